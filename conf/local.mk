@@ -1,0 +1,3 @@
+# Pipeline files, installed under $(sysconfdir)/passline.
+confdir = $(sysconfdir)/passline
+dist_conf_DATA = conf/default.ini

@@ -1,0 +1,40 @@
+/* sdk/arena.h — bump allocation for everything a module owns.
+ *
+ * Chunks grow geometrically (64 KiB up to 8 MiB) so a module of a million
+ * instructions costs a few dozen mallocs; memory is returned only when the
+ * arena is freed. Allocations are 8-byte aligned.
+ */
+#ifndef PL_ARENA_H
+#define PL_ARENA_H
+
+#include <stddef.h>
+
+struct pl_arena_chunk;
+
+typedef struct pl_arena {
+	struct pl_arena_chunk *head;
+	char *cur, *end;    /* free space of head */
+	size_t next_size;   /* size of the next chunk */
+	size_t total;       /* bytes obtained from malloc */
+} pl_arena;
+
+__attribute__((visibility("hidden"))) void pl_arena_init(pl_arena *a);
+__attribute__((visibility("hidden"))) void pl_arena_free(pl_arena *a);
+/* NULL when out of memory. */
+__attribute__((visibility("hidden"))) void *pl_arena_alloc_slow(pl_arena *a, size_t n);
+/* A NUL-terminated copy of s[0..len). */
+__attribute__((visibility("hidden"))) char *pl_arena_strndup(pl_arena *a, const char *s,
+                                                    size_t len);
+
+static inline void *pl_arena_alloc(pl_arena *a, size_t n)
+{
+	n = (n + 7) & ~(size_t)7;
+	if ((size_t)(a->end - a->cur) >= n) {
+		void *p = a->cur;
+		a->cur += n;
+		return p;
+	}
+	return pl_arena_alloc_slow(a, n);
+}
+
+#endif

@@ -1,0 +1,312 @@
+/* sdk/attr.c — attribute values and ordered attribute dictionaries. */
+#include "internal.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+static pl_attr *attr_alloc(pl_module *m, pl_attr_kind kind)
+{
+	pl_attr *a = pl_arena_alloc(&m->arena, sizeof *a);
+	if (a) {
+		memset(a, 0, sizeof *a);
+		a->kind = (uint8_t)kind;
+	}
+	return a;
+}
+
+const pl_attr *pl_attr_int(pl_module *m, int64_t v)
+{
+	pl_attr *a = attr_alloc(m, PL_ATTR_INT);
+	if (a)
+		a->u.i = v;
+	return a;
+}
+
+const pl_attr *pl_attr_float(pl_module *m, double v)
+{
+	if (!isfinite(v))
+		return NULL; /* the text form has no spelling for inf or nan */
+	pl_attr *a = attr_alloc(m, PL_ATTR_FLOAT);
+	if (a)
+		a->u.f = v;
+	return a;
+}
+
+const pl_attr *pl_attr_bool(pl_module *m, bool v)
+{
+	pl_attr *a = attr_alloc(m, PL_ATTR_BOOL);
+	if (a)
+		a->u.b = v;
+	return a;
+}
+
+const pl_attr *pl_attr_string(pl_module *m, const char *s, size_t len)
+{
+	if (len > UINT32_MAX)
+		return NULL;
+	const char *interned = pl_intern_str_(m, s, len);
+	if (!interned)
+		return NULL;
+	pl_attr *a = attr_alloc(m, PL_ATTR_STRING);
+	if (a) {
+		a->len = (uint32_t)len;
+		a->u.s = interned;
+	}
+	return a;
+}
+
+const pl_attr *pl_attr_intern_list_(pl_module *m, const pl_attr *elems, size_t n)
+{
+	if (n > UINT32_MAX / sizeof(pl_attr))
+		return NULL;
+	pl_attr *a = attr_alloc(m, PL_ATTR_LIST);
+	if (!a)
+		return NULL;
+	if (n) {
+		a->u.list = pl_intern_blob_(m, &m->lists, elems, n * sizeof(pl_attr));
+		if (!a->u.list)
+			return NULL;
+	}
+	a->len = (uint32_t)n;
+	return a;
+}
+
+/* Elements are copied field by field so padding is zero: interning compares
+ * bytes. */
+static void attr_copy_clean(pl_attr *dst, const pl_attr *src)
+{
+	memset(dst, 0, sizeof *dst);
+	dst->kind = src->kind;
+	dst->len = src->len;
+	switch (src->kind) {
+	case PL_ATTR_INT: dst->u.i = src->u.i; break;
+	case PL_ATTR_FLOAT: dst->u.f = src->u.f; break;
+	case PL_ATTR_BOOL: dst->u.b = src->u.b; break;
+	case PL_ATTR_STRING: dst->u.s = src->u.s; break;
+	case PL_ATTR_LIST: dst->u.list = src->u.list; break;
+	}
+}
+
+const pl_attr *pl_attr_list(pl_module *m, const pl_attr *const *elems, size_t n)
+{
+	if (n > UINT32_MAX / sizeof(pl_attr))
+		return NULL;
+	pl_attr small[16];
+	pl_attr *tmp = n <= 16 ? small : malloc(n * sizeof *tmp);
+	if (!tmp)
+		return NULL;
+	const pl_attr *res = NULL;
+	for (size_t i = 0; i < n; i++) {
+		if (!elems[i])
+			goto out;
+		attr_copy_clean(&tmp[i], elems[i]);
+	}
+	res = pl_attr_intern_list_(m, tmp, n);
+out:
+	if (tmp != small)
+		free(tmp);
+	return res;
+}
+
+const pl_attr *pl_attr_int_list(pl_module *m, const int64_t *v, size_t n)
+{
+	if (n > UINT32_MAX / sizeof(pl_attr))
+		return NULL;
+	pl_attr small[16];
+	pl_attr *tmp = n <= 16 ? small : malloc(n * sizeof *tmp);
+	if (!tmp)
+		return NULL;
+	memset(tmp, 0, n * sizeof *tmp);
+	for (size_t i = 0; i < n; i++) {
+		tmp[i].kind = PL_ATTR_INT;
+		tmp[i].u.i = v[i];
+	}
+	const pl_attr *res = pl_attr_intern_list_(m, tmp, n);
+	if (tmp != small)
+		free(tmp);
+	return res;
+}
+
+pl_attr_kind pl_attr_get_kind(const pl_attr *a) { return (pl_attr_kind)a->kind; }
+int64_t pl_attr_get_int(const pl_attr *a) { return a->kind == PL_ATTR_INT ? a->u.i : 0; }
+double pl_attr_get_float(const pl_attr *a) { return a->kind == PL_ATTR_FLOAT ? a->u.f : 0.0; }
+bool pl_attr_get_bool(const pl_attr *a) { return a->kind == PL_ATTR_BOOL && a->u.b; }
+
+const char *pl_attr_get_string(const pl_attr *a, size_t *len)
+{
+	if (a->kind != PL_ATTR_STRING) {
+		if (len)
+			*len = 0;
+		return "";
+	}
+	if (len)
+		*len = a->len;
+	return a->u.s;
+}
+
+size_t pl_attr_list_size(const pl_attr *a) { return a->kind == PL_ATTR_LIST ? a->len : 0; }
+
+const pl_attr *pl_attr_list_at(const pl_attr *a, size_t i)
+{
+	if (a->kind != PL_ATTR_LIST || i >= a->len)
+		return NULL;
+	return &a->u.list[i];
+}
+
+bool pl_attr_equal(const pl_attr *a, const pl_attr *b)
+{
+	if (a->kind != b->kind)
+		return false;
+	switch (a->kind) {
+	case PL_ATTR_INT: return a->u.i == b->u.i;
+	case PL_ATTR_FLOAT: return a->u.f == b->u.f;
+	case PL_ATTR_BOOL: return a->u.b == b->u.b;
+	case PL_ATTR_STRING:
+		return a->len == b->len && memcmp(a->u.s, b->u.s, a->len) == 0;
+	case PL_ATTR_LIST:
+		if (a->len != b->len)
+			return false;
+		for (uint32_t i = 0; i < a->len; i++)
+			if (!pl_attr_equal(&a->u.list[i], &b->u.list[i]))
+				return false;
+		return true;
+	}
+	return false;
+}
+
+/* ---- dictionaries ---- */
+
+size_t pl_attrs_count(const pl_attrs *d) { return d->n; }
+
+const char *pl_attrs_key_at(const pl_attrs *d, size_t i)
+{
+	return i < d->n ? d->v[i].key : NULL;
+}
+
+const pl_attr *pl_attrs_value_at(const pl_attrs *d, size_t i)
+{
+	return i < d->n ? &d->v[i].val : NULL;
+}
+
+static long attrs_find(const pl_attrs *d, const char *key)
+{
+	for (uint16_t i = 0; i < d->n; i++)
+		if (d->v[i].key[0] == key[0] && strcmp(d->v[i].key, key) == 0)
+			return i;
+	return -1;
+}
+
+const pl_attr *pl_attrs_get(const pl_attrs *d, const char *key)
+{
+	long i = attrs_find(d, key);
+	return i < 0 ? NULL : &d->v[i].val;
+}
+
+int pl_attrs_append_(pl_module *m, pl_attrs *d, const char *key, const pl_attr *val)
+{
+	if (d->n == UINT16_MAX)
+		return PL_ELIMIT;
+	if (d->n == d->cap) {
+		size_t cap = d->cap ? (size_t)d->cap * 2 : 4;
+		if (cap > UINT16_MAX)
+			cap = UINT16_MAX;
+		struct pl_attr_entry *v = pl_arena_alloc(&m->arena, cap * sizeof *v);
+		if (!v)
+			return PL_ENOMEM;
+		if (d->n)
+			memcpy(v, d->v, d->n * sizeof *v);
+		d->v = v;
+		d->cap = (uint16_t)cap;
+	}
+	attr_copy_clean(&d->v[d->n].val, val);
+	d->v[d->n].key = key;
+	d->n++;
+	return PL_OK;
+}
+
+int pl_attrs_set(pl_attrs *d, const char *key, const pl_attr *value)
+{
+	if (!key || !value || !pl_is_key_(key, strlen(key)))
+		return PL_EINVAL;
+	long i = attrs_find(d, key);
+	if (i >= 0) {
+		attr_copy_clean(&d->v[i].val, value);
+		return PL_OK;
+	}
+	pl_module *m = pl_module_of_attrs_(d);
+	const char *k = pl_intern_str_(m, key, strlen(key));
+	if (!k)
+		return PL_ENOMEM;
+	return pl_attrs_append_(m, d, k, value);
+}
+
+int pl_attrs_remove(pl_attrs *d, const char *key)
+{
+	long i = attrs_find(d, key);
+	if (i < 0)
+		return PL_ENOTFOUND;
+	memmove(&d->v[i], &d->v[i + 1], (d->n - (size_t)i - 1) * sizeof *d->v);
+	d->n--;
+	return PL_OK;
+}
+
+int pl_attrs_get_int(const pl_attrs *d, const char *key, int64_t *out)
+{
+	const pl_attr *a = pl_attrs_get(d, key);
+	if (!a)
+		return PL_ENOTFOUND;
+	if (a->kind != PL_ATTR_INT)
+		return PL_ETYPE;
+	*out = a->u.i;
+	return PL_OK;
+}
+
+int pl_attrs_get_bool(const pl_attrs *d, const char *key, bool *out)
+{
+	const pl_attr *a = pl_attrs_get(d, key);
+	if (!a)
+		return PL_ENOTFOUND;
+	if (a->kind != PL_ATTR_BOOL)
+		return PL_ETYPE;
+	*out = a->u.b;
+	return PL_OK;
+}
+
+int pl_attrs_get_string(const pl_attrs *d, const char *key, const char **out,
+                        size_t *len)
+{
+	const pl_attr *a = pl_attrs_get(d, key);
+	if (!a)
+		return PL_ENOTFOUND;
+	if (a->kind != PL_ATTR_STRING)
+		return PL_ETYPE;
+	*out = a->u.s;
+	if (len)
+		*len = a->len;
+	return PL_OK;
+}
+
+/* Scalars are copied into the dictionary, so a stack value will do. */
+int pl_attrs_set_int(pl_attrs *d, const char *key, int64_t v)
+{
+	pl_attr a;
+	memset(&a, 0, sizeof a);
+	a.kind = PL_ATTR_INT;
+	a.u.i = v;
+	return pl_attrs_set(d, key, &a);
+}
+
+int pl_attrs_set_bool(pl_attrs *d, const char *key, bool v)
+{
+	pl_attr a;
+	memset(&a, 0, sizeof a);
+	a.kind = PL_ATTR_BOOL;
+	a.u.b = v;
+	return pl_attrs_set(d, key, &a);
+}
+
+int pl_attrs_set_string(pl_attrs *d, const char *key, const char *s)
+{
+	const pl_attr *a = pl_attr_string(pl_module_of_attrs_(d), s, strlen(s));
+	return a ? pl_attrs_set(d, key, a) : PL_ENOMEM;
+}

@@ -1,0 +1,257 @@
+/* passline/ir.h — the IR: modules, functions, instructions, values, types,
+ * attributes.
+ *
+ * Ownership: a pl_module owns everything reachable from it (one arena, freed
+ * in one go by pl_module_free). Every handle below stays valid until its
+ * module is freed; an erased instruction's handle must no longer be used.
+ * Nothing here is thread-safe; one module is worked on by one thread.
+ *
+ * Functions hold a straight-line list of instructions. Values are defined
+ * once (a function argument or an instruction result) and used after their
+ * definition; the verifier (passline/verify.h) checks that.
+ */
+#ifndef PASSLINE_IR_H
+#define PASSLINE_IR_H
+
+#include <passline/common.h>
+#include <passline/ops.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct pl_module pl_module;
+typedef struct pl_func pl_func;
+typedef struct pl_inst pl_inst;
+typedef struct pl_value pl_value;
+typedef struct pl_use pl_use;
+typedef struct pl_type pl_type;
+typedef struct pl_attr pl_attr;
+typedef struct pl_attrs pl_attrs;
+
+/* ---- modules --------------------------------------------------------- */
+
+/* A new, empty module; NULL when out of memory. source_name (copied, may be
+ * NULL) names the module in diagnostics. Free with pl_module_free. */
+PL_API pl_module *pl_module_new(const char *source_name);
+PL_API void pl_module_free(pl_module *m);
+PL_API const char *pl_module_source_name(const pl_module *m);
+
+PL_API size_t pl_module_num_funcs(const pl_module *m);
+PL_API pl_func *pl_module_func_at(const pl_module *m, size_t i);
+/* The function named name (without '@'); NULL when there is none. */
+PL_API pl_func *pl_module_find_func(const pl_module *m, const char *name);
+
+/* Total number of instructions in the module (kept up to date, O(1)). */
+PL_API size_t pl_module_num_insts(const pl_module *m);
+
+/* ---- types ----------------------------------------------------------- */
+
+/* The type dtype[dims...]; rank 0 is a scalar. Types are interned: equal
+ * types have equal handles. NULL when out of memory or invalid (a negative
+ * extent, an invalid dtype, rank above PL_MAX_RANK). */
+#define PL_MAX_RANK 64
+PL_API const pl_type *pl_type_get(pl_module *m, pl_dtype dtype,
+                                  const int64_t *dims, size_t rank);
+PL_API pl_dtype pl_type_dtype(const pl_type *t);
+PL_API size_t pl_type_rank(const pl_type *t);
+PL_API int64_t pl_type_dim(const pl_type *t, size_t i);
+/* Number of elements (1 for a scalar). PL_EOVERFLOW when it exceeds
+ * INT64_MAX; *out is then unchanged. */
+PL_API int pl_type_num_elements(const pl_type *t, uint64_t *out);
+/* Elements times the dtype's size, PL_EOVERFLOW beyond INT64_MAX. */
+PL_API int pl_type_num_bytes(const pl_type *t, uint64_t *out);
+
+/* ---- attribute values -------------------------------------------------- */
+
+typedef enum pl_attr_kind {
+	PL_ATTR_INT = 1,
+	PL_ATTR_FLOAT = 2,
+	PL_ATTR_STRING = 3,
+	PL_ATTR_BOOL = 4,
+	PL_ATTR_LIST = 5
+} pl_attr_kind;
+
+/* Attribute values are immutable and owned by the module; one value may be
+ * stored under several keys and instructions. NULL when out of memory. */
+PL_API const pl_attr *pl_attr_int(pl_module *m, int64_t v);
+PL_API const pl_attr *pl_attr_float(pl_module *m, double v);
+PL_API const pl_attr *pl_attr_bool(pl_module *m, bool v);
+/* The string is copied; it may hold any bytes, NUL included. */
+PL_API const pl_attr *pl_attr_string(pl_module *m, const char *s, size_t len);
+/* The elements are copied. */
+PL_API const pl_attr *pl_attr_list(pl_module *m, const pl_attr *const *elems,
+                                   size_t n);
+/* A list of integers, the common case (domain = [...]). */
+PL_API const pl_attr *pl_attr_int_list(pl_module *m, const int64_t *v, size_t n);
+
+PL_API pl_attr_kind pl_attr_get_kind(const pl_attr *a);
+/* The payload of a value of the matching kind (0 / false / "" otherwise). */
+PL_API int64_t pl_attr_get_int(const pl_attr *a);
+PL_API double pl_attr_get_float(const pl_attr *a);
+PL_API bool pl_attr_get_bool(const pl_attr *a);
+/* The bytes of a string value and, if len is not NULL, their count. The
+ * bytes are followed by a NUL that is not counted. */
+PL_API const char *pl_attr_get_string(const pl_attr *a, size_t *len);
+PL_API size_t pl_attr_list_size(const pl_attr *a);
+PL_API const pl_attr *pl_attr_list_at(const pl_attr *a, size_t i);
+/* Structural equality (floats compare by value). */
+PL_API bool pl_attr_equal(const pl_attr *a, const pl_attr *b);
+
+/* ---- attribute dictionaries ---------------------------------------------
+ * Functions and instructions each carry one ordered dictionary. Keys are
+ * kept in insertion order, which is the printed order. */
+
+PL_API size_t pl_attrs_count(const pl_attrs *d);
+PL_API const char *pl_attrs_key_at(const pl_attrs *d, size_t i);
+PL_API const pl_attr *pl_attrs_value_at(const pl_attrs *d, size_t i);
+/* The value stored under key; NULL when absent. */
+PL_API const pl_attr *pl_attrs_get(const pl_attrs *d, const char *key);
+/* Stores value under key: replaces it in place when the key exists, else
+ * appends. PL_OK or PL_ENOMEM; PL_EINVAL for a key that is not
+ * [A-Za-z_][A-Za-z0-9_]*. */
+PL_API int pl_attrs_set(pl_attrs *d, const char *key, const pl_attr *value);
+/* Removes key, keeping the order of the rest. PL_OK or PL_ENOTFOUND. */
+PL_API int pl_attrs_remove(pl_attrs *d, const char *key);
+
+/* Typed getters. PL_OK, PL_ENOTFOUND when absent, PL_ETYPE for another kind
+ * (*out unchanged in both cases). */
+PL_API int pl_attrs_get_int(const pl_attrs *d, const char *key, int64_t *out);
+PL_API int pl_attrs_get_bool(const pl_attrs *d, const char *key, bool *out);
+PL_API int pl_attrs_get_string(const pl_attrs *d, const char *key,
+                               const char **out, size_t *len);
+
+/* Typed setters, shorthand for pl_attrs_set(d, key, pl_attr_xxx(m, v)). */
+PL_API int pl_attrs_set_int(pl_attrs *d, const char *key, int64_t v);
+PL_API int pl_attrs_set_bool(pl_attrs *d, const char *key, bool v);
+PL_API int pl_attrs_set_string(pl_attrs *d, const char *key, const char *s);
+
+/* ---- functions -------------------------------------------------------- */
+
+/* Appends a new, empty function @name to the module. NULL when out of
+ * memory, when name is not a valid NAME, or when the module already has a
+ * function of that name. */
+PL_API pl_func *pl_func_new(pl_module *m, const char *name);
+PL_API const char *pl_func_name(const pl_func *f);
+PL_API pl_module *pl_func_module(const pl_func *f);
+PL_API pl_attrs *pl_func_attrs(pl_func *f);
+/* The source location of the function's "func" keyword (0 if built). */
+PL_API unsigned pl_func_line(const pl_func *f);
+PL_API unsigned pl_func_col(const pl_func *f);
+
+/* Appends an argument %name of type t. NULL when out of memory. */
+PL_API pl_value *pl_func_add_arg(pl_func *f, const char *name, const pl_type *t);
+PL_API size_t pl_func_num_args(const pl_func *f);
+PL_API pl_value *pl_func_arg(const pl_func *f, size_t i);
+
+PL_API size_t pl_func_num_insts(const pl_func *f);
+PL_API pl_inst *pl_func_first_inst(const pl_func *f);
+PL_API pl_inst *pl_func_last_inst(const pl_func *f);
+
+/* Refreshes the position numbers of every instruction in O(n); see
+ * pl_inst_position. */
+PL_API void pl_func_renumber(pl_func *f);
+
+/* ---- instructions ------------------------------------------------------- */
+
+/* Creates a detached instruction of op opname (copied) with the given
+ * operands and one result per type. Results are unnamed until
+ * pl_value_set_name; the printer names unnamed values. Insert it with
+ * pl_inst_insert_before/after or pl_func_append. NULL when out of memory or
+ * when opname is not a valid OPNAME. */
+PL_API pl_inst *pl_inst_new(pl_func *f, const char *opname,
+                            pl_value *const *operands, size_t num_operands,
+                            const pl_type *const *result_types,
+                            size_t num_results);
+/* A detached copy of inst: same op, operands, attributes and location;
+ * fresh, unnamed results of the same types. NULL when out of memory. */
+PL_API pl_inst *pl_inst_clone(const pl_inst *inst);
+
+/* Link a detached instruction into its function. */
+PL_API void pl_func_append(pl_func *f, pl_inst *inst);
+PL_API void pl_inst_insert_before(pl_inst *inst, pl_inst *pos);
+PL_API void pl_inst_insert_after(pl_inst *inst, pl_inst *pos);
+/* Move a linked instruction; pos must be in the same function. */
+PL_API void pl_inst_move_before(pl_inst *inst, pl_inst *pos);
+PL_API void pl_inst_move_after(pl_inst *inst, pl_inst *pos);
+/* Unlinks inst, drops its uses of its operands and retires it. Its results
+ * must have no uses left (PL_EINVAL otherwise, nothing changed). The handle
+ * must not be used afterwards. */
+PL_API int pl_inst_erase(pl_inst *inst);
+
+PL_API pl_func *pl_inst_func(const pl_inst *inst);
+PL_API pl_inst *pl_inst_next(const pl_inst *inst);
+PL_API pl_inst *pl_inst_prev(const pl_inst *inst);
+/* True once linked into its function's list. */
+PL_API bool pl_inst_is_linked(const pl_inst *inst);
+
+PL_API pl_op pl_inst_op(const pl_inst *inst);
+PL_API const char *pl_inst_opname(const pl_inst *inst);
+PL_API unsigned pl_inst_traits(const pl_inst *inst);
+
+PL_API size_t pl_inst_num_operands(const pl_inst *inst);
+PL_API pl_value *pl_inst_operand(const pl_inst *inst, size_t i);
+/* Replaces operand i, keeping the use lists right. */
+PL_API void pl_inst_set_operand(pl_inst *inst, size_t i, pl_value *v);
+PL_API size_t pl_inst_num_results(const pl_inst *inst);
+PL_API pl_value *pl_inst_result(const pl_inst *inst, size_t i);
+
+PL_API pl_attrs *pl_inst_attrs(pl_inst *inst);
+PL_API const pl_attrs *pl_inst_attrs_const(const pl_inst *inst);
+/* Replaces inst's attributes with a copy of from's, in from's order. */
+PL_API int pl_inst_copy_attrs(pl_inst *inst, const pl_inst *from);
+
+/* Source location (0 for an instruction built without one). */
+PL_API unsigned pl_inst_line(const pl_inst *inst);
+PL_API unsigned pl_inst_col(const pl_inst *inst);
+PL_API void pl_inst_set_loc(pl_inst *inst, unsigned line, unsigned col);
+
+/* An ordering number: for linked a and b in one function, a precedes b iff
+ * pl_inst_position(a) < pl_inst_position(b). O(1); after an edit that could
+ * not keep the numbers the next query renumbers the function once (O(n)).
+ * A pass that interleaves many edits and queries at one place should
+ * compute what it needs first, then edit. */
+PL_API uint64_t pl_inst_position(const pl_inst *inst);
+PL_API bool pl_inst_comes_before(const pl_inst *a, const pl_inst *b);
+
+/* num_dynamic_instances (DESIGN 2.3): the attribute, else the product of
+ * domain, else the element count of result 0, else of operand 0, else 1.
+ * PL_EOVERFLOW beyond INT64_MAX, PL_ETYPE for a malformed attribute. */
+PL_API int pl_inst_num_dynamic_instances(const pl_inst *inst, uint64_t *out);
+/* Flops per dynamic instance: the flops attribute, else the op default. */
+PL_API int pl_inst_flops(const pl_inst *inst, int64_t *out);
+
+/* ---- values ------------------------------------------------------------ */
+
+PL_API const pl_type *pl_value_type(const pl_value *v);
+/* The name without '%'; NULL for a value the printer has not named yet. */
+PL_API const char *pl_value_name(const pl_value *v);
+/* Sets the name (copied). The printer makes names unique within a function
+ * by appending ".N" where two values share one. PL_EINVAL for a name that
+ * is not a valid NAME. */
+PL_API int pl_value_set_name(pl_value *v, const char *name);
+/* The defining instruction; NULL for a function argument. */
+PL_API pl_inst *pl_value_def(const pl_value *v);
+PL_API bool pl_value_is_arg(const pl_value *v);
+/* The result index in its instruction, or the argument index. */
+PL_API size_t pl_value_index(const pl_value *v);
+/* The function the value belongs to. */
+PL_API pl_func *pl_value_func(const pl_value *v);
+
+/* Uses, in no promised order. */
+PL_API pl_use *pl_value_first_use(const pl_value *v);
+PL_API pl_use *pl_use_next(const pl_use *u);
+PL_API pl_inst *pl_use_user(const pl_use *u);
+PL_API size_t pl_use_operand_index(const pl_use *u);
+PL_API bool pl_value_has_uses(const pl_value *v);
+PL_API size_t pl_value_num_uses(const pl_value *v);
+
+/* Makes every use of from a use of to, and hands from's name to to (when to
+ * has none). O(uses of from). */
+PL_API void pl_value_replace(pl_value *from, pl_value *to);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

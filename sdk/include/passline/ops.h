@@ -1,0 +1,105 @@
+/* passline/ops.h — the ops and dtypes the SDK knows.
+ *
+ * Both tables are X-macros so that names, traits and enum values are written
+ * once. Entries are only ever appended: the numeric values are part of the
+ * ABI. An op name that is not in the table is still a valid op (third-party
+ * ops such as "acme.fused_gelu"); pl_op_from_name gives PL_OP_OTHER for it.
+ */
+#ifndef PASSLINE_OPS_H
+#define PASSLINE_OPS_H
+
+#include <passline/common.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Traits of an op, as bits. */
+enum {
+	PL_TRAIT_COLLECTIVE = 1u << 0,  /* all_gather, all_reduce, reduce_scatter */
+	PL_TRAIT_REDUCING = 1u << 1,    /* a collective that reduces */
+	PL_TRAIT_CONTRACT = 1u << 2,    /* tensor_contract */
+	PL_TRAIT_LOAD = 1u << 3,
+	PL_TRAIT_STORE = 1u << 4,       /* operand 0 is stored into operand 1 */
+	PL_TRAIT_AFFINE = 1u << 5,      /* affine_load, affine_store */
+	PL_TRAIT_REDUCE_LIKE = 1u << 6, /* reduce, rms_norm: sets has_reduce */
+	PL_TRAIT_DATA_MOVEMENT = 1u << 7, /* pack, unpack */
+	PL_TRAIT_TERMINATOR = 1u << 8   /* return */
+};
+
+/* X(ENUM, "name", traits, default flops per dynamic instance) */
+#define PL_OP_TABLE(X)                                                           \
+	X(ALL_GATHER, "all_gather", PL_TRAIT_COLLECTIVE, 0)                      \
+	X(ALL_REDUCE, "all_reduce", PL_TRAIT_COLLECTIVE | PL_TRAIT_REDUCING, 0) \
+	X(REDUCE_SCATTER, "reduce_scatter",                                      \
+	  PL_TRAIT_COLLECTIVE | PL_TRAIT_REDUCING, 0)                            \
+	X(TENSOR_CONTRACT, "tensor_contract", PL_TRAIT_CONTRACT, 2)              \
+	X(AFFINE_LOAD, "affine_load", PL_TRAIT_LOAD | PL_TRAIT_AFFINE, 0)        \
+	X(AFFINE_STORE, "affine_store", PL_TRAIT_STORE | PL_TRAIT_AFFINE, 0)     \
+	X(GENERIC_LOAD, "generic_load", PL_TRAIT_LOAD, 0)                        \
+	X(GENERIC_STORE, "generic_store", PL_TRAIT_STORE, 0)                     \
+	X(REDUCE, "reduce", PL_TRAIT_REDUCE_LIKE, 1)                             \
+	X(RMS_NORM, "rms_norm", PL_TRAIT_REDUCE_LIKE, 1)                         \
+	X(PACK, "pack", PL_TRAIT_DATA_MOVEMENT, 0)                               \
+	X(UNPACK, "unpack", PL_TRAIT_DATA_MOVEMENT, 0)                           \
+	X(RETURN, "return", PL_TRAIT_TERMINATOR, 0)
+
+typedef enum pl_op {
+	PL_OP_OTHER = 0, /* any op the SDK does not know */
+#define PL_X_OP_ENUM(e, name, traits, flops) PL_OP_##e,
+	PL_OP_TABLE(PL_X_OP_ENUM)
+#undef PL_X_OP_ENUM
+	PL_OP__COUNT
+} pl_op;
+
+/* Default flops for an op the SDK does not know. */
+#define PL_OTHER_OP_FLOPS 1
+
+/* The op for a name; PL_OP_OTHER for a name not in the table. */
+PL_API pl_op pl_op_from_name(const char *name);
+/* The canonical name of a known op; NULL for PL_OP_OTHER or out of range. */
+PL_API const char *pl_op_name(pl_op op);
+/* Trait bits of an op (0 for PL_OP_OTHER). */
+PL_API unsigned pl_op_traits(pl_op op);
+/* Default flops per dynamic instance (DESIGN 2.2); PL_OTHER_OP_FLOPS for
+ * PL_OP_OTHER. */
+PL_API int64_t pl_op_default_flops(pl_op op);
+
+/* X(ENUM, "name", size in bytes) */
+#define PL_DTYPE_TABLE(X)    \
+	X(BOOL, "bool", 1)     \
+	X(I8, "i8", 1)         \
+	X(U8, "u8", 1)         \
+	X(F8E4M3, "f8e4m3", 1) \
+	X(F8E5M2, "f8e5m2", 1) \
+	X(I16, "i16", 2)       \
+	X(U16, "u16", 2)       \
+	X(F16, "f16", 2)       \
+	X(BF16, "bf16", 2)     \
+	X(I32, "i32", 4)       \
+	X(U32, "u32", 4)       \
+	X(F32, "f32", 4)       \
+	X(I64, "i64", 8)       \
+	X(U64, "u64", 8)       \
+	X(F64, "f64", 8)
+
+typedef enum pl_dtype {
+	PL_DTYPE_INVALID = 0,
+#define PL_X_DTYPE_ENUM(e, name, size) PL_DTYPE_##e,
+	PL_DTYPE_TABLE(PL_X_DTYPE_ENUM)
+#undef PL_X_DTYPE_ENUM
+	PL_DTYPE__COUNT
+} pl_dtype;
+
+/* The dtype named by the first len bytes of name; PL_DTYPE_INVALID if none. */
+PL_API pl_dtype pl_dtype_from_name(const char *name, size_t len);
+/* "bf16" etc.; NULL for an invalid dtype. */
+PL_API const char *pl_dtype_name(pl_dtype dt);
+/* Size of one element in bytes; 0 for an invalid dtype. */
+PL_API unsigned pl_dtype_size(pl_dtype dt);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

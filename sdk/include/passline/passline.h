@@ -1,0 +1,14 @@
+/* passline/passline.h — the whole SDK in one include. */
+#ifndef PASSLINE_PASSLINE_H
+#define PASSLINE_PASSLINE_H
+
+#include <passline/common.h>
+#include <passline/diag.h>
+#include <passline/ops.h>
+#include <passline/ir.h>
+#include <passline/text.h>
+#include <passline/verify.h>
+#include <passline/predicate.h>
+#include <passline/plugin.h>
+
+#endif

@@ -1,0 +1,68 @@
+/* passline/predicate.h — the predicate language and exact domain counting.
+ *
+ * A constraint is "expr CMP expr" over the index variables i0, i1, ... of a
+ * domain, where expr is a sum of terms c, iK, c*iK, iK*c joined by + and -,
+ * and CMP is one of < <= > >= == != (DESIGN 2.3). It is kept normalised as
+ *     sum_k coeff[k] * iK + constant  CMP  0.
+ */
+#ifndef PASSLINE_PREDICATE_H
+#define PASSLINE_PREDICATE_H
+
+#include <passline/diag.h>
+#include <passline/ir.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum pl_cmp {
+	PL_CMP_LT = 0,
+	PL_CMP_LE = 1,
+	PL_CMP_GT = 2,
+	PL_CMP_GE = 3,
+	PL_CMP_EQ = 4,
+	PL_CMP_NE = 5
+} pl_cmp;
+
+typedef struct pl_constraint pl_constraint;
+
+/* Parses one constraint over a domain of rank indices. On success *out is
+ * a constraint the caller frees with pl_constraint_free. On a syntax error,
+ * an index the domain lacks, or a coefficient beyond int64, returns
+ * PL_EPARSE and, when err_col / err_msg are not NULL, the 1-based column in
+ * text and a static message. PL_ENOMEM when out of memory. */
+PL_API int pl_constraint_parse(const char *text, size_t len, size_t rank,
+                               pl_constraint **out, size_t *err_col,
+                               const char **err_msg);
+PL_API void pl_constraint_free(pl_constraint *c);
+
+PL_API size_t pl_constraint_rank(const pl_constraint *c);
+PL_API int64_t pl_constraint_coeff(const pl_constraint *c, size_t k);
+PL_API int64_t pl_constraint_constant(const pl_constraint *c);
+PL_API pl_cmp pl_constraint_cmp(const pl_constraint *c);
+/* Whether the constraint holds at the point idx[0..rank-1]. */
+PL_API bool pl_constraint_eval(const pl_constraint *c, const int64_t *idx);
+
+/* The bound on enumeration: counting enumerates at most this many points
+ * of outer indices per group of linked indices; beyond it, PL_ELIMIT. */
+#define PL_COUNT_MAX_ENUMERATION (1ull << 26)
+
+/* Counts the points of the domain extents[0..rank-1] (each >= 0, product at
+ * most INT64_MAX) that satisfy every constraint, without enumerating the
+ * whole domain. PL_OK, PL_EINVAL (rank mismatch), PL_EOVERFLOW, or
+ * PL_ELIMIT when the outer enumeration would exceed the bound above. */
+PL_API int pl_domain_count(const int64_t *extents, size_t rank,
+                           const pl_constraint *const *constraints,
+                           size_t num_constraints, uint64_t *out);
+
+/* masked_dynamic_instances (DESIGN 3.5): the number of domain points that
+ * satisfy the predicate when inst has one, else
+ * pl_inst_num_dynamic_instances. Errors as above, plus PL_EPARSE for a
+ * predicate that does not parse (the verifier rejects those first). */
+PL_API int pl_inst_masked_dynamic_instances(const pl_inst *inst, uint64_t *out);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

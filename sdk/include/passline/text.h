@@ -1,0 +1,56 @@
+/* passline/text.h — the .pir text form: reading and writing modules.
+ *
+ * The grammar is DESIGN 2.1 (and passline-pir(5)). Reading is all or
+ * nothing: on the first error the diagnostic "file:line:col: error: ..." is
+ * appended to diags, nothing is returned, and PL_EPARSE is the status.
+ * Printing is canonical, and print(parse(text)) is a fixed point.
+ */
+#ifndef PASSLINE_TEXT_H
+#define PASSLINE_TEXT_H
+
+#include <stdio.h>
+
+#include <passline/diag.h>
+#include <passline/ir.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Limits of the reader (an input past one is rejected with an error). */
+#define PL_MAX_NESTING 256          /* "[" nesting in attribute values */
+#define PL_MAX_TOKEN_BYTES (1u << 24) /* one name or string: 16 MiB */
+
+/* Parses len bytes of .pir text. source_name (copied) names the input in
+ * diagnostics. On success *out is a new module the caller frees with
+ * pl_module_free. Returns PL_OK, PL_EPARSE or PL_ENOMEM. The buffer is only
+ * read during the call. */
+PL_API int pl_parse_buffer(const char *text, size_t len, const char *source_name,
+                           pl_diags *diags, pl_module **out);
+
+/* Parses a file; path "-" reads standard input (named "<stdin>" in
+ * diagnostics). Returns as pl_parse_buffer, or PL_EIO with a diagnostic
+ * naming the file when it cannot be read. */
+PL_API int pl_parse_file(const char *path, pl_diags *diags, pl_module **out);
+
+/* Writes bytes somewhere; returns 0 on success, non-zero to stop. */
+typedef int (*pl_write_fn)(void *userdata, const char *bytes, size_t len);
+
+/* Prints a module canonically through write. Unnamed values (built by a
+ * pass) are named first, and duplicated names made unique, which is why m
+ * is not const. Returns PL_OK, PL_EIO when write fails, PL_ENOMEM. */
+PL_API int pl_print_module(pl_module *m, pl_write_fn write, void *userdata);
+/* The same into a stdio stream (it does not close it). PL_EIO on a write
+ * error. */
+PL_API int pl_print_module_file(pl_module *m, FILE *fp);
+/* Prints one function. */
+PL_API int pl_print_func(pl_func *f, pl_write_fn write, void *userdata);
+/* Prints one instruction, without indent or newline, into a string the
+ * caller frees with free(). NULL when out of memory. */
+PL_API char *pl_print_inst_string(pl_inst *inst);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,29 @@
+/* passline/verify.h — the IR verifier.
+ *
+ * Checks the rules of DESIGN 2.1, 2.3 and 2.4: unique function names; each
+ * value defined once and used after its definition; result and type counts
+ * agree; reserved attributes have their types; predicate only together with
+ * domain, and every constraint parses and names only indices the domain
+ * has; products of shapes, domains and num_dynamic_instances fit in int64;
+ * collective shape rules. Every violation is one error naming the
+ * instruction's location.
+ */
+#ifndef PASSLINE_VERIFY_H
+#define PASSLINE_VERIFY_H
+
+#include <passline/diag.h>
+#include <passline/ir.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* PL_OK when the module is well formed, PL_EVERIFY (with at least one error
+ * in diags) otherwise, PL_ENOMEM. */
+PL_API int pl_verify_module(pl_module *m, pl_diags *diags);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,457 @@
+/* sdk/inst.c — functions' instruction lists, instructions, values, uses and
+ * position numbers. */
+#include "internal.h"
+
+/* ---- functions ---- */
+
+const char *pl_func_name(const pl_func *f) { return f->name; }
+pl_module *pl_func_module(const pl_func *f) { return f->m; }
+pl_attrs *pl_func_attrs(pl_func *f) { return &f->attrs; }
+unsigned pl_func_line(const pl_func *f) { return f->line; }
+unsigned pl_func_col(const pl_func *f) { return f->col; }
+size_t pl_func_num_args(const pl_func *f) { return f->nargs; }
+pl_value *pl_func_arg(const pl_func *f, size_t i) { return i < f->nargs ? &f->args[i]->v : NULL; }
+size_t pl_func_num_insts(const pl_func *f) { return f->ninsts; }
+pl_inst *pl_func_first_inst(const pl_func *f) { return f->first; }
+pl_inst *pl_func_last_inst(const pl_func *f) { return f->last; }
+
+pl_value *pl_func_add_arg(pl_func *f, const char *name, const pl_type *t)
+{
+	if (!t || (name && !pl_is_name_(name, strlen(name))))
+		return NULL;
+	if (f->nargs == f->args_cap) {
+		size_t cap = f->args_cap ? f->args_cap * 2 : 4;
+		struct pl_arg **v = pl_arena_alloc(&f->m->arena, cap * sizeof *v);
+		if (!v)
+			return NULL;
+		if (f->nargs)
+			memcpy(v, f->args, f->nargs * sizeof *v);
+		f->args = v;
+		f->args_cap = cap;
+	}
+	struct pl_arg *a = pl_arena_alloc(&f->m->arena, sizeof *a);
+	if (!a)
+		return NULL;
+	memset(a, 0, sizeof *a);
+	a->v.type = t;
+	a->func = f;
+	a->index = f->nargs;
+	if (name && !(a->v.name = pl_arena_strndup(&f->m->arena, name, strlen(name))))
+		return NULL;
+	f->args[f->nargs++] = a;
+	f->names_dirty = true;
+	return &a->v;
+}
+
+/* ---- positions ----
+ * Linked instructions carry increasing 32-bit numbers with gaps. An insertion
+ * takes the middle of its gap; when there is none the function is marked and
+ * the next query renumbers it, spreading the numbers over the whole range. */
+
+void pl_func_renumber(pl_func *f)
+{
+	uint64_t spacing = UINT32_MAX / ((uint64_t)f->ninsts + 1);
+	if (spacing == 0)
+		spacing = 1;
+	uint64_t pos = 0;
+	for (pl_inst *i = f->first; i; i = i->next) {
+		pos += spacing;
+		i->pos = (uint32_t)pos;
+	}
+	f->order_dirty = false;
+}
+
+static void assign_pos(pl_inst *inst)
+{
+	pl_func *f = inst->func;
+	if (f->order_dirty)
+		return;
+	uint64_t lo = inst->prev ? inst->prev->pos : 0;
+	uint64_t hi = inst->next ? inst->next->pos : (uint64_t)UINT32_MAX + 1;
+	if (hi - lo < 2) {
+		f->order_dirty = true;
+		return;
+	}
+	uint64_t step = (hi - lo) / 2;
+	if (!inst->next && step > 4096)
+		step = 4096; /* appending: leave room for what follows */
+	inst->pos = (uint32_t)(lo + step);
+}
+
+uint64_t pl_inst_position(const pl_inst *inst)
+{
+	if (inst->func->order_dirty)
+		pl_func_renumber(inst->func);
+	return inst->pos;
+}
+
+bool pl_inst_comes_before(const pl_inst *a, const pl_inst *b)
+{
+	return pl_inst_position(a) < pl_inst_position(b);
+}
+
+/* ---- linking ---- */
+
+static void link_between(pl_inst *inst, pl_inst *prev, pl_inst *next)
+{
+	pl_func *f = inst->func;
+	inst->prev = prev;
+	inst->next = next;
+	if (prev)
+		prev->next = inst;
+	else
+		f->first = inst;
+	if (next)
+		next->prev = inst;
+	else
+		f->last = inst;
+	inst->flags |= PL_INST_LINKED;
+	f->ninsts++;
+	f->m->ninsts++;
+	assign_pos(inst);
+}
+
+static void unlink_inst(pl_inst *inst)
+{
+	pl_func *f = inst->func;
+	if (inst->prev)
+		inst->prev->next = inst->next;
+	else
+		f->first = inst->next;
+	if (inst->next)
+		inst->next->prev = inst->prev;
+	else
+		f->last = inst->prev;
+	inst->prev = inst->next = NULL;
+	inst->flags &= (uint16_t)~PL_INST_LINKED;
+	f->ninsts--;
+	f->m->ninsts--;
+}
+
+void pl_func_append(pl_func *f, pl_inst *inst)
+{
+	if (inst->func != f || (inst->flags & (PL_INST_LINKED | PL_INST_ERASED)))
+		return;
+	link_between(inst, f->last, NULL);
+}
+
+void pl_inst_insert_before(pl_inst *inst, pl_inst *pos)
+{
+	if (inst->func != pos->func || (inst->flags & (PL_INST_LINKED | PL_INST_ERASED)))
+		return;
+	link_between(inst, pos->prev, pos);
+}
+
+void pl_inst_insert_after(pl_inst *inst, pl_inst *pos)
+{
+	if (inst->func != pos->func || (inst->flags & (PL_INST_LINKED | PL_INST_ERASED)))
+		return;
+	link_between(inst, pos, pos->next);
+}
+
+void pl_inst_move_before(pl_inst *inst, pl_inst *pos)
+{
+	if (inst == pos || inst->func != pos->func || !(inst->flags & PL_INST_LINKED))
+		return;
+	unlink_inst(inst);
+	link_between(inst, pos->prev, pos);
+}
+
+void pl_inst_move_after(pl_inst *inst, pl_inst *pos)
+{
+	if (inst == pos || inst->func != pos->func || !(inst->flags & PL_INST_LINKED))
+		return;
+	unlink_inst(inst);
+	link_between(inst, pos, pos->next);
+}
+
+/* ---- uses ---- */
+
+static void use_unlink(pl_use *u)
+{
+	if (!u->val)
+		return;
+	*u->pprev = u->next;
+	if (u->next)
+		u->next->pprev = u->pprev;
+	u->val = NULL;
+	u->next = NULL;
+	u->pprev = NULL;
+}
+
+void pl_use_set_(pl_use *u, pl_value *v)
+{
+	use_unlink(u);
+	if (!v)
+		return;
+	u->val = v;
+	u->next = v->uses;
+	if (v->uses)
+		v->uses->pprev = &u->next;
+	v->uses = u;
+	u->pprev = &v->uses;
+}
+
+int pl_inst_erase(pl_inst *inst)
+{
+	if (inst->flags & PL_INST_ERASED)
+		return PL_EINVAL;
+	pl_value *res = pl_inst_res_(inst);
+	for (uint32_t k = 0; k < inst->nres; k++)
+		if (res[k].uses)
+			return PL_EINVAL;
+	if (inst->flags & PL_INST_LINKED)
+		unlink_inst(inst);
+	pl_use *ops = pl_inst_ops_(inst);
+	for (uint32_t k = 0; k < inst->nops; k++)
+		use_unlink(&ops[k]);
+	inst->flags |= PL_INST_ERASED;
+	return PL_OK;
+}
+
+/* ---- creation ---- */
+
+pl_inst *pl_inst_alloc_(pl_func *f, const char *opname, size_t nops, size_t nres)
+{
+	if (nops > UINT32_MAX / 2 || nres > UINT32_MAX / 2)
+		return NULL;
+	size_t size = sizeof(pl_inst) + nops * sizeof(pl_use) + nres * sizeof(pl_value);
+	pl_inst *inst = pl_arena_alloc(&f->m->arena, size);
+	if (!inst)
+		return NULL;
+	memset(inst, 0, size);
+	inst->func = f;
+	inst->opname = opname;
+	inst->op = (uint16_t)pl_op_from_name(opname);
+	inst->nops = (uint32_t)nops;
+	inst->nres = (uint32_t)nres;
+	inst->attrs.owner = PL_ATTRS_OF_INST;
+	pl_use *ops = pl_inst_ops_(inst);
+	for (size_t k = 0; k < nops; k++)
+		ops[k].user = inst;
+	pl_value *res = pl_inst_res_(inst);
+	for (size_t k = 0; k < nres; k++)
+		res[k].def = inst;
+	return inst;
+}
+
+pl_inst *pl_inst_new(pl_func *f, const char *opname, pl_value *const *operands,
+                     size_t num_operands, const pl_type *const *result_types,
+                     size_t num_results)
+{
+	if (!opname || !pl_is_opname_(opname, strlen(opname)))
+		return NULL;
+	for (size_t k = 0; k < num_operands; k++)
+		if (!operands[k] || pl_value_func(operands[k]) != f)
+			return NULL;
+	for (size_t k = 0; k < num_results; k++)
+		if (!result_types[k])
+			return NULL;
+	const char *name = pl_intern_str_(f->m, opname, strlen(opname));
+	if (!name)
+		return NULL;
+	pl_inst *inst = pl_inst_alloc_(f, name, num_operands, num_results);
+	if (!inst)
+		return NULL;
+	pl_use *ops = pl_inst_ops_(inst);
+	for (size_t k = 0; k < num_operands; k++)
+		pl_use_set_(&ops[k], operands[k]);
+	pl_value *res = pl_inst_res_(inst);
+	for (size_t k = 0; k < num_results; k++)
+		res[k].type = result_types[k];
+	if (num_results)
+		f->names_dirty = true;
+	return inst;
+}
+
+pl_inst *pl_inst_clone(const pl_inst *src)
+{
+	pl_func *f = src->func;
+	pl_inst *inst = pl_inst_alloc_(f, src->opname, src->nops, src->nres);
+	if (!inst)
+		return NULL;
+	pl_use *ops = pl_inst_ops_(inst), *sops = pl_inst_ops_(src);
+	for (uint32_t k = 0; k < src->nops; k++)
+		pl_use_set_(&ops[k], sops[k].val);
+	pl_value *res = pl_inst_res_(inst), *sres = pl_inst_res_(src);
+	for (uint32_t k = 0; k < src->nres; k++)
+		res[k].type = sres[k].type;
+	if (pl_inst_copy_attrs(inst, src) != PL_OK)
+		return NULL;
+	inst->line = src->line;
+	inst->col = src->col;
+	if (src->nres)
+		f->names_dirty = true;
+	return inst;
+}
+
+int pl_inst_copy_attrs(pl_inst *inst, const pl_inst *from)
+{
+	if (inst == from)
+		return PL_OK;
+	inst->attrs.n = 0;
+	for (uint16_t k = 0; k < from->attrs.n; k++) {
+		int rc = pl_attrs_append_(inst->func->m, &inst->attrs, from->attrs.v[k].key,
+		                          &from->attrs.v[k].val);
+		if (rc)
+			return rc;
+	}
+	return PL_OK;
+}
+
+/* ---- accessors ---- */
+
+pl_func *pl_inst_func(const pl_inst *i) { return i->func; }
+pl_inst *pl_inst_next(const pl_inst *i) { return i->next; }
+pl_inst *pl_inst_prev(const pl_inst *i) { return i->prev; }
+bool pl_inst_is_linked(const pl_inst *i) { return (i->flags & PL_INST_LINKED) != 0; }
+pl_op pl_inst_op(const pl_inst *i) { return (pl_op)i->op; }
+const char *pl_inst_opname(const pl_inst *i) { return i->opname; }
+unsigned pl_inst_traits(const pl_inst *i) { return pl_op_traits((pl_op)i->op); }
+size_t pl_inst_num_operands(const pl_inst *i) { return i->nops; }
+size_t pl_inst_num_results(const pl_inst *i) { return i->nres; }
+pl_attrs *pl_inst_attrs(pl_inst *i) { return &i->attrs; }
+const pl_attrs *pl_inst_attrs_const(const pl_inst *i) { return &i->attrs; }
+unsigned pl_inst_line(const pl_inst *i) { return i->line; }
+unsigned pl_inst_col(const pl_inst *i) { return i->col; }
+
+void pl_inst_set_loc(pl_inst *i, unsigned line, unsigned col)
+{
+	i->line = line;
+	i->col = col;
+}
+
+pl_value *pl_inst_operand(const pl_inst *i, size_t k)
+{
+	return k < i->nops ? pl_inst_ops_(i)[k].val : NULL;
+}
+
+void pl_inst_set_operand(pl_inst *i, size_t k, pl_value *v)
+{
+	if (k < i->nops && v)
+		pl_use_set_(&pl_inst_ops_(i)[k], v);
+}
+
+pl_value *pl_inst_result(const pl_inst *i, size_t k)
+{
+	return k < i->nres ? &pl_inst_res_(i)[k] : NULL;
+}
+
+/* ---- values ---- */
+
+const pl_type *pl_value_type(const pl_value *v) { return v->type; }
+const char *pl_value_name(const pl_value *v) { return v->name; }
+pl_inst *pl_value_def(const pl_value *v) { return v->def; }
+bool pl_value_is_arg(const pl_value *v) { return v->def == NULL; }
+
+size_t pl_value_index(const pl_value *v)
+{
+	if (!v->def)
+		return ((const struct pl_arg *)(const void *)v)->index;
+	return (size_t)(v - pl_inst_res_(v->def));
+}
+
+pl_func *pl_value_func(const pl_value *v)
+{
+	if (!v->def)
+		return ((const struct pl_arg *)(const void *)v)->func;
+	return v->def->func;
+}
+
+int pl_value_set_name(pl_value *v, const char *name)
+{
+	if (!name || !pl_is_name_(name, strlen(name)))
+		return PL_EINVAL;
+	pl_func *f = pl_value_func(v);
+	char *copy = pl_arena_strndup(&f->m->arena, name, strlen(name));
+	if (!copy)
+		return PL_ENOMEM;
+	v->name = copy;
+	f->names_dirty = true;
+	return PL_OK;
+}
+
+pl_use *pl_value_first_use(const pl_value *v) { return v->uses; }
+pl_use *pl_use_next(const pl_use *u) { return u->next; }
+pl_inst *pl_use_user(const pl_use *u) { return u->user; }
+size_t pl_use_operand_index(const pl_use *u) { return (size_t)(u - pl_inst_ops_(u->user)); }
+bool pl_value_has_uses(const pl_value *v) { return v->uses != NULL; }
+
+size_t pl_value_num_uses(const pl_value *v)
+{
+	size_t n = 0;
+	for (const pl_use *u = v->uses; u; u = u->next)
+		n++;
+	return n;
+}
+
+void pl_value_replace(pl_value *from, pl_value *to)
+{
+	if (from == to)
+		return;
+	while (from->uses)
+		pl_use_set_(from->uses, to);
+	if (!to->name && from->name) {
+		to->name = from->name;
+		from->name = NULL;
+	}
+	pl_value_func(to)->names_dirty = true;
+}
+
+/* ---- derived quantities ---- */
+
+int pl_inst_num_dynamic_instances(const pl_inst *inst, uint64_t *out)
+{
+	const pl_attr *a = pl_attrs_get(&inst->attrs, "num_dynamic_instances");
+	if (a) {
+		if (a->kind != PL_ATTR_INT || a->u.i < 0)
+			return PL_ETYPE;
+		*out = (uint64_t)a->u.i;
+		return PL_OK;
+	}
+	a = pl_attrs_get(&inst->attrs, "domain");
+	if (a) {
+		if (a->kind != PL_ATTR_LIST)
+			return PL_ETYPE;
+		uint64_t n = 1;
+		bool zero = false;
+		for (uint32_t k = 0; k < a->len; k++) {
+			const pl_attr *e = &a->u.list[k];
+			if (e->kind != PL_ATTR_INT || e->u.i < 0)
+				return PL_ETYPE;
+			if (e->u.i == 0)
+				zero = true;
+		}
+		if (zero) {
+			*out = 0;
+			return PL_OK;
+		}
+		for (uint32_t k = 0; k < a->len; k++) {
+			uint64_t d = (uint64_t)a->u.list[k].u.i;
+			if (n > (uint64_t)INT64_MAX / d)
+				return PL_EOVERFLOW;
+			n *= d;
+		}
+		*out = n;
+		return PL_OK;
+	}
+	if (inst->nres)
+		return pl_type_num_elements(pl_inst_res_(inst)[0].type, out);
+	if (inst->nops && pl_inst_ops_(inst)[0].val)
+		return pl_type_num_elements(pl_inst_ops_(inst)[0].val->type, out);
+	*out = 1;
+	return PL_OK;
+}
+
+int pl_inst_flops(const pl_inst *inst, int64_t *out)
+{
+	const pl_attr *a = pl_attrs_get(&inst->attrs, "flops");
+	if (a) {
+		if (a->kind != PL_ATTR_INT || a->u.i < 0)
+			return PL_ETYPE;
+		*out = a->u.i;
+		return PL_OK;
+	}
+	*out = pl_op_default_flops((pl_op)inst->op);
+	return PL_OK;
+}

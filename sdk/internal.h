@@ -1,0 +1,201 @@
+/* sdk/internal.h — the bodies of the IR's opaque types and the helpers the
+ * library's files share. Nothing here is installed.
+ */
+#ifndef PL_INTERNAL_H
+#define PL_INTERNAL_H
+
+#include <config.h>
+
+#define PL_BUILDING_LIBRARY 1
+#include <passline/passline.h>
+#include <passline/host.h>
+
+#include <inttypes.h>
+#include <stdarg.h>
+#include <string.h>
+
+#include "arena.h"
+
+#define PL_INTERNAL __attribute__((visibility("hidden")))
+
+/* Memory layout, chosen for the "< 250 bytes per instruction" budget: an
+ * instruction, its operand uses and its result values are one arena block
+ * [pl_inst][pl_use x nops][pl_value x nres]; attribute lists and strings
+ * are interned, so repeated domains and group names cost one copy. */
+
+struct pl_attr {
+	uint32_t len;  /* string bytes or list elements */
+	uint8_t kind;  /* pl_attr_kind */
+	uint8_t pad[3];
+	union {
+		int64_t i;
+		double f;
+		bool b;
+		const char *s;        /* interned, NUL-terminated */
+		const pl_attr *list;  /* interned array of len elements */
+	} u;
+};
+
+struct pl_attr_entry {
+	pl_attr val;
+	const char *key; /* interned */
+};
+
+enum { PL_ATTRS_OF_INST = 1, PL_ATTRS_OF_FUNC = 2 };
+
+struct pl_attrs {
+	struct pl_attr_entry *v; /* arena */
+	uint16_t n, cap;
+	uint8_t owner; /* PL_ATTRS_OF_*: finds the module without a pointer */
+};
+
+struct pl_type {
+	uint32_t rank;
+	uint32_t dtype;
+	int64_t dims[]; /* rank entries */
+};
+
+struct pl_use {
+	pl_value *val;
+	pl_inst *user;
+	pl_use *next;   /* in val's use list */
+	pl_use **pprev; /* the pointer that points at this use */
+};
+
+struct pl_value {
+	const char *name;   /* arena; NULL until named */
+	const pl_type *type;
+	pl_inst *def;       /* NULL for an argument (see struct pl_arg) */
+	pl_use *uses;
+};
+
+/* An argument is a value with its function and index beside it. */
+struct pl_arg {
+	pl_value v;
+	pl_func *func;
+	size_t index;
+};
+
+enum {
+	PL_INST_LINKED = 1u << 0,
+	PL_INST_ERASED = 1u << 1
+};
+
+struct pl_inst {
+	pl_inst *prev, *next;
+	pl_func *func;
+	const char *opname; /* interned */
+	pl_attrs attrs;
+	uint32_t pos;
+	uint32_t nops, nres;
+	uint32_t line, col;
+	uint16_t op;
+	uint16_t flags;
+	/* followed by pl_use ops[nops], pl_value res[nres] */
+};
+
+static inline pl_use *pl_inst_ops_(const pl_inst *i)
+{
+	return (pl_use *)(void *)((char *)(uintptr_t)i + sizeof(pl_inst));
+}
+
+static inline pl_value *pl_inst_res_(const pl_inst *i)
+{
+	return (pl_value *)(void *)(pl_inst_ops_(i) + i->nops);
+}
+
+struct pl_func {
+	pl_module *m;
+	const char *name;
+	pl_attrs attrs;
+	struct pl_arg **args; /* arena array */
+	size_t nargs, args_cap;
+	pl_inst *first, *last;
+	size_t ninsts;
+	uint32_t line, col;
+	bool order_dirty;  /* positions need a renumber */
+	bool names_dirty;  /* a value may be unnamed or share its name */
+};
+
+/* A hash set of interned byte blobs. */
+struct pl_intern {
+	const void **slots;
+	uint32_t *lens;
+	size_t cap, count;
+};
+
+struct pl_module {
+	pl_arena arena;
+	char *source_name;
+	pl_func **funcs;
+	size_t nfuncs, funcs_cap;
+	size_t ninsts;
+	struct pl_intern strings; /* keys, op names, string values */
+	struct pl_intern types;
+	struct pl_intern lists;
+};
+
+/* --- module.c --- */
+PL_INTERNAL pl_module *pl_module_of_attrs_(const pl_attrs *d);
+PL_INTERNAL const char *pl_intern_str_(pl_module *m, const char *s, size_t len);
+PL_INTERNAL const void *pl_intern_blob_(pl_module *m, struct pl_intern *set,
+                                        const void *bytes, size_t len);
+PL_INTERNAL uint64_t pl_hash_bytes_(const void *p, size_t len);
+PL_INTERNAL void pl_intern_free_(struct pl_intern *set);
+/* Registers a function built by the parser without the duplicate check. */
+PL_INTERNAL pl_func *pl_func_new_unchecked_(pl_module *m, const char *name,
+                                            size_t len);
+
+/* --- attr.c --- */
+PL_INTERNAL const pl_attr *pl_attr_intern_list_(pl_module *m, const pl_attr *elems,
+                                                size_t n);
+/* Appends without checking for an existing key (the parser checks). */
+PL_INTERNAL int pl_attrs_append_(pl_module *m, pl_attrs *d, const char *key,
+                                 const pl_attr *val);
+
+/* --- inst.c --- */
+PL_INTERNAL pl_inst *pl_inst_alloc_(pl_func *f, const char *opname_interned,
+                                    size_t nops, size_t nres);
+PL_INTERNAL void pl_use_set_(pl_use *u, pl_value *v);
+
+/* --- names.c --- */
+PL_INTERNAL bool pl_is_name_(const char *s, size_t len);
+PL_INTERNAL bool pl_is_opname_(const char *s, size_t len);
+PL_INTERNAL bool pl_is_key_(const char *s, size_t len);
+PL_INTERNAL int pl_assign_names_(pl_func *f);
+
+/* --- strbuf.c: a growable byte buffer (malloc'd) --- */
+struct pl_strbuf {
+	char *data;
+	size_t len, cap;
+	bool failed; /* an allocation failed; contents are incomplete */
+};
+PL_INTERNAL void pl_sb_put(struct pl_strbuf *sb, const char *s, size_t n);
+PL_INTERNAL void pl_sb_puts(struct pl_strbuf *sb, const char *s);
+PL_INTERNAL void pl_sb_putc(struct pl_strbuf *sb, char c);
+PL_INTERNAL void pl_sb_printf(struct pl_strbuf *sb, const char *fmt, ...)
+	PL_PRINTF(2, 3);
+PL_INTERNAL void pl_sb_vprintf(struct pl_strbuf *sb, const char *fmt, va_list ap)
+	PL_PRINTF(2, 0);
+PL_INTERNAL void pl_sb_free(struct pl_strbuf *sb);
+/* Decimal digits of v into buf (20 bytes at least); returns the length. */
+PL_INTERNAL size_t pl_fmt_i64(char *buf, int64_t v);
+PL_INTERNAL size_t pl_fmt_u64(char *buf, uint64_t v);
+
+/* --- diag.c --- */
+PL_INTERNAL int pl_diags_vadd_(pl_diags *d, pl_severity sev, const char *file,
+                               unsigned line, unsigned col, const char *fmt,
+                                va_list ap) PL_PRINTF(6, 0);
+
+/* --- attribute values printed by the text writer, also for messages --- */
+PL_INTERNAL void pl_print_attr_(struct pl_strbuf *sb, const pl_attr *a);
+PL_INTERNAL void pl_print_type_(struct pl_strbuf *sb, const pl_type *t);
+
+/* --- u128 helpers --- */
+typedef unsigned __int128 pl_u128;
+static inline pl_u128 pl_u128_make(uint64_t hi, uint64_t lo)
+{
+	return ((pl_u128)hi << 64) | lo;
+}
+
+#endif

@@ -1,0 +1,42 @@
+# libpassline: the SDK every plugin and the host link against.
+lib_LTLIBRARIES += libpassline.la
+libpassline_la_SOURCES = \
+	sdk/internal.h \
+	sdk/arena.c sdk/arena.h \
+	sdk/attr.c \
+	sdk/ctx.c \
+	sdk/desc.c \
+	sdk/diag.c \
+	sdk/inst.c \
+	sdk/module.c \
+	sdk/names.c \
+	sdk/ops.c \
+	sdk/options.c \
+	sdk/parse.c \
+	sdk/predicate.c \
+	sdk/print.c \
+	sdk/strbuf.c \
+	sdk/verify.c
+libpassline_la_CFLAGS = $(AM_CFLAGS) -fvisibility=hidden
+libpassline_la_LDFLAGS = $(AM_LDFLAGS) -no-undefined \
+	-version-info $(PL_LT_VERSION_INFO) \
+	-Wl,--version-script=$(srcdir)/sdk/libpassline.sym
+EXTRA_libpassline_la_DEPENDENCIES = sdk/libpassline.sym
+EXTRA_DIST += sdk/libpassline.sym sdk/passline.pc.in
+
+passlineincludedir = $(includedir)/passline
+passlineinclude_HEADERS = \
+	sdk/include/passline/common.h \
+	sdk/include/passline/diag.h \
+	sdk/include/passline/host.h \
+	sdk/include/passline/ir.h \
+	sdk/include/passline/ops.h \
+	sdk/include/passline/passline.h \
+	sdk/include/passline/plugin.h \
+	sdk/include/passline/predicate.h \
+	sdk/include/passline/text.h \
+	sdk/include/passline/verify.h
+nodist_passlineinclude_HEADERS = sdk/include/passline/version.h
+
+pkgconfigdir = $(libdir)/pkgconfig
+pkgconfig_DATA = sdk/passline.pc

@@ -1,0 +1,240 @@
+/* sdk/module.c — modules, interning and types. */
+#include "internal.h"
+
+#include <stdlib.h>
+
+uint64_t pl_hash_bytes_(const void *p, size_t len)
+{
+	const unsigned char *s = p;
+	uint64_t h = 0x9e3779b97f4a7c15ull ^ (len * 0xff51afd7ed558ccdull);
+	while (len >= 8) {
+		uint64_t w;
+		memcpy(&w, s, 8);
+		h = (h ^ w) * 0xbf58476d1ce4e5b9ull;
+		h ^= h >> 31;
+		s += 8;
+		len -= 8;
+	}
+	uint64_t w = 0;
+	memcpy(&w, s, len);
+	h = (h ^ w) * 0x94d049bb133111ebull;
+	h ^= h >> 29;
+	h *= 0xbf58476d1ce4e5b9ull;
+	h ^= h >> 32;
+	return h;
+}
+
+void pl_intern_free_(struct pl_intern *set)
+{
+	free(set->slots);
+	free(set->lens);
+	memset(set, 0, sizeof *set);
+}
+
+static bool intern_grow(struct pl_intern *set)
+{
+	size_t cap = set->cap ? set->cap * 2 : 64;
+	const void **slots = calloc(cap, sizeof *slots);
+	uint32_t *lens = calloc(cap, sizeof *lens);
+	if (!slots || !lens) {
+		free(slots);
+		free(lens);
+		return false;
+	}
+	for (size_t i = 0; i < set->cap; i++) {
+		if (!set->slots[i])
+			continue;
+		size_t j = pl_hash_bytes_(set->slots[i], set->lens[i]) & (cap - 1);
+		while (slots[j])
+			j = (j + 1) & (cap - 1);
+		slots[j] = set->slots[i];
+		lens[j] = set->lens[i];
+	}
+	free(set->slots);
+	free(set->lens);
+	set->slots = slots;
+	set->lens = lens;
+	set->cap = cap;
+	return true;
+}
+
+const void *pl_intern_blob_(pl_module *m, struct pl_intern *set,
+                            const void *bytes, size_t len)
+{
+	if (len > UINT32_MAX)
+		return NULL;
+	if ((set->count + 1) * 2 > set->cap && !intern_grow(set))
+		return NULL;
+	size_t mask = set->cap - 1;
+	size_t j = pl_hash_bytes_(bytes, len) & mask;
+	while (set->slots[j]) {
+		if (set->lens[j] == len && memcmp(set->slots[j], bytes, len) == 0)
+			return set->slots[j];
+		j = (j + 1) & mask;
+	}
+	/* A NUL after every blob lets interned strings be C strings. */
+	char *copy = pl_arena_alloc(&m->arena, len + 1);
+	if (!copy)
+		return NULL;
+	memcpy(copy, bytes, len);
+	copy[len] = '\0';
+	set->slots[j] = copy;
+	set->lens[j] = (uint32_t)len;
+	set->count++;
+	return copy;
+}
+
+const char *pl_intern_str_(pl_module *m, const char *s, size_t len)
+{
+	return pl_intern_blob_(m, &m->strings, s, len);
+}
+
+pl_module *pl_module_new(const char *source_name)
+{
+	pl_module *m = calloc(1, sizeof *m);
+	if (!m)
+		return NULL;
+	pl_arena_init(&m->arena);
+	if (source_name && !(m->source_name = strdup(source_name))) {
+		free(m);
+		return NULL;
+	}
+	return m;
+}
+
+void pl_module_free(pl_module *m)
+{
+	if (!m)
+		return;
+	pl_intern_free_(&m->strings);
+	pl_intern_free_(&m->types);
+	pl_intern_free_(&m->lists);
+	pl_arena_free(&m->arena);
+	free(m->funcs);
+	free(m->source_name);
+	free(m);
+}
+
+const char *pl_module_source_name(const pl_module *m)
+{
+	return m->source_name;
+}
+
+size_t pl_module_num_funcs(const pl_module *m) { return m->nfuncs; }
+
+pl_func *pl_module_func_at(const pl_module *m, size_t i)
+{
+	return i < m->nfuncs ? m->funcs[i] : NULL;
+}
+
+pl_func *pl_module_find_func(const pl_module *m, const char *name)
+{
+	for (size_t i = 0; i < m->nfuncs; i++)
+		if (strcmp(m->funcs[i]->name, name) == 0)
+			return m->funcs[i];
+	return NULL;
+}
+
+size_t pl_module_num_insts(const pl_module *m) { return m->ninsts; }
+
+pl_module *pl_module_of_attrs_(const pl_attrs *d)
+{
+	if (d->owner == PL_ATTRS_OF_INST) {
+		const pl_inst *i = (const pl_inst *)(const void *)((const char *)d -
+		                                                   offsetof(pl_inst, attrs));
+		return i->func->m;
+	}
+	const pl_func *f =
+		(const pl_func *)(const void *)((const char *)d - offsetof(pl_func, attrs));
+	return f->m;
+}
+
+pl_func *pl_func_new_unchecked_(pl_module *m, const char *name, size_t len)
+{
+	if (m->nfuncs == m->funcs_cap) {
+		size_t cap = m->funcs_cap ? m->funcs_cap * 2 : 8;
+		pl_func **v = realloc(m->funcs, cap * sizeof *v);
+		if (!v)
+			return NULL;
+		m->funcs = v;
+		m->funcs_cap = cap;
+	}
+	pl_func *f = pl_arena_alloc(&m->arena, sizeof *f);
+	if (!f)
+		return NULL;
+	memset(f, 0, sizeof *f);
+	f->m = m;
+	f->name = pl_arena_strndup(&m->arena, name, len);
+	if (!f->name)
+		return NULL;
+	f->attrs.owner = PL_ATTRS_OF_FUNC;
+	m->funcs[m->nfuncs++] = f;
+	return f;
+}
+
+pl_func *pl_func_new(pl_module *m, const char *name)
+{
+	if (!name || !pl_is_name_(name, strlen(name)) || pl_module_find_func(m, name))
+		return NULL;
+	return pl_func_new_unchecked_(m, name, strlen(name));
+}
+
+/* ---- types ---- */
+
+const pl_type *pl_type_get(pl_module *m, pl_dtype dtype, const int64_t *dims,
+                           size_t rank)
+{
+	if (dtype <= PL_DTYPE_INVALID || dtype >= PL_DTYPE__COUNT || rank > PL_MAX_RANK)
+		return NULL;
+	struct {
+		struct pl_type t;
+		int64_t dims[PL_MAX_RANK];
+	} tmp;
+	memset(&tmp, 0, sizeof tmp);
+	tmp.t.rank = (uint32_t)rank;
+	tmp.t.dtype = (uint32_t)dtype;
+	for (size_t i = 0; i < rank; i++) {
+		if (dims[i] < 0)
+			return NULL;
+		tmp.t.dims[i] = dims[i];
+	}
+	return pl_intern_blob_(m, &m->types, &tmp,
+	                       sizeof(struct pl_type) + rank * sizeof(int64_t));
+}
+
+pl_dtype pl_type_dtype(const pl_type *t) { return (pl_dtype)t->dtype; }
+size_t pl_type_rank(const pl_type *t) { return t->rank; }
+int64_t pl_type_dim(const pl_type *t, size_t i) { return i < t->rank ? t->dims[i] : 0; }
+
+int pl_type_num_elements(const pl_type *t, uint64_t *out)
+{
+	uint64_t n = 1;
+	for (uint32_t i = 0; i < t->rank; i++) {
+		uint64_t d = (uint64_t)t->dims[i];
+		if (d == 0) {
+			*out = 0;
+			return PL_OK;
+		}
+	}
+	for (uint32_t i = 0; i < t->rank; i++) {
+		uint64_t d = (uint64_t)t->dims[i];
+		if (n > (uint64_t)INT64_MAX / d)
+			return PL_EOVERFLOW;
+		n *= d;
+	}
+	*out = n;
+	return PL_OK;
+}
+
+int pl_type_num_bytes(const pl_type *t, uint64_t *out)
+{
+	uint64_t n;
+	int rc = pl_type_num_elements(t, &n);
+	if (rc)
+		return rc;
+	uint64_t sz = pl_dtype_size((pl_dtype)t->dtype);
+	if (n > (uint64_t)INT64_MAX / sz)
+		return PL_EOVERFLOW;
+	*out = n * sz;
+	return PL_OK;
+}

@@ -1,0 +1,1123 @@
+/* sdk/parse.c — the .pir reader (grammar: DESIGN 2.1, passline-pir(5)).
+ *
+ * One pass over the text, no backtracking except one: a comma-separated
+ * list of values followed by "=" always begins the next instruction, so
+ * such a list, once read, is handed to the next instruction as its results.
+ * The first error stops the parse (longjmp back to the entry point), and the
+ * half-built module is freed: the input is accepted whole or not at all.
+ * Uses must follow definitions, so operands are resolved as they are read.
+ */
+#include "internal.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+enum tok {
+	T_EOF,
+	T_GLOBAL,  /* @name */
+	T_LOCAL,   /* %name */
+	T_IDENT,   /* bare word: op names, keys, dtypes, keywords */
+	T_INT,
+	T_FLOAT,
+	T_STRING,
+	T_LPAREN,
+	T_RPAREN,
+	T_LBRACE,
+	T_RBRACE,
+	T_LBRACKET,
+	T_RBRACKET,
+	T_COMMA,
+	T_EQUAL,
+	T_COLON
+};
+
+struct token {
+	enum tok kind;
+	const char *s; /* text (for T_STRING: the decoded bytes in p->str) */
+	size_t len;
+	uint32_t line, col;
+	int64_t i;
+	double f;
+};
+
+/* A name read from a list, before we know what the list is. */
+struct local_ref {
+	const char *s;
+	size_t len;
+	uint32_t line, col;
+};
+
+struct parser {
+	const char *src, *p, *end;
+	const char *line_start;
+	uint32_t line;
+	const char *file;
+	pl_diags *diags;
+	pl_module *m;
+	jmp_buf fail;
+	int status;
+	struct token tok;
+	struct pl_strbuf str; /* decoded string literal */
+
+	/* Releases text already parsed (see parse_file). */
+	void (*release)(void *ud, const char *upto);
+	void *release_ud;
+
+	/* scratch, reused across instructions */
+	struct local_ref *refs;
+	size_t nrefs, refs_cap;
+	struct local_ref *pending; /* results read ahead for the next inst */
+	size_t npending, pending_cap;
+	bool have_pending;
+	pl_value **opvals;
+	size_t opvals_cap;
+	const pl_type **types;
+	size_t ntypes, types_cap;
+	struct pl_attr_entry *entries;
+	size_t nentries, entries_cap;
+	pl_attr *elems;
+	size_t nelems, elems_cap;
+	unsigned depth;
+
+	/* the current function's values by name */
+	pl_value **sym;
+	size_t sym_cap, sym_count;
+	/* function names of the module */
+	const char **fnames;
+	size_t fn_cap, fn_count;
+};
+
+static _Noreturn void fail_status(struct parser *p, int status)
+{
+	p->status = status;
+	longjmp(p->fail, 1);
+}
+
+static _Noreturn PL_PRINTF(4, 5) void error_at(struct parser *p, uint32_t line,
+                                               uint32_t col, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	pl_diags_vadd_(p->diags, PL_SEV_ERROR, p->file, line, col, fmt, ap);
+	va_end(ap);
+	fail_status(p, PL_EPARSE);
+}
+
+static uint32_t cur_col(const struct parser *p, const char *at)
+{
+	size_t c = (size_t)(at - p->line_start) + 1;
+	return c > UINT32_MAX ? UINT32_MAX : (uint32_t)c;
+}
+
+#define ERROR_HERE(p, at, ...) error_at((p), (p)->line, cur_col((p), (at)), __VA_ARGS__)
+
+static void *xgrow(struct parser *p, void *ptr, size_t *cap, size_t need, size_t elem)
+{
+	if (need <= *cap)
+		return ptr;
+	size_t cap2 = *cap ? *cap : 16;
+	while (cap2 < need) {
+		if (cap2 > SIZE_MAX / 2 / elem)
+			fail_status(p, PL_ENOMEM);
+		cap2 *= 2;
+	}
+	void *q = realloc(ptr, cap2 * elem);
+	if (!q)
+		fail_status(p, PL_ENOMEM);
+	*cap = cap2;
+	return q;
+}
+
+static void *nn(struct parser *p, const void *ptr)
+{
+	if (!ptr)
+		fail_status(p, PL_ENOMEM);
+	return (void *)(uintptr_t)ptr;
+}
+
+/* ---- lexer ---- */
+
+static bool is_name_char(unsigned char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+	       c == '_' || c == '.' || c == '$' || c == '-';
+}
+
+static bool is_ident_char(unsigned char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+	       c == '_' || c == '.';
+}
+
+static bool is_digit(unsigned char c) { return c >= '0' && c <= '9'; }
+
+/* Checks the UTF-8 sequence at s; returns its length or reports an error. */
+static size_t check_utf8(struct parser *p, const char *s)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	size_t avail = (size_t)(p->end - s);
+	unsigned c = u[0];
+	size_t len;
+	unsigned min;
+	if (c >= 0xc2 && c <= 0xdf) {
+		len = 2;
+		min = 0x80;
+	} else if (c >= 0xe0 && c <= 0xef) {
+		len = 3;
+		min = 0x800;
+	} else if (c >= 0xf0 && c <= 0xf4) {
+		len = 4;
+		min = 0x10000;
+	} else {
+		ERROR_HERE(p, s, "invalid UTF-8 byte 0x%02x", c);
+	}
+	if (avail < len)
+		ERROR_HERE(p, s, "truncated UTF-8 sequence");
+	unsigned cp = c & (0x7f >> len);
+	for (size_t i = 1; i < len; i++) {
+		if ((u[i] & 0xc0) != 0x80)
+			ERROR_HERE(p, s, "invalid UTF-8 sequence");
+		cp = (cp << 6) | (u[i] & 0x3f);
+	}
+	if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+		ERROR_HERE(p, s, "invalid UTF-8 sequence");
+	return len;
+}
+
+static void skip_space(struct parser *p)
+{
+	const char *s = p->p;
+	for (;;) {
+		if (s == p->end)
+			break;
+		char c = *s;
+		if (c == ' ' || c == '\t' || c == '\r') {
+			s++;
+		} else if (c == '\n') {
+			s++;
+			if (p->line == UINT32_MAX) {
+				p->p = s;
+				ERROR_HERE(p, s, "input has more than %u lines", UINT32_MAX);
+			}
+			p->line++;
+			p->line_start = s;
+		} else if (c == '/' && s + 1 < p->end && s[1] == '/') {
+			s += 2;
+			while (s < p->end && *s != '\n') {
+				unsigned char u = (unsigned char)*s;
+				if (u == 0)
+					ERROR_HERE(p, s, "NUL byte in input");
+				if (u >= 0x80)
+					s += check_utf8(p, s);
+				else
+					s++;
+			}
+		} else {
+			break;
+		}
+	}
+	p->p = s;
+}
+
+static const char *describe(const struct token *t, char *buf, size_t n)
+{
+	switch (t->kind) {
+	case T_EOF: return "end of input";
+	case T_STRING: return "a string";
+	case T_INT:
+	case T_FLOAT:
+	case T_GLOBAL:
+	case T_LOCAL:
+	case T_IDENT:
+		if (t->len > 40)
+			snprintf(buf, n, "'%.40s...'", t->s);
+		else
+			snprintf(buf, n, "'%.*s'", (int)t->len, t->s);
+		return buf;
+	default:
+		snprintf(buf, n, "'%c'", t->s[0]);
+		return buf;
+	}
+}
+
+static void check_token_len(struct parser *p, const char *start, size_t len)
+{
+	if (len > PL_MAX_TOKEN_BYTES)
+		ERROR_HERE(p, start, "token longer than %u bytes", PL_MAX_TOKEN_BYTES);
+}
+
+static void lex_number(struct parser *p, const char *s)
+{
+	struct token *t = &p->tok;
+	const char *q = s;
+	if (*q == '-')
+		q++;
+	while (q < p->end && is_digit((unsigned char)*q))
+		q++;
+	bool is_float = false;
+	if (q < p->end && *q == '.') {
+		is_float = true;
+		q++;
+		while (q < p->end && is_digit((unsigned char)*q))
+			q++;
+	}
+	if (q < p->end && (*q == 'e' || *q == 'E')) {
+		const char *e = q + 1;
+		if (e < p->end && (*e == '+' || *e == '-'))
+			e++;
+		if (e < p->end && is_digit((unsigned char)*e)) {
+			is_float = true;
+			q = e;
+			while (q < p->end && is_digit((unsigned char)*q))
+				q++;
+		}
+	}
+	if (q < p->end && (is_ident_char((unsigned char)*q) || *q == '-'))
+		ERROR_HERE(p, q, "unexpected character '%c' in number", *q);
+	t->s = s;
+	t->len = (size_t)(q - s);
+	check_token_len(p, s, t->len);
+	if (is_float) {
+		char buf[512];
+		if (t->len >= sizeof buf)
+			ERROR_HERE(p, s, "float literal longer than %zu characters", sizeof buf - 1);
+		memcpy(buf, s, t->len);
+		buf[t->len] = '\0';
+		errno = 0;
+		double v = strtod(buf, NULL);
+		if (errno == ERANGE && (v == HUGE_VAL || v == -HUGE_VAL))
+			ERROR_HERE(p, s, "float literal out of range");
+		t->kind = T_FLOAT;
+		t->f = v;
+	} else {
+		const char *d = s;
+		bool neg = *d == '-';
+		if (neg)
+			d++;
+		if (d == q)
+			ERROR_HERE(p, s, "expected a digit after '-'");
+		uint64_t v = 0;
+		for (; d < q; d++) {
+			unsigned digit = (unsigned)(*d - '0');
+			if (v > (UINT64_MAX - digit) / 10)
+				ERROR_HERE(p, s, "integer literal out of range of int64");
+			v = v * 10 + digit;
+		}
+		if ((!neg && v > (uint64_t)INT64_MAX) || (neg && v > (uint64_t)INT64_MAX + 1))
+			ERROR_HERE(p, s, "integer literal out of range of int64");
+		t->kind = T_INT;
+		t->i = neg ? (int64_t)(0 - v) : (int64_t)v;
+	}
+	p->p = q;
+}
+
+static unsigned hexval(char c)
+{
+	if (c >= '0' && c <= '9')
+		return (unsigned)(c - '0');
+	if (c >= 'a' && c <= 'f')
+		return (unsigned)(c - 'a' + 10);
+	if (c >= 'A' && c <= 'F')
+		return (unsigned)(c - 'A' + 10);
+	return 16;
+}
+
+static void lex_string(struct parser *p, const char *s)
+{
+	struct token *t = &p->tok;
+	const char *q = s + 1;
+	p->str.len = 0;
+	for (;;) {
+		if (q == p->end)
+			ERROR_HERE(p, s, "unterminated string");
+		unsigned char c = (unsigned char)*q;
+		if (c == '"')
+			break;
+		if (c == '\\') {
+			if (q + 1 == p->end)
+				ERROR_HERE(p, s, "unterminated string");
+			char e = q[1];
+			if (e == '"' || e == '\\') {
+				pl_sb_putc(&p->str, e);
+				q += 2;
+			} else if (e == 'n') {
+				pl_sb_putc(&p->str, '\n');
+				q += 2;
+			} else if (e == 't') {
+				pl_sb_putc(&p->str, '\t');
+				q += 2;
+			} else if (e == 'x') {
+				unsigned hi = q + 2 < p->end ? hexval(q[2]) : 16;
+				unsigned lo = q + 3 < p->end ? hexval(q[3]) : 16;
+				if (hi > 15 || lo > 15)
+					ERROR_HERE(p, q, "expected two hex digits after '\\x'");
+				pl_sb_putc(&p->str, (char)(hi * 16 + lo));
+				q += 4;
+			} else {
+				ERROR_HERE(p, q, "unknown escape sequence '\\%c'",
+				           (unsigned char)e >= 0x20 && (unsigned char)e < 0x7f ? e : '?');
+			}
+		} else if (c == 0) {
+			ERROR_HERE(p, q, "NUL byte in input");
+		} else if (c == '\n') {
+			ERROR_HERE(p, s, "unterminated string (newline in string)");
+		} else if (c < 0x20 && c != '\t') {
+			ERROR_HERE(p, q, "control character 0x%02x in string; use an escape", c);
+		} else if (c >= 0x80) {
+			size_t n = check_utf8(p, q);
+			pl_sb_put(&p->str, q, n);
+			q += n;
+		} else {
+			pl_sb_putc(&p->str, (char)c);
+			q++;
+		}
+		if (p->str.len > PL_MAX_TOKEN_BYTES)
+			ERROR_HERE(p, s, "string longer than %u bytes", PL_MAX_TOKEN_BYTES);
+	}
+	if (p->str.failed)
+		fail_status(p, PL_ENOMEM);
+	t->kind = T_STRING;
+	t->s = p->str.data ? p->str.data : "";
+	t->len = p->str.len;
+	p->p = q + 1;
+}
+
+static void next(struct parser *p)
+{
+	skip_space(p);
+	struct token *t = &p->tok;
+	const char *s = p->p;
+	t->line = p->line;
+	t->col = cur_col(p, s);
+	if (s == p->end) {
+		t->kind = T_EOF;
+		t->s = s;
+		t->len = 0;
+		return;
+	}
+	unsigned char c = (unsigned char)*s;
+	switch (c) {
+	case '(': t->kind = T_LPAREN; goto punct;
+	case ')': t->kind = T_RPAREN; goto punct;
+	case '{': t->kind = T_LBRACE; goto punct;
+	case '}': t->kind = T_RBRACE; goto punct;
+	case '[': t->kind = T_LBRACKET; goto punct;
+	case ']': t->kind = T_RBRACKET; goto punct;
+	case ',': t->kind = T_COMMA; goto punct;
+	case '=': t->kind = T_EQUAL; goto punct;
+	case ':': t->kind = T_COLON; goto punct;
+	case '@':
+	case '%': {
+		const char *q = s + 1;
+		while (q < p->end && is_name_char((unsigned char)*q))
+			q++;
+		if (q == s + 1)
+			ERROR_HERE(p, s, "expected a name after '%c'", c);
+		t->kind = c == '@' ? T_GLOBAL : T_LOCAL;
+		t->s = s + 1;
+		t->len = (size_t)(q - s - 1);
+		check_token_len(p, s, t->len);
+		p->p = q;
+		return;
+	}
+	case '"':
+		lex_string(p, s);
+		return;
+	case 0:
+		ERROR_HERE(p, s, "NUL byte in input");
+	default:
+		break;
+	}
+	if (is_digit(c) || c == '-' || (c == '.' && s + 1 < p->end && is_digit((unsigned char)s[1]))) {
+		lex_number(p, s);
+		return;
+	}
+	if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_') {
+		const char *q = s + 1;
+		while (q < p->end && is_ident_char((unsigned char)*q))
+			q++;
+		t->kind = T_IDENT;
+		t->s = s;
+		t->len = (size_t)(q - s);
+		check_token_len(p, s, t->len);
+		p->p = q;
+		return;
+	}
+	if (c >= 0x80) {
+		check_utf8(p, s);
+		ERROR_HERE(p, s, "unexpected non-ASCII character");
+	}
+	if (c < 0x20 || c == 0x7f)
+		ERROR_HERE(p, s, "unexpected control character 0x%02x", c);
+	ERROR_HERE(p, s, "unexpected character '%c'", c);
+punct:
+	t->s = s;
+	t->len = 1;
+	p->p = s + 1;
+}
+
+static bool tok_is(const struct parser *p, const char *word)
+{
+	size_t n = strlen(word);
+	return p->tok.kind == T_IDENT && p->tok.len == n && memcmp(p->tok.s, word, n) == 0;
+}
+
+static _Noreturn void expected(struct parser *p, const char *what)
+{
+	char buf[64];
+	error_at(p, p->tok.line, p->tok.col, "expected %s, found %s", what,
+	         describe(&p->tok, buf, sizeof buf));
+}
+
+static void expect(struct parser *p, enum tok kind, const char *what)
+{
+	if (p->tok.kind != kind)
+		expected(p, what);
+	next(p);
+}
+
+/* ---- symbol table: the current function's values by name ---- */
+
+static size_t sym_slot(const struct parser *p, const char *s, size_t len, bool *found)
+{
+	size_t mask = p->sym_cap - 1;
+	size_t j = pl_hash_bytes_(s, len) & mask;
+	while (p->sym[j]) {
+		const char *n = p->sym[j]->name;
+		if (memcmp(n, s, len) == 0 && n[len] == '\0') {
+			*found = true;
+			return j;
+		}
+		j = (j + 1) & mask;
+	}
+	*found = false;
+	return j;
+}
+
+static void sym_grow(struct parser *p)
+{
+	size_t cap = p->sym_cap ? p->sym_cap * 2 : 256;
+	pl_value **old = p->sym;
+	size_t old_cap = p->sym_cap;
+	p->sym = nn(p, calloc(cap, sizeof *p->sym));
+	p->sym_cap = cap;
+	for (size_t i = 0; i < old_cap; i++) {
+		if (!old[i])
+			continue;
+		bool found;
+		size_t j = sym_slot(p, old[i]->name, strlen(old[i]->name), &found);
+		p->sym[j] = old[i];
+	}
+	free(old);
+}
+
+static void sym_clear(struct parser *p)
+{
+	if (p->sym_count)
+		memset(p->sym, 0, p->sym_cap * sizeof *p->sym);
+	p->sym_count = 0;
+}
+
+/* Names v after ref and enters it; a second definition is an error. */
+static void sym_define(struct parser *p, pl_value *v, const struct local_ref *ref)
+{
+	if ((p->sym_count + 1) * 2 > p->sym_cap)
+		sym_grow(p);
+	bool found;
+	size_t j = sym_slot(p, ref->s, ref->len, &found);
+	if (found)
+		error_at(p, ref->line, ref->col, "redefinition of value '%%%.*s'",
+		         (int)(ref->len > 64 ? 64 : ref->len), ref->s);
+	v->name = nn(p, pl_arena_strndup(&p->m->arena, ref->s, ref->len));
+	p->sym[j] = v;
+	p->sym_count++;
+}
+
+static pl_value *sym_lookup(struct parser *p, const struct local_ref *ref)
+{
+	bool found = false;
+	size_t j = p->sym_cap ? sym_slot(p, ref->s, ref->len, &found) : 0;
+	if (!found)
+		error_at(p, ref->line, ref->col, "use of undefined value '%%%.*s'",
+		         (int)(ref->len > 64 ? 64 : ref->len), ref->s);
+	return p->sym[j];
+}
+
+static struct local_ref tok_ref(const struct parser *p)
+{
+	struct local_ref r = {p->tok.s, p->tok.len, p->tok.line, p->tok.col};
+	return r;
+}
+
+/* ---- types and attributes ---- */
+
+static const pl_type *parse_type(struct parser *p)
+{
+	if (p->tok.kind != T_IDENT)
+		expected(p, "a type");
+	struct token dt = p->tok;
+	pl_dtype dtype = pl_dtype_from_name(dt.s, dt.len);
+	if (dtype == PL_DTYPE_INVALID) {
+		char buf[64];
+		error_at(p, dt.line, dt.col, "unknown dtype %s", describe(&dt, buf, sizeof buf));
+	}
+	next(p);
+	expect(p, T_LBRACKET, "'[' after the dtype");
+	int64_t dims[PL_MAX_RANK];
+	size_t rank = 0;
+	if (p->tok.kind != T_RBRACKET) {
+		for (;;) {
+			if (p->tok.kind != T_INT)
+				expected(p, "an integer extent");
+			if (p->tok.i < 0)
+				error_at(p, p->tok.line, p->tok.col, "negative extent %" PRId64 " in type",
+				         p->tok.i);
+			if (rank == PL_MAX_RANK)
+				error_at(p, p->tok.line, p->tok.col, "type has more than %d dimensions",
+				         PL_MAX_RANK);
+			dims[rank++] = p->tok.i;
+			next(p);
+			if (p->tok.kind != T_COMMA)
+				break;
+			next(p);
+		}
+	}
+	expect(p, T_RBRACKET, "',' or ']' in type");
+	return nn(p, pl_type_get(p->m, dtype, dims, rank));
+}
+
+static void parse_attr_value(struct parser *p, pl_attr *out);
+
+static void parse_list(struct parser *p, pl_attr *out, uint32_t line, uint32_t col)
+{
+	if (++p->depth > PL_MAX_NESTING)
+		error_at(p, line, col, "attribute values nested deeper than %d", PL_MAX_NESTING);
+	next(p); /* '[' */
+	size_t base = p->nelems;
+	if (p->tok.kind != T_RBRACKET) {
+		for (;;) {
+			pl_attr v;
+			parse_attr_value(p, &v);
+			p->elems = xgrow(p, p->elems, &p->elems_cap, p->nelems + 1, sizeof *p->elems);
+			p->elems[p->nelems++] = v;
+			if (p->tok.kind != T_COMMA)
+				break;
+			next(p);
+		}
+	}
+	expect(p, T_RBRACKET, "',' or ']' in list");
+	const pl_attr *list = nn(p, pl_attr_intern_list_(p->m, p->elems + base, p->nelems - base));
+	*out = *list;
+	p->nelems = base;
+	p->depth--;
+}
+
+static void parse_attr_value(struct parser *p, pl_attr *out)
+{
+	memset(out, 0, sizeof *out);
+	struct token *t = &p->tok;
+	switch (t->kind) {
+	case T_INT:
+		out->kind = PL_ATTR_INT;
+		out->u.i = t->i;
+		break;
+	case T_FLOAT:
+		out->kind = PL_ATTR_FLOAT;
+		out->u.f = t->f;
+		break;
+	case T_STRING:
+		out->kind = PL_ATTR_STRING;
+		out->len = (uint32_t)t->len;
+		out->u.s = nn(p, pl_intern_str_(p->m, t->s, t->len));
+		break;
+	case T_LBRACKET:
+		parse_list(p, out, t->line, t->col);
+		return;
+	case T_IDENT:
+		if (tok_is(p, "true") || tok_is(p, "false")) {
+			out->kind = PL_ATTR_BOOL;
+			out->u.b = t->s[0] == 't';
+			break;
+		}
+		/* fall through */
+	default:
+		expected(p, "an attribute value");
+	}
+	next(p);
+}
+
+static int cmp_ptr(const void *a, const void *b)
+{
+	uintptr_t x = (uintptr_t) * (const void *const *)a, y = (uintptr_t) * (const void *const *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* "{" [KEY "=" attr {"," KEY "=" attr}] "}" into d. */
+static void parse_attr_dict(struct parser *p, pl_attrs *d)
+{
+	next(p); /* '{' */
+	p->nentries = 0;
+	struct {
+		uint32_t line, col;
+	} first_dup = {0, 0};
+	if (p->tok.kind != T_RBRACE) {
+		for (;;) {
+			if (p->tok.kind != T_IDENT || !pl_is_key_(p->tok.s, p->tok.len))
+				expected(p, "an attribute name");
+			const char *key = nn(p, pl_intern_str_(p->m, p->tok.s, p->tok.len));
+			uint32_t kline = p->tok.line, kcol = p->tok.col;
+			/* keys are interned, so a repeat is a repeated pointer */
+			if (p->nentries < 64) {
+				for (size_t k = 0; k < p->nentries; k++)
+					if (p->entries[k].key == key)
+						error_at(p, kline, kcol, "duplicate attribute '%s'", key);
+			}
+			next(p);
+			expect(p, T_EQUAL, "'=' after the attribute name");
+			p->entries = xgrow(p, p->entries, &p->entries_cap, p->nentries + 1,
+			                   sizeof *p->entries);
+			if (p->nentries == UINT16_MAX)
+				error_at(p, kline, kcol, "more than %u attributes", UINT16_MAX);
+			struct pl_attr_entry *e = &p->entries[p->nentries++];
+			e->key = key;
+			parse_attr_value(p, &e->val);
+			if (p->nentries == 64) {
+				first_dup.line = kline;
+				first_dup.col = kcol;
+			}
+			if (p->tok.kind != T_COMMA)
+				break;
+			next(p);
+		}
+	}
+	expect(p, T_RBRACE, "',' or '}' in attributes");
+	if (p->nentries > 64) {
+		/* many keys: find a repeat by sorting the interned pointers */
+		const char **keys = nn(p, malloc(p->nentries * sizeof *keys));
+		for (size_t k = 0; k < p->nentries; k++)
+			keys[k] = p->entries[k].key;
+		qsort(keys, p->nentries, sizeof *keys, cmp_ptr);
+		for (size_t k = 1; k < p->nentries; k++)
+			if (keys[k] == keys[k - 1]) {
+				const char *dup = keys[k];
+				free(keys);
+				error_at(p, first_dup.line, first_dup.col,
+				         "duplicate attribute '%s' in this dictionary", dup);
+			}
+		free(keys);
+	}
+	if (p->nentries) {
+		d->v = nn(p, pl_arena_alloc(&p->m->arena, p->nentries * sizeof *d->v));
+		memcpy(d->v, p->entries, p->nentries * sizeof *d->v);
+		d->n = d->cap = (uint16_t)p->nentries;
+	}
+}
+
+/* ---- instructions and functions ---- */
+
+/* Reads LOCAL {"," LOCAL} into p->refs. */
+static void parse_local_list(struct parser *p)
+{
+	p->nrefs = 0;
+	for (;;) {
+		p->refs = xgrow(p, p->refs, &p->refs_cap, p->nrefs + 1, sizeof *p->refs);
+		p->refs[p->nrefs++] = tok_ref(p);
+		next(p);
+		if (p->tok.kind != T_COMMA)
+			return;
+		next(p);
+		if (p->tok.kind != T_LOCAL)
+			expected(p, "a value after ','");
+	}
+}
+
+static void take_refs_as_pending(struct parser *p)
+{
+	p->pending = xgrow(p, p->pending, &p->pending_cap, p->nrefs, sizeof *p->pending);
+	memcpy(p->pending, p->refs, p->nrefs * sizeof *p->refs);
+	p->npending = p->nrefs;
+	p->have_pending = true;
+}
+
+static void maybe_release(struct parser *p, const char *inst_start)
+{
+	if (p->release)
+		p->release(p->release_ud, inst_start);
+}
+
+static void parse_inst(struct parser *p, pl_func *f)
+{
+	uint32_t line, col;
+	if (p->have_pending) {
+		line = p->pending[0].line;
+		col = p->pending[0].col;
+	} else {
+		line = p->tok.line;
+		col = p->tok.col;
+		maybe_release(p, p->tok.s);
+		if (p->tok.kind == T_LOCAL) {
+			parse_local_list(p);
+			if (p->tok.kind != T_EQUAL)
+				expected(p, "'=' after the results");
+			next(p);
+			take_refs_as_pending(p);
+		}
+	}
+	size_t nres = p->have_pending ? p->npending : 0;
+	p->have_pending = false;
+
+	if (p->tok.kind != T_IDENT || !pl_is_opname_(p->tok.s, p->tok.len))
+		expected(p, "an op name");
+	const char *opname = nn(p, pl_intern_str_(p->m, p->tok.s, p->tok.len));
+	next(p);
+
+	/* operands, unless the list turns out to be the next results */
+	size_t nops = 0;
+	if (p->tok.kind == T_LOCAL) {
+		parse_local_list(p);
+		if (p->tok.kind == T_EQUAL) {
+			if (nres)
+				error_at(p, p->refs[0].line, p->refs[0].col,
+				         "expected ':' and %zu result type%s before the next "
+				         "instruction", nres, nres == 1 ? "" : "s");
+			next(p);
+			pl_inst *inst = nn(p, pl_inst_alloc_(f, opname, 0, 0));
+			inst->line = line;
+			inst->col = col;
+			pl_func_append(f, inst);
+			take_refs_as_pending(p);
+			return;
+		}
+		nops = p->nrefs;
+		p->opvals = xgrow(p, p->opvals, &p->opvals_cap, nops, sizeof *p->opvals);
+		for (size_t k = 0; k < nops; k++)
+			p->opvals[k] = sym_lookup(p, &p->refs[k]);
+	}
+
+	pl_inst *inst = pl_inst_alloc_(f, opname, nops, nres);
+	if (!inst)
+		fail_status(p, PL_ENOMEM);
+	inst->line = line;
+	inst->col = col;
+	pl_use *ops = pl_inst_ops_(inst);
+	for (size_t k = 0; k < nops; k++)
+		pl_use_set_(&ops[k], p->opvals[k]);
+
+	if (p->tok.kind == T_LBRACE)
+		parse_attr_dict(p, &inst->attrs);
+
+	p->ntypes = 0;
+	uint32_t tline = p->tok.line, tcol = p->tok.col;
+	bool has_colon = p->tok.kind == T_COLON;
+	if (has_colon) {
+		next(p);
+		if (p->tok.kind == T_LPAREN) {
+			next(p);
+			if (p->tok.kind != T_RPAREN) {
+				for (;;) {
+					const pl_type *t = parse_type(p);
+					p->types = xgrow(p, p->types, &p->types_cap, p->ntypes + 1,
+					                 sizeof *p->types);
+					p->types[p->ntypes++] = t;
+					if (p->tok.kind != T_COMMA)
+						break;
+					next(p);
+				}
+			}
+			expect(p, T_RPAREN, "',' or ')' in the result types");
+		} else {
+			const pl_type *t = parse_type(p);
+			p->types = xgrow(p, p->types, &p->types_cap, 1, sizeof *p->types);
+			p->types[p->ntypes++] = t;
+		}
+	}
+	if (nres == 0 && has_colon)
+		error_at(p, tline, tcol, "instruction without results has result types");
+	if (nres && !has_colon)
+		error_at(p, p->tok.line, p->tok.col,
+		         "expected ':' and %zu result type%s", nres, nres == 1 ? "" : "s");
+	if (nres != p->ntypes)
+		error_at(p, tline, tcol, "%zu result%s but %zu type%s", nres, nres == 1 ? "" : "s",
+		         p->ntypes, p->ntypes == 1 ? "" : "s");
+
+	/* Results are defined after the operands were resolved, so
+	 * "%a = op %a" is a use before definition. */
+	pl_value *res = pl_inst_res_(inst);
+	for (size_t k = 0; k < nres; k++) {
+		res[k].type = p->types[k];
+		sym_define(p, &res[k], &p->pending[k]);
+	}
+	pl_func_append(f, inst);
+}
+
+static void define_func_name(struct parser *p, const struct token *name)
+{
+	if ((p->fn_count + 1) * 2 > p->fn_cap) {
+		size_t cap = p->fn_cap ? p->fn_cap * 2 : 64;
+		const char **t = nn(p, calloc(cap, sizeof *t));
+		for (size_t i = 0; i < p->fn_cap; i++) {
+			if (!p->fnames[i])
+				continue;
+			size_t j = pl_hash_bytes_(p->fnames[i], strlen(p->fnames[i])) & (cap - 1);
+			while (t[j])
+				j = (j + 1) & (cap - 1);
+			t[j] = p->fnames[i];
+		}
+		free(p->fnames);
+		p->fnames = t;
+		p->fn_cap = cap;
+	}
+	size_t j = pl_hash_bytes_(name->s, name->len) & (p->fn_cap - 1);
+	while (p->fnames[j]) {
+		const char *n = p->fnames[j];
+		if (memcmp(n, name->s, name->len) == 0 && n[name->len] == '\0')
+			error_at(p, name->line, name->col, "redefinition of function '@%.*s'",
+			         (int)(name->len > 64 ? 64 : name->len), name->s);
+		j = (j + 1) & (p->fn_cap - 1);
+	}
+	pl_func *f = nn(p, pl_func_new_unchecked_(p->m, name->s, name->len));
+	p->fnames[j] = f->name;
+	p->fn_count++;
+}
+
+static void parse_func(struct parser *p)
+{
+	if (!tok_is(p, "func"))
+		expected(p, "'func'");
+	uint32_t line = p->tok.line, col = p->tok.col;
+	next(p);
+	if (p->tok.kind != T_GLOBAL)
+		expected(p, "a function name '@...'");
+	struct token name = p->tok;
+	define_func_name(p, &name);
+	pl_func *f = p->m->funcs[p->m->nfuncs - 1];
+	f->line = line;
+	f->col = col;
+	next(p);
+	sym_clear(p);
+	expect(p, T_LPAREN, "'(' after the function name");
+	if (p->tok.kind != T_RPAREN) {
+		for (;;) {
+			if (p->tok.kind != T_LOCAL)
+				expected(p, "an argument '%...'");
+			struct local_ref ref = tok_ref(p);
+			next(p);
+			expect(p, T_COLON, "':' after the argument");
+			const pl_type *t = parse_type(p);
+			pl_value *v = nn(p, pl_func_add_arg(f, NULL, t));
+			sym_define(p, v, &ref);
+			if (p->tok.kind != T_COMMA)
+				break;
+			next(p);
+		}
+	}
+	expect(p, T_RPAREN, "',' or ')' after the arguments");
+	f->names_dirty = false;
+	if (tok_is(p, "attributes")) {
+		next(p);
+		if (p->tok.kind != T_LBRACE)
+			expected(p, "'{' after 'attributes'");
+		parse_attr_dict(p, &f->attrs);
+	}
+	expect(p, T_LBRACE, "'{' to open the function body");
+	while (p->have_pending || p->tok.kind != T_RBRACE) {
+		if (p->tok.kind == T_EOF && !p->have_pending)
+			expected(p, "an instruction or '}'");
+		parse_inst(p, f);
+	}
+	next(p); /* '}' */
+}
+
+static void parser_free(struct parser *p)
+{
+	pl_sb_free(&p->str);
+	free(p->refs);
+	free(p->pending);
+	free(p->opvals);
+	free(p->types);
+	free(p->entries);
+	free(p->elems);
+	free(p->sym);
+	free(p->fnames);
+}
+
+static int parse_impl(const char *text, size_t len, const char *source_name,
+                      pl_diags *diags, pl_module **out,
+                      void (*release)(void *, const char *), void *release_ud)
+{
+	*out = NULL;
+	if (len > UINT32_MAX) {
+		pl_diags_add(diags, PL_SEV_ERROR, source_name, 0, 0,
+		             "input larger than 4 GiB is not supported");
+		return PL_ELIMIT;
+	}
+	struct parser *p = calloc(1, sizeof *p);
+	if (!p)
+		return PL_ENOMEM;
+	p->src = p->p = p->line_start = text;
+	p->end = text + len;
+	p->line = 1;
+	p->file = source_name;
+	p->diags = diags;
+	p->release = release;
+	p->release_ud = release_ud;
+	p->m = pl_module_new(source_name);
+	int rc = PL_OK;
+	if (!p->m) {
+		rc = PL_ENOMEM;
+	} else if (setjmp(p->fail)) {
+		rc = p->status;
+		if (rc == PL_ENOMEM)
+			pl_diags_add(diags, PL_SEV_ERROR, source_name, 0, 0, "out of memory");
+		pl_module_free(p->m);
+		p->m = NULL;
+	} else {
+		/* a UTF-8 byte order mark is allowed and ignored */
+		if (len >= 3 && memcmp(text, "\xef\xbb\xbf", 3) == 0)
+			p->p = p->line_start = text + 3;
+		next(p);
+		while (p->tok.kind != T_EOF)
+			parse_func(p);
+		*out = p->m;
+	}
+	parser_free(p);
+	free(p);
+	return rc;
+}
+
+int pl_parse_buffer(const char *text, size_t len, const char *source_name,
+                    pl_diags *diags, pl_module **out)
+{
+	if (!text && len)
+		return PL_EINVAL;
+	return parse_impl(text ? text : "", len, source_name, diags, out, NULL, NULL);
+}
+
+/* Reading a file: a regular file is mapped, and the pages behind the
+ * instruction being parsed are given back as the parse goes, so the text
+ * of a large module does not stay resident next to its IR. */
+struct mapping {
+	const char *base;
+	size_t released;
+	size_t page;
+};
+
+static void release_pages(void *ud, const char *upto)
+{
+	struct mapping *mp = ud;
+	size_t off = (size_t)(upto - mp->base);
+	const size_t step = 8u << 20;
+	if (off < mp->released + 2 * step)
+		return;
+	size_t to = (off - step) & ~(mp->page - 1);
+	if (to > mp->released) {
+		madvise((void *)(uintptr_t)(mp->base + mp->released), to - mp->released,
+		        MADV_DONTNEED);
+		mp->released = to;
+	}
+}
+
+static int read_all(int fd, char **buf, size_t *len)
+{
+	size_t cap = 1 << 16, n = 0;
+	char *b = malloc(cap);
+	if (!b)
+		return PL_ENOMEM;
+	for (;;) {
+		if (n == cap) {
+			if (cap > SIZE_MAX / 2) {
+				free(b);
+				return PL_ENOMEM;
+			}
+			char *nb = realloc(b, cap * 2);
+			if (!nb) {
+				free(b);
+				return PL_ENOMEM;
+			}
+			b = nb;
+			cap *= 2;
+		}
+		ssize_t r = read(fd, b + n, cap - n);
+		if (r < 0) {
+			if (errno == EINTR)
+				continue;
+			int e = errno;
+			free(b);
+			errno = e;
+			return PL_EIO;
+		}
+		if (r == 0)
+			break;
+		n += (size_t)r;
+	}
+	*buf = b;
+	*len = n;
+	return PL_OK;
+}
+
+int pl_parse_file(const char *path, pl_diags *diags, pl_module **out)
+{
+	*out = NULL;
+	bool is_stdin = strcmp(path, "-") == 0;
+	const char *name = is_stdin ? "<stdin>" : path;
+	int fd = is_stdin ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		int e = errno;
+		pl_diags_add(diags, PL_SEV_ERROR, name, 0, 0, "cannot open: %s", strerror(e));
+		errno = e;
+		return PL_EIO;
+	}
+	struct stat st;
+	if (fstat(fd, &st) != 0) {
+		int e = errno;
+		pl_diags_add(diags, PL_SEV_ERROR, name, 0, 0, "cannot read: %s", strerror(e));
+		if (!is_stdin)
+			close(fd);
+		return PL_EIO;
+	}
+	if (S_ISDIR(st.st_mode)) {
+		pl_diags_add(diags, PL_SEV_ERROR, name, 0, 0, "cannot read: %s", strerror(EISDIR));
+		if (!is_stdin)
+			close(fd);
+		return PL_EIO;
+	}
+	int rc;
+	if (S_ISREG(st.st_mode) && st.st_size > 0) {
+		size_t len = (size_t)st.st_size;
+		void *map = mmap(NULL, len, PROT_READ, MAP_PRIVATE, fd, 0);
+		if (map != MAP_FAILED) {
+			struct mapping mp = {map, 0, (size_t)sysconf(_SC_PAGESIZE)};
+			madvise(map, len, MADV_SEQUENTIAL);
+			rc = parse_impl(map, len, name, diags, out, release_pages, &mp);
+			munmap(map, len);
+			if (!is_stdin)
+				close(fd);
+			return rc;
+		}
+	}
+	char *buf = NULL;
+	size_t len = 0;
+	rc = read_all(fd, &buf, &len);
+	if (rc != PL_OK) {
+		int e = errno;
+		pl_diags_add(diags, PL_SEV_ERROR, name, 0, 0, "cannot read: %s",
+		             rc == PL_ENOMEM ? "out of memory" : strerror(e));
+		if (!is_stdin)
+			close(fd);
+		return rc;
+	}
+	if (!is_stdin)
+		close(fd);
+	rc = parse_impl(buf, len, name, diags, out, NULL, NULL);
+	free(buf);
+	return rc;
+}

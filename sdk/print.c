@@ -1,0 +1,363 @@
+/* sdk/print.c — the canonical .pir writer.
+ *
+ * Contract: one instruction per line, two-space indent, attributes in stored
+ * order, a single result type without parentheses, a blank line between
+ * functions. Output depends only on the module, so print(parse(x)) is a
+ * fixed point. Output goes through a 64 KiB buffer to the caller's writer.
+ */
+#include "internal.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+struct out {
+	pl_write_fn write;
+	void *userdata;
+	int status;
+	size_t len;
+	char buf[64 * 1024];
+};
+
+static void out_flush(struct out *o)
+{
+	if (o->len && o->status == PL_OK && o->write(o->userdata, o->buf, o->len) != 0)
+		o->status = PL_EIO;
+	o->len = 0;
+}
+
+static void out_put(struct out *o, const char *s, size_t n)
+{
+	if (n > sizeof o->buf - o->len) {
+		out_flush(o);
+		if (n > sizeof o->buf) {
+			if (o->status == PL_OK && o->write(o->userdata, s, n) != 0)
+				o->status = PL_EIO;
+			return;
+		}
+	}
+	memcpy(o->buf + o->len, s, n);
+	o->len += n;
+}
+
+static inline void out_c(struct out *o, char c)
+{
+	if (o->len == sizeof o->buf)
+		out_flush(o);
+	o->buf[o->len++] = c;
+}
+
+static void out_s(struct out *o, const char *s)
+{
+	out_put(o, s, strlen(s));
+}
+
+static void out_i64(struct out *o, int64_t v)
+{
+	char buf[24];
+	out_put(o, buf, pl_fmt_i64(buf, v));
+}
+
+/* The shortest text that reads back as the same double, always with a '.'
+ * or an exponent so that it reads back as a FLOAT. */
+static void out_double(struct out *o, double v)
+{
+	char buf[40];
+	for (int prec = 1; prec <= 17; prec++) {
+		snprintf(buf, sizeof buf, "%.*g", prec, v);
+		if (strtod(buf, NULL) == v)
+			break;
+	}
+	if (!strpbrk(buf, ".e"))
+		strcat(buf, ".0");
+	out_s(o, buf);
+}
+
+/* Length of the valid UTF-8 sequence at s (at most n bytes), or 0. */
+static size_t utf8_seq_len(const unsigned char *s, size_t n)
+{
+	unsigned c = s[0];
+	size_t len;
+	unsigned min;
+	if (c >= 0xc2 && c <= 0xdf) {
+		len = 2;
+		min = 0x80;
+	} else if (c >= 0xe0 && c <= 0xef) {
+		len = 3;
+		min = 0x800;
+	} else if (c >= 0xf0 && c <= 0xf4) {
+		len = 4;
+		min = 0x10000;
+	} else {
+		return 0;
+	}
+	if (n < len)
+		return 0;
+	unsigned cp = c & (0x7f >> len);
+	for (size_t i = 1; i < len; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		cp = (cp << 6) | (s[i] & 0x3f);
+	}
+	if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+		return 0;
+	return len;
+}
+
+static void out_string(struct out *o, const char *s, size_t n)
+{
+	static const char hex[] = "0123456789abcdef";
+	const unsigned char *u = (const unsigned char *)s;
+	out_c(o, '"');
+	for (size_t i = 0; i < n;) {
+		unsigned char c = u[i];
+		if (c == '"' || c == '\\') {
+			out_c(o, '\\');
+			out_c(o, (char)c);
+		} else if (c == '\n') {
+			out_put(o, "\\n", 2);
+		} else if (c == '\t') {
+			out_put(o, "\\t", 2);
+		} else if (c >= 0x20 && c < 0x7f) {
+			out_c(o, (char)c);
+		} else {
+			size_t len = c >= 0x80 ? utf8_seq_len(u + i, n - i) : 0;
+			if (len) {
+				out_put(o, s + i, len);
+				i += len;
+				continue;
+			}
+			char esc[4] = {'\\', 'x', hex[c >> 4], hex[c & 15]};
+			out_put(o, esc, 4);
+		}
+		i++;
+	}
+	out_c(o, '"');
+}
+
+static void out_attr(struct out *o, const pl_attr *a)
+{
+	switch (a->kind) {
+	case PL_ATTR_INT: out_i64(o, a->u.i); break;
+	case PL_ATTR_FLOAT: out_double(o, a->u.f); break;
+	case PL_ATTR_BOOL: out_s(o, a->u.b ? "true" : "false"); break;
+	case PL_ATTR_STRING: out_string(o, a->u.s, a->len); break;
+	case PL_ATTR_LIST:
+		out_c(o, '[');
+		for (uint32_t k = 0; k < a->len; k++) {
+			if (k)
+				out_put(o, ", ", 2);
+			out_attr(o, &a->u.list[k]);
+		}
+		out_c(o, ']');
+		break;
+	}
+}
+
+static void out_attrs(struct out *o, const pl_attrs *d)
+{
+	out_c(o, '{');
+	for (uint16_t k = 0; k < d->n; k++) {
+		if (k)
+			out_put(o, ", ", 2);
+		out_s(o, d->v[k].key);
+		out_put(o, " = ", 3);
+		out_attr(o, &d->v[k].val);
+	}
+	out_c(o, '}');
+}
+
+static void out_type(struct out *o, const pl_type *t)
+{
+	out_s(o, pl_dtype_name((pl_dtype)t->dtype));
+	out_c(o, '[');
+	for (uint32_t k = 0; k < t->rank; k++) {
+		if (k)
+			out_c(o, ',');
+		out_i64(o, t->dims[k]);
+	}
+	out_c(o, ']');
+}
+
+static void out_value(struct out *o, const pl_value *v)
+{
+	out_c(o, '%');
+	out_s(o, v->name ? v->name : "<unnamed>");
+}
+
+static void out_inst(struct out *o, const pl_inst *i)
+{
+	const pl_value *res = pl_inst_res_(i);
+	for (uint32_t k = 0; k < i->nres; k++) {
+		if (k)
+			out_put(o, ", ", 2);
+		out_value(o, &res[k]);
+	}
+	if (i->nres)
+		out_put(o, " = ", 3);
+	out_s(o, i->opname);
+	const pl_use *ops = pl_inst_ops_(i);
+	for (uint32_t k = 0; k < i->nops; k++) {
+		out_put(o, k ? ", " : " ", k ? 2 : 1);
+		if (ops[k].val)
+			out_value(o, ops[k].val);
+		else
+			out_s(o, "%<null>");
+	}
+	if (i->attrs.n) {
+		out_c(o, ' ');
+		out_attrs(o, &i->attrs);
+	}
+	if (i->nres == 1) {
+		out_put(o, " : ", 3);
+		out_type(o, res[0].type);
+	} else if (i->nres > 1) {
+		out_put(o, " : (", 4);
+		for (uint32_t k = 0; k < i->nres; k++) {
+			if (k)
+				out_put(o, ", ", 2);
+			out_type(o, res[k].type);
+		}
+		out_c(o, ')');
+	}
+}
+
+static void out_func(struct out *o, const pl_func *f)
+{
+	out_put(o, "func @", 6);
+	out_s(o, f->name);
+	out_c(o, '(');
+	for (size_t k = 0; k < f->nargs; k++) {
+		if (k)
+			out_put(o, ", ", 2);
+		out_value(o, &f->args[k]->v);
+		out_put(o, ": ", 2);
+		out_type(o, f->args[k]->v.type);
+	}
+	out_c(o, ')');
+	if (f->attrs.n) {
+		out_put(o, " attributes ", 12);
+		out_attrs(o, &f->attrs);
+	}
+	out_put(o, " {\n", 3);
+	for (const pl_inst *i = f->first; i; i = i->next) {
+		out_put(o, "  ", 2);
+		out_inst(o, i);
+		out_c(o, '\n');
+		if (o->status)
+			return;
+	}
+	out_put(o, "}\n", 2);
+}
+
+static struct out *out_new(pl_write_fn write, void *userdata)
+{
+	struct out *o = malloc(sizeof *o);
+	if (o) {
+		o->write = write;
+		o->userdata = userdata;
+		o->status = PL_OK;
+		o->len = 0;
+	}
+	return o;
+}
+
+static int out_finish(struct out *o)
+{
+	out_flush(o);
+	int rc = o->status;
+	free(o);
+	return rc;
+}
+
+int pl_print_func(pl_func *f, pl_write_fn write, void *userdata)
+{
+	int rc = pl_assign_names_(f);
+	if (rc)
+		return rc;
+	struct out *o = out_new(write, userdata);
+	if (!o)
+		return PL_ENOMEM;
+	out_func(o, f);
+	return out_finish(o);
+}
+
+int pl_print_module(pl_module *m, pl_write_fn write, void *userdata)
+{
+	for (size_t k = 0; k < m->nfuncs; k++) {
+		int rc = pl_assign_names_(m->funcs[k]);
+		if (rc)
+			return rc;
+	}
+	struct out *o = out_new(write, userdata);
+	if (!o)
+		return PL_ENOMEM;
+	for (size_t k = 0; k < m->nfuncs && o->status == PL_OK; k++) {
+		if (k)
+			out_c(o, '\n');
+		out_func(o, m->funcs[k]);
+	}
+	return out_finish(o);
+}
+
+static int write_file(void *userdata, const char *bytes, size_t len)
+{
+	return fwrite(bytes, 1, len, userdata) == len ? 0 : -1;
+}
+
+int pl_print_module_file(pl_module *m, FILE *fp)
+{
+	int rc = pl_print_module(m, write_file, fp);
+	if (rc == PL_OK && fflush(fp) != 0)
+		rc = PL_EIO;
+	return rc;
+}
+
+static int write_strbuf(void *userdata, const char *bytes, size_t len)
+{
+	struct pl_strbuf *sb = userdata;
+	pl_sb_put(sb, bytes, len);
+	return sb->failed ? -1 : 0;
+}
+
+/* The small printers below serve messages; they go through the same code
+ * as module printing so a message shows exactly what the text form shows. */
+static void print_to_strbuf(struct pl_strbuf *sb, void (*fn)(struct out *, const void *),
+                            const void *arg)
+{
+	struct out *o = out_new(write_strbuf, sb);
+	if (!o) {
+		sb->failed = true;
+		return;
+	}
+	fn(o, arg);
+	if (out_finish(o))
+		sb->failed = true;
+}
+
+static void attr_thunk(struct out *o, const void *a) { out_attr(o, a); }
+static void type_thunk(struct out *o, const void *t) { out_type(o, t); }
+static void inst_thunk(struct out *o, const void *i) { out_inst(o, i); }
+
+void pl_print_attr_(struct pl_strbuf *sb, const pl_attr *a)
+{
+	print_to_strbuf(sb, attr_thunk, a);
+}
+
+void pl_print_type_(struct pl_strbuf *sb, const pl_type *t)
+{
+	print_to_strbuf(sb, type_thunk, t);
+}
+
+char *pl_print_inst_string(pl_inst *inst)
+{
+	if (pl_assign_names_(inst->func))
+		return NULL;
+	struct pl_strbuf sb = {0};
+	print_to_strbuf(&sb, inst_thunk, inst);
+	if (sb.failed) {
+		pl_sb_free(&sb);
+		return NULL;
+	}
+	return sb.data ? sb.data : strdup("");
+}

@@ -1,0 +1,129 @@
+/* sdk/strbuf.c — a growable byte buffer and fast integer formatting. */
+#include "internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+static bool sb_reserve(struct pl_strbuf *sb, size_t extra)
+{
+	if (sb->failed)
+		return false;
+	if (sb->cap - sb->len > extra)
+		return true;
+	size_t cap = sb->cap ? sb->cap : 64;
+	while (cap - sb->len <= extra) {
+		if (cap > SIZE_MAX / 2) {
+			sb->failed = true;
+			return false;
+		}
+		cap *= 2;
+	}
+	char *p = realloc(sb->data, cap);
+	if (!p) {
+		sb->failed = true;
+		return false;
+	}
+	sb->data = p;
+	sb->cap = cap;
+	return true;
+}
+
+void pl_sb_put(struct pl_strbuf *sb, const char *s, size_t n)
+{
+	if (!sb_reserve(sb, n))
+		return;
+	memcpy(sb->data + sb->len, s, n);
+	sb->len += n;
+	sb->data[sb->len] = '\0';
+}
+
+void pl_sb_puts(struct pl_strbuf *sb, const char *s)
+{
+	pl_sb_put(sb, s, strlen(s));
+}
+
+void pl_sb_putc(struct pl_strbuf *sb, char c)
+{
+	if (!sb_reserve(sb, 1))
+		return;
+	sb->data[sb->len++] = c;
+	sb->data[sb->len] = '\0';
+}
+
+void pl_sb_vprintf(struct pl_strbuf *sb, const char *fmt, va_list ap)
+{
+	va_list ap2;
+	va_copy(ap2, ap);
+	int n = vsnprintf(NULL, 0, fmt, ap2);
+	va_end(ap2);
+	if (n < 0) {
+		sb->failed = true;
+		return;
+	}
+	if (!sb_reserve(sb, (size_t)n))
+		return;
+	vsnprintf(sb->data + sb->len, (size_t)n + 1, fmt, ap);
+	sb->len += (size_t)n;
+}
+
+void pl_sb_printf(struct pl_strbuf *sb, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	pl_sb_vprintf(sb, fmt, ap);
+	va_end(ap);
+}
+
+void pl_sb_free(struct pl_strbuf *sb)
+{
+	free(sb->data);
+	memset(sb, 0, sizeof *sb);
+}
+
+size_t pl_fmt_u64(char *buf, uint64_t v)
+{
+	char tmp[20];
+	size_t n = 0;
+	do {
+		tmp[n++] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	for (size_t i = 0; i < n; i++)
+		buf[i] = tmp[n - 1 - i];
+	return n;
+}
+
+size_t pl_fmt_i64(char *buf, int64_t v)
+{
+	if (v < 0) {
+		buf[0] = '-';
+		return 1 + pl_fmt_u64(buf + 1, (uint64_t)0 - (uint64_t)v);
+	}
+	return pl_fmt_u64(buf, (uint64_t)v);
+}
+
+char *pl_u128_format(uint64_t hi, uint64_t lo, char *buf)
+{
+	pl_u128 v = pl_u128_make(hi, lo);
+	char tmp[PL_U128_DEC_BUFSIZE];
+	size_t n = 0;
+	do {
+		tmp[n++] = (char)('0' + (unsigned)(v % 10));
+		v /= 10;
+	} while (v);
+	for (size_t i = 0; i < n; i++)
+		buf[i] = tmp[n - 1 - i];
+	buf[n] = '\0';
+	return buf;
+}
+
+int pl_u128_add(uint64_t *hi, uint64_t *lo, uint64_t add_hi, uint64_t add_lo)
+{
+	pl_u128 a = pl_u128_make(*hi, *lo), b = pl_u128_make(add_hi, add_lo);
+	pl_u128 s = a + b;
+	if (s < a)
+		return PL_EOVERFLOW;
+	*hi = (uint64_t)(s >> 64);
+	*lo = (uint64_t)s;
+	return PL_OK;
+}

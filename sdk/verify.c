@@ -1,0 +1,372 @@
+/* sdk/verify.c — the IR verifier (rules: passline/verify.h, DESIGN 2.1,
+ * 2.3, 2.4). Linear: one walk per function, positions for "used after its
+ * definition". Every violation is reported; the walk does not stop at the
+ * first. */
+#include "internal.h"
+
+#include <stdlib.h>
+
+struct verifier {
+	pl_module *m;
+	pl_diags *diags;
+	int errors;
+};
+
+static PL_PRINTF(3, 4) void inst_error(struct verifier *v, const pl_inst *i,
+                                       const char *fmt, ...)
+{
+	struct pl_strbuf sb = {0};
+	va_list ap;
+	va_start(ap, fmt);
+	pl_sb_vprintf(&sb, fmt, ap);
+	va_end(ap);
+	const char *msg = sb.failed || !sb.data ? "out of memory" : sb.data;
+	if (i->line)
+		pl_diags_add(v->diags, PL_SEV_ERROR, v->m->source_name, i->line, i->col,
+		             "'%s': %s", i->opname, msg);
+	else
+		pl_diags_add(v->diags, PL_SEV_ERROR, v->m->source_name, 0, 0,
+		             "in @%s: '%s' (built by a pass): %s", i->func->name, i->opname,
+		             msg);
+	pl_sb_free(&sb);
+	v->errors++;
+}
+
+static PL_PRINTF(3, 4) void func_error(struct verifier *v, const pl_func *f,
+                                       const char *fmt, ...)
+{
+	struct pl_strbuf sb = {0};
+	va_list ap;
+	va_start(ap, fmt);
+	pl_sb_vprintf(&sb, fmt, ap);
+	va_end(ap);
+	pl_diags_add(v->diags, PL_SEV_ERROR, v->m->source_name, f->line, f->col,
+	             "function @%s: %s", f->name, sb.failed || !sb.data ? "out of memory" : sb.data);
+	pl_sb_free(&sb);
+	v->errors++;
+}
+
+static const char *kind_name(pl_attr_kind k)
+{
+	switch (k) {
+	case PL_ATTR_INT: return "an integer";
+	case PL_ATTR_FLOAT: return "a float";
+	case PL_ATTR_STRING: return "a string";
+	case PL_ATTR_BOOL: return "a boolean";
+	case PL_ATTR_LIST: return "a list";
+	}
+	return "?";
+}
+
+/* The attribute under key if it has the kind wanted; reports otherwise. */
+static const pl_attr *want(struct verifier *v, const pl_inst *i, const char *key,
+                           pl_attr_kind kind)
+{
+	const pl_attr *a = pl_attrs_get(&i->attrs, key);
+	if (a && a->kind != kind) {
+		inst_error(v, i, "attribute '%s' must be %s, not %s", key, kind_name(kind),
+		           kind_name((pl_attr_kind)a->kind));
+		return NULL;
+	}
+	return a;
+}
+
+static void check_type_size(struct verifier *v, const pl_inst *i, const pl_type *t,
+                            const char *what, size_t k)
+{
+	uint64_t n;
+	if (pl_type_num_bytes(t, &n) != PL_OK) {
+		struct pl_strbuf sb = {0};
+		pl_print_type_(&sb, t);
+		inst_error(v, i, "%s %zu has type %s whose size overflows int64", what, k,
+		           sb.data ? sb.data : "?");
+		pl_sb_free(&sb);
+	}
+}
+
+/* Reserved attributes and the domain/predicate pair (DESIGN 2.3). Returns
+ * the domain's rank, or -1 when there is no valid domain. */
+static void check_reserved(struct verifier *v, const pl_inst *i)
+{
+	const pl_attr *a;
+	unsigned traits = pl_op_traits((pl_op)i->op);
+	want(v, i, "group_id", PL_ATTR_STRING);
+	if ((a = want(v, i, "factor", PL_ATTR_INT)) && a->u.i < 1)
+		inst_error(v, i, "attribute 'factor' must be at least 1, not %" PRId64, a->u.i);
+	want(v, i, "reduce", PL_ATTR_STRING);
+	if ((a = want(v, i, "dimension", PL_ATTR_INT)) && a->u.i < 0)
+		inst_error(v, i, "attribute 'dimension' must not be negative");
+	want(v, i, "id", PL_ATTR_INT);
+	want(v, i, "fsdp", PL_ATTR_BOOL);
+	if ((a = want(v, i, "num_dynamic_instances", PL_ATTR_INT)) && a->u.i < 0)
+		inst_error(v, i, "attribute 'num_dynamic_instances' must not be negative");
+	if ((a = want(v, i, "flops", PL_ATTR_INT)) && a->u.i < 0)
+		inst_error(v, i, "attribute 'flops' must not be negative");
+	(void)traits;
+
+	const pl_attr *dom = want(v, i, "domain", PL_ATTR_LIST);
+	bool dom_ok = dom != NULL;
+	if (dom) {
+		if (dom->len > PL_MAX_RANK) {
+			inst_error(v, i, "attribute 'domain' has more than %d dimensions", PL_MAX_RANK);
+			dom_ok = false;
+		}
+		for (uint32_t k = 0; dom_ok && k < dom->len; k++) {
+			const pl_attr *e = &dom->u.list[k];
+			if (e->kind != PL_ATTR_INT || e->u.i < 0) {
+				inst_error(v, i, "attribute 'domain' must list integers >= 0 "
+				                 "(element %u is not)", k);
+				dom_ok = false;
+			}
+		}
+		uint64_t n;
+		if (dom_ok && pl_inst_num_dynamic_instances(i, &n) == PL_EOVERFLOW &&
+		    !pl_attrs_get(&i->attrs, "num_dynamic_instances")) {
+			inst_error(v, i, "the product of 'domain' overflows int64");
+			dom_ok = false;
+		}
+	}
+	const pl_attr *pred = want(v, i, "predicate", PL_ATTR_LIST);
+	if (pred) {
+		if (!dom) {
+			inst_error(v, i, "attribute 'predicate' needs a 'domain'");
+			return;
+		}
+		for (uint32_t k = 0; k < pred->len; k++) {
+			const pl_attr *s = &pred->u.list[k];
+			if (s->kind != PL_ATTR_STRING) {
+				inst_error(v, i, "attribute 'predicate' must list strings "
+				                 "(element %u is not)", k);
+				continue;
+			}
+			if (!dom_ok)
+				continue;
+			pl_constraint *c = NULL;
+			size_t col = 0;
+			const char *msg = NULL;
+			int rc = pl_constraint_parse(s->u.s, s->len, dom->len, &c, &col, &msg);
+			if (rc == PL_EPARSE)
+				inst_error(v, i, "predicate constraint %u \"%s\", column %zu: %s", k,
+				           s->u.s, col, msg);
+			else if (rc == PL_ENOMEM)
+				inst_error(v, i, "out of memory");
+			pl_constraint_free(c);
+		}
+	}
+}
+
+static void type_mismatch(struct verifier *v, const pl_inst *i, size_t k,
+                          const pl_type *got, const pl_type *expect_t,
+                          const int64_t *dims, size_t rank, pl_dtype dt)
+{
+	struct pl_strbuf g = {0}, e = {0};
+	pl_print_type_(&g, got);
+	if (expect_t) {
+		pl_print_type_(&e, expect_t);
+	} else {
+		pl_sb_puts(&e, pl_dtype_name(dt));
+		pl_sb_putc(&e, '[');
+		for (size_t d = 0; d < rank; d++)
+			pl_sb_printf(&e, d ? ",%" PRId64 : "%" PRId64, dims[d]);
+		pl_sb_putc(&e, ']');
+	}
+	inst_error(v, i, "result %zu has type %s, expected %s", k, g.data ? g.data : "?",
+	           e.data ? e.data : "?");
+	pl_sb_free(&g);
+	pl_sb_free(&e);
+}
+
+/* DESIGN 2.4: result k belongs to operand k. */
+static void check_collective(struct verifier *v, const pl_inst *i)
+{
+	if (i->nops == 0) {
+		inst_error(v, i, "a collective needs at least one operand");
+		return;
+	}
+	if (i->nres != i->nops) {
+		inst_error(v, i, "a collective has one result per operand (%u operands, %u results)",
+		           i->nops, i->nres);
+		return;
+	}
+	int64_t factor = 0, dim = 0;
+	const pl_attr *fa = pl_attrs_get(&i->attrs, "factor");
+	const pl_attr *da = pl_attrs_get(&i->attrs, "dimension");
+	if (fa && (fa->kind != PL_ATTR_INT || fa->u.i < 1))
+		return; /* reported with the reserved attributes */
+	if (da && (da->kind != PL_ATTR_INT || da->u.i < 0))
+		return;
+	if (fa)
+		factor = fa->u.i;
+	if (da)
+		dim = da->u.i;
+	if (da && i->op == PL_OP_ALL_REDUCE)
+		inst_error(v, i, "attribute 'dimension' does not apply to all_reduce");
+	const pl_use *ops = pl_inst_ops_(i);
+	const pl_value *res = pl_inst_res_(i);
+	for (uint32_t k = 0; k < i->nops; k++) {
+		const pl_type *ot = ops[k].val->type, *rt = res[k].type;
+		if (ot->dtype != rt->dtype) {
+			inst_error(v, i, "result %u has dtype %s but operand %u has %s", k,
+			           pl_dtype_name((pl_dtype)rt->dtype), k,
+			           pl_dtype_name((pl_dtype)ot->dtype));
+			continue;
+		}
+		if (!fa)
+			continue;
+		int64_t dims[PL_MAX_RANK + 1];
+		size_t rank = ot->rank;
+		memcpy(dims, ot->dims, rank * sizeof *dims);
+		if (i->op == PL_OP_ALL_REDUCE) {
+			if (rt != ot)
+				type_mismatch(v, i, k, rt, ot, NULL, 0, PL_DTYPE_INVALID);
+			continue;
+		}
+		if (rank == 0 && i->op == PL_OP_ALL_GATHER) {
+			if (dim != 0) {
+				inst_error(v, i, "'dimension' %" PRId64 " is out of range for a scalar operand",
+				           dim);
+				continue;
+			}
+			dims[0] = factor;
+			rank = 1;
+		} else if ((uint64_t)dim >= rank) {
+			inst_error(v, i, "'dimension' %" PRId64 " is out of range for operand %u of rank %zu",
+			           dim, k, rank);
+			continue;
+		} else if (i->op == PL_OP_ALL_GATHER) {
+			if (dims[dim] > INT64_MAX / factor) {
+				inst_error(v, i, "operand %u extent times factor overflows int64", k);
+				continue;
+			}
+			dims[dim] *= factor;
+		} else { /* reduce_scatter */
+			if (dims[dim] % factor != 0) {
+				inst_error(v, i, "operand %u extent %" PRId64 " in dimension %" PRId64
+				                 " is not divisible by factor %" PRId64,
+				           k, dims[dim], dim, factor);
+				continue;
+			}
+			dims[dim] /= factor;
+		}
+		bool same = rt->rank == rank;
+		for (size_t d = 0; same && d < rank; d++)
+			same = rt->dims[d] == dims[d];
+		if (!same)
+			type_mismatch(v, i, k, rt, NULL, dims, rank, (pl_dtype)ot->dtype);
+	}
+}
+
+/* Operand and result counts of the ops the SDK knows. */
+static void check_arity(struct verifier *v, const pl_inst *i)
+{
+	unsigned t = pl_op_traits((pl_op)i->op);
+	if (t & PL_TRAIT_COLLECTIVE) {
+		check_collective(v, i);
+	} else if (t & PL_TRAIT_STORE) {
+		if (i->nops < 2)
+			inst_error(v, i, "a store needs the stored value and the buffer "
+			                 "(%u operand%s)", i->nops, i->nops == 1 ? "" : "s");
+		if (i->nres)
+			inst_error(v, i, "a store has no results");
+	} else if (t & PL_TRAIT_LOAD) {
+		if (i->nres != 1)
+			inst_error(v, i, "a load has exactly one result (%u)", i->nres);
+	} else if (i->op == PL_OP_PACK) {
+		if (i->nres != 1 || i->nops < 1)
+			inst_error(v, i, "pack takes at least one operand and has one result");
+	} else if (i->op == PL_OP_UNPACK) {
+		if (i->nops != 1 || i->nres < 1)
+			inst_error(v, i, "unpack takes one operand and has at least one result");
+	} else if (i->op == PL_OP_RETURN) {
+		if (i->nres)
+			inst_error(v, i, "return has no results");
+		if (i->next)
+			inst_error(v, i, "return must be the last instruction of its function");
+	}
+}
+
+static void check_func(struct verifier *v, pl_func *f)
+{
+	if (f->order_dirty)
+		pl_func_renumber(f);
+	for (size_t k = 0; k < f->nargs; k++) {
+		uint64_t n;
+		if (pl_type_num_bytes(f->args[k]->v.type, &n) != PL_OK)
+			func_error(v, f, "argument %zu has a type whose size overflows int64", k);
+	}
+	const pl_attr *a;
+	if ((a = pl_attrs_get(&f->attrs, "has_copy")) && a->kind != PL_ATTR_BOOL)
+		func_error(v, f, "attribute 'has_copy' must be a boolean");
+	if ((a = pl_attrs_get(&f->attrs, "has_reduce")) && a->kind != PL_ATTR_BOOL)
+		func_error(v, f, "attribute 'has_reduce' must be a boolean");
+
+	for (pl_inst *i = f->first; i; i = i->next) {
+		const pl_use *ops = pl_inst_ops_(i);
+		bool ops_ok = true;
+		for (uint32_t k = 0; k < i->nops; k++) {
+			const pl_value *val = ops[k].val;
+			if (!val) {
+				inst_error(v, i, "operand %u is missing", k);
+				ops_ok = false;
+				continue;
+			}
+			const char *nm = val->name ? val->name : "<unnamed>";
+			if (pl_value_func(val) != f) {
+				inst_error(v, i, "operand %u (%%%s) belongs to another function", k, nm);
+				ops_ok = false;
+			} else if (val->def) {
+				const pl_inst *d = val->def;
+				if (d->flags & PL_INST_ERASED) {
+					inst_error(v, i, "operand %u (%%%s) was defined by an erased "
+					                 "instruction", k, nm);
+					ops_ok = false;
+				} else if (!(d->flags & PL_INST_LINKED)) {
+					inst_error(v, i, "operand %u (%%%s) is defined by an instruction "
+					                 "that is not in the function", k, nm);
+					ops_ok = false;
+				} else if (d->pos >= i->pos) {
+					inst_error(v, i, "operand %u (%%%s) is used before its definition",
+					           k, nm);
+					ops_ok = false;
+				}
+			}
+		}
+		const pl_value *res = pl_inst_res_(i);
+		for (uint32_t k = 0; k < i->nres; k++) {
+			if (!res[k].type)
+				inst_error(v, i, "result %u has no type", k);
+			else
+				check_type_size(v, i, res[k].type, "result", k);
+		}
+		check_reserved(v, i);
+		if (ops_ok)
+			check_arity(v, i);
+	}
+}
+
+static int cmp_func_name(const void *a, const void *b)
+{
+	const pl_func *x = *(const pl_func *const *)a, *y = *(const pl_func *const *)b;
+	return strcmp(x->name, y->name);
+}
+
+int pl_verify_module(pl_module *m, pl_diags *diags)
+{
+	struct verifier v = {m, diags, 0};
+	/* Names are unique by construction (pl_func_new refuses a duplicate);
+	 * checked anyway, by sorting. */
+	if (m->nfuncs > 1) {
+		pl_func **sorted = malloc(m->nfuncs * sizeof *sorted);
+		if (!sorted)
+			return PL_ENOMEM;
+		memcpy(sorted, m->funcs, m->nfuncs * sizeof *sorted);
+		qsort(sorted, m->nfuncs, sizeof *sorted, cmp_func_name);
+		for (size_t k = 1; k < m->nfuncs; k++)
+			if (strcmp(sorted[k - 1]->name, sorted[k]->name) == 0)
+				func_error(&v, sorted[k], "a function of this name exists already");
+		free(sorted);
+	}
+	for (size_t k = 0; k < m->nfuncs; k++)
+		check_func(&v, m->funcs[k]);
+	return v.errors ? PL_EVERIFY : PL_OK;
+}
