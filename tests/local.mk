@@ -1,1 +1,22 @@
-# tests
+# Tests. Every test program speaks TAP, so the totals count single tests:
+# Check suites print TAP on standard output (srunner_set_tap), shell tests
+# write it themselves.
+LOG_DRIVER = env AM_TAP_AWK='$(AWK)' $(SHELL) $(top_srcdir)/build-aux/tap-driver.sh
+TEST_EXTENSIONS = .sh
+SH_LOG_DRIVER = $(LOG_DRIVER)
+AM_TESTS_ENVIRONMENT = \
+	top_srcdir='$(abs_top_srcdir)'; top_builddir='$(abs_top_builddir)'; \
+	PASSLINE='$(abs_top_builddir)/passline'; \
+	PLUGIN_DIR='$(abs_top_builddir)/plugins/.libs'; \
+	FIXTURE_DIR='$(abs_top_builddir)/tests/fixtures/.libs'; \
+	export top_srcdir top_builddir PASSLINE PLUGIN_DIR FIXTURE_DIR;
+
+UNIT_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) -DTEST_SRCDIR='"$(abs_top_srcdir)/tests"'
+UNIT_LDADD = libpassline.la $(CHECK_LIBS)
+EXTRA_DIST += tests/unit/testutil.h
+
+check_PROGRAMS += tests/unit/check_smoke
+tests_unit_check_smoke_SOURCES = tests/unit/check_smoke.c
+tests_unit_check_smoke_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_check_smoke_LDADD = $(UNIT_LDADD)
+TESTS += tests/unit/check_smoke
