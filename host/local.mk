@@ -1,1 +1,26 @@
-# host
+# The passline executable.
+bin_PROGRAMS += passline
+passline_SOURCES = \
+	host/host.h \
+	host/atomic.c \
+	host/crash.c \
+	host/loader.c \
+	host/main.c \
+	host/pipeline.c \
+	host/report.c \
+	host/runner.c \
+	host/util.c
+nodist_passline_SOURCES = host/default_pipeline.c
+passline_CPPFLAGS = $(AM_CPPFLAGS) -DPL_PLUGINDIR='"$(pluginsdir)"'
+passline_CFLAGS = $(AM_CFLAGS) $(INIH_CFLAGS)
+passline_LDADD = libpassline.la $(INIH_LIBS)
+CLEANFILES += host/default_pipeline.c
+
+# The built-in default pipeline is conf/default.ini itself, as a C string,
+# so the two cannot drift apart.
+host/default_pipeline.c: $(srcdir)/conf/default.ini
+	$(AM_V_GEN)$(MKDIR_P) host && { \
+	  echo '/* Generated from conf/default.ini; do not edit. */'; \
+	  echo 'const char default_pipeline_text[] ='; \
+	  sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/"/' -e 's/$$/\\n"/' $(srcdir)/conf/default.ini; \
+	  echo ';'; } > $@.tmp && mv $@.tmp $@

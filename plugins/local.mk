@@ -1,1 +1,12 @@
-# plugins
+# Pass plugins: one libtool module per pass, installed in $(pluginsdir).
+# Each exports only pl_plugin_entry_v1.
+PLUGIN_CFLAGS = $(AM_CFLAGS) -fvisibility=hidden -DPACKAGE_VERSION='"$(PACKAGE_VERSION)"'
+PLUGIN_LDFLAGS = $(AM_LDFLAGS) -module -avoid-version -no-undefined \
+	-export-symbols-regex '^pl_plugin_entry_v1$$'
+PLUGIN_LIBADD = libpassline.la
+
+plugins_LTLIBRARIES += plugins/CountOps.la
+plugins_CountOps_la_SOURCES = plugins/count_ops.c
+plugins_CountOps_la_CFLAGS = $(PLUGIN_CFLAGS)
+plugins_CountOps_la_LDFLAGS = $(PLUGIN_LDFLAGS)
+plugins_CountOps_la_LIBADD = $(PLUGIN_LIBADD)

@@ -20,3 +20,7 @@ tests_unit_check_smoke_SOURCES = tests/unit/check_smoke.c
 tests_unit_check_smoke_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_check_smoke_LDADD = $(UNIT_LDADD)
 TESTS += tests/unit/check_smoke
+
+# Golden tests of the passes (see the comment at the top of golden.sh).
+TESTS += tests/golden.sh
+EXTRA_DIST += tests/golden.sh tests/golden

@@ -1,0 +1,189 @@
+/* host/host.h — the passline executable's parts: command line, pipeline
+ * files, plugin loading, running, reports, atomic output. Only the host
+ * talks to the user; everything it prints goes through util.c. */
+#ifndef PL_HOST_H
+#define PL_HOST_H
+
+#include <config.h>
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <inttypes.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <passline/host.h>
+#include <passline/passline.h>
+
+/* Exit statuses (passline(1)). */
+enum {
+	EXIT_OK = 0,
+	EXIT_INPUT = 1,   /* an error in the input or the pipeline */
+	EXIT_USAGE = 2,   /* bad command line */
+	EXIT_PLUGIN = 3,  /* a plugin could not be loaded */
+	EXIT_PASS = 4     /* a pass failed */
+};
+
+/* ---- util.c ---- */
+void *xmalloc(size_t n);
+void *xcalloc(size_t n, size_t size);
+void *xrealloc(void *p, size_t n);
+char *xstrdup(const char *s);
+char *xasprintf(const char *fmt, ...) PL_PRINTF(1, 2);
+/* "passline: error: ..." and friends, on standard error. */
+void host_error(const char *fmt, ...) PL_PRINTF(1, 2);
+void host_warning(const char *fmt, ...) PL_PRINTF(1, 2);
+/* "file:line: error: ..." (line 0: "file: error: ...") */
+void host_error_at(const char *file, unsigned line, const char *fmt, ...) PL_PRINTF(3, 4);
+/* Prints every message of d on standard error. */
+void host_print_diags(pl_diags *d);
+/* A diags handler that prints each message as it comes (remarks stream). */
+void host_diag_printer(void *quiet, pl_severity sev, const char *file, unsigned line,
+                       unsigned col, const char *message);
+/* The closest of candidates to word within a small edit distance, or NULL. */
+const char *closest_match(const char *word, const char *const *candidates, size_t n);
+/* The folder part of path ("." when it has none); malloc'd. */
+char *dir_of(const char *path);
+/* path if absolute, else dir/path; malloc'd. */
+char *path_join(const char *dir, const char *path);
+double now_seconds(void);
+extern bool host_quiet;
+
+/* ---- pipeline.c ---- */
+struct setting {
+	char *key;
+	char *value;
+	char *file; /* where it was set; NULL for the command line */
+	unsigned line;
+};
+
+struct plugin;
+
+struct step {
+	char *pass;
+	char *plugin_path; /* the `plugin =` key, resolved; NULL if none */
+	bool enabled;
+	char *file;        /* where the step was declared */
+	unsigned line;
+	struct setting *settings;
+	size_t nsettings;
+	/* filled by the loader and runner */
+	struct plugin *plugin;
+	const pl_pass_desc *desc;
+	pl_pass_ctx *ctx;
+	void *state;
+	bool created;
+	double seconds;
+};
+
+struct pipeline {
+	char *source;      /* file, "<built-in>" or "--passes" */
+	char *name;
+	char *description;
+	char *plugin_dir;  /* resolved against the file's folder; NULL if none */
+	struct step *steps;
+	size_t nsteps;
+};
+
+/* Reads a pipeline file. Errors are printed; returns false on any. */
+bool pipeline_read_file(const char *path, struct pipeline *pl);
+/* The built-in default pipeline (the text of conf/default.ini). */
+bool pipeline_default(struct pipeline *pl);
+/* A pipeline of the named passes, "A,B,C"; "" gives none. */
+bool pipeline_from_list(const char *list, struct pipeline *pl);
+/* Applies PASS.KEY=VALUE to every step of PASS; origin names the flag in
+ * errors. Returns an exit status (EXIT_OK, EXIT_USAGE, EXIT_INPUT). */
+int pipeline_override(struct pipeline *pl, const char *assignment, const char *origin);
+/* The effective pipeline as a pipeline file (validated steps only). */
+void pipeline_print(const struct pipeline *pl, FILE *out);
+void pipeline_free(struct pipeline *pl);
+extern const char default_pipeline_text[];
+
+/* ---- loader.c ---- */
+struct plugin {
+	char *path;
+	const pl_plugin_desc *desc;
+	struct plugin *next;
+};
+
+struct loader {
+	char **dirs; /* search folders after the per-step `plugin =` key */
+	size_t ndirs;
+	bool allow_insecure;
+	struct plugin *loaded;
+};
+
+/* Sets up the search path: pipeline_dir (may be NULL), the --plugin-dir
+ * folders, PASSLINE_PLUGIN_PATH, the installed folder. */
+void loader_init(struct loader *ld, const char *pipeline_dir, char **cli_dirs,
+                 size_t ncli_dirs);
+/* Finds and loads the plugin of every step, sets step->plugin and ->desc.
+ * Returns an exit status; errors are printed. */
+int loader_resolve(struct loader *ld, struct pipeline *pl);
+/* --list-passes: every plugin in the search path. Returns an exit status. */
+int loader_list(struct loader *ld, FILE *out);
+void loader_free(struct loader *ld);
+
+/* ---- runner.c ---- */
+struct run_options {
+	bool verify_each;
+	bool print_after_all;
+	bool remarks;
+	bool time_passes;
+};
+
+/* Creates a context for every enabled step and sets its options: errors
+ * name the file and line of the bad setting. Returns an exit status. */
+int runner_configure(struct pipeline *pl, pl_diags *diags, bool remarks);
+/* Calls create for every enabled step, then run in order. */
+int runner_run(struct pipeline *pl, pl_module *m, const struct run_options *opts);
+/* Calls destroy for every created step and frees the contexts. */
+void runner_finish(struct pipeline *pl);
+
+/* ---- report.c ---- */
+struct stat_total {
+	const char *pass;
+	const char *name;
+	const char *description;
+	uint64_t hi, lo;
+};
+
+struct stats {
+	struct stat_total *v;
+	size_t n;
+};
+
+/* Sums the stats of every enabled step, per pass name, in pipeline order. */
+void stats_collect(const struct pipeline *pl, struct stats *st);
+void stats_print_table(const struct stats *st, FILE *out);
+void stats_print_json(const struct stats *st, const struct pipeline *pl,
+                      const char *input, FILE *out);
+void stats_free(struct stats *st);
+
+struct timing {
+	double read, verify, print, total;
+};
+void timing_print(const struct pipeline *pl, const struct timing *t, FILE *out);
+
+/* ---- atomic.c ---- */
+/* An output written to a temporary file beside its target and renamed into
+ * place on commit; on abort the target is untouched. "-" is standard
+ * output. */
+struct atomic_file {
+	char *path;
+	char *tmp;
+	FILE *fp;
+	bool is_stdout;
+};
+bool atomic_open(struct atomic_file *af, const char *path);
+bool atomic_commit(struct atomic_file *af);
+void atomic_abort(struct atomic_file *af);
+/* Removes every open temporary file; async-signal-safe (see crash.c). */
+void atomic_abort_all_signal_safe(void);
+
+/* ---- crash.c ---- */
+/* Installs handlers that, if a pass crashes, name the pass and plugin. */
+void crash_install(void);
+void crash_set_current(const char *pass, const char *plugin_path);
+
+#endif

@@ -1,0 +1,392 @@
+/* host/main.c — passline: read a module, run a pipeline of pass plugins
+ * over it, write the result and the statistics.
+ *
+ * Order matters for "bad input changes nothing": the command line, the
+ * pipeline file, the plugins and every option are checked before the input
+ * is read; outputs are temporary files renamed into place only when
+ * everything succeeded. */
+#include "host.h"
+
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct override {
+	char *assignment;
+	char *origin;
+};
+
+struct cli {
+	const char *pipeline_file;
+	const char *passes;
+	const char *output;
+	const char *stats_json;
+	const char *input;
+	bool stats, time_passes, verify_each, print_after_all, remarks;
+	bool list_passes, print_pipeline, allow_insecure;
+	char **plugin_dirs;
+	size_t nplugin_dirs;
+	struct override *overrides;
+	size_t noverrides;
+};
+
+static void usage_line(FILE *out)
+{
+	fputs("usage: passline [options] INPUT\n", out);
+}
+
+static void help(void)
+{
+	usage_line(stdout);
+	fputs(
+		"Run a pipeline of pass plugins over a .pir module (INPUT, or - for\n"
+		"standard input) and write the rewritten module.\n"
+		"\n"
+		"Pipeline:\n"
+		"  -p, --pipeline FILE     run the pipeline in FILE (INI; see passline-pipeline(5))\n"
+		"      --passes A,B,C      run these passes with default options (empty: none)\n"
+		"                          without -p or --passes the built-in default pipeline runs\n"
+		"  -O PASS.KEY=VALUE       set an option of every step of PASS (repeatable;\n"
+		"                          KEY may be 'enabled')\n"
+		"      --plugin-dir DIR    search DIR for plugins (repeatable, before\n"
+		"                          PASSLINE_PLUGIN_PATH and the installed folder)\n"
+		"      --allow-insecure-plugins\n"
+		"                          load plugins from world-writable files or folders\n"
+		"\n"
+		"Output:\n"
+		"  -o FILE                 write the module to FILE (default standard output);\n"
+		"                          written whole or not at all\n"
+		"      --stats             print the statistics table on standard error\n"
+		"      --stats-json FILE   write the statistics as JSON to FILE (- for stdout)\n"
+		"      --time-passes       print the wall time of each phase on standard error\n"
+		"      --remarks           print what the passes did and why, on standard error\n"
+		"  -q, --quiet             print errors only (no warnings or pass reports)\n"
+		"\n"
+		"Checking and debugging:\n"
+		"      --verify-each       verify the IR after every pass\n"
+		"      --print-after-all   print the IR after every pass on standard error\n"
+		"      --list-passes       list every plugin in the search path and exit\n"
+		"      --print-pipeline    print the effective pipeline as INI and exit\n"
+		"\n"
+		"Driver aliases (as in the original compiler):\n"
+		"      --internal-ccop-bucketing[=BOOL]         BucketizeCCOp.enabled\n"
+		"      --internal-ccop-bucketing-allgather-size-in-bytes N\n"
+		"                                               BucketizeCCOp.all_gather_max_bytes\n"
+		"      --internal-ccop-bucketing-reducescatter-size-in-bytes N\n"
+		"                                               BucketizeCCOp.reduce_scatter_max_bytes\n"
+		"      --internal-ccop-bucketing-allreduce-size-in-bytes N\n"
+		"                                               BucketizeCCOp.all_reduce_max_bytes\n"
+		"\n"
+		"  -h, --help              show this help and exit\n"
+		"      --version           show the version and exit\n"
+		"\n"
+		"Exit status: 0 success, 1 an error in the input or pipeline, 2 usage,\n"
+		"3 a plugin could not be loaded, 4 a pass failed.\n",
+		stdout);
+}
+
+static _Noreturn PL_PRINTF(1, 2) void usage_error(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	fputs("passline: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	usage_line(stderr);
+	fputs("Try 'passline --help' for more information.\n", stderr);
+	exit(EXIT_USAGE);
+}
+
+static void add_override(struct cli *c, char *assignment, const char *origin)
+{
+	c->overrides = xrealloc(c->overrides, (c->noverrides + 1) * sizeof *c->overrides);
+	c->overrides[c->noverrides].assignment = assignment;
+	c->overrides[c->noverrides].origin = xstrdup(origin);
+	c->noverrides++;
+}
+
+enum {
+	OPT_PASSES = 256,
+	OPT_STATS,
+	OPT_STATS_JSON,
+	OPT_TIME_PASSES,
+	OPT_VERIFY_EACH,
+	OPT_PRINT_AFTER_ALL,
+	OPT_REMARKS,
+	OPT_LIST_PASSES,
+	OPT_PRINT_PIPELINE,
+	OPT_PLUGIN_DIR,
+	OPT_ALLOW_INSECURE,
+	OPT_VERSION,
+	OPT_CCOP,
+	OPT_CCOP_AG,
+	OPT_CCOP_RS,
+	OPT_CCOP_AR
+};
+
+static void parse_cli(int argc, char **argv, struct cli *c)
+{
+	static const struct option longopts[] = {
+		{"pipeline", required_argument, NULL, 'p'},
+		{"passes", required_argument, NULL, OPT_PASSES},
+		{"output", required_argument, NULL, 'o'},
+		{"stats", no_argument, NULL, OPT_STATS},
+		{"stats-json", required_argument, NULL, OPT_STATS_JSON},
+		{"time-passes", no_argument, NULL, OPT_TIME_PASSES},
+		{"verify-each", no_argument, NULL, OPT_VERIFY_EACH},
+		{"print-after-all", no_argument, NULL, OPT_PRINT_AFTER_ALL},
+		{"remarks", no_argument, NULL, OPT_REMARKS},
+		{"list-passes", no_argument, NULL, OPT_LIST_PASSES},
+		{"print-pipeline", no_argument, NULL, OPT_PRINT_PIPELINE},
+		{"plugin-dir", required_argument, NULL, OPT_PLUGIN_DIR},
+		{"allow-insecure-plugins", no_argument, NULL, OPT_ALLOW_INSECURE},
+		{"quiet", no_argument, NULL, 'q'},
+		{"help", no_argument, NULL, 'h'},
+		{"version", no_argument, NULL, OPT_VERSION},
+		{"internal-ccop-bucketing", optional_argument, NULL, OPT_CCOP},
+		{"internal-ccop-bucketing-allgather-size-in-bytes", required_argument, NULL,
+		 OPT_CCOP_AG},
+		{"internal-ccop-bucketing-reducescatter-size-in-bytes", required_argument, NULL,
+		 OPT_CCOP_RS},
+		{"internal-ccop-bucketing-allreduce-size-in-bytes", required_argument, NULL,
+		 OPT_CCOP_AR},
+		{NULL, 0, NULL, 0}};
+	memset(c, 0, sizeof *c);
+	opterr = 0;
+	int opt;
+	while ((opt = getopt_long(argc, argv, ":p:o:O:qh", longopts, NULL)) != -1) {
+		switch (opt) {
+		case 'p':
+			c->pipeline_file = optarg;
+			break;
+		case OPT_PASSES:
+			c->passes = optarg;
+			break;
+		case 'o':
+			c->output = optarg;
+			break;
+		case 'O':
+			add_override(c, xstrdup(optarg), "-O");
+			break;
+		case OPT_STATS:
+			c->stats = true;
+			break;
+		case OPT_STATS_JSON:
+			c->stats_json = optarg;
+			break;
+		case OPT_TIME_PASSES:
+			c->time_passes = true;
+			break;
+		case OPT_VERIFY_EACH:
+			c->verify_each = true;
+			break;
+		case OPT_PRINT_AFTER_ALL:
+			c->print_after_all = true;
+			break;
+		case OPT_REMARKS:
+			c->remarks = true;
+			break;
+		case OPT_LIST_PASSES:
+			c->list_passes = true;
+			break;
+		case OPT_PRINT_PIPELINE:
+			c->print_pipeline = true;
+			break;
+		case OPT_PLUGIN_DIR:
+			c->plugin_dirs = xrealloc(c->plugin_dirs,
+			                          (c->nplugin_dirs + 1) * sizeof *c->plugin_dirs);
+			c->plugin_dirs[c->nplugin_dirs++] = optarg;
+			break;
+		case OPT_ALLOW_INSECURE:
+			c->allow_insecure = true;
+			break;
+		case 'q':
+			host_quiet = true;
+			break;
+		case 'h':
+			help();
+			exit(EXIT_OK);
+		case OPT_VERSION:
+			printf("passline %s (plugin ABI %d.%d, library %s)\n", PACKAGE_VERSION,
+			       PL_ABI_MAJOR, PL_ABI_MINOR, pl_version());
+			exit(EXIT_OK);
+		case OPT_CCOP:
+			add_override(c, xasprintf("BucketizeCCOp.enabled=%s", optarg ? optarg : "true"),
+			             "--internal-ccop-bucketing");
+			break;
+		case OPT_CCOP_AG:
+			add_override(c, xasprintf("BucketizeCCOp.all_gather_max_bytes=%s", optarg),
+			             "--internal-ccop-bucketing-allgather-size-in-bytes");
+			break;
+		case OPT_CCOP_RS:
+			add_override(c, xasprintf("BucketizeCCOp.reduce_scatter_max_bytes=%s", optarg),
+			             "--internal-ccop-bucketing-reducescatter-size-in-bytes");
+			break;
+		case OPT_CCOP_AR:
+			add_override(c, xasprintf("BucketizeCCOp.all_reduce_max_bytes=%s", optarg),
+			             "--internal-ccop-bucketing-allreduce-size-in-bytes");
+			break;
+		case ':':
+			usage_error("option '%s' needs an argument", argv[optind - 1]);
+		default:
+			if (optopt)
+				fprintf(stderr, "passline: unknown option '-%c'\n", optopt);
+			else
+				fprintf(stderr, "passline: unknown option '%s'\n", argv[optind - 1]);
+			usage_line(stderr);
+			fputs("Try 'passline --help' for more information.\n", stderr);
+			exit(EXIT_USAGE);
+		}
+	}
+	if (c->pipeline_file && c->passes)
+		usage_error("%s", "-p and --passes cannot be used together");
+	bool needs_input = !c->list_passes && !c->print_pipeline;
+	if (optind < argc)
+		c->input = argv[optind++];
+	if (optind < argc)
+		usage_error("unexpected argument '%s' (only one INPUT)", argv[optind]);
+	if (needs_input && !c->input)
+		usage_error("%s", "missing INPUT (a .pir file, or - for standard input)");
+	if (c->input && !needs_input)
+		usage_error("unexpected argument '%s'", c->input);
+}
+
+static void free_cli(struct cli *c)
+{
+	for (size_t k = 0; k < c->noverrides; k++) {
+		free(c->overrides[k].assignment);
+		free(c->overrides[k].origin);
+	}
+	free(c->overrides);
+	free(c->plugin_dirs);
+}
+
+/* Writes the module and the JSON stats; both or neither. */
+static int write_outputs(const struct cli *c, pl_module *m, struct pipeline *pl,
+                         struct timing *t)
+{
+	struct atomic_file out, json;
+	if (!atomic_open(&out, c->output ? c->output : "-"))
+		return EXIT_INPUT;
+	bool have_json = c->stats_json != NULL;
+	if (have_json && !atomic_open(&json, c->stats_json)) {
+		atomic_abort(&out);
+		return EXIT_INPUT;
+	}
+	double t0 = now_seconds();
+	int rc = pl_print_module_file(m, out.fp);
+	t->print = now_seconds() - t0;
+	struct stats st;
+	stats_collect(pl, &st);
+	if (have_json)
+		stats_print_json(&st, pl, c->input, json.fp);
+	bool ok = rc == PL_OK;
+	if (!ok)
+		host_error("cannot write %s: %s", out.is_stdout ? "standard output" : out.path,
+		           pl_status_string(rc));
+	if (ok && have_json && (fflush(json.fp) != 0 || ferror(json.fp)))
+		ok = false;
+	if (!ok) {
+		atomic_abort(&out);
+		if (have_json)
+			atomic_abort(&json);
+		stats_free(&st);
+		return EXIT_INPUT;
+	}
+	ok = atomic_commit(&out);
+	if (have_json)
+		ok = atomic_commit(&json) && ok;
+	if (c->stats)
+		stats_print_table(&st, stderr);
+	stats_free(&st);
+	return ok ? EXIT_OK : EXIT_INPUT;
+}
+
+static int run(struct cli *c)
+{
+	struct pipeline pl;
+	bool ok = c->pipeline_file ? pipeline_read_file(c->pipeline_file, &pl)
+	          : c->passes      ? pipeline_from_list(c->passes, &pl)
+	                           : pipeline_default(&pl);
+	if (!ok) {
+		pipeline_free(&pl);
+		return c->passes ? EXIT_USAGE : EXIT_INPUT;
+	}
+	int status = EXIT_OK;
+	for (size_t k = 0; k < c->noverrides && status == EXIT_OK; k++)
+		status = pipeline_override(&pl, c->overrides[k].assignment, c->overrides[k].origin);
+
+	struct loader ld;
+	loader_init(&ld, pl.plugin_dir, c->plugin_dirs, c->nplugin_dirs);
+	ld.allow_insecure = c->allow_insecure;
+	if (status == EXIT_OK && c->list_passes) {
+		status = loader_list(&ld, stdout);
+		goto out;
+	}
+	if (status == EXIT_OK)
+		status = loader_resolve(&ld, &pl);
+
+	pl_diags *diags = pl_diags_new();
+	if (!diags) {
+		host_error("out of memory");
+		status = EXIT_INPUT;
+		goto out;
+	}
+	pl_diags_set_handler(diags, host_diag_printer, NULL);
+	if (status == EXIT_OK)
+		status = runner_configure(&pl, diags, c->remarks);
+	if (status == EXIT_OK && c->print_pipeline) {
+		pipeline_print(&pl, stdout);
+		if (fflush(stdout) != 0)
+			status = EXIT_INPUT;
+		goto out_diags;
+	}
+	if (status != EXIT_OK)
+		goto out_diags;
+
+	struct timing t = {0};
+	double start = now_seconds();
+	pl_diags *in_diags = pl_diags_new();
+	pl_module *m = NULL;
+	int rc = pl_parse_file(c->input, in_diags, &m);
+	t.read = now_seconds() - start;
+	if (rc == PL_OK) {
+		double t0 = now_seconds();
+		rc = pl_verify_module(m, in_diags);
+		t.verify = now_seconds() - t0;
+	}
+	host_print_diags(in_diags);
+	pl_diags_free(in_diags);
+	if (rc != PL_OK) {
+		status = EXIT_INPUT;
+	} else {
+		struct run_options ro = {c->verify_each, c->print_after_all, c->remarks,
+		                         c->time_passes};
+		status = runner_run(&pl, m, &ro);
+		if (status == EXIT_OK)
+			status = write_outputs(c, m, &pl, &t);
+		t.total = now_seconds() - start;
+		if (status == EXIT_OK && c->time_passes)
+			timing_print(&pl, &t, stderr);
+	}
+	runner_finish(&pl);
+	pl_module_free(m);
+out_diags:
+	pl_diags_free(diags);
+out:
+	loader_free(&ld);
+	pipeline_free(&pl);
+	return status;
+}
+
+int main(int argc, char **argv)
+{
+	struct cli c;
+	parse_cli(argc, argv, &c);
+	crash_install();
+	int status = run(&c);
+	free_cli(&c);
+	return status;
+}

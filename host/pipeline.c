@@ -1,0 +1,498 @@
+/* host/pipeline.c — pipelines: read from an INI file with the system inih,
+ * built from --passes, changed by -O, printed back as INI.
+ *
+ * inih calls our handler per key but reports neither line numbers nor
+ * empty sections, so the lines go through our own reader
+ * (ini_parse_stream): it counts lines, sees every section header, and hands
+ * inih each line with leading blanks removed (so an indented key is a key,
+ * never the continuation of the one before).
+ */
+#include "host.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <ini.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+enum section { SEC_NONE, SEC_PIPELINE, SEC_PASS, SEC_BAD };
+
+struct seen_key {
+	char *key;
+	unsigned line;
+};
+
+struct ini_state {
+	const char *path;
+	char *dir; /* the file's folder, NULL for built-in text */
+	const char *buf;
+	size_t len, pos;
+	unsigned line;
+	enum section section;
+	bool seen_pipeline;
+	bool failed;
+	bool stop; /* the reader hit something it cannot hand to inih */
+	struct pipeline *pl;
+	struct seen_key *seen;
+	size_t nseen;
+};
+
+static bool is_identifier(const char *s)
+{
+	if (!((*s >= 'A' && *s <= 'Z') || (*s >= 'a' && *s <= 'z') || *s == '_'))
+		return false;
+	for (s++; *s; s++)
+		if (!((*s >= 'A' && *s <= 'Z') || (*s >= 'a' && *s <= 'z') ||
+		      (*s >= '0' && *s <= '9') || *s == '_'))
+			return false;
+	return true;
+}
+
+static void clear_seen(struct ini_state *st)
+{
+	for (size_t k = 0; k < st->nseen; k++)
+		free(st->seen[k].key);
+	st->nseen = 0;
+}
+
+static PL_PRINTF(2, 3) void ini_error(struct ini_state *st, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	fprintf(stderr, "%s:%u: error: ", st->path, st->line);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	va_end(ap);
+	st->failed = true;
+}
+
+static bool valid_utf8(const unsigned char *s, size_t n)
+{
+	for (size_t i = 0; i < n;) {
+		unsigned c = s[i];
+		size_t len = c < 0x80 ? 1 : (c >= 0xc2 && c <= 0xdf) ? 2 : (c >= 0xe0 && c <= 0xef) ? 3
+		             : (c >= 0xf0 && c <= 0xf4) ? 4 : 0;
+		if (!len || i + len > n)
+			return false;
+		for (size_t k = 1; k < len; k++)
+			if ((s[i + k] & 0xc0) != 0x80)
+				return false;
+		i += len;
+	}
+	return true;
+}
+
+static struct step *add_step(struct pipeline *pl, const char *pass, const char *file,
+                             unsigned line)
+{
+	pl->steps = xrealloc(pl->steps, (pl->nsteps + 1) * sizeof *pl->steps);
+	struct step *s = &pl->steps[pl->nsteps++];
+	memset(s, 0, sizeof *s);
+	s->pass = xstrdup(pass);
+	s->enabled = true;
+	s->file = xstrdup(file);
+	s->line = line;
+	return s;
+}
+
+/* A section header line: "[pipeline]" or "[pass NAME]". */
+static void begin_section(struct ini_state *st, const char *line, size_t n)
+{
+	const char *close = memchr(line, ']', n);
+	if (!close)
+		return; /* inih reports the syntax error */
+	char *name = xmalloc((size_t)(close - line));
+	memcpy(name, line + 1, (size_t)(close - line - 1));
+	name[close - line - 1] = '\0';
+	char *s = name;
+	while (*s == ' ' || *s == '\t')
+		s++;
+	char *e = s + strlen(s);
+	while (e > s && (e[-1] == ' ' || e[-1] == '\t'))
+		*--e = '\0';
+	clear_seen(st);
+	if (strcmp(s, "pipeline") == 0) {
+		if (st->seen_pipeline)
+			ini_error(st, "a second [pipeline] section");
+		st->seen_pipeline = true;
+		st->section = SEC_PIPELINE;
+	} else if (strncmp(s, "pass", 4) == 0 && (s[4] == ' ' || s[4] == '\t')) {
+		char *pass = s + 5;
+		while (*pass == ' ' || *pass == '\t')
+			pass++;
+		if (!is_identifier(pass)) {
+			ini_error(st, "invalid pass name '%s' in [pass NAME]", pass);
+			st->section = SEC_BAD;
+		} else {
+			add_step(st->pl, pass, st->path, st->line);
+			st->section = SEC_PASS;
+		}
+	} else {
+		ini_error(st, "unknown section [%s]; expected [pipeline] or [pass NAME]", s);
+		st->section = SEC_BAD;
+	}
+	free(name);
+}
+
+static char *line_reader(char *str, int num, void *stream)
+{
+	struct ini_state *st = stream;
+	if (st->stop || st->pos >= st->len)
+		return NULL;
+	const char *start = st->buf + st->pos;
+	const char *nl = memchr(start, '\n', st->len - st->pos);
+	size_t n = nl ? (size_t)(nl - start) : st->len - st->pos;
+	st->pos += n + (nl ? 1 : 0);
+	st->line++;
+	if (memchr(start, '\0', n)) {
+		ini_error(st, "NUL byte: this is not a pipeline file");
+		st->stop = true;
+		return NULL;
+	}
+	if (!valid_utf8((const unsigned char *)start, n)) {
+		ini_error(st, "invalid UTF-8: this is not a pipeline file");
+		st->stop = true;
+		return NULL;
+	}
+	while (n && (*start == ' ' || *start == '\t')) {
+		start++;
+		n--;
+	}
+	if (n + 2 > (size_t)num) {
+		ini_error(st, "line longer than %d characters", num - 2);
+		st->stop = true;
+		return NULL;
+	}
+	if (n && start[0] == '[')
+		begin_section(st, start, n);
+	memcpy(str, start, n);
+	str[n] = '\n';
+	str[n + 1] = '\0';
+	return str;
+}
+
+/* Records key for the duplicate check; false (after an error) if seen. */
+static bool first_time(struct ini_state *st, const char *key)
+{
+	for (size_t k = 0; k < st->nseen; k++)
+		if (strcmp(st->seen[k].key, key) == 0) {
+			ini_error(st, "duplicate key '%s' (first set on line %u)", key,
+			          st->seen[k].line);
+			return false;
+		}
+	st->seen = xrealloc(st->seen, (st->nseen + 1) * sizeof *st->seen);
+	st->seen[st->nseen].key = xstrdup(key);
+	st->seen[st->nseen].line = st->line;
+	st->nseen++;
+	return true;
+}
+
+static bool parse_enabled(const char *value, bool *out)
+{
+	pl_option_decl d = PL_OPTION_BOOL("enabled", "true", "");
+	char *canon;
+	if (pl_option_validate(&d, value, &canon, NULL, 0))
+		return false;
+	*out = strcmp(canon, "true") == 0;
+	free(canon);
+	return true;
+}
+
+static char *resolve_relative(const char *dir, const char *value)
+{
+	if (value[0] == '/')
+		return xstrdup(value);
+	char *joined = path_join(dir ? dir : ".", value);
+	if (joined[0] == '/')
+		return joined;
+	char cwd[4096];
+	if (!getcwd(cwd, sizeof cwd))
+		return joined;
+	char *abs = path_join(cwd, joined);
+	free(joined);
+	return abs;
+}
+
+static int key_handler(void *user, const char *section, const char *name, const char *value)
+{
+	struct ini_state *st = user;
+	(void)section; /* we track sections ourselves (see line_reader) */
+	if (!name)
+		return 1; /* inih built to announce new sections */
+	switch (st->section) {
+	case SEC_NONE:
+		ini_error(st, "key '%s' outside a section", name);
+		break;
+	case SEC_BAD:
+		break;
+	case SEC_PIPELINE: {
+		static const char *const keys[] = {"name", "description", "plugin_dir"};
+		if (!first_time(st, name))
+			break;
+		if (strcmp(name, "name") == 0) {
+			st->pl->name = xstrdup(value);
+		} else if (strcmp(name, "description") == 0) {
+			st->pl->description = xstrdup(value);
+		} else if (strcmp(name, "plugin_dir") == 0) {
+			if (!st->dir && value[0] != '/')
+				ini_error(st, "plugin_dir must be absolute in a built-in pipeline");
+			else
+				st->pl->plugin_dir = resolve_relative(st->dir, value);
+		} else {
+			const char *near = closest_match(name, keys, 3);
+			if (near)
+				ini_error(st, "unknown key '%s' in [pipeline] (did you mean '%s'?)",
+				          name, near);
+			else
+				ini_error(st, "unknown key '%s' in [pipeline]; known keys are "
+				              "name, description, plugin_dir", name);
+		}
+		break;
+	}
+	case SEC_PASS: {
+		struct step *s = &st->pl->steps[st->pl->nsteps - 1];
+		if (!first_time(st, name))
+			break;
+		if (strcmp(name, "enabled") == 0) {
+			if (!parse_enabled(value, &s->enabled))
+				ini_error(st, "[pass %s] enabled: expected true or false, not '%s'",
+				          s->pass, value);
+		} else if (strcmp(name, "plugin") == 0) {
+			if (!*value)
+				ini_error(st, "[pass %s] plugin: empty path", s->pass);
+			else
+				s->plugin_path = resolve_relative(st->dir, value);
+		} else {
+			s->settings = xrealloc(s->settings, (s->nsettings + 1) * sizeof *s->settings);
+			struct setting *set = &s->settings[s->nsettings++];
+			set->key = xstrdup(name);
+			set->value = xstrdup(value);
+			set->file = xstrdup(st->path);
+			set->line = st->line;
+		}
+		break;
+	}
+	}
+	return 1;
+}
+
+static bool parse_text(const char *path, char *dir, const char *buf, size_t len,
+                       struct pipeline *pl)
+{
+	memset(pl, 0, sizeof *pl);
+	pl->source = xstrdup(path);
+	struct ini_state st = {0};
+	st.path = path;
+	st.dir = dir;
+	st.buf = buf;
+	st.len = len;
+	st.pl = pl;
+	int rc = ini_parse_stream(line_reader, &st, key_handler, &st);
+	if (rc > 0 && !st.stop)
+		host_error_at(path, (unsigned)rc,
+		              "syntax error: expected '[section]', 'key = value' or a comment");
+	else if (rc < 0 && !st.stop)
+		host_error_at(path, 0, "cannot parse (out of memory)");
+	clear_seen(&st);
+	free(st.seen);
+	return rc == 0 && !st.failed && !st.stop;
+}
+
+bool pipeline_read_file(const char *path, struct pipeline *pl)
+{
+	memset(pl, 0, sizeof *pl);
+	FILE *fp = fopen(path, "rb");
+	if (!fp) {
+		host_error_at(path, 0, "cannot open pipeline file: %s", strerror(errno));
+		return false;
+	}
+	struct stat sb;
+	if (fstat(fileno(fp), &sb) == 0 && S_ISDIR(sb.st_mode)) {
+		host_error_at(path, 0, "cannot read pipeline file: %s", strerror(EISDIR));
+		fclose(fp);
+		return false;
+	}
+	size_t cap = 4096, len = 0;
+	char *buf = xmalloc(cap);
+	for (;;) {
+		if (len == cap) {
+			if (cap >= (16u << 20)) {
+				host_error_at(path, 0, "pipeline file larger than 16 MiB");
+				free(buf);
+				fclose(fp);
+				return false;
+			}
+			cap *= 2;
+			buf = xrealloc(buf, cap);
+		}
+		size_t n = fread(buf + len, 1, cap - len, fp);
+		len += n;
+		if (n == 0)
+			break;
+	}
+	if (ferror(fp)) {
+		host_error_at(path, 0, "cannot read pipeline file: %s", strerror(errno));
+		free(buf);
+		fclose(fp);
+		return false;
+	}
+	fclose(fp);
+	char *dir = dir_of(path);
+	bool ok = parse_text(path, dir, buf, len, pl);
+	free(dir);
+	free(buf);
+	return ok;
+}
+
+bool pipeline_default(struct pipeline *pl)
+{
+	return parse_text("<built-in>", NULL, default_pipeline_text,
+	                  strlen(default_pipeline_text), pl);
+}
+
+bool pipeline_from_list(const char *list, struct pipeline *pl)
+{
+	memset(pl, 0, sizeof *pl);
+	pl->source = xstrdup("--passes");
+	const char *p = list;
+	while (*p) {
+		const char *comma = strchr(p, ',');
+		size_t n = comma ? (size_t)(comma - p) : strlen(p);
+		char *name = xmalloc(n + 1);
+		memcpy(name, p, n);
+		name[n] = '\0';
+		if (!is_identifier(name)) {
+			host_error("--passes: '%s' is not a pass name", name);
+			free(name);
+			return false;
+		}
+		add_step(pl, name, "--passes", 0);
+		free(name);
+		p += n;
+		if (*p == ',') {
+			p++;
+			if (!*p) {
+				host_error("--passes: a trailing ','");
+				return false;
+			}
+		}
+	}
+	return true;
+}
+
+int pipeline_override(struct pipeline *pl, const char *assignment, const char *origin)
+{
+	const char *dot = strchr(assignment, '.');
+	const char *eq = strchr(assignment, '=');
+	if (!dot || !eq || dot > eq || dot == assignment || eq == dot + 1) {
+		host_error("%s: expected PASS.KEY=VALUE, not '%s'", origin, assignment);
+		return EXIT_USAGE;
+	}
+	char *pass = xmalloc((size_t)(dot - assignment) + 1);
+	memcpy(pass, assignment, (size_t)(dot - assignment));
+	pass[dot - assignment] = '\0';
+	char *key = xmalloc((size_t)(eq - dot));
+	memcpy(key, dot + 1, (size_t)(eq - dot - 1));
+	key[eq - dot - 1] = '\0';
+	const char *value = eq + 1;
+	int status = EXIT_OK;
+	size_t matched = 0;
+	for (size_t k = 0; k < pl->nsteps; k++) {
+		struct step *s = &pl->steps[k];
+		if (strcmp(s->pass, pass) != 0)
+			continue;
+		matched++;
+		if (strcmp(key, "enabled") == 0) {
+			if (!parse_enabled(value, &s->enabled)) {
+				host_error("%s: enabled: expected true or false, not '%s'", origin, value);
+				status = EXIT_INPUT;
+				break;
+			}
+			continue;
+		}
+		if (strcmp(key, "plugin") == 0) {
+			free(s->plugin_path);
+			s->plugin_path = resolve_relative(NULL, value);
+			continue;
+		}
+		struct setting *set = NULL;
+		for (size_t j = 0; j < s->nsettings; j++)
+			if (strcmp(s->settings[j].key, key) == 0)
+				set = &s->settings[j];
+		if (!set) {
+			s->settings = xrealloc(s->settings, (s->nsettings + 1) * sizeof *s->settings);
+			set = &s->settings[s->nsettings++];
+			set->key = xstrdup(key);
+		} else {
+			free(set->value);
+			free(set->file);
+		}
+		set->value = xstrdup(value);
+		set->file = xstrdup(origin);
+		set->line = 0;
+	}
+	if (status == EXIT_OK && !matched) {
+		const char **names = xcalloc(pl->nsteps, sizeof *names);
+		for (size_t k = 0; k < pl->nsteps; k++)
+			names[k] = pl->steps[k].pass;
+		const char *near = closest_match(pass, names, pl->nsteps);
+		if (near)
+			host_error("%s: no pass '%s' in the pipeline (did you mean '%s'?)", origin,
+			           pass, near);
+		else
+			host_error("%s: no pass '%s' in the pipeline", origin, pass);
+		free(names);
+		status = EXIT_INPUT;
+	}
+	free(pass);
+	free(key);
+	return status;
+}
+
+void pipeline_print(const struct pipeline *pl, FILE *out)
+{
+	fprintf(out, "; the effective pipeline, printed by passline %s\n", PACKAGE_VERSION);
+	if (pl->name || pl->description || pl->plugin_dir) {
+		fputs("[pipeline]\n", out);
+		if (pl->name)
+			fprintf(out, "name = %s\n", pl->name);
+		if (pl->description)
+			fprintf(out, "description = %s\n", pl->description);
+		if (pl->plugin_dir)
+			fprintf(out, "plugin_dir = %s\n", pl->plugin_dir);
+	}
+	for (size_t k = 0; k < pl->nsteps; k++) {
+		const struct step *s = &pl->steps[k];
+		fprintf(out, "\n[pass %s]\n", s->pass);
+		if (!s->enabled)
+			fputs("enabled = false\n", out);
+		if (s->plugin_path)
+			fprintf(out, "plugin = %s\n", s->plugin_path);
+		for (size_t j = 0; j < s->nsettings; j++)
+			fprintf(out, "%s = %s\n", s->settings[j].key, s->settings[j].value);
+	}
+}
+
+void pipeline_free(struct pipeline *pl)
+{
+	for (size_t k = 0; k < pl->nsteps; k++) {
+		struct step *s = &pl->steps[k];
+		for (size_t j = 0; j < s->nsettings; j++) {
+			free(s->settings[j].key);
+			free(s->settings[j].value);
+			free(s->settings[j].file);
+		}
+		free(s->settings);
+		free(s->pass);
+		free(s->plugin_path);
+		free(s->file);
+	}
+	free(pl->steps);
+	free(pl->source);
+	free(pl->name);
+	free(pl->description);
+	free(pl->plugin_dir);
+	memset(pl, 0, sizeof *pl);
+}

@@ -1,0 +1,126 @@
+/* host/report.c — statistics (the --stats table and --stats-json) and the
+ * --time-passes table. */
+#include "host.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void stats_collect(const struct pipeline *pl, struct stats *st)
+{
+	memset(st, 0, sizeof *st);
+	for (size_t k = 0; k < pl->nsteps; k++) {
+		const struct step *s = &pl->steps[k];
+		if (!s->enabled || !s->ctx)
+			continue;
+		size_t n = pl_ctx_num_stats(s->ctx);
+		for (size_t j = 0; j < n; j++) {
+			const char *name = pl_ctx_stat_name(s->ctx, j);
+			uint64_t hi, lo;
+			pl_ctx_stat_value(s->ctx, j, &hi, &lo);
+			struct stat_total *t = NULL;
+			for (size_t i = 0; i < st->n; i++)
+				if (strcmp(st->v[i].pass, s->pass) == 0 && strcmp(st->v[i].name, name) == 0)
+					t = &st->v[i];
+			if (!t) {
+				st->v = xrealloc(st->v, (st->n + 1) * sizeof *st->v);
+				t = &st->v[st->n++];
+				t->pass = s->pass;
+				t->name = name;
+				t->description = pl_ctx_stat_description(s->ctx, j);
+				t->hi = t->lo = 0;
+			}
+			if (pl_u128_add(&t->hi, &t->lo, hi, lo) != PL_OK)
+				host_warning("statistic %s.%s passed 2^128 - 1 and stays at the last "
+				             "value", s->pass, name);
+		}
+	}
+}
+
+void stats_free(struct stats *st)
+{
+	free(st->v);
+	memset(st, 0, sizeof *st);
+}
+
+void stats_print_table(const struct stats *st, FILE *out)
+{
+	size_t wv = 1, wp = 1;
+	char buf[PL_U128_DEC_BUFSIZE];
+	for (size_t i = 0; i < st->n; i++) {
+		size_t lv = strlen(pl_u128_format(st->v[i].hi, st->v[i].lo, buf));
+		size_t lp = strlen(st->v[i].pass);
+		if (lv > wv)
+			wv = lv;
+		if (lp > wp)
+			wp = lp;
+	}
+	fputs("===== passline: statistics =====\n", out);
+	for (size_t i = 0; i < st->n; i++)
+		fprintf(out, "%*s  %-*s  %s\n", (int)wv, pl_u128_format(st->v[i].hi, st->v[i].lo, buf),
+		        (int)wp, st->v[i].pass, st->v[i].description);
+}
+
+static void json_string(FILE *out, const char *s)
+{
+	fputc('"', out);
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		if (*p == '"' || *p == '\\')
+			fprintf(out, "\\%c", *p);
+		else if (*p == '\n')
+			fputs("\\n", out);
+		else if (*p == '\t')
+			fputs("\\t", out);
+		else if (*p < 0x20)
+			fprintf(out, "\\u%04x", *p);
+		else
+			fputc(*p, out);
+	}
+	fputc('"', out);
+}
+
+void stats_print_json(const struct stats *st, const struct pipeline *pl, const char *input,
+                      FILE *out)
+{
+	char buf[PL_U128_DEC_BUFSIZE];
+	fputs("{\"input\": ", out);
+	json_string(out, input);
+	fputs(", \"pipeline\": [", out);
+	bool first = true;
+	for (size_t k = 0; k < pl->nsteps; k++) {
+		if (!pl->steps[k].enabled)
+			continue;
+		if (!first)
+			fputs(", ", out);
+		first = false;
+		json_string(out, pl->steps[k].pass);
+	}
+	fputs("], \"stats\": {", out);
+	for (size_t i = 0; i < st->n; i++) {
+		bool new_pass = i == 0 || strcmp(st->v[i].pass, st->v[i - 1].pass) != 0;
+		if (new_pass) {
+			if (i)
+				fputs("}, ", out);
+			json_string(out, st->v[i].pass);
+			fputs(": {", out);
+		} else {
+			fputs(", ", out);
+		}
+		json_string(out, st->v[i].name);
+		fprintf(out, ": %s", pl_u128_format(st->v[i].hi, st->v[i].lo, buf));
+	}
+	if (st->n)
+		fputc('}', out);
+	fputs("}}\n", out);
+}
+
+void timing_print(const struct pipeline *pl, const struct timing *t, FILE *out)
+{
+	fputs("===== passline: wall time per phase =====\n", out);
+	fprintf(out, "%10.4f s  %s\n", t->read, "read");
+	fprintf(out, "%10.4f s  %s\n", t->verify, "verify");
+	for (size_t k = 0; k < pl->nsteps; k++)
+		if (pl->steps[k].enabled)
+			fprintf(out, "%10.4f s  %s\n", pl->steps[k].seconds, pl->steps[k].pass);
+	fprintf(out, "%10.4f s  %s\n", t->print, "print");
+	fprintf(out, "%10.4f s  %s\n", t->total, "total");
+}

@@ -1,0 +1,153 @@
+/* host/runner.c — configuring, creating, running and finishing the steps
+ * of a pipeline. */
+#include "host.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static void option_error(const struct step *s, const struct setting *set, const char *msg)
+{
+	if (set->line)
+		host_error_at(set->file, set->line, "[pass %s] %s", s->pass, msg);
+	else
+		host_error("%s: [pass %s] %s", set->file, s->pass, msg);
+}
+
+static void unknown_option(const struct step *s, const struct setting *set)
+{
+	size_t n = pl_pass_desc_num_options(s->desc);
+	const char **names = xcalloc(n + 2, sizeof *names);
+	for (size_t k = 0; k < n; k++)
+		names[k] = pl_pass_desc_option(s->desc, k)->name;
+	names[n] = "enabled";
+	names[n + 1] = "plugin";
+	const char *near = closest_match(set->key, names, n + 2);
+	char *detail = near ? xasprintf("unknown option '%s' (did you mean '%s'?)", set->key, near)
+	                    : xasprintf("unknown option '%s' (see passline --list-passes)",
+	                                set->key);
+	option_error(s, set, detail);
+	free(detail);
+	free(names);
+}
+
+int runner_configure(struct pipeline *pl, pl_diags *diags, bool remarks)
+{
+	int status = EXIT_OK;
+	for (size_t k = 0; k < pl->nsteps; k++) {
+		struct step *s = &pl->steps[k];
+		if (!s->enabled || !s->desc)
+			continue;
+		s->ctx = pl_ctx_new(s->desc, diags);
+		if (!s->ctx) {
+			host_error("out of memory");
+			return EXIT_INPUT;
+		}
+		pl_ctx_set_remarks_enabled(s->ctx, remarks);
+		for (size_t j = 0; j < s->nsettings; j++) {
+			struct setting *set = &s->settings[j];
+			char err[512];
+			int rc = pl_ctx_set_option(s->ctx, set->key, set->value, err, sizeof err);
+			if (rc == PL_ENOTFOUND) {
+				unknown_option(s, set);
+				status = EXIT_INPUT;
+			} else if (rc != PL_OK) {
+				char *detail = xasprintf("option '%s': %s", set->key, err);
+				option_error(s, set, detail);
+				free(detail);
+				status = EXIT_INPUT;
+			} else {
+				/* keep the canonical spelling for --print-pipeline */
+				char *canon = NULL;
+				const pl_option_decl *d = pl_pass_desc_find_option(s->desc, set->key);
+				if (d && pl_option_validate(d, set->value, &canon, NULL, 0) == PL_OK) {
+					free(set->value);
+					set->value = canon;
+				}
+			}
+		}
+	}
+	return status;
+}
+
+static void print_reports(struct step *s)
+{
+	if (!host_quiet)
+		for (size_t j = 0; j < pl_ctx_num_reports(s->ctx); j++)
+			fprintf(stderr, "%s\n", pl_ctx_report_at(s->ctx, j));
+	pl_ctx_clear_reports(s->ctx);
+}
+
+int runner_run(struct pipeline *pl, pl_module *m, const struct run_options *opts)
+{
+	pl_diags *vd = pl_diags_new();
+	if (!vd) {
+		host_error("out of memory");
+		return EXIT_INPUT;
+	}
+	int status = EXIT_OK;
+	for (size_t k = 0; k < pl->nsteps && status == EXIT_OK; k++) {
+		struct step *s = &pl->steps[k];
+		if (!s->enabled || !s->desc->create)
+			continue;
+		crash_set_current(s->pass, s->plugin->path);
+		int rc = s->desc->create(s->ctx, &s->state);
+		crash_set_current(NULL, NULL);
+		s->created = true;
+		if (rc != PL_OK) {
+			host_error("pass %s failed to start: %s", s->pass, pl_status_string(rc));
+			s->created = false;
+			status = EXIT_PASS;
+		}
+	}
+	for (size_t k = 0; k < pl->nsteps && status == EXIT_OK; k++) {
+		struct step *s = &pl->steps[k];
+		if (!s->enabled)
+			continue;
+		size_t errors_before = pl_diags_error_count(vd);
+		(void)errors_before;
+		crash_set_current(s->pass, s->plugin->path);
+		double t0 = now_seconds();
+		int rc = s->desc->run(s->ctx, s->state, m);
+		s->seconds += now_seconds() - t0;
+		crash_set_current(NULL, NULL);
+		print_reports(s);
+		if (rc != PL_OK) {
+			host_error("pass %s failed: %s", s->pass, pl_status_string(rc));
+			status = EXIT_PASS;
+			break;
+		}
+		if (opts->verify_each) {
+			pl_diags_clear(vd);
+			if (pl_verify_module(m, vd) != PL_OK) {
+				host_print_diags(vd);
+				host_error("the IR is invalid after pass %s", s->pass);
+				status = EXIT_PASS;
+				break;
+			}
+		}
+		if (opts->print_after_all) {
+			fprintf(stderr, "; *** IR after %s ***\n", s->pass);
+			if (pl_print_module_file(m, stderr) != PL_OK) {
+				host_error("cannot print the IR after %s", s->pass);
+				status = EXIT_PASS;
+			}
+		}
+	}
+	pl_diags_free(vd);
+	return status;
+}
+
+void runner_finish(struct pipeline *pl)
+{
+	for (size_t k = 0; k < pl->nsteps; k++) {
+		struct step *s = &pl->steps[k];
+		if (s->created && s->desc->destroy) {
+			crash_set_current(s->pass, s->plugin->path);
+			s->desc->destroy(s->ctx, s->state);
+			crash_set_current(NULL, NULL);
+		}
+		s->created = false;
+		pl_ctx_free(s->ctx);
+		s->ctx = NULL;
+	}
+}
