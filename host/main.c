@@ -304,6 +304,27 @@ static int write_outputs(const struct cli *c, pl_module *m, struct pipeline *pl,
 	return ok ? EXIT_OK : EXIT_INPUT;
 }
 
+/* Like opt, the result is verified before it is written: a pass that
+ * breaks the IR must not produce a file. (--verify-each has done it.) */
+static int verify_result(pl_module *m, struct timing *t)
+{
+	pl_diags *d = pl_diags_new();
+	if (!d) {
+		host_error("out of memory");
+		return EXIT_INPUT;
+	}
+	double t0 = now_seconds();
+	int rc = pl_verify_module(m, d);
+	t->verify += now_seconds() - t0;
+	if (rc != PL_OK) {
+		host_print_diags(d);
+		host_error("the IR is invalid after the pipeline (use --verify-each to find "
+		           "the pass that broke it)");
+	}
+	pl_diags_free(d);
+	return rc == PL_OK ? EXIT_OK : EXIT_PASS;
+}
+
 static int run(struct cli *c)
 {
 	struct pipeline pl;
@@ -365,6 +386,8 @@ static int run(struct cli *c)
 		struct run_options ro = {c->verify_each, c->print_after_all, c->remarks,
 		                         c->time_passes};
 		status = runner_run(&pl, m, &ro);
+		if (status == EXIT_OK && !c->verify_each)
+			status = verify_result(m, &t);
 		if (status == EXIT_OK)
 			status = write_outputs(c, m, &pl, &t);
 		t.total = now_seconds() - start;

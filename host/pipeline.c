@@ -204,7 +204,7 @@ static char *resolve_relative(const char *dir, const char *value)
 {
 	if (value[0] == '/')
 		return xstrdup(value);
-	char *joined = path_join(dir ? dir : ".", value);
+	char *joined = dir && strcmp(dir, ".") != 0 ? path_join(dir, value) : xstrdup(value);
 	if (joined[0] == '/')
 		return joined;
 	char cwd[4096];

@@ -1,0 +1,334 @@
+#!/bin/sh
+# tests/cli.sh — the passline command line: options, exit statuses,
+# pipeline files, option validation, stats, reports and output files,
+# through the real host and real plugins (fixtures in tests/fixtures).
+. "$top_srcdir/tests/tap.sh"
+: "${PASSLINE:?}" "${PLUGIN_DIR:?}" "${FIXTURE_DIR:?}"
+P="$PASSLINE"
+EX="$top_srcdir/tests/pir/example.pir"
+FX="--plugin-dir $FIXTURE_DIR"
+cd "$T" || exit 99
+
+# ---- help, version, usage ----
+run "$P" --help
+expect_status 0 "--help"
+for opt in --pipeline --passes -O -o --stats --stats-json --time-passes --verify-each \
+	--print-after-all --remarks --list-passes --print-pipeline --plugin-dir \
+	--allow-insecure-plugins --quiet --version --internal-ccop-bucketing \
+	--internal-ccop-bucketing-allgather-size-in-bytes \
+	--internal-ccop-bucketing-reducescatter-size-in-bytes \
+	--internal-ccop-bucketing-allreduce-size-in-bytes; do
+	grep -qF -- "$opt" "$T/out"
+	ok $? "--help documents $opt"
+done
+run "$P" --version
+expect_status 0 "--version"
+expect_out "passline 0.1.0 (plugin ABI 1.0" "--version names the release and ABI"
+run "$P"
+expect_status 2 "no INPUT is a usage error"
+expect_err "missing INPUT" "no INPUT says so"
+run "$P" --no-such-option x.pir
+expect_status 2 "an unknown option is a usage error"
+expect_err "unknown option '--no-such-option'" "an unknown option is named"
+run "$P" -p a.ini --passes=A x.pir
+expect_status 2 "-p with --passes is a usage error"
+run "$P" --passes= a.pir b.pir
+expect_status 2 "two inputs are a usage error"
+run "$P" -o
+expect_status 2 "-o without its argument is a usage error"
+run "$P" --passes=, "$EX"
+expect_status 2 "a malformed --passes list is a usage error"
+
+# ---- reading, verifying, writing ----
+run "$P" --passes= "$EX"
+expect_status 0 "round trip with no passes"
+cmp -s "$T/out" "$top_srcdir/tests/pir/example.pir"
+ok $? "round trip prints the canonical input unchanged"
+run sh -c "\"$P\" --passes= - < \"$EX\""
+expect_status 0 "INPUT - reads standard input"
+cmp -s "$T/out" "$EX"
+ok $? "standard input round trip"
+printf 'func @f() {\n  %%a = acme.x %%b : f32[]\n}\n' >bad.pir
+run "$P" --passes= bad.pir
+expect_status 1 "a use of an undefined value is an input error"
+expect_err_exactly "bad.pir:2:15: error: use of undefined value '%b'" "parse errors are file:line:col"
+printf 'func @f(%%x: f32[4]) {\n  %%y = all_gather %%x {factor = 2} : f32[4]\n}\n' >badshape.pir
+run "$P" --passes= badshape.pir
+expect_status 1 "a verifier error is an input error"
+expect_err "badshape.pir:2:3: error: 'all_gather': result 0 has type f32[4], expected f32[8]" \
+	"verifier errors name the instruction's location"
+run "$P" --passes= missing.pir
+expect_status 1 "a missing input"
+expect_err "missing.pir: error: cannot open: No such file or directory" "a missing input is named"
+
+# -o: atomic, never half-written
+cp "$EX" in.pir
+run "$P" --passes= in.pir -o out.pir
+expect_status 0 "-o FILE"
+expect_same_file out.pir "$EX" "-o writes the module"
+echo "precious" >keep.pir
+run "$P" --passes= bad.pir -o keep.pir
+expect_status 1 "-o with a bad input"
+[ "$(cat keep.pir)" = precious ]
+ok $? "-o: a bad input leaves the old output untouched"
+[ -z "$(find . -name '.keep.pir.*')" ]
+ok $? "-o: no temporary file is left behind"
+run "$P" --passes= in.pir -o no/such/dir/out.pir
+expect_status 1 "-o into a missing folder"
+expect_err "cannot write no/such/dir/out.pir: No such file or directory" "-o names the missing folder"
+[ ! -e no ]
+ok $? "-o into a missing folder creates nothing"
+printf 'func @f() {\n   return\n}\n' >self.pir
+run "$P" --passes= self.pir -o self.pir
+expect_status 0 "-o equal to the input"
+printf 'func @f() {\n  return\n}\n' | cmp -s - self.pir
+ok $? "-o equal to the input replaces it with the canonical module"
+mkdir outdir
+run "$P" --passes= in.pir -o outdir
+expect_status 1 "-o naming a folder"
+
+# ---- plugins: search, loading, every way to be refused ----
+run "$P" --passes=NoSuchPass "$EX"
+expect_status 1 "an unknown pass is a pipeline error"
+expect_err "unknown pass 'NoSuchPass': no NoSuchPass.so in the plugin search path" "an unknown pass is named"
+for fx in "FxNotPlugin:not a passline plugin (it has no pl_plugin_entry_v1)" \
+	"FxAbiMajor:wrong ABI major version: built for plugin ABI 2.0, this host speaks ABI 1.0" \
+	"FxAbiNewer:needs a newer host: needs a newer host: built for plugin ABI 1.1" \
+	"FxTooSmall:descriptor too small: plugin descriptor too small" \
+	"FxNullDesc:no descriptor: the plugin entry returned no descriptor" \
+	"FxMalformed:malformed descriptor: pass 'FxMalformed' has no run function" \
+	"FxUndefined:undefined symbol: fx_symbol_nobody_defines"; do
+	name=${fx%%:*}
+	msg=${fx#*:}
+	run "$P" $FX --passes="$name" "$EX"
+	expect_status 3 "$name is refused"
+	expect_err "cannot load plugin $FIXTURE_DIR/$name.so: $msg" "$name: its own message"
+done
+mkdir plugdir
+echo "not an ELF file" >plugdir/FxText.so
+run "$P" --plugin-dir plugdir --passes=FxText "$EX"
+expect_status 3 "a text file named .so is refused"
+expect_err "plugdir/FxText.so: not a shared object (no ELF header)" "a text file: its own message"
+mkdir plugdir/FxFolder.so
+run "$P" --plugin-dir plugdir --passes=FxFolder "$EX"
+expect_status 3 "a folder named .so is refused"
+expect_err "FxFolder.so: is a directory, not a plugin" "a folder: its own message"
+printf '[pass FxTwoPasses]\n[pass FxShared]\n' >dup.ini
+run "$P" $FX -p dup.ini "$EX"
+expect_status 3 "one pass offered by two plugins"
+expect_err "pass 'FxShared' is offered by two plugins: $FIXTURE_DIR/FxTwoPasses.so and $FIXTURE_DIR/FxShared.so" \
+	"the duplicate names both files"
+run "$P" $FX --passes=FxCreateFails "$EX" -o created.pir
+expect_status 4 "create failing is a pass failure"
+expect_err "passline: error: FxCreateFails: cannot start: the fixture always refuses" "create explains itself"
+[ ! -e created.pir ]
+ok $? "a failing pass writes no output"
+run "$P" $FX --passes=FxRunFails "$EX"
+expect_status 4 "run failing is a pass failure"
+expect_err "example.pir:2:3: error: FxRunFails: the fixture fails here" "run errors name the instruction"
+expect_err "passline: error: pass FxRunFails failed" "the failing pass is named"
+run "$P" $FX --passes=FxBreaksIR "$EX" -o broken.pir
+expect_status 4 "a pass that breaks the IR fails the run"
+expect_err "the IR is invalid after the pipeline" "broken IR is caught by the final verification"
+[ ! -e broken.pir ]
+ok $? "broken IR is never written"
+run "$P" $FX --passes=FxBreaksIR --verify-each "$EX"
+expect_status 4 "--verify-each names the pass that broke the IR"
+expect_err "the IR is invalid after pass FxBreaksIR" "--verify-each message"
+
+# crashes: a banner naming the pass and plugin, then the same signal
+for sig in segv:139:SIGSEGV fpe:136:SIGFPE abrt:134:SIGABRT bus:135:SIGBUS; do
+	how=${sig%%:*}
+	rest=${sig#*:}
+	code=${rest%%:*}
+	signame=${rest#*:}
+	run "$P" $FX --passes=FxCrash -O FxCrash.signal="$how" "$EX" -o crashed.pir
+	[ "$status" -eq "$code" ]
+	ok $? "a crashing pass ($signame) dies by its signal"
+	expect_err "passline: fatal: $signame" "crash banner names $signame"
+	expect_err "while running pass FxCrash (plugin $FIXTURE_DIR/FxCrash.so)" "crash banner names pass and plugin ($how)"
+	[ -z "$(find . -name '.crashed.pir.*')" ] && [ ! -e crashed.pir ]
+	ok $? "a crash leaves no output or temporary file ($how)"
+done
+
+# world-writable plugins are refused unless allowed
+mkdir -p ww/dir
+cp "$FIXTURE_DIR/FxOptions.so" ww/dir/
+chmod 755 ww ww/dir
+chmod 666 ww/dir/FxOptions.so
+run "$P" --plugin-dir ww/dir --passes=FxOptions "$EX"
+expect_status 3 "a world-writable plugin file is refused"
+expect_err "refusing a world-writable plugin file" "world-writable file: message"
+run "$P" --allow-insecure-plugins --plugin-dir ww/dir --passes=FxOptions "$EX"
+expect_status 0 "--allow-insecure-plugins loads it"
+chmod 644 ww/dir/FxOptions.so
+chmod 777 ww/dir
+run "$P" --plugin-dir ww/dir --passes=FxOptions "$EX"
+expect_status 3 "a plugin in a world-writable folder is refused"
+expect_err "refusing a plugin in a world-writable folder" "world-writable folder: message"
+chmod 755 ww/dir
+
+# the current directory is never searched; plugin = is relative to the INI
+mkdir -p cwd pipes/plugins
+cp "$FIXTURE_DIR/FxOptions.so" cwd/
+run_in cwd "$P" --passes=FxOptions "$EX"
+expect_status 1 "the current directory is not searched for plugins"
+cp "$FIXTURE_DIR/FxOptions.so" pipes/plugins/
+printf '[pass FxOptions]\nplugin = plugins/FxOptions.so\n' >pipes/rel.ini
+run_in cwd "$P" -p ../pipes/rel.ini "$EX"
+expect_status 0 "plugin = resolves against the pipeline file's folder"
+printf '[pipeline]\nplugin_dir = plugins\n[pass FxOptions]\n' >pipes/dir.ini
+run_in cwd "$P" -p ../pipes/dir.ini "$EX"
+expect_status 0 "[pipeline] plugin_dir resolves against the pipeline file's folder"
+run env PASSLINE_PLUGIN_PATH="/nonexistent:$FIXTURE_DIR" "$P" --passes=FxOptions "$EX"
+expect_status 0 "PASSLINE_PLUGIN_PATH is searched"
+printf '[pass FxOptions]\nplugin = missing/FxOptions.so\n' >missing.ini
+run "$P" -p missing.ini "$EX"
+expect_status 3 "plugin = naming a missing file"
+expect_err "cannot load plugin $T/missing/FxOptions.so: No such file or directory" "a missing plugin file is named"
+
+# ---- pipeline files ----
+check_ini() { # check_ini EXPECTED-MESSAGE DESCRIPTION (reads p.ini)
+	run "$P" $FX -p p.ini "$EX"
+	expect_status 1 "$2"
+	expect_err "$1" "$2: message"
+}
+printf '[pipeline]\nnam = x\n' >p.ini
+check_ini "p.ini:2: error: unknown key 'nam' in [pipeline] (did you mean 'name'?)" "unknown [pipeline] key"
+printf '[pass FxOptions]\ncount = 1\ncount = 2\n' >p.ini
+check_ini "p.ini:3: error: duplicate key 'count' (first set on line 2)" "duplicate key"
+printf '[passes FxOptions]\n' >p.ini
+check_ini "p.ini:1: error: unknown section [passes FxOptions]; expected [pipeline] or [pass NAME]" "unknown section"
+printf 'count = 1\n' >p.ini
+check_ini "p.ini:1: error: key 'count' outside a section" "key outside a section"
+printf '[pass FxOptions]\nthis line has no equals sign\n' >p.ini
+check_ini "p.ini:2: error: syntax error" "a line that is not INI"
+printf '[pass FxOptions]\nenabled = maybe\n' >p.ini
+check_ini "p.ini:2: error: [pass FxOptions] enabled: expected true or false, not 'maybe'" "bad enabled"
+printf '[pipeline]\n[pipeline]\n' >p.ini
+check_ini "p.ini:2: error: a second [pipeline] section" "two [pipeline] sections"
+printf '[pass Fx-Options]\n' >p.ini
+check_ini "p.ini:1: error: invalid pass name 'Fx-Options'" "invalid pass name"
+{ printf '[pass FxOptions]\nlabel = '; head -c 300 /dev/zero | tr '\0' x; echo; } >p.ini
+check_ini "p.ini:2: error: line longer than 198 characters" "an overlong line"
+printf '[pass FxOptions]\n\000\001\002\n' >p.ini
+check_ini "p.ini:2: error: NUL byte: this is not a pipeline file" "a binary file"
+printf '[pass NoSuchPass]\n' >p.ini
+check_ini "p.ini:1: error: unknown pass 'NoSuchPass'" "an unknown pass in a pipeline file"
+run "$P" -p nonexistent.ini "$EX"
+expect_status 1 "a missing pipeline file"
+expect_err "nonexistent.ini: error: cannot open pipeline file: No such file or directory" "missing pipeline file: message"
+run "$P" -p "$T" "$EX"
+expect_status 1 "a folder as pipeline file"
+expect_err "cannot read pipeline file: Is a directory" "folder pipeline file: message"
+printf '[pass FxOptions]\n' >unreadable.ini
+chmod 000 unreadable.ini
+if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null 2>&1; then
+	chmod 755 "$T"
+	run setpriv --reuid=65534 --regid=65534 --clear-groups "$P" -p "$T/unreadable.ini" "$EX"
+else
+	run "$P" -p unreadable.ini "$EX"
+fi
+expect_status 1 "an unreadable pipeline file"
+expect_err "cannot open pipeline file: Permission denied" "unreadable pipeline file: message"
+# indented keys are keys, comments and blank lines are fine
+printf '; comment\n# comment\n\n[pipeline]\n  name = indented\n[pass FxOptions]\n   count = 7 ; inline comment\n' >p.ini
+run "$P" $FX -p p.ini "$EX"
+expect_status 0 "comments, blank lines, indentation and inline comments"
+expect_err "FxOptions: flag=false count=7 size=1024 label=none mode=fast" "the indented option took effect"
+
+# ---- options: every type and every error ----
+opt_error() { # opt_error KEY=VALUE MESSAGE
+	printf '[pass FxOptions]\n%s\n' "$1" >o.ini
+	run "$P" $FX -p o.ini "$EX"
+	expect_status 1 "option $1 is refused"
+	expect_err "o.ini:2: error: [pass FxOptions] $2" "option $1: message"
+}
+opt_error "cont = 1" "unknown option 'cont' (did you mean 'count'?)"
+opt_error "zzz = 1" "unknown option 'zzz' (see passline --list-passes)"
+opt_error "flag = perhaps" "option 'flag': expected true or false, not 'perhaps'"
+opt_error "count = many" "option 'count': expected an integer, not 'many'"
+opt_error "count = 101" "option 'count': 101 is above the maximum 100"
+opt_error "count = -1" "option 'count': -1 is below the minimum 0"
+opt_error "count = 99999999999999999999" "option 'count': '99999999999999999999' is out of range of int64"
+opt_error "size = 12MB" "option 'size': expected a byte count such as 4096, 64KiB, 16MiB or 1GiB, not '12MB'"
+opt_error "size = 9999999999GiB" "option 'size': '9999999999GiB' is out of range of int64"
+opt_error "mode = slow" "option 'mode': expected one of fast, exact, not 'slow'"
+printf '[pass FxOptions]\nflag = yes\ncount = 100\nsize = 2MiB\nlabel = hello world\nmode = exact\n' >o.ini
+run "$P" $FX -p o.ini "$EX"
+expect_status 0 "options of every type"
+expect_err "FxOptions: flag=true count=100 size=2097152 label=hello world mode=exact" "every option reaches the pass"
+expect_err "example.pir:2:3: warning: FxOptions: flag is set" "warnings are located"
+run "$P" $FX -p o.ini -q "$EX"
+expect_no_err "FxOptions: flag=" "-q hides pass reports"
+expect_no_err "warning" "-q hides warnings"
+# -O overrides the file and validates the same way
+run "$P" $FX -p o.ini -O FxOptions.count=5 -O FxOptions.mode=fast "$EX"
+expect_status 0 "-O overrides"
+expect_err "count=5 size=2097152 label=hello world mode=fast" "-O values reach the pass"
+run "$P" $FX --passes=FxOptions -O FxOptions.count=500 "$EX"
+expect_status 1 "-O with a bad value"
+expect_err "passline: error: -O: [pass FxOptions] option 'count': 500 is above the maximum 100" "-O bad value: message"
+run "$P" $FX --passes=FxOptions -O FxOptionz.count=5 "$EX"
+expect_status 1 "-O for a pass not in the pipeline"
+expect_err "-O: no pass 'FxOptionz' in the pipeline (did you mean 'FxOptions'?)" "-O unknown pass: message"
+run "$P" $FX --passes=FxOptions -O count=5 "$EX"
+expect_status 2 "-O without PASS. is a usage error"
+run "$P" $FX --passes=FxOptions,FxRunFails -O FxRunFails.enabled=false "$EX"
+expect_status 0 "-O PASS.enabled=false skips a step"
+printf '[pass FxOptions]\n[pass FxRunFails]\nenabled = false\n' >p.ini
+run "$P" $FX -p p.ini "$EX"
+expect_status 0 "enabled = false in the file skips a step"
+
+# ---- stats, reports, remarks, timing ----
+run "$P" $FX --passes=FxOptions,FxOptions --stats-json stats.json "$EX" -o /dev/null
+expect_status 0 "--stats-json"
+echo '{"input": "'"$EX"'", "pipeline": ["FxOptions", "FxOptions"], "stats": {"FxOptions": {"big": 36893488147419103242, "runs": 2}}}' >want.json
+expect_same_file stats.json want.json "stats JSON: exact shape, a pass listed twice summed, values above 2^64 exact"
+run "$P" $FX --passes=FxOptions --stats "$EX" -o /dev/null
+expect_err "===== passline: statistics =====" "--stats prints a table"
+expect_err "18446744073709551621  FxOptions  A statistic of 2^64 + 5 per run." "--stats: value, pass, description aligned"
+expect_err "                   1  FxOptions  Number of runs." "--stats: values right-aligned"
+run "$P" $FX --passes=FxOptions --stats-json - "$EX" -o /dev/null
+expect_out '"stats": {"FxOptions": {"big": 18446744073709551621, "runs": 1}}' "--stats-json - writes to standard output"
+echo "old" >stats2.json
+run "$P" $FX --passes=FxOptions --stats-json stats2.json bad.pir
+[ "$(cat stats2.json)" = old ]
+ok $? "--stats-json: a bad input leaves the old file untouched"
+run "$P" $FX --passes=FxOptions --remarks "$EX" -o /dev/null
+expect_err "example.pir:2:3: remark: FxOptions: a remark at the first instruction" "--remarks shows remarks"
+run "$P" $FX --passes=FxOptions "$EX" -o /dev/null
+expect_no_err "remark" "no remarks without --remarks"
+run "$P" $FX --passes=FxOptions --time-passes "$EX" -o /dev/null
+expect_err "===== passline: wall time per phase =====" "--time-passes prints a table"
+for phase in read verify FxOptions print total; do
+	grep -qE "^ *[0-9]+\.[0-9]{4} s  $phase\$" "$T/err"
+	ok $? "--time-passes shows $phase"
+done
+run "$P" $FX --passes=FxOptions --print-after-all "$EX" -o /dev/null
+expect_err "; *** IR after FxOptions ***" "--print-after-all prints a header"
+expect_err "func @layer0(" "--print-after-all prints the IR"
+
+# ---- --list-passes and --print-pipeline ----
+run "$P" --plugin-dir "$FIXTURE_DIR" --list-passes
+expect_status 3 "--list-passes with broken plugins in the path"
+expect_out "$FIXTURE_DIR/FxOptions.so" "--list-passes names each file"
+expect_out "  plugin FxOptions 1.0 (MIT): A test fixture." "--list-passes shows name, version, license"
+expect_out "    count (int, default 3, 0..100): An integer from 0 to 100." "--list-passes shows options with defaults and help"
+expect_out "    mode (enum, default fast, one of fast exact): fast or exact." "--list-passes shows enum choices"
+expect_out "    stat big: A statistic of 2^64 + 5 per run." "--list-passes shows stats"
+expect_err "FxAbiMajor.so: wrong ABI major version" "--list-passes reports broken plugins"
+run "$P" --list-passes extra.pir
+expect_status 2 "--list-passes takes no INPUT"
+printf '[pipeline]\nname = round\ndescription = a round trip\n\n[pass FxOptions]\nflag = on\nsize = 1048576\nmode = exact\n\n[pass FxOptions]\nenabled = false\nlabel = second\n' >rt.ini
+run "$P" $FX -p rt.ini --print-pipeline
+expect_status 0 "--print-pipeline"
+cp "$T/out" printed1.ini
+expect_out "size = 1MiB" "--print-pipeline prints canonical values"
+expect_out "flag = true" "--print-pipeline prints canonical booleans"
+run "$P" $FX -p printed1.ini --print-pipeline
+expect_same_file "$T/out" printed1.ini "--print-pipeline parses back to the same pipeline"
+run "$P" $FX -p rt.ini -O FxOptions.count=9 --print-pipeline
+expect_out "count = 9" "--print-pipeline includes -O overrides"
+
+done_testing

@@ -1,0 +1,76 @@
+# tests/tap.sh — sourced by the shell tests: run a command, then assert on
+# its exit status and output; each assertion is one TAP line. The plan is
+# printed at the end (done_testing).
+set -u
+tap_n=0
+T=$(mktemp -d "${TMPDIR:-/tmp}/pl-test.XXXXXX") || exit 99
+trap 'chmod -R u+rwx "$T" 2>/dev/null; rm -rf "$T"' EXIT
+status=0
+
+# run CMD... : runs it with stdout in $T/out, stderr in $T/err, status in $status.
+run() {
+	"$@" >"$T/out" 2>"$T/err"
+	status=$?
+}
+
+# run_in DIR CMD... : the same, in DIR.
+run_in() {
+	dir=$1
+	shift
+	(cd "$dir" && "$@") >"$T/out" 2>"$T/err"
+	status=$?
+}
+
+_tap_diag() {
+	{
+		echo "status: $status"
+		echo "stderr:"
+		head -c 2000 "$T/err"
+		echo "stdout:"
+		head -c 1000 "$T/out"
+	} | sed 's/^/# /'
+}
+
+ok() { # ok CONDITION-STATUS DESCRIPTION
+	tap_n=$((tap_n + 1))
+	if [ "$1" -eq 0 ]; then
+		echo "ok $tap_n - $2"
+	else
+		echo "not ok $tap_n - $2"
+		_tap_diag
+	fi
+}
+
+expect_status() { # expect_status WANT DESCRIPTION
+	[ "$status" -eq "$1" ]
+	ok $? "$2 (exit $1)"
+}
+
+expect_err() { # expect_err FIXED-TEXT DESCRIPTION: stderr contains the text
+	grep -qF -- "$1" "$T/err"
+	ok $? "$2"
+}
+
+expect_no_err() { # expect_no_err FIXED-TEXT DESCRIPTION
+	! grep -qF -- "$1" "$T/err"
+	ok $? "$2"
+}
+
+expect_out() { # expect_out FIXED-TEXT DESCRIPTION: stdout contains the text
+	grep -qF -- "$1" "$T/out"
+	ok $? "$2"
+}
+
+expect_err_exactly() { # expect_err_exactly TEXT DESCRIPTION: stderr is the text
+	printf '%s\n' "$1" | cmp -s - "$T/err"
+	ok $? "$2"
+}
+
+expect_same_file() { # expect_same_file A B DESCRIPTION
+	cmp -s "$1" "$2"
+	ok $? "$3"
+}
+
+done_testing() {
+	echo "1..$tap_n"
+}
