@@ -11,7 +11,8 @@ passline_SOURCES = \
 	host/runner.c \
 	host/util.c
 nodist_passline_SOURCES = host/default_pipeline.c
-passline_CPPFLAGS = $(AM_CPPFLAGS) -DPL_PLUGINDIR='"$(pluginsdir)"'
+passline_CPPFLAGS = $(AM_CPPFLAGS) -DPL_PLUGINDIR='"$(pluginsdir)"' \
+	-DPL_SYSCONFDIR='"$(sysconfdir)"'
 passline_CFLAGS = $(AM_CFLAGS) $(INIH_CFLAGS)
 passline_LDADD = libpassline.la $(INIH_LIBS)
 CLEANFILES += host/default_pipeline.c

@@ -11,6 +11,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 struct override {
 	char *assignment;
@@ -304,6 +305,17 @@ static int write_outputs(const struct cli *c, pl_module *m, struct pipeline *pl,
 	return ok ? EXIT_OK : EXIT_INPUT;
 }
 
+/* The default pipeline: the installed pipeline file when there is one (so
+ * the administrator's edits to it take effect), else the built-in copy of
+ * conf/default.ini. */
+static bool default_pipeline(struct pipeline *pl)
+{
+	const char *installed = PL_SYSCONFDIR "/passline/default.ini";
+	if (access(installed, F_OK) == 0)
+		return pipeline_read_file(installed, pl);
+	return pipeline_default(pl);
+}
+
 /* Like opt, the result is verified before it is written: a pass that
  * breaks the IR must not produce a file. (--verify-each has done it.) */
 static int verify_result(pl_module *m, struct timing *t)
@@ -330,7 +342,7 @@ static int run(struct cli *c)
 	struct pipeline pl;
 	bool ok = c->pipeline_file ? pipeline_read_file(c->pipeline_file, &pl)
 	          : c->passes      ? pipeline_from_list(c->passes, &pl)
-	                           : pipeline_default(&pl);
+	                           : default_pipeline(&pl);
 	if (!ok) {
 		pipeline_free(&pl);
 		return c->passes ? EXIT_USAGE : EXIT_INPUT;
