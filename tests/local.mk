@@ -88,3 +88,7 @@ tests_fixtures_FxBreaksIR_la_LIBADD = libpassline.la
 # The command line, end to end.
 TESTS += tests/cli.sh
 EXTRA_DIST += tests/cli.sh tests/tap.sh tests/pir
+
+# Only the ABI is exported (libpassline and every plugin).
+TESTS += tests/exports.sh
+EXTRA_DIST += tests/exports.sh
