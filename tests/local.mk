@@ -20,3 +20,8 @@ tests_unit_check_smoke_SOURCES = tests/unit/check_smoke.c
 tests_unit_check_smoke_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_check_smoke_LDADD = $(UNIT_LDADD)
 TESTS += tests/unit/check_smoke
+
+# The benchmark model generator writes valid, canonical, deterministic
+# modules (bench/pl-genmodel, checked with bench/pl-roundtrip).
+TESTS += tests/genmodel.sh
+EXTRA_DIST += tests/genmodel.sh
