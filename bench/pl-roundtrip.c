@@ -7,7 +7,8 @@
  * Exit status 0 on success, 1 with the diagnostics on standard error when
  * the input does not parse or verify or the output cannot be written, 2 on
  * a usage error. With --time, standard error gets the wall time of each
- * phase, the peak RSS and the peak RSS per instruction.
+ * phase, the peak RSS and the peak RSS per instruction (and the RSS right
+ * after the parse, which leaves out the parser's transient memory).
  */
 #include <config.h>
 
@@ -16,6 +17,7 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <passline/passline.h>
 
@@ -24,6 +26,17 @@ static double now(void)
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* Resident bytes now (Linux /proc/self/statm), 0 when unknown. */
+static double rss_now(void)
+{
+	FILE *fp = fopen("/proc/self/statm", "r");
+	unsigned long size, resident;
+	int n = fp ? fscanf(fp, "%lu %lu", &size, &resident) : 0;
+	if (fp)
+		fclose(fp);
+	return n == 2 ? (double)resident * (double)sysconf(_SC_PAGESIZE) : 0.0;
 }
 
 static void print_diags(pl_diags *d)
@@ -81,6 +94,9 @@ int main(int argc, char **argv)
 		pl_diags_free(d);
 		return 1;
 	}
+	/* after the parse: the module itself, without the parser's transient
+	 * memory (input text window, symbol table) that the peak includes */
+	double rss_parsed = timing ? rss_now() : 0.0;
 	rc = pl_verify_module(m, d);
 	double t2 = now();
 	if (rc != PL_OK) {
@@ -122,9 +138,11 @@ int main(int argc, char **argv)
 		        "verify: %.3f s\n"
 		        "print: %.3f s\n"
 		        "peak RSS: %.1f MiB\n"
-		        "bytes/inst: %.1f\n",
+		        "bytes/inst: %.1f\n"
+		        "RSS after parse: %.1f MiB (%.1f bytes/inst)\n",
 		        n, t1 - t0, t2 - t1, t4 - t3, rss / (1024.0 * 1024.0),
-		        n ? rss / (double)n : 0.0);
+		        n ? rss / (double)n : 0.0, rss_parsed / (1024.0 * 1024.0),
+		        n ? rss_parsed / (double)n : 0.0);
 	}
 	pl_module_free(m);
 	pl_diags_free(d);
