@@ -25,65 +25,7 @@ TESTS += tests/unit/check_smoke
 TESTS += tests/golden.sh
 EXTRA_DIST += tests/golden.sh tests/golden
 
-# Fixture plugins for the loader and CLI tests: one per way a plugin can
-# be refused or fail. Built as shared modules but never installed.
-FIXTURE_LDFLAGS = $(AM_LDFLAGS) -module -avoid-version -rpath /nowhere
-EXTRA_DIST += tests/fixtures/fx_common.h
-check_LTLIBRARIES += tests/fixtures/FxNotPlugin.la
-tests_fixtures_FxNotPlugin_la_SOURCES = tests/fixtures/FxNotPlugin.c
-tests_fixtures_FxNotPlugin_la_LDFLAGS = $(FIXTURE_LDFLAGS)
-check_LTLIBRARIES += tests/fixtures/FxAbiMajor.la
-tests_fixtures_FxAbiMajor_la_SOURCES = tests/fixtures/FxAbiMajor.c
-tests_fixtures_FxAbiMajor_la_LDFLAGS = $(FIXTURE_LDFLAGS)
-tests_fixtures_FxAbiMajor_la_LIBADD = libpassline.la
-check_LTLIBRARIES += tests/fixtures/FxAbiNewer.la
-tests_fixtures_FxAbiNewer_la_SOURCES = tests/fixtures/FxAbiNewer.c
-tests_fixtures_FxAbiNewer_la_LDFLAGS = $(FIXTURE_LDFLAGS)
-tests_fixtures_FxAbiNewer_la_LIBADD = libpassline.la
-check_LTLIBRARIES += tests/fixtures/FxTooSmall.la
-tests_fixtures_FxTooSmall_la_SOURCES = tests/fixtures/FxTooSmall.c
-tests_fixtures_FxTooSmall_la_LDFLAGS = $(FIXTURE_LDFLAGS)
-tests_fixtures_FxTooSmall_la_LIBADD = libpassline.la
-check_LTLIBRARIES += tests/fixtures/FxNullDesc.la
-tests_fixtures_FxNullDesc_la_SOURCES = tests/fixtures/FxNullDesc.c
-tests_fixtures_FxNullDesc_la_LDFLAGS = $(FIXTURE_LDFLAGS)
-tests_fixtures_FxNullDesc_la_LIBADD = libpassline.la
-check_LTLIBRARIES += tests/fixtures/FxMalformed.la
-tests_fixtures_FxMalformed_la_SOURCES = tests/fixtures/FxMalformed.c
-tests_fixtures_FxMalformed_la_LDFLAGS = $(FIXTURE_LDFLAGS)
-tests_fixtures_FxMalformed_la_LIBADD = libpassline.la
-check_LTLIBRARIES += tests/fixtures/FxUndefined.la
-tests_fixtures_FxUndefined_la_SOURCES = tests/fixtures/FxUndefined.c
-tests_fixtures_FxUndefined_la_LDFLAGS = $(FIXTURE_LDFLAGS)
-tests_fixtures_FxUndefined_la_LIBADD = libpassline.la
-check_LTLIBRARIES += tests/fixtures/FxCreateFails.la
-tests_fixtures_FxCreateFails_la_SOURCES = tests/fixtures/FxCreateFails.c
-tests_fixtures_FxCreateFails_la_LDFLAGS = $(FIXTURE_LDFLAGS)
-tests_fixtures_FxCreateFails_la_LIBADD = libpassline.la
-check_LTLIBRARIES += tests/fixtures/FxRunFails.la
-tests_fixtures_FxRunFails_la_SOURCES = tests/fixtures/FxRunFails.c
-tests_fixtures_FxRunFails_la_LDFLAGS = $(FIXTURE_LDFLAGS)
-tests_fixtures_FxRunFails_la_LIBADD = libpassline.la
-check_LTLIBRARIES += tests/fixtures/FxCrash.la
-tests_fixtures_FxCrash_la_SOURCES = tests/fixtures/FxCrash.c
-tests_fixtures_FxCrash_la_LDFLAGS = $(FIXTURE_LDFLAGS)
-tests_fixtures_FxCrash_la_LIBADD = libpassline.la
-check_LTLIBRARIES += tests/fixtures/FxOptions.la
-tests_fixtures_FxOptions_la_SOURCES = tests/fixtures/FxOptions.c
-tests_fixtures_FxOptions_la_LDFLAGS = $(FIXTURE_LDFLAGS)
-tests_fixtures_FxOptions_la_LIBADD = libpassline.la
-check_LTLIBRARIES += tests/fixtures/FxTwoPasses.la
-tests_fixtures_FxTwoPasses_la_SOURCES = tests/fixtures/FxTwoPasses.c
-tests_fixtures_FxTwoPasses_la_LDFLAGS = $(FIXTURE_LDFLAGS)
-tests_fixtures_FxTwoPasses_la_LIBADD = libpassline.la
-check_LTLIBRARIES += tests/fixtures/FxShared.la
-tests_fixtures_FxShared_la_SOURCES = tests/fixtures/FxShared.c
-tests_fixtures_FxShared_la_LDFLAGS = $(FIXTURE_LDFLAGS)
-tests_fixtures_FxShared_la_LIBADD = libpassline.la
-check_LTLIBRARIES += tests/fixtures/FxBreaksIR.la
-tests_fixtures_FxBreaksIR_la_SOURCES = tests/fixtures/FxBreaksIR.c
-tests_fixtures_FxBreaksIR_la_LDFLAGS = $(FIXTURE_LDFLAGS)
-tests_fixtures_FxBreaksIR_la_LIBADD = libpassline.la
+include tests/fixtures/local.mk
 
 # The command line, end to end.
 TESTS += tests/cli.sh
@@ -92,3 +34,8 @@ EXTRA_DIST += tests/cli.sh tests/tap.sh tests/pir
 # Only the ABI is exported (libpassline and every plugin).
 TESTS += tests/exports.sh
 EXTRA_DIST += tests/exports.sh
+
+# The benchmark model generator writes valid, canonical, deterministic
+# modules (bench/pl-genmodel, checked with bench/pl-roundtrip).
+TESTS += tests/genmodel.sh
+EXTRA_DIST += tests/genmodel.sh

@@ -1,0 +1,87 @@
+#!/bin/sh
+# tests/genmodel.sh — the benchmark model generator (bench/pl-genmodel)
+# writes modules that parse and verify, in canonical text (printing what was
+# parsed gives the same bytes), deterministically per seed, and of the size
+# --target-insts asks for. Speaks TAP.
+
+: "${top_builddir:=.}"
+GEN="$top_builddir/bench/pl-genmodel"
+RT="$top_builddir/bench/pl-roundtrip"
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/genmodel.XXXXXX") || exit 99
+trap 'rm -rf "$tmp"' EXIT
+
+echo "1..21"
+n=0
+ok() { n=$((n + 1)); echo "ok $n - $1"; }
+not_ok() { n=$((n + 1)); echo "not ok $n - $1"; }
+check() { # check DESCRIPTION COMMAND...: a test per command
+	desc=$1
+	shift
+	if "$@" >"$tmp/out" 2>&1; then
+		ok "$desc"
+	else
+		not_ok "$desc"
+		sed 's/^/# /' "$tmp/out" | head -20
+	fi
+}
+insts() { grep -c '^  ' "$1"; }
+
+# (a) parse + verify and (b) fixed point, for both layouts, a few seeds
+# and sizes
+for layout in per-layer single; do
+	flag=
+	[ "$layout" = single ] && flag=--single-function
+	for spec in "--layers 2 --seed 1" "--layers 3 --seed 42" "--target-insts 20000 --seed 7"; do
+		f="$tmp/$layout-$(echo "$spec" | tr -dc 'a-z0-9')"
+		# shellcheck disable=SC2086
+		if ! "$GEN" $spec $flag -o "$f.pir" 2>"$tmp/out"; then
+			not_ok "$layout $spec: generated"
+			sed 's/^/# /' "$tmp/out" | head -20
+			not_ok "$layout $spec: print(parse(x)) == x"
+			continue
+		fi
+		check "$layout $spec: parses and verifies" "$RT" "$f.pir" "$f.out"
+		check "$layout $spec: print(parse(x)) == x" cmp "$f.pir" "$f.out"
+	done
+done
+
+# (c) deterministic per seed; seeds differ
+for flag in "" --single-function; do
+	"$GEN" --layers 4 --seed 9 $flag -o "$tmp/d1.pir"
+	"$GEN" --layers 4 --seed 9 $flag -o "$tmp/d2.pir"
+	"$GEN" --layers 4 --seed 10 $flag -o "$tmp/d3.pir"
+	check "same seed, same bytes ${flag:-(per-layer)}" cmp "$tmp/d1.pir" "$tmp/d2.pir"
+	check "other seed, other bytes ${flag:-(per-layer)}" \
+		sh -c '! cmp -s "$1" "$2"' sh "$tmp/d1.pir" "$tmp/d3.pir"
+done
+
+# standard output carries the module and nothing else
+"$GEN" --layers 2 --seed 3 >"$tmp/stdout.pir" 2>/dev/null
+"$GEN" --layers 2 --seed 3 -o "$tmp/file.pir"
+check "writing to standard output gives the same bytes" cmp "$tmp/stdout.pir" "$tmp/file.pir"
+
+# (d) --target-insts 100000 lands within 5%
+for flag in "" --single-function; do
+	"$GEN" --target-insts 100000 --seed 5 $flag -o "$tmp/big.pir"
+	got=$(insts "$tmp/big.pir")
+	check "--target-insts 100000 ${flag:-(per-layer)}: $got instructions" \
+		test "$got" -ge 95000 -a "$got" -le 105000
+done
+
+# the shapes the passes act on are there
+"$GEN" --layers 16 --seed 2 -o "$tmp/mix.pir"
+missing=
+for pat in 'all_gather %[a-z0-9]* {group_id = "dp", factor = 8, fsdp = true}' \
+	'reduce_scatter .*fsdp = true, reduce = "add"' \
+	'all_reduce .*group_id = "tp", factor = 4, reduce = "add"' \
+	'affine_load .*predicate = \["128\*i0 + i1 < [0-9]*"\]' \
+	'affine_store ' 'generic_load ' 'generic_store ' 'rms_norm ' \
+	'tensor_contract .*domain = \[' 'acme\.gelu ' 'acme\.add '; do
+	grep -q "$pat" "$tmp/mix.pir" || missing="$missing [$pat]"
+done
+check "the module has every op shape the passes act on" test -z "$missing"
+[ -n "$missing" ] && echo "# missing:$missing"
+
+check "bad usage exits 2" sh -c '"$1" --layers 0 >/dev/null 2>&1; test $? -eq 2' sh "$GEN"
+exit 0
