@@ -85,8 +85,16 @@ struct pipeline {
 	size_t nsteps;
 };
 
+/* The longest line of a pipeline file, leading blanks aside: what the
+ * system inih reads in one piece (INI_MAX_LINE, less newline and NUL). */
+#define PL_INI_MAX_CONTENT 198
+
 /* Reads a pipeline file. Errors are printed; returns false on any. */
 bool pipeline_read_file(const char *path, struct pipeline *pl);
+/* Reads pipeline text; path names it in messages, relative paths in it
+ * resolve against dir (NULL: only absolute paths are allowed). */
+bool pipeline_read_text(const char *path, const char *dir, const char *buf, size_t len,
+                        struct pipeline *pl);
 /* The built-in default pipeline (the text of conf/default.ini). */
 bool pipeline_default(struct pipeline *pl);
 /* A pipeline of the named passes, "A,B,C"; "" gives none. */
@@ -94,8 +102,9 @@ bool pipeline_from_list(const char *list, struct pipeline *pl);
 /* Applies PASS.KEY=VALUE to every step of PASS; origin names the flag in
  * errors. Returns an exit status (EXIT_OK, EXIT_USAGE, EXIT_INPUT). */
 int pipeline_override(struct pipeline *pl, const char *assignment, const char *origin);
-/* The effective pipeline as a pipeline file (validated steps only). */
-void pipeline_print(const struct pipeline *pl, FILE *out);
+/* The effective pipeline as a pipeline file that reads back to the same
+ * pipeline; false (after an error) when a line would be too long. */
+bool pipeline_print(const struct pipeline *pl, FILE *out);
 void pipeline_free(struct pipeline *pl);
 extern const char default_pipeline_text[];
 

@@ -371,8 +371,7 @@ static int run(struct cli *c)
 	if (status == EXIT_OK)
 		status = runner_configure(&pl, diags, c->remarks);
 	if (status == EXIT_OK && c->print_pipeline) {
-		pipeline_print(&pl, stdout);
-		if (fflush(stdout) != 0)
+		if (!pipeline_print(&pl, stdout) || fflush(stdout) != 0)
 			status = EXIT_INPUT;
 		goto out_diags;
 	}

@@ -26,7 +26,7 @@ struct seen_key {
 
 struct ini_state {
 	const char *path;
-	char *dir; /* the file's folder, NULL for built-in text */
+	const char *dir; /* the file's folder, NULL for built-in text */
 	const char *buf;
 	size_t len, pos;
 	unsigned line;
@@ -160,8 +160,8 @@ static char *line_reader(char *str, int num, void *stream)
 		start++;
 		n--;
 	}
-	if (n + 2 > (size_t)num) {
-		ini_error(st, "line longer than %d characters", num - 2);
+	if (n > PL_INI_MAX_CONTENT || n + 2 > (size_t)num) {
+		ini_error(st, "line longer than %d characters", PL_INI_MAX_CONTENT);
 		st->stop = true;
 		return NULL;
 	}
@@ -278,8 +278,8 @@ static int key_handler(void *user, const char *section, const char *name, const 
 	return 1;
 }
 
-static bool parse_text(const char *path, char *dir, const char *buf, size_t len,
-                       struct pipeline *pl)
+bool pipeline_read_text(const char *path, const char *dir, const char *buf, size_t len,
+                        struct pipeline *pl)
 {
 	memset(pl, 0, sizeof *pl);
 	pl->source = xstrdup(path);
@@ -340,7 +340,7 @@ bool pipeline_read_file(const char *path, struct pipeline *pl)
 	}
 	fclose(fp);
 	char *dir = dir_of(path);
-	bool ok = parse_text(path, dir, buf, len, pl);
+	bool ok = pipeline_read_text(path, dir, buf, len, pl);
 	free(dir);
 	free(buf);
 	return ok;
@@ -348,8 +348,8 @@ bool pipeline_read_file(const char *path, struct pipeline *pl)
 
 bool pipeline_default(struct pipeline *pl)
 {
-	return parse_text("<built-in>", NULL, default_pipeline_text,
-	                  strlen(default_pipeline_text), pl);
+	return pipeline_read_text("<built-in>", NULL, default_pipeline_text,
+	                          strlen(default_pipeline_text), pl);
 }
 
 bool pipeline_from_list(const char *list, struct pipeline *pl)
@@ -451,17 +451,36 @@ int pipeline_override(struct pipeline *pl, const char *assignment, const char *o
 	return status;
 }
 
-void pipeline_print(const struct pipeline *pl, FILE *out)
+/* One "key = value" line; "key=value" when the spaces would pass inih's
+ * line limit. False when even that does not fit: inih could not read the
+ * line back, and --print-pipeline promises text that reads back. */
+static bool print_key(FILE *out, const char *key, const char *value)
 {
+	size_t n = strlen(key) + strlen(value);
+	if (n + 3 <= PL_INI_MAX_CONTENT)
+		fprintf(out, "%s = %s\n", key, value);
+	else if (n + 1 <= PL_INI_MAX_CONTENT)
+		fprintf(out, "%s=%s\n", key, value);
+	else {
+		host_error("cannot print the pipeline: '%s' would not fit on one line of %d "
+		           "characters", key, PL_INI_MAX_CONTENT);
+		return false;
+	}
+	return true;
+}
+
+bool pipeline_print(const struct pipeline *pl, FILE *out)
+{
+	bool ok = true;
 	fprintf(out, "; the effective pipeline, printed by passline %s\n", PACKAGE_VERSION);
 	if (pl->name || pl->description || pl->plugin_dir) {
 		fputs("[pipeline]\n", out);
 		if (pl->name)
-			fprintf(out, "name = %s\n", pl->name);
+			ok = print_key(out, "name", pl->name) && ok;
 		if (pl->description)
-			fprintf(out, "description = %s\n", pl->description);
+			ok = print_key(out, "description", pl->description) && ok;
 		if (pl->plugin_dir)
-			fprintf(out, "plugin_dir = %s\n", pl->plugin_dir);
+			ok = print_key(out, "plugin_dir", pl->plugin_dir) && ok;
 	}
 	for (size_t k = 0; k < pl->nsteps; k++) {
 		const struct step *s = &pl->steps[k];
@@ -469,10 +488,11 @@ void pipeline_print(const struct pipeline *pl, FILE *out)
 		if (!s->enabled)
 			fputs("enabled = false\n", out);
 		if (s->plugin_path)
-			fprintf(out, "plugin = %s\n", s->plugin_path);
+			ok = print_key(out, "plugin", s->plugin_path) && ok;
 		for (size_t j = 0; j < s->nsettings; j++)
-			fprintf(out, "%s = %s\n", s->settings[j].key, s->settings[j].value);
+			ok = print_key(out, s->settings[j].key, s->settings[j].value) && ok;
 	}
+	return ok;
 }
 
 void pipeline_free(struct pipeline *pl)

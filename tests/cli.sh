@@ -331,4 +331,22 @@ expect_same_file "$T/out" printed1.ini "--print-pipeline parses back to the same
 run "$P" $FX -p rt.ini -O FxOptions.count=9 --print-pipeline
 expect_out "count = 9" "--print-pipeline includes -O overrides"
 
+# lines near inih's limit: printed so they read back, or refused
+long=$(head -c 193 /dev/zero | tr '\0' n)
+printf '[pipeline]\nname=%s\n[pass FxOptions]\n' "$long" >long.ini
+run "$P" $FX -p long.ini --print-pipeline
+expect_status 0 "--print-pipeline with a 198-character line"
+expect_out "name=$long" "a line that cannot take spaces is printed without them"
+cp "$T/out" long-printed.ini
+run "$P" $FX -p long-printed.ini --print-pipeline
+expect_same_file "$T/out" long-printed.ini "the long line reads back"
+d1=$(head -c 90 /dev/zero | tr '\0' d)
+mkdir -p "deep/$d1/$d1"
+cp "$FIXTURE_DIR/FxOptions.so" "deep/$d1/$d1/"
+printf '[pipeline]\nplugin_dir = %s/%s\n[pass FxOptions]\n' "$d1" "$d1" >deep/deep.ini
+run "$P" -p deep/deep.ini --print-pipeline
+expect_status 1 "--print-pipeline refuses a line inih could not read back"
+expect_err "cannot print the pipeline: 'plugin_dir' would not fit on one line of 198 characters" \
+	"--print-pipeline says which key is too long"
+
 done_testing

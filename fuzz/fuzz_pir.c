@@ -1,0 +1,61 @@
+/* fuzz/fuzz_pir.c — the .pir reader, verifier and printer.
+ * Property: whatever parses and verifies prints to text that parses and
+ * verifies again and prints to the same text (the fixed point). Nothing
+ * crashes, leaks or reads out of bounds on any input. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <passline/passline.h>
+
+static int append(void *ud, const char *bytes, size_t len)
+{
+	struct { char *p; size_t n; } *b = ud;
+	char *q = realloc(b->p, b->n + len + 1);
+	if (!q)
+		return -1;
+	memcpy(q + b->n, bytes, len);
+	b->p = q;
+	b->n += len;
+	return 0;
+}
+
+int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size);
+int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
+{
+	pl_diags *d = pl_diags_new();
+	pl_module *m = NULL;
+	if (pl_parse_buffer((const char *)data, size, "fuzz.pir", d, &m) != PL_OK ||
+	    pl_verify_module(m, d) != PL_OK) {
+		pl_module_free(m);
+		pl_diags_free(d);
+		return 0;
+	}
+	struct { char *p; size_t n; } first = {NULL, 0}, second = {NULL, 0};
+	if (pl_print_module(m, append, &first) != PL_OK)
+		abort();
+	pl_module *m2 = NULL;
+	pl_diags_clear(d);
+	if (pl_parse_buffer(first.p ? first.p : "", first.n, "printed.pir", d, &m2) != PL_OK) {
+		fprintf(stderr, "printed text does not parse: %s\n%.*s\n", pl_diags_format(d, 0),
+		        (int)first.n, first.p);
+		abort();
+	}
+	if (pl_verify_module(m2, d) != PL_OK) {
+		fprintf(stderr, "printed text does not verify: %s\n", pl_diags_format(d, 0));
+		abort();
+	}
+	if (pl_print_module(m2, append, &second) != PL_OK)
+		abort();
+	if (first.n != second.n || memcmp(first.p, second.p, first.n) != 0) {
+		fprintf(stderr, "not a fixed point:\n%.*s\n----\n%.*s\n", (int)first.n, first.p,
+		        (int)second.n, second.p);
+		abort();
+	}
+	free(first.p);
+	free(second.p);
+	pl_module_free(m2);
+	pl_module_free(m);
+	pl_diags_free(d);
+	return 0;
+}
