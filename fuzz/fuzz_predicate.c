@@ -3,6 +3,8 @@
  * (0..7), the rest is constraints separated by newlines. Property: any text
  * either parses or is refused with a column inside it; when all parse, the
  * count equals plain enumeration of the (small) domain. */
+#include <config.h>
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

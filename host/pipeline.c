@@ -231,15 +231,21 @@ static int key_handler(void *user, const char *section, const char *name, const 
 		static const char *const keys[] = {"name", "description", "plugin_dir"};
 		if (!first_time(st, name))
 			break;
+		/* a second [pipeline] section (an error already) may set a key
+		 * again: replace, never leak */
 		if (strcmp(name, "name") == 0) {
+			free(st->pl->name);
 			st->pl->name = xstrdup(value);
 		} else if (strcmp(name, "description") == 0) {
+			free(st->pl->description);
 			st->pl->description = xstrdup(value);
 		} else if (strcmp(name, "plugin_dir") == 0) {
-			if (!st->dir && value[0] != '/')
+			if (!st->dir && value[0] != '/') {
 				ini_error(st, "plugin_dir must be absolute in a built-in pipeline");
-			else
+			} else {
+				free(st->pl->plugin_dir);
 				st->pl->plugin_dir = resolve_relative(st->dir, value);
+			}
 		} else {
 			const char *near = closest_match(name, keys, 3);
 			if (near)
@@ -451,13 +457,36 @@ int pipeline_override(struct pipeline *pl, const char *assignment, const char *o
 	return status;
 }
 
-/* One "key = value" line; "key=value" when the spaces would pass inih's
- * line limit. False when even that does not fit: inih could not read the
- * line back, and --print-pipeline promises text that reads back. */
+/* Whether inih reads "key = value" back as this very value: it trims
+ * blanks, and a ';' after a blank starts a comment. */
+static bool ini_representable(const char *v)
+{
+	size_t n = strlen(v);
+	if (n && (v[0] == ' ' || v[0] == '\t' || v[n - 1] == ' ' || v[n - 1] == '\t'))
+		return false;
+	for (size_t k = 0; k < n; k++) {
+		if ((unsigned char)v[k] < 0x20 && v[k] != '\t')
+			return false;
+		if (v[k] == ';' && k && (v[k - 1] == ' ' || v[k - 1] == '\t'))
+			return false;
+	}
+	return true;
+}
+
+/* One "key = value" line; "key=value" when the value starts with ';' (a
+ * blank before it would make it a comment) or when the spaces would pass
+ * inih's line limit. False, after an error, when inih could not read the
+ * line back: --print-pipeline promises text that reads back. */
 static bool print_key(FILE *out, const char *key, const char *value)
 {
 	size_t n = strlen(key) + strlen(value);
-	if (n + 3 <= PL_INI_MAX_CONTENT)
+	if (!ini_representable(value)) {
+		host_error("cannot print the pipeline: the value of '%s' cannot be written in "
+		           "a pipeline file (blanks at its ends, a control character, or ';' "
+		           "after a blank)", key);
+		return false;
+	}
+	if (n + 3 <= PL_INI_MAX_CONTENT && value[0] != ';')
 		fprintf(out, "%s = %s\n", key, value);
 	else if (n + 1 <= PL_INI_MAX_CONTENT)
 		fprintf(out, "%s=%s\n", key, value);

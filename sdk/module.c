@@ -186,19 +186,19 @@ const pl_type *pl_type_get(pl_module *m, pl_dtype dtype, const int64_t *dims,
 {
 	if (dtype <= PL_DTYPE_INVALID || dtype >= PL_DTYPE__COUNT || rank > PL_MAX_RANK)
 		return NULL;
-	struct {
-		struct pl_type t;
-		int64_t dims[PL_MAX_RANK];
-	} tmp;
-	memset(&tmp, 0, sizeof tmp);
-	tmp.t.rank = (uint32_t)rank;
-	tmp.t.dtype = (uint32_t)dtype;
+	/* room for the largest type, aligned for its int64 extents */
+	int64_t storage[(sizeof(struct pl_type) + sizeof(int64_t) - 1) / sizeof(int64_t) +
+	                PL_MAX_RANK];
+	struct pl_type *t = (struct pl_type *)(void *)storage;
+	memset(storage, 0, sizeof storage);
+	t->rank = (uint32_t)rank;
+	t->dtype = (uint32_t)dtype;
 	for (size_t i = 0; i < rank; i++) {
 		if (dims[i] < 0)
 			return NULL;
-		tmp.t.dims[i] = dims[i];
+		t->dims[i] = dims[i];
 	}
-	return pl_intern_blob_(m, &m->types, &tmp,
+	return pl_intern_blob_(m, &m->types, t,
 	                       sizeof(struct pl_type) + rank * sizeof(int64_t));
 }
 

@@ -1,0 +1,53 @@
+# Fuzzing. Each harness fuzz/fuzz_NAME.c is built twice:
+#  - with libFuzzer (clang -fsanitize=fuzzer,address,undefined) by
+#    `make fuzz` (long runs) and `make fuzz-smoke` (a bounded run for CI);
+#  - with the ordinary compiler as fuzz/replay_NAME, which `make check` runs
+#    over the committed seeds (fuzz/corpus/NAME) and every input that once
+#    crashed (fuzz/regressions/NAME).
+FUZZ_HARNESSES = pir predicate pipeline
+EXTRA_DIST += fuzz/corpus fuzz/regressions
+
+check_PROGRAMS += fuzz/replay_pir fuzz/replay_predicate fuzz/replay_pipeline
+fuzz_replay_pir_SOURCES = fuzz/fuzz_pir.c fuzz/replay_main.c
+fuzz_replay_pir_LDADD = libpassline.la
+fuzz_replay_predicate_SOURCES = fuzz/fuzz_predicate.c fuzz/replay_main.c
+fuzz_replay_predicate_LDADD = libpassline.la
+# the pipeline reader and option validation, without main.c
+FUZZ_HOST_SOURCES = host/host.h host/atomic.c host/crash.c host/pipeline.c \
+	host/runner.c host/util.c
+fuzz_replay_pipeline_SOURCES = fuzz/fuzz_pipeline.c fuzz/replay_main.c $(FUZZ_HOST_SOURCES)
+nodist_fuzz_replay_pipeline_SOURCES = host/default_pipeline.c
+fuzz_replay_pipeline_CFLAGS = $(AM_CFLAGS) $(INIH_CFLAGS)
+fuzz_replay_pipeline_LDADD = libpassline.la $(INIH_LIBS)
+TESTS += tests/fuzz-replay.sh
+EXTRA_DIST += tests/fuzz-replay.sh
+
+# libFuzzer builds compile the SDK sources into each harness, so coverage
+# reaches into the library.
+FUZZ_CC = clang
+FUZZ_SECONDS = 1800
+FUZZ_SMOKE_SECONDS = 45
+FUZZ_FLAGS = -g -O1 -std=c11 -fsanitize=fuzzer,address,undefined \
+	-fno-sanitize-recover=undefined -I$(top_builddir) -I$(top_srcdir)/sdk/include \
+	-I$(top_builddir)/sdk/include
+fuzz-build: host/default_pipeline.c
+	@$(MKDIR_P) fuzz
+	@sdk=""; for f in $(libpassline_la_SOURCES); do \
+	  case $$f in *.c) sdk="$$sdk $(srcdir)/$$f";; esac; done; \
+	host=""; for f in $(FUZZ_HOST_SOURCES); do \
+	  case $$f in *.c) host="$$host $(srcdir)/$$f";; esac; done; \
+	for h in $(FUZZ_HARNESSES); do \
+	  extra=""; libs=""; \
+	  if [ $$h = pipeline ]; then extra="$$host host/default_pipeline.c $(INIH_CFLAGS)"; libs="$(INIH_LIBS) -ldl"; fi; \
+	  echo "  FUZZ     fuzz/fuzz_$$h"; \
+	  $(FUZZ_CC) $(FUZZ_FLAGS) -o fuzz/fuzz_$$h $(srcdir)/fuzz/fuzz_$$h.c $$sdk $$extra $$libs \
+	    || exit 1; \
+	done
+
+fuzz: fuzz-build
+	srcdir=$(srcdir) $(SHELL) $(srcdir)/fuzz/run.sh $(FUZZ_SECONDS) $(FUZZ_HARNESSES)
+fuzz-smoke: fuzz-build
+	srcdir=$(srcdir) $(SHELL) $(srcdir)/fuzz/run.sh $(FUZZ_SMOKE_SECONDS) $(FUZZ_HARNESSES)
+EXTRA_DIST += fuzz/run.sh
+.PHONY: fuzz fuzz-build fuzz-smoke
+CLEANFILES += fuzz/fuzz_pir fuzz/fuzz_predicate fuzz/fuzz_pipeline

@@ -1,0 +1,16 @@
+#!/bin/sh
+# fuzz/run.sh SECONDS HARNESS... — runs each libFuzzer harness (built by
+# `make fuzz-build`) for SECONDS on its committed seeds and regressions.
+# New inputs go to fuzz/corpus-run/NAME, a crash to fuzz/crash-NAME-*.
+# Run from the build folder; srcdir is the source folder.
+set -eu
+secs=$1
+shift
+: "${srcdir:=.}"
+for h in "$@"; do
+	mkdir -p "fuzz/corpus-run/$h"
+	echo "== fuzz_$h for $secs s"
+	"fuzz/fuzz_$h" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 \
+		-close_fd_mask=3 -print_final_stats=1 -artifact_prefix="fuzz/crash-$h-" \
+		"fuzz/corpus-run/$h" "$srcdir/fuzz/corpus/$h" "$srcdir/fuzz/regressions/$h"
+done
