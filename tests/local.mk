@@ -14,9 +14,11 @@ AM_TESTS_ENVIRONMENT = \
 UNIT_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) -DTEST_SRCDIR='"$(abs_top_srcdir)/tests"'
 UNIT_LDADD = libpassline.la $(CHECK_LIBS)
 EXTRA_DIST += tests/unit/testutil.h
+# The round-trip corpus: check_text reads every *.pir in the folder.
+EXTRA_DIST += tests/pir/roundtrip
 
-check_PROGRAMS += tests/unit/check_smoke
-tests_unit_check_smoke_SOURCES = tests/unit/check_smoke.c
-tests_unit_check_smoke_CFLAGS = $(UNIT_CFLAGS)
-tests_unit_check_smoke_LDADD = $(UNIT_LDADD)
-TESTS += tests/unit/check_smoke
+check_PROGRAMS += tests/unit/check_text
+tests_unit_check_text_SOURCES = tests/unit/check_text.c
+tests_unit_check_text_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_check_text_LDADD = $(UNIT_LDADD)
+TESTS += tests/unit/check_text
