@@ -22,3 +22,9 @@ tests_unit_check_text_SOURCES = tests/unit/check_text.c
 tests_unit_check_text_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_check_text_LDADD = $(UNIT_LDADD)
 TESTS += tests/unit/check_text
+
+check_PROGRAMS += tests/unit/check_verify
+tests_unit_check_verify_SOURCES = tests/unit/check_verify.c
+tests_unit_check_verify_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_check_verify_LDADD = $(UNIT_LDADD)
+TESTS += tests/unit/check_verify
