@@ -28,3 +28,9 @@ tests_unit_check_verify_SOURCES = tests/unit/check_verify.c
 tests_unit_check_verify_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_check_verify_LDADD = $(UNIT_LDADD)
 TESTS += tests/unit/check_verify
+
+check_PROGRAMS += tests/unit/check_ir
+tests_unit_check_ir_SOURCES = tests/unit/check_ir.c
+tests_unit_check_ir_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_check_ir_LDADD = $(UNIT_LDADD)
+TESTS += tests/unit/check_ir
