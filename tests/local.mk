@@ -34,3 +34,9 @@ tests_unit_check_ir_SOURCES = tests/unit/check_ir.c
 tests_unit_check_ir_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_check_ir_LDADD = $(UNIT_LDADD)
 TESTS += tests/unit/check_ir
+
+check_PROGRAMS += tests/unit/check_predicate
+tests_unit_check_predicate_SOURCES = tests/unit/check_predicate.c
+tests_unit_check_predicate_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_check_predicate_LDADD = $(UNIT_LDADD)
+TESTS += tests/unit/check_predicate
