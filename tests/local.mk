@@ -40,3 +40,9 @@ tests_unit_check_predicate_SOURCES = tests/unit/check_predicate.c
 tests_unit_check_predicate_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_check_predicate_LDADD = $(UNIT_LDADD)
 TESTS += tests/unit/check_predicate
+
+check_PROGRAMS += tests/unit/check_options
+tests_unit_check_options_SOURCES = tests/unit/check_options.c
+tests_unit_check_options_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_check_options_LDADD = $(UNIT_LDADD)
+TESTS += tests/unit/check_options
