@@ -777,7 +777,12 @@ static void take_refs_as_pending(struct parser *p)
 
 static void maybe_release(struct parser *p, const char *inst_start)
 {
-	if (p->release)
+	/* Only a position in the text may be handed on. A string token's s
+	 * points at the decoded copy (p->str), elsewhere in memory: with a
+	 * string where an instruction should start, release_pages used to
+	 * madvise(MADV_DONTNEED) everything from the mapping up to that
+	 * buffer, zeroing whatever else was mapped in between. */
+	if (p->release && inst_start >= p->src && inst_start <= p->end)
 		p->release(p->release_ud, inst_start);
 }
 

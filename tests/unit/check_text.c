@@ -9,12 +9,17 @@
  * limits: the reader's documented limits, and very long names and lines.
  */
 #define _POSIX_C_SOURCE 200809L
+#define _DEFAULT_SOURCE /* MAP_ANONYMOUS */
 #include "testutil.h"
 
 #include <dirent.h>
 #include <math.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include <errno.h>
 #include <stdio.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -1254,6 +1259,57 @@ START_TEST(test_limit_large_file)
 }
 END_TEST
 
+/* A string where an instruction should start, in a file read through a
+ * mapping: the reader used to hand the string's decoded copy (heap memory)
+ * to the page release as a position in the text, and madvise(DONTNEED)
+ * everything from the mapping up to it. Here the memory in between is a
+ * canary: a hole is left above it for the string's buffer, and the file,
+ * too large for the hole, is mapped below it. */
+START_TEST(test_limit_string_where_instruction_starts)
+{
+#ifdef __GLIBC__
+	/* large blocks come from mmap (freeing one would raise the bar) */
+	mallopt(M_MMAP_THRESHOLD, 128 * 1024);
+#endif
+	/* written piecewise: no large block of our own */
+	char *path = write_temp("func @f() { \"", 13);
+	FILE *f = fopen(path, "ab");
+	ck_assert_ptr_nonnull(f);
+	for (size_t k = 0; k < 200 * 1024; k++)
+		putc('s', f);
+	fputs("\" }\n// ", f);
+	for (size_t k = 0; k < 20 * MIB; k++)
+		putc('p', f);
+	putc('\n', f);
+	ck_assert_int_eq(fclose(f), 0);
+
+	size_t hole_size = MIB, canary_size = 16 * MIB;
+	char *hole = mmap(NULL, hole_size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ck_assert(hole != MAP_FAILED);
+	unsigned char *canary = mmap(NULL, canary_size, PROT_READ | PROT_WRITE,
+	                             MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ck_assert(canary != MAP_FAILED);
+	memset(canary, 0xab, canary_size);
+	munmap(hole, hole_size);
+
+	pl_diags *d = pl_diags_new();
+	pl_module *m = NULL;
+	ck_assert_int_eq(pl_parse_file(path, d, &m), PL_EPARSE);
+	ck_assert_ptr_null(m);
+	char want[4200];
+	snprintf(want, sizeof want, "%s:1:13: error: expected an op name, found a string", path);
+	ck_assert_str_eq(tu_first_diag(d), want);
+	size_t changed = 0;
+	for (size_t k = 0; k < canary_size; k++)
+		changed += canary[k] != 0xab;
+	ck_assert_uint_eq(changed, 0);
+	munmap(canary, canary_size);
+	pl_diags_free(d);
+	unlink(path);
+	free(path);
+}
+END_TEST
+
 static Suite *text_suite(void)
 {
 	Suite *s = suite_create("text");
@@ -1314,6 +1370,7 @@ static Suite *text_suite(void)
 	tcase_add_test(tc, test_limit_token_16mib);
 	tcase_add_test(tc, test_limit_attribute_count);
 	tcase_add_test(tc, test_limit_large_file);
+	tcase_add_test(tc, test_limit_string_where_instruction_starts);
 	suite_add_tcase(s, tc);
 	return s;
 }
