@@ -2,6 +2,7 @@
 # Check suites print TAP on standard output (srunner_set_tap), shell tests
 # write it themselves.
 LOG_DRIVER = env AM_TAP_AWK='$(AWK)' $(SHELL) $(top_srcdir)/build-aux/tap-driver.sh
+EXTRA_DIST += build-aux/tap-driver.sh
 TEST_EXTENSIONS = .sh
 SH_LOG_DRIVER = $(LOG_DRIVER)
 AM_TESTS_ENVIRONMENT = \
