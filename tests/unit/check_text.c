@@ -534,6 +534,40 @@ START_TEST(test_parse_file_errors)
 }
 END_TEST
 
+/* "-" reads standard input, named "<stdin>": a pipe (read whole) and a
+ * regular file (mapped). The test runs in its own process (Check forks),
+ * so replacing fd 0 is harmless. */
+START_TEST(test_parse_file_stdin)
+{
+	const char *good = "func @f(%a: f32[]) {\n  return %a\n}\n";
+	int fds[2];
+	ck_assert_int_eq(pipe(fds), 0);
+	ck_assert_int_eq(write(fds[1], good, strlen(good)), (ssize_t)strlen(good));
+	close(fds[1]);
+	ck_assert_int_ge(dup2(fds[0], STDIN_FILENO), 0);
+	close(fds[0]);
+	pl_diags *d = pl_diags_new();
+	pl_module *m = NULL;
+	ck_assert_int_eq(pl_parse_file("-", d, &m), PL_OK);
+	ck_assert_str_eq(pl_module_source_name(m), "<stdin>");
+	char *out = tu_print(m);
+	ck_assert_str_eq(out, good);
+	free(out);
+	pl_module_free(m);
+
+	const char *bad = "func @f() {\n  acme.x %a\n}\n";
+	char *path = write_temp(bad, strlen(bad));
+	FILE *f = freopen(path, "rb", stdin);
+	ck_assert_ptr_nonnull(f);
+	ck_assert_int_eq(pl_parse_file("-", d, &m), PL_EPARSE);
+	ck_assert_ptr_null(m);
+	ck_assert_str_eq(tu_first_diag(d), "<stdin>:2:10: error: use of undefined value '%a'");
+	unlink(path);
+	free(path);
+	pl_diags_free(d);
+}
+END_TEST
+
 /* ---- errors ------------------------------------------------------------- */
 
 START_TEST(test_err_unexpected_character)
@@ -1326,6 +1360,7 @@ static Suite *text_suite(void)
 	tcase_add_test(tc, test_print_func_and_inst);
 	tcase_add_test(tc, test_print_large_output);
 	tcase_add_test(tc, test_parse_file_errors);
+	tcase_add_test(tc, test_parse_file_stdin);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("errors");
