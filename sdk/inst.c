@@ -90,7 +90,11 @@ bool pl_inst_comes_before(const pl_inst *a, const pl_inst *b)
 	return pl_inst_position(a) < pl_inst_position(b);
 }
 
-/* ---- linking ---- */
+/* ---- linking ----
+ * Inserting or moving relative to a position that is not linked (detached,
+ * or erased) does nothing: its prev/next are NULL, and linking next to it
+ * used to make the new instruction the function's first or last one,
+ * cutting the rest of the list off. */
 
 static void link_between(pl_inst *inst, pl_inst *prev, pl_inst *next)
 {
@@ -109,6 +113,15 @@ static void link_between(pl_inst *inst, pl_inst *prev, pl_inst *next)
 	f->ninsts++;
 	f->m->ninsts++;
 	assign_pos(inst);
+	/* pl_inst_new marks the names dirty, but a print between creating and
+	 * linking an instruction (pl_print_inst_string for a remark, say)
+	 * cleared the mark while it was detached, and its unnamed results
+	 * were then printed as "%<unnamed>". Parsed results are named before
+	 * they are linked, so this costs the reader nothing. */
+	pl_value *res = pl_inst_res_(inst);
+	for (uint32_t k = 0; k < inst->nres && !f->names_dirty; k++)
+		if (!res[k].name)
+			f->names_dirty = true;
 }
 
 static void unlink_inst(pl_inst *inst)
@@ -137,21 +150,24 @@ void pl_func_append(pl_func *f, pl_inst *inst)
 
 void pl_inst_insert_before(pl_inst *inst, pl_inst *pos)
 {
-	if (inst->func != pos->func || (inst->flags & (PL_INST_LINKED | PL_INST_ERASED)))
+	if (inst->func != pos->func || (inst->flags & (PL_INST_LINKED | PL_INST_ERASED)) ||
+	    !(pos->flags & PL_INST_LINKED))
 		return;
 	link_between(inst, pos->prev, pos);
 }
 
 void pl_inst_insert_after(pl_inst *inst, pl_inst *pos)
 {
-	if (inst->func != pos->func || (inst->flags & (PL_INST_LINKED | PL_INST_ERASED)))
+	if (inst->func != pos->func || (inst->flags & (PL_INST_LINKED | PL_INST_ERASED)) ||
+	    !(pos->flags & PL_INST_LINKED))
 		return;
 	link_between(inst, pos, pos->next);
 }
 
 void pl_inst_move_before(pl_inst *inst, pl_inst *pos)
 {
-	if (inst == pos || inst->func != pos->func || !(inst->flags & PL_INST_LINKED))
+	if (inst == pos || inst->func != pos->func || !(inst->flags & PL_INST_LINKED) ||
+	    !(pos->flags & PL_INST_LINKED))
 		return;
 	unlink_inst(inst);
 	link_between(inst, pos->prev, pos);
@@ -159,7 +175,8 @@ void pl_inst_move_before(pl_inst *inst, pl_inst *pos)
 
 void pl_inst_move_after(pl_inst *inst, pl_inst *pos)
 {
-	if (inst == pos || inst->func != pos->func || !(inst->flags & PL_INST_LINKED))
+	if (inst == pos || inst->func != pos->func || !(inst->flags & PL_INST_LINKED) ||
+	    !(pos->flags & PL_INST_LINKED))
 		return;
 	unlink_inst(inst);
 	link_between(inst, pos, pos->next);

@@ -84,6 +84,8 @@ struct parser {
 	size_t ntypes, types_cap;
 	struct pl_attr_entry *entries;
 	size_t nentries, entries_cap;
+	struct local_ref *entry_keys; /* where each entry's key was written */
+	size_t entry_keys_cap;
 	pl_attr *elems;
 	size_t nelems, elems_cap;
 	unsigned depth;
@@ -233,10 +235,18 @@ static const char *describe(const struct token *t, char *buf, size_t n)
 	switch (t->kind) {
 	case T_EOF: return "end of input";
 	case T_STRING: return "a string";
+	case T_GLOBAL:
+	case T_LOCAL: {
+		/* t->s starts after the sigil; show it, as the user wrote it */
+		char sigil = t->kind == T_GLOBAL ? '@' : '%';
+		if (t->len > 40)
+			snprintf(buf, n, "'%c%.40s...'", sigil, t->s);
+		else
+			snprintf(buf, n, "'%c%.*s'", sigil, (int)t->len, t->s);
+		return buf;
+	}
 	case T_INT:
 	case T_FLOAT:
-	case T_GLOBAL:
-	case T_LOCAL:
 	case T_IDENT:
 		if (t->len > 40)
 			snprintf(buf, n, "'%.40s...'", t->s);
@@ -261,15 +271,23 @@ static void lex_number(struct parser *p, const char *s)
 	const char *q = s;
 	if (*q == '-')
 		q++;
+	const char *digits = q;
 	while (q < p->end && is_digit((unsigned char)*q))
 		q++;
 	bool is_float = false;
+	size_t ndigits = (size_t)(q - digits);
 	if (q < p->end && *q == '.') {
 		is_float = true;
 		q++;
+		const char *frac = q;
 		while (q < p->end && is_digit((unsigned char)*q))
 			q++;
+		ndigits += (size_t)(q - frac);
 	}
+	/* A mantissa needs a digit: without this check "-e5" and "-." were
+	 * read as the float 0.0 (strtod converts nothing and returns 0). */
+	if (ndigits == 0)
+		ERROR_HERE(p, s, "expected a digit after '-'");
 	if (q < p->end && (*q == 'e' || *q == 'E')) {
 		const char *e = q + 1;
 		if (e < p->end && (*e == '+' || *e == '-'))
@@ -303,8 +321,6 @@ static void lex_number(struct parser *p, const char *s)
 		bool neg = *d == '-';
 		if (neg)
 			d++;
-		if (d == q)
-			ERROR_HERE(p, s, "expected a digit after '-'");
 		uint64_t v = 0;
 		for (; d < q; d++) {
 			unsigned digit = (unsigned)(*d - '0');
@@ -655,10 +671,18 @@ static void parse_attr_value(struct parser *p, pl_attr *out)
 	next(p);
 }
 
-static int cmp_ptr(const void *a, const void *b)
+struct key_at {
+	const char *key; /* interned */
+	size_t index;    /* in the dictionary */
+};
+
+static int cmp_key_at(const void *a, const void *b)
 {
-	uintptr_t x = (uintptr_t) * (const void *const *)a, y = (uintptr_t) * (const void *const *)b;
-	return x < y ? -1 : x > y;
+	const struct key_at *x = a, *y = b;
+	uintptr_t kx = (uintptr_t)x->key, ky = (uintptr_t)y->key;
+	if (kx != ky)
+		return kx < ky ? -1 : 1;
+	return x->index < y->index ? -1 : x->index > y->index;
 }
 
 /* "{" [KEY "=" attr {"," KEY "=" attr}] "}" into d. */
@@ -666,9 +690,6 @@ static void parse_attr_dict(struct parser *p, pl_attrs *d)
 {
 	next(p); /* '{' */
 	p->nentries = 0;
-	struct {
-		uint32_t line, col;
-	} first_dup = {0, 0};
 	if (p->tok.kind != T_RBRACE) {
 		for (;;) {
 			if (p->tok.kind != T_IDENT || !pl_is_key_(p->tok.s, p->tok.len))
@@ -685,15 +706,15 @@ static void parse_attr_dict(struct parser *p, pl_attrs *d)
 			expect(p, T_EQUAL, "'=' after the attribute name");
 			p->entries = xgrow(p, p->entries, &p->entries_cap, p->nentries + 1,
 			                   sizeof *p->entries);
+			p->entry_keys = xgrow(p, p->entry_keys, &p->entry_keys_cap, p->nentries + 1,
+			                      sizeof *p->entry_keys);
 			if (p->nentries == UINT16_MAX)
 				error_at(p, kline, kcol, "more than %u attributes", UINT16_MAX);
+			struct local_ref kref = {key, 0, kline, kcol};
+			p->entry_keys[p->nentries] = kref;
 			struct pl_attr_entry *e = &p->entries[p->nentries++];
 			e->key = key;
 			parse_attr_value(p, &e->val);
-			if (p->nentries == 64) {
-				first_dup.line = kline;
-				first_dup.col = kcol;
-			}
 			if (p->tok.kind != T_COMMA)
 				break;
 			next(p);
@@ -701,19 +722,25 @@ static void parse_attr_dict(struct parser *p, pl_attrs *d)
 	}
 	expect(p, T_RBRACE, "',' or '}' in attributes");
 	if (p->nentries > 64) {
-		/* many keys: find a repeat by sorting the interned pointers */
-		const char **keys = nn(p, malloc(p->nentries * sizeof *keys));
-		for (size_t k = 0; k < p->nentries; k++)
-			keys[k] = p->entries[k].key;
-		qsort(keys, p->nentries, sizeof *keys, cmp_ptr);
+		/* Many keys: find repeats by sorting (key, index) pairs. Report
+		 * the first key, in text order, that repeats an earlier one,
+		 * where it was written, as for a small dictionary. (This used to
+		 * name the 64th key of the dictionary, whatever it was.) */
+		struct key_at *keys = nn(p, malloc(p->nentries * sizeof *keys));
+		for (size_t k = 0; k < p->nentries; k++) {
+			keys[k].key = p->entries[k].key;
+			keys[k].index = k;
+		}
+		qsort(keys, p->nentries, sizeof *keys, cmp_key_at);
+		size_t first = SIZE_MAX;
 		for (size_t k = 1; k < p->nentries; k++)
-			if (keys[k] == keys[k - 1]) {
-				const char *dup = keys[k];
-				free(keys);
-				error_at(p, first_dup.line, first_dup.col,
-				         "duplicate attribute '%s' in this dictionary", dup);
-			}
+			if (keys[k].key == keys[k - 1].key && keys[k].index < first &&
+			    (k < 2 || keys[k - 2].key != keys[k].key))
+				first = keys[k].index; /* the second occurrence of its key */
 		free(keys);
+		if (first != SIZE_MAX)
+			error_at(p, p->entry_keys[first].line, p->entry_keys[first].col,
+			         "duplicate attribute '%s'", p->entries[first].key);
 	}
 	if (p->nentries) {
 		d->v = nn(p, pl_arena_alloc(&p->m->arena, p->nentries * sizeof *d->v));
@@ -750,7 +777,12 @@ static void take_refs_as_pending(struct parser *p)
 
 static void maybe_release(struct parser *p, const char *inst_start)
 {
-	if (p->release)
+	/* Only a position in the text may be handed on. A string token's s
+	 * points at the decoded copy (p->str), elsewhere in memory: with a
+	 * string where an instruction should start, release_pages used to
+	 * madvise(MADV_DONTNEED) everything from the mapping up to that
+	 * buffer, zeroing whatever else was mapped in between. */
+	if (p->release && inst_start >= p->src && inst_start <= p->end)
 		p->release(p->release_ud, inst_start);
 }
 
@@ -945,6 +977,7 @@ static void parser_free(struct parser *p)
 	free(p->opvals);
 	free(p->types);
 	free(p->entries);
+	free(p->entry_keys);
 	free(p->elems);
 	free(p->sym);
 	free(p->fnames);

@@ -119,17 +119,32 @@ static void check_reserved(struct verifier *v, const pl_inst *i)
 				dom_ok = false;
 			}
 		}
-		uint64_t n;
-		if (dom_ok && pl_inst_num_dynamic_instances(i, &n) == PL_EOVERFLOW &&
-		    !pl_attrs_get(&i->attrs, "num_dynamic_instances")) {
-			inst_error(v, i, "the product of 'domain' overflows int64");
-			dom_ok = false;
+		/* The product is computed here, not through
+		 * pl_inst_num_dynamic_instances: that one returns an explicit
+		 * num_dynamic_instances without looking at the domain, so an
+		 * overflowing domain next to one went unreported (and
+		 * pl_domain_count later failed on it with PL_EOVERFLOW). */
+		uint64_t n = 1;
+		bool zero = false;
+		for (uint32_t k = 0; dom_ok && k < dom->len; k++)
+			zero = zero || dom->u.list[k].u.i == 0;
+		for (uint32_t k = 0; dom_ok && !zero && k < dom->len; k++) {
+			uint64_t d = (uint64_t)dom->u.list[k].u.i;
+			if (n > (uint64_t)INT64_MAX / d) {
+				inst_error(v, i, "the product of 'domain' overflows int64");
+				dom_ok = false;
+			} else {
+				n *= d;
+			}
 		}
 	}
 	const pl_attr *pred = want(v, i, "predicate", PL_ATTR_LIST);
 	if (pred) {
 		if (!dom) {
-			inst_error(v, i, "attribute 'predicate' needs a 'domain'");
+			/* A domain of the wrong kind was reported above; saying
+			 * it is missing as well would be wrong. */
+			if (!pl_attrs_get(&i->attrs, "domain"))
+				inst_error(v, i, "attribute 'predicate' needs a 'domain'");
 			return;
 		}
 		for (uint32_t k = 0; k < pred->len; k++) {

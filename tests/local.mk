@@ -2,6 +2,7 @@
 # Check suites print TAP on standard output (srunner_set_tap), shell tests
 # write it themselves.
 LOG_DRIVER = env AM_TAP_AWK='$(AWK)' $(SHELL) $(top_srcdir)/build-aux/tap-driver.sh
+EXTRA_DIST += build-aux/tap-driver.sh
 TEST_EXTENSIONS = .sh
 SH_LOG_DRIVER = $(LOG_DRIVER)
 AM_TESTS_ENVIRONMENT = \
@@ -14,12 +15,10 @@ AM_TESTS_ENVIRONMENT = \
 UNIT_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) -DTEST_SRCDIR='"$(abs_top_srcdir)/tests"'
 UNIT_LDADD = libpassline.la $(CHECK_LIBS)
 EXTRA_DIST += tests/unit/testutil.h
+# The round-trip corpus: check_text reads every *.pir in the folder.
+EXTRA_DIST += tests/pir/roundtrip
 
-check_PROGRAMS += tests/unit/check_smoke
-tests_unit_check_smoke_SOURCES = tests/unit/check_smoke.c
-tests_unit_check_smoke_CFLAGS = $(UNIT_CFLAGS)
-tests_unit_check_smoke_LDADD = $(UNIT_LDADD)
-TESTS += tests/unit/check_smoke
+include tests/unit/local.mk
 
 # Golden tests of the passes (see the comment at the top of golden.sh).
 TESTS += tests/golden.sh

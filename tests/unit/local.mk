@@ -1,0 +1,30 @@
+# The Check suites of the SDK, one program per area.
+check_PROGRAMS += tests/unit/check_text
+tests_unit_check_text_SOURCES = tests/unit/check_text.c
+tests_unit_check_text_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_check_text_LDADD = $(UNIT_LDADD)
+TESTS += tests/unit/check_text
+
+check_PROGRAMS += tests/unit/check_verify
+tests_unit_check_verify_SOURCES = tests/unit/check_verify.c
+tests_unit_check_verify_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_check_verify_LDADD = $(UNIT_LDADD)
+TESTS += tests/unit/check_verify
+
+check_PROGRAMS += tests/unit/check_ir
+tests_unit_check_ir_SOURCES = tests/unit/check_ir.c
+tests_unit_check_ir_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_check_ir_LDADD = $(UNIT_LDADD)
+TESTS += tests/unit/check_ir
+
+check_PROGRAMS += tests/unit/check_predicate
+tests_unit_check_predicate_SOURCES = tests/unit/check_predicate.c
+tests_unit_check_predicate_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_check_predicate_LDADD = $(UNIT_LDADD)
+TESTS += tests/unit/check_predicate
+
+check_PROGRAMS += tests/unit/check_options
+tests_unit_check_options_SOURCES = tests/unit/check_options.c
+tests_unit_check_options_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_check_options_LDADD = $(UNIT_LDADD)
+TESTS += tests/unit/check_options
