@@ -296,19 +296,25 @@ struct totals {
 	u128 flops, bytes;
 };
 
-/* Adds a to *total, or explains that Total_<what> would pass 2^128 - 1. */
-static int add_exact(pl_pass_ctx *ctx, const pl_inst *inst, u128 *total, u128 a,
-                     const char *stat, const char *how)
+/* Adds factor x n to *total, or explains that the total would pass
+ * 2^128 - 1. unit names the factor ("flops", "bytes"). */
+static int add_exact(pl_pass_ctx *ctx, const pl_inst *inst, u128 *total, uint64_t factor,
+                     uint64_t n, const char *stat, const char *unit)
 {
+	u128 a = (u128)factor * n;
 	if (a <= ~(u128)0 - *total) {
 		*total += a;
 		return PL_OK;
 	}
 	char what[256], sofar[PL_U128_DEC_BUFSIZE], add[PL_U128_DEC_BUFSIZE];
 	describe(inst, what, sizeof what);
-	pl_ctx_error(ctx, inst, "%s overflows 128 bits at %s: %s + %s (%s) > 2^128 - 1", stat,
-	             what, pl_u128_format((uint64_t)(*total >> 64), (uint64_t)*total, sofar),
-	             pl_u128_format((uint64_t)(a >> 64), (uint64_t)a, add), how);
+	pl_ctx_error(ctx, inst,
+	             "%s overflows 128 bits at %s: %s + %s (%llu %s x %llu dynamic instances) "
+	             "> 2^128 - 1",
+	             stat, what,
+	             pl_u128_format((uint64_t)(*total >> 64), (uint64_t)*total, sofar),
+	             pl_u128_format((uint64_t)(a >> 64), (uint64_t)a, add),
+	             (unsigned long long)factor, unit, (unsigned long long)n);
 	return PL_EOVERFLOW;
 }
 
@@ -319,16 +325,15 @@ static int visit(pl_pass_ctx *ctx, struct cache *c, struct totals *t, const pl_i
 	int rc;
 	if (pred) {
 		rc = masked_count(ctx, c, inst, pred, &n);
+		if (rc)
+			return rc;
 	} else {
 		rc = pl_inst_num_dynamic_instances(inst, &n);
 		if (rc)
 			return count_error(ctx, inst, rc, NULL);
 	}
-	if (rc)
-		return rc;
 
 	unsigned traits = pl_inst_traits(inst);
-	char how[96];
 	if (traits & (PL_TRAIT_LOAD | PL_TRAIT_STORE)) {
 		const pl_value *v = traits & PL_TRAIT_LOAD
 		                          ? (pl_inst_num_results(inst) ? pl_inst_result(inst, 0) : NULL)
@@ -338,17 +343,13 @@ static int visit(pl_pass_ctx *ctx, struct cache *c, struct totals *t, const pl_i
 			                   traits & PL_TRAIT_LOAD ? "a load without a result"
 			                                          : "a store without a stored value");
 		unsigned size = pl_dtype_size(pl_type_dtype(pl_value_type(v)));
-		snprintf(how, sizeof how, "%u bytes x %llu dynamic instances", size,
-		         (unsigned long long)n);
-		return add_exact(ctx, inst, &t->bytes, (u128)n * size, "Total_bytes_moved", how);
+		return add_exact(ctx, inst, &t->bytes, size, n, "Total_bytes_moved", "bytes");
 	}
 	int64_t flops;
 	rc = pl_inst_flops(inst, &flops);
 	if (rc)
 		return count_error(ctx, inst, rc, "'flops' must be an integer >= 0");
-	snprintf(how, sizeof how, "%lld flops x %llu dynamic instances", (long long)flops,
-	         (unsigned long long)n);
-	return add_exact(ctx, inst, &t->flops, (u128)(uint64_t)flops * n, "Total_flops", how);
+	return add_exact(ctx, inst, &t->flops, (uint64_t)flops, n, "Total_flops", "flops");
 }
 
 static int detail_run(pl_pass_ctx *ctx, void *state, pl_module *m)
