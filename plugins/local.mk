@@ -10,3 +10,15 @@ plugins_CountOps_la_SOURCES = plugins/count_ops.c
 plugins_CountOps_la_CFLAGS = $(PLUGIN_CFLAGS)
 plugins_CountOps_la_LDFLAGS = $(PLUGIN_LDFLAGS)
 plugins_CountOps_la_LIBADD = $(PLUGIN_LIBADD)
+
+plugins_LTLIBRARIES += plugins/DynamicInstEstimator.la
+plugins_DynamicInstEstimator_la_SOURCES = plugins/dynamic_inst_estimator.c
+plugins_DynamicInstEstimator_la_CFLAGS = $(PLUGIN_CFLAGS)
+plugins_DynamicInstEstimator_la_LDFLAGS = $(PLUGIN_LDFLAGS)
+plugins_DynamicInstEstimator_la_LIBADD = $(PLUGIN_LIBADD)
+
+plugins_LTLIBRARIES += plugins/DetailDynInst.la
+plugins_DetailDynInst_la_SOURCES = plugins/detail_dyn_inst.c
+plugins_DetailDynInst_la_CFLAGS = $(PLUGIN_CFLAGS)
+plugins_DetailDynInst_la_LDFLAGS = $(PLUGIN_LDFLAGS)
+plugins_DetailDynInst_la_LIBADD = $(PLUGIN_LIBADD)

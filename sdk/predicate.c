@@ -1,16 +1,28 @@
 /* sdk/predicate.c — parsing affine constraints, and counting the points of
  * a domain that satisfy them without enumerating the domain.
  *
- * Counting: indices no constraint names multiply in directly. The rest split
- * into groups linked by shared constraints, counted separately and
- * multiplied. In a group, constraints on a single index first narrow its
- * range; then the index with the widest range becomes the inner one and the
- * others are enumerated: for fixed outer indices every constraint is linear
- * in the inner index, so its solutions form an interval (or, for !=, all
- * but one point). Only the outer product is walked, and it is bounded.
+ * Counting, in three steps:
+ * 1. Bound propagation narrows each index's range [lo, hi] by what every
+ *    constraint but != implies given the others' ranges (a single-index
+ *    constraint simply clamps its index; "128*i0 + i1 < N" caps i0 at about
+ *    N/128). Constraints the narrowed box decides are dropped: one false
+ *    everywhere makes the count 0, one true everywhere no longer links its
+ *    indices.
+ * 2. Indices no remaining constraint names multiply in with their width.
+ *    The others split into groups linked by shared constraints, counted
+ *    separately and multiplied.
+ * 3. In a group, the inner indices are a set no two of which share a
+ *    constraint, with the largest product of widths (exhaustive search for
+ *    small groups, greedy beyond); the rest, the outer ones, are enumerated.
+ *    For fixed outer indices every constraint is linear in the one inner
+ *    index it names (if any), so each inner index ranges over an interval
+ *    (less the points a != excludes) independently of the others: a point
+ *    of the outer walk adds the product of those widths. The outer walk is
+ *    bounded by PL_COUNT_MAX_ENUMERATION points per group (PL_ELIMIT).
  *
- * Arithmetic is in 128 bits: with a domain of at most INT64_MAX points and
- * int64 coefficients no partial sum can pass 2^127.
+ * Arithmetic is in 128 bits: with a domain of at most INT64_MAX points the
+ * sum of the indices' largest values is below 2^63, so with int64
+ * coefficients no partial sum passes 2^127.
  */
 #include "internal.h"
 
@@ -257,6 +269,11 @@ bool pl_constraint_eval(const pl_constraint *c, const int64_t *idx)
 
 static i128 floordiv(i128 n, i128 d) /* d > 0 */
 {
+	if (n >= INT64_MIN && n <= INT64_MAX && d <= INT64_MAX) {
+		/* the usual case, and a 128-bit division is many times slower */
+		int64_t n64 = (int64_t)n, d64 = (int64_t)d, q64 = n64 / d64;
+		return q64 - (n64 % d64 != 0 && n64 < 0);
+	}
 	i128 q = n / d;
 	if (n % d != 0 && n < 0)
 		q--;
@@ -307,11 +324,11 @@ static void solve(pl_cmp cmp, i128 a, i128 b, i128 *lo, i128 *hi, i128 *excl,
 			*lo = v;
 		break;
 	case PL_CMP_EQ:
-		if ((-b) % a != 0) {
+		v = floordiv(-b, a);
+		if (v * a != -b) {
 			*lo = 1;
 			*hi = 0;
 		} else {
-			v = -b / a;
 			if (v > *lo)
 				*lo = v;
 			if (v < *hi)
@@ -319,115 +336,283 @@ static void solve(pl_cmp cmp, i128 a, i128 b, i128 *lo, i128 *hi, i128 *excl,
 		}
 		break;
 	case PL_CMP_NE:
-		if ((-b) % a == 0) {
-			*excl = -b / a;
+		v = floordiv(-b, a);
+		if (v * a == -b) {
+			*excl = v;
 			*has_excl = true;
 		}
 		break;
 	}
 }
 
+/* The interval of S = sum coeff*x + constant that a constraint allows:
+ * [*need_lo, *need_hi], each side possibly open (has_lo / has_hi false).
+ * Not used for !=. */
+static void allowed(pl_cmp cmp, bool *has_lo, i128 *need_lo, bool *has_hi, i128 *need_hi)
+{
+	*has_lo = *has_hi = false;
+	*need_lo = *need_hi = 0;
+	switch (cmp) {
+	case PL_CMP_LT: *has_hi = true; *need_hi = -1; break;
+	case PL_CMP_LE: *has_hi = true; break;
+	case PL_CMP_GT: *has_lo = true; *need_lo = 1; break;
+	case PL_CMP_GE: *has_lo = true; break;
+	case PL_CMP_EQ: *has_lo = *has_hi = true; break;
+	case PL_CMP_NE: break;
+	}
+}
+
+/* The least and greatest value of coeff*x + constant over the box. */
+static void span_of(const pl_constraint *c, const i128 *lo, const i128 *hi, i128 *mn,
+                    i128 *mx)
+{
+	*mn = *mx = c->constant;
+	for (size_t k = 0; k < c->rank; k++) {
+		i128 a = c->coeff[k];
+		if (a > 0) {
+			*mn += a * lo[k];
+			*mx += a * hi[k];
+		} else if (a < 0) {
+			*mn += a * hi[k];
+			*mx += a * lo[k];
+		}
+	}
+}
+
+enum { NARROW_ROUNDS = 4 };
+
+/* Bound propagation: every constraint but != bounds each index it names by
+ * the extremes of its other terms over the box, for a few rounds or until
+ * nothing changes. Only points that break a constraint are cut, so counting
+ * the narrowed box gives the same number. False when the box is empty. */
+static bool narrow(const pl_constraint *const *cs, size_t ncs, size_t rank, i128 *lo,
+                   i128 *hi)
+{
+	for (int round = 0; round < NARROW_ROUNDS; round++) {
+		bool changed = false;
+		for (size_t c = 0; c < ncs; c++) {
+			if (cs[c]->cmp == PL_CMP_NE)
+				continue;
+			bool has_lo, has_hi;
+			i128 need_lo, need_hi, mn, mx;
+			allowed(cs[c]->cmp, &has_lo, &need_lo, &has_hi, &need_hi);
+			span_of(cs[c], lo, hi, &mn, &mx);
+			for (size_t k = 0; k < rank; k++) {
+				i128 a = cs[c]->coeff[k];
+				if (a == 0)
+					continue;
+				i128 tmin = a > 0 ? a * lo[k] : a * hi[k];
+				i128 tmax = a > 0 ? a * hi[k] : a * lo[k];
+				i128 olo = lo[k], ohi = hi[k], unused;
+				bool no_excl = false;
+				/* a x <= need_hi - (mn - tmin) and a x >= need_lo - (mx - tmax) */
+				if (has_hi)
+					solve(PL_CMP_LE, a, mn - tmin - need_hi, &lo[k], &hi[k], &unused,
+					      &no_excl);
+				if (has_lo)
+					solve(PL_CMP_GE, a, mx - tmax - need_lo, &lo[k], &hi[k], &unused,
+					      &no_excl);
+				if (lo[k] > hi[k])
+					return false;
+				changed |= lo[k] != olo || hi[k] != ohi;
+			}
+		}
+		if (!changed)
+			break;
+	}
+	return true;
+}
+
+/* Whether the box decides the constraint: *verdict is then whether it
+ * holds at every point (true) or at none (false). */
+static bool decided(const pl_constraint *c, const i128 *lo, const i128 *hi, bool *verdict)
+{
+	i128 mn, mx;
+	span_of(c, lo, hi, &mn, &mx);
+	if (c->cmp == PL_CMP_NE) {
+		if (mn > 0 || mx < 0) {
+			*verdict = true;
+			return true;
+		}
+		if (mn == 0 && mx == 0) {
+			*verdict = false;
+			return true;
+		}
+		return false;
+	}
+	bool has_lo, has_hi;
+	i128 need_lo, need_hi;
+	allowed(c->cmp, &has_lo, &need_lo, &has_hi, &need_hi);
+	if ((has_hi && mn > need_hi) || (has_lo && mx < need_lo)) {
+		*verdict = false;
+		return true;
+	}
+	if ((!has_hi || mx <= need_hi) && (!has_lo || mn >= need_lo)) {
+		*verdict = true;
+		return true;
+	}
+	return false;
+}
+
+/* A group of indices linked by constraints. Positions 0..ndims-1 index
+ * dims (the domain's index numbers) and lo / hi (their narrowed ranges). */
 struct group {
 	size_t ndims;
 	size_t dims[PL_MAX_RANK];
-	i128 lo[PL_MAX_RANK], hi[PL_MAX_RANK]; /* per position in dims */
+	i128 lo[PL_MAX_RANK], hi[PL_MAX_RANK];
 };
 
-static int cmp_i128(const void *a, const void *b)
+/* Exhaustive search for the inner set up to this many indices in a group
+ * (2^N subsets); a greedy choice beyond. */
+enum { EXACT_INNER_SEARCH = 10 };
+
+/* Chooses the inner indices: no two named by one constraint, so that for
+ * fixed outer indices each ranges over its own interval, and with the
+ * largest product of widths, so that the product of the outer ones (the
+ * points enumerated) is the smallest. adj[k] has bit j set when position k
+ * and j share a constraint. Returns the set as a bit mask of positions. */
+static uint64_t choose_inner(const struct group *g, const uint64_t *adj)
 {
-	i128 x = *(const i128 *)a, y = *(const i128 *)b;
-	return x < y ? -1 : x > y;
+	size_t n = g->ndims;
+	uint64_t best = 0;
+	if (n <= EXACT_INNER_SEARCH) {
+		i128 best_width = 0;
+		for (uint64_t mask = 1; mask < ((uint64_t)1 << n); mask++) {
+			i128 width = 1;
+			bool independent = true;
+			for (size_t k = 0; k < n && independent; k++)
+				if (mask >> k & 1) {
+					independent = (adj[k] & mask) == 0;
+					width *= g->hi[k] - g->lo[k] + 1;
+				}
+			if (independent && width > best_width) {
+				best = mask;
+				best_width = width;
+			}
+		}
+		return best;
+	}
+	/* widest first, each taken when none taken shares a constraint with it */
+	uint64_t taken = 0;
+	for (size_t step = 0; step < n; step++) {
+		size_t widest = SIZE_MAX;
+		for (size_t k = 0; k < n; k++)
+			if (!(taken >> k & 1) &&
+			    (widest == SIZE_MAX ||
+			     g->hi[k] - g->lo[k] > g->hi[widest] - g->lo[widest]))
+				widest = k;
+		taken |= (uint64_t)1 << widest;
+		if ((adj[widest] & best) == 0)
+			best |= (uint64_t)1 << widest;
+	}
+	return best;
 }
 
-/* Counts one group of linked indices. cs are the group's constraints. */
-static int count_group(struct group *g, const pl_constraint *const *cs, size_t ncs,
+struct excluded {
+	size_t pos; /* inner position */
+	i128 v;
+};
+
+static int cmp_excluded(const void *a, const void *b)
+{
+	const struct excluded *x = a, *y = b;
+	if (x->pos != y->pos)
+		return x->pos < y->pos ? -1 : 1;
+	return x->v < y->v ? -1 : x->v > y->v;
+}
+
+/* Counts one group of linked indices. cs are the constraints naming its
+ * indices, none of them decided by the box. */
+static int count_group(const struct group *g, const pl_constraint *const *cs, size_t ncs,
                        uint64_t *out)
 {
-	/* 1. single-index constraints narrow ranges (!= waits for the end) */
+	size_t n = g->ndims;
+	uint64_t adj[PL_MAX_RANK] = {0};
 	for (size_t c = 0; c < ncs; c++) {
-		size_t only = SIZE_MAX, named = 0;
-		for (size_t k = 0; k < g->ndims; k++)
-			if (cs[c]->coeff[g->dims[k]]) {
-				only = k;
-				named++;
-			}
-		if (named == 1 && cs[c]->cmp != PL_CMP_NE) {
-			i128 dummy;
-			bool has = false;
-			solve(cs[c]->cmp, cs[c]->coeff[g->dims[only]], cs[c]->constant,
-			      &g->lo[only], &g->hi[only], &dummy, &has);
-		}
+		uint64_t named = 0;
+		for (size_t k = 0; k < n; k++)
+			if (cs[c]->coeff[g->dims[k]])
+				named |= (uint64_t)1 << k;
+		for (size_t k = 0; k < n; k++)
+			if (named >> k & 1)
+				adj[k] |= named & ~((uint64_t)1 << k);
 	}
-	for (size_t k = 0; k < g->ndims; k++)
-		if (g->lo[k] > g->hi[k]) {
-			*out = 0;
-			return PL_OK;
-		}
+	uint64_t inner = choose_inner(g, adj);
 
-	/* 2. the widest index is the inner one; the rest are enumerated */
-	size_t inner = 0;
-	for (size_t k = 1; k < g->ndims; k++)
-		if (g->hi[k] - g->lo[k] > g->hi[inner] - g->lo[inner])
-			inner = k;
+	size_t nouter = 0, ninner = 0;
+	size_t outer[PL_MAX_RANK], inners[PL_MAX_RANK];
 	i128 points = 1;
-	for (size_t k = 0; k < g->ndims; k++)
-		if (k != inner) {
-			points *= g->hi[k] - g->lo[k] + 1;
-			if (points > (i128)PL_COUNT_MAX_ENUMERATION)
-				return PL_ELIMIT;
+	for (size_t k = 0; k < n; k++) {
+		if (inner >> k & 1) {
+			inners[ninner++] = k;
+			continue;
 		}
+		outer[nouter++] = k;
+		points *= g->hi[k] - g->lo[k] + 1;
+		if (points > (i128)PL_COUNT_MAX_ENUMERATION)
+			return PL_ELIMIT;
+	}
 
-	size_t nouter = 0;
-	size_t outer[PL_MAX_RANK];
-	for (size_t k = 0; k < g->ndims; k++)
-		if (k != inner)
-			outer[nouter++] = k;
-
-	i128 *b = malloc((ncs ? ncs : 1) * sizeof *b);
-	i128 *excl = malloc((ncs ? ncs : 1) * sizeof *excl);
-	if (!b || !excl) {
+	size_t m = ncs ? ncs : 1;
+	i128 *b = malloc(m * sizeof *b);
+	size_t *cpos = malloc(m * sizeof *cpos); /* the inner position named, or SIZE_MAX */
+	struct excluded *excl = malloc(m * sizeof *excl);
+	if (!b || !cpos || !excl) {
 		free(b);
+		free(cpos);
 		free(excl);
 		return PL_ENOMEM;
 	}
 	i128 idx[PL_MAX_RANK];
 	for (size_t k = 0; k < nouter; k++)
 		idx[k] = g->lo[outer[k]];
-	/* b[c] = constant + sum over outer indices, kept up to date as the
-	 * odometer turns */
+	/* b[c] = constant + the outer terms, kept up to date as the odometer
+	 * turns */
 	for (size_t c = 0; c < ncs; c++) {
 		b[c] = cs[c]->constant;
 		for (size_t k = 0; k < nouter; k++)
 			b[c] += (i128)cs[c]->coeff[g->dims[outer[k]]] * idx[k];
+		cpos[c] = SIZE_MAX;
+		for (size_t j = 0; j < ninner; j++)
+			if (cs[c]->coeff[g->dims[inners[j]]])
+				cpos[c] = inners[j];
 	}
-	size_t jd = g->dims[inner];
 	i128 total = 0;
 	for (;;) {
-		i128 lo = g->lo[inner], hi = g->hi[inner];
+		i128 lo[PL_MAX_RANK], hi[PL_MAX_RANK];
+		for (size_t j = 0; j < ninner; j++) {
+			lo[inners[j]] = g->lo[inners[j]];
+			hi[inners[j]] = g->hi[inners[j]];
+		}
 		size_t nexcl = 0;
 		bool empty = false;
 		for (size_t c = 0; c < ncs && !empty; c++) {
-			i128 a = cs[c]->coeff[jd];
-			if (a == 0) {
+			size_t p = cpos[c];
+			if (p == SIZE_MAX) {
 				empty = !holds(cs[c]->cmp, b[c]);
 				continue;
 			}
 			bool has = false;
-			solve(cs[c]->cmp, a, b[c], &lo, &hi, &excl[nexcl], &has);
+			solve(cs[c]->cmp, cs[c]->coeff[g->dims[p]], b[c], &lo[p], &hi[p],
+			      &excl[nexcl].v, &has);
 			if (has)
-				nexcl++;
-			empty = lo > hi;
+				excl[nexcl++].pos = p;
+			empty = lo[p] > hi[p];
 		}
-		if (!empty && lo <= hi) {
-			i128 n = hi - lo + 1;
-			if (nexcl) {
-				qsort(excl, nexcl, sizeof *excl, cmp_i128);
+		if (!empty) {
+			if (nexcl > 1)
+				qsort(excl, nexcl, sizeof *excl, cmp_excluded);
+			i128 product = 1;
+			for (size_t j = 0; j < ninner && product; j++) {
+				size_t p = inners[j];
+				i128 width = hi[p] - lo[p] + 1;
 				for (size_t e = 0; e < nexcl; e++)
-					if ((e == 0 || excl[e] != excl[e - 1]) && excl[e] >= lo &&
-					    excl[e] <= hi)
-						n--;
+					if (excl[e].pos == p && excl[e].v >= lo[p] && excl[e].v <= hi[p] &&
+					    (e == 0 || excl[e - 1].pos != p || excl[e - 1].v != excl[e].v))
+						width--;
+				product *= width;
 			}
-			total += n;
+			total += product;
 		}
 		/* next outer point */
 		size_t k = 0;
@@ -448,9 +633,27 @@ static int count_group(struct group *g, const pl_constraint *const *cs, size_t n
 			break;
 	}
 	free(b);
+	free(cpos);
 	free(excl);
 	*out = (uint64_t)total;
 	return PL_OK;
+}
+
+/* The first index a constraint names (it names one: the box decides the
+ * rest). */
+static size_t first_named(const pl_constraint *c)
+{
+	size_t k = 0;
+	while (k < c->rank && c->coeff[k] == 0)
+		k++;
+	return k;
+}
+
+static size_t uf_root(size_t *parent, size_t k)
+{
+	while (parent[k] != k)
+		k = parent[k] = parent[parent[k]];
+	return k;
 }
 
 int pl_domain_count(const int64_t *extents, size_t rank,
@@ -461,7 +664,6 @@ int pl_domain_count(const int64_t *extents, size_t rank,
 	for (size_t c = 0; c < ncs; c++)
 		if (cs[c]->rank != rank)
 			return PL_EINVAL;
-	uint64_t product = 1;
 	for (size_t k = 0; k < rank; k++) {
 		if (extents[k] < 0)
 			return PL_EINVAL;
@@ -470,93 +672,93 @@ int pl_domain_count(const int64_t *extents, size_t rank,
 			return PL_OK;
 		}
 	}
+	uint64_t product = 1;
 	for (size_t k = 0; k < rank; k++) {
 		if (product > (uint64_t)INT64_MAX / (uint64_t)extents[k])
 			return PL_EOVERFLOW;
 		product *= (uint64_t)extents[k];
 	}
 
-	/* constraints naming no index are true or false everywhere */
+	/* 1. narrow the box; drop the constraints it decides */
+	i128 lo[PL_MAX_RANK], hi[PL_MAX_RANK];
+	for (size_t k = 0; k < rank; k++) {
+		lo[k] = 0;
+		hi[k] = extents[k] - 1;
+	}
+	if (!narrow(cs, ncs, rank, lo, hi)) {
+		*out = 0;
+		return PL_OK;
+	}
+	const pl_constraint **live = malloc((ncs ? ncs : 1) * sizeof *live);
+	if (!live)
+		return PL_ENOMEM;
+	size_t nlive = 0;
 	for (size_t c = 0; c < ncs; c++) {
-		bool named = false;
-		for (size_t k = 0; k < rank && !named; k++)
-			named = cs[c]->coeff[k] != 0;
-		if (!named && !holds(cs[c]->cmp, cs[c]->constant)) {
+		bool verdict;
+		if (!decided(cs[c], lo, hi, &verdict)) {
+			live[nlive++] = cs[c];
+		} else if (!verdict) {
+			free(live);
 			*out = 0;
 			return PL_OK;
 		}
 	}
 
-	/* union-find over indices linked by a constraint */
+	/* 2. indices no live constraint names multiply in; the others form
+	 * groups linked by shared constraints (union-find) */
 	size_t parent[PL_MAX_RANK];
 	bool used[PL_MAX_RANK] = {false};
 	for (size_t k = 0; k < rank; k++)
 		parent[k] = k;
-	for (size_t c = 0; c < ncs; c++) {
+	for (size_t c = 0; c < nlive; c++) {
 		size_t first = SIZE_MAX;
 		for (size_t k = 0; k < rank; k++) {
-			if (!cs[c]->coeff[k])
+			if (!live[c]->coeff[k])
 				continue;
 			used[k] = true;
-			if (first == SIZE_MAX) {
+			if (first == SIZE_MAX)
 				first = k;
-				continue;
-			}
-			size_t a = first, b = k;
-			while (parent[a] != a)
-				a = parent[a];
-			while (parent[b] != b)
-				b = parent[b];
-			if (a != b)
-				parent[b] = a;
+			else
+				parent[uf_root(parent, k)] = uf_root(parent, first);
 		}
 	}
-
 	uint64_t total = 1;
 	for (size_t k = 0; k < rank; k++)
 		if (!used[k])
-			total *= (uint64_t)extents[k];
+			total *= (uint64_t)(hi[k] - lo[k] + 1);
 
-	const pl_constraint **gcs = malloc((ncs ? ncs : 1) * sizeof *gcs);
-	if (!gcs)
+	/* 3. count each group and multiply */
+	const pl_constraint **gcs = malloc((nlive ? nlive : 1) * sizeof *gcs);
+	if (!gcs) {
+		free(live);
 		return PL_ENOMEM;
-	for (size_t root = 0; root < rank; root++) {
-		if (!used[root] || parent[root] != root)
+	}
+	int rc = PL_OK;
+	for (size_t root = 0; root < rank && rc == PL_OK && total; root++) {
+		if (!used[root] || uf_root(parent, root) != root)
 			continue;
 		struct group g;
 		g.ndims = 0;
 		for (size_t k = 0; k < rank; k++) {
-			if (!used[k])
+			if (!used[k] || uf_root(parent, k) != root)
 				continue;
-			size_t r = k;
-			while (parent[r] != r)
-				r = parent[r];
-			if (r != root)
-				continue;
-			g.lo[g.ndims] = 0;
-			g.hi[g.ndims] = extents[k] - 1;
+			g.lo[g.ndims] = lo[k];
+			g.hi[g.ndims] = hi[k];
 			g.dims[g.ndims++] = k;
 		}
 		size_t ngcs = 0;
-		for (size_t c = 0; c < ncs; c++)
-			for (size_t k = 0; k < g.ndims; k++)
-				if (cs[c]->coeff[g.dims[k]]) {
-					gcs[ngcs++] = cs[c];
-					break;
-				}
-		uint64_t n;
-		int rc = count_group(&g, gcs, ngcs, &n);
-		if (rc) {
-			free(gcs);
-			return rc;
-		}
+		for (size_t c = 0; c < nlive; c++)
+			if (uf_root(parent, first_named(live[c])) == root)
+				gcs[ngcs++] = live[c];
+		uint64_t n = 0;
+		rc = count_group(&g, gcs, ngcs, &n);
 		total *= n; /* bounded by the product of extents */
-		if (total == 0)
-			break;
 	}
 	free(gcs);
-	*out = total;
-	return PL_OK;
+	free(live);
+	if (rc == PL_OK)
+		*out = total;
+	return rc;
 }
 
 int pl_inst_masked_dynamic_instances(const pl_inst *inst, uint64_t *out)

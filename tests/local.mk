@@ -20,6 +20,13 @@ EXTRA_DIST += tests/pir/roundtrip
 
 include tests/unit/local.mk
 
+# exact domain counting against enumeration
+check_PROGRAMS += tests/unit/check_count_property
+tests_unit_check_count_property_SOURCES = tests/unit/check_count_property.c
+tests_unit_check_count_property_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_check_count_property_LDADD = $(UNIT_LDADD)
+TESTS += tests/unit/check_count_property
+
 # Golden tests of the passes (see the comment at the top of golden.sh).
 TESTS += tests/golden.sh
 EXTRA_DIST += tests/golden.sh tests/golden

@@ -43,13 +43,17 @@ PL_API pl_cmp pl_constraint_cmp(const pl_constraint *c);
 /* Whether the constraint holds at the point idx[0..rank-1]. */
 PL_API bool pl_constraint_eval(const pl_constraint *c, const int64_t *idx);
 
-/* The bound on enumeration: counting enumerates at most this many points
- * of outer indices per group of linked indices; beyond it, PL_ELIMIT. */
+/* The bound on enumeration: counting walks at most this many points of
+ * outer indices per group of linked indices (after bound propagation has
+ * narrowed their ranges); beyond it, PL_ELIMIT. A walk at the bound takes
+ * a few seconds; typical masks walk a few hundred points. */
 #define PL_COUNT_MAX_ENUMERATION (1ull << 26)
 
-/* Counts the points of the domain extents[0..rank-1] (each >= 0, product at
- * most INT64_MAX) that satisfy every constraint, without enumerating the
- * whole domain. PL_OK, PL_EINVAL (rank mismatch), PL_EOVERFLOW, or
+/* Counts the points of the domain extents[0..rank-1] (each >= 0) that
+ * satisfy every constraint, without enumerating the whole domain (see
+ * sdk/predicate.c for how). No constraints: the product of the extents.
+ * PL_OK, PL_EINVAL (a negative extent, a constraint of another rank),
+ * PL_EOVERFLOW when the product of the extents exceeds INT64_MAX, or
  * PL_ELIMIT when the outer enumeration would exceed the bound above. */
 PL_API int pl_domain_count(const int64_t *extents, size_t rank,
                            const pl_constraint *const *constraints,

@@ -1,0 +1,400 @@
+/* plugins/detail_dyn_inst.c — DetailDynInst (DESIGN 3.5).
+ * Reads: every instruction's domain, predicate, num_dynamic_instances,
+ * flops and load/store dtype. Changes: nothing; reports two totals.
+ *
+ * The exact counterpart of DynamicInstEstimator. Per instruction,
+ * n = masked_dynamic_instances: the points of `domain` that satisfy every
+ * constraint of `predicate` when there is one (counted without enumerating
+ * the domain, sdk/predicate.c), else num_dynamic_instances. A load or store
+ * adds n x the size of its dtype (a load's result, a store's stored value)
+ * to Total_bytes_moved; every other instruction adds flops x n to
+ * Total_flops, flops being the attribute or the op's default (DESIGN 2.2).
+ * The totals are exact unsigned 128-bit integers, reported as
+ * "Total flops: N" and "Total bytes moved: N" and kept as the stats of the
+ * same names. A product cannot pass 2^127 (both factors are below 2^64 and
+ * one below 2^63); a sum that would pass 2^128 - 1 is an error naming the
+ * instruction, never a wrapped number. So are a predicate whose count
+ * would walk more than PL_COUNT_MAX_ENUMERATION outer points and a domain
+ * of more than INT64_MAX points.
+ *
+ * Speed: a module of 10^6 instructions repeats a few domains and
+ * predicates. Attribute strings and lists are interned per module, so
+ * equal strings and equal lists share one pointer; the pass keeps, for the
+ * run, the parsed constraint per (string, rank) and the count per
+ * (domain elements, predicate elements), keyed by those pointers. The
+ * result is the same as pl_inst_masked_dynamic_instances, only computed
+ * once per distinct pair: a pointer stands for one immutable value while
+ * the module lives, so the keys are sound whatever the interning; the
+ * interning is what makes equal values hit. (10^6 instructions with causal
+ * and tail masks: 0.09 s with the caches, 18 s without.)
+ */
+#include <passline/passline.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef unsigned __int128 u128;
+
+static const pl_stat_decl detail_stats[] = {
+	PL_STAT("Total_flops", "Total flops."),
+	PL_STAT("Total_bytes_moved", "Total bytes moved."),
+	PL_STAT_END
+};
+
+/* ---- run-long caches, keyed by interned pointers -------------------------- */
+
+static uint64_t mix(uint64_t a, uint64_t b)
+{
+	uint64_t h = (a ^ (b * 0x9e3779b97f4a7c15ull)) * 0xbf58476d1ce4e5b9ull;
+	return h ^ (h >> 31);
+}
+
+/* The parsed constraint of an interned predicate string for a rank. */
+struct cons_slot {
+	const char *text; /* NULL: empty slot */
+	size_t rank;
+	pl_constraint *c;
+};
+
+/* The count of a (domain, predicate) pair: the pointers to their first
+ * elements (NULL for an empty list) and their lengths. */
+struct count_slot {
+	const pl_attr *dom, *pred;
+	size_t dom_len, pred_len;
+	bool used;
+	uint64_t n;
+};
+
+struct cache {
+	struct cons_slot *cons;
+	size_t cons_cap, cons_count;
+	struct count_slot *counts;
+	size_t counts_cap, counts_count;
+	const pl_constraint **scratch; /* one predicate's constraints */
+	size_t scratch_cap;
+};
+
+static void cache_free(struct cache *c)
+{
+	for (size_t k = 0; k < c->cons_cap; k++)
+		if (c->cons[k].text)
+			pl_constraint_free(c->cons[k].c);
+	free(c->cons);
+	free(c->counts);
+	free(c->scratch);
+}
+
+static size_t cons_hash(const char *text, size_t rank)
+{
+	return (size_t)mix((uint64_t)(uintptr_t)text, rank);
+}
+
+static size_t count_hash(const struct count_slot *s)
+{
+	return (size_t)mix(mix((uint64_t)(uintptr_t)s->dom, s->dom_len),
+	                   mix((uint64_t)(uintptr_t)s->pred, s->pred_len));
+}
+
+/* Keeps both tables at most half full. */
+static int cons_grow(struct cache *c)
+{
+	size_t cap = c->cons_cap ? c->cons_cap * 2 : 64;
+	struct cons_slot *v = calloc(cap, sizeof *v);
+	if (!v)
+		return PL_ENOMEM;
+	for (size_t k = 0; k < c->cons_cap; k++) {
+		if (!c->cons[k].text)
+			continue;
+		size_t j = cons_hash(c->cons[k].text, c->cons[k].rank) & (cap - 1);
+		while (v[j].text)
+			j = (j + 1) & (cap - 1);
+		v[j] = c->cons[k];
+	}
+	free(c->cons);
+	c->cons = v;
+	c->cons_cap = cap;
+	return PL_OK;
+}
+
+static int counts_grow(struct cache *c)
+{
+	size_t cap = c->counts_cap ? c->counts_cap * 2 : 64;
+	struct count_slot *v = calloc(cap, sizeof *v);
+	if (!v)
+		return PL_ENOMEM;
+	for (size_t k = 0; k < c->counts_cap; k++) {
+		if (!c->counts[k].used)
+			continue;
+		size_t j = count_hash(&c->counts[k]) & (cap - 1);
+		while (v[j].used)
+			j = (j + 1) & (cap - 1);
+		v[j] = c->counts[k];
+	}
+	free(c->counts);
+	c->counts = v;
+	c->counts_cap = cap;
+	return PL_OK;
+}
+
+/* ---- messages ---------------------------------------------------------- */
+
+/* "%v = op in @f" (or "op in @f"), and where it stands when it was built
+ * by a pass and has no source location. */
+static void describe(const pl_inst *inst, char *buf, size_t len)
+{
+	const pl_func *f = pl_inst_func(inst);
+	const char *name = pl_inst_num_results(inst) ? pl_value_name(pl_inst_result(inst, 0))
+	                                             : NULL;
+	int n = snprintf(buf, len, "%s%s%s%s in @%s", name ? "%" : "", name ? name : "",
+	                 name ? " = " : "", pl_inst_opname(inst), pl_func_name(f));
+	if (pl_inst_line(inst) == 0 && n > 0 && (size_t)n < len) {
+		size_t k = 1;
+		for (const pl_inst *i = pl_func_first_inst(f); i && i != inst; i = pl_inst_next(i))
+			k++;
+		snprintf(buf + n, len - (size_t)n, " (instruction %zu)", k);
+	}
+}
+
+/* Explains why the dynamic instances of inst could not be counted. */
+static int count_error(pl_pass_ctx *ctx, const pl_inst *inst, int rc, const char *detail)
+{
+	char what[256];
+	describe(inst, what, sizeof what);
+	switch (rc) {
+	case PL_ELIMIT:
+		pl_ctx_error(ctx, inst,
+		             "cannot count the predicated domain of %s: it would walk more than "
+		             "%llu points of its outer indices (PL_COUNT_MAX_ENUMERATION)",
+		             what, (unsigned long long)PL_COUNT_MAX_ENUMERATION);
+		break;
+	case PL_EOVERFLOW:
+		pl_ctx_error(ctx, inst, "cannot count the dynamic instances of %s: %s", what,
+		             detail ? detail : "more than INT64_MAX");
+		break;
+	default:
+		pl_ctx_error(ctx, inst, "cannot count the dynamic instances of %s: %s", what,
+		             detail ? detail : pl_status_string(rc));
+		break;
+	}
+	return rc;
+}
+
+/* ---- counting ----------------------------------------------------------- */
+
+/* The parsed constraint for an interned string s of len bytes. */
+static int constraint_for(pl_pass_ctx *ctx, struct cache *c, const pl_inst *inst,
+                          const char *s, size_t len, size_t rank, const pl_constraint **out)
+{
+	if (c->cons_cap == 0 || (c->cons_count + 1) * 2 > c->cons_cap) {
+		int rc = cons_grow(c);
+		if (rc)
+			return count_error(ctx, inst, rc, NULL);
+	}
+	size_t j = cons_hash(s, rank) & (c->cons_cap - 1);
+	while (c->cons[j].text) {
+		if (c->cons[j].text == s && c->cons[j].rank == rank) {
+			*out = c->cons[j].c;
+			return PL_OK;
+		}
+		j = (j + 1) & (c->cons_cap - 1);
+	}
+	pl_constraint *k = NULL;
+	size_t col = 0;
+	const char *msg = NULL;
+	int rc = pl_constraint_parse(s, len, rank, &k, &col, &msg);
+	if (rc == PL_EPARSE) {
+		char detail[512];
+		snprintf(detail, sizeof detail, "predicate \"%s\", column %zu: %s", s, col,
+		         msg ? msg : "syntax error");
+		return count_error(ctx, inst, rc, detail);
+	}
+	if (rc)
+		return count_error(ctx, inst, rc, NULL);
+	c->cons[j].text = s;
+	c->cons[j].rank = rank;
+	c->cons[j].c = k;
+	c->cons_count++;
+	*out = k;
+	return PL_OK;
+}
+
+/* masked_dynamic_instances of an instruction with a predicate. */
+static int masked_count(pl_pass_ctx *ctx, struct cache *c, const pl_inst *inst,
+                        const pl_attr *pred, uint64_t *out)
+{
+	const pl_attr *dom = pl_attrs_get(pl_inst_attrs_const(inst), "domain");
+	if (!dom || pl_attr_get_kind(dom) != PL_ATTR_LIST ||
+	    pl_attr_get_kind(pred) != PL_ATTR_LIST)
+		return count_error(ctx, inst, PL_ETYPE,
+		                   "'predicate' needs a 'domain', and both must be lists");
+	struct count_slot key = {
+		.dom = pl_attr_list_at(dom, 0),
+		.pred = pl_attr_list_at(pred, 0),
+		.dom_len = pl_attr_list_size(dom),
+		.pred_len = pl_attr_list_size(pred),
+		.used = true,
+	};
+	if (c->counts_cap == 0 || (c->counts_count + 1) * 2 > c->counts_cap) {
+		int rc = counts_grow(c);
+		if (rc)
+			return count_error(ctx, inst, rc, NULL);
+	}
+	size_t j = count_hash(&key) & (c->counts_cap - 1);
+	for (; c->counts[j].used; j = (j + 1) & (c->counts_cap - 1)) {
+		const struct count_slot *s = &c->counts[j];
+		if (s->dom == key.dom && s->pred == key.pred && s->dom_len == key.dom_len &&
+		    s->pred_len == key.pred_len) {
+			*out = s->n;
+			return PL_OK;
+		}
+	}
+
+	size_t rank = key.dom_len;
+	if (rank > PL_MAX_RANK)
+		return count_error(ctx, inst, PL_EINVAL, "'domain' has more than 64 dimensions");
+	int64_t extents[PL_MAX_RANK];
+	for (size_t k = 0; k < rank; k++) {
+		const pl_attr *e = pl_attr_list_at(dom, k);
+		if (pl_attr_get_kind(e) != PL_ATTR_INT || pl_attr_get_int(e) < 0)
+			return count_error(ctx, inst, PL_ETYPE,
+			                   "'domain' must list integers >= 0");
+		extents[k] = pl_attr_get_int(e);
+	}
+	size_t ncs = key.pred_len;
+	if (ncs > c->scratch_cap) {
+		const pl_constraint **v = realloc(c->scratch, ncs * sizeof *v);
+		if (!v)
+			return count_error(ctx, inst, PL_ENOMEM, NULL);
+		c->scratch = v;
+		c->scratch_cap = ncs;
+	}
+	for (size_t k = 0; k < ncs; k++) {
+		const pl_attr *s = pl_attr_list_at(pred, k);
+		if (pl_attr_get_kind(s) != PL_ATTR_STRING)
+			return count_error(ctx, inst, PL_ETYPE, "'predicate' must list strings");
+		size_t len;
+		const char *text = pl_attr_get_string(s, &len);
+		int rc = constraint_for(ctx, c, inst, text, len, rank, &c->scratch[k]);
+		if (rc)
+			return rc;
+	}
+	uint64_t n;
+	int rc = pl_domain_count(extents, rank, c->scratch, ncs, &n);
+	if (rc)
+		return count_error(ctx, inst, rc,
+		                   rc == PL_EOVERFLOW ? "its predicated domain has more than "
+		                                        "INT64_MAX points"
+		                                      : NULL);
+	key.n = n;
+	c->counts[j] = key;
+	c->counts_count++;
+	*out = n;
+	return PL_OK;
+}
+
+/* ---- the pass ------------------------------------------------------------ */
+
+struct totals {
+	u128 flops, bytes;
+};
+
+/* Adds factor x n to *total, or explains that the total would pass
+ * 2^128 - 1. unit names the factor ("flops", "bytes"). */
+static int add_exact(pl_pass_ctx *ctx, const pl_inst *inst, u128 *total, uint64_t factor,
+                     uint64_t n, const char *stat, const char *unit)
+{
+	u128 a = (u128)factor * n;
+	if (a <= ~(u128)0 - *total) {
+		*total += a;
+		return PL_OK;
+	}
+	char what[256], sofar[PL_U128_DEC_BUFSIZE], add[PL_U128_DEC_BUFSIZE];
+	describe(inst, what, sizeof what);
+	pl_ctx_error(ctx, inst,
+	             "%s overflows 128 bits at %s: %s + %s (%llu %s x %llu dynamic instances) "
+	             "> 2^128 - 1",
+	             stat, what,
+	             pl_u128_format((uint64_t)(*total >> 64), (uint64_t)*total, sofar),
+	             pl_u128_format((uint64_t)(a >> 64), (uint64_t)a, add),
+	             (unsigned long long)factor, unit, (unsigned long long)n);
+	return PL_EOVERFLOW;
+}
+
+static int visit(pl_pass_ctx *ctx, struct cache *c, struct totals *t, const pl_inst *inst)
+{
+	const pl_attr *pred = pl_attrs_get(pl_inst_attrs_const(inst), "predicate");
+	uint64_t n;
+	int rc;
+	if (pred) {
+		rc = masked_count(ctx, c, inst, pred, &n);
+		if (rc)
+			return rc;
+	} else {
+		rc = pl_inst_num_dynamic_instances(inst, &n);
+		if (rc)
+			return count_error(ctx, inst, rc, NULL);
+	}
+
+	unsigned traits = pl_inst_traits(inst);
+	if (traits & (PL_TRAIT_LOAD | PL_TRAIT_STORE)) {
+		const pl_value *v = traits & PL_TRAIT_LOAD
+		                          ? (pl_inst_num_results(inst) ? pl_inst_result(inst, 0) : NULL)
+		                          : (pl_inst_num_operands(inst) ? pl_inst_operand(inst, 0) : NULL);
+		if (!v)
+			return count_error(ctx, inst, PL_EINVAL,
+			                   traits & PL_TRAIT_LOAD ? "a load without a result"
+			                                          : "a store without a stored value");
+		unsigned size = pl_dtype_size(pl_type_dtype(pl_value_type(v)));
+		return add_exact(ctx, inst, &t->bytes, size, n, "Total_bytes_moved", "bytes");
+	}
+	int64_t flops;
+	rc = pl_inst_flops(inst, &flops);
+	if (rc)
+		return count_error(ctx, inst, rc, "'flops' must be an integer >= 0");
+	return add_exact(ctx, inst, &t->flops, (uint64_t)flops, n, "Total_flops", "flops");
+}
+
+static int detail_run(pl_pass_ctx *ctx, void *state, pl_module *m)
+{
+	(void)state;
+	struct cache cache;
+	memset(&cache, 0, sizeof cache);
+	struct totals t = {0, 0};
+	int rc = PL_OK;
+	for (size_t fi = 0; fi < pl_module_num_funcs(m) && rc == PL_OK; fi++)
+		for (const pl_inst *inst = pl_func_first_inst(pl_module_func_at(m, fi));
+		     inst && rc == PL_OK; inst = pl_inst_next(inst))
+			rc = visit(ctx, &cache, &t, inst);
+	cache_free(&cache);
+	if (rc)
+		return rc;
+
+	char flops[PL_U128_DEC_BUFSIZE], bytes[PL_U128_DEC_BUFSIZE];
+	pl_u128_format((uint64_t)(t.flops >> 64), (uint64_t)t.flops, flops);
+	pl_u128_format((uint64_t)(t.bytes >> 64), (uint64_t)t.bytes, bytes);
+	rc = pl_ctx_stat_add_wide(ctx, "Total_flops", (uint64_t)(t.flops >> 64),
+	                          (uint64_t)t.flops);
+	if (rc == PL_OK)
+		rc = pl_ctx_stat_add_wide(ctx, "Total_bytes_moved", (uint64_t)(t.bytes >> 64),
+		                          (uint64_t)t.bytes);
+	if (rc == PL_OK)
+		rc = pl_ctx_report(ctx, "Total flops: %s", flops);
+	if (rc == PL_OK)
+		rc = pl_ctx_report(ctx, "Total bytes moved: %s", bytes);
+	if (rc)
+		pl_ctx_error(ctx, NULL, "cannot record the totals: %s", pl_status_string(rc));
+	return rc;
+}
+
+static const pl_pass_desc detail_pass = {
+	PL_PASS_DESC_INIT,
+	.name = "DetailDynInst",
+	.summary = "Exact Total_flops and Total_bytes_moved over the module, honouring "
+	           "domains and predicate masks (changes nothing).",
+	.stats = detail_stats,
+	.run = detail_run,
+};
+
+PL_PLUGIN_DEFINE("DetailDynInst", PACKAGE_VERSION, "MIT",
+                 "Exact dynamic FLOP and byte counts.", &detail_pass)

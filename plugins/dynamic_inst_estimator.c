@@ -1,0 +1,121 @@
+/* plugins/dynamic_inst_estimator.c — DynamicInstEstimator (DESIGN 3.4).
+ * Reads: every instruction's op, num_dynamic_instances and stored value.
+ * Changes: sets has_reduce / has_copy = true on functions; nothing else.
+ *
+ * A coarse estimate of the dynamic instruction count: per instruction,
+ * n = num_dynamic_instances (DESIGN 2.3) divided by the elements one
+ * hardware instruction handles, 2^23 for a tensor_contract and 2^16 for a
+ * load or store (affine or generic), floored per instruction before
+ * summing (two loads of 40000 add 0, not 1). The sum, est_inst_count, runs
+ * over every function of the module (the seed keeps it in a class
+ * attribute, not per function). Other ops add nothing.
+ *
+ * Function flags, as the seed sets them: has_reduce when the function has
+ * a reduce or rms_norm; has_copy when an affine_store stores (operand 0) the
+ * result of an affine_load (not a generic_store, not another value). The
+ * pass only ever writes true, as the seed does: an existing flag is
+ * replaced in place (keeping its position) when the function shows the
+ * pattern, and left as it is (true or false) when it does not. So running
+ * the pass twice gives the same module, and a flag a user or an earlier
+ * pass set is never cleared.
+ */
+#include <passline/passline.h>
+
+#include <stdio.h>
+
+typedef unsigned __int128 u128;
+
+#define LOAD_STORE_DIVISOR ((uint64_t)1 << 16) /* 65536 */
+#define CONTRACT_DIVISOR ((uint64_t)1 << 23)   /* 8388608 */
+
+static const pl_stat_decl estimator_stats[] = {
+	PL_STAT("est_inst_count", "Estimated instruction count."),
+	PL_STAT_END
+};
+
+/* "%v = op in @f" (or "op in @f"), and where it stands when it was built
+ * by a pass and has no source location. */
+static void describe(const pl_inst *inst, char *buf, size_t len)
+{
+	const pl_func *f = pl_inst_func(inst);
+	const char *name = pl_inst_num_results(inst) ? pl_value_name(pl_inst_result(inst, 0))
+	                                             : NULL;
+	int n = snprintf(buf, len, "%s%s%s%s in @%s", name ? "%" : "", name ? name : "",
+	                 name ? " = " : "", pl_inst_opname(inst), pl_func_name(f));
+	if (pl_inst_line(inst) == 0 && n > 0 && (size_t)n < len) {
+		size_t k = 1;
+		for (const pl_inst *i = pl_func_first_inst(f); i && i != inst; i = pl_inst_next(i))
+			k++;
+		snprintf(buf + n, len - (size_t)n, " (instruction %zu)", k);
+	}
+}
+
+static int estimator_run(pl_pass_ctx *ctx, void *state, pl_module *m)
+{
+	(void)state;
+	u128 total = 0;
+	for (size_t fi = 0; fi < pl_module_num_funcs(m); fi++) {
+		pl_func *f = pl_module_func_at(m, fi);
+		bool has_copy = false, has_reduce = false;
+		for (pl_inst *inst = pl_func_first_inst(f); inst; inst = pl_inst_next(inst)) {
+			pl_op op = pl_inst_op(inst);
+			unsigned traits = pl_op_traits(op);
+			uint64_t divisor = 0;
+			if (op == PL_OP_TENSOR_CONTRACT)
+				divisor = CONTRACT_DIVISOR;
+			else if (traits & (PL_TRAIT_LOAD | PL_TRAIT_STORE))
+				divisor = LOAD_STORE_DIVISOR;
+			if (divisor) {
+				uint64_t n;
+				int rc = pl_inst_num_dynamic_instances(inst, &n);
+				if (rc != PL_OK) {
+					char what[256];
+					describe(inst, what, sizeof what);
+					pl_ctx_error(ctx, inst, "cannot compute num_dynamic_instances of %s: %s",
+					             what,
+					             rc == PL_EOVERFLOW ? "more than INT64_MAX"
+					                                : pl_status_string(rc));
+					return rc;
+				}
+				total += n / divisor;
+			}
+			if (traits & PL_TRAIT_REDUCE_LIKE)
+				has_reduce = true;
+			if (op == PL_OP_AFFINE_STORE && pl_inst_num_operands(inst) > 0) {
+				const pl_inst *src = pl_value_def(pl_inst_operand(inst, 0));
+				if (src && pl_inst_op(src) == PL_OP_AFFINE_LOAD)
+					has_copy = true;
+			}
+		}
+		pl_attrs *attrs = pl_func_attrs(f);
+		int rc = PL_OK;
+		if (has_copy) /* in the seed's order: a new has_copy comes first */
+			rc = pl_attrs_set_bool(attrs, "has_copy", true);
+		if (rc == PL_OK && has_reduce)
+			rc = pl_attrs_set_bool(attrs, "has_reduce", true);
+		if (rc != PL_OK) {
+			pl_ctx_error(ctx, NULL, "cannot set the flags of @%s: %s", pl_func_name(f),
+			             pl_status_string(rc));
+			return rc;
+		}
+	}
+	/* each instruction adds at most INT64_MAX / 2^16 < 2^47: no 128-bit
+	 * total can wrap, and the context refuses to pass 2^128 - 1 */
+	int rc = pl_ctx_stat_add_wide(ctx, "est_inst_count", (uint64_t)(total >> 64),
+	                              (uint64_t)total);
+	if (rc != PL_OK)
+		pl_ctx_error(ctx, NULL, "est_inst_count: %s", pl_status_string(rc));
+	return rc;
+}
+
+static const pl_pass_desc estimator_pass = {
+	PL_PASS_DESC_INIT,
+	.name = "DynamicInstEstimator",
+	.summary = "Estimates the dynamic instruction count (est_inst_count) and flags "
+	           "copy- and reduce-shaped functions (has_copy, has_reduce).",
+	.stats = estimator_stats,
+	.run = estimator_run,
+};
+
+PL_PLUGIN_DEFINE("DynamicInstEstimator", PACKAGE_VERSION, "MIT",
+                 "Coarse dynamic instruction estimate.", &estimator_pass)
