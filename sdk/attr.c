@@ -202,22 +202,44 @@ const pl_attr *pl_attrs_get(const pl_attrs *d, const char *key)
 	return i < 0 ? NULL : &d->v[i].val;
 }
 
+/* A dictionary's entry array may be shared (cap == 0 with n > 0): the
+ * reader gives every instruction written with the same attribute text the
+ * same array, and a clone shares its original's. Writes go through here
+ * first, which gives d an array of its own with room for one more. */
+static int attrs_own(pl_module *m, pl_attrs *d, size_t need)
+{
+	if (d->cap >= need && d->cap != 0)
+		return PL_OK;
+	if (need > UINT16_MAX)
+		return PL_ELIMIT;
+	size_t cap = d->cap ? (size_t)d->cap * 2 : 4;
+	while (cap < need)
+		cap *= 2;
+	if (cap > UINT16_MAX)
+		cap = UINT16_MAX;
+	struct pl_attr_entry *v = pl_arena_alloc(&m->arena, cap * sizeof *v);
+	if (!v)
+		return PL_ENOMEM;
+	if (d->n)
+		memcpy(v, d->v, d->n * sizeof *v);
+	d->v = v;
+	d->cap = (uint16_t)cap;
+	return PL_OK;
+}
+
+void pl_attrs_share_(pl_attrs *dst, pl_attrs *src)
+{
+	src->cap = 0; /* from now on neither may write in place */
+	dst->v = src->v;
+	dst->n = src->n;
+	dst->cap = 0;
+}
+
 int pl_attrs_append_(pl_module *m, pl_attrs *d, const char *key, const pl_attr *val)
 {
-	if (d->n == UINT16_MAX)
-		return PL_ELIMIT;
-	if (d->n == d->cap) {
-		size_t cap = d->cap ? (size_t)d->cap * 2 : 4;
-		if (cap > UINT16_MAX)
-			cap = UINT16_MAX;
-		struct pl_attr_entry *v = pl_arena_alloc(&m->arena, cap * sizeof *v);
-		if (!v)
-			return PL_ENOMEM;
-		if (d->n)
-			memcpy(v, d->v, d->n * sizeof *v);
-		d->v = v;
-		d->cap = (uint16_t)cap;
-	}
+	int rc = attrs_own(m, d, (size_t)d->n + 1);
+	if (rc)
+		return rc;
 	attr_copy_clean(&d->v[d->n].val, val);
 	d->v[d->n].key = key;
 	d->n++;
@@ -228,12 +250,15 @@ int pl_attrs_set(pl_attrs *d, const char *key, const pl_attr *value)
 {
 	if (!key || !value || !pl_is_key_(key, strlen(key)))
 		return PL_EINVAL;
+	pl_module *m = pl_module_of_attrs_(d);
 	long i = attrs_find(d, key);
 	if (i >= 0) {
+		int rc = attrs_own(m, d, d->n);
+		if (rc)
+			return rc;
 		attr_copy_clean(&d->v[i].val, value);
 		return PL_OK;
 	}
-	pl_module *m = pl_module_of_attrs_(d);
 	const char *k = pl_intern_str_(m, key, strlen(key));
 	if (!k)
 		return PL_ENOMEM;
@@ -245,6 +270,9 @@ int pl_attrs_remove(pl_attrs *d, const char *key)
 	long i = attrs_find(d, key);
 	if (i < 0)
 		return PL_ENOTFOUND;
+	int rc = attrs_own(pl_module_of_attrs_(d), d, d->n);
+	if (rc)
+		return rc;
 	memmove(&d->v[i], &d->v[i + 1], (d->n - (size_t)i - 1) * sizeof *d->v);
 	d->n--;
 	return PL_OK;

@@ -304,15 +304,8 @@ pl_inst *pl_inst_clone(const pl_inst *src)
 
 int pl_inst_copy_attrs(pl_inst *inst, const pl_inst *from)
 {
-	if (inst == from)
-		return PL_OK;
-	inst->attrs.n = 0;
-	for (uint16_t k = 0; k < from->attrs.n; k++) {
-		int rc = pl_attrs_append_(inst->func->m, &inst->attrs, from->attrs.v[k].key,
-		                          &from->attrs.v[k].val);
-		if (rc)
-			return rc;
-	}
+	if (inst != from)
+		pl_attrs_share_(&inst->attrs, &((pl_inst *)(uintptr_t)from)->attrs);
 	return PL_OK;
 }
 

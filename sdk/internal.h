@@ -44,7 +44,7 @@ struct pl_attr_entry {
 enum { PL_ATTRS_OF_INST = 1, PL_ATTRS_OF_FUNC = 2 };
 
 struct pl_attrs {
-	struct pl_attr_entry *v; /* arena */
+	struct pl_attr_entry *v; /* arena; shared by several when cap == 0 */
 	uint16_t n, cap;
 	uint8_t owner; /* PL_ATTRS_OF_*: finds the module without a pointer */
 };
@@ -149,6 +149,8 @@ PL_INTERNAL pl_func *pl_func_new_unchecked_(pl_module *m, const char *name,
 /* --- attr.c --- */
 PL_INTERNAL const pl_attr *pl_attr_intern_list_(pl_module *m, const pl_attr *elems,
                                                 size_t n);
+/* dst takes src's entries without a copy; both become copy-on-write. */
+PL_INTERNAL void pl_attrs_share_(pl_attrs *dst, pl_attrs *src);
 /* Appends without checking for an existing key (the parser checks). */
 PL_INTERNAL int pl_attrs_append_(pl_module *m, pl_attrs *d, const char *key,
                                  const pl_attr *val);

@@ -56,6 +56,31 @@ struct local_ref {
 	uint32_t line, col;
 };
 
+/* A memo of spans of text already read: the same text always gives the same
+ * type or dictionary, so a repeat is looked up, not read again. Modules
+ * repeat these heavily (every all_gather of a layer has the same
+ * attributes). Bounded, so a module of distinct texts costs little. */
+struct memo_entry {
+	uint64_t hash;
+	char *text; /* a copy: the input's pages may be released */
+	uint32_t len;
+	uint16_t n;
+	const void *val;
+};
+
+struct memo {
+	struct memo_entry *slots;
+	size_t cap, count, bytes;
+};
+
+enum { MEMO_MAX_ENTRIES = 1 << 16, MEMO_MAX_BYTES = 16 << 20, MEMO_MAX_SPAN = 4096 };
+
+struct sym_slot {
+	uint32_t gen;
+	uint32_t tag; /* the name's hash; also where the slot probing starts */
+	pl_value *v;
+};
+
 struct parser {
 	const char *src, *p, *end;
 	const char *line_start;
@@ -90,9 +115,15 @@ struct parser {
 	size_t nelems, elems_cap;
 	unsigned depth;
 
-	/* the current function's values by name */
-	pl_value **sym;
+	/* the current function's values by name; a slot is in use when its
+	 * generation is the current function's, so a new function needs no
+	 * clearing */
+	struct sym_slot *sym;
 	size_t sym_cap, sym_count;
+	uint32_t sym_gen;
+	/* types and attribute dictionaries by the text they were read from */
+	struct memo types_memo, dicts_memo;
+	const char *dict_close; /* the '}' that closed the last dictionary read */
 	/* function names of the module */
 	const char **fnames;
 	size_t fn_cap, fn_count;
@@ -148,19 +179,22 @@ static void *nn(struct parser *p, const void *ptr)
 
 /* ---- lexer ---- */
 
-static bool is_name_char(unsigned char c)
-{
-	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-	       c == '_' || c == '.' || c == '$' || c == '-';
-}
+/* Character classes of the lexer, one table lookup per byte. */
+enum { C_NAME = 1, C_IDENT = 2, C_IDENT_START = 4, C_DIGIT = 8, C_BLANK = 16 };
+static const unsigned char cclass[256] = {
+	 0,  0,  0,  0,  0,  0,  0,  0,  0, 16,  0,  0,  0, 16,  0,  0,
+	 0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
+	16,  0,  0,  0,  1,  0,  0,  0,  0,  0,  0,  0,  0,  1,  3,  0,
+	11, 11, 11, 11, 11, 11, 11, 11, 11, 11,  0,  0,  0,  0,  0,  0,
+	 0,  7,  7,  7,  7,  7,  7,  7,  7,  7,  7,  7,  7,  7,  7,  7,
+	 7,  7,  7,  7,  7,  7,  7,  7,  7,  7,  7,  0,  0,  0,  0,  7,
+	 0,  7,  7,  7,  7,  7,  7,  7,  7,  7,  7,  7,  7,  7,  7,  7,
+	 7,  7,  7,  7,  7,  7,  7,  7,  7,  7,  7,  0,  0,  0,  0,  0,
+};
 
-static bool is_ident_char(unsigned char c)
-{
-	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-	       c == '_' || c == '.';
-}
-
-static bool is_digit(unsigned char c) { return c >= '0' && c <= '9'; }
+static inline bool is_name_char(unsigned char c) { return cclass[c] & C_NAME; }
+static inline bool is_ident_char(unsigned char c) { return cclass[c] & C_IDENT; }
+static inline bool is_digit(unsigned char c) { return cclass[c] & C_DIGIT; }
 
 /* Checks the UTF-8 sequence at s; returns its length or reports an error. */
 static size_t check_utf8(struct parser *p, const char *s)
@@ -199,12 +233,12 @@ static void skip_space(struct parser *p)
 {
 	const char *s = p->p;
 	for (;;) {
+		while (s < p->end && (cclass[(unsigned char)*s] & C_BLANK))
+			s++;
 		if (s == p->end)
 			break;
 		char c = *s;
-		if (c == ' ' || c == '\t' || c == '\r') {
-			s++;
-		} else if (c == '\n') {
+		if (c == '\n') {
 			s++;
 			if (p->line == UINT32_MAX) {
 				p->p = s;
@@ -457,7 +491,7 @@ static void next(struct parser *p)
 		lex_number(p, s);
 		return;
 	}
-	if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_') {
+	if (cclass[c] & C_IDENT_START) {
 		const char *q = s + 1;
 		while (q < p->end && is_ident_char((unsigned char)*q))
 			q++;
@@ -503,15 +537,18 @@ static void expect(struct parser *p, enum tok kind, const char *what)
 
 /* ---- symbol table: the current function's values by name ---- */
 
-static size_t sym_slot(const struct parser *p, const char *s, size_t len, bool *found)
+static size_t sym_find(const struct parser *p, const char *s, size_t len, uint32_t tag,
+                       bool *found)
 {
 	size_t mask = p->sym_cap - 1;
-	size_t j = pl_hash_bytes_(s, len) & mask;
-	while (p->sym[j]) {
-		const char *n = p->sym[j]->name;
-		if (memcmp(n, s, len) == 0 && n[len] == '\0') {
-			*found = true;
-			return j;
+	size_t j = tag & mask;
+	while (p->sym[j].gen == p->sym_gen) {
+		if (p->sym[j].tag == tag) {
+			const char *n = p->sym[j].v->name;
+			if (memcmp(n, s, len) == 0 && n[len] == '\0') {
+				*found = true;
+				return j;
+			}
 		}
 		j = (j + 1) & mask;
 	}
@@ -522,50 +559,122 @@ static size_t sym_slot(const struct parser *p, const char *s, size_t len, bool *
 static void sym_grow(struct parser *p)
 {
 	size_t cap = p->sym_cap ? p->sym_cap * 2 : 256;
-	pl_value **old = p->sym;
+	struct sym_slot *old = p->sym;
 	size_t old_cap = p->sym_cap;
 	p->sym = nn(p, calloc(cap, sizeof *p->sym));
 	p->sym_cap = cap;
+	uint32_t gen = p->sym_gen;
+	p->sym_gen = 1; /* a fresh table: generation 0 marks free slots */
 	for (size_t i = 0; i < old_cap; i++) {
-		if (!old[i])
+		if (old[i].gen != gen)
 			continue;
-		bool found;
-		size_t j = sym_slot(p, old[i]->name, strlen(old[i]->name), &found);
+		size_t j = old[i].tag & (cap - 1);
+		while (p->sym[j].gen == p->sym_gen)
+			j = (j + 1) & (cap - 1);
 		p->sym[j] = old[i];
+		p->sym[j].gen = p->sym_gen;
 	}
 	free(old);
 }
 
 static void sym_clear(struct parser *p)
 {
-	if (p->sym_count)
-		memset(p->sym, 0, p->sym_cap * sizeof *p->sym);
 	p->sym_count = 0;
+	if (++p->sym_gen == 0) { /* wrapped: start over */
+		free(p->sym);
+		p->sym = NULL;
+		p->sym_cap = 0;
+	}
+}
+
+static uint32_t name_tag(const char *s, size_t len)
+{
+	return (uint32_t)pl_hash_bytes_(s, len);
 }
 
 /* Names v after ref and enters it; a second definition is an error. */
 static void sym_define(struct parser *p, pl_value *v, const struct local_ref *ref)
 {
-	if ((p->sym_count + 1) * 2 > p->sym_cap)
+	if ((p->sym_count + 1) * 10 > p->sym_cap * 7)
 		sym_grow(p);
+	uint32_t tag = name_tag(ref->s, ref->len);
 	bool found;
-	size_t j = sym_slot(p, ref->s, ref->len, &found);
+	size_t j = sym_find(p, ref->s, ref->len, tag, &found);
 	if (found)
 		error_at(p, ref->line, ref->col, "redefinition of value '%%%.*s'",
 		         (int)(ref->len > 64 ? 64 : ref->len), ref->s);
 	v->name = nn(p, pl_arena_strndup(&p->m->arena, ref->s, ref->len));
-	p->sym[j] = v;
+	p->sym[j].gen = p->sym_gen;
+	p->sym[j].tag = tag;
+	p->sym[j].v = v;
 	p->sym_count++;
 }
 
 static pl_value *sym_lookup(struct parser *p, const struct local_ref *ref)
 {
 	bool found = false;
-	size_t j = p->sym_cap ? sym_slot(p, ref->s, ref->len, &found) : 0;
+	size_t j = 0;
+	if (p->sym_cap)
+		j = sym_find(p, ref->s, ref->len, name_tag(ref->s, ref->len), &found);
 	if (!found)
 		error_at(p, ref->line, ref->col, "use of undefined value '%%%.*s'",
 		         (int)(ref->len > 64 ? 64 : ref->len), ref->s);
-	return p->sym[j];
+	return p->sym[j].v;
+}
+
+/* ---- memos of text already read ---- */
+
+static struct memo_entry *memo_find(const struct memo *mo, const char *s, size_t len,
+                                    uint64_t hash)
+{
+	if (!mo->cap)
+		return NULL;
+	size_t mask = mo->cap - 1;
+	for (size_t j = hash & mask; mo->slots[j].text; j = (j + 1) & mask)
+		if (mo->slots[j].hash == hash && mo->slots[j].len == len &&
+		    memcmp(mo->slots[j].text, s, len) == 0)
+			return &mo->slots[j];
+	return NULL;
+}
+
+/* Remembers that text s gave val; quietly does nothing past the bounds. */
+static void memo_insert(struct parser *p, struct memo *mo, const char *s, size_t len,
+                        uint64_t hash, const void *val, uint16_t n)
+{
+	if (mo->count >= MEMO_MAX_ENTRIES || mo->bytes + len > MEMO_MAX_BYTES)
+		return;
+	if ((mo->count + 1) * 2 > mo->cap) {
+		size_t cap = mo->cap ? mo->cap * 2 : 256;
+		struct memo_entry *slots = nn(p, calloc(cap, sizeof *slots));
+		for (size_t i = 0; i < mo->cap; i++) {
+			if (!mo->slots[i].text)
+				continue;
+			size_t j = mo->slots[i].hash & (cap - 1);
+			while (slots[j].text)
+				j = (j + 1) & (cap - 1);
+			slots[j] = mo->slots[i];
+		}
+		free(mo->slots);
+		mo->slots = slots;
+		mo->cap = cap;
+	}
+	char *copy = nn(p, malloc(len));
+	memcpy(copy, s, len);
+	size_t j = hash & (mo->cap - 1);
+	while (mo->slots[j].text)
+		j = (j + 1) & (mo->cap - 1);
+	struct memo_entry e = {hash, copy, (uint32_t)len, n, val};
+	mo->slots[j] = e;
+	mo->count++;
+	mo->bytes += len;
+}
+
+static void memo_free(struct memo *mo)
+{
+	for (size_t i = 0; i < mo->cap; i++)
+		free(mo->slots[i].text);
+	free(mo->slots);
+	memset(mo, 0, sizeof *mo);
 }
 
 static struct local_ref tok_ref(const struct parser *p)
@@ -576,10 +685,37 @@ static struct local_ref tok_ref(const struct parser *p)
 
 /* ---- types and attributes ---- */
 
+static const pl_type *parse_type_text(struct parser *p);
+
+/* A type written the canonical way, "dtype[1,2,3]", is looked up by its
+ * text; anything else is read token by token. */
 static const pl_type *parse_type(struct parser *p)
 {
 	if (p->tok.kind != T_IDENT)
 		expected(p, "a type");
+	const char *s = p->tok.s, *q = p->p;
+	if (q == p->end || *q != '[')
+		return parse_type_text(p);
+	for (q++; q < p->end && ((*q >= '0' && *q <= '9') || *q == ','); q++)
+		;
+	if (q == p->end || *q != ']' || (size_t)(q - s) >= MEMO_MAX_SPAN)
+		return parse_type_text(p);
+	q++;
+	size_t len = (size_t)(q - s);
+	uint64_t hash = pl_hash_bytes_(s, len);
+	const struct memo_entry *e = memo_find(&p->types_memo, s, len, hash);
+	if (e) {
+		p->p = q;
+		next(p);
+		return e->val;
+	}
+	const pl_type *t = parse_type_text(p);
+	memo_insert(p, &p->types_memo, s, len, hash, t, 0);
+	return t;
+}
+
+static const pl_type *parse_type_text(struct parser *p)
+{
 	struct token dt = p->tok;
 	pl_dtype dtype = pl_dtype_from_name(dt.s, dt.len);
 	if (dtype == PL_DTYPE_INVALID) {
@@ -685,8 +821,78 @@ static int cmp_key_at(const void *a, const void *b)
 	return x->index < y->index ? -1 : x->index > y->index;
 }
 
-/* "{" [KEY "=" attr {"," KEY "=" attr}] "}" into d. */
+/* The end of the dictionary starting at the '{' at s, when it is on one
+ * line, without comments: the span a memo can key on. NULL otherwise. */
+static const char *dict_span_end(const struct parser *p, const char *s)
+{
+	/* the bytes that matter to the scan; everything else is skipped */
+	static const unsigned char special[256] = {
+		['"'] = 1, ['['] = 1, [']'] = 1, ['}'] = 1, ['{'] = 1, ['\n'] = 1,
+		['/'] = 1, ['\0'] = 1, ['\\'] = 1,
+	};
+	int depth = 0;
+	bool in_string = false;
+	const char *limit = p->end - s > MEMO_MAX_SPAN ? s + MEMO_MAX_SPAN : p->end;
+	for (const char *q = s + 1; q < limit; q++) {
+		if (!special[(unsigned char)*q])
+			continue;
+		char c = *q;
+		if (in_string) {
+			if (c == '\\')
+				q++;
+			else if (c == '"')
+				in_string = false;
+			else if (c == '\n' || c == '\0')
+				return NULL;
+			continue;
+		}
+		switch (c) {
+		case '"': in_string = true; break;
+		case '[': depth++; break;
+		case ']': depth--; break;
+		case '}':
+			if (depth == 0)
+				return q + 1;
+			break;
+		default: /* '{', newline, a comment, NUL, a stray backslash */
+			return NULL;
+		}
+	}
+	return NULL;
+}
+
+static void parse_attr_dict_text(struct parser *p, pl_attrs *d);
+
+/* "{" [KEY "=" attr {"," KEY "=" attr}] "}" into d. The same text always
+ * gives the same entries, so a repeat shares the first one's array (copy
+ * on write, see attrs_own in attr.c) instead of being read again. */
 static void parse_attr_dict(struct parser *p, pl_attrs *d)
+{
+	const char *s = p->tok.s;
+	const char *end = dict_span_end(p, s);
+	if (!end) {
+		parse_attr_dict_text(p, d);
+		return;
+	}
+	size_t len = (size_t)(end - s);
+	uint64_t hash = pl_hash_bytes_(s, len);
+	const struct memo_entry *e = memo_find(&p->dicts_memo, s, len, hash);
+	if (e) {
+		d->v = (struct pl_attr_entry *)(uintptr_t)e->val;
+		d->n = e->n;
+		d->cap = 0;
+		p->p = end;
+		next(p);
+		return;
+	}
+	parse_attr_dict_text(p, d);
+	if (d->n && p->dict_close + 1 == end) {
+		d->cap = 0;
+		memo_insert(p, &p->dicts_memo, s, len, hash, d->v, d->n);
+	}
+}
+
+static void parse_attr_dict_text(struct parser *p, pl_attrs *d)
 {
 	next(p); /* '{' */
 	p->nentries = 0;
@@ -720,6 +926,7 @@ static void parse_attr_dict(struct parser *p, pl_attrs *d)
 			next(p);
 		}
 	}
+	p->dict_close = p->tok.s;
 	expect(p, T_RBRACE, "',' or '}' in attributes");
 	if (p->nentries > 64) {
 		/* Many keys: find repeats by sorting (key, index) pairs. Report
@@ -981,6 +1188,8 @@ static void parser_free(struct parser *p)
 	free(p->elems);
 	free(p->sym);
 	free(p->fnames);
+	memo_free(&p->types_memo);
+	memo_free(&p->dicts_memo);
 }
 
 static int parse_impl(const char *text, size_t len, const char *source_name,

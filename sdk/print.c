@@ -11,16 +11,34 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+/* Text already printed, by the address of what was printed: types are
+ * interned and identical attribute dictionaries share one entry array, so
+ * a module's repeats are printed once and copied after. Direct-mapped and
+ * bounded; a miss just prints. */
+enum { CACHE_SLOTS = 4096, CACHE_MAX_TEXT = 4 << 20, CACHE_MAX_ITEM = 1024 };
+
+struct cache_slot {
+	const void *key;
+	uint32_t n;   /* entry count, for dictionaries */
+	uint32_t off; /* the text in cache_text */
+	uint32_t len;
+};
+
 struct out {
 	pl_write_fn write;
 	void *userdata;
 	int status;
 	size_t len;
 	char buf[64 * 1024];
+	struct cache_slot cache[CACHE_SLOTS];
+	char *cache_text;
+	size_t cache_used, cache_cap;
+	unsigned long flushes;
 };
 
 static void out_flush(struct out *o)
 {
+	o->flushes++;
 	if (o->len && o->status == PL_OK && o->write(o->userdata, o->buf, o->len) != 0)
 		o->status = PL_EIO;
 	o->len = 0;
@@ -58,14 +76,16 @@ static void out_i64(struct out *o, int64_t v)
 	out_put(o, buf, pl_fmt_i64(buf, v));
 }
 
-/* The shortest text that reads back as the same double, always with a '.'
- * or an exponent so that it reads back as a FLOAT. */
+/* Text that reads back as the same double, always with a '.' or an
+ * exponent so that it reads back as a FLOAT: 15 significant digits when
+ * they suffice (most values: 0.001, 100.0, 1e+20), else 16, else 17, which
+ * always do. Deterministic, so print(parse(x)) stays a fixed point. */
 static void out_double(struct out *o, double v)
 {
 	char buf[40];
-	for (int prec = 1; prec <= 17; prec++) {
+	for (int prec = 15; prec <= 17; prec++) {
 		snprintf(buf, sizeof buf, "%.*g", prec, v);
-		if (strtod(buf, NULL) == v)
+		if (prec == 17 || strtod(buf, NULL) == v)
 			break;
 	}
 	if (!strpbrk(buf, ".e"))
@@ -154,8 +174,66 @@ static void out_attr(struct out *o, const pl_attr *a)
 	}
 }
 
+static struct cache_slot *cache_lookup(struct out *o, const void *key, uint32_t n)
+{
+	uintptr_t k = (uintptr_t)key;
+	struct cache_slot *c = &o->cache[((k >> 4) ^ (k >> 16) ^ n) & (CACHE_SLOTS - 1)];
+	return c->key == key && c->n == n ? c : NULL;
+}
+
+/* Prints through fn, and remembers the text under (key, n). */
+static void print_cached(struct out *o, const void *key, uint32_t n,
+                         void (*fn)(struct out *, const void *), const void *arg)
+{
+	struct cache_slot *hit = cache_lookup(o, key, n);
+	if (hit) {
+		out_put(o, o->cache_text + hit->off, hit->len);
+		return;
+	}
+	/* room for an item we keep, so its text stays in one piece in buf */
+	if (sizeof o->buf - o->len < CACHE_MAX_ITEM)
+		out_flush(o);
+	size_t start = o->len;
+	unsigned long flushes = o->flushes;
+	fn(o, arg);
+	size_t len = o->len - start;
+	if (o->flushes != flushes || len > CACHE_MAX_ITEM ||
+	    o->cache_used + len > CACHE_MAX_TEXT)
+		return; /* it did not stay in buf, or it is too big to keep */
+	if (o->cache_used + len > o->cache_cap) {
+		size_t cap = o->cache_cap ? o->cache_cap * 2 : 64 * 1024;
+		char *t = realloc(o->cache_text, cap);
+		if (!t)
+			return;
+		o->cache_text = t;
+		o->cache_cap = cap;
+	}
+	memcpy(o->cache_text + o->cache_used, o->buf + start, len);
+	uintptr_t k = (uintptr_t)key;
+	struct cache_slot *c = &o->cache[((k >> 4) ^ (k >> 16) ^ n) & (CACHE_SLOTS - 1)];
+	c->key = key;
+	c->n = n;
+	c->off = (uint32_t)o->cache_used;
+	c->len = (uint32_t)len;
+	o->cache_used += len;
+}
+
+static void out_attrs_text(struct out *o, const void *arg);
+static void out_type_text(struct out *o, const void *arg);
+
 static void out_attrs(struct out *o, const pl_attrs *d)
 {
+	print_cached(o, d->v, d->n, out_attrs_text, d);
+}
+
+static void out_type(struct out *o, const pl_type *t)
+{
+	print_cached(o, t, 0, out_type_text, t);
+}
+
+static void out_attrs_text(struct out *o, const void *arg)
+{
+	const pl_attrs *d = arg;
 	out_c(o, '{');
 	for (uint16_t k = 0; k < d->n; k++) {
 		if (k)
@@ -167,8 +245,9 @@ static void out_attrs(struct out *o, const pl_attrs *d)
 	out_c(o, '}');
 }
 
-static void out_type(struct out *o, const pl_type *t)
+static void out_type_text(struct out *o, const void *arg)
 {
+	const pl_type *t = arg;
 	out_s(o, pl_dtype_name((pl_dtype)t->dtype));
 	out_c(o, '[');
 	for (uint32_t k = 0; k < t->rank; k++) {
@@ -252,12 +331,11 @@ static void out_func(struct out *o, const pl_func *f)
 
 static struct out *out_new(pl_write_fn write, void *userdata)
 {
-	struct out *o = malloc(sizeof *o);
+	struct out *o = calloc(1, sizeof *o);
 	if (o) {
 		o->write = write;
 		o->userdata = userdata;
 		o->status = PL_OK;
-		o->len = 0;
 	}
 	return o;
 }
@@ -266,6 +344,7 @@ static int out_finish(struct out *o)
 {
 	out_flush(o);
 	int rc = o->status;
+	free(o->cache_text);
 	free(o);
 	return rc;
 }
