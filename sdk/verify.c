@@ -6,10 +6,19 @@
 
 #include <stdlib.h>
 
+enum { PRED_MEMO_SLOTS = 256 };
+
+struct pred_memo {
+	const pl_attr *list;
+	uint32_t len;
+	size_t rank;
+};
+
 struct verifier {
 	pl_module *m;
 	pl_diags *diags;
 	int errors;
+	struct pred_memo preds[PRED_MEMO_SLOTS];
 };
 
 static PL_PRINTF(3, 4) void inst_error(struct verifier *v, const pl_inst *i,
@@ -58,17 +67,73 @@ static const char *kind_name(pl_attr_kind k)
 	return "?";
 }
 
-/* The attribute under key if it has the kind wanted; reports otherwise. */
-static const pl_attr *want(struct verifier *v, const pl_inst *i, const char *key,
-                           pl_attr_kind kind)
+/* The reserved attributes of one instruction, found in one pass over its
+ * dictionary (the verifier looks at every instruction of every module). */
+struct reserved {
+	const pl_attr *group_id, *factor, *reduce, *dimension, *id, *fsdp;
+	const pl_attr *num_dynamic_instances, *flops, *domain, *predicate;
+};
+
+static void find_reserved(const pl_inst *i, struct reserved *r)
 {
-	const pl_attr *a = pl_attrs_get(&i->attrs, key);
+	memset(r, 0, sizeof *r);
+	for (uint16_t k = 0; k < i->attrs.n; k++) {
+		const char *key = i->attrs.v[k].key;
+		const pl_attr *a = &i->attrs.v[k].val;
+		const pl_attr **slot = NULL;
+		switch (key[0]) {
+		case 'd':
+			slot = !strcmp(key, "domain") ? &r->domain
+			       : !strcmp(key, "dimension") ? &r->dimension : NULL;
+			break;
+		case 'f':
+			slot = !strcmp(key, "factor") ? &r->factor
+			       : !strcmp(key, "flops") ? &r->flops
+			       : !strcmp(key, "fsdp") ? &r->fsdp : NULL;
+			break;
+		case 'g': slot = !strcmp(key, "group_id") ? &r->group_id : NULL; break;
+		case 'i': slot = !strcmp(key, "id") ? &r->id : NULL; break;
+		case 'n':
+			slot = !strcmp(key, "num_dynamic_instances") ? &r->num_dynamic_instances : NULL;
+			break;
+		case 'p': slot = !strcmp(key, "predicate") ? &r->predicate : NULL; break;
+		case 'r': slot = !strcmp(key, "reduce") ? &r->reduce : NULL; break;
+		default: break;
+		}
+		if (slot)
+			*slot = a;
+	}
+}
+
+/* a if it has the kind wanted; reports otherwise. */
+static const pl_attr *want(struct verifier *v, const pl_inst *i, const pl_attr *a,
+                           const char *key, pl_attr_kind kind)
+{
 	if (a && a->kind != kind) {
 		inst_error(v, i, "attribute '%s' must be %s, not %s", key, kind_name(kind),
 		           kind_name((pl_attr_kind)a->kind));
 		return NULL;
 	}
 	return a;
+}
+
+/* Whether every constraint of pred parses over a domain of rank indices.
+ * Predicate lists are interned, so modules repeat the same few: the answer
+ * is remembered by the list's address. */
+static bool predicate_known_good(struct verifier *v, const pl_attr *pred, size_t rank)
+{
+	const struct pred_memo *e =
+		&v->preds[(((uintptr_t)pred->u.list >> 4) ^ rank) & (PRED_MEMO_SLOTS - 1)];
+	return e->list == pred->u.list && e->len == pred->len && e->rank == rank;
+}
+
+static void remember_good_predicate(struct verifier *v, const pl_attr *pred, size_t rank)
+{
+	struct pred_memo *e =
+		&v->preds[(((uintptr_t)pred->u.list >> 4) ^ rank) & (PRED_MEMO_SLOTS - 1)];
+	e->list = pred->u.list;
+	e->len = pred->len;
+	e->rank = rank;
 }
 
 static void check_type_size(struct verifier *v, const pl_inst *i, const pl_type *t,
@@ -89,22 +154,23 @@ static void check_type_size(struct verifier *v, const pl_inst *i, const pl_type 
 static void check_reserved(struct verifier *v, const pl_inst *i)
 {
 	const pl_attr *a;
-	unsigned traits = pl_op_traits((pl_op)i->op);
-	want(v, i, "group_id", PL_ATTR_STRING);
-	if ((a = want(v, i, "factor", PL_ATTR_INT)) && a->u.i < 1)
+	struct reserved r;
+	find_reserved(i, &r);
+	want(v, i, r.group_id, "group_id", PL_ATTR_STRING);
+	if ((a = want(v, i, r.factor, "factor", PL_ATTR_INT)) && a->u.i < 1)
 		inst_error(v, i, "attribute 'factor' must be at least 1, not %" PRId64, a->u.i);
-	want(v, i, "reduce", PL_ATTR_STRING);
-	if ((a = want(v, i, "dimension", PL_ATTR_INT)) && a->u.i < 0)
+	want(v, i, r.reduce, "reduce", PL_ATTR_STRING);
+	if ((a = want(v, i, r.dimension, "dimension", PL_ATTR_INT)) && a->u.i < 0)
 		inst_error(v, i, "attribute 'dimension' must not be negative");
-	want(v, i, "id", PL_ATTR_INT);
-	want(v, i, "fsdp", PL_ATTR_BOOL);
-	if ((a = want(v, i, "num_dynamic_instances", PL_ATTR_INT)) && a->u.i < 0)
+	want(v, i, r.id, "id", PL_ATTR_INT);
+	want(v, i, r.fsdp, "fsdp", PL_ATTR_BOOL);
+	if ((a = want(v, i, r.num_dynamic_instances, "num_dynamic_instances", PL_ATTR_INT)) &&
+	    a->u.i < 0)
 		inst_error(v, i, "attribute 'num_dynamic_instances' must not be negative");
-	if ((a = want(v, i, "flops", PL_ATTR_INT)) && a->u.i < 0)
+	if ((a = want(v, i, r.flops, "flops", PL_ATTR_INT)) && a->u.i < 0)
 		inst_error(v, i, "attribute 'flops' must not be negative");
-	(void)traits;
 
-	const pl_attr *dom = want(v, i, "domain", PL_ATTR_LIST);
+	const pl_attr *dom = want(v, i, r.domain, "domain", PL_ATTR_LIST);
 	bool dom_ok = dom != NULL;
 	if (dom) {
 		if (dom->len > PL_MAX_RANK) {
@@ -138,15 +204,18 @@ static void check_reserved(struct verifier *v, const pl_inst *i)
 			}
 		}
 	}
-	const pl_attr *pred = want(v, i, "predicate", PL_ATTR_LIST);
+	const pl_attr *pred = want(v, i, r.predicate, "predicate", PL_ATTR_LIST);
 	if (pred) {
 		if (!dom) {
 			/* A domain of the wrong kind was reported above; saying
 			 * it is missing as well would be wrong. */
-			if (!pl_attrs_get(&i->attrs, "domain"))
+			if (!r.domain)
 				inst_error(v, i, "attribute 'predicate' needs a 'domain'");
 			return;
 		}
+		if (dom_ok && predicate_known_good(v, pred, dom->len))
+			return;
+		int errors = v->errors;
 		for (uint32_t k = 0; k < pred->len; k++) {
 			const pl_attr *s = &pred->u.list[k];
 			if (s->kind != PL_ATTR_STRING) {
@@ -167,6 +236,8 @@ static void check_reserved(struct verifier *v, const pl_inst *i)
 				inst_error(v, i, "out of memory");
 			pl_constraint_free(c);
 		}
+		if (dom_ok && pred->len && v->errors == errors)
+			remember_good_predicate(v, pred, dom->len);
 	}
 }
 
@@ -367,7 +438,10 @@ static int cmp_func_name(const void *a, const void *b)
 
 int pl_verify_module(pl_module *m, pl_diags *diags)
 {
-	struct verifier v = {m, diags, 0};
+	struct verifier v;
+	memset(&v, 0, sizeof v);
+	v.m = m;
+	v.diags = diags;
 	/* Names are unique by construction (pl_func_new refuses a duplicate);
 	 * checked anyway, by sorting. */
 	if (m->nfuncs > 1) {
