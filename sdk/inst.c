@@ -228,7 +228,7 @@ int pl_inst_erase(pl_inst *inst)
 
 /* ---- creation ---- */
 
-pl_inst *pl_inst_alloc_(pl_func *f, const char *opname, size_t nops, size_t nres)
+pl_inst *pl_inst_alloc_(pl_func *f, const char *opname, pl_op op, size_t nops, size_t nres)
 {
 	if (nops > UINT32_MAX / 2 || nres > UINT32_MAX / 2)
 		return NULL;
@@ -239,7 +239,7 @@ pl_inst *pl_inst_alloc_(pl_func *f, const char *opname, size_t nops, size_t nres
 	memset(inst, 0, size);
 	inst->func = f;
 	inst->opname = opname;
-	inst->op = (uint16_t)pl_op_from_name(opname);
+	inst->op = (uint16_t)op;
 	inst->nops = (uint32_t)nops;
 	inst->nres = (uint32_t)nres;
 	inst->attrs.owner = PL_ATTRS_OF_INST;
@@ -267,7 +267,7 @@ pl_inst *pl_inst_new(pl_func *f, const char *opname, pl_value *const *operands,
 	const char *name = pl_intern_str_(f->m, opname, strlen(opname));
 	if (!name)
 		return NULL;
-	pl_inst *inst = pl_inst_alloc_(f, name, num_operands, num_results);
+	pl_inst *inst = pl_inst_alloc_(f, name, pl_op_from_name(name), num_operands, num_results);
 	if (!inst)
 		return NULL;
 	pl_use *ops = pl_inst_ops_(inst);
@@ -284,7 +284,7 @@ pl_inst *pl_inst_new(pl_func *f, const char *opname, pl_value *const *operands,
 pl_inst *pl_inst_clone(const pl_inst *src)
 {
 	pl_func *f = src->func;
-	pl_inst *inst = pl_inst_alloc_(f, src->opname, src->nops, src->nres);
+	pl_inst *inst = pl_inst_alloc_(f, src->opname, (pl_op)src->op, src->nops, src->nres);
 	if (!inst)
 		return NULL;
 	pl_use *ops = pl_inst_ops_(inst), *sops = pl_inst_ops_(src);

@@ -156,7 +156,7 @@ PL_INTERNAL int pl_attrs_append_(pl_module *m, pl_attrs *d, const char *key,
                                  const pl_attr *val);
 
 /* --- inst.c --- */
-PL_INTERNAL pl_inst *pl_inst_alloc_(pl_func *f, const char *opname_interned,
+PL_INTERNAL pl_inst *pl_inst_alloc_(pl_func *f, const char *opname_interned, pl_op op,
                                     size_t nops, size_t nres);
 PL_INTERNAL void pl_use_set_(pl_use *u, pl_value *v);
 

@@ -74,6 +74,7 @@ struct memo {
 };
 
 enum { MEMO_MAX_ENTRIES = 1 << 16, MEMO_MAX_BYTES = 16 << 20, MEMO_MAX_SPAN = 4096 };
+enum { OPS_SEEN_SLOTS = 64 };
 
 struct sym_slot {
 	uint32_t gen;
@@ -124,6 +125,10 @@ struct parser {
 	/* types and attribute dictionaries by the text they were read from */
 	struct memo types_memo, dicts_memo;
 	const char *dict_close; /* the '}' that closed the last dictionary read */
+	struct op_seen {
+		const char *name; /* interned */
+		pl_op op;
+	} ops_seen[OPS_SEEN_SLOTS];
 	/* function names of the module */
 	const char **fnames;
 	size_t fn_cap, fn_count;
@@ -1014,9 +1019,19 @@ static void parse_inst(struct parser *p, pl_func *f)
 	size_t nres = p->have_pending ? p->npending : 0;
 	p->have_pending = false;
 
-	if (p->tok.kind != T_IDENT || !pl_is_opname_(p->tok.s, p->tok.len))
+	if (p->tok.kind != T_IDENT)
 		expected(p, "an op name");
+	/* An op name is checked and looked up once per distinct name: interned
+	 * names are remembered by address. */
 	const char *opname = nn(p, pl_intern_str_(p->m, p->tok.s, p->tok.len));
+	struct op_seen *seen = &p->ops_seen[((uintptr_t)opname >> 3) & (OPS_SEEN_SLOTS - 1)];
+	if (seen->name != opname) {
+		if (!pl_is_opname_(p->tok.s, p->tok.len))
+			expected(p, "an op name");
+		seen->name = opname;
+		seen->op = pl_op_from_name(opname);
+	}
+	pl_op op = seen->op;
 	next(p);
 
 	/* operands, unless the list turns out to be the next results */
@@ -1029,7 +1044,7 @@ static void parse_inst(struct parser *p, pl_func *f)
 				         "expected ':' and %zu result type%s before the next "
 				         "instruction", nres, nres == 1 ? "" : "s");
 			next(p);
-			pl_inst *inst = nn(p, pl_inst_alloc_(f, opname, 0, 0));
+			pl_inst *inst = nn(p, pl_inst_alloc_(f, opname, op, 0, 0));
 			inst->line = line;
 			inst->col = col;
 			pl_func_append(f, inst);
@@ -1042,7 +1057,7 @@ static void parse_inst(struct parser *p, pl_func *f)
 			p->opvals[k] = sym_lookup(p, &p->refs[k]);
 	}
 
-	pl_inst *inst = pl_inst_alloc_(f, opname, nops, nres);
+	pl_inst *inst = pl_inst_alloc_(f, opname, op, nops, nres);
 	if (!inst)
 		fail_status(p, PL_ENOMEM);
 	inst->line = line;
