@@ -45,3 +45,7 @@ EXTRA_DIST += tests/exports.sh
 # modules (bench/pl-genmodel, checked with bench/pl-roundtrip).
 TESTS += tests/genmodel.sh
 EXTRA_DIST += tests/genmodel.sh
+
+# The catalogue of bad input, through the command line.
+TESTS += tests/badinput.sh
+EXTRA_DIST += tests/badinput.sh
