@@ -25,3 +25,14 @@ host/default_pipeline.c: $(srcdir)/conf/default.ini
 	  echo 'const char default_pipeline_text[] ='; \
 	  sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/"/' -e 's/$$/\\n"/' $(srcdir)/conf/default.ini; \
 	  echo ';'; } > $@.tmp && mv $@.tmp $@
+
+# The host built to run from anywhere without libtool's wrapper (its
+# library path is in the binary): the tests make a setuid copy of it to
+# check that PASSLINE_PLUGIN_PATH is ignored there.
+check_PROGRAMS += tests/passline-standalone
+tests_passline_standalone_SOURCES = $(passline_SOURCES)
+nodist_tests_passline_standalone_SOURCES = host/default_pipeline.c
+tests_passline_standalone_CPPFLAGS = $(passline_CPPFLAGS)
+tests_passline_standalone_CFLAGS = $(passline_CFLAGS)
+tests_passline_standalone_LDADD = $(passline_LDADD)
+tests_passline_standalone_LDFLAGS = $(AM_LDFLAGS) -no-install

@@ -182,6 +182,27 @@ run_in cwd "$P" -p ../pipes/dir.ini "$EX"
 expect_status 0 "[pipeline] plugin_dir resolves against the pipeline file's folder"
 run env PASSLINE_PLUGIN_PATH="/nonexistent:$FIXTURE_DIR" "$P" --passes=FxOptions "$EX"
 expect_status 0 "PASSLINE_PLUGIN_PATH is searched"
+# PASSLINE_PLUGIN_PATH is ignored by a setuid passline (secure_getenv)
+if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null 2>&1; then
+	mkdir -p suid
+	cp "$top_builddir/tests/passline-standalone" suid/passline
+	chmod 4755 suid/passline
+	chmod 755 "$T" suid
+	cp "$EX" suid/example.pir
+	chmod 644 suid/example.pir
+	as_nobody="setpriv --reuid=65534 --regid=65534 --clear-groups"
+	run env PASSLINE_PLUGIN_PATH="$FIXTURE_DIR" $as_nobody suid/passline --passes=FxOptions suid/example.pir
+	expect_status 1 "a setuid passline ignores PASSLINE_PLUGIN_PATH"
+	expect_err "unknown pass 'FxOptions'" "a setuid passline does not find plugins through the environment"
+	run $as_nobody suid/passline --plugin-dir "$FIXTURE_DIR" --passes=FxOptions suid/example.pir
+	expect_status 0 "a setuid passline still loads plugins named on its command line"
+	chmod 755 suid/passline
+	run env PASSLINE_PLUGIN_PATH="$FIXTURE_DIR" $as_nobody suid/passline --passes=FxOptions suid/example.pir
+	expect_status 0 "the same binary without setuid uses PASSLINE_PLUGIN_PATH"
+else
+	echo "ok $((tap_n + 1)) # SKIP the setuid test needs root (to make a setuid binary) and setpriv"
+	tap_n=$((tap_n + 1))
+fi
 printf '[pass FxOptions]\nplugin = missing/FxOptions.so\n' >missing.ini
 run "$P" -p missing.ini "$EX"
 expect_status 3 "plugin = naming a missing file"
