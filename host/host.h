@@ -171,6 +171,7 @@ void stats_free(struct stats *st);
 
 struct timing {
 	double read, verify, print, total;
+	size_t insts; /* instructions read */
 };
 void timing_print(const struct pipeline *pl, const struct timing *t, FILE *out);
 

@@ -385,6 +385,7 @@ static int run(struct cli *c)
 	int rc = pl_parse_file(c->input, in_diags, &m);
 	t.read = now_seconds() - start;
 	if (rc == PL_OK) {
+		t.insts = pl_module_num_insts(m);
 		double t0 = now_seconds();
 		rc = pl_verify_module(m, in_diags);
 		t.verify = now_seconds() - t0;

@@ -4,6 +4,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 
 void stats_collect(const struct pipeline *pl, struct stats *st)
 {
@@ -123,4 +124,12 @@ void timing_print(const struct pipeline *pl, const struct timing *t, FILE *out)
 			fprintf(out, "%10.4f s  %s\n", pl->steps[k].seconds, pl->steps[k].pass);
 	fprintf(out, "%10.4f s  %s\n", t->print, "print");
 	fprintf(out, "%10.4f s  %s\n", t->total, "total");
+	struct rusage ru;
+	if (getrusage(RUSAGE_SELF, &ru) == 0) {
+		double bytes = (double)ru.ru_maxrss * 1024.0;
+		fprintf(out, "peak memory: %.1f MiB", bytes / (1024.0 * 1024.0));
+		if (t->insts)
+			fprintf(out, " (%.1f bytes per instruction read)", bytes / (double)t->insts);
+		fputc('\n', out);
+	}
 }

@@ -326,6 +326,8 @@ for phase in read verify FxOptions print total; do
 	grep -qE "^ *[0-9]+\.[0-9]{4} s  $phase\$" "$T/err"
 	ok $? "--time-passes shows $phase"
 done
+grep -qE "^peak memory: [0-9.]+ MiB \([0-9.]+ bytes per instruction read\)\$" "$T/err"
+ok $? "--time-passes shows peak memory per instruction"
 run "$P" $FX --passes=FxOptions --print-after-all "$EX" -o /dev/null
 expect_err "; *** IR after FxOptions ***" "--print-after-all prints a header"
 expect_err "func @layer0(" "--print-after-all prints the IR"
