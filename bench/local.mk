@@ -6,3 +6,10 @@ noinst_PROGRAMS += bench/pl-genmodel bench/pl-roundtrip
 bench_pl_genmodel_SOURCES = bench/pl-genmodel.c
 bench_pl_roundtrip_SOURCES = bench/pl-roundtrip.c
 bench_pl_roundtrip_LDADD = libpassline.la
+
+# make bench: the benchmark table (see bench/README.md). Not part of make
+# check: speed is measured, never asserted by a test.
+bench: all
+	srcdir=$(srcdir) builddir=$(builddir) $(SHELL) $(srcdir)/bench/run.sh
+.PHONY: bench
+EXTRA_DIST += bench/run.sh bench/README.md

@@ -1,0 +1,100 @@
+#!/bin/sh
+# bench/run.sh — `make bench`: how fast and how lean passline is on
+# transformer-shaped modules of about 10^4, 10^5 and 10^6 instructions.
+#
+# For each size it runs, BENCH_RUNS times each (default 5), the host on a
+# module written by bench/pl-genmodel: parse + print alone (--passes=),
+# each shipped pass alone, and the whole default pipeline
+# (conf/default.ini). Every figure is the median over the runs of what
+# --time-passes reports: wall seconds per phase and the peak resident
+# memory. It prints one table and writes the same as JSON to
+# bench/results/latest.json, with the scaling ratio: the default
+# pipeline's time per instruction at 10^6 over that at 10^4.
+#
+# Environment: BENCH_RUNS, BENCH_SIZES (default "10000 100000 1000000"),
+# BENCH_LAYOUT ("" or "--single-function"), srcdir, builddir.
+set -eu
+: "${srcdir:=.}" "${builddir:=.}"
+runs=${BENCH_RUNS:-5}
+sizes=${BENCH_SIZES:-"10000 100000 1000000"}
+layout=${BENCH_LAYOUT:-}
+passline="$builddir/passline"
+plugins="$builddir/plugins/.libs"
+gen="$builddir/bench/pl-genmodel"
+passes="HoistFSDPCollectives BucketizeCCOp CoalesceCCOp DynamicInstEstimator DetailDynInst"
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/pl-bench.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+mkdir -p "$srcdir/bench/results"
+json="$srcdir/bench/results/latest.json"
+
+median() { sort -n | awk '{a[NR] = $1} END {print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2}'; }
+
+# run_config NAME MODULE ARGS...: BENCH_RUNS runs; sets the medians
+# m_read m_verify m_pass m_print m_total m_rss (MiB).
+run_config() {
+	name=$1
+	module=$2
+	shift 2
+	: >"$tmp/times"
+	r=0
+	while [ "$r" -lt "$runs" ]; do
+		"$passline" --plugin-dir "$plugins" "$@" --time-passes -q "$module" \
+			-o "$tmp/out.pir" 2>"$tmp/err" || { cat "$tmp/err" >&2; exit 1; }
+		awk -v run="$r" '
+			/ s  read$/ {read = $1} / s  verify$/ {verify = $1}
+			/ s  print$/ {print_ = $1} / s  total$/ {total = $1}
+			/^peak memory:/ {rss = $3}
+			/ s  / && !/ s  (read|verify|print|total)$/ {pass += $1}
+			END {printf "%s %s %s %s %s %s\n", read, verify, pass + 0, print_, total, rss}' \
+			"$tmp/err" >>"$tmp/times"
+		r=$((r + 1))
+	done
+	m_read=$(awk '{print $1}' "$tmp/times" | median)
+	m_verify=$(awk '{print $2}' "$tmp/times" | median)
+	m_pass=$(awk '{print $3}' "$tmp/times" | median)
+	m_print=$(awk '{print $4}' "$tmp/times" | median)
+	m_total=$(awk '{print $5}' "$tmp/times" | median)
+	m_rss=$(awk '{print $6}' "$tmp/times" | median)
+}
+
+cpu=$(awk -F': ' '/^model name/ {print $2; exit}' /proc/cpuinfo 2>/dev/null || echo unknown)
+ncpu=$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo "?")
+printf 'passline benchmark: %s runs each, median; %s (%s CPUs)\n' "$runs" "$cpu" "$ncpu"
+printf '%-9s %-22s %8s %8s %8s %8s %8s %11s %8s\n' insts phase read verify pass print total "insts/s" "B/inst"
+{
+	printf '{"machine": "%s", "cpus": "%s", "runs": %s, "layout": "%s", "results": [' \
+		"$cpu" "$ncpu" "$runs" "${layout:-per-layer}"
+} >"$json.tmp"
+first=1
+per_inst_small=""
+per_inst_large=""
+for n in $sizes; do
+	"$gen" --target-insts "$n" --seed 1 $layout -o "$tmp/m.pir"
+	insts=$(grep -c '^  ' "$tmp/m.pir")
+	for config in parse+print $passes default; do
+		case $config in
+		parse+print) run_config "$config" "$tmp/m.pir" --passes= ;;
+		default) run_config "$config" "$tmp/m.pir" -p "$srcdir/conf/default.ini" ;;
+		*) run_config "$config" "$tmp/m.pir" --passes="$config" ;;
+		esac
+		rate=$(awk -v n="$insts" -v t="$m_total" 'BEGIN {printf "%.0f", t > 0 ? n / t : 0}')
+		bpi=$(awk -v n="$insts" -v r="$m_rss" 'BEGIN {printf "%.1f", r * 1048576 / n}')
+		printf '%-9s %-22s %8.4f %8.4f %8.4f %8.4f %8.4f %11s %8s\n' "$insts" "$config" \
+			"$m_read" "$m_verify" "$m_pass" "$m_print" "$m_total" "$rate" "$bpi"
+		[ "$first" = 1 ] || printf ', ' >>"$json.tmp"
+		first=0
+		printf '{"insts": %s, "phase": "%s", "read_s": %s, "verify_s": %s, "pass_s": %s, "print_s": %s, "total_s": %s, "insts_per_s": %s, "peak_rss_mib": %s, "bytes_per_inst": %s}' \
+			"$insts" "$config" "$m_read" "$m_verify" "$m_pass" "$m_print" "$m_total" "$rate" \
+			"$m_rss" "$bpi" >>"$json.tmp"
+		if [ "$config" = default ]; then
+			per=$(awk -v n="$insts" -v t="$m_total" 'BEGIN {printf "%.12f", t / n}')
+			[ -n "$per_inst_small" ] || per_inst_small=$per
+			per_inst_large=$per
+		fi
+	done
+done
+ratio=$(awk -v a="$per_inst_large" -v b="$per_inst_small" 'BEGIN {printf "%.2f", b > 0 ? a / b : 0}')
+printf '], "scaling_ratio": %s}\n' "$ratio" >>"$json.tmp"
+mv "$json.tmp" "$json"
+echo "scaling ratio (default pipeline, time per instruction, largest over smallest): $ratio"
+echo "written: $json"
