@@ -10,3 +10,9 @@ plugins_CountOps_la_SOURCES = plugins/count_ops.c
 plugins_CountOps_la_CFLAGS = $(PLUGIN_CFLAGS)
 plugins_CountOps_la_LDFLAGS = $(PLUGIN_LDFLAGS)
 plugins_CountOps_la_LIBADD = $(PLUGIN_LIBADD)
+
+plugins_LTLIBRARIES += plugins/BucketizeCCOp.la
+plugins_BucketizeCCOp_la_SOURCES = plugins/bucketize_ccop.c plugins/ptr_map.h
+plugins_BucketizeCCOp_la_CFLAGS = $(PLUGIN_CFLAGS)
+plugins_BucketizeCCOp_la_LDFLAGS = $(PLUGIN_LDFLAGS)
+plugins_BucketizeCCOp_la_LIBADD = $(PLUGIN_LIBADD)
