@@ -11,6 +11,12 @@ plugins_CountOps_la_CFLAGS = $(PLUGIN_CFLAGS)
 plugins_CountOps_la_LDFLAGS = $(PLUGIN_LDFLAGS)
 plugins_CountOps_la_LIBADD = $(PLUGIN_LIBADD)
 
+plugins_LTLIBRARIES += plugins/HoistFSDPCollectives.la
+plugins_HoistFSDPCollectives_la_SOURCES = plugins/hoist_fsdp_collectives.c plugins/ptr_map.h
+plugins_HoistFSDPCollectives_la_CFLAGS = $(PLUGIN_CFLAGS)
+plugins_HoistFSDPCollectives_la_LDFLAGS = $(PLUGIN_LDFLAGS)
+plugins_HoistFSDPCollectives_la_LIBADD = $(PLUGIN_LIBADD)
+
 plugins_LTLIBRARIES += plugins/BucketizeCCOp.la
 plugins_BucketizeCCOp_la_SOURCES = plugins/bucketize_ccop.c plugins/ptr_map.h
 plugins_BucketizeCCOp_la_CFLAGS = $(PLUGIN_CFLAGS)
