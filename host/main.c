@@ -371,9 +371,9 @@ static int run(struct cli *c)
 		if (status == EXIT_OK && c->time_passes)
 			timing_print(&pl, &t, stderr);
 	}
-	runner_finish(&pl);
 	pl_module_free(m);
 out_diags:
+	runner_finish(&pl); /* also after a bad option: the contexts exist */
 	pl_diags_free(diags);
 out:
 	loader_free(&ld);
