@@ -1,12 +1,11 @@
-/* plugins/bucketize_ccop.c — BucketizeCCOp. Reads: the collectives, stores
- * and operand definitions of every function. Changes: replaces each run of
- * two or more compatible same-kind collectives by one tuple collective at the
- * run's first member. Requires: verified IR (reserved attribute types).
+/* Contract: reads collectives, stores, operand defs; merges same-kind runs into tuple collectives; needs verified IR. */
+
+/* plugins/bucketize_ccop.c — BucketizeCCOp, DESIGN 3.1 and issue #4.
  *
- * DESIGN 3.1 and issue #4. Per function, one forward sweep with one pending
- * run per kind (all_gather, reduce_scatter, all_reduce). A candidate (a
- * collective of an enabled kind with a non-empty group_id) first flushes its
- * kind's run when it cannot join it:
+ * Per function, one forward sweep with one pending run per kind
+ * (all_gather, reduce_scatter, all_reduce). A candidate (a collective of an
+ * enabled kind with a non-empty group_id) first flushes its kind's run when
+ * it cannot join it:
  *   - its group_id, factor or reduce differs from the run's last member's;
  *   - it could not be issued at the run's first member: an operand is
  *     defined at or after the first member, or a store writes an operand
@@ -77,11 +76,21 @@ struct config {
 	uint64_t max_count;            /* 0: no cap */
 };
 
+/* The attributes that must agree along a run (DESIGN 3.1 and its
+ * deviation: reduce is part of the key). */
+enum { KEY_GROUP_ID, KEY_FACTOR, KEY_REDUCE, NUM_KEYS };
+static const char *const key_names[NUM_KEYS] = {"group_id", "factor", "reduce"};
+
+struct key {
+	const pl_attr *attr[NUM_KEYS]; /* NULL where absent */
+};
+
 /* The pending run of one kind. */
 struct run {
 	pl_inst **members;
 	size_t len, cap;
-	uint64_t bytes; /* sum of the members' result bytes, saturating */
+	uint64_t bytes;      /* sum of the members' result bytes, saturating */
+	struct key last_key; /* the last member's */
 };
 
 struct bucketizer {
@@ -137,11 +146,21 @@ static enum kind kind_of(const pl_inst *inst)
 	}
 }
 
-static bool has_group_id(pl_inst *inst)
+static void read_key(pl_inst *inst, struct key *key)
 {
-	const char *s;
-	size_t len;
-	return pl_attrs_get_string(pl_inst_attrs(inst), "group_id", &s, &len) == PL_OK && len > 0;
+	for (int k = 0; k < NUM_KEYS; k++)
+		key->attr[k] = pl_attrs_get(pl_inst_attrs(inst), key_names[k]);
+}
+
+/* A collective with no group_id, or an empty one, is not bucketizable. */
+static bool has_group_id(const struct key *key)
+{
+	const pl_attr *g = key->attr[KEY_GROUP_ID];
+	size_t len = 0;
+	if (!g || pl_attr_get_kind(g) != PL_ATTR_STRING)
+		return false;
+	pl_attr_get_string(g, &len);
+	return len > 0;
 }
 
 static bool is_store(const pl_inst *inst)
@@ -232,19 +251,17 @@ static void describe_attr(const pl_attr *a, char *buf, size_t size)
 /* Why cand cannot join run (a run of its kind that is not empty): writes
  * the reason into why and returns true, or returns false. */
 static bool must_flush(struct bucketizer *b, enum kind kind, const struct run *run,
-                       pl_inst *cand, uint64_t cand_bytes, char *why, size_t whylen)
+                       pl_inst *cand, const struct key *cand_key, uint64_t cand_bytes,
+                       char *why, size_t whylen)
 {
-	static const char *const key_attrs[] = {"group_id", "factor", "reduce"};
-	pl_inst *last = run->members[run->len - 1];
-	for (size_t k = 0; k < sizeof key_attrs / sizeof *key_attrs; k++) {
-		const pl_attr *a = pl_attrs_get(pl_inst_attrs(last), key_attrs[k]);
-		const pl_attr *c = pl_attrs_get(pl_inst_attrs(cand), key_attrs[k]);
+	for (int k = 0; k < NUM_KEYS; k++) {
+		const pl_attr *a = run->last_key.attr[k], *c = cand_key->attr[k];
 		if (a == c || (a && c && pl_attr_equal(a, c)))
 			continue;
 		char va[128], vc[128];
 		describe_attr(a, va, sizeof va);
 		describe_attr(c, vc, sizeof vc);
-		snprintf(why, whylen, "different %s (%s vs %s)", key_attrs[k], va, vc);
+		snprintf(why, whylen, "different %s (%s vs %s)", key_names[k], va, vc);
 		return true;
 	}
 
@@ -350,7 +367,8 @@ static int flush_run(struct bucketizer *b, enum kind kind)
 	return rc;
 }
 
-static int append_to_run(struct run *run, pl_inst *inst, uint64_t bytes)
+static int append_to_run(struct run *run, pl_inst *inst, const struct key *key,
+                         uint64_t bytes)
 {
 	if (run->len == run->cap) {
 		size_t cap = run->cap ? run->cap * 2 : 16;
@@ -362,18 +380,20 @@ static int append_to_run(struct run *run, pl_inst *inst, uint64_t bytes)
 	}
 	run->members[run->len++] = inst;
 	run->bytes = add_saturating(run->bytes, bytes);
+	run->last_key = *key;
 	return PL_OK;
 }
 
 /* ---- the sweep ------------------------------------------------------------- */
 
 /* One candidate: flush its kind's run if it cannot join, then join. */
-static int visit_candidate(struct bucketizer *b, enum kind kind, pl_inst *cand)
+static int visit_candidate(struct bucketizer *b, enum kind kind, pl_inst *cand,
+                           const struct key *key)
 {
 	struct run *run = &b->runs[kind];
 	uint64_t bytes = result_bytes(cand);
 	char why[512];
-	if (run->len && must_flush(b, kind, run, cand, bytes, why, sizeof why)) {
+	if (run->len && must_flush(b, kind, run, cand, key, bytes, why, sizeof why)) {
 		if (pl_ctx_remarks_enabled(b->ctx)) {
 			pl_inst *first = run->members[0], *last = run->members[run->len - 1];
 			if (first == last)
@@ -388,7 +408,7 @@ static int visit_candidate(struct bucketizer *b, enum kind kind, pl_inst *cand)
 		if (rc != PL_OK)
 			return rc;
 	}
-	return append_to_run(run, cand, bytes);
+	return append_to_run(run, cand, key, bytes);
 }
 
 static int bucketize_func(struct bucketizer *b, pl_func *f)
@@ -402,9 +422,12 @@ static int bucketize_func(struct bucketizer *b, pl_func *f)
 			continue;
 		}
 		enum kind kind = kind_of(i);
-		if (kind == KIND_NONE || !b->cfg->enabled[kind] || !has_group_id(i))
+		if (kind == KIND_NONE || !b->cfg->enabled[kind])
 			continue;
-		rc = visit_candidate(b, kind, i);
+		struct key key;
+		read_key(i, &key);
+		if (has_group_id(&key))
+			rc = visit_candidate(b, kind, i, &key);
 	}
 	for (int k = 0; k < NUM_KINDS; k++) {
 		int frc = flush_run(b, (enum kind)k);

@@ -1,11 +1,8 @@
-/* plugins/coalesce_ccop.c — CoalesceCCOp. Reads: tuple collectives (at
- * least min_operands operands). Changes: replaces each by pack -> one flat
- * collective -> unpack (one such triple per dtype for the reducing kinds);
- * nothing else. Requires: verified IR (DESIGN 2.4 shapes; factor present on
- * all_gather and reduce_scatter tuples, else they are left alone).
- *
- * DESIGN 3.3 and issue #4; the layout attributes are documented in
- * doc/coalesce.md. For a tuple collective with factor F:
+/* Contract: reads tuple collectives; rewrites each to pack, flat collective(s), unpack; needs verified IR. */
+
+/* plugins/coalesce_ccop.c — CoalesceCCOp, DESIGN 3.3 and issue #4; the
+ * layout attributes are documented in doc/coalesce.md. A tuple collective
+ * has at least min_operands operands. With factor F:
  *   - all_gather: one group with every member. The buffer's unit is the
  *     first member dtype of the smallest item size; member i counts
  *     counts[i] = bytes(operand i) / size(unit) units. pack builds unit[N]
@@ -23,15 +20,16 @@
  *     pack builds dtype[N], the flat all_reduce keeps dtype[N], unpack
  *     splits it back.
  * The flat collective carries the tuple's attributes (group_id, factor,
- * reduce, id, ...) with dimension forced to 0, so that it satisfies the
- * shape rules for a rank-1 buffer. The unpack's results take over the tuple
- * results' uses and names; the tuple is erased.
+ * reduce, id, ...), its dimension set to 0 where it had another, so that it
+ * satisfies the shape rules for a rank-1 buffer. The unpack's results take
+ * over the tuple results' uses and names; the tuple is erased. A tuple
+ * all_gather or reduce_scatter without factor stays as it is (a remark says
+ * why): its layout is unknown.
  *
  * Linear: one sweep; each tuple costs O(operands + uses of its results).
  */
 #include <passline/passline.h>
 
-#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -249,11 +247,6 @@ static bool plan_tuple(pl_inst *t, struct plan *p, const char **why)
 
 /* ---- rewriting ------------------------------------------------------------------ */
 
-static const pl_attr *int_list(pl_module *m, const int64_t *v, size_t n)
-{
-	return pl_attr_int_list(m, v, n);
-}
-
 /* kind, factor, offsets, counts and (all_gather, reduce_scatter)
  * dimensions: what pack and unpack need to lay out and split the buffer. */
 static int set_layout_attrs(pl_inst *inst, const struct plan *p, const struct group *g)
@@ -263,8 +256,8 @@ static int set_layout_attrs(pl_inst *inst, const struct plan *p, const struct gr
 	int rc = pl_attrs_set_string(a, "kind", pl_inst_opname(p->tuple));
 	if (rc == PL_OK && p->factor)
 		rc = pl_attrs_set_int(a, "factor", p->factor);
-	const pl_attr *offsets = int_list(m, g->offsets, g->len);
-	const pl_attr *counts = int_list(m, g->counts, g->len);
+	const pl_attr *offsets = pl_attr_int_list(m, g->offsets, g->len);
+	const pl_attr *counts = pl_attr_int_list(m, g->counts, g->len);
 	if (!offsets || !counts)
 		return PL_ENOMEM;
 	if (rc == PL_OK)
@@ -277,7 +270,7 @@ static int set_layout_attrs(pl_inst *inst, const struct plan *p, const struct gr
 			return PL_ENOMEM;
 		for (size_t j = 0; j < g->len; j++)
 			dims[j] = p->dimension;
-		const pl_attr *d = int_list(m, dims, g->len);
+		const pl_attr *d = pl_attr_int_list(m, dims, g->len);
 		free(dims);
 		rc = d ? pl_attrs_set(a, "dimensions", d) : PL_ENOMEM;
 	}

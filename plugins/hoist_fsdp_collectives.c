@@ -1,11 +1,11 @@
-/* plugins/hoist_fsdp_collectives.c — HoistFSDPCollectives. Reads: every
- * instruction's operands, uses and stores. Changes: the order of
- * instructions only: FSDP all-gathers move up, then FSDP reduce-scatters
- * move down. Requires: verified IR.
+/* Contract: reads operands, uses, stores; moves FSDP all-gathers up, then FSDP reduce-scatters down; needs verified IR. */
+
+/* plugins/hoist_fsdp_collectives.c — HoistFSDPCollectives, DESIGN 3.2 and
+ * issue #4. Only the order of instructions changes.
  *
- * DESIGN 3.2 and issue #4. An FSDP all-gather is an all_gather with
- * fsdp = true or whose operands are all function arguments; an FSDP
- * reduce-scatter is a reduce_scatter with fsdp = true.
+ * An FSDP all-gather is an all_gather with fsdp = true or whose operands
+ * are all function arguments; an FSDP reduce-scatter is a reduce_scatter
+ * with fsdp = true.
  *
  * Hoisting, one forward sweep that only plans, then the moves. An FSDP
  * all-gather g goes to just after its anchor, the latest of
