@@ -94,6 +94,7 @@ struct mover {
 	struct inst_vec stay;     /* instructions that stay put, in sweep order */
 	struct move_vec moves;
 	struct ptr_map nearest_store; /* buffer value -> nearest store in sweep order */
+	struct ptr_map fsdp_gathers;  /* the FSDP all-gathers seen so far (hoisting) */
 };
 
 /* ---- options ------------------------------------------------------------- */
@@ -240,19 +241,22 @@ static void reset_sweep(struct mover *mv)
 	mv->stay.len = 0;
 	mv->moves.len = 0;
 	ptr_map_free(&mv->nearest_store);
+	ptr_map_free(&mv->fsdp_gathers);
 }
 
 /* ---- hoisting ---------------------------------------------------------------- */
 
 /* The latest instruction g must stay after, apart from the order and
- * distance rules: operand definitions and stores to operands. */
+ * distance rules: operand definitions and stores to operands. A definition
+ * that is an FSDP all-gather is looked up in the set the sweep keeps, not
+ * classified again (that would rescan its operands for every reader). */
 static pl_inst *hoist_dependency(struct mover *mv, pl_inst *g)
 {
 	pl_inst *anchor = NULL;
 	for (size_t k = 0; k < pl_inst_num_operands(g); k++) {
 		pl_value *v = pl_inst_operand(g, k);
 		pl_inst *def = pl_value_def(v);
-		if (def && !is_fsdp_all_gather(def))
+		if (def && !ptr_map_get(&mv->fsdp_gathers, def))
 			anchor = later_of(anchor, def);
 		anchor = later_of(anchor, ptr_map_get(&mv->nearest_store, v));
 	}
@@ -271,6 +275,8 @@ static int plan_hoists(struct mover *mv, pl_func *f)
 				return PL_ENOMEM;
 			continue;
 		}
+		if (!ptr_map_put(&mv->fsdp_gathers, i, i))
+			return PL_ENOMEM;
 		pl_inst *anchor = hoist_dependency(mv, i);
 		if (prev)
 			anchor = later_of(anchor, prev_moved ? prev_anchor : prev);
