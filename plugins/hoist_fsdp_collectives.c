@@ -31,8 +31,8 @@
  *
  * Hoisting comes first, and sinking plans on the module as hoisting left
  * it. The two only meet when an FSDP all-gather reads an FSDP
- * reduce-scatter's result (or they share a stored buffer): either order is
- * correct, but the first one to move wins the gap between them. Hoisting
+ * reduce-scatter's result: either order is correct, but the first one to
+ * move wins the gap between them. Hoisting
  * first gives the parameter prefetch priority: the all-gather rises to just
  * after the reduce-scatter, which then stays before it.
  *
@@ -44,7 +44,6 @@
  */
 #include <passline/passline.h>
 
-#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 
