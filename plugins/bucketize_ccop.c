@@ -6,7 +6,9 @@
  * (all_gather, reduce_scatter, all_reduce). A candidate (a collective of an
  * enabled kind with a non-empty group_id) first flushes its kind's run when
  * it cannot join it:
- *   - its group_id, factor or reduce differs from the run's last member's;
+ *   - its group_id, factor, reduce or dimension (absent: 0) differs from
+ *     the run's last member's (dimension is not in DESIGN 3.1's key, but a
+ *     merged collective has one dimension and every result must fit it);
  *   - it could not be issued at the run's first member: an operand is
  *     defined at or after the first member, or a store writes an operand
  *     after the first member (and before the candidate);
@@ -19,8 +21,8 @@
  * hand their uses and names to the merged results and the members are
  * erased.
  *
- * Linear: each instruction is visited once; the key check compares three
- * attributes with the last member; "defined at or after the first member"
+ * Linear: each instruction is visited once; the key check compares four
+ * attributes with the last member's; "defined at or after the first member"
  * compares positions (O(1)); "stored to inside the run" compares the
  * position of the last store to the operand seen so far in the sweep (a hash
  * map from buffer value to its last store) with the first member's. A merge
@@ -75,10 +77,12 @@ struct config {
 	uint64_t max_count;            /* 0: no cap */
 };
 
-/* The attributes that must agree along a run (DESIGN 3.1 and its
- * deviation: reduce is part of the key). */
-enum { KEY_GROUP_ID, KEY_FACTOR, KEY_REDUCE, NUM_KEYS };
-static const char *const key_names[NUM_KEYS] = {"group_id", "factor", "reduce"};
+/* The attributes that must agree along a run: DESIGN 3.1 with its
+ * deviation (reduce is part of the key), and dimension (absent means 0):
+ * the merged collective has one dimension, the first member's, and the
+ * shape rules (DESIGN 2.4) check every result against it. */
+enum { KEY_GROUP_ID, KEY_FACTOR, KEY_REDUCE, KEY_DIMENSION, NUM_KEYS };
+static const char *const key_names[NUM_KEYS] = {"group_id", "factor", "reduce", "dimension"};
 
 struct key {
 	const pl_attr *attr[NUM_KEYS]; /* NULL where absent */
@@ -247,6 +251,29 @@ static void describe_attr(const pl_attr *a, char *buf, size_t size)
 
 /* ---- deciding ------------------------------------------------------------ */
 
+/* Whether a dimension attribute means 0 (absent, or the integer 0). */
+static bool is_default_dimension(const pl_attr *a)
+{
+	return !a || (pl_attr_get_kind(a) == PL_ATTR_INT && pl_attr_get_int(a) == 0);
+}
+
+static bool key_attr_equal(int k, const pl_attr *a, const pl_attr *c)
+{
+	if (a == c || (a && c && pl_attr_equal(a, c)))
+		return true;
+	return k == KEY_DIMENSION && is_default_dimension(a) && is_default_dimension(c);
+}
+
+/* A key attribute for a message: its value, the default 0 for an absent
+ * dimension, "none" for another absent attribute. */
+static void describe_key_attr(int k, const pl_attr *a, char *buf, size_t size)
+{
+	if (!a && k == KEY_DIMENSION)
+		snprintf(buf, size, "0");
+	else
+		describe_attr(a, buf, size);
+}
+
 /* Why cand cannot join run (a run of its kind that is not empty): writes
  * the reason into why and returns true, or returns false. */
 static bool must_flush(struct bucketizer *b, enum kind kind, const struct run *run,
@@ -255,11 +282,11 @@ static bool must_flush(struct bucketizer *b, enum kind kind, const struct run *r
 {
 	for (int k = 0; k < NUM_KEYS; k++) {
 		const pl_attr *a = run->last_key.attr[k], *c = cand_key->attr[k];
-		if (a == c || (a && c && pl_attr_equal(a, c)))
+		if (key_attr_equal(k, a, c))
 			continue;
 		char va[128], vc[128];
-		describe_attr(a, va, sizeof va);
-		describe_attr(c, vc, sizeof vc);
+		describe_key_attr(k, a, va, sizeof va);
+		describe_key_attr(k, c, vc, sizeof vc);
 		snprintf(why, whylen, "different %s (%s vs %s)", key_names[k], va, vc);
 		return true;
 	}
