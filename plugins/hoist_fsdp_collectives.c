@@ -90,7 +90,8 @@ struct move_vec {
 struct mover {
 	pl_pass_ctx *ctx;
 	const struct config *cfg;
-	struct inst_vec stay;     /* instructions that stay put, in sweep order */
+	pl_inst *last_stay;       /* the last instruction that stays put, in sweep order */
+	struct inst_vec stay;     /* all of them, kept only with max_distance */
 	struct move_vec moves;
 	struct ptr_map nearest_store; /* buffer value -> nearest store in sweep order */
 	struct ptr_map fsdp_gathers;  /* the FSDP all-gathers seen so far (hoisting) */
@@ -219,10 +220,11 @@ static bool push_move(struct move_vec *s, pl_inst *inst, pl_inst *target)
 	return true;
 }
 
-/* The last instruction that stays put (in sweep order), or NULL. */
-static pl_inst *last_stay(const struct mover *mv)
+/* Records an instruction that stays put. */
+static bool note_stay(struct mover *mv, pl_inst *inst)
 {
-	return mv->stay.len ? mv->stay.v[mv->stay.len - 1] : NULL;
+	mv->last_stay = inst;
+	return !mv->cfg->max_distance || push_inst(&mv->stay, inst);
 }
 
 /* With max_distance D, the instruction that stays put D+1 steps back in
@@ -237,6 +239,7 @@ static pl_inst *distance_limit(const struct mover *mv)
 
 static void reset_sweep(struct mover *mv)
 {
+	mv->last_stay = NULL;
 	mv->stay.len = 0;
 	mv->moves.len = 0;
 	ptr_map_free(&mv->nearest_store);
@@ -268,7 +271,7 @@ static int plan_hoists(struct mover *mv, pl_func *f)
 	bool prev_moved = false;
 	for (pl_inst *i = pl_func_first_inst(f); i; i = pl_inst_next(i)) {
 		if (!is_fsdp_all_gather(i)) {
-			if (!push_inst(&mv->stay, i))
+			if (!note_stay(mv, i))
 				return PL_ENOMEM;
 			if (is_store(i) && !ptr_map_put(&mv->nearest_store, pl_inst_operand(i, 1), i))
 				return PL_ENOMEM;
@@ -280,12 +283,12 @@ static int plan_hoists(struct mover *mv, pl_func *f)
 		if (prev)
 			anchor = later_of(anchor, prev_moved ? prev_anchor : prev);
 		anchor = later_of(anchor, distance_limit(mv));
-		bool moved = anchor != last_stay(mv);
+		bool moved = anchor != mv->last_stay;
 		if (moved) {
 			bool after_prev = prev && prev_moved && prev_anchor == anchor;
 			if (!push_move(&mv->moves, i, after_prev ? prev : anchor))
 				return PL_ENOMEM;
-		} else if (!push_inst(&mv->stay, i)) {
+		} else if (!note_stay(mv, i)) {
 			return PL_ENOMEM;
 		}
 		prev = i;
@@ -344,7 +347,7 @@ static int plan_sinks(struct mover *mv, pl_func *f)
 	bool next_moved = false;
 	for (pl_inst *i = last; i; i = pl_inst_prev(i)) {
 		if (!is_fsdp_reduce_scatter(i)) {
-			if (!push_inst(&mv->stay, i))
+			if (!note_stay(mv, i))
 				return PL_ENOMEM;
 			if (is_store(i) && !ptr_map_put(&mv->nearest_store, pl_inst_operand(i, 1), i))
 				return PL_ENOMEM;
@@ -354,12 +357,12 @@ static int plan_sinks(struct mover *mv, pl_func *f)
 		if (next)
 			bound = earlier_of(bound, next_moved ? next_bound : next);
 		bound = earlier_of(bound, distance_limit(mv));
-		bool moved = bound != last_stay(mv);
+		bool moved = bound != mv->last_stay;
 		if (moved) {
 			bool before_next = next && next_moved && next_bound == bound;
 			if (!push_move(&mv->moves, i, before_next ? next : bound))
 				return PL_ENOMEM;
-		} else if (!push_inst(&mv->stay, i)) {
+		} else if (!note_stay(mv, i)) {
 			return PL_ENOMEM;
 		}
 		next = i;
