@@ -408,7 +408,7 @@ static int run(struct cli *c)
 	}
 	pl_module_free(m);
 out_diags:
-	runner_finish(&pl);
+	runner_finish(&pl); /* also after a bad option: the contexts exist */
 	pl_diags_free(diags);
 out:
 	loader_free(&ld);

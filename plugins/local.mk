@@ -22,3 +22,20 @@ plugins_DetailDynInst_la_SOURCES = plugins/detail_dyn_inst.c
 plugins_DetailDynInst_la_CFLAGS = $(PLUGIN_CFLAGS)
 plugins_DetailDynInst_la_LDFLAGS = $(PLUGIN_LDFLAGS)
 plugins_DetailDynInst_la_LIBADD = $(PLUGIN_LIBADD)
+plugins_LTLIBRARIES += plugins/HoistFSDPCollectives.la
+plugins_HoistFSDPCollectives_la_SOURCES = plugins/hoist_fsdp_collectives.c plugins/ptr_map.h
+plugins_HoistFSDPCollectives_la_CFLAGS = $(PLUGIN_CFLAGS)
+plugins_HoistFSDPCollectives_la_LDFLAGS = $(PLUGIN_LDFLAGS)
+plugins_HoistFSDPCollectives_la_LIBADD = $(PLUGIN_LIBADD)
+
+plugins_LTLIBRARIES += plugins/BucketizeCCOp.la
+plugins_BucketizeCCOp_la_SOURCES = plugins/bucketize_ccop.c plugins/ptr_map.h
+plugins_BucketizeCCOp_la_CFLAGS = $(PLUGIN_CFLAGS)
+plugins_BucketizeCCOp_la_LDFLAGS = $(PLUGIN_LDFLAGS)
+plugins_BucketizeCCOp_la_LIBADD = $(PLUGIN_LIBADD)
+
+plugins_LTLIBRARIES += plugins/CoalesceCCOp.la
+plugins_CoalesceCCOp_la_SOURCES = plugins/coalesce_ccop.c
+plugins_CoalesceCCOp_la_CFLAGS = $(PLUGIN_CFLAGS)
+plugins_CoalesceCCOp_la_LDFLAGS = $(PLUGIN_LDFLAGS)
+plugins_CoalesceCCOp_la_LIBADD = $(PLUGIN_LIBADD)

@@ -1,0 +1,412 @@
+/* Contract: reads tuple collectives; rewrites each to pack, flat collective(s), unpack; needs verified IR. */
+
+/* plugins/coalesce_ccop.c — CoalesceCCOp, DESIGN 3.3 and issue #4; the
+ * layout attributes are documented in doc/coalesce.md. A tuple collective
+ * has at least min_operands operands. With factor F:
+ *   - all_gather: one group with every member. The buffer's unit is the
+ *     first member dtype of the smallest item size; member i counts
+ *     counts[i] = bytes(operand i) / size(unit) units. pack builds unit[N]
+ *     (N = sum of counts), the flat all_gather gathers it to unit[F*N]
+ *     (rank-major: rank r's buffer at [r*N, (r+1)*N)), and unpack gives
+ *     result i the pieces [r*N + offsets[i], +counts[i]) of every rank r,
+ *     concatenated along dimensions[i].
+ *   - reduce_scatter: one group per dtype, in order of first appearance
+ *     (a reduction cannot mix dtypes). Each operand is cut into F pieces
+ *     along its dimension; counts[i] = elements(operand i) / F is one
+ *     piece. pack builds dtype[F*N] rank-major (piece r of member i at
+ *     r*N + offsets[i]); the flat reduce_scatter leaves rank r dtype[N];
+ *     unpack gives result i [offsets[i], +counts[i]).
+ *   - all_reduce: one group per dtype; counts[i] = elements(operand i);
+ *     pack builds dtype[N], the flat all_reduce keeps dtype[N], unpack
+ *     splits it back.
+ * The flat collective carries the tuple's attributes (group_id, factor,
+ * reduce, id, ...), its dimension set to 0 where it had another, so that it
+ * satisfies the shape rules for a rank-1 buffer. The unpack's results take
+ * over the tuple results' uses and names; the tuple is erased. A tuple
+ * all_gather or reduce_scatter without factor stays as it is (a remark says
+ * why): its layout is unknown.
+ *
+ * Linear: one sweep; each tuple costs O(operands + uses of its results).
+ */
+#include <passline/passline.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const pl_option_decl coalesce_options[] = {
+	PL_OPTION_INT("min_operands", "2", 2, INT64_MAX,
+	              "Flatten collectives with at least this many operands."),
+	PL_OPTION_END
+};
+
+static const pl_stat_decl coalesce_stats[] = {
+	PL_STAT("num_collectives_flattened", "Tuple collectives rewritten to flat buffers."),
+	PL_STAT_END
+};
+
+struct config {
+	uint64_t min_operands;
+};
+
+/* One flat collective to build: the members (operand indices of the tuple)
+ * packed into a buffer of unit dtype. */
+struct group {
+	pl_dtype unit;
+	size_t *members;  /* indices into the tuple's operands */
+	int64_t *offsets; /* per member, in units, within one rank's segment */
+	int64_t *counts;  /* per member, in units, within one rank's segment */
+	size_t len;
+	int64_t segment;  /* sum of counts */
+};
+
+/* The plan for one tuple collective. */
+struct plan {
+	pl_inst *tuple;
+	int64_t factor;    /* 0 when the tuple has none (all_reduce only) */
+	int64_t dimension; /* the tuple's, default 0 */
+	bool has_dimension_attr;
+	struct group groups[PL_DTYPE__COUNT];
+	size_t ngroups;
+	size_t *member_storage; /* backing arrays of every group */
+	int64_t *number_storage;
+};
+
+/* ---- options ------------------------------------------------------------- */
+
+static int coalesce_create(pl_pass_ctx *ctx, void **state)
+{
+	struct config *cfg = calloc(1, sizeof *cfg);
+	if (!cfg)
+		return PL_ENOMEM;
+	int64_t n = 2;
+	int rc = pl_ctx_get_int(ctx, "min_operands", &n);
+	if (rc != PL_OK) {
+		pl_ctx_error(ctx, NULL, "cannot read options: %s", pl_status_string(rc));
+		free(cfg);
+		return rc;
+	}
+	cfg->min_operands = n > 2 ? (uint64_t)n : 2;
+	*state = cfg;
+	return PL_OK;
+}
+
+static void coalesce_destroy(pl_pass_ctx *ctx, void *state)
+{
+	(void)ctx;
+	free(state);
+}
+
+/* ---- planning ---------------------------------------------------------------- */
+
+static const char *inst_label(const pl_inst *inst)
+{
+	const char *name = pl_inst_num_results(inst) ? pl_value_name(pl_inst_result(inst, 0)) : NULL;
+	return name ? name : "<unnamed>";
+}
+
+static pl_dtype operand_dtype(const pl_inst *inst, size_t k)
+{
+	return pl_type_dtype(pl_value_type(pl_inst_operand(inst, k)));
+}
+
+static void free_plan(struct plan *p)
+{
+	free(p->member_storage);
+	free(p->number_storage);
+}
+
+/* Splits the operands into groups: all_gather one group whose unit is the
+ * first dtype of the smallest item size; the reducing kinds one group per
+ * dtype, in order of first appearance. */
+static void group_by_dtype(struct plan *p)
+{
+	pl_inst *t = p->tuple;
+	size_t n = pl_inst_num_operands(t);
+	size_t *next = p->member_storage;
+	if (pl_inst_op(t) == PL_OP_ALL_GATHER) {
+		pl_dtype unit = operand_dtype(t, 0);
+		for (size_t k = 1; k < n; k++)
+			if (pl_dtype_size(operand_dtype(t, k)) < pl_dtype_size(unit))
+				unit = operand_dtype(t, k);
+		p->groups[0] = (struct group){.unit = unit, .members = next};
+		for (size_t k = 0; k < n; k++)
+			p->groups[0].members[p->groups[0].len++] = k;
+		p->ngroups = 1;
+		return;
+	}
+	/* Two passes over the operands: count per dtype, then place, so that
+	 * every group's members are contiguous in member_storage. */
+	size_t per_dtype[PL_DTYPE__COUNT] = {0};
+	int group_of[PL_DTYPE__COUNT];
+	for (int d = 0; d < PL_DTYPE__COUNT; d++)
+		group_of[d] = -1;
+	for (size_t k = 0; k < n; k++) {
+		pl_dtype dt = operand_dtype(t, k);
+		if (group_of[dt] < 0) {
+			group_of[dt] = (int)p->ngroups;
+			p->groups[p->ngroups++].unit = dt;
+		}
+		per_dtype[dt]++;
+	}
+	for (size_t g = 0; g < p->ngroups; g++) {
+		p->groups[g].members = next;
+		next += per_dtype[p->groups[g].unit];
+	}
+	for (size_t k = 0; k < n; k++) {
+		struct group *g = &p->groups[group_of[operand_dtype(t, k)]];
+		g->members[g->len++] = k;
+	}
+}
+
+/* Member k's count in units of g's unit within one rank's segment, or -1
+ * when it is not exact. */
+static int64_t member_count(const struct plan *p, const struct group *g, size_t k)
+{
+	const pl_type *ty = pl_value_type(pl_inst_operand(p->tuple, k));
+	uint64_t bytes, elems;
+	if (pl_type_num_bytes(ty, &bytes) != PL_OK || pl_type_num_elements(ty, &elems) != PL_OK)
+		return -1;
+	switch (pl_inst_op(p->tuple)) {
+	case PL_OP_ALL_GATHER:
+		return bytes % pl_dtype_size(g->unit) ? -1
+		                                        : (int64_t)(bytes / pl_dtype_size(g->unit));
+	case PL_OP_REDUCE_SCATTER:
+		return elems % (uint64_t)p->factor ? -1 : (int64_t)(elems / (uint64_t)p->factor);
+	default:
+		return (int64_t)elems;
+	}
+}
+
+/* Fills offsets, counts and segment of every group; false (with why) when
+ * the layout cannot be expressed. */
+static bool lay_out(struct plan *p, const char **why)
+{
+	int64_t *next = p->number_storage;
+	int64_t factor = p->factor ? p->factor : 1;
+	for (size_t gi = 0; gi < p->ngroups; gi++) {
+		struct group *g = &p->groups[gi];
+		g->offsets = next;
+		g->counts = next + g->len;
+		next += 2 * g->len;
+		int64_t total = 0;
+		for (size_t j = 0; j < g->len; j++) {
+			int64_t c = member_count(p, g, g->members[j]);
+			if (c < 0) {
+				*why = "a member does not split evenly into the buffer's unit";
+				return false;
+			}
+			if (c > INT64_MAX - total) {
+				*why = "the buffer would have more than 2^63-1 elements";
+				return false;
+			}
+			g->offsets[j] = total;
+			g->counts[j] = c;
+			total += c;
+		}
+		if (total > INT64_MAX / factor) {
+			*why = "the buffer would have more than 2^63-1 elements";
+			return false;
+		}
+		g->segment = total;
+	}
+	return true;
+}
+
+/* Plans the rewrite of t; false (with why) when t stays as it is. */
+static bool plan_tuple(pl_inst *t, struct plan *p, const char **why)
+{
+	memset(p, 0, sizeof *p);
+	p->tuple = t;
+	pl_op op = pl_inst_op(t);
+	size_t n = pl_inst_num_operands(t);
+	const pl_attrs *attrs = pl_inst_attrs_const(t);
+	if (pl_attrs_get_int(attrs, "factor", &p->factor) != PL_OK || p->factor < 1) {
+		p->factor = 0;
+		if (op != PL_OP_ALL_REDUCE) {
+			*why = "no factor, so the buffer's layout is unknown";
+			return false;
+		}
+	}
+	p->has_dimension_attr = pl_attrs_get_int(attrs, "dimension", &p->dimension) == PL_OK;
+	if (!p->has_dimension_attr || op == PL_OP_ALL_REDUCE)
+		p->dimension = 0;
+	if (pl_inst_num_results(t) != n) {
+		*why = "not one result per operand";
+		return false;
+	}
+	p->member_storage = malloc(n * sizeof *p->member_storage);
+	p->number_storage = malloc(2 * n * sizeof *p->number_storage);
+	if (!p->member_storage || !p->number_storage) {
+		*why = NULL; /* out of memory */
+		return false;
+	}
+	group_by_dtype(p);
+	return lay_out(p, why);
+}
+
+/* ---- rewriting ------------------------------------------------------------------ */
+
+/* kind, factor, offsets, counts and (all_gather, reduce_scatter)
+ * dimensions: what pack and unpack need to lay out and split the buffer. */
+static int set_layout_attrs(pl_inst *inst, const struct plan *p, const struct group *g)
+{
+	pl_module *m = pl_func_module(pl_inst_func(inst));
+	pl_attrs *a = pl_inst_attrs(inst);
+	int rc = pl_attrs_set_string(a, "kind", pl_inst_opname(p->tuple));
+	if (rc == PL_OK && p->factor)
+		rc = pl_attrs_set_int(a, "factor", p->factor);
+	const pl_attr *offsets = pl_attr_int_list(m, g->offsets, g->len);
+	const pl_attr *counts = pl_attr_int_list(m, g->counts, g->len);
+	if (!offsets || !counts)
+		return PL_ENOMEM;
+	if (rc == PL_OK)
+		rc = pl_attrs_set(a, "offsets", offsets);
+	if (rc == PL_OK)
+		rc = pl_attrs_set(a, "counts", counts);
+	if (rc == PL_OK && pl_inst_op(p->tuple) != PL_OP_ALL_REDUCE) {
+		int64_t *dims = malloc(g->len * sizeof *dims);
+		if (!dims)
+			return PL_ENOMEM;
+		for (size_t j = 0; j < g->len; j++)
+			dims[j] = p->dimension;
+		const pl_attr *d = pl_attr_int_list(m, dims, g->len);
+		free(dims);
+		rc = d ? pl_attrs_set(a, "dimensions", d) : PL_ENOMEM;
+	}
+	return rc;
+}
+
+/* Names a new value after the group's first member: "<name><suffix>". */
+static int name_after(pl_value *v, const pl_value *member, const char *suffix)
+{
+	const char *base = pl_value_name(member);
+	if (!base)
+		return PL_OK; /* the printer numbers it */
+	size_t len = strlen(base) + strlen(suffix) + 1;
+	char *name = malloc(len);
+	if (!name)
+		return PL_ENOMEM;
+	snprintf(name, len, "%s%s", base, suffix);
+	int rc = pl_value_set_name(v, name);
+	free(name);
+	return rc;
+}
+
+/* pack -> flat collective -> unpack for one group, inserted before the
+ * tuple; the unpack's results take over the group's tuple results. */
+static int emit_group(const struct plan *p, const struct group *g)
+{
+	pl_inst *t = p->tuple;
+	pl_func *f = pl_inst_func(t);
+	pl_module *m = pl_func_module(f);
+	pl_op op = pl_inst_op(t);
+	int64_t packed = op == PL_OP_REDUCE_SCATTER ? p->factor * g->segment : g->segment;
+	int64_t flat = op == PL_OP_ALL_GATHER ? p->factor * g->segment : g->segment;
+	const pl_type *packed_type = pl_type_get(m, g->unit, &packed, 1);
+	const pl_type *flat_type = pl_type_get(m, g->unit, &flat, 1);
+	pl_value **ops = malloc(g->len * sizeof *ops);
+	const pl_type **types = malloc(g->len * sizeof *types);
+	int rc = PL_ENOMEM;
+	if (!packed_type || !flat_type || !ops || !types)
+		goto out;
+	for (size_t j = 0; j < g->len; j++) {
+		ops[j] = pl_inst_operand(t, g->members[j]);
+		types[j] = pl_value_type(pl_inst_result(t, g->members[j]));
+	}
+	pl_inst *pack = pl_inst_new(f, "pack", ops, g->len, &packed_type, 1);
+	if (!pack)
+		goto out;
+	pl_value *buf = pl_inst_result(pack, 0);
+	pl_inst *coll = pl_inst_new(f, pl_inst_opname(t), &buf, 1, &flat_type, 1);
+	if (!coll)
+		goto out;
+	pl_value *gathered = pl_inst_result(coll, 0);
+	pl_inst *unpack = pl_inst_new(f, "unpack", &gathered, 1, types, g->len);
+	if (!unpack)
+		goto out;
+	pl_value *first = pl_inst_result(t, g->members[0]);
+	if ((rc = set_layout_attrs(pack, p, g)) != PL_OK ||
+	    (rc = pl_inst_copy_attrs(coll, t)) != PL_OK ||
+	    (rc = set_layout_attrs(unpack, p, g)) != PL_OK ||
+	    (rc = name_after(buf, first, "_buf")) != PL_OK ||
+	    (rc = name_after(gathered, first, "_flat")) != PL_OK)
+		goto out;
+	if (p->has_dimension_attr && p->dimension != 0 &&
+	    (rc = pl_attrs_set_int(pl_inst_attrs(coll), "dimension", 0)) != PL_OK)
+		goto out;
+	pl_inst *new_insts[] = {pack, coll, unpack};
+	for (size_t k = 0; k < 3; k++) {
+		pl_inst_set_loc(new_insts[k], pl_inst_line(t), pl_inst_col(t));
+		pl_inst_insert_before(new_insts[k], t);
+	}
+	for (size_t j = 0; j < g->len; j++)
+		pl_value_replace(pl_inst_result(t, g->members[j]), pl_inst_result(unpack, j));
+	rc = PL_OK;
+out:
+	free(ops);
+	free(types);
+	return rc;
+}
+
+static int flatten_tuple(pl_pass_ctx *ctx, pl_inst *t)
+{
+	struct plan p;
+	const char *why = NULL;
+	if (!plan_tuple(t, &p, &why)) {
+		free_plan(&p);
+		if (!why)
+			return PL_ENOMEM;
+		if (pl_ctx_remarks_enabled(ctx))
+			pl_ctx_remark(ctx, t, "%s %%%s not flattened: %s", pl_inst_opname(t),
+			              inst_label(t), why);
+		return PL_OK;
+	}
+	if (pl_ctx_remarks_enabled(ctx))
+		pl_ctx_remark(ctx, t, "flattened %s %%%s (%zu operands) into %zu collective%s",
+		              pl_inst_opname(t), inst_label(t), pl_inst_num_operands(t), p.ngroups,
+		              p.ngroups == 1 ? "" : "s, one per dtype");
+	int rc = PL_OK;
+	for (size_t g = 0; g < p.ngroups && rc == PL_OK; g++)
+		rc = emit_group(&p, &p.groups[g]);
+	if (rc == PL_OK)
+		rc = pl_inst_erase(t);
+	if (rc == PL_OK)
+		rc = pl_ctx_stat_add(ctx, "num_collectives_flattened", 1);
+	free_plan(&p);
+	return rc;
+}
+
+static int coalesce_run(pl_pass_ctx *ctx, void *state, pl_module *m)
+{
+	const struct config *cfg = state;
+	int rc = PL_OK;
+	for (size_t k = 0; k < pl_module_num_funcs(m) && rc == PL_OK; k++) {
+		pl_func *f = pl_module_func_at(m, k);
+		for (pl_inst *i = pl_func_first_inst(f), *next; i && rc == PL_OK; i = next) {
+			next = pl_inst_next(i);
+			if ((pl_inst_traits(i) & PL_TRAIT_COLLECTIVE) &&
+			    pl_inst_num_operands(i) >= cfg->min_operands)
+				rc = flatten_tuple(ctx, i);
+		}
+	}
+	if (rc == PL_ENOMEM)
+		pl_ctx_error(ctx, NULL, "out of memory");
+	else if (rc != PL_OK)
+		pl_ctx_error(ctx, NULL, "cannot flatten a collective: %s", pl_status_string(rc));
+	return rc;
+}
+
+static const pl_pass_desc coalesce_pass = {
+	PL_PASS_DESC_INIT,
+	.name = "CoalesceCCOp",
+	.summary = "Lowers tuple collectives to pack, one flat collective, unpack.",
+	.options = coalesce_options,
+	.stats = coalesce_stats,
+	.create = coalesce_create,
+	.run = coalesce_run,
+	.destroy = coalesce_destroy,
+};
+
+PL_PLUGIN_DEFINE("CoalesceCCOp", PACKAGE_VERSION, "MIT",
+                 "Flat-buffer collectives (DESIGN 3.3).", &coalesce_pass)

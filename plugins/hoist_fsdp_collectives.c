@@ -1,0 +1,448 @@
+/* Contract: reads operands, uses, stores; moves FSDP all-gathers up, then FSDP reduce-scatters down; needs verified IR. */
+
+/* plugins/hoist_fsdp_collectives.c — HoistFSDPCollectives, DESIGN 3.2 and
+ * issue #4. Only the order of instructions changes.
+ *
+ * An FSDP all-gather is an all_gather with fsdp = true or whose operands
+ * are all function arguments; an FSDP reduce-scatter is a reduce_scatter
+ * with fsdp = true.
+ *
+ * Hoisting, one forward sweep that only plans, then the moves. An FSDP
+ * all-gather g goes to just after its anchor, the latest of
+ *   - the definition of each operand (none for an argument),
+ *   - the last store to one of its operands before g,
+ *   - the previous FSDP all-gather (in its new place: relative order kept),
+ *   - with max_distance D, the (D+1)-th instruction above g that stays put
+ *     (so g moves past at most D instructions),
+ * or to the top of the function when there is none. "Stays put" is every
+ * instruction but the all-gathers that move; an anchor is always one of
+ * those, so g moves exactly when its anchor is not the last instruction
+ * that stays put before it. Two all-gathers with the same anchor keep
+ * their order (the later goes after the earlier).
+ *
+ * Sinking is the mirror image, planned by one backward sweep over the
+ * module as hoisting left it: an FSDP reduce-scatter r goes to just before
+ * the earliest of the first user of its results, the first store to one of
+ * its operands after r, the next FSDP reduce-scatter (order kept), with
+ * max_distance the (D+1)-th instruction below r that stays put, and the
+ * function's return; or to the end of the function. Users and definitions
+ * that are themselves FSDP collectives of the kind being moved are covered
+ * by the "previous/next one" rule, which is why they are skipped.
+ *
+ * Hoisting comes first, and sinking plans on the module as hoisting left
+ * it. The two only meet when an FSDP all-gather reads an FSDP
+ * reduce-scatter's result: either order is correct, but the first one to
+ * move wins the gap between them. Hoisting
+ * first gives the parameter prefetch priority: the all-gather rises to just
+ * after the reduce-scatter, which then stays before it.
+ *
+ * Linear: each sweep visits every instruction once and every use of an
+ * FSDP reduce-scatter's results once; positions are compared in O(1)
+ * (no edits while planning); "the last store to v" is a hash map from
+ * buffer value to store filled by the same sweep; each move is O(1) and the
+ * positions are renumbered once, lazily, after the moves.
+ */
+#include <passline/passline.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "ptr_map.h"
+
+static const pl_option_decl hoist_options[] = {
+	PL_OPTION_BOOL("hoist_all_gathers", "true",
+	               "Move FSDP all-gathers up to just after their operands."),
+	PL_OPTION_BOOL("sink_reduce_scatters", "true",
+	               "Move FSDP reduce-scatters down to just before their first use."),
+	PL_OPTION_INT("max_distance", "0", 0, INT64_MAX,
+	              "Most instructions a collective may move past (0: unlimited)."),
+	PL_OPTION_END
+};
+
+static const pl_stat_decl hoist_stats[] = {
+	PL_STAT("num_all_gathers_hoisted", "FSDP all-gathers moved up."),
+	PL_STAT("num_reduce_scatters_sunk", "FSDP reduce-scatters moved down."),
+	PL_STAT_END
+};
+
+struct config {
+	bool hoist, sink;
+	uint64_t max_distance; /* 0: unlimited */
+};
+
+struct inst_vec {
+	pl_inst **v;
+	size_t len, cap;
+};
+
+/* A planned move: inst goes right after (hoisting) or right before
+ * (sinking) target; a NULL target is the top / the end of the function. */
+struct move {
+	pl_inst *inst;
+	pl_inst *target;
+};
+
+struct move_vec {
+	struct move *v;
+	size_t len, cap;
+};
+
+struct mover {
+	pl_pass_ctx *ctx;
+	const struct config *cfg;
+	pl_inst *last_stay;       /* the last instruction that stays put, in sweep order */
+	struct inst_vec stay;     /* all of them, kept only with max_distance */
+	struct move_vec moves;
+	struct ptr_map nearest_store; /* buffer value -> nearest store in sweep order */
+	struct ptr_map fsdp_gathers;  /* the FSDP all-gathers seen so far (hoisting) */
+};
+
+/* ---- options ------------------------------------------------------------- */
+
+static int hoist_create(pl_pass_ctx *ctx, void **state)
+{
+	struct config *cfg = calloc(1, sizeof *cfg);
+	if (!cfg)
+		return PL_ENOMEM;
+	int64_t dist = 0;
+	int rc = pl_ctx_get_bool(ctx, "hoist_all_gathers", &cfg->hoist);
+	if (rc == PL_OK)
+		rc = pl_ctx_get_bool(ctx, "sink_reduce_scatters", &cfg->sink);
+	if (rc == PL_OK)
+		rc = pl_ctx_get_int(ctx, "max_distance", &dist);
+	if (rc != PL_OK) {
+		pl_ctx_error(ctx, NULL, "cannot read options: %s", pl_status_string(rc));
+		free(cfg);
+		return rc;
+	}
+	cfg->max_distance = dist > 0 ? (uint64_t)dist : 0;
+	*state = cfg;
+	return PL_OK;
+}
+
+static void hoist_destroy(pl_pass_ctx *ctx, void *state)
+{
+	(void)ctx;
+	free(state);
+}
+
+/* ---- small helpers ----------------------------------------------------------- */
+
+static bool has_fsdp_true(pl_inst *inst)
+{
+	bool fsdp = false;
+	return pl_attrs_get_bool(pl_inst_attrs(inst), "fsdp", &fsdp) == PL_OK && fsdp;
+}
+
+static bool operands_all_args(const pl_inst *inst)
+{
+	for (size_t k = 0; k < pl_inst_num_operands(inst); k++)
+		if (!pl_value_is_arg(pl_inst_operand(inst, k)))
+			return false;
+	return true;
+}
+
+static bool is_fsdp_all_gather(pl_inst *inst)
+{
+	return pl_inst_op(inst) == PL_OP_ALL_GATHER &&
+	       (has_fsdp_true(inst) || operands_all_args(inst));
+}
+
+static bool is_fsdp_reduce_scatter(pl_inst *inst)
+{
+	return pl_inst_op(inst) == PL_OP_REDUCE_SCATTER && has_fsdp_true(inst);
+}
+
+static bool is_store(const pl_inst *inst)
+{
+	return (pl_inst_traits(inst) & PL_TRAIT_STORE) && pl_inst_num_operands(inst) >= 2;
+}
+
+/* The later of two instructions; NULL stands for the top of the function. */
+static pl_inst *later_of(pl_inst *a, pl_inst *b)
+{
+	if (!a)
+		return b;
+	if (!b)
+		return a;
+	return pl_inst_position(a) >= pl_inst_position(b) ? a : b;
+}
+
+/* The earlier of two instructions; NULL stands for the end of the function. */
+static pl_inst *earlier_of(pl_inst *a, pl_inst *b)
+{
+	if (!a)
+		return b;
+	if (!b)
+		return a;
+	return pl_inst_position(a) <= pl_inst_position(b) ? a : b;
+}
+
+/* Names an instruction for a remark: "%name" by its first result, else
+ * "op (line N)". */
+static const char *inst_label(const pl_inst *inst, char *buf, size_t size)
+{
+	const char *name = pl_inst_num_results(inst) ? pl_value_name(pl_inst_result(inst, 0)) : NULL;
+	if (name)
+		snprintf(buf, size, "%%%s", name);
+	else if (pl_inst_line(inst))
+		snprintf(buf, size, "%s (line %u)", pl_inst_opname(inst), pl_inst_line(inst));
+	else
+		snprintf(buf, size, "%s", pl_inst_opname(inst));
+	return buf;
+}
+
+static bool push_inst(struct inst_vec *s, pl_inst *inst)
+{
+	if (s->len == s->cap) {
+		size_t cap = s->cap ? s->cap * 2 : 64;
+		pl_inst **v = realloc(s->v, cap * sizeof *v);
+		if (!v)
+			return false;
+		s->v = v;
+		s->cap = cap;
+	}
+	s->v[s->len++] = inst;
+	return true;
+}
+
+static bool push_move(struct move_vec *s, pl_inst *inst, pl_inst *target)
+{
+	if (s->len == s->cap) {
+		size_t cap = s->cap ? s->cap * 2 : 16;
+		struct move *v = realloc(s->v, cap * sizeof *v);
+		if (!v)
+			return false;
+		s->v = v;
+		s->cap = cap;
+	}
+	s->v[s->len++] = (struct move){inst, target};
+	return true;
+}
+
+/* Records an instruction that stays put. */
+static bool note_stay(struct mover *mv, pl_inst *inst)
+{
+	mv->last_stay = inst;
+	return !mv->cfg->max_distance || push_inst(&mv->stay, inst);
+}
+
+/* With max_distance D, the instruction that stays put D+1 steps back in
+ * the sweep (the farthest a collective may go), or NULL when unlimited. */
+static pl_inst *distance_limit(const struct mover *mv)
+{
+	uint64_t d = mv->cfg->max_distance;
+	if (!d || mv->stay.len <= d)
+		return NULL;
+	return mv->stay.v[mv->stay.len - 1 - d];
+}
+
+static void reset_sweep(struct mover *mv)
+{
+	mv->last_stay = NULL;
+	mv->stay.len = 0;
+	mv->moves.len = 0;
+	ptr_map_free(&mv->nearest_store);
+	ptr_map_free(&mv->fsdp_gathers);
+}
+
+/* ---- hoisting ---------------------------------------------------------------- */
+
+/* The latest instruction g must stay after, apart from the order and
+ * distance rules: operand definitions and stores to operands. A definition
+ * that is an FSDP all-gather is looked up in the set the sweep keeps, not
+ * classified again (that would rescan its operands for every reader). */
+static pl_inst *hoist_dependency(struct mover *mv, pl_inst *g)
+{
+	pl_inst *anchor = NULL;
+	for (size_t k = 0; k < pl_inst_num_operands(g); k++) {
+		pl_value *v = pl_inst_operand(g, k);
+		pl_inst *def = pl_value_def(v);
+		if (def && !ptr_map_get(&mv->fsdp_gathers, def))
+			anchor = later_of(anchor, def);
+		anchor = later_of(anchor, ptr_map_get(&mv->nearest_store, v));
+	}
+	return anchor;
+}
+
+static int plan_hoists(struct mover *mv, pl_func *f)
+{
+	pl_inst *prev = NULL, *prev_anchor = NULL;
+	bool prev_moved = false;
+	for (pl_inst *i = pl_func_first_inst(f); i; i = pl_inst_next(i)) {
+		if (!is_fsdp_all_gather(i)) {
+			if (!note_stay(mv, i))
+				return PL_ENOMEM;
+			if (is_store(i) && !ptr_map_put(&mv->nearest_store, pl_inst_operand(i, 1), i))
+				return PL_ENOMEM;
+			continue;
+		}
+		if (!ptr_map_put(&mv->fsdp_gathers, i, i))
+			return PL_ENOMEM;
+		pl_inst *anchor = hoist_dependency(mv, i);
+		if (prev)
+			anchor = later_of(anchor, prev_moved ? prev_anchor : prev);
+		anchor = later_of(anchor, distance_limit(mv));
+		bool moved = anchor != mv->last_stay;
+		if (moved) {
+			bool after_prev = prev && prev_moved && prev_anchor == anchor;
+			if (!push_move(&mv->moves, i, after_prev ? prev : anchor))
+				return PL_ENOMEM;
+		} else if (!note_stay(mv, i)) {
+			return PL_ENOMEM;
+		}
+		prev = i;
+		prev_moved = moved;
+		prev_anchor = anchor;
+	}
+	return PL_OK;
+}
+
+static void apply_hoists(struct mover *mv, pl_func *f)
+{
+	bool remarks = pl_ctx_remarks_enabled(mv->ctx);
+	for (size_t k = 0; k < mv->moves.len; k++) {
+		pl_inst *g = mv->moves.v[k].inst, *after = mv->moves.v[k].target;
+		if (remarks) {
+			char what[256], where[256];
+			inst_label(g, what, sizeof what);
+			if (after)
+				pl_ctx_remark(mv->ctx, g, "hoisted all_gather %s to just after %s", what,
+				              inst_label(after, where, sizeof where));
+			else
+				pl_ctx_remark(mv->ctx, g, "hoisted all_gather %s to the top of @%s", what,
+				              pl_func_name(f));
+		}
+		if (after)
+			pl_inst_move_after(g, after);
+		else
+			pl_inst_move_before(g, pl_func_first_inst(f));
+	}
+}
+
+/* ---- sinking ------------------------------------------------------------------ */
+
+/* The earliest instruction r must stay before, apart from the order and
+ * distance rules: users of its results, stores to its operands, and the
+ * function's return. */
+static pl_inst *sink_dependency(struct mover *mv, pl_inst *r, pl_inst *terminator)
+{
+	pl_inst *bound = terminator;
+	for (size_t k = 0; k < pl_inst_num_results(r); k++)
+		for (pl_use *u = pl_value_first_use(pl_inst_result(r, k)); u; u = pl_use_next(u)) {
+			pl_inst *user = pl_use_user(u);
+			if (!is_fsdp_reduce_scatter(user))
+				bound = earlier_of(bound, user);
+		}
+	for (size_t k = 0; k < pl_inst_num_operands(r); k++)
+		bound = earlier_of(bound, ptr_map_get(&mv->nearest_store, pl_inst_operand(r, k)));
+	return bound;
+}
+
+static int plan_sinks(struct mover *mv, pl_func *f)
+{
+	pl_inst *last = pl_func_last_inst(f);
+	pl_inst *terminator = last && (pl_inst_traits(last) & PL_TRAIT_TERMINATOR) ? last : NULL;
+	pl_inst *next = NULL, *next_bound = NULL;
+	bool next_moved = false;
+	for (pl_inst *i = last; i; i = pl_inst_prev(i)) {
+		if (!is_fsdp_reduce_scatter(i)) {
+			if (!note_stay(mv, i))
+				return PL_ENOMEM;
+			if (is_store(i) && !ptr_map_put(&mv->nearest_store, pl_inst_operand(i, 1), i))
+				return PL_ENOMEM;
+			continue;
+		}
+		pl_inst *bound = sink_dependency(mv, i, terminator);
+		if (next)
+			bound = earlier_of(bound, next_moved ? next_bound : next);
+		bound = earlier_of(bound, distance_limit(mv));
+		bool moved = bound != mv->last_stay;
+		if (moved) {
+			bool before_next = next && next_moved && next_bound == bound;
+			if (!push_move(&mv->moves, i, before_next ? next : bound))
+				return PL_ENOMEM;
+		} else if (!note_stay(mv, i)) {
+			return PL_ENOMEM;
+		}
+		next = i;
+		next_moved = moved;
+		next_bound = bound;
+	}
+	return PL_OK;
+}
+
+static void apply_sinks(struct mover *mv, pl_func *f)
+{
+	bool remarks = pl_ctx_remarks_enabled(mv->ctx);
+	for (size_t k = 0; k < mv->moves.len; k++) {
+		pl_inst *r = mv->moves.v[k].inst, *before = mv->moves.v[k].target;
+		if (remarks) {
+			char what[256], where[256];
+			inst_label(r, what, sizeof what);
+			if (before)
+				pl_ctx_remark(mv->ctx, r, "sank reduce_scatter %s to just before %s", what,
+				              inst_label(before, where, sizeof where));
+			else
+				pl_ctx_remark(mv->ctx, r, "sank reduce_scatter %s to the end of @%s", what,
+				              pl_func_name(f));
+		}
+		if (before)
+			pl_inst_move_before(r, before);
+		else
+			pl_inst_move_after(r, pl_func_last_inst(f));
+	}
+}
+
+/* ---- driver ------------------------------------------------------------------- */
+
+static int move_collectives(struct mover *mv, pl_func *f)
+{
+	int rc = PL_OK;
+	if (mv->cfg->hoist) {
+		reset_sweep(mv);
+		if ((rc = plan_hoists(mv, f)) != PL_OK)
+			return rc;
+		apply_hoists(mv, f);
+		if ((rc = pl_ctx_stat_add(mv->ctx, "num_all_gathers_hoisted", mv->moves.len)) != PL_OK)
+			return rc;
+	}
+	if (mv->cfg->sink) {
+		reset_sweep(mv);
+		if ((rc = plan_sinks(mv, f)) != PL_OK)
+			return rc;
+		apply_sinks(mv, f);
+		rc = pl_ctx_stat_add(mv->ctx, "num_reduce_scatters_sunk", mv->moves.len);
+	}
+	return rc;
+}
+
+static int hoist_run(pl_pass_ctx *ctx, void *state, pl_module *m)
+{
+	struct mover mv = {.ctx = ctx, .cfg = state};
+	int rc = PL_OK;
+	for (size_t k = 0; k < pl_module_num_funcs(m) && rc == PL_OK; k++)
+		rc = move_collectives(&mv, pl_module_func_at(m, k));
+	reset_sweep(&mv);
+	free(mv.stay.v);
+	free(mv.moves.v);
+	if (rc == PL_ENOMEM)
+		pl_ctx_error(ctx, NULL, "out of memory");
+	else if (rc != PL_OK)
+		pl_ctx_error(ctx, NULL, "cannot move collectives: %s", pl_status_string(rc));
+	return rc;
+}
+
+static const pl_pass_desc hoist_pass = {
+	PL_PASS_DESC_INIT,
+	.name = "HoistFSDPCollectives",
+	.summary = "Moves FSDP all-gathers up and FSDP reduce-scatters down.",
+	.options = hoist_options,
+	.stats = hoist_stats,
+	.create = hoist_create,
+	.run = hoist_run,
+	.destroy = hoist_destroy,
+};
+
+PL_PLUGIN_DEFINE("HoistFSDPCollectives", PACKAGE_VERSION, "MIT",
+                 "FSDP collective scheduling (DESIGN 3.2).", &hoist_pass)

@@ -1,0 +1,12 @@
+// An FSDP all-gather reading another's result: %a (operand an argument)
+// rises to the top; %b (fsdp = true) reads %a, and follows it to just after
+// its new place (the order rule carries the dependency along).
+func @f(%x: bf16[4], %w: bf16[1]) {
+  %c = tensor_contract %x, %x : bf16[4]
+  %d = tensor_contract %c, %x : bf16[4]
+  %a = all_gather %w {group_id = "dp", factor = 2} : bf16[2]
+  %e = tensor_contract %d, %x : bf16[4]
+  %b = all_gather %a {group_id = "dp", factor = 2, fsdp = true} : bf16[4]
+  %f = tensor_contract %e, %b : bf16[4]
+  return %f
+}
