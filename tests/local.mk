@@ -49,3 +49,7 @@ EXTRA_DIST += tests/genmodel.sh
 # The catalogue of bad input, through the command line.
 TESTS += tests/badinput.sh
 EXTRA_DIST += tests/badinput.sh
+
+# The README main job, end to end.
+TESTS += tests/e2e.sh
+EXTRA_DIST += tests/e2e.sh tests/e2e
