@@ -77,7 +77,7 @@ for n in $sizes; do
 		default) run_config "$config" "$tmp/m.pir" -p "$srcdir/conf/default.ini" ;;
 		*) run_config "$config" "$tmp/m.pir" --passes="$config" ;;
 		esac
-		rate=$(awk -v n="$insts" -v t="$m_total" 'BEGIN {printf "%.0f", t > 0 ? n / t : 0}')
+		rate=$(awk -v n="$insts" -v t="$m_total" 'BEGIN {printf "%.0f", (t > 0 ? n / t : 0)}')
 		bpi=$(awk -v n="$insts" -v r="$m_rss" 'BEGIN {printf "%.1f", r * 1048576 / n}')
 		printf '%-9s %-22s %8.4f %8.4f %8.4f %8.4f %8.4f %11s %8s\n' "$insts" "$config" \
 			"$m_read" "$m_verify" "$m_pass" "$m_print" "$m_total" "$rate" "$bpi"
@@ -93,7 +93,7 @@ for n in $sizes; do
 		fi
 	done
 done
-ratio=$(awk -v a="$per_inst_large" -v b="$per_inst_small" 'BEGIN {printf "%.2f", b > 0 ? a / b : 0}')
+ratio=$(awk -v a="$per_inst_large" -v b="$per_inst_small" 'BEGIN {printf "%.2f", (b > 0 ? a / b : 0)}')
 printf '], "scaling_ratio": %s}\n' "$ratio" >>"$json.tmp"
 mv "$json.tmp" "$json"
 echo "scaling ratio (default pipeline, time per instruction, largest over smallest): $ratio"
