@@ -265,13 +265,16 @@ static int set_layout_attrs(pl_inst *inst, const struct plan *p, const struct gr
 	if (rc == PL_OK)
 		rc = pl_attrs_set(a, "counts", counts);
 	if (rc == PL_OK && pl_inst_op(p->tuple) != PL_OP_ALL_REDUCE) {
-		int64_t *dims = malloc(g->len * sizeof *dims);
+		/* every member is cut along the tuple's one dimension */
+		int64_t small[16];
+		int64_t *dims = g->len <= 16 ? small : malloc(g->len * sizeof *dims);
 		if (!dims)
 			return PL_ENOMEM;
 		for (size_t j = 0; j < g->len; j++)
 			dims[j] = p->dimension;
 		const pl_attr *d = pl_attr_int_list(m, dims, g->len);
-		free(dims);
+		if (dims != small)
+			free(dims);
 		rc = d ? pl_attrs_set(a, "dimensions", d) : PL_ENOMEM;
 	}
 	return rc;
@@ -283,13 +286,16 @@ static int name_after(pl_value *v, const pl_value *member, const char *suffix)
 	const char *base = pl_value_name(member);
 	if (!base)
 		return PL_OK; /* the printer numbers it */
-	size_t len = strlen(base) + strlen(suffix) + 1;
-	char *name = malloc(len);
+	size_t nb = strlen(base), ns = strlen(suffix);
+	char small[64];
+	char *name = nb + ns < sizeof small ? small : malloc(nb + ns + 1);
 	if (!name)
 		return PL_ENOMEM;
-	snprintf(name, len, "%s%s", base, suffix);
+	memcpy(name, base, nb);
+	memcpy(name + nb, suffix, ns + 1);
 	int rc = pl_value_set_name(v, name);
-	free(name);
+	if (name != small)
+		free(name);
 	return rc;
 }
 
@@ -326,9 +332,10 @@ static int emit_group(const struct plan *p, const struct group *g)
 	if (!unpack)
 		goto out;
 	pl_value *first = pl_inst_result(t, g->members[0]);
+	/* pack and unpack describe the same layout: one dictionary, shared */
 	if ((rc = set_layout_attrs(pack, p, g)) != PL_OK ||
 	    (rc = pl_inst_copy_attrs(coll, t)) != PL_OK ||
-	    (rc = set_layout_attrs(unpack, p, g)) != PL_OK ||
+	    (rc = pl_inst_copy_attrs(unpack, pack)) != PL_OK ||
 	    (rc = name_after(buf, first, "_buf")) != PL_OK ||
 	    (rc = name_after(gathered, first, "_flat")) != PL_OK)
 		goto out;

@@ -212,7 +212,9 @@ static int attrs_own(pl_module *m, pl_attrs *d, size_t need)
 		return PL_OK;
 	if (need > UINT16_MAX)
 		return PL_ELIMIT;
-	size_t cap = d->cap ? (size_t)d->cap * 2 : 4;
+	/* six entries hold the attributes of nearly every instruction, so most
+	 * dictionaries are allocated once */
+	size_t cap = d->cap ? (size_t)d->cap * 2 : 6;
 	while (cap < need)
 		cap *= 2;
 	if (cap > UINT16_MAX)
@@ -246,6 +248,21 @@ int pl_attrs_append_(pl_module *m, pl_attrs *d, const char *key, const pl_attr *
 	return PL_OK;
 }
 
+/* The interned copy of key (already checked to be a key). */
+static const char *intern_key(pl_module *m, const char *key)
+{
+	uintptr_t a = (uintptr_t)key;
+	size_t slot = ((a >> 3) ^ (a >> 9)) & 63;
+	if (m->key_cache[slot].given == key && strcmp(m->key_cache[slot].interned, key) == 0)
+		return m->key_cache[slot].interned;
+	const char *k = pl_intern_str_(m, key, strlen(key));
+	if (k) {
+		m->key_cache[slot].given = key;
+		m->key_cache[slot].interned = k;
+	}
+	return k;
+}
+
 int pl_attrs_set(pl_attrs *d, const char *key, const pl_attr *value)
 {
 	if (!key || !value || !pl_is_key_(key, strlen(key)))
@@ -259,7 +276,7 @@ int pl_attrs_set(pl_attrs *d, const char *key, const pl_attr *value)
 		attr_copy_clean(&d->v[i].val, value);
 		return PL_OK;
 	}
-	const char *k = pl_intern_str_(m, key, strlen(key));
+	const char *k = intern_key(m, key);
 	if (!k)
 		return PL_ENOMEM;
 	return pl_attrs_append_(m, d, k, value);

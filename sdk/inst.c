@@ -223,6 +223,16 @@ int pl_inst_erase(pl_inst *inst)
 	for (uint32_t k = 0; k < inst->nops; k++)
 		use_unlink(&ops[k]);
 	inst->flags |= PL_INST_ERASED;
+	/* The block goes back to the module for the next instruction of its
+	 * size: passes that replace instructions (merging, lowering) would
+	 * otherwise grow the arena by what they erase. */
+	size_t size = sizeof(pl_inst) + inst->nops * sizeof(pl_use) + inst->nres * sizeof(pl_value);
+	if (size <= PL_FREE_BLOCK_MAX) {
+		pl_module *m = inst->func->m;
+		void **block = (void **)(void *)inst;
+		*block = m->free_blocks[size / 8];
+		m->free_blocks[size / 8] = block;
+	}
 	return PL_OK;
 }
 
@@ -233,7 +243,14 @@ pl_inst *pl_inst_alloc_(pl_func *f, const char *opname, pl_op op, size_t nops, s
 	if (nops > UINT32_MAX / 2 || nres > UINT32_MAX / 2)
 		return NULL;
 	size_t size = sizeof(pl_inst) + nops * sizeof(pl_use) + nres * sizeof(pl_value);
-	pl_inst *inst = pl_arena_alloc(&f->m->arena, size);
+	pl_inst *inst;
+	void **recycled = size <= PL_FREE_BLOCK_MAX ? f->m->free_blocks[size / 8] : NULL;
+	if (recycled) {
+		f->m->free_blocks[size / 8] = *recycled;
+		inst = (pl_inst *)(void *)recycled;
+	} else {
+		inst = pl_arena_alloc(&f->m->arena, size);
+	}
 	if (!inst)
 		return NULL;
 	memset(inst, 0, size);

@@ -52,6 +52,9 @@ struct pl_attrs {
 struct pl_type {
 	uint32_t rank;
 	uint32_t dtype;
+	/* derived from the dims when the type is made, so asking is O(1); a
+	 * value above INT64_MAX means the count overflows */
+	uint64_t elements, bytes;
 	int64_t dims[]; /* rank entries */
 };
 
@@ -124,6 +127,8 @@ struct pl_intern {
 	size_t cap, count;
 };
 
+enum { PL_FREE_BLOCK_MAX = 1024, PL_FREE_BLOCK_CLASSES = PL_FREE_BLOCK_MAX / 8 + 1 };
+
 struct pl_module {
 	pl_arena arena;
 	char *source_name;
@@ -133,6 +138,14 @@ struct pl_module {
 	struct pl_intern strings; /* keys, op names, string values */
 	struct pl_intern types;
 	struct pl_intern lists;
+	/* blocks of erased instructions by size (8-byte steps up to
+	 * FREE_BLOCK_MAX), for the next instruction of the same size */
+	void *free_blocks[PL_FREE_BLOCK_CLASSES];
+	/* attribute keys interned lately, by the address the caller passed:
+	 * passes pass the same literals over and over */
+	struct {
+		const char *given, *interned;
+	} key_cache[64];
 };
 
 /* --- module.c --- */

@@ -181,6 +181,28 @@ pl_func *pl_func_new(pl_module *m, const char *name)
 
 /* ---- types ---- */
 
+/* Elements and bytes of a type, UINT64_MAX where they pass INT64_MAX. */
+static void type_sizes(struct pl_type *t)
+{
+	uint64_t n = 1;
+	bool zero = false, over = false;
+	for (uint32_t i = 0; i < t->rank; i++)
+		zero = zero || t->dims[i] == 0;
+	for (uint32_t i = 0; !zero && i < t->rank; i++) {
+		uint64_t d = (uint64_t)t->dims[i];
+		if (n > (uint64_t)INT64_MAX / d) {
+			over = true;
+			break;
+		}
+		n *= d;
+	}
+	if (zero)
+		n = 0;
+	uint64_t sz = pl_dtype_size((pl_dtype)t->dtype);
+	t->elements = over ? UINT64_MAX : n;
+	t->bytes = over || n > (uint64_t)INT64_MAX / sz ? UINT64_MAX : n * sz;
+}
+
 const pl_type *pl_type_get(pl_module *m, pl_dtype dtype, const int64_t *dims,
                            size_t rank)
 {
@@ -198,6 +220,7 @@ const pl_type *pl_type_get(pl_module *m, pl_dtype dtype, const int64_t *dims,
 			return NULL;
 		t->dims[i] = dims[i];
 	}
+	type_sizes(t);
 	return pl_intern_blob_(m, &m->types, t,
 	                       sizeof(struct pl_type) + rank * sizeof(int64_t));
 }
@@ -208,33 +231,16 @@ int64_t pl_type_dim(const pl_type *t, size_t i) { return i < t->rank ? t->dims[i
 
 int pl_type_num_elements(const pl_type *t, uint64_t *out)
 {
-	uint64_t n = 1;
-	for (uint32_t i = 0; i < t->rank; i++) {
-		uint64_t d = (uint64_t)t->dims[i];
-		if (d == 0) {
-			*out = 0;
-			return PL_OK;
-		}
-	}
-	for (uint32_t i = 0; i < t->rank; i++) {
-		uint64_t d = (uint64_t)t->dims[i];
-		if (n > (uint64_t)INT64_MAX / d)
-			return PL_EOVERFLOW;
-		n *= d;
-	}
-	*out = n;
+	if (t->elements > (uint64_t)INT64_MAX)
+		return PL_EOVERFLOW;
+	*out = t->elements;
 	return PL_OK;
 }
 
 int pl_type_num_bytes(const pl_type *t, uint64_t *out)
 {
-	uint64_t n;
-	int rc = pl_type_num_elements(t, &n);
-	if (rc)
-		return rc;
-	uint64_t sz = pl_dtype_size((pl_dtype)t->dtype);
-	if (n > (uint64_t)INT64_MAX / sz)
+	if (t->bytes > (uint64_t)INT64_MAX)
 		return PL_EOVERFLOW;
-	*out = n * sz;
+	*out = t->bytes;
 	return PL_OK;
 }

@@ -1272,7 +1272,7 @@ static void release_pages(void *ud, const char *upto)
 {
 	struct mapping *mp = ud;
 	size_t off = (size_t)(upto - mp->base);
-	const size_t step = 8u << 20;
+	const size_t step = 1u << 20;
 	if (off < mp->released + 2 * step)
 		return;
 	size_t to = (off - step) & ~(mp->page - 1);

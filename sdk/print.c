@@ -15,7 +15,7 @@
  * interned and identical attribute dictionaries share one entry array, so
  * a module's repeats are printed once and copied after. Direct-mapped and
  * bounded; a miss just prints. */
-enum { CACHE_SLOTS = 4096, CACHE_MAX_TEXT = 4 << 20, CACHE_MAX_ITEM = 1024 };
+enum { CACHE_SLOTS = 1 << 15, CACHE_MAX_TEXT = 8 << 20, CACHE_MAX_ITEM = 1024 };
 
 struct cache_slot {
 	const void *key;
