@@ -274,8 +274,9 @@ static void describe_key_attr(int k, const pl_attr *a, char *buf, size_t size)
 		describe_attr(a, buf, size);
 }
 
-/* Why cand cannot join run (a run of its kind that is not empty): writes
- * the reason into why and returns true, or returns false. */
+/* Whether cand cannot join run (a run of its kind that is not empty). The
+ * reason goes into why when why is not NULL (only remarks need it, and
+ * formatting it for every flush would cost more than the check). */
 static bool must_flush(struct bucketizer *b, enum kind kind, const struct run *run,
                        pl_inst *cand, const struct key *cand_key, uint64_t cand_bytes,
                        char *why, size_t whylen)
@@ -284,10 +285,12 @@ static bool must_flush(struct bucketizer *b, enum kind kind, const struct run *r
 		const pl_attr *a = run->last_key.attr[k], *c = cand_key->attr[k];
 		if (key_attr_equal(k, a, c))
 			continue;
-		char va[128], vc[128];
-		describe_key_attr(k, a, va, sizeof va);
-		describe_key_attr(k, c, vc, sizeof vc);
-		snprintf(why, whylen, "different %s (%s vs %s)", key_names[k], va, vc);
+		if (why) {
+			char va[128], vc[128];
+			describe_key_attr(k, a, va, sizeof va);
+			describe_key_attr(k, c, vc, sizeof vc);
+			snprintf(why, whylen, "different %s (%s vs %s)", key_names[k], va, vc);
+		}
 		return true;
 	}
 
@@ -296,23 +299,27 @@ static bool must_flush(struct bucketizer *b, enum kind kind, const struct run *r
 		pl_value *v = pl_inst_operand(cand, k);
 		pl_inst *def = pl_value_def(v);
 		if (def && pl_inst_position(def) >= start) {
-			snprintf(why, whylen, "operand %%%s defined after run start", value_label(v));
+			if (why)
+				snprintf(why, whylen, "operand %%%s defined after run start", value_label(v));
 			return true;
 		}
 		pl_inst *store = ptr_map_get(&b->last_store, v);
 		if (store && pl_inst_position(store) > start) {
-			snprintf(why, whylen, "store to operand %%%s inside run", value_label(v));
+			if (why)
+				snprintf(why, whylen, "store to operand %%%s inside run", value_label(v));
 			return true;
 		}
 	}
 
 	uint64_t cap = b->cfg->max_bytes[kind];
 	if (cap && add_saturating(run->bytes, cand_bytes) > cap) {
-		snprintf(why, whylen, "size cap %" PRIu64 " bytes reached", cap);
+		if (why)
+			snprintf(why, whylen, "size cap %" PRIu64 " bytes reached", cap);
 		return true;
 	}
 	if (b->cfg->max_count && run->len + 1 > b->cfg->max_count) {
-		snprintf(why, whylen, "count cap reached");
+		if (why)
+			snprintf(why, whylen, "count cap reached");
 		return true;
 	}
 	return false;
@@ -419,8 +426,10 @@ static int visit_candidate(struct bucketizer *b, enum kind kind, pl_inst *cand,
 	struct run *run = &b->runs[kind];
 	uint64_t bytes = result_bytes(cand);
 	char why[512];
-	if (run->len && must_flush(b, kind, run, cand, key, bytes, why, sizeof why)) {
-		if (pl_ctx_remarks_enabled(b->ctx)) {
+	bool remarks = pl_ctx_remarks_enabled(b->ctx);
+	if (run->len && must_flush(b, kind, run, cand, key, bytes, remarks ? why : NULL,
+	                           sizeof why)) {
+		if (remarks) {
 			pl_inst *first = run->members[0], *last = run->members[run->len - 1];
 			if (first == last)
 				pl_ctx_remark(b->ctx, cand, "flushed %s run %%%s before %%%s: %s",
