@@ -63,7 +63,8 @@ static int replay(const char *path, size_t *count)
 			names[n++] = strdup(e->d_name);
 		}
 	closedir(d);
-	qsort(names, n, sizeof *names, cmp);
+	if (n)
+		qsort(names, n, sizeof *names, cmp);
 	int rc = 0;
 	for (size_t k = 0; k < n; k++) {
 		char *p = malloc(strlen(path) + strlen(names[k]) + 2);
