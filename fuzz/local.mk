@@ -4,10 +4,11 @@
 #  - with the ordinary compiler as fuzz/replay_NAME, which `make check` runs
 #    over the committed seeds (fuzz/corpus/NAME) and every input that once
 #    crashed (fuzz/regressions/NAME).
-FUZZ_HARNESSES = pir predicate pipeline
+FUZZ_HARNESSES = pir predicate pipeline default
 EXTRA_DIST += fuzz/corpus fuzz/regressions
 
-check_PROGRAMS += fuzz/replay_pir fuzz/replay_predicate fuzz/replay_pipeline
+check_PROGRAMS += fuzz/replay_pir fuzz/replay_predicate fuzz/replay_pipeline \
+	fuzz/replay_default
 fuzz_replay_pir_SOURCES = fuzz/fuzz_pir.c fuzz/replay_main.c
 fuzz_replay_pir_LDADD = libpassline.la
 fuzz_replay_predicate_SOURCES = fuzz/fuzz_predicate.c fuzz/replay_main.c
@@ -19,6 +20,12 @@ fuzz_replay_pipeline_SOURCES = fuzz/fuzz_pipeline.c fuzz/replay_main.c $(FUZZ_HO
 nodist_fuzz_replay_pipeline_SOURCES = host/default_pipeline.c
 fuzz_replay_pipeline_CFLAGS = $(AM_CFLAGS) $(INIH_CFLAGS)
 fuzz_replay_pipeline_LDADD = libpassline.la $(INIH_LIBS)
+# the five shipped passes, in-process, each entry point renamed
+FUZZ_INPROC_SOURCES = fuzz/inproc_hoist.c fuzz/inproc_bucketize.c \
+	fuzz/inproc_coalesce.c fuzz/inproc_estimator.c fuzz/inproc_detail.c
+fuzz_replay_default_SOURCES = fuzz/fuzz_default.c fuzz/replay_main.c $(FUZZ_INPROC_SOURCES)
+fuzz_replay_default_CFLAGS = $(AM_CFLAGS) -DPACKAGE_VERSION='"$(PACKAGE_VERSION)"'
+fuzz_replay_default_LDADD = libpassline.la
 TESTS += tests/fuzz-replay.sh
 EXTRA_DIST += tests/fuzz-replay.sh
 
@@ -39,6 +46,8 @@ fuzz-build: host/default_pipeline.c
 	for h in $(FUZZ_HARNESSES); do \
 	  extra=""; libs=""; \
 	  if [ $$h = pipeline ]; then extra="$$host host/default_pipeline.c $(INIH_CFLAGS)"; libs="$(INIH_LIBS) -ldl"; fi; \
+	  if [ $$h = default ]; then \
+	    for f in $(FUZZ_INPROC_SOURCES); do extra="$$extra $(srcdir)/$$f"; done; fi; \
 	  echo "  FUZZ     fuzz/fuzz_$$h"; \
 	  $(FUZZ_CC) $(FUZZ_FLAGS) -o fuzz/fuzz_$$h $(srcdir)/fuzz/fuzz_$$h.c $$sdk $$extra $$libs \
 	    || exit 1; \
@@ -50,4 +59,4 @@ fuzz-smoke: fuzz-build
 	srcdir=$(srcdir) $(SHELL) $(srcdir)/fuzz/run.sh $(FUZZ_SMOKE_SECONDS) $(FUZZ_HARNESSES)
 EXTRA_DIST += fuzz/run.sh
 .PHONY: fuzz fuzz-build fuzz-smoke
-CLEANFILES += fuzz/fuzz_pir fuzz/fuzz_predicate fuzz/fuzz_pipeline
+CLEANFILES += fuzz/fuzz_pir fuzz/fuzz_predicate fuzz/fuzz_pipeline fuzz/fuzz_default

@@ -1,0 +1,3 @@
+// an empty module: nothing but comments
+   // and white space
+
