@@ -8,6 +8,7 @@
 #include "host.h"
 
 #include <getopt.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -264,16 +265,75 @@ static void free_cli(struct cli *c)
 	free(c->plugin_dirs);
 }
 
-/* Writes the module and the JSON stats; both or neither. */
+/* Like opt, passline verifies the result before it writes it: a pass that
+ * breaks the IR must not produce a file (--verify-each has done it after
+ * every pass already). The check runs on a second thread while the module
+ * is printed: both only read the IR once every value is named, and the
+ * outputs are committed only after it said yes. */
+struct verify_job {
+	pthread_t thread;
+	bool threaded;
+	pl_module *m;
+	pl_diags *diags;
+	int rc;
+	double seconds;
+};
+
+static void *verify_in_thread(void *arg)
+{
+	struct verify_job *job = arg;
+	double t0 = now_seconds();
+	job->rc = pl_verify_module(job->m, job->diags);
+	job->seconds = now_seconds() - t0;
+	return NULL;
+}
+
+static bool verify_start(struct verify_job *job, pl_module *m)
+{
+	memset(job, 0, sizeof *job);
+	job->m = m;
+	job->diags = pl_diags_new();
+	if (!job->diags || pl_module_name_values(m) != PL_OK) {
+		host_error("out of memory");
+		pl_diags_free(job->diags);
+		return false;
+	}
+	job->threaded = pthread_create(&job->thread, NULL, verify_in_thread, job) == 0;
+	if (!job->threaded)
+		verify_in_thread(job);
+	return true;
+}
+
+/* Waits for the check; EXIT_OK when the result is valid. */
+static int verify_finish(struct verify_job *job, struct timing *t)
+{
+	if (job->threaded)
+		pthread_join(job->thread, NULL);
+	t->verify += job->seconds;
+	if (job->rc != PL_OK) {
+		host_print_diags(job->diags);
+		host_error("the IR is invalid after the pipeline (use --verify-each to find "
+		           "the pass that broke it)");
+	}
+	pl_diags_free(job->diags);
+	return job->rc == PL_OK ? EXIT_OK : EXIT_PASS;
+}
+
+/* Writes the module and the JSON stats; both or neither. With job, the
+ * result's verification runs meanwhile, and decides. */
 static int write_outputs(const struct cli *c, pl_module *m, struct pipeline *pl,
-                         struct timing *t)
+                         struct timing *t, struct verify_job *job)
 {
 	struct atomic_file out, json;
-	if (!atomic_open(&out, c->output ? c->output : "-"))
-		return EXIT_INPUT;
 	bool have_json = c->stats_json != NULL;
-	if (have_json && !atomic_open(&json, c->stats_json)) {
+	bool opened = atomic_open(&out, c->output ? c->output : "-");
+	if (opened && have_json && !atomic_open(&json, c->stats_json)) {
 		atomic_abort(&out);
+		opened = false;
+	}
+	if (!opened) {
+		if (job)
+			verify_finish(job, t);
 		return EXIT_INPUT;
 	}
 	double t0 = now_seconds();
@@ -283,20 +343,27 @@ static int write_outputs(const struct cli *c, pl_module *m, struct pipeline *pl,
 	stats_collect(pl, &st);
 	if (have_json)
 		stats_print_json(&st, pl, c->input, json.fp);
-	bool ok = rc == PL_OK;
-	if (!ok)
+	int status = EXIT_OK;
+	if (rc != PL_OK) {
 		host_error("cannot write %s: %s", out.is_stdout ? "standard output" : out.path,
 		           pl_status_string(rc));
-	if (ok && have_json && (fflush(json.fp) != 0 || ferror(json.fp)))
-		ok = false;
-	if (!ok) {
+		status = EXIT_INPUT;
+	}
+	if (status == EXIT_OK && have_json && (fflush(json.fp) != 0 || ferror(json.fp)))
+		status = EXIT_INPUT;
+	if (job) {
+		int vs = verify_finish(job, t);
+		if (status == EXIT_OK)
+			status = vs;
+	}
+	if (status != EXIT_OK) {
 		atomic_abort(&out);
 		if (have_json)
 			atomic_abort(&json);
 		stats_free(&st);
-		return EXIT_INPUT;
+		return status;
 	}
-	ok = atomic_commit(&out);
+	bool ok = atomic_commit(&out);
 	if (have_json)
 		ok = atomic_commit(&json) && ok;
 	if (c->stats)
@@ -314,27 +381,6 @@ static bool default_pipeline(struct pipeline *pl)
 	if (access(installed, F_OK) == 0)
 		return pipeline_read_file(installed, pl);
 	return pipeline_default(pl);
-}
-
-/* Like opt, the result is verified before it is written: a pass that
- * breaks the IR must not produce a file. (--verify-each has done it.) */
-static int verify_result(pl_module *m, struct timing *t)
-{
-	pl_diags *d = pl_diags_new();
-	if (!d) {
-		host_error("out of memory");
-		return EXIT_INPUT;
-	}
-	double t0 = now_seconds();
-	int rc = pl_verify_module(m, d);
-	t->verify += now_seconds() - t0;
-	if (rc != PL_OK) {
-		host_print_diags(d);
-		host_error("the IR is invalid after the pipeline (use --verify-each to find "
-		           "the pass that broke it)");
-	}
-	pl_diags_free(d);
-	return rc == PL_OK ? EXIT_OK : EXIT_PASS;
 }
 
 static int run(struct cli *c)
@@ -398,10 +444,12 @@ static int run(struct cli *c)
 		struct run_options ro = {c->verify_each, c->print_after_all, c->remarks,
 		                         c->time_passes};
 		status = runner_run(&pl, m, &ro);
-		if (status == EXIT_OK && !c->verify_each)
-			status = verify_result(m, &t);
+		struct verify_job job;
+		bool check = !c->verify_each;
+		if (status == EXIT_OK && check && !verify_start(&job, m))
+			status = EXIT_INPUT;
 		if (status == EXIT_OK)
-			status = write_outputs(c, m, &pl, &t);
+			status = write_outputs(c, m, &pl, &t, check ? &job : NULL);
 		t.total = now_seconds() - start;
 		if (status == EXIT_OK && c->time_passes)
 			timing_print(&pl, &t, stderr);

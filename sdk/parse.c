@@ -772,7 +772,9 @@ static void parse_list(struct parser *p, pl_attr *out, uint32_t line, uint32_t c
 		}
 	}
 	expect(p, T_RBRACKET, "',' or ']' in list");
-	const pl_attr *list = nn(p, pl_attr_intern_list_(p->m, p->elems + base, p->nelems - base));
+	/* no element may have been read yet: elems can still be NULL */
+	const pl_attr *first = p->nelems > base ? p->elems + base : NULL;
+	const pl_attr *list = nn(p, pl_attr_intern_list_(p->m, first, p->nelems - base));
 	*out = *list;
 	p->nelems = base;
 	p->depth--;

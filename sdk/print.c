@@ -361,13 +361,21 @@ int pl_print_func(pl_func *f, pl_write_fn write, void *userdata)
 	return out_finish(o);
 }
 
-int pl_print_module(pl_module *m, pl_write_fn write, void *userdata)
+int pl_module_name_values(pl_module *m)
 {
 	for (size_t k = 0; k < m->nfuncs; k++) {
 		int rc = pl_assign_names_(m->funcs[k]);
 		if (rc)
 			return rc;
 	}
+	return PL_OK;
+}
+
+int pl_print_module(pl_module *m, pl_write_fn write, void *userdata)
+{
+	int rc = pl_module_name_values(m);
+	if (rc)
+		return rc;
 	struct out *o = out_new(write, userdata);
 	if (!o)
 		return PL_ENOMEM;

@@ -36,6 +36,13 @@ PL_API int pl_parse_file(const char *path, pl_diags *diags, pl_module **out);
 /* Writes bytes somewhere; returns 0 on success, non-zero to stop. */
 typedef int (*pl_write_fn)(void *userdata, const char *bytes, size_t len);
 
+/* Gives every value of m a name of its own, as printing does first:
+ * unnamed values get the lowest free number, a duplicated name gets ".N".
+ * Deterministic. After it, printing m only reads m, so it may run beside
+ * other readers (such as the verifier) in other threads. PL_OK or
+ * PL_ENOMEM. */
+PL_API int pl_module_name_values(pl_module *m);
+
 /* Prints a module canonically through write. Unnamed values (built by a
  * pass) are named first, and duplicated names made unique, which is why m
  * is not const. Returns PL_OK, PL_EIO when write fails, PL_ENOMEM. */
