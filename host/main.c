@@ -372,6 +372,13 @@ static int write_outputs(const struct cli *c, pl_module *m, struct pipeline *pl,
 	return ok ? EXIT_OK : EXIT_INPUT;
 }
 
+/* Threads for work that splits: the processors online, up to 4. */
+static unsigned host_threads(void)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+	return n < 1 ? 1 : n > 4 ? 4 : (unsigned)n;
+}
+
 /* The default pipeline: the installed pipeline file when there is one (so
  * the administrator's edits to it take effect), else the built-in copy of
  * conf/default.ini. */
@@ -433,7 +440,7 @@ static int run(struct cli *c)
 	if (rc == PL_OK) {
 		t.insts = pl_module_num_insts(m);
 		double t0 = now_seconds();
-		rc = pl_verify_module(m, in_diags);
+		rc = pl_verify_module_threads(m, in_diags, host_threads());
 		t.verify = now_seconds() - t0;
 	}
 	host_print_diags(in_diags);

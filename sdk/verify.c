@@ -4,6 +4,7 @@
  * first. */
 #include "internal.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 
 enum { PRED_MEMO_SLOTS = 256 };
@@ -436,26 +437,105 @@ static int cmp_func_name(const void *a, const void *b)
 	return strcmp(x->name, y->name);
 }
 
+/* Function names are unique by construction (pl_func_new refuses a
+ * duplicate, so does the reader); checked anyway, by sorting. */
+static int check_func_names(struct verifier *v)
+{
+	pl_module *m = v->m;
+	if (m->nfuncs < 2)
+		return PL_OK;
+	pl_func **sorted = malloc(m->nfuncs * sizeof *sorted);
+	if (!sorted)
+		return PL_ENOMEM;
+	memcpy(sorted, m->funcs, m->nfuncs * sizeof *sorted);
+	qsort(sorted, m->nfuncs, sizeof *sorted, cmp_func_name);
+	for (size_t k = 1; k < m->nfuncs; k++)
+		if (strcmp(sorted[k - 1]->name, sorted[k]->name) == 0)
+			func_error(v, sorted[k], "a function of this name exists already");
+	free(sorted);
+	return PL_OK;
+}
+
 int pl_verify_module(pl_module *m, pl_diags *diags)
 {
+	return pl_verify_module_threads(m, diags, 1);
+}
+
+/* A run of functions checked by one thread, into its own messages. */
+struct verify_part {
 	struct verifier v;
-	memset(&v, 0, sizeof v);
-	v.m = m;
-	v.diags = diags;
-	/* Names are unique by construction (pl_func_new refuses a duplicate);
-	 * checked anyway, by sorting. */
-	if (m->nfuncs > 1) {
-		pl_func **sorted = malloc(m->nfuncs * sizeof *sorted);
-		if (!sorted)
-			return PL_ENOMEM;
-		memcpy(sorted, m->funcs, m->nfuncs * sizeof *sorted);
-		qsort(sorted, m->nfuncs, sizeof *sorted, cmp_func_name);
-		for (size_t k = 1; k < m->nfuncs; k++)
-			if (strcmp(sorted[k - 1]->name, sorted[k]->name) == 0)
-				func_error(&v, sorted[k], "a function of this name exists already");
-		free(sorted);
+	size_t from, to;
+	pthread_t thread;
+	bool started;
+};
+
+static void *verify_part(void *arg)
+{
+	struct verify_part *part = arg;
+	for (size_t k = part->from; k < part->to; k++)
+		check_func(&part->v, part->v.m->funcs[k]);
+	return NULL;
+}
+
+enum { VERIFY_MAX_THREADS = 16, VERIFY_MIN_INSTS_PER_THREAD = 50000 };
+
+int pl_verify_module_threads(pl_module *m, pl_diags *diags, unsigned threads)
+{
+	struct verifier head;
+	memset(&head, 0, sizeof head);
+	head.m = m;
+	head.diags = diags;
+	if (check_func_names(&head) != PL_OK)
+		return PL_ENOMEM;
+	size_t n = threads < 1 ? 1 : threads > VERIFY_MAX_THREADS ? VERIFY_MAX_THREADS : threads;
+	if (n > 1 && m->ninsts / n < VERIFY_MIN_INSTS_PER_THREAD)
+		n = m->ninsts / VERIFY_MIN_INSTS_PER_THREAD > 1 ? m->ninsts / VERIFY_MIN_INSTS_PER_THREAD
+		                                                : 1;
+	struct verify_part *parts = calloc(n, sizeof *parts);
+	if (!parts)
+		return PL_ENOMEM;
+	/* contiguous runs of functions with about the same instruction count;
+	 * the messages are then gathered in function order, as one thread
+	 * would have written them */
+	size_t k = 0, done = 0;
+	for (size_t t = 0; t < n; t++) {
+		parts[t].v.m = m;
+		parts[t].from = k;
+		size_t goal = (size_t)((double)m->ninsts * (double)(t + 1) / (double)n);
+		while (k < m->nfuncs && (t == n - 1 || done < goal))
+			done += m->funcs[k++]->ninsts;
+		parts[t].to = k;
 	}
-	for (size_t k = 0; k < m->nfuncs; k++)
-		check_func(&v, m->funcs[k]);
-	return v.errors ? PL_EVERIFY : PL_OK;
+	int rc = PL_OK;
+	parts[0].v.diags = diags;
+	for (size_t t = 1; t < n; t++) {
+		parts[t].v.diags = pl_diags_new();
+		if (!parts[t].v.diags) {
+			rc = PL_ENOMEM;
+			break;
+		}
+		parts[t].started = pthread_create(&parts[t].thread, NULL, verify_part, &parts[t]) == 0;
+		if (!parts[t].started)
+			verify_part(&parts[t]);
+	}
+	if (rc == PL_OK)
+		verify_part(&parts[0]);
+	int errors = head.errors + parts[0].v.errors;
+	for (size_t t = 1; t < n; t++) {
+		if (parts[t].started)
+			pthread_join(parts[t].thread, NULL);
+		pl_diags *d = parts[t].v.diags;
+		if (!d)
+			continue;
+		errors += parts[t].v.errors;
+		for (size_t i = 0; i < pl_diags_count(d); i++)
+			pl_diags_add(diags, pl_diags_severity(d, i), pl_diags_file(d, i),
+			             pl_diags_line(d, i), pl_diags_col(d, i), "%s",
+			             pl_diags_message(d, i));
+		pl_diags_free(d);
+	}
+	free(parts);
+	if (rc != PL_OK)
+		return rc;
+	return errors ? PL_EVERIFY : PL_OK;
 }

@@ -626,6 +626,43 @@ START_TEST(test_valid_modules)
 }
 END_TEST
 
+
+/* Checking on several threads gives the same messages, in the same order,
+ * as on one: a module large enough to be split, with errors in functions
+ * spread over it. */
+START_TEST(test_threads_same_messages)
+{
+	size_t cap = 16 << 20, len = 0;
+	char *text = malloc(cap);
+	ck_assert_ptr_nonnull(text);
+	for (int f = 0; f < 240; f++) {
+		len += (size_t)snprintf(text + len, cap - len, "func @f%d(%%x: f32[4]) {\n", f);
+		for (int i = 0; i < 1000; i++)
+			len += (size_t)snprintf(text + len, cap - len,
+			                        "  %%v%d = acme.op %%x {flops = %d} : f32[4]\n", i,
+			                        (f % 37 == 0 && i == 500) ? -1 : 1);
+		len += (size_t)snprintf(text + len, cap - len, "}\n");
+	}
+	pl_diags *d1 = pl_diags_new(), *d2 = pl_diags_new(), *pd;
+	pl_module *m = NULL;
+	ck_assert_int_eq(pl_parse_buffer(text, len, "big.pir", pd = pl_diags_new(), &m), PL_OK);
+	ck_assert_int_eq(pl_verify_module_threads(m, d1, 1), PL_EVERIFY);
+	ck_assert_int_eq(pl_verify_module_threads(m, d2, 4), PL_EVERIFY);
+	ck_assert_uint_eq(pl_diags_count(d1), 7); /* f0, f37, ..., f222 */
+	ck_assert_uint_eq(pl_diags_count(d2), pl_diags_count(d1));
+	ck_assert_uint_eq(pl_diags_error_count(d2), pl_diags_error_count(d1));
+	for (size_t k = 0; k < pl_diags_count(d1); k++)
+		ck_assert_str_eq(pl_diags_format(d1, k), pl_diags_format(d2, k));
+	ck_assert_str_eq(pl_diags_format(d1, 6),
+	                 "big.pir:222946:3: error: 'acme.op': attribute 'flops' must not be negative");
+	pl_module_free(m);
+	pl_diags_free(d1);
+	pl_diags_free(d2);
+	pl_diags_free(pd);
+	free(text);
+}
+END_TEST
+
 static Suite *verify_suite(void)
 {
 	Suite *s = suite_create("verify");
@@ -669,6 +706,7 @@ static Suite *verify_suite(void)
 	tcase_add_test(tc, test_operand_of_erased_or_detached);
 	tcase_add_test(tc, test_reports_every_violation);
 	tcase_add_test(tc, test_valid_modules);
+	tcase_add_test(tc, test_threads_same_messages);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -22,6 +22,11 @@ extern "C" {
  * in diags) otherwise, PL_ENOMEM. */
 PL_API int pl_verify_module(pl_module *m, pl_diags *diags);
 
+/* The same, checking functions on up to threads threads (a module too
+ * small to gain is checked on one). The messages are the same, in the same
+ * order, as pl_verify_module's. m must not change meanwhile. */
+PL_API int pl_verify_module_threads(pl_module *m, pl_diags *diags, unsigned threads);
+
 #ifdef __cplusplus
 }
 #endif
