@@ -435,7 +435,7 @@ static int run(struct cli *c)
 	double start = now_seconds();
 	pl_diags *in_diags = pl_diags_new();
 	pl_module *m = NULL;
-	int rc = pl_parse_file(c->input, in_diags, &m);
+	int rc = pl_parse_file_threads(c->input, host_threads(), in_diags, &m);
 	t.read = now_seconds() - start;
 	if (rc == PL_OK) {
 		t.insts = pl_module_num_insts(m);

@@ -113,6 +113,25 @@ void *pl_arena_alloc_slow(pl_arena *a, size_t n)
 	return data;
 }
 
+void pl_arena_adopt(pl_arena *dst, pl_arena *src)
+{
+	if (!src->head)
+		return;
+	if (!dst->head) {
+		*dst = *src;
+	} else {
+		/* src's chunks go after dst's head, which stays the chunk that
+		 * dst allocates from */
+		struct pl_arena_chunk *tail = src->head;
+		while (tail->next)
+			tail = tail->next;
+		tail->next = dst->head->next;
+		dst->head->next = src->head;
+		dst->total += src->total;
+	}
+	pl_arena_init(src);
+}
+
 char *pl_arena_strndup(pl_arena *a, const char *s, size_t len)
 {
 	char *p = pl_arena_alloc(a, len + 1);

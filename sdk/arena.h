@@ -22,6 +22,9 @@ __attribute__((visibility("hidden"))) void pl_arena_init(pl_arena *a);
 __attribute__((visibility("hidden"))) void pl_arena_free(pl_arena *a);
 /* NULL when out of memory. */
 __attribute__((visibility("hidden"))) void *pl_arena_alloc_slow(pl_arena *a, size_t n);
+/* dst takes over every chunk of src (which is left empty): what was
+ * allocated from src now lives, and dies, with dst. */
+__attribute__((visibility("hidden"))) void pl_arena_adopt(pl_arena *dst, pl_arena *src);
 /* A NUL-terminated copy of s[0..len). */
 __attribute__((visibility("hidden"))) char *pl_arena_strndup(pl_arena *a, const char *s,
                                                     size_t len);

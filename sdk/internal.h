@@ -155,6 +155,11 @@ PL_INTERNAL const void *pl_intern_blob_(pl_module *m, struct pl_intern *set,
                                         const void *bytes, size_t len);
 PL_INTERNAL uint64_t pl_hash_bytes_(const void *p, size_t len);
 PL_INTERNAL void pl_intern_free_(struct pl_intern *set);
+/* Moves every function of src, and the memory they live in, to the end of
+ * dst, and frees src. Types are interned again in dst, so equal types stay
+ * equal handles. PL_EINVAL (nothing moved, nothing freed) when a function
+ * name is in both; PL_ENOMEM. */
+PL_INTERNAL int pl_module_append_(pl_module *dst, pl_module *src);
 /* Registers a function built by the parser without the duplicate check. */
 PL_INTERNAL pl_func *pl_func_new_unchecked_(pl_module *m, const char *name,
                                             size_t len);

@@ -137,6 +137,81 @@ pl_func *pl_module_find_func(const pl_module *m, const char *name)
 
 size_t pl_module_num_insts(const pl_module *m) { return m->ninsts; }
 
+/* The type in dst equal to t (a type of another module). A small cache of
+ * the last lookups spares most of the interning. */
+struct type_remap {
+	const pl_type *from[64], *to[64];
+};
+
+static const pl_type *remap_type(pl_module *dst, struct type_remap *c, const pl_type *t)
+{
+	size_t slot = ((uintptr_t)t >> 3) & 63;
+	if (c->from[slot] == t)
+		return c->to[slot];
+	const pl_type *u = pl_type_get(dst, (pl_dtype)t->dtype, t->dims, t->rank);
+	if (u) {
+		c->from[slot] = t;
+		c->to[slot] = u;
+	}
+	return u;
+}
+
+static int cmp_name_ptr(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+int pl_module_append_(pl_module *dst, pl_module *src)
+{
+	size_t n = dst->nfuncs + src->nfuncs;
+	/* a name in both modules: the caller reads the input again, in one
+	 * piece, to report it where it is written */
+	const char **names = malloc((n ? n : 1) * sizeof *names);
+	if (!names)
+		return PL_ENOMEM;
+	for (size_t k = 0; k < dst->nfuncs; k++)
+		names[k] = dst->funcs[k]->name;
+	for (size_t k = 0; k < src->nfuncs; k++)
+		names[dst->nfuncs + k] = src->funcs[k]->name;
+	qsort(names, n, sizeof *names, cmp_name_ptr);
+	for (size_t k = 1; k < n; k++)
+		if (strcmp(names[k - 1], names[k]) == 0) {
+			free(names);
+			return PL_EINVAL;
+		}
+	free(names);
+	if (n > dst->funcs_cap) {
+		pl_func **v = realloc(dst->funcs, n * sizeof *v);
+		if (!v)
+			return PL_ENOMEM;
+		dst->funcs = v;
+		dst->funcs_cap = n;
+	}
+	struct type_remap cache;
+	memset(&cache, 0, sizeof cache);
+	for (size_t k = 0; k < src->nfuncs; k++) {
+		pl_func *f = src->funcs[k];
+		for (size_t a = 0; a < f->nargs; a++)
+			if (!(f->args[a]->v.type = remap_type(dst, &cache, f->args[a]->v.type)))
+				return PL_ENOMEM;
+		for (pl_inst *i = f->first; i; i = i->next) {
+			pl_value *res = pl_inst_res_(i);
+			for (uint32_t r = 0; r < i->nres; r++)
+				if (!(res[r].type = remap_type(dst, &cache, res[r].type)))
+					return PL_ENOMEM;
+		}
+		f->m = dst;
+		dst->funcs[dst->nfuncs++] = f;
+	}
+	dst->ninsts += src->ninsts;
+	/* src's strings and lists stay where they are (now dst's memory); only
+	 * types are promised to be equal handles, and they were re-interned */
+	pl_arena_adopt(&dst->arena, &src->arena);
+	src->nfuncs = 0;
+	pl_module_free(src);
+	return PL_OK;
+}
+
 pl_module *pl_module_of_attrs_(const pl_attrs *d)
 {
 	if (d->owner == PL_ATTRS_OF_INST) {

@@ -14,6 +14,7 @@
 #include <inttypes.h>
 #include <limits.h>
 #include <math.h>
+#include <pthread.h>
 #include <setjmp.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1209,9 +1210,13 @@ static void parser_free(struct parser *p)
 	memo_free(&p->dicts_memo);
 }
 
+/* Parses text as a module. first_line is the line the text starts on (a
+ * second half of a file starts further down); a byte order mark is allowed
+ * only at the start of a file (first_line 1). */
 static int parse_impl(const char *text, size_t len, const char *source_name,
                       pl_diags *diags, pl_module **out,
-                      void (*release)(void *, const char *), void *release_ud)
+                      void (*release)(void *, const char *), void *release_ud,
+                      uint32_t first_line)
 {
 	*out = NULL;
 	if (len > UINT32_MAX) {
@@ -1224,7 +1229,7 @@ static int parse_impl(const char *text, size_t len, const char *source_name,
 		return PL_ENOMEM;
 	p->src = p->p = p->line_start = text;
 	p->end = text + len;
-	p->line = 1;
+	p->line = first_line;
 	p->file = source_name;
 	p->diags = diags;
 	p->release = release;
@@ -1241,7 +1246,7 @@ static int parse_impl(const char *text, size_t len, const char *source_name,
 		p->m = NULL;
 	} else {
 		/* a UTF-8 byte order mark is allowed and ignored */
-		if (len >= 3 && memcmp(text, "\xef\xbb\xbf", 3) == 0)
+		if (first_line == 1 && len >= 3 && memcmp(text, "\xef\xbb\xbf", 3) == 0)
 			p->p = p->line_start = text + 3;
 		next(p);
 		while (p->tok.kind != T_EOF)
@@ -1258,7 +1263,7 @@ int pl_parse_buffer(const char *text, size_t len, const char *source_name,
 {
 	if (!text && len)
 		return PL_EINVAL;
-	return parse_impl(text ? text : "", len, source_name, diags, out, NULL, NULL);
+	return parse_impl(text ? text : "", len, source_name, diags, out, NULL, NULL, 1);
 }
 
 /* Reading a file: a regular file is mapped, and the pages behind the
@@ -1273,6 +1278,8 @@ struct mapping {
 static void release_pages(void *ud, const char *upto)
 {
 	struct mapping *mp = ud;
+	if (upto < mp->base)
+		return; /* a second half's first page, shared with the first half */
 	size_t off = (size_t)(upto - mp->base);
 	const size_t step = 1u << 20;
 	if (off < mp->released + 2 * step)
@@ -1283,6 +1290,98 @@ static void release_pages(void *ud, const char *upto)
 		        MADV_DONTNEED);
 		mp->released = to;
 	}
+}
+
+/* ---- a large file read on two threads ----
+ * The text is cut at a line that starts a function ("func @", as printed
+ * text has it) near its middle; each half is read into a module of its own
+ * on its own thread; the second module's functions then join the first.
+ * When both halves read cleanly, the result is the module one reader would
+ * have made: each half is a sequence of whole functions. On any error the
+ * caller reads the file again on one thread, so messages are always the
+ * sequential reader's. */
+
+enum { HALVES_MIN_BYTES = 8u << 20 };
+
+struct half {
+	const char *text;
+	size_t len;
+	const char *file_start; /* to count the lines before text */
+	const char *name;
+	pl_module *m;
+	pl_diags *diags;
+	int rc;
+	struct mapping mp;
+};
+
+static void *parse_half(void *arg)
+{
+	struct half *h = arg;
+	uint64_t line = 1;
+	for (const char *q = h->file_start; q < h->text;) {
+		q = memchr(q, '\n', (size_t)(h->text - q));
+		if (!q)
+			break;
+		line++;
+		q++;
+	}
+	h->rc = PL_ERROR;
+	if (line <= UINT32_MAX && (h->diags = pl_diags_new()))
+		h->rc = parse_impl(h->text, h->len, h->name, h->diags, &h->m, release_pages, &h->mp,
+		                   (uint32_t)line);
+	return NULL;
+}
+
+/* Where the second half starts: a line "func @..." at or after the middle;
+ * NULL when there is none. */
+static const char *split_point(const char *text, size_t len)
+{
+	static const char mark[] = "\nfunc @";
+	const char *mid = text + len / 2, *end = text + len;
+	for (const char *q = mid; q < end;) {
+		q = memchr(q, '\n', (size_t)(end - q));
+		if (!q || (size_t)(end - q) < sizeof mark - 1)
+			return NULL;
+		if (memcmp(q, mark, sizeof mark - 1) == 0)
+			return q + 1;
+		q++;
+	}
+	return NULL;
+}
+
+static int parse_halves(const char *text, size_t len, const char *name, pl_module **out)
+{
+	if (len < HALVES_MIN_BYTES)
+		return PL_ERROR;
+	const char *cut = split_point(text, len);
+	if (!cut)
+		return PL_ERROR;
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	struct half a = {text, (size_t)(cut - text), text, name, NULL, NULL, PL_ERROR,
+	                 {text, 0, page}};
+	/* the second half's pages are released from the first page wholly its */
+	const char *b_base = (const char *)(((uintptr_t)cut + page - 1) & ~(uintptr_t)(page - 1));
+	struct half b = {cut, len - (size_t)(cut - text), text, name, NULL, NULL, PL_ERROR,
+	                 {b_base, 0, page}};
+	pthread_t thread;
+	bool threaded = pthread_create(&thread, NULL, parse_half, &b) == 0;
+	parse_half(&a);
+	if (threaded)
+		pthread_join(thread, NULL);
+	else
+		parse_half(&b);
+	int rc = a.rc != PL_OK ? a.rc : b.rc;
+	if (rc == PL_OK)
+		rc = pl_module_append_(a.m, b.m);
+	pl_diags_free(a.diags);
+	pl_diags_free(b.diags);
+	if (rc != PL_OK) {
+		pl_module_free(a.m);
+		pl_module_free(b.m);
+		return rc;
+	}
+	*out = a.m;
+	return PL_OK;
 }
 
 static int read_all(int fd, char **buf, size_t *len)
@@ -1325,6 +1424,12 @@ static int read_all(int fd, char **buf, size_t *len)
 
 int pl_parse_file(const char *path, pl_diags *diags, pl_module **out)
 {
+	return pl_parse_file_threads(path, 1, diags, out);
+}
+
+int pl_parse_file_threads(const char *path, unsigned threads, pl_diags *diags,
+                          pl_module **out)
+{
 	*out = NULL;
 	bool is_stdin = strcmp(path, "-") == 0;
 	const char *name = is_stdin ? "<stdin>" : path;
@@ -1354,9 +1459,14 @@ int pl_parse_file(const char *path, pl_diags *diags, pl_module **out)
 		size_t len = (size_t)st.st_size;
 		void *map = mmap(NULL, len, PROT_READ, MAP_PRIVATE, fd, 0);
 		if (map != MAP_FAILED) {
-			struct mapping mp = {map, 0, (size_t)sysconf(_SC_PAGESIZE)};
 			madvise(map, len, MADV_SEQUENTIAL);
-			rc = parse_impl(map, len, name, diags, out, release_pages, &mp);
+			rc = PL_ERROR;
+			if (threads > 1 && len <= UINT32_MAX)
+				rc = parse_halves(map, len, name, out);
+			if (rc != PL_OK) {
+				struct mapping mp = {map, 0, (size_t)sysconf(_SC_PAGESIZE)};
+				rc = parse_impl(map, len, name, diags, out, release_pages, &mp, 1);
+			}
 			munmap(map, len);
 			if (!is_stdin)
 				close(fd);
@@ -1376,7 +1486,7 @@ int pl_parse_file(const char *path, pl_diags *diags, pl_module **out)
 	}
 	if (!is_stdin)
 		close(fd);
-	rc = parse_impl(buf, len, name, diags, out, NULL, NULL);
+	rc = parse_impl(buf, len, name, diags, out, NULL, NULL, 1);
 	free(buf);
 	return rc;
 }

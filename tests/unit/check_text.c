@@ -1344,6 +1344,91 @@ START_TEST(test_limit_string_where_instruction_starts)
 }
 END_TEST
 
+
+/* A large file read on two threads gives the module one thread gives:
+ * the same printed text, types as equal handles, and the same messages on
+ * errors (in the second half, or a function name defined in both). */
+static char *big_module(size_t *len, const char *inject_second_half)
+{
+	size_t cap = 32 << 20, n = 0;
+	char *t = malloc(cap);
+	ck_assert_ptr_nonnull(t);
+	for (int f = 0; f < 400; f++) {
+		n += (size_t)snprintf(t + n, cap - n, "func @f%d(%%x: f32[4,8]) {\n", f);
+		if (f == 300 && inject_second_half)
+			n += (size_t)snprintf(t + n, cap - n, "%s", inject_second_half);
+		for (int i = 0; i < 500; i++)
+			n += (size_t)snprintf(t + n, cap - n,
+			                      "  %%v%d = acme.op %%x {domain = [4, 8], k = %d} : f32[4,8]\n",
+			                      i, i % 7);
+		n += (size_t)snprintf(t + n, cap - n, "}\n");
+	}
+	*len = n;
+	return t;
+}
+
+START_TEST(test_threads_same_module)
+{
+	size_t len;
+	char *text = big_module(&len, NULL);
+	ck_assert_uint_gt(len, 8u << 20);
+	char *path = write_temp(text, len);
+	pl_diags *d = pl_diags_new();
+	pl_module *one = NULL, *two = NULL;
+	ck_assert_int_eq(pl_parse_file(path, d, &one), PL_OK);
+	ck_assert_int_eq(pl_parse_file_threads(path, 2, d, &two), PL_OK);
+	ck_assert_uint_eq(pl_module_num_insts(two), pl_module_num_insts(one));
+	ck_assert_uint_eq(pl_module_num_funcs(two), 400);
+	/* the last function came from the second half: its types are the
+	 * module's own */
+	pl_func *last = pl_module_func_at(two, 399);
+	int64_t dims[] = {4, 8};
+	ck_assert_ptr_eq(pl_value_type(pl_func_arg(last, 0)),
+	                 pl_type_get(two, PL_DTYPE_F32, dims, 2));
+	ck_assert_int_eq(pl_verify_module(two, d), PL_OK);
+	char *a = tu_print(one), *b = tu_print(two);
+	ck_assert(strcmp(a, b) == 0);
+	free(a);
+	free(b);
+	pl_module_free(one);
+	pl_module_free(two);
+	pl_diags_free(d);
+	unlink(path);
+	free(path);
+	free(text);
+}
+END_TEST
+
+START_TEST(test_threads_same_errors)
+{
+	const char *bad[] = {
+		/* an error deep in the second half */
+		"  %bad = acme.op %nope : f32[4,8]\n",
+		/* a function defined in both halves */
+		"}\nfunc @f10() {\n",
+	};
+	for (size_t k = 0; k < 2; k++) {
+		size_t len;
+		char *text = big_module(&len, bad[k]);
+		char *path = write_temp(text, len);
+		pl_diags *d1 = pl_diags_new(), *d2 = pl_diags_new();
+		pl_module *one = NULL, *two = NULL;
+		int rc1 = pl_parse_file(path, d1, &one);
+		int rc2 = pl_parse_file_threads(path, 2, d2, &two);
+		ck_assert_int_eq(rc1, PL_EPARSE);
+		ck_assert_int_eq(rc2, PL_EPARSE);
+		ck_assert_ptr_null(two);
+		ck_assert_uint_eq(pl_diags_count(d2), 1);
+		ck_assert_str_eq(pl_diags_format(d2, 0), pl_diags_format(d1, 0));
+		pl_diags_free(d1);
+		pl_diags_free(d2);
+		unlink(path);
+		free(path);
+		free(text);
+	}
+}
+END_TEST
+
 static Suite *text_suite(void)
 {
 	Suite *s = suite_create("text");
@@ -1406,6 +1491,8 @@ static Suite *text_suite(void)
 	tcase_add_test(tc, test_limit_attribute_count);
 	tcase_add_test(tc, test_limit_large_file);
 	tcase_add_test(tc, test_limit_string_where_instruction_starts);
+	tcase_add_test(tc, test_threads_same_module);
+	tcase_add_test(tc, test_threads_same_errors);
 	suite_add_tcase(s, tc);
 	return s;
 }

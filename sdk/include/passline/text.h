@@ -33,6 +33,12 @@ PL_API int pl_parse_buffer(const char *text, size_t len, const char *source_name
  * naming the file when it cannot be read. */
 PL_API int pl_parse_file(const char *path, pl_diags *diags, pl_module **out);
 
+/* The same, on up to threads threads: a large regular file is cut at a
+ * function boundary and its parts read in parallel. The module, and any
+ * diagnostic, are exactly pl_parse_file's. */
+PL_API int pl_parse_file_threads(const char *path, unsigned threads, pl_diags *diags,
+                                 pl_module **out);
+
 /* Writes bytes somewhere; returns 0 on success, non-zero to stop. */
 typedef int (*pl_write_fn)(void *userdata, const char *bytes, size_t len);
 
