@@ -273,7 +273,7 @@ pl_inst *pl_inst_new(pl_func *f, const char *opname, pl_value *const *operands,
                      size_t num_operands, const pl_type *const *result_types,
                      size_t num_results)
 {
-	if (!opname || !pl_is_opname_(opname, strlen(opname)))
+	if (!opname)
 		return NULL;
 	for (size_t k = 0; k < num_operands; k++)
 		if (!operands[k] || pl_value_func(operands[k]) != f)
@@ -281,10 +281,27 @@ pl_inst *pl_inst_new(pl_func *f, const char *opname, pl_value *const *operands,
 	for (size_t k = 0; k < num_results; k++)
 		if (!result_types[k])
 			return NULL;
-	const char *name = pl_intern_str_(f->m, opname, strlen(opname));
-	if (!name)
-		return NULL;
-	pl_inst *inst = pl_inst_alloc_(f, name, pl_op_from_name(name), num_operands, num_results);
+	/* passes create instructions of a few ops, naming them with the same
+	 * literals: remember the interned name and op by the given address */
+	pl_module *m = f->m;
+	size_t slot = (((uintptr_t)opname >> 3) ^ ((uintptr_t)opname >> 9)) & 15;
+	const char *name;
+	pl_op op;
+	if (m->op_cache[slot].given == opname && strcmp(m->op_cache[slot].interned, opname) == 0) {
+		name = m->op_cache[slot].interned;
+		op = m->op_cache[slot].op;
+	} else {
+		if (!pl_is_opname_(opname, strlen(opname)))
+			return NULL;
+		name = pl_intern_str_(m, opname, strlen(opname));
+		if (!name)
+			return NULL;
+		op = pl_op_from_name(name);
+		m->op_cache[slot].given = opname;
+		m->op_cache[slot].interned = name;
+		m->op_cache[slot].op = op;
+	}
+	pl_inst *inst = pl_inst_alloc_(f, name, op, num_operands, num_results);
 	if (!inst)
 		return NULL;
 	pl_use *ops = pl_inst_ops_(inst);
@@ -429,14 +446,15 @@ void pl_value_replace(pl_value *from, pl_value *to)
 
 int pl_inst_num_dynamic_instances(const pl_inst *inst, uint64_t *out)
 {
-	const pl_attr *a = pl_attrs_get(&inst->attrs, "num_dynamic_instances");
+	const struct pl_reserved_keys *keys = &inst->func->m->keys;
+	const pl_attr *a = pl_attrs_find_interned_(&inst->attrs, keys->num_dynamic_instances);
 	if (a) {
 		if (a->kind != PL_ATTR_INT || a->u.i < 0)
 			return PL_ETYPE;
 		*out = (uint64_t)a->u.i;
 		return PL_OK;
 	}
-	a = pl_attrs_get(&inst->attrs, "domain");
+	a = pl_attrs_find_interned_(&inst->attrs, keys->domain);
 	if (a) {
 		if (a->kind != PL_ATTR_LIST)
 			return PL_ETYPE;
@@ -472,7 +490,7 @@ int pl_inst_num_dynamic_instances(const pl_inst *inst, uint64_t *out)
 
 int pl_inst_flops(const pl_inst *inst, int64_t *out)
 {
-	const pl_attr *a = pl_attrs_get(&inst->attrs, "flops");
+	const pl_attr *a = pl_attrs_find_interned_(&inst->attrs, inst->func->m->keys.flops);
 	if (a) {
 		if (a->kind != PL_ATTR_INT || a->u.i < 0)
 			return PL_ETYPE;

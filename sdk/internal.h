@@ -141,6 +141,16 @@ struct pl_module {
 	/* blocks of erased instructions by size (8-byte steps up to
 	 * FREE_BLOCK_MAX), for the next instruction of the same size */
 	void *free_blocks[PL_FREE_BLOCK_CLASSES];
+	/* the reserved attribute keys, interned when the module is made, so
+	 * the SDK's own lookups compare pointers */
+	struct pl_reserved_keys {
+		const char *domain, *predicate, *num_dynamic_instances, *flops;
+	} keys;
+	/* op names a pass created instructions of, by the caller's address */
+	struct {
+		const char *given, *interned;
+		pl_op op;
+	} op_cache[16];
 	/* attribute keys interned lately, by the address the caller passed:
 	 * passes pass the same literals over and over */
 	struct {
@@ -167,6 +177,14 @@ PL_INTERNAL pl_func *pl_func_new_unchecked_(pl_module *m, const char *name,
 /* --- attr.c --- */
 PL_INTERNAL const pl_attr *pl_attr_intern_list_(pl_module *m, const pl_attr *elems,
                                                 size_t n);
+/* The value under an interned key (pointer comparison only). */
+static inline const pl_attr *pl_attrs_find_interned_(const pl_attrs *d, const char *key)
+{
+	for (uint16_t i = 0; i < d->n; i++)
+		if (d->v[i].key == key)
+			return &d->v[i].val;
+	return NULL;
+}
 /* dst takes src's entries without a copy; both become copy-on-write. */
 PL_INTERNAL void pl_attrs_share_(pl_attrs *dst, pl_attrs *src);
 /* Appends without checking for an existing key (the parser checks). */

@@ -99,6 +99,14 @@ pl_module *pl_module_new(const char *source_name)
 		free(m);
 		return NULL;
 	}
+	struct pl_reserved_keys *k = &m->keys;
+	if (!(k->domain = pl_intern_str_(m, "domain", 6)) ||
+	    !(k->predicate = pl_intern_str_(m, "predicate", 9)) ||
+	    !(k->num_dynamic_instances = pl_intern_str_(m, "num_dynamic_instances", 21)) ||
+	    !(k->flops = pl_intern_str_(m, "flops", 5))) {
+		pl_module_free(m);
+		return NULL;
+	}
 	return m;
 }
 
@@ -156,6 +164,30 @@ static const pl_type *remap_type(pl_module *dst, struct type_remap *c, const pl_
 	return u;
 }
 
+/* Attribute keys of src interned again in dst: the SDK finds reserved
+ * keys by pointer. Entry arrays may be shared; a key already dst's maps to
+ * itself. */
+struct key_remap {
+	const char *from[64], *to[64];
+};
+
+static int remap_keys(pl_module *dst, struct key_remap *c, pl_attrs *d)
+{
+	for (uint16_t i = 0; i < d->n; i++) {
+		const char *key = d->v[i].key;
+		size_t slot = ((uintptr_t)key >> 3) & 63;
+		if (c->from[slot] != key) {
+			const char *k = pl_intern_str_(dst, key, strlen(key));
+			if (!k)
+				return PL_ENOMEM;
+			c->from[slot] = key;
+			c->to[slot] = k;
+		}
+		d->v[i].key = c->to[slot];
+	}
+	return PL_OK;
+}
+
 static int cmp_name_ptr(const void *a, const void *b)
 {
 	return strcmp(*(const char *const *)a, *(const char *const *)b);
@@ -188,13 +220,19 @@ int pl_module_append_(pl_module *dst, pl_module *src)
 		dst->funcs_cap = n;
 	}
 	struct type_remap cache;
+	struct key_remap keys;
 	memset(&cache, 0, sizeof cache);
+	memset(&keys, 0, sizeof keys);
 	for (size_t k = 0; k < src->nfuncs; k++) {
 		pl_func *f = src->funcs[k];
+		if (remap_keys(dst, &keys, &f->attrs) != PL_OK)
+			return PL_ENOMEM;
 		for (size_t a = 0; a < f->nargs; a++)
 			if (!(f->args[a]->v.type = remap_type(dst, &cache, f->args[a]->v.type)))
 				return PL_ENOMEM;
 		for (pl_inst *i = f->first; i; i = i->next) {
+			if (remap_keys(dst, &keys, &i->attrs) != PL_OK)
+				return PL_ENOMEM;
 			pl_value *res = pl_inst_res_(i);
 			for (uint32_t r = 0; r < i->nres; r++)
 				if (!(res[r].type = remap_type(dst, &cache, res[r].type)))
@@ -204,8 +242,9 @@ int pl_module_append_(pl_module *dst, pl_module *src)
 		dst->funcs[dst->nfuncs++] = f;
 	}
 	dst->ninsts += src->ninsts;
-	/* src's strings and lists stay where they are (now dst's memory); only
-	 * types are promised to be equal handles, and they were re-interned */
+	/* src's strings and lists stay where they are (now dst's memory); types
+	 * (promised to be equal handles) and attribute keys (found by pointer)
+	 * were interned again in dst */
 	pl_arena_adopt(&dst->arena, &src->arena);
 	src->nfuncs = 0;
 	pl_module_free(src);

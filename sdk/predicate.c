@@ -763,8 +763,9 @@ int pl_domain_count(const int64_t *extents, size_t rank,
 
 int pl_inst_masked_dynamic_instances(const pl_inst *inst, uint64_t *out)
 {
-	const pl_attr *pred = pl_attrs_get(&inst->attrs, "predicate");
-	const pl_attr *dom = pl_attrs_get(&inst->attrs, "domain");
+	const struct pl_reserved_keys *keys = &inst->func->m->keys;
+	const pl_attr *pred = pl_attrs_find_interned_(&inst->attrs, keys->predicate);
+	const pl_attr *dom = pl_attrs_find_interned_(&inst->attrs, keys->domain);
 	if (!pred)
 		return pl_inst_num_dynamic_instances(inst, out);
 	if (!dom || dom->kind != PL_ATTR_LIST || pred->kind != PL_ATTR_LIST)
