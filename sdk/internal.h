@@ -127,6 +127,12 @@ struct pl_intern {
 	size_t cap, count;
 };
 
+/* A slot of the scratch table that names.c uses to make names unique. */
+struct pl_name_slot {
+	uint32_t gen, hash, len;
+	const char *name;
+};
+
 enum { PL_FREE_BLOCK_MAX = 1024, PL_FREE_BLOCK_CLASSES = PL_FREE_BLOCK_MAX / 8 + 1 };
 
 struct pl_module {
@@ -141,6 +147,10 @@ struct pl_module {
 	/* blocks of erased instructions by size (8-byte steps up to
 	 * FREE_BLOCK_MAX), for the next instruction of the same size */
 	void *free_blocks[PL_FREE_BLOCK_CLASSES];
+	/* names.c's scratch table, kept between functions */
+	struct pl_name_slot *name_slots;
+	size_t name_cap;
+	uint32_t name_gen;
 	/* the reserved attribute keys, interned when the module is made, so
 	 * the SDK's own lookups compare pointers */
 	struct pl_reserved_keys {

@@ -44,62 +44,123 @@ bool pl_is_key_(const char *s, size_t len)
 	return true;
 }
 
-/* A set of C strings, by content. */
+/* A set of C strings, by content. Each slot keeps the string's hash and
+ * length, so a probe compares strings only when both match. The slots are
+ * the module's scratch (struct pl_name_slot in internal.h), reused from
+ * function to function: a slot is in use when it carries the current
+ * generation, so nothing has to be cleared. */
 struct name_set {
-	const char **slots;
+	struct pl_name_slot *slots;
 	size_t cap, count;
+	uint32_t gen;
 };
 
-static bool set_grow(struct name_set *s)
+/* FNV-1a and the length in one walk over the string. */
+static uint32_t name_hash(const char *s, uint32_t *len)
 {
-	size_t cap = s->cap ? s->cap * 2 : 64;
-	const char **slots = calloc(cap, sizeof *slots);
+	uint32_t h = 2166136261u;
+	const unsigned char *p = (const unsigned char *)s;
+	for (; *p; p++)
+		h = (h ^ *p) * 16777619u;
+	*len = (uint32_t)(p - (const unsigned char *)s);
+	return h ^ (h >> 15);
+}
+
+static bool set_alloc(struct name_set *s, size_t cap)
+{
+	struct pl_name_slot *slots = calloc(cap, sizeof *slots);
 	if (!slots)
 		return false;
-	for (size_t i = 0; i < s->cap; i++) {
-		if (!s->slots[i])
-			continue;
-		size_t j = pl_hash_bytes_(s->slots[i], strlen(s->slots[i])) & (cap - 1);
-		while (slots[j])
-			j = (j + 1) & (cap - 1);
-		slots[j] = s->slots[i];
-	}
-	free(s->slots);
 	s->slots = slots;
 	s->cap = cap;
+	s->gen = 1;
 	return true;
+}
+
+/* A set for about expect names, from the module's scratch. */
+static bool set_begin(pl_module *m, struct name_set *s, size_t expect)
+{
+	size_t cap = 64;
+	while (cap * 3 < expect * 4)
+		cap *= 2;
+	s->count = 0;
+	if (m->name_slots && m->name_cap >= cap && m->name_gen < UINT32_MAX) {
+		s->slots = m->name_slots;
+		s->cap = m->name_cap;
+		s->gen = ++m->name_gen;
+		return true;
+	}
+	free(m->name_slots);
+	m->name_slots = NULL;
+	if (!set_alloc(s, cap))
+		return false;
+	m->name_slots = s->slots;
+	m->name_cap = s->cap;
+	m->name_gen = s->gen;
+	return true;
+}
+
+static bool set_grow(pl_module *m, struct name_set *s)
+{
+	struct name_set bigger;
+	if (!set_alloc(&bigger, s->cap * 2))
+		return false;
+	for (size_t i = 0; i < s->cap; i++) {
+		if (s->slots[i].gen != s->gen)
+			continue;
+		size_t j = s->slots[i].hash & (bigger.cap - 1);
+		while (bigger.slots[j].gen == bigger.gen)
+			j = (j + 1) & (bigger.cap - 1);
+		bigger.slots[j] = s->slots[i];
+		bigger.slots[j].gen = bigger.gen;
+	}
+	free(s->slots);
+	bigger.count = s->count;
+	*s = bigger;
+	m->name_slots = s->slots;
+	m->name_cap = s->cap;
+	m->name_gen = s->gen;
+	return true;
+}
+
+/* The slot holding name, or the free slot where it would go. */
+static struct pl_name_slot *set_find(const struct name_set *s, const char *name,
+                                     uint32_t hash, uint32_t len)
+{
+	size_t j = hash & (s->cap - 1);
+	while (s->slots[j].gen == s->gen) {
+		const struct pl_name_slot *e = &s->slots[j];
+		if (e->hash == hash && e->len == len && memcmp(e->name, name, len) == 0)
+			break;
+		j = (j + 1) & (s->cap - 1);
+	}
+	return &s->slots[j];
 }
 
 /* Inserts name; false when it was there already (or out of memory, which
  * *oom tells). */
-static bool set_insert(struct name_set *s, const char *name, bool *oom)
+static bool set_insert(pl_module *m, struct name_set *s, const char *name, bool *oom)
 {
-	if ((s->count + 1) * 2 > s->cap && !set_grow(s)) {
+	if ((s->count + 1) * 4 > s->cap * 3 && !set_grow(m, s)) {
 		*oom = true;
 		return false;
 	}
-	size_t j = pl_hash_bytes_(name, strlen(name)) & (s->cap - 1);
-	while (s->slots[j]) {
-		if (strcmp(s->slots[j], name) == 0)
-			return false;
-		j = (j + 1) & (s->cap - 1);
-	}
-	s->slots[j] = name;
+	uint32_t len, hash = name_hash(name, &len);
+	struct pl_name_slot *e = set_find(s, name, hash, len);
+	if (e->gen == s->gen)
+		return false;
+	e->gen = s->gen;
+	e->hash = hash;
+	e->len = len;
+	e->name = name;
 	s->count++;
 	return true;
 }
 
 static bool set_contains(const struct name_set *s, const char *name)
 {
-	if (!s->cap)
-		return false;
-	size_t j = pl_hash_bytes_(name, strlen(name)) & (s->cap - 1);
-	while (s->slots[j]) {
-		if (strcmp(s->slots[j], name) == 0)
-			return true;
-		j = (j + 1) & (s->cap - 1);
-	}
-	return false;
+	uint32_t len, hash = name_hash(name, &len);
+	return set_find(s, name, hash, len)->gen == s->gen;
 }
 
 /* Every value of f gets a name of its own: the first holder of a name keeps
@@ -109,7 +170,9 @@ int pl_assign_names_(pl_func *f)
 {
 	if (!f->names_dirty)
 		return PL_OK;
-	struct name_set set = {0};
+	struct name_set set;
+	if (!set_begin(f->m, &set, f->nargs + f->ninsts))
+		return PL_ENOMEM;
 	pl_value **todo = NULL;
 	size_t ntodo = 0, todo_cap = 0;
 	bool oom = false;
@@ -118,7 +181,7 @@ int pl_assign_names_(pl_func *f)
 #define VISIT(val)                                                           \
 	do {                                                                 \
 		pl_value *v_ = (val);                                        \
-		if (v_->name && set_insert(&set, v_->name, &oom))            \
+		if (v_->name && set_insert(f->m, &set, v_->name, &oom))            \
 			break;                                               \
 		if (oom)                                                     \
 			goto out;                                            \
@@ -140,12 +203,17 @@ int pl_assign_names_(pl_func *f)
 #undef VISIT
 
 	uint64_t next_number = 0;
+	/* many values may share one base: carry on from the last suffix used
+	 * for it instead of trying .1, .2, ... again each time */
+	const char *last_base = NULL;
+	uint64_t last_n = 0;
 	for (size_t t = 0; t < ntodo; t++) {
 		pl_value *v = todo[t];
 		char buf[64];
 		const char *base = v->name;
 		struct pl_strbuf sb = {0};
-		for (uint64_t n = 1;; n++) {
+		uint64_t n = base && last_base && strcmp(base, last_base) == 0 ? last_n + 1 : 1;
+		for (;; n++) {
 			sb.len = 0;
 			if (base) {
 				pl_sb_puts(&sb, base);
@@ -163,11 +231,15 @@ int pl_assign_names_(pl_func *f)
 			if (!set_contains(&set, sb.data))
 				break;
 		}
+		if (base) {
+			last_base = base;
+			last_n = n;
+		}
 		char *name = pl_arena_strndup(&f->m->arena, sb.data, sb.len);
 		pl_sb_free(&sb);
 		if (!name)
 			goto out;
-		set_insert(&set, name, &oom);
+		set_insert(f->m, &set, name, &oom);
 		if (oom)
 			goto out;
 		v->name = name;
@@ -175,7 +247,6 @@ int pl_assign_names_(pl_func *f)
 	f->names_dirty = false;
 	rc = PL_OK;
 out:
-	free(set.slots);
 	free(todo);
 	return rc;
 }
