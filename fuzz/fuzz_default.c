@@ -14,23 +14,13 @@
 #include <passline/host.h>
 #include <passline/passline.h>
 
+#include "harness.h"
+
 const pl_plugin_desc *pl_plugin_entry_hoist(void);
 const pl_plugin_desc *pl_plugin_entry_bucketize(void);
 const pl_plugin_desc *pl_plugin_entry_coalesce(void);
 const pl_plugin_desc *pl_plugin_entry_estimator(void);
 const pl_plugin_desc *pl_plugin_entry_detail(void);
-
-static int append(void *ud, const char *bytes, size_t len)
-{
-	struct { char *p; size_t n; } *b = ud;
-	char *q = realloc(b->p, b->n + len + 1);
-	if (!q)
-		return -1;
-	memcpy(q + b->n, bytes, len);
-	b->p = q;
-	b->n += len;
-	return 0;
-}
 
 static void fail(const char *what, pl_diags *d)
 {
@@ -83,17 +73,17 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 			fail("verifier:", d);
 		}
 	}
-	struct { char *p; size_t n; } first = {NULL, 0}, second = {NULL, 0};
-	if (pl_print_module(m, append, &first) != PL_OK)
+	struct text_buf first = {NULL, 0}, second = {NULL, 0};
+	if (pl_print_module(m, text_buf_append, &first) != PL_OK)
 		abort();
 	pl_module *m2 = NULL;
 	pl_diags_clear(d);
 	if (pl_parse_buffer(first.p ? first.p : "", first.n, "printed.pir", d, &m2) != PL_OK ||
 	    pl_verify_module(m2, d) != PL_OK)
 		fail("the pipeline's output does not read back", d);
-	if (pl_print_module(m2, append, &second) != PL_OK)
+	if (pl_print_module(m2, text_buf_append, &second) != PL_OK)
 		abort();
-	if (first.n != second.n || (first.n && memcmp(first.p, second.p, first.n) != 0))
+	if (!text_buf_equal(&first, &second))
 		fail("the pipeline's output is not a fixed point", d);
 	free(first.p);
 	free(second.p);

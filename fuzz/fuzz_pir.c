@@ -10,17 +10,7 @@
 
 #include <passline/passline.h>
 
-static int append(void *ud, const char *bytes, size_t len)
-{
-	struct { char *p; size_t n; } *b = ud;
-	char *q = realloc(b->p, b->n + len + 1);
-	if (!q)
-		return -1;
-	memcpy(q + b->n, bytes, len);
-	b->p = q;
-	b->n += len;
-	return 0;
-}
+#include "harness.h"
 
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size);
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
@@ -33,8 +23,8 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 		pl_diags_free(d);
 		return 0;
 	}
-	struct { char *p; size_t n; } first = {NULL, 0}, second = {NULL, 0};
-	if (pl_print_module(m, append, &first) != PL_OK)
+	struct text_buf first = {NULL, 0}, second = {NULL, 0};
+	if (pl_print_module(m, text_buf_append, &first) != PL_OK)
 		abort();
 	pl_module *m2 = NULL;
 	pl_diags_clear(d);
@@ -47,9 +37,9 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 		fprintf(stderr, "printed text does not verify: %s\n", pl_diags_format(d, 0));
 		abort();
 	}
-	if (pl_print_module(m2, append, &second) != PL_OK)
+	if (pl_print_module(m2, text_buf_append, &second) != PL_OK)
 		abort();
-	if (first.n != second.n || (first.n && memcmp(first.p, second.p, first.n) != 0)) {
+	if (!text_buf_equal(&first, &second)) {
 		fprintf(stderr, "not a fixed point:\n%.*s\n----\n%.*s\n", (int)first.n, first.p,
 		        (int)second.n, second.p);
 		abort();

@@ -5,7 +5,7 @@
 #    over the committed seeds (fuzz/corpus/NAME) and every input that once
 #    crashed (fuzz/regressions/NAME).
 FUZZ_HARNESSES = pir predicate pipeline default
-EXTRA_DIST += fuzz/corpus fuzz/regressions
+EXTRA_DIST += fuzz/corpus fuzz/regressions fuzz/harness.h
 
 check_PROGRAMS += fuzz/replay_pir fuzz/replay_predicate fuzz/replay_pipeline \
 	fuzz/replay_default

@@ -230,6 +230,11 @@ PL_INTERNAL void pl_sb_free(struct pl_strbuf *sb);
 PL_INTERNAL size_t pl_fmt_i64(char *buf, int64_t v);
 PL_INTERNAL size_t pl_fmt_u64(char *buf, uint64_t v);
 
+/* The multi-byte UTF-8 sequence at s (avail bytes there): PL_UTF8_OK with
+ * *len its length, or why it is not one. */
+enum { PL_UTF8_OK, PL_UTF8_BAD_LEAD, PL_UTF8_TRUNCATED, PL_UTF8_BAD_SEQUENCE };
+PL_INTERNAL int pl_utf8_check_(const unsigned char *s, size_t avail, size_t *len);
+
 /* --- diag.c --- */
 PL_INTERNAL int pl_diags_vadd_(pl_diags *d, pl_severity sev, const char *file,
                                unsigned line, unsigned col, const char *fmt,

@@ -141,40 +141,32 @@ int pl_option_validate(const pl_option_decl *d, const char *text, char **canonic
 		canon = strdup(b ? "true" : "false");
 		break;
 	}
-	case PL_OPT_INT: {
-		int64_t v;
-		int rc = parse_int(text, &v);
-		if (rc == PL_EOVERFLOW) {
-			snprintf(err, errlen, "'%s' is out of range of int64", text);
-			return PL_EINVAL;
-		}
-		if (rc) {
-			snprintf(err, errlen, "expected an integer, not '%s'", text);
-			return PL_EINVAL;
-		}
-		if (range_check(d, v, err, errlen))
-			return PL_EINVAL;
-		char buf[24];
-		buf[pl_fmt_i64(buf, v)] = '\0';
-		canon = strdup(buf);
-		break;
-	}
+	case PL_OPT_INT:
 	case PL_OPT_BYTES: {
+		bool bytes = d->type == PL_OPT_BYTES;
 		int64_t v;
-		int rc = pl_parse_bytes(text, &v);
+		int rc = bytes ? pl_parse_bytes(text, &v) : parse_int(text, &v);
 		if (rc == PL_EOVERFLOW) {
 			snprintf(err, errlen, "'%s' is out of range of int64", text);
 			return PL_EINVAL;
 		}
 		if (rc) {
-			snprintf(err, errlen,
-			         "expected a byte count such as 4096, 64KiB, 16MiB or 1GiB, not '%s'",
-			         text);
+			if (bytes)
+				snprintf(err, errlen, "expected a byte count such as 4096, 64KiB, "
+				                      "16MiB or 1GiB, not '%s'", text);
+			else
+				snprintf(err, errlen, "expected an integer, not '%s'", text);
 			return PL_EINVAL;
 		}
 		if (range_check(d, v, err, errlen))
 			return PL_EINVAL;
-		canon = format_bytes(v);
+		if (bytes) {
+			canon = format_bytes(v);
+		} else {
+			char buf[24];
+			buf[pl_fmt_i64(buf, v)] = '\0';
+			canon = strdup(buf);
+		}
 		break;
 	}
 	case PL_OPT_STRING:

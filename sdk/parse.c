@@ -205,34 +205,17 @@ static inline bool is_digit(unsigned char c) { return cclass[c] & C_DIGIT; }
 /* Checks the UTF-8 sequence at s; returns its length or reports an error. */
 static size_t check_utf8(struct parser *p, const char *s)
 {
-	const unsigned char *u = (const unsigned char *)s;
-	size_t avail = (size_t)(p->end - s);
-	unsigned c = u[0];
-	size_t len;
-	unsigned min;
-	if (c >= 0xc2 && c <= 0xdf) {
-		len = 2;
-		min = 0x80;
-	} else if (c >= 0xe0 && c <= 0xef) {
-		len = 3;
-		min = 0x800;
-	} else if (c >= 0xf0 && c <= 0xf4) {
-		len = 4;
-		min = 0x10000;
-	} else {
-		ERROR_HERE(p, s, "invalid UTF-8 byte 0x%02x", c);
-	}
-	if (avail < len)
+	size_t len = 0;
+	switch (pl_utf8_check_((const unsigned char *)s, (size_t)(p->end - s), &len)) {
+	case PL_UTF8_OK:
+		return len;
+	case PL_UTF8_BAD_LEAD:
+		ERROR_HERE(p, s, "invalid UTF-8 byte 0x%02x", (unsigned char)*s);
+	case PL_UTF8_TRUNCATED:
 		ERROR_HERE(p, s, "truncated UTF-8 sequence");
-	unsigned cp = c & (0x7f >> len);
-	for (size_t i = 1; i < len; i++) {
-		if ((u[i] & 0xc0) != 0x80)
-			ERROR_HERE(p, s, "invalid UTF-8 sequence");
-		cp = (cp << 6) | (u[i] & 0x3f);
-	}
-	if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+	default:
 		ERROR_HERE(p, s, "invalid UTF-8 sequence");
-	return len;
+	}
 }
 
 static void skip_space(struct parser *p)

@@ -96,32 +96,8 @@ static void out_double(struct out *o, double v)
 /* Length of the valid UTF-8 sequence at s (at most n bytes), or 0. */
 static size_t utf8_seq_len(const unsigned char *s, size_t n)
 {
-	unsigned c = s[0];
-	size_t len;
-	unsigned min;
-	if (c >= 0xc2 && c <= 0xdf) {
-		len = 2;
-		min = 0x80;
-	} else if (c >= 0xe0 && c <= 0xef) {
-		len = 3;
-		min = 0x800;
-	} else if (c >= 0xf0 && c <= 0xf4) {
-		len = 4;
-		min = 0x10000;
-	} else {
-		return 0;
-	}
-	if (n < len)
-		return 0;
-	unsigned cp = c & (0x7f >> len);
-	for (size_t i = 1; i < len; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		cp = (cp << 6) | (s[i] & 0x3f);
-	}
-	if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
-		return 0;
-	return len;
+	size_t len = 0;
+	return pl_utf8_check_(s, n, &len) == PL_UTF8_OK ? len : 0;
 }
 
 static void out_string(struct out *o, const char *s, size_t n)

@@ -127,3 +127,35 @@ int pl_u128_add(uint64_t *hi, uint64_t *lo, uint64_t add_hi, uint64_t add_lo)
 	*lo = (uint64_t)s;
 	return PL_OK;
 }
+
+int pl_utf8_check_(const unsigned char *s, size_t avail, size_t *len)
+{
+	unsigned c = s[0];
+	unsigned min;
+	size_t n;
+	if (c >= 0xc2 && c <= 0xdf) {
+		n = 2;
+		min = 0x80;
+	} else if (c >= 0xe0 && c <= 0xef) {
+		n = 3;
+		min = 0x800;
+	} else if (c >= 0xf0 && c <= 0xf4) {
+		n = 4;
+		min = 0x10000;
+	} else {
+		return PL_UTF8_BAD_LEAD;
+	}
+	if (avail < n)
+		return PL_UTF8_TRUNCATED;
+	unsigned cp = c & (0x7f >> n);
+	for (size_t i = 1; i < n; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return PL_UTF8_BAD_SEQUENCE;
+		cp = (cp << 6) | (s[i] & 0x3f);
+	}
+	/* overlong forms, beyond Unicode, surrogates */
+	if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+		return PL_UTF8_BAD_SEQUENCE;
+	*len = n;
+	return PL_UTF8_OK;
+}

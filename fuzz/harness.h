@@ -1,0 +1,33 @@
+/* fuzz/harness.h — shared by the harnesses: printing a module into a
+ * growable buffer. */
+#ifndef PL_FUZZ_HARNESS_H
+#define PL_FUZZ_HARNESS_H
+
+#include <stdlib.h>
+#include <string.h>
+
+struct text_buf {
+	char *p;
+	size_t n;
+};
+
+/* A pl_write_fn appending to a struct text_buf. */
+static inline int text_buf_append(void *ud, const char *bytes, size_t len)
+{
+	struct text_buf *b = ud;
+	char *q = realloc(b->p, b->n + len + 1);
+	if (!q)
+		return -1;
+	memcpy(q + b->n, bytes, len);
+	b->p = q;
+	b->n += len;
+	return 0;
+}
+
+/* Whether a and b hold the same bytes. */
+static inline int text_buf_equal(const struct text_buf *a, const struct text_buf *b)
+{
+	return a->n == b->n && (a->n == 0 || memcmp(a->p, b->p, a->n) == 0);
+}
+
+#endif
