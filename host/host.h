@@ -137,8 +137,6 @@ void loader_free(struct loader *ld);
 struct run_options {
 	bool verify_each;
 	bool print_after_all;
-	bool remarks;
-	bool time_passes;
 };
 
 /* Creates a context for every enabled step and sets its options: errors

@@ -448,8 +448,7 @@ static int run(struct cli *c)
 	if (rc != PL_OK) {
 		status = EXIT_INPUT;
 	} else {
-		struct run_options ro = {c->verify_each, c->print_after_all, c->remarks,
-		                         c->time_passes};
+		struct run_options ro = {c->verify_each, c->print_after_all};
 		status = runner_run(&pl, m, &ro);
 		struct verify_job job;
 		bool check = !c->verify_each;

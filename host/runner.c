@@ -103,8 +103,6 @@ int runner_run(struct pipeline *pl, pl_module *m, const struct run_options *opts
 		struct step *s = &pl->steps[k];
 		if (!s->enabled)
 			continue;
-		size_t errors_before = pl_diags_error_count(vd);
-		(void)errors_before;
 		crash_set_current(s->pass, s->plugin->path);
 		double t0 = now_seconds();
 		int rc = s->desc->run(s->ctx, s->state, m);
