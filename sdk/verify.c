@@ -7,7 +7,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 
-enum { PRED_MEMO_SLOTS = 256 };
+enum { PRED_MEMO_SLOTS = 256, DICT_MEMO_SLOTS = 256 };
 
 struct pred_memo {
 	const pl_attr *list;
@@ -15,11 +15,29 @@ struct pred_memo {
 	size_t rank;
 };
 
+/* The reserved attributes of one instruction, found in one pass over its
+ * dictionary (the verifier looks at every instruction of every module). */
+struct reserved {
+	const pl_attr *group_id, *factor, *reduce, *dimension, *id, *fsdp;
+	const pl_attr *num_dynamic_instances, *flops, *domain, *predicate;
+};
+
+/* A dictionary whose reserved attributes were checked and found good. The
+ * reader gives every instruction written with the same attribute text one
+ * shared entry array, and nothing changes a module while it is verified,
+ * so the entry array's address stands for its content. */
+struct dict_memo {
+	const struct pl_attr_entry *v;
+	uint16_t n;
+	struct reserved r;
+};
+
 struct verifier {
 	pl_module *m;
 	pl_diags *diags;
 	int errors;
 	struct pred_memo preds[PRED_MEMO_SLOTS];
+	struct dict_memo dicts[DICT_MEMO_SLOTS];
 };
 
 static PL_PRINTF(3, 4) void inst_error(struct verifier *v, const pl_inst *i,
@@ -68,13 +86,6 @@ static const char *kind_name(pl_attr_kind k)
 	return "?";
 }
 
-/* The reserved attributes of one instruction, found in one pass over its
- * dictionary (the verifier looks at every instruction of every module). */
-struct reserved {
-	const pl_attr *group_id, *factor, *reduce, *dimension, *id, *fsdp;
-	const pl_attr *num_dynamic_instances, *flops, *domain, *predicate;
-};
-
 static void find_reserved(const pl_inst *i, struct reserved *r)
 {
 	memset(r, 0, sizeof *r);
@@ -101,8 +112,8 @@ static void find_reserved(const pl_inst *i, struct reserved *r)
 		case 'r': slot = !strcmp(key, "reduce") ? &r->reduce : NULL; break;
 		default: break;
 		}
-		if (slot)
-			*slot = a;
+		if (slot && !*slot)
+			*slot = a; /* the first, as pl_attrs_get finds */
 	}
 }
 
@@ -150,13 +161,12 @@ static void check_type_size(struct verifier *v, const pl_inst *i, const pl_type 
 	}
 }
 
-/* Reserved attributes and the domain/predicate pair (DESIGN 2.3). Returns
- * the domain's rank, or -1 when there is no valid domain. */
-static void check_reserved(struct verifier *v, const pl_inst *i)
+/* Reserved attributes and the domain/predicate pair (DESIGN 2.3), of the
+ * attributes find_reserved found in i's dictionary. */
+static void check_reserved(struct verifier *v, const pl_inst *i, const struct reserved *rp)
 {
 	const pl_attr *a;
-	struct reserved r;
-	find_reserved(i, &r);
+	struct reserved r = *rp;
 	want(v, i, r.group_id, "group_id", PL_ATTR_STRING);
 	if ((a = want(v, i, r.factor, "factor", PL_ATTR_INT)) && a->u.i < 1)
 		inst_error(v, i, "attribute 'factor' must be at least 1, not %" PRId64, a->u.i);
@@ -242,6 +252,31 @@ static void check_reserved(struct verifier *v, const pl_inst *i)
 	}
 }
 
+/* The reserved attributes of i, checked: from the memo when i's dictionary
+ * was found good before in this run. */
+static void reserved_of(struct verifier *v, const pl_inst *i, struct reserved *r)
+{
+	if (i->attrs.n == 0) {
+		memset(r, 0, sizeof *r);
+		return;
+	}
+	struct dict_memo *e =
+		&v->dicts[((uintptr_t)i->attrs.v >> 4 ^ (uintptr_t)i->attrs.v >> 12) &
+	                  (DICT_MEMO_SLOTS - 1)];
+	if (e->v == i->attrs.v && e->n == i->attrs.n) {
+		*r = e->r;
+		return;
+	}
+	find_reserved(i, r);
+	int errors = v->errors;
+	check_reserved(v, i, r);
+	if (v->errors == errors) {
+		e->v = i->attrs.v;
+		e->n = i->attrs.n;
+		e->r = *r;
+	}
+}
+
 static void type_mismatch(struct verifier *v, const pl_inst *i, size_t k,
                           const pl_type *got, const pl_type *expect_t,
                           const int64_t *dims, size_t rank, pl_dtype dt)
@@ -264,7 +299,7 @@ static void type_mismatch(struct verifier *v, const pl_inst *i, size_t k,
 }
 
 /* DESIGN 2.4: result k belongs to operand k. */
-static void check_collective(struct verifier *v, const pl_inst *i)
+static void check_collective(struct verifier *v, const pl_inst *i, const struct reserved *r)
 {
 	if (i->nops == 0) {
 		inst_error(v, i, "a collective needs at least one operand");
@@ -276,8 +311,8 @@ static void check_collective(struct verifier *v, const pl_inst *i)
 		return;
 	}
 	int64_t factor = 0, dim = 0;
-	const pl_attr *fa = pl_attrs_get(&i->attrs, "factor");
-	const pl_attr *da = pl_attrs_get(&i->attrs, "dimension");
+	const pl_attr *fa = r->factor;
+	const pl_attr *da = r->dimension;
 	if (fa && (fa->kind != PL_ATTR_INT || fa->u.i < 1))
 		return; /* reported with the reserved attributes */
 	if (da && (da->kind != PL_ATTR_INT || da->u.i < 0))
@@ -344,11 +379,11 @@ static void check_collective(struct verifier *v, const pl_inst *i)
 }
 
 /* Operand and result counts of the ops the SDK knows. */
-static void check_arity(struct verifier *v, const pl_inst *i)
+static void check_arity(struct verifier *v, const pl_inst *i, const struct reserved *r)
 {
 	unsigned t = pl_op_traits((pl_op)i->op);
 	if (t & PL_TRAIT_COLLECTIVE) {
-		check_collective(v, i);
+		check_collective(v, i, r);
 	} else if (t & PL_TRAIT_STORE) {
 		if (i->nops < 2)
 			inst_error(v, i, "a store needs the stored value and the buffer "
@@ -425,9 +460,10 @@ static void check_func(struct verifier *v, pl_func *f)
 			else
 				check_type_size(v, i, res[k].type, "result", k);
 		}
-		check_reserved(v, i);
+		struct reserved r;
+		reserved_of(v, i, &r);
 		if (ops_ok)
-			check_arity(v, i);
+			check_arity(v, i, &r);
 	}
 }
 
