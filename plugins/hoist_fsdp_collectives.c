@@ -90,6 +90,7 @@ struct move_vec {
 struct mover {
 	pl_pass_ctx *ctx;
 	const struct config *cfg;
+	unsigned traits[PL_OP__COUNT]; /* pl_op_traits of each op, asked once */
 	pl_inst *last_stay;       /* the last instruction that stays put, in sweep order */
 	struct inst_vec stay;     /* all of them, kept only with max_distance */
 	struct move_vec moves;
@@ -142,10 +143,10 @@ static bool operands_all_args(const pl_inst *inst)
 	return true;
 }
 
+/* Whether an all_gather (op already checked) is an FSDP one. */
 static bool is_fsdp_all_gather(pl_inst *inst)
 {
-	return pl_inst_op(inst) == PL_OP_ALL_GATHER &&
-	       (has_fsdp_true(inst) || operands_all_args(inst));
+	return has_fsdp_true(inst) || operands_all_args(inst);
 }
 
 static bool is_fsdp_reduce_scatter(pl_inst *inst)
@@ -153,9 +154,15 @@ static bool is_fsdp_reduce_scatter(pl_inst *inst)
 	return pl_inst_op(inst) == PL_OP_REDUCE_SCATTER && has_fsdp_true(inst);
 }
 
-static bool is_store(const pl_inst *inst)
+static unsigned op_traits(const struct mover *mv, pl_op op)
 {
-	return (pl_inst_traits(inst) & PL_TRAIT_STORE) && pl_inst_num_operands(inst) >= 2;
+	return (unsigned)op < PL_OP__COUNT ? mv->traits[op] : pl_op_traits(op);
+}
+
+/* A store of op (already known) to its operand 1. */
+static bool is_store(const struct mover *mv, const pl_inst *inst, pl_op op)
+{
+	return (op_traits(mv, op) & PL_TRAIT_STORE) && pl_inst_num_operands(inst) >= 2;
 }
 
 /* The later of two instructions; NULL stands for the top of the function. */
@@ -221,7 +228,7 @@ static bool push_move(struct move_vec *s, pl_inst *inst, pl_inst *target)
 }
 
 /* Records an instruction that stays put. */
-static bool note_stay(struct mover *mv, pl_inst *inst)
+static inline bool note_stay(struct mover *mv, pl_inst *inst)
 {
 	mv->last_stay = inst;
 	return !mv->cfg->max_distance || push_inst(&mv->stay, inst);
@@ -242,8 +249,8 @@ static void reset_sweep(struct mover *mv)
 	mv->last_stay = NULL;
 	mv->stay.len = 0;
 	mv->moves.len = 0;
-	ptr_map_free(&mv->nearest_store);
-	ptr_map_free(&mv->fsdp_gathers);
+	ptr_map_clear(&mv->nearest_store);
+	ptr_map_clear(&mv->fsdp_gathers);
 }
 
 /* ---- hoisting ---------------------------------------------------------------- */
@@ -270,10 +277,12 @@ static int plan_hoists(struct mover *mv, pl_func *f)
 	pl_inst *prev = NULL, *prev_anchor = NULL;
 	bool prev_moved = false;
 	for (pl_inst *i = pl_func_first_inst(f); i; i = pl_inst_next(i)) {
-		if (!is_fsdp_all_gather(i)) {
+		pl_op op = pl_inst_op(i);
+		if (op != PL_OP_ALL_GATHER || !is_fsdp_all_gather(i)) {
 			if (!note_stay(mv, i))
 				return PL_ENOMEM;
-			if (is_store(i) && !ptr_map_put(&mv->nearest_store, pl_inst_operand(i, 1), i))
+			if (is_store(mv, i, op) &&
+			    !ptr_map_put(&mv->nearest_store, pl_inst_operand(i, 1), i))
 				return PL_ENOMEM;
 			continue;
 		}
@@ -346,10 +355,12 @@ static int plan_sinks(struct mover *mv, pl_func *f)
 	pl_inst *next = NULL, *next_bound = NULL;
 	bool next_moved = false;
 	for (pl_inst *i = last; i; i = pl_inst_prev(i)) {
-		if (!is_fsdp_reduce_scatter(i)) {
+		pl_op op = pl_inst_op(i);
+		if (op != PL_OP_REDUCE_SCATTER || !has_fsdp_true(i)) {
 			if (!note_stay(mv, i))
 				return PL_ENOMEM;
-			if (is_store(i) && !ptr_map_put(&mv->nearest_store, pl_inst_operand(i, 1), i))
+			if (is_store(mv, i, op) &&
+			    !ptr_map_put(&mv->nearest_store, pl_inst_operand(i, 1), i))
 				return PL_ENOMEM;
 			continue;
 		}
@@ -420,10 +431,13 @@ static int move_collectives(struct mover *mv, pl_func *f)
 static int hoist_run(pl_pass_ctx *ctx, void *state, pl_module *m)
 {
 	struct mover mv = {.ctx = ctx, .cfg = state};
+	for (int op = 0; op < PL_OP__COUNT; op++)
+		mv.traits[op] = pl_op_traits((pl_op)op);
 	int rc = PL_OK;
 	for (size_t k = 0; k < pl_module_num_funcs(m) && rc == PL_OK; k++)
 		rc = move_collectives(&mv, pl_module_func_at(m, k));
-	reset_sweep(&mv);
+	ptr_map_free(&mv.nearest_store);
+	ptr_map_free(&mv.fsdp_gathers);
 	free(mv.stay.v);
 	free(mv.moves.v);
 	if (rc == PL_ENOMEM)

@@ -5,6 +5,11 @@
  * Lookups only: the map is never iterated, so the order of addresses never
  * reaches a pass's output. Expected O(1) per operation; memory is freed
  * with ptr_map_free. A NULL key is not allowed; a NULL value means absent.
+ *
+ * The passes want an empty map for every function, and most functions are
+ * small: ptr_map_clear empties the map in O(1), keeping its memory, by
+ * starting a new generation (a slot of an older one is empty), so the cost
+ * of a function does not depend on the size of the largest one before it.
  */
 #ifndef PLUGINS_PTR_MAP_H
 #define PLUGINS_PTR_MAP_H
@@ -12,55 +17,60 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
-struct ptr_map {
-	const void **keys;
-	void **vals;
-	size_t cap, count; /* cap is 0 or a power of two */
+struct ptr_map_slot {
+	const void *key;
+	void *val;
+	uint32_t gen; /* the slot is in use when it is the map's gen */
 };
 
+struct ptr_map {
+	struct ptr_map_slot *slots;
+	size_t cap, count; /* cap is 0 or a power of two */
+	unsigned shift;    /* 64 - log2(cap) */
+	uint32_t gen;      /* never 0 once slots exist: calloc'd slots are empty */
+};
+
+/* Fibonacci hashing: the top bits of the product mix every bit of the
+ * address, aligned low bits included. */
 static inline size_t ptr_map_slot_(const struct ptr_map *m, const void *key)
 {
-	uint64_t h = (uint64_t)(uintptr_t)key;
-	h ^= h >> 33;
-	h *= UINT64_C(0xff51afd7ed558ccd);
-	h ^= h >> 33;
-	return (size_t)h & (m->cap - 1);
+	return (size_t)(((uint64_t)(uintptr_t)key * UINT64_C(0x9e3779b97f4a7c15)) >> m->shift);
 }
 
 static inline void *ptr_map_get(const struct ptr_map *m, const void *key)
 {
-	if (!m->cap)
+	if (!m->count)
 		return NULL;
 	for (size_t j = ptr_map_slot_(m, key);; j = (j + 1) & (m->cap - 1)) {
-		if (m->keys[j] == key)
-			return m->vals[j];
-		if (!m->keys[j])
+		const struct ptr_map_slot *s = &m->slots[j];
+		if (s->gen != m->gen)
 			return NULL;
+		if (s->key == key)
+			return s->val;
 	}
 }
 
 static inline bool ptr_map_grow_(struct ptr_map *m)
 {
 	size_t cap = m->cap ? m->cap * 2 : 64;
-	struct ptr_map n = {calloc(cap, sizeof *n.keys), calloc(cap, sizeof *n.vals), cap, 0};
-	if (!n.keys || !n.vals) {
-		free(n.keys);
-		free(n.vals);
+	unsigned shift = 64;
+	for (size_t c = cap; c > 1; c >>= 1)
+		shift--;
+	struct ptr_map n = {calloc(cap, sizeof *n.slots), cap, m->count, shift, 1};
+	if (!n.slots)
 		return false;
-	}
 	for (size_t i = 0; i < m->cap; i++) {
-		if (!m->keys[i])
+		if (m->slots[i].gen != m->gen)
 			continue;
-		size_t j = ptr_map_slot_(&n, m->keys[i]);
-		while (n.keys[j])
+		size_t j = ptr_map_slot_(&n, m->slots[i].key);
+		while (n.slots[j].gen)
 			j = (j + 1) & (cap - 1);
-		n.keys[j] = m->keys[i];
-		n.vals[j] = m->vals[i];
+		n.slots[j] = m->slots[i];
+		n.slots[j].gen = 1;
 	}
-	n.count = m->count;
-	free(m->keys);
-	free(m->vals);
+	free(m->slots);
 	*m = n;
 	return true;
 }
@@ -72,23 +82,34 @@ static inline bool ptr_map_put(struct ptr_map *m, const void *key, void *val)
 	if ((m->count + 1) * 2 > m->cap && !ptr_map_grow_(m))
 		return false;
 	size_t j = ptr_map_slot_(m, key);
-	while (m->keys[j] && m->keys[j] != key)
+	while (m->slots[j].gen == m->gen && m->slots[j].key != key)
 		j = (j + 1) & (m->cap - 1);
-	if (!m->keys[j]) {
-		m->keys[j] = key;
+	struct ptr_map_slot *s = &m->slots[j];
+	if (s->gen != m->gen) {
+		s->key = key;
+		s->gen = m->gen;
 		m->count++;
 	}
-	m->vals[j] = val;
+	s->val = val;
 	return true;
+}
+
+/* Empties the map, keeping its memory for the next use. */
+static inline void ptr_map_clear(struct ptr_map *m)
+{
+	if (!m->count)
+		return;
+	m->count = 0;
+	if (++m->gen == 0) { /* wrapped: slots of every age would look in use */
+		memset(m->slots, 0, m->cap * sizeof *m->slots);
+		m->gen = 1;
+	}
 }
 
 static inline void ptr_map_free(struct ptr_map *m)
 {
-	free(m->keys);
-	free(m->vals);
-	m->keys = NULL;
-	m->vals = NULL;
-	m->cap = m->count = 0;
+	free(m->slots);
+	memset(m, 0, sizeof *m);
 }
 
 #endif
