@@ -19,6 +19,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <passline/passline.h>
+
 struct ptr_map_slot {
 	const void *key;
 	void *val;
@@ -110,6 +112,46 @@ static inline void ptr_map_free(struct ptr_map *m)
 {
 	free(m->slots);
 	memset(m, 0, sizeof *m);
+}
+
+/* ---- attribute keys by address ----
+ * A pass that reads a few attributes of many instructions can scan each
+ * dictionary once (pl_attrs_key_at) instead of looking every name up with
+ * pl_attrs_get, which compares strings. A key is an interned string that
+ * lives, unchanged, as long as its module, so within one run of a pass an
+ * address always stands for the same name: each distinct key address is
+ * compared with the names once, then found in the map. */
+struct key_classes {
+	const char *const *names; /* the names the pass reads */
+	size_t count;
+	struct ptr_map seen; /* key address -> its index in names + 1 (count + 1: another) */
+};
+
+/* The index of key in names, or count when it is none of them. */
+static inline size_t key_class(struct key_classes *kc, const char *key)
+{
+	void *v = ptr_map_get(&kc->seen, key);
+	if (v)
+		return (size_t)(uintptr_t)v - 1;
+	size_t c = 0;
+	while (c < kc->count && strcmp(kc->names[c], key) != 0)
+		c++;
+	(void)ptr_map_put(&kc->seen, key, (void *)(uintptr_t)(c + 1)); /* else: asked again */
+	return c;
+}
+
+/* out[c] = the value of names[c] in d, or NULL (out has count entries). */
+static inline void key_classes_read(struct key_classes *kc, const pl_attrs *d,
+                                    const pl_attr **out)
+{
+	for (size_t c = 0; c < kc->count; c++)
+		out[c] = NULL;
+	size_t n = pl_attrs_count(d);
+	for (size_t k = 0; k < n; k++) {
+		size_t c = key_class(kc, pl_attrs_key_at(d, k));
+		if (c < kc->count && !out[c]) /* the first one, as pl_attrs_get */
+			out[c] = pl_attrs_value_at(d, k);
+	}
 }
 
 #endif
