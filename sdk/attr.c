@@ -188,8 +188,14 @@ const pl_attr *pl_attrs_value_at(const pl_attrs *d, size_t i)
 	return i < d->n ? &d->v[i].val : NULL;
 }
 
+/* Keys are interned per module, so a caller that passes a key the SDK
+ * handed out (pl_attrs_key_at) is found by its address alone; any other
+ * spelling of it by comparing strings. */
 static long attrs_find(const pl_attrs *d, const char *key)
 {
+	for (uint16_t i = 0; i < d->n; i++)
+		if (d->v[i].key == key)
+			return i;
 	for (uint16_t i = 0; i < d->n; i++)
 		if (d->v[i].key[0] == key[0] && strcmp(d->v[i].key, key) == 0)
 			return i;

@@ -446,45 +446,61 @@ void pl_value_replace(pl_value *from, pl_value *to)
 
 int pl_inst_num_dynamic_instances(const pl_inst *inst, uint64_t *out)
 {
+	/* one scan for both reserved keys: an explicit count wins over the
+	 * domain wherever it stands */
 	const struct pl_reserved_keys *keys = &inst->func->m->keys;
-	const pl_attr *a = pl_attrs_find_interned_(&inst->attrs, keys->num_dynamic_instances);
-	if (a) {
-		if (a->kind != PL_ATTR_INT || a->u.i < 0)
-			return PL_ETYPE;
-		*out = (uint64_t)a->u.i;
-		return PL_OK;
+	const pl_attr *dom = NULL;
+	for (uint16_t i = 0; i < inst->attrs.n; i++) {
+		const char *k = inst->attrs.v[i].key;
+		const pl_attr *a = &inst->attrs.v[i].val;
+		if (k == keys->num_dynamic_instances) {
+			if (a->kind != PL_ATTR_INT || a->u.i < 0)
+				return PL_ETYPE;
+			*out = (uint64_t)a->u.i;
+			return PL_OK;
+		}
+		if (k == keys->domain && !dom)
+			dom = a;
 	}
-	a = pl_attrs_find_interned_(&inst->attrs, keys->domain);
-	if (a) {
-		if (a->kind != PL_ATTR_LIST)
+	if (dom) {
+		if (dom->kind != PL_ATTR_LIST)
 			return PL_ETYPE;
+		/* a bad extent is an error even after a 0, and a 0 makes the count
+		 * 0 even after an overflow; the product is checked in 128 bits
+		 * rather than with a division per extent (once it overflows, or
+		 * after a 0, the running product no longer matters) */
 		uint64_t n = 1;
-		bool zero = false;
-		for (uint32_t k = 0; k < a->len; k++) {
-			const pl_attr *e = &a->u.list[k];
+		bool zero = false, over = false;
+		for (uint32_t k = 0; k < dom->len; k++) {
+			const pl_attr *e = &dom->u.list[k];
 			if (e->kind != PL_ATTR_INT || e->u.i < 0)
 				return PL_ETYPE;
-			if (e->u.i == 0)
-				zero = true;
+			zero |= e->u.i == 0;
+			pl_u128 p = (pl_u128)n * (uint64_t)e->u.i;
+			over |= p > INT64_MAX;
+			n = (uint64_t)p;
 		}
 		if (zero) {
 			*out = 0;
 			return PL_OK;
 		}
-		for (uint32_t k = 0; k < a->len; k++) {
-			uint64_t d = (uint64_t)a->u.list[k].u.i;
-			if (n > (uint64_t)INT64_MAX / d)
-				return PL_EOVERFLOW;
-			n *= d;
-		}
+		if (over)
+			return PL_EOVERFLOW;
 		*out = n;
 		return PL_OK;
 	}
+	const pl_type *t = NULL;
 	if (inst->nres)
-		return pl_type_num_elements(pl_inst_res_(inst)[0].type, out);
-	if (inst->nops && pl_inst_ops_(inst)[0].val)
-		return pl_type_num_elements(pl_inst_ops_(inst)[0].val->type, out);
-	*out = 1;
+		t = pl_inst_res_(inst)[0].type;
+	else if (inst->nops && pl_inst_ops_(inst)[0].val)
+		t = pl_inst_ops_(inst)[0].val->type;
+	if (!t) {
+		*out = 1;
+		return PL_OK;
+	}
+	if (t->elements > (uint64_t)INT64_MAX) /* as pl_type_num_elements */
+		return PL_EOVERFLOW;
+	*out = t->elements;
 	return PL_OK;
 }
 
