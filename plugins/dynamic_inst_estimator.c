@@ -22,6 +22,9 @@
 #include <passline/passline.h>
 
 #include <stdio.h>
+#include <stdlib.h>
+
+#include "ptr_map.h"
 
 typedef unsigned __int128 u128;
 
@@ -50,16 +53,57 @@ static void describe(const pl_inst *inst, char *buf, size_t len)
 	}
 }
 
-static int estimator_run(pl_pass_ctx *ctx, void *state, pl_module *m)
+/* num_dynamic_instances by dictionary (see dict_memo in ptr_map.h): an
+ * explicit count or a domain decides it from the dictionary alone. */
+struct counter {
+	struct attr_key domain, num_dynamic_instances;
+	struct dict_memo memo;
+	struct dict_count {
+		size_t size; /* entries of the dictionary */
+		uint64_t n;
+	} *counts;
+	size_t len, cap;
+	unsigned traits[PL_OP__COUNT]; /* pl_op_traits of each op, asked once */
+};
+
+static int count_of(struct counter *c, const pl_inst *inst, uint64_t *out)
 {
-	(void)state;
+	const pl_attrs *attrs = pl_inst_attrs_const(inst);
+	size_t size = pl_attrs_count(attrs);
+	if (!size)
+		return pl_inst_num_dynamic_instances(inst, out); /* from the type */
+	const pl_attr *first = pl_attrs_value_at(attrs, 0);
+	size_t idx = dict_memo_find(&c->memo, first);
+	if (idx != SIZE_MAX && c->counts[idx].size == size) {
+		*out = c->counts[idx].n;
+		return PL_OK;
+	}
+	int rc = pl_inst_num_dynamic_instances(inst, out);
+	if (rc != PL_OK || idx != SIZE_MAX ||
+	    !(attr_key_get(&c->domain, attrs) || attr_key_get(&c->num_dynamic_instances, attrs)))
+		return rc; /* failed, or not decided by the dictionary: not remembered */
+	if (c->len == c->cap) {
+		size_t cap = c->cap ? c->cap * 2 : 64;
+		struct dict_count *v = realloc(c->counts, cap * sizeof *v);
+		if (!v)
+			return PL_OK; /* not remembered */
+		c->counts = v;
+		c->cap = cap;
+	}
+	if (dict_memo_add(&c->memo, first, c->len))
+		c->counts[c->len++] = (struct dict_count){size, *out};
+	return PL_OK;
+}
+
+static int estimate(pl_pass_ctx *ctx, struct counter *c, pl_module *m)
+{
 	u128 total = 0;
 	for (size_t fi = 0; fi < pl_module_num_funcs(m); fi++) {
 		pl_func *f = pl_module_func_at(m, fi);
 		bool has_copy = false, has_reduce = false;
 		for (pl_inst *inst = pl_func_first_inst(f); inst; inst = pl_inst_next(inst)) {
 			pl_op op = pl_inst_op(inst);
-			unsigned traits = pl_op_traits(op);
+			unsigned traits = (unsigned)op < PL_OP__COUNT ? c->traits[op] : pl_op_traits(op);
 			uint64_t divisor = 0;
 			if (op == PL_OP_TENSOR_CONTRACT)
 				divisor = CONTRACT_DIVISOR;
@@ -67,7 +111,7 @@ static int estimator_run(pl_pass_ctx *ctx, void *state, pl_module *m)
 				divisor = LOAD_STORE_DIVISOR;
 			if (divisor) {
 				uint64_t n;
-				int rc = pl_inst_num_dynamic_instances(inst, &n);
+				int rc = count_of(c, inst, &n);
 				if (rc != PL_OK) {
 					char what[256];
 					describe(inst, what, sizeof what);
@@ -105,6 +149,21 @@ static int estimator_run(pl_pass_ctx *ctx, void *state, pl_module *m)
 	                              (uint64_t)total);
 	if (rc != PL_OK)
 		pl_ctx_error(ctx, NULL, "est_inst_count: %s", pl_status_string(rc));
+	return rc;
+}
+
+static int estimator_run(pl_pass_ctx *ctx, void *state, pl_module *m)
+{
+	(void)state;
+	/* the pass writes function attributes only, never an instruction's, so
+	 * the counts it remembers by instruction dictionary stay right */
+	struct counter c = {.domain = {"domain", NULL},
+	                    .num_dynamic_instances = {"num_dynamic_instances", NULL}};
+	for (int op = 0; op < PL_OP__COUNT; op++)
+		c.traits[op] = pl_op_traits((pl_op)op);
+	int rc = estimate(ctx, &c, m);
+	ptr_map_free(&c.memo.index);
+	free(c.counts);
 	return rc;
 }
 

@@ -96,6 +96,9 @@ struct mover {
 	struct move_vec moves;
 	struct ptr_map nearest_store; /* buffer value -> nearest store in sweep order */
 	struct ptr_map fsdp_gathers;  /* the FSDP all-gathers seen so far (hoisting) */
+	struct attr_key fsdp;
+	bool remarks;
+	uint64_t hoisted, sunk; /* for the stats, added at the end of the run */
 };
 
 /* ---- options ------------------------------------------------------------- */
@@ -129,10 +132,10 @@ static void hoist_destroy(pl_pass_ctx *ctx, void *state)
 
 /* ---- small helpers ----------------------------------------------------------- */
 
-static bool has_fsdp_true(pl_inst *inst)
+static bool has_fsdp_true(struct mover *mv, const pl_inst *inst)
 {
-	bool fsdp = false;
-	return pl_attrs_get_bool(pl_inst_attrs(inst), "fsdp", &fsdp) == PL_OK && fsdp;
+	const pl_attr *a = attr_key_get(&mv->fsdp, pl_inst_attrs_const(inst));
+	return a && pl_attr_get_bool(a); /* false unless a boolean true */
 }
 
 static bool operands_all_args(const pl_inst *inst)
@@ -144,14 +147,14 @@ static bool operands_all_args(const pl_inst *inst)
 }
 
 /* Whether an all_gather (op already checked) is an FSDP one. */
-static bool is_fsdp_all_gather(pl_inst *inst)
+static bool is_fsdp_all_gather(struct mover *mv, const pl_inst *inst)
 {
-	return has_fsdp_true(inst) || operands_all_args(inst);
+	return has_fsdp_true(mv, inst) || operands_all_args(inst);
 }
 
-static bool is_fsdp_reduce_scatter(pl_inst *inst)
+static bool is_fsdp_reduce_scatter(struct mover *mv, const pl_inst *inst)
 {
-	return pl_inst_op(inst) == PL_OP_REDUCE_SCATTER && has_fsdp_true(inst);
+	return pl_inst_op(inst) == PL_OP_REDUCE_SCATTER && has_fsdp_true(mv, inst);
 }
 
 static unsigned op_traits(const struct mover *mv, pl_op op)
@@ -278,7 +281,7 @@ static int plan_hoists(struct mover *mv, pl_func *f)
 	bool prev_moved = false;
 	for (pl_inst *i = pl_func_first_inst(f); i; i = pl_inst_next(i)) {
 		pl_op op = pl_inst_op(i);
-		if (op != PL_OP_ALL_GATHER || !is_fsdp_all_gather(i)) {
+		if (op != PL_OP_ALL_GATHER || !is_fsdp_all_gather(mv, i)) {
 			if (!note_stay(mv, i))
 				return PL_ENOMEM;
 			if (is_store(mv, i, op) &&
@@ -309,7 +312,7 @@ static int plan_hoists(struct mover *mv, pl_func *f)
 
 static void apply_hoists(struct mover *mv, pl_func *f)
 {
-	bool remarks = pl_ctx_remarks_enabled(mv->ctx);
+	bool remarks = mv->remarks;
 	for (size_t k = 0; k < mv->moves.len; k++) {
 		pl_inst *g = mv->moves.v[k].inst, *after = mv->moves.v[k].target;
 		if (remarks) {
@@ -340,7 +343,7 @@ static pl_inst *sink_dependency(struct mover *mv, pl_inst *r, pl_inst *terminato
 	for (size_t k = 0; k < pl_inst_num_results(r); k++)
 		for (pl_use *u = pl_value_first_use(pl_inst_result(r, k)); u; u = pl_use_next(u)) {
 			pl_inst *user = pl_use_user(u);
-			if (!is_fsdp_reduce_scatter(user))
+			if (!is_fsdp_reduce_scatter(mv, user))
 				bound = earlier_of(bound, user);
 		}
 	for (size_t k = 0; k < pl_inst_num_operands(r); k++)
@@ -356,7 +359,7 @@ static int plan_sinks(struct mover *mv, pl_func *f)
 	bool next_moved = false;
 	for (pl_inst *i = last; i; i = pl_inst_prev(i)) {
 		pl_op op = pl_inst_op(i);
-		if (op != PL_OP_REDUCE_SCATTER || !has_fsdp_true(i)) {
+		if (op != PL_OP_REDUCE_SCATTER || !has_fsdp_true(mv, i)) {
 			if (!note_stay(mv, i))
 				return PL_ENOMEM;
 			if (is_store(mv, i, op) &&
@@ -385,7 +388,7 @@ static int plan_sinks(struct mover *mv, pl_func *f)
 
 static void apply_sinks(struct mover *mv, pl_func *f)
 {
-	bool remarks = pl_ctx_remarks_enabled(mv->ctx);
+	bool remarks = mv->remarks;
 	for (size_t k = 0; k < mv->moves.len; k++) {
 		pl_inst *r = mv->moves.v[k].inst, *before = mv->moves.v[k].target;
 		if (remarks) {
@@ -415,27 +418,38 @@ static int move_collectives(struct mover *mv, pl_func *f)
 		if ((rc = plan_hoists(mv, f)) != PL_OK)
 			return rc;
 		apply_hoists(mv, f);
-		if ((rc = pl_ctx_stat_add(mv->ctx, "num_all_gathers_hoisted", mv->moves.len)) != PL_OK)
-			return rc;
+		mv->hoisted += mv->moves.len;
 	}
 	if (mv->cfg->sink) {
 		reset_sweep(mv);
 		if ((rc = plan_sinks(mv, f)) != PL_OK)
 			return rc;
 		apply_sinks(mv, f);
-		rc = pl_ctx_stat_add(mv->ctx, "num_reduce_scatters_sunk", mv->moves.len);
+		mv->sunk += mv->moves.len;
 	}
 	return rc;
 }
 
 static int hoist_run(pl_pass_ctx *ctx, void *state, pl_module *m)
 {
-	struct mover mv = {.ctx = ctx, .cfg = state};
+	struct mover mv = {.ctx = ctx, .cfg = state, .fsdp = {"fsdp", NULL},
+	                   .remarks = pl_ctx_remarks_enabled(ctx)};
 	for (int op = 0; op < PL_OP__COUNT; op++)
 		mv.traits[op] = pl_op_traits((pl_op)op);
 	int rc = PL_OK;
 	for (size_t k = 0; k < pl_module_num_funcs(m) && rc == PL_OK; k++)
 		rc = move_collectives(&mv, pl_module_func_at(m, k));
+	/* every move made counts, as when each function added its own */
+	if (mv.cfg->hoist) {
+		int src = pl_ctx_stat_add(ctx, "num_all_gathers_hoisted", mv.hoisted);
+		if (rc == PL_OK)
+			rc = src;
+	}
+	if (mv.cfg->sink) {
+		int src = pl_ctx_stat_add(ctx, "num_reduce_scatters_sunk", mv.sunk);
+		if (rc == PL_OK)
+			rc = src;
+	}
 	ptr_map_free(&mv.nearest_store);
 	ptr_map_free(&mv.fsdp_gathers);
 	free(mv.stay.v);

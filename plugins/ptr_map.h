@@ -115,12 +115,62 @@ static inline void ptr_map_free(struct ptr_map *m)
 }
 
 /* ---- attribute keys by address ----
- * A pass that reads a few attributes of many instructions can scan each
- * dictionary once (pl_attrs_key_at) instead of looking every name up with
- * pl_attrs_get, which compares strings. A key is an interned string that
- * lives, unchanged, as long as its module, so within one run of a pass an
- * address always stands for the same name: each distinct key address is
- * compared with the names once, then found in the map. */
+ * Attribute keys are interned per module, and pl_attrs_get finds a key it
+ * handed out (pl_attrs_key_at) by comparing addresses, any other spelling
+ * by comparing strings. A pass that reads a key of many instructions looks
+ * it up by name until it first finds it, then by the interned address it
+ * found. A key is an interned string that lives, unchanged, as long as its
+ * module, so the address stays right for the rest of the run (never keep
+ * it from one run to the next: that may be another module). */
+struct attr_key {
+	const char *name;
+	const char *interned; /* NULL until found */
+};
+
+static inline const pl_attr *attr_key_get(struct attr_key *k, const pl_attrs *d)
+{
+	if (k->interned)
+		return pl_attrs_get(d, k->interned);
+	const pl_attr *a = pl_attrs_get(d, k->name);
+	if (a)
+		for (size_t i = 0, n = pl_attrs_count(d); i < n; i++)
+			if (pl_attrs_value_at(d, i) == a) {
+				k->interned = pl_attrs_key_at(d, i);
+				break;
+			}
+	return a;
+}
+
+/* ---- what a pass derived from a dictionary ----
+ * The reader gives every instruction written with the same attribute text
+ * one entry array, and a clone or pl_inst_copy_attrs shares its original's
+ * (copy on write). A pass that writes no attributes can remember what it
+ * derived from a dictionary under the address of its first entry
+ * (pl_attrs_value_at(d, 0)) and its size: while nobody writes attributes,
+ * and nothing frees them before the module, that address holds the same
+ * entries. Only for the length of one run. dict_memo maps the address to
+ * the index of a record the pass keeps in an array of its own. */
+struct dict_memo {
+	struct ptr_map index; /* first entry -> record index + 1 */
+};
+
+/* The record index of d, or SIZE_MAX when there is none yet. */
+static inline size_t dict_memo_find(const struct dict_memo *dm, const pl_attr *first)
+{
+	void *v = ptr_map_get(&dm->index, first);
+	return v ? (size_t)(uintptr_t)v - 1 : SIZE_MAX;
+}
+
+/* Records that first's dictionary has record idx; false when out of
+ * memory (then it is simply not remembered). */
+static inline bool dict_memo_add(struct dict_memo *dm, const pl_attr *first, size_t idx)
+{
+	return ptr_map_put(&dm->index, first, (void *)(uintptr_t)(idx + 1));
+}
+
+/* A pass that reads several keys of one dictionary can instead scan it
+ * once: key_classes maps each distinct key address to the index of its
+ * name (compared once per address). */
 struct key_classes {
 	const char *const *names; /* the names the pass reads */
 	size_t count;
