@@ -103,6 +103,15 @@ struct bucketizer {
 	struct run runs[NUM_KINDS];
 	struct ptr_map last_store; /* buffer value -> last store to it so far */
 	struct key_classes keys;   /* key_names by address */
+	/* the key of each dictionary read so far (see dict_memo): the pass
+	 * writes no attributes; a merged collective shares its first
+	 * member's dictionary */
+	struct dict_memo memo;
+	struct known_key {
+		size_t size; /* entries of the dictionary */
+		struct key key;
+	} *known;
+	size_t known_len, known_cap;
 	unsigned traits[PL_OP__COUNT]; /* pl_op_traits of each op, asked once */
 	uint64_t merged[NUM_KINDS];    /* members merged, for the stats */
 };
@@ -155,7 +164,32 @@ static enum kind kind_of(pl_op op)
 
 static void read_key(struct bucketizer *b, pl_inst *inst, struct key *key)
 {
-	key_classes_read(&b->keys, pl_inst_attrs_const(inst), key->attr);
+	const pl_attrs *attrs = pl_inst_attrs_const(inst);
+	size_t size = pl_attrs_count(attrs);
+	if (!size) {
+		for (int k = 0; k < NUM_KEYS; k++)
+			key->attr[k] = NULL;
+		return;
+	}
+	const pl_attr *first = pl_attrs_value_at(attrs, 0);
+	size_t idx = dict_memo_find(&b->memo, first);
+	if (idx != SIZE_MAX && b->known[idx].size == size) {
+		*key = b->known[idx].key;
+		return;
+	}
+	key_classes_read(&b->keys, attrs, key->attr);
+	if (idx != SIZE_MAX)
+		return; /* same first entry, another size: not remembered */
+	if (b->known_len == b->known_cap) {
+		size_t cap = b->known_cap ? b->known_cap * 2 : 64;
+		struct known_key *v = realloc(b->known, cap * sizeof *v);
+		if (!v)
+			return; /* not remembered */
+		b->known = v;
+		b->known_cap = cap;
+	}
+	if (dict_memo_add(&b->memo, first, b->known_len))
+		b->known[b->known_len++] = (struct known_key){size, *key};
 }
 
 /* A collective with no group_id, or an empty one, is not bucketizable. */
@@ -506,6 +540,8 @@ static int bucketize_run(pl_pass_ctx *ctx, void *state, pl_module *m)
 	}
 	ptr_map_free(&b.last_store);
 	ptr_map_free(&b.keys.seen);
+	ptr_map_free(&b.memo.index);
+	free(b.known);
 	if (rc == PL_ENOMEM)
 		pl_ctx_error(ctx, NULL, "out of memory");
 	else if (rc != PL_OK)
