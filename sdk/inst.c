@@ -209,6 +209,55 @@ void pl_use_set_(pl_use *u, pl_value *v)
 	u->pprev = &v->uses;
 }
 
+/* ---- recycled blocks ----
+ * Erased instructions' blocks wait in per-size lists for the next
+ * instruction. A request whose own list is empty takes the smallest larger
+ * block there is and leaves the rest in the list of its size: passes that
+ * replace instructions by smaller ones (CoalesceCCOp lowers a tuple to a
+ * pack and an unpack) then reuse memory that is already mapped, instead of
+ * faulting in new pages. */
+
+static void free_block_push(pl_module *m, void *p, size_t size)
+{
+	size_t c = size / 8;
+	void **block = p;
+	*block = m->free_blocks[c];
+	m->free_blocks[c] = block;
+	m->free_mask[c / 64] |= (uint64_t)1 << (c % 64);
+}
+
+/* The index of the lowest set bit of w (not 0), by de Bruijn multiplication. */
+static unsigned lowest_bit(uint64_t w)
+{
+	static const unsigned char index[64] = {
+		0,  1,  48, 2,  57, 49, 28, 3,  61, 58, 50, 42, 38, 29, 17, 4,
+		62, 55, 59, 36, 53, 51, 43, 22, 45, 39, 33, 30, 24, 18, 12, 5,
+		63, 47, 56, 27, 60, 41, 37, 16, 54, 35, 52, 21, 44, 32, 23, 11,
+		46, 26, 40, 15, 34, 20, 31, 10, 25, 14, 19, 9,  13, 8,  7,  6};
+	return index[((w & (~w + 1)) * UINT64_C(0x03f79d71b4cb0a89)) >> 58];
+}
+
+/* A recycled block of size bytes (<= PL_FREE_BLOCK_MAX), or NULL. */
+static void *free_block_take(pl_module *m, size_t size)
+{
+	enum { WORDS = sizeof m->free_mask / sizeof m->free_mask[0] };
+	size_t c = size / 8, wi = c / 64;
+	uint64_t w = m->free_mask[wi] & (~(uint64_t)0 << (c % 64));
+	while (!w && ++wi < WORDS)
+		w = m->free_mask[wi];
+	if (!w)
+		return NULL;
+	size_t found = wi * 64 + lowest_bit(w);
+	void **block = m->free_blocks[found];
+	m->free_blocks[found] = *block;
+	if (!*block)
+		m->free_mask[found / 64] &= ~((uint64_t)1 << (found % 64));
+	size_t rest = found * 8 - size;
+	if (rest >= sizeof(void *))
+		free_block_push(m, (char *)block + size, rest);
+	return block;
+}
+
 int pl_inst_erase(pl_inst *inst)
 {
 	if (inst->flags & PL_INST_ERASED)
@@ -227,12 +276,8 @@ int pl_inst_erase(pl_inst *inst)
 	 * size: passes that replace instructions (merging, lowering) would
 	 * otherwise grow the arena by what they erase. */
 	size_t size = sizeof(pl_inst) + inst->nops * sizeof(pl_use) + inst->nres * sizeof(pl_value);
-	if (size <= PL_FREE_BLOCK_MAX) {
-		pl_module *m = inst->func->m;
-		void **block = (void **)(void *)inst;
-		*block = m->free_blocks[size / 8];
-		m->free_blocks[size / 8] = block;
-	}
+	if (size <= PL_FREE_BLOCK_MAX)
+		free_block_push(inst->func->m, inst, size);
 	return PL_OK;
 }
 
@@ -243,14 +288,9 @@ pl_inst *pl_inst_alloc_(pl_func *f, const char *opname, pl_op op, size_t nops, s
 	if (nops > UINT32_MAX / 2 || nres > UINT32_MAX / 2)
 		return NULL;
 	size_t size = sizeof(pl_inst) + nops * sizeof(pl_use) + nres * sizeof(pl_value);
-	pl_inst *inst;
-	void **recycled = size <= PL_FREE_BLOCK_MAX ? f->m->free_blocks[size / 8] : NULL;
-	if (recycled) {
-		f->m->free_blocks[size / 8] = *recycled;
-		inst = (pl_inst *)(void *)recycled;
-	} else {
+	pl_inst *inst = size <= PL_FREE_BLOCK_MAX ? free_block_take(f->m, size) : NULL;
+	if (!inst)
 		inst = pl_arena_alloc(&f->m->arena, size);
-	}
 	if (!inst)
 		return NULL;
 	memset(inst, 0, size);
@@ -404,12 +444,20 @@ pl_func *pl_value_func(const pl_value *v)
 
 int pl_value_set_name(pl_value *v, const char *name)
 {
-	if (!name || !pl_is_name_(name, strlen(name)))
+	if (!name)
+		return PL_EINVAL;
+	size_t len = strlen(name), size = (len + 8) & ~(size_t)7;
+	if (!pl_is_name_(name, len))
 		return PL_EINVAL;
 	pl_func *f = pl_value_func(v);
-	char *copy = pl_arena_strndup(&f->m->arena, name, strlen(name));
-	if (!copy)
+	/* a pass that names what it builds may have erased something */
+	char *copy = size <= PL_FREE_BLOCK_MAX ? free_block_take(f->m, size) : NULL;
+	if (copy) {
+		memcpy(copy, name, len);
+		copy[len] = '\0';
+	} else if (!(copy = pl_arena_strndup(&f->m->arena, name, len))) {
 		return PL_ENOMEM;
+	}
 	v->name = copy;
 	f->names_dirty = true;
 	return PL_OK;
