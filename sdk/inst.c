@@ -237,7 +237,21 @@ static unsigned lowest_bit(uint64_t w)
 	return index[((w & (~w + 1)) * UINT64_C(0x03f79d71b4cb0a89)) >> 58];
 }
 
-/* A recycled block of size bytes (<= PL_FREE_BLOCK_MAX), or NULL. */
+/* A recycled block of exactly size bytes (<= PL_FREE_BLOCK_MAX), or NULL. */
+static inline void *free_block_pop(pl_module *m, size_t size)
+{
+	size_t c = size / 8;
+	void **block = m->free_blocks[c];
+	if (block) {
+		m->free_blocks[c] = *block;
+		if (!*block)
+			m->free_mask[c / 64] &= ~((uint64_t)1 << (c % 64));
+	}
+	return block;
+}
+
+/* A recycled block of size bytes (<= PL_FREE_BLOCK_MAX), cut from a larger
+ * one when there is none of that size, or NULL. */
 static void *free_block_take(pl_module *m, size_t size)
 {
 	enum { WORDS = sizeof m->free_mask / sizeof m->free_mask[0] };
@@ -283,12 +297,17 @@ int pl_inst_erase(pl_inst *inst)
 
 /* ---- creation ---- */
 
-pl_inst *pl_inst_alloc_(pl_func *f, const char *opname, pl_op op, size_t nops, size_t nres)
+/* split: may cut the block from a larger recycled one. The reader, which
+ * erases nothing, only looks for one of its size, as before. */
+static pl_inst *inst_alloc(pl_func *f, const char *opname, pl_op op, size_t nops,
+                           size_t nres, bool split)
 {
 	if (nops > UINT32_MAX / 2 || nres > UINT32_MAX / 2)
 		return NULL;
 	size_t size = sizeof(pl_inst) + nops * sizeof(pl_use) + nres * sizeof(pl_value);
-	pl_inst *inst = size <= PL_FREE_BLOCK_MAX ? free_block_take(f->m, size) : NULL;
+	pl_inst *inst = NULL;
+	if (size <= PL_FREE_BLOCK_MAX)
+		inst = split ? free_block_take(f->m, size) : free_block_pop(f->m, size);
 	if (!inst)
 		inst = pl_arena_alloc(&f->m->arena, size);
 	if (!inst)
@@ -307,6 +326,11 @@ pl_inst *pl_inst_alloc_(pl_func *f, const char *opname, pl_op op, size_t nops, s
 	for (size_t k = 0; k < nres; k++)
 		res[k].def = inst;
 	return inst;
+}
+
+pl_inst *pl_inst_alloc_(pl_func *f, const char *opname, pl_op op, size_t nops, size_t nres)
+{
+	return inst_alloc(f, opname, op, nops, nres, false);
 }
 
 pl_inst *pl_inst_new(pl_func *f, const char *opname, pl_value *const *operands,
@@ -341,7 +365,7 @@ pl_inst *pl_inst_new(pl_func *f, const char *opname, pl_value *const *operands,
 		m->op_cache[slot].interned = name;
 		m->op_cache[slot].op = op;
 	}
-	pl_inst *inst = pl_inst_alloc_(f, name, op, num_operands, num_results);
+	pl_inst *inst = inst_alloc(f, name, op, num_operands, num_results, true);
 	if (!inst)
 		return NULL;
 	pl_use *ops = pl_inst_ops_(inst);
@@ -358,7 +382,7 @@ pl_inst *pl_inst_new(pl_func *f, const char *opname, pl_value *const *operands,
 pl_inst *pl_inst_clone(const pl_inst *src)
 {
 	pl_func *f = src->func;
-	pl_inst *inst = pl_inst_alloc_(f, src->opname, (pl_op)src->op, src->nops, src->nres);
+	pl_inst *inst = inst_alloc(f, src->opname, (pl_op)src->op, src->nops, src->nres, true);
 	if (!inst)
 		return NULL;
 	pl_use *ops = pl_inst_ops_(inst), *sops = pl_inst_ops_(src);
