@@ -2,6 +2,14 @@
  * position numbers. */
 #include "internal.h"
 
+/* The function of a value (pl_value_func), inline for this file's loops. */
+static inline pl_func *value_func(const pl_value *v)
+{
+	if (!v->def)
+		return ((const struct pl_arg *)(const void *)v)->func;
+	return v->def->func;
+}
+
 /* ---- functions ---- */
 
 const char *pl_func_name(const pl_func *f) { return f->name; }
@@ -340,7 +348,7 @@ pl_inst *pl_inst_new(pl_func *f, const char *opname, pl_value *const *operands,
 	if (!opname)
 		return NULL;
 	for (size_t k = 0; k < num_operands; k++)
-		if (!operands[k] || pl_value_func(operands[k]) != f)
+		if (!operands[k] || value_func(operands[k]) != f)
 			return NULL;
 	for (size_t k = 0; k < num_results; k++)
 		if (!result_types[k])
@@ -461,9 +469,7 @@ size_t pl_value_index(const pl_value *v)
 
 pl_func *pl_value_func(const pl_value *v)
 {
-	if (!v->def)
-		return ((const struct pl_arg *)(const void *)v)->func;
-	return v->def->func;
+	return value_func(v);
 }
 
 int pl_value_set_name(pl_value *v, const char *name)
@@ -473,7 +479,7 @@ int pl_value_set_name(pl_value *v, const char *name)
 	size_t len = strlen(name), size = (len + 8) & ~(size_t)7;
 	if (!pl_is_name_(name, len))
 		return PL_EINVAL;
-	pl_func *f = pl_value_func(v);
+	pl_func *f = value_func(v);
 	/* a pass that names what it builds may have erased something */
 	char *copy = size <= PL_FREE_BLOCK_MAX ? free_block_take(f->m, size) : NULL;
 	if (copy) {
@@ -511,7 +517,7 @@ void pl_value_replace(pl_value *from, pl_value *to)
 		to->name = from->name;
 		from->name = NULL;
 	}
-	pl_value_func(to)->names_dirty = true;
+	value_func(to)->names_dirty = true;
 }
 
 /* ---- derived quantities ---- */
