@@ -109,6 +109,7 @@ struct bucketizer {
 	struct dict_memo memo;
 	struct known_key {
 		size_t size; /* entries of the dictionary */
+		bool bucketizable;
 		struct key key;
 	} *known;
 	size_t known_len, known_cap;
@@ -162,36 +163,6 @@ static enum kind kind_of(pl_op op)
 	}
 }
 
-static void read_key(struct bucketizer *b, pl_inst *inst, struct key *key)
-{
-	const pl_attrs *attrs = pl_inst_attrs_const(inst);
-	size_t size = pl_attrs_count(attrs);
-	if (!size) {
-		for (int k = 0; k < NUM_KEYS; k++)
-			key->attr[k] = NULL;
-		return;
-	}
-	const pl_attr *first = pl_attrs_value_at(attrs, 0);
-	size_t idx = dict_memo_find(&b->memo, first);
-	if (idx != SIZE_MAX && b->known[idx].size == size) {
-		*key = b->known[idx].key;
-		return;
-	}
-	key_classes_read(&b->keys, attrs, key->attr);
-	if (idx != SIZE_MAX)
-		return; /* same first entry, another size: not remembered */
-	if (b->known_len == b->known_cap) {
-		size_t cap = b->known_cap ? b->known_cap * 2 : 64;
-		struct known_key *v = realloc(b->known, cap * sizeof *v);
-		if (!v)
-			return; /* not remembered */
-		b->known = v;
-		b->known_cap = cap;
-	}
-	if (dict_memo_add(&b->memo, first, b->known_len))
-		b->known[b->known_len++] = (struct known_key){size, *key};
-}
-
 /* A collective with no group_id, or an empty one, is not bucketizable. */
 static bool has_group_id(const struct key *key)
 {
@@ -201,6 +172,36 @@ static bool has_group_id(const struct key *key)
 		return false;
 	pl_attr_get_string(g, &len);
 	return len > 0;
+}
+
+/* Reads inst's key; false when inst is not bucketizable (has_group_id). */
+static bool read_key(struct bucketizer *b, pl_inst *inst, struct key *key)
+{
+	const pl_attrs *attrs = pl_inst_attrs_const(inst);
+	size_t size = pl_attrs_count(attrs);
+	if (!size)
+		return false; /* no group_id */
+	const pl_attr *first = pl_attrs_value_at(attrs, 0);
+	size_t idx = dict_memo_find(&b->memo, first);
+	if (idx != SIZE_MAX && b->known[idx].size == size) {
+		*key = b->known[idx].key;
+		return b->known[idx].bucketizable;
+	}
+	key_classes_read(&b->keys, attrs, key->attr);
+	bool bucketizable = has_group_id(key);
+	if (idx != SIZE_MAX)
+		return bucketizable; /* same first entry, another size: not remembered */
+	if (b->known_len == b->known_cap) {
+		size_t cap = b->known_cap ? b->known_cap * 2 : 64;
+		struct known_key *v = realloc(b->known, cap * sizeof *v);
+		if (!v)
+			return bucketizable; /* not remembered */
+		b->known = v;
+		b->known_cap = cap;
+	}
+	if (dict_memo_add(&b->memo, first, b->known_len))
+		b->known[b->known_len++] = (struct known_key){size, bucketizable, *key};
+	return bucketizable;
 }
 
 static bool is_store(const struct bucketizer *b, const pl_inst *inst, pl_op op)
@@ -509,8 +510,7 @@ static int bucketize_func(struct bucketizer *b, pl_func *f)
 		if (kind == KIND_NONE || !b->cfg->enabled[kind])
 			continue;
 		struct key key;
-		read_key(b, i, &key);
-		if (has_group_id(&key))
+		if (read_key(b, i, &key))
 			rc = visit_candidate(b, kind, i, &key);
 	}
 	for (int k = 0; k < NUM_KINDS; k++) {
