@@ -88,6 +88,11 @@ struct key {
 	const pl_attr *attr[NUM_KEYS]; /* NULL where absent */
 };
 
+struct known_key {
+	struct key key;
+	bool bucketizable;
+};
+
 /* The pending run of one kind. */
 struct run {
 	pl_inst **members;
@@ -103,16 +108,10 @@ struct bucketizer {
 	struct run runs[NUM_KINDS];
 	struct ptr_map last_store; /* buffer value -> last store to it so far */
 	struct key_classes keys;   /* key_names by address */
-	/* the key of each dictionary read so far (see dict_memo): the pass
-	 * writes no attributes; a merged collective shares its first
+	/* the key of each dictionary read so far, a struct known_key: the
+	 * pass writes no attributes, and a merged collective shares its first
 	 * member's dictionary */
 	struct dict_memo memo;
-	struct known_key {
-		size_t size; /* entries of the dictionary */
-		bool bucketizable;
-		struct key key;
-	} *known;
-	size_t known_len, known_cap;
 	unsigned traits[PL_OP__COUNT]; /* pl_op_traits of each op, asked once */
 	uint64_t merged[NUM_KINDS];    /* members merged, for the stats */
 };
@@ -182,26 +181,17 @@ static bool read_key(struct bucketizer *b, pl_inst *inst, struct key *key)
 	if (!size)
 		return false; /* no group_id */
 	const pl_attr *first = pl_attrs_value_at(attrs, 0);
-	size_t idx = dict_memo_find(&b->memo, first);
-	if (idx != SIZE_MAX && b->known[idx].size == size) {
-		*key = b->known[idx].key;
-		return b->known[idx].bucketizable;
+	const struct known_key *known = dict_memo_find(&b->memo, first, size);
+	if (known) {
+		*key = known->key;
+		return known->bucketizable;
 	}
-	key_classes_read(&b->keys, attrs, key->attr);
-	bool bucketizable = has_group_id(key);
-	if (idx != SIZE_MAX)
-		return bucketizable; /* same first entry, another size: not remembered */
-	if (b->known_len == b->known_cap) {
-		size_t cap = b->known_cap ? b->known_cap * 2 : 64;
-		struct known_key *v = realloc(b->known, cap * sizeof *v);
-		if (!v)
-			return bucketizable; /* not remembered */
-		b->known = v;
-		b->known_cap = cap;
-	}
-	if (dict_memo_add(&b->memo, first, b->known_len))
-		b->known[b->known_len++] = (struct known_key){size, bucketizable, *key};
-	return bucketizable;
+	struct known_key k;
+	key_classes_read(&b->keys, attrs, k.key.attr);
+	k.bucketizable = has_group_id(&k.key);
+	dict_memo_add(&b->memo, first, size, &k);
+	*key = k.key;
+	return k.bucketizable;
 }
 
 static bool is_store(const struct bucketizer *b, const pl_inst *inst, pl_op op)
@@ -525,7 +515,8 @@ static int bucketize_func(struct bucketizer *b, pl_func *f)
 static int bucketize_run(pl_pass_ctx *ctx, void *state, pl_module *m)
 {
 	struct bucketizer b = {.ctx = ctx, .cfg = state, .remarks = pl_ctx_remarks_enabled(ctx),
-	                       .keys = {.names = key_names, .count = NUM_KEYS}};
+	                       .keys = {.names = key_names, .count = NUM_KEYS},
+	                       .memo = {.rec_size = sizeof(struct known_key)}};
 	for (int op = 0; op < PL_OP__COUNT; op++)
 		b.traits[op] = pl_op_traits((pl_op)op);
 	int rc = PL_OK;
@@ -540,8 +531,7 @@ static int bucketize_run(pl_pass_ctx *ctx, void *state, pl_module *m)
 	}
 	ptr_map_free(&b.last_store);
 	ptr_map_free(&b.keys.seen);
-	ptr_map_free(&b.memo.index);
-	free(b.known);
+	dict_memo_free(&b.memo);
 	if (rc == PL_ENOMEM)
 		pl_ctx_error(ctx, NULL, "out of memory");
 	else if (rc != PL_OK)

@@ -73,16 +73,13 @@ struct count_slot {
  * a domain), and whether it has a flops attribute. Only successes are
  * recorded; an instruction whose count fails is reported where it is. */
 struct dict_facts {
-	size_t size; /* entries of the dictionary */
 	bool n_known, has_flops;
 	uint64_t n;
 };
 
 struct cache {
 	struct attr_key predicate, domain, num_dynamic_instances, flops;
-	struct dict_memo memo;
-	struct dict_facts *facts;
-	size_t facts_len, facts_cap;
+	struct dict_memo memo; /* struct dict_facts by dictionary */
 	unsigned traits[PL_OP__COUNT];      /* pl_op_traits of each op, asked once */
 	int64_t default_flops[PL_OP__COUNT]; /* pl_op_default_flops, likewise */
 	struct cons_slot *cons;
@@ -101,8 +98,7 @@ static void cache_free(struct cache *c)
 	free(c->cons);
 	free(c->counts);
 	free(c->scratch);
-	free(c->facts);
-	ptr_map_free(&c->memo.index);
+	dict_memo_free(&c->memo);
 }
 
 static size_t cons_hash(const char *text, size_t rank)
@@ -355,12 +351,12 @@ static int dict_facts(pl_pass_ctx *ctx, struct cache *c, const pl_inst *inst,
                       const pl_attrs *attrs, size_t size, const pl_attr *first,
                       struct dict_facts *out)
 {
-	size_t idx = dict_memo_find(&c->memo, first);
-	if (idx != SIZE_MAX && c->facts[idx].size == size) {
-		*out = c->facts[idx];
+	const struct dict_facts *known = dict_memo_find(&c->memo, first, size);
+	if (known) {
+		*out = *known;
 		return PL_OK;
 	}
-	struct dict_facts f = {.size = size};
+	struct dict_facts f = {0};
 	const pl_attr *pred = attr_key_get(&c->predicate, attrs);
 	const pl_attr *dom = attr_key_get(&c->domain, attrs);
 	int rc = PL_OK;
@@ -377,18 +373,7 @@ static int dict_facts(pl_pass_ctx *ctx, struct cache *c, const pl_inst *inst,
 		return rc;
 	f.has_flops = attr_key_get(&c->flops, attrs) != NULL;
 	*out = f;
-	if (idx != SIZE_MAX)
-		return PL_OK; /* same first entry, another size: not remembered */
-	if (c->facts_len == c->facts_cap) {
-		size_t cap = c->facts_cap ? c->facts_cap * 2 : 64;
-		struct dict_facts *v = realloc(c->facts, cap * sizeof *v);
-		if (!v)
-			return PL_OK; /* not remembered */
-		c->facts = v;
-		c->facts_cap = cap;
-	}
-	if (dict_memo_add(&c->memo, first, c->facts_len))
-		c->facts[c->facts_len++] = f;
+	dict_memo_add(&c->memo, first, size, &f);
 	return PL_OK;
 }
 
@@ -439,6 +424,7 @@ static int detail_run(pl_pass_ctx *ctx, void *state, pl_module *m)
 	(void)state;
 	struct cache cache;
 	memset(&cache, 0, sizeof cache);
+	cache.memo.rec_size = sizeof(struct dict_facts);
 	cache.predicate.name = "predicate";
 	cache.domain.name = "domain";
 	cache.num_dynamic_instances.name = "num_dynamic_instances";

@@ -53,16 +53,11 @@ static void describe(const pl_inst *inst, char *buf, size_t len)
 	}
 }
 
-/* num_dynamic_instances by dictionary (see dict_memo in ptr_map.h): an
- * explicit count or a domain decides it from the dictionary alone. */
 struct counter {
 	struct attr_key domain, num_dynamic_instances;
+	/* num_dynamic_instances (a uint64_t) by dictionary (see dict_memo in
+	 * ptr_map.h), where an explicit count or a domain decides it */
 	struct dict_memo memo;
-	struct dict_count {
-		size_t size; /* entries of the dictionary */
-		uint64_t n;
-	} *counts;
-	size_t len, cap;
 	unsigned traits[PL_OP__COUNT]; /* pl_op_traits of each op, asked once */
 };
 
@@ -73,26 +68,16 @@ static int count_of(struct counter *c, const pl_inst *inst, uint64_t *out)
 	if (!size)
 		return pl_inst_num_dynamic_instances(inst, out); /* from the type */
 	const pl_attr *first = pl_attrs_value_at(attrs, 0);
-	size_t idx = dict_memo_find(&c->memo, first);
-	if (idx != SIZE_MAX && c->counts[idx].size == size) {
-		*out = c->counts[idx].n;
+	const uint64_t *known = dict_memo_find(&c->memo, first, size);
+	if (known) {
+		*out = *known;
 		return PL_OK;
 	}
 	int rc = pl_inst_num_dynamic_instances(inst, out);
-	if (rc != PL_OK || idx != SIZE_MAX ||
-	    !(attr_key_get(&c->domain, attrs) || attr_key_get(&c->num_dynamic_instances, attrs)))
-		return rc; /* failed, or not decided by the dictionary: not remembered */
-	if (c->len == c->cap) {
-		size_t cap = c->cap ? c->cap * 2 : 64;
-		struct dict_count *v = realloc(c->counts, cap * sizeof *v);
-		if (!v)
-			return PL_OK; /* not remembered */
-		c->counts = v;
-		c->cap = cap;
-	}
-	if (dict_memo_add(&c->memo, first, c->len))
-		c->counts[c->len++] = (struct dict_count){size, *out};
-	return PL_OK;
+	if (rc == PL_OK &&
+	    (attr_key_get(&c->domain, attrs) || attr_key_get(&c->num_dynamic_instances, attrs)))
+		dict_memo_add(&c->memo, first, size, out);
+	return rc; /* else failed, or not decided by the dictionary: not remembered */
 }
 
 static int estimate(pl_pass_ctx *ctx, struct counter *c, pl_module *m)
@@ -158,12 +143,12 @@ static int estimator_run(pl_pass_ctx *ctx, void *state, pl_module *m)
 	/* the pass writes function attributes only, never an instruction's, so
 	 * the counts it remembers by instruction dictionary stay right */
 	struct counter c = {.domain = {"domain", NULL},
-	                    .num_dynamic_instances = {"num_dynamic_instances", NULL}};
+	                    .num_dynamic_instances = {"num_dynamic_instances", NULL},
+	                    .memo = {.rec_size = sizeof(uint64_t)}};
 	for (int op = 0; op < PL_OP__COUNT; op++)
 		c.traits[op] = pl_op_traits((pl_op)op);
 	int rc = estimate(ctx, &c, m);
-	ptr_map_free(&c.memo.index);
-	free(c.counts);
+	dict_memo_free(&c.memo);
 	return rc;
 }
 

@@ -97,14 +97,9 @@ struct mover {
 	struct ptr_map nearest_store; /* buffer value -> nearest store in sweep order */
 	struct ptr_map fsdp_gathers;  /* the FSDP all-gathers seen so far (hoisting) */
 	struct attr_key fsdp;
-	/* fsdp = true or not, by dictionary (see dict_memo): the pass moves
+	/* fsdp = true or not (a bool) by dictionary: the pass moves
 	 * instructions and writes no attributes */
 	struct dict_memo memo;
-	struct known_fsdp {
-		size_t size; /* entries of the dictionary */
-		bool fsdp;
-	} *known;
-	size_t known_len, known_cap;
 	bool remarks;
 	uint64_t hoisted, sunk; /* for the stats, added at the end of the run */
 };
@@ -147,23 +142,12 @@ static bool has_fsdp_true(struct mover *mv, const pl_inst *inst)
 	if (!size)
 		return false;
 	const pl_attr *first = pl_attrs_value_at(attrs, 0);
-	size_t idx = dict_memo_find(&mv->memo, first);
-	if (idx != SIZE_MAX && mv->known[idx].size == size)
-		return mv->known[idx].fsdp;
+	const bool *known = dict_memo_find(&mv->memo, first, size);
+	if (known)
+		return *known;
 	const pl_attr *a = attr_key_get(&mv->fsdp, attrs);
 	bool fsdp = a && pl_attr_get_bool(a); /* false unless a boolean true */
-	if (idx != SIZE_MAX)
-		return fsdp; /* same first entry, another size: not remembered */
-	if (mv->known_len == mv->known_cap) {
-		size_t cap = mv->known_cap ? mv->known_cap * 2 : 64;
-		struct known_fsdp *v = realloc(mv->known, cap * sizeof *v);
-		if (!v)
-			return fsdp; /* not remembered */
-		mv->known = v;
-		mv->known_cap = cap;
-	}
-	if (dict_memo_add(&mv->memo, first, mv->known_len))
-		mv->known[mv->known_len++] = (struct known_fsdp){size, fsdp};
+	dict_memo_add(&mv->memo, first, size, &fsdp);
 	return fsdp;
 }
 
@@ -462,6 +446,7 @@ static int move_collectives(struct mover *mv, pl_func *f)
 static int hoist_run(pl_pass_ctx *ctx, void *state, pl_module *m)
 {
 	struct mover mv = {.ctx = ctx, .cfg = state, .fsdp = {"fsdp", NULL},
+	                   .memo = {.rec_size = sizeof(bool)},
 	                   .remarks = pl_ctx_remarks_enabled(ctx)};
 	for (int op = 0; op < PL_OP__COUNT; op++)
 		mv.traits[op] = pl_op_traits((pl_op)op);
@@ -481,8 +466,7 @@ static int hoist_run(pl_pass_ctx *ctx, void *state, pl_module *m)
 	}
 	ptr_map_free(&mv.nearest_store);
 	ptr_map_free(&mv.fsdp_gathers);
-	ptr_map_free(&mv.memo.index);
-	free(mv.known);
+	dict_memo_free(&mv.memo);
 	free(mv.stay.v);
 	free(mv.moves.v);
 	if (rc == PL_ENOMEM)

@@ -144,28 +144,65 @@ static inline const pl_attr *attr_key_get(struct attr_key *k, const pl_attrs *d)
 /* ---- what a pass derived from a dictionary ----
  * The reader gives every instruction written with the same attribute text
  * one entry array, and a clone or pl_inst_copy_attrs shares its original's
- * (copy on write). A pass that writes no attributes can remember what it
- * derived from a dictionary under the address of its first entry
- * (pl_attrs_value_at(d, 0)) and its size: while nobody writes attributes,
- * and nothing frees them before the module, that address holds the same
- * entries. Only for the length of one run. dict_memo maps the address to
- * the index of a record the pass keeps in an array of its own. */
+ * (copy on write). A pass that writes no instruction attributes can
+ * remember what it derived from a dictionary under the address of its
+ * first entry (pl_attrs_value_at(d, 0)) and its size: while nobody writes
+ * attributes, and nothing frees them before the module, that address holds
+ * the same entries. Only for the length of one run. */
 struct dict_memo {
-	struct ptr_map index; /* first entry -> record index + 1 */
+	size_t rec_size;      /* bytes of the pass's record; set before use */
+	struct ptr_map index; /* first entry -> slot number + 1 */
+	unsigned char *slots; /* per slot: the dictionary's size, then the record */
+	size_t len, cap;
 };
 
-/* The record index of d, or SIZE_MAX when there is none yet. */
-static inline size_t dict_memo_find(const struct dict_memo *dm, const pl_attr *first)
+static inline size_t dict_memo_slot_size_(const struct dict_memo *dm)
 {
-	void *v = ptr_map_get(&dm->index, first);
-	return v ? (size_t)(uintptr_t)v - 1 : SIZE_MAX;
+	return sizeof(size_t) + ((dm->rec_size + sizeof(size_t) - 1) & ~(sizeof(size_t) - 1));
 }
 
-/* Records that first's dictionary has record idx; false when out of
- * memory (then it is simply not remembered). */
-static inline bool dict_memo_add(struct dict_memo *dm, const pl_attr *first, size_t idx)
+/* The record remembered for the dictionary of size entries whose first
+ * entry is first, or NULL. Valid until the next dict_memo_add. */
+static inline const void *dict_memo_find(const struct dict_memo *dm, const pl_attr *first,
+                                         size_t size)
 {
-	return ptr_map_put(&dm->index, first, (void *)(uintptr_t)(idx + 1));
+	void *v = ptr_map_get(&dm->index, first);
+	if (!v)
+		return NULL;
+	const unsigned char *slot = dm->slots + ((size_t)(uintptr_t)v - 1) * dict_memo_slot_size_(dm);
+	return *(const size_t *)(const void *)slot == size ? slot + sizeof(size_t) : NULL;
+}
+
+/* Remembers a copy of rec for that dictionary. Nothing happens when
+ * another size is remembered under first, or when out of memory: the memo
+ * saves work, it is never needed. */
+static inline void dict_memo_add(struct dict_memo *dm, const pl_attr *first, size_t size,
+                                 const void *rec)
+{
+	if (ptr_map_get(&dm->index, first))
+		return;
+	size_t slot_size = dict_memo_slot_size_(dm);
+	if (dm->len == dm->cap) {
+		size_t cap = dm->cap ? dm->cap * 2 : 64;
+		unsigned char *v = realloc(dm->slots, cap * slot_size);
+		if (!v)
+			return;
+		dm->slots = v;
+		dm->cap = cap;
+	}
+	unsigned char *slot = dm->slots + dm->len * slot_size;
+	*(size_t *)(void *)slot = size;
+	memcpy(slot + sizeof(size_t), rec, dm->rec_size);
+	if (ptr_map_put(&dm->index, first, (void *)(uintptr_t)(dm->len + 1)))
+		dm->len++;
+}
+
+static inline void dict_memo_free(struct dict_memo *dm)
+{
+	ptr_map_free(&dm->index);
+	free(dm->slots);
+	dm->slots = NULL;
+	dm->len = dm->cap = 0;
 }
 
 /* A pass that reads several keys of one dictionary can instead scan it
