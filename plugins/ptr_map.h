@@ -10,6 +10,11 @@
  * small: ptr_map_clear empties the map in O(1), keeping its memory, by
  * starting a new generation (a slot of an older one is empty), so the cost
  * of a function does not depend on the size of the largest one before it.
+ *
+ * Built on it, three ways to read attributes without comparing strings per
+ * instruction: attr_key (one key, found by its interned address),
+ * dict_memo (what a read-only pass derived from a whole dictionary) and
+ * key_classes (several keys of a dictionary in one scan).
  */
 #ifndef PLUGINS_PTR_MAP_H
 #define PLUGINS_PTR_MAP_H
