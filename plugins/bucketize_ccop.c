@@ -88,6 +88,11 @@ struct key {
 	const pl_attr *attr[NUM_KEYS]; /* NULL where absent */
 };
 
+struct known_key {
+	struct key key;
+	bool bucketizable;
+};
+
 /* The pending run of one kind. */
 struct run {
 	pl_inst **members;
@@ -99,8 +104,16 @@ struct run {
 struct bucketizer {
 	pl_pass_ctx *ctx;
 	const struct config *cfg;
+	bool remarks;
 	struct run runs[NUM_KINDS];
 	struct ptr_map last_store; /* buffer value -> last store to it so far */
+	struct key_classes keys;   /* key_names by address */
+	/* the key of each dictionary read so far, a struct known_key: the
+	 * pass writes no attributes, and a merged collective shares its first
+	 * member's dictionary */
+	struct dict_memo memo;
+	unsigned traits[PL_OP__COUNT]; /* pl_op_traits of each op, asked once */
+	uint64_t merged[NUM_KINDS];    /* members merged, for the stats */
 };
 
 /* ---- options ---------------------------------------------------------- */
@@ -139,20 +152,14 @@ static void bucketize_destroy(pl_pass_ctx *ctx, void *state)
 
 /* ---- reading instructions ---------------------------------------------- */
 
-static enum kind kind_of(const pl_inst *inst)
+static enum kind kind_of(pl_op op)
 {
-	switch (pl_inst_op(inst)) {
+	switch (op) {
 	case PL_OP_ALL_GATHER: return KIND_ALL_GATHER;
 	case PL_OP_REDUCE_SCATTER: return KIND_REDUCE_SCATTER;
 	case PL_OP_ALL_REDUCE: return KIND_ALL_REDUCE;
 	default: return KIND_NONE;
 	}
-}
-
-static void read_key(pl_inst *inst, struct key *key)
-{
-	for (int k = 0; k < NUM_KEYS; k++)
-		key->attr[k] = pl_attrs_get(pl_inst_attrs(inst), key_names[k]);
 }
 
 /* A collective with no group_id, or an empty one, is not bucketizable. */
@@ -166,16 +173,39 @@ static bool has_group_id(const struct key *key)
 	return len > 0;
 }
 
-static bool is_store(const pl_inst *inst)
+/* Reads inst's key; false when inst is not bucketizable (has_group_id). */
+static bool read_key(struct bucketizer *b, pl_inst *inst, struct key *key)
 {
-	return (pl_inst_traits(inst) & PL_TRAIT_STORE) && pl_inst_num_operands(inst) >= 2;
+	const pl_attrs *attrs = pl_inst_attrs_const(inst);
+	size_t size = pl_attrs_count(attrs);
+	if (!size)
+		return false; /* no group_id */
+	const pl_attr *first = pl_attrs_value_at(attrs, 0);
+	const struct known_key *known = dict_memo_find(&b->memo, first, size);
+	if (known) {
+		*key = known->key;
+		return known->bucketizable;
+	}
+	struct known_key k;
+	key_classes_read(&b->keys, attrs, k.key.attr);
+	k.bucketizable = has_group_id(&k.key);
+	dict_memo_add(&b->memo, first, size, &k);
+	*key = k.key;
+	return k.bucketizable;
+}
+
+static bool is_store(const struct bucketizer *b, const pl_inst *inst, pl_op op)
+{
+	unsigned traits = (unsigned)op < PL_OP__COUNT ? b->traits[op] : pl_op_traits(op);
+	return (traits & PL_TRAIT_STORE) && pl_inst_num_operands(inst) >= 2;
 }
 
 /* The sum of the result bytes; UINT64_MAX when it overflows. */
 static uint64_t result_bytes(const pl_inst *inst)
 {
 	uint64_t sum = 0;
-	for (size_t k = 0; k < pl_inst_num_results(inst); k++) {
+	size_t nres = pl_inst_num_results(inst);
+	for (size_t k = 0; k < nres; k++) {
 		uint64_t n;
 		if (pl_type_num_bytes(pl_value_type(pl_inst_result(inst, k)), &n) != PL_OK ||
 		    n > UINT64_MAX - sum)
@@ -295,7 +325,8 @@ static bool must_flush(struct bucketizer *b, enum kind kind, const struct run *r
 	}
 
 	uint64_t start = pl_inst_position(run->members[0]);
-	for (size_t k = 0; k < pl_inst_num_operands(cand); k++) {
+	size_t nops = pl_inst_num_operands(cand);
+	for (size_t k = 0; k < nops; k++) {
 		pl_value *v = pl_inst_operand(cand, k);
 		pl_inst *def = pl_value_def(v);
 		if (def && pl_inst_position(def) >= start) {
@@ -347,17 +378,21 @@ static int merge_run(struct bucketizer *b, enum kind kind, struct run *run)
 		nops += pl_inst_num_operands(run->members[i]);
 		nres += pl_inst_num_results(run->members[i]);
 	}
-	pl_value **ops = malloc((nops ? nops : 1) * sizeof *ops);
-	const pl_type **types = malloc((nres ? nres : 1) * sizeof *types);
+	/* most runs are short: no allocation for them */
+	pl_value *ops_small[32];
+	const pl_type *types_small[32];
+	pl_value **ops = nops <= 32 ? ops_small : malloc(nops * sizeof *ops);
+	const pl_type **types = nres <= 32 ? types_small : malloc(nres * sizeof *types);
 	int rc = PL_ENOMEM;
 	if (!ops || !types)
 		goto out;
 	size_t o = 0, r = 0;
 	for (size_t i = 0; i < run->len; i++) {
 		pl_inst *m = run->members[i];
-		for (size_t k = 0; k < pl_inst_num_operands(m); k++)
+		size_t mops = pl_inst_num_operands(m), mres = pl_inst_num_results(m);
+		for (size_t k = 0; k < mops; k++)
 			ops[o++] = pl_inst_operand(m, k);
-		for (size_t k = 0; k < pl_inst_num_results(m); k++)
+		for (size_t k = 0; k < mres; k++)
 			types[r++] = pl_value_type(pl_inst_result(m, k));
 	}
 	pl_inst *merged = pl_inst_new(pl_inst_func(first), pl_inst_opname(first), ops, nops,
@@ -365,14 +400,15 @@ static int merge_run(struct bucketizer *b, enum kind kind, struct run *run)
 	if (!merged || pl_inst_copy_attrs(merged, first) != PL_OK)
 		goto out;
 	pl_inst_set_loc(merged, pl_inst_line(first), pl_inst_col(first));
-	if (pl_ctx_remarks_enabled(b->ctx))
+	if (b->remarks)
 		pl_ctx_remark(b->ctx, first, "merged %zu %s into one at %%%s", run->len,
 		              kind_names[kind], inst_label(first));
 	pl_inst_insert_before(merged, first);
 	r = 0;
 	for (size_t i = 0; i < run->len; i++) {
 		pl_inst *m = run->members[i];
-		for (size_t k = 0; k < pl_inst_num_results(m); k++) {
+		size_t mres = pl_inst_num_results(m);
+		for (size_t k = 0; k < mres; k++) {
 			pl_value *from = pl_inst_result(m, k), *to = pl_inst_result(merged, r++);
 			if ((rc = carry_store_record(b, from, to)) != PL_OK)
 				goto out;
@@ -382,10 +418,13 @@ static int merge_run(struct bucketizer *b, enum kind kind, struct run *run)
 	for (size_t i = 0; i < run->len; i++)
 		if ((rc = pl_inst_erase(run->members[i])) != PL_OK)
 			goto out;
-	rc = pl_ctx_stat_add(b->ctx, kind_stats[kind], run->len);
+	b->merged[kind] += run->len; /* added to the stats at the end of the run */
+	rc = PL_OK;
 out:
-	free(ops);
-	free(types);
+	if (ops != ops_small)
+		free(ops);
+	if (types != types_small)
+		free(types);
 	return rc;
 }
 
@@ -426,7 +465,7 @@ static int visit_candidate(struct bucketizer *b, enum kind kind, pl_inst *cand,
 	struct run *run = &b->runs[kind];
 	uint64_t bytes = result_bytes(cand);
 	char why[512];
-	bool remarks = pl_ctx_remarks_enabled(b->ctx);
+	bool remarks = b->remarks;
 	if (run->len && must_flush(b, kind, run, cand, key, bytes, remarks ? why : NULL,
 	                           sizeof why)) {
 		if (remarks) {
@@ -451,17 +490,17 @@ static int bucketize_func(struct bucketizer *b, pl_func *f)
 	int rc = PL_OK;
 	for (pl_inst *i = pl_func_first_inst(f), *next; i && rc == PL_OK; i = next) {
 		next = pl_inst_next(i);
-		if (is_store(i)) {
+		pl_op op = pl_inst_op(i);
+		if (is_store(b, i, op)) {
 			if (!ptr_map_put(&b->last_store, pl_inst_operand(i, 1), i))
 				rc = PL_ENOMEM;
 			continue;
 		}
-		enum kind kind = kind_of(i);
+		enum kind kind = kind_of(op);
 		if (kind == KIND_NONE || !b->cfg->enabled[kind])
 			continue;
 		struct key key;
-		read_key(i, &key);
-		if (has_group_id(&key))
+		if (read_key(b, i, &key))
 			rc = visit_candidate(b, kind, i, &key);
 	}
 	for (int k = 0; k < NUM_KINDS; k++) {
@@ -469,18 +508,30 @@ static int bucketize_func(struct bucketizer *b, pl_func *f)
 		if (rc == PL_OK)
 			rc = frc;
 	}
-	ptr_map_free(&b->last_store);
+	ptr_map_clear(&b->last_store);
 	return rc;
 }
 
 static int bucketize_run(pl_pass_ctx *ctx, void *state, pl_module *m)
 {
-	struct bucketizer b = {.ctx = ctx, .cfg = state};
+	struct bucketizer b = {.ctx = ctx, .cfg = state, .remarks = pl_ctx_remarks_enabled(ctx),
+	                       .keys = {.names = key_names, .count = NUM_KEYS},
+	                       .memo = {.rec_size = sizeof(struct known_key)}};
+	for (int op = 0; op < PL_OP__COUNT; op++)
+		b.traits[op] = pl_op_traits((pl_op)op);
 	int rc = PL_OK;
 	for (size_t k = 0; k < pl_module_num_funcs(m) && rc == PL_OK; k++)
 		rc = bucketize_func(&b, pl_module_func_at(m, k));
-	for (int k = 0; k < NUM_KINDS; k++)
+	for (int k = 0; k < NUM_KINDS; k++) {
 		free(b.runs[k].members);
+		/* every merge that was made counts, as when each added its own */
+		int src = b.merged[k] ? pl_ctx_stat_add(ctx, kind_stats[k], b.merged[k]) : PL_OK;
+		if (rc == PL_OK)
+			rc = src;
+	}
+	ptr_map_free(&b.last_store);
+	ptr_map_free(&b.keys.seen);
+	dict_memo_free(&b.memo);
 	if (rc == PL_ENOMEM)
 		pl_ctx_error(ctx, NULL, "out of memory");
 	else if (rc != PL_OK)

@@ -34,6 +34,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ptr_map.h"
+
 static const pl_option_decl coalesce_options[] = {
 	PL_OPTION_INT("min_operands", "2", 2, INT64_MAX,
 	              "Flatten collectives with at least this many operands."),
@@ -60,16 +62,56 @@ struct group {
 	int64_t segment;  /* sum of counts */
 };
 
+/* Tuples this small are planned without a malloc. */
+enum { SMALL_TUPLE = 16 };
+
 /* The plan for one tuple collective. */
 struct plan {
 	pl_inst *tuple;
+	pl_op op;
+	size_t n;          /* operands (= results) */
 	int64_t factor;    /* 0 when the tuple has none (all_reduce only) */
 	int64_t dimension; /* the tuple's, default 0 */
 	bool has_dimension_attr;
 	struct group groups[PL_DTYPE__COUNT];
 	size_t ngroups;
+	const pl_type **types;  /* per operand */
 	size_t *member_storage; /* backing arrays of every group */
 	int64_t *number_storage;
+	const pl_type *types_small[SMALL_TUPLE];
+	size_t members_small[SMALL_TUPLE];
+	int64_t numbers_small[2 * SMALL_TUPLE];
+};
+
+/* What a pack's dictionary (shared with its unpack) and its buffer types
+ * are made of. Models repeat their layers, so a module of thousands of
+ * tuples has a few dozen layouts: the first pack of each gets its
+ * dictionary built, the others share it (pl_inst_copy_attrs, copy on
+ * write), and the types come from here instead of pl_type_get. */
+struct layout {
+	uint64_t hash;
+	const char *kind; /* the tuple's op name */
+	int64_t factor, dimension;
+	pl_dtype unit;
+	size_t len;
+	int64_t *numbers; /* offsets then counts; NULL: empty slot */
+	pl_inst *pack;    /* the first pack built with them */
+	const pl_type *packed_type, *flat_type;
+};
+
+/* Attributes of the tuple the plan reads. */
+enum { KEY_FACTOR, KEY_DIMENSION, NUM_KEYS };
+static const char *const key_names[NUM_KEYS] = {"factor", "dimension"};
+
+struct coalescer {
+	pl_pass_ctx *ctx;
+	const struct config *cfg;
+	bool remarks;
+	struct key_classes keys;
+	unsigned traits[PL_OP__COUNT]; /* pl_op_traits of each op, asked once */
+	struct layout *layouts;        /* open addressing, at most half full */
+	size_t layouts_cap, layouts_count;
+	uint64_t flattened; /* for the stat, added at the end of the run */
 };
 
 /* ---- options ------------------------------------------------------------- */
@@ -105,15 +147,14 @@ static const char *inst_label(const pl_inst *inst)
 	return name ? name : "<unnamed>";
 }
 
-static pl_dtype operand_dtype(const pl_inst *inst, size_t k)
-{
-	return pl_type_dtype(pl_value_type(pl_inst_operand(inst, k)));
-}
-
 static void free_plan(struct plan *p)
 {
-	free(p->member_storage);
-	free(p->number_storage);
+	if (p->types != p->types_small)
+		free(p->types);
+	if (p->member_storage != p->members_small)
+		free(p->member_storage);
+	if (p->number_storage != p->numbers_small)
+		free(p->number_storage);
 }
 
 /* Splits the operands into groups: all_gather one group whose unit is the
@@ -121,14 +162,20 @@ static void free_plan(struct plan *p)
  * dtype, in order of first appearance. */
 static void group_by_dtype(struct plan *p)
 {
-	pl_inst *t = p->tuple;
-	size_t n = pl_inst_num_operands(t);
+	size_t n = p->n;
 	size_t *next = p->member_storage;
-	if (pl_inst_op(t) == PL_OP_ALL_GATHER) {
-		pl_dtype unit = operand_dtype(t, 0);
-		for (size_t k = 1; k < n; k++)
-			if (pl_dtype_size(operand_dtype(t, k)) < pl_dtype_size(unit))
-				unit = operand_dtype(t, k);
+#define DTYPE_OF(k) pl_type_dtype(p->types[k])
+	if (p->op == PL_OP_ALL_GATHER) {
+		pl_dtype unit = DTYPE_OF(0);
+		unsigned unit_size = pl_dtype_size(unit);
+		for (size_t k = 1; k < n; k++) {
+			pl_dtype dt = DTYPE_OF(k);
+			unsigned size = pl_dtype_size(dt);
+			if (size < unit_size) {
+				unit = dt;
+				unit_size = size;
+			}
+		}
 		p->groups[0] = (struct group){.unit = unit, .members = next};
 		for (size_t k = 0; k < n; k++)
 			p->groups[0].members[p->groups[0].len++] = k;
@@ -142,10 +189,10 @@ static void group_by_dtype(struct plan *p)
 	for (int d = 0; d < PL_DTYPE__COUNT; d++)
 		group_of[d] = -1;
 	for (size_t k = 0; k < n; k++) {
-		pl_dtype dt = operand_dtype(t, k);
+		pl_dtype dt = DTYPE_OF(k);
 		if (group_of[dt] < 0) {
 			group_of[dt] = (int)p->ngroups;
-			p->groups[p->ngroups++].unit = dt;
+			p->groups[p->ngroups++] = (struct group){.unit = dt};
 		}
 		per_dtype[dt]++;
 	}
@@ -154,20 +201,21 @@ static void group_by_dtype(struct plan *p)
 		next += per_dtype[p->groups[g].unit];
 	}
 	for (size_t k = 0; k < n; k++) {
-		struct group *g = &p->groups[group_of[operand_dtype(t, k)]];
+		struct group *g = &p->groups[group_of[DTYPE_OF(k)]];
 		g->members[g->len++] = k;
 	}
+#undef DTYPE_OF
 }
 
 /* Member k's count in units of g's unit within one rank's segment, or -1
  * when it is not exact. */
 static int64_t member_count(const struct plan *p, const struct group *g, size_t k)
 {
-	const pl_type *ty = pl_value_type(pl_inst_operand(p->tuple, k));
+	const pl_type *ty = p->types[k];
 	uint64_t bytes, elems;
 	if (pl_type_num_bytes(ty, &bytes) != PL_OK || pl_type_num_elements(ty, &elems) != PL_OK)
 		return -1;
-	switch (pl_inst_op(p->tuple)) {
+	switch (p->op) {
 	case PL_OP_ALL_GATHER:
 		return bytes % pl_dtype_size(g->unit) ? -1
 		                                        : (int64_t)(bytes / pl_dtype_size(g->unit));
@@ -214,35 +262,124 @@ static bool lay_out(struct plan *p, const char **why)
 }
 
 /* Plans the rewrite of t; false (with why) when t stays as it is. */
-static bool plan_tuple(pl_inst *t, struct plan *p, const char **why)
+static bool plan_tuple(struct coalescer *c, pl_inst *t, pl_op op, struct plan *p,
+                       const char **why)
 {
-	memset(p, 0, sizeof *p);
 	p->tuple = t;
-	pl_op op = pl_inst_op(t);
-	size_t n = pl_inst_num_operands(t);
-	const pl_attrs *attrs = pl_inst_attrs_const(t);
-	if (pl_attrs_get_int(attrs, "factor", &p->factor) != PL_OK || p->factor < 1) {
+	p->op = op;
+	p->ngroups = 0;
+	p->types = NULL;
+	p->member_storage = NULL;
+	p->number_storage = NULL;
+	size_t n = p->n = pl_inst_num_operands(t);
+	const pl_attr *attr[NUM_KEYS];
+	key_classes_read(&c->keys, pl_inst_attrs_const(t), attr);
+	/* as pl_attrs_get_int: present and an integer */
+	const pl_attr *fa = attr[KEY_FACTOR], *da = attr[KEY_DIMENSION];
+	p->factor = fa && pl_attr_get_kind(fa) == PL_ATTR_INT ? pl_attr_get_int(fa) : 0;
+	if (p->factor < 1) {
 		p->factor = 0;
 		if (op != PL_OP_ALL_REDUCE) {
 			*why = "no factor, so the buffer's layout is unknown";
 			return false;
 		}
 	}
-	p->has_dimension_attr = pl_attrs_get_int(attrs, "dimension", &p->dimension) == PL_OK;
-	if (!p->has_dimension_attr || op == PL_OP_ALL_REDUCE)
-		p->dimension = 0;
+	p->has_dimension_attr = da && pl_attr_get_kind(da) == PL_ATTR_INT;
+	p->dimension = p->has_dimension_attr && op != PL_OP_ALL_REDUCE ? pl_attr_get_int(da) : 0;
 	if (pl_inst_num_results(t) != n) {
 		*why = "not one result per operand";
 		return false;
 	}
-	p->member_storage = malloc(n * sizeof *p->member_storage);
-	p->number_storage = malloc(2 * n * sizeof *p->number_storage);
-	if (!p->member_storage || !p->number_storage) {
+	bool small = n <= SMALL_TUPLE;
+	p->types = small ? p->types_small : malloc(n * sizeof *p->types);
+	p->member_storage = small ? p->members_small : malloc(n * sizeof *p->member_storage);
+	p->number_storage = small ? p->numbers_small : malloc(2 * n * sizeof *p->number_storage);
+	if (!p->types || !p->member_storage || !p->number_storage) {
 		*why = NULL; /* out of memory */
 		return false;
 	}
+	for (size_t k = 0; k < n; k++)
+		p->types[k] = pl_value_type(pl_inst_operand(t, k));
 	group_by_dtype(p);
 	return lay_out(p, why);
+}
+
+/* ---- layouts already built ----------------------------------------------------- */
+
+static uint64_t mix(uint64_t h, uint64_t v)
+{
+	h = (h ^ v) * UINT64_C(0x9e3779b97f4a7c15);
+	return h ^ (h >> 29);
+}
+
+static uint64_t layout_hash(const struct plan *p, const struct group *g)
+{
+	uint64_t h = mix(mix(mix((uint64_t)(uintptr_t)pl_inst_opname(p->tuple), (uint64_t)p->factor),
+	                     (uint64_t)p->dimension),
+	                 ((uint64_t)g->unit << 32) ^ g->len);
+	for (size_t j = 0; j < g->len; j++)
+		h = mix(mix(h, (uint64_t)g->offsets[j]), (uint64_t)g->counts[j]);
+	return h;
+}
+
+static bool layout_matches(const struct layout *l, uint64_t hash, const struct plan *p,
+                           const struct group *g)
+{
+	return l->hash == hash && l->kind == pl_inst_opname(p->tuple) && l->factor == p->factor &&
+	       l->dimension == p->dimension && l->unit == g->unit && l->len == g->len &&
+	       memcmp(l->numbers, g->offsets, g->len * sizeof *g->offsets) == 0 &&
+	       memcmp(l->numbers + g->len, g->counts, g->len * sizeof *g->counts) == 0;
+}
+
+/* The slot of g's layout: the one that holds it, or the empty one where it
+ * goes. NULL when the table has no room and cannot grow (then nothing is
+ * remembered: an optimisation, not a failure). */
+static struct layout *layout_slot(struct coalescer *c, uint64_t hash, const struct plan *p,
+                                  const struct group *g)
+{
+	if ((c->layouts_count + 1) * 2 > c->layouts_cap) {
+		size_t cap = c->layouts_cap ? c->layouts_cap * 2 : 64;
+		struct layout *v = calloc(cap, sizeof *v);
+		if (!v)
+			return NULL;
+		for (size_t k = 0; k < c->layouts_cap; k++) {
+			if (!c->layouts[k].numbers)
+				continue;
+			size_t j = c->layouts[k].hash & (cap - 1);
+			while (v[j].numbers)
+				j = (j + 1) & (cap - 1);
+			v[j] = c->layouts[k];
+		}
+		free(c->layouts);
+		c->layouts = v;
+		c->layouts_cap = cap;
+	}
+	size_t j = hash & (c->layouts_cap - 1);
+	while (c->layouts[j].numbers && !layout_matches(&c->layouts[j], hash, p, g))
+		j = (j + 1) & (c->layouts_cap - 1);
+	return &c->layouts[j];
+}
+
+static void remember_layout(struct coalescer *c, struct layout *slot, uint64_t hash,
+                            const struct plan *p, const struct group *g, pl_inst *pack,
+                            const pl_type *packed_type, const pl_type *flat_type)
+{
+	int64_t *numbers = malloc(2 * g->len * sizeof *numbers); /* a group is never empty */
+	if (!numbers)
+		return;
+	memcpy(numbers, g->offsets, g->len * sizeof *numbers);
+	memcpy(numbers + g->len, g->counts, g->len * sizeof *numbers);
+	*slot = (struct layout){hash,      pl_inst_opname(p->tuple), p->factor, p->dimension,
+	                        g->unit,   g->len,                   numbers,   pack,
+	                        packed_type, flat_type};
+	c->layouts_count++;
+}
+
+static void free_layouts(struct coalescer *c)
+{
+	for (size_t k = 0; k < c->layouts_cap; k++)
+		free(c->layouts[k].numbers);
+	free(c->layouts);
 }
 
 /* ---- rewriting ------------------------------------------------------------------ */
@@ -264,7 +401,7 @@ static int set_layout_attrs(pl_inst *inst, const struct plan *p, const struct gr
 		rc = pl_attrs_set(a, "offsets", offsets);
 	if (rc == PL_OK)
 		rc = pl_attrs_set(a, "counts", counts);
-	if (rc == PL_OK && pl_inst_op(p->tuple) != PL_OP_ALL_REDUCE) {
+	if (rc == PL_OK && p->op != PL_OP_ALL_REDUCE) {
 		/* every member is cut along the tuple's one dimension */
 		int64_t small[16];
 		int64_t *dims = g->len <= 16 ? small : malloc(g->len * sizeof *dims);
@@ -301,18 +438,29 @@ static int name_after(pl_value *v, const pl_value *member, const char *suffix)
 
 /* pack -> flat collective -> unpack for one group, inserted before the
  * tuple; the unpack's results take over the group's tuple results. */
-static int emit_group(const struct plan *p, const struct group *g)
+static int emit_group(struct coalescer *c, const struct plan *p, const struct group *g)
 {
 	pl_inst *t = p->tuple;
 	pl_func *f = pl_inst_func(t);
-	pl_module *m = pl_func_module(f);
-	pl_op op = pl_inst_op(t);
-	int64_t packed = op == PL_OP_REDUCE_SCATTER ? p->factor * g->segment : g->segment;
-	int64_t flat = op == PL_OP_ALL_GATHER ? p->factor * g->segment : g->segment;
-	const pl_type *packed_type = pl_type_get(m, g->unit, &packed, 1);
-	const pl_type *flat_type = pl_type_get(m, g->unit, &flat, 1);
-	pl_value **ops = malloc(g->len * sizeof *ops);
-	const pl_type **types = malloc(g->len * sizeof *types);
+	pl_op op = p->op;
+	uint64_t hash = layout_hash(p, g);
+	struct layout *known = layout_slot(c, hash, p, g);
+	const pl_type *packed_type, *flat_type;
+	if (known && known->numbers) {
+		packed_type = known->packed_type;
+		flat_type = known->flat_type;
+	} else {
+		pl_module *m = pl_func_module(f);
+		int64_t packed = op == PL_OP_REDUCE_SCATTER ? p->factor * g->segment : g->segment;
+		int64_t flat = op == PL_OP_ALL_GATHER ? p->factor * g->segment : g->segment;
+		packed_type = pl_type_get(m, g->unit, &packed, 1);
+		flat_type = pl_type_get(m, g->unit, &flat, 1);
+	}
+	pl_value *ops_small[SMALL_TUPLE];
+	const pl_type *types_small[SMALL_TUPLE];
+	bool small = g->len <= SMALL_TUPLE;
+	pl_value **ops = small ? ops_small : malloc(g->len * sizeof *ops);
+	const pl_type **types = small ? types_small : malloc(g->len * sizeof *types);
 	int rc = PL_ENOMEM;
 	if (!packed_type || !flat_type || !ops || !types)
 		goto out;
@@ -332,8 +480,12 @@ static int emit_group(const struct plan *p, const struct group *g)
 	if (!unpack)
 		goto out;
 	pl_value *first = pl_inst_result(t, g->members[0]);
+	if (known && known->numbers)
+		rc = pl_inst_copy_attrs(pack, known->pack);
+	else if ((rc = set_layout_attrs(pack, p, g)) == PL_OK && known)
+		remember_layout(c, known, hash, p, g, pack, packed_type, flat_type);
 	/* pack and unpack describe the same layout: one dictionary, shared */
-	if ((rc = set_layout_attrs(pack, p, g)) != PL_OK ||
+	if (rc != PL_OK ||
 	    (rc = pl_inst_copy_attrs(coll, t)) != PL_OK ||
 	    (rc = pl_inst_copy_attrs(unpack, pack)) != PL_OK ||
 	    (rc = name_after(buf, first, "_buf")) != PL_OK ||
@@ -342,61 +494,76 @@ static int emit_group(const struct plan *p, const struct group *g)
 	if (p->has_dimension_attr && p->dimension != 0 &&
 	    (rc = pl_attrs_set_int(pl_inst_attrs(coll), "dimension", 0)) != PL_OK)
 		goto out;
+	unsigned line = pl_inst_line(t), col = pl_inst_col(t);
 	pl_inst *new_insts[] = {pack, coll, unpack};
 	for (size_t k = 0; k < 3; k++) {
-		pl_inst_set_loc(new_insts[k], pl_inst_line(t), pl_inst_col(t));
+		pl_inst_set_loc(new_insts[k], line, col);
 		pl_inst_insert_before(new_insts[k], t);
 	}
 	for (size_t j = 0; j < g->len; j++)
 		pl_value_replace(pl_inst_result(t, g->members[j]), pl_inst_result(unpack, j));
 	rc = PL_OK;
 out:
-	free(ops);
-	free(types);
+	if (ops != ops_small)
+		free(ops);
+	if (types != types_small)
+		free(types);
 	return rc;
 }
 
-static int flatten_tuple(pl_pass_ctx *ctx, pl_inst *t)
+static int flatten_tuple(struct coalescer *c, pl_inst *t, pl_op op)
 {
 	struct plan p;
 	const char *why = NULL;
-	if (!plan_tuple(t, &p, &why)) {
+	if (!plan_tuple(c, t, op, &p, &why)) {
 		free_plan(&p);
 		if (!why)
 			return PL_ENOMEM;
-		if (pl_ctx_remarks_enabled(ctx))
-			pl_ctx_remark(ctx, t, "%s %%%s not flattened: %s", pl_inst_opname(t),
+		if (c->remarks)
+			pl_ctx_remark(c->ctx, t, "%s %%%s not flattened: %s", pl_inst_opname(t),
 			              inst_label(t), why);
 		return PL_OK;
 	}
-	if (pl_ctx_remarks_enabled(ctx))
-		pl_ctx_remark(ctx, t, "flattened %s %%%s (%zu operands) into %zu collective%s",
-		              pl_inst_opname(t), inst_label(t), pl_inst_num_operands(t), p.ngroups,
+	if (c->remarks)
+		pl_ctx_remark(c->ctx, t, "flattened %s %%%s (%zu operands) into %zu collective%s",
+		              pl_inst_opname(t), inst_label(t), p.n, p.ngroups,
 		              p.ngroups == 1 ? "" : "s, one per dtype");
 	int rc = PL_OK;
 	for (size_t g = 0; g < p.ngroups && rc == PL_OK; g++)
-		rc = emit_group(&p, &p.groups[g]);
+		rc = emit_group(c, &p, &p.groups[g]);
 	if (rc == PL_OK)
 		rc = pl_inst_erase(t);
 	if (rc == PL_OK)
-		rc = pl_ctx_stat_add(ctx, "num_collectives_flattened", 1);
+		c->flattened++;
 	free_plan(&p);
 	return rc;
 }
 
 static int coalesce_run(pl_pass_ctx *ctx, void *state, pl_module *m)
 {
-	const struct config *cfg = state;
+	struct coalescer c = {.ctx = ctx, .cfg = state, .remarks = pl_ctx_remarks_enabled(ctx),
+	                      .keys = {.names = key_names, .count = NUM_KEYS}};
+	for (int op = 0; op < PL_OP__COUNT; op++)
+		c.traits[op] = pl_op_traits((pl_op)op);
 	int rc = PL_OK;
 	for (size_t k = 0; k < pl_module_num_funcs(m) && rc == PL_OK; k++) {
 		pl_func *f = pl_module_func_at(m, k);
 		for (pl_inst *i = pl_func_first_inst(f), *next; i && rc == PL_OK; i = next) {
 			next = pl_inst_next(i);
-			if ((pl_inst_traits(i) & PL_TRAIT_COLLECTIVE) &&
-			    pl_inst_num_operands(i) >= cfg->min_operands)
-				rc = flatten_tuple(ctx, i);
+			pl_op op = pl_inst_op(i);
+			unsigned traits = (unsigned)op < PL_OP__COUNT ? c.traits[op] : pl_op_traits(op);
+			if ((traits & PL_TRAIT_COLLECTIVE) &&
+			    pl_inst_num_operands(i) >= c.cfg->min_operands)
+				rc = flatten_tuple(&c, i, op);
 		}
 	}
+	/* every tuple that was rewritten counts, as when each added its own */
+	int src = c.flattened ? pl_ctx_stat_add(ctx, "num_collectives_flattened", c.flattened)
+	                      : PL_OK;
+	if (rc == PL_OK)
+		rc = src;
+	free_layouts(&c);
+	ptr_map_free(&c.keys.seen);
 	if (rc == PL_ENOMEM)
 		pl_ctx_error(ctx, NULL, "out of memory");
 	else if (rc != PL_OK)

@@ -26,13 +26,18 @@
  * once per distinct pair: a pointer stands for one immutable value while
  * the module lives, so the keys are sound whatever the interning; the
  * interning is what makes equal values hit. (10^6 instructions with causal
- * and tail masks: 0.09 s with the caches, 18 s without.)
+ * and tail masks: 0.09 s with the caches, 18 s without.) Above those, the
+ * count and the presence of flops are remembered per attribute dictionary
+ * (dict_memo, ptr_map.h), so an instruction whose dictionary was seen
+ * before costs no attribute lookup at all.
  */
 #include <passline/passline.h>
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "ptr_map.h"
 
 typedef unsigned __int128 u128;
 
@@ -66,7 +71,20 @@ struct count_slot {
 	uint64_t n;
 };
 
+/* What the pass derived from one attribute dictionary (see dict_memo): the
+ * count when the dictionary decides it (a predicate, an explicit count or
+ * a domain), and whether it has a flops attribute. Only successes are
+ * recorded; an instruction whose count fails is reported where it is. */
+struct dict_facts {
+	bool n_known, has_flops;
+	uint64_t n;
+};
+
 struct cache {
+	struct attr_key predicate, domain, num_dynamic_instances, flops;
+	struct dict_memo memo; /* struct dict_facts by dictionary */
+	unsigned traits[PL_OP__COUNT];      /* pl_op_traits of each op, asked once */
+	int64_t default_flops[PL_OP__COUNT]; /* pl_op_default_flops, likewise */
 	struct cons_slot *cons;
 	size_t cons_cap, cons_count;
 	struct count_slot *counts;
@@ -83,6 +101,7 @@ static void cache_free(struct cache *c)
 	free(c->cons);
 	free(c->counts);
 	free(c->scratch);
+	dict_memo_free(&c->memo);
 }
 
 static size_t cons_hash(const char *text, size_t rank)
@@ -221,9 +240,8 @@ static int constraint_for(pl_pass_ctx *ctx, struct cache *c, const pl_inst *inst
 
 /* masked_dynamic_instances of an instruction with a predicate. */
 static int masked_count(pl_pass_ctx *ctx, struct cache *c, const pl_inst *inst,
-                        const pl_attr *pred, uint64_t *out)
+                        const pl_attr *dom, const pl_attr *pred, uint64_t *out)
 {
-	const pl_attr *dom = pl_attrs_get(pl_inst_attrs_const(inst), "domain");
 	if (!dom || pl_attr_get_kind(dom) != PL_ATTR_LIST ||
 	    pl_attr_get_kind(pred) != PL_ATTR_LIST)
 		return count_error(ctx, inst, PL_ETYPE,
@@ -299,16 +317,12 @@ struct totals {
 	u128 flops, bytes;
 };
 
-/* Adds factor x n to *total, or explains that the total would pass
- * 2^128 - 1. unit names the factor ("flops", "bytes"). */
-static int add_exact(pl_pass_ctx *ctx, const pl_inst *inst, u128 *total, uint64_t factor,
-                     uint64_t n, const char *stat, const char *unit)
+/* Explains that *total + factor x n would pass 2^128 - 1. unit names the
+ * factor ("flops", "bytes"). */
+static int overflow_error(pl_pass_ctx *ctx, const pl_inst *inst, const u128 *total,
+                          uint64_t factor, uint64_t n, const char *stat, const char *unit)
 {
 	u128 a = (u128)factor * n;
-	if (a <= ~(u128)0 - *total) {
-		*total += a;
-		return PL_OK;
-	}
 	char what[256], sofar[PL_U128_DEC_BUFSIZE], add[PL_U128_DEC_BUFSIZE];
 	describe(inst, what, sizeof what);
 	pl_ctx_error(ctx, inst,
@@ -321,22 +335,71 @@ static int add_exact(pl_pass_ctx *ctx, const pl_inst *inst, u128 *total, uint64_
 	return PL_EOVERFLOW;
 }
 
+/* Adds factor x n to *total, or explains that the total would pass
+ * 2^128 - 1. */
+static inline int add_exact(pl_pass_ctx *ctx, const pl_inst *inst, u128 *total,
+                            uint64_t factor, uint64_t n, const char *stat, const char *unit)
+{
+	u128 a = (u128)factor * n;
+	if (a <= ~(u128)0 - *total) {
+		*total += a;
+		return PL_OK;
+	}
+	return overflow_error(ctx, inst, total, factor, n, stat, unit);
+}
+
+/* The facts of inst's dictionary attrs (of size entries, the first at
+ * first): remembered, or derived now. */
+static int dict_facts(pl_pass_ctx *ctx, struct cache *c, const pl_inst *inst,
+                      const pl_attrs *attrs, size_t size, const pl_attr *first,
+                      struct dict_facts *out)
+{
+	const struct dict_facts *known = dict_memo_find(&c->memo, first, size);
+	if (known) {
+		*out = *known;
+		return PL_OK;
+	}
+	struct dict_facts f = {0};
+	const pl_attr *pred = attr_key_get(&c->predicate, attrs);
+	const pl_attr *dom = attr_key_get(&c->domain, attrs);
+	int rc = PL_OK;
+	if (pred) {
+		rc = masked_count(ctx, c, inst, dom, pred, &f.n);
+		f.n_known = true;
+	} else if (dom || attr_key_get(&c->num_dynamic_instances, attrs)) {
+		rc = pl_inst_num_dynamic_instances(inst, &f.n);
+		if (rc)
+			rc = count_error(ctx, inst, rc, NULL);
+		f.n_known = true;
+	}
+	if (rc)
+		return rc;
+	f.has_flops = attr_key_get(&c->flops, attrs) != NULL;
+	*out = f;
+	dict_memo_add(&c->memo, first, size, &f);
+	return PL_OK;
+}
+
 static int visit(pl_pass_ctx *ctx, struct cache *c, struct totals *t, const pl_inst *inst)
 {
-	const pl_attr *pred = pl_attrs_get(pl_inst_attrs_const(inst), "predicate");
-	uint64_t n;
+	const pl_attrs *attrs = pl_inst_attrs_const(inst);
+	size_t nattrs = pl_attrs_count(attrs);
+	struct dict_facts f = {0};
 	int rc;
-	if (pred) {
-		rc = masked_count(ctx, c, inst, pred, &n);
-		if (rc)
-			return rc;
-	} else {
+	if (nattrs &&
+	    (rc = dict_facts(ctx, c, inst, attrs, nattrs, pl_attrs_value_at(attrs, 0), &f)))
+		return rc;
+	uint64_t n = f.n;
+	if (!f.n_known) {
+		/* the count comes from the result's (or operand's) type */
 		rc = pl_inst_num_dynamic_instances(inst, &n);
 		if (rc)
 			return count_error(ctx, inst, rc, NULL);
 	}
 
-	unsigned traits = pl_inst_traits(inst);
+	pl_op op = pl_inst_op(inst);
+	bool known_op = (unsigned)op < PL_OP__COUNT;
+	unsigned traits = known_op ? c->traits[op] : pl_op_traits(op);
 	if (traits & (PL_TRAIT_LOAD | PL_TRAIT_STORE)) {
 		const pl_value *v = traits & PL_TRAIT_LOAD
 		                          ? (pl_inst_num_results(inst) ? pl_inst_result(inst, 0) : NULL)
@@ -349,9 +412,13 @@ static int visit(pl_pass_ctx *ctx, struct cache *c, struct totals *t, const pl_i
 		return add_exact(ctx, inst, &t->bytes, size, n, "Total_bytes_moved", "bytes");
 	}
 	int64_t flops;
-	rc = pl_inst_flops(inst, &flops);
-	if (rc)
-		return count_error(ctx, inst, rc, "'flops' must be an integer >= 0");
+	if (f.has_flops || !known_op) {
+		rc = pl_inst_flops(inst, &flops);
+		if (rc)
+			return count_error(ctx, inst, rc, "'flops' must be an integer >= 0");
+	} else {
+		flops = c->default_flops[op]; /* what pl_inst_flops gives without the attribute */
+	}
 	return add_exact(ctx, inst, &t->flops, (uint64_t)flops, n, "Total_flops", "flops");
 }
 
@@ -360,6 +427,15 @@ static int detail_run(pl_pass_ctx *ctx, void *state, pl_module *m)
 	(void)state;
 	struct cache cache;
 	memset(&cache, 0, sizeof cache);
+	cache.memo.rec_size = sizeof(struct dict_facts);
+	cache.predicate.name = "predicate";
+	cache.domain.name = "domain";
+	cache.num_dynamic_instances.name = "num_dynamic_instances";
+	cache.flops.name = "flops";
+	for (int op = 0; op < PL_OP__COUNT; op++) {
+		cache.traits[op] = pl_op_traits((pl_op)op);
+		cache.default_flops[op] = pl_op_default_flops((pl_op)op);
+	}
 	struct totals t = {0, 0};
 	int rc = PL_OK;
 	for (size_t fi = 0; fi < pl_module_num_funcs(m) && rc == PL_OK; fi++)

@@ -90,11 +90,18 @@ struct move_vec {
 struct mover {
 	pl_pass_ctx *ctx;
 	const struct config *cfg;
+	unsigned traits[PL_OP__COUNT]; /* pl_op_traits of each op, asked once */
 	pl_inst *last_stay;       /* the last instruction that stays put, in sweep order */
 	struct inst_vec stay;     /* all of them, kept only with max_distance */
 	struct move_vec moves;
 	struct ptr_map nearest_store; /* buffer value -> nearest store in sweep order */
 	struct ptr_map fsdp_gathers;  /* the FSDP all-gathers seen so far (hoisting) */
+	struct attr_key fsdp;
+	/* fsdp = true or not (a bool) by dictionary: the pass moves
+	 * instructions and writes no attributes */
+	struct dict_memo memo;
+	bool remarks;
+	uint64_t hoisted, sunk; /* for the stats, added at the end of the run */
 };
 
 /* ---- options ------------------------------------------------------------- */
@@ -128,10 +135,20 @@ static void hoist_destroy(pl_pass_ctx *ctx, void *state)
 
 /* ---- small helpers ----------------------------------------------------------- */
 
-static bool has_fsdp_true(pl_inst *inst)
+static bool has_fsdp_true(struct mover *mv, const pl_inst *inst)
 {
-	bool fsdp = false;
-	return pl_attrs_get_bool(pl_inst_attrs(inst), "fsdp", &fsdp) == PL_OK && fsdp;
+	const pl_attrs *attrs = pl_inst_attrs_const(inst);
+	size_t size = pl_attrs_count(attrs);
+	if (!size)
+		return false;
+	const pl_attr *first = pl_attrs_value_at(attrs, 0);
+	const bool *known = dict_memo_find(&mv->memo, first, size);
+	if (known)
+		return *known;
+	const pl_attr *a = attr_key_get(&mv->fsdp, attrs);
+	bool fsdp = a && pl_attr_get_bool(a); /* false unless a boolean true */
+	dict_memo_add(&mv->memo, first, size, &fsdp);
+	return fsdp;
 }
 
 static bool operands_all_args(const pl_inst *inst)
@@ -142,20 +159,26 @@ static bool operands_all_args(const pl_inst *inst)
 	return true;
 }
 
-static bool is_fsdp_all_gather(pl_inst *inst)
+/* Whether an all_gather (op already checked) is an FSDP one. */
+static bool is_fsdp_all_gather(struct mover *mv, const pl_inst *inst)
 {
-	return pl_inst_op(inst) == PL_OP_ALL_GATHER &&
-	       (has_fsdp_true(inst) || operands_all_args(inst));
+	return has_fsdp_true(mv, inst) || operands_all_args(inst);
 }
 
-static bool is_fsdp_reduce_scatter(pl_inst *inst)
+static bool is_fsdp_reduce_scatter(struct mover *mv, const pl_inst *inst)
 {
-	return pl_inst_op(inst) == PL_OP_REDUCE_SCATTER && has_fsdp_true(inst);
+	return pl_inst_op(inst) == PL_OP_REDUCE_SCATTER && has_fsdp_true(mv, inst);
 }
 
-static bool is_store(const pl_inst *inst)
+static unsigned op_traits(const struct mover *mv, pl_op op)
 {
-	return (pl_inst_traits(inst) & PL_TRAIT_STORE) && pl_inst_num_operands(inst) >= 2;
+	return (unsigned)op < PL_OP__COUNT ? mv->traits[op] : pl_op_traits(op);
+}
+
+/* A store of op (already known) to its operand 1. */
+static bool is_store(const struct mover *mv, const pl_inst *inst, pl_op op)
+{
+	return (op_traits(mv, op) & PL_TRAIT_STORE) && pl_inst_num_operands(inst) >= 2;
 }
 
 /* The later of two instructions; NULL stands for the top of the function. */
@@ -221,7 +244,7 @@ static bool push_move(struct move_vec *s, pl_inst *inst, pl_inst *target)
 }
 
 /* Records an instruction that stays put. */
-static bool note_stay(struct mover *mv, pl_inst *inst)
+static inline bool note_stay(struct mover *mv, pl_inst *inst)
 {
 	mv->last_stay = inst;
 	return !mv->cfg->max_distance || push_inst(&mv->stay, inst);
@@ -242,8 +265,8 @@ static void reset_sweep(struct mover *mv)
 	mv->last_stay = NULL;
 	mv->stay.len = 0;
 	mv->moves.len = 0;
-	ptr_map_free(&mv->nearest_store);
-	ptr_map_free(&mv->fsdp_gathers);
+	ptr_map_clear(&mv->nearest_store);
+	ptr_map_clear(&mv->fsdp_gathers);
 }
 
 /* ---- hoisting ---------------------------------------------------------------- */
@@ -270,10 +293,12 @@ static int plan_hoists(struct mover *mv, pl_func *f)
 	pl_inst *prev = NULL, *prev_anchor = NULL;
 	bool prev_moved = false;
 	for (pl_inst *i = pl_func_first_inst(f); i; i = pl_inst_next(i)) {
-		if (!is_fsdp_all_gather(i)) {
+		pl_op op = pl_inst_op(i);
+		if (op != PL_OP_ALL_GATHER || !is_fsdp_all_gather(mv, i)) {
 			if (!note_stay(mv, i))
 				return PL_ENOMEM;
-			if (is_store(i) && !ptr_map_put(&mv->nearest_store, pl_inst_operand(i, 1), i))
+			if (is_store(mv, i, op) &&
+			    !ptr_map_put(&mv->nearest_store, pl_inst_operand(i, 1), i))
 				return PL_ENOMEM;
 			continue;
 		}
@@ -300,7 +325,7 @@ static int plan_hoists(struct mover *mv, pl_func *f)
 
 static void apply_hoists(struct mover *mv, pl_func *f)
 {
-	bool remarks = pl_ctx_remarks_enabled(mv->ctx);
+	bool remarks = mv->remarks;
 	for (size_t k = 0; k < mv->moves.len; k++) {
 		pl_inst *g = mv->moves.v[k].inst, *after = mv->moves.v[k].target;
 		if (remarks) {
@@ -331,7 +356,7 @@ static pl_inst *sink_dependency(struct mover *mv, pl_inst *r, pl_inst *terminato
 	for (size_t k = 0; k < pl_inst_num_results(r); k++)
 		for (pl_use *u = pl_value_first_use(pl_inst_result(r, k)); u; u = pl_use_next(u)) {
 			pl_inst *user = pl_use_user(u);
-			if (!is_fsdp_reduce_scatter(user))
+			if (!is_fsdp_reduce_scatter(mv, user))
 				bound = earlier_of(bound, user);
 		}
 	for (size_t k = 0; k < pl_inst_num_operands(r); k++)
@@ -346,10 +371,12 @@ static int plan_sinks(struct mover *mv, pl_func *f)
 	pl_inst *next = NULL, *next_bound = NULL;
 	bool next_moved = false;
 	for (pl_inst *i = last; i; i = pl_inst_prev(i)) {
-		if (!is_fsdp_reduce_scatter(i)) {
+		pl_op op = pl_inst_op(i);
+		if (op != PL_OP_REDUCE_SCATTER || !has_fsdp_true(mv, i)) {
 			if (!note_stay(mv, i))
 				return PL_ENOMEM;
-			if (is_store(i) && !ptr_map_put(&mv->nearest_store, pl_inst_operand(i, 1), i))
+			if (is_store(mv, i, op) &&
+			    !ptr_map_put(&mv->nearest_store, pl_inst_operand(i, 1), i))
 				return PL_ENOMEM;
 			continue;
 		}
@@ -374,7 +401,7 @@ static int plan_sinks(struct mover *mv, pl_func *f)
 
 static void apply_sinks(struct mover *mv, pl_func *f)
 {
-	bool remarks = pl_ctx_remarks_enabled(mv->ctx);
+	bool remarks = mv->remarks;
 	for (size_t k = 0; k < mv->moves.len; k++) {
 		pl_inst *r = mv->moves.v[k].inst, *before = mv->moves.v[k].target;
 		if (remarks) {
@@ -404,26 +431,42 @@ static int move_collectives(struct mover *mv, pl_func *f)
 		if ((rc = plan_hoists(mv, f)) != PL_OK)
 			return rc;
 		apply_hoists(mv, f);
-		if ((rc = pl_ctx_stat_add(mv->ctx, "num_all_gathers_hoisted", mv->moves.len)) != PL_OK)
-			return rc;
+		mv->hoisted += mv->moves.len;
 	}
 	if (mv->cfg->sink) {
 		reset_sweep(mv);
 		if ((rc = plan_sinks(mv, f)) != PL_OK)
 			return rc;
 		apply_sinks(mv, f);
-		rc = pl_ctx_stat_add(mv->ctx, "num_reduce_scatters_sunk", mv->moves.len);
+		mv->sunk += mv->moves.len;
 	}
 	return rc;
 }
 
 static int hoist_run(pl_pass_ctx *ctx, void *state, pl_module *m)
 {
-	struct mover mv = {.ctx = ctx, .cfg = state};
+	struct mover mv = {.ctx = ctx, .cfg = state, .fsdp = {"fsdp", NULL},
+	                   .memo = {.rec_size = sizeof(bool)},
+	                   .remarks = pl_ctx_remarks_enabled(ctx)};
+	for (int op = 0; op < PL_OP__COUNT; op++)
+		mv.traits[op] = pl_op_traits((pl_op)op);
 	int rc = PL_OK;
 	for (size_t k = 0; k < pl_module_num_funcs(m) && rc == PL_OK; k++)
 		rc = move_collectives(&mv, pl_module_func_at(m, k));
-	reset_sweep(&mv);
+	/* every move made counts, as when each function added its own */
+	if (mv.cfg->hoist) {
+		int src = pl_ctx_stat_add(ctx, "num_all_gathers_hoisted", mv.hoisted);
+		if (rc == PL_OK)
+			rc = src;
+	}
+	if (mv.cfg->sink) {
+		int src = pl_ctx_stat_add(ctx, "num_reduce_scatters_sunk", mv.sunk);
+		if (rc == PL_OK)
+			rc = src;
+	}
+	ptr_map_free(&mv.nearest_store);
+	ptr_map_free(&mv.fsdp_gathers);
+	dict_memo_free(&mv.memo);
 	free(mv.stay.v);
 	free(mv.moves.v);
 	if (rc == PL_ENOMEM)

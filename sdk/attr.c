@@ -188,18 +188,29 @@ const pl_attr *pl_attrs_value_at(const pl_attrs *d, size_t i)
 	return i < d->n ? &d->v[i].val : NULL;
 }
 
+/* Keys are interned per module, so a caller that passes a key the SDK
+ * handed out (pl_attrs_key_at) is found by its address, without a strcmp;
+ * any other spelling of it by comparing strings. */
+static inline bool key_matches(const char *k, const char *key)
+{
+	return k == key || (k[0] == key[0] && strcmp(k, key) == 0);
+}
+
 static long attrs_find(const pl_attrs *d, const char *key)
 {
 	for (uint16_t i = 0; i < d->n; i++)
-		if (d->v[i].key[0] == key[0] && strcmp(d->v[i].key, key) == 0)
+		if (key_matches(d->v[i].key, key))
 			return i;
 	return -1;
 }
 
+/* the loop of attrs_find, spelled out: the hottest lookup stays one call */
 const pl_attr *pl_attrs_get(const pl_attrs *d, const char *key)
 {
-	long i = attrs_find(d, key);
-	return i < 0 ? NULL : &d->v[i].val;
+	for (uint16_t i = 0; i < d->n; i++)
+		if (key_matches(d->v[i].key, key))
+			return &d->v[i].val;
+	return NULL;
 }
 
 /* A dictionary's entry array may be shared (cap == 0 with n > 0): the

@@ -2,6 +2,14 @@
  * position numbers. */
 #include "internal.h"
 
+/* The function of a value (pl_value_func), inline for this file's loops. */
+static inline pl_func *value_func(const pl_value *v)
+{
+	if (!v->def)
+		return ((const struct pl_arg *)(const void *)v)->func;
+	return v->def->func;
+}
+
 /* ---- functions ---- */
 
 const char *pl_func_name(const pl_func *f) { return f->name; }
@@ -209,6 +217,69 @@ void pl_use_set_(pl_use *u, pl_value *v)
 	u->pprev = &v->uses;
 }
 
+/* ---- recycled blocks ----
+ * Erased instructions' blocks wait in per-size lists for the next
+ * instruction. A request whose own list is empty takes the smallest larger
+ * block there is and leaves the rest in the list of its size: passes that
+ * replace instructions by smaller ones (CoalesceCCOp lowers a tuple to a
+ * pack and an unpack) then reuse memory that is already mapped, instead of
+ * faulting in new pages. */
+
+static void free_block_push(pl_module *m, void *p, size_t size)
+{
+	size_t c = size / 8;
+	void **block = p;
+	*block = m->free_blocks[c];
+	m->free_blocks[c] = block;
+	m->free_mask[c / 64] |= (uint64_t)1 << (c % 64);
+}
+
+/* The index of the lowest set bit of w (not 0), by de Bruijn multiplication. */
+static unsigned lowest_bit(uint64_t w)
+{
+	static const unsigned char index[64] = {
+		0,  1,  48, 2,  57, 49, 28, 3,  61, 58, 50, 42, 38, 29, 17, 4,
+		62, 55, 59, 36, 53, 51, 43, 22, 45, 39, 33, 30, 24, 18, 12, 5,
+		63, 47, 56, 27, 60, 41, 37, 16, 54, 35, 52, 21, 44, 32, 23, 11,
+		46, 26, 40, 15, 34, 20, 31, 10, 25, 14, 19, 9,  13, 8,  7,  6};
+	return index[((w & (~w + 1)) * UINT64_C(0x03f79d71b4cb0a89)) >> 58];
+}
+
+/* A recycled block of exactly size bytes (<= PL_FREE_BLOCK_MAX), or NULL. */
+static inline void *free_block_pop(pl_module *m, size_t size)
+{
+	size_t c = size / 8;
+	void **block = m->free_blocks[c];
+	if (block) {
+		m->free_blocks[c] = *block;
+		if (!*block)
+			m->free_mask[c / 64] &= ~((uint64_t)1 << (c % 64));
+	}
+	return block;
+}
+
+/* A recycled block of size bytes (<= PL_FREE_BLOCK_MAX), cut from a larger
+ * one when there is none of that size, or NULL. */
+static void *free_block_take(pl_module *m, size_t size)
+{
+	enum { WORDS = sizeof m->free_mask / sizeof m->free_mask[0] };
+	size_t c = size / 8, wi = c / 64;
+	uint64_t w = m->free_mask[wi] & (~(uint64_t)0 << (c % 64));
+	while (!w && ++wi < WORDS)
+		w = m->free_mask[wi];
+	if (!w)
+		return NULL;
+	size_t found = wi * 64 + lowest_bit(w);
+	void **block = m->free_blocks[found];
+	m->free_blocks[found] = *block;
+	if (!*block)
+		m->free_mask[found / 64] &= ~((uint64_t)1 << (found % 64));
+	size_t rest = found * 8 - size;
+	if (rest >= sizeof(void *))
+		free_block_push(m, (char *)block + size, rest);
+	return block;
+}
+
 int pl_inst_erase(pl_inst *inst)
 {
 	if (inst->flags & PL_INST_ERASED)
@@ -227,30 +298,26 @@ int pl_inst_erase(pl_inst *inst)
 	 * size: passes that replace instructions (merging, lowering) would
 	 * otherwise grow the arena by what they erase. */
 	size_t size = sizeof(pl_inst) + inst->nops * sizeof(pl_use) + inst->nres * sizeof(pl_value);
-	if (size <= PL_FREE_BLOCK_MAX) {
-		pl_module *m = inst->func->m;
-		void **block = (void **)(void *)inst;
-		*block = m->free_blocks[size / 8];
-		m->free_blocks[size / 8] = block;
-	}
+	if (size <= PL_FREE_BLOCK_MAX)
+		free_block_push(inst->func->m, inst, size);
 	return PL_OK;
 }
 
 /* ---- creation ---- */
 
-pl_inst *pl_inst_alloc_(pl_func *f, const char *opname, pl_op op, size_t nops, size_t nres)
+/* split: may cut the block from a larger recycled one. The reader, which
+ * erases nothing, only looks for one of its size, as before. */
+static pl_inst *inst_alloc(pl_func *f, const char *opname, pl_op op, size_t nops,
+                           size_t nres, bool split)
 {
 	if (nops > UINT32_MAX / 2 || nres > UINT32_MAX / 2)
 		return NULL;
 	size_t size = sizeof(pl_inst) + nops * sizeof(pl_use) + nres * sizeof(pl_value);
-	pl_inst *inst;
-	void **recycled = size <= PL_FREE_BLOCK_MAX ? f->m->free_blocks[size / 8] : NULL;
-	if (recycled) {
-		f->m->free_blocks[size / 8] = *recycled;
-		inst = (pl_inst *)(void *)recycled;
-	} else {
+	pl_inst *inst = NULL;
+	if (size <= PL_FREE_BLOCK_MAX)
+		inst = split ? free_block_take(f->m, size) : free_block_pop(f->m, size);
+	if (!inst)
 		inst = pl_arena_alloc(&f->m->arena, size);
-	}
 	if (!inst)
 		return NULL;
 	memset(inst, 0, size);
@@ -269,6 +336,11 @@ pl_inst *pl_inst_alloc_(pl_func *f, const char *opname, pl_op op, size_t nops, s
 	return inst;
 }
 
+pl_inst *pl_inst_alloc_(pl_func *f, const char *opname, pl_op op, size_t nops, size_t nres)
+{
+	return inst_alloc(f, opname, op, nops, nres, false);
+}
+
 pl_inst *pl_inst_new(pl_func *f, const char *opname, pl_value *const *operands,
                      size_t num_operands, const pl_type *const *result_types,
                      size_t num_results)
@@ -276,7 +348,7 @@ pl_inst *pl_inst_new(pl_func *f, const char *opname, pl_value *const *operands,
 	if (!opname)
 		return NULL;
 	for (size_t k = 0; k < num_operands; k++)
-		if (!operands[k] || pl_value_func(operands[k]) != f)
+		if (!operands[k] || value_func(operands[k]) != f)
 			return NULL;
 	for (size_t k = 0; k < num_results; k++)
 		if (!result_types[k])
@@ -301,7 +373,7 @@ pl_inst *pl_inst_new(pl_func *f, const char *opname, pl_value *const *operands,
 		m->op_cache[slot].interned = name;
 		m->op_cache[slot].op = op;
 	}
-	pl_inst *inst = pl_inst_alloc_(f, name, op, num_operands, num_results);
+	pl_inst *inst = inst_alloc(f, name, op, num_operands, num_results, true);
 	if (!inst)
 		return NULL;
 	pl_use *ops = pl_inst_ops_(inst);
@@ -318,7 +390,7 @@ pl_inst *pl_inst_new(pl_func *f, const char *opname, pl_value *const *operands,
 pl_inst *pl_inst_clone(const pl_inst *src)
 {
 	pl_func *f = src->func;
-	pl_inst *inst = pl_inst_alloc_(f, src->opname, (pl_op)src->op, src->nops, src->nres);
+	pl_inst *inst = inst_alloc(f, src->opname, (pl_op)src->op, src->nops, src->nres, true);
 	if (!inst)
 		return NULL;
 	pl_use *ops = pl_inst_ops_(inst), *sops = pl_inst_ops_(src);
@@ -397,19 +469,25 @@ size_t pl_value_index(const pl_value *v)
 
 pl_func *pl_value_func(const pl_value *v)
 {
-	if (!v->def)
-		return ((const struct pl_arg *)(const void *)v)->func;
-	return v->def->func;
+	return value_func(v);
 }
 
 int pl_value_set_name(pl_value *v, const char *name)
 {
-	if (!name || !pl_is_name_(name, strlen(name)))
+	if (!name)
 		return PL_EINVAL;
-	pl_func *f = pl_value_func(v);
-	char *copy = pl_arena_strndup(&f->m->arena, name, strlen(name));
-	if (!copy)
+	size_t len = strlen(name), size = (len + 8) & ~(size_t)7;
+	if (!pl_is_name_(name, len))
+		return PL_EINVAL;
+	pl_func *f = value_func(v);
+	/* a pass that names what it builds may have erased something */
+	char *copy = size <= PL_FREE_BLOCK_MAX ? free_block_take(f->m, size) : NULL;
+	if (copy) {
+		memcpy(copy, name, len);
+		copy[len] = '\0';
+	} else if (!(copy = pl_arena_strndup(&f->m->arena, name, len))) {
 		return PL_ENOMEM;
+	}
 	v->name = copy;
 	f->names_dirty = true;
 	return PL_OK;
@@ -439,52 +517,68 @@ void pl_value_replace(pl_value *from, pl_value *to)
 		to->name = from->name;
 		from->name = NULL;
 	}
-	pl_value_func(to)->names_dirty = true;
+	value_func(to)->names_dirty = true;
 }
 
 /* ---- derived quantities ---- */
 
 int pl_inst_num_dynamic_instances(const pl_inst *inst, uint64_t *out)
 {
+	/* one scan for both reserved keys: an explicit count wins over the
+	 * domain wherever it stands */
 	const struct pl_reserved_keys *keys = &inst->func->m->keys;
-	const pl_attr *a = pl_attrs_find_interned_(&inst->attrs, keys->num_dynamic_instances);
-	if (a) {
-		if (a->kind != PL_ATTR_INT || a->u.i < 0)
-			return PL_ETYPE;
-		*out = (uint64_t)a->u.i;
-		return PL_OK;
+	const pl_attr *dom = NULL;
+	for (uint16_t i = 0; i < inst->attrs.n; i++) {
+		const char *k = inst->attrs.v[i].key;
+		const pl_attr *a = &inst->attrs.v[i].val;
+		if (k == keys->num_dynamic_instances) {
+			if (a->kind != PL_ATTR_INT || a->u.i < 0)
+				return PL_ETYPE;
+			*out = (uint64_t)a->u.i;
+			return PL_OK;
+		}
+		if (k == keys->domain && !dom)
+			dom = a;
 	}
-	a = pl_attrs_find_interned_(&inst->attrs, keys->domain);
-	if (a) {
-		if (a->kind != PL_ATTR_LIST)
+	if (dom) {
+		if (dom->kind != PL_ATTR_LIST)
 			return PL_ETYPE;
+		/* a bad extent is an error even after a 0, and a 0 makes the count
+		 * 0 even after an overflow; the product is checked in 128 bits
+		 * rather than with a division per extent (once it overflows, or
+		 * after a 0, the running product no longer matters) */
 		uint64_t n = 1;
-		bool zero = false;
-		for (uint32_t k = 0; k < a->len; k++) {
-			const pl_attr *e = &a->u.list[k];
+		bool zero = false, over = false;
+		for (uint32_t k = 0; k < dom->len; k++) {
+			const pl_attr *e = &dom->u.list[k];
 			if (e->kind != PL_ATTR_INT || e->u.i < 0)
 				return PL_ETYPE;
-			if (e->u.i == 0)
-				zero = true;
+			zero |= e->u.i == 0;
+			pl_u128 p = (pl_u128)n * (uint64_t)e->u.i;
+			over |= p > INT64_MAX;
+			n = (uint64_t)p;
 		}
 		if (zero) {
 			*out = 0;
 			return PL_OK;
 		}
-		for (uint32_t k = 0; k < a->len; k++) {
-			uint64_t d = (uint64_t)a->u.list[k].u.i;
-			if (n > (uint64_t)INT64_MAX / d)
-				return PL_EOVERFLOW;
-			n *= d;
-		}
+		if (over)
+			return PL_EOVERFLOW;
 		*out = n;
 		return PL_OK;
 	}
+	const pl_type *t = NULL;
 	if (inst->nres)
-		return pl_type_num_elements(pl_inst_res_(inst)[0].type, out);
-	if (inst->nops && pl_inst_ops_(inst)[0].val)
-		return pl_type_num_elements(pl_inst_ops_(inst)[0].val->type, out);
-	*out = 1;
+		t = pl_inst_res_(inst)[0].type;
+	else if (inst->nops && pl_inst_ops_(inst)[0].val)
+		t = pl_inst_ops_(inst)[0].val->type;
+	if (!t) {
+		*out = 1;
+		return PL_OK;
+	}
+	if (t->elements > (uint64_t)INT64_MAX) /* as pl_type_num_elements */
+		return PL_EOVERFLOW;
+	*out = t->elements;
 	return PL_OK;
 }
 

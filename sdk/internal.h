@@ -145,8 +145,10 @@ struct pl_module {
 	struct pl_intern types;
 	struct pl_intern lists;
 	/* blocks of erased instructions by size (8-byte steps up to
-	 * FREE_BLOCK_MAX), for the next instruction of the same size */
+	 * FREE_BLOCK_MAX), for the next instruction of the same size or,
+	 * split, of a smaller one; free_mask has a bit per non-empty list */
 	void *free_blocks[PL_FREE_BLOCK_CLASSES];
+	uint64_t free_mask[(PL_FREE_BLOCK_CLASSES + 63) / 64];
 	/* names.c's scratch table, kept between functions */
 	struct pl_name_slot *name_slots;
 	size_t name_cap;
