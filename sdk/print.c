@@ -13,13 +13,21 @@
 /* Text already printed, by the address of what was printed: types are
  * interned and identical attribute dictionaries share one entry array, so
  * a module's repeats are printed once and copied after. Direct-mapped and
- * bounded; a miss just prints. */
-enum { CACHE_SLOTS = 1 << 15, CACHE_MAX_TEXT = 8 << 20, CACHE_MAX_ITEM = 1024 };
+ * bounded; a miss just prints. Dictionaries that passes built one by one
+ * (equal, but each with its own entries) are found again by their contents
+ * in a second table, dicts. */
+enum {
+	CACHE_SLOTS = 1 << 15,
+	DICT_SLOTS = 1 << 13,
+	CACHE_MAX_TEXT = 8 << 20,
+	CACHE_MAX_ITEM = 1024
+};
 
 struct cache_slot {
 	const void *key;
-	uint32_t n;   /* entry count, for dictionaries */
-	uint32_t off; /* the text in cache_text */
+	uint32_t n;    /* entry count, for dictionaries */
+	uint32_t hash; /* of the entries' contents, in dicts */
+	uint32_t off;  /* the text in cache_text */
 	uint32_t len;
 };
 
@@ -30,12 +38,14 @@ struct out {
 	size_t len;
 	char buf[64 * 1024];
 	struct cache_slot cache[CACHE_SLOTS];
+	struct cache_slot dicts[DICT_SLOTS];
 	char *cache_text;
 	size_t cache_used, cache_cap;
 	unsigned long flushes;
 };
 
-static void out_flush(struct out *o)
+/* Rare (once per 64 KiB): kept out of line so the hot paths stay lean. */
+static __attribute__((noinline)) void out_flush(struct out *o)
 {
 	o->flushes++;
 	if (o->len && o->status == PL_OK && o->write(o->userdata, o->buf, o->len) != 0)
@@ -149,61 +159,235 @@ static void out_attr(struct out *o, const pl_attr *a)
 	}
 }
 
-static struct cache_slot *cache_lookup(struct out *o, const void *key, uint32_t n)
+static inline struct cache_slot *cache_slot_of(struct out *o, const void *key, uint32_t n)
 {
 	uintptr_t k = (uintptr_t)key;
-	struct cache_slot *c = &o->cache[((k >> 4) ^ (k >> 16) ^ n) & (CACHE_SLOTS - 1)];
-	return c->key == key && c->n == n ? c : NULL;
+	return &o->cache[((k >> 4) ^ (k >> 16) ^ n) & (CACHE_SLOTS - 1)];
 }
 
-/* Prints through fn, and remembers the text under (key, n). */
-static void print_cached(struct out *o, const void *key, uint32_t n,
-                         void (*fn)(struct out *, const void *), const void *arg)
+/* Keeps a copy of s[0..n) in cache_text, into *c under (key, n_key); false
+ * when it is too big to keep. */
+static bool cache_keep(struct out *o, struct cache_slot *c, const void *key, uint32_t n_key,
+                       const char *s, size_t n)
 {
-	struct cache_slot *hit = cache_lookup(o, key, n);
-	if (hit) {
-		out_put(o, o->cache_text + hit->off, hit->len);
-		return;
+	if (n > CACHE_MAX_ITEM || o->cache_used + n > CACHE_MAX_TEXT)
+		return false;
+	if (o->cache_used + n > o->cache_cap) {
+		size_t cap = o->cache_cap ? o->cache_cap * 2 : 64 * 1024;
+		char *t = realloc(o->cache_text, cap);
+		if (!t)
+			return false;
+		o->cache_text = t;
+		o->cache_cap = cap;
 	}
+	memcpy(o->cache_text + o->cache_used, s, n);
+	*c = (struct cache_slot){.key = key, .n = n_key, .off = (uint32_t)o->cache_used,
+	                         .len = (uint32_t)n};
+	o->cache_used += n;
+	return true;
+}
+
+/* Prints through fn, and keeps the text in *c under (key, n_key) when it
+ * stayed in one piece in buf; false when it was not kept. */
+static bool print_keep(struct out *o, void (*fn)(struct out *, const void *), const void *arg,
+                       struct cache_slot *c, const void *key, uint32_t n_key)
+{
 	/* room for an item we keep, so its text stays in one piece in buf */
 	if (sizeof o->buf - o->len < CACHE_MAX_ITEM)
 		out_flush(o);
 	size_t start = o->len;
 	unsigned long flushes = o->flushes;
 	fn(o, arg);
-	size_t len = o->len - start;
-	if (o->flushes != flushes || len > CACHE_MAX_ITEM ||
-	    o->cache_used + len > CACHE_MAX_TEXT)
-		return; /* it did not stay in buf, or it is too big to keep */
-	if (o->cache_used + len > o->cache_cap) {
-		size_t cap = o->cache_cap ? o->cache_cap * 2 : 64 * 1024;
-		char *t = realloc(o->cache_text, cap);
-		if (!t)
-			return;
-		o->cache_text = t;
-		o->cache_cap = cap;
+	if (o->flushes != flushes)
+		return false; /* it did not stay in buf */
+	return cache_keep(o, c, key, n_key, o->buf + start, o->len - start);
+}
+
+/* --- The hot path writes through a cursor p into buf; o->len catches up
+ * before anything else writes (a flush, or a printer of a cache miss). --- */
+
+/* p, or the start of an emptied buf, with room for n (<= sizeof buf) bytes. */
+static inline char *out_room(struct out *o, char *p, size_t n)
+{
+	if (__builtin_expect((size_t)(o->buf + sizeof o->buf - p) >= n, 1))
+		return p;
+	o->len = (size_t)(p - o->buf);
+	out_flush(o);
+	return o->buf;
+}
+
+/* n bytes that fit at p. Most texts here are short: fixed-size copies that
+ * overlap cost a few moves where a call to memcpy costs dozens. */
+static inline char *copy_known(char *p, const char *s, size_t n)
+{
+	if (n >= 8 && n <= 16) {
+		memcpy(p, s, 8);
+		memcpy(p + n - 8, s + n - 8, 8);
+	} else if (n > 16 && n <= 32) {
+		memcpy(p, s, 16);
+		memcpy(p + n - 16, s + n - 16, 16);
+	} else if (n > 32 && n <= 64) {
+		memcpy(p, s, 32);
+		memcpy(p + n - 32, s + n - 32, 32);
+	} else if (n >= 4 && n < 8) {
+		memcpy(p, s, 4);
+		memcpy(p + n - 4, s + n - 4, 4);
+	} else if (n < 4) {
+		for (size_t k = 0; k < n; k++)
+			p[k] = s[k];
+	} else {
+		memcpy(p, s, n);
 	}
-	memcpy(o->cache_text + o->cache_used, o->buf + start, len);
-	uintptr_t k = (uintptr_t)key;
-	struct cache_slot *c = &o->cache[((k >> 4) ^ (k >> 16) ^ n) & (CACHE_SLOTS - 1)];
-	c->key = key;
-	c->n = n;
-	c->off = (uint32_t)o->cache_used;
-	c->len = (uint32_t)len;
-	o->cache_used += len;
+	return p + n;
+}
+
+static inline char *put_lit(struct out *o, char *p, const char *s, size_t n)
+{
+	p = out_room(o, p, n);
+	memcpy(p, s, n);
+	return p + n;
+}
+
+/* A NUL-terminated string. Names are short (a few bytes), so copying up to
+ * the NUL in one pass beats strlen and memcpy. */
+static char *put_cstr(struct out *o, char *p, const char *s)
+{
+	for (;;) {
+		/* the NUL may be copied too: it lies within buf, past the text */
+		while (o->buf + sizeof o->buf - p >= 8) {
+			if (!(p[0] = s[0])) return p;
+			if (!(p[1] = s[1])) return p + 1;
+			if (!(p[2] = s[2])) return p + 2;
+			if (!(p[3] = s[3])) return p + 3;
+			if (!(p[4] = s[4])) return p + 4;
+			if (!(p[5] = s[5])) return p + 5;
+			if (!(p[6] = s[6])) return p + 6;
+			if (!(p[7] = s[7])) return p + 7;
+			p += 8;
+			s += 8;
+		}
+		while (p != o->buf + sizeof o->buf) {
+			if (!*s)
+				return p;
+			*p++ = *s++;
+		}
+		o->len = sizeof o->buf;
+		out_flush(o);
+		p = o->buf;
+	}
+}
+
+static inline char *put_text(struct out *o, char *p, const struct cache_slot *c)
+{
+	p = out_room(o, p, c->len);
+	return copy_known(p, o->cache_text + c->off, c->len);
 }
 
 static void out_attrs_text(struct out *o, const void *arg);
 static void out_type_text(struct out *o, const void *arg);
 
-static void out_attrs(struct out *o, const pl_attrs *d)
+static __attribute__((noinline)) char *put_type_miss(struct out *o, char *p,
+                                                       const pl_type *t, struct cache_slot *c)
 {
-	print_cached(o, d->v, d->n, out_attrs_text, d);
+	o->len = (size_t)(p - o->buf);
+	print_keep(o, out_type_text, t, c, t, 0);
+	return o->buf + o->len;
+}
+
+static inline char *put_type(struct out *o, char *p, const pl_type *t)
+{
+	struct cache_slot *c = cache_slot_of(o, t, 0);
+	if (__builtin_expect(c->key == t && c->n == 0, 1))
+		return put_text(o, p, c);
+	return put_type_miss(o, p, t, c);
+}
+
+/* An interned string (an op name), by its address like a type. */
+static __attribute__((noinline)) char *put_interned_miss(struct out *o, char *p,
+                                                         const char *s, struct cache_slot *c)
+{
+	size_t n = strlen(s);
+	if (!cache_keep(o, c, s, 0, s, n))
+		return put_cstr(o, p, s);
+	return put_text(o, p, c);
+}
+
+static inline char *put_interned(struct out *o, char *p, const char *s)
+{
+	struct cache_slot *c = cache_slot_of(o, s, 0);
+	if (__builtin_expect(c->key == s && c->n == 0, 1))
+		return put_text(o, p, c);
+	return put_interned_miss(o, p, s, c);
+}
+
+/* What decides an attribute's text, kind and length aside: strings and
+ * lists are interned, so equal addresses mean equal text. */
+static inline uint64_t attr_bits(const pl_attr *a)
+{
+	switch (a->kind) {
+	case PL_ATTR_INT: return (uint64_t)a->u.i;
+	case PL_ATTR_FLOAT: {
+		uint64_t bits;
+		memcpy(&bits, &a->u.f, sizeof bits);
+		return bits;
+	}
+	case PL_ATTR_BOOL: return a->u.b;
+	case PL_ATTR_STRING: return (uintptr_t)a->u.s;
+	case PL_ATTR_LIST: return (uintptr_t)a->u.list;
+	}
+	return 0;
+}
+
+static uint32_t dict_hash(const struct pl_attr_entry *v, uint16_t n)
+{
+	uint64_t h = n;
+	for (uint16_t k = 0; k < n; k++) {
+		h = (h ^ (uintptr_t)v[k].key) * 0x9e3779b97f4a7c15u;
+		h = (h ^ attr_bits(&v[k].val) ^ ((uint64_t)v[k].val.kind << 56)) *
+		    0x9e3779b97f4a7c15u;
+	}
+	return (uint32_t)(h >> 32);
+}
+
+static bool dict_same(const struct pl_attr_entry *a, const struct pl_attr_entry *b,
+                      uint16_t n)
+{
+	for (uint16_t k = 0; k < n; k++)
+		if (a[k].key != b[k].key || a[k].val.kind != b[k].val.kind ||
+		    a[k].val.len != b[k].val.len || attr_bits(&a[k].val) != attr_bits(&b[k].val))
+			return false;
+	return true;
+}
+
+/* Not found by address: by contents, else printed. */
+static __attribute__((noinline)) char *put_attrs_miss(struct out *o, char *p,
+                                                        const pl_attrs *d, struct cache_slot *c)
+{
+	uint32_t h = dict_hash(d->v, d->n);
+	struct cache_slot *e = &o->dicts[h & (DICT_SLOTS - 1)];
+	if (e->key && e->n == d->n && e->hash == h && dict_same(e->key, d->v, d->n)) {
+		*c = (struct cache_slot){.key = d->v, .n = d->n, .off = e->off, .len = e->len};
+		return put_text(o, p, c);
+	}
+	o->len = (size_t)(p - o->buf);
+	if (print_keep(o, out_attrs_text, d, c, d->v, d->n)) {
+		*e = *c;
+		e->hash = h;
+	}
+	return o->buf + o->len;
+}
+
+static inline char *put_attrs(struct out *o, char *p, const pl_attrs *d)
+{
+	struct cache_slot *c = cache_slot_of(o, d->v, d->n);
+	if (__builtin_expect(c->key == d->v && c->n == d->n, 1))
+		return put_text(o, p, c);
+	return put_attrs_miss(o, p, d, c);
 }
 
 static void out_type(struct out *o, const pl_type *t)
 {
-	print_cached(o, t, 0, out_type_text, t);
+	o->len = (size_t)(put_type(o, o->buf + o->len, t) - o->buf);
 }
 
 static void out_attrs_text(struct out *o, const void *arg)
@@ -233,47 +417,48 @@ static void out_type_text(struct out *o, const void *arg)
 	out_c(o, ']');
 }
 
-static void out_value(struct out *o, const pl_value *v)
+/* sep, then "%name" */
+static inline char *put_value(struct out *o, char *p, const char *sep, size_t n,
+                              const pl_value *v)
 {
-	out_c(o, '%');
-	out_s(o, v->name ? v->name : "<unnamed>");
+	p = put_lit(o, p, sep, n);
+	return put_cstr(o, p, v->name ? v->name : "<unnamed>");
+}
+
+static char *put_inst(struct out *o, char *p, const pl_inst *i)
+{
+	const pl_value *res = pl_inst_res_(i);
+	uint32_t nres = i->nres;
+	for (uint32_t k = 0; k < nres; k++)
+		p = k ? put_value(o, p, ", %", 3, &res[k]) : put_value(o, p, "%", 1, &res[k]);
+	if (nres)
+		p = put_lit(o, p, " = ", 3);
+	p = put_interned(o, p, i->opname);
+	const pl_use *ops = pl_inst_ops_(i);
+	for (uint32_t k = 0; k < i->nops; k++) {
+		p = k ? put_lit(o, p, ", %", 3) : put_lit(o, p, " %", 2);
+		const pl_value *v = ops[k].val;
+		p = put_cstr(o, p, !v ? "<null>" : v->name ? v->name : "<unnamed>");
+	}
+	if (i->attrs.n)
+		p = put_attrs(o, put_lit(o, p, " ", 1), &i->attrs);
+	if (nres == 1) {
+		p = put_type(o, put_lit(o, p, " : ", 3), res[0].type);
+	} else if (nres > 1) {
+		p = put_lit(o, p, " : (", 4);
+		for (uint32_t k = 0; k < nres; k++) {
+			if (k)
+				p = put_lit(o, p, ", ", 2);
+			p = put_type(o, p, res[k].type);
+		}
+		p = put_lit(o, p, ")", 1);
+	}
+	return p;
 }
 
 static void out_inst(struct out *o, const pl_inst *i)
 {
-	const pl_value *res = pl_inst_res_(i);
-	for (uint32_t k = 0; k < i->nres; k++) {
-		if (k)
-			out_put(o, ", ", 2);
-		out_value(o, &res[k]);
-	}
-	if (i->nres)
-		out_put(o, " = ", 3);
-	out_s(o, i->opname);
-	const pl_use *ops = pl_inst_ops_(i);
-	for (uint32_t k = 0; k < i->nops; k++) {
-		out_put(o, k ? ", " : " ", k ? 2 : 1);
-		if (ops[k].val)
-			out_value(o, ops[k].val);
-		else
-			out_s(o, "%<null>");
-	}
-	if (i->attrs.n) {
-		out_c(o, ' ');
-		out_attrs(o, &i->attrs);
-	}
-	if (i->nres == 1) {
-		out_put(o, " : ", 3);
-		out_type(o, res[0].type);
-	} else if (i->nres > 1) {
-		out_put(o, " : (", 4);
-		for (uint32_t k = 0; k < i->nres; k++) {
-			if (k)
-				out_put(o, ", ", 2);
-			out_type(o, res[k].type);
-		}
-		out_c(o, ')');
-	}
+	o->len = (size_t)(put_inst(o, o->buf + o->len, i) - o->buf);
 }
 
 static void out_func(struct out *o, const pl_func *f)
@@ -282,25 +467,29 @@ static void out_func(struct out *o, const pl_func *f)
 	out_s(o, f->name);
 	out_c(o, '(');
 	for (size_t k = 0; k < f->nargs; k++) {
-		if (k)
-			out_put(o, ", ", 2);
-		out_value(o, &f->args[k]->v);
-		out_put(o, ": ", 2);
-		out_type(o, f->args[k]->v.type);
+		char *p = o->buf + o->len;
+		p = k ? put_value(o, p, ", %", 3, &f->args[k]->v)
+		      : put_value(o, p, "%", 1, &f->args[k]->v);
+		p = put_lit(o, p, ": ", 2);
+		p = put_type(o, p, f->args[k]->v.type);
+		o->len = (size_t)(p - o->buf);
 	}
 	out_c(o, ')');
 	if (f->attrs.n) {
 		out_put(o, " attributes ", 12);
-		out_attrs(o, &f->attrs);
+		o->len = (size_t)(put_attrs(o, o->buf + o->len, &f->attrs) - o->buf);
 	}
 	out_put(o, " {\n", 3);
+	char *p = o->buf + o->len;
 	for (const pl_inst *i = f->first; i; i = i->next) {
-		out_put(o, "  ", 2);
-		out_inst(o, i);
-		out_c(o, '\n');
+		p = put_inst(o, put_lit(o, p, "  ", 2), i);
+		p = put_lit(o, p, "\n", 1);
 		if (o->status)
-			return;
+			break;
 	}
+	o->len = (size_t)(p - o->buf);
+	if (o->status)
+		return;
 	out_put(o, "}\n", 2);
 }
 
