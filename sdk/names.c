@@ -48,15 +48,16 @@ bool pl_is_key_(const char *s, size_t len)
  * length, so a probe compares strings only when both match. The slots are
  * the module's scratch (struct pl_name_slot in internal.h), reused from
  * function to function: a slot is in use when it carries the current
- * generation, so nothing has to be cleared. */
+ * generation, so nothing has to be cleared. At most half full, so that a
+ * probe for a name not there (the usual case) ends after a slot or two. */
 struct name_set {
 	struct pl_name_slot *slots;
-	size_t cap, count;
+	size_t cap, count, limit;
 	uint32_t gen;
 };
 
 /* FNV-1a and the length in one walk over the string. */
-static uint32_t name_hash(const char *s, uint32_t *len)
+static inline uint32_t name_hash(const char *s, uint32_t *len)
 {
 	uint32_t h = 2166136261u;
 	const unsigned char *p = (const unsigned char *)s;
@@ -73,6 +74,7 @@ static bool set_alloc(struct name_set *s, size_t cap)
 		return false;
 	s->slots = slots;
 	s->cap = cap;
+	s->limit = cap / 2;
 	s->gen = 1;
 	return true;
 }
@@ -81,12 +83,13 @@ static bool set_alloc(struct name_set *s, size_t cap)
 static bool set_begin(pl_module *m, struct name_set *s, size_t expect)
 {
 	size_t cap = 64;
-	while (cap * 3 < expect * 4)
+	while (cap < expect * 2)
 		cap *= 2;
 	s->count = 0;
 	if (m->name_slots && m->name_cap >= cap && m->name_gen < UINT32_MAX) {
 		s->slots = m->name_slots;
 		s->cap = m->name_cap;
+		s->limit = s->cap / 2;
 		s->gen = ++m->name_gen;
 		return true;
 	}
@@ -100,7 +103,7 @@ static bool set_begin(pl_module *m, struct name_set *s, size_t expect)
 	return true;
 }
 
-static bool set_grow(pl_module *m, struct name_set *s)
+static __attribute__((noinline)) bool set_grow(pl_module *m, struct name_set *s)
 {
 	struct name_set bigger;
 	if (!set_alloc(&bigger, s->cap * 2))
@@ -124,24 +127,23 @@ static bool set_grow(pl_module *m, struct name_set *s)
 }
 
 /* The slot holding name, or the free slot where it would go. */
-static struct pl_name_slot *set_find(const struct name_set *s, const char *name,
-                                     uint32_t hash, uint32_t len)
+static inline struct pl_name_slot *set_find(const struct name_set *s, const char *name,
+                                            uint32_t hash, uint32_t len)
 {
-	size_t j = hash & (s->cap - 1);
-	while (s->slots[j].gen == s->gen) {
-		const struct pl_name_slot *e = &s->slots[j];
-		if (e->hash == hash && e->len == len && memcmp(e->name, name, len) == 0)
-			break;
-		j = (j + 1) & (s->cap - 1);
+	size_t mask = s->cap - 1, j = hash & mask;
+	for (;; j = (j + 1) & mask) {
+		struct pl_name_slot *e = &s->slots[j];
+		if (e->gen != s->gen ||
+		    (e->hash == hash && e->len == len && memcmp(e->name, name, len) == 0))
+			return e;
 	}
-	return &s->slots[j];
 }
 
 /* Inserts name; false when it was there already (or out of memory, which
  * *oom tells). */
-static bool set_insert(pl_module *m, struct name_set *s, const char *name, bool *oom)
+static inline bool set_insert(pl_module *m, struct name_set *s, const char *name, bool *oom)
 {
-	if ((s->count + 1) * 4 > s->cap * 3 && !set_grow(m, s)) {
+	if (__builtin_expect(s->count >= s->limit, 0) && !set_grow(m, s)) {
 		*oom = true;
 		return false;
 	}
@@ -181,7 +183,7 @@ int pl_assign_names_(pl_func *f)
 #define VISIT(val)                                                           \
 	do {                                                                 \
 		pl_value *v_ = (val);                                        \
-		if (v_->name && set_insert(f->m, &set, v_->name, &oom))            \
+		if (v_->name && set_insert(f->m, &set, v_->name, &oom))      \
 			break;                                               \
 		if (oom)                                                     \
 			goto out;                                            \
