@@ -3,7 +3,9 @@
  * Contract: one instruction per line, two-space indent, attributes in stored
  * order, a single result type without parentheses, a blank line between
  * functions. Output depends only on the module, so print(parse(x)) is a
- * fixed point. Output goes through a 64 KiB buffer to the caller's writer.
+ * fixed point. Output goes through a buffer to the caller's writer: 1 MiB
+ * for a module or a function (fewer, larger writes cost the kernel less),
+ * a small one for the short texts of messages.
  */
 #include "internal.h"
 
@@ -17,10 +19,15 @@
  * (equal, but each with its own entries) are found again by their contents
  * in a second table, dicts. */
 enum {
+	BUF_SIZE = 1 << 20,
 	CACHE_SLOTS = 1 << 15,
 	DICT_SLOTS = 1 << 13,
+	/* for messages */
+	SMALL_BUF_SIZE = 4096,
+	SMALL_CACHE_SLOTS = 64,
+	SMALL_DICT_SLOTS = 16,
 	CACHE_MAX_TEXT = 8 << 20,
-	CACHE_MAX_ITEM = 1024
+	CACHE_MAX_ITEM = 1024 /* at most SMALL_BUF_SIZE */
 };
 
 struct cache_slot {
@@ -35,16 +42,16 @@ struct out {
 	pl_write_fn write;
 	void *userdata;
 	int status;
+	char *buf, *end; /* end: buf's size past buf */
 	size_t len;
-	char buf[64 * 1024];
-	struct cache_slot cache[CACHE_SLOTS];
-	struct cache_slot dicts[DICT_SLOTS];
+	struct cache_slot *cache, *dicts; /* after this struct, in its block */
+	uint32_t cache_mask, dict_mask;
 	char *cache_text;
 	size_t cache_used, cache_cap;
 	unsigned long flushes;
 };
 
-/* Rare (once per 64 KiB): kept out of line so the hot paths stay lean. */
+/* Rare (once per buffer): kept out of line so the hot paths stay lean. */
 static __attribute__((noinline)) void out_flush(struct out *o)
 {
 	o->flushes++;
@@ -55,9 +62,10 @@ static __attribute__((noinline)) void out_flush(struct out *o)
 
 static void out_put(struct out *o, const char *s, size_t n)
 {
-	if (n > sizeof o->buf - o->len) {
+	size_t size = (size_t)(o->end - o->buf);
+	if (n > size - o->len) {
 		out_flush(o);
-		if (n > sizeof o->buf) {
+		if (n > size) {
 			if (o->status == PL_OK && o->write(o->userdata, s, n) != 0)
 				o->status = PL_EIO;
 			return;
@@ -69,7 +77,7 @@ static void out_put(struct out *o, const char *s, size_t n)
 
 static inline void out_c(struct out *o, char c)
 {
-	if (o->len == sizeof o->buf)
+	if (o->buf + o->len == o->end)
 		out_flush(o);
 	o->buf[o->len++] = c;
 }
@@ -162,7 +170,7 @@ static void out_attr(struct out *o, const pl_attr *a)
 static inline struct cache_slot *cache_slot_of(struct out *o, const void *key, uint32_t n)
 {
 	uintptr_t k = (uintptr_t)key;
-	return &o->cache[((k >> 4) ^ (k >> 16) ^ n) & (CACHE_SLOTS - 1)];
+	return &o->cache[((k >> 4) ^ (k >> 16) ^ n) & o->cache_mask];
 }
 
 /* Keeps a copy of s[0..n) in cache_text, into *c under (key, n_key); false
@@ -193,7 +201,7 @@ static bool print_keep(struct out *o, void (*fn)(struct out *, const void *), co
                        struct cache_slot *c, const void *key, uint32_t n_key)
 {
 	/* room for an item we keep, so its text stays in one piece in buf */
-	if (sizeof o->buf - o->len < CACHE_MAX_ITEM)
+	if ((size_t)(o->end - o->buf) - o->len < CACHE_MAX_ITEM)
 		out_flush(o);
 	size_t start = o->len;
 	unsigned long flushes = o->flushes;
@@ -206,10 +214,10 @@ static bool print_keep(struct out *o, void (*fn)(struct out *, const void *), co
 /* --- The hot path writes through a cursor p into buf; o->len catches up
  * before anything else writes (a flush, or a printer of a cache miss). --- */
 
-/* p, or the start of an emptied buf, with room for n (<= sizeof buf) bytes. */
+/* p, or the start of an emptied buf, with room for n (<= SMALL_BUF_SIZE) bytes. */
 static inline char *out_room(struct out *o, char *p, size_t n)
 {
-	if (__builtin_expect((size_t)(o->buf + sizeof o->buf - p) >= n, 1))
+	if (__builtin_expect((size_t)(o->end - p) >= n, 1))
 		return p;
 	o->len = (size_t)(p - o->buf);
 	out_flush(o);
@@ -254,7 +262,7 @@ static char *put_cstr(struct out *o, char *p, const char *s)
 {
 	for (;;) {
 		/* the NUL may be copied too: it lies within buf, past the text */
-		while (o->buf + sizeof o->buf - p >= 8) {
+		while (o->end - p >= 8) {
 			if (!(p[0] = s[0])) return p;
 			if (!(p[1] = s[1])) return p + 1;
 			if (!(p[2] = s[2])) return p + 2;
@@ -266,12 +274,12 @@ static char *put_cstr(struct out *o, char *p, const char *s)
 			p += 8;
 			s += 8;
 		}
-		while (p != o->buf + sizeof o->buf) {
+		while (p != o->end) {
 			if (!*s)
 				return p;
 			*p++ = *s++;
 		}
-		o->len = sizeof o->buf;
+		o->len = (size_t)(o->end - o->buf);
 		out_flush(o);
 		p = o->buf;
 	}
@@ -364,7 +372,7 @@ static __attribute__((noinline)) char *put_attrs_miss(struct out *o, char *p,
                                                         const pl_attrs *d, struct cache_slot *c)
 {
 	uint32_t h = dict_hash(d->v, d->n);
-	struct cache_slot *e = &o->dicts[h & (DICT_SLOTS - 1)];
+	struct cache_slot *e = &o->dicts[h & o->dict_mask];
 	if (e->key && e->n == d->n && e->hash == h && dict_same(e->key, d->v, d->n)) {
 		*c = (struct cache_slot){.key = d->v, .n = d->n, .off = e->off, .len = e->len};
 		return put_text(o, p, c);
@@ -493,14 +501,28 @@ static void out_func(struct out *o, const pl_func *f)
 	out_put(o, "}\n", 2);
 }
 
-static struct out *out_new(pl_write_fn write, void *userdata)
+/* big: for a module or a function, else for a message's short text */
+static struct out *out_new(pl_write_fn write, void *userdata, bool big)
 {
-	struct out *o = calloc(1, sizeof *o);
-	if (o) {
-		o->write = write;
-		o->userdata = userdata;
-		o->status = PL_OK;
+	size_t nc = big ? CACHE_SLOTS : SMALL_CACHE_SLOTS;
+	size_t nd = big ? DICT_SLOTS : SMALL_DICT_SLOTS;
+	size_t size = big ? BUF_SIZE : SMALL_BUF_SIZE;
+	struct out *o = calloc(1, sizeof *o + (nc + nd) * sizeof(struct cache_slot));
+	if (!o)
+		return NULL;
+	o->buf = malloc(size);
+	if (!o->buf) {
+		free(o);
+		return NULL;
 	}
+	o->end = o->buf + size;
+	o->write = write;
+	o->userdata = userdata;
+	o->status = PL_OK;
+	o->cache = (struct cache_slot *)(void *)(o + 1);
+	o->dicts = o->cache + nc;
+	o->cache_mask = (uint32_t)nc - 1;
+	o->dict_mask = (uint32_t)nd - 1;
 	return o;
 }
 
@@ -509,6 +531,7 @@ static int out_finish(struct out *o)
 	out_flush(o);
 	int rc = o->status;
 	free(o->cache_text);
+	free(o->buf);
 	free(o);
 	return rc;
 }
@@ -518,7 +541,7 @@ int pl_print_func(pl_func *f, pl_write_fn write, void *userdata)
 	int rc = pl_assign_names_(f);
 	if (rc)
 		return rc;
-	struct out *o = out_new(write, userdata);
+	struct out *o = out_new(write, userdata, true);
 	if (!o)
 		return PL_ENOMEM;
 	out_func(o, f);
@@ -540,7 +563,7 @@ int pl_print_module(pl_module *m, pl_write_fn write, void *userdata)
 	int rc = pl_module_name_values(m);
 	if (rc)
 		return rc;
-	struct out *o = out_new(write, userdata);
+	struct out *o = out_new(write, userdata, true);
 	if (!o)
 		return PL_ENOMEM;
 	for (size_t k = 0; k < m->nfuncs && o->status == PL_OK; k++) {
@@ -576,7 +599,7 @@ static int write_strbuf(void *userdata, const char *bytes, size_t len)
 static void print_to_strbuf(struct pl_strbuf *sb, void (*fn)(struct out *, const void *),
                             const void *arg)
 {
-	struct out *o = out_new(write_strbuf, sb);
+	struct out *o = out_new(write_strbuf, sb, false);
 	if (!o) {
 		sb->failed = true;
 		return;
