@@ -167,10 +167,13 @@ static void out_attr(struct out *o, const pl_attr *a)
 	}
 }
 
+/* The high bits of a multiplicative hash: a type and a dictionary's entries
+ * that lie side by side in memory must not share a slot, or they evict each
+ * other at every use. */
 static inline struct cache_slot *cache_slot_of(struct out *o, const void *key, uint32_t n)
 {
-	uintptr_t k = (uintptr_t)key;
-	return &o->cache[((k >> 4) ^ (k >> 16) ^ n) & o->cache_mask];
+	uint64_t h = ((uint64_t)(uintptr_t)key + n) * 0x9e3779b97f4a7c15u;
+	return &o->cache[(h >> 40) & o->cache_mask];
 }
 
 /* Keeps a copy of s[0..n) in cache_text, into *c under (key, n_key); false
