@@ -261,7 +261,7 @@ static inline char *put_lit(struct out *o, char *p, const char *s, size_t n)
 
 /* A NUL-terminated string. Names are short (a few bytes), so copying up to
  * the NUL in one pass beats strlen and memcpy. */
-static char *put_cstr(struct out *o, char *p, const char *s)
+static __attribute__((noinline)) char *put_cstr(struct out *o, char *p, const char *s)
 {
 	for (;;) {
 		/* the NUL may be copied too: it lies within buf, past the text */
@@ -428,12 +428,32 @@ static void out_type_text(struct out *o, const void *arg)
 	out_c(o, ']');
 }
 
+/* sep (a literal of n <= 4 bytes), then the NUL-terminated s: with one
+ * check of the room, and inline, when s is a short name. */
+static inline char *put_sep_cstr(struct out *o, char *p, const char *sep, size_t n,
+                                 const char *s)
+{
+	if (__builtin_expect(o->end - p < 16, 0))
+		return put_cstr(o, put_lit(o, p, sep, n), s);
+	memcpy(p, sep, n);
+	p += n;
+	/* the NUL may be copied too: it lies within buf, past the text */
+	if (!(p[0] = s[0])) return p;
+	if (!(p[1] = s[1])) return p + 1;
+	if (!(p[2] = s[2])) return p + 2;
+	if (!(p[3] = s[3])) return p + 3;
+	if (!(p[4] = s[4])) return p + 4;
+	if (!(p[5] = s[5])) return p + 5;
+	if (!(p[6] = s[6])) return p + 6;
+	if (!(p[7] = s[7])) return p + 7;
+	return put_cstr(o, p + 8, s + 8);
+}
+
 /* sep, then "%name" */
 static inline char *put_value(struct out *o, char *p, const char *sep, size_t n,
                               const pl_value *v)
 {
-	p = put_lit(o, p, sep, n);
-	return put_cstr(o, p, v->name ? v->name : "<unnamed>");
+	return put_sep_cstr(o, p, sep, n, v->name ? v->name : "<unnamed>");
 }
 
 static char *put_inst(struct out *o, char *p, const pl_inst *i)
@@ -447,9 +467,9 @@ static char *put_inst(struct out *o, char *p, const pl_inst *i)
 	p = put_interned(o, p, i->opname);
 	const pl_use *ops = pl_inst_ops_(i);
 	for (uint32_t k = 0; k < i->nops; k++) {
-		p = k ? put_lit(o, p, ", %", 3) : put_lit(o, p, " %", 2);
 		const pl_value *v = ops[k].val;
-		p = put_cstr(o, p, !v ? "<null>" : v->name ? v->name : "<unnamed>");
+		const char *name = !v ? "<null>" : v->name ? v->name : "<unnamed>";
+		p = k ? put_sep_cstr(o, p, ", %", 3, name) : put_sep_cstr(o, p, " %", 2, name);
 	}
 	if (i->attrs.n)
 		p = put_attrs(o, put_lit(o, p, " ", 1), &i->attrs);
