@@ -56,13 +56,17 @@ struct name_set {
 	uint32_t gen;
 };
 
-/* FNV-1a and the length in one walk over the string. */
-static inline uint32_t name_hash(const char *s, uint32_t *len)
+/* FNV-1a and the length in one walk over the string, whose first byte the
+ * caller has loaded already. */
+static inline uint32_t name_hash(const char *s, unsigned char first, uint32_t *len)
 {
 	uint32_t h = 2166136261u;
 	const unsigned char *p = (const unsigned char *)s;
-	for (; *p; p++)
-		h = (h ^ *p) * 16777619u;
+	if (first) {
+		h = (h ^ first) * 16777619u;
+		for (p++; *p; p++)
+			h = (h ^ *p) * 16777619u;
+	}
 	*len = (uint32_t)(p - (const unsigned char *)s);
 	return h ^ (h >> 15);
 }
@@ -141,13 +145,14 @@ static inline struct pl_name_slot *set_find(const struct name_set *s, const char
 
 /* Inserts name; false when it was there already (or out of memory, which
  * *oom tells). */
-static inline bool set_insert(pl_module *m, struct name_set *s, const char *name, bool *oom)
+static inline bool set_insert(pl_module *m, struct name_set *s, const char *name,
+                              unsigned char first, bool *oom)
 {
 	if (__builtin_expect(s->count >= s->limit, 0) && !set_grow(m, s)) {
 		*oom = true;
 		return false;
 	}
-	uint32_t len, hash = name_hash(name, &len);
+	uint32_t len, hash = name_hash(name, first, &len);
 	struct pl_name_slot *e = set_find(s, name, hash, len);
 	if (e->gen == s->gen)
 		return false;
@@ -161,7 +166,7 @@ static inline bool set_insert(pl_module *m, struct name_set *s, const char *name
 
 static bool set_contains(const struct name_set *s, const char *name)
 {
-	uint32_t len, hash = name_hash(name, &len);
+	uint32_t len, hash = name_hash(name, (unsigned char)name[0], &len);
 	return set_find(s, name, hash, len)->gen == s->gen;
 }
 
@@ -180,10 +185,11 @@ int pl_assign_names_(pl_func *f)
 	bool oom = false;
 	int rc = PL_ENOMEM;
 
-#define VISIT(val)                                                           \
+	/* val's name is name, whose first byte is first */
+#define VISIT(val, name, first)                                              \
 	do {                                                                 \
 		pl_value *v_ = (val);                                        \
-		if (v_->name && set_insert(f->m, &set, v_->name, &oom))      \
+		if ((name) && set_insert(f->m, &set, (name), (first), &oom)) \
 			break;                                               \
 		if (oom)                                                     \
 			goto out;                                            \
@@ -197,11 +203,36 @@ int pl_assign_names_(pl_func *f)
 		todo[ntodo++] = v_;                                          \
 	} while (0)
 
-	for (size_t k = 0; k < f->nargs; k++)
-		VISIT(&f->args[k]->v);
-	for (pl_inst *i = f->first; i; i = i->next)
-		for (uint32_t k = 0; k < i->nres; k++)
-			VISIT(&pl_inst_res_(i)[k]);
+	for (size_t k = 0; k < f->nargs; k++) {
+		const char *name = f->args[k]->v.name;
+		VISIT(&f->args[k]->v, name, name ? (unsigned char)name[0] : 0);
+	}
+	/* On a large module nearly every instruction, its first result's name
+	 * and that name's first byte miss the cache, one after the other. The
+	 * next instruction's are loaded at the top of each step, ahead of the
+	 * hashing, whose mispredicted branches would otherwise hold those loads
+	 * back until the step is done. */
+	pl_inst *i = f->first;
+	uint32_t nres = i ? i->nres : 0;
+	const char *name0 = nres ? pl_inst_res_(i)[0].name : NULL;
+	unsigned char first0 = name0 ? (unsigned char)name0[0] : 0;
+	while (i) {
+		pl_inst *next = i->next;
+		uint32_t next_nres = next ? next->nres : 0;
+		const char *next_name0 = next_nres ? pl_inst_res_(next)[0].name : NULL;
+		unsigned char next_first0 = next_name0 ? (unsigned char)next_name0[0] : 0;
+		pl_value *res = pl_inst_res_(i);
+		if (nres)
+			VISIT(&res[0], name0, first0);
+		for (uint32_t k = 1; k < nres; k++) {
+			const char *name = res[k].name;
+			VISIT(&res[k], name, name ? (unsigned char)name[0] : 0);
+		}
+		i = next;
+		nres = next_nres;
+		name0 = next_name0;
+		first0 = next_first0;
+	}
 #undef VISIT
 
 	uint64_t next_number = 0;
@@ -241,7 +272,7 @@ int pl_assign_names_(pl_func *f)
 		pl_sb_free(&sb);
 		if (!name)
 			goto out;
-		set_insert(f->m, &set, name, &oom);
+		set_insert(f->m, &set, name, (unsigned char)name[0], &oom);
 		if (oom)
 			goto out;
 		v->name = name;
