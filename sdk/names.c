@@ -182,6 +182,7 @@ int pl_assign_names_(pl_func *f)
 		return PL_ENOMEM;
 	pl_value **todo = NULL;
 	size_t ntodo = 0, todo_cap = 0;
+	struct pl_strbuf sb = {0}; /* a candidate name, reused */
 	bool oom = false;
 	int rc = PL_ENOMEM;
 
@@ -244,7 +245,6 @@ int pl_assign_names_(pl_func *f)
 		pl_value *v = todo[t];
 		char buf[64];
 		const char *base = v->name;
-		struct pl_strbuf sb = {0};
 		uint64_t n = base && last_base && strcmp(base, last_base) == 0 ? last_n + 1 : 1;
 		for (;; n++) {
 			sb.len = 0;
@@ -257,10 +257,8 @@ int pl_assign_names_(pl_func *f)
 				size_t len = pl_fmt_u64(buf, next_number++);
 				pl_sb_put(&sb, buf, len);
 			}
-			if (sb.failed) {
-				pl_sb_free(&sb);
+			if (sb.failed)
 				goto out;
-			}
 			if (!set_contains(&set, sb.data))
 				break;
 		}
@@ -269,7 +267,6 @@ int pl_assign_names_(pl_func *f)
 			last_n = n;
 		}
 		char *name = pl_arena_strndup(&f->m->arena, sb.data, sb.len);
-		pl_sb_free(&sb);
 		if (!name)
 			goto out;
 		set_insert(f->m, &set, name, (unsigned char)name[0], &oom);
@@ -280,6 +277,7 @@ int pl_assign_names_(pl_func *f)
 	f->names_dirty = false;
 	rc = PL_OK;
 out:
+	pl_sb_free(&sb);
 	free(todo);
 	return rc;
 }
