@@ -5,43 +5,68 @@
 
 #include <stdlib.h>
 
+/* The character classes of the lexical rules below, one table lookup a
+ * character. */
+enum {
+	CH_NAME = 1,         /* [A-Za-z0-9_.$-] */
+	CH_OPNAME_START = 2, /* [a-z_] */
+	CH_OPNAME = 4,       /* [a-z0-9_.] */
+	CH_KEY_START = 8,    /* [A-Za-z_] */
+	CH_KEY = 16          /* [A-Za-z0-9_] */
+};
+
+#define LOWER (CH_NAME | CH_OPNAME_START | CH_OPNAME | CH_KEY_START | CH_KEY)
+#define UPPER (CH_NAME | CH_KEY_START | CH_KEY)
+#define DIGIT (CH_NAME | CH_OPNAME | CH_KEY)
+static const unsigned char char_class[256] = {
+	['a'] = LOWER, ['b'] = LOWER, ['c'] = LOWER, ['d'] = LOWER, ['e'] = LOWER,
+	['f'] = LOWER, ['g'] = LOWER, ['h'] = LOWER, ['i'] = LOWER, ['j'] = LOWER,
+	['k'] = LOWER, ['l'] = LOWER, ['m'] = LOWER, ['n'] = LOWER, ['o'] = LOWER,
+	['p'] = LOWER, ['q'] = LOWER, ['r'] = LOWER, ['s'] = LOWER, ['t'] = LOWER,
+	['u'] = LOWER, ['v'] = LOWER, ['w'] = LOWER, ['x'] = LOWER, ['y'] = LOWER,
+	['z'] = LOWER,
+	['A'] = UPPER, ['B'] = UPPER, ['C'] = UPPER, ['D'] = UPPER, ['E'] = UPPER,
+	['F'] = UPPER, ['G'] = UPPER, ['H'] = UPPER, ['I'] = UPPER, ['J'] = UPPER,
+	['K'] = UPPER, ['L'] = UPPER, ['M'] = UPPER, ['N'] = UPPER, ['O'] = UPPER,
+	['P'] = UPPER, ['Q'] = UPPER, ['R'] = UPPER, ['S'] = UPPER, ['T'] = UPPER,
+	['U'] = UPPER, ['V'] = UPPER, ['W'] = UPPER, ['X'] = UPPER, ['Y'] = UPPER,
+	['Z'] = UPPER,
+	['0'] = DIGIT, ['1'] = DIGIT, ['2'] = DIGIT, ['3'] = DIGIT, ['4'] = DIGIT,
+	['5'] = DIGIT, ['6'] = DIGIT, ['7'] = DIGIT, ['8'] = DIGIT, ['9'] = DIGIT,
+	['_'] = CH_NAME | CH_OPNAME_START | CH_OPNAME | CH_KEY_START | CH_KEY,
+	['.'] = CH_NAME | CH_OPNAME,
+	['$'] = CH_NAME,
+	['-'] = CH_NAME,
+};
+#undef LOWER
+#undef UPPER
+#undef DIGIT
+
+/* len > 0 characters: the first of class first, the others of class rest */
+static bool all_of(const char *s, size_t len, unsigned first, unsigned rest)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	if (len == 0 || !(char_class[u[0]] & first))
+		return false;
+	for (size_t i = 1; i < len; i++)
+		if (!(char_class[u[i]] & rest))
+			return false;
+	return true;
+}
+
 bool pl_is_name_(const char *s, size_t len)
 {
-	if (len == 0)
-		return false;
-	for (size_t i = 0; i < len; i++) {
-		unsigned char c = (unsigned char)s[i];
-		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-		      (c >= '0' && c <= '9') || c == '_' || c == '.' || c == '$' || c == '-'))
-			return false;
-	}
-	return true;
+	return all_of(s, len, CH_NAME, CH_NAME);
 }
 
 bool pl_is_opname_(const char *s, size_t len)
 {
-	if (len == 0 || !((s[0] >= 'a' && s[0] <= 'z') || s[0] == '_'))
-		return false;
-	for (size_t i = 1; i < len; i++) {
-		char c = s[i];
-		if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' || c == '.'))
-			return false;
-	}
-	return true;
+	return all_of(s, len, CH_OPNAME_START, CH_OPNAME);
 }
 
 bool pl_is_key_(const char *s, size_t len)
 {
-	if (len == 0 || !((s[0] >= 'a' && s[0] <= 'z') || (s[0] >= 'A' && s[0] <= 'Z') ||
-	                  s[0] == '_'))
-		return false;
-	for (size_t i = 1; i < len; i++) {
-		char c = s[i];
-		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-		      (c >= '0' && c <= '9') || c == '_'))
-			return false;
-	}
-	return true;
+	return all_of(s, len, CH_KEY_START, CH_KEY);
 }
 
 /* A set of C strings, by content. Each slot keeps the string's hash and
