@@ -80,16 +80,30 @@ void pl_sb_free(struct pl_strbuf *sb)
 	memset(sb, 0, sizeof *sb);
 }
 
+/* The digits of 0..99, two by two. */
+static const char digit_pairs[201] =
+	"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+	"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+	"8081828384858687888990919293949596979899";
+
+/* Counts the digits first, then writes them from the last, two at a time:
+ * half the divisions, and no reversal. */
 size_t pl_fmt_u64(char *buf, uint64_t v)
 {
-	char tmp[20];
-	size_t n = 0;
-	do {
-		tmp[n++] = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
-	for (size_t i = 0; i < n; i++)
-		buf[i] = tmp[n - 1 - i];
+	size_t n = 1;
+	for (uint64_t t = v; t >= 10; t /= 10)
+		n++;
+	char *p = buf + n;
+	while (v >= 100) {
+		unsigned r = (unsigned)(v % 100);
+		v /= 100;
+		p -= 2;
+		memcpy(p, digit_pairs + 2 * r, 2);
+	}
+	if (v >= 10)
+		memcpy(p - 2, digit_pairs + 2 * v, 2);
+	else
+		p[-1] = (char)('0' + v);
 	return n;
 }
 
