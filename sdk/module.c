@@ -3,20 +3,45 @@
 
 #include <stdlib.h>
 
+static inline uint64_t load64(const unsigned char *s)
+{
+	uint64_t w;
+	memcpy(&w, s, 8);
+	return w;
+}
+
+static inline uint64_t load32(const unsigned char *s)
+{
+	uint32_t w;
+	memcpy(&w, s, 4);
+	return w;
+}
+
+/* A multiply-xorshift over 8-byte words. The last word is read so that it
+ * ends at the last byte (overlapping the one before), and shorter inputs
+ * are read as two overlapping 4-byte words or three single bytes, so no
+ * byte past the input is touched and no byte-wise copy is needed. The
+ * length is mixed in first, which tells the overlapped forms apart. Only
+ * lookups depend on the value: nothing is ordered by it. */
 uint64_t pl_hash_bytes_(const void *p, size_t len)
 {
 	const unsigned char *s = p;
 	uint64_t h = 0x9e3779b97f4a7c15ull ^ (len * 0xff51afd7ed558ccdull);
-	while (len >= 8) {
-		uint64_t w;
-		memcpy(&w, s, 8);
-		h = (h ^ w) * 0xbf58476d1ce4e5b9ull;
-		h ^= h >> 31;
-		s += 8;
-		len -= 8;
+	uint64_t w;
+	if (len > 8) {
+		const unsigned char *last = s + len - 8;
+		for (; s < last; s += 8) {
+			h = (h ^ load64(s)) * 0xbf58476d1ce4e5b9ull;
+			h ^= h >> 31;
+		}
+		w = load64(last);
+	} else if (len >= 4) {
+		w = load32(s) << 32 | load32(s + len - 4);
+	} else if (len > 0) {
+		w = (uint64_t)s[0] << 16 | (uint64_t)s[len / 2] << 8 | s[len - 1];
+	} else {
+		w = 0;
 	}
-	uint64_t w = 0;
-	memcpy(&w, s, len);
 	h = (h ^ w) * 0x94d049bb133111ebull;
 	h ^= h >> 29;
 	h *= 0xbf58476d1ce4e5b9ull;
