@@ -123,8 +123,9 @@ struct parser {
 	struct sym_slot *sym;
 	size_t sym_cap, sym_count;
 	uint32_t sym_gen;
-	/* types and attribute dictionaries by the text they were read from */
-	struct memo types_memo, dicts_memo;
+	/* types, attribute dictionaries and instruction tails (see parse_tail)
+	 * by the text they were read from */
+	struct memo types_memo, dicts_memo, tails_memo;
 	const char *dict_close; /* the '}' that closed the last dictionary read */
 	struct op_seen {
 		const char *name; /* interned */
@@ -626,12 +627,12 @@ static struct memo_entry *memo_find(const struct memo *mo, const char *s, size_t
 	return NULL;
 }
 
-/* Remembers that text s gave val; quietly does nothing past the bounds. */
-static void memo_insert(struct parser *p, struct memo *mo, const char *s, size_t len,
+/* Remembers that text s gave val; false (nothing done) past the bounds. */
+static bool memo_insert(struct parser *p, struct memo *mo, const char *s, size_t len,
                         uint64_t hash, const void *val, uint16_t n)
 {
 	if (mo->count >= MEMO_MAX_ENTRIES || mo->bytes + len > MEMO_MAX_BYTES)
-		return;
+		return false;
 	if ((mo->count + 1) * 2 > mo->cap) {
 		size_t cap = mo->cap ? mo->cap * 2 : 256;
 		struct memo_entry *slots = nn(p, calloc(cap, sizeof *slots));
@@ -656,12 +657,17 @@ static void memo_insert(struct parser *p, struct memo *mo, const char *s, size_t
 	mo->slots[j] = e;
 	mo->count++;
 	mo->bytes += len;
+	return true;
 }
 
-static void memo_free(struct memo *mo)
+/* owns_vals: each value is a malloc'd block of the memo's */
+static void memo_free(struct memo *mo, bool owns_vals)
 {
-	for (size_t i = 0; i < mo->cap; i++)
+	for (size_t i = 0; i < mo->cap; i++) {
 		free(mo->slots[i].text);
+		if (owns_vals)
+			free((void *)(uintptr_t)mo->slots[i].val);
+	}
 	free(mo->slots);
 	memset(mo, 0, sizeof *mo);
 }
@@ -984,6 +990,97 @@ static void maybe_release(struct parser *p, const char *inst_start)
 		p->release(p->release_ud, inst_start);
 }
 
+/* The rest of an instruction after its operands: the attributes into inst,
+ * the result types (nres of them, checked) returned. */
+static const pl_type *const *parse_tail_text(struct parser *p, pl_inst *inst, size_t nres)
+{
+	if (p->tok.kind == T_LBRACE)
+		parse_attr_dict(p, &inst->attrs);
+
+	p->ntypes = 0;
+	uint32_t tline = p->tok.line, tcol = p->tok.col;
+	bool has_colon = p->tok.kind == T_COLON;
+	if (has_colon) {
+		next(p);
+		if (p->tok.kind == T_LPAREN) {
+			next(p);
+			if (p->tok.kind != T_RPAREN) {
+				for (;;) {
+					const pl_type *t = parse_type(p);
+					p->types = xgrow(p, p->types, &p->types_cap, p->ntypes + 1,
+					                 sizeof *p->types);
+					p->types[p->ntypes++] = t;
+					if (p->tok.kind != T_COMMA)
+						break;
+					next(p);
+				}
+			}
+			expect(p, T_RPAREN, "',' or ')' in the result types");
+		} else {
+			const pl_type *t = parse_type(p);
+			p->types = xgrow(p, p->types, &p->types_cap, 1, sizeof *p->types);
+			p->types[p->ntypes++] = t;
+		}
+	}
+	if (nres == 0 && has_colon)
+		error_at(p, tline, tcol, "instruction without results has result types");
+	if (nres && !has_colon)
+		error_at(p, p->tok.line, p->tok.col,
+		         "expected ':' and %zu result type%s", nres, nres == 1 ? "" : "s");
+	if (nres != p->ntypes)
+		error_at(p, tline, tcol, "%zu result%s but %zu type%s", nres, nres == 1 ? "" : "s",
+		         p->ntypes, p->ntypes == 1 ? "" : "s");
+	return p->types;
+}
+
+/* An instruction's tail, from its '{' or ':' to the end of its line, is
+ * looked up by its text as a whole: modules repeat the combination of
+ * attributes and result types even more than each part. Only a tail read
+ * cleanly, with as many results, and that ended at the end of its line is
+ * remembered, so a repeat is exactly what reading it again would give. */
+struct tail_rec {
+	struct pl_attr_entry *attrs; /* shared, as a dictionary memo's */
+	uint16_t nattrs;
+	const pl_type *types[];
+};
+
+static const pl_type *const *parse_tail(struct parser *p, pl_inst *inst, size_t nres)
+{
+	if (p->tok.kind != T_LBRACE && p->tok.kind != T_COLON)
+		return parse_tail_text(p, inst, nres);
+	const char *s = p->tok.s;
+	size_t avail = (size_t)(p->end - s);
+	const char *eol = memchr(s, '\n', avail < MEMO_MAX_SPAN ? avail : MEMO_MAX_SPAN);
+	if (!eol || nres > UINT16_MAX)
+		return parse_tail_text(p, inst, nres);
+	size_t len = (size_t)(eol - s);
+	uint64_t hash = pl_hash_bytes_(s, len);
+	const struct memo_entry *e = memo_find(&p->tails_memo, s, len, hash);
+	if (e && e->n == nres) {
+		const struct tail_rec *t = e->val;
+		inst->attrs.v = t->attrs;
+		inst->attrs.n = t->nattrs;
+		inst->attrs.cap = 0;
+		p->p = eol;
+		next(p);
+		return t->types;
+	}
+	uint32_t line = p->tok.line;
+	const pl_type *const *types = parse_tail_text(p, inst, nres);
+	/* the text cannot hold a newline, so a token on a later line means
+	 * the tail took all of it */
+	if (!e && p->tok.line > line) {
+		struct tail_rec *t = nn(p, malloc(sizeof *t + nres * sizeof *t->types));
+		inst->attrs.cap = 0;
+		t->attrs = inst->attrs.v;
+		t->nattrs = inst->attrs.n;
+		memcpy(t->types, types, nres * sizeof *types);
+		if (!memo_insert(p, &p->tails_memo, s, len, hash, t, (uint16_t)nres))
+			free(t);
+	}
+	return types;
+}
+
 static void parse_inst(struct parser *p, pl_func *f)
 {
 	uint32_t line, col;
@@ -1052,48 +1149,13 @@ static void parse_inst(struct parser *p, pl_func *f)
 	for (size_t k = 0; k < nops; k++)
 		pl_use_set_(&ops[k], p->opvals[k]);
 
-	if (p->tok.kind == T_LBRACE)
-		parse_attr_dict(p, &inst->attrs);
-
-	p->ntypes = 0;
-	uint32_t tline = p->tok.line, tcol = p->tok.col;
-	bool has_colon = p->tok.kind == T_COLON;
-	if (has_colon) {
-		next(p);
-		if (p->tok.kind == T_LPAREN) {
-			next(p);
-			if (p->tok.kind != T_RPAREN) {
-				for (;;) {
-					const pl_type *t = parse_type(p);
-					p->types = xgrow(p, p->types, &p->types_cap, p->ntypes + 1,
-					                 sizeof *p->types);
-					p->types[p->ntypes++] = t;
-					if (p->tok.kind != T_COMMA)
-						break;
-					next(p);
-				}
-			}
-			expect(p, T_RPAREN, "',' or ')' in the result types");
-		} else {
-			const pl_type *t = parse_type(p);
-			p->types = xgrow(p, p->types, &p->types_cap, 1, sizeof *p->types);
-			p->types[p->ntypes++] = t;
-		}
-	}
-	if (nres == 0 && has_colon)
-		error_at(p, tline, tcol, "instruction without results has result types");
-	if (nres && !has_colon)
-		error_at(p, p->tok.line, p->tok.col,
-		         "expected ':' and %zu result type%s", nres, nres == 1 ? "" : "s");
-	if (nres != p->ntypes)
-		error_at(p, tline, tcol, "%zu result%s but %zu type%s", nres, nres == 1 ? "" : "s",
-		         p->ntypes, p->ntypes == 1 ? "" : "s");
+	const pl_type *const *types = parse_tail(p, inst, nres);
 
 	/* Results are defined after the operands were resolved, so
 	 * "%a = op %a" is a use before definition. */
 	pl_value *res = pl_inst_res_(inst);
 	for (size_t k = 0; k < nres; k++) {
-		res[k].type = p->types[k];
+		res[k].type = types[k];
 		sym_define(p, &res[k], &p->pending[k]);
 	}
 	pl_func_append(f, inst);
@@ -1189,8 +1251,9 @@ static void parser_free(struct parser *p)
 	free(p->elems);
 	free(p->sym);
 	free(p->fnames);
-	memo_free(&p->types_memo);
-	memo_free(&p->dicts_memo);
+	memo_free(&p->types_memo, false);
+	memo_free(&p->dicts_memo, false);
+	memo_free(&p->tails_memo, true);
 }
 
 /* Parses text as a module. first_line is the line the text starts on (a
