@@ -199,6 +199,33 @@ static const unsigned char cclass[256] = {
 	 7,  7,  7,  7,  7,  7,  7,  7,  7,  7,  7,  0,  0,  0,  0,  0,
 };
 
+/* The token of each one-byte punctuator; T_EOF (0) for every other byte. */
+static const unsigned char punct_kind[256] = {
+	['('] = T_LPAREN, [')'] = T_RPAREN, ['{'] = T_LBRACE, ['}'] = T_RBRACE,
+	['['] = T_LBRACKET, [']'] = T_RBRACKET, [','] = T_COMMA, ['='] = T_EQUAL,
+	[':'] = T_COLON,
+};
+
+/* The end of the run of bytes of class cls that starts at q. Four bytes
+ * are tried per bound check while four remain. */
+static inline const char *scan_class(const char *q, const char *end, unsigned cls)
+{
+	while (end - q >= 4) {
+		if (!(cclass[(unsigned char)q[0]] & cls))
+			return q;
+		if (!(cclass[(unsigned char)q[1]] & cls))
+			return q + 1;
+		if (!(cclass[(unsigned char)q[2]] & cls))
+			return q + 2;
+		if (!(cclass[(unsigned char)q[3]] & cls))
+			return q + 3;
+		q += 4;
+	}
+	while (q < end && (cclass[(unsigned char)*q] & cls))
+		q++;
+	return q;
+}
+
 static inline bool is_name_char(unsigned char c) { return cclass[c] & C_NAME; }
 static inline bool is_ident_char(unsigned char c) { return cclass[c] & C_IDENT; }
 static inline bool is_digit(unsigned char c) { return cclass[c] & C_DIGIT; }
@@ -431,7 +458,9 @@ static void lex_string(struct parser *p, const char *s)
 	p->p = q + 1;
 }
 
-static void next(struct parser *p)
+/* Any token, after any blanks, newlines and comments at p->p. Kept out of
+ * next, whose fast path would otherwise pay for this one's stack frame. */
+static __attribute__((noinline)) void lex_general(struct parser *p)
 {
 	skip_space(p);
 	struct token *t = &p->tok;
@@ -445,21 +474,15 @@ static void next(struct parser *p)
 		return;
 	}
 	unsigned char c = (unsigned char)*s;
-	switch (c) {
-	case '(': t->kind = T_LPAREN; goto punct;
-	case ')': t->kind = T_RPAREN; goto punct;
-	case '{': t->kind = T_LBRACE; goto punct;
-	case '}': t->kind = T_RBRACE; goto punct;
-	case '[': t->kind = T_LBRACKET; goto punct;
-	case ']': t->kind = T_RBRACKET; goto punct;
-	case ',': t->kind = T_COMMA; goto punct;
-	case '=': t->kind = T_EQUAL; goto punct;
-	case ':': t->kind = T_COLON; goto punct;
-	case '@':
-	case '%': {
-		const char *q = s + 1;
-		while (q < p->end && is_name_char((unsigned char)*q))
-			q++;
+	if (punct_kind[c]) {
+		t->kind = (enum tok)punct_kind[c];
+		t->s = s;
+		t->len = 1;
+		p->p = s + 1;
+		return;
+	}
+	if (c == '%' || c == '@') {
+		const char *q = scan_class(s + 1, p->end, C_NAME);
 		if (q == s + 1)
 			ERROR_HERE(p, s, "expected a name after '%c'", c);
 		t->kind = c == '@' ? T_GLOBAL : T_LOCAL;
@@ -469,22 +492,8 @@ static void next(struct parser *p)
 		p->p = q;
 		return;
 	}
-	case '"':
-		lex_string(p, s);
-		return;
-	case 0:
-		ERROR_HERE(p, s, "NUL byte in input");
-	default:
-		break;
-	}
-	if (is_digit(c) || c == '-' || (c == '.' && s + 1 < p->end && is_digit((unsigned char)s[1]))) {
-		lex_number(p, s);
-		return;
-	}
 	if (cclass[c] & C_IDENT_START) {
-		const char *q = s + 1;
-		while (q < p->end && is_ident_char((unsigned char)*q))
-			q++;
+		const char *q = scan_class(s + 1, p->end, C_IDENT);
 		t->kind = T_IDENT;
 		t->s = s;
 		t->len = (size_t)(q - s);
@@ -492,6 +501,16 @@ static void next(struct parser *p)
 		p->p = q;
 		return;
 	}
+	if (is_digit(c) || c == '-' || (c == '.' && s + 1 < p->end && is_digit((unsigned char)s[1]))) {
+		lex_number(p, s);
+		return;
+	}
+	if (c == '"') {
+		lex_string(p, s);
+		return;
+	}
+	if (c == 0)
+		ERROR_HERE(p, s, "NUL byte in input");
 	if (c >= 0x80) {
 		check_utf8(p, s);
 		ERROR_HERE(p, s, "unexpected non-ASCII character");
@@ -499,10 +518,58 @@ static void next(struct parser *p)
 	if (c < 0x20 || c == 0x7f)
 		ERROR_HERE(p, s, "unexpected control character 0x%02x", c);
 	ERROR_HERE(p, s, "unexpected character '%c'", c);
-punct:
-	t->s = s;
-	t->len = 1;
-	p->p = s + 1;
+}
+
+/* The next token. The common ones, a punctuator or a name or word on the
+ * same line, are read here, where nothing is called and no stack frame is
+ * needed; everything else is lex_general's, which reads it from the start. */
+static void next(struct parser *p)
+{
+	const char *s = p->p, *end = p->end;
+	while (s < end && (cclass[(unsigned char)*s] & C_BLANK))
+		s++;
+	if (s < end) {
+		struct token *t = &p->tok;
+		unsigned char c = (unsigned char)*s;
+		/* before the end, a column fits: the input is at most 4 GiB */
+		uint32_t col = (uint32_t)(s - p->line_start) + 1;
+		if (punct_kind[c]) {
+			t->kind = (enum tok)punct_kind[c];
+			t->s = s;
+			t->len = 1;
+			t->line = p->line;
+			t->col = col;
+			p->p = s + 1;
+			return;
+		}
+		if (c == '%' || c == '@') {
+			const char *q = scan_class(s + 1, end, C_NAME);
+			size_t len = (size_t)(q - s - 1);
+			if (len - 1 < PL_MAX_TOKEN_BYTES) { /* 1 to PL_MAX_TOKEN_BYTES */
+				t->kind = c == '@' ? T_GLOBAL : T_LOCAL;
+				t->s = s + 1;
+				t->len = len;
+				t->line = p->line;
+				t->col = col;
+				p->p = q;
+				return;
+			}
+		} else if (cclass[c] & C_IDENT_START) {
+			const char *q = scan_class(s + 1, end, C_IDENT);
+			size_t len = (size_t)(q - s);
+			if (len <= PL_MAX_TOKEN_BYTES) {
+				t->kind = T_IDENT;
+				t->s = s;
+				t->len = len;
+				t->line = p->line;
+				t->col = col;
+				p->p = q;
+				return;
+			}
+		}
+	}
+	p->p = s;
+	lex_general(p);
 }
 
 static bool tok_is(const struct parser *p, const char *word)
