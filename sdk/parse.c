@@ -75,7 +75,7 @@ struct memo {
 };
 
 enum { MEMO_MAX_ENTRIES = 1 << 16, MEMO_MAX_BYTES = 16 << 20, MEMO_MAX_SPAN = 4096 };
-enum { OPS_SEEN_SLOTS = 64 };
+enum { OPS_SEEN_SLOTS = 128 }; /* even */
 
 struct sym_slot {
 	uint32_t gen;
@@ -127,8 +127,10 @@ struct parser {
 	 * by the text they were read from */
 	struct memo types_memo, dicts_memo, tails_memo;
 	const char *dict_close; /* the '}' that closed the last dictionary read */
+	/* op names by their text (see parse_inst) */
 	struct op_seen {
 		const char *name; /* interned */
+		size_t len;
 		pl_op op;
 	} ops_seen[OPS_SEEN_SLOTS];
 	/* function names of the module */
@@ -520,14 +522,23 @@ static __attribute__((noinline)) void lex_general(struct parser *p)
 	ERROR_HERE(p, s, "unexpected character '%c'", c);
 }
 
-/* The next token. The common ones, a punctuator or a name or word on the
- * same line, are read here, where nothing is called and no stack frame is
+/* The next token. The common ones, a punctuator or a name or word, are
+ * read here, where nothing is called and no stack frame is
  * needed; everything else is lex_general's, which reads it from the start. */
 static void next(struct parser *p)
 {
 	const char *s = p->p, *end = p->end;
-	while (s < end && (cclass[(unsigned char)*s] & C_BLANK))
+	for (;;) {
+		while (s < end && (cclass[(unsigned char)*s] & C_BLANK))
+			s++;
+		/* newlines too; comments, and a line count at its limit, are
+		 * lex_general's */
+		if (s == end || *s != '\n' || p->line == UINT32_MAX)
+			break;
 		s++;
+		p->line++;
+		p->line_start = s;
+	}
 	if (s < end) {
 		struct token *t = &p->tok;
 		unsigned char c = (unsigned char)*s;
@@ -1148,6 +1159,11 @@ static const pl_type *const *parse_tail(struct parser *p, pl_inst *inst, size_t 
 	return types;
 }
 
+static bool op_seen_is(const struct op_seen *seen, const char *name, size_t len)
+{
+	return seen->name && seen->len == len && memcmp(seen->name, name, len) == 0;
+}
+
 static void parse_inst(struct parser *p, pl_func *f)
 {
 	uint32_t line, col;
@@ -1171,16 +1187,27 @@ static void parse_inst(struct parser *p, pl_func *f)
 
 	if (p->tok.kind != T_IDENT)
 		expected(p, "an op name");
-	/* An op name is checked and looked up once per distinct name: interned
-	 * names are remembered by address. */
-	const char *opname = nn(p, pl_intern_str_(p->m, p->tok.s, p->tok.len));
-	struct op_seen *seen = &p->ops_seen[((uintptr_t)opname >> 3) & (OPS_SEEN_SLOTS - 1)];
-	if (seen->name != opname) {
-		if (!pl_is_opname_(p->tok.s, p->tok.len))
-			expected(p, "an op name");
-		seen->name = opname;
-		seen->op = pl_op_from_name(opname);
+	/* An op name is checked, interned and looked up once per distinct
+	 * name: a module has few, remembered here by their text, in pairs of
+	 * slots so that two names of one hash slot do not evict each other. */
+	const char *name = p->tok.s;
+	size_t len = p->tok.len;
+	struct op_seen *seen =
+		&p->ops_seen[pl_hash_bytes_(name, len) & (OPS_SEEN_SLOTS - 2)];
+	if (!op_seen_is(&seen[0], name, len)) {
+		struct op_seen first = seen[0];
+		if (op_seen_is(&seen[1], name, len)) {
+			seen[0] = seen[1];
+		} else {
+			if (!pl_is_opname_(name, len))
+				expected(p, "an op name");
+			seen[0].name = nn(p, pl_intern_str_(p->m, name, len));
+			seen[0].len = len;
+			seen[0].op = pl_op_from_name(seen[0].name);
+		}
+		seen[1] = first;
 	}
+	const char *opname = seen->name;
 	pl_op op = seen->op;
 	next(p);
 
