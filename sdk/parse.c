@@ -162,10 +162,8 @@ static uint32_t cur_col(const struct parser *p, const char *at)
 
 #define ERROR_HERE(p, at, ...) error_at((p), (p)->line, cur_col((p), (at)), __VA_ARGS__)
 
-static void *xgrow(struct parser *p, void *ptr, size_t *cap, size_t need, size_t elem)
+static void *xgrow_slow(struct parser *p, void *ptr, size_t *cap, size_t need, size_t elem)
 {
-	if (need <= *cap)
-		return ptr;
 	size_t cap2 = *cap ? *cap : 16;
 	while (cap2 < need) {
 		if (cap2 > SIZE_MAX / 2 / elem)
@@ -177,6 +175,12 @@ static void *xgrow(struct parser *p, void *ptr, size_t *cap, size_t need, size_t
 		fail_status(p, PL_ENOMEM);
 	*cap = cap2;
 	return q;
+}
+
+/* ptr, or a copy with room for need elements of elem bytes */
+static inline void *xgrow(struct parser *p, void *ptr, size_t *cap, size_t need, size_t elem)
+{
+	return need <= *cap ? ptr : xgrow_slow(p, ptr, cap, need, elem);
 }
 
 static void *nn(struct parser *p, const void *ptr)
@@ -605,15 +609,27 @@ static void expect(struct parser *p, enum tok kind, const char *what)
 
 /* ---- symbol table: the current function's values by name ---- */
 
-static size_t sym_find(const struct parser *p, const char *s, size_t len, uint32_t tag,
-                       bool *found)
+/* Whether n (NUL-terminated) is s[0..len), a name without NUL bytes. Names
+ * are mostly short, and for those a loop is cheaper than calling memcmp. */
+static inline bool name_is(const char *n, const char *s, size_t len)
+{
+	if (len > 16)
+		return memcmp(n, s, len) == 0 && n[len] == '\0';
+	/* a shorter n stops the loop at its NUL */
+	for (size_t i = 0; i < len; i++)
+		if (n[i] != s[i])
+			return false;
+	return n[len] == '\0';
+}
+
+static inline size_t sym_find(const struct parser *p, const char *s, size_t len, uint32_t tag,
+                              bool *found)
 {
 	size_t mask = p->sym_cap - 1;
 	size_t j = tag & mask;
 	while (p->sym[j].gen == p->sym_gen) {
 		if (p->sym[j].tag == tag) {
-			const char *n = p->sym[j].v->name;
-			if (memcmp(n, s, len) == 0 && n[len] == '\0') {
+			if (name_is(p->sym[j].v->name, s, len)) {
 				*found = true;
 				return j;
 			}
