@@ -76,6 +76,7 @@ struct memo {
 
 enum { MEMO_MAX_ENTRIES = 1 << 16, MEMO_MAX_BYTES = 16 << 20, MEMO_MAX_SPAN = 4096 };
 enum { OPS_SEEN_SLOTS = 128 }; /* even */
+enum { RELEASE_STRIDE = 64 << 10 };
 
 struct sym_slot {
 	uint32_t gen;
@@ -95,9 +96,11 @@ struct parser {
 	struct token tok;
 	struct pl_strbuf str; /* decoded string literal */
 
-	/* Releases text already parsed (see parse_file). */
+	/* Releases text already parsed (see parse_file); asked again once the
+	 * parse is past release_next. */
 	void (*release)(void *ud, const char *upto);
 	void *release_ud;
+	const char *release_next;
 
 	/* scratch, reused across instructions */
 	struct local_ref *refs;
@@ -1065,11 +1068,18 @@ static void parse_local_list(struct parser *p)
 	}
 }
 
+/* The list just read becomes the pending results: the two buffers trade
+ * places rather than being copied. */
 static void take_refs_as_pending(struct parser *p)
 {
-	p->pending = xgrow(p, p->pending, &p->pending_cap, p->nrefs, sizeof *p->pending);
-	memcpy(p->pending, p->refs, p->nrefs * sizeof *p->refs);
+	struct local_ref *buf = p->pending;
+	size_t cap = p->pending_cap;
+	p->pending = p->refs;
+	p->pending_cap = p->refs_cap;
 	p->npending = p->nrefs;
+	p->refs = buf;
+	p->refs_cap = cap;
+	p->nrefs = 0;
 	p->have_pending = true;
 }
 
@@ -1080,8 +1090,11 @@ static void maybe_release(struct parser *p, const char *inst_start)
 	 * string where an instruction should start, release_pages used to
 	 * madvise(MADV_DONTNEED) everything from the mapping up to that
 	 * buffer, zeroing whatever else was mapped in between. */
-	if (p->release && inst_start >= p->src && inst_start <= p->end)
+	if (p->release && inst_start >= p->release_next && inst_start <= p->end) {
 		p->release(p->release_ud, inst_start);
+		/* pages go a megabyte at a time: no need to ask at every line */
+		p->release_next = inst_start + RELEASE_STRIDE;
+	}
 }
 
 /* The rest of an instruction after its operands: the attributes into inst,
@@ -1390,6 +1403,7 @@ static int parse_impl(const char *text, size_t len, const char *source_name,
 	p->diags = diags;
 	p->release = release;
 	p->release_ud = release_ud;
+	p->release_next = text;
 	p->m = pl_module_new(source_name);
 	int rc = PL_OK;
 	if (!p->m) {
