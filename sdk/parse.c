@@ -91,6 +91,10 @@ struct parser {
 	const char *file;
 	pl_diags *diags;
 	pl_module *m;
+	/* where names, strings, types and lists are interned: m, or a module
+	 * both halves of a file share (see parse_halves), under its lock */
+	pl_module *im;
+	pthread_mutex_t *im_lock;
 	jmp_buf fail;
 	int status;
 	struct token tok;
@@ -191,6 +195,45 @@ static void *nn(struct parser *p, const void *ptr)
 	if (!ptr)
 		fail_status(p, PL_ENOMEM);
 	return (void *)(uintptr_t)ptr;
+}
+
+/* ---- interning, in p->im ---- */
+
+static void im_lock(struct parser *p)
+{
+	if (p->im_lock)
+		pthread_mutex_lock(p->im_lock);
+}
+
+static void im_unlock(struct parser *p)
+{
+	if (p->im_lock)
+		pthread_mutex_unlock(p->im_lock);
+}
+
+static const char *intern_str(struct parser *p, const char *s, size_t len)
+{
+	im_lock(p);
+	const char *r = pl_intern_str_(p->im, s, len);
+	im_unlock(p);
+	return nn(p, r);
+}
+
+static const pl_type *intern_type(struct parser *p, pl_dtype dtype, const int64_t *dims,
+                                  size_t rank)
+{
+	im_lock(p);
+	const pl_type *t = pl_type_get(p->im, dtype, dims, rank);
+	im_unlock(p);
+	return nn(p, t);
+}
+
+static const pl_attr *intern_list(struct parser *p, const pl_attr *elems, size_t n)
+{
+	im_lock(p);
+	const pl_attr *a = pl_attr_intern_list_(p->im, elems, n);
+	im_unlock(p);
+	return nn(p, a);
 }
 
 /* ---- lexer ---- */
@@ -836,7 +879,7 @@ static const pl_type *parse_type_text(struct parser *p)
 		}
 	}
 	expect(p, T_RBRACKET, "',' or ']' in type");
-	return nn(p, pl_type_get(p->m, dtype, dims, rank));
+	return intern_type(p, dtype, dims, rank);
 }
 
 static void parse_attr_value(struct parser *p, pl_attr *out);
@@ -861,7 +904,7 @@ static void parse_list(struct parser *p, pl_attr *out, uint32_t line, uint32_t c
 	expect(p, T_RBRACKET, "',' or ']' in list");
 	/* no element may have been read yet: elems can still be NULL */
 	const pl_attr *first = p->nelems > base ? p->elems + base : NULL;
-	const pl_attr *list = nn(p, pl_attr_intern_list_(p->m, first, p->nelems - base));
+	const pl_attr *list = intern_list(p, first, p->nelems - base);
 	*out = *list;
 	p->nelems = base;
 	p->depth--;
@@ -883,7 +926,7 @@ static void parse_attr_value(struct parser *p, pl_attr *out)
 	case T_STRING:
 		out->kind = PL_ATTR_STRING;
 		out->len = (uint32_t)t->len;
-		out->u.s = nn(p, pl_intern_str_(p->m, t->s, t->len));
+		out->u.s = intern_str(p, t->s, t->len);
 		break;
 	case T_LBRACKET:
 		parse_list(p, out, t->line, t->col);
@@ -994,7 +1037,7 @@ static void parse_attr_dict_text(struct parser *p, pl_attrs *d)
 		for (;;) {
 			if (p->tok.kind != T_IDENT || !pl_is_key_(p->tok.s, p->tok.len))
 				expected(p, "an attribute name");
-			const char *key = nn(p, pl_intern_str_(p->m, p->tok.s, p->tok.len));
+			const char *key = intern_str(p, p->tok.s, p->tok.len);
 			uint32_t kline = p->tok.line, kcol = p->tok.col;
 			/* keys are interned, so a repeat is a repeated pointer */
 			if (p->nentries < 64) {
@@ -1230,7 +1273,7 @@ static void parse_inst(struct parser *p, pl_func *f)
 		} else {
 			if (!pl_is_opname_(name, len))
 				expected(p, "an op name");
-			seen[0].name = nn(p, pl_intern_str_(p->m, name, len));
+			seen[0].name = intern_str(p, name, len);
 			seen[0].len = len;
 			seen[0].op = pl_op_from_name(seen[0].name);
 		}
@@ -1379,13 +1422,22 @@ static void parser_free(struct parser *p)
 	memo_free(&p->tails_memo, true);
 }
 
+/* What the two halves of a file intern, shared: a module without functions
+ * whose tables and memory the first half's module takes in the end, so the
+ * halves' types and keys are equal handles with no second interning. */
+struct shared_interns {
+	pl_module *m;
+	pthread_mutex_t lock;
+};
+
 /* Parses text as a module. first_line is the line the text starts on (a
  * second half of a file starts further down); a byte order mark is allowed
- * only at the start of a file (first_line 1). */
+ * only at the start of a file (first_line 1). shared, when not NULL, is
+ * where the values are interned. */
 static int parse_impl(const char *text, size_t len, const char *source_name,
                       pl_diags *diags, pl_module **out,
                       void (*release)(void *, const char *), void *release_ud,
-                      uint32_t first_line)
+                      uint32_t first_line, struct shared_interns *shared)
 {
 	*out = NULL;
 	if (len > UINT32_MAX) {
@@ -1405,6 +1457,8 @@ static int parse_impl(const char *text, size_t len, const char *source_name,
 	p->release_ud = release_ud;
 	p->release_next = text;
 	p->m = pl_module_new(source_name);
+	p->im = shared ? shared->m : p->m;
+	p->im_lock = shared ? &shared->lock : NULL;
 	int rc = PL_OK;
 	if (!p->m) {
 		rc = PL_ENOMEM;
@@ -1433,7 +1487,7 @@ int pl_parse_buffer(const char *text, size_t len, const char *source_name,
 {
 	if (!text && len)
 		return PL_EINVAL;
-	return parse_impl(text ? text : "", len, source_name, diags, out, NULL, NULL, 1);
+	return parse_impl(text ? text : "", len, source_name, diags, out, NULL, NULL, 1, NULL);
 }
 
 /* Reading a file: a regular file is mapped, and the pages behind the
@@ -1465,8 +1519,9 @@ static void release_pages(void *ud, const char *upto)
 /* ---- a large file read on two threads ----
  * The text is cut at a line that starts a function ("func @", as printed
  * text has it) near its middle; each half is read into a module of its own
- * on its own thread; the second module's functions then join the first.
- * When both halves read cleanly, the result is the module one reader would
+ * on its own thread, both interning into one set (struct shared_interns);
+ * the second module's functions then join the first. When both halves read
+ * cleanly, the result is the module one reader would
  * have made: each half is a sequence of whole functions. On any error the
  * caller reads the file again on one thread, so messages are always the
  * sequential reader's. */
@@ -1482,6 +1537,7 @@ struct half {
 	pl_diags *diags;
 	int rc;
 	struct mapping mp;
+	struct shared_interns *shared;
 };
 
 static void *parse_half(void *arg)
@@ -1498,7 +1554,7 @@ static void *parse_half(void *arg)
 	h->rc = PL_ERROR;
 	if (line <= UINT32_MAX && (h->diags = pl_diags_new()))
 		h->rc = parse_impl(h->text, h->len, h->name, h->diags, &h->m, release_pages, &h->mp,
-		                   (uint32_t)line);
+		                   (uint32_t)line, h->shared);
 	return NULL;
 }
 
@@ -1526,13 +1582,20 @@ static int parse_halves(const char *text, size_t len, const char *name, pl_modul
 	const char *cut = split_point(text, len);
 	if (!cut)
 		return PL_ERROR;
+	struct shared_interns shared;
+	if (pthread_mutex_init(&shared.lock, NULL) != 0)
+		return PL_ERROR;
+	if (!(shared.m = pl_module_new(name))) {
+		pthread_mutex_destroy(&shared.lock);
+		return PL_ENOMEM;
+	}
 	size_t page = (size_t)sysconf(_SC_PAGESIZE);
 	struct half a = {text, (size_t)(cut - text), text, name, NULL, NULL, PL_ERROR,
-	                 {text, 0, page}};
+	                 {text, 0, page}, &shared};
 	/* the second half's pages are released from the first page wholly its */
 	const char *b_base = (const char *)(((uintptr_t)cut + page - 1) & ~(uintptr_t)(page - 1));
 	struct half b = {cut, len - (size_t)(cut - text), text, name, NULL, NULL, PL_ERROR,
-	                 {b_base, 0, page}};
+	                 {b_base, 0, page}, &shared};
 	pthread_t thread;
 	bool threaded = pthread_create(&thread, NULL, parse_half, &b) == 0;
 	parse_half(&a);
@@ -1540,9 +1603,14 @@ static int parse_halves(const char *text, size_t len, const char *name, pl_modul
 		pthread_join(thread, NULL);
 	else
 		parse_half(&b);
+	pthread_mutex_destroy(&shared.lock);
 	int rc = a.rc != PL_OK ? a.rc : b.rc;
-	if (rc == PL_OK)
-		rc = pl_module_append_(a.m, b.m);
+	if (rc == PL_OK) {
+		pl_module_adopt_interns_(a.m, shared.m);
+		shared.m = NULL;
+		rc = pl_module_append_interned_(a.m, b.m);
+	}
+	pl_module_free(shared.m);
 	pl_diags_free(a.diags);
 	pl_diags_free(b.diags);
 	if (rc != PL_OK) {
@@ -1635,7 +1703,7 @@ int pl_parse_file_threads(const char *path, unsigned threads, pl_diags *diags,
 				rc = parse_halves(map, len, name, out);
 			if (rc != PL_OK) {
 				struct mapping mp = {map, 0, (size_t)sysconf(_SC_PAGESIZE)};
-				rc = parse_impl(map, len, name, diags, out, release_pages, &mp, 1);
+				rc = parse_impl(map, len, name, diags, out, release_pages, &mp, 1, NULL);
 			}
 			munmap(map, len);
 			if (!is_stdin)
@@ -1656,7 +1724,7 @@ int pl_parse_file_threads(const char *path, unsigned threads, pl_diags *diags,
 	}
 	if (!is_stdin)
 		close(fd);
-	rc = parse_impl(buf, len, name, diags, out, NULL, NULL, 1);
+	rc = parse_impl(buf, len, name, diags, out, NULL, NULL, 1, NULL);
 	free(buf);
 	return rc;
 }
