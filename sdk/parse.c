@@ -77,6 +77,7 @@ struct memo {
 enum { MEMO_MAX_ENTRIES = 1 << 16, MEMO_MAX_BYTES = 16 << 20, MEMO_MAX_SPAN = 4096 };
 enum { OPS_SEEN_SLOTS = 128 }; /* even */
 enum { RELEASE_STRIDE = 64 << 10 };
+enum { NAMES_SEEN_SLOTS = 4096 };
 
 struct sym_slot {
 	uint32_t gen;
@@ -140,6 +141,13 @@ struct parser {
 		size_t len;
 		pl_op op;
 	} ops_seen[OPS_SEEN_SLOTS];
+	/* Value names copied lately, by hash: the functions of a module mostly
+	 * reuse their names, and values may share a copy (a name is never
+	 * written in place). A slot keeps the last name of its hash. */
+	struct name_seen {
+		const char *name;
+		size_t len;
+	} names_seen[NAMES_SEEN_SLOTS];
 	/* function names of the module */
 	const char **fnames;
 	size_t fn_cap, fn_count;
@@ -727,13 +735,19 @@ static void sym_define(struct parser *p, pl_value *v, const struct local_ref *re
 {
 	if ((p->sym_count + 1) * 10 > p->sym_cap * 7)
 		sym_grow(p);
-	uint32_t tag = name_tag(ref->s, ref->len);
+	uint64_t hash = pl_hash_bytes_(ref->s, ref->len);
+	uint32_t tag = (uint32_t)hash; /* as name_tag */
 	bool found;
 	size_t j = sym_find(p, ref->s, ref->len, tag, &found);
 	if (found)
 		error_at(p, ref->line, ref->col, "redefinition of value '%%%.*s'",
 		         (int)(ref->len > 64 ? 64 : ref->len), ref->s);
-	v->name = nn(p, pl_arena_strndup(&p->m->arena, ref->s, ref->len));
+	struct name_seen *seen = &p->names_seen[(hash >> 32) & (NAMES_SEEN_SLOTS - 1)];
+	if (!seen->name || seen->len != ref->len || !name_is(seen->name, ref->s, ref->len)) {
+		seen->name = nn(p, pl_arena_strndup(&p->m->arena, ref->s, ref->len));
+		seen->len = ref->len;
+	}
+	v->name = seen->name;
 	p->sym[j].gen = p->sym_gen;
 	p->sym[j].tag = tag;
 	p->sym[j].v = v;
