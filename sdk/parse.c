@@ -1238,7 +1238,8 @@ static const pl_type *const *parse_tail(struct parser *p, pl_inst *inst, size_t 
 		inst->attrs.cap = 0;
 		t->attrs = inst->attrs.v;
 		t->nattrs = inst->attrs.n;
-		memcpy(t->types, types, nres * sizeof *types);
+		if (nres) /* types may be NULL then */
+			memcpy(t->types, types, nres * sizeof *types);
 		if (!memo_insert(p, &p->tails_memo, s, len, hash, t, (uint16_t)nres))
 			free(t);
 	}
