@@ -87,6 +87,7 @@ struct sym_slot {
 
 struct parser {
 	const char *src, *p, *end;
+	const char *prev_end; /* where the token before tok ended */
 	const char *line_start;
 	uint32_t line;
 	const char *file;
@@ -586,6 +587,7 @@ static __attribute__((noinline)) void lex_general(struct parser *p)
 static void next(struct parser *p)
 {
 	const char *s = p->p, *end = p->end;
+	p->prev_end = s;
 	for (;;) {
 		while (s < end && (cclass[(unsigned char)*s] & C_BLANK))
 			s++;
@@ -1156,11 +1158,18 @@ static void maybe_release(struct parser *p, const char *inst_start)
 
 /* The rest of an instruction after its operands: the attributes into inst,
  * the result types (nres of them, checked) returned. */
+static const pl_type *const *parse_result_types(struct parser *p, size_t nres);
+
 static const pl_type *const *parse_tail_text(struct parser *p, pl_inst *inst, size_t nres)
 {
 	if (p->tok.kind == T_LBRACE)
 		parse_attr_dict(p, &inst->attrs);
+	return parse_result_types(p, nres);
+}
 
+/* [":" TYPE | ":" "(" [TYPE {"," TYPE}] ")"], nres of them. */
+static const pl_type *const *parse_result_types(struct parser *p, size_t nres)
+{
 	p->ntypes = 0;
 	uint32_t tline = p->tok.line, tcol = p->tok.col;
 	bool has_colon = p->tok.kind == T_COLON;
@@ -1200,8 +1209,10 @@ static const pl_type *const *parse_tail_text(struct parser *p, pl_inst *inst, si
 /* An instruction's tail, from its '{' or ':' to the end of its line, is
  * looked up by its text as a whole: modules repeat the combination of
  * attributes and result types even more than each part. Only a tail read
- * cleanly, with as many results, and that ended at the end of its line is
- * remembered, so a repeat is exactly what reading it again would give. */
+ * cleanly, with as many results, that took its line to the end and no
+ * further, is remembered, so a repeat is what reading it again would give:
+ * what follows the line matters only to a tail without result types (see
+ * parse_tail). */
 struct tail_rec {
 	struct pl_attr_entry *attrs; /* shared, as a dictionary memo's */
 	uint16_t nattrs;
@@ -1227,13 +1238,18 @@ static const pl_type *const *parse_tail(struct parser *p, pl_inst *inst, size_t 
 		inst->attrs.cap = 0;
 		p->p = eol;
 		next(p);
+		/* Attributes alone: types on the next line would belong to them,
+		 * as an error (the tail has no results), so they are read as one
+		 * reader would read them. */
+		if (nres == 0 && p->tok.kind == T_COLON)
+			return parse_result_types(p, nres);
 		return t->types;
 	}
 	uint32_t line = p->tok.line;
 	const pl_type *const *types = parse_tail_text(p, inst, nres);
-	/* the text cannot hold a newline, so a token on a later line means
-	 * the tail took all of it */
-	if (!e && p->tok.line > line) {
+	/* the tail's last token ended on the line, and the next one is on a
+	 * later line */
+	if (!e && p->prev_end <= eol && p->tok.line > line) {
 		struct tail_rec *t = nn(p, malloc(sizeof *t + nres * sizeof *t->types));
 		inst->attrs.cap = 0;
 		t->attrs = inst->attrs.v;

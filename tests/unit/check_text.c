@@ -850,6 +850,22 @@ START_TEST(test_repeated_tails)
 	             "test.pir:3:18: error: instruction without results has result types");
 	expect_error("func @f() {\n  %a = acme.x : f32[]\n  %b, %c = acme.y : f32[]\n}",
 	             "test.pir:3:19: error: 2 results but 1 type");
+	/* a tail that goes on past its line, then the same first line with
+	 * another continuation */
+	expect_error("func @f(%a: f32[]) {\n"
+	             "  %b = acme.x %a {k = [1,\n"
+	             "  2]} : f32[]\n"
+	             "  %c = acme.x %a {k = [1,\n"
+	             "  3] : f32[]\n"
+	             "}",
+	             "test.pir:5:6: error: expected ',' or '}' in attributes, found ':'");
+	/* attributes alone, then the same with types on the next line */
+	expect_error("func @f(%a: f32[]) {\n"
+	             "  acme.y %a {k = 1}\n"
+	             "  acme.y %a {k = 1}\n"
+	             "  : f32[]\n"
+	             "}",
+	             "test.pir:4:3: error: instruction without results has result types");
 	/* a tail that shares its line with the next instruction, and tails
 	 * that end in a comment */
 	const char *src = "func @f() {\n"
