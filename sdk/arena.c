@@ -131,13 +131,3 @@ void pl_arena_adopt(pl_arena *dst, pl_arena *src)
 	}
 	pl_arena_init(src);
 }
-
-char *pl_arena_strndup(pl_arena *a, const char *s, size_t len)
-{
-	char *p = pl_arena_alloc(a, len + 1);
-	if (!p)
-		return NULL;
-	memcpy(p, s, len);
-	p[len] = '\0';
-	return p;
-}

@@ -8,6 +8,7 @@
 #define PL_ARENA_H
 
 #include <stddef.h>
+#include <string.h>
 
 struct pl_arena_chunk;
 
@@ -25,9 +26,6 @@ __attribute__((visibility("hidden"))) void *pl_arena_alloc_slow(pl_arena *a, siz
 /* dst takes over every chunk of src (which is left empty): what was
  * allocated from src now lives, and dies, with dst. */
 __attribute__((visibility("hidden"))) void pl_arena_adopt(pl_arena *dst, pl_arena *src);
-/* A NUL-terminated copy of s[0..len). */
-__attribute__((visibility("hidden"))) char *pl_arena_strndup(pl_arena *a, const char *s,
-                                                    size_t len);
 
 static inline void *pl_arena_alloc(pl_arena *a, size_t n)
 {
@@ -38,6 +36,18 @@ static inline void *pl_arena_alloc(pl_arena *a, size_t n)
 		return p;
 	}
 	return pl_arena_alloc_slow(a, n);
+}
+
+/* A NUL-terminated copy of s[0..len); NULL when out of memory. Inline: the
+ * reader names every value with one. */
+static inline char *pl_arena_strndup(pl_arena *a, const char *s, size_t len)
+{
+	char *p = pl_arena_alloc(a, len + 1);
+	if (!p)
+		return NULL;
+	memcpy(p, s, len);
+	p[len] = '\0';
+	return p;
 }
 
 #endif

@@ -182,6 +182,14 @@ PL_INTERNAL void pl_intern_free_(struct pl_intern *set);
  * equal handles. PL_EINVAL (nothing moved, nothing freed) when a function
  * name is in both; PL_ENOMEM. */
 PL_INTERNAL int pl_module_append_(pl_module *dst, pl_module *src);
+/* The same for a src whose types and attribute keys are dst's already (see
+ * pl_module_adopt_interns_): nothing is interned again, no instruction
+ * visited. */
+PL_INTERNAL int pl_module_append_interned_(pl_module *dst, pl_module *src);
+/* dst's interned strings, types and lists become from's, for IR built in
+ * dst with values interned in from. from (without functions) is freed; its
+ * memory becomes dst's. */
+PL_INTERNAL void pl_module_adopt_interns_(pl_module *dst, pl_module *from);
 /* Registers a function built by the parser without the duplicate check. */
 PL_INTERNAL pl_func *pl_func_new_unchecked_(pl_module *m, const char *name,
                                             size_t len);

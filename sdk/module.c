@@ -3,20 +3,45 @@
 
 #include <stdlib.h>
 
+static inline uint64_t load64(const unsigned char *s)
+{
+	uint64_t w;
+	memcpy(&w, s, 8);
+	return w;
+}
+
+static inline uint64_t load32(const unsigned char *s)
+{
+	uint32_t w;
+	memcpy(&w, s, 4);
+	return w;
+}
+
+/* A multiply-xorshift over 8-byte words. The last word is read so that it
+ * ends at the last byte (overlapping the one before), and shorter inputs
+ * are read as two overlapping 4-byte words or three single bytes, so no
+ * byte past the input is touched and no byte-wise copy is needed. The
+ * length is mixed in first, which tells the overlapped forms apart. Only
+ * lookups depend on the value: nothing is ordered by it. */
 uint64_t pl_hash_bytes_(const void *p, size_t len)
 {
 	const unsigned char *s = p;
 	uint64_t h = 0x9e3779b97f4a7c15ull ^ (len * 0xff51afd7ed558ccdull);
-	while (len >= 8) {
-		uint64_t w;
-		memcpy(&w, s, 8);
-		h = (h ^ w) * 0xbf58476d1ce4e5b9ull;
-		h ^= h >> 31;
-		s += 8;
-		len -= 8;
+	uint64_t w;
+	if (len > 8) {
+		const unsigned char *last = s + len - 8;
+		for (; s < last; s += 8) {
+			h = (h ^ load64(s)) * 0xbf58476d1ce4e5b9ull;
+			h ^= h >> 31;
+		}
+		w = load64(last);
+	} else if (len >= 4) {
+		w = load32(s) << 32 | load32(s + len - 4);
+	} else if (len > 0) {
+		w = (uint64_t)s[0] << 16 | (uint64_t)s[len / 2] << 8 | s[len - 1];
+	} else {
+		w = 0;
 	}
-	uint64_t w = 0;
-	memcpy(&w, s, len);
 	h = (h ^ w) * 0x94d049bb133111ebull;
 	h ^= h >> 29;
 	h *= 0xbf58476d1ce4e5b9ull;
@@ -194,7 +219,27 @@ static int cmp_name_ptr(const void *a, const void *b)
 	return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
-int pl_module_append_(pl_module *dst, pl_module *src)
+/* src's types and attribute keys interned again in dst. */
+static int reintern_func(pl_module *dst, struct type_remap *cache, struct key_remap *keys,
+                         pl_func *f)
+{
+	if (remap_keys(dst, keys, &f->attrs) != PL_OK)
+		return PL_ENOMEM;
+	for (size_t a = 0; a < f->nargs; a++)
+		if (!(f->args[a]->v.type = remap_type(dst, cache, f->args[a]->v.type)))
+			return PL_ENOMEM;
+	for (pl_inst *i = f->first; i; i = i->next) {
+		if (remap_keys(dst, keys, &i->attrs) != PL_OK)
+			return PL_ENOMEM;
+		pl_value *res = pl_inst_res_(i);
+		for (uint32_t r = 0; r < i->nres; r++)
+			if (!(res[r].type = remap_type(dst, cache, res[r].type)))
+				return PL_ENOMEM;
+	}
+	return PL_OK;
+}
+
+static int append(pl_module *dst, pl_module *src, bool reintern)
 {
 	size_t n = dst->nfuncs + src->nfuncs;
 	/* a name in both modules: the caller reads the input again, in one
@@ -226,30 +271,48 @@ int pl_module_append_(pl_module *dst, pl_module *src)
 	memset(&keys, 0, sizeof keys);
 	for (size_t k = 0; k < src->nfuncs; k++) {
 		pl_func *f = src->funcs[k];
-		if (remap_keys(dst, &keys, &f->attrs) != PL_OK)
+		if (reintern && reintern_func(dst, &cache, &keys, f) != PL_OK)
 			return PL_ENOMEM;
-		for (size_t a = 0; a < f->nargs; a++)
-			if (!(f->args[a]->v.type = remap_type(dst, &cache, f->args[a]->v.type)))
-				return PL_ENOMEM;
-		for (pl_inst *i = f->first; i; i = i->next) {
-			if (remap_keys(dst, &keys, &i->attrs) != PL_OK)
-				return PL_ENOMEM;
-			pl_value *res = pl_inst_res_(i);
-			for (uint32_t r = 0; r < i->nres; r++)
-				if (!(res[r].type = remap_type(dst, &cache, res[r].type)))
-					return PL_ENOMEM;
-		}
 		f->m = dst;
 		dst->funcs[dst->nfuncs++] = f;
 	}
 	dst->ninsts += src->ninsts;
 	/* src's strings and lists stay where they are (now dst's memory); types
 	 * (promised to be equal handles) and attribute keys (found by pointer)
-	 * were interned again in dst */
+	 * are dst's, interned again above unless they were already */
 	pl_arena_adopt(&dst->arena, &src->arena);
 	src->nfuncs = 0;
 	pl_module_free(src);
 	return PL_OK;
+}
+
+int pl_module_append_(pl_module *dst, pl_module *src)
+{
+	return append(dst, src, true);
+}
+
+int pl_module_append_interned_(pl_module *dst, pl_module *src)
+{
+	return append(dst, src, false);
+}
+
+void pl_module_adopt_interns_(pl_module *dst, pl_module *from)
+{
+	pl_intern_free_(&dst->strings);
+	pl_intern_free_(&dst->types);
+	pl_intern_free_(&dst->lists);
+	dst->strings = from->strings;
+	dst->types = from->types;
+	dst->lists = from->lists;
+	dst->keys = from->keys;
+	/* the caches hold strings of the tables just dropped */
+	memset(dst->op_cache, 0, sizeof dst->op_cache);
+	memset(dst->key_cache, 0, sizeof dst->key_cache);
+	memset(&from->strings, 0, sizeof from->strings);
+	memset(&from->types, 0, sizeof from->types);
+	memset(&from->lists, 0, sizeof from->lists);
+	pl_arena_adopt(&dst->arena, &from->arena);
+	pl_module_free(from);
 }
 
 pl_module *pl_module_of_attrs_(const pl_attrs *d)

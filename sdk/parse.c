@@ -75,7 +75,9 @@ struct memo {
 };
 
 enum { MEMO_MAX_ENTRIES = 1 << 16, MEMO_MAX_BYTES = 16 << 20, MEMO_MAX_SPAN = 4096 };
-enum { OPS_SEEN_SLOTS = 64 };
+enum { OPS_SEEN_SLOTS = 128 }; /* even */
+enum { RELEASE_STRIDE = 64 << 10 };
+enum { NAMES_SEEN_SLOTS = 4096 };
 
 struct sym_slot {
 	uint32_t gen;
@@ -85,19 +87,26 @@ struct sym_slot {
 
 struct parser {
 	const char *src, *p, *end;
+	const char *prev_end; /* where the token before tok ended */
 	const char *line_start;
 	uint32_t line;
 	const char *file;
 	pl_diags *diags;
 	pl_module *m;
+	/* where names, strings, types and lists are interned: m, or a module
+	 * both halves of a file share (see parse_halves), under its lock */
+	pl_module *im;
+	pthread_mutex_t *im_lock;
 	jmp_buf fail;
 	int status;
 	struct token tok;
 	struct pl_strbuf str; /* decoded string literal */
 
-	/* Releases text already parsed (see parse_file). */
+	/* Releases text already parsed (see parse_file); asked again once the
+	 * parse is past release_next. */
 	void (*release)(void *ud, const char *upto);
 	void *release_ud;
+	const char *release_next;
 
 	/* scratch, reused across instructions */
 	struct local_ref *refs;
@@ -123,13 +132,23 @@ struct parser {
 	struct sym_slot *sym;
 	size_t sym_cap, sym_count;
 	uint32_t sym_gen;
-	/* types and attribute dictionaries by the text they were read from */
-	struct memo types_memo, dicts_memo;
+	/* types, attribute dictionaries and instruction tails (see parse_tail)
+	 * by the text they were read from */
+	struct memo types_memo, dicts_memo, tails_memo;
 	const char *dict_close; /* the '}' that closed the last dictionary read */
+	/* op names by their text (see parse_inst) */
 	struct op_seen {
 		const char *name; /* interned */
+		size_t len;
 		pl_op op;
 	} ops_seen[OPS_SEEN_SLOTS];
+	/* Value names copied lately, by hash: the functions of a module mostly
+	 * reuse their names, and values may share a copy (a name is never
+	 * written in place). A slot keeps the last name of its hash. */
+	struct name_seen {
+		const char *name;
+		size_t len;
+	} names_seen[NAMES_SEEN_SLOTS];
 	/* function names of the module */
 	const char **fnames;
 	size_t fn_cap, fn_count;
@@ -159,10 +178,8 @@ static uint32_t cur_col(const struct parser *p, const char *at)
 
 #define ERROR_HERE(p, at, ...) error_at((p), (p)->line, cur_col((p), (at)), __VA_ARGS__)
 
-static void *xgrow(struct parser *p, void *ptr, size_t *cap, size_t need, size_t elem)
+static void *xgrow_slow(struct parser *p, void *ptr, size_t *cap, size_t need, size_t elem)
 {
-	if (need <= *cap)
-		return ptr;
 	size_t cap2 = *cap ? *cap : 16;
 	while (cap2 < need) {
 		if (cap2 > SIZE_MAX / 2 / elem)
@@ -176,11 +193,56 @@ static void *xgrow(struct parser *p, void *ptr, size_t *cap, size_t need, size_t
 	return q;
 }
 
+/* ptr, or a copy with room for need elements of elem bytes */
+static inline void *xgrow(struct parser *p, void *ptr, size_t *cap, size_t need, size_t elem)
+{
+	return need <= *cap ? ptr : xgrow_slow(p, ptr, cap, need, elem);
+}
+
 static void *nn(struct parser *p, const void *ptr)
 {
 	if (!ptr)
 		fail_status(p, PL_ENOMEM);
 	return (void *)(uintptr_t)ptr;
+}
+
+/* ---- interning, in p->im ---- */
+
+static void im_lock(struct parser *p)
+{
+	if (p->im_lock)
+		pthread_mutex_lock(p->im_lock);
+}
+
+static void im_unlock(struct parser *p)
+{
+	if (p->im_lock)
+		pthread_mutex_unlock(p->im_lock);
+}
+
+static const char *intern_str(struct parser *p, const char *s, size_t len)
+{
+	im_lock(p);
+	const char *r = pl_intern_str_(p->im, s, len);
+	im_unlock(p);
+	return nn(p, r);
+}
+
+static const pl_type *intern_type(struct parser *p, pl_dtype dtype, const int64_t *dims,
+                                  size_t rank)
+{
+	im_lock(p);
+	const pl_type *t = pl_type_get(p->im, dtype, dims, rank);
+	im_unlock(p);
+	return nn(p, t);
+}
+
+static const pl_attr *intern_list(struct parser *p, const pl_attr *elems, size_t n)
+{
+	im_lock(p);
+	const pl_attr *a = pl_attr_intern_list_(p->im, elems, n);
+	im_unlock(p);
+	return nn(p, a);
 }
 
 /* ---- lexer ---- */
@@ -197,6 +259,33 @@ static const unsigned char cclass[256] = {
 	 0,  7,  7,  7,  7,  7,  7,  7,  7,  7,  7,  7,  7,  7,  7,  7,
 	 7,  7,  7,  7,  7,  7,  7,  7,  7,  7,  7,  0,  0,  0,  0,  0,
 };
+
+/* The token of each one-byte punctuator; T_EOF (0) for every other byte. */
+static const unsigned char punct_kind[256] = {
+	['('] = T_LPAREN, [')'] = T_RPAREN, ['{'] = T_LBRACE, ['}'] = T_RBRACE,
+	['['] = T_LBRACKET, [']'] = T_RBRACKET, [','] = T_COMMA, ['='] = T_EQUAL,
+	[':'] = T_COLON,
+};
+
+/* The end of the run of bytes of class cls that starts at q. Four bytes
+ * are tried per bound check while four remain. */
+static inline const char *scan_class(const char *q, const char *end, unsigned cls)
+{
+	while (end - q >= 4) {
+		if (!(cclass[(unsigned char)q[0]] & cls))
+			return q;
+		if (!(cclass[(unsigned char)q[1]] & cls))
+			return q + 1;
+		if (!(cclass[(unsigned char)q[2]] & cls))
+			return q + 2;
+		if (!(cclass[(unsigned char)q[3]] & cls))
+			return q + 3;
+		q += 4;
+	}
+	while (q < end && (cclass[(unsigned char)*q] & cls))
+		q++;
+	return q;
+}
 
 static inline bool is_name_char(unsigned char c) { return cclass[c] & C_NAME; }
 static inline bool is_ident_char(unsigned char c) { return cclass[c] & C_IDENT; }
@@ -430,7 +519,9 @@ static void lex_string(struct parser *p, const char *s)
 	p->p = q + 1;
 }
 
-static void next(struct parser *p)
+/* Any token, after any blanks, newlines and comments at p->p. Kept out of
+ * next, whose fast path would otherwise pay for this one's stack frame. */
+static __attribute__((noinline)) void lex_general(struct parser *p)
 {
 	skip_space(p);
 	struct token *t = &p->tok;
@@ -444,21 +535,15 @@ static void next(struct parser *p)
 		return;
 	}
 	unsigned char c = (unsigned char)*s;
-	switch (c) {
-	case '(': t->kind = T_LPAREN; goto punct;
-	case ')': t->kind = T_RPAREN; goto punct;
-	case '{': t->kind = T_LBRACE; goto punct;
-	case '}': t->kind = T_RBRACE; goto punct;
-	case '[': t->kind = T_LBRACKET; goto punct;
-	case ']': t->kind = T_RBRACKET; goto punct;
-	case ',': t->kind = T_COMMA; goto punct;
-	case '=': t->kind = T_EQUAL; goto punct;
-	case ':': t->kind = T_COLON; goto punct;
-	case '@':
-	case '%': {
-		const char *q = s + 1;
-		while (q < p->end && is_name_char((unsigned char)*q))
-			q++;
+	if (punct_kind[c]) {
+		t->kind = (enum tok)punct_kind[c];
+		t->s = s;
+		t->len = 1;
+		p->p = s + 1;
+		return;
+	}
+	if (c == '%' || c == '@') {
+		const char *q = scan_class(s + 1, p->end, C_NAME);
 		if (q == s + 1)
 			ERROR_HERE(p, s, "expected a name after '%c'", c);
 		t->kind = c == '@' ? T_GLOBAL : T_LOCAL;
@@ -468,22 +553,8 @@ static void next(struct parser *p)
 		p->p = q;
 		return;
 	}
-	case '"':
-		lex_string(p, s);
-		return;
-	case 0:
-		ERROR_HERE(p, s, "NUL byte in input");
-	default:
-		break;
-	}
-	if (is_digit(c) || c == '-' || (c == '.' && s + 1 < p->end && is_digit((unsigned char)s[1]))) {
-		lex_number(p, s);
-		return;
-	}
 	if (cclass[c] & C_IDENT_START) {
-		const char *q = s + 1;
-		while (q < p->end && is_ident_char((unsigned char)*q))
-			q++;
+		const char *q = scan_class(s + 1, p->end, C_IDENT);
 		t->kind = T_IDENT;
 		t->s = s;
 		t->len = (size_t)(q - s);
@@ -491,6 +562,16 @@ static void next(struct parser *p)
 		p->p = q;
 		return;
 	}
+	if (is_digit(c) || c == '-' || (c == '.' && s + 1 < p->end && is_digit((unsigned char)s[1]))) {
+		lex_number(p, s);
+		return;
+	}
+	if (c == '"') {
+		lex_string(p, s);
+		return;
+	}
+	if (c == 0)
+		ERROR_HERE(p, s, "NUL byte in input");
 	if (c >= 0x80) {
 		check_utf8(p, s);
 		ERROR_HERE(p, s, "unexpected non-ASCII character");
@@ -498,10 +579,68 @@ static void next(struct parser *p)
 	if (c < 0x20 || c == 0x7f)
 		ERROR_HERE(p, s, "unexpected control character 0x%02x", c);
 	ERROR_HERE(p, s, "unexpected character '%c'", c);
-punct:
-	t->s = s;
-	t->len = 1;
-	p->p = s + 1;
+}
+
+/* The next token. The common ones, a punctuator or a name or word, are
+ * read here, where nothing is called and no stack frame is
+ * needed; everything else is lex_general's, which reads it from the start. */
+static void next(struct parser *p)
+{
+	const char *s = p->p, *end = p->end;
+	p->prev_end = s;
+	for (;;) {
+		while (s < end && (cclass[(unsigned char)*s] & C_BLANK))
+			s++;
+		/* newlines too; comments, and a line count at its limit, are
+		 * lex_general's */
+		if (s == end || *s != '\n' || p->line == UINT32_MAX)
+			break;
+		s++;
+		p->line++;
+		p->line_start = s;
+	}
+	if (s < end) {
+		struct token *t = &p->tok;
+		unsigned char c = (unsigned char)*s;
+		/* before the end, a column fits: the input is at most 4 GiB */
+		uint32_t col = (uint32_t)(s - p->line_start) + 1;
+		if (punct_kind[c]) {
+			t->kind = (enum tok)punct_kind[c];
+			t->s = s;
+			t->len = 1;
+			t->line = p->line;
+			t->col = col;
+			p->p = s + 1;
+			return;
+		}
+		if (c == '%' || c == '@') {
+			const char *q = scan_class(s + 1, end, C_NAME);
+			size_t len = (size_t)(q - s - 1);
+			if (len - 1 < PL_MAX_TOKEN_BYTES) { /* 1 to PL_MAX_TOKEN_BYTES */
+				t->kind = c == '@' ? T_GLOBAL : T_LOCAL;
+				t->s = s + 1;
+				t->len = len;
+				t->line = p->line;
+				t->col = col;
+				p->p = q;
+				return;
+			}
+		} else if (cclass[c] & C_IDENT_START) {
+			const char *q = scan_class(s + 1, end, C_IDENT);
+			size_t len = (size_t)(q - s);
+			if (len <= PL_MAX_TOKEN_BYTES) {
+				t->kind = T_IDENT;
+				t->s = s;
+				t->len = len;
+				t->line = p->line;
+				t->col = col;
+				p->p = q;
+				return;
+			}
+		}
+	}
+	p->p = s;
+	lex_general(p);
 }
 
 static bool tok_is(const struct parser *p, const char *word)
@@ -526,15 +665,27 @@ static void expect(struct parser *p, enum tok kind, const char *what)
 
 /* ---- symbol table: the current function's values by name ---- */
 
-static size_t sym_find(const struct parser *p, const char *s, size_t len, uint32_t tag,
-                       bool *found)
+/* Whether n (NUL-terminated) is s[0..len), a name without NUL bytes. Names
+ * are mostly short, and for those a loop is cheaper than calling memcmp. */
+static inline bool name_is(const char *n, const char *s, size_t len)
+{
+	if (len > 16)
+		return memcmp(n, s, len) == 0 && n[len] == '\0';
+	/* a shorter n stops the loop at its NUL */
+	for (size_t i = 0; i < len; i++)
+		if (n[i] != s[i])
+			return false;
+	return n[len] == '\0';
+}
+
+static inline size_t sym_find(const struct parser *p, const char *s, size_t len, uint32_t tag,
+                              bool *found)
 {
 	size_t mask = p->sym_cap - 1;
 	size_t j = tag & mask;
 	while (p->sym[j].gen == p->sym_gen) {
 		if (p->sym[j].tag == tag) {
-			const char *n = p->sym[j].v->name;
-			if (memcmp(n, s, len) == 0 && n[len] == '\0') {
+			if (name_is(p->sym[j].v->name, s, len)) {
 				*found = true;
 				return j;
 			}
@@ -586,13 +737,19 @@ static void sym_define(struct parser *p, pl_value *v, const struct local_ref *re
 {
 	if ((p->sym_count + 1) * 10 > p->sym_cap * 7)
 		sym_grow(p);
-	uint32_t tag = name_tag(ref->s, ref->len);
+	uint64_t hash = pl_hash_bytes_(ref->s, ref->len);
+	uint32_t tag = (uint32_t)hash; /* as name_tag */
 	bool found;
 	size_t j = sym_find(p, ref->s, ref->len, tag, &found);
 	if (found)
 		error_at(p, ref->line, ref->col, "redefinition of value '%%%.*s'",
 		         (int)(ref->len > 64 ? 64 : ref->len), ref->s);
-	v->name = nn(p, pl_arena_strndup(&p->m->arena, ref->s, ref->len));
+	struct name_seen *seen = &p->names_seen[(hash >> 32) & (NAMES_SEEN_SLOTS - 1)];
+	if (!seen->name || seen->len != ref->len || !name_is(seen->name, ref->s, ref->len)) {
+		seen->name = nn(p, pl_arena_strndup(&p->m->arena, ref->s, ref->len));
+		seen->len = ref->len;
+	}
+	v->name = seen->name;
 	p->sym[j].gen = p->sym_gen;
 	p->sym[j].tag = tag;
 	p->sym[j].v = v;
@@ -626,12 +783,12 @@ static struct memo_entry *memo_find(const struct memo *mo, const char *s, size_t
 	return NULL;
 }
 
-/* Remembers that text s gave val; quietly does nothing past the bounds. */
-static void memo_insert(struct parser *p, struct memo *mo, const char *s, size_t len,
+/* Remembers that text s gave val; false (nothing done) past the bounds. */
+static bool memo_insert(struct parser *p, struct memo *mo, const char *s, size_t len,
                         uint64_t hash, const void *val, uint16_t n)
 {
 	if (mo->count >= MEMO_MAX_ENTRIES || mo->bytes + len > MEMO_MAX_BYTES)
-		return;
+		return false;
 	if ((mo->count + 1) * 2 > mo->cap) {
 		size_t cap = mo->cap ? mo->cap * 2 : 256;
 		struct memo_entry *slots = nn(p, calloc(cap, sizeof *slots));
@@ -656,12 +813,17 @@ static void memo_insert(struct parser *p, struct memo *mo, const char *s, size_t
 	mo->slots[j] = e;
 	mo->count++;
 	mo->bytes += len;
+	return true;
 }
 
-static void memo_free(struct memo *mo)
+/* owns_vals: each value is a malloc'd block of the memo's */
+static void memo_free(struct memo *mo, bool owns_vals)
 {
-	for (size_t i = 0; i < mo->cap; i++)
+	for (size_t i = 0; i < mo->cap; i++) {
 		free(mo->slots[i].text);
+		if (owns_vals)
+			free((void *)(uintptr_t)mo->slots[i].val);
+	}
 	free(mo->slots);
 	memset(mo, 0, sizeof *mo);
 }
@@ -733,7 +895,7 @@ static const pl_type *parse_type_text(struct parser *p)
 		}
 	}
 	expect(p, T_RBRACKET, "',' or ']' in type");
-	return nn(p, pl_type_get(p->m, dtype, dims, rank));
+	return intern_type(p, dtype, dims, rank);
 }
 
 static void parse_attr_value(struct parser *p, pl_attr *out);
@@ -758,7 +920,7 @@ static void parse_list(struct parser *p, pl_attr *out, uint32_t line, uint32_t c
 	expect(p, T_RBRACKET, "',' or ']' in list");
 	/* no element may have been read yet: elems can still be NULL */
 	const pl_attr *first = p->nelems > base ? p->elems + base : NULL;
-	const pl_attr *list = nn(p, pl_attr_intern_list_(p->m, first, p->nelems - base));
+	const pl_attr *list = intern_list(p, first, p->nelems - base);
 	*out = *list;
 	p->nelems = base;
 	p->depth--;
@@ -780,7 +942,7 @@ static void parse_attr_value(struct parser *p, pl_attr *out)
 	case T_STRING:
 		out->kind = PL_ATTR_STRING;
 		out->len = (uint32_t)t->len;
-		out->u.s = nn(p, pl_intern_str_(p->m, t->s, t->len));
+		out->u.s = intern_str(p, t->s, t->len);
 		break;
 	case T_LBRACKET:
 		parse_list(p, out, t->line, t->col);
@@ -891,7 +1053,7 @@ static void parse_attr_dict_text(struct parser *p, pl_attrs *d)
 		for (;;) {
 			if (p->tok.kind != T_IDENT || !pl_is_key_(p->tok.s, p->tok.len))
 				expected(p, "an attribute name");
-			const char *key = nn(p, pl_intern_str_(p->m, p->tok.s, p->tok.len));
+			const char *key = intern_str(p, p->tok.s, p->tok.len);
 			uint32_t kline = p->tok.line, kcol = p->tok.col;
 			/* keys are interned, so a repeat is a repeated pointer */
 			if (p->nentries < 64) {
@@ -965,11 +1127,18 @@ static void parse_local_list(struct parser *p)
 	}
 }
 
+/* The list just read becomes the pending results: the two buffers trade
+ * places rather than being copied. */
 static void take_refs_as_pending(struct parser *p)
 {
-	p->pending = xgrow(p, p->pending, &p->pending_cap, p->nrefs, sizeof *p->pending);
-	memcpy(p->pending, p->refs, p->nrefs * sizeof *p->refs);
+	struct local_ref *buf = p->pending;
+	size_t cap = p->pending_cap;
+	p->pending = p->refs;
+	p->pending_cap = p->refs_cap;
 	p->npending = p->nrefs;
+	p->refs = buf;
+	p->refs_cap = cap;
+	p->nrefs = 0;
 	p->have_pending = true;
 }
 
@@ -980,8 +1149,122 @@ static void maybe_release(struct parser *p, const char *inst_start)
 	 * string where an instruction should start, release_pages used to
 	 * madvise(MADV_DONTNEED) everything from the mapping up to that
 	 * buffer, zeroing whatever else was mapped in between. */
-	if (p->release && inst_start >= p->src && inst_start <= p->end)
+	if (p->release && inst_start >= p->release_next && inst_start <= p->end) {
 		p->release(p->release_ud, inst_start);
+		/* pages go a megabyte at a time: no need to ask at every line */
+		p->release_next = inst_start + RELEASE_STRIDE;
+	}
+}
+
+/* The rest of an instruction after its operands: the attributes into inst,
+ * the result types (nres of them, checked) returned. */
+static const pl_type *const *parse_result_types(struct parser *p, size_t nres);
+
+static const pl_type *const *parse_tail_text(struct parser *p, pl_inst *inst, size_t nres)
+{
+	if (p->tok.kind == T_LBRACE)
+		parse_attr_dict(p, &inst->attrs);
+	return parse_result_types(p, nres);
+}
+
+/* [":" TYPE | ":" "(" [TYPE {"," TYPE}] ")"], nres of them. */
+static const pl_type *const *parse_result_types(struct parser *p, size_t nres)
+{
+	p->ntypes = 0;
+	uint32_t tline = p->tok.line, tcol = p->tok.col;
+	bool has_colon = p->tok.kind == T_COLON;
+	if (has_colon) {
+		next(p);
+		if (p->tok.kind == T_LPAREN) {
+			next(p);
+			if (p->tok.kind != T_RPAREN) {
+				for (;;) {
+					const pl_type *t = parse_type(p);
+					p->types = xgrow(p, p->types, &p->types_cap, p->ntypes + 1,
+					                 sizeof *p->types);
+					p->types[p->ntypes++] = t;
+					if (p->tok.kind != T_COMMA)
+						break;
+					next(p);
+				}
+			}
+			expect(p, T_RPAREN, "',' or ')' in the result types");
+		} else {
+			const pl_type *t = parse_type(p);
+			p->types = xgrow(p, p->types, &p->types_cap, 1, sizeof *p->types);
+			p->types[p->ntypes++] = t;
+		}
+	}
+	if (nres == 0 && has_colon)
+		error_at(p, tline, tcol, "instruction without results has result types");
+	if (nres && !has_colon)
+		error_at(p, p->tok.line, p->tok.col,
+		         "expected ':' and %zu result type%s", nres, nres == 1 ? "" : "s");
+	if (nres != p->ntypes)
+		error_at(p, tline, tcol, "%zu result%s but %zu type%s", nres, nres == 1 ? "" : "s",
+		         p->ntypes, p->ntypes == 1 ? "" : "s");
+	return p->types;
+}
+
+/* An instruction's tail, from its '{' or ':' to the end of its line, is
+ * looked up by its text as a whole: modules repeat the combination of
+ * attributes and result types even more than each part. Only a tail read
+ * cleanly, with as many results, that took its line to the end and no
+ * further, is remembered, so a repeat is what reading it again would give:
+ * what follows the line matters only to a tail without result types (see
+ * parse_tail). */
+struct tail_rec {
+	struct pl_attr_entry *attrs; /* shared, as a dictionary memo's */
+	uint16_t nattrs;
+	const pl_type *types[];
+};
+
+static const pl_type *const *parse_tail(struct parser *p, pl_inst *inst, size_t nres)
+{
+	if (p->tok.kind != T_LBRACE && p->tok.kind != T_COLON)
+		return parse_tail_text(p, inst, nres);
+	const char *s = p->tok.s;
+	size_t avail = (size_t)(p->end - s);
+	const char *eol = memchr(s, '\n', avail < MEMO_MAX_SPAN ? avail : MEMO_MAX_SPAN);
+	if (!eol || nres > UINT16_MAX)
+		return parse_tail_text(p, inst, nres);
+	size_t len = (size_t)(eol - s);
+	uint64_t hash = pl_hash_bytes_(s, len);
+	const struct memo_entry *e = memo_find(&p->tails_memo, s, len, hash);
+	if (e && e->n == nres) {
+		const struct tail_rec *t = e->val;
+		inst->attrs.v = t->attrs;
+		inst->attrs.n = t->nattrs;
+		inst->attrs.cap = 0;
+		p->p = eol;
+		next(p);
+		/* Attributes alone: types on the next line would belong to them,
+		 * as an error (the tail has no results), so they are read as one
+		 * reader would read them. */
+		if (nres == 0 && p->tok.kind == T_COLON)
+			return parse_result_types(p, nres);
+		return t->types;
+	}
+	uint32_t line = p->tok.line;
+	const pl_type *const *types = parse_tail_text(p, inst, nres);
+	/* the tail's last token ended on the line, and the next one is on a
+	 * later line */
+	if (!e && p->prev_end <= eol && p->tok.line > line) {
+		struct tail_rec *t = nn(p, malloc(sizeof *t + nres * sizeof *t->types));
+		inst->attrs.cap = 0;
+		t->attrs = inst->attrs.v;
+		t->nattrs = inst->attrs.n;
+		if (nres) /* types may be NULL then */
+			memcpy(t->types, types, nres * sizeof *types);
+		if (!memo_insert(p, &p->tails_memo, s, len, hash, t, (uint16_t)nres))
+			free(t);
+	}
+	return types;
+}
+
+static bool op_seen_is(const struct op_seen *seen, const char *name, size_t len)
+{
+	return seen->name && seen->len == len && memcmp(seen->name, name, len) == 0;
 }
 
 static void parse_inst(struct parser *p, pl_func *f)
@@ -1007,16 +1290,27 @@ static void parse_inst(struct parser *p, pl_func *f)
 
 	if (p->tok.kind != T_IDENT)
 		expected(p, "an op name");
-	/* An op name is checked and looked up once per distinct name: interned
-	 * names are remembered by address. */
-	const char *opname = nn(p, pl_intern_str_(p->m, p->tok.s, p->tok.len));
-	struct op_seen *seen = &p->ops_seen[((uintptr_t)opname >> 3) & (OPS_SEEN_SLOTS - 1)];
-	if (seen->name != opname) {
-		if (!pl_is_opname_(p->tok.s, p->tok.len))
-			expected(p, "an op name");
-		seen->name = opname;
-		seen->op = pl_op_from_name(opname);
+	/* An op name is checked, interned and looked up once per distinct
+	 * name: a module has few, remembered here by their text, in pairs of
+	 * slots so that two names of one hash slot do not evict each other. */
+	const char *name = p->tok.s;
+	size_t len = p->tok.len;
+	struct op_seen *seen =
+		&p->ops_seen[pl_hash_bytes_(name, len) & (OPS_SEEN_SLOTS - 2)];
+	if (!op_seen_is(&seen[0], name, len)) {
+		struct op_seen first = seen[0];
+		if (op_seen_is(&seen[1], name, len)) {
+			seen[0] = seen[1];
+		} else {
+			if (!pl_is_opname_(name, len))
+				expected(p, "an op name");
+			seen[0].name = intern_str(p, name, len);
+			seen[0].len = len;
+			seen[0].op = pl_op_from_name(seen[0].name);
+		}
+		seen[1] = first;
 	}
+	const char *opname = seen->name;
 	pl_op op = seen->op;
 	next(p);
 
@@ -1052,48 +1346,13 @@ static void parse_inst(struct parser *p, pl_func *f)
 	for (size_t k = 0; k < nops; k++)
 		pl_use_set_(&ops[k], p->opvals[k]);
 
-	if (p->tok.kind == T_LBRACE)
-		parse_attr_dict(p, &inst->attrs);
-
-	p->ntypes = 0;
-	uint32_t tline = p->tok.line, tcol = p->tok.col;
-	bool has_colon = p->tok.kind == T_COLON;
-	if (has_colon) {
-		next(p);
-		if (p->tok.kind == T_LPAREN) {
-			next(p);
-			if (p->tok.kind != T_RPAREN) {
-				for (;;) {
-					const pl_type *t = parse_type(p);
-					p->types = xgrow(p, p->types, &p->types_cap, p->ntypes + 1,
-					                 sizeof *p->types);
-					p->types[p->ntypes++] = t;
-					if (p->tok.kind != T_COMMA)
-						break;
-					next(p);
-				}
-			}
-			expect(p, T_RPAREN, "',' or ')' in the result types");
-		} else {
-			const pl_type *t = parse_type(p);
-			p->types = xgrow(p, p->types, &p->types_cap, 1, sizeof *p->types);
-			p->types[p->ntypes++] = t;
-		}
-	}
-	if (nres == 0 && has_colon)
-		error_at(p, tline, tcol, "instruction without results has result types");
-	if (nres && !has_colon)
-		error_at(p, p->tok.line, p->tok.col,
-		         "expected ':' and %zu result type%s", nres, nres == 1 ? "" : "s");
-	if (nres != p->ntypes)
-		error_at(p, tline, tcol, "%zu result%s but %zu type%s", nres, nres == 1 ? "" : "s",
-		         p->ntypes, p->ntypes == 1 ? "" : "s");
+	const pl_type *const *types = parse_tail(p, inst, nres);
 
 	/* Results are defined after the operands were resolved, so
 	 * "%a = op %a" is a use before definition. */
 	pl_value *res = pl_inst_res_(inst);
 	for (size_t k = 0; k < nres; k++) {
-		res[k].type = p->types[k];
+		res[k].type = types[k];
 		sym_define(p, &res[k], &p->pending[k]);
 	}
 	pl_func_append(f, inst);
@@ -1189,17 +1448,27 @@ static void parser_free(struct parser *p)
 	free(p->elems);
 	free(p->sym);
 	free(p->fnames);
-	memo_free(&p->types_memo);
-	memo_free(&p->dicts_memo);
+	memo_free(&p->types_memo, false);
+	memo_free(&p->dicts_memo, false);
+	memo_free(&p->tails_memo, true);
 }
+
+/* What the two halves of a file intern, shared: a module without functions
+ * whose tables and memory the first half's module takes in the end, so the
+ * halves' types and keys are equal handles with no second interning. */
+struct shared_interns {
+	pl_module *m;
+	pthread_mutex_t lock;
+};
 
 /* Parses text as a module. first_line is the line the text starts on (a
  * second half of a file starts further down); a byte order mark is allowed
- * only at the start of a file (first_line 1). */
+ * only at the start of a file (first_line 1). shared, when not NULL, is
+ * where the values are interned. */
 static int parse_impl(const char *text, size_t len, const char *source_name,
                       pl_diags *diags, pl_module **out,
                       void (*release)(void *, const char *), void *release_ud,
-                      uint32_t first_line)
+                      uint32_t first_line, struct shared_interns *shared)
 {
 	*out = NULL;
 	if (len > UINT32_MAX) {
@@ -1217,7 +1486,10 @@ static int parse_impl(const char *text, size_t len, const char *source_name,
 	p->diags = diags;
 	p->release = release;
 	p->release_ud = release_ud;
+	p->release_next = text;
 	p->m = pl_module_new(source_name);
+	p->im = shared ? shared->m : p->m;
+	p->im_lock = shared ? &shared->lock : NULL;
 	int rc = PL_OK;
 	if (!p->m) {
 		rc = PL_ENOMEM;
@@ -1246,7 +1518,7 @@ int pl_parse_buffer(const char *text, size_t len, const char *source_name,
 {
 	if (!text && len)
 		return PL_EINVAL;
-	return parse_impl(text ? text : "", len, source_name, diags, out, NULL, NULL, 1);
+	return parse_impl(text ? text : "", len, source_name, diags, out, NULL, NULL, 1, NULL);
 }
 
 /* Reading a file: a regular file is mapped, and the pages behind the
@@ -1278,8 +1550,9 @@ static void release_pages(void *ud, const char *upto)
 /* ---- a large file read on two threads ----
  * The text is cut at a line that starts a function ("func @", as printed
  * text has it) near its middle; each half is read into a module of its own
- * on its own thread; the second module's functions then join the first.
- * When both halves read cleanly, the result is the module one reader would
+ * on its own thread, both interning into one set (struct shared_interns);
+ * the second module's functions then join the first. When both halves read
+ * cleanly, the result is the module one reader would
  * have made: each half is a sequence of whole functions. On any error the
  * caller reads the file again on one thread, so messages are always the
  * sequential reader's. */
@@ -1295,6 +1568,7 @@ struct half {
 	pl_diags *diags;
 	int rc;
 	struct mapping mp;
+	struct shared_interns *shared;
 };
 
 static void *parse_half(void *arg)
@@ -1311,7 +1585,7 @@ static void *parse_half(void *arg)
 	h->rc = PL_ERROR;
 	if (line <= UINT32_MAX && (h->diags = pl_diags_new()))
 		h->rc = parse_impl(h->text, h->len, h->name, h->diags, &h->m, release_pages, &h->mp,
-		                   (uint32_t)line);
+		                   (uint32_t)line, h->shared);
 	return NULL;
 }
 
@@ -1339,13 +1613,20 @@ static int parse_halves(const char *text, size_t len, const char *name, pl_modul
 	const char *cut = split_point(text, len);
 	if (!cut)
 		return PL_ERROR;
+	struct shared_interns shared;
+	if (pthread_mutex_init(&shared.lock, NULL) != 0)
+		return PL_ERROR;
+	if (!(shared.m = pl_module_new(name))) {
+		pthread_mutex_destroy(&shared.lock);
+		return PL_ENOMEM;
+	}
 	size_t page = (size_t)sysconf(_SC_PAGESIZE);
 	struct half a = {text, (size_t)(cut - text), text, name, NULL, NULL, PL_ERROR,
-	                 {text, 0, page}};
+	                 {text, 0, page}, &shared};
 	/* the second half's pages are released from the first page wholly its */
 	const char *b_base = (const char *)(((uintptr_t)cut + page - 1) & ~(uintptr_t)(page - 1));
 	struct half b = {cut, len - (size_t)(cut - text), text, name, NULL, NULL, PL_ERROR,
-	                 {b_base, 0, page}};
+	                 {b_base, 0, page}, &shared};
 	pthread_t thread;
 	bool threaded = pthread_create(&thread, NULL, parse_half, &b) == 0;
 	parse_half(&a);
@@ -1353,9 +1634,14 @@ static int parse_halves(const char *text, size_t len, const char *name, pl_modul
 		pthread_join(thread, NULL);
 	else
 		parse_half(&b);
+	pthread_mutex_destroy(&shared.lock);
 	int rc = a.rc != PL_OK ? a.rc : b.rc;
-	if (rc == PL_OK)
-		rc = pl_module_append_(a.m, b.m);
+	if (rc == PL_OK) {
+		pl_module_adopt_interns_(a.m, shared.m);
+		shared.m = NULL;
+		rc = pl_module_append_interned_(a.m, b.m);
+	}
+	pl_module_free(shared.m);
 	pl_diags_free(a.diags);
 	pl_diags_free(b.diags);
 	if (rc != PL_OK) {
@@ -1448,7 +1734,7 @@ int pl_parse_file_threads(const char *path, unsigned threads, pl_diags *diags,
 				rc = parse_halves(map, len, name, out);
 			if (rc != PL_OK) {
 				struct mapping mp = {map, 0, (size_t)sysconf(_SC_PAGESIZE)};
-				rc = parse_impl(map, len, name, diags, out, release_pages, &mp, 1);
+				rc = parse_impl(map, len, name, diags, out, release_pages, &mp, 1, NULL);
 			}
 			munmap(map, len);
 			if (!is_stdin)
@@ -1469,7 +1755,7 @@ int pl_parse_file_threads(const char *path, unsigned threads, pl_diags *diags,
 	}
 	if (!is_stdin)
 		close(fd);
-	rc = parse_impl(buf, len, name, diags, out, NULL, NULL, 1);
+	rc = parse_impl(buf, len, name, diags, out, NULL, NULL, 1, NULL);
 	free(buf);
 	return rc;
 }

@@ -840,6 +840,73 @@ START_TEST(test_err_missing_colon)
 }
 END_TEST
 
+/* An instruction's tail (its attributes and result types, to the end of
+ * its line) that was read before is looked up by its text: a repeat must
+ * give what reading it again would, errors and all. */
+START_TEST(test_repeated_tails)
+{
+	/* the same tail with another number of results */
+	expect_error("func @f() {\n  %a = acme.x {k = 1} : f32[]\n  acme.y {k = 1} : f32[]\n}",
+	             "test.pir:3:18: error: instruction without results has result types");
+	expect_error("func @f() {\n  %a = acme.x : f32[]\n  %b, %c = acme.y : f32[]\n}",
+	             "test.pir:3:19: error: 2 results but 1 type");
+	/* a tail that goes on past its line, then the same first line with
+	 * another continuation */
+	expect_error("func @f(%a: f32[]) {\n"
+	             "  %b = acme.x %a {k = [1,\n"
+	             "  2]} : f32[]\n"
+	             "  %c = acme.x %a {k = [1,\n"
+	             "  3] : f32[]\n"
+	             "}",
+	             "test.pir:5:6: error: expected ',' or '}' in attributes, found ':'");
+	/* attributes alone, then the same with types on the next line */
+	expect_error("func @f(%a: f32[]) {\n"
+	             "  acme.y %a {k = 1}\n"
+	             "  acme.y %a {k = 1}\n"
+	             "  : f32[]\n"
+	             "}",
+	             "test.pir:4:3: error: instruction without results has result types");
+	/* a tail that shares its line with the next instruction, and tails
+	 * that end in a comment */
+	const char *src = "func @f() {\n"
+	                  "  %a = acme.x {k = 1} : f32[] %b = acme.y {k = 1} : f32[]\n"
+	                  "  %c = acme.z {k = 1} : f32[]\n"
+	                  "  acme.w %c {k = 2} // one\n"
+	                  "  acme.w %c {k = 2} // one\n"
+	                  "  acme.w %c {k = 2}\n"
+	                  "}\n";
+	char *out = canon(src, strlen(src));
+	ck_assert_str_eq(out, "func @f() {\n"
+	                      "  %a = acme.x {k = 1} : f32[]\n"
+	                      "  %b = acme.y {k = 1} : f32[]\n"
+	                      "  %c = acme.z {k = 1} : f32[]\n"
+	                      "  acme.w %c {k = 2}\n"
+	                      "  acme.w %c {k = 2}\n"
+	                      "  acme.w %c {k = 2}\n"
+	                      "}\n");
+	free(out);
+
+	/* instructions of one tail share their attributes until one changes */
+	pl_diags *d;
+	pl_module *m;
+	const char *text = "func @f() {\n"
+	                   "  %a = acme.x {k = 1} : f32[]\n"
+	                   "  %b = acme.x {k = 1} : f32[]\n"
+	                   "}\n";
+	ck_assert_int_eq(parse_n(text, strlen(text), &d, &m), PL_OK);
+	pl_inst *a = pl_func_first_inst(pl_module_func_at(m, 0));
+	pl_inst *b = pl_inst_next(a);
+	ck_assert_int_eq(pl_attrs_set_int(pl_inst_attrs(a), "k", 2), PL_OK);
+	int64_t ka, kb;
+	ck_assert_int_eq(pl_attrs_get_int(pl_inst_attrs(a), "k", &ka), PL_OK);
+	ck_assert_int_eq(pl_attrs_get_int(pl_inst_attrs(b), "k", &kb), PL_OK);
+	ck_assert_int_eq(ka, 2);
+	ck_assert_int_eq(kb, 1);
+	pl_module_free(m);
+	pl_diags_free(d);
+}
+END_TEST
+
 START_TEST(test_err_undefined_value)
 {
 	expect_error("func @f() { acme.x %nope }",
@@ -1473,6 +1540,7 @@ static Suite *text_suite(void)
 	tcase_add_test(tc, test_err_count_mismatch);
 	tcase_add_test(tc, test_err_types_without_results);
 	tcase_add_test(tc, test_err_missing_colon);
+	tcase_add_test(tc, test_repeated_tails);
 	tcase_add_test(tc, test_err_undefined_value);
 	tcase_add_test(tc, test_err_use_before_definition);
 	tcase_add_test(tc, test_err_redefinition_value);
