@@ -177,7 +177,7 @@ PL_API void pl_inst_move_after(pl_inst *inst, pl_inst *pos);
 /* Unlinks inst, drops its uses of its operands and retires it. Its results
  * must have no uses left (PL_EINVAL otherwise, nothing changed). The handle
  * (and its results') must not be used afterwards: the memory is reused for
- * the next instruction of the same size. */
+ * later instructions and value names of the module. */
 PL_API int pl_inst_erase(pl_inst *inst);
 
 PL_API pl_func *pl_inst_func(const pl_inst *inst);
