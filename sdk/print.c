@@ -261,19 +261,30 @@ static inline char *put_lit(struct out *o, char *p, const char *s, size_t n)
 
 /* A NUL-terminated string. Names are short (a few bytes), so copying up to
  * the NUL in one pass beats strlen and memcpy. */
+/* Copies s to p up to its NUL or 8 bytes, whichever comes first, and
+ * returns how many bytes of text that was (8: no NUL among them). The NUL
+ * may be copied too: callers keep 8 bytes of room, and it lies past the
+ * text. */
+static inline size_t copy8(char *p, const char *s)
+{
+	if (!(p[0] = s[0])) return 0;
+	if (!(p[1] = s[1])) return 1;
+	if (!(p[2] = s[2])) return 2;
+	if (!(p[3] = s[3])) return 3;
+	if (!(p[4] = s[4])) return 4;
+	if (!(p[5] = s[5])) return 5;
+	if (!(p[6] = s[6])) return 6;
+	if (!(p[7] = s[7])) return 7;
+	return 8;
+}
+
 static __attribute__((noinline)) char *put_cstr(struct out *o, char *p, const char *s)
 {
 	for (;;) {
-		/* the NUL may be copied too: it lies within buf, past the text */
 		while (o->end - p >= 8) {
-			if (!(p[0] = s[0])) return p;
-			if (!(p[1] = s[1])) return p + 1;
-			if (!(p[2] = s[2])) return p + 2;
-			if (!(p[3] = s[3])) return p + 3;
-			if (!(p[4] = s[4])) return p + 4;
-			if (!(p[5] = s[5])) return p + 5;
-			if (!(p[6] = s[6])) return p + 6;
-			if (!(p[7] = s[7])) return p + 7;
+			size_t n = copy8(p, s);
+			if (n < 8)
+				return p + n;
 			p += 8;
 			s += 8;
 		}
@@ -437,16 +448,8 @@ static inline char *put_sep_cstr(struct out *o, char *p, const char *sep, size_t
 		return put_cstr(o, put_lit(o, p, sep, n), s);
 	memcpy(p, sep, n);
 	p += n;
-	/* the NUL may be copied too: it lies within buf, past the text */
-	if (!(p[0] = s[0])) return p;
-	if (!(p[1] = s[1])) return p + 1;
-	if (!(p[2] = s[2])) return p + 2;
-	if (!(p[3] = s[3])) return p + 3;
-	if (!(p[4] = s[4])) return p + 4;
-	if (!(p[5] = s[5])) return p + 5;
-	if (!(p[6] = s[6])) return p + 6;
-	if (!(p[7] = s[7])) return p + 7;
-	return put_cstr(o, p + 8, s + 8);
+	size_t k = copy8(p, s);
+	return k < 8 ? p + k : put_cstr(o, p + 8, s + 8);
 }
 
 /* sep, then "%name" */
