@@ -306,8 +306,8 @@ static void check_collective(struct verifier *v, const pl_inst *i, const struct 
 		return;
 	}
 	if (i->nres != i->nops) {
-		inst_error(v, i, "a collective has one result per operand (%u operands, %u results)",
-		           i->nops, i->nres);
+		inst_error(v, i, "a collective has one result per operand (%u operand%s, %u result%s)",
+		           i->nops, i->nops == 1 ? "" : "s", i->nres, i->nres == 1 ? "" : "s");
 		return;
 	}
 	int64_t factor = 0, dim = 0;

@@ -273,11 +273,11 @@ END_TEST
 START_TEST(test_collective_counts)
 {
 	one("%g = all_gather %x, %y {factor = 2} : f32[8]",
-	    "test.pir:2:3: error: 'all_gather': a collective has one result per operand (2 operands, 1 results)");
+	    "test.pir:2:3: error: 'all_gather': a collective has one result per operand (2 operands, 1 result)");
 	one("%a, %b = all_reduce %x : (f32[4], f32[4])",
-	    "test.pir:2:3: error: 'all_reduce': a collective has one result per operand (1 operands, 2 results)");
+	    "test.pir:2:3: error: 'all_reduce': a collective has one result per operand (1 operand, 2 results)");
 	one("reduce_scatter %x",
-	    "test.pir:2:3: error: 'reduce_scatter': a collective has one result per operand (1 operands, 0 results)");
+	    "test.pir:2:3: error: 'reduce_scatter': a collective has one result per operand (1 operand, 0 results)");
 	one("all_gather", "test.pir:2:3: error: 'all_gather': a collective needs at least one operand");
 	one("%a, %b = all_gather %x, %y {factor = 2} : (f32[8], f32[8])", NULL);
 }
