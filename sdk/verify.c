@@ -240,10 +240,15 @@ static void check_reserved(struct verifier *v, const pl_inst *i, const struct re
 			size_t col = 0;
 			const char *msg = NULL;
 			int rc = pl_constraint_parse(s->u.s, s->len, dom->len, &c, &col, &msg);
-			if (rc == PL_EPARSE)
-				inst_error(v, i, "predicate constraint %u \"%s\", column %zu: %s", k,
-				           s->u.s, col, msg);
-			else if (rc == PL_ENOMEM)
+			if (rc == PL_EPARSE) {
+				/* quoted as the text form writes it: a newline or a
+				 * NUL in the constraint stays in one message */
+				struct pl_strbuf q = {0};
+				pl_print_attr_(&q, s);
+				inst_error(v, i, "predicate constraint %u %s, column %zu: %s", k,
+				           q.data ? q.data : "\"?\"", col, msg);
+				pl_sb_free(&q);
+			} else if (rc == PL_ENOMEM)
 				inst_error(v, i, "out of memory");
 			pl_constraint_free(c);
 		}

@@ -226,6 +226,12 @@ START_TEST(test_predicate_must_parse)
 	    "test.pir:2:3: error: 'acme.x': predicate constraint 1 \"i0 + 3*i2 < 3\", column 8: index variable not in the domain");
 	one("acme.x {domain = [], predicate = [\"i0 < 1\"]}",
 	    "test.pir:2:3: error: 'acme.x': predicate constraint 0 \"i0 < 1\", column 1: index variable not in the domain");
+	/* quoted as the text form writes it: a newline and a quote stay
+	 * escaped, in one message on one line */
+	one("acme.x {domain = [4], predicate = [\"i0 <\\n 2\"]}",
+	    "test.pir:2:3: error: 'acme.x': predicate constraint 0 \"i0 <\\n 2\", column 5: expected an integer or an index variable");
+	one("acme.x {domain = [4], predicate = [\"i0 < \\\"2\"]}",
+	    "test.pir:2:3: error: 'acme.x': predicate constraint 0 \"i0 < \\\"2\", column 6: expected an integer or an index variable");
 	/* every bad constraint is reported */
 	EXPECT_INVALID(HEADER "acme.x {domain = [4], predicate = [\"i1 < 2\", \"< 2\", \"i0 < 2\"]}\n}\n",
 	               "test.pir:2:3: error: 'acme.x': predicate constraint 0 \"i1 < 2\", column 1: index variable not in the domain",
