@@ -1313,6 +1313,15 @@ START_TEST(test_limit_attribute_count)
 	int64_t v;
 	ck_assert_int_eq(pl_attrs_get_int(at, "a65534", &v), PL_OK);
 	ck_assert_int_eq(v, 65534);
+	/* a pass cannot add one more either (ir.h), but can replace one */
+	pl_attrs *w = pl_inst_attrs(pl_func_first_inst(pl_module_func_at(m, 0)));
+	ck_assert_int_eq(pl_attrs_set_int(w, "zz", 1), PL_ELIMIT);
+	ck_assert_uint_eq(pl_attrs_count(w), 65535);
+	ck_assert_ptr_null(pl_attrs_get(w, "zz"));
+	ck_assert_int_eq(pl_attrs_set_int(w, "a7", -7), PL_OK);
+	ck_assert_int_eq(pl_attrs_get_int(w, "a7", &v), PL_OK);
+	ck_assert_int_eq(v, -7);
+	ck_assert_uint_eq(pl_attrs_count(w), 65535);
 	pl_module_free(m);
 	pl_diags_free(d);
 
