@@ -37,6 +37,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "pass_end.h"
 #include "ptr_map.h"
 
 enum kind { KIND_ALL_GATHER, KIND_REDUCE_SCATTER, KIND_ALL_REDUCE, NUM_KINDS, KIND_NONE = -1 };
@@ -95,8 +96,7 @@ struct known_key {
 
 /* The pending run of one kind. */
 struct run {
-	pl_inst **members;
-	size_t len, cap;
+	struct inst_vec members;
 	uint64_t bytes;      /* sum of the members' result bytes, saturating */
 	struct key last_key; /* the last member's */
 };
@@ -324,7 +324,7 @@ static bool must_flush(struct bucketizer *b, enum kind kind, const struct run *r
 		return true;
 	}
 
-	uint64_t start = pl_inst_position(run->members[0]);
+	uint64_t start = pl_inst_position(run->members.v[0]);
 	size_t nops = pl_inst_num_operands(cand);
 	for (size_t k = 0; k < nops; k++) {
 		pl_value *v = pl_inst_operand(cand, k);
@@ -348,7 +348,7 @@ static bool must_flush(struct bucketizer *b, enum kind kind, const struct run *r
 			snprintf(why, whylen, "size cap %" PRIu64 " bytes reached", cap);
 		return true;
 	}
-	if (b->cfg->max_count && run->len + 1 > b->cfg->max_count) {
+	if (b->cfg->max_count && run->members.len + 1 > b->cfg->max_count) {
 		if (why)
 			snprintf(why, whylen, "count cap reached");
 		return true;
@@ -372,11 +372,11 @@ static int carry_store_record(struct bucketizer *b, pl_value *from, pl_value *to
  * members. */
 static int merge_run(struct bucketizer *b, enum kind kind, struct run *run)
 {
-	pl_inst *first = run->members[0];
+	pl_inst *first = run->members.v[0];
 	size_t nops = 0, nres = 0;
-	for (size_t i = 0; i < run->len; i++) {
-		nops += pl_inst_num_operands(run->members[i]);
-		nres += pl_inst_num_results(run->members[i]);
+	for (size_t i = 0; i < run->members.len; i++) {
+		nops += pl_inst_num_operands(run->members.v[i]);
+		nres += pl_inst_num_results(run->members.v[i]);
 	}
 	/* most runs are short: no allocation for them */
 	pl_value *ops_small[32];
@@ -387,8 +387,8 @@ static int merge_run(struct bucketizer *b, enum kind kind, struct run *run)
 	if (!ops || !types)
 		goto out;
 	size_t o = 0, r = 0;
-	for (size_t i = 0; i < run->len; i++) {
-		pl_inst *m = run->members[i];
+	for (size_t i = 0; i < run->members.len; i++) {
+		pl_inst *m = run->members.v[i];
 		size_t mops = pl_inst_num_operands(m), mres = pl_inst_num_results(m);
 		for (size_t k = 0; k < mops; k++)
 			ops[o++] = pl_inst_operand(m, k);
@@ -401,12 +401,12 @@ static int merge_run(struct bucketizer *b, enum kind kind, struct run *run)
 		goto out;
 	pl_inst_set_loc(merged, pl_inst_line(first), pl_inst_col(first));
 	if (b->remarks)
-		pl_ctx_remark(b->ctx, first, "merged %zu %s into one at %%%s", run->len,
+		pl_ctx_remark(b->ctx, first, "merged %zu %s into one at %%%s", run->members.len,
 		              kind_names[kind], inst_label(first));
 	pl_inst_insert_before(merged, first);
 	r = 0;
-	for (size_t i = 0; i < run->len; i++) {
-		pl_inst *m = run->members[i];
+	for (size_t i = 0; i < run->members.len; i++) {
+		pl_inst *m = run->members.v[i];
 		size_t mres = pl_inst_num_results(m);
 		for (size_t k = 0; k < mres; k++) {
 			pl_value *from = pl_inst_result(m, k), *to = pl_inst_result(merged, r++);
@@ -415,10 +415,10 @@ static int merge_run(struct bucketizer *b, enum kind kind, struct run *run)
 			pl_value_replace(from, to);
 		}
 	}
-	for (size_t i = 0; i < run->len; i++)
-		if ((rc = pl_inst_erase(run->members[i])) != PL_OK)
+	for (size_t i = 0; i < run->members.len; i++)
+		if ((rc = pl_inst_erase(run->members.v[i])) != PL_OK)
 			goto out;
-	b->merged[kind] += run->len; /* added to the stats at the end of the run */
+	b->merged[kind] += run->members.len; /* added to the stats at the end of the run */
 	rc = PL_OK;
 out:
 	if (ops != ops_small)
@@ -432,9 +432,9 @@ static int flush_run(struct bucketizer *b, enum kind kind)
 {
 	struct run *run = &b->runs[kind];
 	int rc = PL_OK;
-	if (run->len >= 2)
+	if (run->members.len >= 2)
 		rc = merge_run(b, kind, run);
-	run->len = 0;
+	run->members.len = 0;
 	run->bytes = 0;
 	return rc;
 }
@@ -442,15 +442,8 @@ static int flush_run(struct bucketizer *b, enum kind kind)
 static int append_to_run(struct run *run, pl_inst *inst, const struct key *key,
                          uint64_t bytes)
 {
-	if (run->len == run->cap) {
-		size_t cap = run->cap ? run->cap * 2 : 16;
-		pl_inst **v = realloc(run->members, cap * sizeof *v);
-		if (!v)
-			return PL_ENOMEM;
-		run->members = v;
-		run->cap = cap;
-	}
-	run->members[run->len++] = inst;
+	if (!push_inst(&run->members, inst))
+		return PL_ENOMEM;
 	run->bytes = add_saturating(run->bytes, bytes);
 	run->last_key = *key;
 	return PL_OK;
@@ -466,10 +459,10 @@ static int visit_candidate(struct bucketizer *b, enum kind kind, pl_inst *cand,
 	uint64_t bytes = result_bytes(cand);
 	char why[512];
 	bool remarks = b->remarks;
-	if (run->len && must_flush(b, kind, run, cand, key, bytes, remarks ? why : NULL,
+	if (run->members.len && must_flush(b, kind, run, cand, key, bytes, remarks ? why : NULL,
 	                           sizeof why)) {
 		if (remarks) {
-			pl_inst *first = run->members[0], *last = run->members[run->len - 1];
+			pl_inst *first = run->members.v[0], *last = run->members.v[run->members.len - 1];
 			if (first == last)
 				pl_ctx_remark(b->ctx, cand, "flushed %s run %%%s before %%%s: %s",
 				              kind_names[kind], inst_label(first), inst_label(cand), why);
@@ -523,20 +516,14 @@ static int bucketize_run(pl_pass_ctx *ctx, void *state, pl_module *m)
 	for (size_t k = 0; k < pl_module_num_funcs(m) && rc == PL_OK; k++)
 		rc = bucketize_func(&b, pl_module_func_at(m, k));
 	for (int k = 0; k < NUM_KINDS; k++) {
-		free(b.runs[k].members);
+		free(b.runs[k].members.v);
 		/* every merge that was made counts, as when each added its own */
-		int src = b.merged[k] ? pl_ctx_stat_add(ctx, kind_stats[k], b.merged[k]) : PL_OK;
-		if (rc == PL_OK)
-			rc = src;
+		pass_end_stat(ctx, kind_stats[k], b.merged[k], &rc);
 	}
 	ptr_map_free(&b.last_store);
 	ptr_map_free(&b.keys.seen);
 	dict_memo_free(&b.memo);
-	if (rc == PL_ENOMEM)
-		pl_ctx_error(ctx, NULL, "out of memory");
-	else if (rc != PL_OK)
-		pl_ctx_error(ctx, NULL, "cannot merge collectives: %s", pl_status_string(rc));
-	return rc;
+	return pass_end_report(ctx, rc, "merge collectives");
 }
 
 static const pl_pass_desc bucketize_pass = {

@@ -34,6 +34,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "pass_end.h"
 #include "ptr_map.h"
 
 static const pl_option_decl coalesce_options[] = {
@@ -558,17 +559,10 @@ static int coalesce_run(pl_pass_ctx *ctx, void *state, pl_module *m)
 		}
 	}
 	/* every tuple that was rewritten counts, as when each added its own */
-	int src = c.flattened ? pl_ctx_stat_add(ctx, "num_collectives_flattened", c.flattened)
-	                      : PL_OK;
-	if (rc == PL_OK)
-		rc = src;
+	pass_end_stat(ctx, "num_collectives_flattened", c.flattened, &rc);
 	free_layouts(&c);
 	ptr_map_free(&c.keys.seen);
-	if (rc == PL_ENOMEM)
-		pl_ctx_error(ctx, NULL, "out of memory");
-	else if (rc != PL_OK)
-		pl_ctx_error(ctx, NULL, "cannot flatten a collective: %s", pl_status_string(rc));
-	return rc;
+	return pass_end_report(ctx, rc, "flatten a collective");
 }
 
 static const pl_pass_desc coalesce_pass = {

@@ -47,6 +47,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "pass_end.h"
 #include "ptr_map.h"
 
 static const pl_option_decl hoist_options[] = {
@@ -68,11 +69,6 @@ static const pl_stat_decl hoist_stats[] = {
 struct config {
 	bool hoist, sink;
 	uint64_t max_distance; /* 0: unlimited */
-};
-
-struct inst_vec {
-	pl_inst **v;
-	size_t len, cap;
 };
 
 /* A planned move: inst goes right after (hoisting) or right before
@@ -213,20 +209,6 @@ static const char *inst_label(const pl_inst *inst, char *buf, size_t size)
 	else
 		snprintf(buf, size, "%s", pl_inst_opname(inst));
 	return buf;
-}
-
-static bool push_inst(struct inst_vec *s, pl_inst *inst)
-{
-	if (s->len == s->cap) {
-		size_t cap = s->cap ? s->cap * 2 : 64;
-		pl_inst **v = realloc(s->v, cap * sizeof *v);
-		if (!v)
-			return false;
-		s->v = v;
-		s->cap = cap;
-	}
-	s->v[s->len++] = inst;
-	return true;
 }
 
 static bool push_move(struct move_vec *s, pl_inst *inst, pl_inst *target)
@@ -454,26 +436,14 @@ static int hoist_run(pl_pass_ctx *ctx, void *state, pl_module *m)
 	for (size_t k = 0; k < pl_module_num_funcs(m) && rc == PL_OK; k++)
 		rc = move_collectives(&mv, pl_module_func_at(m, k));
 	/* every move made counts, as when each function added its own */
-	if (mv.cfg->hoist) {
-		int src = pl_ctx_stat_add(ctx, "num_all_gathers_hoisted", mv.hoisted);
-		if (rc == PL_OK)
-			rc = src;
-	}
-	if (mv.cfg->sink) {
-		int src = pl_ctx_stat_add(ctx, "num_reduce_scatters_sunk", mv.sunk);
-		if (rc == PL_OK)
-			rc = src;
-	}
+	pass_end_stat(ctx, "num_all_gathers_hoisted", mv.hoisted, &rc);
+	pass_end_stat(ctx, "num_reduce_scatters_sunk", mv.sunk, &rc);
 	ptr_map_free(&mv.nearest_store);
 	ptr_map_free(&mv.fsdp_gathers);
 	dict_memo_free(&mv.memo);
 	free(mv.stay.v);
 	free(mv.moves.v);
-	if (rc == PL_ENOMEM)
-		pl_ctx_error(ctx, NULL, "out of memory");
-	else if (rc != PL_OK)
-		pl_ctx_error(ctx, NULL, "cannot move collectives: %s", pl_status_string(rc));
-	return rc;
+	return pass_end_report(ctx, rc, "move collectives");
 }
 
 static const pl_pass_desc hoist_pass = {

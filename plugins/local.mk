@@ -12,30 +12,31 @@ plugins_CountOps_la_LDFLAGS = $(PLUGIN_LDFLAGS)
 plugins_CountOps_la_LIBADD = $(PLUGIN_LIBADD)
 
 plugins_LTLIBRARIES += plugins/DynamicInstEstimator.la
-plugins_DynamicInstEstimator_la_SOURCES = plugins/dynamic_inst_estimator.c
+plugins_DynamicInstEstimator_la_SOURCES = plugins/dynamic_inst_estimator.c plugins/ptr_map.h
 plugins_DynamicInstEstimator_la_CFLAGS = $(PLUGIN_CFLAGS)
 plugins_DynamicInstEstimator_la_LDFLAGS = $(PLUGIN_LDFLAGS)
 plugins_DynamicInstEstimator_la_LIBADD = $(PLUGIN_LIBADD)
 
 plugins_LTLIBRARIES += plugins/DetailDynInst.la
-plugins_DetailDynInst_la_SOURCES = plugins/detail_dyn_inst.c
+plugins_DetailDynInst_la_SOURCES = plugins/detail_dyn_inst.c plugins/ptr_map.h
 plugins_DetailDynInst_la_CFLAGS = $(PLUGIN_CFLAGS)
 plugins_DetailDynInst_la_LDFLAGS = $(PLUGIN_LDFLAGS)
 plugins_DetailDynInst_la_LIBADD = $(PLUGIN_LIBADD)
 plugins_LTLIBRARIES += plugins/HoistFSDPCollectives.la
-plugins_HoistFSDPCollectives_la_SOURCES = plugins/hoist_fsdp_collectives.c plugins/ptr_map.h
+plugins_HoistFSDPCollectives_la_SOURCES = plugins/hoist_fsdp_collectives.c plugins/ptr_map.h \
+	plugins/pass_end.h
 plugins_HoistFSDPCollectives_la_CFLAGS = $(PLUGIN_CFLAGS)
 plugins_HoistFSDPCollectives_la_LDFLAGS = $(PLUGIN_LDFLAGS)
 plugins_HoistFSDPCollectives_la_LIBADD = $(PLUGIN_LIBADD)
 
 plugins_LTLIBRARIES += plugins/BucketizeCCOp.la
-plugins_BucketizeCCOp_la_SOURCES = plugins/bucketize_ccop.c plugins/ptr_map.h
+plugins_BucketizeCCOp_la_SOURCES = plugins/bucketize_ccop.c plugins/ptr_map.h plugins/pass_end.h
 plugins_BucketizeCCOp_la_CFLAGS = $(PLUGIN_CFLAGS)
 plugins_BucketizeCCOp_la_LDFLAGS = $(PLUGIN_LDFLAGS)
 plugins_BucketizeCCOp_la_LIBADD = $(PLUGIN_LIBADD)
 
 plugins_LTLIBRARIES += plugins/CoalesceCCOp.la
-plugins_CoalesceCCOp_la_SOURCES = plugins/coalesce_ccop.c
+plugins_CoalesceCCOp_la_SOURCES = plugins/coalesce_ccop.c plugins/ptr_map.h plugins/pass_end.h
 plugins_CoalesceCCOp_la_CFLAGS = $(PLUGIN_CFLAGS)
 plugins_CoalesceCCOp_la_LDFLAGS = $(PLUGIN_LDFLAGS)
 plugins_CoalesceCCOp_la_LIBADD = $(PLUGIN_LIBADD)

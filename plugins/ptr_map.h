@@ -14,7 +14,8 @@
  * Built on it, three ways to read attributes without comparing strings per
  * instruction: attr_key (one key, found by its interned address),
  * dict_memo (what a read-only pass derived from a whole dictionary) and
- * key_classes (several keys of a dictionary in one scan).
+ * key_classes (several keys of a dictionary in one scan). Last, inst_vec:
+ * the growing array of instructions the passes keep their worklists in.
  */
 #ifndef PLUGINS_PTR_MAP_H
 #define PLUGINS_PTR_MAP_H
@@ -244,6 +245,28 @@ static inline void key_classes_read(struct key_classes *kc, const pl_attrs *d,
 		if (c < kc->count && !out[c]) /* the first one, as pl_attrs_get */
 			out[c] = pl_attrs_value_at(d, k);
 	}
+}
+
+/* A growing array of instructions (a pass's worklist); zero-initialized
+ * is empty, free(v) frees it. */
+struct inst_vec {
+	pl_inst **v;
+	size_t len, cap;
+};
+
+/* Appends inst; false when out of memory (nothing changed). */
+static inline bool push_inst(struct inst_vec *s, pl_inst *inst)
+{
+	if (s->len == s->cap) {
+		size_t cap = s->cap ? s->cap * 2 : 16;
+		pl_inst **v = realloc(s->v, cap * sizeof *v);
+		if (!v)
+			return false;
+		s->v = v;
+		s->cap = cap;
+	}
+	s->v[s->len++] = inst;
+	return true;
 }
 
 #endif
