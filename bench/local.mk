@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Benchmark tools, built by "make" and never installed:
 # pl-genmodel writes a transformer-shaped FSDP training step of any size
 # (standalone, no libpassline: it must outrun the reader it feeds);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* bench/pl-genmodel.c — writes a transformer-shaped FSDP training step as
  * .pir text, for benchmarks.
  *

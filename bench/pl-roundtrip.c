@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* bench/pl-roundtrip.c — parses a .pir module, verifies it and prints it
  * back: the round-trip check of tests/genmodel.sh, and the "parse + print
  * alone" benchmark.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # bench/run.sh — `make bench`: how fast and how lean passline is on
 # transformer-shaped modules of about 10^4, 10^5 and 10^6 instructions.
 #
@@ -112,7 +113,7 @@ awk -v n="$counts" 'BEGIN {
 run_config count "$tmp/masks.pir" --passes=DetailDynInst
 count_us=$(awk -v t="$m_pass" -v n="$counts" 'BEGIN {printf "%.2f", t / n * 1e6}')
 
-# The performance targets (issue #8), on a module of BENCH_TARGET_INSTS
+# The performance targets, on a module of BENCH_TARGET_INSTS
 # (default 1200000; empty to skip) instructions: the default pipeline's
 # total and peak memory per instruction. Reported, not enforced: a shared
 # machine's one slow minute must not fail a build.

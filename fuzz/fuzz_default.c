@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fuzz/fuzz_default.c — the default pipeline on every module that parses
  * and verifies: HoistFSDPCollectives, BucketizeCCOp (all_gather_max_bytes =
  * 64MiB, as conf/default.ini), CoalesceCCOp, DynamicInstEstimator,

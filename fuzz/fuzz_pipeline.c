@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fuzz/fuzz_pipeline.c — the pipeline file reader and option validation.
  * Every step is given one in-process pass with an option of every type.
  * Properties: no input crashes; a pipeline that reads and validates prints

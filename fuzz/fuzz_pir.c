@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fuzz/fuzz_pir.c — the .pir reader, verifier and printer.
  * Property: whatever parses and verifies prints to text that parses and
  * verifies again and prints to the same text (the fixed point). Nothing

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fuzz/fuzz_predicate.c — the constraint parser and the exact counter.
  * Input: byte 0 gives the rank (1..4), the next rank bytes the extents
  * (0..7), the rest is constraints separated by newlines. Property: any text

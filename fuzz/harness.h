@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fuzz/harness.h — shared by the harnesses: printing a module into a
  * growable buffer. */
 #ifndef PL_FUZZ_HARNESS_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fuzz/inproc_hoist.c — plugins/hoist_fsdp_collectives.c compiled into a fuzz harness, its
  * entry point renamed so that several plugins can live in one program. */
 #include <config.h>

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Fuzzing. Each harness fuzz/fuzz_NAME.c is built twice:
 #  - with libFuzzer (clang -fsanitize=fuzzer,address,undefined) by
 #    `make fuzz` (long runs) and `make fuzz-smoke` (a bounded run for CI);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fuzz/replay_main.c — runs a fuzz harness over files, without libFuzzer:
  * `make check` replays every seed and every input that once crashed, with
  * the ordinary compiler (and the sanitizers when configured with them). */

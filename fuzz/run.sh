@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # fuzz/run.sh SECONDS HARNESS... — runs each libFuzzer harness (built by
 # `make fuzz-build`) for SECONDS on its committed seeds and regressions.
 # New inputs go to fuzz/corpus-run/NAME, a crash to fuzz/crash-NAME-*.

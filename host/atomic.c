@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* host/atomic.c — outputs that appear whole or not at all: written to a
  * temporary file in the target's folder, renamed over the target on
  * commit. A temporary file left by a signal is removed by the handler. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* host/crash.c — a banner when a plugin crashes, and clean temporary files
  * on a fatal signal.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* host/host.h — the passline executable's parts: command line, pipeline
  * files, plugin loading, running, reports, atomic output. Only the host
  * talks to the user; everything it prints goes through util.c. */

@@ -1,4 +1,5 @@
-/* host/loader.c — finding and loading pass plugins (DESIGN 5.1).
+/* SPDX-License-Identifier: MIT */
+/* host/loader.c — finding and loading pass plugins.
  *
  * A pass X is X.so in the first folder of the search path that has it; a
  * step's `plugin =` key names the file directly. Files are opened with

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The passline executable.
 bin_PROGRAMS += passline
 passline_SOURCES = \

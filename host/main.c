@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* host/main.c — passline: read a module, run a pipeline of pass plugins
  * over it, write the result and the statistics.
  *

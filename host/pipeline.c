@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* host/pipeline.c — pipelines: read from an INI file with the system inih,
  * built from --passes, changed by -O, printed back as INI.
  *

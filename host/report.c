@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* host/report.c — statistics (the --stats table and --stats-json) and the
  * --time-passes table. */
 #include "host.h"

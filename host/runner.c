@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* host/runner.c — configuring, creating, running and finishing the steps
  * of a pipeline. */
 #include "host.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* host/util.c — allocation that exits on failure (the host, unlike the
  * library, may exit), messages on standard error, small path helpers. */
 #include "host.h"

@@ -1,13 +1,14 @@
+/* SPDX-License-Identifier: MIT */
 /* Contract: reads collectives, stores, operand defs; merges same-kind runs into tuple collectives; needs verified IR. */
 
-/* plugins/bucketize_ccop.c — BucketizeCCOp, DESIGN 3.1 and issue #4.
+/* plugins/bucketize_ccop.c — BucketizeCCOp (passline-pipeline(5)).
  *
  * Per function, one forward sweep with one pending run per kind
  * (all_gather, reduce_scatter, all_reduce). A candidate (a collective of an
  * enabled kind with a non-empty group_id) first flushes its kind's run when
  * it cannot join it:
  *   - its group_id, factor, reduce or dimension (absent: 0) differs from
- *     the run's last member's (dimension is not in DESIGN 3.1's key, but a
+ *     the run's last member's (dimension is not in the original pass's key, but a
  *     merged collective has one dimension and every result must fit it);
  *   - it could not be issued at the run's first member: an operand is
  *     defined at or after the first member, or a store writes an operand
@@ -78,10 +79,10 @@ struct config {
 	uint64_t max_count;            /* 0: no cap */
 };
 
-/* The attributes that must agree along a run: DESIGN 3.1 with its
+/* The attributes that must agree along a run: the original pass's key with its
  * deviation (reduce is part of the key), and dimension (absent means 0):
  * the merged collective has one dimension, the first member's, and the
- * shape rules (DESIGN 2.4) check every result against it. */
+ * shape rules check every result against it. */
 enum { KEY_GROUP_ID, KEY_FACTOR, KEY_REDUCE, KEY_DIMENSION, NUM_KEYS };
 static const char *const key_names[NUM_KEYS] = {"group_id", "factor", "reduce", "dimension"};
 
@@ -538,4 +539,4 @@ static const pl_pass_desc bucketize_pass = {
 };
 
 PL_PLUGIN_DEFINE("BucketizeCCOp", PACKAGE_VERSION, "MIT",
-                 "Collective bucketing (DESIGN 3.1).", &bucketize_pass)
+                 "Collective bucketing.", &bucketize_pass)

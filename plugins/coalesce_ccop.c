@@ -1,7 +1,8 @@
+/* SPDX-License-Identifier: MIT */
 /* Contract: reads tuple collectives; rewrites each to pack, flat collective(s), unpack; needs verified IR. */
 
-/* plugins/coalesce_ccop.c — CoalesceCCOp, DESIGN 3.3 and issue #4; the
- * layout attributes are documented in doc/coalesce.md. A tuple collective
+/* plugins/coalesce_ccop.c — CoalesceCCOp (passline-pipeline(5)); the
+ * layout attributes are documented in the README, "CoalesceCCOp". A tuple collective
  * has at least min_operands operands. With factor F:
  *   - all_gather: one group with every member. The buffer's unit is the
  *     first member dtype of the smallest item size; member i counts
@@ -577,4 +578,4 @@ static const pl_pass_desc coalesce_pass = {
 };
 
 PL_PLUGIN_DEFINE("CoalesceCCOp", PACKAGE_VERSION, "MIT",
-                 "Flat-buffer collectives (DESIGN 3.3).", &coalesce_pass)
+                 "Flat-buffer collectives.", &coalesce_pass)

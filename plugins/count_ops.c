@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* plugins/count_ops.c — CountOps: counts instructions per op.
  * Reads: every instruction. Changes: nothing. */
 #include <passline/passline.h>

@@ -1,4 +1,5 @@
-/* plugins/detail_dyn_inst.c — DetailDynInst (DESIGN 3.5).
+/* SPDX-License-Identifier: MIT */
+/* plugins/detail_dyn_inst.c — DetailDynInst.
  * Reads: every instruction's domain, predicate, num_dynamic_instances,
  * flops and load/store dtype. Changes: nothing; reports two totals.
  *
@@ -8,7 +9,7 @@
  * the domain, sdk/predicate.c), else num_dynamic_instances. A load or store
  * adds n x the size of its dtype (a load's result, a store's stored value)
  * to Total_bytes_moved; every other instruction adds flops x n to
- * Total_flops, flops being the attribute or the op's default (DESIGN 2.2).
+ * Total_flops, flops being the attribute or the op's default.
  * The totals are exact unsigned 128-bit integers, reported as
  * "Total flops: N" and "Total bytes moved: N" and kept as the stats of the
  * same names. A product cannot pass 2^127 (both factors are below 2^64 and

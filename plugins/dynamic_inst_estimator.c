@@ -1,9 +1,10 @@
-/* plugins/dynamic_inst_estimator.c — DynamicInstEstimator (DESIGN 3.4).
+/* SPDX-License-Identifier: MIT */
+/* plugins/dynamic_inst_estimator.c — DynamicInstEstimator.
  * Reads: every instruction's op, num_dynamic_instances and stored value.
  * Changes: sets has_reduce / has_copy = true on functions; nothing else.
  *
  * A coarse estimate of the dynamic instruction count: per instruction,
- * n = num_dynamic_instances (DESIGN 2.3) divided by the elements one
+ * n = num_dynamic_instances divided by the elements one
  * hardware instruction handles, 2^23 for a tensor_contract and 2^16 for a
  * load or store (affine or generic), floored per instruction before
  * summing (two loads of 40000 add 0, not 1). The sum, est_inst_count, runs

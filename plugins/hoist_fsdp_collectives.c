@@ -1,7 +1,8 @@
+/* SPDX-License-Identifier: MIT */
 /* Contract: reads operands, uses, stores; moves FSDP all-gathers up, then FSDP reduce-scatters down; needs verified IR. */
 
-/* plugins/hoist_fsdp_collectives.c — HoistFSDPCollectives, DESIGN 3.2 and
- * issue #4. Only the order of instructions changes.
+/* plugins/hoist_fsdp_collectives.c — HoistFSDPCollectives (passline-pipeline(5)).
+ * Only the order of instructions changes.
  *
  * An FSDP all-gather is an all_gather with fsdp = true or whose operands
  * are all function arguments; an FSDP reduce-scatter is a reduce_scatter
@@ -458,4 +459,4 @@ static const pl_pass_desc hoist_pass = {
 };
 
 PL_PLUGIN_DEFINE("HoistFSDPCollectives", PACKAGE_VERSION, "MIT",
-                 "FSDP collective scheduling (DESIGN 3.2).", &hoist_pass)
+                 "FSDP collective scheduling.", &hoist_pass)

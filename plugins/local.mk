@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Pass plugins: one libtool module per pass, installed in $(pluginsdir).
 # Each exports only pl_plugin_entry_v1.
 PLUGIN_CFLAGS = $(AM_CFLAGS) -fvisibility=hidden -DPACKAGE_VERSION='"$(PACKAGE_VERSION)"'

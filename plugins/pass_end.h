@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* plugins/pass_end.h — how a shipped pass ends its run: the counts it
  * gathered go to its statistics in one call each (adding 0 changes
  * nothing, so none is made), and a failure is reported once, as out of

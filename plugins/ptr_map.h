@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* plugins/ptr_map.h — a map from pointers to pointers (open addressing,
  * linear probing), private to the plugins that need per-value or
  * per-instruction scratch data (the SDK has no user-data slot on values).

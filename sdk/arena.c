@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sdk/arena.c — see arena.h.
  *
  * Large chunks are mapped directly, aligned to 2 MiB, so that a kernel that

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sdk/arena.h — bump allocation for everything a module owns.
  *
  * Chunks grow geometrically (64 KiB up to 8 MiB) so a module of a million

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sdk/attr.c — attribute values and ordered attribute dictionaries. */
 #include "internal.h"
 

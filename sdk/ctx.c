@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sdk/ctx.c — the pass context: options, statistics, messages and report
  * lines of one pipeline step. */
 #include "internal.h"

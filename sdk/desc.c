@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sdk/desc.c — checking plugin descriptors against this library's ABI,
  * and walking their arrays by the struct_size the plugin was built with
  * (never by this library's sizeof). */
@@ -176,7 +177,7 @@ pl_desc_problem pl_plugin_desc_check(const pl_plugin_desc *d, char *err, size_t 
 		        d->abi_major, d->abi_minor, PL_ABI_MAJOR, PL_ABI_MINOR);
 	if (d->abi_minor > PL_ABI_MINOR)
 		PROBLEM(PL_DESC_ABI_NEWER,
-		        "needs a newer host: built for plugin ABI %u.%u, this host speaks ABI %d.%d",
+		        "built for plugin ABI %u.%u, this host speaks ABI %d.%d",
 		        d->abi_major, d->abi_minor, PL_ABI_MAJOR, PL_ABI_MINOR);
 	if (d->struct_size < PL_PLUGIN_DESC_SIZE_1_0)
 		PROBLEM(PL_DESC_TOO_SMALL,

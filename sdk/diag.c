@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sdk/diag.c — the diagnostics list. */
 #include "internal.h"
 

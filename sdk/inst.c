@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sdk/inst.c — functions' instruction lists, instructions, values, uses and
  * position numbers. */
 #include "internal.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sdk/internal.h — the bodies of the IR's opaque types and the helpers the
  * library's files share. Nothing here is installed.
  */

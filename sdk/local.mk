@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # libpassline: the SDK every plugin and the host link against.
 lib_LTLIBRARIES += libpassline.la
 libpassline_la_SOURCES = \

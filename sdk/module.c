@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sdk/module.c — modules, interning and types. */
 #include "internal.h"
 

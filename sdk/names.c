@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sdk/names.c — the lexical classes of names, and naming of values a pass
  * created (the printer needs every value of a function to have its own
  * name). */

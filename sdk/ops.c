@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sdk/ops.c — the op and dtype tables (driven by the X-macros in ops.h). */
 #include "internal.h"
 
@@ -23,6 +24,16 @@ static const struct {
 	PL_DTYPE_TABLE(X)
 #undef X
 };
+
+unsigned pl_op_count(void)
+{
+	return PL_OP__COUNT;
+}
+
+unsigned pl_dtype_count(void)
+{
+	return PL_DTYPE__COUNT;
+}
 
 pl_op pl_op_from_name(const char *name)
 {

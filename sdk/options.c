@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sdk/options.c — option values: validation against a declaration, and
  * their canonical text (what --print-pipeline writes back). */
 #include "internal.h"

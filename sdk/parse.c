@@ -1,4 +1,5 @@
-/* sdk/parse.c — the .pir reader (grammar: DESIGN 2.1, passline-pir(5)).
+/* SPDX-License-Identifier: MIT */
+/* sdk/parse.c — the .pir reader (grammar: passline-pir(5)).
  *
  * One pass over the text, no backtracking except one: a comma-separated
  * list of values followed by "=" always begins the next instruction, so

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sdk/predicate.c — parsing affine constraints, and counting the points of
  * a domain that satisfy them without enumerating the domain.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sdk/print.c — the canonical .pir writer.
  *
  * Contract: one instruction per line, two-space indent, attributes in stored

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sdk/strbuf.c — a growable byte buffer and fast integer formatting. */
 #include "internal.h"
 

@@ -1,5 +1,6 @@
-/* sdk/verify.c — the IR verifier (rules: passline/verify.h, DESIGN 2.1,
- * 2.3, 2.4). Linear: one walk per function, positions for "used after its
+/* SPDX-License-Identifier: MIT */
+/* sdk/verify.c — the IR verifier (rules: passline/verify.h, passline-pir(5)).
+ * Linear: one walk per function, positions for "used after its
  * definition". Every violation is reported; the walk does not stop at the
  * first. */
 #include "internal.h"
@@ -161,7 +162,7 @@ static void check_type_size(struct verifier *v, const pl_inst *i, const pl_type 
 	}
 }
 
-/* Reserved attributes and the domain/predicate pair (DESIGN 2.3), of the
+/* Reserved attributes and the domain/predicate pair, of the
  * attributes find_reserved found in i's dictionary. */
 static void check_reserved(struct verifier *v, const pl_inst *i, const struct reserved *rp)
 {
@@ -303,7 +304,7 @@ static void type_mismatch(struct verifier *v, const pl_inst *i, size_t k,
 	pl_sb_free(&e);
 }
 
-/* DESIGN 2.4: result k belongs to operand k. */
+/* Collective shapes: result k belongs to operand k. */
 static void check_collective(struct verifier *v, const pl_inst *i, const struct reserved *r)
 {
 	if (i->nops == 0) {

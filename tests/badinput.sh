@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # tests/badinput.sh — the catalogue of bad input, through the command line:
 # for each, the exact diagnostic, the exit status, and that the output file
 # given with -o is left exactly as it was (no temporary file either).

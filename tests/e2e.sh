@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # tests/e2e.sh — the README's main job: the default pipeline on the bundled
 # example, exactly as the README runs it; output and statistics checked by
 # hand once (the arithmetic is in tests/e2e/README). Also: the pipeline

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # tests/fuzz-replay.sh — replays every committed fuzz seed and every input
 # that once crashed through its harness (built without libFuzzer).
 . "$top_srcdir/tests/tap.sh"

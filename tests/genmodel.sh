@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # tests/genmodel.sh — the benchmark model generator (bench/pl-genmodel)
 # writes modules that parse and verify, in canonical text (printing what was
 # parsed gives the same bytes), deterministically per seed, and of the size

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Tests. Every test program speaks TAP, so the totals count single tests:
 # Check suites print TAP on standard output (srunner_set_tap), shell tests
 # write it themselves.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # tests/tap.sh — sourced by the shell tests: run a command, then assert on
 # its exit status and output; each assertion is one TAP line. The plan is
 # printed at the end (done_testing).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* AnnotateCollectiveBytes — an example pass plugin, built against the
  * installed passline SDK only.
  * Reads: collectives' result types. Changes: adds one attribute to each

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tests/unit/check_count_property.c — exact domain counting (predicate.h)
  * checked against plain enumeration.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tests/unit/check_ir.c — the IR API (passline/ir.h, passline/ops.h):
  * building, linking, moving, erasing and cloning instructions; attribute
  * values and dictionaries; values and uses; positions; types; the op and
@@ -926,9 +927,19 @@ START_TEST(test_op_table)
 		{"pack", PL_OP_PACK, PL_TRAIT_DATA_MOVEMENT, 0},
 		{"unpack", PL_OP_UNPACK, PL_TRAIT_DATA_MOVEMENT, 0},
 		{"return", PL_OP_RETURN, PL_TRAIT_TERMINATOR, 0},
+		{"all_gather_start", PL_OP_ALL_GATHER_START, PL_TRAIT_COLLECTIVE_START, 0},
+		{"all_gather_done", PL_OP_ALL_GATHER_DONE, PL_TRAIT_COLLECTIVE_DONE, 0},
+		{"reduce_scatter_start", PL_OP_REDUCE_SCATTER_START,
+		 PL_TRAIT_COLLECTIVE_START | PL_TRAIT_REDUCING, 0},
+		{"reduce_scatter_done", PL_OP_REDUCE_SCATTER_DONE, PL_TRAIT_COLLECTIVE_DONE, 0},
+		{"all_reduce_start", PL_OP_ALL_REDUCE_START,
+		 PL_TRAIT_COLLECTIVE_START | PL_TRAIT_REDUCING, 0},
+		{"all_reduce_done", PL_OP_ALL_REDUCE_DONE, PL_TRAIT_COLLECTIVE_DONE, 0},
 	};
 	size_t n = sizeof ops / sizeof *ops;
 	ck_assert_int_eq(PL_OP__COUNT, (int)n + 1); /* the table has exactly these */
+	ck_assert_uint_eq(pl_op_count(), PL_OP__COUNT);
+	ck_assert_uint_eq(pl_dtype_count(), PL_DTYPE__COUNT);
 	pl_module *m = pl_module_new(NULL);
 	pl_func *f = pl_func_new(m, "f");
 	for (size_t k = 0; k < n; k++) {

@@ -1,5 +1,6 @@
+/* SPDX-License-Identifier: MIT */
 /* tests/unit/check_predicate.c — the predicate language and exact domain
- * counting (passline/predicate.h, DESIGN 2.3 and 3.5).
+ * counting (passline/predicate.h).
  *
  * parse:    every operator and term form, whitespace, errors with their
  *           column and message;

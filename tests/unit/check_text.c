@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tests/unit/check_text.c — the .pir reader and writer.
  *
  * core:   the round-trip corpus under tests/pir/roundtrip (every file

@@ -1,5 +1,6 @@
+/* SPDX-License-Identifier: MIT */
 /* tests/unit/check_verify.c — one test per verifier rule (passline/verify.h,
- * DESIGN 2.1, 2.3, 2.4): each asserts PL_EVERIFY with the exact messages,
+ * passline-pir(5)): each asserts PL_EVERIFY with the exact messages,
  * and that a nearby valid case gives PL_OK.
  *
  * Most cases are text: the reader accepts them (they are well formed) and
@@ -76,7 +77,7 @@ static pl_module *parse_ok(const char *text)
 	return m;
 }
 
-/* ---- reserved attributes (DESIGN 2.3) --------------------------------- */
+/* ---- reserved attributes --------------------------------- */
 
 START_TEST(test_group_id_is_string)
 {
@@ -274,7 +275,7 @@ START_TEST(test_type_size_overflow)
 }
 END_TEST
 
-/* ---- collectives (DESIGN 2.4) -------------------------------------------- */
+/* ---- collectives -------------------------------------------- */
 
 START_TEST(test_collective_counts)
 {

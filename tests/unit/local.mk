@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The Check suites of the SDK, one program per area.
 check_PROGRAMS += tests/unit/check_text
 tests_unit_check_text_SOURCES = tests/unit/check_text.c

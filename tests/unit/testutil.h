@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tests/unit/testutil.h — shared by the Check suites: a main that prints
  * TAP (one line per test, counted by automake's TAP driver), and helpers to
  * parse text and read diagnostics. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* passline/common.h — export macro, status codes, library version.
  *
  * Every function of libpassline returns a status (0 on success, a negative

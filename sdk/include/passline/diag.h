@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* passline/diag.h — diagnostics: what went wrong in the user's input.
  *
  * A pl_diags is a list of messages, each with a severity and an optional

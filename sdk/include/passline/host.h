@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* passline/host.h — the part of the SDK a host uses to drive plugins:
  * descriptor checks, option validation, pass contexts, stats and reports.
  * A plugin does not need anything here.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* passline/ir.h — the IR: modules, functions, instructions, values, types,
  * attributes.
  *
@@ -216,7 +217,7 @@ PL_API void pl_inst_set_loc(pl_inst *inst, unsigned line, unsigned col);
 PL_API uint64_t pl_inst_position(const pl_inst *inst);
 PL_API bool pl_inst_comes_before(const pl_inst *a, const pl_inst *b);
 
-/* num_dynamic_instances (DESIGN 2.3): the attribute, else the product of
+/* num_dynamic_instances: the attribute, else the product of
  * domain, else the element count of result 0, else of operand 0, else 1.
  * PL_EOVERFLOW beyond INT64_MAX, PL_ETYPE for a malformed attribute. */
 PL_API int pl_inst_num_dynamic_instances(const pl_inst *inst, uint64_t *out);

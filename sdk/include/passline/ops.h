@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* passline/ops.h — the ops and dtypes the SDK knows.
  *
  * Both tables are X-macros so that names, traits and enum values are written
@@ -24,7 +25,13 @@ enum {
 	PL_TRAIT_AFFINE = 1u << 5,      /* affine_load, affine_store */
 	PL_TRAIT_REDUCE_LIKE = 1u << 6, /* reduce, rms_norm: sets has_reduce */
 	PL_TRAIT_DATA_MOVEMENT = 1u << 7, /* pack, unpack */
-	PL_TRAIT_TERMINATOR = 1u << 8   /* return */
+	PL_TRAIT_TERMINATOR = 1u << 8,  /* return */
+	/* Added in ABI 1.1: the two halves of an asynchronous collective. A
+	 * start has the collective's operands, attributes and result types
+	 * (its results are the in-flight buffers); its done takes exactly all
+	 * of the start's results and gives the ready values. */
+	PL_TRAIT_COLLECTIVE_START = 1u << 9,
+	PL_TRAIT_COLLECTIVE_DONE = 1u << 10
 };
 
 /* X(ENUM, "name", traits, default flops per dynamic instance) */
@@ -42,7 +49,16 @@ enum {
 	X(RMS_NORM, "rms_norm", PL_TRAIT_REDUCE_LIKE, 1)                         \
 	X(PACK, "pack", PL_TRAIT_DATA_MOVEMENT, 0)                               \
 	X(UNPACK, "unpack", PL_TRAIT_DATA_MOVEMENT, 0)                           \
-	X(RETURN, "return", PL_TRAIT_TERMINATOR, 0)
+	X(RETURN, "return", PL_TRAIT_TERMINATOR, 0)                              \
+	/* Added in ABI 1.1. */                                                  \
+	X(ALL_GATHER_START, "all_gather_start", PL_TRAIT_COLLECTIVE_START, 0)    \
+	X(ALL_GATHER_DONE, "all_gather_done", PL_TRAIT_COLLECTIVE_DONE, 0)       \
+	X(REDUCE_SCATTER_START, "reduce_scatter_start",                          \
+	  PL_TRAIT_COLLECTIVE_START | PL_TRAIT_REDUCING, 0)                      \
+	X(REDUCE_SCATTER_DONE, "reduce_scatter_done", PL_TRAIT_COLLECTIVE_DONE, 0) \
+	X(ALL_REDUCE_START, "all_reduce_start",                                  \
+	  PL_TRAIT_COLLECTIVE_START | PL_TRAIT_REDUCING, 0)                      \
+	X(ALL_REDUCE_DONE, "all_reduce_done", PL_TRAIT_COLLECTIVE_DONE, 0)
 
 typedef enum pl_op {
 	PL_OP_OTHER = 0, /* any op the SDK does not know */
@@ -51,6 +67,11 @@ typedef enum pl_op {
 #undef PL_X_OP_ENUM
 	PL_OP__COUNT
 } pl_op;
+
+/* How many op values the library that is running knows: pl_op values are
+ * below this. A plugin built against older headers may meet larger values
+ * than its own PL_OP__COUNT; size tables by this instead. Added in ABI 1.1. */
+PL_API unsigned pl_op_count(void);
 
 /* Default flops for an op the SDK does not know. */
 #define PL_OTHER_OP_FLOPS 1
@@ -61,7 +82,7 @@ PL_API pl_op pl_op_from_name(const char *name);
 PL_API const char *pl_op_name(pl_op op);
 /* Trait bits of an op (0 for PL_OP_OTHER). */
 PL_API unsigned pl_op_traits(pl_op op);
-/* Default flops per dynamic instance (DESIGN 2.2); PL_OTHER_OP_FLOPS for
+/* Default flops per dynamic instance; PL_OTHER_OP_FLOPS for
  * PL_OP_OTHER. */
 PL_API int64_t pl_op_default_flops(pl_op op);
 
@@ -90,6 +111,10 @@ typedef enum pl_dtype {
 #undef PL_X_DTYPE_ENUM
 	PL_DTYPE__COUNT
 } pl_dtype;
+
+/* How many dtype values the running library knows (PL_DTYPE_INVALID
+ * included), like pl_op_count. Added in ABI 1.1. */
+PL_API unsigned pl_dtype_count(void);
 
 /* The dtype named by the first len bytes of name; PL_DTYPE_INVALID if none. */
 PL_API pl_dtype pl_dtype_from_name(const char *name, size_t len);

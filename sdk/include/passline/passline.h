@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* passline/passline.h — the whole SDK in one include. */
 #ifndef PASSLINE_PASSLINE_H
 #define PASSLINE_PASSLINE_H

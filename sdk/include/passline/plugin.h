@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* passline/plugin.h — the plugin ABI: what a pass plugin exports and the
  * context through which a running pass talks to the host.
  *

@@ -1,8 +1,9 @@
+/* SPDX-License-Identifier: MIT */
 /* passline/predicate.h — the predicate language and exact domain counting.
  *
  * A constraint is "expr CMP expr" over the index variables i0, i1, ... of a
  * domain, where expr is a sum of terms c, iK, c*iK, iK*c joined by + and -,
- * and CMP is one of < <= > >= == != (DESIGN 2.3). It is kept normalised as
+ * and CMP is one of < <= > >= == !=. It is kept normalised as
  *     sum_k coeff[k] * iK + constant  CMP  0.
  */
 #ifndef PASSLINE_PREDICATE_H
@@ -59,7 +60,7 @@ PL_API int pl_domain_count(const int64_t *extents, size_t rank,
                            const pl_constraint *const *constraints,
                            size_t num_constraints, uint64_t *out);
 
-/* masked_dynamic_instances (DESIGN 3.5): the number of domain points that
+/* masked_dynamic_instances: the number of domain points that
  * satisfy the predicate when inst has one, else
  * pl_inst_num_dynamic_instances. Errors as above, plus PL_EPARSE for a
  * predicate that does not parse (the verifier rejects those first). */

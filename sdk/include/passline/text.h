@@ -1,6 +1,7 @@
+/* SPDX-License-Identifier: MIT */
 /* passline/text.h — the .pir text form: reading and writing modules.
  *
- * The grammar is DESIGN 2.1 (and passline-pir(5)). Reading is all or
+ * The grammar is in passline-pir(5). Reading is all or
  * nothing: on the first error the diagnostic "file:line:col: error: ..." is
  * appended to diags, nothing is returned, and PL_EPARSE is the status.
  * Printing is canonical, and print(parse(text)) is a fixed point.

@@ -1,6 +1,7 @@
+/* SPDX-License-Identifier: MIT */
 /* passline/verify.h — the IR verifier.
  *
- * Checks the rules of DESIGN 2.1, 2.3 and 2.4: unique function names; each
+ * Checks the rules of passline-pir(5): unique function names; each
  * value defined once and used after its definition; result and type counts
  * agree; reserved attributes have their types; predicate only together with
  * domain, and every constraint parses and names only indices the domain

@@ -1,6 +1,6 @@
-// dimension must agree as well (beyond DESIGN 3.1's key, like reduce): the
-// merged all_gather has one dimension, the first member's, and DESIGN 2.4
-// checks every result against it. %a (no dimension, so 0) and %b
+// dimension must agree as well (beyond the original pass's key, like reduce): the
+// merged all_gather has one dimension, the first member's, and the shape rules
+// check every result against it. %a (no dimension, so 0) and %b
 // (dimension = 0) merge under %a's attributes; %c gathers along dimension 1:
 // it flushes the run and stays alone. The output verifies.
 func @f(%p: bf16[2,3], %q: bf16[2,3], %r: bf16[2,3]) {

@@ -1,4 +1,4 @@
-// DetailDynInst: the default flops of every op of DESIGN 2.2, and an
+// DetailDynInst: the default flops of every op the SDK knows, and an
 // unknown op. n = num_dynamic_instances, given on every instruction.
 // Total_flops (flops x n):
 //   all_gather, all_reduce, reduce_scatter    0 x 1000         = 0 each

@@ -1,4 +1,4 @@
-// Instructions without a domain count num_dynamic_instances (DESIGN 2.3):
+// Instructions without a domain count num_dynamic_instances:
 // the attribute, else the element count of result 0, else of operand 0,
 // else 1. A predicate, when there is one, counts the domain instead.
 // Total_flops:

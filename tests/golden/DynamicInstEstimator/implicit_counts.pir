@@ -1,4 +1,4 @@
-// num_dynamic_instances (DESIGN 2.3): the attribute, else the product of
+// num_dynamic_instances: the attribute, else the product of
 // domain, else the element count of result 0, else of operand 0.
 //   %l affine_load, domain [256, 1024]:          262144 / 65536   = 4
 //   %m generic_load, no domain, f32[512,256]:    131072 / 65536   = 2

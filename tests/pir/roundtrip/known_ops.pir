@@ -1,4 +1,4 @@
-// every op of DESIGN 2.2 in a valid use
+// every op the SDK knows in a valid use
 func @ops(%x: bf16[128,4096], %w: bf16[512,4096], %s: f32[], %buf: f32[128,4096], %r: f32[64,8]) {
   %g = all_gather %w {group_id = "dp", factor = 8, fsdp = true, id = 1} : bf16[4096,4096]
   %gs = all_gather %s {group_id = "dp", factor = 4} : f32[4]
