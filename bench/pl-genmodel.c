@@ -13,6 +13,7 @@
  * work too). Output depends only on --seed and the layer count: layer l's
  * shapes come from a PRNG seeded with (seed, l), never from the layer count.
  */
+#define _GNU_SOURCE /* memrchr */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
@@ -56,6 +57,10 @@ struct gen {
 	uint64_t ninsts;
 	const char *vpre;  /* prefix of the current section's values */
 	const char *ppre;  /* prefix of the current layer's arguments */
+	/* --unique-attrs: every instruction ends its attributes with an
+	 * op_name under scope and a source line of its own */
+	bool unique_attrs;
+	const char *scope; /* "layer_17/fwd", as a tracing compiler names it */
 };
 
 static void flush(struct gen *g)
@@ -178,17 +183,56 @@ static void emit(struct gen *g, const char *fmt, ...)
 	va_end(ap);
 }
 
+enum { LINE_ROOM = 4096 }; /* more than any line written here */
+
+/* Appends the metadata a tracing compiler leaves on every instruction to
+ * the line at g->buf + start: an op_name (the scope and the op) and a
+ * source line that no other instruction has. Canonical text: they end the
+ * dictionary, or make one before the result types. */
+static void add_metadata(struct gen *g, size_t start)
+{
+	char *line = g->buf + start, *end = line + g->len - start;
+	char *op = line + 2; /* after the indent, or after "%r, %s = " */
+	if (*op == '%')
+		op = (char *)memmem(line, (size_t)(end - line), " = ", 3) + 3;
+	char *op_end = op;
+	while (op_end < end && *op_end != ' ')
+		op_end++;
+	char ins[600], *at;
+	const char *open = "", *close = "";
+	if ((at = memrchr(line, '}', (size_t)(end - line)))) {
+		open = ", ";
+	} else {
+		at = memmem(line, (size_t)(end - line), " : ", 3);
+		at = at ? at : end;
+		open = " {";
+		close = "}";
+	}
+	int k = snprintf(ins, sizeof ins,
+	                 "%sop_name = \"jit(train_step)/%s/%.*s\", source_line = %" PRIu64 "%s",
+	                 open, g->scope, (int)(op_end - op), op, g->ninsts + 100, close);
+	size_t n = (size_t)(end - line);
+	memmove(at + k, at, (size_t)(line + n - at));
+	memcpy(at, ins, (size_t)k);
+	g->len += (size_t)k;
+}
+
 /* One instruction line: indent, text, newline. */
 static void inst(struct gen *g, const char *fmt, ...)
 {
 	g->ninsts++;
 	if (g->discard)
 		return;
+	if (sizeof g->buf - g->len < LINE_ROOM)
+		flush(g); /* the line stays in one piece in buf */
+	size_t start = g->len;
 	put(g, "  ", 2);
 	va_list ap;
 	va_start(ap, fmt);
 	emitv(g, fmt, ap);
 	va_end(ap);
+	if (g->unique_attrs)
+		add_metadata(g, start);
 	put(g, "\n", 1);
 }
 
@@ -573,7 +617,24 @@ struct opts {
 	int64_t layers;
 	uint64_t seed;
 	bool single;
+	bool long_names; /* values named as a framework's module path names them */
 };
+
+/* The prefix of layer l's values (section "fwd", "bwd") or of its
+ * parameters ("params"), and the scope of its op names. */
+static const char *prefix(char *buf, size_t n, const struct opts *o, int64_t l,
+                          const char *section)
+{
+	if (o->long_names)
+		snprintf(buf, n, "model.transformer.layers.%d.%s.", (int)l, section);
+	else if (!o->single)
+		snprintf(buf, n, "%s", ""); /* a function per layer: short names */
+	else if (strcmp(section, "params") == 0 || strcmp(section, "fwd") == 0)
+		snprintf(buf, n, "l%d_", (int)l);
+	else
+		snprintf(buf, n, "l%db_", (int)l);
+	return buf;
+}
 
 static void loss(struct gen *g, const struct model *m, const char *h)
 {
@@ -584,63 +645,80 @@ static void loss(struct gen *g, const struct model *m, const char *h)
 
 /* In the single function, the value layer l hands to the next ("x" before
  * the first layer). */
-static const char *layer_output(char *buf, size_t n, int64_t l)
+static const char *layer_output(char *buf, size_t n, const struct opts *o, int64_t l)
 {
 	if (l < 0)
 		return "x";
-	snprintf(buf, n, "l%d_h", (int)l);
+	char pre[64];
+	snprintf(buf, n, "%sh", prefix(pre, sizeof pre, o, l, "fwd"));
 	return buf;
+}
+
+/* Sets the value and parameter prefixes and the op-name scope of layer l's
+ * section ("fwd" or "bwd"), in the buffers of *b. */
+struct names {
+	char vpre[64], ppre[64], scope[64];
+};
+
+static void enter(struct gen *g, struct names *b, const struct opts *o, int64_t l,
+                  const char *section)
+{
+	g->vpre = prefix(b->vpre, sizeof b->vpre, o, l, section);
+	g->ppre = prefix(b->ppre, sizeof b->ppre, o, l, "params");
+	snprintf(b->scope, sizeof b->scope, "layer_%d/%s", (int)l, section);
+	g->scope = b->scope;
 }
 
 /* The whole step in one function: all forwards, the loss, all backwards
  * in reverse, then the optimizer updates that end each layer's backward. */
 static void module_single(struct gen *g, const struct model *m, const struct opts *o)
 {
-	char vpre[32], ppre[32], in[40], dy[40];
+	char in[128], dy[128], pre[64];
+	struct names b;
 	struct layer L;
 	emit(g, "func @train_step(%g: %t, %g: %t, %g: %t, %g: %t, %g: %t", "x", T2(ACT, m->T, m->H),
 	     "pos_ids", T1("i32", m->T), "attn_mask", T2("bool", m->S, m->S), "labels",
 	     T1("i32", m->T), "loss_buf", T0(ACC));
 	for (int64_t l = 0; l < o->layers; l++) {
 		layer_init(&L, m, o->seed, (int)l);
-		snprintf(ppre, sizeof ppre, "l%d_", (int)l);
-		g->ppre = ppre;
+		enter(g, &b, o, l, "fwd");
 		layer_args(g, m, &L);
 	}
 	emit(g, ") attributes {num_layers = %d} {\n", o->layers);
 	for (int64_t l = 0; l < o->layers; l++) {
 		layer_init(&L, m, o->seed, (int)l);
-		snprintf(ppre, sizeof ppre, "l%d_", (int)l);
-		g->vpre = g->ppre = ppre;
-		layer_forward(g, m, &L, layer_output(in, sizeof in, l - 1));
+		enter(g, &b, o, l, "fwd");
+		layer_forward(g, m, &L, layer_output(in, sizeof in, o, l - 1));
 	}
 	g->vpre = "";
-	loss(g, m, layer_output(in, sizeof in, o->layers - 1));
+	g->scope = "loss";
+	loss(g, m, layer_output(in, sizeof in, o, o->layers - 1));
 	for (int64_t l = o->layers - 1; l >= 0; l--) {
 		layer_init(&L, m, o->seed, (int)l);
-		snprintf(ppre, sizeof ppre, "l%d_", (int)l);
-		snprintf(vpre, sizeof vpre, "l%db_", (int)l);
-		g->ppre = ppre;
-		g->vpre = vpre;
+		enter(g, &b, o, l, "bwd");
 		if (l + 1 < o->layers)
-			snprintf(dy, sizeof dy, "l%db_dx", (int)l + 1);
+			snprintf(dy, sizeof dy, "%sdx", prefix(pre, sizeof pre, o, l + 1, "bwd"));
 		else
 			strcpy(dy, "dy");
 		layer_backward(g, m, &L, dy);
 	}
 	g->vpre = "";
+	g->scope = "loss";
 	inst(g, "return %v", "loss");
 	emit(g, "}\n");
 }
 
-static void layer_func(struct gen *g, const struct model *m, const struct layer *L, bool fwd)
+static void layer_func(struct gen *g, const struct model *m, const struct layer *L,
+                       const struct opts *o, bool fwd)
 {
+	struct names b;
 	g->vpre = g->ppre = "";
 	if (fwd)
 		emit(g, "\nfunc @layer%d_fwd(%g: %t", (int64_t)L->index, "x", T2(ACT, m->T, m->H));
 	else
 		emit(g, "\nfunc @layer%d_bwd(%g: %t", (int64_t)L->index, "dy", T2(ACC, m->T, m->H));
 	emit(g, ", %g: %t, %g: %t", "pos_ids", T1("i32", m->T), "attn_mask", T2("bool", m->S, m->S));
+	enter(g, &b, o, L->index, fwd ? "fwd" : "bwd");
 	layer_args(g, m, L);
 	emit(g, ") attributes {layer = %d, phase = \"%s\"} {\n", (int64_t)L->index,
 	     fwd ? "forward" : "backward");
@@ -659,6 +737,7 @@ static void module_per_layer(struct gen *g, const struct model *m, const struct 
 {
 	struct layer L;
 	g->vpre = g->ppre = "";
+	g->scope = "loss";
 	emit(g, "func @loss(%g: %t, %g: %t, %g: %t) {\n", "h", T2(ACT, m->T, m->H), "labels",
 	     T1("i32", m->T), "loss_buf", T0(ACC));
 	loss(g, m, "h");
@@ -666,11 +745,11 @@ static void module_per_layer(struct gen *g, const struct model *m, const struct 
 	emit(g, "}\n");
 	for (int64_t l = 0; l < o->layers; l++) {
 		layer_init(&L, m, o->seed, (int)l);
-		layer_func(g, m, &L, true);
+		layer_func(g, m, &L, o, true);
 	}
 	for (int64_t l = o->layers - 1; l >= 0; l--) {
 		layer_init(&L, m, o->seed, (int)l);
-		layer_func(g, m, &L, false);
+		layer_func(g, m, &L, o, false);
 	}
 }
 
@@ -726,6 +805,10 @@ static void usage(FILE *fp)
 	      "  --target-insts N    pick the layer count for about N instructions\n"
 	      "  --single-function   one @train_step function instead of one function\n"
 	      "                      per layer and direction\n"
+	      "  --unique-attrs      every instruction gets an op_name and a source line\n"
+	      "                      of its own, as a tracing compiler's dump has\n"
+	      "  --long-names        values named by module path\n"
+	      "                      (model.transformer.layers.17.fwd.q)\n"
 	      "  -o FILE             write to FILE (default: standard output)\n"
 	      "  -v, --verbose       report the layer and instruction counts on stderr\n"
 	      "  -h, --help          show this help\n",
@@ -771,9 +854,9 @@ static _Noreturn void bad_value(const char *name, const char *v)
 
 int main(int argc, char **argv)
 {
-	struct opts o = {4, 1, false};
+	struct opts o = {4, 1, false, false};
 	uint64_t target = 0, v;
-	bool have_layers = false, verbose = false;
+	bool have_layers = false, verbose = false, unique = false;
 	const char *out = NULL, *val;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
@@ -782,6 +865,10 @@ int main(int argc, char **argv)
 			return 0;
 		} else if (strcmp(a, "--single-function") == 0) {
 			o.single = true;
+		} else if (strcmp(a, "--long-names") == 0) {
+			o.long_names = true;
+		} else if (strcmp(a, "--unique-attrs") == 0) {
+			unique = true;
 		} else if (strcmp(a, "-v") == 0 || strcmp(a, "--verbose") == 0) {
 			verbose = true;
 		} else if ((val = opt_value(argc, argv, &i, "--layers"))) {
@@ -808,6 +895,7 @@ int main(int argc, char **argv)
 	}
 
 	static struct gen g; /* 1 MiB buffer: not on the stack */
+	g.unique_attrs = unique;
 	struct model m;
 	model_init(&m, o.seed);
 	if (target)

@@ -12,7 +12,7 @@ RT="$top_builddir/bench/pl-roundtrip"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/genmodel.XXXXXX") || exit 99
 trap 'rm -rf "$tmp"' EXIT
 
-echo "1..21"
+echo "1..27"
 n=0
 ok() { n=$((n + 1)); echo "ok $n - $1"; }
 not_ok() { n=$((n + 1)); echo "not ok $n - $1"; }
@@ -83,6 +83,27 @@ for pat in 'all_gather %[a-z0-9]* {group_id = "dp", factor = 8, fsdp = true}' \
 done
 check "the module has every op shape the passes act on" test -z "$missing"
 [ -n "$missing" ] && echo "# missing:$missing"
+
+# (e) the shapes of a tracing compiler's dump: --unique-attrs gives every
+# instruction an op_name and a source line of its own, --long-names names
+# values by module path; both still canonical, in both layouts
+for flags in "--single-function --unique-attrs" "--unique-attrs --long-names" \
+	"--single-function --unique-attrs --long-names"; do
+	f="$tmp/u$(echo "$flags" | tr -dc 'a-z')"
+	# shellcheck disable=SC2086
+	"$GEN" --layers 2 --seed 4 $flags -o "$f.pir"
+	check "$flags: print(parse(x)) == x" sh -c '"$1" "$2" "$3" >/dev/null && cmp "$2" "$3"' \
+		sh "$RT" "$f.pir" "$f.out"
+done
+u="$tmp/usinglefunctionuniqueattrs.pir"
+lines=$(grep -c '^  ' "$u")
+distinct=$(grep '^  ' "$u" | sed -n 's/.*source_line = \([0-9]*\).*/\1/p' | sort -u | wc -l)
+check "--unique-attrs: a source line of its own on each of $lines instructions" \
+	test "$lines" -eq "$distinct"
+check "--unique-attrs: op names carry the layer scope" \
+	grep -q 'op_name = "jit(train_step)/layer_1/bwd/reduce_scatter", source_line = [0-9]*} : ' "$u"
+check "--long-names: values named by module path" \
+	grep -q '^  %model\.transformer\.layers\.1\.fwd\.q = tensor_contract ' "$tmp/uuniqueattrslongnames.pir"
 
 check "bad usage exits 2" sh -c '"$1" --layers 0 >/dev/null 2>&1; test $? -eq 2' sh "$GEN"
 exit 0
