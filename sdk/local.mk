@@ -14,6 +14,9 @@ libpassline_la_SOURCES = \
 	sdk/ops.c \
 	sdk/options.c \
 	sdk/parse.c \
+	sdk/lex.c \
+	sdk/lex.h \
+	sdk/hash_table.h \
 	sdk/predicate.c \
 	sdk/print.c \
 	sdk/strbuf.c \

@@ -1,0 +1,162 @@
+/* SPDX-License-Identifier: MIT */
+/* sdk/hash_table.h — the one hash table of the library and of the shipped
+ * plugins (which include it through their include path; it is not
+ * installed and nothing in it is exported).
+ *
+ * Open addressing with linear probing, at most three quarters full. A slot
+ * holds an item (a pointer, or a number cast to one), the item's 32-bit
+ * hash and a generation; a map also holds a value per slot. The caller
+ * owns the items and says how to compare them (a function the compiler
+ * inlines), so one table serves sets of strings, maps from addresses and
+ * sets of records kept in the caller's arrays.
+ *
+ * Lookups and inserts are two steps: pl_ht_find gives the slot holding an
+ * equal item or the empty slot where it would go; pl_ht_put fills that one.
+ * pl_ht_reserve, before a find meant for an insert, makes room (growing
+ * moves items, so a slot index is valid only until the next reserve).
+ *
+ * pl_ht_clear empties the table in O(1), keeping its memory: slots of an
+ * older generation are empty. So a table reused per function costs what
+ * the function needs, not what the largest one before it needed.
+ *
+ * The table is never iterated: the order of hashes never reaches output.
+ */
+#ifndef PL_HASH_TABLE_H
+#define PL_HASH_TABLE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct pl_ht_slot {
+	const void *item;
+	uint32_t hash;
+	uint32_t gen; /* in use when it is the table's gen */
+};
+
+struct pl_ht {
+	struct pl_ht_slot *slots;
+	void **vals;    /* a map's values, beside slots; NULL for a set */
+	size_t cap;     /* 0 or a power of two */
+	size_t count;
+	uint32_t gen;   /* never 0 once slots exist: calloc'd slots are empty */
+	bool map;       /* set before first use: keep a value per slot */
+};
+
+/* A 32-bit hash of an address (Fibonacci hashing: the top bits of the
+ * product depend on every bit, aligned low bits included). */
+static inline uint32_t pl_ht_hash_ptr(const void *p)
+{
+	return (uint32_t)(((uint64_t)(uintptr_t)p * UINT64_C(0x9e3779b97f4a7c15)) >> 32);
+}
+
+/* Whether item (in the table) equals probe (what is looked up). */
+typedef bool (*pl_ht_same_fn)(const void *item, const void *probe, const void *ctx);
+
+static inline bool pl_ht_used(const struct pl_ht *t, size_t j)
+{
+	return t->slots[j].gen == t->gen;
+}
+
+/* The slot holding an item equal to probe, or the empty slot where it
+ * would go (pl_ht_used tells which). The table must have slots: call
+ * pl_ht_reserve once first, or check count. */
+static inline size_t pl_ht_find(const struct pl_ht *t, uint32_t hash, pl_ht_same_fn same,
+                                const void *probe, const void *ctx)
+{
+	size_t mask = t->cap - 1;
+	for (size_t j = hash & mask;; j = (j + 1) & mask) {
+		const struct pl_ht_slot *s = &t->slots[j];
+		if (s->gen != t->gen)
+			return j;
+		if (s->hash == hash && same(s->item, probe, ctx))
+			return j;
+	}
+}
+
+/* The item equal to probe, or NULL (also in an empty table). */
+static inline const void *pl_ht_get(const struct pl_ht *t, uint32_t hash, pl_ht_same_fn same,
+                                    const void *probe, const void *ctx)
+{
+	if (!t->count)
+		return NULL;
+	size_t j = pl_ht_find(t, hash, same, probe, ctx);
+	return pl_ht_used(t, j) ? t->slots[j].item : NULL;
+}
+
+static inline bool pl_ht_alloc_(struct pl_ht *t, size_t cap)
+{
+	t->slots = calloc(cap, sizeof *t->slots);
+	t->vals = t->map ? calloc(cap, sizeof *t->vals) : NULL;
+	if (!t->slots || (t->map && !t->vals)) {
+		free(t->slots);
+		free(t->vals);
+		return false;
+	}
+	t->cap = cap;
+	t->gen = 1;
+	return true;
+}
+
+static inline bool pl_ht_grow_(struct pl_ht *t)
+{
+	struct pl_ht old = *t;
+	if (!pl_ht_alloc_(t, old.cap ? old.cap * 2 : 64)) {
+		*t = old;
+		return false;
+	}
+	for (size_t i = 0; i < old.cap; i++) {
+		if (old.slots[i].gen != old.gen)
+			continue;
+		size_t j = old.slots[i].hash & (t->cap - 1);
+		while (t->slots[j].gen == t->gen)
+			j = (j + 1) & (t->cap - 1);
+		t->slots[j] = old.slots[i];
+		t->slots[j].gen = t->gen;
+		if (t->map)
+			t->vals[j] = old.vals[i];
+	}
+	free(old.slots);
+	free(old.vals);
+	return true;
+}
+
+/* Room for one more item; false when out of memory (the table unchanged). */
+static inline bool pl_ht_reserve(struct pl_ht *t)
+{
+	if ((t->count + 1) * 4 > t->cap * 3)
+		return pl_ht_grow_(t);
+	return true;
+}
+
+/* Fills the empty slot j (from pl_ht_find after pl_ht_reserve). */
+static inline void pl_ht_put(struct pl_ht *t, size_t j, uint32_t hash, const void *item)
+{
+	t->slots[j] = (struct pl_ht_slot){item, hash, t->gen};
+	t->count++;
+}
+
+/* Empties the table, keeping its memory. */
+static inline void pl_ht_clear(struct pl_ht *t)
+{
+	if (!t->count)
+		return;
+	t->count = 0;
+	if (++t->gen == 0) { /* wrapped: slots of every age would look in use */
+		memset(t->slots, 0, t->cap * sizeof *t->slots);
+		t->gen = 1;
+	}
+}
+
+static inline void pl_ht_free(struct pl_ht *t)
+{
+	free(t->slots);
+	free(t->vals);
+	bool map = t->map;
+	memset(t, 0, sizeof *t);
+	t->map = map;
+}
+
+#endif

@@ -1,0 +1,74 @@
+/* SPDX-License-Identifier: MIT */
+/* sdk/lex.h — the tokens of the .pir text form (passline-pir(5)), for the
+ * reader. The first error stops reading: it is added to the diagnostics and
+ * control returns by longjmp to the reader's entry point (lx->fail).
+ */
+#ifndef PL_LEX_H
+#define PL_LEX_H
+
+#include "internal.h"
+
+#include <setjmp.h>
+
+enum pl_tok {
+	PL_T_EOF,
+	PL_T_GLOBAL, /* @name (s, len: the name, without the sigil) */
+	PL_T_LOCAL,  /* %name */
+	PL_T_IDENT,  /* bare word: op names, keys, dtypes, keywords */
+	PL_T_INT,
+	PL_T_FLOAT,
+	PL_T_STRING, /* s, len: the decoded bytes (in the lexer's buffer) */
+	PL_T_LPAREN,
+	PL_T_RPAREN,
+	PL_T_LBRACE,
+	PL_T_RBRACE,
+	PL_T_LBRACKET,
+	PL_T_RBRACKET,
+	PL_T_COMMA,
+	PL_T_EQUAL,
+	PL_T_COLON
+};
+
+struct pl_token {
+	enum pl_tok kind;
+	const char *s;
+	size_t len;
+	uint32_t line, col;
+	int64_t i;
+	double f;
+};
+
+struct pl_lexer {
+	const char *p, *end;    /* what is left of the text */
+	const char *line_start; /* for columns */
+	uint32_t line;
+	const char *file;
+	pl_diags *diags;
+	jmp_buf fail;
+	int status;             /* why it failed: PL_EPARSE or PL_ENOMEM */
+	struct pl_token tok;    /* the current token */
+	struct pl_strbuf str;   /* a string literal, decoded */
+};
+
+/* Starts at text (a UTF-8 byte order mark there is skipped); the first
+ * token is read by the first pl_lex_next_. */
+PL_INTERNAL void pl_lex_init_(struct pl_lexer *lx, const char *text, size_t len,
+                              const char *file, pl_diags *diags);
+PL_INTERNAL void pl_lex_free_(struct pl_lexer *lx);
+/* The next token into lx->tok. */
+PL_INTERNAL void pl_lex_next_(struct pl_lexer *lx);
+
+PL_INTERNAL _Noreturn void pl_lex_fail_(struct pl_lexer *lx, int status);
+PL_INTERNAL _Noreturn void pl_lex_error_(struct pl_lexer *lx, uint32_t line, uint32_t col,
+                                         const char *fmt, ...) PL_PRINTF(4, 5);
+/* "expected WHAT, found TOKEN" at the current token. */
+PL_INTERNAL _Noreturn void pl_lex_expected_(struct pl_lexer *lx, const char *what);
+/* The token as a message quotes it. */
+PL_INTERNAL const char *pl_lex_describe_(const struct pl_token *t, char *buf, size_t n);
+
+static inline bool pl_lex_is_word_(const struct pl_lexer *lx, const char *word, size_t n)
+{
+	return lx->tok.kind == PL_T_IDENT && lx->tok.len == n && memcmp(lx->tok.s, word, n) == 0;
+}
+
+#endif
