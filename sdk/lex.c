@@ -166,6 +166,49 @@ static const char *skip_comment(struct pl_lexer *lx, const char *s)
 	return s;
 }
 
+/* The double that s..end means, when a fast path gives it exactly: at
+ * most 15 significant digits and a power of ten up to 22 are both exact
+ * doubles, so one division or multiplication rounds as strtod does
+ * (Clinger's fast path). false: ask strtod. */
+static bool exact_double(const char *s, const char *end, double *out)
+{
+	static const double pow10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+	                               1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+	                               1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+	bool neg = *s == '-';
+	uint64_t mant = 0;
+	int digits = 0, exp10 = 0;
+	const char *q = s + neg;
+	for (bool frac = false; q < end; q++) {
+		if (*q == '.') {
+			frac = true;
+			continue;
+		}
+		if (!is_digit((unsigned char)*q))
+			break;
+		if (mant || *q != '0')
+			digits++;
+		if (digits > 15)
+			return false;
+		mant = mant * 10 + (uint64_t)(*q - '0');
+		exp10 -= frac;
+	}
+	if (q < end) { /* an exponent: 'e', a sign, digits */
+		bool eneg = q[1] == '-';
+		int e = 0;
+		for (q += 1 + (q[1] == '-' || q[1] == '+'); q < end; q++)
+			if ((e = e * 10 + (*q - '0')) > 400)
+				return false;
+		exp10 += eneg ? -e : e;
+	}
+	if (exp10 < -22 || exp10 > 22)
+		return false;
+	double v = (double)mant;
+	v = exp10 < 0 ? v / pow10[-exp10] : v * pow10[exp10];
+	*out = neg ? -v : v;
+	return true;
+}
+
 /* INT := -?[0-9]+   FLOAT := C-style, with '.' or an exponent */
 static void lex_number(struct pl_lexer *lx, const char *s)
 {
@@ -203,7 +246,9 @@ static void lex_number(struct pl_lexer *lx, const char *s)
 	t->s = s;
 	t->len = (size_t)(q - s);
 	check_len(lx, s, t->len);
-	if (is_float) {
+	if (is_float && exact_double(s, q, &t->f)) {
+		t->kind = PL_T_FLOAT;
+	} else if (is_float) {
 		char buf[512];
 		if (t->len >= sizeof buf)
 			ERROR_AT(lx, s, "float literal longer than %zu characters", sizeof buf - 1);

@@ -67,6 +67,7 @@ struct parser {
 	struct pl_ht values; /* the current function's values, by name */
 	struct pl_ht funcs;  /* function names */
 	struct pl_ht ops;    /* op names by text: interned name -> pl_op */
+	struct pl_ht keys;   /* attribute keys by text */
 	struct recent_dict {
 		struct pl_attr_entry *v;
 		uint16_t n;
@@ -202,6 +203,37 @@ static void refs_to_results(struct parser *p)
 	p->refs.cap = cap;
 	p->refs.n = 0;
 	p->have_results = true;
+}
+
+/* ---- words ---- */
+
+static bool word_is(const void *item, const void *probe, const void *ctx)
+{
+	(void)ctx;
+	return same_text(item, probe);
+}
+
+/* The current word, interned, when valid says it may be one; checked,
+ * interned and looked up in t once per distinct word. The slot's index in
+ * t is left in *slot. */
+static const char *intern_word(struct parser *p, struct pl_ht *t, const char *what,
+                               bool (*valid)(const char *, size_t), size_t *slot)
+{
+	if (TOK.kind != PL_T_IDENT)
+		expected(p, what);
+	struct ref r = {TOK.s, TOK.len, 0, 0};
+	uint32_t hash = hash_text(r.s, r.len);
+	reserve(p, t);
+	size_t j = pl_ht_find(t, hash, word_is, &r, NULL);
+	if (!pl_ht_used(t, j)) {
+		if (!valid(r.s, r.len))
+			expected(p, what);
+		pl_ht_put(t, j, hash, nn(p, pl_intern_str_(p->m, r.s, r.len)));
+		if (t->map)
+			t->vals[j] = (void *)(uintptr_t)pl_op_from_name(t->slots[j].item);
+	}
+	*slot = j;
+	return t->slots[j].item;
 }
 
 /* ---- types ---- */
@@ -407,9 +439,9 @@ static void parse_attrs(struct parser *p, pl_attrs *d)
 	next(p);
 	p->entries.n = p->entry_at.n = 0;
 	while (TOK.kind != PL_T_RBRACE) {
-		if (TOK.kind != PL_T_IDENT || !pl_is_key_(TOK.s, TOK.len))
-			expected(p, "an attribute name");
-		struct pl_attr_entry e = {.key = nn(p, pl_intern_str_(p->m, TOK.s, TOK.len))};
+		size_t j;
+		struct pl_attr_entry e = {
+			.key = intern_word(p, &p->keys, "an attribute name", pl_is_key_, &j)};
 		struct ref at = {e.key, 0, TOK.line, TOK.col};
 		/* keys are interned: a repeat is a repeated pointer */
 		for (size_t k = 0; p->entries.n < 64 && k < p->entries.n; k++)
@@ -437,31 +469,14 @@ static void parse_attrs(struct parser *p, pl_attrs *d)
 
 /* ---- instructions and functions ---- */
 
-static bool op_named(const void *item, const void *probe, const void *ctx)
-{
-	(void)ctx;
-	return same_text(item, probe);
-}
-
-/* OPNAME: checked, interned and classified once per distinct name. */
+/* OPNAME, and its pl_op into *op */
 static const char *parse_opname(struct parser *p, pl_op *op)
 {
-	if (TOK.kind != PL_T_IDENT)
-		expected(p, "an op name");
-	struct ref r = {TOK.s, TOK.len, 0, 0};
-	uint32_t hash = hash_text(r.s, r.len);
-	reserve(p, &p->ops);
-	size_t j = pl_ht_find(&p->ops, hash, op_named, &r, NULL);
-	if (!pl_ht_used(&p->ops, j)) {
-		if (!pl_is_opname_(r.s, r.len))
-			expected(p, "an op name");
-		const char *name = nn(p, pl_intern_str_(p->m, r.s, r.len));
-		pl_ht_put(&p->ops, j, hash, name);
-		p->ops.vals[j] = (void *)(uintptr_t)pl_op_from_name(name);
-	}
+	size_t j;
+	const char *name = intern_word(p, &p->ops, "an op name", pl_is_opname_, &j);
 	*op = (pl_op)(uintptr_t)p->ops.vals[j];
 	next(p);
-	return p->ops.slots[j].item;
+	return name;
 }
 
 static void parse_inst(struct parser *p, pl_func *f)
@@ -629,6 +644,7 @@ static int parse(const char *text, size_t len, const char *source_name, pl_diags
 	pl_ht_free(&p->values);
 	pl_ht_free(&p->funcs);
 	pl_ht_free(&p->ops);
+	pl_ht_free(&p->keys);
 	free(p);
 	return rc;
 }
