@@ -27,8 +27,7 @@ static const unsigned char cclass[256] = {
 	 7,  7,  7,  7,  7,  7,  7,  7,  7,  7,  7,  0,  0,  0,  0,  0,
 };
 
-/* The token of each one-byte punctuator; PL_T_EOF (0) for other bytes. */
-static const unsigned char punct_kind[256] = {
+const unsigned char pl_lex_punct_[256] = {
 	['('] = PL_T_LPAREN, [')'] = PL_T_RPAREN, ['{'] = PL_T_LBRACE, ['}'] = PL_T_RBRACE,
 	['['] = PL_T_LBRACKET, [']'] = PL_T_RBRACKET, [','] = PL_T_COMMA, ['='] = PL_T_EQUAL,
 	[':'] = PL_T_COLON,
@@ -265,7 +264,8 @@ static void lex_number(struct pl_lexer *lx, const char *s)
 		uint64_t v = 0;
 		for (const char *d = s + neg; d < q; d++) {
 			unsigned digit = (unsigned)(*d - '0');
-			if (v > (UINT64_MAX - digit) / 10)
+			/* 19 digits and more may overflow */
+			if (d - s - neg >= 18 && v > (UINT64_MAX - digit) / 10)
 				ERROR_AT(lx, s, "integer literal out of range of int64");
 			v = v * 10 + digit;
 		}
@@ -351,9 +351,10 @@ static void lex_string(struct pl_lexer *lx, const char *s)
 	lx->p = q + 1;
 }
 
-void pl_lex_next_(struct pl_lexer *lx)
+/* Any token but a punctuator, at s, after blanks, newlines and comments. */
+void pl_lex_token_(struct pl_lexer *lx, const char *s)
 {
-	const char *s = lx->p, *end = lx->end;
+	const char *end = lx->end;
 	for (;;) { /* blanks, newlines and comments */
 		while (s < end && (cclass[(unsigned char)*s] & C_BLANK))
 			s++;
@@ -381,8 +382,8 @@ void pl_lex_next_(struct pl_lexer *lx)
 		return;
 	}
 	unsigned char c = (unsigned char)*s;
-	if (punct_kind[c]) {
-		t->kind = (enum pl_tok)punct_kind[c];
+	if (pl_lex_punct_[c]) {
+		t->kind = (enum pl_tok)pl_lex_punct_[c];
 		t->len = 1;
 		lx->p = s + 1;
 	} else if (c == '%' || c == '@') {

@@ -55,8 +55,29 @@ struct pl_lexer {
 PL_INTERNAL void pl_lex_init_(struct pl_lexer *lx, const char *text, size_t len,
                               const char *file, pl_diags *diags);
 PL_INTERNAL void pl_lex_free_(struct pl_lexer *lx);
-/* The next token into lx->tok. */
-PL_INTERNAL void pl_lex_next_(struct pl_lexer *lx);
+/* The token of each one-byte punctuator; PL_T_EOF (0) for other bytes. */
+PL_INTERNAL extern const unsigned char pl_lex_punct_[256];
+/* The token at s, which is not a punctuator after one blank. */
+PL_INTERNAL void pl_lex_token_(struct pl_lexer *lx, const char *s);
+
+/* The next token into lx->tok. Half the tokens are punctuators after at
+ * most one space: read inline, the rest by pl_lex_token_. */
+static inline void pl_lex_next_(struct pl_lexer *lx)
+{
+	const char *s = lx->p;
+	s += s < lx->end && *s == ' ';
+	unsigned char kind = s < lx->end ? pl_lex_punct_[(unsigned char)*s] : 0;
+	if (!kind) {
+		pl_lex_token_(lx, s);
+		return;
+	}
+	lx->tok.kind = (enum pl_tok)kind;
+	lx->tok.s = s;
+	lx->tok.len = 1;
+	lx->tok.line = lx->line;
+	lx->tok.col = (uint32_t)(s - lx->line_start) + 1;
+	lx->p = s + 1;
+}
 
 PL_INTERNAL _Noreturn void pl_lex_fail_(struct pl_lexer *lx, int status);
 PL_INTERNAL _Noreturn void pl_lex_error_(struct pl_lexer *lx, uint32_t line, uint32_t col,

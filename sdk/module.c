@@ -391,7 +391,7 @@ const pl_type *pl_type_get(pl_module *m, pl_dtype dtype, const int64_t *dims,
 	int64_t storage[(sizeof(struct pl_type) + sizeof(int64_t) - 1) / sizeof(int64_t) +
 	                PL_MAX_RANK];
 	struct pl_type *t = (struct pl_type *)(void *)storage;
-	memset(storage, 0, sizeof storage);
+	memset(t, 0, sizeof *t); /* no padding left unset: the bytes are hashed */
 	t->rank = (uint32_t)rank;
 	t->dtype = (uint32_t)dtype;
 	for (size_t i = 0; i < rank; i++) {

@@ -129,9 +129,13 @@ static uint32_t hash_text(const char *s, size_t len)
 	return (uint32_t)pl_hash_bytes_(s, len);
 }
 
+/* c (NUL-terminated, no NUL inside) is r's text */
 static bool same_text(const char *c, const struct ref *r)
 {
-	return strncmp(c, r->s, r->len) == 0 && c[r->len] == '\0';
+	size_t k = 0;
+	while (k < r->len && c[k] == r->s[k]) /* stops at c's NUL too */
+		k++;
+	return k == r->len && c[k] == '\0';
 }
 
 /* ---- values by name ---- */
