@@ -90,11 +90,6 @@ struct key {
 	const pl_attr *attr[NUM_KEYS]; /* NULL where absent */
 };
 
-struct known_key {
-	struct key key;
-	bool bucketizable;
-};
-
 /* The pending run of one kind. */
 struct run {
 	struct inst_vec members;
@@ -109,10 +104,6 @@ struct bucketizer {
 	struct run runs[NUM_KINDS];
 	struct ptr_map last_store; /* buffer value -> last store to it so far */
 	struct key_classes keys;   /* key_names by address */
-	/* the key of each dictionary read so far, a struct known_key: the
-	 * pass writes no attributes, and a merged collective shares its first
-	 * member's dictionary */
-	struct dict_memo memo;
 	unsigned traits[PL_OP__COUNT]; /* pl_op_traits of each op, asked once */
 	uint64_t merged[NUM_KINDS];    /* members merged, for the stats */
 };
@@ -177,22 +168,8 @@ static bool has_group_id(const struct key *key)
 /* Reads inst's key; false when inst is not bucketizable (has_group_id). */
 static bool read_key(struct bucketizer *b, pl_inst *inst, struct key *key)
 {
-	const pl_attrs *attrs = pl_inst_attrs_const(inst);
-	size_t size = pl_attrs_count(attrs);
-	if (!size)
-		return false; /* no group_id */
-	const pl_attr *first = pl_attrs_value_at(attrs, 0);
-	const struct known_key *known = dict_memo_find(&b->memo, first, size);
-	if (known) {
-		*key = known->key;
-		return known->bucketizable;
-	}
-	struct known_key k;
-	key_classes_read(&b->keys, attrs, k.key.attr);
-	k.bucketizable = has_group_id(&k.key);
-	dict_memo_add(&b->memo, first, size, &k);
-	*key = k.key;
-	return k.bucketizable;
+	key_classes_read(&b->keys, pl_inst_attrs_const(inst), key->attr);
+	return has_group_id(key);
 }
 
 static bool is_store(const struct bucketizer *b, const pl_inst *inst, pl_op op)
@@ -509,8 +486,7 @@ static int bucketize_func(struct bucketizer *b, pl_func *f)
 static int bucketize_run(pl_pass_ctx *ctx, void *state, pl_module *m)
 {
 	struct bucketizer b = {.ctx = ctx, .cfg = state, .remarks = pl_ctx_remarks_enabled(ctx),
-	                       .keys = {.names = key_names, .count = NUM_KEYS},
-	                       .memo = {.rec_size = sizeof(struct known_key)}};
+	                       .keys = {.names = key_names, .count = NUM_KEYS}};
 	for (int op = 0; op < PL_OP__COUNT; op++)
 		b.traits[op] = pl_op_traits((pl_op)op);
 	int rc = PL_OK;
@@ -523,7 +499,6 @@ static int bucketize_run(pl_pass_ctx *ctx, void *state, pl_module *m)
 	}
 	ptr_map_free(&b.last_store);
 	ptr_map_free(&b.keys.seen);
-	dict_memo_free(&b.memo);
 	return pass_end_report(ctx, rc, "merge collectives");
 }
 

@@ -27,10 +27,7 @@
  * once per distinct pair: a pointer stands for one immutable value while
  * the module lives, so the keys are sound whatever the interning; the
  * interning is what makes equal values hit. (10^6 instructions with causal
- * and tail masks: 0.09 s with the caches, 18 s without.) Above those, the
- * count and the presence of flops are remembered per attribute dictionary
- * (dict_memo, ptr_map.h), so an instruction whose dictionary was seen
- * before costs no attribute lookup at all.
+ * and tail masks: 0.09 s with the caches, 18 s without.)
  */
 #include <passline/passline.h>
 
@@ -72,7 +69,7 @@ struct count_slot {
 	uint64_t n;
 };
 
-/* What the pass derived from one attribute dictionary (see dict_memo): the
+/* What the pass derives from an instruction's attribute dictionary: the
  * count when the dictionary decides it (a predicate, an explicit count or
  * a domain), and whether it has a flops attribute. Only successes are
  * recorded; an instruction whose count fails is reported where it is. */
@@ -83,7 +80,6 @@ struct dict_facts {
 
 struct cache {
 	struct attr_key predicate, domain, num_dynamic_instances, flops;
-	struct dict_memo memo; /* struct dict_facts by dictionary */
 	unsigned traits[PL_OP__COUNT];      /* pl_op_traits of each op, asked once */
 	int64_t default_flops[PL_OP__COUNT]; /* pl_op_default_flops, likewise */
 	struct cons_slot *cons;
@@ -102,7 +98,6 @@ static void cache_free(struct cache *c)
 	free(c->cons);
 	free(c->counts);
 	free(c->scratch);
-	dict_memo_free(&c->memo);
 }
 
 static size_t cons_hash(const char *text, size_t rank)
@@ -349,17 +344,10 @@ static inline int add_exact(pl_pass_ctx *ctx, const pl_inst *inst, u128 *total,
 	return overflow_error(ctx, inst, total, factor, n, stat, unit);
 }
 
-/* The facts of inst's dictionary attrs (of size entries, the first at
- * first): remembered, or derived now. */
+/* The facts of inst's dictionary attrs. */
 static int dict_facts(pl_pass_ctx *ctx, struct cache *c, const pl_inst *inst,
-                      const pl_attrs *attrs, size_t size, const pl_attr *first,
-                      struct dict_facts *out)
+                      const pl_attrs *attrs, struct dict_facts *out)
 {
-	const struct dict_facts *known = dict_memo_find(&c->memo, first, size);
-	if (known) {
-		*out = *known;
-		return PL_OK;
-	}
 	struct dict_facts f = {0};
 	const pl_attr *pred = attr_key_get(&c->predicate, attrs);
 	const pl_attr *dom = attr_key_get(&c->domain, attrs);
@@ -377,7 +365,6 @@ static int dict_facts(pl_pass_ctx *ctx, struct cache *c, const pl_inst *inst,
 		return rc;
 	f.has_flops = attr_key_get(&c->flops, attrs) != NULL;
 	*out = f;
-	dict_memo_add(&c->memo, first, size, &f);
 	return PL_OK;
 }
 
@@ -388,7 +375,7 @@ static int visit(pl_pass_ctx *ctx, struct cache *c, struct totals *t, const pl_i
 	struct dict_facts f = {0};
 	int rc;
 	if (nattrs &&
-	    (rc = dict_facts(ctx, c, inst, attrs, nattrs, pl_attrs_value_at(attrs, 0), &f)))
+	    (rc = dict_facts(ctx, c, inst, attrs, &f)))
 		return rc;
 	uint64_t n = f.n;
 	if (!f.n_known) {
@@ -428,7 +415,6 @@ static int detail_run(pl_pass_ctx *ctx, void *state, pl_module *m)
 	(void)state;
 	struct cache cache;
 	memset(&cache, 0, sizeof cache);
-	cache.memo.rec_size = sizeof(struct dict_facts);
 	cache.predicate.name = "predicate";
 	cache.domain.name = "domain";
 	cache.num_dynamic_instances.name = "num_dynamic_instances";

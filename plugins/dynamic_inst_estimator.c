@@ -55,31 +55,8 @@ static void describe(const pl_inst *inst, char *buf, size_t len)
 }
 
 struct counter {
-	struct attr_key domain, num_dynamic_instances;
-	/* num_dynamic_instances (a uint64_t) by dictionary (see dict_memo in
-	 * ptr_map.h), where an explicit count or a domain decides it */
-	struct dict_memo memo;
 	unsigned traits[PL_OP__COUNT]; /* pl_op_traits of each op, asked once */
 };
-
-static int count_of(struct counter *c, const pl_inst *inst, uint64_t *out)
-{
-	const pl_attrs *attrs = pl_inst_attrs_const(inst);
-	size_t size = pl_attrs_count(attrs);
-	if (!size)
-		return pl_inst_num_dynamic_instances(inst, out); /* from the type */
-	const pl_attr *first = pl_attrs_value_at(attrs, 0);
-	const uint64_t *known = dict_memo_find(&c->memo, first, size);
-	if (known) {
-		*out = *known;
-		return PL_OK;
-	}
-	int rc = pl_inst_num_dynamic_instances(inst, out);
-	if (rc == PL_OK &&
-	    (attr_key_get(&c->domain, attrs) || attr_key_get(&c->num_dynamic_instances, attrs)))
-		dict_memo_add(&c->memo, first, size, out);
-	return rc; /* else failed, or not decided by the dictionary: not remembered */
-}
 
 static int estimate(pl_pass_ctx *ctx, struct counter *c, pl_module *m)
 {
@@ -97,7 +74,7 @@ static int estimate(pl_pass_ctx *ctx, struct counter *c, pl_module *m)
 				divisor = LOAD_STORE_DIVISOR;
 			if (divisor) {
 				uint64_t n;
-				int rc = count_of(c, inst, &n);
+				int rc = pl_inst_num_dynamic_instances(inst, &n);
 				if (rc != PL_OK) {
 					char what[256];
 					describe(inst, what, sizeof what);
@@ -141,15 +118,10 @@ static int estimate(pl_pass_ctx *ctx, struct counter *c, pl_module *m)
 static int estimator_run(pl_pass_ctx *ctx, void *state, pl_module *m)
 {
 	(void)state;
-	/* the pass writes function attributes only, never an instruction's, so
-	 * the counts it remembers by instruction dictionary stay right */
-	struct counter c = {.domain = {"domain", NULL},
-	                    .num_dynamic_instances = {"num_dynamic_instances", NULL},
-	                    .memo = {.rec_size = sizeof(uint64_t)}};
+	struct counter c;
 	for (int op = 0; op < PL_OP__COUNT; op++)
 		c.traits[op] = pl_op_traits((pl_op)op);
 	int rc = estimate(ctx, &c, m);
-	dict_memo_free(&c.memo);
 	return rc;
 }
 

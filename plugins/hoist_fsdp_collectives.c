@@ -94,9 +94,6 @@ struct mover {
 	struct ptr_map nearest_store; /* buffer value -> nearest store in sweep order */
 	struct ptr_map fsdp_gathers;  /* the FSDP all-gathers seen so far (hoisting) */
 	struct attr_key fsdp;
-	/* fsdp = true or not (a bool) by dictionary: the pass moves
-	 * instructions and writes no attributes */
-	struct dict_memo memo;
 	bool remarks;
 	uint64_t hoisted, sunk; /* for the stats, added at the end of the run */
 };
@@ -134,18 +131,8 @@ static void hoist_destroy(pl_pass_ctx *ctx, void *state)
 
 static bool has_fsdp_true(struct mover *mv, const pl_inst *inst)
 {
-	const pl_attrs *attrs = pl_inst_attrs_const(inst);
-	size_t size = pl_attrs_count(attrs);
-	if (!size)
-		return false;
-	const pl_attr *first = pl_attrs_value_at(attrs, 0);
-	const bool *known = dict_memo_find(&mv->memo, first, size);
-	if (known)
-		return *known;
-	const pl_attr *a = attr_key_get(&mv->fsdp, attrs);
-	bool fsdp = a && pl_attr_get_bool(a); /* false unless a boolean true */
-	dict_memo_add(&mv->memo, first, size, &fsdp);
-	return fsdp;
+	const pl_attr *a = attr_key_get(&mv->fsdp, pl_inst_attrs_const(inst));
+	return a && pl_attr_get_bool(a); /* false unless a boolean true */
 }
 
 static bool operands_all_args(const pl_inst *inst)
@@ -429,7 +416,6 @@ static int move_collectives(struct mover *mv, pl_func *f)
 static int hoist_run(pl_pass_ctx *ctx, void *state, pl_module *m)
 {
 	struct mover mv = {.ctx = ctx, .cfg = state, .fsdp = {"fsdp", NULL},
-	                   .memo = {.rec_size = sizeof(bool)},
 	                   .remarks = pl_ctx_remarks_enabled(ctx)};
 	for (int op = 0; op < PL_OP__COUNT; op++)
 		mv.traits[op] = pl_op_traits((pl_op)op);
@@ -441,7 +427,6 @@ static int hoist_run(pl_pass_ctx *ctx, void *state, pl_module *m)
 	pass_end_stat(ctx, "num_reduce_scatters_sunk", mv.sunk, &rc);
 	ptr_map_free(&mv.nearest_store);
 	ptr_map_free(&mv.fsdp_gathers);
-	dict_memo_free(&mv.memo);
 	free(mv.stay.v);
 	free(mv.moves.v);
 	return pass_end_report(ctx, rc, "move collectives");
