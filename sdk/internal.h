@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "arena.h"
+#include "hash_table.h"
 
 #define PL_INTERNAL __attribute__((visibility("hidden")))
 
@@ -121,19 +122,6 @@ struct pl_func {
 	bool names_dirty;  /* a value may be unnamed or share its name */
 };
 
-/* A hash set of interned byte blobs. */
-struct pl_intern {
-	const void **slots;
-	uint32_t *lens;
-	size_t cap, count;
-};
-
-/* A slot of the scratch table that names.c uses to make names unique. */
-struct pl_name_slot {
-	uint32_t gen, hash, len;
-	const char *name;
-};
-
 enum { PL_FREE_BLOCK_MAX = 1024, PL_FREE_BLOCK_CLASSES = PL_FREE_BLOCK_MAX / 8 + 1 };
 
 struct pl_module {
@@ -142,18 +130,17 @@ struct pl_module {
 	pl_func **funcs;
 	size_t nfuncs, funcs_cap;
 	size_t ninsts;
-	struct pl_intern strings; /* keys, op names, string values */
-	struct pl_intern types;
-	struct pl_intern lists;
+	/* sets of interned byte blobs (see pl_intern_blob_) */
+	struct pl_ht strings; /* keys, op names, string values */
+	struct pl_ht types;
+	struct pl_ht lists;
 	/* blocks of erased instructions by size (8-byte steps up to
 	 * FREE_BLOCK_MAX), for the next instruction of the same size or,
 	 * split, of a smaller one; free_mask has a bit per non-empty list */
 	void *free_blocks[PL_FREE_BLOCK_CLASSES];
 	uint64_t free_mask[(PL_FREE_BLOCK_CLASSES + 63) / 64];
-	/* names.c's scratch table, kept between functions */
-	struct pl_name_slot *name_slots;
-	size_t name_cap;
-	uint32_t name_gen;
+	/* names.c's scratch set of value names, kept between functions */
+	struct pl_ht names;
 	/* the reserved attribute keys, interned when the module is made, so
 	 * the SDK's own lookups compare pointers */
 	struct pl_reserved_keys {
@@ -174,23 +161,12 @@ struct pl_module {
 /* --- module.c --- */
 PL_INTERNAL pl_module *pl_module_of_attrs_(const pl_attrs *d);
 PL_INTERNAL const char *pl_intern_str_(pl_module *m, const char *s, size_t len);
-PL_INTERNAL const void *pl_intern_blob_(pl_module *m, struct pl_intern *set,
+/* The copy of bytes[0..len) in set, made when there is none; NULL when out
+ * of memory. It lives, unchanged, as long as m, and a NUL follows it. */
+PL_INTERNAL const void *pl_intern_blob_(pl_module *m, struct pl_ht *set,
                                         const void *bytes, size_t len);
 PL_INTERNAL uint64_t pl_hash_bytes_(const void *p, size_t len);
-PL_INTERNAL void pl_intern_free_(struct pl_intern *set);
-/* Moves every function of src, and the memory they live in, to the end of
- * dst, and frees src. Types are interned again in dst, so equal types stay
- * equal handles. PL_EINVAL (nothing moved, nothing freed) when a function
- * name is in both; PL_ENOMEM. */
-PL_INTERNAL int pl_module_append_(pl_module *dst, pl_module *src);
-/* The same for a src whose types and attribute keys are dst's already (see
- * pl_module_adopt_interns_): nothing is interned again, no instruction
- * visited. */
-PL_INTERNAL int pl_module_append_interned_(pl_module *dst, pl_module *src);
-/* dst's interned strings, types and lists become from's, for IR built in
- * dst with values interned in from. from (without functions) is freed; its
- * memory becomes dst's. */
-PL_INTERNAL void pl_module_adopt_interns_(pl_module *dst, pl_module *from);
+PL_INTERNAL void pl_intern_free_(struct pl_ht *set);
 /* Registers a function built by the parser without the duplicate check. */
 PL_INTERNAL pl_func *pl_func_new_unchecked_(pl_module *m, const char *name,
                                             size_t len);

@@ -50,64 +50,42 @@ uint64_t pl_hash_bytes_(const void *p, size_t len)
 	return h;
 }
 
-void pl_intern_free_(struct pl_intern *set)
+void pl_intern_free_(struct pl_ht *set)
 {
-	free(set->slots);
-	free(set->lens);
-	memset(set, 0, sizeof *set);
+	pl_ht_free(set);
 }
 
-static bool intern_grow(struct pl_intern *set)
+/* An interned blob is preceded by its length (8 bytes, so that the blob
+ * stays aligned for a type's extents) and followed by a NUL. */
+struct blob {
+	const void *bytes;
+	size_t len;
+};
+
+static bool blob_is(const void *item, const void *probe, const void *ctx)
 {
-	size_t cap = set->cap ? set->cap * 2 : 64;
-	const void **slots = calloc(cap, sizeof *slots);
-	uint32_t *lens = calloc(cap, sizeof *lens);
-	if (!slots || !lens) {
-		free(slots);
-		free(lens);
-		return false;
-	}
-	for (size_t i = 0; i < set->cap; i++) {
-		if (!set->slots[i])
-			continue;
-		size_t j = pl_hash_bytes_(set->slots[i], set->lens[i]) & (cap - 1);
-		while (slots[j])
-			j = (j + 1) & (cap - 1);
-		slots[j] = set->slots[i];
-		lens[j] = set->lens[i];
-	}
-	free(set->slots);
-	free(set->lens);
-	set->slots = slots;
-	set->lens = lens;
-	set->cap = cap;
-	return true;
+	(void)ctx;
+	const struct blob *b = probe;
+	return ((const uint64_t *)item)[-1] == b->len && memcmp(item, b->bytes, b->len) == 0;
 }
 
-const void *pl_intern_blob_(pl_module *m, struct pl_intern *set,
-                            const void *bytes, size_t len)
+const void *pl_intern_blob_(pl_module *m, struct pl_ht *set, const void *bytes, size_t len)
 {
-	if (len > UINT32_MAX)
+	if (len > UINT32_MAX || !pl_ht_reserve(set))
 		return NULL;
-	if ((set->count + 1) * 2 > set->cap && !intern_grow(set))
-		return NULL;
-	size_t mask = set->cap - 1;
-	size_t j = pl_hash_bytes_(bytes, len) & mask;
-	while (set->slots[j]) {
-		if (set->lens[j] == len && memcmp(set->slots[j], bytes, len) == 0)
-			return set->slots[j];
-		j = (j + 1) & mask;
-	}
-	/* A NUL after every blob lets interned strings be C strings. */
-	char *copy = pl_arena_alloc(&m->arena, len + 1);
+	struct blob probe = {bytes, len};
+	uint32_t hash = (uint32_t)pl_hash_bytes_(bytes, len);
+	size_t j = pl_ht_find(set, hash, blob_is, &probe, NULL);
+	if (pl_ht_used(set, j))
+		return set->slots[j].item;
+	uint64_t *copy = pl_arena_alloc(&m->arena, sizeof(uint64_t) + len + 1);
 	if (!copy)
 		return NULL;
-	memcpy(copy, bytes, len);
-	copy[len] = '\0';
-	set->slots[j] = copy;
-	set->lens[j] = (uint32_t)len;
-	set->count++;
-	return copy;
+	copy[0] = len;
+	memcpy(copy + 1, bytes, len);
+	((char *)(copy + 1))[len] = '\0'; /* interned strings are C strings */
+	pl_ht_put(set, j, hash, copy + 1);
+	return copy + 1;
 }
 
 const char *pl_intern_str_(pl_module *m, const char *s, size_t len)
@@ -143,7 +121,7 @@ void pl_module_free(pl_module *m)
 	pl_intern_free_(&m->strings);
 	pl_intern_free_(&m->types);
 	pl_intern_free_(&m->lists);
-	free(m->name_slots);
+	pl_ht_free(&m->names);
 	pl_arena_free(&m->arena);
 	free(m->funcs);
 	free(m->source_name);
@@ -171,150 +149,6 @@ pl_func *pl_module_find_func(const pl_module *m, const char *name)
 }
 
 size_t pl_module_num_insts(const pl_module *m) { return m->ninsts; }
-
-/* The type in dst equal to t (a type of another module). A small cache of
- * the last lookups spares most of the interning. */
-struct type_remap {
-	const pl_type *from[64], *to[64];
-};
-
-static const pl_type *remap_type(pl_module *dst, struct type_remap *c, const pl_type *t)
-{
-	size_t slot = ((uintptr_t)t >> 3) & 63;
-	if (c->from[slot] == t)
-		return c->to[slot];
-	const pl_type *u = pl_type_get(dst, (pl_dtype)t->dtype, t->dims, t->rank);
-	if (u) {
-		c->from[slot] = t;
-		c->to[slot] = u;
-	}
-	return u;
-}
-
-/* Attribute keys of src interned again in dst: the SDK finds reserved
- * keys by pointer. Entry arrays may be shared; a key already dst's maps to
- * itself. */
-struct key_remap {
-	const char *from[64], *to[64];
-};
-
-static int remap_keys(pl_module *dst, struct key_remap *c, pl_attrs *d)
-{
-	for (uint16_t i = 0; i < d->n; i++) {
-		const char *key = d->v[i].key;
-		size_t slot = ((uintptr_t)key >> 3) & 63;
-		if (c->from[slot] != key) {
-			const char *k = pl_intern_str_(dst, key, strlen(key));
-			if (!k)
-				return PL_ENOMEM;
-			c->from[slot] = key;
-			c->to[slot] = k;
-		}
-		d->v[i].key = c->to[slot];
-	}
-	return PL_OK;
-}
-
-static int cmp_name_ptr(const void *a, const void *b)
-{
-	return strcmp(*(const char *const *)a, *(const char *const *)b);
-}
-
-/* src's types and attribute keys interned again in dst. */
-static int reintern_func(pl_module *dst, struct type_remap *cache, struct key_remap *keys,
-                         pl_func *f)
-{
-	if (remap_keys(dst, keys, &f->attrs) != PL_OK)
-		return PL_ENOMEM;
-	for (size_t a = 0; a < f->nargs; a++)
-		if (!(f->args[a]->v.type = remap_type(dst, cache, f->args[a]->v.type)))
-			return PL_ENOMEM;
-	for (pl_inst *i = f->first; i; i = i->next) {
-		if (remap_keys(dst, keys, &i->attrs) != PL_OK)
-			return PL_ENOMEM;
-		pl_value *res = pl_inst_res_(i);
-		for (uint32_t r = 0; r < i->nres; r++)
-			if (!(res[r].type = remap_type(dst, cache, res[r].type)))
-				return PL_ENOMEM;
-	}
-	return PL_OK;
-}
-
-static int append(pl_module *dst, pl_module *src, bool reintern)
-{
-	size_t n = dst->nfuncs + src->nfuncs;
-	/* a name in both modules: the caller reads the input again, in one
-	 * piece, to report it where it is written */
-	const char **names = malloc((n ? n : 1) * sizeof *names);
-	if (!names)
-		return PL_ENOMEM;
-	for (size_t k = 0; k < dst->nfuncs; k++)
-		names[k] = dst->funcs[k]->name;
-	for (size_t k = 0; k < src->nfuncs; k++)
-		names[dst->nfuncs + k] = src->funcs[k]->name;
-	qsort(names, n, sizeof *names, cmp_name_ptr);
-	for (size_t k = 1; k < n; k++)
-		if (strcmp(names[k - 1], names[k]) == 0) {
-			free(names);
-			return PL_EINVAL;
-		}
-	free(names);
-	if (n > dst->funcs_cap) {
-		pl_func **v = realloc(dst->funcs, n * sizeof *v);
-		if (!v)
-			return PL_ENOMEM;
-		dst->funcs = v;
-		dst->funcs_cap = n;
-	}
-	struct type_remap cache;
-	struct key_remap keys;
-	memset(&cache, 0, sizeof cache);
-	memset(&keys, 0, sizeof keys);
-	for (size_t k = 0; k < src->nfuncs; k++) {
-		pl_func *f = src->funcs[k];
-		if (reintern && reintern_func(dst, &cache, &keys, f) != PL_OK)
-			return PL_ENOMEM;
-		f->m = dst;
-		dst->funcs[dst->nfuncs++] = f;
-	}
-	dst->ninsts += src->ninsts;
-	/* src's strings and lists stay where they are (now dst's memory); types
-	 * (promised to be equal handles) and attribute keys (found by pointer)
-	 * are dst's, interned again above unless they were already */
-	pl_arena_adopt(&dst->arena, &src->arena);
-	src->nfuncs = 0;
-	pl_module_free(src);
-	return PL_OK;
-}
-
-int pl_module_append_(pl_module *dst, pl_module *src)
-{
-	return append(dst, src, true);
-}
-
-int pl_module_append_interned_(pl_module *dst, pl_module *src)
-{
-	return append(dst, src, false);
-}
-
-void pl_module_adopt_interns_(pl_module *dst, pl_module *from)
-{
-	pl_intern_free_(&dst->strings);
-	pl_intern_free_(&dst->types);
-	pl_intern_free_(&dst->lists);
-	dst->strings = from->strings;
-	dst->types = from->types;
-	dst->lists = from->lists;
-	dst->keys = from->keys;
-	/* the caches hold strings of the tables just dropped */
-	memset(dst->op_cache, 0, sizeof dst->op_cache);
-	memset(dst->key_cache, 0, sizeof dst->key_cache);
-	memset(&from->strings, 0, sizeof from->strings);
-	memset(&from->types, 0, sizeof from->types);
-	memset(&from->lists, 0, sizeof from->lists);
-	pl_arena_adopt(&dst->arena, &from->arena);
-	pl_module_free(from);
-}
 
 pl_module *pl_module_of_attrs_(const pl_attrs *d)
 {

@@ -70,21 +70,12 @@ bool pl_is_key_(const char *s, size_t len)
 	return all_of(s, len, CH_KEY_START, CH_KEY);
 }
 
-/* A set of C strings, by content. Each slot keeps the string's hash and
- * length, so a probe compares strings only when both match. The slots are
- * the module's scratch (struct pl_name_slot in internal.h), reused from
- * function to function: a slot is in use when it carries the current
- * generation, so nothing has to be cleared. At most half full, so that a
- * probe for a name not there (the usual case) ends after a slot or two. */
-struct name_set {
-	struct pl_name_slot *slots;
-	size_t cap, count, limit;
-	uint32_t gen;
-};
+/* The names a function's values hold so far: the module's scratch set
+ * (pl_module.names), emptied in O(1) for each function. */
 
-/* FNV-1a and the length in one walk over the string, whose first byte the
+/* FNV-1a over the string, whose first byte the
  * caller has loaded already. */
-static inline uint32_t name_hash(const char *s, unsigned char first, uint32_t *len)
+static inline uint32_t name_hash(const char *s, unsigned char first)
 {
 	uint32_t h = 2166136261u;
 	const unsigned char *p = (const unsigned char *)s;
@@ -93,107 +84,36 @@ static inline uint32_t name_hash(const char *s, unsigned char first, uint32_t *l
 		for (p++; *p; p++)
 			h = (h ^ *p) * 16777619u;
 	}
-	*len = (uint32_t)(p - (const unsigned char *)s);
 	return h ^ (h >> 15);
 }
 
-static bool set_alloc(struct name_set *s, size_t cap)
+static bool name_is(const void *item, const void *probe, const void *ctx)
 {
-	struct pl_name_slot *slots = calloc(cap, sizeof *slots);
-	if (!slots)
-		return false;
-	s->slots = slots;
-	s->cap = cap;
-	s->limit = cap / 2;
-	s->gen = 1;
-	return true;
+	(void)ctx;
+	return strcmp(item, probe) == 0;
 }
 
-/* A set for about expect names, from the module's scratch. */
-static bool set_begin(pl_module *m, struct name_set *s, size_t expect)
+/* Inserts name (whose first byte is first); false when it was there
+ * already, or when out of memory (which *oom tells). */
+static inline bool set_insert(struct pl_ht *set, const char *name, unsigned char first,
+                              bool *oom)
 {
-	size_t cap = 64;
-	while (cap < expect * 2)
-		cap *= 2;
-	s->count = 0;
-	if (m->name_slots && m->name_cap >= cap && m->name_gen < UINT32_MAX) {
-		s->slots = m->name_slots;
-		s->cap = m->name_cap;
-		s->limit = s->cap / 2;
-		s->gen = ++m->name_gen;
-		return true;
-	}
-	free(m->name_slots);
-	m->name_slots = NULL;
-	if (!set_alloc(s, cap))
-		return false;
-	m->name_slots = s->slots;
-	m->name_cap = s->cap;
-	m->name_gen = s->gen;
-	return true;
-}
-
-static __attribute__((noinline)) bool set_grow(pl_module *m, struct name_set *s)
-{
-	struct name_set bigger;
-	if (!set_alloc(&bigger, s->cap * 2))
-		return false;
-	for (size_t i = 0; i < s->cap; i++) {
-		if (s->slots[i].gen != s->gen)
-			continue;
-		size_t j = s->slots[i].hash & (bigger.cap - 1);
-		while (bigger.slots[j].gen == bigger.gen)
-			j = (j + 1) & (bigger.cap - 1);
-		bigger.slots[j] = s->slots[i];
-		bigger.slots[j].gen = bigger.gen;
-	}
-	free(s->slots);
-	bigger.count = s->count;
-	*s = bigger;
-	m->name_slots = s->slots;
-	m->name_cap = s->cap;
-	m->name_gen = s->gen;
-	return true;
-}
-
-/* The slot holding name, or the free slot where it would go. */
-static inline struct pl_name_slot *set_find(const struct name_set *s, const char *name,
-                                            uint32_t hash, uint32_t len)
-{
-	size_t mask = s->cap - 1, j = hash & mask;
-	for (;; j = (j + 1) & mask) {
-		struct pl_name_slot *e = &s->slots[j];
-		if (e->gen != s->gen ||
-		    (e->hash == hash && e->len == len && memcmp(e->name, name, len) == 0))
-			return e;
-	}
-}
-
-/* Inserts name; false when it was there already (or out of memory, which
- * *oom tells). */
-static inline bool set_insert(pl_module *m, struct name_set *s, const char *name,
-                              unsigned char first, bool *oom)
-{
-	if (__builtin_expect(s->count >= s->limit, 0) && !set_grow(m, s)) {
+	if (!pl_ht_reserve(set)) {
 		*oom = true;
 		return false;
 	}
-	uint32_t len, hash = name_hash(name, first, &len);
-	struct pl_name_slot *e = set_find(s, name, hash, len);
-	if (e->gen == s->gen)
+	uint32_t hash = name_hash(name, first);
+	size_t j = pl_ht_find(set, hash, name_is, name, NULL);
+	if (pl_ht_used(set, j))
 		return false;
-	e->gen = s->gen;
-	e->hash = hash;
-	e->len = len;
-	e->name = name;
-	s->count++;
+	pl_ht_put(set, j, hash, name);
 	return true;
 }
 
-static bool set_contains(const struct name_set *s, const char *name)
+static bool set_contains(const struct pl_ht *set, const char *name)
 {
-	uint32_t len, hash = name_hash(name, (unsigned char)name[0], &len);
-	return set_find(s, name, hash, len)->gen == s->gen;
+	uint32_t hash = name_hash(name, (unsigned char)name[0]);
+	return pl_ht_get(set, hash, name_is, name, NULL) != NULL;
 }
 
 /* Every value of f gets a name of its own: the first holder of a name keeps
@@ -203,9 +123,8 @@ int pl_assign_names_(pl_func *f)
 {
 	if (!f->names_dirty)
 		return PL_OK;
-	struct name_set set;
-	if (!set_begin(f->m, &set, f->nargs + f->ninsts))
-		return PL_ENOMEM;
+	struct pl_ht *set = &f->m->names;
+	pl_ht_clear(set);
 	pl_value **todo = NULL;
 	size_t ntodo = 0, todo_cap = 0;
 	struct pl_strbuf sb = {0}; /* a candidate name, reused */
@@ -216,7 +135,7 @@ int pl_assign_names_(pl_func *f)
 #define VISIT(val, name, first)                                              \
 	do {                                                                 \
 		pl_value *v_ = (val);                                        \
-		if ((name) && set_insert(f->m, &set, (name), (first), &oom)) \
+		if ((name) && set_insert(set, (name), (first), &oom)) \
 			break;                                               \
 		if (oom)                                                     \
 			goto out;                                            \
@@ -285,7 +204,7 @@ int pl_assign_names_(pl_func *f)
 			}
 			if (sb.failed)
 				goto out;
-			if (!set_contains(&set, sb.data))
+			if (!set_contains(set, sb.data))
 				break;
 		}
 		if (base) {
@@ -295,7 +214,7 @@ int pl_assign_names_(pl_func *f)
 		char *name = pl_arena_strndup(&f->m->arena, sb.data, sb.len);
 		if (!name)
 			goto out;
-		set_insert(f->m, &set, name, (unsigned char)name[0], &oom);
+		set_insert(set, name, (unsigned char)name[0], &oom);
 		if (oom)
 			goto out;
 		v->name = name;
