@@ -54,18 +54,17 @@ static uint64_t mix(uint64_t a, uint64_t b)
 }
 
 /* The parsed constraint of an interned predicate string for a rank. */
-struct cons_slot {
-	const char *text; /* NULL: empty slot */
+struct cons_rec {
+	const char *text;
 	size_t rank;
 	pl_constraint *c;
 };
 
 /* The count of a (domain, predicate) pair: the pointers to their first
  * elements (NULL for an empty list) and their lengths. */
-struct count_slot {
+struct count_rec {
 	const pl_attr *dom, *pred;
 	size_t dom_len, pred_len;
-	bool used;
 	uint64_t n;
 };
 
@@ -82,73 +81,72 @@ struct cache {
 	struct attr_key predicate, domain, num_dynamic_instances, flops;
 	unsigned traits[PL_OP__COUNT];      /* pl_op_traits of each op, asked once */
 	int64_t default_flops[PL_OP__COUNT]; /* pl_op_default_flops, likewise */
-	struct cons_slot *cons;
-	size_t cons_cap, cons_count;
-	struct count_slot *counts;
-	size_t counts_cap, counts_count;
+	/* the records, and tables of their indexes + 1 (hash_table.h) */
+	struct cons_rec *cons;
+	size_t ncons, cons_cap;
+	struct count_rec *counts;
+	size_t ncounts, counts_cap;
+	struct pl_ht cons_index, counts_index;
 	const pl_constraint **scratch; /* one predicate's constraints */
 	size_t scratch_cap;
 };
 
 static void cache_free(struct cache *c)
 {
-	for (size_t k = 0; k < c->cons_cap; k++)
-		if (c->cons[k].text)
-			pl_constraint_free(c->cons[k].c);
+	for (size_t k = 0; k < c->ncons; k++)
+		pl_constraint_free(c->cons[k].c);
 	free(c->cons);
 	free(c->counts);
 	free(c->scratch);
+	pl_ht_free(&c->cons_index);
+	pl_ht_free(&c->counts_index);
 }
 
-static size_t cons_hash(const char *text, size_t rank)
+static uint32_t cons_hash(const char *text, size_t rank)
 {
-	return (size_t)mix((uint64_t)(uintptr_t)text, rank);
+	return (uint32_t)mix((uint64_t)(uintptr_t)text, rank);
 }
 
-static size_t count_hash(const struct count_slot *s)
+static uint32_t count_hash(const struct count_rec *s)
 {
-	return (size_t)mix(mix((uint64_t)(uintptr_t)s->dom, s->dom_len),
-	                   mix((uint64_t)(uintptr_t)s->pred, s->pred_len));
+	return (uint32_t)mix(mix((uint64_t)(uintptr_t)s->dom, s->dom_len),
+	                     mix((uint64_t)(uintptr_t)s->pred, s->pred_len));
 }
 
-/* Keeps both tables at most half full. */
-static int cons_grow(struct cache *c)
+static bool same_cons(const void *item, const void *probe, const void *ctx)
 {
-	size_t cap = c->cons_cap ? c->cons_cap * 2 : 64;
-	struct cons_slot *v = calloc(cap, sizeof *v);
-	if (!v)
-		return PL_ENOMEM;
-	for (size_t k = 0; k < c->cons_cap; k++) {
-		if (!c->cons[k].text)
-			continue;
-		size_t j = cons_hash(c->cons[k].text, c->cons[k].rank) & (cap - 1);
-		while (v[j].text)
-			j = (j + 1) & (cap - 1);
-		v[j] = c->cons[k];
+	const struct cons_rec *a = &((const struct cache *)ctx)->cons[(uintptr_t)item - 1];
+	const struct cons_rec *b = probe;
+	return a->text == b->text && a->rank == b->rank;
+}
+
+static bool same_count(const void *item, const void *probe, const void *ctx)
+{
+	const struct count_rec *a = &((const struct cache *)ctx)->counts[(uintptr_t)item - 1];
+	const struct count_rec *b = probe;
+	return a->dom == b->dom && a->pred == b->pred && a->dom_len == b->dom_len &&
+	       a->pred_len == b->pred_len;
+}
+
+/* Appends rec (of size bytes) to the records *v (*n of them, room for
+ * *cap) and indexes it under hash in t. PL_OK or PL_ENOMEM. */
+static int remember(struct cache *c, struct pl_ht *t, void **v, size_t *n, size_t *cap,
+                    const void *rec, size_t size, uint32_t hash,
+                    bool (*same)(const void *, const void *, const void *))
+{
+	if (*n == *cap) {
+		size_t k = *cap ? *cap * 2 : 64;
+		void *w = realloc(*v, k * size);
+		if (!w)
+			return PL_ENOMEM;
+		*v = w;
+		*cap = k;
 	}
-	free(c->cons);
-	c->cons = v;
-	c->cons_cap = cap;
-	return PL_OK;
-}
-
-static int counts_grow(struct cache *c)
-{
-	size_t cap = c->counts_cap ? c->counts_cap * 2 : 64;
-	struct count_slot *v = calloc(cap, sizeof *v);
-	if (!v)
+	if (!pl_ht_reserve(t))
 		return PL_ENOMEM;
-	for (size_t k = 0; k < c->counts_cap; k++) {
-		if (!c->counts[k].used)
-			continue;
-		size_t j = count_hash(&c->counts[k]) & (cap - 1);
-		while (v[j].used)
-			j = (j + 1) & (cap - 1);
-		v[j] = c->counts[k];
-	}
-	free(c->counts);
-	c->counts = v;
-	c->counts_cap = cap;
+	memcpy((char *)*v + *n * size, rec, size);
+	size_t j = pl_ht_find(t, hash, same, rec, c);
+	pl_ht_put(t, j, hash, (const void *)(uintptr_t)++*n);
 	return PL_OK;
 }
 
@@ -201,18 +199,12 @@ static int count_error(pl_pass_ctx *ctx, const pl_inst *inst, int rc, const char
 static int constraint_for(pl_pass_ctx *ctx, struct cache *c, const pl_inst *inst,
                           const char *s, size_t len, size_t rank, const pl_constraint **out)
 {
-	if (c->cons_cap == 0 || (c->cons_count + 1) * 2 > c->cons_cap) {
-		int rc = cons_grow(c);
-		if (rc)
-			return count_error(ctx, inst, rc, NULL);
-	}
-	size_t j = cons_hash(s, rank) & (c->cons_cap - 1);
-	while (c->cons[j].text) {
-		if (c->cons[j].text == s && c->cons[j].rank == rank) {
-			*out = c->cons[j].c;
-			return PL_OK;
-		}
-		j = (j + 1) & (c->cons_cap - 1);
+	struct cons_rec rec = {s, rank, NULL};
+	uint32_t hash = cons_hash(s, rank);
+	const void *known = pl_ht_get(&c->cons_index, hash, same_cons, &rec, c);
+	if (known) {
+		*out = c->cons[(uintptr_t)known - 1].c;
+		return PL_OK;
 	}
 	pl_constraint *k = NULL;
 	size_t col = 0;
@@ -226,10 +218,13 @@ static int constraint_for(pl_pass_ctx *ctx, struct cache *c, const pl_inst *inst
 	}
 	if (rc)
 		return count_error(ctx, inst, rc, NULL);
-	c->cons[j].text = s;
-	c->cons[j].rank = rank;
-	c->cons[j].c = k;
-	c->cons_count++;
+	rec.c = k;
+	rc = remember(c, &c->cons_index, (void **)&c->cons, &c->ncons, &c->cons_cap, &rec,
+	              sizeof rec, hash, same_cons);
+	if (rc) {
+		pl_constraint_free(k);
+		return count_error(ctx, inst, rc, NULL);
+	}
 	*out = k;
 	return PL_OK;
 }
@@ -242,26 +237,17 @@ static int masked_count(pl_pass_ctx *ctx, struct cache *c, const pl_inst *inst,
 	    pl_attr_get_kind(pred) != PL_ATTR_LIST)
 		return count_error(ctx, inst, PL_ETYPE,
 		                   "'predicate' needs a 'domain', and both must be lists");
-	struct count_slot key = {
+	struct count_rec key = {
 		.dom = pl_attr_list_at(dom, 0),
 		.pred = pl_attr_list_at(pred, 0),
 		.dom_len = pl_attr_list_size(dom),
 		.pred_len = pl_attr_list_size(pred),
-		.used = true,
 	};
-	if (c->counts_cap == 0 || (c->counts_count + 1) * 2 > c->counts_cap) {
-		int rc = counts_grow(c);
-		if (rc)
-			return count_error(ctx, inst, rc, NULL);
-	}
-	size_t j = count_hash(&key) & (c->counts_cap - 1);
-	for (; c->counts[j].used; j = (j + 1) & (c->counts_cap - 1)) {
-		const struct count_slot *s = &c->counts[j];
-		if (s->dom == key.dom && s->pred == key.pred && s->dom_len == key.dom_len &&
-		    s->pred_len == key.pred_len) {
-			*out = s->n;
-			return PL_OK;
-		}
+	uint32_t hash = count_hash(&key);
+	const void *known = pl_ht_get(&c->counts_index, hash, same_count, &key, c);
+	if (known) {
+		*out = c->counts[(uintptr_t)known - 1].n;
+		return PL_OK;
 	}
 
 	size_t rank = key.dom_len;
@@ -301,8 +287,10 @@ static int masked_count(pl_pass_ctx *ctx, struct cache *c, const pl_inst *inst,
 		                                        "INT64_MAX points"
 		                                      : NULL);
 	key.n = n;
-	c->counts[j] = key;
-	c->counts_count++;
+	rc = remember(c, &c->counts_index, (void **)&c->counts, &c->ncounts, &c->counts_cap, &key,
+	              sizeof key, hash, same_count);
+	if (rc)
+		return count_error(ctx, inst, rc, NULL);
 	*out = n;
 	return PL_OK;
 }
