@@ -96,7 +96,7 @@ struct layout {
 	int64_t factor, dimension;
 	pl_dtype unit;
 	size_t len;
-	int64_t *numbers; /* offsets then counts; NULL: empty slot */
+	int64_t *numbers; /* offsets then counts */
 	pl_inst *pack;    /* the first pack built with them */
 	const pl_type *packed_type, *flat_type;
 };
@@ -111,8 +111,9 @@ struct coalescer {
 	bool remarks;
 	struct key_classes keys;
 	unsigned traits[PL_OP__COUNT]; /* pl_op_traits of each op, asked once */
-	struct layout *layouts;        /* open addressing, at most half full */
-	size_t layouts_cap, layouts_count;
+	struct layout *layouts;        /* the layouts built so far */
+	size_t nlayouts, layouts_cap;
+	struct pl_ht layout_index;     /* their indexes + 1, by contents */
 	uint64_t flattened; /* for the stat, added at the end of the run */
 };
 
@@ -324,64 +325,66 @@ static uint64_t layout_hash(const struct plan *p, const struct group *g)
 	return h;
 }
 
-static bool layout_matches(const struct layout *l, uint64_t hash, const struct plan *p,
-                           const struct group *g)
+struct layout_probe {
+	const struct plan *p;
+	const struct group *g;
+};
+
+static bool layout_matches(const void *item, const void *probe, const void *ctx)
 {
-	return l->hash == hash && l->kind == pl_inst_opname(p->tuple) && l->factor == p->factor &&
+	const struct layout *l = &((const struct coalescer *)ctx)->layouts[(uintptr_t)item - 1];
+	const struct plan *p = ((const struct layout_probe *)probe)->p;
+	const struct group *g = ((const struct layout_probe *)probe)->g;
+	return l->kind == pl_inst_opname(p->tuple) && l->factor == p->factor &&
 	       l->dimension == p->dimension && l->unit == g->unit && l->len == g->len &&
 	       memcmp(l->numbers, g->offsets, g->len * sizeof *g->offsets) == 0 &&
 	       memcmp(l->numbers + g->len, g->counts, g->len * sizeof *g->counts) == 0;
 }
 
-/* The slot of g's layout: the one that holds it, or the empty one where it
- * goes. NULL when the table has no room and cannot grow (then nothing is
- * remembered: an optimisation, not a failure). */
-static struct layout *layout_slot(struct coalescer *c, uint64_t hash, const struct plan *p,
-                                  const struct group *g)
+/* g's layout, when one was built already; else NULL. */
+static const struct layout *layout_find(const struct coalescer *c, uint64_t hash,
+                                        const struct plan *p, const struct group *g)
 {
-	if ((c->layouts_count + 1) * 2 > c->layouts_cap) {
-		size_t cap = c->layouts_cap ? c->layouts_cap * 2 : 64;
-		struct layout *v = calloc(cap, sizeof *v);
+	struct layout_probe probe = {p, g};
+	const void *k = pl_ht_get(&c->layout_index, (uint32_t)hash, layout_matches, &probe, c);
+	return k ? &c->layouts[(uintptr_t)k - 1] : NULL;
+}
+
+/* Remembers g's layout, built for pack; when out of memory nothing is
+ * remembered: an optimisation, not a failure. */
+static void remember_layout(struct coalescer *c, uint64_t hash, const struct plan *p,
+                            const struct group *g, pl_inst *pack,
+                            const pl_type *packed_type, const pl_type *flat_type)
+{
+	if (c->nlayouts == c->layouts_cap) {
+		size_t cap = c->layouts_cap ? c->layouts_cap * 2 : 16;
+		struct layout *v = realloc(c->layouts, cap * sizeof *v);
 		if (!v)
-			return NULL;
-		for (size_t k = 0; k < c->layouts_cap; k++) {
-			if (!c->layouts[k].numbers)
-				continue;
-			size_t j = c->layouts[k].hash & (cap - 1);
-			while (v[j].numbers)
-				j = (j + 1) & (cap - 1);
-			v[j] = c->layouts[k];
-		}
-		free(c->layouts);
+			return;
 		c->layouts = v;
 		c->layouts_cap = cap;
 	}
-	size_t j = hash & (c->layouts_cap - 1);
-	while (c->layouts[j].numbers && !layout_matches(&c->layouts[j], hash, p, g))
-		j = (j + 1) & (c->layouts_cap - 1);
-	return &c->layouts[j];
-}
-
-static void remember_layout(struct coalescer *c, struct layout *slot, uint64_t hash,
-                            const struct plan *p, const struct group *g, pl_inst *pack,
-                            const pl_type *packed_type, const pl_type *flat_type)
-{
 	int64_t *numbers = malloc(2 * g->len * sizeof *numbers); /* a group is never empty */
-	if (!numbers)
+	if (!numbers || !pl_ht_reserve(&c->layout_index)) {
+		free(numbers);
 		return;
+	}
 	memcpy(numbers, g->offsets, g->len * sizeof *numbers);
 	memcpy(numbers + g->len, g->counts, g->len * sizeof *numbers);
-	*slot = (struct layout){hash,      pl_inst_opname(p->tuple), p->factor, p->dimension,
-	                        g->unit,   g->len,                   numbers,   pack,
-	                        packed_type, flat_type};
-	c->layouts_count++;
+	c->layouts[c->nlayouts] = (struct layout){hash, pl_inst_opname(p->tuple), p->factor,
+	                                          p->dimension, g->unit, g->len, numbers, pack,
+	                                          packed_type, flat_type};
+	struct layout_probe probe = {p, g};
+	size_t j = pl_ht_find(&c->layout_index, (uint32_t)hash, layout_matches, &probe, c);
+	pl_ht_put(&c->layout_index, j, (uint32_t)hash, (const void *)(uintptr_t)++c->nlayouts);
 }
 
 static void free_layouts(struct coalescer *c)
 {
-	for (size_t k = 0; k < c->layouts_cap; k++)
+	for (size_t k = 0; k < c->nlayouts; k++)
 		free(c->layouts[k].numbers);
 	free(c->layouts);
+	pl_ht_free(&c->layout_index);
 }
 
 /* ---- rewriting ------------------------------------------------------------------ */
@@ -446,9 +449,9 @@ static int emit_group(struct coalescer *c, const struct plan *p, const struct gr
 	pl_func *f = pl_inst_func(t);
 	pl_op op = p->op;
 	uint64_t hash = layout_hash(p, g);
-	struct layout *known = layout_slot(c, hash, p, g);
+	const struct layout *known = layout_find(c, hash, p, g);
 	const pl_type *packed_type, *flat_type;
-	if (known && known->numbers) {
+	if (known) {
 		packed_type = known->packed_type;
 		flat_type = known->flat_type;
 	} else {
@@ -482,10 +485,10 @@ static int emit_group(struct coalescer *c, const struct plan *p, const struct gr
 	if (!unpack)
 		goto out;
 	pl_value *first = pl_inst_result(t, g->members[0]);
-	if (known && known->numbers)
+	if (known)
 		rc = pl_inst_copy_attrs(pack, known->pack);
-	else if ((rc = set_layout_attrs(pack, p, g)) == PL_OK && known)
-		remember_layout(c, known, hash, p, g, pack, packed_type, flat_type);
+	else if ((rc = set_layout_attrs(pack, p, g)) == PL_OK)
+		remember_layout(c, hash, p, g, pack, packed_type, flat_type);
 	/* pack and unpack describe the same layout: one dictionary, shared */
 	if (rc != PL_OK ||
 	    (rc = pl_inst_copy_attrs(coll, t)) != PL_OK ||
