@@ -9,7 +9,6 @@
 #include "host.h"
 
 #include <getopt.h>
-#include <pthread.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -268,26 +267,13 @@ static void free_cli(struct cli *c)
 
 /* Like opt, passline verifies the result before it writes it: a pass that
  * breaks the IR must not produce a file (--verify-each has done it after
- * every pass already). The check runs on a second thread while the module
- * is printed: both only read the IR once every value is named, and the
- * outputs are committed only after it said yes. */
+ * every pass already). The outputs are committed only after it said yes. */
 struct verify_job {
-	pthread_t thread;
-	bool threaded;
 	pl_module *m;
 	pl_diags *diags;
 	int rc;
 	double seconds;
 };
-
-static void *verify_in_thread(void *arg)
-{
-	struct verify_job *job = arg;
-	double t0 = now_seconds();
-	job->rc = pl_verify_module(job->m, job->diags);
-	job->seconds = now_seconds() - t0;
-	return NULL;
-}
 
 static bool verify_start(struct verify_job *job, pl_module *m, struct timing *t)
 {
@@ -303,17 +289,15 @@ static bool verify_start(struct verify_job *job, pl_module *m, struct timing *t)
 		pl_diags_free(job->diags);
 		return false;
 	}
-	job->threaded = pthread_create(&job->thread, NULL, verify_in_thread, job) == 0;
-	if (!job->threaded)
-		verify_in_thread(job);
+	t0 = now_seconds();
+	job->rc = pl_verify_module(m, job->diags);
+	job->seconds = now_seconds() - t0;
 	return true;
 }
 
-/* Waits for the check; EXIT_OK when the result is valid. */
+/* Reports the check; EXIT_OK when the result is valid. */
 static int verify_finish(struct verify_job *job, struct timing *t)
 {
-	if (job->threaded)
-		pthread_join(job->thread, NULL);
 	t->verify += job->seconds;
 	if (job->rc != PL_OK) {
 		host_print_diags(job->diags);
@@ -325,7 +309,7 @@ static int verify_finish(struct verify_job *job, struct timing *t)
 }
 
 /* Writes the module and the JSON stats; both or neither. With job, the
- * result's verification runs meanwhile, and decides. */
+ * result's verification decides. */
 static int write_outputs(const struct cli *c, pl_module *m, struct pipeline *pl,
                          struct timing *t, struct verify_job *job)
 {

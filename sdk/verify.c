@@ -23,10 +23,11 @@ struct reserved {
 	const pl_attr *num_dynamic_instances, *flops, *domain, *predicate;
 };
 
-/* A dictionary whose reserved attributes were checked and found good. The
- * reader gives every instruction written with the same attribute text one
- * shared entry array, and nothing changes a module while it is verified,
- * so the entry array's address stands for its content. */
+/* A dictionary whose reserved attributes were checked and found good.
+ * Equal dictionaries often share one entry array (copy on write, see
+ * passline/ir.h), and nothing changes a module while it is verified, so
+ * within one verification the entry array's address stands for its
+ * content. */
 struct dict_memo {
 	const struct pl_attr_entry *v;
 	uint16_t n;

@@ -74,7 +74,11 @@ typedef enum pl_attr_kind {
 } pl_attr_kind;
 
 /* Attribute values are immutable and owned by the module; one value may be
- * stored under several keys and instructions. NULL when out of memory. */
+ * stored under several keys and instructions. The bytes of a string and
+ * the elements of a list are interned: they keep their address and
+ * contents as long as the module lives, and equal strings (equal lists) of
+ * one module are one copy, so their addresses may key a cache for as long
+ * as the module lives. NULL when out of memory. */
 PL_API const pl_attr *pl_attr_int(pl_module *m, int64_t v);
 PL_API const pl_attr *pl_attr_float(pl_module *m, double v);
 PL_API const pl_attr *pl_attr_bool(pl_module *m, bool v);
@@ -101,7 +105,14 @@ PL_API bool pl_attr_equal(const pl_attr *a, const pl_attr *b);
 
 /* ---- attribute dictionaries ---------------------------------------------
  * Functions and instructions each carry one ordered dictionary. Keys are
- * kept in insertion order, which is the printed order. */
+ * kept in insertion order, which is the printed order. Keys are interned:
+ * a key (pl_attrs_key_at) keeps its address and text as long as the
+ * module lives, and equal keys of one module have one address.
+ * Dictionaries with equal contents may share their entries; writing one
+ * (pl_attrs_set, pl_attrs_remove) gives it entries of its own first (copy
+ * on write), so a write never changes another dictionary. The address of
+ * an entry (pl_attrs_value_at) is not stable across writes: key nothing
+ * by it. */
 
 PL_API size_t pl_attrs_count(const pl_attrs *d);
 PL_API const char *pl_attrs_key_at(const pl_attrs *d, size_t i);

@@ -34,9 +34,8 @@ PL_API int pl_parse_buffer(const char *text, size_t len, const char *source_name
  * naming the file when it cannot be read. */
 PL_API int pl_parse_file(const char *path, pl_diags *diags, pl_module **out);
 
-/* The same, on up to threads threads: a large regular file is cut at a
- * function boundary and its parts read in parallel. The module, and any
- * diagnostic, are exactly pl_parse_file's. */
+/* The same as pl_parse_file: threads is accepted for compatibility (one
+ * thread reads; the module and any diagnostic are pl_parse_file's). */
 PL_API int pl_parse_file_threads(const char *path, unsigned threads, pl_diags *diags,
                                  pl_module **out);
 
@@ -45,8 +44,7 @@ typedef int (*pl_write_fn)(void *userdata, const char *bytes, size_t len);
 
 /* Gives every value of m a name of its own, as printing does first:
  * unnamed values get the lowest free number, a duplicated name gets ".N".
- * Deterministic. After it, printing m only reads m, so it may run beside
- * other readers (such as the verifier) in other threads. PL_OK or
+ * Deterministic. After it, printing m does not change m. PL_OK or
  * PL_ENOMEM. */
 PL_API int pl_module_name_values(pl_module *m);
 
