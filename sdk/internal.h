@@ -213,6 +213,10 @@ PL_INTERNAL void pl_sb_printf(struct pl_strbuf *sb, const char *fmt, ...)
 PL_INTERNAL void pl_sb_vprintf(struct pl_strbuf *sb, const char *fmt, va_list ap)
 	PL_PRINTF(2, 0);
 PL_INTERNAL void pl_sb_free(struct pl_strbuf *sb);
+/* Where the run of plain string bytes (printable ASCII but '"' and '\\')
+ * that starts at s ends, end at the latest. */
+PL_INTERNAL extern const unsigned char pl_str_plain_[256];
+PL_INTERNAL const char *pl_str_plain_end_(const char *s, const char *end);
 /* Decimal digits of v into buf (20 bytes at least); returns the length. */
 PL_INTERNAL size_t pl_fmt_i64(char *buf, int64_t v);
 PL_INTERNAL size_t pl_fmt_u64(char *buf, uint64_t v);

@@ -297,9 +297,7 @@ static void lex_string(struct pl_lexer *lx, const char *s)
 	for (;;) {
 		/* a run of plain bytes in one copy */
 		const char *run = q;
-		while (q < end && (unsigned char)*q >= 0x20 && (unsigned char)*q < 0x80 &&
-		       *q != '"' && *q != '\\')
-			q++;
+		q = pl_str_plain_end_(q, end);
 		pl_sb_put(sb, run, (size_t)(q - run));
 		if (q == end)
 			ERROR_AT(lx, s, "unterminated string");
@@ -328,8 +326,8 @@ static void lex_string(struct pl_lexer *lx, const char *s)
 			ERROR_AT(lx, q, "NUL byte in input");
 		} else if (c == '\n') {
 			ERROR_AT(lx, s, "unterminated string (newline in string)");
-		} else if (c == '\t') {
-			pl_sb_putc(sb, '\t');
+		} else if (c == '\t' || c == 0x7f) {
+			pl_sb_putc(sb, (char)c);
 			q++;
 		} else if (c < 0x20) {
 			ERROR_AT(lx, q, "control character 0x%02x in string; use an escape", c);

@@ -111,9 +111,7 @@ static void out_string(struct out *o, const char *s, size_t n)
 	const unsigned char *u = (const unsigned char *)s;
 	out_c(o, '"');
 	for (size_t i = 0; i < n;) {
-		size_t run = i; /* plain bytes, copied at once */
-		while (run < n && u[run] >= 0x20 && u[run] < 0x7f && u[run] != '"' && u[run] != '\\')
-			run++;
+		size_t run = (size_t)(pl_str_plain_end_(s + i, s + n) - s); /* copied at once */
 		out_put(o, s + i, run - i);
 		if ((i = run) == n)
 			break;

@@ -174,3 +174,35 @@ int pl_utf8_check_(const unsigned char *s, size_t avail, size_t *len)
 	*len = n;
 	return PL_UTF8_OK;
 }
+
+/* 1 for the bytes a string literal holds as themselves: printable ASCII
+ * but '"' and '\\' (others are escapes or UTF-8, checked one by one). */
+const unsigned char pl_str_plain_[256] = {
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	1, 1, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 1, 1, 1,
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0,
+};
+
+const char *pl_str_plain_end_(const char *s, const char *end)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	while (end - (const char *)u >= 4) {
+		if (!pl_str_plain_[u[0]])
+			return (const char *)u;
+		if (!pl_str_plain_[u[1]])
+			return (const char *)u + 1;
+		if (!pl_str_plain_[u[2]])
+			return (const char *)u + 2;
+		if (!pl_str_plain_[u[3]])
+			return (const char *)u + 3;
+		u += 4;
+	}
+	while ((const char *)u < end && pl_str_plain_[*u])
+		u++;
+	return (const char *)u;
+}
