@@ -29,3 +29,9 @@ tests_unit_check_options_SOURCES = tests/unit/check_options.c
 tests_unit_check_options_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_check_options_LDADD = $(UNIT_LDADD)
 TESTS += tests/unit/check_options
+
+check_PROGRAMS += tests/unit/check_hash_table
+tests_unit_check_hash_table_SOURCES = tests/unit/check_hash_table.c
+tests_unit_check_hash_table_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_check_hash_table_LDADD = $(UNIT_LDADD)
+TESTS += tests/unit/check_hash_table

@@ -1,0 +1,179 @@
+/* SPDX-License-Identifier: MIT */
+/* tests/unit/check_hash_table.c — the one hash table of the library and
+ * the plugins (sdk/hash_table.h), and what the reader shares through it:
+ *
+ * table:   inserts and finds against a plain array, across growth; equal
+ *          hashes of different items; clearing in O(1) by generation,
+ *          generation wrap-around; a map's values survive growth;
+ * sharing: equal dictionaries read share their entries, and writing one
+ *          (copy on write) leaves the other as it was; equal value names
+ *          share one copy; reading unique dictionaries gives each its own.
+ */
+#include "testutil.h"
+
+#include "../../sdk/hash_table.h"
+
+#include <stdio.h>
+
+static bool same_int(const void *item, const void *probe, const void *ctx)
+{
+	(void)ctx;
+	return item == probe;
+}
+
+/* a deliberately poor hash: collisions and long probe runs */
+static uint32_t poor_hash(uintptr_t k) { return (uint32_t)(k % 97); }
+
+START_TEST(test_insert_find_grow)
+{
+	struct pl_ht t = {0};
+	enum { N = 5000 };
+	for (uintptr_t k = 1; k <= N; k++) {
+		ck_assert(pl_ht_reserve(&t));
+		size_t j = pl_ht_find(&t, poor_hash(k), same_int, (void *)k, NULL);
+		ck_assert(!pl_ht_used(&t, j));
+		pl_ht_put(&t, j, poor_hash(k), (void *)k);
+		ck_assert_uint_le(t.count * 4, t.cap * 3); /* at most 3/4 full */
+	}
+	ck_assert_uint_eq(t.count, N);
+	for (uintptr_t k = 1; k <= 2 * N; k++) {
+		const void *got = pl_ht_get(&t, poor_hash(k), same_int, (void *)k, NULL);
+		ck_assert_ptr_eq(got, k <= N ? (void *)k : NULL);
+	}
+	pl_ht_free(&t);
+	ck_assert_ptr_null(pl_ht_get(&t, 1, same_int, (void *)1, NULL)); /* empty again */
+}
+END_TEST
+
+START_TEST(test_clear_by_generation)
+{
+	struct pl_ht t = {0};
+	for (int round = 0; round < 3; round++) {
+		for (uintptr_t k = 1; k <= 100; k++) {
+			ck_assert(pl_ht_reserve(&t));
+			size_t j = pl_ht_find(&t, poor_hash(k), same_int, (void *)(k + 1000 * (uintptr_t)round), NULL);
+			pl_ht_put(&t, j, poor_hash(k), (void *)(k + 1000 * (uintptr_t)round));
+		}
+		size_t cap = t.cap;
+		pl_ht_clear(&t);
+		ck_assert_uint_eq(t.count, 0);
+		ck_assert_uint_eq(t.cap, cap); /* the memory is kept */
+		ck_assert_ptr_null(pl_ht_get(&t, poor_hash(5), same_int, (void *)(5 + 1000 * (uintptr_t)round), NULL));
+	}
+	/* a generation that wraps: every slot is empty after it, none looks used */
+	ck_assert(pl_ht_reserve(&t));
+	size_t j = pl_ht_find(&t, 7, same_int, (void *)7, NULL);
+	pl_ht_put(&t, j, 7, (void *)7);
+	t.gen = UINT32_MAX;
+	t.slots[j].gen = UINT32_MAX;
+	pl_ht_clear(&t);
+	ck_assert_uint_eq(t.gen, 1);
+	for (size_t k = 0; k < t.cap; k++)
+		ck_assert(!pl_ht_used(&t, k));
+	pl_ht_free(&t);
+}
+END_TEST
+
+START_TEST(test_map_values_survive_growth)
+{
+	struct pl_ht t = {.map = true};
+	for (uintptr_t k = 1; k <= 1000; k++) {
+		ck_assert(pl_ht_reserve(&t));
+		size_t j = pl_ht_find(&t, pl_ht_hash_ptr((void *)k), same_int, (void *)k, NULL);
+		pl_ht_put(&t, j, pl_ht_hash_ptr((void *)k), (void *)k);
+		t.vals[j] = (void *)(k * 3);
+	}
+	for (uintptr_t k = 1; k <= 1000; k++) {
+		size_t j = pl_ht_find(&t, pl_ht_hash_ptr((void *)k), same_int, (void *)k, NULL);
+		ck_assert(pl_ht_used(&t, j));
+		ck_assert_ptr_eq(t.vals[j], (void *)(k * 3));
+	}
+	pl_ht_free(&t);
+	ck_assert(t.map); /* still a map, for the next use */
+}
+END_TEST
+
+static pl_module *parse_text(const char *text)
+{
+	pl_module *m = NULL;
+	pl_diags *d = pl_diags_new();
+	ck_assert_int_eq(pl_parse_buffer(text, strlen(text), "t.pir", d, &m), PL_OK);
+	pl_diags_free(d);
+	return m;
+}
+
+START_TEST(test_equal_dictionaries_share_copy_on_write)
+{
+	pl_module *m = parse_text("func @f(%a: f32[4]) {\n"
+	                          "  %b = acme.x %a {k = 1, s = \"x\"} : f32[4]\n"
+	                          "  %c = acme.x %a {k = 1, s = \"x\"} : f32[4]\n"
+	                          "  %d = acme.x %a {k = 2, s = \"x\"} : f32[4]\n"
+	                          "}\n");
+	pl_func *f = pl_module_func_at(m, 0);
+	pl_inst *b = pl_func_first_inst(f), *c = pl_inst_next(b), *d = pl_inst_next(c);
+	pl_attrs *ab = pl_inst_attrs(b), *ac = pl_inst_attrs(c), *ad = pl_inst_attrs(d);
+	ck_assert_ptr_eq(pl_attrs_value_at(ab, 0), pl_attrs_value_at(ac, 0)); /* shared */
+	ck_assert_ptr_ne(pl_attrs_value_at(ab, 0), pl_attrs_value_at(ad, 0));
+	/* equal keys and equal strings are one copy */
+	ck_assert_ptr_eq(pl_attrs_key_at(ab, 1), pl_attrs_key_at(ad, 1));
+	ck_assert_ptr_eq(pl_attr_get_string(pl_attrs_value_at(ab, 1), NULL),
+	                 pl_attr_get_string(pl_attrs_value_at(ad, 1), NULL));
+	/* writing one leaves the other as it was */
+	ck_assert_int_eq(pl_attrs_set_int(ab, "k", 7), PL_OK);
+	int64_t v = 0;
+	ck_assert_int_eq(pl_attrs_get_int(ab, "k", &v), PL_OK);
+	ck_assert_int_eq(v, 7);
+	ck_assert_int_eq(pl_attrs_get_int(ac, "k", &v), PL_OK);
+	ck_assert_int_eq(v, 1);
+	/* values of one name in two functions share one copy */
+	pl_module_free(m);
+	m = parse_text("func @f(%x: f32[]) {\n  return %x\n}\n"
+	               "func @g(%x: f32[]) {\n  return %x\n}\n");
+	ck_assert_ptr_eq(pl_value_name(pl_func_arg(pl_module_func_at(m, 0), 0)),
+	                 pl_value_name(pl_func_arg(pl_module_func_at(m, 1), 0)));
+	pl_module_free(m);
+}
+END_TEST
+
+START_TEST(test_unique_dictionaries_each_their_own)
+{
+	struct {
+		char *s;
+		size_t len;
+	} sb = {0};
+	enum { N = 10000 };
+	size_t cap = 64 * N + 64;
+	sb.s = malloc(cap);
+	ck_assert_ptr_nonnull(sb.s);
+	sb.len = (size_t)snprintf(sb.s, cap, "func @f(%%a: f32[]) {\n");
+	for (int k = 0; k < N; k++)
+		sb.len += (size_t)snprintf(sb.s + sb.len, cap - sb.len,
+		                           "  acme.x %%a {line = %d}\n", k % 5000);
+	sb.len += (size_t)snprintf(sb.s + sb.len, cap - sb.len, "}\n");
+	pl_module *m = parse_text(sb.s);
+	free(sb.s);
+	pl_func *f = pl_module_func_at(m, 0);
+	int k = 0;
+	for (pl_inst *i = pl_func_first_inst(f); i; i = pl_inst_next(i), k++)
+		ck_assert_int_eq(pl_attr_get_int(pl_attrs_get(pl_inst_attrs(i), "line")), k % 5000);
+	ck_assert_int_eq(k, N);
+	pl_module_free(m);
+}
+END_TEST
+
+static Suite *hash_table_suite(void)
+{
+	Suite *s = suite_create("hash_table");
+	TCase *tc = tcase_create("table");
+	tcase_add_test(tc, test_insert_find_grow);
+	tcase_add_test(tc, test_clear_by_generation);
+	tcase_add_test(tc, test_map_values_survive_growth);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("sharing");
+	tcase_add_test(tc, test_equal_dictionaries_share_copy_on_write);
+	tcase_add_test(tc, test_unique_dictionaries_each_their_own);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+TU_MAIN(hash_table_suite)
