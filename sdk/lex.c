@@ -213,13 +213,15 @@ static void lex_number(struct pl_lexer *lx, const char *s)
 {
 	struct pl_token *t = &lx->tok;
 	const char *q = s, *end = lx->end;
-	if (*q == '-')
-		q++;
+	bool neg = *q == '-';
+	q += neg;
+	/* the integer part, converted as it is scanned */
+	uint64_t v = 0;
 	const char *digits = q;
-	while (q < end && is_digit((unsigned char)*q))
-		q++;
-	bool is_float = false;
+	for (; q < end && is_digit((unsigned char)*q); q++)
+		v = v * 10 + (uint64_t)(*q - '0'); /* wraps past 19 digits: checked below */
 	size_t ndigits = (size_t)(q - digits);
+	bool is_float = false;
 	if (q < end && *q == '.') {
 		is_float = true;
 		const char *frac = ++q;
@@ -254,20 +256,20 @@ static void lex_number(struct pl_lexer *lx, const char *s)
 		memcpy(buf, s, t->len);
 		buf[t->len] = '\0';
 		errno = 0;
-		double v = strtod(buf, NULL);
-		if (errno == ERANGE && (v == HUGE_VAL || v == -HUGE_VAL))
+		double f = strtod(buf, NULL);
+		if (errno == ERANGE && (f == HUGE_VAL || f == -HUGE_VAL))
 			ERROR_AT(lx, s, "float literal out of range");
 		t->kind = PL_T_FLOAT;
-		t->f = v;
+		t->f = f;
 	} else {
-		bool neg = *s == '-';
-		uint64_t v = 0;
-		for (const char *d = s + neg; d < q; d++) {
-			unsigned digit = (unsigned)(*d - '0');
-			/* 19 digits and more may overflow */
-			if (d - s - neg >= 18 && v > (UINT64_MAX - digit) / 10)
-				ERROR_AT(lx, s, "integer literal out of range of int64");
-			v = v * 10 + digit;
+		if (ndigits > 18) { /* 19 digits and more may not fit: again, checked */
+			v = 0;
+			for (const char *d = digits; d < q; d++) {
+				unsigned digit = (unsigned)(*d - '0');
+				if (v > (UINT64_MAX - digit) / 10)
+					ERROR_AT(lx, s, "integer literal out of range of int64");
+				v = v * 10 + digit;
+			}
 		}
 		if (v > (uint64_t)INT64_MAX + neg)
 			ERROR_AT(lx, s, "integer literal out of range of int64");
