@@ -706,6 +706,7 @@ static Suite *verify_suite(void)
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("ssa");
+	tcase_set_timeout(tc, 60); /* a module of 240,000 instructions, under sanitizers */
 	tcase_add_test(tc, test_use_before_definition_moved);
 	tcase_add_test(tc, test_use_before_definition_built);
 	tcase_add_test(tc, test_use_before_definition_many);
