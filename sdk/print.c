@@ -14,7 +14,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-enum { BUF_SIZE = 1 << 20, SMALL_BUF_SIZE = 4096, FLOAT_SLOTS = 64 };
+enum {
+	BUF_SIZE = 1 << 20,
+	SMALL_BUF_SIZE = 4096,
+	FLOAT_SLOTS = 64,
+	TEXT_SLOTS = 4096,
+	TEXT_MAX = 256 /* at most SMALL_BUF_SIZE */
+};
 
 struct out {
 	pl_write_fn write;
@@ -22,6 +28,7 @@ struct out {
 	int status;
 	char *buf;
 	size_t len, size;
+	unsigned long flushes;
 	/* the text of doubles printed lately, by their bits: finding the
 	 * shortest text that reads back takes several conversions */
 	struct float_text {
@@ -29,10 +36,18 @@ struct out {
 		uint8_t len; /* 0: empty slot */
 		char text[31];
 	} floats[FLOAT_SLOTS];
+	/* the text of types and lists printed lately, by their address: both
+	 * are interned, immutable while the module lives (passline/ir.h) */
+	struct text {
+		const void *key;
+		uint32_t len; /* 0: empty slot */
+		char text[TEXT_MAX];
+	} *texts;
 };
 
 static __attribute__((noinline)) void out_flush(struct out *o)
 {
+	o->flushes++;
 	if (o->len && o->status == PL_OK && o->write(o->userdata, o->buf, o->len) != 0)
 		o->status = PL_EIO;
 	o->len = 0;
@@ -137,6 +152,44 @@ static void out_string(struct out *o, const char *s, size_t n)
 	out_c(o, '"');
 }
 
+/* Prints fn(o, arg), whose text depends only on the interned key: the
+ * text kept from the last time, or printed now and kept when it is short
+ * and stayed in one piece in the buffer. */
+static void out_kept(struct out *o, const void *key, void (*fn)(struct out *, const void *),
+                     const void *arg)
+{
+	struct text *t = o->texts ? &o->texts[pl_ht_hash_ptr(key) % TEXT_SLOTS] : NULL;
+	if (t && t->key == key && t->len) {
+		out_put(o, t->text, t->len);
+		return;
+	}
+	if (t && o->size - o->len < TEXT_MAX)
+		out_flush(o);
+	size_t start = o->len;
+	unsigned long flushes = o->flushes;
+	fn(o, arg);
+	size_t n = o->len - start;
+	if (t && o->flushes == flushes && n && n <= TEXT_MAX) {
+		t->key = key;
+		t->len = (uint32_t)n;
+		memcpy(t->text, o->buf + start, n);
+	}
+}
+
+static void out_attr(struct out *o, const pl_attr *a);
+
+static void out_list(struct out *o, const void *arg)
+{
+	const pl_attr *a = arg;
+	out_c(o, '[');
+	for (uint32_t k = 0; k < a->len; k++) {
+		if (k)
+			out_lit(o, ", ");
+		out_attr(o, &a->u.list[k]);
+	}
+	out_c(o, ']');
+}
+
 /* attr := INT | FLOAT | STRING | "true" | "false" | "[" [ attr { ", " attr } ] "]" */
 static void out_attr(struct out *o, const pl_attr *a)
 {
@@ -146,13 +199,10 @@ static void out_attr(struct out *o, const pl_attr *a)
 	case PL_ATTR_BOOL: out_s(o, a->u.b ? "true" : "false"); break;
 	case PL_ATTR_STRING: out_string(o, a->u.s, a->len); break;
 	case PL_ATTR_LIST:
-		out_c(o, '[');
-		for (uint32_t k = 0; k < a->len; k++) {
-			if (k)
-				out_lit(o, ", ");
-			out_attr(o, &a->u.list[k]);
-		}
-		out_c(o, ']');
+		if (a->len)
+			out_kept(o, a->u.list, out_list, a);
+		else
+			out_lit(o, "[]");
 		break;
 	}
 }
@@ -172,8 +222,9 @@ static void out_attrs(struct out *o, const pl_attrs *d)
 }
 
 /* type := DTYPE "[" [ INT { "," INT } ] "]" */
-static void out_type(struct out *o, const pl_type *t)
+static void out_type_text(struct out *o, const void *arg)
 {
+	const pl_type *t = arg;
 	out_s(o, pl_dtype_name((pl_dtype)t->dtype));
 	out_c(o, '[');
 	for (uint32_t k = 0; k < t->rank; k++) {
@@ -182,6 +233,11 @@ static void out_type(struct out *o, const pl_type *t)
 		out_i64(o, t->dims[k]);
 	}
 	out_c(o, ']');
+}
+
+static void out_type(struct out *o, const pl_type *t)
+{
+	out_kept(o, t, out_type_text, t);
 }
 
 /* sep, then "%name" */
@@ -254,7 +310,11 @@ static struct out *out_new(pl_write_fn write, void *userdata, bool big)
 	if (!o)
 		return NULL;
 	o->size = big ? BUF_SIZE : SMALL_BUF_SIZE;
-	if (!(o->buf = malloc(o->size))) {
+	o->buf = malloc(o->size);
+	o->texts = big ? calloc(TEXT_SLOTS, sizeof *o->texts) : NULL;
+	if (!o->buf || (big && !o->texts)) {
+		free(o->buf);
+		free(o->texts);
 		free(o);
 		return NULL;
 	}
@@ -268,6 +328,7 @@ static int out_finish(struct out *o)
 {
 	out_flush(o);
 	int rc = o->status;
+	free(o->texts);
 	free(o->buf);
 	free(o);
 	return rc;
