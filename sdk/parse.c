@@ -68,6 +68,7 @@ struct parser {
 	struct pl_ht funcs;  /* function names */
 	struct pl_ht ops;    /* op names by text: interned name -> pl_op */
 	struct pl_ht keys;   /* attribute keys by text */
+	struct pl_ht dtypes; /* dtype names by text -> pl_dtype */
 	struct recent_dict {
 		struct pl_attr_entry *v;
 		uint16_t n;
@@ -247,12 +248,22 @@ static const pl_type *parse_type(struct parser *p)
 {
 	if (TOK.kind != PL_T_IDENT)
 		expected(p, "a type");
-	struct pl_token dt = TOK;
-	pl_dtype dtype = pl_dtype_from_name(dt.s, dt.len);
-	if (dtype == PL_DTYPE_INVALID) {
-		char buf[64];
-		error_at(p, dt.line, dt.col, "unknown dtype %s", pl_lex_describe_(&dt, buf, sizeof buf));
+	/* looked up once per distinct word */
+	struct ref r = {TOK.s, TOK.len, 0, 0};
+	uint32_t hash = hash_text(r.s, r.len);
+	reserve(p, &p->dtypes);
+	size_t j = pl_ht_find(&p->dtypes, hash, word_is, &r, NULL);
+	if (!pl_ht_used(&p->dtypes, j)) {
+		pl_dtype dt = pl_dtype_from_name(r.s, r.len);
+		if (dt == PL_DTYPE_INVALID) {
+			char buf[64];
+			error_at(p, TOK.line, TOK.col, "unknown dtype %s",
+			         pl_lex_describe_(&TOK, buf, sizeof buf));
+		}
+		pl_ht_put(&p->dtypes, j, hash, pl_dtype_name(dt));
+		p->dtypes.vals[j] = (void *)(uintptr_t)dt;
 	}
+	pl_dtype dtype = (pl_dtype)(uintptr_t)p->dtypes.vals[j];
 	next(p);
 	expect(p, PL_T_LBRACKET, "'[' after the dtype");
 	int64_t dims[PL_MAX_RANK];
@@ -621,7 +632,7 @@ static int parse(const char *text, size_t len, const char *source_name, pl_diags
 	pl_lex_init_(&p->lx, text, len, source_name, diags);
 	p->release = release;
 	p->release_ud = release_ud;
-	p->ops.map = true;
+	p->ops.map = p->dtypes.map = true;
 	p->m = pl_module_new(source_name);
 	int rc = PL_OK;
 	if (!p->m) {
@@ -649,6 +660,7 @@ static int parse(const char *text, size_t len, const char *source_name, pl_diags
 	pl_ht_free(&p->funcs);
 	pl_ht_free(&p->ops);
 	pl_ht_free(&p->keys);
+	pl_ht_free(&p->dtypes);
 	free(p);
 	return rc;
 }

@@ -240,10 +240,11 @@ static void out_type(struct out *o, const pl_type *t)
 	out_kept(o, t, out_type_text, t);
 }
 
-/* sep, then "%name" */
-static void out_value(struct out *o, const char *sep, const pl_value *v)
+/* sep (a literal), then "%name" */
+#define out_value(o, sep, v) (out_lit((o), sep), out_name((o), (v)))
+
+static void out_name(struct out *o, const pl_value *v)
 {
-	out_s(o, sep);
 	out_s(o, !v ? "<null>" : v->name ? v->name : "<unnamed>");
 }
 
@@ -252,14 +253,20 @@ static void out_value(struct out *o, const char *sep, const pl_value *v)
 static void out_inst(struct out *o, const pl_inst *i)
 {
 	const pl_value *res = pl_inst_res_(i);
-	for (uint32_t k = 0; k < i->nres; k++)
-		out_value(o, k ? ", %" : "%", &res[k]);
+	for (uint32_t k = 0; k < i->nres; k++) {
+		if (k)
+			out_lit(o, ", ");
+		out_value(o, "%", &res[k]);
+	}
 	if (i->nres)
 		out_lit(o, " = ");
 	out_s(o, i->opname);
 	const pl_use *ops = pl_inst_ops_(i);
-	for (uint32_t k = 0; k < i->nops; k++)
-		out_value(o, k ? ", %" : " %", ops[k].val);
+	for (uint32_t k = 0; k < i->nops; k++) {
+		if (k)
+			out_c(o, ',');
+		out_value(o, " %", ops[k].val);
+	}
 	if (i->attrs.n) {
 		out_c(o, ' ');
 		out_attrs(o, &i->attrs);
@@ -285,7 +292,9 @@ static void out_func(struct out *o, const pl_func *f)
 	out_s(o, f->name);
 	out_c(o, '(');
 	for (size_t k = 0; k < f->nargs; k++) {
-		out_value(o, k ? ", %" : "%", &f->args[k]->v);
+		if (k)
+			out_lit(o, ", ");
+		out_value(o, "%", &f->args[k]->v);
 		out_lit(o, ": ");
 		out_type(o, f->args[k]->v.type);
 	}
