@@ -16,7 +16,8 @@
 # Environment: BENCH_RUNS, BENCH_SIZES (default "10000 100000 1000000"),
 # BENCH_TARGET_INSTS (default 1200000, empty to skip), BENCH_LAYOUT (flags
 # of bench/pl-genmodel for the table, e.g. "--single-function
-# --unique-attrs"), srcdir, builddir.
+# --unique-attrs"), BENCH_MLIR_OPT (mlir-opt to compare with), srcdir,
+# builddir.
 set -eu
 : "${srcdir:=.}" "${builddir:=.}"
 runs=${BENCH_RUNS:-5}
@@ -148,6 +149,39 @@ if [ -n "$target_n" ]; then
 	target_json=$(printf ', "target_insts": %s, "target_total_s": %s, "target_bytes_per_inst": %s, "single_unique_insts": %s, "single_unique_total_s": %s, "single_unique_bytes_per_inst": %s, "single_unique_scaling": %s' \
 		"$l_insts" "$l_total" "$l_bpi" "$u_insts" "$u_total" "$u_bpi" "$u_ratio")
 fi
+# Beside LLVM's MLIR, the reference a compiler engineer compares with:
+# mlir-opt parsing and printing the same one-function module with unique
+# attributes, written as MLIR's generic form (bench/pir-to-mlir.py), against
+# passline's whole default pipeline on it; medians of whole-process wall
+# time. Only where mlir-opt (BENCH_MLIR_OPT, else on the PATH, else an
+# installed LLVM's) and python3 are found.
+mlir_opt=${BENCH_MLIR_OPT:-$(command -v mlir-opt || ls /usr/lib/llvm-*/bin/mlir-opt 2>/dev/null | tail -1)}
+mlir_line=""
+if [ -n "$target_n" ] && [ -n "$mlir_opt" ] && [ -x "$mlir_opt" ] && command -v python3 >/dev/null; then
+	"$gen" --target-insts "$target_n" --seed 1 --single-function --unique-attrs -o "$tmp/m.pir"
+	python3 "$srcdir/bench/pir-to-mlir.py" "$tmp/m.pir" "$tmp/m.mlir"
+	wall() { # wall seconds of one run of the command
+		t0=$(date +%s.%N)
+		"$@" >/dev/null 2>&1 || { echo "failed: $*" >&2; exit 1; }
+		t1=$(date +%s.%N)
+		awk -v a="$t0" -v b="$t1" 'BEGIN {printf "%.4f\n", b - a}'
+	}
+	: >"$tmp/pl" && : >"$tmp/mo"
+	r=0
+	while [ "$r" -lt "$runs" ]; do
+		wall "$passline" --plugin-dir "$plugins" -p "$srcdir/conf/default.ini" -q "$tmp/m.pir" \
+			-o "$tmp/out.pir" >>"$tmp/pl"
+		wall "$mlir_opt" --allow-unregistered-dialect "$tmp/m.mlir" -o "$tmp/out.mlir" >>"$tmp/mo"
+		r=$((r + 1))
+	done
+	pl_s=$(median <"$tmp/pl")
+	mo_s=$(median <"$tmp/mo")
+	mlir_ratio=$(awk -v a="$mo_s" -v b="$pl_s" 'BEGIN {printf "%.1f", (b > 0 ? a / b : 0)}')
+	target_json="$target_json$(printf ', "mlir_opt_s": %s, "passline_default_s": %s, "mlir_opt_ratio": %s' \
+		"$mo_s" "$pl_s" "$mlir_ratio")"
+	mlir_line=$(printf '  against mlir-opt parsing and printing it: %s s against %s s, %sx faster (>= 15x): %s' \
+		"$pl_s" "$mo_s" "$mlir_ratio" "$(awk -v x="$mlir_ratio" 'BEGIN {print (x >= 15) ? "met" : "MISSED"}')")
+fi
 printf '], "scaling_ratio": %s, "count_2p40_tail_mask_us": %s%s}\n' "$ratio" "$count_us" \
 	"$target_json" >>"$json.tmp"
 mv "$json.tmp" "$json"
@@ -166,6 +200,7 @@ if [ -n "$target_n" ]; then
 	printf '    time per instruction there over that at %s instructions: %s (<= 1.2): %s\n' \
 		"$s_insts" "$u_ratio" "$(verdict "$u_ratio" 1.2)"
 fi
+[ -z "$mlir_line" ] || echo "$mlir_line"
 printf '  one 2^40-point count with a tail mask: %s microseconds (< 1000): %s\n' "$count_us" \
 	"$(verdict "$count_us" 1000)"
 printf '  scaling ratio: %s (< 1.5): %s\n' "$ratio" "$(verdict "$ratio" 1.5)"
