@@ -154,7 +154,7 @@ static void check_len(struct pl_lexer *lx, const char *start, size_t len)
 }
 
 /* The end of the comment whose "//" is at s: its newline, or the end. */
-static const char *skip_comment(struct pl_lexer *lx, const char *s)
+static __attribute__((noinline)) const char *skip_comment(struct pl_lexer *lx, const char *s)
 {
 	for (s += 2; s < lx->end && *s != '\n';) {
 		unsigned char u = (unsigned char)*s;
@@ -208,6 +208,26 @@ static bool exact_double(const char *s, const char *end, double *out)
 	return true;
 }
 
+/* The double the FLOAT at s..q means. */
+static __attribute__((noinline)) double float_value(struct pl_lexer *lx, const char *s,
+                                                    const char *q)
+{
+	double f;
+	if (exact_double(s, q, &f))
+		return f;
+	char buf[512];
+	size_t len = (size_t)(q - s);
+	if (len >= sizeof buf)
+		ERROR_AT(lx, s, "float literal longer than %zu characters", sizeof buf - 1);
+	memcpy(buf, s, len);
+	buf[len] = '\0';
+	errno = 0;
+	f = strtod(buf, NULL);
+	if (errno == ERANGE && (f == HUGE_VAL || f == -HUGE_VAL))
+		ERROR_AT(lx, s, "float literal out of range");
+	return f;
+}
+
 /* INT := -?[0-9]+   FLOAT := C-style, with '.' or an exponent */
 static void lex_number(struct pl_lexer *lx, const char *s)
 {
@@ -247,20 +267,9 @@ static void lex_number(struct pl_lexer *lx, const char *s)
 	t->s = s;
 	t->len = (size_t)(q - s);
 	check_len(lx, s, t->len);
-	if (is_float && exact_double(s, q, &t->f)) {
+	if (is_float) {
 		t->kind = PL_T_FLOAT;
-	} else if (is_float) {
-		char buf[512];
-		if (t->len >= sizeof buf)
-			ERROR_AT(lx, s, "float literal longer than %zu characters", sizeof buf - 1);
-		memcpy(buf, s, t->len);
-		buf[t->len] = '\0';
-		errno = 0;
-		double f = strtod(buf, NULL);
-		if (errno == ERANGE && (f == HUGE_VAL || f == -HUGE_VAL))
-			ERROR_AT(lx, s, "float literal out of range");
-		t->kind = PL_T_FLOAT;
-		t->f = f;
+		t->f = float_value(lx, s, q);
 	} else {
 		if (ndigits > 18) { /* 19 digits and more may not fit: again, checked */
 			v = 0;
@@ -291,7 +300,7 @@ static unsigned hexval(char c)
 }
 
 /* STRING := "..." with \" \\ \n \t \xHH escapes; decoded into lx->str. */
-static void lex_string(struct pl_lexer *lx, const char *s)
+static __attribute__((noinline)) void lex_string(struct pl_lexer *lx, const char *s)
 {
 	struct pl_strbuf *sb = &lx->str;
 	const char *q = s + 1, *end = lx->end;
