@@ -177,12 +177,16 @@ void timing_print(const struct pipeline *pl, const struct timing *t, FILE *out);
 /* ---- atomic.c ---- */
 /* An output written to a temporary file beside its target and renamed into
  * place on commit; on abort the target is untouched. "-" is standard
- * output. */
+ * output. A symbolic link is followed to its final target; an existing
+ * target that is not a regular file (a device, a FIFO, a socket) is opened
+ * and written directly (direct), where whole-or-nothing cannot hold. */
 struct atomic_file {
-	char *path;
-	char *tmp;
+	char *path;   /* as the user named it, for messages */
+	char *target; /* path with symbolic links followed */
+	char *tmp;    /* the temporary file, unless direct or standard output */
 	FILE *fp;
 	bool is_stdout;
+	bool direct;
 };
 bool atomic_open(struct atomic_file *af, const char *path);
 bool atomic_commit(struct atomic_file *af);

@@ -121,7 +121,7 @@ expect_err_exactly "passline: error: cannot write no/such/dir/out.pir: No such f
 mkdir -p ro
 echo precious >ro/out.pir
 chmod 555 ro
-if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null 2>&1; then
+if really_root && command -v setpriv >/dev/null 2>&1; then
 	chmod 755 "$T"
 	chmod 644 empty.pir
 	run setpriv --reuid=65534 --regid=65534 --clear-groups "$P" --passes= "$T/empty.pir" -o "$T/ro/out.pir"

@@ -38,6 +38,16 @@ include tests/fixtures/local.mk
 TESTS += tests/cli.sh
 EXTRA_DIST += tests/cli.sh tests/tap.sh tests/pir
 
+# Where -o and --stats-json write: files, links, FIFOs, devices.
+TESTS += tests/output.sh
+EXTRA_DIST += tests/output.sh
+
+# Last of all: the suite left /dev/null a character device. Its log
+# depends on every other test's, so it runs after them.
+TESTS += tests/zz-devnull.sh
+EXTRA_DIST += tests/zz-devnull.sh
+tests/zz-devnull.log: $(TEST_LOGS:tests/zz-devnull.log=)
+
 # Only the ABI is exported (libpassline and every plugin).
 TESTS += tests/exports.sh
 EXTRA_DIST += tests/exports.sh
