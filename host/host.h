@@ -45,6 +45,9 @@ void host_diag_printer(void *quiet, pl_severity sev, const char *file, unsigned 
 const char *closest_match(const char *word, const char *const *candidates, size_t n);
 /* The folder part of path ("." when it has none); malloc'd. */
 char *dir_of(const char *path);
+/* getenv, but NULL in a setuid or setgid process, whose environment
+ * belongs to someone else. */
+const char *host_secure_getenv(const char *name);
 /* path if absolute, else dir/path; malloc'd. */
 char *path_join(const char *dir, const char *path);
 double now_seconds(void);

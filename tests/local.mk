@@ -6,12 +6,17 @@ LOG_DRIVER = env AM_TAP_AWK='$(AWK)' $(SHELL) $(top_srcdir)/build-aux/tap-driver
 EXTRA_DIST += build-aux/tap-driver.sh
 TEST_EXTENSIONS = .sh
 SH_LOG_DRIVER = $(LOG_DRIVER)
+# The tests read nothing outside the build tree: the default pipeline is
+# the built-in copy (an installed, edited $(sysconfdir)/passline/default.ini
+# must not change their outcome), and no plugin path comes from the
+# caller's environment.
 AM_TESTS_ENVIRONMENT = \
 	top_srcdir='$(abs_top_srcdir)'; top_builddir='$(abs_top_builddir)'; \
 	PASSLINE='$(abs_top_builddir)/passline'; \
 	PLUGIN_DIR='$(abs_top_builddir)/plugins/.libs'; \
 	FIXTURE_DIR='$(abs_top_builddir)/tests/fixtures/.libs'; \
-	export top_srcdir top_builddir PASSLINE PLUGIN_DIR FIXTURE_DIR;
+	PASSLINE_DEFAULT_PIPELINE=; unset PASSLINE_PLUGIN_PATH; \
+	export top_srcdir top_builddir PASSLINE PLUGIN_DIR FIXTURE_DIR PASSLINE_DEFAULT_PIPELINE;
 
 UNIT_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) -DTEST_SRCDIR='"$(abs_top_srcdir)/tests"'
 UNIT_LDADD = libpassline.la $(CHECK_LIBS)
@@ -37,6 +42,10 @@ include tests/fixtures/local.mk
 # The command line, end to end.
 TESTS += tests/cli.sh
 EXTRA_DIST += tests/cli.sh tests/tap.sh tests/pir
+
+# Which default pipeline runs, and --print-pipeline naming it.
+TESTS += tests/defaults.sh
+EXTRA_DIST += tests/defaults.sh
 
 # Where -o and --stats-json write: files, links, FIFOs, devices.
 TESTS += tests/output.sh
