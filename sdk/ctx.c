@@ -24,6 +24,7 @@ struct pl_pass_ctx {
 	pl_u128 *stats;
 	char **reports;
 	size_t nreports, reports_cap;
+	size_t nerrors; /* reported through this context: each fails the pass */
 };
 
 /* Decodes an already validated canonical text into v. */
@@ -150,7 +151,7 @@ int pl_ctx_get_string(const pl_pass_ctx *c, const char *name, const char **out)
 
 int pl_ctx_stat_add_wide(pl_pass_ctx *c, const char *stat, uint64_t hi, uint64_t lo)
 {
-	for (size_t k = 0; k < c->nstats; k++) {
+	for (size_t k = 0; stat && k < c->nstats; k++) {
 		if (strcmp(c->stat_decls[k]->name, stat) != 0)
 			continue;
 		pl_u128 add = pl_u128_make(hi, lo), sum = c->stats[k] + add;
@@ -159,6 +160,9 @@ int pl_ctx_stat_add_wide(pl_pass_ctx *c, const char *stat, uint64_t hi, uint64_t
 		c->stats[k] = sum;
 		return PL_OK;
 	}
+	/* the status alone would leave the user with "not found" */
+	pl_ctx_error(c, NULL, "undeclared statistic '%s' (a pass adds only to the statistics "
+	             "it declares)", stat ? stat : "(null)");
 	return PL_ENOTFOUND;
 }
 
@@ -166,6 +170,8 @@ int pl_ctx_stat_add(pl_pass_ctx *c, const char *stat, uint64_t delta)
 {
 	return pl_ctx_stat_add_wide(c, stat, 0, delta);
 }
+
+size_t pl_ctx_num_errors(const pl_pass_ctx *c) { return c->nerrors; }
 
 size_t pl_ctx_num_stats(const pl_pass_ctx *c) { return c->nstats; }
 const char *pl_ctx_stat_name(const pl_pass_ctx *c, size_t i) { return c->stat_decls[i]->name; }
@@ -221,6 +227,7 @@ void pl_ctx_warning(pl_pass_ctx *c, const pl_inst *at, const char *fmt, ...)
 
 void pl_ctx_error(pl_pass_ctx *c, const pl_inst *at, const char *fmt, ...)
 {
+	c->nerrors++;
 	va_list ap;
 	va_start(ap, fmt);
 	message(c, PL_SEV_ERROR, at, fmt, ap);

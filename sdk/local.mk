@@ -39,6 +39,7 @@ passlineinclude_HEADERS = \
 	sdk/include/passline/plugin.h \
 	sdk/include/passline/predicate.h \
 	sdk/include/passline/text.h \
+	sdk/include/passline/u128.h \
 	sdk/include/passline/verify.h
 nodist_passlineinclude_HEADERS = sdk/include/passline/version.h
 

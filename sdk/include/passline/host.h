@@ -65,6 +65,11 @@ PL_API void pl_ctx_free(pl_pass_ctx *ctx);
 PL_API int pl_ctx_set_option(pl_pass_ctx *ctx, const char *name,
                              const char *text, char *err, size_t errlen);
 PL_API void pl_ctx_set_remarks_enabled(pl_pass_ctx *ctx, bool on);
+/* How many errors the pass has reported through ctx (pl_ctx_error, an
+ * undeclared statistic) since ctx was made. A host compares the count
+ * before and after create and run: a pass that reported an error has
+ * failed, whatever it returned. Added in ABI 1.1. */
+PL_API size_t pl_ctx_num_errors(const pl_pass_ctx *ctx);
 
 PL_API size_t pl_ctx_num_stats(const pl_pass_ctx *ctx);
 PL_API const char *pl_ctx_stat_name(const pl_pass_ctx *ctx, size_t i);
@@ -77,10 +82,7 @@ PL_API size_t pl_ctx_num_reports(const pl_pass_ctx *ctx);
 PL_API const char *pl_ctx_report_at(const pl_pass_ctx *ctx, size_t i);
 PL_API void pl_ctx_clear_reports(pl_pass_ctx *ctx);
 
-/* Adds two unsigned 128-bit numbers (hi, lo pairs) into *hi, *lo.
- * PL_EOVERFLOW (nothing changed) when the sum passes 2^128 - 1. */
-PL_API int pl_u128_add(uint64_t *hi, uint64_t *lo, uint64_t add_hi,
-                       uint64_t add_lo);
+/* pl_u128_add is in passline/u128.h (which passline/plugin.h includes). */
 
 #ifdef __cplusplus
 }

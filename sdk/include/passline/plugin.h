@@ -50,6 +50,7 @@
 
 #include <passline/common.h>
 #include <passline/ir.h>
+#include <passline/u128.h> /* pl_u128_add and pl_u128_format */
 
 #ifdef __cplusplus
 extern "C" {
@@ -60,7 +61,8 @@ extern "C" {
 typedef enum pl_option_type {
 	PL_OPT_BOOL = 1,   /* true/false, yes/no, on/off, 1/0 */
 	PL_OPT_INT = 2,    /* a decimal int64 within [min, max] */
-	PL_OPT_BYTES = 3,  /* an int64 of bytes, suffix KiB, MiB or GiB allowed */
+	PL_OPT_BYTES = 3,  /* an int64 of bytes, suffix KiB, MiB or GiB allowed;
+	                    * see pl_type_num_bytes to compare with a type's */
 	PL_OPT_STRING = 4, /* any text */
 	PL_OPT_ENUM = 5    /* one of choices */
 } pl_option_type;
@@ -188,8 +190,11 @@ PL_API int pl_ctx_get_int(const pl_pass_ctx *ctx, const char *name, int64_t *out
 PL_API int pl_ctx_get_string(const pl_pass_ctx *ctx, const char *name,
                              const char **out);
 
-/* Adds to a declared statistic. PL_ENOTFOUND for an undeclared name,
- * PL_EOVERFLOW when the total would pass 2^128 - 1 (it is then unchanged). */
+/* Adds to a declared statistic. PL_EOVERFLOW when the total would pass
+ * 2^128 - 1 (it is then unchanged). PL_ENOTFOUND for a name the pass did
+ * not declare: that is a bug of the pass, so it is also reported as an
+ * error naming the statistic ("undeclared statistic 'x'"), which fails the
+ * pass (see pl_ctx_error). */
 PL_API int pl_ctx_stat_add(pl_pass_ctx *ctx, const char *stat, uint64_t delta);
 /* Adds hi * 2^64 + lo. */
 PL_API int pl_ctx_stat_add_wide(pl_pass_ctx *ctx, const char *stat, uint64_t hi,
@@ -197,25 +202,25 @@ PL_API int pl_ctx_stat_add_wide(pl_pass_ctx *ctx, const char *stat, uint64_t hi,
 
 /* Remarks explain what a pass did or declined to do; they are shown only
  * with --remarks, so test pl_ctx_remarks_enabled before composing costly
- * ones. at (may be NULL) gives the location. */
+ * ones. at (may be NULL) gives the location: the remark, warning or error
+ * is made at the call, with at's file, line and column copied then, so the
+ * instruction may be changed or erased right after (a pass may report
+ * what it removes). */
 PL_API bool pl_ctx_remarks_enabled(const pl_pass_ctx *ctx);
 PL_API void pl_ctx_remark(pl_pass_ctx *ctx, const pl_inst *at, const char *fmt,
                           ...) PL_PRINTF(3, 4);
 PL_API void pl_ctx_warning(pl_pass_ctx *ctx, const pl_inst *at,
                            const char *fmt, ...) PL_PRINTF(3, 4);
-/* An error: the pass should then return a negative status from run or
- * create, and the host stops with exit status 4. */
+/* An error: the pass has failed. It should then return a negative status
+ * from run or create; but an error reported is a failed pass even when
+ * run or create returns PL_OK: the host stops with exit status 4 and
+ * writes no output. */
 PL_API void pl_ctx_error(pl_pass_ctx *ctx, const pl_inst *at, const char *fmt,
                          ...) PL_PRINTF(3, 4);
 
 /* Writes one line of the pass's report (such as "Total flops: 42"); the
  * host shows report lines after the pass has run. PL_OK or PL_ENOMEM. */
 PL_API int pl_ctx_report(pl_pass_ctx *ctx, const char *fmt, ...) PL_PRINTF(2, 3);
-
-/* Formats an unsigned 128-bit hi * 2^64 + lo in decimal into buf, which
- * must hold PL_U128_DEC_BUFSIZE bytes; returns buf. */
-#define PL_U128_DEC_BUFSIZE 40
-PL_API char *pl_u128_format(uint64_t hi, uint64_t lo, char *buf);
 
 #ifdef __cplusplus
 }
