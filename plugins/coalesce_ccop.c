@@ -300,8 +300,15 @@ static bool plan_tuple(struct coalescer *c, pl_inst *t, pl_op op, struct plan *p
 		*why = NULL; /* out of memory */
 		return false;
 	}
-	for (size_t k = 0; k < n; k++)
+	for (size_t k = 0; k < n; k++) {
 		p->types[k] = pl_value_type(pl_inst_operand(t, k));
+		/* the groups are tables of PL_DTYPE__COUNT, what these headers
+		 * know; a newer library may know more */
+		if ((unsigned)pl_type_dtype(p->types[k]) >= PL_DTYPE__COUNT) {
+			*why = "an operand's dtype is newer than this pass";
+			return false;
+		}
+	}
 	group_by_dtype(p);
 	return lay_out(p, why);
 }

@@ -84,3 +84,8 @@ EXTRA_DIST += tests/e2e.sh tests/e2e
 # which make's built-in rule would otherwise try to "build" the folder.
 tests/e2e tests/golden:
 	@:
+
+# What plugin authors rely on: errors fail the pass, statistics are named,
+# shadowed plugins are marked, older plugins stay within their tables.
+TESTS += tests/plugin-api.sh
+EXTRA_DIST += tests/plugin-api.sh

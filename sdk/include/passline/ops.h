@@ -15,7 +15,9 @@
 extern "C" {
 #endif
 
-/* Traits of an op, as bits. */
+/* Traits of an op, as bits. A later ABI may give a known op a new bit
+ * (1.1 added PL_TRAIT_SIDE_EFFECTS): test bits with &, never compare a
+ * traits value with ==. */
 enum {
 	PL_TRAIT_COLLECTIVE = 1u << 0,  /* all_gather, all_reduce, reduce_scatter */
 	PL_TRAIT_REDUCING = 1u << 1,    /* a collective that reduces */
