@@ -425,14 +425,14 @@ int pl_inst_create(pl_inst **out, pl_func *f, const char *opname, pl_value *cons
 	*out = NULL;
 	if (!f || !opname || (num_operands && !operands) || (num_results && !result_types))
 		return PL_EINVAL;
+	if (num_operands > UINT32_MAX / 2 || num_results > UINT32_MAX / 2)
+		return PL_ELIMIT;
 	for (size_t k = 0; k < num_operands; k++)
 		if (!operands[k] || value_func(operands[k]) != f)
 			return PL_EINVAL;
 	for (size_t k = 0; k < num_results; k++)
 		if (!result_types[k])
 			return PL_EINVAL;
-	if (num_operands > UINT32_MAX / 2 || num_results > UINT32_MAX / 2)
-		return PL_ELIMIT;
 	/* passes create instructions of a few ops, naming them with the same
 	 * literals: remember the interned name and op by the given address */
 	pl_module *m = f->m;

@@ -29,3 +29,9 @@ tests_unit_check_options_SOURCES = tests/unit/check_options.c
 tests_unit_check_options_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_check_options_LDADD = $(UNIT_LDADD)
 TESTS += tests/unit/check_options
+# the additions of plugin ABI 1.1 for plugin authors
+check_PROGRAMS += tests/unit/check_api11
+tests_unit_check_api11_SOURCES = tests/unit/check_api11.c
+tests_unit_check_api11_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_check_api11_LDADD = $(UNIT_LDADD)
+TESTS += tests/unit/check_api11
