@@ -263,11 +263,18 @@ chmod 000 unreadable.ini
 if really_root && command -v setpriv >/dev/null 2>&1; then
 	chmod 755 "$T"
 	run setpriv --reuid=65534 --regid=65534 --clear-groups "$P" -p "$T/unreadable.ini" "$EX"
-else
+elif permissions_enforced; then
 	run "$P" -p unreadable.ini "$EX"
+else
+	status=skip
 fi
-expect_status 1 "an unreadable pipeline file"
-expect_err "cannot open pipeline file: Permission denied" "unreadable pipeline file: message"
+if [ "$status" = skip ]; then
+	skip "file modes are not enforced here (fakeroot): an unreadable pipeline file"
+	skip "file modes are not enforced here (fakeroot): its message"
+else
+	expect_status 1 "an unreadable pipeline file"
+	expect_err "cannot open pipeline file: Permission denied" "unreadable pipeline file: message"
+fi
 # indented keys are keys, comments and blank lines are fine
 printf '; comment\n# comment\n\n[pipeline]\n  name = indented\n[pass FxOptions]\n   count = 7 ; inline comment\n' >p.ini
 run "$P" $FX -p p.ini "$EX"

@@ -49,6 +49,10 @@ include tests/fixtures/local.mk
 TESTS += tests/cli.sh
 EXTRA_DIST += tests/cli.sh tests/tap.sh tests/pir
 
+# The TAP helpers themselves.
+TESTS += tests/tap-selftest.sh
+EXTRA_DIST += tests/tap-selftest.sh
+
 # Which default pipeline runs, and --print-pipeline naming it.
 TESTS += tests/defaults.sh
 EXTRA_DIST += tests/defaults.sh
