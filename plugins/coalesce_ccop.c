@@ -477,16 +477,14 @@ static int emit_group(struct coalescer *c, const struct plan *p, const struct gr
 		ops[j] = pl_inst_operand(t, g->members[j]);
 		types[j] = pl_value_type(pl_inst_result(t, g->members[j]));
 	}
-	pl_inst *pack = pl_inst_new(f, "pack", ops, g->len, &packed_type, 1);
-	if (!pack)
+	pl_inst *pack, *coll, *unpack;
+	if ((rc = pl_inst_create(&pack, f, "pack", ops, g->len, &packed_type, 1)) != PL_OK)
 		goto out;
 	pl_value *buf = pl_inst_result(pack, 0);
-	pl_inst *coll = pl_inst_new(f, pl_inst_opname(t), &buf, 1, &flat_type, 1);
-	if (!coll)
+	if ((rc = pl_inst_create(&coll, f, pl_inst_opname(t), &buf, 1, &flat_type, 1)) != PL_OK)
 		goto out;
 	pl_value *gathered = pl_inst_result(coll, 0);
-	pl_inst *unpack = pl_inst_new(f, "unpack", &gathered, 1, types, g->len);
-	if (!unpack)
+	if ((rc = pl_inst_create(&unpack, f, "unpack", &gathered, 1, types, g->len)) != PL_OK)
 		goto out;
 	pl_value *first = pl_inst_result(t, g->members[0]);
 	if (known && known->numbers)
@@ -507,7 +505,8 @@ static int emit_group(struct coalescer *c, const struct plan *p, const struct gr
 	pl_inst *new_insts[] = {pack, coll, unpack};
 	for (size_t k = 0; k < 3; k++) {
 		pl_inst_set_loc(new_insts[k], line, col);
-		pl_inst_insert_before(new_insts[k], t);
+		if ((rc = pl_inst_insert(new_insts[k], t, PL_BEFORE)) != PL_OK)
+			goto out;
 	}
 	for (size_t j = 0; j < g->len; j++)
 		pl_value_replace(pl_inst_result(t, g->members[j]), pl_inst_result(unpack, j));
