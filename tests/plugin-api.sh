@@ -27,6 +27,13 @@ expect_status 0 "the same pass without the error succeeds"
 [ -s out.pir ]
 ok $? "and writes its output"
 
+run "$P" $FX --passes=FxErrorOk -O FxErrorOk.fail=create "$EX" -o out1.pir
+expect_status 4 "pl_ctx_error, then PL_OK from create: the pass failed"
+expect_err "error: FxErrorOk: reported by create, which returned PL_OK" "the error from create is shown"
+expect_err "passline: error: pass FxErrorOk failed to start: it reported an error" "the host says why it did not start"
+[ ! -e out1.pir ]
+ok $? "no output after an error in create"
+
 # ---- an undeclared statistic ----
 run "$P" $FX --passes=FxErrorOk -O FxErrorOk.fail=stat "$EX" -o out2.pir
 expect_status 4 "adding to an undeclared statistic fails the pass"
