@@ -491,6 +491,9 @@ pl_inst *pl_inst_clone(const pl_inst *src)
 
 int pl_inst_copy_attrs(pl_inst *inst, const pl_inst *from)
 {
+	/* keys are interned per module: another module's would never match */
+	if (inst->func->m != from->func->m)
+		return PL_EINVAL;
 	if (inst != from)
 		pl_attrs_share_(&inst->attrs, &((pl_inst *)(uintptr_t)from)->attrs);
 	return PL_OK;

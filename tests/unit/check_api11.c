@@ -335,6 +335,17 @@ START_TEST(test_copy_attrs)
 	                    "  c {x = 1, y = \"s\", z = [1, 2]}\n"
 	                    "}\n");
 	free(s);
+	/* another module's instruction: refused, nothing changed */
+	pl_diags *d2;
+	pl_module *m2 = tu_parse("func @g() {\n  o {k = 5}\n}\n", &d2);
+	ck_assert_ptr_nonnull(m2);
+	pl_inst *o = pl_func_first_inst(pl_module_func_at(m2, 0));
+	ck_assert_int_eq(pl_inst_copy_attrs(o, a), PL_EINVAL);
+	ck_assert_int_eq(pl_inst_copy_attrs(a, o), PL_EINVAL);
+	ck_assert_uint_eq(pl_attrs_count(pl_inst_attrs_const(o)), 1);
+	ck_assert_uint_eq(pl_attrs_count(pl_inst_attrs_const(a)), 2);
+	pl_module_free(m2);
+	pl_diags_free(d2);
 	pl_module_free(m);
 	pl_diags_free(d);
 }

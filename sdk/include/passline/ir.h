@@ -258,7 +258,8 @@ PL_API const pl_attrs *pl_inst_attrs_const(const pl_inst *inst);
  * changed, which then gives that one an array of its own. So a change to
  * either after the call never shows in the other. Sharing marks from's
  * entries as shared, which is why a call is not safe while another thread
- * reads from (nothing here is thread-safe). PL_OK. */
+ * reads from (nothing here is thread-safe). PL_OK, or PL_EINVAL (nothing
+ * changed) for instructions of two modules. */
 PL_API int pl_inst_copy_attrs(pl_inst *inst, const pl_inst *from);
 
 /* Source location (0 for an instruction built without one). */
