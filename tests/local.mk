@@ -54,3 +54,7 @@ EXTRA_DIST += tests/badinput.sh
 # The README main job, end to end.
 TESTS += tests/e2e.sh
 EXTRA_DIST += tests/e2e.sh tests/e2e
+
+# The pipeline's cost model: [cost_model], -O cost_model.KEY=VALUE.
+TESTS += tests/cost_model.sh
+EXTRA_DIST += tests/cost_model.sh
