@@ -73,6 +73,23 @@ expect_err "-O: [cost_model] link_gbps: 0 is below the minimum 1" \
 [ ! -e out.pir ]
 ok $? "-O with a bad value: no output written"
 
+# ---- a pass reads it ----
+# ScheduleEstimate on one all_reduce without factor: W = 0, so the makespan
+# is latency_ns; a contract of 10^6 instances at 2 flops takes
+# ceil(2000000 / peak_gflops).
+printf 'func @f(%%x: f32[100]) {\n  %%r = all_reduce %%x {reduce = "add"} : f32[100]\n  %%c = tensor_contract %%r, %%r {num_dynamic_instances = 1000000} : f32[100]\n  return %%c\n}\n' >m.pir
+printf '[cost_model]\nlatency_ns = 1234\npeak_gflops = 3\n\n[pass ScheduleEstimate]\n' >p.ini
+run "$P" $PD -p p.ini m.pir -o out.pir --stats-json s.json
+expect_status 0 "ScheduleEstimate under a [cost_model] section"
+grep -q '"makespan_ns": 667901, "compute_ns": 666667, "comm_ns": 1234, "exposed_comm_ns": 1234' s.json
+ok $? "the pass reads the file's cost model (1234 + ceil(2000000 / 3))"
+run "$P" $PD -p p.ini -O cost_model.latency_ns=99 m.pir -o out.pir --stats-json s.json
+grep -q '"makespan_ns": 666766, "compute_ns": 666667, "comm_ns": 99, "exposed_comm_ns": 99' s.json
+ok $? "the pass reads -O cost_model.latency_ns over the file"
+run "$P" $PD --passes=ScheduleEstimate m.pir -o out.pir --stats-json s.json
+grep -q '"makespan_ns": 10005, "compute_ns": 5, "comm_ns": 10000, "exposed_comm_ns": 10000' s.json
+ok $? "without either, the defaults (10000 + ceil(2000000 / 400000))"
+
 # ---- --list-passes ----
 run "$P" $PD --list-passes
 expect_status 0 "--list-passes"
