@@ -45,6 +45,9 @@ void host_diag_printer(void *quiet, pl_severity sev, const char *file, unsigned 
 const char *closest_match(const char *word, const char *const *candidates, size_t n);
 /* The folder part of path ("." when it has none); malloc'd. */
 char *dir_of(const char *path);
+/* getenv, but NULL in a setuid or setgid process, whose environment
+ * belongs to someone else. */
+const char *host_secure_getenv(const char *name);
 /* path if absolute, else dir/path; malloc'd. */
 char *path_join(const char *dir, const char *path);
 double now_seconds(void);
@@ -181,12 +184,16 @@ void timing_print(const struct pipeline *pl, const struct timing *t, FILE *out);
 /* ---- atomic.c ---- */
 /* An output written to a temporary file beside its target and renamed into
  * place on commit; on abort the target is untouched. "-" is standard
- * output. */
+ * output. A symbolic link is followed to its final target; an existing
+ * target that is not a regular file (a device, a FIFO, a socket) is opened
+ * and written directly (direct), where whole-or-nothing cannot hold. */
 struct atomic_file {
-	char *path;
-	char *tmp;
+	char *path;   /* as the user named it, for messages */
+	char *target; /* path with symbolic links followed */
+	char *tmp;    /* the temporary file, unless direct or standard output */
 	FILE *fp;
 	bool is_stdout;
+	bool direct;
 };
 bool atomic_open(struct atomic_file *af, const char *path);
 bool atomic_commit(struct atomic_file *af);

@@ -28,15 +28,6 @@ static void add_dir(struct loader *ld, const char *dir)
 	                                                        : xasprintf("./%s", dir);
 }
 
-static const char *env_plugin_path(void)
-{
-#ifdef HAVE_SECURE_GETENV
-	return secure_getenv("PASSLINE_PLUGIN_PATH");
-#else
-	return getuid() == geteuid() && getgid() == getegid() ? getenv("PASSLINE_PLUGIN_PATH")
-	                                                       : NULL;
-#endif
-}
 
 void loader_init(struct loader *ld, const char *pipeline_dir, char **cli_dirs,
                  size_t ncli_dirs)
@@ -46,7 +37,7 @@ void loader_init(struct loader *ld, const char *pipeline_dir, char **cli_dirs,
 		add_dir(ld, pipeline_dir);
 	for (size_t k = 0; k < ncli_dirs; k++)
 		add_dir(ld, cli_dirs[k]);
-	const char *env = env_plugin_path();
+	const char *env = host_secure_getenv("PASSLINE_PLUGIN_PATH");
 	if (env) {
 		char *copy = xstrdup(env), *save = NULL;
 		for (char *d = strtok_r(copy, ":", &save); d; d = strtok_r(NULL, ":", &save))

@@ -581,6 +581,12 @@ bool pipeline_print(const struct pipeline *pl, FILE *out)
 {
 	bool ok = true;
 	fprintf(out, "; the effective pipeline, printed by passline %s\n", PACKAGE_VERSION);
+	if (strcmp(pl->source, "<built-in>") == 0)
+		fputs("; from the built-in default pipeline\n", out);
+	else if (strcmp(pl->source, "--passes") == 0)
+		fputs("; from --passes\n", out);
+	else
+		fprintf(out, "; from the file %s\n", pl->source);
 	if (pl->name || pl->description || pl->plugin_dir) {
 		fputs("[pipeline]\n", out);
 		if (pl->name)
