@@ -29,7 +29,9 @@ grep -q 'peak_gflops' "$T/out"
 ok $((! $?)) "--print-pipeline leaves out the keys at their defaults"
 cp "$T/out" printed.ini
 run "$P" $PD -p printed.ini --print-pipeline
-expect_same_file printed.ini "$T/out" "the printed pipeline reads back to the same pipeline"
+grep -v '^; from ' "$T/out" >printed2.ini
+grep -v '^; from ' printed.ini >printed1.ini
+expect_same_file printed1.ini printed2.ini "the printed pipeline reads back to the same pipeline"
 
 printf '[cost_model]\nlink_gbp = 25\n' >p.ini
 check_ini "p.ini:2: error: unknown key 'link_gbp' in [cost_model] (did you mean 'link_gbps'?)" \
