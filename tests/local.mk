@@ -93,3 +93,6 @@ tests/e2e tests/golden:
 # shadowed plugins are marked, older plugins stay within their tables.
 TESTS += tests/plugin-api.sh
 EXTRA_DIST += tests/plugin-api.sh
+# The pipeline's cost model: [cost_model], -O cost_model.KEY=VALUE.
+TESTS += tests/cost_model.sh
+EXTRA_DIST += tests/cost_model.sh

@@ -35,3 +35,9 @@ tests_unit_check_api11_SOURCES = tests/unit/check_api11.c
 tests_unit_check_api11_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_check_api11_LDADD = $(UNIT_LDADD)
 TESTS += tests/unit/check_api11
+
+check_PROGRAMS += tests/unit/check_cost
+tests_unit_check_cost_SOURCES = tests/unit/check_cost.c
+tests_unit_check_cost_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_check_cost_LDADD = $(UNIT_LDADD)
+TESTS += tests/unit/check_cost

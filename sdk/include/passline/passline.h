@@ -12,5 +12,6 @@
 #include <passline/predicate.h>
 #include <passline/plugin.h>
 #include <passline/u128.h>
+#include <passline/cost.h>
 
 #endif
