@@ -57,6 +57,10 @@ EXTRA_DIST += tests/defaults.sh
 TESTS += tests/output.sh
 EXTRA_DIST += tests/output.sh
 
+# Files passes hand to the host: where they land, what is refused.
+TESTS += tests/pass_files.sh
+EXTRA_DIST += tests/pass_files.sh
+
 # Last of all: the suite left /dev/null a character device. Its log
 # depends on every other test's, so it runs after them.
 TESTS += tests/zz-devnull.sh

@@ -81,6 +81,15 @@ PL_API size_t pl_ctx_num_reports(const pl_pass_ctx *ctx);
 PL_API const char *pl_ctx_report_at(const pl_pass_ctx *ctx, size_t i);
 PL_API void pl_ctx_clear_reports(pl_pass_ctx *ctx);
 
+/* The files the pass handed over with pl_ctx_write_file, in the order of
+ * their first write (names in normal form), each with the bytes of its
+ * last write; valid until the next write or clear. The host writes them
+ * when the run succeeded. Added in ABI 1.1. */
+PL_API size_t pl_ctx_num_files(const pl_pass_ctx *ctx);
+PL_API const char *pl_ctx_file_name(const pl_pass_ctx *ctx, size_t i);
+PL_API const void *pl_ctx_file_data(const pl_pass_ctx *ctx, size_t i, size_t *len);
+PL_API void pl_ctx_clear_files(pl_pass_ctx *ctx);
+
 /* Adds two unsigned 128-bit numbers (hi, lo pairs) into *hi, *lo.
  * PL_EOVERFLOW (nothing changed) when the sum passes 2^128 - 1. */
 PL_API int pl_u128_add(uint64_t *hi, uint64_t *lo, uint64_t add_hi,
