@@ -41,3 +41,10 @@ plugins_CoalesceCCOp_la_SOURCES = plugins/coalesce_ccop.c plugins/ptr_map.h plug
 plugins_CoalesceCCOp_la_CFLAGS = $(PLUGIN_CFLAGS)
 plugins_CoalesceCCOp_la_LDFLAGS = $(PLUGIN_LDFLAGS)
 plugins_CoalesceCCOp_la_LIBADD = $(PLUGIN_LIBADD)
+
+plugins_LTLIBRARIES += plugins/Timeline.la
+plugins_Timeline_la_SOURCES = plugins/timeline.c plugins/timeline.h plugins/timeline_svg.c \
+	plugins/timeline_trace.c plugins/pass_end.h
+plugins_Timeline_la_CFLAGS = $(PLUGIN_CFLAGS)
+plugins_Timeline_la_LDFLAGS = $(PLUGIN_LDFLAGS)
+plugins_Timeline_la_LIBADD = $(PLUGIN_LIBADD)
