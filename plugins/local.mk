@@ -42,6 +42,12 @@ plugins_CoalesceCCOp_la_CFLAGS = $(PLUGIN_CFLAGS)
 plugins_CoalesceCCOp_la_LDFLAGS = $(PLUGIN_LDFLAGS)
 plugins_CoalesceCCOp_la_LIBADD = $(PLUGIN_LIBADD)
 
+plugins_LTLIBRARIES += plugins/ScheduleEstimate.la
+plugins_ScheduleEstimate_la_SOURCES = plugins/schedule_estimate.c plugins/pass_end.h
+plugins_ScheduleEstimate_la_CFLAGS = $(PLUGIN_CFLAGS)
+plugins_ScheduleEstimate_la_LDFLAGS = $(PLUGIN_LDFLAGS)
+plugins_ScheduleEstimate_la_LIBADD = $(PLUGIN_LIBADD)
+
 plugins_LTLIBRARIES += plugins/Timeline.la
 plugins_Timeline_la_SOURCES = plugins/timeline.c plugins/timeline.h plugins/timeline_svg.c \
 	plugins/timeline_trace.c plugins/pass_end.h
