@@ -41,3 +41,9 @@ plugins_CoalesceCCOp_la_SOURCES = plugins/coalesce_ccop.c plugins/ptr_map.h plug
 plugins_CoalesceCCOp_la_CFLAGS = $(PLUGIN_CFLAGS)
 plugins_CoalesceCCOp_la_LDFLAGS = $(PLUGIN_LDFLAGS)
 plugins_CoalesceCCOp_la_LIBADD = $(PLUGIN_LIBADD)
+
+plugins_LTLIBRARIES += plugins/SplitAsyncCCOp.la
+plugins_SplitAsyncCCOp_la_SOURCES = plugins/split_async_ccop.c plugins/ptr_map.h plugins/pass_end.h
+plugins_SplitAsyncCCOp_la_CFLAGS = $(PLUGIN_CFLAGS)
+plugins_SplitAsyncCCOp_la_LDFLAGS = $(PLUGIN_LDFLAGS)
+plugins_SplitAsyncCCOp_la_LIBADD = $(PLUGIN_LIBADD)
