@@ -196,14 +196,6 @@ static const pl_option_decl timeline_options[] = {
 	PL_OPTION_END
 };
 
-static const pl_stat_decl timeline_stats[] = {
-	PL_STAT("makespan_ns", "Simulated makespan of the function drawn (ns)."),
-	PL_STAT("compute_ns", "Simulated compute time of the function drawn (ns)."),
-	PL_STAT("comm_ns", "Simulated communication time of the function drawn (ns)."),
-	PL_STAT("exposed_ns", "Simulated exposed communication of the function drawn (ns)."),
-	PL_STAT_END
-};
-
 /* The schedule of the function named (with or without '@'), or of the one
  * with the largest makespan (the first of equals). */
 static int pick(pl_pass_ctx *ctx, pl_module *m, const char *want, pl_schedule **out,
@@ -286,10 +278,6 @@ static int timeline_run(pl_pass_ctx *ctx, void *state, pl_module *m)
 		if (rc == PL_OK)
 			rc = written_rc = write_one(ctx, trace, &v, tl_write_trace);
 		free(deftitle);
-		pass_end_stat(ctx, "makespan_ns", pl_schedule_makespan_ns(s), &rc);
-		pass_end_stat(ctx, "compute_ns", pl_schedule_compute_ns(s), &rc);
-		pass_end_stat(ctx, "comm_ns", pl_schedule_comm_ns(s), &rc);
-		pass_end_stat(ctx, "exposed_ns", pl_schedule_exposed_ns(s), &rc);
 	}
 	pl_schedule_free(s);
 	if (rc == PL_EINVAL && written_rc == PL_EINVAL)
@@ -303,7 +291,6 @@ static const pl_pass_desc timeline_pass = {
 	.summary = "Draws the simulated schedule of a function as SVG and as a Chrome "
 	           "trace (changes nothing).",
 	.options = timeline_options,
-	.stats = timeline_stats,
 	.run = timeline_run,
 };
 

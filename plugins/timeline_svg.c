@@ -252,7 +252,8 @@ void tl_write_svg(struct tl_buf *b, const struct tl_view *v)
 	tl_buf_printf(b,
 	              "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
 	              "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%u\" "
-	              "viewBox=\"0 0 %d %u\" font-family=\"sans-serif\" font-size=\"12\">\n",
+	              "viewBox=\"0 0 %d %u\" font-family=\"sans-serif\" font-size=\"12\" "
+	              "shape-rendering=\"crispEdges\">\n",
 	              WIDTH, height, WIDTH, height);
 	tl_buf_printf(b, "<rect width=\"%d\" height=\"%u\" fill=\"#ffffff\"/>\n", WIDTH, height);
 	tl_buf_printf(b, "<text x=\"%d\" y=\"24\" font-size=\"16\" font-weight=\"bold\">", LEFT);

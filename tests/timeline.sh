@@ -72,6 +72,16 @@ else
 	skip "xmllint or python3 is not installed"
 fi
 
+# ---- conf/async.ini: before and after the split ----
+mkdir async
+run $P -p "$top_srcdir/conf/async.ini" "$top_srcdir/examples/fsdp_step.pir" -o async/step.pir
+expect_status 0 "conf/async.ini runs"
+[ -s async/timeline-before.svg ] && [ -s async/timeline-after.svg ]
+ok $? "it writes timeline-before.svg and timeline-after.svg beside -o"
+grep -q '_start, ' async/timeline-after.svg &&
+	! grep -q '_start, ' async/timeline-before.svg
+ok $? "the picture after the split has starts, the one before has none"
+
 # ---- a million instructions ----
 "$top_builddir/bench/pl-genmodel" --target-insts 1000000 --single-function -o big.pir
 run $P --passes Timeline -O Timeline.svg=big.svg big.pir -o o/big.pir
