@@ -67,7 +67,7 @@ EXTRA_DIST += tests/pass_files.sh
 
 # The Timeline pass: golden SVG, trace, size, a browser's rendering.
 TESTS += tests/timeline.sh
-EXTRA_DIST += tests/timeline.sh tests/timeline_check.py tests/timeline
+EXTRA_DIST += tests/timeline.sh tests/timeline_check.py tests/timeline_golden
 
 # Last of all: the suite left /dev/null a character device. Its log
 # depends on every other test's, so it runs after them.

@@ -1,14 +1,14 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 # tests/timeline.sh — the Timeline pass: the SVG of a small function
-# against a golden picture checked by hand (tests/timeline/README), valid
+# against a golden picture checked by hand (tests/timeline_golden/README), valid
 # XML (xmllint), the trace read back as JSON with its events checked,
 # deterministic output, a million instructions in a small SVG, and a real
 # browser (headless Chromium) drawing the boxes where the SVG put them.
 . "$top_srcdir/tests/tap.sh"
 : "${PASSLINE:?}" "${PLUGIN_DIR:?}"
 P="$PASSLINE --plugin-dir $PLUGIN_DIR"
-D="$top_srcdir/tests/timeline"
+D="$top_srcdir/tests/timeline_golden"
 CHECK="$top_srcdir/tests/timeline_check.py"
 have() { command -v "$1" >/dev/null 2>&1; }
 cd "$T" || exit 99
