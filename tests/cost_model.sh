@@ -92,6 +92,14 @@ run "$P" $PD --passes=ScheduleEstimate m.pir -o out.pir --stats-json s.json
 grep -q '"makespan_ns": 10005, "compute_ns": 5, "comm_ns": 10000, "exposed_comm_ns": 10000' s.json
 ok $? "without either, the defaults (10000 + ceil(2000000 / 400000))"
 
+# ---- conf/async.ini reads (its SplitAsyncCCOp step off: a disabled
+# step's plugin is never loaded) and ends with ScheduleEstimate ----
+run "$P" $PD -p "$top_srcdir/conf/async.ini" -O SplitAsyncCCOp.enabled=false --stats \
+	"$top_srcdir/examples/fsdp_step.pir" -o out.pir
+expect_status 0 "conf/async.ini runs"
+expect_err "ScheduleEstimate      Communication time compute did not hide" \
+	"conf/async.ini ends with ScheduleEstimate"
+
 # ---- --list-passes ----
 run "$P" $PD --list-passes
 expect_status 0 "--list-passes"
