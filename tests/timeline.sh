@@ -62,7 +62,9 @@ expect_err "Timeline: cannot write file '../up.svg': the file name leaves the ou
 # names that are not UTF-8 or need escaping stay well-formed
 printf '%s\n' 'func @f(%v: f32[8]) {' \
 	'  %r = all_reduce %v {group_id = "a\xff<&>\x01", factor = 2, reduce = "add"} : f32[8]' \
-	'  return %r' '}' >odd.pir
+	'  %n = all_reduce %r {factor = 2, reduce = "add"} : f32[8]' \
+	'  %l = all_reduce %n {group_id = "replica_groups={{0,1,2,3},{4,5,6,7}}", factor = 4, reduce = "add"} : f32[8]' \
+	'  return %l' '}' >odd.pir
 run $P --passes Timeline -O Timeline.svg=odd.svg -O Timeline.trace=odd.json odd.pir -o o/odd.pir
 expect_status 0 "odd names"
 if have xmllint && have python3; then
@@ -71,6 +73,12 @@ if have xmllint && have python3; then
 else
 	skip "xmllint or python3 is not installed"
 fi
+grep -q '>a?&lt;&amp;&gt;?</text>' o/odd.svg
+ok $? "a name's bytes that are not UTF-8 or XML are replaced or escaped"
+grep -q '>(no group)</text>' o/odd.svg
+ok $? "collectives without a group_id have a lane of their own"
+grep -q '<title>replica_groups={{0,1,2,3},{4,5,6,7}}</title>replica_groups={{…</text>' o/odd.svg
+ok $? "a long group name is cut in the label and whole in its tooltip"
 
 # ---- conf/async.ini: before and after the split ----
 mkdir async
