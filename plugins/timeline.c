@@ -161,9 +161,24 @@ void tl_buf_json(struct tl_buf *b, const char *s)
 	}
 }
 
+void tl_buf_u64(struct tl_buf *b, uint64_t v)
+{
+	char digits[20];
+	size_t n = 0;
+	do {
+		digits[sizeof digits - ++n] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	tl_buf_put(b, digits + sizeof digits - n, n);
+}
+
 void tl_buf_us(struct tl_buf *b, uint64_t ns)
 {
-	tl_buf_printf(b, "%" PRIu64 ".%03u", ns / 1000, (unsigned)(ns % 1000));
+	unsigned frac = (unsigned)(ns % 1000);
+	char tail[4] = {'.', (char)('0' + frac / 100), (char)('0' + frac / 10 % 10),
+	                (char)('0' + frac % 10)};
+	tl_buf_u64(b, ns / 1000);
+	tl_buf_put(b, tail, sizeof tail);
 }
 
 void tl_buf_free(struct tl_buf *b)
@@ -172,14 +187,27 @@ void tl_buf_free(struct tl_buf *b)
 	memset(b, 0, sizeof *b);
 }
 
-void tl_buf_results(struct tl_buf *b, const pl_inst *inst)
+bool tl_has_names(const pl_inst *inst)
+{
+	for (size_t k = 0; k < pl_inst_num_results(inst); k++)
+		if (pl_value_name(pl_inst_result(inst, k)))
+			return true;
+	return false;
+}
+
+void tl_buf_results(struct tl_buf *b, const pl_inst *inst,
+                    void (*escape)(struct tl_buf *, const char *))
 {
 	bool first = true;
 	for (size_t k = 0; k < pl_inst_num_results(inst); k++) {
 		const char *name = pl_value_name(pl_inst_result(inst, k));
 		if (!name)
 			continue;
-		tl_buf_printf(b, "%s%%%s", first ? "" : ", ", name);
+		if (first)
+			TL_PUTS(b, "%");
+		else
+			TL_PUTS(b, ", %");
+		escape(b, name);
 		first = false;
 	}
 }

@@ -55,12 +55,19 @@ void tl_buf_put(struct tl_buf *b, const char *s, size_t n);
 void tl_buf_xml(struct tl_buf *b, const char *s);
 /* s as the inside of a JSON string. */
 void tl_buf_json(struct tl_buf *b, const char *s);
+/* v in decimal, without printf (the writers' hot path). */
+void tl_buf_u64(struct tl_buf *b, uint64_t v);
 /* ns in microseconds, exactly: "12.345" (three decimals). */
 void tl_buf_us(struct tl_buf *b, uint64_t ns);
 void tl_buf_free(struct tl_buf *b);
 
-/* The result names of inst, "%a, %b" (unnamed values are left out). */
-void tl_buf_results(struct tl_buf *b, const pl_inst *inst);
+/* Whether inst has a result with a name (values a pass made may have none
+ * until the module is printed). */
+bool tl_has_names(const pl_inst *inst);
+/* The result names of inst, "%a, %b", each through escape (tl_buf_xml or
+ * tl_buf_json); unnamed values are left out. */
+void tl_buf_results(struct tl_buf *b, const pl_inst *inst,
+                    void (*escape)(struct tl_buf *, const char *));
 
 /* Write the picture into b. */
 void tl_write_svg(struct tl_buf *b, const struct tl_view *v);

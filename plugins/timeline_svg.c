@@ -31,12 +31,10 @@ enum {
 static void px(struct tl_buf *b, uint64_t v)
 {
 	unsigned frac = (unsigned)(v % 100);
-	if (!frac)
-		tl_buf_printf(b, "%" PRIu64, v / 100);
-	else if (frac % 10 == 0)
-		tl_buf_printf(b, "%" PRIu64 ".%u", v / 100, frac / 10);
-	else
-		tl_buf_printf(b, "%" PRIu64 ".%02u", v / 100, frac);
+	char tail[3] = {'.', (char)('0' + frac / 10), (char)('0' + frac % 10)};
+	tl_buf_u64(b, v / 100);
+	if (frac)
+		tl_buf_put(b, tail, frac % 10 ? 3 : 2);
 }
 
 /* A duration for people: "640 ns", "1.5 µs", "12.345 ms" (truncated to
@@ -91,7 +89,9 @@ static void rect(struct lane *l, uint64_t x0, uint64_t x1, const char *fill)
 {
 	TL_PUTS(&l->out, "<rect x=\"");
 	px(&l->out, x0);
-	tl_buf_printf(&l->out, "\" y=\"%u\" width=\"", l->top);
+	TL_PUTS(&l->out, "\" y=\"");
+	tl_buf_u64(&l->out, l->top);
+	TL_PUTS(&l->out, "\" width=\"");
 	px(&l->out, x1 - x0);
 	tl_buf_printf(&l->out, "\" height=\"%d\" fill=\"%s\"><title>", LANE_H, fill);
 }
@@ -103,13 +103,10 @@ static void box(struct lane *l, uint64_t x0, uint64_t x1, const pl_inst *inst,
 	struct tl_buf *b = &l->out;
 	if (cls == TL_EXPOSED)
 		TL_PUTS(b, "waiting: ");
-	struct tl_buf names = {0};
-	tl_buf_results(&names, inst);
-	if (names.len) {
-		tl_buf_xml(b, names.data);
+	if (tl_has_names(inst)) {
+		tl_buf_results(b, inst, tl_buf_xml);
 		TL_PUTS(b, " = ");
 	}
-	tl_buf_free(&names);
 	tl_buf_xml(b, pl_inst_opname(inst));
 	TL_PUTS(b, ", ");
 	duration(b, ns);

@@ -8,6 +8,7 @@
 #include "timeline.h"
 
 #include <inttypes.h>
+#include <string.h>
 
 static void json_str(struct tl_buf *b, const char *s)
 {
@@ -30,21 +31,21 @@ static void event(struct tl_buf *b, const pl_inst *inst, const char *name, const
 {
 	TL_PUTS(b, ",\n{\"name\":");
 	json_str(b, name);
-	tl_buf_printf(b, ",\"cat\":\"%s\",\"ph\":\"X\",\"pid\":1,\"tid\":%zu,\"ts\":", cat, tid);
+	TL_PUTS(b, ",\"cat\":\"");
+	tl_buf_put(b, cat, strlen(cat));
+	TL_PUTS(b, "\",\"ph\":\"X\",\"pid\":1,\"tid\":");
+	tl_buf_u64(b, tid);
+	TL_PUTS(b, ",\"ts\":");
 	tl_buf_us(b, t0);
 	TL_PUTS(b, ",\"dur\":");
 	tl_buf_us(b, t1 - t0);
 	TL_PUTS(b, ",\"args\":{\"op\":");
 	json_str(b, pl_inst_opname(inst));
-	struct tl_buf names = {0};
-	tl_buf_results(&names, inst);
-	if (names.len) {
-		TL_PUTS(b, ",\"results\":");
-		json_str(b, names.data);
+	if (tl_has_names(inst)) {
+		TL_PUTS(b, ",\"results\":\"");
+		tl_buf_results(b, inst, tl_buf_json);
+		TL_PUTS(b, "\"");
 	}
-	if (names.failed)
-		b->failed = true;
-	tl_buf_free(&names);
 	uint64_t bytes = 0;
 	bool ok = true;
 	for (size_t k = 0; k < pl_inst_num_results(inst) && ok; k++) {
@@ -53,8 +54,10 @@ static void event(struct tl_buf *b, const pl_inst *inst, const char *name, const
 		     bytes + n >= bytes;
 		bytes += ok ? n : 0;
 	}
-	if (ok && pl_inst_num_results(inst))
-		tl_buf_printf(b, ",\"result_bytes\":%" PRIu64, bytes);
+	if (ok && pl_inst_num_results(inst)) {
+		TL_PUTS(b, ",\"result_bytes\":");
+		tl_buf_u64(b, bytes);
+	}
 	const pl_attrs *a = pl_inst_attrs_const(inst);
 	const char *group;
 	int64_t factor;
@@ -64,9 +67,12 @@ static void event(struct tl_buf *b, const pl_inst *inst, const char *name, const
 	}
 	if (pl_attrs_get_int(a, "factor", &factor) == PL_OK)
 		tl_buf_printf(b, ",\"factor\":%" PRId64, factor);
-	tl_buf_printf(b, ",\"ns\":%" PRIu64, t1 - t0);
-	if (pl_inst_line(inst))
-		tl_buf_printf(b, ",\"line\":%u", pl_inst_line(inst));
+	TL_PUTS(b, ",\"ns\":");
+	tl_buf_u64(b, t1 - t0);
+	if (pl_inst_line(inst)) {
+		TL_PUTS(b, ",\"line\":");
+		tl_buf_u64(b, pl_inst_line(inst));
+	}
 	TL_PUTS(b, "}}");
 }
 
