@@ -221,7 +221,9 @@ PL_API int pl_ctx_report(pl_pass_ctx *ctx, const char *fmt, ...) PL_PRINTF(2, 3)
  * this pass replaces the earlier one, and so does a later pass's.
  * PL_OK; PL_EINVAL (with an error naming the file in the diagnostics) for
  * a name that is empty, absolute, names a folder or leaves the output
- * folder through ".."; PL_ENOMEM. Added in ABI 1.1. */
+ * folder through ".."; PL_ENOMEM. Each write compares its name with the
+ * files the context holds: meant for a few files per pass, not thousands.
+ * Added in ABI 1.1. */
 PL_API int pl_ctx_write_file(pl_pass_ctx *ctx, const char *name, const void *data,
                              size_t len);
 
