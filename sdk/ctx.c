@@ -13,6 +13,13 @@ struct opt_value {
 	char *s; /* canonical text; the value itself for strings and enums */
 };
 
+/* A file the pass handed to the host: its name and a copy of its bytes. */
+struct ctx_file {
+	char *name;
+	void *data;
+	size_t len;
+};
+
 struct pl_pass_ctx {
 	const pl_pass_desc *pass;
 	pl_diags *diags;
@@ -26,6 +33,8 @@ struct pl_pass_ctx {
 	size_t nreports, reports_cap;
 	size_t nerrors; /* reported through this context: each fails the pass */
 	const pl_cost_model *cost_model; /* the host's; NULL: the defaults */
+	struct ctx_file *files; /* in order of first write */
+	size_t nfiles, files_cap;
 };
 
 /* Decodes an already validated canonical text into v. */
@@ -83,6 +92,8 @@ void pl_ctx_free(pl_pass_ctx *c)
 	free(c->stats);
 	pl_ctx_clear_reports(c);
 	free(c->reports);
+	pl_ctx_clear_files(c);
+	free(c->files);
 	free(c);
 }
 
@@ -273,4 +284,63 @@ void pl_ctx_clear_reports(pl_pass_ctx *c)
 	for (size_t k = 0; k < c->nreports; k++)
 		free(c->reports[k]);
 	c->nreports = 0;
+}
+
+/* ---- files the pass writes ---- */
+
+int pl_ctx_write_file(pl_pass_ctx *c, const char *name, const void *data, size_t len)
+{
+	char why[128];
+	if (pl_file_name_check(name, why, sizeof why) != PL_OK) {
+		pl_ctx_error(c, NULL, "cannot write file '%s': %s", name ? name : "(null)", why);
+		return PL_EINVAL;
+	}
+	if (len && !data)
+		return PL_EINVAL;
+	char *norm = pl_file_name_normalize_(name);
+	void *copy = malloc(len ? len : 1);
+	if (!norm || !copy)
+		goto nomem;
+	if (len)
+		memcpy(copy, data, len);
+	for (size_t k = 0; k < c->nfiles; k++)
+		if (strcmp(c->files[k].name, norm) == 0) {
+			free(norm);
+			free(c->files[k].data);
+			c->files[k].data = copy;
+			c->files[k].len = len;
+			return PL_OK;
+		}
+	if (c->nfiles == c->files_cap) {
+		size_t cap = c->files_cap ? c->files_cap * 2 : 2;
+		struct ctx_file *v = realloc(c->files, cap * sizeof *v);
+		if (!v)
+			goto nomem;
+		c->files = v;
+		c->files_cap = cap;
+	}
+	c->files[c->nfiles++] = (struct ctx_file){norm, copy, len};
+	return PL_OK;
+nomem:
+	free(norm);
+	free(copy);
+	return PL_ENOMEM;
+}
+
+size_t pl_ctx_num_files(const pl_pass_ctx *c) { return c->nfiles; }
+const char *pl_ctx_file_name(const pl_pass_ctx *c, size_t i) { return c->files[i].name; }
+
+const void *pl_ctx_file_data(const pl_pass_ctx *c, size_t i, size_t *len)
+{
+	*len = c->files[i].len;
+	return c->files[i].data;
+}
+
+void pl_ctx_clear_files(pl_pass_ctx *c)
+{
+	for (size_t k = 0; k < c->nfiles; k++) {
+		free(c->files[k].name);
+		free(c->files[k].data);
+	}
+	c->nfiles = 0;
 }

@@ -9,6 +9,7 @@ libpassline_la_SOURCES = \
 	sdk/ctx.c \
 	sdk/desc.c \
 	sdk/diag.c \
+	sdk/file_name.c \
 	sdk/inst.c \
 	sdk/module.c \
 	sdk/names.c \

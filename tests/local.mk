@@ -61,6 +61,14 @@ EXTRA_DIST += tests/defaults.sh
 TESTS += tests/output.sh
 EXTRA_DIST += tests/output.sh
 
+# Files passes hand to the host: where they land, what is refused.
+TESTS += tests/pass_files.sh
+EXTRA_DIST += tests/pass_files.sh
+
+# The Timeline pass: golden SVG, trace, size, a browser's rendering.
+TESTS += tests/timeline.sh
+EXTRA_DIST += tests/timeline.sh tests/timeline_check.py tests/timeline_golden
+
 # Last of all: the suite left /dev/null a character device. Its log
 # depends on every other test's, so it runs after them.
 TESTS += tests/zz-devnull.sh

@@ -41,3 +41,9 @@ tests_unit_check_cost_SOURCES = tests/unit/check_cost.c
 tests_unit_check_cost_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_check_cost_LDADD = $(UNIT_LDADD)
 TESTS += tests/unit/check_cost
+
+check_PROGRAMS += tests/unit/check_files
+tests_unit_check_files_SOURCES = tests/unit/check_files.c
+tests_unit_check_files_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_check_files_LDADD = $(UNIT_LDADD)
+TESTS += tests/unit/check_files

@@ -88,6 +88,15 @@ PL_API void pl_ctx_clear_reports(pl_pass_ctx *ctx);
 
 /* pl_u128_add is in passline/u128.h (which passline/plugin.h includes). */
 
+/* The files the pass handed over with pl_ctx_write_file, in the order of
+ * their first write (names in normal form), each with the bytes of its
+ * last write; valid until the next write or clear. The host writes them
+ * when the run succeeded. Added in ABI 1.1. */
+PL_API size_t pl_ctx_num_files(const pl_pass_ctx *ctx);
+PL_API const char *pl_ctx_file_name(const pl_pass_ctx *ctx, size_t i);
+PL_API const void *pl_ctx_file_data(const pl_pass_ctx *ctx, size_t i, size_t *len);
+PL_API void pl_ctx_clear_files(pl_pass_ctx *ctx);
+
 #ifdef __cplusplus
 }
 #endif

@@ -222,6 +222,26 @@ PL_API void pl_ctx_error(pl_pass_ctx *ctx, const pl_inst *at, const char *fmt,
  * host shows report lines after the pass has run. PL_OK or PL_ENOMEM. */
 PL_API int pl_ctx_report(pl_pass_ctx *ctx, const char *fmt, ...) PL_PRINTF(2, 3);
 
+/* Hands a file to the host: len bytes of data (copied; data may be NULL
+ * when len is 0) to be written under name, a path relative to the folder
+ * of the host's output (passline(1): beside -o, or in the current folder).
+ * The host writes every file atomically and only after the whole run
+ * succeeded, so a pass never opens files itself. The name is kept in
+ * normal form ("a/./b/../c" is "a/c"); a later write of the same name by
+ * this pass replaces the earlier one, and so does a later pass's.
+ * PL_OK; PL_EINVAL (with an error naming the file in the diagnostics) for
+ * a name that is empty, absolute, names a folder or leaves the output
+ * folder through ".."; PL_ENOMEM. Each write compares its name with the
+ * files the context holds: meant for a few files per pass, not thousands.
+ * Added in ABI 1.1. */
+PL_API int pl_ctx_write_file(pl_pass_ctx *ctx, const char *name, const void *data,
+                             size_t len);
+
+/* Checks a file name as pl_ctx_write_file does, on its text alone. PL_OK,
+ * or PL_EINVAL with the reason in err (errlen bytes, NUL-terminated; err
+ * may be NULL). Added in ABI 1.1. */
+PL_API int pl_file_name_check(const char *name, char *err, size_t errlen);
+
 #ifdef __cplusplus
 }
 #endif
