@@ -26,7 +26,7 @@ layout=${BENCH_LAYOUT:-}
 passline="$builddir/passline"
 plugins="$builddir/plugins/.libs"
 gen="$builddir/bench/pl-genmodel"
-passes="HoistFSDPCollectives BucketizeCCOp CoalesceCCOp DynamicInstEstimator DetailDynInst"
+passes="HoistFSDPCollectives BucketizeCCOp CoalesceCCOp DynamicInstEstimator DetailDynInst ScheduleEstimate"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/pl-bench.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 mkdir -p "$srcdir/bench/results"
@@ -137,6 +137,8 @@ target() {
 if [ -n "$target_n" ]; then
 	target
 	l_insts=$t_insts l_total=$t_total l_bpi=$t_bpi
+	# ScheduleEstimate's share of that pipeline, from the last run
+	t_sched=$(awk '/ s  ScheduleEstimate$/ {print $1}' "$tmp/err")
 	target --single-function --unique-attrs
 	u_insts=$t_insts u_total=$t_total u_bpi=$t_bpi u_per=$t_per
 	# the same shape at a tenth of the size: time per instruction
@@ -146,8 +148,8 @@ if [ -n "$target_n" ]; then
 	run_config default "$tmp/m.pir" -p "$srcdir/conf/default.ini"
 	u_ratio=$(awk -v n="$s_insts" -v t="$m_total" -v big="$u_per" \
 		'BEGIN {printf "%.2f", (t > 0 ? big / (t / n) : 0)}')
-	target_json=$(printf ', "target_insts": %s, "target_total_s": %s, "target_bytes_per_inst": %s, "single_unique_insts": %s, "single_unique_total_s": %s, "single_unique_bytes_per_inst": %s, "single_unique_scaling": %s' \
-		"$l_insts" "$l_total" "$l_bpi" "$u_insts" "$u_total" "$u_bpi" "$u_ratio")
+	target_json=$(printf ', "target_insts": %s, "target_total_s": %s, "target_bytes_per_inst": %s, "target_schedule_estimate_s": %s, "single_unique_insts": %s, "single_unique_total_s": %s, "single_unique_bytes_per_inst": %s, "single_unique_scaling": %s' \
+		"$l_insts" "$l_total" "$l_bpi" "${t_sched:-0}" "$u_insts" "$u_total" "$u_bpi" "$u_ratio")
 fi
 # Beside LLVM's MLIR, the reference a compiler engineer compares with:
 # mlir-opt parsing and printing the same one-function module with unique
@@ -193,6 +195,9 @@ if [ -n "$target_n" ]; then
 		"$l_insts" "$l_total" "$(verdict "$l_total" 0.87)"
 	printf '    peak memory there: %s bytes per instruction (<= 200): %s\n' "$l_bpi" \
 		"$(verdict "$l_bpi" 200)"
+	printf '    ScheduleEstimate there (last run): %s s, %s%% of the pipeline (< 10%%): %s\n' \
+		"${t_sched:-0}" "$(awk -v a="${t_sched:-0}" -v t="$l_total" 'BEGIN {printf "%.1f", (t > 0 ? 100 * a / t : 0)}')" \
+		"$(verdict "$(awk -v a="${t_sched:-0}" -v t="$l_total" 'BEGIN {print (t > 0 ? a / t : 0)}')" 0.1)"
 	printf '  one function, unique attributes, %s instructions, read to print: %.3f s (<= 0.7 s): %s\n' \
 		"$u_insts" "$u_total" "$(verdict "$u_total" 0.7)"
 	printf '    peak memory there: %s bytes per instruction (<= 200): %s\n' "$u_bpi" \

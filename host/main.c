@@ -33,6 +33,8 @@ struct cli {
 	size_t noverrides;
 };
 
+#define INSTALLED_DEFAULT_PIPELINE PL_SYSCONFDIR "/passline/default.ini"
+
 static void usage_line(FILE *out)
 {
 	fputs("usage: passline [options] INPUT\n", out);
@@ -48,9 +50,13 @@ static void help(void)
 		"Pipeline:\n"
 		"  -p, --pipeline FILE     run the pipeline in FILE (INI; see passline-pipeline(5))\n"
 		"      --passes A,B,C      run these passes with default options (empty: none)\n"
-		"                          without -p or --passes the built-in default pipeline runs\n"
+		"                          without -p or --passes the default pipeline runs:\n"
+		"                          $PASSLINE_DEFAULT_PIPELINE if set, else\n"
+		"                          " INSTALLED_DEFAULT_PIPELINE "\n"
+		"                          if it exists, else the built-in copy of it\n"
 		"  -O PASS.KEY=VALUE       set an option of every step of PASS (repeatable;\n"
-		"                          KEY may be 'enabled')\n"
+		"                          KEY may be 'enabled'); -O cost_model.KEY=VALUE\n"
+		"                          sets a key of the cost model\n"
 		"      --plugin-dir DIR    search DIR for plugins (repeatable, before\n"
 		"                          PASSLINE_PLUGIN_PATH and the installed folder)\n"
 		"      --allow-insecure-plugins\n"
@@ -308,8 +314,8 @@ static int verify_finish(struct verify_job *job, struct timing *t)
 	return job->rc == PL_OK ? EXIT_OK : EXIT_PASS;
 }
 
-/* Writes the module and the JSON stats; both or neither. With job, the
- * result's verification decides. */
+/* Writes the module, the JSON stats and the files passes handed over; all
+ * or none. With job, the result's verification decides. */
 static int write_outputs(const struct cli *c, pl_module *m, struct pipeline *pl,
                          struct timing *t, struct verify_job *job)
 {
@@ -319,6 +325,20 @@ static int write_outputs(const struct cli *c, pl_module *m, struct pipeline *pl,
 	if (opened && have_json && !atomic_open(&json, c->stats_json)) {
 		atomic_abort(&out);
 		opened = false;
+	}
+	/* the files passes wrote go beside -o (the current folder without it) */
+	struct pass_files files;
+	if (opened) {
+		bool named = c->output && strcmp(c->output, "-") != 0;
+		char *dir = named ? dir_of(c->output) : xstrdup(".");
+		const char *taken[] = {c->output, c->stats_json};
+		if (!pass_files_open(&files, pl, dir, taken, 2)) {
+			atomic_abort(&out);
+			if (have_json)
+				atomic_abort(&json);
+			opened = false;
+		}
+		free(dir);
 	}
 	if (!opened) {
 		if (job)
@@ -349,12 +369,14 @@ static int write_outputs(const struct cli *c, pl_module *m, struct pipeline *pl,
 		atomic_abort(&out);
 		if (have_json)
 			atomic_abort(&json);
+		pass_files_abort(&files);
 		stats_free(&st);
 		return status;
 	}
 	bool ok = atomic_commit(&out);
 	if (have_json)
 		ok = atomic_commit(&json) && ok;
+	ok = pass_files_commit(&files) && ok;
 	if (c->stats)
 		stats_print_table(&st, stderr);
 	stats_free(&st);
@@ -368,12 +390,16 @@ static unsigned host_threads(void)
 	return n < 1 ? 1 : n > 4 ? 4 : (unsigned)n;
 }
 
-/* The default pipeline: the installed pipeline file when there is one (so
- * the administrator's edits to it take effect), else the built-in copy of
- * conf/default.ini. */
+/* The default pipeline: the file PASSLINE_DEFAULT_PIPELINE names (empty:
+ * the built-in copy; ignored when setuid, like PASSLINE_PLUGIN_PATH), else
+ * the installed pipeline file when there is one (so the administrator's
+ * edits to it take effect), else the built-in copy of conf/default.ini. */
 static bool default_pipeline(struct pipeline *pl)
 {
-	const char *installed = PL_SYSCONFDIR "/passline/default.ini";
+	const char *env = host_secure_getenv("PASSLINE_DEFAULT_PIPELINE");
+	if (env)
+		return *env ? pipeline_read_file(env, pl) : pipeline_default(pl);
+	const char *installed = INSTALLED_DEFAULT_PIPELINE;
 	if (access(installed, F_OK) == 0)
 		return pipeline_read_file(installed, pl);
 	return pipeline_default(pl);

@@ -18,16 +18,10 @@
  * would walk more than PL_COUNT_MAX_ENUMERATION outer points and a domain
  * of more than INT64_MAX points.
  *
- * Speed: a module of 10^6 instructions repeats a few domains and
- * predicates. Attribute strings and lists are interned per module, so
- * equal strings and equal lists share one pointer; the pass keeps, for the
- * run, the parsed constraint per (string, rank) and the count per
- * (domain elements, predicate elements), keyed by those pointers. The
- * result is the same as pl_inst_masked_dynamic_instances, only computed
- * once per distinct pair: a pointer stands for one immutable value while
- * the module lives, so the keys are sound whatever the interning; the
- * interning is what makes equal values hit. (10^6 instructions with causal
- * and tail masks: 0.09 s with the caches, 18 s without.)
+ * Speed: the count is pl_inst_masked_dynamic_instances, which every pass
+ * shares and the SDK remembers per module (a module of 10^6 instructions
+ * repeats a few domains and predicates); the pass keeps no cache of its
+ * own.
  */
 #include <passline/passline.h>
 
@@ -45,29 +39,6 @@ static const pl_stat_decl detail_stats[] = {
 	PL_STAT_END
 };
 
-/* ---- run-long caches, keyed by interned pointers -------------------------- */
-
-static uint64_t mix(uint64_t a, uint64_t b)
-{
-	uint64_t h = (a ^ (b * 0x9e3779b97f4a7c15ull)) * 0xbf58476d1ce4e5b9ull;
-	return h ^ (h >> 31);
-}
-
-/* The parsed constraint of an interned predicate string for a rank. */
-struct cons_rec {
-	const char *text;
-	size_t rank;
-	pl_constraint *c;
-};
-
-/* The count of a (domain, predicate) pair: the pointers to their first
- * elements (NULL for an empty list) and their lengths. */
-struct count_rec {
-	const pl_attr *dom, *pred;
-	size_t dom_len, pred_len;
-	uint64_t n;
-};
-
 /* What the pass derives from an instruction's attribute dictionary: the
  * count when the dictionary decides it (a predicate, an explicit count or
  * a domain), and whether it has a flops attribute. Only successes are
@@ -81,74 +52,7 @@ struct cache {
 	struct attr_key predicate, domain, num_dynamic_instances, flops;
 	unsigned traits[PL_OP__COUNT];      /* pl_op_traits of each op, asked once */
 	int64_t default_flops[PL_OP__COUNT]; /* pl_op_default_flops, likewise */
-	/* the records, and tables of their indexes + 1 (hash_table.h) */
-	struct cons_rec *cons;
-	size_t ncons, cons_cap;
-	struct count_rec *counts;
-	size_t ncounts, counts_cap;
-	struct pl_ht cons_index, counts_index;
-	const pl_constraint **scratch; /* one predicate's constraints */
-	size_t scratch_cap;
 };
-
-static void cache_free(struct cache *c)
-{
-	for (size_t k = 0; k < c->ncons; k++)
-		pl_constraint_free(c->cons[k].c);
-	free(c->cons);
-	free(c->counts);
-	free(c->scratch);
-	pl_ht_free(&c->cons_index);
-	pl_ht_free(&c->counts_index);
-}
-
-static uint32_t cons_hash(const char *text, size_t rank)
-{
-	return (uint32_t)mix((uint64_t)(uintptr_t)text, rank);
-}
-
-static uint32_t count_hash(const struct count_rec *s)
-{
-	return (uint32_t)mix(mix((uint64_t)(uintptr_t)s->dom, s->dom_len),
-	                     mix((uint64_t)(uintptr_t)s->pred, s->pred_len));
-}
-
-static bool same_cons(const void *item, const void *probe, const void *ctx)
-{
-	const struct cons_rec *a = &((const struct cache *)ctx)->cons[(uintptr_t)item - 1];
-	const struct cons_rec *b = probe;
-	return a->text == b->text && a->rank == b->rank;
-}
-
-static bool same_count(const void *item, const void *probe, const void *ctx)
-{
-	const struct count_rec *a = &((const struct cache *)ctx)->counts[(uintptr_t)item - 1];
-	const struct count_rec *b = probe;
-	return a->dom == b->dom && a->pred == b->pred && a->dom_len == b->dom_len &&
-	       a->pred_len == b->pred_len;
-}
-
-/* Appends rec (of size bytes) to the records *v (*n of them, room for
- * *cap) and indexes it under hash in t. PL_OK or PL_ENOMEM. */
-static int remember(struct cache *c, struct pl_ht *t, void **v, size_t *n, size_t *cap,
-                    const void *rec, size_t size, uint32_t hash,
-                    bool (*same)(const void *, const void *, const void *))
-{
-	if (*n == *cap) {
-		size_t k = *cap ? *cap * 2 : 64;
-		void *w = realloc(*v, k * size);
-		if (!w)
-			return PL_ENOMEM;
-		*v = w;
-		*cap = k;
-	}
-	if (!pl_ht_reserve(t))
-		return PL_ENOMEM;
-	memcpy((char *)*v + *n * size, rec, size);
-	size_t j = pl_ht_find(t, hash, same, rec, c);
-	pl_ht_put(t, j, hash, (const void *)(uintptr_t)++*n);
-	return PL_OK;
-}
 
 /* ---- messages ---------------------------------------------------------- */
 
@@ -195,102 +99,51 @@ static int count_error(pl_pass_ctx *ctx, const pl_inst *inst, int rc, const char
 
 /* ---- counting ----------------------------------------------------------- */
 
-/* The parsed constraint for an interned string s of len bytes. */
-static int constraint_for(pl_pass_ctx *ctx, struct cache *c, const pl_inst *inst,
-                          const char *s, size_t len, size_t rank, const pl_constraint **out)
+/* What a failed predicated count means, where the status alone does not
+ * say it (the verifier rejects these first; a pass may still make them),
+ * written into buf. */
+static const char *masked_detail(int rc, const pl_attr *dom, const pl_attr *pred, char *buf,
+                                 size_t len)
 {
-	struct cons_rec rec = {s, rank, NULL};
-	uint32_t hash = cons_hash(s, rank);
-	const void *known = pl_ht_get(&c->cons_index, hash, same_cons, &rec, c);
-	if (known) {
-		*out = c->cons[(uintptr_t)known - 1].c;
-		return PL_OK;
+	switch (rc) {
+	case PL_EOVERFLOW: return "its predicated domain has more than INT64_MAX points";
+	case PL_ETYPE: return "'domain' must list integers and 'predicate' strings";
+	case PL_EINVAL: return "'domain' must list integers >= 0";
+	case PL_ELIMIT:
+		return pl_attr_list_size(dom) > PL_MAX_RANK ? "'domain' has more than 64 dimensions"
+		                                            : NULL;
+	case PL_EPARSE:
+		for (size_t k = 0; k < pl_attr_list_size(pred); k++) {
+			size_t n, col = 0;
+			const char *text = pl_attr_get_string(pl_attr_list_at(pred, k), &n), *msg = NULL;
+			pl_constraint *c = NULL;
+			if (pl_constraint_parse(text, n, pl_attr_list_size(dom), &c, &col, &msg) ==
+			    PL_OK) {
+				pl_constraint_free(c);
+				continue;
+			}
+			snprintf(buf, len, "predicate \"%s\", column %zu: %s", text, col,
+			         msg ? msg : "syntax error");
+			return buf;
+		}
+		return NULL;
+	default: return NULL;
 	}
-	pl_constraint *k = NULL;
-	size_t col = 0;
-	const char *msg = NULL;
-	int rc = pl_constraint_parse(s, len, rank, &k, &col, &msg);
-	if (rc == PL_EPARSE) {
-		char detail[512];
-		snprintf(detail, sizeof detail, "predicate \"%s\", column %zu: %s", s, col,
-		         msg ? msg : "syntax error");
-		return count_error(ctx, inst, rc, detail);
-	}
-	if (rc)
-		return count_error(ctx, inst, rc, NULL);
-	rec.c = k;
-	rc = remember(c, &c->cons_index, (void **)&c->cons, &c->ncons, &c->cons_cap, &rec,
-	              sizeof rec, hash, same_cons);
-	if (rc) {
-		pl_constraint_free(k);
-		return count_error(ctx, inst, rc, NULL);
-	}
-	*out = k;
-	return PL_OK;
 }
 
 /* masked_dynamic_instances of an instruction with a predicate. */
-static int masked_count(pl_pass_ctx *ctx, struct cache *c, const pl_inst *inst,
-                        const pl_attr *dom, const pl_attr *pred, uint64_t *out)
+static int masked_count(pl_pass_ctx *ctx, const pl_inst *inst, const pl_attr *dom,
+                        const pl_attr *pred, uint64_t *out)
 {
 	if (!dom || pl_attr_get_kind(dom) != PL_ATTR_LIST ||
 	    pl_attr_get_kind(pred) != PL_ATTR_LIST)
 		return count_error(ctx, inst, PL_ETYPE,
 		                   "'predicate' needs a 'domain', and both must be lists");
-	struct count_rec key = {
-		.dom = pl_attr_list_at(dom, 0),
-		.pred = pl_attr_list_at(pred, 0),
-		.dom_len = pl_attr_list_size(dom),
-		.pred_len = pl_attr_list_size(pred),
-	};
-	uint32_t hash = count_hash(&key);
-	const void *known = pl_ht_get(&c->counts_index, hash, same_count, &key, c);
-	if (known) {
-		*out = c->counts[(uintptr_t)known - 1].n;
-		return PL_OK;
-	}
-
-	size_t rank = key.dom_len;
-	if (rank > PL_MAX_RANK)
-		return count_error(ctx, inst, PL_EINVAL, "'domain' has more than 64 dimensions");
-	int64_t extents[PL_MAX_RANK];
-	for (size_t k = 0; k < rank; k++) {
-		const pl_attr *e = pl_attr_list_at(dom, k);
-		if (pl_attr_get_kind(e) != PL_ATTR_INT || pl_attr_get_int(e) < 0)
-			return count_error(ctx, inst, PL_ETYPE,
-			                   "'domain' must list integers >= 0");
-		extents[k] = pl_attr_get_int(e);
-	}
-	size_t ncs = key.pred_len;
-	if (ncs > c->scratch_cap) {
-		const pl_constraint **v = realloc(c->scratch, ncs * sizeof *v);
-		if (!v)
-			return count_error(ctx, inst, PL_ENOMEM, NULL);
-		c->scratch = v;
-		c->scratch_cap = ncs;
-	}
-	for (size_t k = 0; k < ncs; k++) {
-		const pl_attr *s = pl_attr_list_at(pred, k);
-		if (pl_attr_get_kind(s) != PL_ATTR_STRING)
-			return count_error(ctx, inst, PL_ETYPE, "'predicate' must list strings");
-		size_t len;
-		const char *text = pl_attr_get_string(s, &len);
-		int rc = constraint_for(ctx, c, inst, text, len, rank, &c->scratch[k]);
-		if (rc)
-			return rc;
-	}
 	uint64_t n;
-	int rc = pl_domain_count(extents, rank, c->scratch, ncs, &n);
+	char detail[512];
+	int rc = pl_inst_masked_dynamic_instances(inst, &n);
 	if (rc)
-		return count_error(ctx, inst, rc,
-		                   rc == PL_EOVERFLOW ? "its predicated domain has more than "
-		                                        "INT64_MAX points"
-		                                      : NULL);
-	key.n = n;
-	rc = remember(c, &c->counts_index, (void **)&c->counts, &c->ncounts, &c->counts_cap, &key,
-	              sizeof key, hash, same_count);
-	if (rc)
-		return count_error(ctx, inst, rc, NULL);
+		return count_error(ctx, inst, rc, masked_detail(rc, dom, pred, detail, sizeof detail));
 	*out = n;
 	return PL_OK;
 }
@@ -341,7 +194,7 @@ static int dict_facts(pl_pass_ctx *ctx, struct cache *c, const pl_inst *inst,
 	const pl_attr *dom = attr_key_get(&c->domain, attrs);
 	int rc = PL_OK;
 	if (pred) {
-		rc = masked_count(ctx, c, inst, dom, pred, &f.n);
+		rc = masked_count(ctx, inst, dom, pred, &f.n);
 		f.n_known = true;
 	} else if (dom || attr_key_get(&c->num_dynamic_instances, attrs)) {
 		rc = pl_inst_num_dynamic_instances(inst, &f.n);
@@ -417,7 +270,6 @@ static int detail_run(pl_pass_ctx *ctx, void *state, pl_module *m)
 		for (const pl_inst *inst = pl_func_first_inst(pl_module_func_at(m, fi));
 		     inst && rc == PL_OK; inst = pl_inst_next(inst))
 			rc = visit(ctx, &cache, &t, inst);
-	cache_free(&cache);
 	if (rc)
 		return rc;
 
