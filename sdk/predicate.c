@@ -769,46 +769,48 @@ int pl_domain_count(const int64_t *extents, size_t rank,
 struct count_slot {
 	const pl_attr *dom, *pred;
 	uint32_t dom_len, pred_len;
-	bool used;
 	uint64_t n;
 };
 
+/* The counts, and the one hash table (hash_table.h) of their indexes + 1. */
 struct pl_count_memo {
-	struct count_slot *slots;
-	size_t cap, count; /* cap a power of two, at most half full */
+	struct count_slot *v;
+	size_t n, cap;
+	struct pl_ht index;
 };
 
 void pl_count_memo_free_(struct pl_count_memo *memo)
 {
-	if (memo)
-		free(memo->slots);
+	if (memo) {
+		free(memo->v);
+		pl_ht_free(&memo->index);
+	}
 	free(memo);
 }
 
-static size_t count_slot_hash(const struct count_slot *k)
+static uint32_t count_slot_hash(const struct count_slot *k)
 {
 	uint64_t h = (uint64_t)(uintptr_t)k->dom * 0x9e3779b97f4a7c15ull;
 	h ^= ((uint64_t)(uintptr_t)k->pred + k->dom_len) * 0xbf58476d1ce4e5b9ull;
 	h ^= (uint64_t)k->pred_len * 0x94d049bb133111ebull;
-	return (size_t)(h ^ (h >> 29));
+	return (uint32_t)(h ^ (h >> 29));
 }
 
-static bool count_slot_equal(const struct count_slot *a, const struct count_slot *b)
+static bool count_slot_equal(const void *item, const void *probe, const void *ctx)
 {
+	const struct count_slot *a = &((const struct pl_count_memo *)ctx)->v[(uintptr_t)item - 1];
+	const struct count_slot *b = probe;
 	return a->dom == b->dom && a->pred == b->pred && a->dom_len == b->dom_len &&
 	       a->pred_len == b->pred_len;
 }
 
-static struct count_slot *memo_find(const struct pl_count_memo *memo,
-                                    const struct count_slot *key)
+static const struct count_slot *memo_find(const struct pl_count_memo *memo,
+                                          const struct count_slot *key)
 {
-	if (!memo || !memo->cap)
+	if (!memo)
 		return NULL;
-	for (size_t j = count_slot_hash(key) & (memo->cap - 1); memo->slots[j].used;
-	     j = (j + 1) & (memo->cap - 1))
-		if (count_slot_equal(&memo->slots[j], key))
-			return &memo->slots[j];
-	return NULL;
+	const void *k = pl_ht_get(&memo->index, count_slot_hash(key), count_slot_equal, key, memo);
+	return k ? &memo->v[(uintptr_t)k - 1] : NULL;
 }
 
 /* Remembers key; nothing happens when out of memory (the memo saves work,
@@ -818,28 +820,20 @@ static void memo_add(pl_module *m, const struct count_slot *key)
 	struct pl_count_memo *memo = m->count_memo;
 	if (!memo && !(memo = m->count_memo = calloc(1, sizeof *memo)))
 		return;
-	if ((memo->count + 1) * 2 > memo->cap) {
+	if (memo->n == memo->cap) {
 		size_t cap = memo->cap ? memo->cap * 2 : 64;
-		struct count_slot *v = calloc(cap, sizeof *v);
+		struct count_slot *v = realloc(memo->v, cap * sizeof *v);
 		if (!v)
 			return;
-		for (size_t k = 0; k < memo->cap; k++) {
-			if (!memo->slots[k].used)
-				continue;
-			size_t j = count_slot_hash(&memo->slots[k]) & (cap - 1);
-			while (v[j].used)
-				j = (j + 1) & (cap - 1);
-			v[j] = memo->slots[k];
-		}
-		free(memo->slots);
-		memo->slots = v;
+		memo->v = v;
 		memo->cap = cap;
 	}
-	size_t j = count_slot_hash(key) & (memo->cap - 1);
-	while (memo->slots[j].used)
-		j = (j + 1) & (memo->cap - 1);
-	memo->slots[j] = *key;
-	memo->count++;
+	if (!pl_ht_reserve(&memo->index))
+		return;
+	uint32_t hash = count_slot_hash(key);
+	size_t j = pl_ht_find(&memo->index, hash, count_slot_equal, key, memo);
+	memo->v[memo->n] = *key;
+	pl_ht_put(&memo->index, j, hash, (const void *)(uintptr_t)++memo->n);
 }
 
 static int count_predicated(const pl_attr *dom, const pl_attr *pred, uint64_t *out)
@@ -883,7 +877,7 @@ int pl_inst_masked_dynamic_instances(const pl_inst *inst, uint64_t *out)
 		return pl_inst_num_dynamic_instances(inst, out);
 	if (!dom || dom->kind != PL_ATTR_LIST || pred->kind != PL_ATTR_LIST)
 		return PL_ETYPE;
-	struct count_slot key = {dom->u.list, pred->u.list, dom->len, pred->len, true, 0};
+	struct count_slot key = {dom->u.list, pred->u.list, dom->len, pred->len, 0};
 	const struct count_slot *known = memo_find(m->count_memo, &key);
 	if (known) {
 		*out = known->n;

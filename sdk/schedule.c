@@ -32,13 +32,8 @@ struct pl_schedule {
 	uint64_t makespan, compute, comm, exposed;
 };
 
-/* Open addressing, linear probing, at most half full; a slot holds an
- * index + 1 (0: empty). */
-struct index_map {
-	size_t *slots;
-	size_t cap;
-	size_t count;
-};
+/* The maps below are the one hash table (hash_table.h): an item is a row
+ * or group index + 1, the context the array it indexes. */
 
 static uint64_t mix64(uint64_t h)
 {
@@ -48,55 +43,37 @@ static uint64_t mix64(uint64_t h)
 	return h;
 }
 
-static bool map_reserve(struct index_map *m, size_t (*hash)(const void *, size_t),
-                        const void *ctx)
-{
-	if ((m->count + 1) * 2 <= m->cap)
-		return true;
-	size_t cap = m->cap ? m->cap * 2 : 16;
-	size_t *v = calloc(cap, sizeof *v);
-	if (!v)
-		return false;
-	for (size_t k = 0; k < m->cap; k++) {
-		if (!m->slots[k])
-			continue;
-		size_t j = hash(ctx, m->slots[k] - 1) & (cap - 1);
-		while (v[j])
-			j = (j + 1) & (cap - 1);
-		v[j] = m->slots[k];
-	}
-	free(m->slots);
-	m->slots = v;
-	m->cap = cap;
-	return true;
-}
-
 /* ---- groups by name ---- */
 
-static size_t group_hash_of(const char *s, size_t len)
+static uint32_t group_hash_of(const char *s, size_t len)
 {
-	return (size_t)mix64(pl_hash_bytes_(s, len));
+	return (uint32_t)mix64(pl_hash_bytes_(s, len));
 }
 
-static size_t group_hash(const void *ctx, size_t g)
+struct name_probe {
+	const char *name;
+	size_t len;
+};
+
+static bool group_named(const void *item, const void *probe, const void *ctx)
 {
-	const struct group *groups = ctx;
-	return group_hash_of(groups[g].name, groups[g].len);
+	const struct group *g = &((const struct group *)ctx)[(uintptr_t)item - 1];
+	const struct name_probe *n = probe;
+	return g->len == n->len && memcmp(g->name, n->name, n->len) == 0;
 }
 
 /* The stream of the group named s (len bytes), made on first sight. */
-static int group_of(pl_schedule *s, struct index_map *m, size_t *cap, const char *name,
+static int group_of(pl_schedule *s, struct pl_ht *m, size_t *cap, const char *name,
                     size_t len, size_t *out)
 {
-	if (!map_reserve(m, group_hash, s->groups))
+	if (!pl_ht_reserve(m))
 		return PL_ENOMEM;
-	size_t j = group_hash_of(name, len) & (m->cap - 1);
-	for (; m->slots[j]; j = (j + 1) & (m->cap - 1)) {
-		const struct group *g = &s->groups[m->slots[j] - 1];
-		if (g->len == len && memcmp(g->name, name, len) == 0) {
-			*out = m->slots[j] - 1;
-			return PL_OK;
-		}
+	struct name_probe probe = {name, len};
+	uint32_t hash = group_hash_of(name, len);
+	size_t j = pl_ht_find(m, hash, group_named, &probe, s->groups);
+	if (pl_ht_used(m, j)) {
+		*out = (uintptr_t)m->slots[j].item - 1;
+		return PL_OK;
 	}
 	if (s->ngroups == *cap) {
 		size_t c = *cap ? *cap * 2 : 4;
@@ -107,8 +84,7 @@ static int group_of(pl_schedule *s, struct index_map *m, size_t *cap, const char
 		*cap = c;
 	}
 	s->groups[s->ngroups] = (struct group){name, len, 0};
-	m->slots[j] = ++s->ngroups;
-	m->count++;
+	pl_ht_put(m, j, hash, (const void *)(uintptr_t)++s->ngroups);
 	*out = s->ngroups - 1;
 	return PL_OK;
 }
@@ -134,43 +110,37 @@ static int keep_names(pl_schedule *s)
 
 /* ---- starts by instruction ---- */
 
-static size_t start_hash_of(const pl_inst *inst)
+static uint32_t start_hash_of(const pl_inst *inst)
 {
-	return (size_t)mix64((uint64_t)(uintptr_t)inst);
+	return (uint32_t)mix64((uint64_t)(uintptr_t)inst);
 }
 
-static size_t start_hash(const void *ctx, size_t row)
+static bool start_is(const void *item, const void *probe, const void *ctx)
 {
-	const struct row *rows = ctx;
-	return start_hash_of(rows[row].inst);
+	return ((const struct row *)ctx)[(uintptr_t)item - 1].inst == probe;
 }
 
-static int add_start(pl_schedule *s, struct index_map *m, size_t row)
+static int add_start(pl_schedule *s, struct pl_ht *m, size_t row)
 {
-	if (!map_reserve(m, start_hash, s->rows))
+	if (!pl_ht_reserve(m))
 		return PL_ENOMEM;
-	size_t j = start_hash_of(s->rows[row].inst) & (m->cap - 1);
-	while (m->slots[j])
-		j = (j + 1) & (m->cap - 1);
-	m->slots[j] = row + 1;
-	m->count++;
+	uint32_t hash = start_hash_of(s->rows[row].inst);
+	size_t j = pl_ht_find(m, hash, start_is, s->rows[row].inst, s->rows);
+	pl_ht_put(m, j, hash, (const void *)(uintptr_t)(row + 1));
 	return PL_OK;
 }
 
 /* The row of the start whose result done takes, or NULL. */
-static const struct row *start_of(const pl_schedule *s, const struct index_map *m,
+static const struct row *start_of(const pl_schedule *s, const struct pl_ht *m,
                                   const pl_inst *done)
 {
-	if (!done->nops || !m->cap)
+	if (!done->nops)
 		return NULL;
 	const pl_inst *start = pl_inst_ops_(done)[0].val->def;
 	if (!start)
 		return NULL;
-	for (size_t j = start_hash_of(start) & (m->cap - 1); m->slots[j];
-	     j = (j + 1) & (m->cap - 1))
-		if (s->rows[m->slots[j] - 1].inst == start)
-			return &s->rows[m->slots[j] - 1];
-	return NULL;
+	const void *k = pl_ht_get(m, start_hash_of(start), start_is, start, s->rows);
+	return k ? &s->rows[(uintptr_t)k - 1] : NULL;
 }
 
 /* ---- the walk ---- */
@@ -182,7 +152,7 @@ static bool add_u64(uint64_t *acc, uint64_t v)
 
 static int simulate(pl_schedule *s, const pl_func *f, const pl_cost_model *cm)
 {
-	struct index_map groups = {0}, starts = {0};
+	struct pl_ht groups = {0}, starts = {0};
 	size_t groups_cap = 0;
 	uint64_t c = 0;
 	int rc = PL_OK;
@@ -242,8 +212,8 @@ static int simulate(pl_schedule *s, const pl_func *f, const pl_cost_model *cm)
 			c = r->end;
 		}
 	}
-	free(groups.slots);
-	free(starts.slots);
+	pl_ht_free(&groups);
+	pl_ht_free(&starts);
 	if (rc)
 		return rc;
 	s->makespan = c;

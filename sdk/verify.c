@@ -39,15 +39,16 @@ struct dict_memo {
  * far, whose done comes last. A store to the buffer before that done writes
  * it while it is in flight. */
 struct flight_slot {
-	const pl_value *buf;
 	const pl_inst *start, *done;
-	uint32_t gen; /* in use when it is the table's gen */
 };
 
+/* The in-flight buffers of the function being checked: records, and the
+ * one hash table (hash_table.h) from a buffer to its record's index + 1,
+ * emptied in O(1) per function. */
 struct flight_table {
-	struct flight_slot *slots;
-	size_t cap, count; /* cap is 0 or a power of two */
-	uint32_t gen;      /* a new one per function: emptying is O(1) */
+	struct flight_slot *v;
+	size_t n, cap;
+	struct pl_ht index;
 };
 
 struct verifier {
@@ -446,54 +447,25 @@ static void check_collective(struct verifier *v, const pl_inst *i, const struct 
 
 /* ---- asynchronous collectives ---- */
 
-static size_t flight_hash(const struct flight_table *t, const pl_value *buf)
+static bool same_buf(const void *item, const void *probe, const void *ctx)
 {
-	return (size_t)(((uint64_t)(uintptr_t)buf * UINT64_C(0x9e3779b97f4a7c15)) >> 32) &
-	       (t->cap - 1);
+	(void)ctx;
+	return item == probe;
 }
 
 static struct flight_slot *flight_find(const struct flight_table *t, const pl_value *buf)
 {
-	if (!t->count)
+	const struct pl_ht *ix = &t->index;
+	if (!ix->count)
 		return NULL;
-	for (size_t j = flight_hash(t, buf);; j = (j + 1) & (t->cap - 1)) {
-		struct flight_slot *s = &t->slots[j];
-		if (s->gen != t->gen)
-			return NULL;
-		if (s->buf == buf)
-			return s;
-	}
-}
-
-static bool flight_grow(struct flight_table *t)
-{
-	struct flight_table n = {calloc(t->cap ? t->cap * 2 : 64, sizeof *n.slots),
-	                         t->cap ? t->cap * 2 : 64, t->count, 1};
-	if (!n.slots)
-		return false;
-	for (size_t i = 0; i < t->cap; i++) {
-		if (t->slots[i].gen != t->gen)
-			continue;
-		size_t j = flight_hash(&n, t->slots[i].buf);
-		while (n.slots[j].gen)
-			j = (j + 1) & (n.cap - 1);
-		n.slots[j] = t->slots[i];
-		n.slots[j].gen = 1;
-	}
-	free(t->slots);
-	*t = n;
-	return true;
+	size_t j = pl_ht_find(ix, pl_ht_hash_ptr(buf), same_buf, buf, NULL);
+	return pl_ht_used(ix, j) ? &t->v[(uintptr_t)ix->vals[j] - 1] : NULL;
 }
 
 static void flight_clear(struct flight_table *t)
 {
-	if (!t->count)
-		return;
-	t->count = 0;
-	if (++t->gen == 0) {
-		memset(t->slots, 0, t->cap * sizeof *t->slots);
-		t->gen = 1;
-	}
+	pl_ht_clear(&t->index);
+	t->n = 0;
 }
 
 /* The operands of start s are in flight until done d. */
@@ -505,16 +477,26 @@ static void flight_add(struct verifier *v, const pl_inst *s, const pl_inst *d)
 		const pl_value *buf = ops[k].val;
 		struct flight_slot *e = flight_find(t, buf);
 		if (!e) {
-			if ((t->count + 1) * 2 > t->cap && !flight_grow(t)) {
+			if (t->n == t->cap) {
+				size_t cap = t->cap ? t->cap * 2 : 16;
+				struct flight_slot *nv = realloc(t->v, cap * sizeof *nv);
+				if (!nv) {
+					v->oom = true;
+					return;
+				}
+				t->v = nv;
+				t->cap = cap;
+			}
+			t->index.map = true;
+			if (!pl_ht_reserve(&t->index)) {
 				v->oom = true;
 				return;
 			}
-			size_t j = flight_hash(t, buf);
-			while (t->slots[j].gen == t->gen)
-				j = (j + 1) & (t->cap - 1);
-			e = &t->slots[j];
-			*e = (struct flight_slot){buf, s, d, t->gen};
-			t->count++;
+			uint32_t hash = pl_ht_hash_ptr(buf);
+			size_t j = pl_ht_find(&t->index, hash, same_buf, buf, NULL);
+			t->v[t->n] = (struct flight_slot){s, d};
+			pl_ht_put(&t->index, j, hash, buf);
+			t->index.vals[j] = (void *)(uintptr_t)++t->n;
 		} else if (e->done->pos < d->pos) {
 			e->start = s;
 			e->done = d;
@@ -640,7 +622,7 @@ static void check_arity(struct verifier *v, const pl_inst *i, const struct reser
 		if (i->nops < 2)
 			inst_error(v, i, "a store needs the stored value and the buffer "
 			                 "(%u operand%s)", i->nops, i->nops == 1 ? "" : "s");
-		else if (v->flight.count)
+		else if (v->flight.index.count)
 			check_store_in_flight(v, i);
 		if (i->nres)
 			inst_error(v, i, "a store has no results");
@@ -831,7 +813,8 @@ int pl_verify_module_threads(pl_module *m, pl_diags *diags, unsigned threads)
 	for (size_t t = 0; t < n; t++) {
 		if (parts[t].v.oom)
 			rc = PL_ENOMEM;
-		free(parts[t].v.flight.slots);
+		free(parts[t].v.flight.v);
+		pl_ht_free(&parts[t].v.flight.index);
 	}
 	free(parts);
 	if (rc != PL_OK)
