@@ -114,6 +114,18 @@ static void expect(struct parser *p, enum pl_tok kind, const char *what)
 	next(p);
 }
 
+/* After an element of a list that close ends: true when a ',' says
+ * another follows, which must not be close (what names the element). */
+static bool another(struct parser *p, enum pl_tok close, const char *what)
+{
+	if (TOK.kind != PL_T_COMMA)
+		return false;
+	next(p);
+	if (TOK.kind == close)
+		expected(p, what);
+	return true;
+}
+
 static void reserve(struct parser *p, struct pl_ht *t)
 {
 	if (!pl_ht_reserve(t))
@@ -269,7 +281,7 @@ static const pl_type *parse_type(struct parser *p)
 	int64_t dims[PL_MAX_RANK];
 	size_t rank = 0;
 	if (TOK.kind != PL_T_RBRACKET) {
-		for (;;) {
+		do {
 			if (TOK.kind != PL_T_INT)
 				expected(p, "an integer extent");
 			if (TOK.i < 0)
@@ -279,10 +291,7 @@ static const pl_type *parse_type(struct parser *p)
 				         PL_MAX_RANK);
 			dims[rank++] = TOK.i;
 			next(p);
-			if (TOK.kind != PL_T_COMMA)
-				break;
-			next(p);
-		}
+		} while (another(p, PL_T_RBRACKET, "an integer extent"));
 	}
 	expect(p, PL_T_RBRACKET, "',' or ']' in type");
 	return nn(p, pl_type_get(p->m, dtype, dims, rank));
@@ -298,14 +307,10 @@ static void parse_result_types(struct parser *p, size_t nres)
 		next(p);
 		if (TOK.kind == PL_T_LPAREN) {
 			next(p);
-			while (TOK.kind != PL_T_RPAREN) {
-				PUSH(p, p->types, parse_type(p));
-				if (TOK.kind != PL_T_COMMA)
-					break;
-				next(p);
-				if (TOK.kind == PL_T_RPAREN)
-					expected(p, "a type");
-			}
+			if (TOK.kind != PL_T_RPAREN)
+				do
+					PUSH(p, p->types, parse_type(p));
+				while (another(p, PL_T_RPAREN, "a type"));
 			expect(p, PL_T_RPAREN, "',' or ')' in the result types");
 		} else {
 			PUSH(p, p->types, parse_type(p));
@@ -337,11 +342,8 @@ static void parse_list(struct parser *p, pl_attr *out)
 		pl_attr v;
 		parse_attr(p, &v);
 		PUSH(p, p->elems, v);
-		if (TOK.kind != PL_T_COMMA)
+		if (!another(p, PL_T_RBRACKET, "an attribute value"))
 			break;
-		next(p);
-		if (TOK.kind == PL_T_RBRACKET)
-			expected(p, "an attribute value");
 	}
 	expect(p, PL_T_RBRACKET, "',' or ']' in list");
 	size_t n = p->elems.n - base;
@@ -469,11 +471,8 @@ static void parse_attrs(struct parser *p, pl_attrs *d)
 		parse_attr(p, &e.val);
 		PUSH(p, p->entries, e);
 		PUSH(p, p->entry_at, at);
-		if (TOK.kind != PL_T_COMMA)
+		if (!another(p, PL_T_RBRACE, "an attribute name"))
 			break;
-		next(p);
-		if (TOK.kind == PL_T_RBRACE)
-			expected(p, "an attribute name");
 	}
 	expect(p, PL_T_RBRACE, "',' or '}' in attributes");
 	if (p->entries.n > 64)
@@ -592,11 +591,8 @@ static void parse_func(struct parser *p)
 		expect(p, PL_T_COLON, "':' after the argument");
 		pl_value *v = nn(p, pl_func_add_arg(f, NULL, parse_type(p)));
 		define_value(p, v, &r);
-		if (TOK.kind != PL_T_COMMA)
+		if (!another(p, PL_T_RPAREN, "an argument '%...'"))
 			break;
-		next(p);
-		if (TOK.kind == PL_T_RPAREN)
-			expected(p, "an argument '%...'");
 	}
 	expect(p, PL_T_RPAREN, "',' or ')' after the arguments");
 	f->names_dirty = false;
