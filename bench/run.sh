@@ -24,7 +24,7 @@ layout=${BENCH_LAYOUT:-}
 passline="$builddir/passline"
 plugins="$builddir/plugins/.libs"
 gen="$builddir/bench/pl-genmodel"
-passes="HoistFSDPCollectives BucketizeCCOp CoalesceCCOp DynamicInstEstimator DetailDynInst"
+passes="HoistFSDPCollectives BucketizeCCOp CoalesceCCOp DynamicInstEstimator DetailDynInst SplitAsyncCCOp"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/pl-bench.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 mkdir -p "$srcdir/bench/results"

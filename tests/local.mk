@@ -54,3 +54,7 @@ EXTRA_DIST += tests/badinput.sh
 # The README main job, end to end.
 TESTS += tests/e2e.sh
 EXTRA_DIST += tests/e2e.sh tests/e2e
+
+# SplitAsyncCCOp at scale (linear, deterministic).
+TESTS += tests/split_async.sh
+EXTRA_DIST += tests/split_async.sh
