@@ -62,7 +62,8 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 	char *first = round_trip("fuzz.ini", (const char *)data, size, &n1);
 	if (!first)
 		return 0;
-	char *second = round_trip("printed.ini", first, n1, &n2);
+	/* the same name: the printed text says which file it came from */
+	char *second = round_trip("fuzz.ini", first, n1, &n2);
 	if (!second) {
 		fprintf(stderr, "printed pipeline is refused:\n%s\n", first);
 		abort();

@@ -45,6 +45,9 @@ void host_diag_printer(void *quiet, pl_severity sev, const char *file, unsigned 
 const char *closest_match(const char *word, const char *const *candidates, size_t n);
 /* The folder part of path ("." when it has none); malloc'd. */
 char *dir_of(const char *path);
+/* getenv, but NULL in a setuid or setgid process, whose environment
+ * belongs to someone else. */
+const char *host_secure_getenv(const char *name);
 /* path if absolute, else dir/path; malloc'd. */
 char *path_join(const char *dir, const char *path);
 double now_seconds(void);
@@ -82,6 +85,8 @@ struct pipeline {
 	char *name;
 	char *description;
 	char *plugin_dir;  /* resolved against the file's folder; NULL if none */
+	pl_cost_model *cost_model; /* [cost_model] and -O cost_model.KEY=VALUE;
+	                            * NULL: every key at its default */
 	struct step *steps;
 	size_t nsteps;
 };
@@ -100,8 +105,9 @@ bool pipeline_read_text(const char *path, const char *dir, const char *buf, size
 bool pipeline_default(struct pipeline *pl);
 /* A pipeline of the named passes, "A,B,C"; "" gives none. */
 bool pipeline_from_list(const char *list, struct pipeline *pl);
-/* Applies PASS.KEY=VALUE to every step of PASS; origin names the flag in
- * errors. Returns an exit status (EXIT_OK, EXIT_USAGE, EXIT_INPUT). */
+/* Applies PASS.KEY=VALUE to every step of PASS, or cost_model.KEY=VALUE
+ * to the cost model; origin names the flag in errors. Returns an exit
+ * status (EXIT_OK, EXIT_USAGE, EXIT_INPUT). */
 int pipeline_override(struct pipeline *pl, const char *assignment, const char *origin);
 /* The effective pipeline as a pipeline file that reads back to the same
  * pipeline; false (after an error) when a line would be too long. */
@@ -130,7 +136,8 @@ void loader_init(struct loader *ld, const char *pipeline_dir, char **cli_dirs,
 /* Finds and loads the plugin of every step, sets step->plugin and ->desc.
  * Returns an exit status; errors are printed. */
 int loader_resolve(struct loader *ld, struct pipeline *pl);
-/* --list-passes: every plugin in the search path. Returns an exit status. */
+/* --list-passes: every plugin in the search path, then the cost model's
+ * keys. Returns an exit status. */
 int loader_list(struct loader *ld, FILE *out);
 void loader_free(struct loader *ld);
 
@@ -177,12 +184,16 @@ void timing_print(const struct pipeline *pl, const struct timing *t, FILE *out);
 /* ---- atomic.c ---- */
 /* An output written to a temporary file beside its target and renamed into
  * place on commit; on abort the target is untouched. "-" is standard
- * output. */
+ * output. A symbolic link is followed to its final target; an existing
+ * target that is not a regular file (a device, a FIFO, a socket) is opened
+ * and written directly (direct), where whole-or-nothing cannot hold. */
 struct atomic_file {
-	char *path;
-	char *tmp;
+	char *path;   /* as the user named it, for messages */
+	char *target; /* path with symbolic links followed */
+	char *tmp;    /* the temporary file, unless direct or standard output */
 	FILE *fp;
 	bool is_stdout;
+	bool direct;
 };
 bool atomic_open(struct atomic_file *af, const char *path);
 bool atomic_commit(struct atomic_file *af);

@@ -28,15 +28,6 @@ static void add_dir(struct loader *ld, const char *dir)
 	                                                        : xasprintf("./%s", dir);
 }
 
-static const char *env_plugin_path(void)
-{
-#ifdef HAVE_SECURE_GETENV
-	return secure_getenv("PASSLINE_PLUGIN_PATH");
-#else
-	return getuid() == geteuid() && getgid() == getegid() ? getenv("PASSLINE_PLUGIN_PATH")
-	                                                       : NULL;
-#endif
-}
 
 void loader_init(struct loader *ld, const char *pipeline_dir, char **cli_dirs,
                  size_t ncli_dirs)
@@ -46,7 +37,7 @@ void loader_init(struct loader *ld, const char *pipeline_dir, char **cli_dirs,
 		add_dir(ld, pipeline_dir);
 	for (size_t k = 0; k < ncli_dirs; k++)
 		add_dir(ld, cli_dirs[k]);
-	const char *env = env_plugin_path();
+	const char *env = host_secure_getenv("PASSLINE_PLUGIN_PATH");
 	if (env) {
 		char *copy = xstrdup(env), *save = NULL;
 		for (char *d = strtok_r(copy, ":", &save); d; d = strtok_r(NULL, ":", &save))
@@ -261,6 +252,20 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
+static void list_option(const pl_option_decl *o, FILE *out)
+{
+	fprintf(out, "    %s (%s, default %s", o->name, pl_option_type_name(o->type),
+	        o->default_value);
+	if (o->type == PL_OPT_INT && (o->min != INT64_MIN || o->max != INT64_MAX))
+		fprintf(out, ", %" PRId64 "..%" PRId64, o->min, o->max);
+	if (o->type == PL_OPT_ENUM) {
+		fputs(", one of", out);
+		for (const char *const *c = o->choices; *c; c++)
+			fprintf(out, " %s", *c);
+	}
+	fprintf(out, ")%s%s\n", o->help ? ": " : "", o->help ? o->help : "");
+}
+
 static void list_plugin(const struct plugin *p, FILE *out)
 {
 	const pl_plugin_desc *d = p->desc;
@@ -273,19 +278,8 @@ static void list_plugin(const struct plugin *p, FILE *out)
 		fprintf(out, "  pass %s%s%s\n", pass->name, pass->summary ? ": " : "",
 		        pass->summary ? pass->summary : "");
 		size_t no = pl_pass_desc_num_options(pass);
-		for (size_t j = 0; j < no; j++) {
-			const pl_option_decl *o = pl_pass_desc_option(pass, j);
-			fprintf(out, "    %s (%s, default %s", o->name, pl_option_type_name(o->type),
-			        o->default_value);
-			if (o->type == PL_OPT_INT && (o->min != INT64_MIN || o->max != INT64_MAX))
-				fprintf(out, ", %" PRId64 "..%" PRId64, o->min, o->max);
-			if (o->type == PL_OPT_ENUM) {
-				fputs(", one of", out);
-				for (const char *const *c = o->choices; *c; c++)
-					fprintf(out, " %s", *c);
-			}
-			fprintf(out, ")%s%s\n", o->help ? ": " : "", o->help ? o->help : "");
-		}
+		for (size_t j = 0; j < no; j++)
+			list_option(pl_pass_desc_option(pass, j), out);
 		size_t ns = pl_pass_desc_num_stats(pass);
 		for (size_t j = 0; j < ns; j++) {
 			const pl_stat_decl *s = pl_pass_desc_stat(pass, j);
@@ -332,5 +326,8 @@ int loader_list(struct loader *ld, FILE *out)
 	}
 	if (first)
 		fprintf(out, "no plugins found in the search path\n");
+	fprintf(out, "\ncost model: [cost_model] in a pipeline file, -O cost_model.KEY=VALUE\n");
+	for (size_t k = 0; k < pl_cost_model_num_keys(); k++)
+		list_option(pl_cost_model_key(k), out);
 	return status;
 }

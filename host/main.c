@@ -34,6 +34,8 @@ struct cli {
 	size_t noverrides;
 };
 
+#define INSTALLED_DEFAULT_PIPELINE PL_SYSCONFDIR "/passline/default.ini"
+
 static void usage_line(FILE *out)
 {
 	fputs("usage: passline [options] INPUT\n", out);
@@ -49,9 +51,13 @@ static void help(void)
 		"Pipeline:\n"
 		"  -p, --pipeline FILE     run the pipeline in FILE (INI; see passline-pipeline(5))\n"
 		"      --passes A,B,C      run these passes with default options (empty: none)\n"
-		"                          without -p or --passes the built-in default pipeline runs\n"
+		"                          without -p or --passes the default pipeline runs:\n"
+		"                          $PASSLINE_DEFAULT_PIPELINE if set, else\n"
+		"                          " INSTALLED_DEFAULT_PIPELINE "\n"
+		"                          if it exists, else the built-in copy of it\n"
 		"  -O PASS.KEY=VALUE       set an option of every step of PASS (repeatable;\n"
-		"                          KEY may be 'enabled')\n"
+		"                          KEY may be 'enabled'); -O cost_model.KEY=VALUE\n"
+		"                          sets a key of the cost model\n"
 		"      --plugin-dir DIR    search DIR for plugins (repeatable, before\n"
 		"                          PASSLINE_PLUGIN_PATH and the installed folder)\n"
 		"      --allow-insecure-plugins\n"
@@ -384,12 +390,16 @@ static unsigned host_threads(void)
 	return n < 1 ? 1 : n > 4 ? 4 : (unsigned)n;
 }
 
-/* The default pipeline: the installed pipeline file when there is one (so
- * the administrator's edits to it take effect), else the built-in copy of
- * conf/default.ini. */
+/* The default pipeline: the file PASSLINE_DEFAULT_PIPELINE names (empty:
+ * the built-in copy; ignored when setuid, like PASSLINE_PLUGIN_PATH), else
+ * the installed pipeline file when there is one (so the administrator's
+ * edits to it take effect), else the built-in copy of conf/default.ini. */
 static bool default_pipeline(struct pipeline *pl)
 {
-	const char *installed = PL_SYSCONFDIR "/passline/default.ini";
+	const char *env = host_secure_getenv("PASSLINE_DEFAULT_PIPELINE");
+	if (env)
+		return *env ? pipeline_read_file(env, pl) : pipeline_default(pl);
+	const char *installed = INSTALLED_DEFAULT_PIPELINE;
 	if (access(installed, F_OK) == 0)
 		return pipeline_read_file(installed, pl);
 	return pipeline_default(pl);

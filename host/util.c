@@ -173,6 +173,15 @@ const char *closest_match(const char *word, const char *const *candidates, size_
 	return best;
 }
 
+const char *host_secure_getenv(const char *name)
+{
+#ifdef HAVE_SECURE_GETENV
+	return secure_getenv(name);
+#else
+	return getuid() == geteuid() && getgid() == getegid() ? getenv(name) : NULL;
+#endif
+}
+
 char *dir_of(const char *path)
 {
 	const char *slash = strrchr(path, '/');

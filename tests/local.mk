@@ -6,12 +6,17 @@ LOG_DRIVER = env AM_TAP_AWK='$(AWK)' $(SHELL) $(top_srcdir)/build-aux/tap-driver
 EXTRA_DIST += build-aux/tap-driver.sh
 TEST_EXTENSIONS = .sh
 SH_LOG_DRIVER = $(LOG_DRIVER)
+# The tests read nothing outside the build tree: the default pipeline is
+# the built-in copy (an installed, edited $(sysconfdir)/passline/default.ini
+# must not change their outcome), and no plugin path comes from the
+# caller's environment.
 AM_TESTS_ENVIRONMENT = \
 	top_srcdir='$(abs_top_srcdir)'; top_builddir='$(abs_top_builddir)'; \
 	PASSLINE='$(abs_top_builddir)/passline'; \
 	PLUGIN_DIR='$(abs_top_builddir)/plugins/.libs'; \
 	FIXTURE_DIR='$(abs_top_builddir)/tests/fixtures/.libs'; \
-	export top_srcdir top_builddir PASSLINE PLUGIN_DIR FIXTURE_DIR;
+	PASSLINE_DEFAULT_PIPELINE=; unset PASSLINE_PLUGIN_PATH; \
+	export top_srcdir top_builddir PASSLINE PLUGIN_DIR FIXTURE_DIR PASSLINE_DEFAULT_PIPELINE;
 
 UNIT_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) -DTEST_SRCDIR='"$(abs_top_srcdir)/tests"'
 UNIT_LDADD = libpassline.la $(CHECK_LIBS)
@@ -19,6 +24,8 @@ EXTRA_DIST += tests/unit/testutil.h
 # The round-trip corpus: check_text reads every *.pir in the folder.
 EXTRA_DIST += tests/pir/roundtrip
 
+# The Check suites, when Check was found; else one skipped test says so.
+if HAVE_CHECK
 include tests/unit/local.mk
 
 # exact domain counting against enumeration
@@ -27,6 +34,10 @@ tests_unit_check_count_property_SOURCES = tests/unit/check_count_property.c
 tests_unit_check_count_property_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_check_count_property_LDADD = $(UNIT_LDADD)
 TESTS += tests/unit/check_count_property
+else
+TESTS += tests/unit-tests-not-built.sh
+endif
+EXTRA_DIST += tests/unit-tests-not-built.sh
 
 # Golden tests of the passes (see the comment at the top of golden.sh).
 TESTS += tests/golden.sh
@@ -37,6 +48,24 @@ include tests/fixtures/local.mk
 # The command line, end to end.
 TESTS += tests/cli.sh
 EXTRA_DIST += tests/cli.sh tests/tap.sh tests/pir
+
+# The TAP helpers themselves.
+TESTS += tests/tap-selftest.sh
+EXTRA_DIST += tests/tap-selftest.sh
+
+# Which default pipeline runs, and --print-pipeline naming it.
+TESTS += tests/defaults.sh
+EXTRA_DIST += tests/defaults.sh
+
+# Where -o and --stats-json write: files, links, FIFOs, devices.
+TESTS += tests/output.sh
+EXTRA_DIST += tests/output.sh
+
+# Last of all: the suite left /dev/null a character device. Its log
+# depends on every other test's, so it runs after them.
+TESTS += tests/zz-devnull.sh
+EXTRA_DIST += tests/zz-devnull.sh
+tests/zz-devnull.log: $(TEST_LOGS:tests/zz-devnull.log=)
 
 # Only the ABI is exported (libpassline and every plugin).
 TESTS += tests/exports.sh
@@ -54,6 +83,15 @@ EXTRA_DIST += tests/badinput.sh
 # The README main job, end to end.
 TESTS += tests/e2e.sh
 EXTRA_DIST += tests/e2e.sh tests/e2e
+
+# Folders of test data shipped whole. Each sits beside a FOLDER.sh, from
+# which make's built-in rule would otherwise try to "build" the folder.
+tests/e2e tests/golden:
+	@:
+
+# The pipeline's cost model: [cost_model], -O cost_model.KEY=VALUE.
+TESTS += tests/cost_model.sh
+EXTRA_DIST += tests/cost_model.sh
 
 # SplitAsyncCCOp at scale (linear, deterministic).
 TESTS += tests/split_async.sh

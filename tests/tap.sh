@@ -22,14 +22,45 @@ run_in() {
 	status=$?
 }
 
+# The diagnostics of a failed assertion, as TAP comments. awk ends the
+# last line even when the cut output does not, so that the next TAP line
+# starts a line of its own.
 _tap_diag() {
 	{
 		echo "status: $status"
 		echo "stderr:"
-		head -c 2000 "$T/err"
+		head -c 2000 "$T/err" 2>/dev/null
+		echo
 		echo "stdout:"
-		head -c 1000 "$T/out"
-	} | sed 's/^/# /'
+		head -c 1000 "$T/out" 2>/dev/null
+		echo
+	} | awk '{ print "# " $0 }'
+}
+
+# really_root: true when the tests run with real root privileges, which
+# setpriv, mknod and permission checks depend on. Under fakeroot id -u
+# says 0 but nothing is privileged.
+really_root() {
+	[ "$(id -u)" -eq 0 ] || return 1
+	[ -z "${FAKEROOTKEY:-}" ] || return 1
+	case "${LD_PRELOAD:-}" in *fakeroot*) return 1 ;; esac
+	return 0
+}
+
+# permissions_enforced: true when file modes stop this process (not root,
+# and not under fakeroot, which keeps files usable whatever chmod says).
+permissions_enforced() {
+	mkdir "$T/.perm" && chmod 555 "$T/.perm" || return 1
+	if (: >"$T/.perm/probe") 2>/dev/null; then set -- 1; else set -- 0; fi
+	chmod 755 "$T/.perm"
+	rm -rf "$T/.perm"
+	return "$1"
+}
+
+# skip DESCRIPTION: one skipped TAP test, with the reason.
+skip() {
+	tap_n=$((tap_n + 1))
+	echo "ok $tap_n # SKIP $1"
 }
 
 ok() { # ok CONDITION-STATUS DESCRIPTION
