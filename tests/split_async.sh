@@ -5,7 +5,8 @@
 # (the results are used by return only), interleaved with stores, and the
 # same with max_window. A pass that looked at every pending done per
 # instruction would take about 10^10 steps; a linear one takes a second.
-# The output must verify (--verify-each) and be deterministic.
+# The output must verify (--verify-each) and be deterministic. Last,
+# conf/async.ini with and without the split.
 . "$top_srcdir/tests/tap.sh"
 : "${PASSLINE:?}" "${PLUGIN_DIR:?}"
 P="$PASSLINE"
@@ -55,5 +56,21 @@ expect_status 0 "max_window = 3 at scale"
 # store, the start of %g1, the store): line 6
 sed -n 6p window.pir | grep -qF '%g0 = all_gather_done %g0_s'
 ok $? "with max_window = 3 the first done lands after three instructions"
+
+# conf/async.ini: splitting hides communication behind compute. The same
+# communication is simulated with and without the split step, and less of
+# it is exposed with it.
+stat() { # stat FILE KEY: the value of "KEY": N in a stats JSON
+	tr ',' '\n' <"$1" | sed -n "s/.*\"$2\": \([0-9]*\).*/\1/p"
+}
+run "$P" --plugin-dir "$PLUGIN_DIR" -p "$top_srcdir/conf/async.ini" \
+	--stats-json split.json "$top_srcdir/examples/fsdp_step.pir" -o async.pir
+expect_status 0 "conf/async.ini runs with SplitAsyncCCOp"
+run "$P" --plugin-dir "$PLUGIN_DIR" -p "$top_srcdir/conf/async.ini" -O SplitAsyncCCOp.enabled=false \
+	--stats-json sync.json "$top_srcdir/examples/fsdp_step.pir" -o sync.pir
+[ "$(stat split.json num_collectives_split)" -gt 0 ] &&
+	[ "$(stat split.json comm_ns)" = "$(stat sync.json comm_ns)" ] &&
+	[ "$(stat split.json exposed_comm_ns)" -lt "$(stat sync.json exposed_comm_ns)" ]
+ok $? "split, the example exposes less communication ($(stat split.json exposed_comm_ns) ns, not $(stat sync.json exposed_comm_ns))"
 
 done_testing
