@@ -5,11 +5,11 @@
 #  - with the ordinary compiler as fuzz/replay_NAME, which `make check` runs
 #    over the committed seeds (fuzz/corpus/NAME) and every input that once
 #    crashed (fuzz/regressions/NAME).
-FUZZ_HARNESSES = pir predicate pipeline default
+FUZZ_HARNESSES = pir predicate pipeline default async
 EXTRA_DIST += fuzz/corpus fuzz/regressions fuzz/harness.h
 
 check_PROGRAMS += fuzz/replay_pir fuzz/replay_predicate fuzz/replay_pipeline \
-	fuzz/replay_default
+	fuzz/replay_default fuzz/replay_async
 fuzz_replay_pir_SOURCES = fuzz/fuzz_pir.c fuzz/replay_main.c
 fuzz_replay_pir_LDADD = libpassline.la
 fuzz_replay_predicate_SOURCES = fuzz/fuzz_predicate.c fuzz/replay_main.c
@@ -27,6 +27,11 @@ FUZZ_INPROC_SOURCES = fuzz/inproc_hoist.c fuzz/inproc_bucketize.c \
 fuzz_replay_default_SOURCES = fuzz/fuzz_default.c fuzz/replay_main.c $(FUZZ_INPROC_SOURCES)
 fuzz_replay_default_CFLAGS = $(AM_CFLAGS) -DPACKAGE_VERSION='"$(PACKAGE_VERSION)"'
 fuzz_replay_default_LDADD = libpassline.la
+# the passes on asynchronous IR: the same five and SplitAsyncCCOp
+FUZZ_ASYNC_SOURCES = $(FUZZ_INPROC_SOURCES) fuzz/inproc_split.c
+fuzz_replay_async_SOURCES = fuzz/fuzz_async.c fuzz/replay_main.c $(FUZZ_ASYNC_SOURCES)
+fuzz_replay_async_CFLAGS = $(AM_CFLAGS) -DPACKAGE_VERSION='"$(PACKAGE_VERSION)"'
+fuzz_replay_async_LDADD = libpassline.la
 TESTS += tests/fuzz-replay.sh
 EXTRA_DIST += tests/fuzz-replay.sh
 
@@ -49,6 +54,8 @@ fuzz-build: host/default_pipeline.c
 	  if [ $$h = pipeline ]; then extra="$$host host/default_pipeline.c $(INIH_CFLAGS)"; libs="$(INIH_LIBS) -ldl"; fi; \
 	  if [ $$h = default ]; then \
 	    for f in $(FUZZ_INPROC_SOURCES); do extra="$$extra $(srcdir)/$$f"; done; fi; \
+	  if [ $$h = async ]; then \
+	    for f in $(FUZZ_ASYNC_SOURCES); do extra="$$extra $(srcdir)/$$f"; done; fi; \
 	  echo "  FUZZ     fuzz/fuzz_$$h"; \
 	  $(FUZZ_CC) $(FUZZ_FLAGS) -o fuzz/fuzz_$$h $(srcdir)/fuzz/fuzz_$$h.c $$sdk $$extra $$libs \
 	    || exit 1; \
@@ -60,4 +67,5 @@ fuzz-smoke: fuzz-build
 	srcdir=$(srcdir) $(SHELL) $(srcdir)/fuzz/run.sh $(FUZZ_SMOKE_SECONDS) $(FUZZ_HARNESSES)
 EXTRA_DIST += fuzz/run.sh
 .PHONY: fuzz fuzz-build fuzz-smoke
-CLEANFILES += fuzz/fuzz_pir fuzz/fuzz_predicate fuzz/fuzz_pipeline fuzz/fuzz_default
+CLEANFILES += fuzz/fuzz_pir fuzz/fuzz_predicate fuzz/fuzz_pipeline fuzz/fuzz_default \
+	fuzz/fuzz_async

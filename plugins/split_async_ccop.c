@@ -185,15 +185,21 @@ static int kind_of(const struct config *cfg, pl_op op)
 	return -1;
 }
 
-static bool grow(void **v, size_t *cap, size_t len, size_t size)
+/* Makes room for item len (of size bytes) in the array *pv points to, of
+ * *cap items; false when out of memory (the array is then unchanged). */
+static bool grow(void *pv, size_t *cap, size_t len, size_t size)
 {
 	if (len < *cap)
 		return true;
 	size_t n = *cap ? *cap * 2 : 16;
-	void *p = realloc(*v, n * size);
+	while (n <= len)
+		n *= 2;
+	void *v;
+	memcpy(&v, pv, sizeof v);
+	void *p = realloc(v, n * size);
 	if (!p)
 		return false;
-	*v = p;
+	memcpy(pv, &p, sizeof p);
 	*cap = n;
 	return true;
 }
@@ -217,7 +223,7 @@ static bool gather(struct splitter *sp, size_t e, enum reason why)
 {
 	if (sp->entries[e].landed)
 		return true;
-	if (!grow((void **)&sp->batch, &sp->batch_cap, sp->batch_len, sizeof *sp->batch))
+	if (!grow(&sp->batch, &sp->batch_cap, sp->batch_len, sizeof *sp->batch))
 		return false;
 	sp->entries[e].landed = true;
 	sp->entries[e].reason = (uint8_t)why;
@@ -340,12 +346,12 @@ static int split_one(struct splitter *sp, pl_inst *c, int k, uint64_t idx)
 		if (!done)
 			rc = PL_ENOMEM;
 	}
-	if (rc == PL_OK && !grow((void **)&sp->entries, &sp->cap, sp->len, sizeof *sp->entries))
+	if (rc == PL_OK && !grow(&sp->entries, &sp->cap, sp->len, sizeof *sp->entries))
 		rc = PL_ENOMEM;
 	if (rc == PL_OK && !ptr_map_put(&sp->entry_of, done, (void *)(uintptr_t)(sp->len + 1)))
 		rc = PL_ENOMEM;
 	for (size_t j = 0; rc == PL_OK && j < nops; j++) {
-		if (!grow((void **)&sp->nodes, &sp->nodes_cap, sp->nnodes, sizeof *sp->nodes)) {
+		if (!grow(&sp->nodes, &sp->nodes_cap, sp->nnodes, sizeof *sp->nodes)) {
 			rc = PL_ENOMEM;
 			break;
 		}
@@ -363,7 +369,7 @@ static int split_one(struct splitter *sp, pl_inst *c, int k, uint64_t idx)
 		if (!name)
 			continue;
 		size_t len = strlen(name);
-		if (!grow((void **)&sp->name, &sp->name_cap, len + 3, 1)) {
+		if (!grow(&sp->name, &sp->name_cap, len + 3, 1)) {
 			rc = PL_ENOMEM;
 			break;
 		}

@@ -104,3 +104,7 @@ EXTRA_DIST += tests/plugin-api.sh
 # The pipeline's cost model: [cost_model], -O cost_model.KEY=VALUE.
 TESTS += tests/cost_model.sh
 EXTRA_DIST += tests/cost_model.sh
+
+# SplitAsyncCCOp at scale (linear, deterministic).
+TESTS += tests/split_async.sh
+EXTRA_DIST += tests/split_async.sh

@@ -3,5 +3,7 @@ func @f(%p: f32[8], %q: f32[8]) {
   %w_s.1, %grad_s = reduce_scatter_start %p, %q {group_id = "dp", factor = 2, reduce = "add"} : (f32[4], f32[4])
   %w, %grad = reduce_scatter_done %w_s.1, %grad_s : (f32[4], f32[4])
   %y = tensor_contract %w_s, %w : f32[4]
-  return %y, %grad
+  %layer12.attention_output_projection_weight_gathered_for_the_forward_pass_s = all_gather_start %q {group_id = "dp", factor = 2} : f32[16]
+  %layer12.attention_output_projection_weight_gathered_for_the_forward_pass = all_gather_done %layer12.attention_output_projection_weight_gathered_for_the_forward_pass_s : f32[16]
+  return %y, %grad, %layer12.attention_output_projection_weight_gathered_for_the_forward_pass
 }
