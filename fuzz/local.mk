@@ -6,7 +6,7 @@
 #    over the committed seeds (fuzz/corpus/NAME) and every input that once
 #    crashed (fuzz/regressions/NAME).
 FUZZ_HARNESSES = pir predicate pipeline default async
-EXTRA_DIST += fuzz/corpus fuzz/regressions fuzz/harness.h
+EXTRA_DIST += fuzz/corpus fuzz/regressions fuzz/harness.h fuzz/pipeline_property.h
 
 check_PROGRAMS += fuzz/replay_pir fuzz/replay_predicate fuzz/replay_pipeline \
 	fuzz/replay_default fuzz/replay_async
