@@ -24,6 +24,7 @@ struct pl_pass_ctx {
 	pl_u128 *stats;
 	char **reports;
 	size_t nreports, reports_cap;
+	const pl_cost_model *cost_model; /* the host's; NULL: the defaults */
 };
 
 /* Decodes an already validated canonical text into v. */
@@ -111,6 +112,13 @@ int pl_ctx_set_option(pl_pass_ctx *c, const char *name, const char *text, char *
 }
 
 void pl_ctx_set_remarks_enabled(pl_pass_ctx *c, bool on) { c->remarks = on; }
+
+void pl_ctx_set_cost_model(pl_pass_ctx *c, const pl_cost_model *cm) { c->cost_model = cm; }
+
+const pl_cost_model *pl_ctx_cost_model(const pl_pass_ctx *c)
+{
+	return c->cost_model ? c->cost_model : pl_cost_model_default_();
+}
 bool pl_ctx_remarks_enabled(const pl_pass_ctx *c) { return c->remarks; }
 
 int pl_ctx_get_bool(const pl_pass_ctx *c, const char *name, bool *out)

@@ -5,6 +5,7 @@ libpassline_la_SOURCES = \
 	sdk/internal.h \
 	sdk/arena.c sdk/arena.h \
 	sdk/attr.c \
+	sdk/cost.c \
 	sdk/ctx.c \
 	sdk/desc.c \
 	sdk/diag.c \
@@ -16,6 +17,7 @@ libpassline_la_SOURCES = \
 	sdk/parse.c \
 	sdk/predicate.c \
 	sdk/print.c \
+	sdk/schedule.c \
 	sdk/strbuf.c \
 	sdk/verify.c
 # Calls inside the library bind to the library's own functions (nothing
@@ -31,6 +33,7 @@ EXTRA_DIST += sdk/libpassline.sym sdk/passline.pc.in
 passlineincludedir = $(includedir)/passline
 passlineinclude_HEADERS = \
 	sdk/include/passline/common.h \
+	sdk/include/passline/cost.h \
 	sdk/include/passline/diag.h \
 	sdk/include/passline/host.h \
 	sdk/include/passline/ir.h \

@@ -29,3 +29,9 @@ tests_unit_check_options_SOURCES = tests/unit/check_options.c
 tests_unit_check_options_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_check_options_LDADD = $(UNIT_LDADD)
 TESTS += tests/unit/check_options
+
+check_PROGRAMS += tests/unit/check_cost
+tests_unit_check_cost_SOURCES = tests/unit/check_cost.c
+tests_unit_check_cost_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_check_cost_LDADD = $(UNIT_LDADD)
+TESTS += tests/unit/check_cost

@@ -6,6 +6,7 @@
 #ifndef PASSLINE_HOST_H
 #define PASSLINE_HOST_H
 
+#include <passline/cost.h>
 #include <passline/diag.h>
 #include <passline/plugin.h>
 
@@ -65,6 +66,9 @@ PL_API void pl_ctx_free(pl_pass_ctx *ctx);
 PL_API int pl_ctx_set_option(pl_pass_ctx *ctx, const char *name,
                              const char *text, char *err, size_t errlen);
 PL_API void pl_ctx_set_remarks_enabled(pl_pass_ctx *ctx, bool on);
+/* The cost model pl_ctx_cost_model gives the pass: cm (NULL: the defaults)
+ * is the caller's and must outlive the context. Added in ABI 1.1. */
+PL_API void pl_ctx_set_cost_model(pl_pass_ctx *ctx, const pl_cost_model *cm);
 
 PL_API size_t pl_ctx_num_stats(const pl_pass_ctx *ctx);
 PL_API const char *pl_ctx_stat_name(const pl_pass_ctx *ctx, size_t i);

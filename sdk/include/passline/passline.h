@@ -11,5 +11,6 @@
 #include <passline/verify.h>
 #include <passline/predicate.h>
 #include <passline/plugin.h>
+#include <passline/cost.h>
 
 #endif
