@@ -1,0 +1,1210 @@
+/* SPDX-License-Identifier: MIT */
+/* Contract: reads asynchronous collectives and the cost model; merges starts and dones into tuple starts and dones where the overlap with compute survives; needs verified IR. */
+
+/* plugins/overlap_bucket_ccop.c — OverlapBucketCCOp (passline-pipeline(5)).
+ *
+ * An overlap-preserving bucketer: it merges asynchronous collectives that
+ * need not be adjacent, as long as the computation that hides each one's
+ * communication stays between the bucket's start and done, and no other
+ * collective of the same process group loses its own hiding (a stream runs
+ * its collectives in order, so a done waits for everything issued before
+ * it). The schedule is the instruction order: the only things that move
+ * are starts and dones, to the position of another member's.
+ *
+ * Per function:
+ *  1. collective info (overlap_info.c): estimated time, hiding nodes and
+ *     exposed time of every start;
+ *  2. groups: collectives of one key (kind, group_id, factor, dimension,
+ *     reduce, and dtype except for all-gathers under multidtype), process
+ *     groups in the order of their first collective, keys in the order of
+ *     theirs;
+ *  3. per group, find_buckets: least hidden first (or by position), grow a
+ *     bucket from each collective not yet taken over the next candidates,
+ *     within the byte cap, the candidate and position distances and the
+ *     consecutive-failure limit;
+ *  4. can_add_to_bucket: no hiding node, no ancestor conflict (reachability
+ *     asked only between the two nodes, overlap_info.c), then the four
+ *     placements of the new start and done in order, the first valid one
+ *     taken: hiding nodes strictly inside, no hiding interval enclosed by
+ *     an execution interval in the regions the start and done move across,
+ *     and a valid order at the current positions;
+ *  5. apply, after every group: one tuple start at the bucket's start and
+ *     one tuple done at its done, members in the order they joined, the
+ *     first member's attributes, the same result values.
+ *
+ * Positions in remarks count instructions from 0 in the function as the
+ * pass received it.
+ */
+#include <passline/passline.h>
+
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "overlap_info.h"
+#include "pass_end.h"
+#include "ptr_map.h"
+
+__extension__ typedef unsigned __int128 u128;
+
+static const pl_option_decl overlap_options[] = {
+	PL_OPTION_BOOL("bucket_exposed_first", "true",
+	               "Grow buckets from the least hidden collectives first (else by position)."),
+	PL_OPTION_INT("max_coll_distance", "1000", 0, INT32_MAX,
+	              "Candidates looked at after a bucket's first collective, in that order."),
+	PL_OPTION_BYTES("max_bucket_bytes", "1GiB", "Largest bucket, in result bytes."),
+	PL_OPTION_BOOL("multidtype", "true", "All-gathers of different dtypes may share a bucket."),
+	PL_OPTION_INT("max_position_distance", "20", 0, INT32_MAX,
+	              "With bucket_exposed_first: candidates at most this many instructions "
+	              "from the first."),
+	PL_OPTION_INT("max_consecutive_failures", "20", 1, INT32_MAX,
+	              "Stop growing a bucket after this many refused candidates in a row."),
+	PL_OPTION_END
+};
+
+static const pl_stat_decl overlap_stats[] = {
+	PL_STAT("num_buckets", "Buckets of two or more collectives made."),
+	PL_STAT("num_collectives_bucketed", "Collectives merged into a bucket."),
+	PL_STAT("exposed_ns_before", "Simulated exposed communication before the pass, in ns."),
+	PL_STAT("exposed_ns_after", "Simulated exposed communication after the pass, in ns."),
+	PL_STAT_END
+};
+
+struct config {
+	bool exposed_first, multidtype;
+	uint64_t max_coll_distance, max_bucket_bytes, max_position_distance,
+		max_consecutive_failures;
+};
+
+/* ---- options ---------------------------------------------------------- */
+
+static int overlap_create(pl_pass_ctx *ctx, void **state)
+{
+	struct config *cfg = calloc(1, sizeof *cfg);
+	if (!cfg)
+		return PL_ENOMEM;
+	int64_t v[4] = {0};
+	int rc = pl_ctx_get_bool(ctx, "bucket_exposed_first", &cfg->exposed_first);
+	if (rc == PL_OK)
+		rc = pl_ctx_get_bool(ctx, "multidtype", &cfg->multidtype);
+	if (rc == PL_OK)
+		rc = pl_ctx_get_int(ctx, "max_coll_distance", &v[0]);
+	if (rc == PL_OK)
+		rc = pl_ctx_get_int(ctx, "max_bucket_bytes", &v[1]);
+	if (rc == PL_OK)
+		rc = pl_ctx_get_int(ctx, "max_position_distance", &v[2]);
+	if (rc == PL_OK)
+		rc = pl_ctx_get_int(ctx, "max_consecutive_failures", &v[3]);
+	if (rc != PL_OK) {
+		pl_ctx_error(ctx, NULL, "cannot read options: %s", pl_status_string(rc));
+		free(cfg);
+		return rc;
+	}
+	cfg->max_coll_distance = (uint64_t)v[0];
+	cfg->max_bucket_bytes = (uint64_t)v[1];
+	cfg->max_position_distance = (uint64_t)v[2];
+	cfg->max_consecutive_failures = (uint64_t)v[3];
+	*state = cfg;
+	return PL_OK;
+}
+
+static void overlap_destroy(pl_pass_ctx *ctx, void *state)
+{
+	(void)ctx;
+	free(state);
+}
+
+/* ---- keys and process groups ----------------------------------------- */
+
+/* What collectives must share to share a bucket; a process group is a key
+ * with only gid set. */
+struct key {
+	const char *gid;
+	size_t gid_len;
+	pl_op kind;
+	bool has_factor, has_reduce;
+	int64_t factor, dimension;
+	const char *reduce;
+	size_t reduce_len;
+	pl_dtype dtype; /* PL_DTYPE_INVALID: not part of the key */
+	int32_t pg;
+};
+
+struct key_table {
+	struct key *keys;
+	size_t n, cap;
+	uint32_t *slots; /* key index + 1, 0 empty */
+	size_t nslots;
+};
+
+static uint64_t hash_bytes(uint64_t h, const void *p, size_t n)
+{
+	const unsigned char *s = p;
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ s[i]) * UINT64_C(0x100000001b3);
+	return h;
+}
+
+static uint64_t key_hash(const struct key *k)
+{
+	uint64_t h = UINT64_C(0xcbf29ce484222325);
+	h = hash_bytes(h, k->gid, k->gid_len);
+	int64_t nums[6] = {k->kind, k->has_factor, k->factor, k->dimension, k->has_reduce, k->dtype};
+	h = hash_bytes(h, nums, sizeof nums);
+	return hash_bytes(h, k->reduce, k->reduce_len);
+}
+
+static bool key_equal(const struct key *a, const struct key *b)
+{
+	return a->gid_len == b->gid_len && !memcmp(a->gid, b->gid, a->gid_len) &&
+	       a->kind == b->kind && a->has_factor == b->has_factor && a->factor == b->factor &&
+	       a->dimension == b->dimension && a->has_reduce == b->has_reduce &&
+	       a->reduce_len == b->reduce_len &&
+	       (!a->reduce_len || !memcmp(a->reduce, b->reduce, a->reduce_len)) &&
+	       a->dtype == b->dtype;
+}
+
+static bool key_table_grow(struct key_table *t)
+{
+	size_t nslots = t->nslots ? t->nslots * 2 : 64;
+	uint32_t *slots = calloc(nslots, sizeof *slots);
+	if (!slots)
+		return false;
+	for (size_t i = 0; i < t->n; i++) {
+		size_t j = (size_t)key_hash(&t->keys[i]) & (nslots - 1);
+		while (slots[j])
+			j = (j + 1) & (nslots - 1);
+		slots[j] = (uint32_t)i + 1;
+	}
+	free(t->slots);
+	t->slots = slots;
+	t->nslots = nslots;
+	return true;
+}
+
+/* The index of k in t, added when new; -1 when out of memory. */
+static int32_t key_table_find(struct key_table *t, const struct key *k)
+{
+	if ((t->n + 1) * 2 > t->nslots && !key_table_grow(t))
+		return -1;
+	size_t j = (size_t)key_hash(k) & (t->nslots - 1);
+	for (; t->slots[j]; j = (j + 1) & (t->nslots - 1))
+		if (key_equal(&t->keys[t->slots[j] - 1], k))
+			return (int32_t)(t->slots[j] - 1);
+	if (t->n == t->cap) {
+		size_t cap = t->cap ? t->cap * 2 : 16;
+		struct key *v = realloc(t->keys, cap * sizeof *v);
+		if (!v)
+			return -1;
+		t->keys = v;
+		t->cap = cap;
+	}
+	t->keys[t->n] = *k;
+	t->slots[j] = (uint32_t)t->n + 1;
+	return (int32_t)t->n++;
+}
+
+static void key_table_clear(struct key_table *t)
+{
+	t->n = 0;
+	if (t->slots)
+		memset(t->slots, 0, t->nslots * sizeof *t->slots);
+}
+
+static void key_table_free(struct key_table *t)
+{
+	free(t->keys);
+	free(t->slots);
+}
+
+/* ---- the bucketer's state ------------------------------------------- */
+
+struct bucket {
+	uint32_t first, last, n; /* members, linked by next_member, in join order */
+	uint32_t start_ev, done_ev; /* where its start and done are now */
+	uint64_t bytes;
+	bool has_hiding;
+	uint32_t min_hf, max_hl; /* over every member's hiding nodes */
+};
+
+/* A store to a member's operand. */
+struct store_rec {
+	uint64_t pos;
+	const pl_value *v;
+};
+
+/* What the order of a set of collectives needs: operands defined before
+ * the start, results used after the done, stores to operands outside. */
+struct needs {
+	bool has_def, has_use;
+	uint64_t max_def, min_use;
+	const pl_value *def_v, *use_v;
+	struct store_rec *stores;
+	size_t nstores, cap;
+};
+
+struct ivl {
+	uint32_t s, e; /* (start, done) or (start, hiding node) */
+	int32_t bucket; /* the hiding intervals of a bucket's members, or */
+	uint32_t coll;  /* of one collective (OV_NONE: the candidate's bucket) */
+};
+
+struct sort_ent {
+	uint64_t hidden, est;
+	uint32_t idx, coll;
+};
+
+struct bucketer {
+	pl_pass_ctx *ctx;
+	const struct config *cfg;
+	bool remarks;
+	struct ov_func F;
+	struct key_table keys, pgs;
+	struct bucket *buckets;
+	size_t nbuckets, buckets_cap;
+	uint32_t *ev_prev, *ev_next, *pg_tail; /* the timelines of the process groups */
+	size_t ev_prev_cap, ev_next_cap, pg_cap;
+	uint32_t *order, *key_first, *key_count, *pg_count;
+	size_t order_cap, key_first_cap, key_count_cap, pg_count_cap;
+	struct sort_ent *sorted;
+	size_t sorted_cap;
+	struct ivl *execs, *hides;
+	size_t nexecs, nhides, execs_cap, hides_cap;
+	struct needs bneeds, cneeds; /* of the growing bucket, of the candidate */
+	char why[512];
+	uint64_t num_buckets, num_bucketed, exposed_before, exposed_after;
+};
+
+static bool grow(void **v, size_t *cap, size_t need, size_t size)
+{
+	if (need <= *cap)
+		return true;
+	size_t c = *cap ? *cap : 64;
+	while (c < need)
+		c *= 2;
+	void *n = realloc(*v, c * size);
+	if (!n)
+		return false;
+	*v = n;
+	*cap = c;
+	return true;
+}
+
+static const char *value_label(const pl_value *v)
+{
+	const char *name = v ? pl_value_name(v) : NULL;
+	return name ? name : "<unnamed>";
+}
+
+static const char *inst_label(const pl_inst *inst)
+{
+	return pl_inst_num_results(inst) ? value_label(pl_inst_result(inst, 0)) : "<no result>";
+}
+
+/* ---- events: each collective's start (2c) and done (2c + 1) ---- */
+
+static uint32_t ev_idx(const struct bucketer *B, uint32_t ev)
+{
+	const struct ov_coll *c = &B->F.colls[ev >> 1];
+	return (ev & 1) ? c->done_idx : c->start_idx;
+}
+
+static uint64_t ev_pos(const struct bucketer *B, uint32_t ev)
+{
+	const struct ov_coll *c = &B->F.colls[ev >> 1];
+	return (ev & 1) ? c->done_pos : c->start_pos;
+}
+
+static uint32_t cur_start_ev(const struct bucketer *B, uint32_t c)
+{
+	int32_t b = B->F.colls[c].bucket;
+	return b >= 0 ? B->buckets[b].start_ev : 2 * c;
+}
+
+static uint32_t cur_done_ev(const struct bucketer *B, uint32_t c)
+{
+	int32_t b = B->F.colls[c].bucket;
+	return b >= 0 ? B->buckets[b].done_ev : 2 * c + 1;
+}
+
+static void ev_unlink(struct bucketer *B, uint32_t ev)
+{
+	uint32_t p = B->ev_prev[ev], n = B->ev_next[ev];
+	if (p != OV_NONE)
+		B->ev_next[p] = n;
+	if (n != OV_NONE)
+		B->ev_prev[n] = p;
+	B->ev_prev[ev] = B->ev_next[ev] = OV_NONE;
+}
+
+/* ---- remarks ---- */
+
+__attribute__((format(printf, 4, 5))) static void why(struct bucketer *B, uint32_t existing,
+                                                     uint32_t cand, const char *fmt, ...)
+{
+	if (!B->remarks)
+		return;
+	char reason[400];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(reason, sizeof reason, fmt, ap);
+	va_end(ap);
+	pl_ctx_remark(B->ctx, B->F.colls[cand].start, "cannot bucket %%%s with %%%s: %s",
+	              inst_label(B->F.colls[existing].start), inst_label(B->F.colls[cand].start),
+	              reason);
+}
+
+/* ---- grouping ---------------------------------------------------------- */
+
+static bool attr_true(const pl_inst *inst, const char *key)
+{
+	bool v = false;
+	return pl_attrs_get_bool(pl_inst_attrs_const(inst), key, &v) == PL_OK && v;
+}
+
+/* Reads c's key; sets c->pg (any collective with a group_id) and c->key
+ * (those that may be bucketed). */
+static int classify(struct bucketer *B, struct ov_coll *c)
+{
+	const pl_attrs *a = pl_inst_attrs_const(c->start);
+	struct key k = {.kind = pl_inst_op(c->start)};
+	if (pl_attrs_get_string(a, "group_id", &k.gid, &k.gid_len) != PL_OK || !k.gid_len ||
+	    !c->done)
+		return PL_OK;
+	struct key pgk = {.gid = k.gid, .gid_len = k.gid_len};
+	if ((c->pg = key_table_find(&B->pgs, &pgk)) < 0)
+		return PL_ENOMEM;
+	if (pl_inst_num_operands(c->start) != 1 || pl_inst_num_results(c->start) != 1 ||
+	    attr_true(c->start, "pinned") || attr_true(c->done, "pinned"))
+		return PL_OK;
+	k.has_factor = pl_attrs_get_int(a, "factor", &k.factor) == PL_OK;
+	if (pl_attrs_get_int(a, "dimension", &k.dimension) != PL_OK)
+		k.dimension = 0;
+	if (pl_inst_traits(c->start) & PL_TRAIT_REDUCING)
+		k.has_reduce = pl_attrs_get_string(a, "reduce", &k.reduce, &k.reduce_len) == PL_OK;
+	if (!(k.kind == PL_OP_ALL_GATHER_START && B->cfg->multidtype))
+		k.dtype = pl_type_dtype(pl_value_type(pl_inst_operand(c->start, 0)));
+	k.pg = c->pg;
+	if (!k.has_reduce)
+		k.reduce = NULL;
+	if ((c->key = key_table_find(&B->keys, &k)) < 0)
+		return PL_ENOMEM;
+	return PL_OK;
+}
+
+/* Links every process group's starts and dones in instruction order. */
+static int build_timelines(struct bucketer *B)
+{
+	struct ov_func *F = &B->F;
+	if (!grow((void **)&B->ev_prev, &B->ev_prev_cap, 2 * F->ncoll, sizeof *B->ev_prev) ||
+	    !grow((void **)&B->ev_next, &B->ev_next_cap, 2 * F->ncoll, sizeof *B->ev_next) ||
+	    !grow((void **)&B->pg_tail, &B->pg_cap, B->pgs.n, sizeof *B->pg_tail))
+		return PL_ENOMEM;
+	for (size_t p = 0; p < B->pgs.n; p++)
+		B->pg_tail[p] = OV_NONE;
+	for (size_t i = 0; i < F->n; i++) {
+		if (!(pl_inst_traits(F->insts[i]) &
+		      (PL_TRAIT_COLLECTIVE_START | PL_TRAIT_COLLECTIVE_DONE)))
+			continue;
+		int64_t c = ov_coll_of(F, F->insts[i]);
+		if (c < 0 || F->colls[c].pg < 0)
+			continue;
+		uint32_t ev = 2 * (uint32_t)c + (F->colls[c].done == F->insts[i]);
+		uint32_t *tail = &B->pg_tail[F->colls[c].pg];
+		B->ev_prev[ev] = *tail;
+		B->ev_next[ev] = OV_NONE;
+		if (*tail != OV_NONE)
+			B->ev_next[*tail] = ev;
+		*tail = ev;
+	}
+	return PL_OK;
+}
+
+/* ---- what an order needs ------------------------------------------------ */
+
+/* Where v is defined now: a done that moved defines it at its bucket's
+ * done. false for an argument. */
+static bool def_pos_now(const struct bucketer *B, const pl_value *v, uint64_t *pos)
+{
+	const pl_inst *def = pl_value_def(v);
+	if (!def)
+		return false;
+	int64_t c = (pl_inst_traits(def) & PL_TRAIT_COLLECTIVE_DONE) ? ov_coll_of(&B->F, def) : -1;
+	*pos = c >= 0 ? ev_pos(B, cur_done_ev(B, (uint32_t)c)) : pl_inst_position(def);
+	return true;
+}
+
+/* Where user is now: a start that moved is at its bucket's start. */
+static uint64_t use_pos_now(const struct bucketer *B, const pl_inst *user)
+{
+	int64_t c = (pl_inst_traits(user) & PL_TRAIT_COLLECTIVE_START) ? ov_coll_of(&B->F, user)
+	                                                                : -1;
+	return c >= 0 ? ev_pos(B, cur_start_ev(B, (uint32_t)c)) : pl_inst_position(user);
+}
+
+/* Adds what collective c needs to nd. */
+static int needs_add(struct bucketer *B, struct needs *nd, uint32_t c)
+{
+	const struct ov_coll *x = &B->F.colls[c];
+	for (size_t k = 0, n = pl_inst_num_operands(x->start); k < n; k++) {
+		const pl_value *v = pl_inst_operand(x->start, k);
+		uint64_t pos;
+		if (def_pos_now(B, v, &pos) && (!nd->has_def || pos > nd->max_def)) {
+			nd->has_def = true;
+			nd->max_def = pos;
+			nd->def_v = v;
+		}
+		for (pl_use *u = pl_value_first_use(v); u; u = pl_use_next(u)) {
+			pl_inst *s = pl_use_user(u);
+			if (!(pl_inst_traits(s) & PL_TRAIT_STORE) || pl_use_operand_index(u) != 1)
+				continue;
+			if (!grow((void **)&nd->stores, &nd->cap, nd->nstores + 1, sizeof *nd->stores))
+				return PL_ENOMEM;
+			nd->stores[nd->nstores++] = (struct store_rec){pl_inst_position(s), v};
+		}
+	}
+	for (size_t k = 0, n = pl_inst_num_results(x->done); k < n; k++) {
+		const pl_value *v = pl_inst_result(x->done, k);
+		for (pl_use *u = pl_value_first_use(v); u; u = pl_use_next(u)) {
+			uint64_t pos = use_pos_now(B, pl_use_user(u));
+			if (!nd->has_use || pos < nd->min_use) {
+				nd->has_use = true;
+				nd->min_use = pos;
+				nd->use_v = v;
+			}
+		}
+	}
+	return PL_OK;
+}
+
+static void needs_reset(struct needs *nd)
+{
+	nd->has_def = nd->has_use = false;
+	nd->nstores = 0;
+}
+
+static int needs_merge(struct needs *into, const struct needs *from)
+{
+	if (from->has_def && (!into->has_def || from->max_def > into->max_def)) {
+		into->has_def = true;
+		into->max_def = from->max_def;
+		into->def_v = from->def_v;
+	}
+	if (from->has_use && (!into->has_use || from->min_use < into->min_use)) {
+		into->has_use = true;
+		into->min_use = from->min_use;
+		into->use_v = from->use_v;
+	}
+	if (!grow((void **)&into->stores, &into->cap, into->nstores + from->nstores,
+	          sizeof *into->stores))
+		return PL_ENOMEM;
+	memcpy(into->stores + into->nstores, from->stores, from->nstores * sizeof *from->stores);
+	into->nstores += from->nstores;
+	return PL_OK;
+}
+
+/* A store of nd strictly between a and b (in either order), or NULL. */
+static const struct store_rec *store_between(const struct needs *nd, uint64_t a, uint64_t b)
+{
+	uint64_t lo = a < b ? a : b, hi = a < b ? b : a;
+	for (size_t k = 0; k < nd->nstores; k++)
+		if (nd->stores[k].pos > lo && nd->stores[k].pos < hi)
+			return &nd->stores[k];
+	return NULL;
+}
+
+/* ---- ancestor conflicts ------------------------------------------------ */
+
+static int has_ancestor_conflicts(struct bucketer *B, const struct bucket *b, uint32_t cand,
+                                  bool *out)
+{
+	struct ov_func *F = &B->F;
+	struct ov_coll *cc = &F->colls[cand];
+	*out = false;
+	int rc = PL_OK;
+	for (uint32_t m = b->first; m != OV_NONE && rc == PL_OK; m = F->colls[m].next_member) {
+		struct ov_coll *mc = &F->colls[m];
+		bool r = false;
+		if ((rc = ov_reaches(F, mc->start, cc->start, &r)) != PL_OK)
+			break;
+		if (r) {
+			why(B, b->first, cand, "has ancestor conflicts (%%%s depends on %%%s)",
+			    inst_label(cc->start), inst_label(mc->start));
+			*out = true;
+			break;
+		}
+		if ((rc = ov_reaches(F, cc->start, mc->start, &r)) != PL_OK)
+			break;
+		if (r) {
+			why(B, b->first, cand, "has ancestor conflicts (%%%s depends on %%%s)",
+			    inst_label(mc->start), inst_label(cc->start));
+			*out = true;
+			break;
+		}
+		if ((rc = ov_reaches(F, mc->done, cc->done, &r)) != PL_OK)
+			break;
+		if (r) {
+			why(B, b->first, cand, "has ancestor conflicts (%%%s depends on %%%s)",
+			    inst_label(cc->done), inst_label(mc->done));
+			*out = true;
+			break;
+		}
+		if ((rc = ov_reaches(F, cc->done, mc->done, &r)) != PL_OK)
+			break;
+		if (r) {
+			why(B, b->first, cand, "has ancestor conflicts (%%%s depends on %%%s)",
+			    inst_label(mc->done), inst_label(cc->done));
+			*out = true;
+			break;
+		}
+		if ((rc = ov_reaches_hiding(F, cc->done, m, &r)) != PL_OK)
+			break;
+		if (r) {
+			why(B, b->first, cand,
+			    "has ancestor conflicts (a hiding node of %%%s depends on %%%s)",
+			    inst_label(mc->start), inst_label(cc->done));
+			*out = true;
+			break;
+		}
+		if ((rc = ov_reaches_hiding(F, mc->done, cand, &r)) != PL_OK)
+			break;
+		if (r) {
+			why(B, b->first, cand,
+			    "has ancestor conflicts (a hiding node of %%%s depends on %%%s)",
+			    inst_label(cc->start), inst_label(mc->done));
+			*out = true;
+			break;
+		}
+	}
+	return rc;
+}
+
+/* ---- hiding intervals ---------------------------------------------------- */
+
+static int add_ivl(struct ivl **v, size_t *n, size_t *cap, struct ivl x)
+{
+	if (!grow((void **)v, cap, *n + 1, sizeof **v))
+		return PL_ENOMEM;
+	(*v)[(*n)++] = x;
+	return PL_OK;
+}
+
+/* The execution interval of the collective whose event ev is, and the
+ * hiding intervals of it (of every member, when it is in a bucket). */
+static int add_event_intervals(struct bucketer *B, uint32_t ev)
+{
+	uint32_t c = ev >> 1;
+	const struct ov_coll *x = &B->F.colls[c];
+	uint32_t s = ev_idx(B, cur_start_ev(B, c)), w = ev_idx(B, cur_done_ev(B, c));
+	int rc = add_ivl(&B->execs, &B->nexecs, &B->execs_cap, (struct ivl){s, w, -1, c});
+	if (rc != PL_OK)
+		return rc;
+	if (x->bucket >= 0) {
+		const struct bucket *bb = &B->buckets[x->bucket];
+		if (bb->has_hiding)
+			rc = add_ivl(&B->hides, &B->nhides, &B->hides_cap,
+			             (struct ivl){s, bb->min_hf, x->bucket, OV_NONE});
+	} else if (x->nhide) {
+		rc = add_ivl(&B->hides, &B->nhides, &B->hides_cap, (struct ivl){s, x->hf_idx, -1, c});
+	}
+	return rc;
+}
+
+static bool encloses(const struct ivl *outer, uint32_t s, uint32_t h)
+{
+	return outer->s < s && h < outer->e;
+}
+
+/* The first exec interval enclosing (s, h), or NULL. */
+static const struct ivl *enclosing(const struct bucketer *B, uint32_t s, uint32_t h)
+{
+	for (size_t k = 0; k < B->nexecs; k++)
+		if (encloses(&B->execs[k], s, h))
+			return &B->execs[k];
+	return NULL;
+}
+
+/* Reports the first hiding interval of hide entry he that an execution
+ * interval encloses, in the order of the original pass: the candidate's,
+ * then each member's in join order. */
+static void report_enclosed(struct bucketer *B, const struct bucket *b, uint32_t cand,
+                            const struct ivl *he)
+{
+	if (!B->remarks)
+		return;
+	const struct ov_func *F = &B->F;
+	uint32_t first = he->coll;
+	if (he->bucket >= 0)
+		first = B->buckets[he->bucket].first;
+	else if (he->coll == OV_NONE)
+		first = cand;
+	for (uint32_t m = first; m != OV_NONE;) {
+		const struct ov_coll *mc = &F->colls[m];
+		const struct ivl *e = mc->nhide ? enclosing(B, he->s, mc->hf_idx) : NULL;
+		if (e) {
+			why(B, b->first, cand,
+			    "hiding interval (%" PRIu32 ", %" PRIu32 ") enclosed by execution "
+			    "interval (%" PRIu32 ", %" PRIu32 ")",
+			    he->s, mc->hf_idx, e->s, e->e);
+			return;
+		}
+		if (he->coll != OV_NONE && he->bucket < 0)
+			break; /* one collective */
+		m = (m == cand && he->coll == OV_NONE) ? b->first : mc->next_member;
+	}
+}
+
+/* The original pass's _preserves_hiding_intervals, for the new start at
+ * event sev and the new done at wev. */
+static int preserves_hiding_intervals(struct bucketer *B, const struct bucket *b,
+                                      uint32_t cand, uint32_t sev, uint32_t wev, bool *ok)
+{
+	struct ov_func *F = &B->F;
+	const struct ov_coll *cc = &F->colls[cand];
+	uint32_t S = ev_idx(B, sev), W = ev_idx(B, wev);
+	*ok = false;
+
+	/* every hiding node of the bucket and the candidate strictly inside */
+	bool has = b->has_hiding || cc->nhide;
+	uint32_t min_hf = UINT32_MAX, max_hl = 0;
+	if (b->has_hiding) {
+		min_hf = b->min_hf;
+		max_hl = b->max_hl;
+	}
+	if (cc->nhide) {
+		min_hf = cc->hf_idx < min_hf ? cc->hf_idx : min_hf;
+		max_hl = cc->hl_idx > max_hl ? cc->hl_idx : max_hl;
+	}
+	if (has && !(S < min_hf && max_hl < W)) {
+		for (uint32_t m = cand; m != OV_NONE;
+		     m = m == cand ? b->first : F->colls[m].next_member) {
+			const struct ov_coll *mc = &F->colls[m];
+			if (!mc->nhide)
+				continue;
+			uint32_t bad = mc->hf_idx <= S ? mc->hf_idx
+			             : mc->hl_idx >= W ? ov_first_hiding_at_or_after(F, m, W)
+			                               : OV_NONE;
+			if (bad != OV_NONE) {
+				why(B, b->first, cand,
+				    "hiding compute at pos %" PRIu32 " not between start %" PRIu32
+				    " and wait %" PRIu32,
+				    bad, S, W);
+				return PL_OK;
+			}
+		}
+	}
+
+	/* the intervals of the regions the start and the done move across */
+	uint32_t bs = ev_idx(B, b->start_ev), bw = ev_idx(B, b->done_ev);
+	uint32_t latest_start = cc->start_idx > bs ? cc->start_idx : bs;
+	uint32_t earliest_wait = cc->done_idx < bw ? cc->done_idx : bw;
+	int32_t cur = F->colls[b->first].bucket;
+	B->nexecs = B->nhides = 0;
+	int rc = add_ivl(&B->execs, &B->nexecs, &B->execs_cap, (struct ivl){S, W, -1, OV_NONE});
+	if (rc == PL_OK && has)
+		rc = add_ivl(&B->hides, &B->nhides, &B->hides_cap, (struct ivl){S, min_hf, -1, OV_NONE});
+	for (uint32_t e = B->ev_next[sev]; rc == PL_OK && e != OV_NONE && ev_idx(B, e) < latest_start;
+	     e = B->ev_next[e])
+		if ((e >> 1) != cand && F->colls[e >> 1].bucket != cur)
+			rc = add_event_intervals(B, e);
+	for (uint32_t e = B->ev_prev[wev]; rc == PL_OK && e != OV_NONE && ev_idx(B, e) > earliest_wait;
+	     e = B->ev_prev[e])
+		if ((e >> 1) != cand && F->colls[e >> 1].bucket != cur)
+			rc = add_event_intervals(B, e);
+	if (rc != PL_OK)
+		return rc;
+
+	for (size_t k = 0; k < B->nhides; k++)
+		if (enclosing(B, B->hides[k].s, B->hides[k].e)) {
+			report_enclosed(B, b, cand, &B->hides[k]);
+			return PL_OK;
+		}
+	*ok = true;
+	return PL_OK;
+}
+
+/* ---- a valid order at the current positions ------------------------------ */
+
+/* The starts: every member's operands defined before the new start, and no
+ * store to one of them between where each start is and the new start. */
+static bool starts_valid(struct bucketer *B, const struct bucket *b, uint32_t cand,
+                         uint64_t spos, uint32_t S)
+{
+	const struct ov_func *F = &B->F;
+	const struct needs *nds[2] = {&B->bneeds, &B->cneeds};
+	uint64_t from[2] = {ev_pos(B, b->start_ev), F->colls[cand].start_pos};
+	for (int k = 0; k < 2; k++) {
+		const struct needs *nd = nds[k];
+		if (nd->has_def && nd->max_def >= spos) {
+			why(B, b->first, cand,
+			    "path exists between starts (%%%s defined at %" PRIu32
+			    ", not before the new start at %" PRIu32 ")",
+			    value_label(nd->def_v), ov_index_of(F, nd->max_def), S);
+			return false;
+		}
+	}
+	for (int k = 0; k < 2; k++) {
+		const struct store_rec *st = store_between(nds[k], from[k], spos);
+		if (st) {
+			why(B, b->first, cand,
+			    "path exists between starts (store to %%%s at %" PRIu32
+			    " between the start at %" PRIu32 " and the new start at %" PRIu32 ")",
+			    value_label(st->v), ov_index_of(F, st->pos), ov_index_of(F, from[k]), S);
+			return false;
+		}
+	}
+	return true;
+}
+
+/* The dones: after the new start, before every use of a member's result,
+ * and no store to a member's operand while the bucket is in flight. */
+static bool waits_valid(struct bucketer *B, const struct bucket *b, uint32_t cand,
+                        uint64_t spos, uint64_t wpos, uint32_t S, uint32_t W)
+{
+	const struct ov_func *F = &B->F;
+	if (wpos <= spos) {
+		why(B, b->first, cand,
+		    "path exists between waits (the new done at %" PRIu32
+		    " is not after the new start at %" PRIu32 ")",
+		    W, S);
+		return false;
+	}
+	const struct needs *nds[2] = {&B->bneeds, &B->cneeds};
+	for (int k = 0; k < 2; k++) {
+		const struct needs *nd = nds[k];
+		if (nd->has_use && nd->min_use <= wpos) {
+			why(B, b->first, cand,
+			    "path exists between waits (%%%s used at %" PRIu32
+			    ", not after the new done at %" PRIu32 ")",
+			    value_label(nd->use_v), ov_index_of(F, nd->min_use), W);
+			return false;
+		}
+	}
+	for (int k = 0; k < 2; k++) {
+		const struct store_rec *st = store_between(nds[k], spos, wpos);
+		if (st) {
+			why(B, b->first, cand,
+			    "path exists between waits (store to %%%s at %" PRIu32
+			    " while in flight from %" PRIu32 " to %" PRIu32 ")",
+			    value_label(st->v), ov_index_of(F, st->pos), S, W);
+			return false;
+		}
+	}
+	return true;
+}
+
+/* ---- can_add_to_bucket ----------------------------------------------------- */
+
+static int join(struct bucketer *B, struct bucket *b, uint32_t cand, uint32_t sev, uint32_t wev)
+{
+	struct ov_func *F = &B->F;
+	struct ov_coll *cc = &F->colls[cand];
+	uint32_t moved_start = sev == b->start_ev ? 2 * cand : b->start_ev;
+	uint32_t moved_done = wev == b->done_ev ? 2 * cand + 1 : b->done_ev;
+	ev_unlink(B, moved_start);
+	ev_unlink(B, moved_done);
+	b->start_ev = sev;
+	b->done_ev = wev;
+	F->colls[b->last].next_member = cand;
+	b->last = cand;
+	b->n++;
+	b->bytes = b->bytes > UINT64_MAX - cc->size_bytes ? UINT64_MAX : b->bytes + cc->size_bytes;
+	if (cc->nhide) {
+		if (!b->has_hiding || cc->hf_idx < b->min_hf)
+			b->min_hf = cc->hf_idx;
+		if (!b->has_hiding || cc->hl_idx > b->max_hl)
+			b->max_hl = cc->hl_idx;
+		b->has_hiding = true;
+	}
+	cc->bucket = F->colls[b->first].bucket;
+	cc->processed = true;
+	return needs_merge(&B->bneeds, &B->cneeds);
+}
+
+static int can_add_to_bucket(struct bucketer *B, struct bucket *b, uint32_t cand, bool *added)
+{
+	struct ov_func *F = &B->F;
+	struct ov_coll *cc = &F->colls[cand];
+	*added = false;
+	if (ov_is_hiding_node(F, cc->start) || ov_is_hiding_node(F, cc->done)) {
+		why(B, b->first, cand, "nyi: bucketing collective used for overlap");
+		return PL_OK;
+	}
+	bool conflict;
+	int rc = has_ancestor_conflicts(B, b, cand, &conflict);
+	if (rc != PL_OK || conflict)
+		return rc;
+	needs_reset(&B->cneeds);
+	if ((rc = needs_add(B, &B->cneeds, cand)) != PL_OK)
+		return rc;
+	/* the original pass's order: most likely to work first */
+	const uint32_t placements[4][2] = {
+		{b->start_ev, 2 * cand + 1},
+		{b->start_ev, b->done_ev},
+		{2 * cand, 2 * cand + 1},
+		{2 * cand, b->done_ev},
+	};
+	for (int k = 0; k < 4; k++) {
+		uint32_t sev = placements[k][0], wev = placements[k][1];
+		bool ok;
+		if ((rc = preserves_hiding_intervals(B, b, cand, sev, wev, &ok)) != PL_OK)
+			return rc;
+		if (!ok)
+			continue;
+		uint32_t S = ev_idx(B, sev), W = ev_idx(B, wev);
+		uint64_t spos = ev_pos(B, sev), wpos = ev_pos(B, wev);
+		if (!starts_valid(B, b, cand, spos, S) || !waits_valid(B, b, cand, spos, wpos, S, W))
+			continue;
+		if (B->remarks)
+			pl_ctx_remark(B->ctx, cc->start,
+			              "bucketed %%%s with %%%s using timeline position %d: (start=%%%s, "
+			              "wait=%%%s)",
+			              inst_label(cc->start), inst_label(F->colls[b->first].start), k + 1,
+			              inst_label(F->insts[S]), inst_label(F->insts[W]));
+		*added = true;
+		return join(B, b, cand, sev, wev);
+	}
+	why(B, b->first, cand, "all timeline positions failed");
+	return PL_OK;
+}
+
+/* ---- find_buckets ------------------------------------------------------------ */
+
+/* Least hidden first: by hidden / estimated time (0 for an estimate of 0),
+ * then by position. */
+static int cmp_overlap(const void *pa, const void *pb)
+{
+	const struct sort_ent *a = pa, *b = pb;
+	u128 l = (u128)a->hidden * (b->est ? b->est : 1);
+	u128 r = (u128)b->hidden * (a->est ? a->est : 1);
+	if (l != r)
+		return l < r ? -1 : 1;
+	return a->idx < b->idx ? -1 : a->idx > b->idx;
+}
+
+static int new_bucket(struct bucketer *B, uint32_t c)
+{
+	struct ov_coll *x = &B->F.colls[c];
+	if (!grow((void **)&B->buckets, &B->buckets_cap, B->nbuckets + 1, sizeof *B->buckets))
+		return PL_ENOMEM;
+	B->buckets[B->nbuckets] = (struct bucket){
+		.first = c, .last = c, .n = 1, .start_ev = 2 * c,
+		.done_ev = 2 * c + 1, .bytes = x->size_bytes, .has_hiding = x->nhide > 0,
+		.min_hf = x->hf_idx, .max_hl = x->hl_idx,
+	};
+	x->bucket = (int32_t)B->nbuckets++;
+	x->next_member = OV_NONE;
+	x->processed = true;
+	needs_reset(&B->bneeds);
+	return needs_add(B, &B->bneeds, c);
+}
+
+static int find_buckets(struct bucketer *B, const uint32_t *group, size_t n)
+{
+	struct ov_func *F = &B->F;
+	const struct config *cfg = B->cfg;
+	if (!grow((void **)&B->sorted, &B->sorted_cap, n, sizeof *B->sorted))
+		return PL_ENOMEM;
+	struct sort_ent *sorted = B->sorted;
+	for (size_t k = 0; k < n; k++) {
+		const struct ov_coll *x = &F->colls[group[k]];
+		sorted[k] = (struct sort_ent){x->est_ns - x->exposed_ns, x->est_ns, x->start_idx,
+		                              group[k]};
+	}
+	if (cfg->exposed_first)
+		qsort(sorted, n, sizeof *sorted, cmp_overlap);
+	int rc = PL_OK;
+	for (size_t i = 0; i < n && rc == PL_OK; i++) {
+		uint32_t c0 = sorted[i].coll;
+		struct ov_coll *x0 = &F->colls[c0];
+		if (x0->processed)
+			continue;
+		if (ov_is_hiding_node(F, x0->start) || ov_is_hiding_node(F, x0->done))
+			continue;
+		if ((rc = new_bucket(B, c0)) != PL_OK)
+			break;
+		struct bucket *b = &B->buckets[B->nbuckets - 1];
+		uint64_t failures = 0;
+		size_t end = n - (i + 1) > cfg->max_coll_distance ? i + 1 + cfg->max_coll_distance : n;
+		for (size_t j = i + 1; j < end && rc == PL_OK; j++) {
+			uint32_t cand = sorted[j].coll;
+			struct ov_coll *xc = &F->colls[cand];
+			if (b->bytes > cfg->max_bucket_bytes ||
+			    xc->size_bytes > cfg->max_bucket_bytes - b->bytes) {
+				why(B, c0, cand,
+				    "bucket of %" PRIu64 " bytes cannot take %" PRIu64
+				    " more (max_bucket_bytes %" PRIu64 ")",
+				    b->bytes, xc->size_bytes, cfg->max_bucket_bytes);
+				break;
+			}
+			if (xc->processed)
+				continue;
+			uint32_t dist = xc->start_idx > x0->start_idx ? xc->start_idx - x0->start_idx
+			                                              : x0->start_idx - xc->start_idx;
+			if (cfg->exposed_first && dist > cfg->max_position_distance) {
+				why(B, c0, cand,
+				    "%" PRIu32 " instructions apart (max_position_distance %" PRIu64 ")",
+				    dist, cfg->max_position_distance);
+				continue;
+			}
+			bool added;
+			if ((rc = can_add_to_bucket(B, b, cand, &added)) != PL_OK)
+				break;
+			if (added) {
+				failures = 0;
+			} else if (++failures >= cfg->max_consecutive_failures) {
+				if (B->remarks)
+					pl_ctx_remark(B->ctx, x0->start,
+					              "stopped growing the bucket of %%%s after %" PRIu64
+					              " consecutive failures",
+					              inst_label(x0->start), failures);
+				break;
+			}
+		}
+		if (b->n < 2) { /* a bucket of one is no bucket */
+			x0->bucket = -1;
+			B->nbuckets--;
+		}
+	}
+	return rc;
+}
+
+/* ---- apply --------------------------------------------------------------------- */
+
+static void remark_bucket(struct bucketer *B, const struct bucket *b)
+{
+	const struct ov_func *F = &B->F;
+	size_t cap = 256, len = 0;
+	char *list = malloc(cap);
+	if (!list)
+		return;
+	list[0] = '\0';
+	for (uint32_t m = b->first; m != OV_NONE; m = F->colls[m].next_member) {
+		const char *name = inst_label(F->colls[m].start);
+		size_t need = len + strlen(name) + 4;
+		if (need > cap) {
+			while (cap < need)
+				cap *= 2;
+			char *v = realloc(list, cap);
+			if (!v) {
+				free(list);
+				return;
+			}
+			list = v;
+		}
+		len += (size_t)snprintf(list + len, cap - len, "%s%%%s", len ? ", " : "", name);
+	}
+	uint32_t S = ev_idx(B, b->start_ev), W = ev_idx(B, b->done_ev);
+	pl_ctx_remark(B->ctx, F->colls[b->first].start,
+	              "bucket of %" PRIu32 " %s: %s; start at %%%s (position %" PRIu32
+	              "), done at %%%s (position %" PRIu32 ")",
+	              b->n, pl_inst_opname(F->colls[b->first].start), list,
+	              inst_label(F->insts[S]), S, inst_label(F->insts[W]), W);
+	free(list);
+}
+
+static int apply_bucket(struct bucketer *B, const struct bucket *b)
+{
+	struct ov_func *F = &B->F;
+	const struct ov_coll *first = &F->colls[b->first];
+	size_t nops = 0, nres = 0;
+	for (uint32_t m = b->first; m != OV_NONE; m = F->colls[m].next_member) {
+		nops += pl_inst_num_operands(F->colls[m].start);
+		nres += pl_inst_num_results(F->colls[m].start);
+	}
+	pl_value **ops = malloc(nops * sizeof *ops);
+	const pl_type **stypes = malloc(nres * sizeof *stypes);
+	const pl_type **dtypes = malloc(nres * sizeof *dtypes);
+	pl_value **sres = malloc(nres * sizeof *sres);
+	int rc = PL_ENOMEM;
+	if (!ops || !stypes || !dtypes || !sres)
+		goto out;
+	size_t o = 0, r = 0;
+	for (uint32_t m = b->first; m != OV_NONE; m = F->colls[m].next_member) {
+		const struct ov_coll *x = &F->colls[m];
+		for (size_t k = 0, n = pl_inst_num_operands(x->start); k < n; k++)
+			ops[o++] = pl_inst_operand(x->start, k);
+		for (size_t k = 0, n = pl_inst_num_results(x->start); k < n; k++) {
+			stypes[r] = pl_value_type(pl_inst_result(x->start, k));
+			dtypes[r++] = pl_value_type(pl_inst_result(x->done, k));
+		}
+	}
+	pl_inst *at_start = F->insts[ev_idx(B, b->start_ev)], *at_done = F->insts[ev_idx(B, b->done_ev)];
+	pl_inst *start = pl_inst_new(F->f, pl_inst_opname(first->start), ops, nops, stypes, nres);
+	if (!start || pl_inst_copy_attrs(start, first->start) != PL_OK)
+		goto out;
+	pl_inst_set_loc(start, pl_inst_line(first->start), pl_inst_col(first->start));
+	pl_inst_insert_before(start, at_start);
+	for (size_t k = 0; k < nres; k++)
+		sres[k] = pl_inst_result(start, k);
+	pl_inst *done = pl_inst_new(F->f, pl_inst_opname(first->done), sres, nres, dtypes, nres);
+	if (!done || pl_inst_copy_attrs(done, first->done) != PL_OK)
+		goto out;
+	pl_inst_set_loc(done, pl_inst_line(first->done), pl_inst_col(first->done));
+	pl_inst_insert_before(done, at_done);
+	r = 0;
+	for (uint32_t m = b->first; m != OV_NONE; m = F->colls[m].next_member) {
+		const struct ov_coll *x = &F->colls[m];
+		for (size_t k = 0, n = pl_inst_num_results(x->start); k < n; k++, r++) {
+			pl_value_replace(pl_inst_result(x->start, k), pl_inst_result(start, r));
+			pl_value_replace(pl_inst_result(x->done, k), pl_inst_result(done, r));
+		}
+	}
+	rc = PL_OK;
+	for (uint32_t m = b->first; m != OV_NONE && rc == PL_OK; m = F->colls[m].next_member)
+		rc = pl_inst_erase(F->colls[m].done);
+	for (uint32_t m = b->first; m != OV_NONE && rc == PL_OK; m = F->colls[m].next_member)
+		rc = pl_inst_erase(F->colls[m].start);
+out:
+	free(ops);
+	free(stypes);
+	free(dtypes);
+	free(sres);
+	return rc;
+}
+
+/* ---- per function ------------------------------------------------------------- */
+
+static int exposed_ns(const pl_func *f, const pl_cost_model *cm, uint64_t *out)
+{
+	pl_schedule *s;
+	int rc = pl_schedule_new(&s, f, cm);
+	if (rc != PL_OK)
+		return rc;
+	*out = pl_schedule_exposed_ns(s);
+	pl_schedule_free(s);
+	return PL_OK;
+}
+
+static uint64_t add_sat(uint64_t a, uint64_t b)
+{
+	return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
+
+/* Collectives of each key, keys of each process group, in order. */
+static int bucket_groups(struct bucketer *B)
+{
+	struct ov_func *F = &B->F;
+	size_t nkeys = B->keys.n, npgs = B->pgs.n;
+	if (!grow((void **)&B->key_first, &B->key_first_cap, nkeys, sizeof *B->key_first) ||
+	    !grow((void **)&B->key_count, &B->key_count_cap, nkeys, sizeof *B->key_count) ||
+	    !grow((void **)&B->pg_count, &B->pg_count_cap, npgs + 1, sizeof *B->pg_count) ||
+	    !grow((void **)&B->order, &B->order_cap, F->ncoll + nkeys, sizeof *B->order))
+		return PL_ENOMEM;
+	/* collectives by key (counting sort, stable: in the order of their starts) */
+	memset(B->key_count, 0, nkeys * sizeof *B->key_count);
+	for (size_t c = 0; c < F->ncoll; c++)
+		if (F->colls[c].key >= 0)
+			B->key_count[F->colls[c].key]++;
+	uint32_t at = 0;
+	for (size_t k = 0; k < nkeys; k++) {
+		B->key_first[k] = at;
+		at += B->key_count[k];
+		B->key_count[k] = 0;
+	}
+	uint32_t *members = B->order;
+	for (uint32_t c = 0; c < F->ncoll; c++) {
+		int32_t k = F->colls[c].key;
+		if (k >= 0)
+			members[B->key_first[k] + B->key_count[k]++] = c;
+	}
+	/* keys by process group (counting sort, stable: keys are numbered in
+	 * the order of their first collective, groups too) */
+	uint32_t *keys = B->order + at;
+	memset(B->pg_count, 0, (npgs + 1) * sizeof *B->pg_count);
+	for (size_t k = 0; k < nkeys; k++)
+		B->pg_count[B->keys.keys[k].pg + 1]++;
+	for (size_t p = 0; p < npgs; p++)
+		B->pg_count[p + 1] += B->pg_count[p];
+	for (size_t k = 0; k < nkeys; k++)
+		keys[B->pg_count[B->keys.keys[k].pg]++] = (uint32_t)k;
+	int rc = PL_OK;
+	for (size_t i = 0; i < nkeys && rc == PL_OK; i++)
+		rc = find_buckets(B, members + B->key_first[keys[i]], B->key_count[keys[i]]);
+	return rc;
+}
+
+static int overlap_func(struct bucketer *B, pl_func *f, const pl_cost_model *cm)
+{
+	uint64_t before;
+	int rc = exposed_ns(f, cm, &before);
+	if (rc != PL_OK)
+		return rc;
+	B->exposed_before = add_sat(B->exposed_before, before);
+	B->nbuckets = 0;
+	key_table_clear(&B->keys);
+	key_table_clear(&B->pgs);
+	if ((rc = ov_info_build(&B->F, f, cm)) != PL_OK)
+		return rc;
+	for (size_t c = 0; c < B->F.ncoll && rc == PL_OK; c++)
+		rc = classify(B, &B->F.colls[c]);
+	if (rc == PL_OK && B->keys.n)
+		rc = build_timelines(B);
+	if (rc == PL_OK && B->keys.n)
+		rc = bucket_groups(B);
+	for (size_t k = 0; k < B->nbuckets && rc == PL_OK; k++) {
+		if (B->remarks)
+			remark_bucket(B, &B->buckets[k]);
+		B->num_bucketed += B->buckets[k].n;
+		rc = apply_bucket(B, &B->buckets[k]);
+	}
+	B->num_buckets += B->nbuckets;
+	uint64_t after = before;
+	if (rc == PL_OK && B->nbuckets)
+		rc = exposed_ns(f, cm, &after);
+	B->exposed_after = add_sat(B->exposed_after, after);
+	return rc;
+}
+
+static int overlap_run(pl_pass_ctx *ctx, void *state, pl_module *m)
+{
+	struct bucketer B = {.ctx = ctx, .cfg = state, .remarks = pl_ctx_remarks_enabled(ctx)};
+	const pl_cost_model *cm = pl_ctx_cost_model(ctx);
+	int rc = PL_OK;
+	for (size_t k = 0; k < pl_module_num_funcs(m) && rc == PL_OK; k++)
+		rc = overlap_func(&B, pl_module_func_at(m, k), cm);
+	if (rc != PL_OK && rc != PL_ENOMEM && B.F.failed_at) {
+		pl_ctx_error(ctx, B.F.failed_at, "cannot estimate the time of %%%s: %s",
+		             inst_label(B.F.failed_at), pl_status_string(rc));
+		B.F.failed_at = NULL;
+	} else {
+		pass_end_report(ctx, rc, "bucket collectives");
+	}
+	pass_end_stat(ctx, "num_buckets", B.num_buckets, &rc);
+	pass_end_stat(ctx, "num_collectives_bucketed", B.num_bucketed, &rc);
+	pass_end_stat(ctx, "exposed_ns_before", B.exposed_before, &rc);
+	pass_end_stat(ctx, "exposed_ns_after", B.exposed_after, &rc);
+	ov_info_free(&B.F);
+	key_table_free(&B.keys);
+	key_table_free(&B.pgs);
+	free(B.buckets);
+	free(B.ev_prev);
+	free(B.ev_next);
+	free(B.pg_tail);
+	free(B.order);
+	free(B.key_first);
+	free(B.key_count);
+	free(B.pg_count);
+	free(B.sorted);
+	free(B.execs);
+	free(B.hides);
+	free(B.bneeds.stores);
+	free(B.cneeds.stores);
+	return rc;
+}
+
+static const pl_pass_desc overlap_pass = {
+	PL_PASS_DESC_INIT,
+	.name = "OverlapBucketCCOp",
+	.summary = "Merges asynchronous collectives into buckets, keeping their overlap with compute.",
+	.options = overlap_options,
+	.stats = overlap_stats,
+	.create = overlap_create,
+	.run = overlap_run,
+	.destroy = overlap_destroy,
+};
+
+PL_PLUGIN_DEFINE("OverlapBucketCCOp", PACKAGE_VERSION, "MIT",
+                 "Overlap-preserving collective bucketing.", &overlap_pass)
