@@ -252,6 +252,20 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
+static void list_option(const pl_option_decl *o, FILE *out)
+{
+	fprintf(out, "    %s (%s, default %s", o->name, pl_option_type_name(o->type),
+	        o->default_value);
+	if (o->type == PL_OPT_INT && (o->min != INT64_MIN || o->max != INT64_MAX))
+		fprintf(out, ", %" PRId64 "..%" PRId64, o->min, o->max);
+	if (o->type == PL_OPT_ENUM) {
+		fputs(", one of", out);
+		for (const char *const *c = o->choices; *c; c++)
+			fprintf(out, " %s", *c);
+	}
+	fprintf(out, ")%s%s\n", o->help ? ": " : "", o->help ? o->help : "");
+}
+
 static void list_plugin(const struct plugin *p, FILE *out)
 {
 	const pl_plugin_desc *d = p->desc;
@@ -264,19 +278,8 @@ static void list_plugin(const struct plugin *p, FILE *out)
 		fprintf(out, "  pass %s%s%s\n", pass->name, pass->summary ? ": " : "",
 		        pass->summary ? pass->summary : "");
 		size_t no = pl_pass_desc_num_options(pass);
-		for (size_t j = 0; j < no; j++) {
-			const pl_option_decl *o = pl_pass_desc_option(pass, j);
-			fprintf(out, "    %s (%s, default %s", o->name, pl_option_type_name(o->type),
-			        o->default_value);
-			if (o->type == PL_OPT_INT && (o->min != INT64_MIN || o->max != INT64_MAX))
-				fprintf(out, ", %" PRId64 "..%" PRId64, o->min, o->max);
-			if (o->type == PL_OPT_ENUM) {
-				fputs(", one of", out);
-				for (const char *const *c = o->choices; *c; c++)
-					fprintf(out, " %s", *c);
-			}
-			fprintf(out, ")%s%s\n", o->help ? ": " : "", o->help ? o->help : "");
-		}
+		for (size_t j = 0; j < no; j++)
+			list_option(pl_pass_desc_option(pass, j), out);
 		size_t ns = pl_pass_desc_num_stats(pass);
 		for (size_t j = 0; j < ns; j++) {
 			const pl_stat_decl *s = pl_pass_desc_stat(pass, j);
@@ -323,5 +326,8 @@ int loader_list(struct loader *ld, FILE *out)
 	}
 	if (first)
 		fprintf(out, "no plugins found in the search path\n");
+	fprintf(out, "\ncost model: [cost_model] in a pipeline file, -O cost_model.KEY=VALUE\n");
+	for (size_t k = 0; k < pl_cost_model_num_keys(); k++)
+		list_option(pl_cost_model_key(k), out);
 	return status;
 }

@@ -44,6 +44,7 @@ int runner_configure(struct pipeline *pl, pl_diags *diags, bool remarks)
 			return EXIT_INPUT;
 		}
 		pl_ctx_set_remarks_enabled(s->ctx, remarks);
+		pl_ctx_set_cost_model(s->ctx, pl->cost_model);
 		for (size_t j = 0; j < s->nsettings; j++) {
 			struct setting *set = &s->settings[j];
 			char err[512];

@@ -42,6 +42,12 @@ plugins_CoalesceCCOp_la_CFLAGS = $(PLUGIN_CFLAGS)
 plugins_CoalesceCCOp_la_LDFLAGS = $(PLUGIN_LDFLAGS)
 plugins_CoalesceCCOp_la_LIBADD = $(PLUGIN_LIBADD)
 
+plugins_LTLIBRARIES += plugins/ScheduleEstimate.la
+plugins_ScheduleEstimate_la_SOURCES = plugins/schedule_estimate.c plugins/pass_end.h
+plugins_ScheduleEstimate_la_CFLAGS = $(PLUGIN_CFLAGS)
+plugins_ScheduleEstimate_la_LDFLAGS = $(PLUGIN_LDFLAGS)
+plugins_ScheduleEstimate_la_LIBADD = $(PLUGIN_LIBADD)
+
 plugins_LTLIBRARIES += plugins/OverlapBucketCCOp.la
 plugins_OverlapBucketCCOp_la_SOURCES = plugins/overlap_bucket_ccop.c plugins/overlap_info.c \
 	plugins/overlap_info.h plugins/ptr_map.h plugins/pass_end.h

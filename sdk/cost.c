@@ -70,7 +70,12 @@ int pl_cost_model_get(const pl_cost_model *cm, const char *key, int64_t *out)
 
 /* ---- the time of an instruction ---- */
 
-static pl_u128 ceil_div(pl_u128 n, pl_u128 d) { return n / d + (n % d != 0); }
+static pl_u128 ceil_div(pl_u128 n, pl_u128 d)
+{
+	if ((n | d) <= UINT64_MAX) /* the common case, without a 128-bit division */
+		return (uint64_t)n / (uint64_t)d + ((uint64_t)n % (uint64_t)d != 0);
+	return n / d + (n % d != 0);
+}
 
 /* ceil(a * b / d) for a < 2^64 and d > 0, whatever the width of a * b;
  * PL_EOVERFLOW when it passes UINT64_MAX. */

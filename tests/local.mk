@@ -49,6 +49,10 @@ include tests/fixtures/local.mk
 TESTS += tests/cli.sh
 EXTRA_DIST += tests/cli.sh tests/tap.sh tests/pir
 
+# The TAP helpers themselves.
+TESTS += tests/tap-selftest.sh
+EXTRA_DIST += tests/tap-selftest.sh
+
 # Which default pipeline runs, and --print-pipeline naming it.
 TESTS += tests/defaults.sh
 EXTRA_DIST += tests/defaults.sh
@@ -84,3 +88,7 @@ EXTRA_DIST += tests/e2e.sh tests/e2e
 # which make's built-in rule would otherwise try to "build" the folder.
 tests/e2e tests/golden:
 	@:
+
+# The pipeline's cost model: [cost_model], -O cost_model.KEY=VALUE.
+TESTS += tests/cost_model.sh
+EXTRA_DIST += tests/cost_model.sh
