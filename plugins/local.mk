@@ -54,3 +54,9 @@ plugins_OverlapBucketCCOp_la_SOURCES = plugins/overlap_bucket_ccop.c plugins/ove
 plugins_OverlapBucketCCOp_la_CFLAGS = $(PLUGIN_CFLAGS)
 plugins_OverlapBucketCCOp_la_LDFLAGS = $(PLUGIN_LDFLAGS)
 plugins_OverlapBucketCCOp_la_LIBADD = $(PLUGIN_LIBADD)
+
+plugins_LTLIBRARIES += plugins/SplitAsyncCCOp.la
+plugins_SplitAsyncCCOp_la_SOURCES = plugins/split_async_ccop.c plugins/ptr_map.h plugins/pass_end.h
+plugins_SplitAsyncCCOp_la_CFLAGS = $(PLUGIN_CFLAGS)
+plugins_SplitAsyncCCOp_la_LDFLAGS = $(PLUGIN_LDFLAGS)
+plugins_SplitAsyncCCOp_la_LIBADD = $(PLUGIN_LIBADD)
