@@ -254,7 +254,24 @@ struct ivl {
 struct sort_ent {
 	uint64_t hidden, est;
 	uint32_t idx, coll;
+	uint32_t gk; /* its place in the group, which is in the order of starts */
 };
+
+/* The candidates of one group, in the order find_buckets looks at them. */
+struct cands {
+	uint32_t *rank_of; /* by place in the group: the rank in that order */
+	uint32_t *skip;    /* by rank: a later rank not yet taken, or itself */
+	uint64_t *tree;    /* the largest size_bytes below each node, by rank */
+	size_t leaves;
+	uint32_t *list;    /* the ranks one bucket looks at */
+	size_t nlist;
+	size_t rank_cap, skip_cap, tree_cap, list_cap;
+};
+
+/* The attributes a key reads, found by their interned names. */
+enum { A_GROUP_ID, A_FACTOR, A_DIMENSION, A_REDUCE, A_PINNED, NUM_ATTRS };
+static const char *const attr_names[NUM_ATTRS] = {"group_id", "factor", "dimension", "reduce",
+                                                  "pinned"};
 
 struct bucketer {
 	pl_pass_ctx *ctx;
@@ -270,10 +287,12 @@ struct bucketer {
 	size_t order_cap, key_first_cap, key_count_cap, pg_count_cap;
 	struct sort_ent *sorted;
 	size_t sorted_cap;
+	struct cands cands;
 	struct ivl *execs, *hides;
 	size_t nexecs, nhides, execs_cap, hides_cap;
 	struct needs bneeds, cneeds; /* of the growing bucket, of the candidate */
-	char why[512];
+	const pl_func *failed; /* the function that could not be simulated */
+	struct key_classes attrs; /* attr_names by interned address */
 	uint64_t num_buckets, num_bucketed, exposed_before, exposed_after;
 };
 
@@ -314,7 +333,7 @@ static uint32_t ev_idx(const struct bucketer *B, uint32_t ev)
 static uint64_t ev_pos(const struct bucketer *B, uint32_t ev)
 {
 	const struct ov_coll *c = &B->F.colls[ev >> 1];
-	return (ev & 1) ? c->done_pos : c->start_pos;
+	return B->F.pos[(ev & 1) ? c->done_idx : c->start_idx];
 }
 
 static uint32_t cur_start_ev(const struct bucketer *B, uint32_t c)
@@ -358,37 +377,44 @@ __attribute__((format(printf, 4, 5))) static void why(struct bucketer *B, uint32
 
 /* ---- grouping ---------------------------------------------------------- */
 
-static bool attr_true(const pl_inst *inst, const char *key)
+static bool is_true(const pl_attr *a)
 {
-	bool v = false;
-	return pl_attrs_get_bool(pl_inst_attrs_const(inst), key, &v) == PL_OK && v;
+	return a && pl_attr_get_kind(a) == PL_ATTR_BOOL && pl_attr_get_bool(a);
 }
 
 /* Reads c's key; sets c->pg (any collective with a group_id) and c->key
  * (those that may be bucketed). */
 static int classify(struct bucketer *B, struct ov_coll *c)
 {
-	const pl_attrs *a = pl_inst_attrs_const(c->start);
+	const pl_attr *a[NUM_ATTRS], *d[NUM_ATTRS];
+	key_classes_read(&B->attrs, pl_inst_attrs_const(c->start), a);
 	struct key k = {.kind = pl_inst_op(c->start)};
-	if (pl_attrs_get_string(a, "group_id", &k.gid, &k.gid_len) != PL_OK || !k.gid_len ||
-	    !c->done)
+	if (!a[A_GROUP_ID] || pl_attr_get_kind(a[A_GROUP_ID]) != PL_ATTR_STRING || !c->done)
+		return PL_OK;
+	k.gid = pl_attr_get_string(a[A_GROUP_ID], &k.gid_len);
+	if (!k.gid_len)
 		return PL_OK;
 	struct key pgk = {.gid = k.gid, .gid_len = k.gid_len};
 	if ((c->pg = key_table_find(&B->pgs, &pgk)) < 0)
 		return PL_ENOMEM;
 	if (pl_inst_num_operands(c->start) != 1 || pl_inst_num_results(c->start) != 1 ||
-	    attr_true(c->start, "pinned") || attr_true(c->done, "pinned"))
+	    is_true(a[A_PINNED]) ||
+	    (key_classes_read(&B->attrs, pl_inst_attrs_const(c->done), d), is_true(d[A_PINNED])))
 		return PL_OK;
-	k.has_factor = pl_attrs_get_int(a, "factor", &k.factor) == PL_OK;
-	if (pl_attrs_get_int(a, "dimension", &k.dimension) != PL_OK)
-		k.dimension = 0;
-	if (pl_inst_traits(c->start) & PL_TRAIT_REDUCING)
-		k.has_reduce = pl_attrs_get_string(a, "reduce", &k.reduce, &k.reduce_len) == PL_OK;
+	if (a[A_FACTOR] && pl_attr_get_kind(a[A_FACTOR]) == PL_ATTR_INT) {
+		k.has_factor = true;
+		k.factor = pl_attr_get_int(a[A_FACTOR]);
+	}
+	if (a[A_DIMENSION] && pl_attr_get_kind(a[A_DIMENSION]) == PL_ATTR_INT)
+		k.dimension = pl_attr_get_int(a[A_DIMENSION]);
+	if ((pl_inst_traits(c->start) & PL_TRAIT_REDUCING) && a[A_REDUCE] &&
+	    pl_attr_get_kind(a[A_REDUCE]) == PL_ATTR_STRING) {
+		k.has_reduce = true;
+		k.reduce = pl_attr_get_string(a[A_REDUCE], &k.reduce_len);
+	}
 	if (!(k.kind == PL_OP_ALL_GATHER_START && B->cfg->multidtype))
 		k.dtype = pl_type_dtype(pl_value_type(pl_inst_operand(c->start, 0)));
 	k.pg = c->pg;
-	if (!k.has_reduce)
-		k.reduce = NULL;
 	if ((c->key = key_table_find(&B->keys, &k)) < 0)
 		return PL_ENOMEM;
 	return PL_OK;
@@ -404,15 +430,12 @@ static int build_timelines(struct bucketer *B)
 		return PL_ENOMEM;
 	for (size_t p = 0; p < B->pgs.n; p++)
 		B->pg_tail[p] = OV_NONE;
-	for (size_t i = 0; i < F->n; i++) {
-		if (!(pl_inst_traits(F->insts[i]) &
-		      (PL_TRAIT_COLLECTIVE_START | PL_TRAIT_COLLECTIVE_DONE)))
+	for (size_t k = 0; k < F->nevents; k++) {
+		uint32_t ev = F->events[k];
+		int32_t pg = F->colls[ev >> 1].pg;
+		if (pg < 0)
 			continue;
-		int64_t c = ov_coll_of(F, F->insts[i]);
-		if (c < 0 || F->colls[c].pg < 0)
-			continue;
-		uint32_t ev = 2 * (uint32_t)c + (F->colls[c].done == F->insts[i]);
-		uint32_t *tail = &B->pg_tail[F->colls[c].pg];
+		uint32_t *tail = &B->pg_tail[pg];
 		B->ev_prev[ev] = *tail;
 		B->ev_next[ev] = OV_NONE;
 		if (*tail != OV_NONE)
@@ -527,7 +550,7 @@ static int has_ancestor_conflicts(struct bucketer *B, const struct bucket *b, ui
 	for (uint32_t m = b->first; m != OV_NONE && rc == PL_OK; m = F->colls[m].next_member) {
 		struct ov_coll *mc = &F->colls[m];
 		bool r = false;
-		if ((rc = ov_reaches(F, mc->start, cc->start, &r)) != PL_OK)
+		if ((rc = ov_reaches_start(F, mc->start_idx, cand, &r)) != PL_OK)
 			break;
 		if (r) {
 			why(B, b->first, cand, "has ancestor conflicts (%%%s depends on %%%s)",
@@ -535,7 +558,7 @@ static int has_ancestor_conflicts(struct bucketer *B, const struct bucket *b, ui
 			*out = true;
 			break;
 		}
-		if ((rc = ov_reaches(F, cc->start, mc->start, &r)) != PL_OK)
+		if ((rc = ov_reaches_start(F, cc->start_idx, m, &r)) != PL_OK)
 			break;
 		if (r) {
 			why(B, b->first, cand, "has ancestor conflicts (%%%s depends on %%%s)",
@@ -543,7 +566,7 @@ static int has_ancestor_conflicts(struct bucketer *B, const struct bucket *b, ui
 			*out = true;
 			break;
 		}
-		if ((rc = ov_reaches(F, mc->done, cc->done, &r)) != PL_OK)
+		if ((rc = ov_reaches_done(F, mc->done_idx, cand, &r)) != PL_OK)
 			break;
 		if (r) {
 			why(B, b->first, cand, "has ancestor conflicts (%%%s depends on %%%s)",
@@ -551,7 +574,7 @@ static int has_ancestor_conflicts(struct bucketer *B, const struct bucket *b, ui
 			*out = true;
 			break;
 		}
-		if ((rc = ov_reaches(F, cc->done, mc->done, &r)) != PL_OK)
+		if ((rc = ov_reaches_done(F, cc->done_idx, m, &r)) != PL_OK)
 			break;
 		if (r) {
 			why(B, b->first, cand, "has ancestor conflicts (%%%s depends on %%%s)",
@@ -559,7 +582,7 @@ static int has_ancestor_conflicts(struct bucketer *B, const struct bucket *b, ui
 			*out = true;
 			break;
 		}
-		if ((rc = ov_reaches_hiding(F, cc->done, m, &r)) != PL_OK)
+		if ((rc = ov_reaches_hiding(F, cc->done_idx, m, &r)) != PL_OK)
 			break;
 		if (r) {
 			why(B, b->first, cand,
@@ -568,7 +591,7 @@ static int has_ancestor_conflicts(struct bucketer *B, const struct bucket *b, ui
 			*out = true;
 			break;
 		}
-		if ((rc = ov_reaches_hiding(F, mc->done, cand, &r)) != PL_OK)
+		if ((rc = ov_reaches_hiding(F, mc->done_idx, cand, &r)) != PL_OK)
 			break;
 		if (r) {
 			why(B, b->first, cand,
@@ -734,7 +757,7 @@ static bool starts_valid(struct bucketer *B, const struct bucket *b, uint32_t ca
 {
 	const struct ov_func *F = &B->F;
 	const struct needs *nds[2] = {&B->bneeds, &B->cneeds};
-	uint64_t from[2] = {ev_pos(B, b->start_ev), F->colls[cand].start_pos};
+	uint64_t from[2] = {ev_pos(B, b->start_ev), F->pos[F->colls[cand].start_idx]};
 	for (int k = 0; k < 2; k++) {
 		const struct needs *nd = nds[k];
 		if (nd->has_def && nd->max_def >= spos) {
@@ -828,7 +851,7 @@ static int can_add_to_bucket(struct bucketer *B, struct bucket *b, uint32_t cand
 	struct ov_func *F = &B->F;
 	struct ov_coll *cc = &F->colls[cand];
 	*added = false;
-	if (ov_is_hiding_node(F, cc->start) || ov_is_hiding_node(F, cc->done)) {
+	if (ov_is_hiding_node(F, cc->start_idx) || ov_is_hiding_node(F, cc->done_idx)) {
 		why(B, b->first, cand, "nyi: bucketing collective used for overlap");
 		return PL_OK;
 	}
@@ -901,6 +924,134 @@ static int new_bucket(struct bucketer *B, uint32_t c)
 	return needs_add(B, &B->bneeds, c);
 }
 
+/* The first rank in [lo, hi) whose size is above limit, or hi. */
+static size_t first_above(const struct cands *cd, size_t lo, size_t hi, uint64_t limit)
+{
+	if (lo >= hi)
+		return hi;
+	/* climb from the leaf at lo until a subtree to the right may hold one */
+	size_t node = cd->leaves + lo;
+	if (cd->tree[node] > limit)
+		return lo;
+	for (;;) {
+		while (node & 1) { /* a right child: go up */
+			node >>= 1;
+			if (node <= 1)
+				return hi;
+		}
+		node++; /* the right sibling */
+		if (cd->tree[node] > limit)
+			break;
+	}
+	while (node < cd->leaves) /* down to the leftmost leaf above limit */
+		node = cd->tree[2 * node] > limit ? 2 * node : 2 * node + 1;
+	size_t r = node - cd->leaves;
+	return r < hi ? r : hi;
+}
+
+/* The first rank at r or later not taken by a bucket. */
+static uint32_t next_open(struct cands *cd, uint32_t r)
+{
+	uint32_t root = r;
+	while (cd->skip[root] != root)
+		root = cd->skip[root];
+	while (cd->skip[r] != root) {
+		uint32_t next = cd->skip[r];
+		cd->skip[r] = root;
+		r = next;
+	}
+	return root;
+}
+
+static int cands_build(struct bucketer *B, size_t n)
+{
+	struct cands *cd = &B->cands;
+	size_t leaves = 1;
+	while (leaves < n)
+		leaves *= 2;
+	if (!grow((void **)&cd->rank_of, &cd->rank_cap, n, sizeof *cd->rank_of) ||
+	    !grow((void **)&cd->skip, &cd->skip_cap, n + 1, sizeof *cd->skip) ||
+	    !grow((void **)&cd->tree, &cd->tree_cap, 2 * leaves, sizeof *cd->tree) ||
+	    !grow((void **)&cd->list, &cd->list_cap, n, sizeof *cd->list))
+		return PL_ENOMEM;
+	cd->leaves = leaves;
+	for (size_t r = 0; r < n; r++) {
+		const struct sort_ent *e = &B->sorted[r];
+		cd->rank_of[e->gk] = (uint32_t)r;
+		cd->skip[r] = (uint32_t)r;
+		cd->tree[leaves + r] = B->F.colls[e->coll].size_bytes;
+	}
+	cd->skip[n] = (uint32_t)n;
+	for (size_t r = n; r < leaves; r++)
+		cd->tree[leaves + r] = 0;
+	for (size_t k = leaves - 1; k >= 1; k--)
+		cd->tree[k] = cd->tree[2 * k] > cd->tree[2 * k + 1] ? cd->tree[2 * k] : cd->tree[2 * k + 1];
+	return PL_OK;
+}
+
+static int cmp_u32(const void *pa, const void *pb)
+{
+	uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
+	return a < b ? -1 : a > b;
+}
+
+/* The ranks the bucket of rank i looks at, when only the collectives
+ * within max_position_distance of its first can join and they are fewer
+ * than the ranks after it: those, taken from the group's order of starts.
+ * false when walking the ranks is cheaper. */
+static bool window_list(struct bucketer *B, const uint32_t *group, size_t n, size_t i,
+                        size_t end)
+{
+	struct cands *cd = &B->cands;
+	const struct ov_func *F = &B->F;
+	uint64_t d = B->cfg->max_position_distance;
+	uint32_t at = F->colls[B->sorted[i].coll].start_idx;
+	uint64_t lo_idx = at > d ? at - d : 0, hi_idx = (uint64_t)at + d;
+	size_t lo = 0, hi = n;
+	while (lo < hi) { /* the first start at lo_idx or later */
+		size_t mid = lo + (hi - lo) / 2;
+		if (F->colls[group[mid]].start_idx < lo_idx)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	size_t last = lo;
+	while (last < n && F->colls[group[last]].start_idx <= hi_idx && last - lo <= end - i)
+		last++;
+	if (last - lo > end - i)
+		return false;
+	cd->nlist = 0;
+	for (size_t k = lo; k < last; k++) {
+		uint32_t r = cd->rank_of[k];
+		if (r > i && r < end && !F->colls[group[k]].processed)
+			cd->list[cd->nlist++] = r;
+	}
+	qsort(cd->list, cd->nlist, sizeof *cd->list, cmp_u32);
+	return true;
+}
+
+/* Refuses cand for want of room, when the bucket cannot take it. */
+static bool over_cap(struct bucketer *B, const struct bucket *b, size_t lo, size_t hi)
+{
+	struct cands *cd = &B->cands;
+	uint64_t max = B->cfg->max_bucket_bytes;
+	size_t j = b->bytes > max ? lo : first_above(cd, lo, hi, max - b->bytes);
+	if (j >= hi)
+		return false;
+	uint32_t cand = B->sorted[j].coll;
+	why(B, b->first, cand,
+	    "bucket of %" PRIu64 " bytes cannot take %" PRIu64 " more (max_bucket_bytes %" PRIu64 ")",
+	    b->bytes, B->F.colls[cand].size_bytes, max);
+	return true;
+}
+
+/* The original pass's _find_buckets. Its loop looks at the next
+ * max_coll_distance collectives in order: it stops at the first that
+ * would pass max_bucket_bytes, skips those taken and (least hidden first)
+ * those too far away, and stops after max_consecutive_failures refusals.
+ * Here only the candidates it would try are visited: the byte cap is a
+ * range query between two of them, those taken are skipped in one step,
+ * and those near enough are read from the order of starts. */
 static int find_buckets(struct bucketer *B, const uint32_t *group, size_t n)
 {
 	struct ov_func *F = &B->F;
@@ -911,58 +1062,67 @@ static int find_buckets(struct bucketer *B, const uint32_t *group, size_t n)
 	for (size_t k = 0; k < n; k++) {
 		const struct ov_coll *x = &F->colls[group[k]];
 		sorted[k] = (struct sort_ent){x->est_ns - x->exposed_ns, x->est_ns, x->start_idx,
-		                              group[k]};
+		                              group[k], (uint32_t)k};
 	}
 	if (cfg->exposed_first)
 		qsort(sorted, n, sizeof *sorted, cmp_overlap);
-	int rc = PL_OK;
+	int rc = cands_build(B, n);
+	struct cands *cd = &B->cands;
 	for (size_t i = 0; i < n && rc == PL_OK; i++) {
 		uint32_t c0 = sorted[i].coll;
 		struct ov_coll *x0 = &F->colls[c0];
 		if (x0->processed)
 			continue;
-		if (ov_is_hiding_node(F, x0->start) || ov_is_hiding_node(F, x0->done))
+		if (ov_is_hiding_node(F, x0->start_idx) || ov_is_hiding_node(F, x0->done_idx))
 			continue;
 		if ((rc = new_bucket(B, c0)) != PL_OK)
 			break;
+		cd->skip[i] = (uint32_t)i + 1;
 		struct bucket *b = &B->buckets[B->nbuckets - 1];
 		uint64_t failures = 0;
 		size_t end = n - (i + 1) > cfg->max_coll_distance ? i + 1 + cfg->max_coll_distance : n;
-		for (size_t j = i + 1; j < end && rc == PL_OK; j++) {
-			uint32_t cand = sorted[j].coll;
-			struct ov_coll *xc = &F->colls[cand];
-			if (b->bytes > cfg->max_bucket_bytes ||
-			    xc->size_bytes > cfg->max_bucket_bytes - b->bytes) {
-				why(B, c0, cand,
-				    "bucket of %" PRIu64 " bytes cannot take %" PRIu64
-				    " more (max_bucket_bytes %" PRIu64 ")",
-				    b->bytes, xc->size_bytes, cfg->max_bucket_bytes);
+		bool listed = cfg->exposed_first && window_list(B, group, n, i, end);
+		size_t k = 0, prev = i; /* ranks up to prev are checked against the cap */
+		bool stopped = false;
+		for (;;) {
+			size_t r;
+			if (listed)
+				r = k < cd->nlist ? cd->list[k++] : end;
+			else
+				r = next_open(cd, (uint32_t)prev + 1);
+			if (r >= end)
+				break;
+			if (over_cap(B, b, prev + 1, r + 1)) {
+				stopped = true;
 				break;
 			}
+			prev = r;
+			uint32_t cand = sorted[r].coll;
+			struct ov_coll *xc = &F->colls[cand];
 			if (xc->processed)
 				continue;
 			uint32_t dist = xc->start_idx > x0->start_idx ? xc->start_idx - x0->start_idx
 			                                              : x0->start_idx - xc->start_idx;
-			if (cfg->exposed_first && dist > cfg->max_position_distance) {
-				why(B, c0, cand,
-				    "%" PRIu32 " instructions apart (max_position_distance %" PRIu64 ")",
-				    dist, cfg->max_position_distance);
+			if (cfg->exposed_first && dist > cfg->max_position_distance)
 				continue;
-			}
 			bool added;
 			if ((rc = can_add_to_bucket(B, b, cand, &added)) != PL_OK)
 				break;
 			if (added) {
 				failures = 0;
+				cd->skip[r] = (uint32_t)r + 1;
 			} else if (++failures >= cfg->max_consecutive_failures) {
 				if (B->remarks)
 					pl_ctx_remark(B->ctx, x0->start,
 					              "stopped growing the bucket of %%%s after %" PRIu64
 					              " consecutive failures",
 					              inst_label(x0->start), failures);
+				stopped = true;
 				break;
 			}
 		}
+		if (!stopped && rc == PL_OK && B->remarks)
+			over_cap(B, b, prev + 1, end); /* what the cap stopped, for the remark */
 		if (b->n < 2) { /* a bucket of one is no bucket */
 			x0->bucket = -1;
 			B->nbuckets--;
@@ -1067,17 +1227,6 @@ out:
 
 /* ---- per function ------------------------------------------------------------- */
 
-static int exposed_ns(const pl_func *f, const pl_cost_model *cm, uint64_t *out)
-{
-	pl_schedule *s;
-	int rc = pl_schedule_new(&s, f, cm);
-	if (rc != PL_OK)
-		return rc;
-	*out = pl_schedule_exposed_ns(s);
-	pl_schedule_free(s);
-	return PL_OK;
-}
-
 static uint64_t add_sat(uint64_t a, uint64_t b)
 {
 	return a > UINT64_MAX - b ? UINT64_MAX : a + b;
@@ -1128,16 +1277,19 @@ static int bucket_groups(struct bucketer *B)
 
 static int overlap_func(struct bucketer *B, pl_func *f, const pl_cost_model *cm)
 {
-	uint64_t before;
-	int rc = exposed_ns(f, cm, &before);
-	if (rc != PL_OK)
+	pl_schedule *s;
+	int rc = pl_schedule_new(&s, f, cm);
+	if (rc != PL_OK) {
+		B->failed = f;
 		return rc;
+	}
+	uint64_t before = pl_schedule_exposed_ns(s);
 	B->exposed_before = add_sat(B->exposed_before, before);
 	B->nbuckets = 0;
 	key_table_clear(&B->keys);
 	key_table_clear(&B->pgs);
-	if ((rc = ov_info_build(&B->F, f, cm)) != PL_OK)
-		return rc;
+	rc = ov_info_build(&B->F, f, s);
+	pl_schedule_free(s); /* what it said is in B->F now */
 	for (size_t c = 0; c < B->F.ncoll && rc == PL_OK; c++)
 		rc = classify(B, &B->F.colls[c]);
 	if (rc == PL_OK && B->keys.n)
@@ -1152,31 +1304,37 @@ static int overlap_func(struct bucketer *B, pl_func *f, const pl_cost_model *cm)
 	}
 	B->num_buckets += B->nbuckets;
 	uint64_t after = before;
-	if (rc == PL_OK && B->nbuckets)
-		rc = exposed_ns(f, cm, &after);
+	if (rc == PL_OK && B->nbuckets) {
+		if ((rc = pl_schedule_new(&s, f, cm)) != PL_OK) {
+			B->failed = f;
+			return rc;
+		}
+		after = pl_schedule_exposed_ns(s);
+		pl_schedule_free(s);
+	}
 	B->exposed_after = add_sat(B->exposed_after, after);
 	return rc;
 }
 
 static int overlap_run(pl_pass_ctx *ctx, void *state, pl_module *m)
 {
-	struct bucketer B = {.ctx = ctx, .cfg = state, .remarks = pl_ctx_remarks_enabled(ctx)};
+	struct bucketer B = {.ctx = ctx, .cfg = state, .remarks = pl_ctx_remarks_enabled(ctx),
+	                     .attrs = {.names = attr_names, .count = NUM_ATTRS}};
 	const pl_cost_model *cm = pl_ctx_cost_model(ctx);
 	int rc = PL_OK;
 	for (size_t k = 0; k < pl_module_num_funcs(m) && rc == PL_OK; k++)
 		rc = overlap_func(&B, pl_module_func_at(m, k), cm);
-	if (rc != PL_OK && rc != PL_ENOMEM && B.F.failed_at) {
-		pl_ctx_error(ctx, B.F.failed_at, "cannot estimate the time of %%%s: %s",
-		             inst_label(B.F.failed_at), pl_status_string(rc));
-		B.F.failed_at = NULL;
-	} else {
+	if (rc != PL_OK && rc != PL_ENOMEM && B.failed)
+		pl_ctx_error(ctx, NULL, "cannot simulate @%s: %s", pl_func_name(B.failed),
+		             pl_status_string(rc));
+	else
 		pass_end_report(ctx, rc, "bucket collectives");
-	}
 	pass_end_stat(ctx, "num_buckets", B.num_buckets, &rc);
 	pass_end_stat(ctx, "num_collectives_bucketed", B.num_bucketed, &rc);
 	pass_end_stat(ctx, "exposed_ns_before", B.exposed_before, &rc);
 	pass_end_stat(ctx, "exposed_ns_after", B.exposed_after, &rc);
 	ov_info_free(&B.F);
+	ptr_map_free(&B.attrs.seen);
 	key_table_free(&B.keys);
 	key_table_free(&B.pgs);
 	free(B.buckets);
@@ -1188,6 +1346,10 @@ static int overlap_run(pl_pass_ctx *ctx, void *state, pl_module *m)
 	free(B.key_count);
 	free(B.pg_count);
 	free(B.sorted);
+	free(B.cands.rank_of);
+	free(B.cands.skip);
+	free(B.cands.tree);
+	free(B.cands.list);
 	free(B.execs);
 	free(B.hides);
 	free(B.bneeds.stores);

@@ -27,14 +27,13 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "ptr_map.h"
+#include "ptr_map.h" /* push_inst, grow */
 
 #define OV_NONE UINT32_MAX
 
 /* One asynchronous collective: a start and its done. */
 struct ov_coll {
 	pl_inst *start, *done;
-	uint64_t start_pos, done_pos; /* pl_inst_position */
 	uint32_t start_idx, done_idx; /* instruction indices */
 	uint64_t est_ns;              /* pl_inst_time_ns of the start */
 	uint64_t exposed_ns;          /* what no compute hid by the done */
@@ -42,10 +41,11 @@ struct ov_coll {
 	/* hiding nodes: the compute of nonzero time in [hf, hl]; nhide 0: none */
 	uint32_t nhide;
 	uint32_t hf_idx, hl_idx;
-	uint64_t hf_pos, hl_pos;
 	uint32_t pair_first, pair_end; /* its pairs lie in this range, with others */
 	uint32_t q_prev, q_next;       /* the line of collectives waiting for time */
 	bool in_line;
+	bool has_pred;        /* the start has an operand defined in the function */
+	uint64_t pred_pos;    /* then the latest such definition */
 	/* set by the bucketer */
 	int32_t pg, key;       /* -1: no process group / never bucketed */
 	int32_t bucket;        /* -1: in none */
@@ -55,7 +55,6 @@ struct ov_coll {
 
 /* One instruction that gave time to one collective. */
 struct ov_pair {
-	uint64_t pos;
 	uint32_t idx;
 	uint32_t coll;
 };
@@ -64,50 +63,57 @@ struct ov_func {
 	pl_func *f;
 	const pl_cost_model *cm;
 	pl_inst **insts; /* by index */
-	size_t n, insts_cap;
+	uint64_t *pos;   /* pl_inst_position, by index */
+	uint32_t *pair_at; /* the first pair of each instruction, OV_NONE */
+	uint32_t *coll_at; /* the collective whose start or done it is, OV_NONE */
+	size_t n, insts_cap, pos_cap, pair_at_cap, coll_at_cap;
+	uint32_t *events; /* starts (2c) and dones (2c + 1) in instruction order */
+	size_t nevents, events_cap;
 	struct ov_coll *colls; /* in the order of their starts */
 	size_t ncoll, colls_cap;
 	struct ov_pair *pairs;
 	size_t npairs, pairs_cap;
-	struct ptr_map coll_of; /* start or done -> its collective + 1 */
-	/* the scratch of one reachability search */
-	struct ptr_map seen;
-	struct inst_vec stack;
-	pl_inst *failed_at; /* the instruction whose time could not be had */
+	/* the scratch of the reachability searches: an instruction is seen by
+	 * the current search when its stamp is the search's */
+	uint32_t *stamp;
+	size_t stamp_cap;
+	uint32_t search;
+	uint32_t *stack;
+	size_t stack_len, stack_cap;
 };
 
-/* Fills F for f (F keeps its memory from one function to the next).
- * PL_OK, PL_ENOMEM, or the status of pl_inst_time_ns (F->failed_at then
- * names the instruction). */
-int ov_info_build(struct ov_func *F, pl_func *f, const pl_cost_model *cm);
+/* Fills F for f, whose simulation s is (its rows give each instruction's
+ * time; F does not keep s). F keeps its memory from one function to the
+ * next. PL_OK, PL_ENOMEM or PL_ELIMIT (2^32 - 1 instructions or more). */
+int ov_info_build(struct ov_func *F, pl_func *f, const pl_schedule *s);
 void ov_info_free(struct ov_func *F);
 
-/* The collective whose start or done inst is; -1 for any other. */
-static inline int64_t ov_coll_of(const struct ov_func *F, const pl_inst *inst)
-{
-	void *v = ptr_map_get(&F->coll_of, inst);
-	return v ? (int64_t)(uintptr_t)v - 1 : -1;
-}
+/* The collective whose start or done inst is (an instruction of F's
+ * function as it came in); -1 for any other. */
+int64_t ov_coll_of(const struct ov_func *F, const pl_inst *inst);
 
 static inline bool ov_is_exposed(const struct ov_coll *c)
 {
 	return c->exposed_ns > 0;
 }
 
-/* Whether inst is a hiding node of a collective that is not exposed (the
- * original pass's all_hiding_nodes). */
-bool ov_is_hiding_node(const struct ov_func *F, const pl_inst *inst);
+/* Whether the instruction at idx is a hiding node of a collective that is
+ * not exposed (the original pass's all_hiding_nodes). */
+bool ov_is_hiding_node(const struct ov_func *F, uint32_t idx);
 
 /* The first hiding node of c at index idx or later; OV_NONE when none. */
 uint32_t ov_first_hiding_at_or_after(const struct ov_func *F, uint32_t c, uint32_t idx);
 
-/* Whether there is a path from one instruction to another through data and
- * hiding edges (start -> each hiding node -> done, for every collective
- * that is not exposed); from itself is not counted. Searches only the
- * instructions between the two. PL_OK or PL_ENOMEM. */
-int ov_reaches(struct ov_func *F, pl_inst *from, const pl_inst *to, bool *out);
-/* The same, to any hiding node of collective c. */
-int ov_reaches_hiding(struct ov_func *F, pl_inst *from, uint32_t c, bool *out);
+/* Whether there is a path from the instruction at index from to the start
+ * of collective c, through data and hiding edges (start -> each hiding
+ * node -> done, for every collective that is not exposed); from itself is
+ * not counted. Searches only the instructions between the two, and not at
+ * all when every direct predecessor comes before from. PL_OK or
+ * PL_ENOMEM. */
+int ov_reaches_start(struct ov_func *F, uint32_t from, uint32_t c, bool *out);
+/* The same, to the done of c; to any hiding node of c. */
+int ov_reaches_done(struct ov_func *F, uint32_t from, uint32_t c, bool *out);
+int ov_reaches_hiding(struct ov_func *F, uint32_t from, uint32_t c, bool *out);
 
 /* The index of the instruction at position pos (binary search). */
 uint32_t ov_index_of(const struct ov_func *F, uint64_t pos);
