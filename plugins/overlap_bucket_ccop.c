@@ -719,16 +719,22 @@ static int preserves_hiding_intervals(struct bucketer *B, const struct bucket *b
 		}
 	}
 
-	/* the intervals of the regions the start and the done move across */
+	/* the intervals of the regions the start and the done move across: a
+	 * start moved earlier may now enclose what others hide (the original
+	 * pass walks from the new start), and one moved later may now be
+	 * enclosed by those it passes (so here the walk begins at the earlier
+	 * start either way); a done moved later may enclose what others hide */
 	uint32_t bs = ev_idx(B, b->start_ev), bw = ev_idx(B, b->done_ev);
 	uint32_t latest_start = cc->start_idx > bs ? cc->start_idx : bs;
 	uint32_t earliest_wait = cc->done_idx < bw ? cc->done_idx : bw;
+	uint32_t first_start = cc->start_idx < bs ? 2 * cand : b->start_ev;
 	int32_t cur = F->colls[b->first].bucket;
 	B->nexecs = B->nhides = 0;
 	int rc = add_ivl(&B->execs, &B->nexecs, &B->execs_cap, (struct ivl){S, W, -1, OV_NONE});
 	if (rc == PL_OK && has)
 		rc = add_ivl(&B->hides, &B->nhides, &B->hides_cap, (struct ivl){S, min_hf, -1, OV_NONE});
-	for (uint32_t e = B->ev_next[sev]; rc == PL_OK && e != OV_NONE && ev_idx(B, e) < latest_start;
+	for (uint32_t e = B->ev_next[first_start];
+	     rc == PL_OK && e != OV_NONE && ev_idx(B, e) < latest_start;
 	     e = B->ev_next[e])
 		if ((e >> 1) != cand && F->colls[e >> 1].bucket != cur)
 			rc = add_event_intervals(B, e);

@@ -92,3 +92,13 @@ tests/e2e tests/golden:
 # The pipeline's cost model: [cost_model], -O cost_model.KEY=VALUE.
 TESTS += tests/cost_model.sh
 EXTRA_DIST += tests/cost_model.sh
+
+# OverlapBucketCCOp on random asynchronous modules: the output verifies,
+# hiding stays inside buckets and unenclosed, the run is deterministic, and
+# its exposed-time statistics agree with an independent simulation.
+check_PROGRAMS += tests/pl-genasync tests/overlap-check
+tests_pl_genasync_SOURCES = tests/pl-genasync.c
+tests_overlap_check_SOURCES = tests/overlap-check.c
+tests_overlap_check_LDADD = libpassline.la
+TESTS += tests/overlap.sh
+EXTRA_DIST += tests/overlap.sh
