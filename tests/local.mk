@@ -102,3 +102,7 @@ tests_overlap_check_SOURCES = tests/overlap-check.c
 tests_overlap_check_LDADD = libpassline.la
 TESTS += tests/overlap.sh
 EXTRA_DIST += tests/overlap.sh
+
+# conf/overlap.ini end to end on the bundled example.
+TESTS += tests/overlap_pipeline.sh
+EXTRA_DIST += tests/overlap_pipeline.sh
