@@ -288,8 +288,8 @@ struct bucketer {
 	struct sort_ent *sorted;
 	size_t sorted_cap;
 	struct cands cands;
-	struct ivl *execs, *hides;
-	size_t nexecs, nhides, execs_cap, hides_cap;
+	struct ivl *execs, *hides, *by_start;
+	size_t nexecs, nhides, execs_cap, hides_cap, by_start_cap;
 	struct needs bneeds, cneeds; /* of the growing bucket, of the candidate */
 	const pl_func *failed; /* the function that could not be simulated */
 	struct key_classes attrs; /* attr_names by interned address */
@@ -520,6 +520,8 @@ static int needs_merge(struct needs *into, const struct needs *from)
 		into->min_use = from->min_use;
 		into->use_v = from->use_v;
 	}
+	if (!from->nstores)
+		return PL_OK;
 	if (!grow((void **)&into->stores, &into->cap, into->nstores + from->nstores,
 	          sizeof *into->stores))
 		return PL_ENOMEM;
@@ -649,6 +651,50 @@ static const struct ivl *enclosing(const struct bucketer *B, uint32_t s, uint32_
 	return NULL;
 }
 
+/* The first hiding entry some execution interval encloses, or nhides.
+ * Many of both are asked in O((hides + execs) log execs): the execution
+ * intervals by start, with the latest end among those starting before. */
+static int cmp_ivl_start(const void *pa, const void *pb)
+{
+	const struct ivl *a = pa, *b = pb;
+	return a->s < b->s ? -1 : a->s > b->s;
+}
+
+static size_t first_enclosed(struct bucketer *B)
+{
+	if (B->nhides * B->nexecs <= 64) {
+		for (size_t k = 0; k < B->nhides; k++)
+			if (enclosing(B, B->hides[k].s, B->hides[k].e))
+				return k;
+		return B->nhides;
+	}
+	if (!grow((void **)&B->by_start, &B->by_start_cap, B->nexecs, sizeof *B->by_start))
+		goto naive; /* no memory for the fast way: the plain one needs none */
+	memcpy(B->by_start, B->execs, B->nexecs * sizeof *B->execs);
+	qsort(B->by_start, B->nexecs, sizeof *B->by_start, cmp_ivl_start);
+	for (size_t k = 1; k < B->nexecs; k++) /* e: the latest end so far */
+		if (B->by_start[k].e < B->by_start[k - 1].e)
+			B->by_start[k].e = B->by_start[k - 1].e;
+	for (size_t k = 0; k < B->nhides; k++) {
+		size_t lo = 0, hi = B->nexecs; /* how many start before it */
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+			if (B->by_start[mid].s < B->hides[k].s)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		if (lo && B->hides[k].e < B->by_start[lo - 1].e)
+			return k;
+	}
+	return B->nhides;
+naive:
+	for (size_t k = 0; k < B->nhides; k++)
+		if (enclosing(B, B->hides[k].s, B->hides[k].e))
+			return k;
+	return B->nhides;
+}
+
 /* Reports the first hiding interval of hide entry he that an execution
  * interval encloses, in the order of the original pass: the candidate's,
  * then each member's in join order. */
@@ -745,11 +791,11 @@ static int preserves_hiding_intervals(struct bucketer *B, const struct bucket *b
 	if (rc != PL_OK)
 		return rc;
 
-	for (size_t k = 0; k < B->nhides; k++)
-		if (enclosing(B, B->hides[k].s, B->hides[k].e)) {
-			report_enclosed(B, b, cand, &B->hides[k]);
-			return PL_OK;
-		}
+	size_t k = first_enclosed(B);
+	if (k < B->nhides) {
+		report_enclosed(B, b, cand, &B->hides[k]);
+		return PL_OK;
+	}
 	*ok = true;
 	return PL_OK;
 }
@@ -1357,6 +1403,7 @@ static int overlap_run(pl_pass_ctx *ctx, void *state, pl_module *m)
 	free(B.cands.tree);
 	free(B.cands.list);
 	free(B.execs);
+	free(B.by_start);
 	free(B.hides);
 	free(B.bneeds.stores);
 	free(B.cneeds.stores);

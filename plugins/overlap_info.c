@@ -377,12 +377,17 @@ int ov_reaches_done(struct ov_func *F, uint32_t from, uint32_t c, bool *out)
 {
 	const struct ov_coll *x = &F->colls[c];
 	*out = false;
-	/* its direct predecessors are its start and, when it is not exposed,
-	 * its hiding nodes */
-	uint32_t last_pred = !ov_is_exposed(x) && x->nhide ? x->hl_idx : x->start_idx;
-	if (from >= x->done_idx || last_pred < from)
+	if (from >= x->done_idx)
 		return PL_OK;
-	return search(F, from, x->done_idx, &(struct target){.idx = x->done_idx}, out);
+	/* its direct predecessors are its start and, when it is not exposed,
+	 * its hiding nodes: a path goes through one of them, and each search
+	 * stops at what it looks for */
+	int rc = PL_OK;
+	if (x->start_idx > from)
+		rc = ov_reaches_start(F, from, c, out);
+	if (rc == PL_OK && !*out && !ov_is_exposed(x))
+		rc = ov_reaches_hiding(F, from, c, out);
+	return rc;
 }
 
 int ov_reaches_hiding(struct ov_func *F, uint32_t from, uint32_t c, bool *out)
