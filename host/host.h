@@ -201,6 +201,21 @@ void atomic_abort(struct atomic_file *af);
 /* Removes every open temporary file; async-signal-safe (see crash.c). */
 void atomic_abort_all_signal_safe(void);
 
+/* ---- pass_files.c ---- */
+/* The files the passes handed over (pl_ctx_write_file), open for writing. */
+struct pass_files {
+	struct atomic_file *v;
+	size_t n;
+};
+/* Opens and writes every file the steps of pl handed over (a later write
+ * of a name, by any step, replaces an earlier one) as dir/NAME, refusing
+ * names that leave dir and the paths in taken (the other outputs).
+ * false after an error naming the pass and the file; nothing is left. */
+bool pass_files_open(struct pass_files *pf, const struct pipeline *pl, const char *dir,
+                     const char *const *taken, size_t ntaken);
+bool pass_files_commit(struct pass_files *pf);
+void pass_files_abort(struct pass_files *pf);
+
 /* ---- crash.c ---- */
 /* Installs handlers that, if a pass crashes, name the pass and plugin. */
 void crash_install(void);

@@ -330,7 +330,8 @@ static int verify_finish(struct verify_job *job, struct timing *t)
 	return job->rc == PL_OK ? EXIT_OK : EXIT_PASS;
 }
 
-/* Writes the module and the JSON stats; both or neither. With job, the
+/* Writes the module, the JSON stats and the files passes handed over; all
+ * or none. With job, the
  * result's verification runs meanwhile, and decides. */
 static int write_outputs(const struct cli *c, pl_module *m, struct pipeline *pl,
                          struct timing *t, struct verify_job *job)
@@ -341,6 +342,20 @@ static int write_outputs(const struct cli *c, pl_module *m, struct pipeline *pl,
 	if (opened && have_json && !atomic_open(&json, c->stats_json)) {
 		atomic_abort(&out);
 		opened = false;
+	}
+	/* the files passes wrote go beside -o (the current folder without it) */
+	struct pass_files files;
+	if (opened) {
+		bool named = c->output && strcmp(c->output, "-") != 0;
+		char *dir = named ? dir_of(c->output) : xstrdup(".");
+		const char *taken[] = {c->output, c->stats_json};
+		if (!pass_files_open(&files, pl, dir, taken, 2)) {
+			atomic_abort(&out);
+			if (have_json)
+				atomic_abort(&json);
+			opened = false;
+		}
+		free(dir);
 	}
 	if (!opened) {
 		if (job)
@@ -371,12 +386,14 @@ static int write_outputs(const struct cli *c, pl_module *m, struct pipeline *pl,
 		atomic_abort(&out);
 		if (have_json)
 			atomic_abort(&json);
+		pass_files_abort(&files);
 		stats_free(&st);
 		return status;
 	}
 	bool ok = atomic_commit(&out);
 	if (have_json)
 		ok = atomic_commit(&json) && ok;
+	ok = pass_files_commit(&files) && ok;
 	if (c->stats)
 		stats_print_table(&st, stderr);
 	stats_free(&st);

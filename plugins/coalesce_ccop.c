@@ -305,8 +305,15 @@ static bool plan_tuple(struct coalescer *c, pl_inst *t, pl_op op, struct plan *p
 		*why = NULL; /* out of memory */
 		return false;
 	}
-	for (size_t k = 0; k < n; k++)
+	for (size_t k = 0; k < n; k++) {
 		p->types[k] = pl_value_type(pl_inst_operand(t, k));
+		/* the groups are tables of PL_DTYPE__COUNT, what these headers
+		 * know; a newer library may know more */
+		if ((unsigned)pl_type_dtype(p->types[k]) >= PL_DTYPE__COUNT) {
+			*why = "an operand's dtype is newer than this pass";
+			return false;
+		}
+	}
 	group_by_dtype(p);
 	return lay_out(p, why);
 }
@@ -497,24 +504,22 @@ static int emit_group(struct coalescer *c, const struct plan *p, const struct gr
 		ops[j] = pl_inst_operand(t, g->members[j]);
 		types[j] = pl_value_type(pl_inst_result(ready, g->members[j]));
 	}
-	pl_inst *pack = pl_inst_new(f, "pack", ops, g->len, &packed_type, 1);
-	if (!pack)
+	pl_inst *pack, *coll, *unpack;
+	if ((rc = pl_inst_create(&pack, f, "pack", ops, g->len, &packed_type, 1)) != PL_OK)
 		goto out;
 	pl_value *buf = pl_inst_result(pack, 0);
-	pl_inst *coll = pl_inst_new(f, pl_inst_opname(t), &buf, 1, &flat_type, 1);
-	if (!coll)
+	if ((rc = pl_inst_create(&coll, f, pl_inst_opname(t), &buf, 1, &flat_type, 1)) != PL_OK)
 		goto out;
 	pl_value *gathered = pl_inst_result(coll, 0), *in_flight = NULL;
 	pl_inst *flat_done = NULL;
 	if (p->done) {
 		in_flight = gathered;
-		flat_done = pl_inst_new(f, pl_inst_opname(p->done), &in_flight, 1, &flat_type, 1);
-		if (!flat_done)
+		if ((rc = pl_inst_create(&flat_done, f, pl_inst_opname(p->done), &in_flight, 1,
+		                         &flat_type, 1)) != PL_OK)
 			goto out;
 		gathered = pl_inst_result(flat_done, 0);
 	}
-	pl_inst *unpack = pl_inst_new(f, "unpack", &gathered, 1, types, g->len);
-	if (!unpack)
+	if ((rc = pl_inst_create(&unpack, f, "unpack", &gathered, 1, types, g->len)) != PL_OK)
 		goto out;
 	pl_value *first = pl_inst_result(ready, g->members[0]);
 	if (known && known->numbers)
@@ -540,7 +545,8 @@ static int emit_group(struct coalescer *c, const struct plan *p, const struct gr
 		if (!new_insts[k])
 			continue;
 		pl_inst_set_loc(new_insts[k], pl_inst_line(at), pl_inst_col(at));
-		pl_inst_insert_before(new_insts[k], at);
+		if ((rc = pl_inst_insert(new_insts[k], at, PL_BEFORE)) != PL_OK)
+			goto out;
 	}
 	for (size_t j = 0; j < g->len; j++)
 		pl_value_replace(pl_inst_result(ready, g->members[j]), pl_inst_result(unpack, j));

@@ -310,7 +310,7 @@ static int plan_hoists(struct mover *mv, pl_func *f)
 	return PL_OK;
 }
 
-static void apply_hoists(struct mover *mv, pl_func *f)
+static int apply_hoists(struct mover *mv, pl_func *f)
 {
 	bool remarks = mv->remarks;
 	for (size_t k = 0; k < mv->moves.len; k++) {
@@ -325,11 +325,11 @@ static void apply_hoists(struct mover *mv, pl_func *f)
 				pl_ctx_remark(mv->ctx, g, "hoisted %s %s to the top of @%s",
 				              pl_inst_opname(g), what, pl_func_name(f));
 		}
-		if (after)
-			pl_inst_move_after(g, after);
-		else
-			pl_inst_move_before(g, pl_func_first_inst(f));
+		int rc = pl_inst_move(g, after, after ? PL_AFTER : PL_FIRST);
+		if (rc != PL_OK)
+			return rc;
 	}
+	return PL_OK;
 }
 
 /* ---- sinking ------------------------------------------------------------------ */
@@ -386,7 +386,7 @@ static int plan_sinks(struct mover *mv, pl_func *f)
 	return PL_OK;
 }
 
-static void apply_sinks(struct mover *mv, pl_func *f)
+static int apply_sinks(struct mover *mv, pl_func *f)
 {
 	bool remarks = mv->remarks;
 	for (size_t k = 0; k < mv->moves.len; k++) {
@@ -401,11 +401,11 @@ static void apply_sinks(struct mover *mv, pl_func *f)
 				pl_ctx_remark(mv->ctx, r, "sank reduce_scatter %s to the end of @%s", what,
 				              pl_func_name(f));
 		}
-		if (before)
-			pl_inst_move_before(r, before);
-		else
-			pl_inst_move_after(r, pl_func_last_inst(f));
+		int rc = pl_inst_move(r, before, before ? PL_BEFORE : PL_LAST);
+		if (rc != PL_OK)
+			return rc;
 	}
+	return PL_OK;
 }
 
 /* ---- driver ------------------------------------------------------------------- */
@@ -417,14 +417,16 @@ static int move_collectives(struct mover *mv, pl_func *f)
 		reset_sweep(mv);
 		if ((rc = plan_hoists(mv, f)) != PL_OK)
 			return rc;
-		apply_hoists(mv, f);
+		if ((rc = apply_hoists(mv, f)) != PL_OK)
+			return rc;
 		mv->hoisted += mv->moves.len;
 	}
 	if (mv->cfg->sink) {
 		reset_sweep(mv);
 		if ((rc = plan_sinks(mv, f)) != PL_OK)
 			return rc;
-		apply_sinks(mv, f);
+		if ((rc = apply_sinks(mv, f)) != PL_OK)
+			return rc;
 		mv->sunk += mv->moves.len;
 	}
 	return rc;

@@ -264,6 +264,9 @@ PL_INTERNAL void pl_count_memo_free_(struct pl_count_memo *memo);
 /* --- cost.c --- */
 /* The model with every key at its default (static, never freed). */
 PL_INTERNAL const pl_cost_model *pl_cost_model_default_(void);
+/* A file name pl_file_name_check accepted, without "." and ".." components
+ * or repeated slashes (malloc'd; NULL when out of memory). */
+PL_INTERNAL char *pl_file_name_normalize_(const char *name);
 
 /* --- u128 helpers --- */
 typedef unsigned __int128 pl_u128;

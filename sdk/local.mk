@@ -9,6 +9,7 @@ libpassline_la_SOURCES = \
 	sdk/ctx.c \
 	sdk/desc.c \
 	sdk/diag.c \
+	sdk/file_name.c \
 	sdk/inst.c \
 	sdk/module.c \
 	sdk/names.c \
@@ -42,6 +43,7 @@ passlineinclude_HEADERS = \
 	sdk/include/passline/plugin.h \
 	sdk/include/passline/predicate.h \
 	sdk/include/passline/text.h \
+	sdk/include/passline/u128.h \
 	sdk/include/passline/verify.h
 nodist_passlineinclude_HEADERS = sdk/include/passline/version.h
 

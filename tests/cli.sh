@@ -331,8 +331,8 @@ echo '{"input": "'"$EX"'", "pipeline": ["FxOptions", "FxOptions"], "stats": {"Fx
 expect_same_file stats.json want.json "stats JSON: exact shape, a pass listed twice summed, values above 2^64 exact"
 run "$P" $FX --passes=FxOptions --stats "$EX" -o discard.pir
 expect_err "===== passline: statistics =====" "--stats prints a table"
-expect_err "18446744073709551621  FxOptions  A statistic of 2^64 + 5 per run." "--stats: value, pass, description aligned"
-expect_err "                   1  FxOptions  Number of runs." "--stats: values right-aligned"
+expect_err "18446744073709551621  FxOptions.big   A statistic of 2^64 + 5 per run." "--stats: value, PASS.stat, description aligned"
+expect_err "                   1  FxOptions.runs  Number of runs." "--stats: values right-aligned"
 run "$P" $FX --passes=FxOptions --stats-json - "$EX" -o discard.pir
 expect_out '"stats": {"FxOptions": {"big": 18446744073709551621, "runs": 1}}' "--stats-json - writes to standard output"
 echo "old" >stats2.json

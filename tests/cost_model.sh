@@ -97,7 +97,7 @@ ok $? "without either, the defaults (10000 + ceil(2000000 / 400000))"
 run "$P" $PD -p "$top_srcdir/conf/async.ini" -O SplitAsyncCCOp.enabled=false --stats \
 	"$top_srcdir/examples/fsdp_step.pir" -o out.pir
 expect_status 0 "conf/async.ini runs"
-expect_err "ScheduleEstimate      Communication time compute did not hide" \
+expect_err "ScheduleEstimate.exposed_comm_ns               Communication time compute did not hide" \
 	"conf/async.ini ends with ScheduleEstimate"
 
 # ---- --list-passes ----

@@ -61,6 +61,14 @@ EXTRA_DIST += tests/defaults.sh
 TESTS += tests/output.sh
 EXTRA_DIST += tests/output.sh
 
+# Files passes hand to the host: where they land, what is refused.
+TESTS += tests/pass_files.sh
+EXTRA_DIST += tests/pass_files.sh
+
+# The Timeline pass: golden SVG, trace, size, a browser's rendering.
+TESTS += tests/timeline.sh
+EXTRA_DIST += tests/timeline.sh tests/timeline_check.py tests/timeline_golden
+
 # Last of all: the suite left /dev/null a character device. Its log
 # depends on every other test's, so it runs after them.
 TESTS += tests/zz-devnull.sh
@@ -89,6 +97,10 @@ EXTRA_DIST += tests/e2e.sh tests/e2e
 tests/e2e tests/golden:
 	@:
 
+# What plugin authors rely on: errors fail the pass, statistics are named,
+# shadowed plugins are marked, older plugins stay within their tables.
+TESTS += tests/plugin-api.sh
+EXTRA_DIST += tests/plugin-api.sh
 # The pipeline's cost model: [cost_model], -O cost_model.KEY=VALUE.
 TESTS += tests/cost_model.sh
 EXTRA_DIST += tests/cost_model.sh
