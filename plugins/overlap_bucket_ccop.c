@@ -273,6 +273,16 @@ enum { A_GROUP_ID, A_FACTOR, A_DIMENSION, A_REDUCE, A_PINNED, NUM_ATTRS };
 static const char *const attr_names[NUM_ATTRS] = {"group_id", "factor", "dimension", "reduce",
                                                   "pinned"};
 
+/* The key of the last collective classified, by its dictionary. */
+struct last_key {
+	bool valid;
+	const pl_attr *first;
+	size_t size;
+	pl_op kind;
+	pl_dtype dtype;
+	int32_t pg, key;
+};
+
 struct bucketer {
 	pl_pass_ctx *ctx;
 	const struct config *cfg;
@@ -293,6 +303,7 @@ struct bucketer {
 	struct needs bneeds, cneeds; /* of the growing bucket, of the candidate */
 	const pl_func *failed; /* the function that could not be simulated */
 	struct key_classes attrs; /* attr_names by interned address */
+	struct last_key last;     /* valid within one function's classification */
 	uint64_t num_buckets, num_bucketed, exposed_before, exposed_after;
 };
 
@@ -382,13 +393,40 @@ static bool is_true(const pl_attr *a)
 	return a && pl_attr_get_kind(a) == PL_ATTR_BOOL && pl_attr_get_bool(a);
 }
 
+static bool done_pinned(struct bucketer *B, const pl_inst *done)
+{
+	const pl_attrs *d = pl_inst_attrs_const(done);
+	if (!pl_attrs_count(d))
+		return false;
+	const pl_attr *a[NUM_ATTRS];
+	key_classes_read(&B->attrs, d, a);
+	return is_true(a[A_PINNED]);
+}
+
 /* Reads c's key; sets c->pg (any collective with a group_id) and c->key
- * (those that may be bucketed). */
+ * (those that may be bucketed). Collectives written with the same
+ * attribute text share one dictionary (its first entry at one address,
+ * while nothing writes attributes): the last one's key is kept for the
+ * next with the same dictionary, op and dtype. */
 static int classify(struct bucketer *B, struct ov_coll *c)
 {
-	const pl_attr *a[NUM_ATTRS], *d[NUM_ATTRS];
-	key_classes_read(&B->attrs, pl_inst_attrs_const(c->start), a);
+	const pl_attrs *as = pl_inst_attrs_const(c->start);
+	size_t size = pl_attrs_count(as);
+	const pl_attr *first = size ? pl_attrs_value_at(as, 0) : NULL;
 	struct key k = {.kind = pl_inst_op(c->start)};
+	bool one = c->done && pl_inst_num_operands(c->start) == 1 &&
+	           pl_inst_num_results(c->start) == 1 && !done_pinned(B, c->done);
+	pl_dtype dtype = one ? pl_type_dtype(pl_value_type(pl_inst_operand(c->start, 0)))
+	                     : PL_DTYPE_INVALID;
+	struct last_key *lk = &B->last;
+	if (one && first && lk->valid && first == lk->first && size == lk->size &&
+	    k.kind == lk->kind && dtype == lk->dtype) {
+		c->pg = lk->pg;
+		c->key = lk->key;
+		return PL_OK;
+	}
+	const pl_attr *a[NUM_ATTRS];
+	key_classes_read(&B->attrs, as, a);
 	if (!a[A_GROUP_ID] || pl_attr_get_kind(a[A_GROUP_ID]) != PL_ATTR_STRING || !c->done)
 		return PL_OK;
 	k.gid = pl_attr_get_string(a[A_GROUP_ID], &k.gid_len);
@@ -397,9 +435,7 @@ static int classify(struct bucketer *B, struct ov_coll *c)
 	struct key pgk = {.gid = k.gid, .gid_len = k.gid_len};
 	if ((c->pg = key_table_find(&B->pgs, &pgk)) < 0)
 		return PL_ENOMEM;
-	if (pl_inst_num_operands(c->start) != 1 || pl_inst_num_results(c->start) != 1 ||
-	    is_true(a[A_PINNED]) ||
-	    (key_classes_read(&B->attrs, pl_inst_attrs_const(c->done), d), is_true(d[A_PINNED])))
+	if (!one || is_true(a[A_PINNED]))
 		return PL_OK;
 	if (a[A_FACTOR] && pl_attr_get_kind(a[A_FACTOR]) == PL_ATTR_INT) {
 		k.has_factor = true;
@@ -413,10 +449,12 @@ static int classify(struct bucketer *B, struct ov_coll *c)
 		k.reduce = pl_attr_get_string(a[A_REDUCE], &k.reduce_len);
 	}
 	if (!(k.kind == PL_OP_ALL_GATHER_START && B->cfg->multidtype))
-		k.dtype = pl_type_dtype(pl_value_type(pl_inst_operand(c->start, 0)));
+		k.dtype = dtype;
 	k.pg = c->pg;
 	if ((c->key = key_table_find(&B->keys, &k)) < 0)
 		return PL_ENOMEM;
+	if (first)
+		*lk = (struct last_key){true, first, size, k.kind, dtype, c->pg, c->key};
 	return PL_OK;
 }
 
@@ -1340,6 +1378,7 @@ static int overlap_func(struct bucketer *B, pl_func *f, const pl_cost_model *cm)
 	B->nbuckets = 0;
 	key_table_clear(&B->keys);
 	key_table_clear(&B->pgs);
+	B->last.valid = false;
 	rc = ov_info_build(&B->F, f, s);
 	pl_schedule_free(s); /* what it said is in B->F now */
 	for (size_t c = 0; c < B->F.ncoll && rc == PL_OK; c++)
