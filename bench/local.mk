@@ -13,4 +13,4 @@ bench_pl_roundtrip_LDADD = libpassline.la
 bench: all
 	srcdir=$(srcdir) builddir=$(builddir) $(SHELL) $(srcdir)/bench/run.sh
 .PHONY: bench
-EXTRA_DIST += bench/run.sh bench/README.md bench/pir-to-mlir.py
+EXTRA_DIST += bench/run.sh bench/README.md bench/pir-to-mlir.py bench/overlap.sh

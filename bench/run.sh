@@ -209,4 +209,5 @@ fi
 printf '  one 2^40-point count with a tail mask: %s microseconds (< 1000): %s\n' "$count_us" \
 	"$(verdict "$count_us" 1000)"
 printf '  scaling ratio: %s (< 1.5): %s\n' "$ratio" "$(verdict "$ratio" 1.5)"
+. "$srcdir/bench/overlap.sh"
 echo "written: $json"

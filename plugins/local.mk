@@ -48,6 +48,14 @@ plugins_ScheduleEstimate_la_CFLAGS = $(PLUGIN_CFLAGS)
 plugins_ScheduleEstimate_la_LDFLAGS = $(PLUGIN_LDFLAGS)
 plugins_ScheduleEstimate_la_LIBADD = $(PLUGIN_LIBADD)
 
+plugins_LTLIBRARIES += plugins/OverlapBucketCCOp.la
+plugins_OverlapBucketCCOp_la_SOURCES = plugins/overlap_bucket_ccop.c plugins/overlap_place.c \
+	plugins/overlap_info.c plugins/overlap_bucket.h plugins/overlap_info.h plugins/ptr_map.h \
+	plugins/pass_end.h
+plugins_OverlapBucketCCOp_la_CFLAGS = $(PLUGIN_CFLAGS)
+plugins_OverlapBucketCCOp_la_LDFLAGS = $(PLUGIN_LDFLAGS)
+plugins_OverlapBucketCCOp_la_LIBADD = $(PLUGIN_LIBADD)
+
 plugins_LTLIBRARIES += plugins/Timeline.la
 plugins_Timeline_la_SOURCES = plugins/timeline.c plugins/timeline.h plugins/timeline_svg.c \
 	plugins/timeline_trace.c plugins/pass_end.h

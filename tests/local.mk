@@ -108,3 +108,17 @@ EXTRA_DIST += tests/cost_model.sh
 # SplitAsyncCCOp at scale (linear, deterministic).
 TESTS += tests/split_async.sh
 EXTRA_DIST += tests/split_async.sh
+
+# OverlapBucketCCOp on random asynchronous modules: the output verifies,
+# hiding stays inside buckets and unenclosed, the run is deterministic, and
+# its exposed-time statistics agree with an independent simulation.
+check_PROGRAMS += tests/pl-genasync tests/overlap-check
+tests_pl_genasync_SOURCES = tests/pl-genasync.c
+tests_overlap_check_SOURCES = tests/overlap-check.c
+tests_overlap_check_LDADD = libpassline.la
+TESTS += tests/overlap.sh
+EXTRA_DIST += tests/overlap.sh
+
+# conf/overlap.ini end to end on the bundled example.
+TESTS += tests/overlap_pipeline.sh
+EXTRA_DIST += tests/overlap_pipeline.sh
