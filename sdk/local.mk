@@ -8,6 +8,7 @@ libpassline_la_SOURCES = \
 	sdk/ctx.c \
 	sdk/desc.c \
 	sdk/diag.c \
+	sdk/hlo.h sdk/hlo_read.c sdk/hlo_write.c \
 	sdk/inst.c \
 	sdk/module.c \
 	sdk/names.c \
