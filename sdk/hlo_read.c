@@ -1890,8 +1890,33 @@ static void map_comp(struct hr *r, const char *name, uint32_t nlen, const char *
 	struct pinst rp = *root;
 	rp.at = root->at;
 	pl_inst *ret = new_inst(r, f, "return", root->nleaves, 0, &rp);
-	bool whole = root->inst && root->kind != KIND_START &&
-	             pl_inst_num_results(root->inst) == root->nleaves;
+	/* the root is one instruction's or parameter's whole value when its
+	 * leaves are all of that one's, in order, in the same structure */
+	const struct pinst *owner = NULL;
+	if (root->nleaves) {
+		pl_value *v0 = r->leaves[root->leaf0];
+		for (size_t k = 0; k < r->ni && !owner; k++) {
+			const struct pinst *c = &r->insts[k];
+			if (c->kind == KIND_ALIAS || c->kind == KIND_START ||
+			    c->nleaves != root->nleaves || r->leaves[c->leaf0] != v0 ||
+			    (c->kind == KIND_PLAIN && !c->inst))
+				continue;
+			bool same = true;
+			for (uint32_t j = 1; same && j < c->nleaves; j++)
+				same = r->leaves[c->leaf0 + j] == r->leaves[root->leaf0 + j];
+			if (!same)
+				continue;
+			r->sb.len = 0;
+			put_structure(r, &r->sb, c->shape);
+			size_t l1 = r->sb.len;
+			put_structure(r, &r->sb, root->shape);
+			if (r->sb.failed)
+				nomem(r);
+			if (r->sb.len == 2 * l1 && memcmp(r->sb.data, r->sb.data + l1, l1) == 0)
+				owner = c;
+		}
+	}
+	bool whole = owner != NULL;
 	if (!whole) {
 		pl_attrs *d = pl_inst_attrs(ret);
 		set_str(r, d, "hlo_name", root->name, root->nlen);
@@ -1914,7 +1939,7 @@ static void map_comp(struct hr *r, const char *name, uint32_t nlen, const char *
 	c->name = pl_func_name(f);
 	c->len = strlen(c->name);
 	c->f = f;
-	c->root = whole ? root->inst : NULL;
+	c->root = whole && owner == root ? root->inst : NULL;
 	reducer_kind(r, c, root);
 	if (c->root && root->nops == np) {
 		bool in_order = true;

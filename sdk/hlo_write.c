@@ -1237,7 +1237,7 @@ static void print_function(struct hw *w, pl_func *f, bool entry)
 		if (e->tree && !e->tree[0].tuple) {
 			/* an array keeps its recorded text; names come from the arg */
 		}
-		e->name = take_name(w, pl_value_name(pl_func_arg(f, e->leaf0)));
+		e->name = take_name(w, e->nleaves ? pl_value_name(pl_func_arg(f, e->leaf0)) : "param");
 	}
 	/* instructions: names and shapes */
 	pl_inst *ret = NULL;
@@ -1318,9 +1318,7 @@ static void print_function(struct hw *w, pl_func *f, bool entry)
 				uint32_t l2;
 				whole = ent_of(w, rv[k], &l2) == e && l2 == k;
 			}
-			if (whole && (e->tree ? e->tree[0].tuple : false) ==
-			                     (rtree ? rtree[0].tuple : nret != 1) &&
-			    (!rtree || same_structure(rtree, 0, e->tree, 0)))
+			if (whole && (!rtree || same_structure(rtree, 0, e->tree, 0)))
 				root_ent = e;
 		}
 		if (!root_ent && !rtree && nret != 1) {
