@@ -433,7 +433,11 @@ static bool at_shape(struct hr *r)
 		return false;
 	if (*q == '(' && q - r->p == 1 && *r->p == 'b')
 		return true; /* b(shape): a buffer */
-	return *q == '[' && pl_hlo_dtype_from_name_(r->p, (size_t)(q - r->p)) != PL_DTYPE_INVALID;
+	if (*q != '[')
+		return false;
+	if (pl_hlo_dtype_from_name_(r->p, (size_t)(q - r->p)) == PL_DTYPE_INVALID)
+		fail(r, r->p, "unknown element type '%.*s'", (int)(q - r->p), r->p);
+	return true;
 }
 
 static uint32_t parse_shape_at(struct hr *r, unsigned depth);

@@ -73,3 +73,7 @@ EXTRA_DIST += tests/badinput.sh
 # The README main job, end to end.
 TESTS += tests/e2e.sh
 EXTRA_DIST += tests/e2e.sh tests/e2e
+
+# XLA HLO text in and out, on the project's own small modules.
+TESTS += tests/hlo.sh
+EXTRA_DIST += tests/hlo.sh tests/hlo/step.hlo tests/hlo/step.pir tests/hlo/step.out.hlo

@@ -1,0 +1,120 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# tests/hlo.sh — XLA HLO text in and out: the mapping onto the IR (a
+# golden .pir), the text written back (a golden .hlo), the round trip,
+# format selection by option, name and content, and bad input.
+. "$top_srcdir/tests/tap.sh"
+: "${PASSLINE:?}" "${PLUGIN_DIR:?}"
+P="$PASSLINE --plugin-dir $PLUGIN_DIR"
+H="$top_srcdir/tests/hlo"
+cd "$T" || exit 99
+
+run $P --passes= "$H/step.hlo"
+expect_status 0 "a .hlo file is read as HLO"
+expect_same_file "$T/out" "$H/step.pir" "HLO maps onto the IR as step.pir says"
+
+run $P --passes= "$H/step.hlo" -o out.hlo
+expect_status 0 "-o NAME.hlo writes HLO"
+expect_same_file out.hlo "$H/step.out.hlo" "the HLO written is step.out.hlo"
+run $P --passes= out.hlo
+expect_same_file "$T/out" "$H/step.pir" "reading the written HLO gives the same IR"
+
+cp "$H/step.hlo" step.txt
+run $P --passes= step.txt
+expect_same_file "$T/out" "$H/step.pir" "a text starting with HloModule is read as HLO"
+run sh -c "$P --passes= - <step.txt"
+expect_same_file "$T/out" "$H/step.pir" "standard input starting with HloModule is read as HLO"
+cp "$H/step.hlo" step.pir
+run $P --passes= --input-format=hlo step.pir
+expect_same_file "$T/out" "$H/step.pir" "--input-format=hlo wins over the name"
+run $P --passes= --input-format=pir "$H/step.hlo"
+expect_status 1 "--input-format=pir reads HLO text as .pir"
+run $P --passes= --input-format=xml "$H/step.hlo"
+expect_status 2 "an unknown format is a usage error"
+run $P --passes= "$H/step.pir" --output-format=hlo
+expect_status 0 "--output-format=hlo"
+expect_same_file "$T/out" "$H/step.out.hlo" ".pir read back from HLO writes the same HLO"
+run $P --passes= step.txt -o out.hlo.txt
+expect_same_file out.hlo.txt "$H/step.out.hlo" "-o NAME.hlo.txt writes HLO"
+
+# A .pir op with no HLO form is refused with its name, and nothing written.
+printf 'func @f(%%a: f32[4], %%b: f32[4]) {\n  affine_store %%a, %%b {domain = [4]}\n  return\n}\n' >store.pir
+echo keep >kept.hlo
+run $P --passes= store.pir -o kept.hlo
+expect_status 1 "IR without an HLO form is refused"
+expect_err "'affine_store' cannot be written as XLA HLO" "the error names the instruction"
+expect_err "store.pir:2:3:" "and where it is"
+run grep -qx keep kept.hlo
+expect_status 0 "the output file is unchanged"
+
+# A .pir collective gets the attributes HLO needs and a reducer.
+printf 'func @f(%%a: f32[8]) {\n  %%r = all_reduce %%a {group_id = "replica:{{0,1}}", factor = 2, reduce = "max"} : f32[8]\n  return %%r\n}\n' >ar.pir
+run $P --passes= ar.pir --output-format=hlo
+expect_out "max.f32.reducer {" "a reducer computation is defined"
+expect_out "ROOT r = f32[] maximum(p0, p1)" "it computes the reduction"
+expect_out "all-reduce(a), replica_groups={{0,1}}, to_apply=max.f32.reducer" "the collective uses it"
+cp "$T/out" ar.hlo
+run $P --passes= ar.hlo
+expect_out 'group_id = "replica:{{0,1}}", factor = 2, reduce = "max"' "and reads back as the same collective"
+
+# Bad input: file:line:col, exit 1, nothing written.
+bad() { # bad TEXT MESSAGE DESCRIPTION
+	printf '%s' "$1" >bad.hlo
+	echo keep >out.pir
+	run $P --passes= bad.hlo -o out.pir
+	expect_err "$2" "$3"
+	run grep -qx keep out.pir
+	expect_status 0 "$3: no output changed"
+}
+bad 'HloModule m
+ENTRY e {
+  a = f32[4] parameter(0)
+  ROOT b = f32[4] add(a, c)
+}
+' "bad.hlo:4:26: error: 'c' is not defined before this use" "an unknown operand"
+bad 'HloModule m
+ENTRY e {
+  a = q32[4] parameter(0)
+}
+' "bad.hlo:3:7: error: unknown element type 'q32'" "an unknown element type"
+bad 'HloModule m
+ENTRY e {
+  a = f32[4] parameter(0)
+  a = f32[4] negate(a)
+}
+' "bad.hlo:4:3: error: 'a' is defined twice in this computation" "a name defined twice"
+bad 'HloModule m
+ENTRY e {
+  a = f32[4] parameter(0), sharding={replicated
+}
+' "bad.hlo:5:1: error: expected '}' to close computation 'e'" "an attribute value that takes the closing brace"
+bad 'HloModule m
+ENTRY e {
+  a = f32[4] parameter(1)
+}
+' "bad.hlo:3:3: error: parameter 1 leaves a gap in the numbering" "a gap in the parameters"
+bad 'HloModule m
+ENTRY e {
+  a = (f32[4]) parameter(0)
+  ROOT b = f32[4] get-tuple-element(a), index=3
+}
+' "bad.hlo:4:41: error: tuple index 3 is out of range" "a tuple index out of range"
+bad 'HloModule m
+ENTRY e {
+  a = f32[4] parameter(0)
+  ROOT b = custom-call(a)
+}
+' "error: the shape of 'b' (custom-call) cannot be inferred; write it" "a shape left out where it cannot be inferred"
+bad 'HloModule m
+ENTRY e {
+  /* open
+' "bad.hlo:3:3: error: unterminated comment" "an unterminated comment"
+bad 'HloModule m, replica_count=x
+ENTRY e { a = f32[] parameter(0) }
+' "bad.hlo:1:28: error: expected a count" "a bad replica count"
+bad 'HloModule m
+ENTRY e { a = f32[] parameter(0) }
+ENTRY f { a = f32[] parameter(0) }
+' "bad.hlo:3:1: error: a module has one ENTRY computation" "two ENTRY computations"
+
+done_testing
