@@ -1,0 +1,95 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# tests/hlo-real.sh — real XLA HLO (HLO_DIR, by default the shared/hlo
+# folder beside the source tree; never copied into it): every module reads;
+# reading what passline writes gives the same IR; the parser goldens come
+# back byte for byte; collective counts survive the import; the default
+# pipeline runs on every dump and writes HLO that reads again. Skipped
+# when the folder is absent.
+. "$top_srcdir/tests/tap.sh"
+: "${PASSLINE:?}" "${PLUGIN_DIR:?}"
+P="$PASSLINE --plugin-dir $PLUGIN_DIR"
+D=${HLO_DIR:-$top_srcdir/../shared/hlo}
+if [ ! -d "$D" ]; then
+	skip "no real HLO at $D (set HLO_DIR)"
+	done_testing
+	exit 0
+fi
+cd "$T" || exit 99
+
+# Known gaps of the round trip, marked TODO (see README "Running on XLA HLO").
+known() {
+	case "$1" in
+	*/xla-misc/import_async__01_async_all_gather_test.hlo | \
+	*/xla-misc/import_async__16_test_recv_3_tuple_sharding_to_2_tuple.hlo | \
+	*/xla-misc/u4_all_gather_1x8.hlo | \
+	*/xla-tests/all_reduce_combiner_test__CrossCombineGroupCycle.hlo | \
+	*/xla-tests/async_collective_creator_test__ControlPredecessor.hlo | \
+	*/xla-tests/async_collective_creator_test__SplitsSingleAllReduce.hlo | \
+	*/xla-tests/gpu.*combiner_test__Combines*Threshold*.hlo | \
+	*/xla-tests/gpu.*combiner_test__CombinesNonPipelined*.hlo | \
+	*/xla-tests/gpu.gpu_latency_hiding_scheduler_test__MultipleParallelAsyncsExtendedOverAllComputes.hlo | \
+	*/xla-tests/gpu.gpu_latency_hiding_scheduler_test__NestedCollectivesGroupUsesOneResource.hlo)
+		return 0 ;;
+	esac
+	return 1
+}
+
+find "$D" -name '*.hlo' | LC_ALL=C sort >files
+n=0
+while read -r f; do
+	n=$((n + 1))
+	run $P --passes= "$f" -o a.pir
+	expect_status 0 "reads ${f#"$D"/}"
+	run $P --passes= "$f" -o b.hlo
+	s1=$status
+	run $P --passes= b.hlo -o b.pir
+	[ "$s1" -eq 0 ] && [ "$status" -eq 0 ] && cmp -s a.pir b.pir
+	r=$?
+	if [ $r -ne 0 ] && known "$f"; then
+		tap_n=$((tap_n + 1))
+		echo "not ok $tap_n - round trip of ${f#"$D"/} # TODO a known gap"
+	else
+		ok $r "round trip of ${f#"$D"/} is a fixed point of the IR"
+	fi
+done <files
+
+# The short-form parser goldens: written back byte for byte.
+same=0 total=0
+for f in "$D"/xla-parser-roundtrip/short/*.hlo; do
+	total=$((total + 1))
+	$P --passes= "$f" -o g.hlo 2>/dev/null && cmp -s "$f" g.hlo && same=$((same + 1))
+done
+echo "# short parser goldens written back byte for byte: $same of $total"
+[ "$same" -ge 52 ]
+ok $? "at least 52 short parser goldens come back byte for byte ($same of $total)"
+
+count() { # count OP FILE: instructions of OP in the .pir FILE
+	grep -c "= $1 " "$2" || true
+}
+L2="$D/dumps/kahfizulkifli__llama2__llama2_dp-1_tp-1_pp-1.hlo"
+if [ -f "$L2" ]; then
+	run $P --passes= "$L2" -o l2.pir
+	[ "$(count all_gather l2.pir)" -eq 43 ]
+	ok $? "the PyTorch/XLA Llama-2 step has 43 all-gathers after import"
+	[ "$(count reduce_scatter l2.pir)" -eq 35 ]
+	ok $? "and 35 reduce-scatters"
+fi
+
+# CoalesceCCOp's pack and unpack are not lowered to HLO yet: the default
+# pipeline runs without it, and with it the writer refuses by name.
+for f in "$D"/dumps/*.hlo; do
+	run $P -O CoalesceCCOp.enabled=false "$f" -o run.hlo
+	expect_status 0 "the default pipeline (no CoalesceCCOp) runs on ${f#"$D"/}"
+	run $P --passes= run.hlo -o run.pir
+	expect_status 0 "and writes HLO that reads again"
+	run $P "$f" -o run.hlo
+	if [ "$status" -ne 0 ]; then
+		grep -qF "'pack' cannot be written as XLA HLO" "$T/err"
+		ok $? "with CoalesceCCOp the writer names the pack it cannot write"
+	else
+		ok 0 "the whole default pipeline runs and writes HLO"
+	fi
+done
+
+done_testing
