@@ -53,9 +53,11 @@ struct hw {
 		uint32_t v;
 	} *imap;
 	size_t icap;
-	/* names in use in the function */
+	/* names in use in the function, and a hash set of them */
 	char **names;
 	size_t nnames, ncap;
+	uint32_t *nset; /* index + 1 */
+	size_t nsetcap;
 	/* get-tuple-element lines already made: "entity#path" -> name */
 	struct {
 		char *key, *name;
@@ -282,12 +284,38 @@ static void put_shape_vals(struct pl_strbuf *sb, const struct wnode *s, uint32_t
 
 /* ---- names ---- */
 
+static uint32_t *name_slot(struct hw *w, const char *s, size_t len)
+{
+	size_t mask = w->nsetcap - 1, k = pl_hash_bytes_(s, len) & mask;
+	while (w->nset[k]) {
+		const char *n = w->names[w->nset[k] - 1];
+		if (strlen(n) == len && memcmp(n, s, len) == 0)
+			break;
+		k = (k + 1) & mask;
+	}
+	return &w->nset[k];
+}
+
 static bool name_used(struct hw *w, const char *s, size_t len)
 {
+	return w->nsetcap && *name_slot(w, s, len) != 0;
+}
+
+/* Room in the set for one more name; false when out of memory. */
+static bool name_room(struct hw *w)
+{
+	if ((w->nnames + 1) * 2 <= w->nsetcap)
+		return true;
+	size_t nc = w->nsetcap ? w->nsetcap * 2 : 256;
+	uint32_t *ns = calloc(nc, sizeof *ns);
+	if (!ns)
+		return false;
+	free(w->nset);
+	w->nset = ns;
+	w->nsetcap = nc;
 	for (size_t k = 0; k < w->nnames; k++)
-		if (strlen(w->names[k]) == len && memcmp(w->names[k], s, len) == 0)
-			return true;
-	return false;
+		*name_slot(w, w->names[k], strlen(w->names[k])) = (uint32_t)k + 1;
+	return true;
 }
 
 /* A name of the function's own: base (up to '$'), made a valid HLO name
@@ -319,7 +347,9 @@ static const char *take_name(struct hw *w, const char *base)
 	char **nv = w->nnames == w->ncap ? realloc(w->names, (w->ncap = w->ncap ? w->ncap * 2 : 64) *
 	                                                          sizeof *w->names)
 	                                 : w->names;
-	if (!copy || !nv) {
+	if (nv)
+		w->names = nv;
+	if (!copy || !nv || !name_room(w)) {
 		free(copy);
 		if (nv)
 			w->names = nv;
@@ -330,6 +360,7 @@ static const char *take_name(struct hw *w, const char *base)
 	memcpy(copy, sb->data, sb->len);
 	copy[sb->len] = 0;
 	w->names[w->nnames++] = copy;
+	*name_slot(w, copy, sb->len) = (uint32_t)w->nnames;
 	return copy;
 }
 
@@ -1016,6 +1047,8 @@ static void free_function_state(struct hw *w)
 	for (size_t k = 0; k < w->nnames; k++)
 		free(w->names[k]);
 	w->nnames = 0;
+	if (w->nset)
+		memset(w->nset, 0, w->nsetcap * sizeof *w->nset);
 	for (size_t k = 0; k < w->ngtes; k++)
 		free(w->gtes[k].key);
 	w->ngtes = 0;
@@ -1515,6 +1548,7 @@ int pl_print_hlo_module(pl_module *m, pl_diags *diags, pl_write_fn write, void *
 	free(w.reducers);
 	free(w.ents);
 	free(w.names);
+	free(w.nset);
 	free(w.gtes);
 	return rc;
 }
