@@ -118,6 +118,13 @@ struct hr {
 	size_t frames_len;
 	pl_func *entry;
 	bool entry_marked;
+	/* interned "hlo_<name>" keys, by the HLO attribute name */
+	struct keymemo {
+		const char *name;
+		uint32_t len;
+		const char *key;
+	} keys[64];
+	unsigned nkeys;
 	const char *entry_name;
 	size_t entry_len;
 };
@@ -363,6 +370,12 @@ static void capture_value(struct hr *r, const char **v, uint32_t *vlen)
 	capture_value_at(r, v, vlen, false);
 }
 
+/* The bytes capture_value looks at; the rest it skips in a tight loop. */
+static const unsigned char value_special[256] = {
+	[' '] = 1, ['\t'] = 1, ['\n'] = 1, ['\r'] = 1, ['"'] = 1, ['\''] = 1, ['/'] = 1,
+	['{'] = 1, ['['] = 1, ['('] = 1, ['}'] = 1, [']'] = 1, [')'] = 1, [','] = 1,
+};
+
 /* two_parts: custom-call's literal=SHAPE VALUE, with a space inside */
 static void capture_value_at(struct hr *r, const char **v, uint32_t *vlen, bool two_parts)
 {
@@ -370,6 +383,13 @@ static void capture_value_at(struct hr *r, const char **v, uint32_t *vlen, bool 
 	int depth = 0;
 	const char *last = start; /* end of the last non-space char */
 	while (q < r->end) {
+		if (!value_special[(unsigned char)*q]) {
+			q++;
+			while (q < r->end && !value_special[(unsigned char)*q])
+				q++;
+			last = q;
+			continue;
+		}
 		char c = *q;
 		if (c == '"' || c == '\'') {
 			q = skip_string(r, q);
@@ -874,6 +894,8 @@ static uint32_t parse_inst(struct hr *r, bool nested, unsigned depth)
 			ke++;
 		if (ke == k || ke >= r->end || *ke != '=')
 			break;
+		if (r->na - pi.at0 >= 1024)
+			fail(r, k, "more than 1024 attributes");
 		for (uint32_t a = pi.at0; a < r->na; a++)
 			if (r->attrs[a].klen == ke - k && memcmp(r->attrs[a].key, k, (size_t)(ke - k)) == 0)
 				fail(r, k, "attribute '%.*s' is given twice", (int)(ke - k), k);
@@ -956,12 +978,34 @@ static const char *hlo_key(struct hr *r, const struct pattr *a)
 	return r->sb2.data;
 }
 
-/* Keeps every HLO attribute of pi on d, verbatim. */
+/* The interned key of an HLO attribute; the few names there are are
+ * remembered. */
+static const char *interned_key(struct hr *r, const struct pattr *a)
+{
+	for (unsigned k = 0; k < r->nkeys; k++)
+		if (r->keys[k].len == a->klen && memcmp(r->keys[k].name, a->key, a->klen) == 0)
+			return r->keys[k].key;
+	const char *k = hlo_key(r, a);
+	k = ok(r, (void *)(uintptr_t)pl_intern_str_(r->m, k, strlen(k)));
+	if (r->nkeys < sizeof r->keys / sizeof *r->keys)
+		r->keys[r->nkeys++] = (struct keymemo){a->key, a->klen, k};
+	return k;
+}
+
+/* Keeps every HLO attribute of pi on d, verbatim. Keys are unique (the
+ * parser checked) and none is one of the reader's own. */
 static void keep_attrs(struct hr *r, const struct pinst *pi, pl_attrs *d)
 {
 	for (uint32_t a = pi->at0; a < pi->at0 + pi->nat; a++) {
 		const struct pattr *at = &r->attrs[a];
-		set_str(r, d, hlo_key(r, at), at->val, at->vlen);
+		const char *key = interned_key(r, at);
+		const pl_attr *v = pl_attr_string(r->m, at->val, at->vlen);
+		if (!v)
+			nomem(r);
+		if (pl_attrs_find_interned_(d, key))
+			fail(r, at->at, "attribute '%.*s' is also the reader's own", (int)at->klen, at->key);
+		if (pl_attrs_append_(r->m, d, key, v) != PL_OK)
+			nomem(r);
 	}
 }
 
@@ -1285,6 +1329,31 @@ static uint32_t push_leaf(struct hr *r, pl_value *v)
 {
 	*PUSH(r, leaves, nl, lcap) = v;
 	return (uint32_t)(r->nl - 1);
+}
+
+/* An array with no layout or the default one ("2,1,0"), static extents. */
+static bool default_array(const struct snode *n)
+{
+	if (n->tuple || n->bounded || n->unbounded)
+		return false;
+	if (!n->has_layout)
+		return true;
+	const char *s = n->layout, *e = n->layout + n->layout_len;
+	for (unsigned i = n->rank; i-- > 0;) {
+		unsigned v = 0;
+		if (s >= e || !is_digit(*s))
+			return false;
+		while (s < e && is_digit(*s) && v < 1000)
+			v = v * 10 + (unsigned)(*s++ - '0');
+		if (v != i)
+			return false;
+		if (i) {
+			if (s >= e || *s != ',')
+				return false;
+			s++;
+		}
+	}
+	return s == e;
 }
 
 /* Stores the shape's XLA text under hlo_shape when the writer could not
@@ -1689,8 +1758,7 @@ static void map_inst(struct hr *r, pl_func *f, struct pinst *pi)
 	bool tuple_name = tuple || start != PL_OP_OTHER;
 	name_results(r, pi, inst, tuple_name && nres != 1 ? true : tuple);
 	if (start != PL_OP_OTHER || done != PL_OP_OTHER || tuple || nres != 1 ||
-	    r->nodes[pi->shape].has_layout || r->nodes[pi->shape].bounded ||
-	    r->nodes[pi->shape].unbounded || r->nodes[pi->shape].rank)
+	    !default_array(&r->nodes[pi->shape]))
 		keep_shape(r, d, pi->shape, r->types, nres);
 	if (tuple_operand)
 		keep_structure(r, pi, d);
