@@ -1755,12 +1755,19 @@ static void map_inst(struct hr *r, pl_func *f, struct pinst *pi)
 		const pl_attr *v = pl_attr_int_list(r->m, dom, ndom);
 		set_attr(r, inst, "domain", v);
 	}
-	bool tuple_name = tuple || start != PL_OP_OTHER;
-	name_results(r, pi, inst, tuple_name && nres != 1 ? true : tuple);
-	if (start != PL_OP_OTHER || done != PL_OP_OTHER || tuple || nres != 1 ||
-	    !default_array(&r->nodes[pi->shape]))
+	name_results(r, pi, inst, start != PL_OP_OTHER ? nres != 1 : tuple);
+	if (start != PL_OP_OTHER) {
+		/* always: the form of the start is in its shape */
+		r->sb.len = 0;
+		put_shape(r, &r->sb, pi->shape);
+		if (r->sb.failed)
+			nomem(r);
+		set_str(r, d, "hlo_shape", r->sb.data, r->sb.len);
+	} else if (done != PL_OP_OTHER || tuple || nres != 1 ||
+	           !default_array(&r->nodes[pi->shape])) {
 		keep_shape(r, d, pi->shape, r->types, nres);
-	if (tuple_operand)
+	}
+	if (tuple_operand && done == PL_OP_OTHER)
 		keep_structure(r, pi, d);
 	if (pi->lit)
 		set_str(r, d, "hlo_constant", pi->lit, pi->litlen);
@@ -1923,6 +1930,39 @@ static void map_comp(struct hr *r, const char *name, uint32_t nlen, const char *
 		if (bad || !l1 || (have_attrs && !l2) ||
 		    pl_attrs_set(pl_func_attrs(f), "hlo_param_shapes", l1) != PL_OK ||
 		    (l2 && pl_attrs_set(pl_func_attrs(f), "hlo_param_attrs", l2) != PL_OK)) {
+			free(ps);
+			nomem(r);
+		}
+	}
+	/* where the parameters stand among the instructions, when not first
+	 * and in number order */
+	int64_t *pos = malloc((np ? np : 1) * sizeof *pos);
+	if (!pos) {
+		free(ps);
+		nomem(r);
+	}
+	/* a place counts the instructions before it that the writer prints
+	 * as such: tuple and get-tuple-element are not among them */
+	bool moved = false;
+	for (size_t k = 0, seen = 0, j = 0; k < r->ni && j < np; k++) {
+		const struct pinst *c = &r->insts[k];
+		if (c->param >= 0) {
+			for (size_t q = 0; q < np; q++)
+				if (ps[q] == c) {
+					pos[q] = (int64_t)seen;
+					moved = moved || pos[q] != (int64_t)q;
+				}
+			j++;
+		}
+		if (!word_is(c->opc, c->olen, "tuple") && !word_is(c->opc, c->olen, "get-tuple-element"))
+			seen++;
+	}
+	if (!moved)
+		free(pos);
+	if (moved) {
+		const pl_attr *l = pl_attr_int_list(r->m, pos, np);
+		free(pos);
+		if (!l || pl_attrs_set(pl_func_attrs(f), "hlo_param_at", l) != PL_OK) {
 			free(ps);
 			nomem(r);
 		}

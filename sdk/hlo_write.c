@@ -64,6 +64,7 @@ struct hw {
 	} *gtes;
 	size_t ngtes, gcap;
 	unsigned serial;
+	const pl_attr *param_attrs; /* hlo_param_attrs when the grouping fits */
 	/* reducers made for new collectives: "kind.dtype" */
 	char **reducers;
 	size_t nreducers;
@@ -512,9 +513,14 @@ static const char *gte_name(struct hw *w, struct ent *e, const uint32_t *path, s
 	return name;
 }
 
+static void print_param(struct hw *w, size_t k, const struct ent *root_ent, const pl_attr *pa);
+
 static const char *ent_node_ref(struct hw *w, struct ent *e, uint32_t leaf, uint32_t n,
                                 const struct wnode *s, uint32_t sidx)
 {
+	/* a parameter is printed before its first use */
+	if (!e->inst && !e->printed)
+		print_param(w, (size_t)(e - w->ents), NULL, w->param_attrs);
 	if (!e->tree)
 		return leaf == 0 && n == 1 && !(s && s[sidx].tuple) ? e->name : NULL;
 	uint32_t path[PL_MAX_NESTING + 1];
@@ -703,30 +709,24 @@ static void put_collective_attrs(struct hw *w, struct pl_strbuf *l, pl_inst *i, 
 	int64_t dim = 0;
 	pl_attrs_get_int(d, "dimension", &dim);
 	bool have_groups = pl_attrs_get(d, "hlo_replica_groups") != NULL;
-	if (!have_groups) {
-		const char *g;
-		size_t len;
-		if (pl_attrs_get_string(d, "group_id", &g, &len) == PL_OK) {
-			const char *colon = memchr(g, ':', len);
-			if (colon && colon + 1 < g + len && colon[1] == '{') {
-				if (!strncmp(g, "global:", 7) || !strncmp(g, "replica_partition:", 18))
-					pl_sb_puts(l, ", channel_id=1");
-				pl_sb_puts(l, ", replica_groups=");
-				pl_sb_put(l, colon + 1, (size_t)(g + len - colon - 1));
-				if (!strncmp(g, "global:", 7))
-					pl_sb_puts(l, ", use_global_device_ids=true");
-			} else {
-				pl_sb_puts(l, ", replica_groups={}");
-			}
-		} else {
-			pl_sb_puts(l, ", replica_groups={}");
+	const char *g;
+	size_t len;
+	/* groups from a group_id the reader made; no replica_groups is all */
+	if (!have_groups && pl_attrs_get_string(d, "group_id", &g, &len) == PL_OK) {
+		const char *colon = memchr(g, ':', len);
+		if (colon && colon + 1 < g + len && colon[1] == '{') {
+			if (!strncmp(g, "global:", 7) || !strncmp(g, "replica_partition:", 18))
+				pl_sb_puts(l, ", channel_id=1");
+			pl_sb_puts(l, ", replica_groups=");
+			pl_sb_put(l, colon + 1, (size_t)(g + len - colon - 1));
+			if (!strncmp(g, "global:", 7))
+				pl_sb_puts(l, ", use_global_device_ids=true");
 		}
 	}
 	if (base != PL_OP_ALL_REDUCE && !pl_attrs_get(d, "hlo_dimensions"))
 		pl_sb_printf(l, ", dimensions={%" PRId64 "}", dim);
 	if (base != PL_OP_ALL_GATHER && !pl_attrs_get(d, "hlo_to_apply")) {
 		const char *kind = "add";
-		size_t len;
 		pl_attrs_get_string(d, "reduce", &kind, &len);
 		if (!reduce_opcode(kind)) {
 			inst_error(w, i, "reduction '%s' has no HLO reducer", kind);
@@ -1089,7 +1089,10 @@ static bool inst_tree(struct hw *w, pl_inst *i, struct ent *e, struct pl_strbuf 
 			size_t nn = 0, cap = 0;
 			const char *p = s;
 			bool good = parse_wshape(&tr, &nn, &cap, &p, s + len, 0);
-			if (good && split) {
+			if (good && split && !tr[0].tuple && nres == 1 && !generic) {
+				/* the older all-gather-start of the result's shape */
+				good = array_fits(tr[0].text, tr[0].len, t[0]);
+			} else if (good && split) {
 				/* element 0: the operands, element 1: the results */
 				good = tr[0].tuple && tr[0].size > 1;
 				uint32_t c0 = 1, c1 = good ? 1 + tr[1].size : 0;
@@ -1192,6 +1195,34 @@ static bool inst_tree(struct hw *w, pl_inst *i, struct ent *e, struct pl_strbuf 
 	}
 	free(t);
 	return e->tree != NULL || nres == 1;
+}
+
+/* Parameter k, its attributes from the list pa. */
+static void print_param(struct hw *w, size_t k, const struct ent *root_ent, const pl_attr *pa)
+{
+	struct ent *e = &w->ents[k];
+	if (e->printed)
+		return;
+	e->printed = true;
+	struct pl_strbuf *l = &w->line;
+	l->len = 0;
+	if (e == root_ent)
+		pl_sb_puts(l, "ROOT ");
+	pl_sb_printf(l, "%s = ", e->name);
+	if (e->tree)
+		put_tree(l, e->tree, 0);
+	else
+		pl_hlo_put_type_(l, pl_value_type(pl_func_arg(w->f, e->leaf0)));
+	pl_sb_printf(l, " parameter(%zu)", k);
+	if (pa && pl_attr_get_kind(pa) == PL_ATTR_LIST && k < pl_attr_list_size(pa)) {
+		size_t len;
+		const char *s = pl_attr_get_string(pl_attr_list_at(pa, k), &len);
+		pl_sb_put(l, s, len);
+	}
+	if (l->failed)
+		set_err(w, PL_ENOMEM);
+	else
+		emit_line(w, l);
 }
 
 static void print_function(struct hw *w, pl_func *f, bool entry)
@@ -1374,27 +1405,47 @@ static void print_function(struct hw *w, pl_func *f, bool entry)
 	pl_sb_puts(&w->out, pl_func_name(f));
 	pl_sb_puts(&w->out, " {\n");
 	/* parameters: in their recorded places, else first */
-	for (size_t k = 0; k < nparams; k++) {
-		struct ent *e = &w->ents[k];
-		struct pl_strbuf *l = &w->line;
-		l->len = 0;
-		if (e == root_ent)
-			pl_sb_puts(l, "ROOT ");
-		pl_sb_printf(l, "%s = ", e->name);
-		if (e->tree)
-			put_tree(l, e->tree, 0);
-		else
-			pl_hlo_put_type_(l, pl_value_type(pl_func_arg(f, e->leaf0)));
-		pl_sb_printf(l, " parameter(%zu)", k);
-		if (grouped && pa && pl_attr_get_kind(pa) == PL_ATTR_LIST && k < pl_attr_list_size(pa)) {
-			size_t len;
-			const char *s = pl_attr_get_string(pl_attr_list_at(pa, k), &len);
-			pl_sb_put(l, s, len);
-		}
-		emit_line(w, l);
+	int64_t *pat = calloc(nparams ? nparams : 1, sizeof *pat);
+	size_t *porder = malloc((nparams ? nparams : 1) * sizeof *porder);
+	if (!pat || !porder) {
+		free(pat);
+		free(porder);
+		free(rv);
+		free(rt);
+		free(rtree);
+		pl_sb_free(&txt);
+		set_err(w, PL_ENOMEM);
+		return;
 	}
-	for (size_t k = nparams; k < w->nents && w->status == PL_OK; k++)
+	const pl_attr *pa_at = pl_attrs_get(fa, "hlo_param_at");
+	w->param_attrs = grouped ? pa : NULL;
+	for (size_t k = 0; k < nparams; k++) {
+		porder[k] = k;
+		if (pa_at && pl_attr_get_kind(pa_at) == PL_ATTR_LIST &&
+		    pl_attr_list_size(pa_at) == nparams)
+			pat[k] = pl_attr_get_int(pl_attr_list_at(pa_at, k));
+		else
+			pat[k] = (int64_t)k;
+	}
+	for (size_t k = 1; k < nparams; k++) /* by place; few parameters */
+		for (size_t j = k; j > 0 && pat[porder[j - 1]] > pat[porder[j]]; j--) {
+			size_t x = porder[j];
+			porder[j] = porder[j - 1];
+			porder[j - 1] = x;
+		}
+	size_t next_param = 0, line_no = 0;
+	for (size_t k = nparams; k < w->nents && w->status == PL_OK; k++) {
+		while (next_param < nparams && pat[porder[next_param]] <= (int64_t)line_no) {
+			print_param(w, porder[next_param++], root_ent, grouped ? pa : NULL);
+			line_no++;
+		}
 		print_inst(w, w->ents[k].inst, &w->ents[k], &w->ents[k] == root_ent);
+		line_no++;
+	}
+	while (next_param < nparams)
+		print_param(w, porder[next_param++], root_ent, grouped ? pa : NULL);
+	free(pat);
+	free(porder);
 	if (ret && !root_ent && w->status == PL_OK) {
 		const char *want;
 		size_t wl;
@@ -1434,6 +1485,7 @@ static void print_function(struct hw *w, pl_func *f, bool entry)
 					pl_hlo_put_type_(l, rt[0]);
 				pl_sb_printf(l, " get-tuple-element(%s), index=%u", parent,
 				             path[parent_depth - 1]);
+				put_kept_attrs(w, l, ret, "index");
 				emit_line(w, l);
 			}
 		} else {

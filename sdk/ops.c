@@ -70,7 +70,7 @@ int64_t pl_op_default_flops(pl_op op)
 pl_dtype pl_dtype_from_name(const char *name, size_t len)
 {
 	for (int dt = 1; dt < PL_DTYPE__COUNT; dt++)
-		if (strlen(dtype_table[dt].name) == len &&
+		if (len && dtype_table[dt].name[0] == name[0] && strlen(dtype_table[dt].name) == len &&
 		    memcmp(dtype_table[dt].name, name, len) == 0)
 			return (pl_dtype)dt;
 	return PL_DTYPE_INVALID;
