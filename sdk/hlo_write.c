@@ -776,12 +776,11 @@ static const char *op_text(struct hw *w, pl_inst *i, bool *generic_async)
 		                 "tensor_contract have an HLO form");
 		return NULL;
 	}
+	case PL_OP_PACK:
+	case PL_OP_UNPACK:
+		return "";
 	default:
-		inst_error(w, i, "the op has no HLO form%s",
-		           pl_inst_op(i) == PL_OP_PACK || pl_inst_op(i) == PL_OP_UNPACK
-		                   ? " (pack and unpack are not lowered; run the pipeline "
-		                     "without CoalesceCCOp)"
-		                   : "");
+		inst_error(w, i, "the op has no HLO form");
 		return NULL;
 	}
 }
@@ -876,8 +875,261 @@ static struct wnode *operand_structure(pl_inst *i, uint32_t *ntree, size_t *ngro
 	return t;
 }
 
+/* ---- pack and unpack, lowered to reshape, bitcast-convert, transpose,
+ * concatenate and slice (CoalesceCCOp's definition, see the README) ---- */
+
+static void put_arr(struct pl_strbuf *sb, pl_dtype dt, const int64_t *dims, size_t rank)
+{
+	pl_sb_puts(sb, pl_hlo_dtype_name_(dt));
+	pl_sb_putc(sb, '[');
+	for (size_t k = 0; k < rank; k++)
+		pl_sb_printf(sb, "%s%" PRId64, k ? "," : "", dims[k]);
+	pl_sb_putc(sb, ']');
+	if (rank) {
+		pl_sb_putc(sb, '{');
+		for (size_t k = rank; k-- > 0;)
+			pl_sb_printf(sb, "%zu%s", k, k ? "," : "");
+		pl_sb_putc(sb, '}');
+	}
+}
+
+/* Emits "name = dt[dims] opcode(operand)rest"; name is final when given,
+ * else made from stem. Returns the name. */
+static const char *lower_line(struct hw *w, const char *final, const char *stem, bool root,
+                              pl_dtype dt, const int64_t *dims, size_t rank, const char *opcode,
+                              const char *operands, const char *rest)
+{
+	const char *name = final ? final : take_name(w, stem);
+	struct pl_strbuf l = {0};
+	if (root)
+		pl_sb_puts(&l, "ROOT ");
+	pl_sb_printf(&l, "%s = ", name);
+	put_arr(&l, dt, dims, rank);
+	pl_sb_printf(&l, " %s(%s)%s", opcode, operands, rest ? rest : "");
+	if (l.failed)
+		set_err(w, PL_ENOMEM);
+	else
+		emit_line(w, &l);
+	pl_sb_free(&l);
+	return name;
+}
+
+static bool int_list_attr(const pl_attrs *d, const char *key, size_t n, int64_t *out)
+{
+	const pl_attr *a = pl_attrs_get(d, key);
+	if (!a || pl_attr_get_kind(a) != PL_ATTR_LIST || pl_attr_list_size(a) != n)
+		return false;
+	for (size_t k = 0; k < n; k++) {
+		const pl_attr *x = pl_attr_list_at(a, k);
+		if (pl_attr_get_kind(x) != PL_ATTR_INT)
+			return false;
+		out[k] = pl_attr_get_int(x);
+	}
+	return true;
+}
+
+/* One member into its part of the buffer: the units it occupies (all
+ * kinds), rank-major pieces for reduce_scatter ([F, count]). */
+static const char *pack_member(struct hw *w, const char *stem, const char *x, const pl_type *t,
+                               pl_dtype unit, const char *kind, int64_t f, int64_t dim)
+{
+	char buf[64];
+	int64_t n = (int64_t)t->elements;
+	pl_dtype dt = (pl_dtype)t->dtype;
+	if (!strcmp(kind, "reduce_scatter")) {
+		int64_t d[PL_MAX_RANK + 1];
+		size_t r = 0;
+		for (uint32_t k = 0; k < t->rank; k++) {
+			if ((int64_t)k == dim) {
+				d[r++] = f;
+				d[r++] = t->dims[k] / f;
+			} else {
+				d[r++] = t->dims[k];
+			}
+		}
+		const char *a = lower_line(w, NULL, stem, false, dt, d, r, "reshape", x, NULL);
+		if (dim > 0) {
+			struct pl_strbuf perm = {0};
+			int64_t td[PL_MAX_RANK + 1];
+			pl_sb_printf(&perm, ", dimensions={%" PRId64, dim);
+			td[0] = f;
+			for (size_t k = 0, j = 1; k < r; k++)
+				if ((int64_t)k != dim) {
+					pl_sb_printf(&perm, ",%zu", k);
+					td[j++] = d[k];
+				}
+			pl_sb_putc(&perm, '}');
+			a = lower_line(w, NULL, stem, false, dt, td, r, "transpose", a, perm.data);
+			pl_sb_free(&perm);
+		}
+		int64_t fc[2] = {f, n / f};
+		return lower_line(w, NULL, stem, false, dt, fc, 2, "reshape", a, NULL);
+	}
+	const char *a = lower_line(w, NULL, stem, false, dt, &n, 1, "reshape", x, NULL);
+	if (dt == unit)
+		return a;
+	unsigned s = pl_dtype_bits(dt), u = pl_dtype_bits(unit);
+	if (s == u)
+		return lower_line(w, NULL, stem, false, unit, &n, 1, "bitcast-convert", a, NULL);
+	int64_t nr[2] = {n, (int64_t)(s / u)};
+	snprintf(buf, sizeof buf, "%s", stem);
+	a = lower_line(w, NULL, buf, false, unit, nr, 2, "bitcast-convert", a, NULL);
+	int64_t m = n * (int64_t)(s / u);
+	return lower_line(w, NULL, stem, false, unit, &m, 1, "reshape", a, NULL);
+}
+
+static void lower_pack(struct hw *w, pl_inst *i, struct ent *e, bool root)
+{
+	const pl_attrs *d = pl_inst_attrs_const(i);
+	bool pack = pl_inst_op(i) == PL_OP_PACK;
+	size_t nm = pack ? pl_inst_num_operands(i) : pl_inst_num_results(i);
+	const char *kind;
+	size_t kl;
+	int64_t f = 1;
+	if (pl_attrs_get_string(d, "kind", &kind, &kl) != PL_OK ||
+	    (strcmp(kind, "all_gather") && strcmp(kind, "reduce_scatter") &&
+	     strcmp(kind, "all_reduce"))) {
+		inst_error(w, i, "'kind' must be all_gather, reduce_scatter or all_reduce");
+		return;
+	}
+	bool ar = !strcmp(kind, "all_reduce"), ag = !strcmp(kind, "all_gather");
+	if (!ar && pl_attrs_get_int(d, "factor", &f) != PL_OK) {
+		inst_error(w, i, "it needs its 'factor'");
+		return;
+	}
+	int64_t *off = malloc(3 * (nm + 1) * sizeof *off);
+	if (!off) {
+		set_err(w, PL_ENOMEM);
+		return;
+	}
+	int64_t *cnt = off + nm + 1, *dims = cnt + nm + 1;
+	for (size_t k = 0; k < nm; k++)
+		dims[k] = 0;
+	if (!int_list_attr(d, "offsets", nm, off) || !int_list_attr(d, "counts", nm, cnt) ||
+	    (!ar && !int_list_attr(d, "dimensions", nm, dims)) || f < 1 ||
+	    (pack ? pl_inst_num_results(i) != 1 : pl_inst_num_operands(i) != 1)) {
+		free(off);
+		inst_error(w, i, "its offsets, counts, dimensions or factor do not fit its members");
+		return;
+	}
+	const pl_type *buf = pack ? pl_value_type(pl_inst_result(i, 0))
+	                          : pl_value_type(pl_inst_operand(i, 0));
+	pl_dtype unit = (pl_dtype)buf->dtype;
+	int64_t seg = 0;
+	for (size_t k = 0; k < nm; k++)
+		seg += cnt[k];
+	struct pl_strbuf names = {0};
+	if (pack) {
+		for (size_t k = 0; k < nm; k++) {
+			pl_value *v = pl_inst_operand(i, k);
+			const char *x = ref(w, &v, 1, NULL, 0);
+			const char *p = pack_member(w, e->name, x, pl_value_type(v), unit, kind, f, dims[k]);
+			pl_sb_printf(&names, "%s%s", k ? ", " : "", p);
+		}
+		pl_sb_putc(&names, 0);
+		int64_t fs[2] = {f, seg}, total = ar || ag ? seg : f * seg;
+		if (ar || ag) {
+			lower_line(w, e->name, NULL, root, unit, &total, 1, "concatenate", names.data,
+			           ", dimensions={0}");
+		} else {
+			const char *c = lower_line(w, NULL, e->name, false, unit, fs, 2, "concatenate",
+			                           names.data, ", dimensions={1}");
+			lower_line(w, e->name, NULL, root, unit, &total, 1, "reshape", c, NULL);
+		}
+	} else {
+		pl_value *v = pl_inst_operand(i, 0);
+		const char *flat = ref(w, &v, 1, NULL, 0);
+		const char *grid = flat;
+		if (ag) {
+			int64_t fs[2] = {f, seg};
+			grid = lower_line(w, NULL, e->name, false, unit, fs, 2, "reshape", flat, NULL);
+		}
+		for (size_t k = 0; k < nm; k++) {
+			const pl_type *t = pl_value_type(pl_inst_result(i, k));
+			pl_dtype dt = (pl_dtype)t->dtype;
+			const char *last_name = nm == 1 ? e->name : NULL;
+			char sl[96];
+			const char *a;
+			if (!ag) {
+				snprintf(sl, sizeof sl, ", slice={[%" PRId64 ":%" PRId64 "]}", off[k],
+				         off[k] + cnt[k]);
+				a = lower_line(w, NULL, e->name, false, unit, &cnt[k], 1, "slice", flat, sl);
+				a = lower_line(w, last_name, e->name, root && nm == 1, dt, t->dims, t->rank,
+				               "reshape", a, NULL);
+			} else {
+				snprintf(sl, sizeof sl, ", slice={[0:%" PRId64 "], [%" PRId64 ":%" PRId64 "]}",
+				         f, off[k], off[k] + cnt[k]);
+				int64_t fc[3] = {f, cnt[k], 1};
+				a = lower_line(w, NULL, e->name, false, unit, fc, 2, "slice", grid, sl);
+				unsigned sb = pl_dtype_bits(dt), ub = pl_dtype_bits(unit);
+				int64_t per = cnt[k];
+				if (dt != unit && sb == ub) {
+					a = lower_line(w, NULL, e->name, false, dt, fc, 2, "bitcast-convert", a, NULL);
+				} else if (dt != unit) {
+					fc[1] = cnt[k] / (int64_t)(sb / ub);
+					fc[2] = (int64_t)(sb / ub);
+					per = fc[1];
+					a = lower_line(w, NULL, e->name, false, unit, fc, 3, "reshape", a, NULL);
+					a = lower_line(w, NULL, e->name, false, dt, fc, 2, "bitcast-convert", a,
+					               NULL);
+				}
+				(void)per;
+				/* [F, operand shape] -> F next to dimension d -> result */
+				int64_t dim = dims[k], od[PL_MAX_RANK + 1], td[PL_MAX_RANK + 1];
+				od[0] = f;
+				for (uint32_t j = 0; j < t->rank; j++)
+					od[j + 1] = (int64_t)j == dim ? t->dims[j] / f : t->dims[j];
+				a = lower_line(w, NULL, e->name, false, dt, od, t->rank + 1, "reshape", a, NULL);
+				if (dim > 0) {
+					struct pl_strbuf perm = {0};
+					pl_sb_puts(&perm, ", dimensions={");
+					size_t q = 0;
+					for (int64_t j = 1; j <= dim; j++) {
+						pl_sb_printf(&perm, "%s%" PRId64, q ? "," : "", j);
+						td[q++] = od[j];
+					}
+					pl_sb_printf(&perm, ",0");
+					td[q++] = f;
+					for (uint32_t j = (uint32_t)dim + 1; j <= t->rank; j++) {
+						pl_sb_printf(&perm, ",%u", j);
+						td[q++] = od[j];
+					}
+					pl_sb_putc(&perm, '}');
+					a = lower_line(w, NULL, e->name, false, dt, td, q, "transpose", a, perm.data);
+					pl_sb_free(&perm);
+				}
+				a = lower_line(w, last_name, e->name, root && nm == 1, dt, t->dims, t->rank,
+				               "reshape", a, NULL);
+			}
+			pl_sb_printf(&names, "%s%s", k ? ", " : "", a);
+		}
+		if (nm != 1) {
+			struct pl_strbuf l = {0};
+			if (root)
+				pl_sb_puts(&l, "ROOT ");
+			pl_sb_printf(&l, "%s = ", e->name);
+			put_tree(&l, e->tree, 0);
+			pl_sb_printf(&l, " tuple(%.*s)", (int)names.len, names.data ? names.data : "");
+			if (l.failed)
+				set_err(w, PL_ENOMEM);
+			else
+				emit_line(w, &l);
+			pl_sb_free(&l);
+		}
+	}
+	if (names.failed)
+		set_err(w, PL_ENOMEM);
+	pl_sb_free(&names);
+	free(off);
+	e->printed = true;
+}
+
 static void print_inst(struct hw *w, pl_inst *i, struct ent *e, bool root)
 {
+	if (pl_inst_op(i) == PL_OP_PACK || pl_inst_op(i) == PL_OP_UNPACK) {
+		lower_pack(w, i, e, root);
+		return;
+	}
 	bool generic;
 	const char *opc = op_text(w, i, &generic);
 	if (!opc)
@@ -1229,7 +1481,7 @@ static void print_function(struct hw *w, pl_func *f, bool entry)
 {
 	w->f = f;
 	w->serial = 0;
-	struct pl_strbuf txt = {0}; /* texts of synthesized shapes */
+	struct pl_strbuf txt = {0}, rtxt = {0}; /* texts of synthesized shapes */
 	size_t nargs = pl_func_num_args(f);
 	w->arg_ent = malloc((nargs ? nargs : 1) * sizeof *w->arg_ent);
 	size_t ninsts = pl_func_num_insts(f);
@@ -1346,6 +1598,7 @@ static void print_function(struct hw *w, pl_func *f, bool entry)
 	}
 	if (w->status != PL_OK) {
 		pl_sb_free(&txt);
+		pl_sb_free(&rtxt);
 		return;
 	}
 	/* the root: one entity's whole value, or a tuple made at the end */
@@ -1359,6 +1612,7 @@ static void print_function(struct hw *w, pl_func *f, bool entry)
 		free(rv);
 		free(rt);
 		pl_sb_free(&txt);
+		pl_sb_free(&rtxt);
 		set_err(w, PL_ENOMEM);
 		return;
 	}
@@ -1386,10 +1640,11 @@ static void print_function(struct hw *w, pl_func *f, bool entry)
 				root_ent = e;
 		}
 		if (!root_ent && !rtree && nret != 1) {
-			rtree = flat_tree(w, &txt, rt, nret, &rnt);
+			/* its own buffer: txt's texts are pointed to already */
+			rtree = flat_tree(w, &rtxt, rt, nret, &rnt);
 			for (uint32_t j = 0; rtree && j < rnt; j++)
 				if (!rtree[j].tuple)
-					rtree[j].text = txt.data + (uintptr_t)rtree[j].text;
+					rtree[j].text = rtxt.data + (uintptr_t)rtree[j].text;
 		}
 	}
 	if (w->status != PL_OK) {
@@ -1397,6 +1652,7 @@ static void print_function(struct hw *w, pl_func *f, bool entry)
 		free(rt);
 		free(rtree);
 		pl_sb_free(&txt);
+		pl_sb_free(&rtxt);
 		return;
 	}
 	/* the heading */
@@ -1414,6 +1670,7 @@ static void print_function(struct hw *w, pl_func *f, bool entry)
 		free(rt);
 		free(rtree);
 		pl_sb_free(&txt);
+		pl_sb_free(&rtxt);
 		set_err(w, PL_ENOMEM);
 		return;
 	}
@@ -1504,6 +1761,7 @@ static void print_function(struct hw *w, pl_func *f, bool entry)
 	free(rt);
 	free(rtree);
 	pl_sb_free(&txt);
+		pl_sb_free(&rtxt);
 }
 
 static int flush_out(struct hw *w)

@@ -57,6 +57,16 @@ cp "$T/out" ar.hlo
 run $P --passes= ar.hlo
 expect_out 'group_id = "replica:{{0,1}}", factor = 2, reduce = "max"' "and reads back as the same collective"
 
+# pack and unpack are lowered: reshape, bitcast-convert, transpose,
+# concatenate, slice (the shapes in coalesce.out.hlo were checked by hand
+# against CoalesceCCOp's definition), and the text reads again.
+run $P --passes=CoalesceCCOp "$H/coalesce.pir" -o co.hlo
+expect_status 0 "CoalesceCCOp's output is written as HLO"
+expect_same_file co.hlo "$H/coalesce.out.hlo" "pack and unpack lowered as coalesce.out.hlo says"
+run $P --passes= co.hlo
+expect_status 0 "the lowered HLO reads again"
+expect_out "= all_gather %a_buf" "with the flat all-gather on the packed buffer"
+
 # Bad input: file:line:col, exit 1, nothing written.
 bad() { # bad TEXT MESSAGE DESCRIPTION
 	printf '%s' "$1" >bad.hlo
