@@ -52,6 +52,23 @@ if [ -f "$L2" ]; then
 	ok $? "and 35 reduce-scatters"
 fi
 
+# XLA's combiner tests: BucketizeCCOp with the test's threshold as its cap
+# (and XLA's count of 256). The table records XLA's expected counts, ours,
+# and why they differ; this checks that ours are still what it says.
+TAB="$top_srcdir/tests/hlo/combiners.tsv"
+grep -v '^#' "$TAB" | while IFS='	' read -r f kind cap xla mine agrees why; do
+	[ -f "$D/xla-tests/$f" ] || continue
+	before=$($P --passes= "$D/xla-tests/$f" | grep -c "= $kind ")
+	$P --passes=BucketizeCCOp -O "BucketizeCCOp.${kind}_max_bytes=$cap" \
+		-O BucketizeCCOp.max_count=256 "$D/xla-tests/$f" -o comb.pir
+	after=$(grep -c "= $kind " comb.pir)
+	[ "$before->$after" = "$mine" ]
+	echo "$? $f: XLA $xla, passline $before->$after ($agrees)"
+done >comb.out
+while read -r st desc; do
+	ok "$st" "combiner table: $desc"
+done <comb.out
+
 # The default pipeline (and conf/overlap.ini where the tree has it) on
 # every dump: the result is written as HLO that reads again.
 for f in "$D"/dumps/*.hlo; do
