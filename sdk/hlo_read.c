@@ -94,6 +94,8 @@ struct hr {
 	size_t ni, icap;
 	struct popnd *opnds;
 	size_t no, ocap;
+	struct popnd *side; /* operands set aside while nested ones are read */
+	size_t nside, sidecap;
 	struct pattr *attrs;
 	size_t na, acap;
 	uint32_t *paths;
@@ -637,7 +639,7 @@ static size_t leaf_types(struct hr *r, uint32_t idx, size_t at)
 	}
 	r->types = grow(r, r->types, &r->tcap, at + 1, sizeof *r->types);
 	r->types[at] = ok(r, (void *)(uintptr_t)pl_type_get(r->m, (pl_dtype)n->dtype,
-	                                                    &r->dims[n->dims], n->rank));
+	                                                    n->rank ? &r->dims[n->dims] : NULL, n->rank));
 	return at + 1;
 }
 
@@ -849,21 +851,13 @@ static uint32_t parse_inst(struct hr *r, bool nested, unsigned depth)
 		r->p++;
 	} else {
 		/* a nested instruction appends its own operands while this one's
-		 * are read: keep this one's aside, and append them after */
-		size_t count = 0;
-		struct popnd *saved = NULL;
-		size_t nsaved = 0;
+		 * are read: keep this one's aside on a stack, append them after */
+		size_t count = 0, base = r->nside;
 		if (peek(r) != ')') {
 			for (;;) {
 				parse_operand(r, depth);
 				struct popnd o = r->opnds[--r->no];
-				struct popnd *ns = realloc(saved, (nsaved + 1) * sizeof *saved);
-				if (!ns) {
-					free(saved);
-					nomem(r);
-				}
-				saved = ns;
-				saved[nsaved++] = o;
+				*PUSH(r, side, nside, sidecap) = o;
 				count++;
 				if (peek(r) == ',') {
 					r->p++;
@@ -872,15 +866,13 @@ static uint32_t parse_inst(struct hr *r, bool nested, unsigned depth)
 				break;
 			}
 		}
-		if (peek(r) != ')') {
-			free(saved);
+		if (peek(r) != ')')
 			expected(r, "',' or ')' after an operand");
-		}
 		r->p++;
 		pi.op0 = (uint32_t)r->no;
-		for (size_t k = 0; k < nsaved; k++)
-			*PUSH(r, opnds, no, ocap) = saved[k];
-		free(saved);
+		for (size_t k = base; k < r->nside; k++)
+			*PUSH(r, opnds, no, ocap) = r->side[k];
+		r->nside = base;
 		pi.nops = (uint32_t)count;
 	}
 	pi.at0 = (uint32_t)r->na;
@@ -1596,6 +1588,18 @@ static void pin_control(struct hr *r, const struct pinst *pi, pl_inst *inst)
 	}
 }
 
+/* Whether shape node's leaves are the n values at r->leaves[l0...]. */
+static bool leaves_fit(struct hr *r, uint32_t node, uint32_t l0, uint32_t n)
+{
+	if (r->nodes[node].nleaves != n)
+		return false;
+	leaf_types(r, node, 0);
+	for (uint32_t k = 0; k < n; k++)
+		if (r->types[k] != pl_value_type(r->leaves[l0 + k]))
+			return false;
+	return true;
+}
+
 static void map_inst(struct hr *r, pl_func *f, struct pinst *pi)
 {
 	/* aliases: no instruction */
@@ -1623,7 +1627,7 @@ static void map_inst(struct hr *r, pl_func *f, struct pinst *pi)
 		if (!pi->has_shape) {
 			r->nodes[node].size = (uint32_t)(r->nn - node);
 			r->nodes[node].nleaves = total;
-		} else if (r->nodes[node].nleaves != total) {
+		} else if (!leaves_fit(r, node, l0, total)) {
 			fail(r, pi->at, "the shape of tuple '%.*s' does not match its operands",
 			     (int)pi->nlen, pi->name);
 		}
@@ -1648,7 +1652,7 @@ static void map_inst(struct hr *r, pl_func *f, struct pinst *pi)
 		uint32_t c = child_at(r, on, idx, &ol);
 		if (c == UINT32_MAX)
 			fail(r, ia->at, "tuple index %" PRId64 " is out of range", idx);
-		if (pi->has_shape && r->nodes[pi->shape].nleaves != r->nodes[c].nleaves)
+		if (pi->has_shape && !leaves_fit(r, pi->shape, ol, r->nodes[c].nleaves))
 			fail(r, pi->at, "the shape of '%.*s' does not match the element", (int)pi->nlen,
 			     pi->name);
 		pi->shape = pi->has_shape ? pi->shape : c;
@@ -1659,8 +1663,11 @@ static void map_inst(struct hr *r, pl_func *f, struct pinst *pi)
 	}
 	if (!pi->has_shape)
 		pi->shape = infer_shape(r, pi);
-	bool tuple_operand;
-	size_t nops = gather_operands(r, pi, &tuple_operand);
+	bool tuple_operand = false;
+	/* a done takes its start's results, not the start's whole value */
+	bool done_of_start = pi->nops == 1 && r->opnds[pi->op0].npath == 0 &&
+	                     r->insts[r->opnds[pi->op0].ref].kind == KIND_START;
+	size_t nops = done_of_start ? 0 : gather_operands(r, pi, &tuple_operand);
 	size_t nres = leaf_types(r, pi->shape, 0);
 	bool tuple = r->nodes[pi->shape].tuple;
 	const char *opname = NULL;
@@ -1697,8 +1704,13 @@ static void map_inst(struct hr *r, pl_func *f, struct pinst *pi)
 				uint32_t e1 = child_at(r, pi->shape, 1, &lr);
 				if (e1 != UINT32_MAX && r->nodes[e0].nleaves == nops &&
 				    r->nodes[e1].nleaves == nops) {
+					/* element 0 is the operands, type for type */
+					leaf_types(r, e0, 0);
+					bool same = true;
+					for (size_t k = 0; k < nops; k++)
+						same = same && r->types[k] == pl_value_type(r->vals[k]);
 					res_node = e1;
-					op_results = true;
+					op_results = same;
 				}
 			} else if (!wrapped && nres == nops) {
 				op_results = true;
@@ -1713,8 +1725,7 @@ static void map_inst(struct hr *r, pl_func *f, struct pinst *pi)
 	            word_is(pi->opc, pi->olen, "all-reduce-done") ||
 	            word_is(pi->opc, pi->olen, "reduce-scatter-done") ||
 	            word_is(pi->opc, pi->olen, "async-done")) &&
-	           pi->nops == 1 && r->opnds[pi->op0].npath == 0 &&
-	           r->insts[r->opnds[pi->op0].ref].kind == KIND_START) {
+	           done_of_start) {
 		const struct pinst *st = &r->insts[r->opnds[pi->op0].ref];
 		if (st->nres != nres)
 			fail(r, pi->at, "'%.*s' does not match its start", (int)pi->nlen, pi->name);
@@ -2242,6 +2253,7 @@ static void hr_free(struct hr *r)
 	free(r->dims);
 	free(r->insts);
 	free(r->opnds);
+	free(r->side);
 	free(r->attrs);
 	free(r->paths);
 	free(r->leaves);
