@@ -24,7 +24,7 @@ layout=${BENCH_LAYOUT:-}
 passline="$builddir/passline"
 plugins="$builddir/plugins/.libs"
 gen="$builddir/bench/pl-genmodel"
-passes="HoistFSDPCollectives BucketizeCCOp CoalesceCCOp DynamicInstEstimator DetailDynInst"
+passes="HoistFSDPCollectives BucketizeCCOp CoalesceCCOp DynamicInstEstimator DetailDynInst ScheduleEstimate"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/pl-bench.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 mkdir -p "$srcdir/bench/results"
@@ -125,8 +125,10 @@ if [ -n "$target_n" ]; then
 	t_insts=$(grep -c '^  ' "$tmp/m.pir")
 	run_config default "$tmp/m.pir" -p "$srcdir/conf/default.ini"
 	t_bpi=$(awk -v n="$t_insts" -v r="$m_rss" 'BEGIN {printf "%.1f", r * 1048576 / n}')
-	target_json=$(printf ', "target_insts": %s, "target_total_s": %s, "target_bytes_per_inst": %s' \
-		"$t_insts" "$m_total" "$t_bpi")
+	# ScheduleEstimate's share of that pipeline, from the last run
+	t_sched=$(awk '/ s  ScheduleEstimate$/ {print $1}' "$tmp/err")
+	target_json=$(printf ', "target_insts": %s, "target_total_s": %s, "target_bytes_per_inst": %s, "target_schedule_estimate_s": %s' \
+		"$t_insts" "$m_total" "$t_bpi" "${t_sched:-0}")
 fi
 printf '], "scaling_ratio": %s, "count_2p40_tail_mask_us": %s%s}\n' "$ratio" "$count_us" \
 	"$target_json" >>"$json.tmp"
@@ -139,6 +141,9 @@ if [ -n "$target_n" ]; then
 		"$t_insts" "$m_total" "$(verdict "$m_total" 1.0)"
 	printf '  peak memory there: %s bytes per instruction (< 250): %s\n' "$t_bpi" \
 		"$(verdict "$t_bpi" 250)"
+	printf '  ScheduleEstimate there (last run): %s s, %s%% of the pipeline (< 10%%): %s\n' \
+		"${t_sched:-0}" "$(awk -v a="${t_sched:-0}" -v t="$m_total" 'BEGIN {printf "%.1f", (t > 0 ? 100 * a / t : 0)}')" \
+		"$(verdict "$(awk -v a="${t_sched:-0}" -v t="$m_total" 'BEGIN {print (t > 0 ? a / t : 0)}')" 0.1)"
 fi
 printf '  one 2^40-point count with a tail mask: %s microseconds (< 1000): %s\n' "$count_us" \
 	"$(verdict "$count_us" 1000)"

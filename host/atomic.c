@@ -15,17 +15,21 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-enum { MAX_OPEN = 8 };
+/* The module, --stats-json and the files passes hand over are open at
+ * once; a run that would hold more temporary files than this is refused
+ * rather than leave some behind on a signal. */
+enum { MAX_OPEN = 256 };
 /* Read by signal handlers: plain pointers to strings that outlive them. */
 static const char *volatile open_tmps[MAX_OPEN];
 
-static void track(const char *tmp)
+static bool track(const char *tmp)
 {
 	for (int k = 0; k < MAX_OPEN; k++)
 		if (!open_tmps[k]) {
 			open_tmps[k] = tmp;
-			return;
+			return true;
 		}
+	return false;
 }
 
 static void untrack(const char *tmp)
@@ -128,10 +132,14 @@ bool atomic_open(struct atomic_file *af, const char *path)
 	const char *base = slash ? slash + 1 : af->target;
 	af->tmp = xasprintf("%s/.%s.XXXXXX", dir, base);
 	free(dir);
+	if (!track(af->tmp))
+		return fail(af, "cannot write", EMFILE);
 	int fd = mkstemp(af->tmp);
-	if (fd < 0)
-		return fail(af, "cannot write", errno);
-	track(af->tmp);
+	if (fd < 0) {
+		int err = errno;
+		untrack(af->tmp);
+		return fail(af, "cannot write", err);
+	}
 	mode_t mode;
 	if (exists) {
 		mode = st.st_mode & 07777;

@@ -85,6 +85,8 @@ struct pipeline {
 	char *name;
 	char *description;
 	char *plugin_dir;  /* resolved against the file's folder; NULL if none */
+	pl_cost_model *cost_model; /* [cost_model] and -O cost_model.KEY=VALUE;
+	                            * NULL: every key at its default */
 	struct step *steps;
 	size_t nsteps;
 };
@@ -103,8 +105,9 @@ bool pipeline_read_text(const char *path, const char *dir, const char *buf, size
 bool pipeline_default(struct pipeline *pl);
 /* A pipeline of the named passes, "A,B,C"; "" gives none. */
 bool pipeline_from_list(const char *list, struct pipeline *pl);
-/* Applies PASS.KEY=VALUE to every step of PASS; origin names the flag in
- * errors. Returns an exit status (EXIT_OK, EXIT_USAGE, EXIT_INPUT). */
+/* Applies PASS.KEY=VALUE to every step of PASS, or cost_model.KEY=VALUE
+ * to the cost model; origin names the flag in errors. Returns an exit
+ * status (EXIT_OK, EXIT_USAGE, EXIT_INPUT). */
 int pipeline_override(struct pipeline *pl, const char *assignment, const char *origin);
 /* The effective pipeline as a pipeline file that reads back to the same
  * pipeline; false (after an error) when a line would be too long. */
@@ -133,7 +136,8 @@ void loader_init(struct loader *ld, const char *pipeline_dir, char **cli_dirs,
 /* Finds and loads the plugin of every step, sets step->plugin and ->desc.
  * Returns an exit status; errors are printed. */
 int loader_resolve(struct loader *ld, struct pipeline *pl);
-/* --list-passes: every plugin in the search path. Returns an exit status. */
+/* --list-passes: every plugin in the search path, then the cost model's
+ * keys. Returns an exit status. */
 int loader_list(struct loader *ld, FILE *out);
 void loader_free(struct loader *ld);
 
@@ -196,6 +200,21 @@ bool atomic_commit(struct atomic_file *af);
 void atomic_abort(struct atomic_file *af);
 /* Removes every open temporary file; async-signal-safe (see crash.c). */
 void atomic_abort_all_signal_safe(void);
+
+/* ---- pass_files.c ---- */
+/* The files the passes handed over (pl_ctx_write_file), open for writing. */
+struct pass_files {
+	struct atomic_file *v;
+	size_t n;
+};
+/* Opens and writes every file the steps of pl handed over (a later write
+ * of a name, by any step, replaces an earlier one) as dir/NAME, refusing
+ * names that leave dir and the paths in taken (the other outputs).
+ * false after an error naming the pass and the file; nothing is left. */
+bool pass_files_open(struct pass_files *pf, const struct pipeline *pl, const char *dir,
+                     const char *const *taken, size_t ntaken);
+bool pass_files_commit(struct pass_files *pf);
+void pass_files_abort(struct pass_files *pf);
 
 /* ---- crash.c ---- */
 /* Installs handlers that, if a pass crashes, name the pass and plugin. */

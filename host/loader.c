@@ -252,10 +252,30 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
-static void list_plugin(const struct plugin *p, FILE *out)
+static void list_option(const pl_option_decl *o, FILE *out)
+{
+	fprintf(out, "    %s (%s, default %s", o->name, pl_option_type_name(o->type),
+	        o->default_value);
+	if (o->type == PL_OPT_INT && (o->min != INT64_MIN || o->max != INT64_MAX))
+		fprintf(out, ", %" PRId64 "..%" PRId64, o->min, o->max);
+	if (o->type == PL_OPT_ENUM) {
+		fputs(", one of", out);
+		for (const char *const *c = o->choices; *c; c++)
+			fprintf(out, " %s", *c);
+	}
+	fprintf(out, ")%s%s\n", o->help ? ": " : "", o->help ? o->help : "");
+}
+
+/* shadowed_by: the file of the same name earlier in the search path, which
+ * a pipeline step gets instead of this one; NULL if none */
+static void list_plugin(const struct plugin *p, const char *shadowed_by, FILE *out)
 {
 	const pl_plugin_desc *d = p->desc;
-	fprintf(out, "%s\n  plugin %s %s (%s)%s%s\n", p->path, d->name,
+	fputs(p->path, out);
+	if (shadowed_by)
+		fprintf(out, " (shadowed: %s comes first in the search path and runs instead)",
+		        shadowed_by);
+	fprintf(out, "\n  plugin %s %s (%s)%s%s\n", d->name,
 	        d->version ? d->version : "?", d->license ? d->license : "license unknown",
 	        d->summary ? ": " : "", d->summary ? d->summary : "");
 	size_t np = pl_plugin_desc_num_passes(d);
@@ -264,25 +284,36 @@ static void list_plugin(const struct plugin *p, FILE *out)
 		fprintf(out, "  pass %s%s%s\n", pass->name, pass->summary ? ": " : "",
 		        pass->summary ? pass->summary : "");
 		size_t no = pl_pass_desc_num_options(pass);
-		for (size_t j = 0; j < no; j++) {
-			const pl_option_decl *o = pl_pass_desc_option(pass, j);
-			fprintf(out, "    %s (%s, default %s", o->name, pl_option_type_name(o->type),
-			        o->default_value);
-			if (o->type == PL_OPT_INT && (o->min != INT64_MIN || o->max != INT64_MAX))
-				fprintf(out, ", %" PRId64 "..%" PRId64, o->min, o->max);
-			if (o->type == PL_OPT_ENUM) {
-				fputs(", one of", out);
-				for (const char *const *c = o->choices; *c; c++)
-					fprintf(out, " %s", *c);
-			}
-			fprintf(out, ")%s%s\n", o->help ? ": " : "", o->help ? o->help : "");
-		}
+		for (size_t j = 0; j < no; j++)
+			list_option(pl_pass_desc_option(pass, j), out);
 		size_t ns = pl_pass_desc_num_stats(pass);
 		for (size_t j = 0; j < ns; j++) {
 			const pl_stat_decl *s = pl_pass_desc_stat(pass, j);
 			fprintf(out, "    stat %s: %s\n", s->name, s->description ? s->description : "");
 		}
 	}
+}
+
+/* The first file named name (X.so) in the folders before dirs[k], as
+ * search finds it, unless that is the very file at self (a folder listed
+ * twice); malloc'd, or NULL. */
+static char *found_before(const struct loader *ld, size_t k, const char *name,
+                          const char *self)
+{
+	for (size_t j = 0; j < k; j++) {
+		char *path = xasprintf("%s/%s", ld->dirs[j], name);
+		if (access(path, F_OK) == 0) {
+			struct stat a, b;
+			if (stat(path, &a) == 0 && stat(self, &b) == 0 && a.st_dev == b.st_dev &&
+			    a.st_ino == b.st_ino) {
+				free(path);
+				return NULL;
+			}
+			return path;
+		}
+		free(path);
+	}
+	return NULL;
 }
 
 int loader_list(struct loader *ld, FILE *out)
@@ -312,7 +343,9 @@ int loader_list(struct loader *ld, FILE *out)
 				if (!first)
 					fputc('\n', out);
 				first = false;
-				list_plugin(p, out);
+				char *shadow = found_before(ld, k, names[j], path);
+				list_plugin(p, shadow, out);
+				free(shadow);
 			} else {
 				status = EXIT_PLUGIN;
 			}
@@ -323,5 +356,8 @@ int loader_list(struct loader *ld, FILE *out)
 	}
 	if (first)
 		fprintf(out, "no plugins found in the search path\n");
+	fprintf(out, "\ncost model: [cost_model] in a pipeline file, -O cost_model.KEY=VALUE\n");
+	for (size_t k = 0; k < pl_cost_model_num_keys(); k++)
+		list_option(pl_cost_model_key(k), out);
 	return status;
 }

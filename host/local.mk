@@ -7,6 +7,7 @@ passline_SOURCES = \
 	host/crash.c \
 	host/loader.c \
 	host/main.c \
+	host/pass_files.c \
 	host/pipeline.c \
 	host/report.c \
 	host/runner.c \

@@ -58,7 +58,8 @@ static void help(void)
 		"                          " INSTALLED_DEFAULT_PIPELINE "\n"
 		"                          if it exists, else the built-in copy of it\n"
 		"  -O PASS.KEY=VALUE       set an option of every step of PASS (repeatable;\n"
-		"                          KEY may be 'enabled')\n"
+		"                          KEY may be 'enabled'); -O cost_model.KEY=VALUE\n"
+		"                          sets a key of the cost model\n"
 		"      --plugin-dir DIR    search DIR for plugins (repeatable, before\n"
 		"                          PASSLINE_PLUGIN_PATH and the installed folder)\n"
 		"      --allow-insecure-plugins\n"
@@ -349,7 +350,8 @@ static int verify_finish(struct verify_job *job, struct timing *t)
 	return job->rc == PL_OK ? EXIT_OK : EXIT_PASS;
 }
 
-/* Writes the module and the JSON stats; both or neither. With job, the
+/* Writes the module, the JSON stats and the files passes handed over; all
+ * or none. With job, the
  * result's verification runs meanwhile, and decides. */
 static unsigned host_threads(void);
 
@@ -425,6 +427,20 @@ static int write_outputs(const struct cli *c, pl_module *m, struct pipeline *pl,
 		atomic_abort(&out);
 		opened = false;
 	}
+	/* the files passes wrote go beside -o (the current folder without it) */
+	struct pass_files files;
+	if (opened) {
+		bool named = c->output && strcmp(c->output, "-") != 0;
+		char *dir = named ? dir_of(c->output) : xstrdup(".");
+		const char *taken[] = {c->output, c->stats_json};
+		if (!pass_files_open(&files, pl, dir, taken, 2)) {
+			atomic_abort(&out);
+			if (have_json)
+				atomic_abort(&json);
+			opened = false;
+		}
+		free(dir);
+	}
 	if (!opened) {
 		if (job)
 			verify_finish(job, t);
@@ -470,12 +486,14 @@ static int write_outputs(const struct cli *c, pl_module *m, struct pipeline *pl,
 		atomic_abort(&out);
 		if (have_json)
 			atomic_abort(&json);
+		pass_files_abort(&files);
 		stats_free(&st);
 		return status;
 	}
 	bool ok = atomic_commit(&out);
 	if (have_json)
 		ok = atomic_commit(&json) && ok;
+	ok = pass_files_commit(&files) && ok;
 	if (c->stats)
 		stats_print_table(&st, stderr);
 	stats_free(&st);

@@ -18,7 +18,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-enum section { SEC_NONE, SEC_PIPELINE, SEC_PASS, SEC_BAD };
+enum section { SEC_NONE, SEC_PIPELINE, SEC_COST_MODEL, SEC_PASS, SEC_BAD };
 
 struct seen_key {
 	char *key;
@@ -32,7 +32,7 @@ struct ini_state {
 	size_t len, pos;
 	unsigned line;
 	enum section section;
-	bool seen_pipeline;
+	bool seen_pipeline, seen_cost_model;
 	bool failed;
 	bool stop; /* the reader hit something it cannot hand to inih */
 	struct pipeline *pl;
@@ -119,6 +119,11 @@ static void begin_section(struct ini_state *st, const char *line, size_t n)
 			ini_error(st, "a second [pipeline] section");
 		st->seen_pipeline = true;
 		st->section = SEC_PIPELINE;
+	} else if (strcmp(s, "cost_model") == 0) {
+		if (st->seen_cost_model)
+			ini_error(st, "a second [cost_model] section");
+		st->seen_cost_model = true;
+		st->section = SEC_COST_MODEL;
 	} else if (strncmp(s, "pass", 4) == 0 && (s[4] == ' ' || s[4] == '\t')) {
 		char *pass = s + 5;
 		while (*pass == ' ' || *pass == '\t')
@@ -131,7 +136,8 @@ static void begin_section(struct ini_state *st, const char *line, size_t n)
 			st->section = SEC_PASS;
 		}
 	} else {
-		ini_error(st, "unknown section [%s]; expected [pipeline] or [pass NAME]", s);
+		ini_error(st, "unknown section [%s]; expected [pipeline], [cost_model] or "
+		              "[pass NAME]", s);
 		st->section = SEC_BAD;
 	}
 	free(name);
@@ -216,6 +222,38 @@ static char *resolve_relative(const char *dir, const char *value)
 	return abs;
 }
 
+/* Sets a key of the pipeline's cost model from text, validated like a pass
+ * option. NULL on success, else the reason (malloc'd). */
+static char *cost_model_assign(struct pipeline *pl, const char *key, const char *value)
+{
+	size_t n = pl_cost_model_num_keys();
+	const pl_option_decl *d = NULL;
+	const char *names[16];
+	for (size_t k = 0; k < n && k < 16; k++) {
+		names[k] = pl_cost_model_key(k)->name;
+		if (strcmp(names[k], key) == 0)
+			d = pl_cost_model_key(k);
+	}
+	if (!d) {
+		const char *near = closest_match(key, names, n < 16 ? n : 16);
+		if (near)
+			return xasprintf("unknown key '%s' in [cost_model] (did you mean '%s'?)", key,
+			                 near);
+		return xasprintf("unknown key '%s' in [cost_model] (see passline --list-passes)",
+		                 key);
+	}
+	char err[256], *canon = NULL;
+	if (pl_option_validate(d, value, &canon, err, sizeof err) != PL_OK)
+		return xasprintf("[cost_model] %s: %s", key, err);
+	if (!pl->cost_model && !(pl->cost_model = pl_cost_model_new())) {
+		free(canon);
+		return xstrdup("out of memory");
+	}
+	int rc = pl_cost_model_set(pl->cost_model, key, strtoll(canon, NULL, 10));
+	free(canon);
+	return rc == PL_OK ? NULL : xasprintf("[cost_model] %s: %s", key, pl_status_string(rc));
+}
+
 static int key_handler(void *user, const char *section, const char *name, const char *value)
 {
 	struct ini_state *st = user;
@@ -256,6 +294,15 @@ static int key_handler(void *user, const char *section, const char *name, const 
 				ini_error(st, "unknown key '%s' in [pipeline]; known keys are "
 				              "name, description, plugin_dir", name);
 		}
+		break;
+	}
+	case SEC_COST_MODEL: {
+		if (!first_time(st, name))
+			break;
+		char *why = cost_model_assign(st->pl, name, value);
+		if (why)
+			ini_error(st, "%s", why);
+		free(why);
 		break;
 	}
 	case SEC_PASS: {
@@ -406,6 +453,17 @@ int pipeline_override(struct pipeline *pl, const char *assignment, const char *o
 	const char *value = eq + 1;
 	int status = EXIT_OK;
 	size_t matched = 0;
+	if (strcmp(pass, "cost_model") == 0) {
+		char *why = cost_model_assign(pl, key, value);
+		if (why) {
+			host_error("%s: %s", origin, why);
+			status = EXIT_INPUT;
+		}
+		free(why);
+		free(pass);
+		free(key);
+		return status;
+	}
 	for (size_t k = 0; k < pl->nsteps; k++) {
 		struct step *s = &pl->steps[k];
 		if (strcmp(s->pass, pass) != 0)
@@ -499,6 +557,26 @@ static bool print_key(FILE *out, const char *key, const char *value)
 	return true;
 }
 
+/* The keys that differ from their defaults: the others read back the same
+ * when left out. */
+static void print_cost_model(const struct pipeline *pl, FILE *out)
+{
+	if (!pl->cost_model)
+		return;
+	bool header = false;
+	for (size_t k = 0; k < pl_cost_model_num_keys(); k++) {
+		const pl_option_decl *d = pl_cost_model_key(k);
+		int64_t v = 0;
+		pl_cost_model_get(pl->cost_model, d->name, &v);
+		if (v == strtoll(d->default_value, NULL, 10))
+			continue;
+		if (!header)
+			fputs("\n[cost_model]\n", out);
+		header = true;
+		fprintf(out, "%s = %" PRId64 "\n", d->name, v);
+	}
+}
+
 bool pipeline_print(const struct pipeline *pl, FILE *out)
 {
 	bool ok = true;
@@ -518,6 +596,7 @@ bool pipeline_print(const struct pipeline *pl, FILE *out)
 		if (pl->plugin_dir)
 			ok = print_key(out, "plugin_dir", pl->plugin_dir) && ok;
 	}
+	print_cost_model(pl, out);
 	for (size_t k = 0; k < pl->nsteps; k++) {
 		const struct step *s = &pl->steps[k];
 		fprintf(out, "\n[pass %s]\n", s->pass);
@@ -550,5 +629,6 @@ void pipeline_free(struct pipeline *pl)
 	free(pl->name);
 	free(pl->description);
 	free(pl->plugin_dir);
+	pl_cost_model_free(pl->cost_model);
 	memset(pl, 0, sizeof *pl);
 }

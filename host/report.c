@@ -44,22 +44,28 @@ void stats_free(struct stats *st)
 	memset(st, 0, sizeof *st);
 }
 
+/* value, PASS.stat (the name --stats-json and --list-passes give) and
+ * description, in aligned columns */
 void stats_print_table(const struct stats *st, FILE *out)
 {
-	size_t wv = 1, wp = 1;
+	size_t wv = 1, wn = 1;
 	char buf[PL_U128_DEC_BUFSIZE];
 	for (size_t i = 0; i < st->n; i++) {
 		size_t lv = strlen(pl_u128_format(st->v[i].hi, st->v[i].lo, buf));
-		size_t lp = strlen(st->v[i].pass);
+		size_t ln = strlen(st->v[i].pass) + 1 + strlen(st->v[i].name);
 		if (lv > wv)
 			wv = lv;
-		if (lp > wp)
-			wp = lp;
+		if (ln > wn)
+			wn = ln;
 	}
 	fputs("===== passline: statistics =====\n", out);
-	for (size_t i = 0; i < st->n; i++)
-		fprintf(out, "%*s  %-*s  %s\n", (int)wv, pl_u128_format(st->v[i].hi, st->v[i].lo, buf),
-		        (int)wp, st->v[i].pass, st->v[i].description);
+	for (size_t i = 0; i < st->n; i++) {
+		const char *d = st->v[i].description;
+		int ln = (int)(strlen(st->v[i].pass) + 1 + strlen(st->v[i].name));
+		fprintf(out, "%*s  %s.%s%*s%s%s\n", (int)wv,
+		        pl_u128_format(st->v[i].hi, st->v[i].lo, buf), st->v[i].pass, st->v[i].name,
+		        *d ? (int)wn - ln : 0, "", *d ? "  " : "", d);
+	}
 }
 
 static void json_string(FILE *out, const char *s)

@@ -44,6 +44,7 @@ int runner_configure(struct pipeline *pl, pl_diags *diags, bool remarks)
 			return EXIT_INPUT;
 		}
 		pl_ctx_set_remarks_enabled(s->ctx, remarks);
+		pl_ctx_set_cost_model(s->ctx, pl->cost_model);
 		for (size_t j = 0; j < s->nsettings; j++) {
 			struct setting *set = &s->settings[j];
 			char err[512];
@@ -78,6 +79,13 @@ static void print_reports(struct step *s)
 	pl_ctx_clear_reports(s->ctx);
 }
 
+/* Why a step failed: its status, or the error it reported while it
+ * returned PL_OK (an error reported is a failure all the same). */
+static const char *failure(int rc)
+{
+	return rc != PL_OK ? pl_status_string(rc) : "it reported an error";
+}
+
 int runner_run(struct pipeline *pl, pl_module *m, const struct run_options *opts)
 {
 	pl_diags *vd = pl_diags_new();
@@ -91,11 +99,12 @@ int runner_run(struct pipeline *pl, pl_module *m, const struct run_options *opts
 		if (!s->enabled || !s->desc->create)
 			continue;
 		crash_set_current(s->pass, s->plugin->path);
+		size_t errors = pl_ctx_num_errors(s->ctx);
 		int rc = s->desc->create(s->ctx, &s->state);
 		crash_set_current(NULL, NULL);
 		s->created = true;
-		if (rc != PL_OK) {
-			host_error("pass %s failed to start: %s", s->pass, pl_status_string(rc));
+		if (rc != PL_OK || pl_ctx_num_errors(s->ctx) != errors) {
+			host_error("pass %s failed to start: %s", s->pass, failure(rc));
 			s->created = false;
 			status = EXIT_PASS;
 		}
@@ -105,13 +114,14 @@ int runner_run(struct pipeline *pl, pl_module *m, const struct run_options *opts
 		if (!s->enabled)
 			continue;
 		crash_set_current(s->pass, s->plugin->path);
+		size_t errors = pl_ctx_num_errors(s->ctx);
 		double t0 = now_seconds();
 		int rc = s->desc->run(s->ctx, s->state, m);
 		s->seconds += now_seconds() - t0;
 		crash_set_current(NULL, NULL);
 		print_reports(s);
-		if (rc != PL_OK) {
-			host_error("pass %s failed: %s", s->pass, pl_status_string(rc));
+		if (rc != PL_OK || pl_ctx_num_errors(s->ctx) != errors) {
+			host_error("pass %s failed: %s", s->pass, failure(rc));
 			status = EXIT_PASS;
 			break;
 		}

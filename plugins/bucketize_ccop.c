@@ -396,15 +396,17 @@ static int merge_run(struct bucketizer *b, enum kind kind, struct run *run)
 		for (size_t k = 0; k < mres; k++)
 			types[r++] = pl_value_type(pl_inst_result(m, k));
 	}
-	pl_inst *merged = pl_inst_new(pl_inst_func(first), pl_inst_opname(first), ops, nops,
-	                              types, nres);
-	if (!merged || pl_inst_copy_attrs(merged, first) != PL_OK)
+	pl_inst *merged;
+	if ((rc = pl_inst_create(&merged, pl_inst_func(first), pl_inst_opname(first), ops, nops,
+	                         types, nres)) != PL_OK ||
+	    (rc = pl_inst_copy_attrs(merged, first)) != PL_OK)
 		goto out;
 	pl_inst_set_loc(merged, pl_inst_line(first), pl_inst_col(first));
 	if (b->remarks)
 		pl_ctx_remark(b->ctx, first, "merged %zu %s into one at %%%s", run->members.len,
 		              kind_names[kind], inst_label(first));
-	pl_inst_insert_before(merged, first);
+	if ((rc = pl_inst_insert(merged, first, PL_BEFORE)) != PL_OK)
+		goto out;
 	r = 0;
 	for (size_t i = 0; i < run->members.len; i++) {
 		pl_inst *m = run->members.v[i];

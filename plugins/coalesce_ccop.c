@@ -27,6 +27,10 @@
  * all_gather or reduce_scatter without factor stays as it is (a remark says
  * why): its layout is unknown.
  *
+ * A tuple start and its done are lowered the same way, split at the same
+ * places: pack and a flat start where the start was, a flat done and
+ * unpack where the done was; the unpack's results take over the done's.
+ *
  * Linear: one sweep; each tuple costs O(operands + uses of its results).
  */
 #include <passline/passline.h>
@@ -67,10 +71,11 @@ struct group {
 /* Tuples this small are planned without a malloc. */
 enum { SMALL_TUPLE = 16 };
 
-/* The plan for one tuple collective. */
+/* The plan for one tuple collective, or one tuple start and its done. */
 struct plan {
 	pl_inst *tuple;
-	pl_op op;
+	pl_inst *done; /* the tuple start's done; NULL for a collective */
+	pl_op op;      /* the kind: all_gather, reduce_scatter or all_reduce */
 	size_t n;          /* operands (= results) */
 	int64_t factor;    /* 0 when the tuple has none (all_reduce only) */
 	int64_t dimension; /* the tuple's, default 0 */
@@ -300,8 +305,15 @@ static bool plan_tuple(struct coalescer *c, pl_inst *t, pl_op op, struct plan *p
 		*why = NULL; /* out of memory */
 		return false;
 	}
-	for (size_t k = 0; k < n; k++)
+	for (size_t k = 0; k < n; k++) {
 		p->types[k] = pl_value_type(pl_inst_operand(t, k));
+		/* the groups are tables of PL_DTYPE__COUNT, what these headers
+		 * know; a newer library may know more */
+		if ((unsigned)pl_type_dtype(p->types[k]) >= PL_DTYPE__COUNT) {
+			*why = "an operand's dtype is newer than this pass";
+			return false;
+		}
+	}
 	group_by_dtype(p);
 	return lay_out(p, why);
 }
@@ -386,13 +398,32 @@ static void free_layouts(struct coalescer *c)
 
 /* ---- rewriting ------------------------------------------------------------------ */
 
+/* The collective a start is the first half of. */
+static pl_op kind_of_start(pl_op start)
+{
+	switch (start) {
+	case PL_OP_ALL_GATHER_START: return PL_OP_ALL_GATHER;
+	case PL_OP_REDUCE_SCATTER_START: return PL_OP_REDUCE_SCATTER;
+	default: return PL_OP_ALL_REDUCE;
+	}
+}
+
+/* The done that takes a start's results (in verified IR, the one user of
+ * its first result); NULL when there is none. */
+static pl_inst *done_of(const pl_inst *start)
+{
+	pl_use *u = pl_inst_num_results(start) ? pl_value_first_use(pl_inst_result(start, 0)) : NULL;
+	pl_inst *user = u ? pl_use_user(u) : NULL;
+	return user && (pl_inst_traits(user) & PL_TRAIT_COLLECTIVE_DONE) ? user : NULL;
+}
+
 /* kind, factor, offsets, counts and (all_gather, reduce_scatter)
  * dimensions: what pack and unpack need to lay out and split the buffer. */
 static int set_layout_attrs(pl_inst *inst, const struct plan *p, const struct group *g)
 {
 	pl_module *m = pl_func_module(pl_inst_func(inst));
 	pl_attrs *a = pl_inst_attrs(inst);
-	int rc = pl_attrs_set_string(a, "kind", pl_inst_opname(p->tuple));
+	int rc = pl_attrs_set_string(a, "kind", pl_op_name(p->op));
 	if (rc == PL_OK && p->factor)
 		rc = pl_attrs_set_int(a, "factor", p->factor);
 	const pl_attr *offsets = pl_attr_int_list(m, g->offsets, g->len);
@@ -439,10 +470,13 @@ static int name_after(pl_value *v, const pl_value *member, const char *suffix)
 }
 
 /* pack -> flat collective -> unpack for one group, inserted before the
- * tuple; the unpack's results take over the group's tuple results. */
+ * tuple; the unpack's results take over the group's tuple results. For a
+ * tuple start, pack and the flat start go before it, the flat done and
+ * unpack before its done, and the unpack's results take over the done's. */
 static int emit_group(struct coalescer *c, const struct plan *p, const struct group *g)
 {
 	pl_inst *t = p->tuple;
+	pl_inst *ready = p->done ? p->done : t; /* defines the values unpack replaces */
 	pl_func *f = pl_inst_func(t);
 	pl_op op = p->op;
 	uint64_t hash = layout_hash(p, g);
@@ -468,20 +502,26 @@ static int emit_group(struct coalescer *c, const struct plan *p, const struct gr
 		goto out;
 	for (size_t j = 0; j < g->len; j++) {
 		ops[j] = pl_inst_operand(t, g->members[j]);
-		types[j] = pl_value_type(pl_inst_result(t, g->members[j]));
+		types[j] = pl_value_type(pl_inst_result(ready, g->members[j]));
 	}
-	pl_inst *pack = pl_inst_new(f, "pack", ops, g->len, &packed_type, 1);
-	if (!pack)
+	pl_inst *pack, *coll, *unpack;
+	if ((rc = pl_inst_create(&pack, f, "pack", ops, g->len, &packed_type, 1)) != PL_OK)
 		goto out;
 	pl_value *buf = pl_inst_result(pack, 0);
-	pl_inst *coll = pl_inst_new(f, pl_inst_opname(t), &buf, 1, &flat_type, 1);
-	if (!coll)
+	if ((rc = pl_inst_create(&coll, f, pl_inst_opname(t), &buf, 1, &flat_type, 1)) != PL_OK)
 		goto out;
-	pl_value *gathered = pl_inst_result(coll, 0);
-	pl_inst *unpack = pl_inst_new(f, "unpack", &gathered, 1, types, g->len);
-	if (!unpack)
+	pl_value *gathered = pl_inst_result(coll, 0), *in_flight = NULL;
+	pl_inst *flat_done = NULL;
+	if (p->done) {
+		in_flight = gathered;
+		if ((rc = pl_inst_create(&flat_done, f, pl_inst_opname(p->done), &in_flight, 1,
+		                         &flat_type, 1)) != PL_OK)
+			goto out;
+		gathered = pl_inst_result(flat_done, 0);
+	}
+	if ((rc = pl_inst_create(&unpack, f, "unpack", &gathered, 1, types, g->len)) != PL_OK)
 		goto out;
-	pl_value *first = pl_inst_result(t, g->members[0]);
+	pl_value *first = pl_inst_result(ready, g->members[0]);
 	if (known && known->numbers)
 		rc = pl_inst_copy_attrs(pack, known->pack);
 	else if ((rc = set_layout_attrs(pack, p, g)) == PL_OK && known)
@@ -493,17 +533,23 @@ static int emit_group(struct coalescer *c, const struct plan *p, const struct gr
 	    (rc = name_after(buf, first, "_buf")) != PL_OK ||
 	    (rc = name_after(gathered, first, "_flat")) != PL_OK)
 		goto out;
+	if (flat_done && ((rc = pl_inst_copy_attrs(flat_done, p->done)) != PL_OK ||
+	                  (rc = name_after(in_flight, first, "_flat_s")) != PL_OK))
+		goto out;
 	if (p->has_dimension_attr && p->dimension != 0 &&
 	    (rc = pl_attrs_set_int(pl_inst_attrs(coll), "dimension", 0)) != PL_OK)
 		goto out;
-	unsigned line = pl_inst_line(t), col = pl_inst_col(t);
-	pl_inst *new_insts[] = {pack, coll, unpack};
-	for (size_t k = 0; k < 3; k++) {
-		pl_inst_set_loc(new_insts[k], line, col);
-		pl_inst_insert_before(new_insts[k], t);
+	pl_inst *new_insts[] = {pack, coll, flat_done, unpack};
+	for (size_t k = 0; k < 4; k++) {
+		pl_inst *at = k < 2 ? t : ready;
+		if (!new_insts[k])
+			continue;
+		pl_inst_set_loc(new_insts[k], pl_inst_line(at), pl_inst_col(at));
+		if ((rc = pl_inst_insert(new_insts[k], at, PL_BEFORE)) != PL_OK)
+			goto out;
 	}
 	for (size_t j = 0; j < g->len; j++)
-		pl_value_replace(pl_inst_result(t, g->members[j]), pl_inst_result(unpack, j));
+		pl_value_replace(pl_inst_result(ready, g->members[j]), pl_inst_result(unpack, j));
 	rc = PL_OK;
 out:
 	if (ops != ops_small)
@@ -513,10 +559,11 @@ out:
 	return rc;
 }
 
-static int flatten_tuple(struct coalescer *c, pl_inst *t, pl_op op)
+static int flatten_tuple(struct coalescer *c, pl_inst *t, pl_op op, pl_inst *done)
 {
 	struct plan p;
 	const char *why = NULL;
+	p.done = done;
 	if (!plan_tuple(c, t, op, &p, &why)) {
 		free_plan(&p);
 		if (!why)
@@ -533,6 +580,8 @@ static int flatten_tuple(struct coalescer *c, pl_inst *t, pl_op op)
 	int rc = PL_OK;
 	for (size_t g = 0; g < p.ngroups && rc == PL_OK; g++)
 		rc = emit_group(c, &p, &p.groups[g]);
+	if (rc == PL_OK && done)
+		rc = pl_inst_erase(done);
 	if (rc == PL_OK)
 		rc = pl_inst_erase(t);
 	if (rc == PL_OK)
@@ -554,9 +603,18 @@ static int coalesce_run(pl_pass_ctx *ctx, void *state, pl_module *m)
 			next = pl_inst_next(i);
 			pl_op op = pl_inst_op(i);
 			unsigned traits = (unsigned)op < PL_OP__COUNT ? c.traits[op] : pl_op_traits(op);
-			if ((traits & PL_TRAIT_COLLECTIVE) &&
-			    pl_inst_num_operands(i) >= c.cfg->min_operands)
-				rc = flatten_tuple(&c, i, op);
+			if (pl_inst_num_operands(i) < c.cfg->min_operands)
+				continue;
+			if (traits & PL_TRAIT_COLLECTIVE) {
+				rc = flatten_tuple(&c, i, op, NULL);
+			} else if (traits & PL_TRAIT_COLLECTIVE_START) {
+				pl_inst *done = done_of(i);
+				if (!done)
+					continue;
+				if (next == done) /* what lands before it needs no visit */
+					next = pl_inst_next(done);
+				rc = flatten_tuple(&c, i, kind_of_start(op), done);
+			}
 		}
 	}
 	/* every tuple that was rewritten counts, as when each added its own */

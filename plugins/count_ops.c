@@ -25,9 +25,13 @@ static int count_ops_run(pl_pass_ctx *ctx, void *state, pl_module *m)
 	(void)state;
 	uint64_t counts[PL_OP__COUNT] = {0};
 	size_t nfuncs = pl_module_num_funcs(m);
+	/* a newer library may know ops these headers do not (PL_OP__COUNT is
+	 * what they know): those are other ops to this pass */
 	for (size_t f = 0; f < nfuncs; f++)
-		for (pl_inst *i = pl_func_first_inst(pl_module_func_at(m, f)); i; i = pl_inst_next(i))
-			counts[pl_inst_op(i)]++;
+		for (pl_inst *i = pl_func_first_inst(pl_module_func_at(m, f)); i; i = pl_inst_next(i)) {
+			pl_op op = pl_inst_op(i);
+			counts[(unsigned)op < PL_OP__COUNT ? op : PL_OP_OTHER]++;
+		}
 	int rc = pl_ctx_stat_add(ctx, "num_insts", pl_module_num_insts(m));
 	if (rc == PL_OK)
 		rc = pl_ctx_stat_add(ctx, "num_funcs", nfuncs);

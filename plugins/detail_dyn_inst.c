@@ -19,15 +19,14 @@
  * of more than INT64_MAX points.
  *
  * Speed: a module of 10^6 instructions repeats a few domains and
- * predicates. Attribute strings and lists are interned per module, so
- * equal strings and equal lists share one pointer; the pass keeps, for the
- * run, the parsed constraint per (string, rank) and the count per
- * (domain elements, predicate elements), keyed by those pointers. The
- * result is the same as pl_inst_masked_dynamic_instances, only computed
- * once per distinct pair: a pointer stands for one immutable value while
- * the module lives, so the keys are sound whatever the interning; the
- * interning is what makes equal values hit. (10^6 instructions with causal
- * and tail masks: 0.09 s with the caches, 18 s without.) Above those, the
+ * predicates. The count is pl_inst_masked_dynamic_instances, which every
+ * pass shares; it depends on nothing but the domain and predicate values
+ * (passline/predicate.h), so the pass keeps, for the run, the count per
+ * (domain elements, predicate elements), keyed by their pointers: a
+ * pointer stands for one immutable value while the module lives, so the
+ * keys are sound whatever the interning; the interning is what makes equal
+ * values hit. (The SDK remembers counts per module as well; this table
+ * only spares the call.) Above those, the
  * count and the presence of flops are remembered per attribute dictionary
  * (dict_memo, ptr_map.h), so an instruction whose dictionary was seen
  * before costs no attribute lookup at all.
@@ -56,13 +55,6 @@ static uint64_t mix(uint64_t a, uint64_t b)
 	return h ^ (h >> 31);
 }
 
-/* The parsed constraint of an interned predicate string for a rank. */
-struct cons_slot {
-	const char *text; /* NULL: empty slot */
-	size_t rank;
-	pl_constraint *c;
-};
-
 /* The count of a (domain, predicate) pair: the pointers to their first
  * elements (NULL for an empty list) and their lengths. */
 struct count_slot {
@@ -86,28 +78,14 @@ struct cache {
 	struct dict_memo memo; /* struct dict_facts by dictionary */
 	unsigned traits[PL_OP__COUNT];      /* pl_op_traits of each op, asked once */
 	int64_t default_flops[PL_OP__COUNT]; /* pl_op_default_flops, likewise */
-	struct cons_slot *cons;
-	size_t cons_cap, cons_count;
 	struct count_slot *counts;
 	size_t counts_cap, counts_count;
-	const pl_constraint **scratch; /* one predicate's constraints */
-	size_t scratch_cap;
 };
 
 static void cache_free(struct cache *c)
 {
-	for (size_t k = 0; k < c->cons_cap; k++)
-		if (c->cons[k].text)
-			pl_constraint_free(c->cons[k].c);
-	free(c->cons);
 	free(c->counts);
-	free(c->scratch);
 	dict_memo_free(&c->memo);
-}
-
-static size_t cons_hash(const char *text, size_t rank)
-{
-	return (size_t)mix((uint64_t)(uintptr_t)text, rank);
 }
 
 static size_t count_hash(const struct count_slot *s)
@@ -116,27 +94,7 @@ static size_t count_hash(const struct count_slot *s)
 	                   mix((uint64_t)(uintptr_t)s->pred, s->pred_len));
 }
 
-/* Keeps both tables at most half full. */
-static int cons_grow(struct cache *c)
-{
-	size_t cap = c->cons_cap ? c->cons_cap * 2 : 64;
-	struct cons_slot *v = calloc(cap, sizeof *v);
-	if (!v)
-		return PL_ENOMEM;
-	for (size_t k = 0; k < c->cons_cap; k++) {
-		if (!c->cons[k].text)
-			continue;
-		size_t j = cons_hash(c->cons[k].text, c->cons[k].rank) & (cap - 1);
-		while (v[j].text)
-			j = (j + 1) & (cap - 1);
-		v[j] = c->cons[k];
-	}
-	free(c->cons);
-	c->cons = v;
-	c->cons_cap = cap;
-	return PL_OK;
-}
-
+/* Keeps the table at most half full. */
 static int counts_grow(struct cache *c)
 {
 	size_t cap = c->counts_cap ? c->counts_cap * 2 : 64;
@@ -202,41 +160,36 @@ static int count_error(pl_pass_ctx *ctx, const pl_inst *inst, int rc, const char
 
 /* ---- counting ----------------------------------------------------------- */
 
-/* The parsed constraint for an interned string s of len bytes. */
-static int constraint_for(pl_pass_ctx *ctx, struct cache *c, const pl_inst *inst,
-                          const char *s, size_t len, size_t rank, const pl_constraint **out)
+/* What a failed predicated count means, where the status alone does not
+ * say it (the verifier rejects these first; a pass may still make them),
+ * written into buf. */
+static const char *masked_detail(int rc, const pl_attr *dom, const pl_attr *pred, char *buf,
+                                 size_t len)
 {
-	if (c->cons_cap == 0 || (c->cons_count + 1) * 2 > c->cons_cap) {
-		int rc = cons_grow(c);
-		if (rc)
-			return count_error(ctx, inst, rc, NULL);
-	}
-	size_t j = cons_hash(s, rank) & (c->cons_cap - 1);
-	while (c->cons[j].text) {
-		if (c->cons[j].text == s && c->cons[j].rank == rank) {
-			*out = c->cons[j].c;
-			return PL_OK;
+	switch (rc) {
+	case PL_EOVERFLOW: return "its predicated domain has more than INT64_MAX points";
+	case PL_ETYPE: return "'domain' must list integers and 'predicate' strings";
+	case PL_EINVAL: return "'domain' must list integers >= 0";
+	case PL_ELIMIT:
+		return pl_attr_list_size(dom) > PL_MAX_RANK ? "'domain' has more than 64 dimensions"
+		                                            : NULL;
+	case PL_EPARSE:
+		for (size_t k = 0; k < pl_attr_list_size(pred); k++) {
+			size_t n, col = 0;
+			const char *text = pl_attr_get_string(pl_attr_list_at(pred, k), &n), *msg = NULL;
+			pl_constraint *c = NULL;
+			if (pl_constraint_parse(text, n, pl_attr_list_size(dom), &c, &col, &msg) ==
+			    PL_OK) {
+				pl_constraint_free(c);
+				continue;
+			}
+			snprintf(buf, len, "predicate \"%s\", column %zu: %s", text, col,
+			         msg ? msg : "syntax error");
+			return buf;
 		}
-		j = (j + 1) & (c->cons_cap - 1);
+		return NULL;
+	default: return NULL;
 	}
-	pl_constraint *k = NULL;
-	size_t col = 0;
-	const char *msg = NULL;
-	int rc = pl_constraint_parse(s, len, rank, &k, &col, &msg);
-	if (rc == PL_EPARSE) {
-		char detail[512];
-		snprintf(detail, sizeof detail, "predicate \"%s\", column %zu: %s", s, col,
-		         msg ? msg : "syntax error");
-		return count_error(ctx, inst, rc, detail);
-	}
-	if (rc)
-		return count_error(ctx, inst, rc, NULL);
-	c->cons[j].text = s;
-	c->cons[j].rank = rank;
-	c->cons[j].c = k;
-	c->cons_count++;
-	*out = k;
-	return PL_OK;
 }
 
 /* masked_dynamic_instances of an instruction with a predicate. */
@@ -269,42 +222,11 @@ static int masked_count(pl_pass_ctx *ctx, struct cache *c, const pl_inst *inst,
 		}
 	}
 
-	size_t rank = key.dom_len;
-	if (rank > PL_MAX_RANK)
-		return count_error(ctx, inst, PL_EINVAL, "'domain' has more than 64 dimensions");
-	int64_t extents[PL_MAX_RANK];
-	for (size_t k = 0; k < rank; k++) {
-		const pl_attr *e = pl_attr_list_at(dom, k);
-		if (pl_attr_get_kind(e) != PL_ATTR_INT || pl_attr_get_int(e) < 0)
-			return count_error(ctx, inst, PL_ETYPE,
-			                   "'domain' must list integers >= 0");
-		extents[k] = pl_attr_get_int(e);
-	}
-	size_t ncs = key.pred_len;
-	if (ncs > c->scratch_cap) {
-		const pl_constraint **v = realloc(c->scratch, ncs * sizeof *v);
-		if (!v)
-			return count_error(ctx, inst, PL_ENOMEM, NULL);
-		c->scratch = v;
-		c->scratch_cap = ncs;
-	}
-	for (size_t k = 0; k < ncs; k++) {
-		const pl_attr *s = pl_attr_list_at(pred, k);
-		if (pl_attr_get_kind(s) != PL_ATTR_STRING)
-			return count_error(ctx, inst, PL_ETYPE, "'predicate' must list strings");
-		size_t len;
-		const char *text = pl_attr_get_string(s, &len);
-		int rc = constraint_for(ctx, c, inst, text, len, rank, &c->scratch[k]);
-		if (rc)
-			return rc;
-	}
 	uint64_t n;
-	int rc = pl_domain_count(extents, rank, c->scratch, ncs, &n);
+	char detail[512];
+	int rc = pl_inst_masked_dynamic_instances(inst, &n);
 	if (rc)
-		return count_error(ctx, inst, rc,
-		                   rc == PL_EOVERFLOW ? "its predicated domain has more than "
-		                                        "INT64_MAX points"
-		                                      : NULL);
+		return count_error(ctx, inst, rc, masked_detail(rc, dom, pred, detail, sizeof detail));
 	key.n = n;
 	c->counts[j] = key;
 	c->counts_count++;

@@ -6,7 +6,9 @@
  *
  * An FSDP all-gather is an all_gather with fsdp = true or whose operands
  * are all function arguments; an FSDP reduce-scatter is a reduce_scatter
- * with fsdp = true.
+ * with fsdp = true. An all_gather_start is hoisted like an all_gather (its
+ * done stays: the window where the gather hides grows); reduce-scatter
+ * starts and dones stay, since sinking a start would shrink its window.
  *
  * Hoisting, one forward sweep that only plans, then the moves. An FSDP
  * all-gather g goes to just after its anchor, the latest of
@@ -156,7 +158,8 @@ static bool operands_all_args(const pl_inst *inst)
 	return true;
 }
 
-/* Whether an all_gather (op already checked) is an FSDP one. */
+/* Whether an all_gather or all_gather_start (op already checked) is an
+ * FSDP one. */
 static bool is_fsdp_all_gather(struct mover *mv, const pl_inst *inst)
 {
 	return has_fsdp_true(mv, inst) || operands_all_args(inst);
@@ -277,7 +280,8 @@ static int plan_hoists(struct mover *mv, pl_func *f)
 	bool prev_moved = false;
 	for (pl_inst *i = pl_func_first_inst(f); i; i = pl_inst_next(i)) {
 		pl_op op = pl_inst_op(i);
-		if (op != PL_OP_ALL_GATHER || !is_fsdp_all_gather(mv, i)) {
+		if ((op != PL_OP_ALL_GATHER && op != PL_OP_ALL_GATHER_START) ||
+		    !is_fsdp_all_gather(mv, i)) {
 			if (!note_stay(mv, i))
 				return PL_ENOMEM;
 			if (is_store(mv, i, op) &&
@@ -306,7 +310,7 @@ static int plan_hoists(struct mover *mv, pl_func *f)
 	return PL_OK;
 }
 
-static void apply_hoists(struct mover *mv, pl_func *f)
+static int apply_hoists(struct mover *mv, pl_func *f)
 {
 	bool remarks = mv->remarks;
 	for (size_t k = 0; k < mv->moves.len; k++) {
@@ -315,17 +319,17 @@ static void apply_hoists(struct mover *mv, pl_func *f)
 			char what[256], where[256];
 			inst_label(g, what, sizeof what);
 			if (after)
-				pl_ctx_remark(mv->ctx, g, "hoisted all_gather %s to just after %s", what,
-				              inst_label(after, where, sizeof where));
+				pl_ctx_remark(mv->ctx, g, "hoisted %s %s to just after %s",
+				              pl_inst_opname(g), what, inst_label(after, where, sizeof where));
 			else
-				pl_ctx_remark(mv->ctx, g, "hoisted all_gather %s to the top of @%s", what,
-				              pl_func_name(f));
+				pl_ctx_remark(mv->ctx, g, "hoisted %s %s to the top of @%s",
+				              pl_inst_opname(g), what, pl_func_name(f));
 		}
-		if (after)
-			pl_inst_move_after(g, after);
-		else
-			pl_inst_move_before(g, pl_func_first_inst(f));
+		int rc = pl_inst_move(g, after, after ? PL_AFTER : PL_FIRST);
+		if (rc != PL_OK)
+			return rc;
 	}
+	return PL_OK;
 }
 
 /* ---- sinking ------------------------------------------------------------------ */
@@ -382,7 +386,7 @@ static int plan_sinks(struct mover *mv, pl_func *f)
 	return PL_OK;
 }
 
-static void apply_sinks(struct mover *mv, pl_func *f)
+static int apply_sinks(struct mover *mv, pl_func *f)
 {
 	bool remarks = mv->remarks;
 	for (size_t k = 0; k < mv->moves.len; k++) {
@@ -397,11 +401,11 @@ static void apply_sinks(struct mover *mv, pl_func *f)
 				pl_ctx_remark(mv->ctx, r, "sank reduce_scatter %s to the end of @%s", what,
 				              pl_func_name(f));
 		}
-		if (before)
-			pl_inst_move_before(r, before);
-		else
-			pl_inst_move_after(r, pl_func_last_inst(f));
+		int rc = pl_inst_move(r, before, before ? PL_BEFORE : PL_LAST);
+		if (rc != PL_OK)
+			return rc;
 	}
+	return PL_OK;
 }
 
 /* ---- driver ------------------------------------------------------------------- */
@@ -413,14 +417,16 @@ static int move_collectives(struct mover *mv, pl_func *f)
 		reset_sweep(mv);
 		if ((rc = plan_hoists(mv, f)) != PL_OK)
 			return rc;
-		apply_hoists(mv, f);
+		if ((rc = apply_hoists(mv, f)) != PL_OK)
+			return rc;
 		mv->hoisted += mv->moves.len;
 	}
 	if (mv->cfg->sink) {
 		reset_sweep(mv);
 		if ((rc = plan_sinks(mv, f)) != PL_OK)
 			return rc;
-		apply_sinks(mv, f);
+		if ((rc = apply_sinks(mv, f)) != PL_OK)
+			return rc;
 		mv->sunk += mv->moves.len;
 	}
 	return rc;

@@ -41,3 +41,22 @@ plugins_CoalesceCCOp_la_SOURCES = plugins/coalesce_ccop.c plugins/ptr_map.h plug
 plugins_CoalesceCCOp_la_CFLAGS = $(PLUGIN_CFLAGS)
 plugins_CoalesceCCOp_la_LDFLAGS = $(PLUGIN_LDFLAGS)
 plugins_CoalesceCCOp_la_LIBADD = $(PLUGIN_LIBADD)
+
+plugins_LTLIBRARIES += plugins/ScheduleEstimate.la
+plugins_ScheduleEstimate_la_SOURCES = plugins/schedule_estimate.c plugins/pass_end.h
+plugins_ScheduleEstimate_la_CFLAGS = $(PLUGIN_CFLAGS)
+plugins_ScheduleEstimate_la_LDFLAGS = $(PLUGIN_LDFLAGS)
+plugins_ScheduleEstimate_la_LIBADD = $(PLUGIN_LIBADD)
+
+plugins_LTLIBRARIES += plugins/Timeline.la
+plugins_Timeline_la_SOURCES = plugins/timeline.c plugins/timeline.h plugins/timeline_svg.c \
+	plugins/timeline_trace.c plugins/pass_end.h
+plugins_Timeline_la_CFLAGS = $(PLUGIN_CFLAGS)
+plugins_Timeline_la_LDFLAGS = $(PLUGIN_LDFLAGS)
+plugins_Timeline_la_LIBADD = $(PLUGIN_LIBADD)
+
+plugins_LTLIBRARIES += plugins/SplitAsyncCCOp.la
+plugins_SplitAsyncCCOp_la_SOURCES = plugins/split_async_ccop.c plugins/ptr_map.h plugins/pass_end.h
+plugins_SplitAsyncCCOp_la_CFLAGS = $(PLUGIN_CFLAGS)
+plugins_SplitAsyncCCOp_la_LDFLAGS = $(PLUGIN_LDFLAGS)
+plugins_SplitAsyncCCOp_la_LIBADD = $(PLUGIN_LIBADD)

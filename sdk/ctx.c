@@ -13,6 +13,13 @@ struct opt_value {
 	char *s; /* canonical text; the value itself for strings and enums */
 };
 
+/* A file the pass handed to the host: its name and a copy of its bytes. */
+struct ctx_file {
+	char *name;
+	void *data;
+	size_t len;
+};
+
 struct pl_pass_ctx {
 	const pl_pass_desc *pass;
 	pl_diags *diags;
@@ -24,6 +31,10 @@ struct pl_pass_ctx {
 	pl_u128 *stats;
 	char **reports;
 	size_t nreports, reports_cap;
+	size_t nerrors; /* reported through this context: each fails the pass */
+	const pl_cost_model *cost_model; /* the host's; NULL: the defaults */
+	struct ctx_file *files; /* in order of first write */
+	size_t nfiles, files_cap;
 };
 
 /* Decodes an already validated canonical text into v. */
@@ -81,6 +92,8 @@ void pl_ctx_free(pl_pass_ctx *c)
 	free(c->stats);
 	pl_ctx_clear_reports(c);
 	free(c->reports);
+	pl_ctx_clear_files(c);
+	free(c->files);
 	free(c);
 }
 
@@ -111,6 +124,13 @@ int pl_ctx_set_option(pl_pass_ctx *c, const char *name, const char *text, char *
 }
 
 void pl_ctx_set_remarks_enabled(pl_pass_ctx *c, bool on) { c->remarks = on; }
+
+void pl_ctx_set_cost_model(pl_pass_ctx *c, const pl_cost_model *cm) { c->cost_model = cm; }
+
+const pl_cost_model *pl_ctx_cost_model(const pl_pass_ctx *c)
+{
+	return c->cost_model ? c->cost_model : pl_cost_model_default_();
+}
 bool pl_ctx_remarks_enabled(const pl_pass_ctx *c) { return c->remarks; }
 
 int pl_ctx_get_bool(const pl_pass_ctx *c, const char *name, bool *out)
@@ -150,7 +170,7 @@ int pl_ctx_get_string(const pl_pass_ctx *c, const char *name, const char **out)
 
 int pl_ctx_stat_add_wide(pl_pass_ctx *c, const char *stat, uint64_t hi, uint64_t lo)
 {
-	for (size_t k = 0; k < c->nstats; k++) {
+	for (size_t k = 0; stat && k < c->nstats; k++) {
 		if (strcmp(c->stat_decls[k]->name, stat) != 0)
 			continue;
 		pl_u128 add = pl_u128_make(hi, lo), sum = c->stats[k] + add;
@@ -159,6 +179,9 @@ int pl_ctx_stat_add_wide(pl_pass_ctx *c, const char *stat, uint64_t hi, uint64_t
 		c->stats[k] = sum;
 		return PL_OK;
 	}
+	/* the status alone would leave the user with "not found" */
+	pl_ctx_error(c, NULL, "undeclared statistic '%s' (a pass adds only to the statistics "
+	             "it declares)", stat ? stat : "(null)");
 	return PL_ENOTFOUND;
 }
 
@@ -166,6 +189,8 @@ int pl_ctx_stat_add(pl_pass_ctx *c, const char *stat, uint64_t delta)
 {
 	return pl_ctx_stat_add_wide(c, stat, 0, delta);
 }
+
+size_t pl_ctx_num_errors(const pl_pass_ctx *c) { return c->nerrors; }
 
 size_t pl_ctx_num_stats(const pl_pass_ctx *c) { return c->nstats; }
 const char *pl_ctx_stat_name(const pl_pass_ctx *c, size_t i) { return c->stat_decls[i]->name; }
@@ -221,6 +246,7 @@ void pl_ctx_warning(pl_pass_ctx *c, const pl_inst *at, const char *fmt, ...)
 
 void pl_ctx_error(pl_pass_ctx *c, const pl_inst *at, const char *fmt, ...)
 {
+	c->nerrors++;
 	va_list ap;
 	va_start(ap, fmt);
 	message(c, PL_SEV_ERROR, at, fmt, ap);
@@ -258,4 +284,63 @@ void pl_ctx_clear_reports(pl_pass_ctx *c)
 	for (size_t k = 0; k < c->nreports; k++)
 		free(c->reports[k]);
 	c->nreports = 0;
+}
+
+/* ---- files the pass writes ---- */
+
+int pl_ctx_write_file(pl_pass_ctx *c, const char *name, const void *data, size_t len)
+{
+	char why[128];
+	if (pl_file_name_check(name, why, sizeof why) != PL_OK) {
+		pl_ctx_error(c, NULL, "cannot write file '%s': %s", name ? name : "(null)", why);
+		return PL_EINVAL;
+	}
+	if (len && !data)
+		return PL_EINVAL;
+	char *norm = pl_file_name_normalize_(name);
+	void *copy = malloc(len ? len : 1);
+	if (!norm || !copy)
+		goto nomem;
+	if (len)
+		memcpy(copy, data, len);
+	for (size_t k = 0; k < c->nfiles; k++)
+		if (strcmp(c->files[k].name, norm) == 0) {
+			free(norm);
+			free(c->files[k].data);
+			c->files[k].data = copy;
+			c->files[k].len = len;
+			return PL_OK;
+		}
+	if (c->nfiles == c->files_cap) {
+		size_t cap = c->files_cap ? c->files_cap * 2 : 2;
+		struct ctx_file *v = realloc(c->files, cap * sizeof *v);
+		if (!v)
+			goto nomem;
+		c->files = v;
+		c->files_cap = cap;
+	}
+	c->files[c->nfiles++] = (struct ctx_file){norm, copy, len};
+	return PL_OK;
+nomem:
+	free(norm);
+	free(copy);
+	return PL_ENOMEM;
+}
+
+size_t pl_ctx_num_files(const pl_pass_ctx *c) { return c->nfiles; }
+const char *pl_ctx_file_name(const pl_pass_ctx *c, size_t i) { return c->files[i].name; }
+
+const void *pl_ctx_file_data(const pl_pass_ctx *c, size_t i, size_t *len)
+{
+	*len = c->files[i].len;
+	return c->files[i].data;
+}
+
+void pl_ctx_clear_files(pl_pass_ctx *c)
+{
+	for (size_t k = 0; k < c->nfiles; k++) {
+		free(c->files[k].name);
+		free(c->files[k].data);
+	}
+	c->nfiles = 0;
 }

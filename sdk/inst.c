@@ -99,6 +99,23 @@ bool pl_inst_comes_before(const pl_inst *a, const pl_inst *b)
 	return pl_inst_position(a) < pl_inst_position(b);
 }
 
+int pl_func_positions_refresh(pl_func *f)
+{
+	if (f->order_dirty)
+		pl_func_renumber(f);
+	return PL_OK;
+}
+
+int pl_inst_get_position(uint64_t *out, const pl_inst *inst)
+{
+	if (!(inst->flags & PL_INST_LINKED))
+		return PL_ENOTFOUND;
+	if (inst->func->order_dirty)
+		return PL_EINVAL;
+	*out = inst->pos;
+	return PL_OK;
+}
+
 /* ---- linking ----
  * Inserting or moving relative to a position that is not linked (detached,
  * or erased) does nothing: its prev/next are NULL, and linking next to it
@@ -189,6 +206,56 @@ void pl_inst_move_after(pl_inst *inst, pl_inst *pos)
 		return;
 	unlink_inst(inst);
 	link_between(inst, pos, pos->next);
+}
+
+/* The neighbours inst gets at where (pos checked as pl_inst_insert says);
+ * false on a misuse. */
+static bool place(const pl_inst *inst, pl_inst *pos, pl_where where, pl_inst **prev,
+                  pl_inst **next)
+{
+	pl_func *f = inst->func;
+	switch (where) {
+	case PL_FIRST:
+	case PL_LAST:
+		if (pos)
+			return false;
+		*prev = where == PL_FIRST ? NULL : f->last;
+		*next = where == PL_FIRST ? f->first : NULL;
+		return true;
+	case PL_BEFORE:
+	case PL_AFTER:
+		if (!pos || pos->func != f || !(pos->flags & PL_INST_LINKED))
+			return false;
+		*prev = where == PL_BEFORE ? pos->prev : pos;
+		*next = where == PL_BEFORE ? pos : pos->next;
+		return true;
+	}
+	return false;
+}
+
+int pl_inst_insert(pl_inst *inst, pl_inst *pos, pl_where where)
+{
+	pl_inst *prev, *next;
+	if (!inst || (inst->flags & (PL_INST_LINKED | PL_INST_ERASED)) ||
+	    !place(inst, pos, where, &prev, &next))
+		return PL_EINVAL;
+	link_between(inst, prev, next);
+	return PL_OK;
+}
+
+int pl_inst_move(pl_inst *inst, pl_inst *pos, pl_where where)
+{
+	pl_inst *prev, *next;
+	if (!inst || !(inst->flags & PL_INST_LINKED) || inst == pos ||
+	    !place(inst, pos, where, &prev, &next))
+		return PL_EINVAL;
+	if (prev == inst || next == inst)
+		return PL_OK; /* there already (PL_FIRST or PL_LAST) */
+	if (prev == inst->prev && next == inst->next)
+		return PL_OK;
+	unlink_inst(inst);
+	link_between(inst, prev, next);
+	return PL_OK;
 }
 
 /* ---- uses ---- */
@@ -346,14 +413,26 @@ pl_inst *pl_inst_new(pl_func *f, const char *opname, pl_value *const *operands,
                      size_t num_operands, const pl_type *const *result_types,
                      size_t num_results)
 {
-	if (!opname)
-		return NULL;
+	pl_inst *inst;
+	pl_inst_create(&inst, f, opname, operands, num_operands, result_types, num_results);
+	return inst;
+}
+
+int pl_inst_create(pl_inst **out, pl_func *f, const char *opname, pl_value *const *operands,
+                   size_t num_operands, const pl_type *const *result_types,
+                   size_t num_results)
+{
+	*out = NULL;
+	if (!f || !opname || (num_operands && !operands) || (num_results && !result_types))
+		return PL_EINVAL;
+	if (num_operands > UINT32_MAX / 2 || num_results > UINT32_MAX / 2)
+		return PL_ELIMIT;
 	for (size_t k = 0; k < num_operands; k++)
 		if (!operands[k] || value_func(operands[k]) != f)
-			return NULL;
+			return PL_EINVAL;
 	for (size_t k = 0; k < num_results; k++)
 		if (!result_types[k])
-			return NULL;
+			return PL_EINVAL;
 	/* passes create instructions of a few ops, naming them with the same
 	 * literals: remember the interned name and op by the given address */
 	pl_module *m = f->m;
@@ -365,10 +444,10 @@ pl_inst *pl_inst_new(pl_func *f, const char *opname, pl_value *const *operands,
 		op = m->op_cache[slot].op;
 	} else {
 		if (!pl_is_opname_(opname, strlen(opname)))
-			return NULL;
+			return PL_EINVAL;
 		name = pl_intern_str_(m, opname, strlen(opname));
 		if (!name)
-			return NULL;
+			return PL_ENOMEM;
 		op = pl_op_from_name(name);
 		m->op_cache[slot].given = opname;
 		m->op_cache[slot].interned = name;
@@ -376,7 +455,7 @@ pl_inst *pl_inst_new(pl_func *f, const char *opname, pl_value *const *operands,
 	}
 	pl_inst *inst = inst_alloc(f, name, op, num_operands, num_results, true);
 	if (!inst)
-		return NULL;
+		return PL_ENOMEM;
 	pl_use *ops = pl_inst_ops_(inst);
 	for (size_t k = 0; k < num_operands; k++)
 		pl_use_set_(&ops[k], operands[k]);
@@ -385,7 +464,8 @@ pl_inst *pl_inst_new(pl_func *f, const char *opname, pl_value *const *operands,
 		res[k].type = result_types[k];
 	if (num_results)
 		f->names_dirty = true;
-	return inst;
+	*out = inst;
+	return PL_OK;
 }
 
 pl_inst *pl_inst_clone(const pl_inst *src)
@@ -411,6 +491,9 @@ pl_inst *pl_inst_clone(const pl_inst *src)
 
 int pl_inst_copy_attrs(pl_inst *inst, const pl_inst *from)
 {
+	/* keys are interned per module: another module's would never match */
+	if (inst->func->m != from->func->m)
+		return PL_EINVAL;
 	if (inst != from)
 		pl_attrs_share_(&inst->attrs, &((pl_inst *)(uintptr_t)from)->attrs);
 	return PL_OK;
@@ -425,6 +508,12 @@ bool pl_inst_is_linked(const pl_inst *i) { return (i->flags & PL_INST_LINKED) !=
 pl_op pl_inst_op(const pl_inst *i) { return (pl_op)i->op; }
 const char *pl_inst_opname(const pl_inst *i) { return i->opname; }
 unsigned pl_inst_traits(const pl_inst *i) { return pl_op_traits((pl_op)i->op); }
+
+bool pl_inst_has_side_effects(const pl_inst *i)
+{
+	/* an op the SDK does not know may do anything */
+	return i->op == PL_OP_OTHER || (pl_op_traits((pl_op)i->op) & PL_TRAIT_SIDE_EFFECTS);
+}
 size_t pl_inst_num_operands(const pl_inst *i) { return i->nops; }
 size_t pl_inst_num_results(const pl_inst *i) { return i->nres; }
 pl_attrs *pl_inst_attrs(pl_inst *i) { return &i->attrs; }

@@ -169,6 +169,9 @@ struct pl_module {
 	struct {
 		const char *given, *interned;
 	} key_cache[64];
+	/* predicated counts by their interned domain and predicate lists
+	 * (predicate.c); NULL until the first one */
+	struct pl_count_memo *count_memo;
 };
 
 /* --- module.c --- */
@@ -254,6 +257,16 @@ PL_INTERNAL int pl_diags_vadd_(pl_diags *d, pl_severity sev, const char *file,
 /* --- attribute values printed by the text writer, also for messages --- */
 PL_INTERNAL void pl_print_attr_(struct pl_strbuf *sb, const pl_attr *a);
 PL_INTERNAL void pl_print_type_(struct pl_strbuf *sb, const pl_type *t);
+
+/* --- predicate.c --- */
+PL_INTERNAL void pl_count_memo_free_(struct pl_count_memo *memo);
+
+/* --- cost.c --- */
+/* The model with every key at its default (static, never freed). */
+PL_INTERNAL const pl_cost_model *pl_cost_model_default_(void);
+/* A file name pl_file_name_check accepted, without "." and ".." components
+ * or repeated slashes (malloc'd; NULL when out of memory). */
+PL_INTERNAL char *pl_file_name_normalize_(const char *name);
 
 /* --- u128 helpers --- */
 typedef unsigned __int128 pl_u128;

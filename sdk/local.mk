@@ -5,9 +5,11 @@ libpassline_la_SOURCES = \
 	sdk/internal.h \
 	sdk/arena.c sdk/arena.h \
 	sdk/attr.c \
+	sdk/cost.c \
 	sdk/ctx.c \
 	sdk/desc.c \
 	sdk/diag.c \
+	sdk/file_name.c \
 	sdk/hlo.h sdk/hlo_read.c sdk/hlo_write.c \
 	sdk/inst.c \
 	sdk/module.c \
@@ -17,6 +19,7 @@ libpassline_la_SOURCES = \
 	sdk/parse.c \
 	sdk/predicate.c \
 	sdk/print.c \
+	sdk/schedule.c \
 	sdk/strbuf.c \
 	sdk/verify.c
 # Calls inside the library bind to the library's own functions (nothing
@@ -32,6 +35,7 @@ EXTRA_DIST += sdk/libpassline.sym sdk/passline.pc.in
 passlineincludedir = $(includedir)/passline
 passlineinclude_HEADERS = \
 	sdk/include/passline/common.h \
+	sdk/include/passline/cost.h \
 	sdk/include/passline/diag.h \
 	sdk/include/passline/host.h \
 	sdk/include/passline/ir.h \
@@ -40,6 +44,7 @@ passlineinclude_HEADERS = \
 	sdk/include/passline/plugin.h \
 	sdk/include/passline/predicate.h \
 	sdk/include/passline/text.h \
+	sdk/include/passline/u128.h \
 	sdk/include/passline/verify.h
 nodist_passlineinclude_HEADERS = sdk/include/passline/version.h
 

@@ -144,6 +144,7 @@ void pl_module_free(pl_module *m)
 	pl_intern_free_(&m->types);
 	pl_intern_free_(&m->lists);
 	free(m->name_slots);
+	pl_count_memo_free_(m->count_memo);
 	pl_arena_free(&m->arena);
 	free(m->funcs);
 	free(m->source_name);

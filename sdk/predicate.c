@@ -762,15 +762,88 @@ int pl_domain_count(const int64_t *extents, size_t rank,
 	return rc;
 }
 
-int pl_inst_masked_dynamic_instances(const pl_inst *inst, uint64_t *out)
+/* Predicated counts remembered per module. The key is the interned
+ * element arrays of the domain and predicate lists: interned blobs live,
+ * unchanged, as long as the module, so an address stands for one value
+ * (equal values share one address, which is what makes repeats hit). */
+struct count_slot {
+	const pl_attr *dom, *pred;
+	uint32_t dom_len, pred_len;
+	bool used;
+	uint64_t n;
+};
+
+struct pl_count_memo {
+	struct count_slot *slots;
+	size_t cap, count; /* cap a power of two, at most half full */
+};
+
+void pl_count_memo_free_(struct pl_count_memo *memo)
 {
-	const struct pl_reserved_keys *keys = &inst->func->m->keys;
-	const pl_attr *pred = pl_attrs_find_interned_(&inst->attrs, keys->predicate);
-	const pl_attr *dom = pl_attrs_find_interned_(&inst->attrs, keys->domain);
-	if (!pred)
-		return pl_inst_num_dynamic_instances(inst, out);
-	if (!dom || dom->kind != PL_ATTR_LIST || pred->kind != PL_ATTR_LIST)
-		return PL_ETYPE;
+	if (memo)
+		free(memo->slots);
+	free(memo);
+}
+
+static size_t count_slot_hash(const struct count_slot *k)
+{
+	uint64_t h = (uint64_t)(uintptr_t)k->dom * 0x9e3779b97f4a7c15ull;
+	h ^= ((uint64_t)(uintptr_t)k->pred + k->dom_len) * 0xbf58476d1ce4e5b9ull;
+	h ^= (uint64_t)k->pred_len * 0x94d049bb133111ebull;
+	return (size_t)(h ^ (h >> 29));
+}
+
+static bool count_slot_equal(const struct count_slot *a, const struct count_slot *b)
+{
+	return a->dom == b->dom && a->pred == b->pred && a->dom_len == b->dom_len &&
+	       a->pred_len == b->pred_len;
+}
+
+static struct count_slot *memo_find(const struct pl_count_memo *memo,
+                                    const struct count_slot *key)
+{
+	if (!memo || !memo->cap)
+		return NULL;
+	for (size_t j = count_slot_hash(key) & (memo->cap - 1); memo->slots[j].used;
+	     j = (j + 1) & (memo->cap - 1))
+		if (count_slot_equal(&memo->slots[j], key))
+			return &memo->slots[j];
+	return NULL;
+}
+
+/* Remembers key; nothing happens when out of memory (the memo saves work,
+ * it is never needed). */
+static void memo_add(pl_module *m, const struct count_slot *key)
+{
+	struct pl_count_memo *memo = m->count_memo;
+	if (!memo && !(memo = m->count_memo = calloc(1, sizeof *memo)))
+		return;
+	if ((memo->count + 1) * 2 > memo->cap) {
+		size_t cap = memo->cap ? memo->cap * 2 : 64;
+		struct count_slot *v = calloc(cap, sizeof *v);
+		if (!v)
+			return;
+		for (size_t k = 0; k < memo->cap; k++) {
+			if (!memo->slots[k].used)
+				continue;
+			size_t j = count_slot_hash(&memo->slots[k]) & (cap - 1);
+			while (v[j].used)
+				j = (j + 1) & (cap - 1);
+			v[j] = memo->slots[k];
+		}
+		free(memo->slots);
+		memo->slots = v;
+		memo->cap = cap;
+	}
+	size_t j = count_slot_hash(key) & (memo->cap - 1);
+	while (memo->slots[j].used)
+		j = (j + 1) & (memo->cap - 1);
+	memo->slots[j] = *key;
+	memo->count++;
+}
+
+static int count_predicated(const pl_attr *dom, const pl_attr *pred, uint64_t *out)
+{
 	size_t rank = dom->len;
 	if (rank > PL_MAX_RANK)
 		return PL_ELIMIT;
@@ -798,4 +871,28 @@ int pl_inst_masked_dynamic_instances(const pl_inst *inst, uint64_t *out)
 		free(cs[c]);
 	free(cs);
 	return rc;
+}
+
+int pl_inst_masked_dynamic_instances(const pl_inst *inst, uint64_t *out)
+{
+	pl_module *m = inst->func->m;
+	const struct pl_reserved_keys *keys = &m->keys;
+	const pl_attr *pred = pl_attrs_find_interned_(&inst->attrs, keys->predicate);
+	const pl_attr *dom = pl_attrs_find_interned_(&inst->attrs, keys->domain);
+	if (!pred)
+		return pl_inst_num_dynamic_instances(inst, out);
+	if (!dom || dom->kind != PL_ATTR_LIST || pred->kind != PL_ATTR_LIST)
+		return PL_ETYPE;
+	struct count_slot key = {dom->u.list, pred->u.list, dom->len, pred->len, true, 0};
+	const struct count_slot *known = memo_find(m->count_memo, &key);
+	if (known) {
+		*out = known->n;
+		return PL_OK;
+	}
+	int rc = count_predicated(dom, pred, &key.n);
+	if (rc)
+		return rc;
+	memo_add(m, &key);
+	*out = key.n;
+	return PL_OK;
 }

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* sdk/verify.c — the IR verifier (rules: passline/verify.h, passline-pir(5)).
  * Linear: one walk per function, positions for "used after its
- * definition". Every violation is reported; the walk does not stop at the
- * first. */
+ * definition"; a start finds its done through the uses of its results, and
+ * a buffer's in-flight interval is kept per value in a hash table. Every
+ * violation is reported; the walk does not stop at the first. */
 #include "internal.h"
 
 #include <pthread.h>
@@ -33,10 +34,27 @@ struct dict_memo {
 	struct reserved r;
 };
 
+/* A buffer read by asynchronous collectives: the start, among those seen so
+ * far, whose done comes last. A store to the buffer before that done writes
+ * it while it is in flight. */
+struct flight_slot {
+	const pl_value *buf;
+	const pl_inst *start, *done;
+	uint32_t gen; /* in use when it is the table's gen */
+};
+
+struct flight_table {
+	struct flight_slot *slots;
+	size_t cap, count; /* cap is 0 or a power of two */
+	uint32_t gen;      /* a new one per function: emptying is O(1) */
+};
+
 struct verifier {
 	pl_module *m;
 	pl_diags *diags;
 	int errors;
+	bool oom;
+	struct flight_table flight;
 	struct pred_memo preds[PRED_MEMO_SLOTS];
 	struct dict_memo dicts[DICT_MEMO_SLOTS];
 };
@@ -304,7 +322,47 @@ static void type_mismatch(struct verifier *v, const pl_inst *i, size_t k,
 	pl_sb_free(&e);
 }
 
-/* Collective shapes: result k belongs to operand k. */
+/* The synchronous collective an op is a half of (the op itself for any
+ * other). */
+static pl_op sync_kind(pl_op op)
+{
+	switch (op) {
+	case PL_OP_ALL_GATHER_START:
+	case PL_OP_ALL_GATHER_DONE: return PL_OP_ALL_GATHER;
+	case PL_OP_REDUCE_SCATTER_START:
+	case PL_OP_REDUCE_SCATTER_DONE: return PL_OP_REDUCE_SCATTER;
+	case PL_OP_ALL_REDUCE_START:
+	case PL_OP_ALL_REDUCE_DONE: return PL_OP_ALL_REDUCE;
+	default: return op;
+	}
+}
+
+/* The start a done pairs with. */
+static pl_op start_of_done(pl_op done)
+{
+	switch (done) {
+	case PL_OP_ALL_GATHER_DONE: return PL_OP_ALL_GATHER_START;
+	case PL_OP_REDUCE_SCATTER_DONE: return PL_OP_REDUCE_SCATTER_START;
+	case PL_OP_ALL_REDUCE_DONE: return PL_OP_ALL_REDUCE_START;
+	default: return PL_OP_OTHER;
+	}
+}
+
+/* Inline for the operand loop, which asks it of every operand. */
+static inline bool is_start(unsigned op)
+{
+	return op == PL_OP_ALL_GATHER_START || op == PL_OP_REDUCE_SCATTER_START ||
+	       op == PL_OP_ALL_REDUCE_START;
+}
+
+static inline bool is_done(unsigned op)
+{
+	return op == PL_OP_ALL_GATHER_DONE || op == PL_OP_REDUCE_SCATTER_DONE ||
+	       op == PL_OP_ALL_REDUCE_DONE;
+}
+
+/* Collective shapes, of a synchronous collective or a start: result k
+ * belongs to operand k. */
 static void check_collective(struct verifier *v, const pl_inst *i, const struct reserved *r)
 {
 	if (i->nops == 0) {
@@ -327,8 +385,9 @@ static void check_collective(struct verifier *v, const pl_inst *i, const struct 
 		factor = fa->u.i;
 	if (da)
 		dim = da->u.i;
-	if (da && i->op == PL_OP_ALL_REDUCE)
-		inst_error(v, i, "attribute 'dimension' does not apply to all_reduce");
+	pl_op kind = sync_kind((pl_op)i->op);
+	if (da && kind == PL_OP_ALL_REDUCE)
+		inst_error(v, i, "attribute 'dimension' does not apply to %s", i->opname);
 	const pl_use *ops = pl_inst_ops_(i);
 	const pl_value *res = pl_inst_res_(i);
 	for (uint32_t k = 0; k < i->nops; k++) {
@@ -344,12 +403,12 @@ static void check_collective(struct verifier *v, const pl_inst *i, const struct 
 		int64_t dims[PL_MAX_RANK + 1];
 		size_t rank = ot->rank;
 		memcpy(dims, ot->dims, rank * sizeof *dims);
-		if (i->op == PL_OP_ALL_REDUCE) {
+		if (kind == PL_OP_ALL_REDUCE) {
 			if (rt != ot)
 				type_mismatch(v, i, k, rt, ot, NULL, 0, PL_DTYPE_INVALID);
 			continue;
 		}
-		if (rank == 0 && i->op == PL_OP_ALL_GATHER) {
+		if (rank == 0 && kind == PL_OP_ALL_GATHER) {
 			if (dim != 0) {
 				inst_error(v, i, "'dimension' %" PRId64 " is out of range for a scalar operand",
 				           dim);
@@ -361,7 +420,7 @@ static void check_collective(struct verifier *v, const pl_inst *i, const struct 
 			inst_error(v, i, "'dimension' %" PRId64 " is out of range for operand %u of rank %zu",
 			           dim, k, rank);
 			continue;
-		} else if (i->op == PL_OP_ALL_GATHER) {
+		} else if (kind == PL_OP_ALL_GATHER) {
 			if (dims[dim] > INT64_MAX / factor) {
 				inst_error(v, i, "operand %u extent times factor overflows int64", k);
 				continue;
@@ -384,16 +443,204 @@ static void check_collective(struct verifier *v, const pl_inst *i, const struct 
 	}
 }
 
+/* ---- asynchronous collectives ---- */
+
+static size_t flight_hash(const struct flight_table *t, const pl_value *buf)
+{
+	return (size_t)(((uint64_t)(uintptr_t)buf * UINT64_C(0x9e3779b97f4a7c15)) >> 32) &
+	       (t->cap - 1);
+}
+
+static struct flight_slot *flight_find(const struct flight_table *t, const pl_value *buf)
+{
+	if (!t->count)
+		return NULL;
+	for (size_t j = flight_hash(t, buf);; j = (j + 1) & (t->cap - 1)) {
+		struct flight_slot *s = &t->slots[j];
+		if (s->gen != t->gen)
+			return NULL;
+		if (s->buf == buf)
+			return s;
+	}
+}
+
+static bool flight_grow(struct flight_table *t)
+{
+	struct flight_table n = {calloc(t->cap ? t->cap * 2 : 64, sizeof *n.slots),
+	                         t->cap ? t->cap * 2 : 64, t->count, 1};
+	if (!n.slots)
+		return false;
+	for (size_t i = 0; i < t->cap; i++) {
+		if (t->slots[i].gen != t->gen)
+			continue;
+		size_t j = flight_hash(&n, t->slots[i].buf);
+		while (n.slots[j].gen)
+			j = (j + 1) & (n.cap - 1);
+		n.slots[j] = t->slots[i];
+		n.slots[j].gen = 1;
+	}
+	free(t->slots);
+	*t = n;
+	return true;
+}
+
+static void flight_clear(struct flight_table *t)
+{
+	if (!t->count)
+		return;
+	t->count = 0;
+	if (++t->gen == 0) {
+		memset(t->slots, 0, t->cap * sizeof *t->slots);
+		t->gen = 1;
+	}
+}
+
+/* The operands of start s are in flight until done d. */
+static void flight_add(struct verifier *v, const pl_inst *s, const pl_inst *d)
+{
+	struct flight_table *t = &v->flight;
+	const pl_use *ops = pl_inst_ops_(s);
+	for (uint32_t k = 0; k < s->nops; k++) {
+		const pl_value *buf = ops[k].val;
+		struct flight_slot *e = flight_find(t, buf);
+		if (!e) {
+			if ((t->count + 1) * 2 > t->cap && !flight_grow(t)) {
+				v->oom = true;
+				return;
+			}
+			size_t j = flight_hash(t, buf);
+			while (t->slots[j].gen == t->gen)
+				j = (j + 1) & (t->cap - 1);
+			e = &t->slots[j];
+			*e = (struct flight_slot){buf, s, d, t->gen};
+			t->count++;
+		} else if (e->done->pos < d->pos) {
+			e->start = s;
+			e->done = d;
+		}
+	}
+}
+
+/* A store to a buffer that a start before it reads until a done after it. */
+static void check_store_in_flight(struct verifier *v, const pl_inst *i)
+{
+	const pl_use *ops = pl_inst_ops_(i);
+	const struct flight_slot *e = flight_find(&v->flight, ops[1].val);
+	if (!e || e->done->pos <= i->pos)
+		return;
+	const char *nm = ops[1].val->name ? ops[1].val->name : "<unnamed>";
+	if (e->start->line)
+		inst_error(v, i, "writes %%%s, an operand of '%s' (line %u), while it is in flight",
+		           nm, e->start->opname, e->start->line);
+	else
+		inst_error(v, i, "writes %%%s, an operand of '%s', while it is in flight", nm,
+		           e->start->opname);
+}
+
+/* The one done in f that takes results of start s: NULL when there is
+ * none; *several when there are more. Linear over the results' uses. */
+static const pl_inst *done_of(const pl_func *f, const pl_inst *s, bool *several)
+{
+	const pl_inst *done = NULL;
+	const pl_value *res = pl_inst_res_(s);
+	*several = false;
+	for (uint32_t k = 0; k < s->nres; k++)
+		for (const pl_use *u = res[k].uses; u; u = u->next) {
+			const pl_inst *d = u->user;
+			if (d->func != f || !(d->flags & PL_INST_LINKED) || !is_done(d->op))
+				continue;
+			if (!done)
+				done = d;
+			else if (d != done)
+				*several = true;
+		}
+	return done;
+}
+
+static void check_start(struct verifier *v, const pl_inst *i, const struct reserved *r)
+{
+	check_collective(v, i, r);
+	if (i->nres == 0)
+		return; /* no done could take it; reported as a collective */
+	bool several;
+	const pl_inst *d = done_of(i->func, i, &several);
+	if (several)
+		inst_error(v, i, "its results are taken by more than one done");
+	else if (!d)
+		inst_error(v, i, "no done in its function takes its results");
+	else if (d->pos > i->pos)
+		flight_add(v, i, d);
+}
+
+/* A done takes exactly all results of one start, in order, and gives one
+ * value of the same type per operand. */
+static void check_done(struct verifier *v, const pl_inst *i)
+{
+	const pl_use *ops = pl_inst_ops_(i);
+	if (i->nops == 0) {
+		inst_error(v, i, "a done takes all results of one start (no operands)");
+		return;
+	}
+	const pl_inst *s = ops[0].val->def;
+	const char *nm0 = ops[0].val->name ? ops[0].val->name : "<unnamed>";
+	if (!s || !is_start(s->op)) {
+		inst_error(v, i, "operand 0 (%%%s) is not a result of a collective start", nm0);
+		return;
+	}
+	for (uint32_t k = 1; k < i->nops; k++)
+		if (ops[k].val->def != s) {
+			const char *nm = ops[k].val->name ? ops[k].val->name : "<unnamed>";
+			inst_error(v, i, "operand %u (%%%s) is not a result of the start of "
+			                 "operand 0 (%%%s)", k, nm, nm0);
+			return;
+		}
+	pl_op want_start = start_of_done((pl_op)i->op);
+	if (s->op != want_start)
+		inst_error(v, i, "takes the results of '%s', not of '%s'", s->opname,
+		           pl_op_name(want_start));
+	if (i->nops != s->nres) {
+		inst_error(v, i, "has %u operand%s but its start has %u result%s; a done takes "
+		                 "all of them, in order", i->nops, i->nops == 1 ? "" : "s", s->nres,
+		           s->nres == 1 ? "" : "s");
+		return;
+	}
+	const pl_value *sres = pl_inst_res_(s);
+	for (uint32_t k = 0; k < i->nops; k++)
+		if (ops[k].val != &sres[k]) {
+			const char *nm = ops[k].val->name ? ops[k].val->name : "<unnamed>";
+			inst_error(v, i, "operand %u (%%%s) is result %zu of its start; a done "
+			                 "takes all of them, in order", k, nm,
+			           (size_t)(ops[k].val - sres));
+			return;
+		}
+	if (i->nres != i->nops) {
+		inst_error(v, i, "a done has one result per operand (%u operand%s, %u result%s)",
+		           i->nops, i->nops == 1 ? "" : "s", i->nres, i->nres == 1 ? "" : "s");
+		return;
+	}
+	const pl_value *res = pl_inst_res_(i);
+	for (uint32_t k = 0; k < i->nres; k++)
+		if (res[k].type && res[k].type != ops[k].val->type)
+			type_mismatch(v, i, k, res[k].type, ops[k].val->type, NULL, 0,
+			              PL_DTYPE_INVALID);
+}
+
 /* Operand and result counts of the ops the SDK knows. */
 static void check_arity(struct verifier *v, const pl_inst *i, const struct reserved *r)
 {
 	unsigned t = pl_op_traits((pl_op)i->op);
 	if (t & PL_TRAIT_COLLECTIVE) {
 		check_collective(v, i, r);
+	} else if (t & PL_TRAIT_COLLECTIVE_START) {
+		check_start(v, i, r);
+	} else if (t & PL_TRAIT_COLLECTIVE_DONE) {
+		check_done(v, i);
 	} else if (t & PL_TRAIT_STORE) {
 		if (i->nops < 2)
 			inst_error(v, i, "a store needs the stored value and the buffer "
 			                 "(%u operand%s)", i->nops, i->nops == 1 ? "" : "s");
+		else if (v->flight.count)
+			check_store_in_flight(v, i);
 		if (i->nres)
 			inst_error(v, i, "a store has no results");
 	} else if (t & PL_TRAIT_LOAD) {
@@ -417,6 +664,7 @@ static void check_func(struct verifier *v, pl_func *f)
 {
 	if (f->order_dirty)
 		pl_func_renumber(f);
+	flight_clear(&v->flight);
 	for (size_t k = 0; k < f->nargs; k++) {
 		uint64_t n;
 		if (pl_type_num_bytes(f->args[k]->v.type, &n) != PL_OK)
@@ -456,6 +704,9 @@ static void check_func(struct verifier *v, pl_func *f)
 					inst_error(v, i, "operand %u (%%%s) is used before its definition",
 					           k, nm);
 					ops_ok = false;
+				} else if (is_start(d->op) && !is_done(i->op)) {
+					inst_error(v, i, "operand %u (%%%s) is in flight: only the done "
+					                 "of its start may use it", k, nm);
 				}
 			}
 		}
@@ -575,6 +826,11 @@ int pl_verify_module_threads(pl_module *m, pl_diags *diags, unsigned threads)
 			             pl_diags_line(d, i), pl_diags_col(d, i), "%s",
 			             pl_diags_message(d, i));
 		pl_diags_free(d);
+	}
+	for (size_t t = 0; t < n; t++) {
+		if (parts[t].v.oom)
+			rc = PL_ENOMEM;
+		free(parts[t].v.flight.slots);
 	}
 	free(parts);
 	if (rc != PL_OK)

@@ -125,13 +125,21 @@ if really_root && command -v setpriv >/dev/null 2>&1; then
 	chmod 755 "$T"
 	chmod 644 empty.pir
 	run setpriv --reuid=65534 --regid=65534 --clear-groups "$P" --passes= "$T/empty.pir" -o "$T/ro/out.pir"
-else
+elif permissions_enforced; then
 	run "$P" --passes= "$T/empty.pir" -o "$T/ro/out.pir"
+else
+	status=skip
 fi
-expect_status 1 "-o into a folder we may not write"
-expect_err "cannot write $T/ro/out.pir: Permission denied" "-o into an unwritable folder: message"
-[ "$(cat ro/out.pir)" = precious ]
-ok $? "-o into an unwritable folder leaves the old file"
+if [ "$status" = skip ]; then
+	skip "file modes are not enforced here (fakeroot): -o into an unwritable folder"
+	skip "file modes are not enforced here (fakeroot): its message"
+	skip "file modes are not enforced here (fakeroot): the old file stays"
+else
+	expect_status 1 "-o into a folder we may not write"
+	expect_err "cannot write $T/ro/out.pir: Permission denied" "-o into an unwritable folder: message"
+	[ "$(cat ro/out.pir)" = precious ]
+	ok $? "-o into an unwritable folder leaves the old file"
+fi
 chmod 755 ro
 
 done_testing

@@ -235,7 +235,7 @@ check_ini "p.ini:2: error: unknown key 'nam' in [pipeline] (did you mean 'name'?
 printf '[pass FxOptions]\ncount = 1\ncount = 2\n' >p.ini
 check_ini "p.ini:3: error: duplicate key 'count' (first set on line 2)" "duplicate key"
 printf '[passes FxOptions]\n' >p.ini
-check_ini "p.ini:1: error: unknown section [passes FxOptions]; expected [pipeline] or [pass NAME]" "unknown section"
+check_ini "p.ini:1: error: unknown section [passes FxOptions]; expected [pipeline], [cost_model] or [pass NAME]" "unknown section"
 printf 'count = 1\n' >p.ini
 check_ini "p.ini:1: error: key 'count' outside a section" "key outside a section"
 printf '[pass FxOptions]\nthis line has no equals sign\n' >p.ini
@@ -263,11 +263,18 @@ chmod 000 unreadable.ini
 if really_root && command -v setpriv >/dev/null 2>&1; then
 	chmod 755 "$T"
 	run setpriv --reuid=65534 --regid=65534 --clear-groups "$P" -p "$T/unreadable.ini" "$EX"
-else
+elif permissions_enforced; then
 	run "$P" -p unreadable.ini "$EX"
+else
+	status=skip
 fi
-expect_status 1 "an unreadable pipeline file"
-expect_err "cannot open pipeline file: Permission denied" "unreadable pipeline file: message"
+if [ "$status" = skip ]; then
+	skip "file modes are not enforced here (fakeroot): an unreadable pipeline file"
+	skip "file modes are not enforced here (fakeroot): its message"
+else
+	expect_status 1 "an unreadable pipeline file"
+	expect_err "cannot open pipeline file: Permission denied" "unreadable pipeline file: message"
+fi
 # indented keys are keys, comments and blank lines are fine
 printf '; comment\n# comment\n\n[pipeline]\n  name = indented\n[pass FxOptions]\n   count = 7 ; inline comment\n' >p.ini
 run "$P" $FX -p p.ini "$EX"
@@ -324,8 +331,8 @@ echo '{"input": "'"$EX"'", "pipeline": ["FxOptions", "FxOptions"], "stats": {"Fx
 expect_same_file stats.json want.json "stats JSON: exact shape, a pass listed twice summed, values above 2^64 exact"
 run "$P" $FX --passes=FxOptions --stats "$EX" -o discard.pir
 expect_err "===== passline: statistics =====" "--stats prints a table"
-expect_err "18446744073709551621  FxOptions  A statistic of 2^64 + 5 per run." "--stats: value, pass, description aligned"
-expect_err "                   1  FxOptions  Number of runs." "--stats: values right-aligned"
+expect_err "18446744073709551621  FxOptions.big   A statistic of 2^64 + 5 per run." "--stats: value, PASS.stat, description aligned"
+expect_err "                   1  FxOptions.runs  Number of runs." "--stats: values right-aligned"
 run "$P" $FX --passes=FxOptions --stats-json - "$EX" -o discard.pir
 expect_out '"stats": {"FxOptions": {"big": 18446744073709551621, "runs": 1}}' "--stats-json - writes to standard output"
 echo "old" >stats2.json

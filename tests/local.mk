@@ -25,6 +25,8 @@ EXTRA_DIST += tests/unit/testutil.h
 # The round-trip corpus: check_text reads every *.pir in the folder.
 EXTRA_DIST += tests/pir/roundtrip
 
+# The Check suites, when Check was found; else one skipped test says so.
+if HAVE_CHECK
 include tests/unit/local.mk
 
 # exact domain counting against enumeration
@@ -33,6 +35,10 @@ tests_unit_check_count_property_SOURCES = tests/unit/check_count_property.c
 tests_unit_check_count_property_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_check_count_property_LDADD = $(UNIT_LDADD)
 TESTS += tests/unit/check_count_property
+else
+TESTS += tests/unit-tests-not-built.sh
+endif
+EXTRA_DIST += tests/unit-tests-not-built.sh
 
 # Golden tests of the passes (see the comment at the top of golden.sh).
 TESTS += tests/golden.sh
@@ -44,6 +50,10 @@ include tests/fixtures/local.mk
 TESTS += tests/cli.sh
 EXTRA_DIST += tests/cli.sh tests/tap.sh tests/pir
 
+# The TAP helpers themselves.
+TESTS += tests/tap-selftest.sh
+EXTRA_DIST += tests/tap-selftest.sh
+
 # Which default pipeline runs, and --print-pipeline naming it.
 TESTS += tests/defaults.sh
 EXTRA_DIST += tests/defaults.sh
@@ -51,6 +61,14 @@ EXTRA_DIST += tests/defaults.sh
 # Where -o and --stats-json write: files, links, FIFOs, devices.
 TESTS += tests/output.sh
 EXTRA_DIST += tests/output.sh
+
+# Files passes hand to the host: where they land, what is refused.
+TESTS += tests/pass_files.sh
+EXTRA_DIST += tests/pass_files.sh
+
+# The Timeline pass: golden SVG, trace, size, a browser's rendering.
+TESTS += tests/timeline.sh
+EXTRA_DIST += tests/timeline.sh tests/timeline_check.py tests/timeline_golden
 
 # Last of all: the suite left /dev/null a character device. Its log
 # depends on every other test's, so it runs after them.
@@ -87,3 +105,15 @@ EXTRA_DIST += tests/hlo-real.sh
 check-real-hlo: all
 	@$(MAKE) $(AM_MAKEFLAGS) check TESTS=tests/hlo-real.sh HLO_DIR='$(HLO_DIR)'
 .PHONY: check-real-hlo
+# Folders of test data shipped whole. Each sits beside a FOLDER.sh, from
+# which make's built-in rule would otherwise try to "build" the folder.
+tests/e2e tests/golden:
+	@:
+
+# What plugin authors rely on: errors fail the pass, statistics are named,
+# shadowed plugins are marked, older plugins stay within their tables.
+TESTS += tests/plugin-api.sh
+EXTRA_DIST += tests/plugin-api.sh
+# The pipeline's cost model: [cost_model], -O cost_model.KEY=VALUE.
+TESTS += tests/cost_model.sh
+EXTRA_DIST += tests/cost_model.sh

@@ -66,13 +66,13 @@ expect_err "cannot write loop1.pir: Too many levels of symbolic links" "the loop
 echo old >b/across.pir
 mkdir ro
 ln -s ../b/across.pir ro/link.pir
-if ! really_root; then
+if permissions_enforced; then
 	chmod 555 ro
 	run $P "$EX" -o ro/link.pir
 	chmod 755 ro
 	expect_status 0 "-o a link in a read-only folder to a file in a writable one"
 	expect_same_file b/across.pir want.pir "the target across folders gets the module"
-else
+elif really_root; then
 	shm=$(mktemp -d /dev/shm/pl-test.XXXXXX 2>/dev/null)
 	if [ -n "$shm" ] && [ "$(stat -c %d "$shm")" != "$(stat -c %d .)" ]; then
 		echo old >"$shm/across.pir"
@@ -86,6 +86,9 @@ else
 		skip "no second file system at hand (/dev/shm) to link across"
 	fi
 	[ -n "$shm" ] && rm -rf "$shm"
+else
+	skip "file modes are not enforced here (fakeroot): a link in a read-only folder"
+	skip "file modes are not enforced here (fakeroot): the target across folders"
 fi
 
 # ---- FIFOs and devices: written in place ----

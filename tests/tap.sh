@@ -47,6 +47,16 @@ really_root() {
 	return 0
 }
 
+# permissions_enforced: true when file modes stop this process (not root,
+# and not under fakeroot, which keeps files usable whatever chmod says).
+permissions_enforced() {
+	mkdir "$T/.perm" && chmod 555 "$T/.perm" || return 1
+	if (: >"$T/.perm/probe") 2>/dev/null; then set -- 1; else set -- 0; fi
+	chmod 755 "$T/.perm"
+	rm -rf "$T/.perm"
+	return "$1"
+}
+
 # skip DESCRIPTION: one skipped TAP test, with the reason.
 skip() {
 	tap_n=$((tap_n + 1))

@@ -174,7 +174,7 @@ START_TEST(test_inst_new)
 	/* names the table knows get their op */
 	pl_inst *r = pl_inst_new(f, "return", &a, 1, NULL, 0);
 	ck_assert_int_eq(pl_inst_op(r), PL_OP_RETURN);
-	ck_assert_uint_eq(pl_inst_traits(r), PL_TRAIT_TERMINATOR);
+	ck_assert_uint_eq(pl_inst_traits(r), PL_TRAIT_TERMINATOR | PL_TRAIT_SIDE_EFFECTS);
 	ck_assert_int_eq(pl_inst_op(i), PL_OP_OTHER);
 	ck_assert_uint_eq(pl_inst_traits(i), 0);
 	pl_module_free(m);
@@ -908,33 +908,35 @@ END_TEST
 
 START_TEST(test_op_table)
 {
+	enum { SE = PL_TRAIT_SIDE_EFFECTS };
 	static const struct {
 		const char *name;
 		pl_op op;
 		unsigned traits;
 		int64_t flops;
 	} ops[] = {
-		{"all_gather", PL_OP_ALL_GATHER, PL_TRAIT_COLLECTIVE, 0},
-		{"all_reduce", PL_OP_ALL_REDUCE, PL_TRAIT_COLLECTIVE | PL_TRAIT_REDUCING, 0},
-		{"reduce_scatter", PL_OP_REDUCE_SCATTER, PL_TRAIT_COLLECTIVE | PL_TRAIT_REDUCING, 0},
+		{"all_gather", PL_OP_ALL_GATHER, PL_TRAIT_COLLECTIVE | SE, 0},
+		{"all_reduce", PL_OP_ALL_REDUCE, PL_TRAIT_COLLECTIVE | PL_TRAIT_REDUCING | SE, 0},
+		{"reduce_scatter", PL_OP_REDUCE_SCATTER,
+		 PL_TRAIT_COLLECTIVE | PL_TRAIT_REDUCING | SE, 0},
 		{"tensor_contract", PL_OP_TENSOR_CONTRACT, PL_TRAIT_CONTRACT, 2},
 		{"affine_load", PL_OP_AFFINE_LOAD, PL_TRAIT_LOAD | PL_TRAIT_AFFINE, 0},
-		{"affine_store", PL_OP_AFFINE_STORE, PL_TRAIT_STORE | PL_TRAIT_AFFINE, 0},
+		{"affine_store", PL_OP_AFFINE_STORE, PL_TRAIT_STORE | PL_TRAIT_AFFINE | SE, 0},
 		{"generic_load", PL_OP_GENERIC_LOAD, PL_TRAIT_LOAD, 0},
-		{"generic_store", PL_OP_GENERIC_STORE, PL_TRAIT_STORE, 0},
+		{"generic_store", PL_OP_GENERIC_STORE, PL_TRAIT_STORE | SE, 0},
 		{"reduce", PL_OP_REDUCE, PL_TRAIT_REDUCE_LIKE, 1},
 		{"rms_norm", PL_OP_RMS_NORM, PL_TRAIT_REDUCE_LIKE, 1},
 		{"pack", PL_OP_PACK, PL_TRAIT_DATA_MOVEMENT, 0},
 		{"unpack", PL_OP_UNPACK, PL_TRAIT_DATA_MOVEMENT, 0},
-		{"return", PL_OP_RETURN, PL_TRAIT_TERMINATOR, 0},
-		{"all_gather_start", PL_OP_ALL_GATHER_START, PL_TRAIT_COLLECTIVE_START, 0},
-		{"all_gather_done", PL_OP_ALL_GATHER_DONE, PL_TRAIT_COLLECTIVE_DONE, 0},
+		{"return", PL_OP_RETURN, PL_TRAIT_TERMINATOR | SE, 0},
+		{"all_gather_start", PL_OP_ALL_GATHER_START, PL_TRAIT_COLLECTIVE_START | SE, 0},
+		{"all_gather_done", PL_OP_ALL_GATHER_DONE, PL_TRAIT_COLLECTIVE_DONE | SE, 0},
 		{"reduce_scatter_start", PL_OP_REDUCE_SCATTER_START,
-		 PL_TRAIT_COLLECTIVE_START | PL_TRAIT_REDUCING, 0},
-		{"reduce_scatter_done", PL_OP_REDUCE_SCATTER_DONE, PL_TRAIT_COLLECTIVE_DONE, 0},
+		 PL_TRAIT_COLLECTIVE_START | PL_TRAIT_REDUCING | SE, 0},
+		{"reduce_scatter_done", PL_OP_REDUCE_SCATTER_DONE, PL_TRAIT_COLLECTIVE_DONE | SE, 0},
 		{"all_reduce_start", PL_OP_ALL_REDUCE_START,
-		 PL_TRAIT_COLLECTIVE_START | PL_TRAIT_REDUCING, 0},
-		{"all_reduce_done", PL_OP_ALL_REDUCE_DONE, PL_TRAIT_COLLECTIVE_DONE, 0},
+		 PL_TRAIT_COLLECTIVE_START | PL_TRAIT_REDUCING | SE, 0},
+		{"all_reduce_done", PL_OP_ALL_REDUCE_DONE, PL_TRAIT_COLLECTIVE_DONE | SE, 0},
 	};
 	size_t n = sizeof ops / sizeof *ops;
 	ck_assert_int_eq(PL_OP__COUNT, (int)n + 1); /* the table has exactly these */

@@ -634,6 +634,304 @@ START_TEST(test_valid_modules)
 END_TEST
 
 
+/* ---- asynchronous collectives ------------------------------------------- */
+
+/* A start (line 2) and the done that takes its results (line 3). */
+#define PAIR(start, done) HEADER start "\n  " done "\n}\n"
+
+START_TEST(test_async_valid)
+{
+	EXPECT_VALID(HEADER
+	             "affine_store %y, %x\n"
+	             "  %g_s = all_gather_start %x {group_id = \"dp\", factor = 2, fsdp = true} : f32[8]\n"
+	             "  %r_s, %r2_s = reduce_scatter_start %x, %m {factor = 2, reduce = \"add\"} : (f32[2], f32[2,6])\n"
+	             "  %h = acme.work %y : f32[4]\n"
+	             "  generic_store %x, %y\n"
+	             "  %r, %r2 = reduce_scatter_done %r_s, %r2_s : (f32[2], f32[2,6])\n"
+	             "  %g = all_gather_done %g_s : f32[8]\n"
+	             "  affine_store %y, %x\n"
+	             "  %a_s, %a2_s = all_reduce_start %s, %i {factor = 4, reduce = \"max\"} : (f32[], i32[4])\n"
+	             "  %a, %a2 = all_reduce_done %a_s, %a2_s : (f32[], i32[4])\n"
+	             "  return %g, %r, %r2, %a, %a2\n"
+	             "}\n");
+	/* a done straight after its start: a synchronous collective */
+	EXPECT_VALID(PAIR("%g_s = all_gather_start %s {factor = 4} : f32[4]",
+	                  "%g = all_gather_done %g_s : f32[4]"));
+}
+END_TEST
+
+START_TEST(test_done_of_non_start)
+{
+	one("%d = all_gather_done %x : f32[4]",
+	    "test.pir:2:3: error: 'all_gather_done': operand 0 (%x) is not a result of a collective start");
+	EXPECT_INVALID(PAIR("%g = all_gather %x {factor = 2} : f32[8]",
+	                    "%d = all_gather_done %g : f32[8]"),
+	               "test.pir:3:3: error: 'all_gather_done': operand 0 (%g) is not a result of a collective start");
+	one("all_reduce_done",
+	    "test.pir:2:3: error: 'all_reduce_done': a done takes all results of one start (no operands)");
+}
+END_TEST
+
+START_TEST(test_done_subset)
+{
+	EXPECT_INVALID(PAIR("%a_s, %b_s = all_gather_start %x, %y {factor = 2} : (f32[8], f32[8])",
+	                    "%a = all_gather_done %a_s : f32[8]"),
+	               "test.pir:3:3: error: 'all_gather_done': has 1 operand but its start has 2 results; a done takes all of them, in order");
+	EXPECT_INVALID(PAIR("%a_s, %b_s = all_gather_start %x, %y {factor = 2} : (f32[8], f32[8])",
+	                    "%b = all_gather_done %b_s : f32[8]"),
+	               "test.pir:3:3: error: 'all_gather_done': has 1 operand but its start has 2 results; a done takes all of them, in order");
+	/* one more than all of them */
+	EXPECT_INVALID(PAIR("%a_s = all_gather_start %x {factor = 2} : f32[8]",
+	                    "%a, %b = all_gather_done %a_s, %a_s : (f32[8], f32[8])"),
+	               "test.pir:3:3: error: 'all_gather_done': has 2 operands but its start has 1 result; a done takes all of them, in order");
+	/* each half by its own done */
+	EXPECT_INVALID(HEADER "%a_s, %b_s = all_gather_start %x, %y {factor = 2} : (f32[8], f32[8])\n"
+	               "  %a = all_gather_done %a_s : f32[8]\n"
+	               "  %b = all_gather_done %b_s : f32[8]\n}\n",
+	               "test.pir:2:3: error: 'all_gather_start': its results are taken by more than one done",
+	               "test.pir:3:3: error: 'all_gather_done': has 1 operand but its start has 2 results; a done takes all of them, in order",
+	               "test.pir:4:3: error: 'all_gather_done': has 1 operand but its start has 2 results; a done takes all of them, in order");
+}
+END_TEST
+
+START_TEST(test_done_permutation)
+{
+	EXPECT_INVALID(PAIR("%a_s, %b_s = all_gather_start %x, %y {factor = 2} : (f32[8], f32[8])",
+	                    "%b, %a = all_gather_done %b_s, %a_s : (f32[8], f32[8])"),
+	               "test.pir:3:3: error: 'all_gather_done': operand 0 (%b_s) is result 1 of its start; a done takes all of them, in order");
+	EXPECT_INVALID(PAIR("%a_s, %b_s = all_gather_start %x, %y {factor = 2} : (f32[8], f32[8])",
+	                    "%a, %b = all_gather_done %a_s, %a_s : (f32[8], f32[8])"),
+	               "test.pir:3:3: error: 'all_gather_done': operand 1 (%a_s) is result 0 of its start; a done takes all of them, in order");
+	EXPECT_VALID(PAIR("%a_s, %b_s = all_gather_start %x, %y {factor = 2} : (f32[8], f32[8])",
+	                  "%a, %b = all_gather_done %a_s, %b_s : (f32[8], f32[8])"));
+}
+END_TEST
+
+START_TEST(test_done_two_starts)
+{
+	EXPECT_INVALID(HEADER "%a_s = all_gather_start %x {factor = 2} : f32[8]\n"
+	               "  %b_s = all_gather_start %y {factor = 2} : f32[8]\n"
+	               "  %a, %b = all_gather_done %a_s, %b_s : (f32[8], f32[8])\n}\n",
+	               "test.pir:4:3: error: 'all_gather_done': operand 1 (%b_s) is not a result of the start of operand 0 (%a_s)");
+	EXPECT_INVALID(PAIR("%a_s = all_gather_start %x {factor = 2} : f32[8]",
+	                    "%a, %b = all_gather_done %a_s, %x : (f32[8], f32[4])"),
+	               "test.pir:3:3: error: 'all_gather_done': operand 1 (%x) is not a result of the start of operand 0 (%a_s)");
+}
+END_TEST
+
+START_TEST(test_done_results)
+{
+	EXPECT_INVALID(PAIR("%a_s = all_gather_start %x {factor = 2} : f32[8]",
+	                    "%a, %b = all_gather_done %a_s : (f32[8], f32[8])"),
+	               "test.pir:3:3: error: 'all_gather_done': a done has one result per operand (1 operand, 2 results)");
+	EXPECT_INVALID(PAIR("%a_s = all_gather_start %x {factor = 2} : f32[8]",
+	                    "all_gather_done %a_s"),
+	               "test.pir:3:3: error: 'all_gather_done': a done has one result per operand (1 operand, 0 results)");
+	EXPECT_INVALID(PAIR("%a_s = all_gather_start %x {factor = 2} : f32[8]",
+	                    "%a = all_gather_done %a_s : f32[4]"),
+	               "test.pir:3:3: error: 'all_gather_done': result 0 has type f32[4], expected f32[8]");
+	EXPECT_INVALID(PAIR("%a_s, %b_s = all_reduce_start %x, %i : (f32[4], i32[4])",
+	                    "%a, %b = all_reduce_done %a_s, %b_s : (f32[4], f32[4])"),
+	               "test.pir:3:3: error: 'all_reduce_done': result 1 has type f32[4], expected i32[4]");
+}
+END_TEST
+
+START_TEST(test_done_kind)
+{
+	EXPECT_INVALID(PAIR("%r_s = reduce_scatter_start %x {factor = 2} : f32[2]",
+	                    "%r = all_reduce_done %r_s : f32[2]"),
+	               "test.pir:3:3: error: 'all_reduce_done': takes the results of 'reduce_scatter_start', not of 'all_reduce_start'");
+	EXPECT_INVALID(PAIR("%a_s = all_reduce_start %x : f32[4]",
+	                    "%a = all_gather_done %a_s : f32[4]"),
+	               "test.pir:3:3: error: 'all_gather_done': takes the results of 'all_reduce_start', not of 'all_gather_start'");
+	EXPECT_INVALID(PAIR("%g_s = all_gather_start %x {factor = 2} : f32[8]",
+	                    "%g = reduce_scatter_done %g_s : f32[8]"),
+	               "test.pir:3:3: error: 'reduce_scatter_done': takes the results of 'all_gather_start', not of 'reduce_scatter_start'");
+}
+END_TEST
+
+START_TEST(test_start_result_used_elsewhere)
+{
+	EXPECT_INVALID(HEADER "%g_s = all_gather_start %x {factor = 2} : f32[8]\n"
+	               "  %h = tensor_contract %y, %g_s : f32[8]\n"
+	               "  %g = all_gather_done %g_s : f32[8]\n"
+	               "  acme.use %g_s\n}\n",
+	               "test.pir:3:3: error: 'tensor_contract': operand 1 (%g_s) is in flight: only the done of its start may use it",
+	               "test.pir:5:3: error: 'acme.use': operand 0 (%g_s) is in flight: only the done of its start may use it");
+	/* written by a store, read by another start, returned */
+	EXPECT_INVALID(HEADER "%g_s = all_gather_start %x {factor = 2} : f32[8]\n"
+	               "  affine_store %y, %g_s\n"
+	               "  %r_s = all_reduce_start %g_s : f32[8]\n"
+	               "  %r = all_reduce_done %r_s : f32[8]\n"
+	               "  %g = all_gather_done %g_s : f32[8]\n"
+	               "  return %g_s\n}\n",
+	               "test.pir:3:3: error: 'affine_store': operand 1 (%g_s) is in flight: only the done of its start may use it",
+	               "test.pir:4:3: error: 'all_reduce_start': operand 0 (%g_s) is in flight: only the done of its start may use it",
+	               "test.pir:7:3: error: 'return': operand 0 (%g_s) is in flight: only the done of its start may use it");
+}
+END_TEST
+
+START_TEST(test_start_two_dones)
+{
+	EXPECT_INVALID(HEADER "%g_s = all_gather_start %x {factor = 2} : f32[8]\n"
+	               "  %g = all_gather_done %g_s : f32[8]\n"
+	               "  %g2 = all_gather_done %g_s : f32[8]\n}\n",
+	               "test.pir:2:3: error: 'all_gather_start': its results are taken by more than one done");
+}
+END_TEST
+
+START_TEST(test_start_without_done)
+{
+	one("%g_s = all_gather_start %x {factor = 2} : f32[8]",
+	    "test.pir:2:3: error: 'all_gather_start': no done in its function takes its results");
+	EXPECT_INVALID(HEADER "%a_s, %b_s = reduce_scatter_start %x, %y {factor = 2} : (f32[2], f32[2])\n"
+	               "  return %a_s, %b_s\n}\n",
+	               "test.pir:2:3: error: 'reduce_scatter_start': no done in its function takes its results",
+	               "test.pir:3:3: error: 'return': operand 0 (%a_s) is in flight: only the done of its start may use it",
+	               "test.pir:3:3: error: 'return': operand 1 (%b_s) is in flight: only the done of its start may use it");
+	/* its done moved to another function (through the API) */
+	pl_module *m = parse_ok("func @f(%x: f32[4]) {\n"
+	                        "  %a_s = all_gather_start %x {factor = 2} : f32[8]\n"
+	                        "  %a = all_gather_done %a_s : f32[8]\n"
+	                        "}\n\n"
+	                        "func @g(%y: f32[4]) {\n"
+	                        "  %b_s = all_gather_start %y {factor = 2} : f32[8]\n"
+	                        "  %b = all_gather_done %b_s : f32[8]\n"
+	                        "}\n");
+	EXPECT_MODULE_VALID(m);
+	pl_inst *fstart = pl_func_first_inst(pl_module_func_at(m, 0));
+	ck_assert_int_eq(pl_inst_erase(pl_inst_next(fstart)), PL_OK);
+	pl_inst *gdone = pl_func_last_inst(pl_module_func_at(m, 1));
+	pl_inst_set_operand(gdone, 0, pl_inst_result(fstart, 0));
+	EXPECT_MODULE_INVALID(m,
+	                      "test.pir:2:3: error: 'all_gather_start': no done in its function takes its results",
+	                      "test.pir:7:3: error: 'all_gather_start': no done in its function takes its results",
+	                      "test.pir:8:3: error: 'all_gather_done': operand 0 (%a_s) belongs to another function");
+	pl_module_free(m);
+}
+END_TEST
+
+START_TEST(test_store_in_flight)
+{
+	EXPECT_INVALID(HEADER "%g_s = all_gather_start %x {factor = 2} : f32[8]\n"
+	               "  affine_store %y, %x\n"
+	               "  %g = all_gather_done %g_s : f32[8]\n}\n",
+	               "test.pir:3:3: error: 'affine_store': writes %x, an operand of 'all_gather_start' (line 2), while it is in flight");
+	/* any operand of a tuple start; any store */
+	EXPECT_INVALID(HEADER "%a_s, %b_s = all_reduce_start %x, %m : (f32[4], f32[4,6])\n"
+	               "  %t = acme.work %y : f32[4,6]\n"
+	               "  generic_store %t, %m\n"
+	               "  %a, %b = all_reduce_done %a_s, %b_s : (f32[4], f32[4,6])\n}\n",
+	               "test.pir:4:3: error: 'generic_store': writes %m, an operand of 'all_reduce_start' (line 2), while it is in flight");
+	/* two starts read %x: in flight until the later done, whichever
+	 * start came first */
+	EXPECT_INVALID(HEADER "%a_s = all_reduce_start %x : f32[4]\n"
+	               "  %b_s = all_reduce_start %x : f32[4]\n"
+	               "  %a = all_reduce_done %a_s : f32[4]\n"
+	               "  generic_store %y, %x\n"
+	               "  %b = all_reduce_done %b_s : f32[4]\n"
+	               "  generic_store %y, %x\n}\n",
+	               "test.pir:5:3: error: 'generic_store': writes %x, an operand of 'all_reduce_start' (line 3), while it is in flight");
+	EXPECT_INVALID(HEADER "%a_s = all_reduce_start %x : f32[4]\n"
+	               "  %b_s = all_reduce_start %x : f32[4]\n"
+	               "  %b = all_reduce_done %b_s : f32[4]\n"
+	               "  generic_store %y, %x\n"
+	               "  %a = all_reduce_done %a_s : f32[4]\n}\n",
+	               "test.pir:5:3: error: 'generic_store': writes %x, an operand of 'all_reduce_start' (line 2), while it is in flight");
+	/* before the start, after the done, reading it in flight: allowed */
+	EXPECT_VALID(HEADER "affine_store %y, %x\n"
+	             "  %g_s = all_gather_start %x {factor = 2} : f32[8]\n"
+	             "  affine_store %x, %y\n"
+	             "  %g = all_gather_done %g_s : f32[8]\n"
+	             "  affine_store %y, %x\n}\n");
+	/* a start built by a pass has no line to name */
+	pl_module *m = parse_ok(HEADER "%g_s = all_gather_start %x {factor = 2} : f32[8]\n"
+	                        "  affine_store %y, %x\n"
+	                        "  %g = all_gather_done %g_s : f32[8]\n}\n");
+	pl_inst_set_loc(pl_func_first_inst(pl_module_func_at(m, 0)), 0, 0);
+	EXPECT_MODULE_INVALID(m, "test.pir:3:3: error: 'affine_store': writes %x, an operand of 'all_gather_start', while it is in flight");
+	pl_module_free(m);
+}
+END_TEST
+
+START_TEST(test_start_shapes)
+{
+	EXPECT_INVALID(PAIR("%g_s = all_gather_start %x {factor = 2} : f32[4]",
+	                    "%g = all_gather_done %g_s : f32[4]"),
+	               "test.pir:2:3: error: 'all_gather_start': result 0 has type f32[4], expected f32[8]");
+	EXPECT_INVALID(PAIR("%g_s = all_gather_start %m {factor = 3, dimension = 1} : f32[12,6]",
+	                    "%g = all_gather_done %g_s : f32[12,6]"),
+	               "test.pir:2:3: error: 'all_gather_start': result 0 has type f32[12,6], expected f32[4,18]");
+	EXPECT_INVALID(PAIR("%r_s = reduce_scatter_start %x {factor = 3} : f32[1]",
+	                    "%r = reduce_scatter_done %r_s : f32[1]"),
+	               "test.pir:2:3: error: 'reduce_scatter_start': operand 0 extent 4 in dimension 0 is not divisible by factor 3");
+	EXPECT_INVALID(PAIR("%r_s = all_reduce_start %m {factor = 2} : f32[6,4]",
+	                    "%r = all_reduce_done %r_s : f32[6,4]"),
+	               "test.pir:2:3: error: 'all_reduce_start': result 0 has type f32[6,4], expected f32[4,6]");
+	EXPECT_INVALID(PAIR("%r_s = all_reduce_start %x {factor = 2, dimension = 0} : f32[4]",
+	                    "%r = all_reduce_done %r_s : f32[4]"),
+	               "test.pir:2:3: error: 'all_reduce_start': attribute 'dimension' does not apply to all_reduce_start");
+	EXPECT_INVALID(PAIR("%g_s = all_gather_start %x {factor = 2, dimension = 1} : f32[8]",
+	                    "%g = all_gather_done %g_s : f32[8]"),
+	               "test.pir:2:3: error: 'all_gather_start': 'dimension' 1 is out of range for operand 0 of rank 1");
+	EXPECT_INVALID(PAIR("%g_s = all_gather_start %x {factor = 2} : i32[8]",
+	                    "%g = all_gather_done %g_s : i32[8]"),
+	               "test.pir:2:3: error: 'all_gather_start': result 0 has dtype i32 but operand 0 has f32");
+	EXPECT_INVALID(PAIR("%g_s = all_gather_start %x, %y {factor = 2} : f32[8]",
+	                    "%g = all_gather_done %g_s : f32[8]"),
+	               "test.pir:2:3: error: 'all_gather_start': a collective has one result per operand (2 operands, 1 result)");
+	/* no results: no done could take them, one error */
+	one("all_gather_start",
+	    "test.pir:2:3: error: 'all_gather_start': a collective needs at least one operand");
+	/* without factor only dtypes and counts */
+	EXPECT_VALID(PAIR("%g_s = all_gather_start %x : f32[99]", "%g = all_gather_done %g_s : f32[99]"));
+	EXPECT_VALID(PAIR("%r_s = reduce_scatter_start %m {factor = 2, dimension = 1} : f32[4,3]",
+	                  "%r = reduce_scatter_done %r_s : f32[4,3]"));
+}
+END_TEST
+
+START_TEST(test_start_reserved_attrs)
+{
+	EXPECT_INVALID(PAIR("%g_s = all_gather_start %x {group_id = 1, factor = 0} : f32[8]",
+	                    "%g = all_gather_done %g_s : f32[8]"),
+	               "test.pir:2:3: error: 'all_gather_start': attribute 'group_id' must be a string, not an integer",
+	               "test.pir:2:3: error: 'all_gather_start': attribute 'factor' must be at least 1, not 0");
+	EXPECT_INVALID(PAIR("%r_s = reduce_scatter_start %x {factor = 2, reduce = 1, fsdp = \"yes\"} : f32[2]",
+	                    "%r = reduce_scatter_done %r_s : f32[2]"),
+	               "test.pir:2:3: error: 'reduce_scatter_start': attribute 'reduce' must be a string, not an integer",
+	               "test.pir:2:3: error: 'reduce_scatter_start': attribute 'fsdp' must be a boolean, not a string");
+	EXPECT_INVALID(PAIR("%r_s = reduce_scatter_start %m {factor = 2, dimension = -1} : f32[2,6]",
+	                    "%r = reduce_scatter_done %r_s : f32[2,6]"),
+	               "test.pir:2:3: error: 'reduce_scatter_start': attribute 'dimension' must not be negative");
+}
+END_TEST
+
+/* Linear: every start reads %x and a store writes %x after every done, so
+ * a check that scanned the buffer's uses at each start or store would take
+ * n^2 steps (and the test would time out). */
+START_TEST(test_async_linear)
+{
+	enum { N = 100000 };
+	size_t cap = (size_t)N * 160, len = 0;
+	char *text = malloc(cap);
+	ck_assert_ptr_nonnull(text);
+	len += (size_t)snprintf(text, cap, "func @f(%%x: f32[4], %%y: f32[4]) {\n");
+	for (int k = 0; k < N; k++)
+		len += (size_t)snprintf(text + len, cap - len,
+		                        "  %%s%d = all_reduce_start %%x : f32[4]\n"
+		                        "  %%d%d = all_reduce_done %%s%d : f32[4]\n"
+		                        "  affine_store %%y, %%x\n", k, k, k);
+	len += (size_t)snprintf(text + len, cap - len, "}\n");
+	pl_diags *d = pl_diags_new();
+	pl_module *m = NULL;
+	ck_assert_int_eq(pl_parse_buffer(text, len, "big.pir", d, &m), PL_OK);
+	ck_assert_int_eq(pl_verify_module(m, d), PL_OK);
+	pl_module_free(m);
+	pl_diags_free(d);
+	free(text);
+}
+END_TEST
+
 /* Checking on several threads gives the same messages, in the same order,
  * as on one: a module large enough to be split, with errors in functions
  * spread over it. */
@@ -714,6 +1012,23 @@ static Suite *verify_suite(void)
 	tcase_add_test(tc, test_reports_every_violation);
 	tcase_add_test(tc, test_valid_modules);
 	tcase_add_test(tc, test_threads_same_messages);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("async");
+	tcase_add_test(tc, test_async_valid);
+	tcase_add_test(tc, test_done_of_non_start);
+	tcase_add_test(tc, test_done_subset);
+	tcase_add_test(tc, test_done_permutation);
+	tcase_add_test(tc, test_done_two_starts);
+	tcase_add_test(tc, test_done_results);
+	tcase_add_test(tc, test_done_kind);
+	tcase_add_test(tc, test_start_result_used_elsewhere);
+	tcase_add_test(tc, test_start_two_dones);
+	tcase_add_test(tc, test_start_without_done);
+	tcase_add_test(tc, test_store_in_flight);
+	tcase_add_test(tc, test_start_shapes);
+	tcase_add_test(tc, test_start_reserved_attrs);
+	tcase_add_test(tc, test_async_linear);
 	suite_add_tcase(s, tc);
 	return s;
 }

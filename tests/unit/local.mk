@@ -29,3 +29,21 @@ tests_unit_check_options_SOURCES = tests/unit/check_options.c
 tests_unit_check_options_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_check_options_LDADD = $(UNIT_LDADD)
 TESTS += tests/unit/check_options
+# the additions of plugin ABI 1.1 for plugin authors
+check_PROGRAMS += tests/unit/check_api11
+tests_unit_check_api11_SOURCES = tests/unit/check_api11.c
+tests_unit_check_api11_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_check_api11_LDADD = $(UNIT_LDADD)
+TESTS += tests/unit/check_api11
+
+check_PROGRAMS += tests/unit/check_cost
+tests_unit_check_cost_SOURCES = tests/unit/check_cost.c
+tests_unit_check_cost_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_check_cost_LDADD = $(UNIT_LDADD)
+TESTS += tests/unit/check_cost
+
+check_PROGRAMS += tests/unit/check_files
+tests_unit_check_files_SOURCES = tests/unit/check_files.c
+tests_unit_check_files_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_check_files_LDADD = $(UNIT_LDADD)
+TESTS += tests/unit/check_files

@@ -6,6 +6,7 @@
 #ifndef PASSLINE_HOST_H
 #define PASSLINE_HOST_H
 
+#include <passline/cost.h>
 #include <passline/diag.h>
 #include <passline/plugin.h>
 
@@ -65,6 +66,14 @@ PL_API void pl_ctx_free(pl_pass_ctx *ctx);
 PL_API int pl_ctx_set_option(pl_pass_ctx *ctx, const char *name,
                              const char *text, char *err, size_t errlen);
 PL_API void pl_ctx_set_remarks_enabled(pl_pass_ctx *ctx, bool on);
+/* How many errors the pass has reported through ctx (pl_ctx_error, an
+ * undeclared statistic) since ctx was made. A host compares the count
+ * before and after create and run: a pass that reported an error has
+ * failed, whatever it returned. Added in ABI 1.1. */
+PL_API size_t pl_ctx_num_errors(const pl_pass_ctx *ctx);
+/* The cost model pl_ctx_cost_model gives the pass: cm (NULL: the defaults)
+ * is the caller's and must outlive the context. Added in ABI 1.1. */
+PL_API void pl_ctx_set_cost_model(pl_pass_ctx *ctx, const pl_cost_model *cm);
 
 PL_API size_t pl_ctx_num_stats(const pl_pass_ctx *ctx);
 PL_API const char *pl_ctx_stat_name(const pl_pass_ctx *ctx, size_t i);
@@ -77,10 +86,16 @@ PL_API size_t pl_ctx_num_reports(const pl_pass_ctx *ctx);
 PL_API const char *pl_ctx_report_at(const pl_pass_ctx *ctx, size_t i);
 PL_API void pl_ctx_clear_reports(pl_pass_ctx *ctx);
 
-/* Adds two unsigned 128-bit numbers (hi, lo pairs) into *hi, *lo.
- * PL_EOVERFLOW (nothing changed) when the sum passes 2^128 - 1. */
-PL_API int pl_u128_add(uint64_t *hi, uint64_t *lo, uint64_t add_hi,
-                       uint64_t add_lo);
+/* pl_u128_add is in passline/u128.h (which passline/plugin.h includes). */
+
+/* The files the pass handed over with pl_ctx_write_file, in the order of
+ * their first write (names in normal form), each with the bytes of its
+ * last write; valid until the next write or clear. The host writes them
+ * when the run succeeded. Added in ABI 1.1. */
+PL_API size_t pl_ctx_num_files(const pl_pass_ctx *ctx);
+PL_API const char *pl_ctx_file_name(const pl_pass_ctx *ctx, size_t i);
+PL_API const void *pl_ctx_file_data(const pl_pass_ctx *ctx, size_t i, size_t *len);
+PL_API void pl_ctx_clear_files(pl_pass_ctx *ctx);
 
 #ifdef __cplusplus
 }

@@ -60,7 +60,11 @@ PL_API int64_t pl_type_dim(const pl_type *t, size_t i);
 /* Number of elements (1 for a scalar). PL_EOVERFLOW when it exceeds
  * INT64_MAX; *out is then unchanged. */
 PL_API int pl_type_num_elements(const pl_type *t, uint64_t *out);
-/* Elements times the dtype's size, PL_EOVERFLOW beyond INT64_MAX. */
+/* Elements times the dtype's size, PL_EOVERFLOW beyond INT64_MAX. So a
+ * result is at most INT64_MAX: it converts to int64_t without loss, and a
+ * bytes option (PL_OPT_BYTES, an int64_t in 0..INT64_MAX) converts to
+ * uint64_t without loss, so either may be compared with the other after a
+ * cast, e.g. bytes <= (uint64_t)max_bytes. */
 PL_API int pl_type_num_bytes(const pl_type *t, uint64_t *out);
 
 /* ---- attribute values -------------------------------------------------- */
@@ -153,6 +157,11 @@ PL_API pl_inst *pl_func_last_inst(const pl_func *f);
 /* Refreshes the position numbers of every instruction in O(n); see
  * pl_inst_position. */
 PL_API void pl_func_renumber(pl_func *f);
+/* Makes the position numbers of f's instructions current: O(n) after an
+ * edit that could not keep them (the function is renumbered once), O(1)
+ * when they are current already. Then pl_inst_get_position answers until
+ * the next such edit. PL_OK. Added in ABI 1.1. */
+PL_API int pl_func_positions_refresh(pl_func *f);
 
 /* ---- instructions ------------------------------------------------------- */
 
@@ -160,22 +169,57 @@ PL_API void pl_func_renumber(pl_func *f);
  * operands and one result per type. Results are unnamed until
  * pl_value_set_name; the printer names unnamed values. Insert it with
  * pl_inst_insert_before/after or pl_func_append. NULL when out of memory or
- * when opname is not a valid OPNAME. */
+ * when opname is not a valid OPNAME. pl_inst_create says which. */
 PL_API pl_inst *pl_inst_new(pl_func *f, const char *opname,
                             pl_value *const *operands, size_t num_operands,
                             const pl_type *const *result_types,
                             size_t num_results);
+/* pl_inst_new with a status: *out is the new, detached instruction and
+ * PL_OK, or *out is NULL and
+ *   PL_EINVAL    opname is NULL or not a valid OPNAME (passline-pir(5)),
+ *                an operand is NULL or a value of another function, or a
+ *                result type is NULL (or an array is NULL with a count);
+ *   PL_ELIMIT    more than 2^31 - 1 operands or results;
+ *   PL_ENOMEM    out of memory.
+ * Nothing is changed on failure. Added in ABI 1.1. */
+PL_API int pl_inst_create(pl_inst **out, pl_func *f, const char *opname,
+                          pl_value *const *operands, size_t num_operands,
+                          const pl_type *const *result_types,
+                          size_t num_results);
 /* A detached copy of inst: same op, operands, attributes and location;
  * fresh, unnamed results of the same types. NULL when out of memory. */
 PL_API pl_inst *pl_inst_clone(const pl_inst *inst);
 
-/* Link a detached instruction into its function. */
+/* Link a detached instruction into its function. These do nothing when
+ * misused (see pl_inst_insert, which says so). */
 PL_API void pl_func_append(pl_func *f, pl_inst *inst);
 PL_API void pl_inst_insert_before(pl_inst *inst, pl_inst *pos);
 PL_API void pl_inst_insert_after(pl_inst *inst, pl_inst *pos);
-/* Move a linked instruction; pos must be in the same function. */
+/* Move a linked instruction; pos must be in the same function. These do
+ * nothing when misused (see pl_inst_move, which says so). */
 PL_API void pl_inst_move_before(pl_inst *inst, pl_inst *pos);
 PL_API void pl_inst_move_after(pl_inst *inst, pl_inst *pos);
+
+/* Where pl_inst_insert and pl_inst_move put an instruction. Added in ABI
+ * 1.1. */
+typedef enum pl_where {
+	PL_BEFORE = 1, /* just before pos */
+	PL_AFTER = 2,  /* just after pos */
+	PL_FIRST = 3,  /* first of its function; pos must be NULL */
+	PL_LAST = 4    /* last of its function; pos must be NULL */
+} pl_where;
+
+/* Links the detached inst into its function at where. PL_OK, or PL_EINVAL
+ * and nothing changed when inst is NULL, linked already or erased, when
+ * pos is NULL for PL_BEFORE/PL_AFTER (or not NULL for PL_FIRST/PL_LAST),
+ * is not linked (detached or erased) or is in another function, or where
+ * is none of the above. Added in ABI 1.1. */
+PL_API int pl_inst_insert(pl_inst *inst, pl_inst *pos, pl_where where);
+/* Moves the linked inst to where, within its function. PL_OK, or PL_EINVAL
+ * and nothing changed when inst is NULL or not linked, when pos is inst
+ * itself, or on a misuse of pos or where as for pl_inst_insert. Moving an
+ * instruction to where it is already is PL_OK. Added in ABI 1.1. */
+PL_API int pl_inst_move(pl_inst *inst, pl_inst *pos, pl_where where);
 /* Unlinks inst, drops its uses of its operands and retires it. Its results
  * must have no uses left (PL_EINVAL otherwise, nothing changed). The handle
  * (and its results') must not be used afterwards: the memory is reused for
@@ -191,6 +235,13 @@ PL_API bool pl_inst_is_linked(const pl_inst *inst);
 PL_API pl_op pl_inst_op(const pl_inst *inst);
 PL_API const char *pl_inst_opname(const pl_inst *inst);
 PL_API unsigned pl_inst_traits(const pl_inst *inst);
+/* Whether inst may do something besides computing its results, so that it
+ * must not be removed even when none of its results is used: true for
+ * stores, collectives and the starts and dones of asynchronous ones,
+ * return, and every op the SDK does not know (PL_OP_OTHER: "acme.barrier"
+ * may well write memory). False for the other known ops: loads, computing
+ * ops, pack and unpack. See passline-pir(5). Added in ABI 1.1. */
+PL_API bool pl_inst_has_side_effects(const pl_inst *inst);
 
 PL_API size_t pl_inst_num_operands(const pl_inst *inst);
 PL_API pl_value *pl_inst_operand(const pl_inst *inst, size_t i);
@@ -201,7 +252,14 @@ PL_API pl_value *pl_inst_result(const pl_inst *inst, size_t i);
 
 PL_API pl_attrs *pl_inst_attrs(pl_inst *inst);
 PL_API const pl_attrs *pl_inst_attrs_const(const pl_inst *inst);
-/* Replaces inst's attributes with a copy of from's, in from's order. */
+/* Replaces inst's attributes with a copy of from's, in from's order; both
+ * must be of one module. The copy is made on write: the two share one entry
+ * array (the values are immutable anyway) until either dictionary is
+ * changed, which then gives that one an array of its own. So a change to
+ * either after the call never shows in the other. Sharing marks from's
+ * entries as shared, which is why a call is not safe while another thread
+ * reads from (nothing here is thread-safe). PL_OK, or PL_EINVAL (nothing
+ * changed) for instructions of two modules. */
 PL_API int pl_inst_copy_attrs(pl_inst *inst, const pl_inst *from);
 
 /* Source location (0 for an instruction built without one). */
@@ -213,9 +271,19 @@ PL_API void pl_inst_set_loc(pl_inst *inst, unsigned line, unsigned col);
  * pl_inst_position(a) < pl_inst_position(b). O(1); after an edit that could
  * not keep the numbers the next query renumbers the function once (O(n)).
  * A pass that interleaves many edits and queries at one place should
- * compute what it needs first, then edit. */
+ * compute what it needs first, then edit. Although they take const
+ * pointers, these two write: that renumbering stores new numbers in every
+ * instruction of the function. Code that must not write (an analysis
+ * handed const pointers, or one function read by two threads) calls
+ * pl_func_positions_refresh first and then pl_inst_get_position. */
 PL_API uint64_t pl_inst_position(const pl_inst *inst);
 PL_API bool pl_inst_comes_before(const pl_inst *a, const pl_inst *b);
+/* The ordering number of pl_inst_position into *out, without writing
+ * anything. PL_OK; PL_ENOTFOUND when inst is not linked (it has no
+ * position); PL_EINVAL when the function was edited in a way that needs a
+ * renumbering since the last one: call pl_func_positions_refresh (or
+ * pl_inst_position) first. *out is unchanged on failure. Added in ABI 1.1. */
+PL_API int pl_inst_get_position(uint64_t *out, const pl_inst *inst);
 
 /* num_dynamic_instances: the attribute, else the product of
  * domain, else the element count of result 0, else of operand 0, else 1.

@@ -15,7 +15,9 @@
 extern "C" {
 #endif
 
-/* Traits of an op, as bits. */
+/* Traits of an op, as bits. A later ABI may give a known op a new bit
+ * (1.1 added PL_TRAIT_SIDE_EFFECTS): test bits with &, never compare a
+ * traits value with ==. */
 enum {
 	PL_TRAIT_COLLECTIVE = 1u << 0,  /* all_gather, all_reduce, reduce_scatter */
 	PL_TRAIT_REDUCING = 1u << 1,    /* a collective that reduces */
@@ -31,42 +33,65 @@ enum {
 	 * (its results are the in-flight buffers); its done takes exactly all
 	 * of the start's results and gives the ready values. */
 	PL_TRAIT_COLLECTIVE_START = 1u << 9,
-	PL_TRAIT_COLLECTIVE_DONE = 1u << 10
+	PL_TRAIT_COLLECTIVE_DONE = 1u << 10,
+	/* Added in ABI 1.1: the op does something besides computing its
+	 * results (writes memory, talks to other ranks, ends the function), so
+	 * an instruction of it must stay even when its results are unused.
+	 * Ops the SDK does not know have no traits; pl_inst_has_side_effects
+	 * (passline/ir.h) counts them as side-effecting too. */
+	PL_TRAIT_SIDE_EFFECTS = 1u << 11
 };
+
+/* Shorthands for the table below. */
+#define PL_TRAITS_COLLECTIVE_ (PL_TRAIT_COLLECTIVE | PL_TRAIT_SIDE_EFFECTS)
+#define PL_TRAITS_START_ (PL_TRAIT_COLLECTIVE_START | PL_TRAIT_SIDE_EFFECTS)
+#define PL_TRAITS_DONE_ (PL_TRAIT_COLLECTIVE_DONE | PL_TRAIT_SIDE_EFFECTS)
 
 /* X(ENUM, "name", traits, default flops per dynamic instance) */
 #define PL_OP_TABLE(X)                                                           \
-	X(ALL_GATHER, "all_gather", PL_TRAIT_COLLECTIVE, 0)                      \
-	X(ALL_REDUCE, "all_reduce", PL_TRAIT_COLLECTIVE | PL_TRAIT_REDUCING, 0) \
+	X(ALL_GATHER, "all_gather", PL_TRAITS_COLLECTIVE_, 0)                    \
+	X(ALL_REDUCE, "all_reduce", PL_TRAITS_COLLECTIVE_ | PL_TRAIT_REDUCING, 0) \
 	X(REDUCE_SCATTER, "reduce_scatter",                                      \
-	  PL_TRAIT_COLLECTIVE | PL_TRAIT_REDUCING, 0)                            \
+	  PL_TRAITS_COLLECTIVE_ | PL_TRAIT_REDUCING, 0)                          \
 	X(TENSOR_CONTRACT, "tensor_contract", PL_TRAIT_CONTRACT, 2)              \
 	X(AFFINE_LOAD, "affine_load", PL_TRAIT_LOAD | PL_TRAIT_AFFINE, 0)        \
-	X(AFFINE_STORE, "affine_store", PL_TRAIT_STORE | PL_TRAIT_AFFINE, 0)     \
+	X(AFFINE_STORE, "affine_store",                                          \
+	  PL_TRAIT_STORE | PL_TRAIT_AFFINE | PL_TRAIT_SIDE_EFFECTS, 0)           \
 	X(GENERIC_LOAD, "generic_load", PL_TRAIT_LOAD, 0)                        \
-	X(GENERIC_STORE, "generic_store", PL_TRAIT_STORE, 0)                     \
+	X(GENERIC_STORE, "generic_store",                                        \
+	  PL_TRAIT_STORE | PL_TRAIT_SIDE_EFFECTS, 0)                             \
 	X(REDUCE, "reduce", PL_TRAIT_REDUCE_LIKE, 1)                             \
 	X(RMS_NORM, "rms_norm", PL_TRAIT_REDUCE_LIKE, 1)                         \
 	X(PACK, "pack", PL_TRAIT_DATA_MOVEMENT, 0)                               \
 	X(UNPACK, "unpack", PL_TRAIT_DATA_MOVEMENT, 0)                           \
-	X(RETURN, "return", PL_TRAIT_TERMINATOR, 0)                              \
+	X(RETURN, "return", PL_TRAIT_TERMINATOR | PL_TRAIT_SIDE_EFFECTS, 0)      \
 	/* Added in ABI 1.1. */                                                  \
-	X(ALL_GATHER_START, "all_gather_start", PL_TRAIT_COLLECTIVE_START, 0)    \
-	X(ALL_GATHER_DONE, "all_gather_done", PL_TRAIT_COLLECTIVE_DONE, 0)       \
+	X(ALL_GATHER_START, "all_gather_start", PL_TRAITS_START_, 0)             \
+	X(ALL_GATHER_DONE, "all_gather_done", PL_TRAITS_DONE_, 0)                \
 	X(REDUCE_SCATTER_START, "reduce_scatter_start",                          \
-	  PL_TRAIT_COLLECTIVE_START | PL_TRAIT_REDUCING, 0)                      \
-	X(REDUCE_SCATTER_DONE, "reduce_scatter_done", PL_TRAIT_COLLECTIVE_DONE, 0) \
+	  PL_TRAITS_START_ | PL_TRAIT_REDUCING, 0)                               \
+	X(REDUCE_SCATTER_DONE, "reduce_scatter_done", PL_TRAITS_DONE_, 0)        \
 	X(ALL_REDUCE_START, "all_reduce_start",                                  \
-	  PL_TRAIT_COLLECTIVE_START | PL_TRAIT_REDUCING, 0)                      \
-	X(ALL_REDUCE_DONE, "all_reduce_done", PL_TRAIT_COLLECTIVE_DONE, 0)
+	  PL_TRAITS_START_ | PL_TRAIT_REDUCING, 0)                               \
+	X(ALL_REDUCE_DONE, "all_reduce_done", PL_TRAITS_DONE_, 0)
 
 typedef enum pl_op {
 	PL_OP_OTHER = 0, /* any op the SDK does not know */
 #define PL_X_OP_ENUM(e, name, traits, flops) PL_OP_##e,
 	PL_OP_TABLE(PL_X_OP_ENUM)
 #undef PL_X_OP_ENUM
-	PL_OP__COUNT
+	PL_OP__COUNT /* what THESE headers know; see pl_op_count */
 } pl_op;
+
+/* PL_OP__COUNT is only how many ops the headers a plugin was built with
+ * know. The library that runs it may be newer and know more: pl_inst_op
+ * can then give a value at or above the plugin's PL_OP__COUNT. Never index
+ * a table sized PL_OP__COUNT by an op without checking it first, e.g.
+ *
+ *     pl_op op = pl_inst_op(i);
+ *     counts[(unsigned)op < PL_OP__COUNT ? op : PL_OP_OTHER]++;
+ *
+ * or size the table at run time by pl_op_count(). */
 
 /* How many op values the library that is running knows: pl_op values are
  * below this. A plugin built against older headers may meet larger values
@@ -80,7 +105,8 @@ PL_API unsigned pl_op_count(void);
 PL_API pl_op pl_op_from_name(const char *name);
 /* The canonical name of a known op; NULL for PL_OP_OTHER or out of range. */
 PL_API const char *pl_op_name(pl_op op);
-/* Trait bits of an op (0 for PL_OP_OTHER). */
+/* Trait bits of an op (0 for PL_OP_OTHER: for an instruction, ask
+ * pl_inst_has_side_effects rather than test PL_TRAIT_SIDE_EFFECTS). */
 PL_API unsigned pl_op_traits(pl_op op);
 /* Default flops per dynamic instance; PL_OTHER_OP_FLOPS for
  * PL_OP_OTHER. */
@@ -131,8 +157,12 @@ typedef enum pl_dtype {
 #define PL_X_DTYPE_ENUM(e, name, size) PL_DTYPE_##e,
 	PL_DTYPE_TABLE(PL_X_DTYPE_ENUM)
 #undef PL_X_DTYPE_ENUM
-	PL_DTYPE__COUNT
+	PL_DTYPE__COUNT /* what THESE headers know; see pl_dtype_count */
 } pl_dtype;
+
+/* Like PL_OP__COUNT, PL_DTYPE__COUNT is what the headers a plugin was built
+ * with know: pl_type_dtype can give a larger value under a newer library.
+ * Check a dtype against it before indexing a table of that size. */
 
 /* How many dtype values the running library knows (PL_DTYPE_INVALID
  * included), like pl_op_count. Added in ABI 1.1. */

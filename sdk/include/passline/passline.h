@@ -11,5 +11,7 @@
 #include <passline/verify.h>
 #include <passline/predicate.h>
 #include <passline/plugin.h>
+#include <passline/u128.h>
+#include <passline/cost.h>
 
 #endif

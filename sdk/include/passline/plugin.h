@@ -50,6 +50,7 @@
 
 #include <passline/common.h>
 #include <passline/ir.h>
+#include <passline/u128.h> /* pl_u128_add and pl_u128_format */
 
 #ifdef __cplusplus
 extern "C" {
@@ -60,7 +61,8 @@ extern "C" {
 typedef enum pl_option_type {
 	PL_OPT_BOOL = 1,   /* true/false, yes/no, on/off, 1/0 */
 	PL_OPT_INT = 2,    /* a decimal int64 within [min, max] */
-	PL_OPT_BYTES = 3,  /* an int64 of bytes, suffix KiB, MiB or GiB allowed */
+	PL_OPT_BYTES = 3,  /* an int64 of bytes, suffix KiB, MiB or GiB allowed;
+	                    * see pl_type_num_bytes to compare with a type's */
 	PL_OPT_STRING = 4, /* any text */
 	PL_OPT_ENUM = 5    /* one of choices */
 } pl_option_type;
@@ -188,8 +190,11 @@ PL_API int pl_ctx_get_int(const pl_pass_ctx *ctx, const char *name, int64_t *out
 PL_API int pl_ctx_get_string(const pl_pass_ctx *ctx, const char *name,
                              const char **out);
 
-/* Adds to a declared statistic. PL_ENOTFOUND for an undeclared name,
- * PL_EOVERFLOW when the total would pass 2^128 - 1 (it is then unchanged). */
+/* Adds to a declared statistic. PL_EOVERFLOW when the total would pass
+ * 2^128 - 1 (it is then unchanged). PL_ENOTFOUND for a name the pass did
+ * not declare: that is a bug of the pass, so it is also reported as an
+ * error naming the statistic ("undeclared statistic 'x'"), which fails the
+ * pass (see pl_ctx_error). */
 PL_API int pl_ctx_stat_add(pl_pass_ctx *ctx, const char *stat, uint64_t delta);
 /* Adds hi * 2^64 + lo. */
 PL_API int pl_ctx_stat_add_wide(pl_pass_ctx *ctx, const char *stat, uint64_t hi,
@@ -197,14 +202,19 @@ PL_API int pl_ctx_stat_add_wide(pl_pass_ctx *ctx, const char *stat, uint64_t hi,
 
 /* Remarks explain what a pass did or declined to do; they are shown only
  * with --remarks, so test pl_ctx_remarks_enabled before composing costly
- * ones. at (may be NULL) gives the location. */
+ * ones. at (may be NULL) gives the location: the remark, warning or error
+ * is made at the call, with at's file, line and column copied then, so the
+ * instruction may be changed or erased right after (a pass may report
+ * what it removes). */
 PL_API bool pl_ctx_remarks_enabled(const pl_pass_ctx *ctx);
 PL_API void pl_ctx_remark(pl_pass_ctx *ctx, const pl_inst *at, const char *fmt,
                           ...) PL_PRINTF(3, 4);
 PL_API void pl_ctx_warning(pl_pass_ctx *ctx, const pl_inst *at,
                            const char *fmt, ...) PL_PRINTF(3, 4);
-/* An error: the pass should then return a negative status from run or
- * create, and the host stops with exit status 4. */
+/* An error: the pass has failed. It should then return a negative status
+ * from run or create; but an error reported is a failed pass even when
+ * run or create returns PL_OK: the host stops with exit status 4 and
+ * writes no output. */
 PL_API void pl_ctx_error(pl_pass_ctx *ctx, const pl_inst *at, const char *fmt,
                          ...) PL_PRINTF(3, 4);
 
@@ -212,10 +222,25 @@ PL_API void pl_ctx_error(pl_pass_ctx *ctx, const pl_inst *at, const char *fmt,
  * host shows report lines after the pass has run. PL_OK or PL_ENOMEM. */
 PL_API int pl_ctx_report(pl_pass_ctx *ctx, const char *fmt, ...) PL_PRINTF(2, 3);
 
-/* Formats an unsigned 128-bit hi * 2^64 + lo in decimal into buf, which
- * must hold PL_U128_DEC_BUFSIZE bytes; returns buf. */
-#define PL_U128_DEC_BUFSIZE 40
-PL_API char *pl_u128_format(uint64_t hi, uint64_t lo, char *buf);
+/* Hands a file to the host: len bytes of data (copied; data may be NULL
+ * when len is 0) to be written under name, a path relative to the folder
+ * of the host's output (passline(1): beside -o, or in the current folder).
+ * The host writes every file atomically and only after the whole run
+ * succeeded, so a pass never opens files itself. The name is kept in
+ * normal form ("a/./b/../c" is "a/c"); a later write of the same name by
+ * this pass replaces the earlier one, and so does a later pass's.
+ * PL_OK; PL_EINVAL (with an error naming the file in the diagnostics) for
+ * a name that is empty, absolute, names a folder or leaves the output
+ * folder through ".."; PL_ENOMEM. Each write compares its name with the
+ * files the context holds: meant for a few files per pass, not thousands.
+ * Added in ABI 1.1. */
+PL_API int pl_ctx_write_file(pl_pass_ctx *ctx, const char *name, const void *data,
+                             size_t len);
+
+/* Checks a file name as pl_ctx_write_file does, on its text alone. PL_OK,
+ * or PL_EINVAL with the reason in err (errlen bytes, NUL-terminated; err
+ * may be NULL). Added in ABI 1.1. */
+PL_API int pl_file_name_check(const char *name, char *err, size_t errlen);
 
 #ifdef __cplusplus
 }

@@ -63,7 +63,16 @@ PL_API int pl_domain_count(const int64_t *extents, size_t rank,
 /* masked_dynamic_instances: the number of domain points that
  * satisfy the predicate when inst has one, else
  * pl_inst_num_dynamic_instances. Errors as above, plus PL_EPARSE for a
- * predicate that does not parse (the verifier rejects those first). */
+ * predicate that does not parse (the verifier rejects those first).
+ *
+ * With a predicate, the count depends on nothing but the values of inst's
+ * domain and predicate attributes (attribute values are immutable, so a
+ * caller may remember it per pair of values); the module remembers it per
+ * pair too, so a pair that repeats is counted once per module and then
+ * answered in O(1) (so even this read writes the module's memo: one
+ * thread at a time per module, as for every call on it). Every pass that
+ * needs the predicated count should call this, so that all count the same
+ * way. */
 PL_API int pl_inst_masked_dynamic_instances(const pl_inst *inst, uint64_t *out);
 
 #ifdef __cplusplus

@@ -6,8 +6,11 @@
  * agree; reserved attributes have their types; predicate only together with
  * domain, and every constraint parses and names only indices the domain
  * has; products of shapes, domains and num_dynamic_instances fit in int64;
- * collective shape rules. Every violation is one error naming the
- * instruction's location.
+ * collective shape rules; asynchronous collectives: a done takes exactly all
+ * results of one start of its kind, in order, a start's results are used by
+ * its one done only, every start has its done in its function, and no store
+ * writes a start's operand while it is in flight. Every violation is one
+ * error naming the instruction's location. Linear in the module's size.
  */
 #ifndef PASSLINE_VERIFY_H
 #define PASSLINE_VERIFY_H

@@ -1,0 +1,119 @@
+/* SPDX-License-Identifier: MIT */
+/* plugins/schedule_estimate.c — ScheduleEstimate.
+ * Reads: every instruction, under the pipeline's cost model. Changes:
+ * nothing; adds four statistics.
+ *
+ * What a pipeline bought, in time: each function is simulated as it is now
+ * (pl_schedule_new: a compute clock and one stream per process group, so a
+ * collective started early runs while compute does), and the makespan, the
+ * compute time, the communication time and the communication nothing hid
+ * (exposed) are summed over the functions, in ns, exactly (128-bit sums).
+ * Run it after the passes whose effect it should measure; comparing
+ * exposed_comm_ns with comm_ns shows how much communication is hidden.
+ */
+#include <passline/passline.h>
+
+#include <stdio.h>
+
+#include "pass_end.h"
+
+typedef unsigned __int128 u128;
+
+static const pl_stat_decl schedule_stats[] = {
+	PL_STAT("makespan_ns", "Simulated time of every function, summed (ns)."),
+	PL_STAT("compute_ns", "Compute time, summed (ns)."),
+	PL_STAT("comm_ns", "Collective communication time, summed (ns)."),
+	PL_STAT("exposed_comm_ns", "Communication time compute did not hide, summed (ns)."),
+	PL_STAT_END
+};
+
+/* Where the simulation of f failed, said as precisely as the SDK's
+ * answers allow: the instruction whose time cannot be taken, the done
+ * without a start, or else the function. */
+static void explain(pl_pass_ctx *ctx, const pl_func *f, int rc)
+{
+	const pl_cost_model *cm = pl_ctx_cost_model(ctx);
+	for (const pl_inst *inst = pl_func_first_inst(f); inst; inst = pl_inst_next(inst)) {
+		uint64_t t;
+		int trc = pl_inst_time_ns(inst, cm, &t);
+		if (trc != PL_OK) {
+			pl_ctx_error(ctx, inst, "cannot take the time of %s in @%s: %s",
+			             pl_inst_opname(inst), pl_func_name(f),
+			             trc == PL_EOVERFLOW ? "more than 2^64 - 1 ns"
+			                                 : pl_status_string(trc));
+			return;
+		}
+		if (!(pl_inst_traits(inst) & PL_TRAIT_COLLECTIVE_DONE))
+			continue;
+		const pl_inst *start = pl_inst_num_operands(inst)
+		                               ? pl_value_def(pl_inst_operand(inst, 0))
+		                               : NULL;
+		if (!start || pl_inst_func(start) != f ||
+		    !(pl_inst_traits(start) & PL_TRAIT_COLLECTIVE_START) ||
+		    !pl_inst_comes_before(start, inst)) {
+			pl_ctx_error(ctx, inst, "%s in @%s does not take the results of a start before it",
+			             pl_inst_opname(inst), pl_func_name(f));
+			return;
+		}
+	}
+	pl_ctx_error(ctx, NULL, "cannot simulate @%s: %s", pl_func_name(f),
+	             rc == PL_EOVERFLOW ? "its schedule is longer than 2^64 - 1 ns"
+	                                : pl_status_string(rc));
+}
+
+static int add_wide(pl_pass_ctx *ctx, const char *stat, u128 v)
+{
+	return v ? pl_ctx_stat_add_wide(ctx, stat, (uint64_t)(v >> 64), (uint64_t)v) : PL_OK;
+}
+
+static int schedule_run(pl_pass_ctx *ctx, void *state, pl_module *m)
+{
+	(void)state;
+	const pl_cost_model *cm = pl_ctx_cost_model(ctx);
+	u128 makespan = 0, compute = 0, comm = 0, exposed = 0;
+	for (size_t fi = 0; fi < pl_module_num_funcs(m); fi++) {
+		const pl_func *f = pl_module_func_at(m, fi);
+		pl_schedule *s;
+		int rc = pl_schedule_new(&s, f, cm);
+		if (rc == PL_ENOMEM)
+			return pass_end_report(ctx, rc, "simulate");
+		if (rc) {
+			explain(ctx, f, rc);
+			return rc;
+		}
+		/* 2^64 functions of 2^64 ns cannot be: the sums fit */
+		makespan += pl_schedule_makespan_ns(s);
+		compute += pl_schedule_compute_ns(s);
+		comm += pl_schedule_comm_ns(s);
+		exposed += pl_schedule_exposed_ns(s);
+		if (pl_ctx_remarks_enabled(ctx))
+			pl_ctx_remark(ctx, pl_func_first_inst(f),
+			              "@%s: makespan %llu ns, compute %llu ns, communication %llu ns, "
+			              "exposed %llu ns",
+			              pl_func_name(f), (unsigned long long)pl_schedule_makespan_ns(s),
+			              (unsigned long long)pl_schedule_compute_ns(s),
+			              (unsigned long long)pl_schedule_comm_ns(s),
+			              (unsigned long long)pl_schedule_exposed_ns(s));
+		pl_schedule_free(s);
+	}
+	int rc = add_wide(ctx, "makespan_ns", makespan);
+	if (rc == PL_OK)
+		rc = add_wide(ctx, "compute_ns", compute);
+	if (rc == PL_OK)
+		rc = add_wide(ctx, "comm_ns", comm);
+	if (rc == PL_OK)
+		rc = add_wide(ctx, "exposed_comm_ns", exposed);
+	return pass_end_report(ctx, rc, "record the statistics");
+}
+
+static const pl_pass_desc schedule_pass = {
+	PL_PASS_DESC_INIT,
+	.name = "ScheduleEstimate",
+	.summary = "Simulates every function under the cost model: makespan, compute, "
+	           "communication and exposed communication in ns (changes nothing).",
+	.stats = schedule_stats,
+	.run = schedule_run,
+};
+
+PL_PLUGIN_DEFINE("ScheduleEstimate", PACKAGE_VERSION, "MIT",
+                 "Schedule simulation under the pipeline's cost model.", &schedule_pass)

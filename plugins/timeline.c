@@ -1,0 +1,326 @@
+/* SPDX-License-Identifier: MIT */
+/* plugins/timeline.c — Timeline: a picture of the simulated schedule of
+ * one function (passline/cost.h), as SVG and as Chrome trace-event JSON,
+ * handed to the host as files. Reads: the module and the cost model.
+ * Changes: nothing. */
+#include "timeline.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pass_end.h"
+
+const struct tl_class_info tl_classes[TL_NUM_CLASSES] = {
+	[TL_CONTRACT] = {"contract", "contract", "#4e79a7"},
+	[TL_LOAD_STORE] = {"load_store", "load/store", "#59a14f"},
+	[TL_OTHER] = {"compute", "other compute", "#bab0ac"},
+	[TL_ALL_GATHER] = {"all_gather", "all-gather", "#f28e2b"},
+	[TL_REDUCE_SCATTER] = {"reduce_scatter", "reduce-scatter", "#b07aa1"},
+	[TL_ALL_REDUCE] = {"all_reduce", "all-reduce", "#76b7b2"},
+	[TL_EXPOSED] = {"exposed", "exposed wait", "#e15759"},
+};
+
+enum tl_class tl_class_of(const pl_inst *inst)
+{
+	switch (pl_inst_op(inst)) {
+	case PL_OP_ALL_GATHER:
+	case PL_OP_ALL_GATHER_START: return TL_ALL_GATHER;
+	case PL_OP_REDUCE_SCATTER:
+	case PL_OP_REDUCE_SCATTER_START: return TL_REDUCE_SCATTER;
+	case PL_OP_ALL_REDUCE:
+	case PL_OP_ALL_REDUCE_START: return TL_ALL_REDUCE;
+	default: break;
+	}
+	unsigned traits = pl_inst_traits(inst);
+	if (traits & (PL_TRAIT_COLLECTIVE_DONE | PL_TRAIT_TERMINATOR))
+		return TL_NONE;
+	if (traits & PL_TRAIT_CONTRACT)
+		return TL_CONTRACT;
+	if (traits & (PL_TRAIT_LOAD | PL_TRAIT_STORE))
+		return TL_LOAD_STORE;
+	return TL_OTHER;
+}
+
+/* ---- the text buffer ---- */
+
+static bool grow(struct tl_buf *b, size_t more)
+{
+	if (b->failed)
+		return false;
+	if (b->len + more + 1 <= b->cap)
+		return true;
+	size_t cap = b->cap ? b->cap : 4096;
+	while (cap < b->len + more + 1)
+		cap *= 2;
+	char *d = realloc(b->data, cap);
+	if (!d) {
+		b->failed = true;
+		return false;
+	}
+	b->data = d;
+	b->cap = cap;
+	return true;
+}
+
+void tl_buf_put(struct tl_buf *b, const char *s, size_t n)
+{
+	if (!grow(b, n))
+		return;
+	memcpy(b->data + b->len, s, n);
+	b->len += n;
+	b->data[b->len] = '\0';
+}
+
+void tl_buf_printf(struct tl_buf *b, const char *fmt, ...)
+{
+	char small[256];
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(small, sizeof small, fmt, ap);
+	va_end(ap);
+	if (n < 0) {
+		b->failed = true;
+		return;
+	}
+	if ((size_t)n < sizeof small) {
+		tl_buf_put(b, small, (size_t)n);
+		return;
+	}
+	if (!grow(b, (size_t)n))
+		return;
+	va_start(ap, fmt);
+	vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	b->len += (size_t)n;
+}
+
+/* The length of the well-formed UTF-8 sequence at s, else 0. */
+static size_t utf8_len(const unsigned char *s)
+{
+	unsigned c = s[0];
+	size_t n = c < 0x80 ? 1 : (c & 0xE0) == 0xC0 ? 2 : (c & 0xF0) == 0xE0 ? 3
+	                   : (c & 0xF8) == 0xF0 ? 4 : 0;
+	if (n == 0 || (n == 2 && c < 0xC2) || (n == 4 && c > 0xF4))
+		return 0;
+	for (size_t k = 1; k < n; k++)
+		if ((s[k] & 0xC0) != 0x80)
+			return 0;
+	if (n == 3) {
+		unsigned cp = (c & 0x0F) << 12 | (s[1] & 0x3Fu) << 6 | (s[2] & 0x3Fu);
+		if (cp < 0x800 || (cp >= 0xD800 && cp <= 0xDFFF))
+			return 0;
+	}
+	if (n == 4) {
+		unsigned cp = (c & 0x07) << 18 | (s[1] & 0x3Fu) << 12 | (s[2] & 0x3Fu) << 6;
+		if (cp < 0x10000 || cp > 0x10FFFF)
+			return 0;
+	}
+	return n;
+}
+
+/* Copies the character at *s (valid UTF-8, else "?": names are bytes, the
+ * SVG and JSON files are UTF-8) and steps past it. */
+static void put_char(struct tl_buf *b, const char **s)
+{
+	size_t n = utf8_len((const unsigned char *)*s);
+	tl_buf_put(b, n ? *s : "?", n ? n : 1);
+	*s += n ? n - 1 : 0;
+}
+
+void tl_buf_xml(struct tl_buf *b, const char *s)
+{
+	for (; *s; s++) {
+		switch (*s) {
+		case '&': TL_PUTS(b, "&amp;"); break;
+		case '<': TL_PUTS(b, "&lt;"); break;
+		case '>': TL_PUTS(b, "&gt;"); break;
+		case '"': TL_PUTS(b, "&quot;"); break;
+		case '\'': TL_PUTS(b, "&apos;"); break;
+		default:
+			/* XML 1.0 has no place for other control characters */
+			if ((unsigned char)*s < 0x20 && *s != '\t' && *s != '\n')
+				TL_PUTS(b, "?");
+			else
+				put_char(b, &s);
+		}
+	}
+}
+
+void tl_buf_json(struct tl_buf *b, const char *s)
+{
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		if (c == '"' || c == '\\')
+			tl_buf_printf(b, "\\%c", c);
+		else if (c < 0x20)
+			tl_buf_printf(b, "\\u%04x", c);
+		else
+			put_char(b, &s);
+	}
+}
+
+void tl_buf_u64(struct tl_buf *b, uint64_t v)
+{
+	char digits[20];
+	size_t n = 0;
+	do {
+		digits[sizeof digits - ++n] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	tl_buf_put(b, digits + sizeof digits - n, n);
+}
+
+void tl_buf_us(struct tl_buf *b, uint64_t ns)
+{
+	unsigned frac = (unsigned)(ns % 1000);
+	char tail[4] = {'.', (char)('0' + frac / 100), (char)('0' + frac / 10 % 10),
+	                (char)('0' + frac % 10)};
+	tl_buf_u64(b, ns / 1000);
+	tl_buf_put(b, tail, sizeof tail);
+}
+
+void tl_buf_free(struct tl_buf *b)
+{
+	free(b->data);
+	memset(b, 0, sizeof *b);
+}
+
+bool tl_has_names(const pl_inst *inst)
+{
+	for (size_t k = 0; k < pl_inst_num_results(inst); k++)
+		if (pl_value_name(pl_inst_result(inst, k)))
+			return true;
+	return false;
+}
+
+void tl_buf_results(struct tl_buf *b, const pl_inst *inst,
+                    void (*escape)(struct tl_buf *, const char *))
+{
+	bool first = true;
+	for (size_t k = 0; k < pl_inst_num_results(inst); k++) {
+		const char *name = pl_value_name(pl_inst_result(inst, k));
+		if (!name)
+			continue;
+		if (first)
+			TL_PUTS(b, "%");
+		else
+			TL_PUTS(b, ", %");
+		escape(b, name);
+		first = false;
+	}
+}
+
+/* ---- the pass ---- */
+
+static const pl_option_decl timeline_options[] = {
+	PL_OPTION_STRING("svg", "", "SVG file to write, beside the output (empty: none)."),
+	PL_OPTION_STRING("trace", "",
+	                 "Chrome trace-event JSON file to write (empty: none)."),
+	PL_OPTION_STRING("function", "",
+	                 "The function to draw (empty: the one with the largest makespan)."),
+	PL_OPTION_STRING("title", "", "The picture's title (empty: the function's name)."),
+	PL_OPTION_END
+};
+
+/* The schedule of the function named (with or without '@'), or of the one
+ * with the largest makespan (the first of equals). */
+static int pick(pl_pass_ctx *ctx, pl_module *m, const char *want, pl_schedule **out,
+                const pl_func **fout)
+{
+	const pl_cost_model *cm = pl_ctx_cost_model(ctx);
+	*out = NULL;
+	*fout = NULL;
+	if (*want) {
+		const char *name = want[0] == '@' ? want + 1 : want;
+		const pl_func *f = pl_module_find_func(m, name);
+		if (!f) {
+			pl_ctx_error(ctx, NULL, "no function @%s in the module", name);
+			return PL_ENOTFOUND;
+		}
+		*fout = f;
+		return pl_schedule_new(out, f, cm);
+	}
+	for (size_t k = 0; k < pl_module_num_funcs(m); k++) {
+		const pl_func *f = pl_module_func_at(m, k);
+		pl_schedule *s;
+		int rc = pl_schedule_new(&s, f, cm);
+		if (rc != PL_OK) {
+			pl_schedule_free(*out);
+			*out = NULL;
+			return rc;
+		}
+		if (!*out || pl_schedule_makespan_ns(s) > pl_schedule_makespan_ns(*out)) {
+			pl_schedule_free(*out);
+			*out = s;
+			*fout = f;
+		} else {
+			pl_schedule_free(s);
+		}
+	}
+	return PL_OK;
+}
+
+static int write_one(pl_pass_ctx *ctx, const char *name, const struct tl_view *v,
+                     void (*writer)(struct tl_buf *, const struct tl_view *))
+{
+	if (!*name)
+		return PL_OK;
+	struct tl_buf b = {0};
+	writer(&b, v);
+	int rc = b.failed ? PL_ENOMEM : pl_ctx_write_file(ctx, name, b.data, b.len);
+	tl_buf_free(&b);
+	return rc;
+}
+
+static int timeline_run(pl_pass_ctx *ctx, void *state, pl_module *m)
+{
+	(void)state;
+	const char *svg = "", *trace = "", *function = "", *title = "";
+	pl_ctx_get_string(ctx, "svg", &svg);
+	pl_ctx_get_string(ctx, "trace", &trace);
+	pl_ctx_get_string(ctx, "function", &function);
+	pl_ctx_get_string(ctx, "title", &title);
+	pl_schedule *s;
+	const pl_func *f;
+	int rc = pick(ctx, m, function, &s, &f), written_rc = PL_OK;
+	if (rc == PL_ENOTFOUND)
+		return rc; /* already explained */
+	if (rc == PL_OK && !s) {
+		pl_ctx_warning(ctx, NULL, "the module has no function: nothing to draw");
+		return PL_OK;
+	}
+	if (rc == PL_OK) {
+		char *deftitle = NULL;
+		if (!*title) {
+			size_t n = strlen(pl_func_name(f)) + 2;
+			deftitle = malloc(n);
+			if (deftitle)
+				snprintf(deftitle, n, "@%s", pl_func_name(f));
+		}
+		struct tl_view v = {s, pl_func_name(f), *title ? title : deftitle};
+		rc = v.title ? PL_OK : PL_ENOMEM;
+		if (rc == PL_OK)
+			rc = written_rc = write_one(ctx, svg, &v, tl_write_svg);
+		if (rc == PL_OK)
+			rc = written_rc = write_one(ctx, trace, &v, tl_write_trace);
+		free(deftitle);
+	}
+	pl_schedule_free(s);
+	if (rc == PL_EINVAL && written_rc == PL_EINVAL)
+		return rc; /* a refused file name, already explained */
+	return pass_end_report(ctx, rc, "simulate the schedule");
+}
+
+static const pl_pass_desc timeline_pass = {
+	PL_PASS_DESC_INIT,
+	.name = "Timeline",
+	.summary = "Draws the simulated schedule of a function as SVG and as a Chrome "
+	           "trace (changes nothing).",
+	.options = timeline_options,
+	.run = timeline_run,
+};
+
+PL_PLUGIN_DEFINE("Timeline", PACKAGE_VERSION, "MIT",
+                 "A picture of the simulated schedule.", &timeline_pass)

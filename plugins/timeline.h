@@ -1,0 +1,76 @@
+/* SPDX-License-Identifier: MIT */
+/* plugins/timeline.h — the parts of the Timeline pass: what it draws (the
+ * simulated schedule of one function, passline/cost.h), the classes that
+ * colour it, and a growing text buffer the two writers share. */
+#ifndef PLUGINS_TIMELINE_H
+#define PLUGINS_TIMELINE_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <passline/passline.h>
+
+/* What a box is, for its colour and its trace category. */
+enum tl_class {
+	TL_CONTRACT,
+	TL_LOAD_STORE,
+	TL_OTHER,          /* other compute */
+	TL_ALL_GATHER,     /* the synchronous op or a start */
+	TL_REDUCE_SCATTER,
+	TL_ALL_REDUCE,
+	TL_EXPOSED,        /* the compute stream waiting for communication */
+	TL_NONE,           /* dones, return: nothing of their own to draw */
+	TL_NUM_CLASSES = TL_NONE
+};
+
+struct tl_class_info {
+	const char *name;   /* the trace category */
+	const char *legend; /* the SVG legend's text */
+	const char *colour;
+};
+extern const struct tl_class_info tl_classes[TL_NUM_CLASSES];
+
+enum tl_class tl_class_of(const pl_inst *inst);
+
+/* The picture's input: one function's schedule and its captions. */
+struct tl_view {
+	const pl_schedule *s;
+	const char *func;  /* the function's name */
+	const char *title;
+};
+
+/* Text that grows; a failed allocation sticks (failed) and later appends
+ * do nothing, so writers check once at the end. */
+struct tl_buf {
+	char *data;
+	size_t len, cap;
+	bool failed;
+};
+void tl_buf_printf(struct tl_buf *b, const char *fmt, ...) PL_PRINTF(2, 3);
+void tl_buf_put(struct tl_buf *b, const char *s, size_t n);
+#define TL_PUTS(b, lit) tl_buf_put((b), lit, sizeof lit - 1)
+/* s with & < > " ' as XML entities. */
+void tl_buf_xml(struct tl_buf *b, const char *s);
+/* s as the inside of a JSON string. */
+void tl_buf_json(struct tl_buf *b, const char *s);
+/* v in decimal, without printf (the writers' hot path). */
+void tl_buf_u64(struct tl_buf *b, uint64_t v);
+/* ns in microseconds, exactly: "12.345" (three decimals). */
+void tl_buf_us(struct tl_buf *b, uint64_t ns);
+void tl_buf_free(struct tl_buf *b);
+
+/* Whether inst has a result with a name (values a pass made may have none
+ * until the module is printed). */
+bool tl_has_names(const pl_inst *inst);
+/* The result names of inst, "%a, %b", each through escape (tl_buf_xml or
+ * tl_buf_json); unnamed values are left out. */
+void tl_buf_results(struct tl_buf *b, const pl_inst *inst,
+                    void (*escape)(struct tl_buf *, const char *));
+
+/* Write the picture into b. */
+void tl_write_svg(struct tl_buf *b, const struct tl_view *v);
+void tl_write_trace(struct tl_buf *b, const struct tl_view *v);
+
+#endif

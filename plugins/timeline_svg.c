@@ -1,0 +1,293 @@
+/* SPDX-License-Identifier: MIT */
+/* plugins/timeline_svg.c — the schedule as an SVG picture: one lane for
+ * compute and one per process group, time left to right on an axis with
+ * units, a box per instruction coloured by class, the compute stream's
+ * exposed waiting in red, a legend and a caption with the totals.
+ *
+ * Coordinates are integers in hundredths of a pixel (exact, so the file is
+ * the same on every machine). Boxes narrower than a pixel are merged with
+ * their neighbours on the lane until the merged box is a pixel wide, drawn
+ * in the colour that has most of its time: a lane holds at most a few
+ * boxes per pixel, whatever the size of the function. */
+#include "timeline.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum {
+	WIDTH = 1200,
+	LEFT = 120,      /* lane labels to the left of this */
+	PLOT = 1040,     /* the time axis' length */
+	LANE_TOP = 40,
+	LANE_H = 28,
+	PITCH = 36,      /* lane to lane */
+	LEGEND_STEP = 150,
+	LABEL_MAX = 18   /* longer group names are cut, in full in a tooltip */
+};
+
+/* v hundredths of a pixel, shortest exact form: "120", "120.5", "120.25". */
+static void px(struct tl_buf *b, uint64_t v)
+{
+	unsigned frac = (unsigned)(v % 100);
+	char tail[3] = {'.', (char)('0' + frac / 10), (char)('0' + frac % 10)};
+	tl_buf_u64(b, v / 100);
+	if (frac)
+		tl_buf_put(b, tail, frac % 10 ? 3 : 2);
+}
+
+/* A duration for people: "640 ns", "1.5 µs", "12.345 ms" (truncated to
+ * three decimals). */
+static void duration(struct tl_buf *b, uint64_t ns)
+{
+	if (ns < 1000) {
+		tl_buf_printf(b, "%" PRIu64 " ns", ns);
+		return;
+	}
+	uint64_t div = ns < 1000000 ? 1000 : ns < 1000000000 ? 1000000 : 1000000000;
+	const char *unit = div == 1000 ? "µs" : div == 1000000 ? "ms" : "s";
+	unsigned frac = (unsigned)(ns % div / (div / 1000));
+	tl_buf_printf(b, "%" PRIu64, ns / div);
+	if (frac) {
+		char d[12];
+		snprintf(d, sizeof d, "%03u", frac);
+		size_t n = 3;
+		while (d[n - 1] == '0')
+			n--;
+		TL_PUTS(b, ".");
+		tl_buf_put(b, d, n);
+	}
+	tl_buf_printf(b, " %s", unit);
+}
+
+/* One lane's boxes, and the narrow ones waiting to be merged. */
+struct lane {
+	struct tl_buf out;
+	unsigned top;
+	bool pending;
+	uint64_t x0, x1;  /* the pending boxes' extent, hundredths of a pixel */
+	uint64_t t0, t1;
+	size_t count;
+	uint64_t ns[TL_NUM_CLASSES];
+	/* the first pending box, drawn as itself when it stays alone */
+	const pl_inst *inst;
+	enum tl_class cls;
+};
+
+struct scale {
+	uint64_t span; /* ns across the plot; at least 1 */
+};
+
+static uint64_t x_of(const struct scale *sc, uint64_t t)
+{
+	return (uint64_t)LEFT * 100 +
+	       (uint64_t)((unsigned __int128)t * (PLOT * 100) / sc->span);
+}
+
+static void rect(struct lane *l, uint64_t x0, uint64_t x1, const char *fill)
+{
+	TL_PUTS(&l->out, "<rect x=\"");
+	px(&l->out, x0);
+	TL_PUTS(&l->out, "\" y=\"");
+	tl_buf_u64(&l->out, l->top);
+	TL_PUTS(&l->out, "\" width=\"");
+	px(&l->out, x1 - x0);
+	tl_buf_printf(&l->out, "\" height=\"%d\" fill=\"%s\"><title>", LANE_H, fill);
+}
+
+static void box(struct lane *l, uint64_t x0, uint64_t x1, const pl_inst *inst,
+                enum tl_class cls, uint64_t ns)
+{
+	rect(l, x0, x1, tl_classes[cls].colour);
+	struct tl_buf *b = &l->out;
+	if (cls == TL_EXPOSED)
+		TL_PUTS(b, "waiting: ");
+	if (tl_has_names(inst)) {
+		tl_buf_results(b, inst, tl_buf_xml);
+		TL_PUTS(b, " = ");
+	}
+	tl_buf_xml(b, pl_inst_opname(inst));
+	TL_PUTS(b, ", ");
+	duration(b, ns);
+	TL_PUTS(b, "</title></rect>\n");
+}
+
+static void flush(struct lane *l)
+{
+	if (!l->pending)
+		return;
+	l->pending = false;
+	if (l->count == 1) {
+		box(l, l->x0, l->x1, l->inst, l->cls, l->t1 - l->t0);
+		return;
+	}
+	int best = 0;
+	for (int c = 1; c < TL_NUM_CLASSES; c++)
+		if (l->ns[c] > l->ns[best])
+			best = c;
+	rect(l, l->x0, l->x1, tl_classes[best].colour);
+	tl_buf_printf(&l->out, "%zu instructions, ", l->count);
+	duration(&l->out, l->t1 - l->t0);
+	TL_PUTS(&l->out, "</title></rect>\n");
+}
+
+/* [t0, t1) of inst on lane l, drawn in class cls. */
+static void add(struct lane *l, const struct scale *sc, const pl_inst *inst,
+                enum tl_class cls, uint64_t t0, uint64_t t1)
+{
+	if (t1 <= t0)
+		return;
+	uint64_t x0 = x_of(sc, t0), x1 = x_of(sc, t1);
+	if (x1 - x0 >= 100) {
+		flush(l);
+		box(l, x0, x1, inst, cls, t1 - t0);
+		return;
+	}
+	if (l->pending && x0 < l->x0 + 100) {
+		l->x1 = x1;
+		l->t1 = t1;
+		l->count++;
+		l->ns[cls] += t1 - t0;
+		return;
+	}
+	flush(l);
+	*l = (struct lane){.out = l->out, .top = l->top, .pending = true, .x0 = x0, .x1 = x1,
+	                   .t0 = t0, .t1 = t1, .count = 1, .inst = inst, .cls = cls};
+	l->ns[cls] = t1 - t0;
+}
+
+static void lane_label(struct tl_buf *b, const char *text, unsigned top)
+{
+	tl_buf_printf(b, "<rect x=\"%d\" y=\"%u\" width=\"%d\" height=\"%d\" fill=\"#f4f4f4\"/>\n",
+	              LEFT, top, PLOT, LANE_H);
+	tl_buf_printf(b, "<text x=\"%d\" y=\"%u\" text-anchor=\"end\">", LEFT - 8, top + 18);
+	size_t n = strlen(text);
+	if (n <= LABEL_MAX) {
+		tl_buf_xml(b, text);
+	} else {
+		/* cut at a character boundary, the whole name in the tooltip */
+		size_t cut = LABEL_MAX - 1;
+		while (cut && ((unsigned char)text[cut] & 0xC0) == 0x80)
+			cut--;
+		TL_PUTS(b, "<title>");
+		tl_buf_xml(b, text);
+		TL_PUTS(b, "</title>");
+		struct tl_buf part = {0};
+		tl_buf_put(&part, text, cut);
+		tl_buf_xml(b, part.data ? part.data : "");
+		tl_buf_free(&part);
+		tl_buf_put(b, "…", strlen("…"));
+	}
+	TL_PUTS(b, "</text>\n");
+}
+
+static void axis(struct tl_buf *b, const struct scale *sc, unsigned y)
+{
+	/* about eight ticks, 1, 2 or 5 times a power of ten apart */
+	uint64_t want = sc->span / 8, step = 1;
+	while (step < want) {
+		if (step * 2 >= want) {
+			step *= 2;
+			break;
+		}
+		if (step * 5 >= want) {
+			step *= 5;
+			break;
+		}
+		step *= 10;
+	}
+	uint64_t div = step < 1000 ? 1 : step < 1000000 ? 1000 : step < 1000000000 ? 1000000
+	                                                                           : 1000000000;
+	const char *unit = div == 1 ? "ns" : div == 1000 ? "µs" : div == 1000000 ? "ms" : "s";
+	tl_buf_printf(b, "<line x1=\"%d\" y1=\"%u\" x2=\"%d\" y2=\"%u\" stroke=\"#333\"/>\n", LEFT,
+	              y, LEFT + PLOT, y);
+	for (uint64_t t = 0;; t += step) {
+		uint64_t x = x_of(sc, t);
+		TL_PUTS(b, "<line x1=\"");
+		px(b, x);
+		tl_buf_printf(b, "\" y1=\"%u\" x2=\"", y);
+		px(b, x);
+		tl_buf_printf(b, "\" y2=\"%u\" stroke=\"#333\"/>\n", y + 5);
+		TL_PUTS(b, "<text x=\"");
+		px(b, x);
+		tl_buf_printf(b, "\" y=\"%u\" text-anchor=\"middle\">%" PRIu64 " %s</text>\n", y + 18,
+		              t / div, unit);
+		if (sc->span - t < step)
+			break;
+	}
+}
+
+void tl_write_svg(struct tl_buf *b, const struct tl_view *v)
+{
+	const pl_schedule *s = v->s;
+	size_t ngroups = pl_schedule_num_groups(s), nlanes = ngroups + 1;
+	struct scale sc = {pl_schedule_makespan_ns(s)};
+	if (!sc.span)
+		sc.span = 1;
+	struct lane *lanes = calloc(nlanes, sizeof *lanes);
+	if (!lanes) {
+		b->failed = true;
+		return;
+	}
+	for (size_t k = 0; k < nlanes; k++)
+		lanes[k].top = LANE_TOP + (unsigned)k * PITCH;
+	for (size_t i = 0; i < pl_schedule_num_insts(s); i++) {
+		const pl_inst *inst = pl_schedule_inst(s, i);
+		uint64_t t0 = pl_schedule_begin_ns(s, i), t1 = pl_schedule_end_ns(s, i);
+		uint64_t exposed = pl_schedule_inst_exposed_ns(s, i);
+		size_t lane = pl_schedule_lane(s, i);
+		enum tl_class cls = tl_class_of(inst);
+		if (cls != TL_NONE)
+			add(&lanes[lane], &sc, inst, cls, t0, t1);
+		if (exposed)
+			add(&lanes[0], &sc, inst, TL_EXPOSED, t1 - exposed, t1);
+	}
+	unsigned axis_y = LANE_TOP + (unsigned)nlanes * PITCH;
+	unsigned legend_y = axis_y + 40, caption_y = legend_y + 26, height = caption_y + 14;
+
+	tl_buf_printf(b,
+	              "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+	              "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%u\" "
+	              "viewBox=\"0 0 %d %u\" font-family=\"sans-serif\" font-size=\"12\" "
+	              "shape-rendering=\"crispEdges\">\n",
+	              WIDTH, height, WIDTH, height);
+	tl_buf_printf(b, "<rect width=\"%d\" height=\"%u\" fill=\"#ffffff\"/>\n", WIDTH, height);
+	tl_buf_printf(b, "<text x=\"%d\" y=\"24\" font-size=\"16\" font-weight=\"bold\">", LEFT);
+	tl_buf_xml(b, v->title);
+	TL_PUTS(b, "</text>\n");
+	for (size_t k = 0; k < nlanes; k++) {
+		struct lane *l = &lanes[k];
+		flush(l);
+		if (k == 0) {
+			lane_label(b, "compute", l->top);
+		} else {
+			const char *g = pl_schedule_group_name(s, k - 1);
+			lane_label(b, *g ? g : "(no group)", l->top);
+		}
+		if (l->out.failed)
+			b->failed = true;
+		else if (l->out.len)
+			tl_buf_put(b, l->out.data, l->out.len);
+		tl_buf_free(&l->out);
+	}
+	free(lanes);
+	axis(b, &sc, axis_y);
+	for (int c = 0; c < TL_NUM_CLASSES; c++) {
+		unsigned x = LEFT + (unsigned)c * LEGEND_STEP;
+		tl_buf_printf(b,
+		              "<rect x=\"%u\" y=\"%u\" width=\"12\" height=\"12\" fill=\"%s\"/>"
+		              "<text x=\"%u\" y=\"%u\">%s</text>\n",
+		              x, legend_y - 10, tl_classes[c].colour, x + 18, legend_y,
+		              tl_classes[c].legend);
+	}
+	tl_buf_printf(b, "<text x=\"%d\" y=\"%u\">makespan ", LEFT, caption_y);
+	duration(b, pl_schedule_makespan_ns(s));
+	TL_PUTS(b, ", compute ");
+	duration(b, pl_schedule_compute_ns(s));
+	TL_PUTS(b, ", communication ");
+	duration(b, pl_schedule_comm_ns(s));
+	TL_PUTS(b, ", exposed ");
+	duration(b, pl_schedule_exposed_ns(s));
+	TL_PUTS(b, "</text>\n</svg>\n");
+}

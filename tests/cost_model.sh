@@ -1,0 +1,114 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# tests/cost_model.sh — the pipeline's cost model: the [cost_model] section
+# of a pipeline file, -O cost_model.KEY=VALUE, --print-pipeline and
+# --list-passes, through the real host and real plugins.
+. "$top_srcdir/tests/tap.sh"
+: "${PASSLINE:?}" "${PLUGIN_DIR:?}"
+P="$PASSLINE"
+EX="$top_srcdir/tests/pir/example.pir"
+PD="--plugin-dir $PLUGIN_DIR"
+cd "$T" || exit 99
+
+check_ini() { # check_ini EXPECTED-MESSAGE DESCRIPTION (reads p.ini)
+	run "$P" $PD -p p.ini "$EX" -o out.pir
+	expect_status 1 "$2"
+	expect_err "$1" "$2: message"
+	[ ! -e out.pir ]
+	ok $? "$2: no output written"
+}
+
+# ---- the section ----
+printf '[cost_model]\nlink_gbps = 25\nlatency_ns = 0\n\n[pass CountOps]\n' >p.ini
+run "$P" $PD -p p.ini --print-pipeline
+expect_status 0 "a [cost_model] section"
+expect_out "[cost_model]" "--print-pipeline prints the section"
+expect_out "link_gbps = 25" "--print-pipeline prints a key set in the file"
+expect_out "latency_ns = 0" "--print-pipeline prints a key set to its minimum"
+grep -q 'peak_gflops' "$T/out"
+ok $((! $?)) "--print-pipeline leaves out the keys at their defaults"
+cp "$T/out" printed.ini
+run "$P" $PD -p printed.ini --print-pipeline
+grep -v '^; from ' "$T/out" >printed2.ini
+grep -v '^; from ' printed.ini >printed1.ini
+expect_same_file printed1.ini printed2.ini "the printed pipeline reads back to the same pipeline"
+
+printf '[cost_model]\nlink_gbp = 25\n' >p.ini
+check_ini "p.ini:2: error: unknown key 'link_gbp' in [cost_model] (did you mean 'link_gbps'?)" \
+	"an unknown key with a suggestion"
+printf '[cost_model]\nbandwidth = 25\n' >p.ini
+check_ini "p.ini:2: error: unknown key 'bandwidth' in [cost_model] (see passline --list-passes)" \
+	"an unknown key without one"
+printf '[cost_model]\npeak_gflops = 0\n' >p.ini
+check_ini "p.ini:2: error: [cost_model] peak_gflops: 0 is below the minimum 1" "a value out of range"
+printf '[cost_model]\nlatency_ns = -1\n' >p.ini
+check_ini "p.ini:2: error: [cost_model] latency_ns: -1 is below the minimum 0" "a negative latency"
+printf '[cost_model]\nmemory_gbps = fast\n' >p.ini
+check_ini "p.ini:2: error: [cost_model] memory_gbps:" "a value that is not an integer"
+printf '[cost_model]\nmemory_gbps = 99999999999999999999\n' >p.ini
+check_ini "p.ini:2: error: [cost_model] memory_gbps:" "a value beyond int64"
+printf '[cost_model]\nlink_gbps = 1\n\nlink_gbps = 2\n' >p.ini
+check_ini "p.ini:4: error: duplicate key 'link_gbps' (first set on line 2)" "a duplicate key"
+printf '[cost_model]\n[cost_model]\n' >p.ini
+check_ini "p.ini:2: error: a second [cost_model] section" "two [cost_model] sections"
+
+# ---- the command line ----
+run "$P" $PD --passes=CountOps -O cost_model.memory_gbps=3000 -O cost_model.latency_ns=5 \
+	--print-pipeline
+expect_status 0 "-O cost_model.KEY=VALUE"
+expect_out "memory_gbps = 3000" "-O sets a key of the cost model"
+expect_out "latency_ns = 5" "-O sets another key"
+printf '[cost_model]\nlink_gbps = 25\n\n[pass CountOps]\n' >p.ini
+run "$P" $PD -p p.ini -O cost_model.link_gbps=50 --print-pipeline
+expect_out "link_gbps = 50" "-O overrides the file's key"
+run "$P" $PD -p p.ini -O cost_model.link_gbps=100 --print-pipeline
+grep -q 'cost_model' "$T/out"
+ok $((! $?)) "a key set back to its default is not printed"
+run "$P" $PD --passes=CountOps -O cost_model.lattency_ns=5 "$EX" -o out.pir
+expect_status 1 "-O with an unknown key"
+expect_err "-O: unknown key 'lattency_ns' in [cost_model] (did you mean 'latency_ns'?)" \
+	"-O with an unknown key: message"
+run "$P" $PD --passes=CountOps -O cost_model.link_gbps=0 "$EX" -o out.pir
+expect_status 1 "-O with a value out of range"
+expect_err "-O: [cost_model] link_gbps: 0 is below the minimum 1" \
+	"-O with a value out of range: message"
+[ ! -e out.pir ]
+ok $? "-O with a bad value: no output written"
+
+# ---- a pass reads it ----
+# ScheduleEstimate on one all_reduce without factor: W = 0, so the makespan
+# is latency_ns; a contract of 10^6 instances at 2 flops takes
+# ceil(2000000 / peak_gflops).
+printf 'func @f(%%x: f32[100]) {\n  %%r = all_reduce %%x {reduce = "add"} : f32[100]\n  %%c = tensor_contract %%r, %%r {num_dynamic_instances = 1000000} : f32[100]\n  return %%c\n}\n' >m.pir
+printf '[cost_model]\nlatency_ns = 1234\npeak_gflops = 3\n\n[pass ScheduleEstimate]\n' >p.ini
+run "$P" $PD -p p.ini m.pir -o out.pir --stats-json s.json
+expect_status 0 "ScheduleEstimate under a [cost_model] section"
+grep -q '"makespan_ns": 667901, "compute_ns": 666667, "comm_ns": 1234, "exposed_comm_ns": 1234' s.json
+ok $? "the pass reads the file's cost model (1234 + ceil(2000000 / 3))"
+run "$P" $PD -p p.ini -O cost_model.latency_ns=99 m.pir -o out.pir --stats-json s.json
+grep -q '"makespan_ns": 666766, "compute_ns": 666667, "comm_ns": 99, "exposed_comm_ns": 99' s.json
+ok $? "the pass reads -O cost_model.latency_ns over the file"
+run "$P" $PD --passes=ScheduleEstimate m.pir -o out.pir --stats-json s.json
+grep -q '"makespan_ns": 10005, "compute_ns": 5, "comm_ns": 10000, "exposed_comm_ns": 10000' s.json
+ok $? "without either, the defaults (10000 + ceil(2000000 / 400000))"
+
+# ---- conf/async.ini reads (its SplitAsyncCCOp step off: a disabled
+# step's plugin is never loaded) and ends with ScheduleEstimate ----
+run "$P" $PD -p "$top_srcdir/conf/async.ini" -O SplitAsyncCCOp.enabled=false --stats \
+	"$top_srcdir/examples/fsdp_step.pir" -o out.pir
+expect_status 0 "conf/async.ini runs"
+expect_err "ScheduleEstimate.exposed_comm_ns               Communication time compute did not hide" \
+	"conf/async.ini ends with ScheduleEstimate"
+
+# ---- --list-passes ----
+run "$P" $PD --list-passes
+expect_status 0 "--list-passes"
+expect_out "cost model: [cost_model] in a pipeline file, -O cost_model.KEY=VALUE" \
+	"--list-passes lists the cost model"
+expect_out "    peak_gflops (int, default 400000, 1..9223372036854775807): " \
+	"--list-passes shows peak_gflops with its default and range"
+expect_out "    memory_gbps (int, default 2000, 1..9223372036854775807): " "memory_gbps"
+expect_out "    link_gbps (int, default 100, 1..9223372036854775807): " "link_gbps"
+expect_out "    latency_ns (int, default 10000, 0..9223372036854775807): " "latency_ns"
+
+done_testing

@@ -1,0 +1,7 @@
+func @f(%g0: f32[16], %x: f32[8], %w: f32[8]) {
+  %r_s = reduce_scatter_start %g0 {group_id = "dp", factor = 4, reduce = "add"} : f32[4]
+  %a = tensor_contract %x, %w : f32[8]
+  %b = tensor_contract %a, %w : f32[8]
+  %r = reduce_scatter_done %r_s : f32[4]
+  return %r, %b
+}

@@ -1,0 +1,10 @@
+func @f(%p: bf16[64,8], %x: f32[8], %w: f32[8]) {
+  %g_s = all_gather_start %p {group_id = "dp", factor = 8, fsdp = true, id = 3} : bf16[512,8]
+  %a = tensor_contract %x, %w : f32[8]
+  %b = tensor_contract %a, %w : f32[8]
+  %g = all_gather_done %g_s : bf16[512,8]
+  %u = tensor_contract %g, %b : f32[8]
+  %c = tensor_contract %u, %w : f32[8]
+  %v = tensor_contract %g, %c : f32[8]
+  return %v
+}

@@ -1,0 +1,136 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# tests/timeline.sh — the Timeline pass: the SVG of a small function
+# against a golden picture checked by hand (tests/timeline_golden/README), valid
+# XML (xmllint), the trace read back as JSON with its events checked,
+# deterministic output, a million instructions in a small SVG, and a real
+# browser (headless Chromium) drawing the boxes where the SVG put them.
+. "$top_srcdir/tests/tap.sh"
+: "${PASSLINE:?}" "${PLUGIN_DIR:?}"
+P="$PASSLINE --plugin-dir $PLUGIN_DIR"
+D="$top_srcdir/tests/timeline_golden"
+CHECK="$top_srcdir/tests/timeline_check.py"
+have() { command -v "$1" >/dev/null 2>&1; }
+cd "$T" || exit 99
+mkdir o
+
+run $P -p "$D/small.ini" "$D/small.pir" -o o/small.pir
+expect_status 0 "Timeline runs"
+expect_same_file o/small.svg "$D/small.svg" "the SVG is the picture computed by hand"
+$P --passes "" "$D/small.pir" -o plain.pir 2>/dev/null
+expect_same_file o/small.pir plain.pir "the module is unchanged"
+
+if have xmllint; then
+	xmllint --noout o/small.svg 2>"$T/err"
+	ok $? "xmllint accepts the SVG"
+else
+	skip "xmllint is not installed"
+fi
+
+if have python3; then
+	python3 "$CHECK" trace o/small.json >trace.txt 2>"$T/err"
+	ok $? "the trace is JSON in the trace-event format"
+	expect_same_file trace.txt "$D/small.trace" "its events are the schedule computed by hand"
+else
+	skip "python3 is not installed"
+	skip "python3 is not installed"
+fi
+
+mkdir again
+$P -p "$D/small.ini" "$D/small.pir" -o again/small.pir 2>/dev/null
+cmp -s o/small.svg again/small.svg && cmp -s o/small.json again/small.json
+ok $? "the same input gives the same bytes"
+
+# ---- options ----
+run $P -p "$D/small.ini" -O Timeline.function=@other -O Timeline.title= -O Timeline.trace= \
+	"$D/small.pir" -o o/other.pir
+expect_status 0 "function=@other"
+grep -q 'font-weight="bold">@other</text>' o/small.svg && ! grep -q '>dp</text>' o/small.svg
+ok $? "draws @other, titled by its name, with a compute lane only"
+run $P -p "$D/small.ini" -O Timeline.function=missing "$D/small.pir" -o o/m.pir
+expect_status 4 "an unknown function fails"
+expect_err "Timeline: no function @missing in the module" "and is named"
+rm -f o/*.svg o/*.json
+run $P --passes Timeline "$D/small.pir" -o o/none.pir
+[ "$status" -eq 0 ] && [ -z "$(ls o | grep -v '\.pir$')" ]
+ok $? "without svg and trace nothing is written"
+run $P -p "$D/small.ini" -O Timeline.svg=../up.svg "$D/small.pir" -o o/up.pir
+expect_status 4 "a name leaving the folder fails"
+expect_err "Timeline: cannot write file '../up.svg': the file name leaves the output folder" \
+	"and is named"
+
+# names that are not UTF-8 or need escaping stay well-formed
+printf '%s\n' 'func @f(%v: f32[8]) {' \
+	'  %r = all_reduce %v {group_id = "a\xff<&>\x01", factor = 2, reduce = "add"} : f32[8]' \
+	'  %n = all_reduce %r {factor = 2, reduce = "add"} : f32[8]' \
+	'  %l = all_reduce %n {group_id = "replica_groups={{0,1,2,3},{4,5,6,7}}", factor = 4, reduce = "add"} : f32[8]' \
+	'  return %l' '}' >odd.pir
+run $P --passes Timeline -O Timeline.svg=odd.svg -O Timeline.trace=odd.json odd.pir -o o/odd.pir
+expect_status 0 "odd names"
+if have xmllint && have python3; then
+	xmllint --noout o/odd.svg 2>"$T/err" && python3 "$CHECK" trace o/odd.json >/dev/null
+	ok $? "an odd group name gives valid XML and valid JSON"
+else
+	skip "xmllint or python3 is not installed"
+fi
+grep -q '>a?&lt;&amp;&gt;?</text>' o/odd.svg
+ok $? "a name's bytes that are not UTF-8 or XML are replaced or escaped"
+grep -q '>(no group)</text>' o/odd.svg
+ok $? "collectives without a group_id have a lane of their own"
+grep -q '<title>replica_groups={{0,1,2,3},{4,5,6,7}}</title>replica_groups={{…</text>' o/odd.svg
+ok $? "a long group name is cut in the label and whole in its tooltip"
+
+# ---- conf/async.ini: before and after the split ----
+mkdir async
+run $P -p "$top_srcdir/conf/async.ini" "$top_srcdir/examples/fsdp_step.pir" -o async/step.pir
+expect_status 0 "conf/async.ini runs"
+[ -s async/timeline-before.svg ] && [ -s async/timeline-after.svg ]
+ok $? "it writes timeline-before.svg and timeline-after.svg beside -o"
+grep -q '_start, ' async/timeline-after.svg &&
+	! grep -q '_start, ' async/timeline-before.svg
+ok $? "the picture after the split has starts, the one before has none"
+
+# ---- a million instructions ----
+"$top_builddir/bench/pl-genmodel" --target-insts 1000000 --single-function -o big.pir
+run $P --passes Timeline -O Timeline.svg=big.svg big.pir -o o/big.pir
+expect_status 0 "a function of a million instructions"
+size=$(wc -c <o/big.svg)
+[ "$size" -lt 2000000 ]
+ok $? "gives an SVG under 2 MB ($size bytes)"
+if have xmllint; then
+	xmllint --noout o/big.svg 2>"$T/err"
+	ok $? "which xmllint accepts"
+else
+	skip "xmllint is not installed"
+fi
+rm -f big.pir o/big.pir
+
+# ---- a real browser ----
+# Chromium renders the SVG at its size; the PNG must show each box's
+# colour at the box's centre, in every lane.
+render() { # render SVG PNG WIDTH HEIGHT
+	rm -rf chrome
+	timeout 120 chromium --headless --no-sandbox --disable-gpu --disable-quic \
+		--no-first-run --disable-background-networking --disable-component-update \
+		--disable-sync --user-data-dir="$T/chrome" --hide-scrollbars \
+		--force-device-scale-factor=1 --window-size="$3,$4" --screenshot="$2" \
+		"file://$1" >/dev/null 2>&1 && [ -s "$2" ]
+}
+if have chromium && have python3; then
+	cp "$D/small.svg" small.svg
+	render "$T/small.svg" small.png 1200 228
+	ok $? "Chromium renders the SVG to a PNG"
+	run python3 "$CHECK" png small.svg small.png
+	expect_status 0 "the picture is not blank and every box is where the SVG put it"
+	expect_out "lane 40: 6 boxes seen" "the compute lane's boxes"
+	expect_out "lane 76: 2 boxes seen" "the dp lane's boxes"
+	expect_out "lane 112: 1 boxes seen" "the t<p> lane's box"
+	# the check would notice a box drawn elsewhere
+	sed 's/x="520" y="112"/x="820" y="112"/' small.svg >moved.svg
+	run python3 "$CHECK" png moved.svg small.png
+	expect_status 1 "a box the picture does not show is caught"
+else
+	for k in 1 2 3 4 5 6; do skip "chromium or python3 is not installed"; done
+fi
+
+done_testing

@@ -1,0 +1,131 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""tests/timeline_check.py -- reads back what the Timeline pass wrote.
+
+  timeline_check.py trace FILE.json
+      parses the Chrome trace-event JSON and prints one line per event:
+      "M tid name value" for metadata, "X tid name cat ts dur" for complete
+      events; exits 1 when the file is not what Perfetto expects.
+  timeline_check.py png FILE.svg FILE.png
+      checks a browser's rendering of the SVG: the picture is not blank,
+      and at the centre of every box of the SVG (a rect with a tooltip, at
+      least 3 pixels wide) the PNG has the box's colour; prints one line
+      per lane ("lane Y: N boxes seen") and exits 1 on a mismatch.
+Only the standard library: json, zlib, xml.etree.
+"""
+import json
+import struct
+import sys
+import xml.etree.ElementTree as ET
+import zlib
+
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+def trace(path):
+    with open(path, encoding="utf-8") as f:
+        doc = json.load(f)
+    events = doc["traceEvents"]
+    assert isinstance(events, list) and events, "traceEvents is a non-empty list"
+    for e in events:
+        assert e["pid"] == 1 and e["ph"] in ("M", "X"), e
+        if e["ph"] == "M":
+            value = e["args"].get("name", e["args"].get("sort_index"))
+            print("M", e.get("tid", "-"), e["name"], value)
+        else:
+            assert isinstance(e["ts"], (int, float)) and e["ts"] >= 0, e
+            assert isinstance(e["dur"], (int, float)) and e["dur"] >= 0, e
+            assert isinstance(e["tid"], int), e
+            assert e["args"]["op"], e
+            print("X", e["tid"], e["name"], e["cat"], "%.3f" % e["ts"], "%.3f" % e["dur"])
+
+
+def read_png(path):
+    """(width, height, rows of (r, g, b)) of an 8-bit RGB or RGBA PNG."""
+    with open(path, "rb") as f:
+        data = f.read()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n", "a PNG file"
+    pos, idat, head = 8, b"", None
+    while pos < len(data):
+        n, kind = struct.unpack(">I4s", data[pos:pos + 8])
+        body = data[pos + 8:pos + 8 + n]
+        if kind == b"IHDR":
+            head = struct.unpack(">IIBBBBB", body)
+        elif kind == b"IDAT":
+            idat += body
+        pos += 12 + n
+    width, height, depth, ctype, _, _, interlace = head
+    assert depth == 8 and ctype in (2, 6) and interlace == 0, head
+    bpp = 3 if ctype == 2 else 4
+    raw = zlib.decompress(idat)
+    stride = width * bpp
+    rows, prev, at = [], bytearray(stride), 0
+    for _ in range(height):
+        ftype, line = raw[at], bytearray(raw[at + 1:at + 1 + stride])
+        at += 1 + stride
+        for i in range(stride):
+            a = line[i - bpp] if i >= bpp else 0
+            b = prev[i]
+            c = prev[i - bpp] if i >= bpp else 0
+            if ftype == 1:
+                line[i] = (line[i] + a) & 255
+            elif ftype == 2:
+                line[i] = (line[i] + b) & 255
+            elif ftype == 3:
+                line[i] = (line[i] + (a + b) // 2) & 255
+            elif ftype == 4:
+                p = a + b - c
+                pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+                pred = a if pa <= pb and pa <= pc else b if pb <= pc else c
+                line[i] = (line[i] + pred) & 255
+        rows.append([tuple(line[x * bpp:x * bpp + 3]) for x in range(width)])
+        prev = line
+    return width, height, rows
+
+
+def colour(hexa):
+    return tuple(int(hexa[k:k + 2], 16) for k in (1, 3, 5))
+
+
+def png(svg_path, png_path):
+    root = ET.parse(svg_path).getroot()
+    width, height, rows = read_png(png_path)
+    assert (width, height) == (int(root.get("width")), int(root.get("height"))), \
+        "the PNG has the SVG's size"
+    white = sum(1 for r in rows for p in r if p == (255, 255, 255))
+    colours = {p for r in rows for p in r}
+    bad = 0
+    if white > 0.95 * width * height or len(colours) < 8:
+        print("blank picture: %d white pixels, %d colours" % (white, len(colours)))
+        bad += 1
+    lanes = {}
+    for r in root.iter(SVG + "rect"):
+        if r.find(SVG + "title") is None:
+            continue
+        x, y = float(r.get("x")), float(r.get("y"))
+        w, h = float(r.get("width")), float(r.get("height"))
+        if w < 3:
+            continue
+        cx, cy = int(x + w / 2), int(y + h / 2)
+        want, got = colour(r.get("fill")), rows[cy][cx]
+        if max(abs(a - b) for a, b in zip(want, got)) > 6:
+            print("at (%d, %d): want %s, got %s (%s)" %
+                  (cx, cy, r.get("fill"), got, r.find(SVG + "title").text))
+            bad += 1
+        lanes[int(y)] = lanes.get(int(y), 0) + 1
+    for y in sorted(lanes):
+        print("lane %d: %d boxes seen" % (y, lanes[y]))
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    if len(sys.argv) == 3 and sys.argv[1] == "trace":
+        try:
+            trace(sys.argv[2])
+        except (AssertionError, KeyError, ValueError, TypeError) as e:
+            print("bad trace:", repr(e))
+            sys.exit(1)
+    elif len(sys.argv) == 4 and sys.argv[1] == "png":
+        sys.exit(png(sys.argv[2], sys.argv[3]))
+    else:
+        sys.exit("usage: timeline_check.py trace FILE | png SVG PNG")

@@ -1,0 +1,716 @@
+/* SPDX-License-Identifier: MIT */
+/* tests/unit/check_cost.c — the cost model, the time of an instruction and
+ * the simulation of a function (passline/cost.h).
+ *
+ * Every timeline below is computed by hand in its comment. Unless a test
+ * says otherwise the model is M: peak_gflops 1000, memory_gbps 100,
+ * link_gbps 10, latency_ns 50. Under M:
+ *   tensor_contract (2 flops) with n instances: 2n / 1000 ns;
+ *   all_gather_start %x (f32[100]) {factor = 4}: B = 400 x 4 = 1600 result
+ *     bytes, W = 3 x 1600 / 4 = 1200, 50 + 1200 / 10 = 170 ns;
+ *   all_reduce(_start) of f32[100] {factor = 2}: B = 400 operand bytes,
+ *     W = 2 x 1 x 400 / 2 = 400, 50 + 400 / 10 = 90 ns.
+ */
+#include "testutil.h"
+
+#include <passline/host.h>
+
+#include <stdio.h>
+
+/* ---- helpers ------------------------------------------------------------ */
+
+static pl_cost_model *model_m(void)
+{
+	pl_cost_model *cm = pl_cost_model_new();
+	ck_assert_ptr_nonnull(cm);
+	ck_assert_int_eq(pl_cost_model_set(cm, "peak_gflops", 1000), PL_OK);
+	ck_assert_int_eq(pl_cost_model_set(cm, "memory_gbps", 100), PL_OK);
+	ck_assert_int_eq(pl_cost_model_set(cm, "link_gbps", 10), PL_OK);
+	ck_assert_int_eq(pl_cost_model_set(cm, "latency_ns", 50), PL_OK);
+	return cm;
+}
+
+static pl_module *parse_ok(const char *text)
+{
+	pl_diags *d;
+	pl_module *m = tu_parse(text, &d);
+	ck_assert_msg(m != NULL, "parse failed: %s", tu_first_diag(d));
+	pl_diags_free(d);
+	return m;
+}
+
+/* One expected row: begin, end, exposed, lane. */
+struct want {
+	uint64_t begin, end, exposed;
+	size_t lane;
+};
+
+/* Simulates the first function of text under cm and checks every row and
+ * the four totals. */
+static void expect_schedule(const char *text, const pl_cost_model *cm, const struct want *rows,
+                            size_t nrows, uint64_t makespan, uint64_t compute, uint64_t comm,
+                            uint64_t exposed)
+{
+	pl_module *m = parse_ok(text);
+	const pl_func *f = pl_module_func_at(m, 0);
+	pl_schedule *s = NULL;
+	int rc = pl_schedule_new(&s, f, cm);
+	ck_assert_msg(rc == PL_OK, "pl_schedule_new: %s", pl_status_string(rc));
+	ck_assert_uint_eq(pl_schedule_num_insts(s), nrows);
+	ck_assert_uint_eq(pl_func_num_insts(f), nrows);
+	const pl_inst *inst = pl_func_first_inst(f);
+	for (size_t i = 0; i < nrows; i++, inst = pl_inst_next(inst)) {
+		ck_assert_ptr_eq(pl_schedule_inst(s, i), inst);
+		ck_assert_msg(pl_schedule_begin_ns(s, i) == rows[i].begin &&
+		                      pl_schedule_end_ns(s, i) == rows[i].end &&
+		                      pl_schedule_inst_exposed_ns(s, i) == rows[i].exposed &&
+		                      pl_schedule_lane(s, i) == rows[i].lane,
+		              "instruction %zu (%s): [%llu, %llu) exposed %llu lane %zu, expected "
+		              "[%llu, %llu) exposed %llu lane %zu",
+		              i, pl_inst_opname(inst), (unsigned long long)pl_schedule_begin_ns(s, i),
+		              (unsigned long long)pl_schedule_end_ns(s, i),
+		              (unsigned long long)pl_schedule_inst_exposed_ns(s, i),
+		              pl_schedule_lane(s, i), (unsigned long long)rows[i].begin,
+		              (unsigned long long)rows[i].end, (unsigned long long)rows[i].exposed,
+		              rows[i].lane);
+	}
+	ck_assert_uint_eq(pl_schedule_makespan_ns(s), makespan);
+	ck_assert_uint_eq(pl_schedule_compute_ns(s), compute);
+	ck_assert_uint_eq(pl_schedule_comm_ns(s), comm);
+	ck_assert_uint_eq(pl_schedule_exposed_ns(s), exposed);
+	pl_schedule_free(s);
+	pl_module_free(m);
+}
+
+#define ROWS(...) (const struct want[]){__VA_ARGS__}, sizeof((const struct want[]){__VA_ARGS__}) / sizeof(struct want)
+
+/* The time of instruction index (from 0) of the first function of text. */
+static int time_of(const char *text, size_t index, const pl_cost_model *cm, uint64_t *out)
+{
+	pl_module *m = parse_ok(text);
+	const pl_inst *inst = pl_func_first_inst(pl_module_func_at(m, 0));
+	for (size_t k = 0; k < index; k++)
+		inst = pl_inst_next(inst);
+	int rc = pl_inst_time_ns(inst, cm, out);
+	pl_module_free(m);
+	return rc;
+}
+
+static uint64_t time_ok(const char *text, size_t index, const pl_cost_model *cm)
+{
+	uint64_t t = 0;
+	int rc = time_of(text, index, cm, &t);
+	ck_assert_msg(rc == PL_OK, "pl_inst_time_ns: %s", pl_status_string(rc));
+	return t;
+}
+
+/* ---- the cost model ------------------------------------------------------ */
+
+START_TEST(model_keys)
+{
+	static const char *const names[] = {"peak_gflops", "memory_gbps", "link_gbps",
+	                                    "latency_ns"};
+	static const char *const defs[] = {"400000", "2000", "100", "10000"};
+	static const int64_t mins[] = {1, 1, 1, 0};
+	ck_assert_uint_eq(pl_cost_model_num_keys(), 4);
+	pl_cost_model *cm = pl_cost_model_new();
+	ck_assert_ptr_nonnull(cm);
+	for (size_t k = 0; k < 4; k++) {
+		const pl_option_decl *d = pl_cost_model_key(k);
+		ck_assert_ptr_nonnull(d);
+		ck_assert_str_eq(d->name, names[k]);
+		ck_assert_int_eq(d->type, PL_OPT_INT);
+		ck_assert_str_eq(d->default_value, defs[k]);
+		ck_assert_ptr_nonnull(d->help);
+		ck_assert_int_eq(d->min, mins[k]);
+		ck_assert_int_eq(d->max, INT64_MAX);
+		/* the default validates, and is what a new model holds */
+		char *canon = NULL;
+		ck_assert_int_eq(pl_option_validate(d, d->default_value, &canon, NULL, 0), PL_OK);
+		int64_t v = -1;
+		ck_assert_int_eq(pl_cost_model_get(cm, names[k], &v), PL_OK);
+		ck_assert_int_eq(v, strtoll(canon, NULL, 10));
+		free(canon);
+	}
+	ck_assert_ptr_null(pl_cost_model_key(4));
+	pl_cost_model_free(cm);
+	pl_cost_model_free(NULL);
+}
+END_TEST
+
+START_TEST(model_set_get)
+{
+	pl_cost_model *cm = pl_cost_model_new();
+	int64_t v = 0;
+	ck_assert_int_eq(pl_cost_model_set(cm, "link_gbps", 25), PL_OK);
+	ck_assert_int_eq(pl_cost_model_get(cm, "link_gbps", &v), PL_OK);
+	ck_assert_int_eq(v, 25);
+	/* out of range: unchanged */
+	ck_assert_int_eq(pl_cost_model_set(cm, "link_gbps", 0), PL_EINVAL);
+	ck_assert_int_eq(pl_cost_model_set(cm, "peak_gflops", -5), PL_EINVAL);
+	ck_assert_int_eq(pl_cost_model_set(cm, "latency_ns", -1), PL_EINVAL);
+	ck_assert_int_eq(pl_cost_model_get(cm, "link_gbps", &v), PL_OK);
+	ck_assert_int_eq(v, 25);
+	ck_assert_int_eq(pl_cost_model_get(cm, "peak_gflops", &v), PL_OK);
+	ck_assert_int_eq(v, 400000);
+	/* the ends of the ranges */
+	ck_assert_int_eq(pl_cost_model_set(cm, "latency_ns", 0), PL_OK);
+	ck_assert_int_eq(pl_cost_model_set(cm, "memory_gbps", INT64_MAX), PL_OK);
+	ck_assert_int_eq(pl_cost_model_get(cm, "memory_gbps", &v), PL_OK);
+	ck_assert_int_eq(v, INT64_MAX);
+	/* unknown keys */
+	v = 7;
+	ck_assert_int_eq(pl_cost_model_set(cm, "link_gbp", 1), PL_ENOTFOUND);
+	ck_assert_int_eq(pl_cost_model_get(cm, "bogus", &v), PL_ENOTFOUND);
+	ck_assert_int_eq(v, 7);
+	pl_cost_model_free(cm);
+}
+END_TEST
+
+static int noop_run(pl_pass_ctx *ctx, void *state, pl_module *m)
+{
+	(void)ctx;
+	(void)state;
+	(void)m;
+	return PL_OK;
+}
+
+START_TEST(ctx_model)
+{
+	static const pl_pass_desc pass = {PL_PASS_DESC_INIT, .name = "P", .run = noop_run};
+	pl_diags *d = pl_diags_new();
+	pl_pass_ctx *ctx = pl_ctx_new(&pass, d);
+	ck_assert_ptr_nonnull(ctx);
+	/* the defaults before the host sets one */
+	const pl_cost_model *def = pl_ctx_cost_model(ctx);
+	ck_assert_ptr_nonnull(def);
+	int64_t v = 0;
+	ck_assert_int_eq(pl_cost_model_get(def, "latency_ns", &v), PL_OK);
+	ck_assert_int_eq(v, 10000);
+	pl_cost_model *cm = model_m();
+	pl_ctx_set_cost_model(ctx, cm);
+	ck_assert_ptr_eq(pl_ctx_cost_model(ctx), cm);
+	ck_assert_int_eq(pl_cost_model_get(pl_ctx_cost_model(ctx), "latency_ns", &v), PL_OK);
+	ck_assert_int_eq(v, 50);
+	pl_ctx_set_cost_model(ctx, NULL);
+	ck_assert_ptr_eq(pl_ctx_cost_model(ctx), def);
+	pl_ctx_free(ctx);
+	pl_cost_model_free(cm);
+	pl_diags_free(d);
+}
+END_TEST
+
+/* ---- the time of one instruction ----------------------------------------- */
+
+START_TEST(time_compute)
+{
+	pl_cost_model *cm = model_m();
+	const char *text =
+		"func @f(%x: f32[100], %w: f32[100], %buf: f32[100]) {\n"
+		/* 2 x 10000 / 1000 = 20 */
+		"  %a = tensor_contract %x, %w {num_dynamic_instances = 10000} : f32[100]\n"
+		/* 2 x 10001 / 1000 = 20.002 -> 21 (a ceiling) */
+		"  %b = tensor_contract %x, %w {num_dynamic_instances = 10001} : f32[100]\n"
+		/* flops 7 x 100 elements of the result = 700 / 1000 -> 1 */
+		"  %c = acme.op %x {flops = 7} : f32[100]\n"
+		/* load: 1000 x 4 bytes / 100 = 40, no flops */
+		"  %l = affine_load %buf {num_dynamic_instances = 1000, flops = 1000000} : f32[100]\n"
+		/* store of an f32: 250 x 4 / 100 = 10 */
+		"  affine_store %l, %buf {num_dynamic_instances = 250}\n"
+		/* predicated: [10, 10] under i0 + i1 < 10 is 55 points, 55 x 2 bytes
+		 * of bf16 = 110 / 100 -> 2 */
+		"  %p = generic_load %buf {domain = [10, 10], predicate = [\"i0 + i1 < 10\"]} : bf16[4]\n"
+		/* pack, unpack, return: 0 whatever their flops */
+		"  %k = pack %x, %w {flops = 1000000} : f32[200]\n"
+		"  %u, %v = unpack %k {flops = 1000000} : (f32[100], f32[100])\n"
+		/* reduce: 1 flop x 1000000 / 1000 = 1000 */
+		"  %r = reduce %x {num_dynamic_instances = 1000000} : f32[1]\n"
+		/* 0 instances */
+		"  %z = tensor_contract %x, %w {domain = [0, 5]} : f32[100]\n"
+		"  return %a\n"
+		"}\n";
+	static const uint64_t want[] = {20, 21, 1, 40, 10, 2, 0, 0, 1000, 0, 0};
+	for (size_t k = 0; k < sizeof want / sizeof *want; k++)
+		ck_assert_msg(time_ok(text, k, cm) == want[k], "instruction %zu: %llu, expected %llu",
+		              k, (unsigned long long)time_ok(text, k, cm),
+		              (unsigned long long)want[k]);
+	/* the defaults: 2 x 10000 / 400000 -> 1 */
+	pl_cost_model *def = pl_cost_model_new();
+	ck_assert_uint_eq(time_ok(text, 0, def), 1);
+	/* 1000 x 4 / 2000 -> 2 */
+	ck_assert_uint_eq(time_ok(text, 3, def), 2);
+	pl_cost_model_free(def);
+	pl_cost_model_free(cm);
+}
+END_TEST
+
+START_TEST(time_collectives)
+{
+	pl_cost_model *cm = model_m();
+	const char *text =
+		"func @f(%x: f32[100], %y: bf16[100], %w: f32[400]) {\n"
+		/* gather: result bytes 1600, 3 x 1600 / (4 x 10) = 120, + 50 */
+		"  %g = all_gather %x {group_id = \"dp\", factor = 4} : f32[400]\n"
+		/* the start costs the same */
+		"  %s = all_gather_start %x {group_id = \"dp\", factor = 4} : f32[400]\n"
+		"  %sd = all_gather_done %s : f32[400]\n"
+		/* two results: 1600 + 800 bytes, 3 x 2400 / 40 = 180, + 50 */
+		"  %g2, %g3 = all_gather %x, %y {factor = 4} : (f32[400], bf16[400])\n"
+		/* reduce-scatter: operand bytes 1600, 3 x 1600 / 40 = 120, + 50 */
+		"  %rs = reduce_scatter %w {factor = 4, reduce = \"add\"} : f32[100]\n"
+		/* all-reduce: 2 x 1 x 400 / (2 x 10) = 40, + 50 */
+		"  %ar = all_reduce_start %x {factor = 2, reduce = \"add\"} : f32[100]\n"
+		"  %ad = all_reduce_done %ar : f32[100]\n"
+		/* factor 3 over 400 operand bytes: 2 x 2 x 400 / 30 = 53.3 -> 54 */
+		"  %a3 = all_reduce %x {factor = 3, reduce = \"add\"} : f32[100]\n"
+		/* a gather of bf16[100] to bf16[300], factor 3: 600 result bytes,
+		 * 2 x 600 / 30 = 40, + 50 */
+		"  %g4 = all_gather %y {factor = 3} : bf16[300]\n"
+		/* no factor: W = 0, the latency alone */
+		"  %nf = all_reduce %x {reduce = \"add\"} : f32[100]\n"
+		"  return %g\n"
+		"}\n";
+	static const uint64_t want[] = {170, 170, 0, 230, 170, 90, 0, 104, 90, 50, 0};
+	for (size_t k = 0; k < sizeof want / sizeof *want; k++)
+		ck_assert_msg(time_ok(text, k, cm) == want[k], "instruction %zu: %llu, expected %llu",
+		              k, (unsigned long long)time_ok(text, k, cm),
+		              (unsigned long long)want[k]);
+	/* one ceiling of the whole fraction: with link 41 the all-reduce of
+	 * factor 3 takes ceil(1600 / 123) = ceil(13.008) = 14, + 50; rounding W
+	 * down first (533, which is 13 x 41) or B / F down first (2 x 2 x 133 =
+	 * 532) would give 13 */
+	ck_assert_int_eq(pl_cost_model_set(cm, "link_gbps", 41), PL_OK);
+	ck_assert_uint_eq(time_ok(text, 7, cm), 64);
+	pl_cost_model_free(cm);
+}
+END_TEST
+
+/* B near 2^64: two f64[2^60 - 8] results, each 2^63 - 64 bytes, B = 2^64 -
+ * 128, so (F-1) x B = 7 x B passes 2^64. Default model: link 100, latency
+ * 10000: ceil(7 x 18446744073709551488 / 800) = ceil(129127208515966860416
+ * / 800) = ceil(161409010644958575.52) = 161409010644958576, + 10000. */
+START_TEST(time_wide_bytes)
+{
+	pl_cost_model *def = pl_cost_model_new();
+	const char *text =
+		"func @f(%x: f64[144115188075855871], %y: f64[144115188075855871]) {\n"
+		"  %g, %h = all_gather %x, %y {group_id = \"dp\", factor = 8} : "
+		"(f64[1152921504606846968], f64[1152921504606846968])\n"
+		"  return\n"
+		"}\n";
+	ck_assert_uint_eq(time_ok(text, 0, def), 161409010644968576ull);
+	pl_cost_model_free(def);
+}
+END_TEST
+
+/* A product past 2^128: an all-reduce of eight f64[2^60 - 1] operands,
+ * B = 8 x (2^63 - 8) = 73786976294838206400 (~2^66), with F = 2^62 - 1, so
+ * 2 (F-1) B is about 2^129. With link 1000003:
+ * 2 (F-1) B / F = 2B - 2B/F = 147573952589676412800 - 32.0000000000000139
+ * = 147573952589676412767.99..., divided by 1000003 = 147573509869146.78,
+ * so the ceiling is 147573509869147, + latency 10000 = 147573509879147. */
+START_TEST(time_past_2_128)
+{
+	pl_cost_model *cm = pl_cost_model_new();
+	ck_assert_int_eq(pl_cost_model_set(cm, "link_gbps", 1000003), PL_OK);
+	pl_module *m = pl_module_new("t");
+	pl_func *f = pl_func_new(m, "f");
+	int64_t dim = 1152921504606846975;
+	const pl_type *t = pl_type_get(m, PL_DTYPE_F64, &dim, 1);
+	pl_value *ops[8];
+	const pl_type *types[8];
+	for (int k = 0; k < 8; k++) {
+		char name[4] = {(char)('a' + k), 0};
+		ops[k] = pl_func_add_arg(f, name, t);
+		types[k] = t;
+	}
+	pl_inst *ar = pl_inst_new(f, "all_reduce", ops, 8, types, 8);
+	pl_func_append(f, ar);
+	ck_assert_int_eq(pl_attrs_set_int(pl_inst_attrs(ar), "factor", 4611686018427387903), PL_OK);
+	uint64_t time = 0;
+	ck_assert_int_eq(pl_inst_time_ns(ar, cm, &time), PL_OK);
+	ck_assert_uint_eq(time, 147573509879147ull);
+	/* with link 1 the same wire time passes UINT64_MAX */
+	ck_assert_int_eq(pl_cost_model_set(cm, "link_gbps", 1), PL_OK);
+	time = 42;
+	ck_assert_int_eq(pl_inst_time_ns(ar, cm, &time), PL_EOVERFLOW);
+	ck_assert_uint_eq(time, 42);
+	pl_module_free(m);
+	pl_cost_model_free(cm);
+}
+END_TEST
+
+START_TEST(time_errors)
+{
+	pl_cost_model *cm = pl_cost_model_new();
+	ck_assert_int_eq(pl_cost_model_set(cm, "peak_gflops", 1), PL_OK);
+	ck_assert_int_eq(pl_cost_model_set(cm, "latency_ns", INT64_MAX), PL_OK);
+	uint64_t t = 42;
+	/* (2^63 - 1)^2 flops at 1 per ns */
+	ck_assert_int_eq(time_of("func @f(%x: f32[4]) {\n"
+	                         "  %a = acme.op %x {num_dynamic_instances = 9223372036854775807, "
+	                         "flops = 9223372036854775807} : f32[4]\n"
+	                         "  return\n}\n",
+	                         0, cm, &t),
+	                 PL_EOVERFLOW);
+	ck_assert_uint_eq(t, 42);
+	/* 2^64 - 2 fits */
+	ck_assert_int_eq(time_of("func @f(%x: f32[4]) {\n"
+	                         "  %a = tensor_contract %x, %x {num_dynamic_instances = "
+	                         "9223372036854775807} : f32[4]\n  return\n}\n",
+	                         0, cm, &t),
+	                 PL_OK);
+	ck_assert_uint_eq(t, UINT64_MAX - 1);
+	/* latency INT64_MAX + a wire time of 2^63: 2^64 - 1 + ... passes */
+	ck_assert_int_eq(pl_cost_model_set(cm, "link_gbps", 1), PL_OK);
+	ck_assert_int_eq(time_of("func @f(%x: u8[4611686018427387904]) {\n"
+	                         "  %a = all_reduce %x {factor = 2, reduce = \"add\"} : "
+	                         "u8[4611686018427387904]\n  return\n}\n",
+	                         0, cm, &t),
+	                 PL_OK);
+	/* 2 x 2^62 / 2 = 2^62, + 2^63 - 1 */
+	ck_assert_uint_eq(t, (1ull << 62) + INT64_MAX);
+	ck_assert_int_eq(time_of("func @f(%x: u8[4611686018427387904]) {\n"
+	                         "  %a = all_reduce %x {factor = 4, reduce = \"add\"} : "
+	                         "u8[4611686018427387904]\n  return\n}\n",
+	                         0, cm, &t),
+	                 PL_OK);
+	/* two operands, B = 2^63: 2 x 3 x 2^63 / 4 = 3 x 2^62, + 2^63 - 1 =
+	 * 2^64 + 2^62 - 1: too much */
+	ck_assert_int_eq(time_of("func @f(%x: u8[4611686018427387904], %y: u8[4611686018427387904]) {\n"
+	                         "  %a, %b = all_reduce %x, %y {factor = 4, reduce = \"add\"} : "
+	                         "(u8[4611686018427387904], u8[4611686018427387904])\n  return\n}\n",
+	                         0, cm, &t),
+	                 PL_EOVERFLOW);
+	/* malformed attributes */
+	ck_assert_int_eq(time_of("func @f(%x: f32[4]) {\n"
+	                         "  %a = all_reduce %x {factor = \"two\"} : f32[4]\n  return\n}\n",
+	                         0, cm, &t),
+	                 PL_ETYPE);
+	ck_assert_int_eq(time_of("func @f(%x: f32[4]) {\n"
+	                         "  %a = all_reduce %x {factor = 0} : f32[4]\n  return\n}\n", 0,
+	                         cm, &t),
+	                 PL_EINVAL);
+	ck_assert_int_eq(time_of("func @f(%x: f32[4]) {\n"
+	                         "  %a = acme.op %x {flops = -1} : f32[4]\n  return\n}\n", 0,
+	                         cm, &t),
+	                 PL_ETYPE);
+	pl_cost_model_free(cm);
+}
+END_TEST
+
+/* ---- the simulation ------------------------------------------------------ */
+
+/* a [0,20); the gather waits for nothing, [20,190), all of it exposed;
+ * b [190,200); return [200,200). */
+START_TEST(sim_synchronous)
+{
+	pl_cost_model *cm = model_m();
+	expect_schedule("func @f(%x: f32[100], %w: f32[100]) {\n"
+	                "  %a = tensor_contract %x, %w {num_dynamic_instances = 10000} : f32[100]\n"
+	                "  %g = all_gather %a {group_id = \"dp\", factor = 4} : f32[400]\n"
+	                "  %b = tensor_contract %g, %w {num_dynamic_instances = 5000} : f32[100]\n"
+	                "  return %b\n"
+	                "}\n",
+	                cm, ROWS({0, 20, 0, 0}, {20, 190, 170, 1}, {190, 200, 0, 0}, {200, 200, 0, 0}),
+	                200, 30, 170, 170);
+	pl_cost_model_free(cm);
+}
+END_TEST
+
+/* s [0,170) on dp; a [0,200) hides it; the done at 200 waits for nothing;
+ * b [200,210). */
+START_TEST(sim_hidden)
+{
+	pl_cost_model *cm = model_m();
+	expect_schedule("func @f(%x: f32[100], %w: f32[100]) {\n"
+	                "  %s = all_gather_start %x {group_id = \"dp\", factor = 4} : f32[400]\n"
+	                "  %a = tensor_contract %x, %w {num_dynamic_instances = 100000} : f32[100]\n"
+	                "  %g = all_gather_done %s : f32[400]\n"
+	                "  %b = tensor_contract %g, %w {num_dynamic_instances = 5000} : f32[100]\n"
+	                "  return %b\n"
+	                "}\n",
+	                cm,
+	                ROWS({0, 170, 0, 1}, {0, 200, 0, 0}, {200, 200, 0, 0}, {200, 210, 0, 0},
+	                     {210, 210, 0, 0}),
+	                210, 210, 170, 0);
+	pl_cost_model_free(cm);
+}
+END_TEST
+
+/* s [0,170); a [0,100); the done waits [100,170): 70 exposed; b [170,180). */
+START_TEST(sim_partly_hidden)
+{
+	pl_cost_model *cm = model_m();
+	expect_schedule("func @f(%x: f32[100], %w: f32[100]) {\n"
+	                "  %s = all_gather_start %x {group_id = \"dp\", factor = 4} : f32[400]\n"
+	                "  %a = tensor_contract %x, %w {num_dynamic_instances = 50000} : f32[100]\n"
+	                "  %g = all_gather_done %s : f32[400]\n"
+	                "  %b = tensor_contract %g, %w {num_dynamic_instances = 5000} : f32[100]\n"
+	                "  return %b\n"
+	                "}\n",
+	                cm,
+	                ROWS({0, 170, 0, 1}, {0, 100, 0, 0}, {100, 170, 70, 0}, {170, 180, 0, 0},
+	                     {180, 180, 0, 0}),
+	                180, 110, 170, 70);
+	pl_cost_model_free(cm);
+}
+END_TEST
+
+/* dp: s1 [0,170); tp: s2 [0,90) in parallel; a [0,50); d2 waits [50,90):
+ * 40; d1 waits [90,170): 80. */
+START_TEST(sim_two_groups)
+{
+	pl_cost_model *cm = model_m();
+	const char *text =
+		"func @f(%x: f32[100], %y: f32[100], %w: f32[100]) {\n"
+		"  %s1 = all_gather_start %x {group_id = \"dp\", factor = 4} : f32[400]\n"
+		"  %s2 = all_reduce_start %y {group_id = \"tp\", factor = 2, reduce = \"add\"} : f32[100]\n"
+		"  %a = tensor_contract %x, %w {num_dynamic_instances = 25000} : f32[100]\n"
+		"  %d2 = all_reduce_done %s2 : f32[100]\n"
+		"  %d1 = all_gather_done %s1 : f32[400]\n"
+		"  return %d1, %d2\n"
+		"}\n";
+	expect_schedule(text, cm,
+	                ROWS({0, 170, 0, 1}, {0, 90, 0, 2}, {0, 50, 0, 0}, {50, 90, 40, 0},
+	                     {90, 170, 80, 0}, {170, 170, 0, 0}),
+	                170, 50, 260, 120);
+	pl_module *m = parse_ok(text);
+	pl_schedule *s = NULL;
+	ck_assert_int_eq(pl_schedule_new(&s, pl_module_func_at(m, 0), cm), PL_OK);
+	ck_assert_uint_eq(pl_schedule_num_groups(s), 2);
+	ck_assert_str_eq(pl_schedule_group_name(s, 0), "dp");
+	ck_assert_str_eq(pl_schedule_group_name(s, 1), "tp");
+	ck_assert_ptr_null(pl_schedule_group_name(s, 2));
+	pl_schedule_free(s);
+	pl_module_free(m);
+	pl_cost_model_free(cm);
+}
+END_TEST
+
+/* dp: s1 [0,170), s2 waits for the stream: [170,340); a [0,200); d1 at
+ * 200 waits for nothing; d2 waits [200,340): 140. */
+START_TEST(sim_group_busy)
+{
+	pl_cost_model *cm = model_m();
+	expect_schedule("func @f(%x: f32[100], %y: f32[100], %w: f32[100]) {\n"
+	                "  %s1 = all_gather_start %x {group_id = \"dp\", factor = 4} : f32[400]\n"
+	                "  %s2 = all_gather_start %y {group_id = \"dp\", factor = 4} : f32[400]\n"
+	                "  %a = tensor_contract %x, %w {num_dynamic_instances = 100000} : f32[100]\n"
+	                "  %d1 = all_gather_done %s1 : f32[400]\n"
+	                "  %d2 = all_gather_done %s2 : f32[400]\n"
+	                "  return %d1, %d2\n"
+	                "}\n",
+	                cm,
+	                ROWS({0, 170, 0, 1}, {170, 340, 0, 1}, {0, 200, 0, 0}, {200, 200, 0, 0},
+	                     {200, 340, 140, 0}, {340, 340, 0, 0}),
+	                340, 200, 340, 140);
+	/* a synchronous collective waits for its stream too: s1 [0,170); r
+	 * [170,260), exposed from C = 0: 260; d1 at 260 waits for nothing */
+	expect_schedule("func @f(%x: f32[100], %w: f32[100]) {\n"
+	                "  %s1 = all_gather_start %x {group_id = \"dp\", factor = 4} : f32[400]\n"
+	                "  %r = all_reduce %w {group_id = \"dp\", factor = 2, reduce = \"add\"} : f32[100]\n"
+	                "  %d1 = all_gather_done %s1 : f32[400]\n"
+	                "  return %d1, %r\n"
+	                "}\n",
+	                cm, ROWS({0, 170, 0, 1}, {170, 260, 260, 1}, {260, 260, 0, 0}, {260, 260, 0, 0}),
+	                260, 0, 260, 260);
+	pl_cost_model_free(cm);
+}
+END_TEST
+
+/* s [0,170); the done right after it waits it all out: [0,170); then a
+ * load [170,210) (1000 x 4 / 100) and a store [210,220) (250 x 4 / 100);
+ * the group of a start with no group_id is "". */
+START_TEST(sim_done_waits)
+{
+	pl_cost_model *cm = model_m();
+	const char *text =
+		"func @f(%x: f32[100], %buf: f32[100]) {\n"
+		"  %s = all_gather_start %x {factor = 4} : f32[400]\n"
+		"  %g = all_gather_done %s : f32[400]\n"
+		"  %l = affine_load %buf {num_dynamic_instances = 1000} : f32[100]\n"
+		"  affine_store %l, %buf {num_dynamic_instances = 250}\n"
+		"  return %g\n"
+		"}\n";
+	expect_schedule(text, cm,
+	                ROWS({0, 170, 0, 1}, {0, 170, 170, 0}, {170, 210, 0, 0}, {210, 220, 0, 0},
+	                     {220, 220, 0, 0}),
+	                220, 50, 170, 170);
+	pl_module *m = parse_ok(text);
+	pl_schedule *s = NULL;
+	ck_assert_int_eq(pl_schedule_new(&s, pl_module_func_at(m, 0), cm), PL_OK);
+	ck_assert_uint_eq(pl_schedule_num_groups(s), 1);
+	ck_assert_str_eq(pl_schedule_group_name(s, 0), "");
+	pl_schedule_free(s);
+	pl_module_free(m);
+	pl_cost_model_free(cm);
+}
+END_TEST
+
+/* No factor: the latency alone, 50 each; group_id "" and no group_id are
+ * one group, so r2 [50,100) after r1 [0,50); a start left without its
+ * done still counts toward the makespan: s [100,150) on that stream,
+ * C stays 100. */
+START_TEST(sim_no_factor)
+{
+	pl_cost_model *cm = model_m();
+	const char *text = "func @f(%x: f32[100]) {\n"
+	                   "  %r1 = all_reduce %x {reduce = \"add\"} : f32[100]\n"
+	                   "  %r2 = all_reduce %x {group_id = \"\", reduce = \"add\"} : f32[100]\n"
+	                   "  %s = all_reduce_start %x {reduce = \"add\"} : f32[100]\n"
+	                   "  return %r2\n"
+	                   "}\n";
+	expect_schedule(text, cm,
+	                ROWS({0, 50, 50, 1}, {50, 100, 50, 1}, {100, 150, 0, 1}, {100, 100, 0, 0}),
+	                150, 0, 150, 100);
+	pl_module *m = parse_ok(text);
+	pl_schedule *s = NULL;
+	ck_assert_int_eq(pl_schedule_new(&s, pl_module_func_at(m, 0), cm), PL_OK);
+	ck_assert_uint_eq(pl_schedule_num_groups(s), 1);
+	pl_schedule_free(s);
+	pl_module_free(m);
+	pl_cost_model_free(cm);
+}
+END_TEST
+
+/* The 128-bit gather of time_wide_bytes, started and waited for: the done
+ * exposes all of it; T = 161409010644968576. */
+START_TEST(sim_wide)
+{
+	pl_cost_model *def = pl_cost_model_new();
+	const uint64_t t = 161409010644968576ull;
+	expect_schedule("func @f(%x: f64[144115188075855871], %y: f64[144115188075855871]) {\n"
+	                "  %g, %h = all_gather_start %x, %y {group_id = \"dp\", factor = 8} : "
+	                "(f64[1152921504606846968], f64[1152921504606846968])\n"
+	                "  %g2, %h2 = all_gather_done %g, %h : "
+	                "(f64[1152921504606846968], f64[1152921504606846968])\n"
+	                "  return\n"
+	                "}\n",
+	                def, ROWS({0, t, 0, 1}, {0, t, t, 0}, {t, t, 0, 0}), t, 0, t, t);
+	pl_cost_model_free(def);
+}
+END_TEST
+
+START_TEST(sim_errors)
+{
+	pl_cost_model *cm = model_m();
+	ck_assert_int_eq(pl_cost_model_set(cm, "peak_gflops", 1), PL_OK);
+	static const char *const bad[] = {
+		/* a done of an argument */
+		"func @f(%x: f32[4]) {\n  %d = all_gather_done %x : f32[4]\n  return\n}\n",
+		/* a done of a compute result */
+		"func @f(%x: f32[4]) {\n  %a = acme.op %x : f32[4]\n"
+		"  %d = all_gather_done %a : f32[4]\n  return\n}\n",
+		/* a done of a synchronous collective */
+		"func @f(%x: f32[4]) {\n  %a = all_reduce %x : f32[4]\n"
+		"  %d = all_reduce_done %a : f32[4]\n  return\n}\n",
+		/* a done without operands */
+		"func @f(%x: f32[4]) {\n  %d = all_reduce_done : f32[4]\n  return\n}\n",
+	};
+	for (size_t k = 0; k < sizeof bad / sizeof *bad; k++) {
+		pl_module *m = parse_ok(bad[k]);
+		pl_schedule *s = (pl_schedule *)(uintptr_t)1;
+		ck_assert_int_eq(pl_schedule_new(&s, pl_module_func_at(m, 0), cm), PL_EINVAL);
+		ck_assert_ptr_eq(s, (pl_schedule *)(uintptr_t)1);
+		pl_module_free(m);
+	}
+	/* each time fits (2^64 - 2), their sum does not */
+	pl_module *m = parse_ok("func @f(%x: f32[4]) {\n"
+	                        "  %a = tensor_contract %x, %x {num_dynamic_instances = "
+	                        "9223372036854775807} : f32[4]\n"
+	                        "  %b = tensor_contract %x, %x {num_dynamic_instances = 1} : f32[4]\n"
+	                        "  %c = tensor_contract %x, %x {num_dynamic_instances = 1} : f32[4]\n"
+	                        "  return\n}\n");
+	pl_schedule *s = NULL;
+	ck_assert_int_eq(pl_schedule_new(&s, pl_module_func_at(m, 0), cm), PL_EOVERFLOW);
+	ck_assert_ptr_null(s);
+	pl_module_free(m);
+	/* a time that does not fit */
+	m = parse_ok("func @f(%x: f32[4]) {\n"
+	             "  %a = acme.op %x {num_dynamic_instances = 9223372036854775807, "
+	             "flops = 9223372036854775807} : f32[4]\n  return\n}\n");
+	ck_assert_int_eq(pl_schedule_new(&s, pl_module_func_at(m, 0), cm), PL_EOVERFLOW);
+	pl_module_free(m);
+	pl_cost_model_free(cm);
+}
+END_TEST
+
+/* An empty function, and a function of one return. */
+START_TEST(sim_empty)
+{
+	pl_cost_model *cm = model_m();
+	pl_module *m = pl_module_new("t");
+	pl_func *f = pl_func_new(m, "f");
+	pl_schedule *s = NULL;
+	ck_assert_int_eq(pl_schedule_new(&s, f, cm), PL_OK);
+	ck_assert_uint_eq(pl_schedule_num_insts(s), 0);
+	ck_assert_uint_eq(pl_schedule_makespan_ns(s), 0);
+	ck_assert_uint_eq(pl_schedule_num_groups(s), 0);
+	ck_assert_ptr_null(pl_schedule_inst(s, 0));
+	pl_schedule_free(s);
+	pl_schedule_free(NULL);
+	pl_module_free(m);
+	pl_cost_model_free(cm);
+}
+END_TEST
+
+/* The predicated count is remembered per module, and a repeat is the same
+ * count; malformed predicates are not remembered. */
+START_TEST(masked_memo)
+{
+	pl_module *m = parse_ok(
+		"func @f(%buf: f32[4]) {\n"
+		"  %a = affine_load %buf {domain = [10, 10], predicate = [\"i0 + i1 < 10\"]} : f32[4]\n"
+		"  %b = affine_load %buf {domain = [10, 10], predicate = [\"i0 + i1 < 10\"], flops = 3} : f32[4]\n"
+		"  %c = affine_load %buf {domain = [10, 10], predicate = [\"i0 < 3\", \"i1 < 3\"]} : f32[4]\n"
+		"  %d = affine_load %buf {predicate = [\"i0 < 3\"]} : f32[4]\n"
+		"  return\n}\n");
+	const pl_inst *a = pl_func_first_inst(pl_module_func_at(m, 0));
+	const pl_inst *b = pl_inst_next(a), *c = pl_inst_next(b), *d = pl_inst_next(c);
+	for (int round = 0; round < 2; round++) {
+		uint64_t n = 0;
+		ck_assert_int_eq(pl_inst_masked_dynamic_instances(a, &n), PL_OK);
+		ck_assert_uint_eq(n, 55);
+		ck_assert_int_eq(pl_inst_masked_dynamic_instances(b, &n), PL_OK);
+		ck_assert_uint_eq(n, 55);
+		ck_assert_int_eq(pl_inst_masked_dynamic_instances(c, &n), PL_OK);
+		ck_assert_uint_eq(n, 9);
+		ck_assert_int_eq(pl_inst_masked_dynamic_instances(d, &n), PL_ETYPE);
+	}
+	pl_module_free(m);
+}
+END_TEST
+
+static Suite *cost_suite(void)
+{
+	Suite *s = suite_create("cost");
+	TCase *model = tcase_create("model");
+	tcase_add_test(model, model_keys);
+	tcase_add_test(model, model_set_get);
+	tcase_add_test(model, ctx_model);
+	suite_add_tcase(s, model);
+	TCase *time = tcase_create("time");
+	tcase_add_test(time, time_compute);
+	tcase_add_test(time, time_collectives);
+	tcase_add_test(time, time_wide_bytes);
+	tcase_add_test(time, time_past_2_128);
+	tcase_add_test(time, time_errors);
+	tcase_add_test(time, masked_memo);
+	suite_add_tcase(s, time);
+	TCase *sim = tcase_create("simulation");
+	tcase_add_test(sim, sim_synchronous);
+	tcase_add_test(sim, sim_hidden);
+	tcase_add_test(sim, sim_partly_hidden);
+	tcase_add_test(sim, sim_two_groups);
+	tcase_add_test(sim, sim_group_busy);
+	tcase_add_test(sim, sim_done_waits);
+	tcase_add_test(sim, sim_no_factor);
+	tcase_add_test(sim, sim_wide);
+	tcase_add_test(sim, sim_errors);
+	tcase_add_test(sim, sim_empty);
+	suite_add_tcase(s, sim);
+	return s;
+}
+
+TU_MAIN(cost_suite)
