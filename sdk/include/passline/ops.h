@@ -147,10 +147,10 @@ PL_API int64_t pl_op_default_flops(pl_op op);
 	X(F4E2M1FN, "f4e2m1fn", 1) \
 	X(F6E3M2FN, "f6e3m2fn", 1) \
 	X(F6E2M3FN, "f6e2m3fn", 1) \
-	X(C64, "c64", 8)       \
-	X(C128, "c128", 16)    \
 	X(TOKEN, "token", 0)   \
-	X(OPAQUE, "opaque", 0)
+	X(OPAQUE, "opaque", 0) \
+	X(C64, "c64", 8)       \
+	X(C128, "c128", 16)
 
 typedef enum pl_dtype {
 	PL_DTYPE_INVALID = 0,
