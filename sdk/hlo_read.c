@@ -1198,6 +1198,11 @@ static void collective_attrs(struct hr *r, const struct pinst *pi, pl_inst *inst
 	const pl_attr *group = NULL, *reduce = NULL;
 	int64_t factor = 0, dim = -1;
 	bool bare = true;
+	/* what XLA's parser requires of these */
+	if (base != PL_OP_ALL_REDUCE && !find_attr(r, pi, "dimensions"))
+		fail(r, pi->at, "'%.*s' needs dimensions={d}", (int)pi->nlen, pi->name);
+	if (base != PL_OP_ALL_GATHER && !find_attr(r, pi, "to_apply"))
+		fail(r, pi->at, "'%.*s' needs to_apply", (int)pi->nlen, pi->name);
 	if (base != PL_OP_ALL_GATHER) {
 		const struct pattr *ta = find_attr(r, pi, "to_apply");
 		const struct comp *c = ta ? find_comp(r, ta->val, ta->vlen) : NULL;

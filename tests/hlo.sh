@@ -117,6 +117,12 @@ ENTRY e {
 ' "error: the shape of 'b' (custom-call) cannot be inferred; write it" "a shape left out where it cannot be inferred"
 bad 'HloModule m
 ENTRY e {
+  p = f32[8] parameter(0)
+  ROOT g = f32[32] all-gather(p), replica_groups={}
+}
+' "bad.hlo:4:3: error: 'g' needs dimensions={d}" "an all-gather without dimensions"
+bad 'HloModule m
+ENTRY e {
   /* open
 ' "bad.hlo:3:3: error: unterminated comment" "an unterminated comment"
 bad 'HloModule m, replica_count=x
