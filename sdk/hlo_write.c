@@ -65,6 +65,9 @@ struct hw {
 	size_t ngtes, gcap;
 	unsigned serial;
 	const pl_attr *param_attrs; /* hlo_param_attrs when the grouping fits */
+	/* group_ids warned about: written as all devices */
+	char **warned;
+	size_t nwarned;
 	/* reducers made for new collectives: "kind.dtype" */
 	char **reducers;
 	size_t nreducers;
@@ -701,6 +704,27 @@ static const char *reducer_name(struct hw *w, const char *kind, pl_dtype dt)
 	return c;
 }
 
+/* A group_id HLO has no replica groups for is written as all devices:
+ * said once per group. */
+static void warn_group(struct hw *w, const pl_inst *i, const char *g)
+{
+	for (size_t k = 0; k < w->nwarned; k++)
+		if (!strcmp(w->warned[k], g))
+			return;
+	char **nw = realloc(w->warned, (w->nwarned + 1) * sizeof *nw);
+	char *c = nw ? strdup(g) : NULL;
+	if (nw)
+		w->warned = nw;
+	if (!c) {
+		set_err(w, PL_ENOMEM);
+		return;
+	}
+	w->warned[w->nwarned++] = c;
+	pl_diags_add(w->diags, PL_SEV_WARNING, pl_module_source_name(w->m), pl_inst_line(i),
+	             pl_inst_col(i),
+	             "group_id \"%s\" names no replica groups: written as all devices", g);
+}
+
 /* Attributes a collective needs that the IR did not keep (one built from
  * .pir, or made by a pass). */
 static void put_collective_attrs(struct hw *w, struct pl_strbuf *l, pl_inst *i, pl_op base)
@@ -714,6 +738,9 @@ static void put_collective_attrs(struct hw *w, struct pl_strbuf *l, pl_inst *i, 
 	/* groups from a group_id the reader made; no replica_groups is all */
 	if (!have_groups && pl_attrs_get_string(d, "group_id", &g, &len) == PL_OK) {
 		const char *colon = memchr(g, ':', len);
+		bool all = len >= 4 && !memcmp(g + len - 4, ":all", 4);
+		if (!all && !(colon && colon + 1 < g + len && colon[1] == '{'))
+			warn_group(w, i, g);
 		if (colon && colon + 1 < g + len && colon[1] == '{') {
 			if (!strncmp(g, "global:", 7) || !strncmp(g, "replica_partition:", 18))
 				pl_sb_puts(l, ", channel_id=1");
@@ -1856,6 +1883,9 @@ int pl_print_hlo_module(pl_module *m, pl_diags *diags, pl_write_fn write, void *
 	for (size_t k = 0; k < w.nreducers; k++)
 		free(w.reducers[k]);
 	free(w.reducers);
+	for (size_t k = 0; k < w.nwarned; k++)
+		free(w.warned[k]);
+	free(w.warned);
 	free(w.ents);
 	free(w.names);
 	free(w.nset);

@@ -67,6 +67,15 @@ run $P --passes= co.hlo
 expect_status 0 "the lowered HLO reads again"
 expect_out "= all_gather %a_buf" "with the flat all-gather on the packed buffer"
 
+# A .pir group_id that names no replica groups is written as all devices,
+# with a warning once per group.
+printf 'func @f(%%a: f32[8], %%b: f32[8]) {\n  %%x = all_reduce %%a {group_id = "tp", reduce = "add"} : f32[8]\n  %%y = all_reduce %%b {group_id = "tp", reduce = "add"} : f32[8]\n  return %%x, %%y\n}\n' >tp.pir
+run $P --passes= tp.pir --output-format=hlo
+expect_status 0 "a named group is written"
+expect_err 'tp.pir:2:3: warning: group_id "tp" names no replica groups: written as all devices' "with a warning"
+[ "$(grep -c warning "$T/err")" -eq 1 ]
+ok $? "once per group"
+
 # Bad input: file:line:col, exit 1, nothing written.
 bad() { # bad TEXT MESSAGE DESCRIPTION
 	printf '%s' "$1" >bad.hlo
