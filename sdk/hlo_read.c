@@ -1001,7 +1001,16 @@ static void keep_attrs(struct hr *r, const struct pinst *pi, pl_attrs *d)
 	}
 }
 
-/* A list of integers written "{1,2}". false when it is not one. */
+static bool rest_blank(const char *s, size_t len)
+{
+	for (size_t i = 0; i < len; i++)
+		if (!is_space(s[i]))
+			return false;
+	return true;
+}
+
+/* A list of integers written "{1,2}", and nothing after it. false when it
+ * is not one. */
 static bool int_list(const char *s, size_t len, int64_t *out, size_t cap, size_t *n)
 {
 	*n = 0;
@@ -1014,8 +1023,8 @@ static bool int_list(const char *s, size_t len, int64_t *out, size_t cap, size_t
 	for (;;) {
 		while (i < len && is_space(s[i]))
 			i++;
-		if (i < len && s[i] == '}')
-			return *n == 0 || true;
+		if (i < len && s[i] == '}' && *n == 0)
+			return rest_blank(s + i + 1, len - i - 1);
 		bool neg = i < len && s[i] == '-';
 		if (neg)
 			i++;
@@ -1036,7 +1045,7 @@ static bool int_list(const char *s, size_t len, int64_t *out, size_t cap, size_t
 			i++;
 			continue;
 		}
-		return i < len && s[i] == '}';
+		return i < len && s[i] == '}' && rest_blank(s + i + 1, len - i - 1);
 	}
 }
 
@@ -1214,8 +1223,10 @@ static void collective_attrs(struct hr *r, const struct pinst *pi, pl_inst *inst
 		const struct pattr *da = find_attr(r, pi, "dimensions");
 		int64_t dv[2];
 		size_t n;
-		if (da && int_list(da->val, da->vlen, dv, 2, &n) && n == 1 && dv[0] >= 0)
-			dim = dv[0];
+		if (!int_list(da->val, da->vlen, dv, 2, &n) || n != 1 || dv[0] < 0)
+			fail(r, da->at, "dimensions of '%.*s' must be one dimension {d}", (int)pi->nlen,
+			     pi->name);
+		dim = dv[0];
 	}
 	int64_t size;
 	r->sb2.len = 0;

@@ -1229,9 +1229,12 @@ static void print_inst(struct hw *w, pl_inst *i, struct ent *e, bool root)
 			                   pl_attrs_get_int(d, "dimension", &dim) == PL_OK &&
 			                   pl_attrs_get_string(d, "hlo_dimensions", &kd, &kl) == PL_OK;
 			if (dim_changed) {
-				char want[32];
-				int wl = snprintf(want, sizeof want, "{%" PRId64 "}", dim);
-				dim_changed = (size_t)wl != kl || memcmp(want, kd, kl) != 0;
+				/* the kept text "{d}" (spaces allowed) against dim */
+				int64_t kept = -1;
+				for (size_t q = 0; q < kl; q++)
+					if (is_dig(kd[q]))
+						kept = (kept < 0 ? 0 : kept * 10) + (kd[q] - '0');
+				dim_changed = kept != dim;
 			}
 			size_t before = l->len;
 			put_kept_attrs(w, l, i, dim_changed ? "dimensions" : NULL);
