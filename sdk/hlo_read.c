@@ -352,14 +352,18 @@ static const char *skip_string(struct hr *r, const char *q)
 {
 	char quote = *q;
 	const char *s = q++;
-	while (q < r->end && *q != quote) {
-		if (*q == '\\')
-			q++;
-		q++;
+	for (;;) {
+		const char *c = q < r->end ? memchr(q, quote, (size_t)(r->end - q)) : NULL;
+		if (!c)
+			fail(r, s, "unterminated string");
+		/* escaped when an odd number of backslashes precede it */
+		size_t bs = 0;
+		while (c - bs > s + 1 && c[-1 - (ptrdiff_t)bs] == '\\')
+			bs++;
+		if (bs % 2 == 0)
+			return c + 1;
+		q = c + 1;
 	}
-	if (q >= r->end)
-		fail(r, s, "unterminated string");
-	return q + 1;
 }
 
 /* The raw text of an attribute value: up to a ',' or a closing bracket
