@@ -833,6 +833,12 @@ static bool dot_dims(struct hw *w, pl_inst *i, struct pl_strbuf *l)
 	const pl_type *a = pl_value_type(pl_inst_operand(i, 0));
 	const pl_type *b = pl_value_type(pl_inst_operand(i, 1));
 	const pl_type *r = pl_value_type(pl_inst_result(i, 0));
+	/* no dimension numbers: an outer product, lhs extents then rhs's */
+	bool outer = r->rank == a->rank + b->rank;
+	for (uint32_t k = 0; outer && k < r->rank; k++)
+		outer = r->dims[k] == (k < a->rank ? a->dims[k] : b->dims[k - a->rank]);
+	if (outer)
+		return true;
 	if (a->rank == 2 && b->rank == 2 && r->rank == 2 && r->dims[0] == a->dims[0]) {
 		if (a->dims[1] == b->dims[0] && r->dims[1] == b->dims[1]) {
 			pl_sb_puts(l, ", lhs_contracting_dims={1}, rhs_contracting_dims={0}");
