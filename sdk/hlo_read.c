@@ -1558,6 +1558,85 @@ static void keep_structure(struct hr *r, const struct pinst *pi, pl_attrs *d)
 	set_str(r, d, "hlo_operands", r->sb.data, r->sb.len);
 }
 
+/* The names of tuple and get-tuple-element operands, which make no
+ * instruction: the writer gives them back to the lines it rebuilds. */
+/* Names like XLA's own (and the writer's) generated ones, "tuple.3" or
+ * "get-tuple-element.12", are not kept: the writer makes such names. */
+static bool generated_name(const struct pinst *a)
+{
+	const char *s = a->name, *e = a->name + a->nlen;
+	size_t n = (size_t)(e - s);
+	if (n >= 17 && memcmp(s, "get-tuple-element", 17) == 0)
+		s += 17;
+	else if (n >= 5 && memcmp(s, "tuple", 5) == 0)
+		s += 5;
+	else
+		return false;
+	while (s < e) {
+		if (*s++ != '.' || s >= e || !is_digit(*s))
+			return false;
+		while (s < e && is_digit(*s))
+			s++;
+	}
+	return true;
+}
+
+/* Whether the alias a stands for the whole value of one instruction or
+ * parameter, in the same structure: the writer names that one then. */
+static bool whole_value(struct hr *r, const struct pinst *a)
+{
+	if (!a->nleaves)
+		return false;
+	pl_value *v0 = r->leaves[a->leaf0];
+	for (const struct pinst *c = a; c-- > r->insts;) {
+		if (c->kind == KIND_ALIAS || c->nleaves != a->nleaves || r->leaves[c->leaf0] != v0)
+			continue;
+		bool same = true;
+		for (uint32_t k = 1; same && k < c->nleaves; k++)
+			same = r->leaves[c->leaf0 + k] == r->leaves[a->leaf0 + k];
+		if (!same)
+			continue;
+		r->sb2.len = 0;
+		put_structure(r, &r->sb2, c->shape);
+		size_t l1 = r->sb2.len;
+		put_structure(r, &r->sb2, a->shape);
+		if (r->sb2.failed)
+			nomem(r);
+		return r->sb2.len == 2 * l1 && memcmp(r->sb2.data, r->sb2.data + l1, l1) == 0;
+	}
+	return false;
+}
+
+static bool kept_alias(struct hr *r, const struct popnd *o)
+{
+	const struct pinst *a = &r->insts[o->ref];
+	return !o->npath && a->kind == KIND_ALIAS && !generated_name(a) && !whole_value(r, a);
+}
+
+static void keep_alias_names(struct hr *r, const struct pinst *pi, pl_attrs *d)
+{
+	bool any = false;
+	for (uint32_t k = 0; k < pi->nops && !any; k++)
+		any = kept_alias(r, &r->opnds[pi->op0 + k]);
+	if (!any)
+		return;
+	const pl_attr **v = malloc(pi->nops * sizeof *v);
+	if (!v)
+		nomem(r);
+	bool bad = false;
+	for (uint32_t k = 0; k < pi->nops; k++) {
+		const struct popnd *o = &r->opnds[pi->op0 + k];
+		const struct pinst *a = &r->insts[o->ref];
+		bool alias = kept_alias(r, o);
+		v[k] = pl_attr_string(r->m, alias ? a->name : "", alias ? a->nlen : 0);
+		bad = bad || !v[k];
+	}
+	const pl_attr *l = bad ? NULL : pl_attr_list(r->m, v, pi->nops);
+	free(v);
+	if (!l || pl_attrs_set(d, "hlo_operand_names", l) != PL_OK)
+		nomem(r);
+}
+
 /* The IR op an instruction maps to: hlo.<opcode>, '-' spelled '_'. */
 static const char *generic_opname(struct hr *r, const struct pinst *pi)
 {
@@ -1800,6 +1879,8 @@ static void map_inst(struct hr *r, pl_func *f, struct pinst *pi)
 	}
 	if (tuple_operand && done == PL_OP_OTHER)
 		keep_structure(r, pi, d);
+	if (done == PL_OP_OTHER)
+		keep_alias_names(r, pi, d);
 	if (pi->lit)
 		set_str(r, d, "hlo_constant", pi->lit, pi->litlen);
 	keep_attrs(r, pi, d);

@@ -439,7 +439,7 @@ static void emit_line(struct hw *w, const struct pl_strbuf *l)
  * structure is the tree s at sidx; a get-tuple-element is made when it is
  * inside e. NULL when no node of e is that range. */
 static const char *ent_node_ref(struct hw *w, struct ent *e, uint32_t leaf, uint32_t n,
-                                const struct wnode *s, uint32_t sidx);
+                                const struct wnode *s, uint32_t sidx, const char *want);
 
 static bool same_structure(const struct wnode *a, uint32_t ai, const struct wnode *b, uint32_t bi)
 {
@@ -457,13 +457,16 @@ static bool same_structure(const struct wnode *a, uint32_t ai, const struct wnod
 }
 
 static const char *gte_name(struct hw *w, struct ent *e, const uint32_t *path, size_t depth,
-                            uint32_t node)
+                            uint32_t node, const char *want)
 {
 	/* the key: entity name and path */
 	struct pl_strbuf key = {0};
 	pl_sb_puts(&key, e->name);
 	for (size_t k = 0; k < depth; k++)
 		pl_sb_printf(&key, "#%u", path[k]);
+	/* a name the reader kept makes a line of its own */
+	if (want)
+		pl_sb_printf(&key, "@%s", want);
 	if (key.failed) {
 		set_err(w, PL_ENOMEM);
 		pl_sb_free(&key);
@@ -475,12 +478,12 @@ static const char *gte_name(struct hw *w, struct ent *e, const uint32_t *path, s
 			pl_sb_free(&key);
 			return w->gtes[k].name;
 		}
-	const char *parent = depth == 1 ? e->name : gte_name(w, e, path, depth - 1, 0);
+	const char *parent = depth == 1 ? e->name : gte_name(w, e, path, depth - 1, 0, NULL);
 	/* the parent node of this one, to print the shape */
 	(void)node;
 	char base[64];
 	snprintf(base, sizeof base, "get-tuple-element.%u", ++w->serial);
-	const char *name = take_name(w, base);
+	const char *name = take_name(w, want ? want : base);
 	struct pl_strbuf l = {0};
 	pl_sb_puts(&l, name);
 	pl_sb_puts(&l, " = ");
@@ -519,7 +522,7 @@ static const char *gte_name(struct hw *w, struct ent *e, const uint32_t *path, s
 static void print_param(struct hw *w, size_t k, const struct ent *root_ent, const pl_attr *pa);
 
 static const char *ent_node_ref(struct hw *w, struct ent *e, uint32_t leaf, uint32_t n,
-                                const struct wnode *s, uint32_t sidx)
+                                const struct wnode *s, uint32_t sidx, const char *want)
 {
 	/* a parameter is printed before its first use */
 	if (!e->inst && !e->printed)
@@ -532,7 +535,7 @@ static const char *ent_node_ref(struct hw *w, struct ent *e, uint32_t leaf, uint
 	for (;;) {
 		if (first == leaf && e->tree[idx].nleaves == n &&
 		    same_structure(e->tree, idx, s, sidx))
-			return depth == 0 ? e->name : gte_name(w, e, path, depth, idx);
+			return depth == 0 ? e->name : gte_name(w, e, path, depth, idx, want);
 		if (!e->tree[idx].tuple || depth == PL_MAX_NESTING)
 			return NULL;
 		/* down into the child that holds leaf */
@@ -550,7 +553,7 @@ static const char *ent_node_ref(struct hw *w, struct ent *e, uint32_t leaf, uint
 }
 
 static const char *ref(struct hw *w, pl_value *const *v, uint32_t n, const struct wnode *s,
-                       uint32_t sidx);
+                       uint32_t sidx, const char *want);
 
 /* A tuple line made of the operands' parts. */
 static const char *make_tuple(struct hw *w, pl_value *const *v, uint32_t n, const struct wnode *s,
@@ -562,7 +565,7 @@ static const char *make_tuple(struct hw *w, pl_value *const *v, uint32_t n, cons
 	for (size_t k = 0; s && c < sidx + s[sidx].size; k++) {
 		if (k)
 			pl_sb_puts(&args, ", ");
-		pl_sb_puts(&args, ref(w, v + off, s[c].nleaves, s, c));
+		pl_sb_puts(&args, ref(w, v + off, s[c].nleaves, s, c, NULL));
 		off += s[c].nleaves;
 		c += s[c].size;
 	}
@@ -605,7 +608,7 @@ static const char *make_tuple(struct hw *w, pl_value *const *v, uint32_t n, cons
 /* The HLO operand for values v[0..n) of structure s at sidx (NULL: one
  * array): a name, a get-tuple-element of one, or a new tuple. */
 static const char *ref(struct hw *w, pl_value *const *v, uint32_t n, const struct wnode *s,
-                       uint32_t sidx)
+                       uint32_t sidx, const char *want)
 {
 	if (n > 0) {
 		uint32_t leaf;
@@ -616,19 +619,53 @@ static const char *ref(struct hw *w, pl_value *const *v, uint32_t n, const struc
 			consecutive = ent_of(w, v[k], &l2) == e && l2 == leaf + k;
 		}
 		if (consecutive) {
-			const char *r = ent_node_ref(w, e, leaf, n, s, sidx);
+			const char *r = ent_node_ref(w, e, leaf, n, s, sidx, want);
 			if (r)
 				return r;
 		}
 	}
 	if (!s || !s[sidx].tuple)
 		return "x"; /* cannot happen: a single value always has an entity */
-	return make_tuple(w, v, n, s, sidx, NULL, false, NULL);
+	if (!want)
+		return make_tuple(w, v, n, s, sidx, NULL, false, NULL);
+	/* a kept name stands for one tuple: made once for the same parts */
+	struct pl_strbuf key = {0};
+	pl_sb_printf(&key, "tuple@%s", want);
+	for (uint32_t k = 0; k < n; k++)
+		pl_sb_printf(&key, "#%p", (void *)v[k]);
+	if (key.failed) {
+		pl_sb_free(&key);
+		set_err(w, PL_ENOMEM);
+		return "x";
+	}
+	pl_sb_putc(&key, 0);
+	for (size_t k = 0; k < w->ngtes; k++)
+		if (strcmp(w->gtes[k].key, key.data) == 0) {
+			pl_sb_free(&key);
+			return w->gtes[k].name;
+		}
+	const char *name = make_tuple(w, v, n, s, sidx, want, false, NULL);
+	if (w->ngtes == w->gcap) {
+		size_t nc = w->gcap ? w->gcap * 2 : 16;
+		void *ng = realloc(w->gtes, nc * sizeof *w->gtes);
+		if (!ng) {
+			set_err(w, PL_ENOMEM);
+			pl_sb_free(&key);
+			return name;
+		}
+		w->gtes = ng;
+		w->gcap = nc;
+	}
+	w->gtes[w->ngtes].key = key.data;
+	w->gtes[w->ngtes].name = (char *)name;
+	w->ngtes++;
+	return name;
 }
 
 /* ---- instructions ---- */
 
-static const char *const internal_keys[] = {"hlo_shape", "hlo_operands", "hlo_name",
+static const char *const internal_keys[] = {"hlo_shape", "hlo_operands", "hlo_operand_names",
+                                            "hlo_name",
                                             "hlo_constant", "hlo_opcode", NULL};
 
 static bool internal_key(const char *k)
@@ -1055,7 +1092,7 @@ static void lower_pack(struct hw *w, pl_inst *i, struct ent *e, bool root)
 	if (pack) {
 		for (size_t k = 0; k < nm; k++) {
 			pl_value *v = pl_inst_operand(i, k);
-			const char *x = ref(w, &v, 1, NULL, 0);
+			const char *x = ref(w, &v, 1, NULL, 0, NULL);
 			const char *p = pack_member(w, e->name, x, pl_value_type(v), unit, kind, f, dims[k]);
 			pl_sb_printf(&names, "%s%s", k ? ", " : "", p);
 		}
@@ -1071,7 +1108,7 @@ static void lower_pack(struct hw *w, pl_inst *i, struct ent *e, bool root)
 		}
 	} else {
 		pl_value *v = pl_inst_operand(i, 0);
-		const char *flat = ref(w, &v, 1, NULL, 0);
+		const char *flat = ref(w, &v, 1, NULL, 0, NULL);
 		const char *grid = flat;
 		if (ag) {
 			int64_t fs[2] = {f, seg};
@@ -1192,12 +1229,17 @@ static void print_inst(struct hw *w, pl_inst *i, struct ent *e, bool root)
 		uint32_t nt = 0;
 		size_t ngroups = 0;
 		struct wnode *st = operand_structure(i, &nt, &ngroups);
+		const pl_attr *names = pl_attrs_get(pl_inst_attrs_const(i), "hlo_operand_names");
 		uint32_t off = 0, c = 0;
 		for (size_t g = 0; g < (st ? ngroups : nops); g++) {
 			if (g)
 				pl_sb_puts(&ops, ", ");
 			uint32_t n = st ? st[c].nleaves : 1;
-			pl_sb_puts(&ops, ref(w, vals + off, n, st, c));
+			const pl_attr *nm = names && pl_attr_get_kind(names) == PL_ATTR_LIST &&
+			                            g < pl_attr_list_size(names)
+			                    ? pl_attr_list_at(names, g) : NULL;
+			const char *want = nm ? pl_attr_get_string(nm, NULL) : NULL;
+			pl_sb_puts(&ops, ref(w, vals + off, n, st, c, want && *want ? want : NULL));
 			off += n;
 			if (st)
 				c += st[c].size;
@@ -1251,7 +1293,8 @@ static void print_inst(struct hw *w, pl_inst *i, struct ent *e, bool root)
 		}
 	} else {
 		if (op == PL_OP_TENSOR_CONTRACT && !pl_attrs_get(d, "hlo_lhs_contracting_dims") &&
-		    !pl_attrs_get(d, "hlo_rhs_contracting_dims") && !dot_dims(w, i, l)) {
+		    !pl_attrs_get(d, "hlo_rhs_contracting_dims") && !pl_attrs_get(d, "hlo_lhs_batch_dims") &&
+		    !pl_attrs_get(d, "hlo_rhs_batch_dims") && !dot_dims(w, i, l)) {
 			free(vals);
 			pl_sb_free(&ops);
 			return;
@@ -1768,7 +1811,7 @@ static void print_function(struct hw *w, pl_func *f, bool entry)
 					idx = c;
 				}
 				const char *parent = parent_depth == 1 ? e->name
-				                     : gte_name(w, e, path, parent_depth - 1, 0);
+				                     : gte_name(w, e, path, parent_depth - 1, 0, NULL);
 				const char *name = take_name(w, want ? want : "get-tuple-element");
 				l->len = 0;
 				pl_sb_printf(l, "ROOT %s = ", name);
