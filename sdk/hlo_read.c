@@ -1498,10 +1498,18 @@ static bool dot_domain(struct hr *r, const struct pinst *pi, pl_value *const *op
 	for (uint32_t k = 0; k < b->rank; k++)
 		if (!ra[k])
 			dom[m++] = b->dims[k];
+	/* the result is batch x lhs-free x rhs-free, as XLA's dot: else the
+	 * dot stays hlo.dot */
+	const pl_type *res = r->types[0];
+	if (nlb != nrb || nlc != nrc || res->rank != m)
+		return false;
+	for (size_t k = 0; k < m; k++)
+		if (res->dims[k] != dom[k])
+			return false;
 	for (size_t k = 0; k < nlc; k++)
 		dom[m++] = a->dims[lc[k]];
 	*n = m;
-	return m <= PL_MAX_RANK * 2;
+	return true;
 }
 
 static pl_inst *new_inst(struct hr *r, pl_func *f, const char *opname, size_t nops, size_t nres,
