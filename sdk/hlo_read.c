@@ -1851,8 +1851,6 @@ static void map_inst(struct hr *r, pl_func *f, struct pinst *pi)
 		opname = "tensor_contract";
 	if (!opname)
 		opname = generic_opname(r, pi);
-	for (size_t k = 0; k < nres; k++)
-		(void)r->types[k];
 	pl_inst *inst = new_inst(r, f, opname, nops, nres, pi);
 	pl_attrs *d = pl_inst_attrs(inst);
 	if (cop != PL_OP_OTHER && start == PL_OP_OTHER && pl_inst_op(inst) == cop)
@@ -1966,9 +1964,6 @@ static void map_comp(struct hr *r, const char *name, uint32_t nlen, const char *
 	pl_func *f = pl_func_new(r->m, nz);
 	if (!f)
 		fail(r, at, "computation name '%.*s' is not supported", (int)nlen, name);
-	uint32_t line, col;
-	locate(r, at, &line, &col);
-	(void)line;
 	/* parameters, in number order */
 	size_t np = 0;
 	for (size_t k = 0; k < r->ni; k++)
@@ -2152,12 +2147,10 @@ static void map_comp(struct hr *r, const char *name, uint32_t nlen, const char *
 	if (!whole) {
 		pl_attrs *d = pl_inst_attrs(ret);
 		set_str(r, d, "hlo_name", root->name, root->nlen);
-		size_t n = leaf_types(r, root->shape, 0);
 		r->sb.len = 0;
 		put_shape(r, &r->sb, root->shape);
 		if (r->sb.failed)
 			nomem(r);
-		(void)n;
 		set_str(r, d, "hlo_shape", r->sb.data, r->sb.len);
 		if (root->kind == KIND_ALIAS)
 			keep_attrs(r, root, d);

@@ -479,8 +479,7 @@ static const char *gte_name(struct hw *w, struct ent *e, const uint32_t *path, s
 			return w->gtes[k].name;
 		}
 	const char *parent = depth == 1 ? e->name : gte_name(w, e, path, depth - 1, 0, NULL);
-	/* the parent node of this one, to print the shape */
-	(void)node;
+	(void)node; /* the node is found again from the path below */
 	char base[64];
 	snprintf(base, sizeof base, "get-tuple-element.%u", ++w->serial);
 	const char *name = take_name(w, want ? want : base);
@@ -1132,18 +1131,15 @@ static void lower_pack(struct hw *w, pl_inst *i, struct ent *e, bool root)
 				int64_t fc[3] = {f, cnt[k], 1};
 				a = lower_line(w, NULL, e->name, false, unit, fc, 2, "slice", grid, sl);
 				unsigned sb = pl_dtype_bits(dt), ub = pl_dtype_bits(unit);
-				int64_t per = cnt[k];
 				if (dt != unit && sb == ub) {
 					a = lower_line(w, NULL, e->name, false, dt, fc, 2, "bitcast-convert", a, NULL);
 				} else if (dt != unit) {
 					fc[1] = cnt[k] / (int64_t)(sb / ub);
 					fc[2] = (int64_t)(sb / ub);
-					per = fc[1];
 					a = lower_line(w, NULL, e->name, false, unit, fc, 3, "reshape", a, NULL);
 					a = lower_line(w, NULL, e->name, false, dt, fc, 2, "bitcast-convert", a,
 					               NULL);
 				}
-				(void)per;
 				/* [F, operand shape] -> F next to dimension d -> result */
 				int64_t dim = dims[k], od[PL_MAX_RANK + 1], td[PL_MAX_RANK + 1];
 				od[0] = f;
@@ -1284,9 +1280,7 @@ static void print_inst(struct hw *w, pl_inst *i, struct ent *e, bool root)
 						kept = (kept < 0 ? 0 : kept * 10) + (kd[q] - '0');
 				dim_changed = kept != dim;
 			}
-			size_t before = l->len;
 			put_kept_attrs(w, l, i, dim_changed ? "dimensions" : NULL);
-			(void)before;
 			if (dim_changed)
 				pl_sb_printf(l, ", dimensions={%" PRId64 "}", dim);
 			put_collective_attrs(w, l, i, base);
@@ -1358,7 +1352,6 @@ static struct wnode *flat_tree(struct hw *w, struct pl_strbuf *keep, const pl_ty
 		pl_hlo_put_type_(keep, t[k]);
 		offs[k + 1] = keep->len;
 	}
-	(void)offs;
 	/* texts are resolved after keep stops moving: store offsets for now */
 	for (size_t k = 0; k < n; k++) {
 		tree[k + 1].size = tree[k + 1].nleaves = 1;
