@@ -76,6 +76,22 @@ expect_err 'tp.pir:2:3: warning: group_id "tp" names no replica groups: written 
 [ "$(grep -c warning "$T/err")" -eq 1 ]
 ok $? "once per group"
 
+# The project's own .pir corpus: what HLO can express is written, and the
+# IR read back from it is a fixed point (passline's own attributes such
+# as fsdp are not carried, so the first .pir is not).
+n=0 expressible=0 stable=0
+for f in "$top_srcdir"/examples/*.pir "$top_srcdir"/tests/golden/*/*.pir; do
+	[ -f "$f" ] || continue
+	n=$((n + 1))
+	$P --passes= -q "$f" --output-format=hlo -o c1.hlo 2>/dev/null || continue
+	expressible=$((expressible + 1))
+	$P --passes= -q c1.hlo -o c1.pir && $P --passes= -q c1.pir --output-format=hlo -o c2.hlo &&
+		$P --passes= -q c2.hlo -o c2.pir && cmp -s c1.pir c2.pir && stable=$((stable + 1))
+done
+echo "# .pir corpus: $expressible of $n written as HLO, $stable of them stable"
+[ "$expressible" -ge 30 ] && [ "$stable" -eq "$expressible" ]
+ok $? "the .pir corpus written as HLO reads back to a fixed point ($stable of $expressible)"
+
 # Bad input: file:line:col, exit 1, nothing written.
 bad() { # bad TEXT MESSAGE DESCRIPTION
 	printf '%s' "$1" >bad.hlo
