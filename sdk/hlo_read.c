@@ -294,8 +294,13 @@ static bool read_name(struct hr *r, const char **s, uint32_t *len, bool *pct)
 		q++;
 	if (q == b)
 		return false;
-	if (!had && !((*b >= 'a' && *b <= 'z') || (*b >= 'A' && *b <= 'Z') || *b == '_'))
+	/* a name starts with a letter or '_', with '%' or without: the short
+	 * form the writer prints has no '%' to tell "0p" from a number */
+	if (!((*b >= 'a' && *b <= 'z') || (*b >= 'A' && *b <= 'Z') || *b == '_')) {
+		if (had)
+			fail(r, b, "a name starts with a letter or '_'");
 		return false;
+	}
 	if (q - b > (ptrdiff_t)PL_MAX_TOKEN_BYTES)
 		fail(r, b, "name longer than %u bytes", PL_MAX_TOKEN_BYTES);
 	*s = b;
