@@ -568,13 +568,15 @@ static uint32_t parse_shape_at(struct hr *r, unsigned depth)
 	if (q2 < r->end && *q2 == '{') {
 		const char *in = skip_from(r, q2 + 1);
 		if (in < r->end && (is_digit(*in) || *in == ':' || (*in == '}' && in == q2 + 1))) {
+			/* minor-to-major numbers, then ":" and tiles, memory space
+			 * and the like: T(8,128) S(1) E(4) ... */
 			const char *e = in;
-			int depth2 = 0;
-			while (e < r->end && (*e != '}' || depth2 > 0)) {
-				if (*e == '(')
-					depth2++;
-				else if (*e == ')')
-					depth2--;
+			while (e < r->end && *e != '}') {
+				char lc = *e;
+				if (!(is_digit(lc) || (lc >= 'A' && lc <= 'Z') || (lc >= 'a' && lc <= 'z') ||
+				      lc == ',' || lc == ':' || lc == '(' || lc == ')' || lc == '#' ||
+				      lc == '*' || lc == '_' || lc == ' '))
+					fail(r, e, "unexpected '%c' in a layout", lc);
 				e++;
 			}
 			if (e >= r->end)
