@@ -1622,10 +1622,23 @@ static bool whole_value(struct hr *r, const struct pinst *a)
 	return false;
 }
 
+/* The attributes of an alias, but a get-tuple-element's index. */
+static bool alias_has_attrs(struct hr *r, const struct pinst *a)
+{
+	for (uint32_t k = a->at0; k < a->at0 + a->nat; k++)
+		if (!word_is(r->attrs[k].key, r->attrs[k].klen, "index"))
+			return true;
+	return false;
+}
+
+/* An alias operand whose name (and attributes) the writer gets back: one
+ * not named as XLA and the writer name their own, unless it has
+ * attributes; none that is another value whole. */
 static bool kept_alias(struct hr *r, const struct popnd *o)
 {
 	const struct pinst *a = &r->insts[o->ref];
-	return !o->npath && a->kind == KIND_ALIAS && !generated_name(a) && !whole_value(r, a);
+	return !o->npath && a->kind == KIND_ALIAS &&
+	       (!generated_name(a) || alias_has_attrs(r, a)) && !whole_value(r, a);
 }
 
 static void keep_alias_names(struct hr *r, const struct pinst *pi, pl_attrs *d)
@@ -1635,20 +1648,36 @@ static void keep_alias_names(struct hr *r, const struct pinst *pi, pl_attrs *d)
 		any = kept_alias(r, &r->opnds[pi->op0 + k]);
 	if (!any)
 		return;
-	const pl_attr **v = malloc(pi->nops * sizeof *v);
+	const pl_attr **v = malloc(2 * pi->nops * sizeof *v);
 	if (!v)
 		nomem(r);
-	bool bad = false;
+	const pl_attr **av = v + pi->nops;
+	bool bad = false, attrs = false;
 	for (uint32_t k = 0; k < pi->nops; k++) {
 		const struct popnd *o = &r->opnds[pi->op0 + k];
 		const struct pinst *a = &r->insts[o->ref];
 		bool alias = kept_alias(r, o);
 		v[k] = pl_attr_string(r->m, alias ? a->name : "", alias ? a->nlen : 0);
-		bad = bad || !v[k];
+		r->sb2.len = 0;
+		for (uint32_t j = a->at0; alias && j < a->at0 + a->nat; j++) {
+			const struct pattr *x = &r->attrs[j];
+			if (word_is(x->key, x->klen, "index"))
+				continue;
+			pl_sb_puts(&r->sb2, ", ");
+			pl_sb_put(&r->sb2, x->key, x->klen);
+			pl_sb_putc(&r->sb2, '=');
+			pl_sb_put(&r->sb2, x->val, x->vlen);
+		}
+		attrs = attrs || r->sb2.len;
+		av[k] = r->sb2.failed ? NULL : pl_attr_string(r->m, r->sb2.data ? r->sb2.data : "",
+		                                              r->sb2.len);
+		bad = bad || !v[k] || !av[k];
 	}
 	const pl_attr *l = bad ? NULL : pl_attr_list(r->m, v, pi->nops);
+	const pl_attr *la = bad || !attrs ? NULL : pl_attr_list(r->m, av, pi->nops);
 	free(v);
-	if (!l || pl_attrs_set(d, "hlo_operand_names", l) != PL_OK)
+	if (!l || (attrs && !la) || pl_attrs_set(d, "hlo_operand_names", l) != PL_OK ||
+	    (la && pl_attrs_set(d, "hlo_operand_attrs", la) != PL_OK))
 		nomem(r);
 }
 

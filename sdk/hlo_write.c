@@ -64,6 +64,9 @@ struct hw {
 	} *gtes;
 	size_t ngtes, gcap;
 	unsigned serial;
+	/* the kept attributes of the alias operand being rebuilt by name */
+	const char *want_attrs;
+	size_t want_attrs_len;
 	const pl_attr *param_attrs; /* hlo_param_attrs when the grouping fits */
 	/* group_ids warned about: written as all devices */
 	char **warned;
@@ -496,6 +499,8 @@ static const char *gte_name(struct hw *w, struct ent *e, const uint32_t *path, s
 	}
 	put_tree(&l, e->tree, idx);
 	pl_sb_printf(&l, " get-tuple-element(%s), index=%u", parent, path[depth - 1]);
+	if (want && w->want_attrs)
+		pl_sb_put(&l, w->want_attrs, w->want_attrs_len);
 	if (l.failed)
 		set_err(w, PL_ENOMEM);
 	else
@@ -581,6 +586,8 @@ static const char *make_tuple(struct hw *w, pl_value *const *v, uint32_t n, cons
 	pl_sb_puts(&l, " tuple(");
 	pl_sb_put(&l, args.data ? args.data : "", args.len);
 	pl_sb_putc(&l, ')');
+	if (want_name && !root && w->want_attrs)
+		pl_sb_put(&l, w->want_attrs, w->want_attrs_len);
 	for (size_t k = 0; keep && k < pl_attrs_count(keep); k++) {
 		const char *key = pl_attrs_key_at(keep, k);
 		if (strncmp(key, "hlo_", 4) || !strcmp(key, "hlo_name") || !strcmp(key, "hlo_shape") ||
@@ -664,6 +671,7 @@ static const char *ref(struct hw *w, pl_value *const *v, uint32_t n, const struc
 /* ---- instructions ---- */
 
 static const char *const internal_keys[] = {"hlo_shape", "hlo_operands", "hlo_operand_names",
+                                            "hlo_operand_attrs",
                                             "hlo_name",
                                             "hlo_constant", "hlo_opcode", NULL};
 
@@ -1226,6 +1234,7 @@ static void print_inst(struct hw *w, pl_inst *i, struct ent *e, bool root)
 		size_t ngroups = 0;
 		struct wnode *st = operand_structure(i, &nt, &ngroups);
 		const pl_attr *names = pl_attrs_get(pl_inst_attrs_const(i), "hlo_operand_names");
+		const pl_attr *attrs = pl_attrs_get(pl_inst_attrs_const(i), "hlo_operand_attrs");
 		uint32_t off = 0, c = 0;
 		for (size_t g = 0; g < (st ? ngroups : nops); g++) {
 			if (g)
@@ -1235,7 +1244,12 @@ static void print_inst(struct hw *w, pl_inst *i, struct ent *e, bool root)
 			                            g < pl_attr_list_size(names)
 			                    ? pl_attr_list_at(names, g) : NULL;
 			const char *want = nm ? pl_attr_get_string(nm, NULL) : NULL;
+			const pl_attr *na = attrs && pl_attr_get_kind(attrs) == PL_ATTR_LIST &&
+			                            g < pl_attr_list_size(attrs)
+			                    ? pl_attr_list_at(attrs, g) : NULL;
+			w->want_attrs = na ? pl_attr_get_string(na, &w->want_attrs_len) : NULL;
 			pl_sb_puts(&ops, ref(w, vals + off, n, st, c, want && *want ? want : NULL));
+			w->want_attrs = NULL;
 			off += n;
 			if (st)
 				c += st[c].size;
