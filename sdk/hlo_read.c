@@ -847,6 +847,10 @@ static uint32_t parse_inst(struct hr *r, bool nested, unsigned depth)
 		expected(r, "an opcode");
 	pi.opc = ob;
 	pi.olen = (uint32_t)(q - ob);
+	/* XLA's opcodes have dashes, never underscores: hlo.all_gather
+	 * spells all-gather */
+	if (memchr(ob, '_', pi.olen))
+		fail(r, ob, "'%.*s' is not an HLO opcode (they have no '_')", (int)pi.olen, ob);
 	r->p = q;
 	expect(r, '(', "'(' after the opcode");
 	pi.op0 = (uint32_t)r->no;
