@@ -1725,6 +1725,15 @@ static void print_function(struct hw *w, pl_func *f, bool entry)
 			if (whole && (!rtree || same_structure(rtree, 0, e->tree, 0)))
 				root_ent = e;
 		}
+		/* a root without values: the instruction the return names */
+		const char *rn;
+		size_t rl;
+		if (!root_ent && nret == 0 &&
+		    pl_attrs_get_string(pl_inst_attrs_const(ret), "hlo_name", &rn, &rl) == PL_OK)
+			for (size_t k = nparams; k < w->nents && !root_ent; k++)
+				if (w->ents[k].nleaves == 0 && strlen(w->ents[k].name) == rl &&
+				    !memcmp(w->ents[k].name, rn, rl))
+					root_ent = &w->ents[k];
 		if (!root_ent && !rtree && nret != 1) {
 			/* its own buffer: txt's texts are pointed to already */
 			rtree = flat_tree(w, &rtxt, rt, nret, &rnt);
