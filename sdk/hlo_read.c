@@ -1106,6 +1106,8 @@ static void group_text(struct hr *r, const struct pinst *pi, struct pl_strbuf *s
 			char c = s[i];
 			if (is_space(c))
 				continue;
+			if (!is_digit(c) && c != ',' && c != '{' && c != '}')
+				fail(r, rg->at, "malformed replica_groups");
 			pl_sb_putc(sb, c);
 			if (is_digit(c) && (i + 1 >= len || !is_digit(s[i + 1])) && !first_done)
 				cur++;
@@ -1207,9 +1209,18 @@ static void group_text(struct hr *r, const struct pinst *pi, struct pl_strbuf *s
 		return;
 	}
 raw:
-	for (size_t i = 0; i < len; i++)
+	/* an iota list too large to expand, or the mesh form: kept as text */
+	if (s[0] != '[' && !(len > 4 && memcmp(s, "mesh", 4) == 0))
+		fail(r, rg->at, "malformed replica_groups");
+	for (size_t i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)s[i];
+		if (c < 0x20 && !is_space(s[i]))
+			fail(r, rg->at, "malformed replica_groups");
+		if (c >= 0x7f)
+			fail(r, rg->at, "malformed replica_groups");
 		if (!is_space(s[i]))
 			pl_sb_putc(sb, s[i]);
+	}
 }
 
 /* Derives group_id, factor, dimension and reduce for a collective. */
