@@ -969,6 +969,12 @@ static void set_str(struct hr *r, pl_attrs *d, const char *key, const char *s, s
 /* "hlo_" + the HLO attribute name, a dash spelled as an underscore. */
 static const char *hlo_key(struct hr *r, const struct pattr *a)
 {
+	/* control-predecessors is the one name with a dash; its underscore
+	 * spelling would come back as it */
+	bool cp = word_is(a->key, a->klen, "control-predecessors");
+	if (word_is(a->key, a->klen, "control_predecessors") ||
+	    (!cp && memchr(a->key, '-', a->klen)))
+		fail(r, a->at, "attribute name '%.*s' is not supported", (int)a->klen, a->key);
 	r->sb2.len = 0;
 	pl_sb_puts(&r->sb2, PL_HLO_KEY_PREFIX);
 	for (uint32_t i = 0; i < a->klen; i++) {
