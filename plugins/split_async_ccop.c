@@ -190,6 +190,8 @@ static bool grow(void **v, size_t *cap, size_t len, size_t size)
 	if (len < *cap)
 		return true;
 	size_t n = *cap ? *cap * 2 : 16;
+	while (n <= len) /* one doubling may not be enough (a long name) */
+		n *= 2;
 	void *p = realloc(*v, n * size);
 	if (!p)
 		return false;
