@@ -92,6 +92,14 @@ echo "# .pir corpus: $expressible of $n written as HLO, $stable of them stable"
 [ "$expressible" -ge 30 ] && [ "$stable" -eq "$expressible" ]
 ok $? "the .pir corpus written as HLO reads back to a fixed point ($stable of $expressible)"
 
+# HLO names are long: SplitAsyncCCOp names a start after its collective
+# (under AddressSanitizer this once overflowed a buffer).
+long=all-reduce.with.a.name.longer.than.thirty.two.bytes
+printf 'HloModule m\n\nadd {\n  a = f32[] parameter(0)\n  b = f32[] parameter(1)\n  ROOT s = f32[] add(a, b)\n}\n\nENTRY e {\n  p = f32[8] parameter(0)\n  ROOT %s = f32[8] all-reduce(p), replica_groups={}, to_apply=add\n}\n' "$long" >long.hlo
+run $P --passes=SplitAsyncCCOp long.hlo
+expect_status 0 "SplitAsyncCCOp on a collective with a long HLO name"
+expect_out "%$long""_s = all_reduce_start" "the start is named after it"
+
 # Bad input: file:line:col, exit 1, nothing written.
 bad() { # bad TEXT MESSAGE DESCRIPTION
 	printf '%s' "$1" >bad.hlo
