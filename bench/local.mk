@@ -14,3 +14,15 @@ bench: all
 	srcdir=$(srcdir) builddir=$(builddir) $(SHELL) $(srcdir)/bench/run.sh
 .PHONY: bench
 EXTRA_DIST += bench/run.sh bench/README.md bench/pir-to-mlir.py bench/overlap.sh
+
+# make bench also times reading and writing XLA HLO on the largest dumps
+# of HLO_DIR (shared/hlo beside the tree), when that folder exists.
+noinst_PROGRAMS += bench/pl-hlo-bench
+bench_pl_hlo_bench_SOURCES = bench/pl-hlo-bench.c
+bench_pl_hlo_bench_LDADD = libpassline.la
+bench: bench-hlo
+bench-hlo: all
+	@if [ -d '$(HLO_DIR)/dumps' ]; then \
+		$(builddir)/bench/pl-hlo-bench $$(ls -S '$(HLO_DIR)'/dumps/*.hlo | head -n 4); \
+	else echo "bench-hlo: no $(HLO_DIR)/dumps; set HLO_DIR"; fi
+.PHONY: bench-hlo

@@ -5,13 +5,16 @@
 #  - with the ordinary compiler as fuzz/replay_NAME, which `make check` runs
 #    over the committed seeds (fuzz/corpus/NAME) and every input that once
 #    crashed (fuzz/regressions/NAME).
-FUZZ_HARNESSES = pir predicate pipeline default async
+FUZZ_HARNESSES = pir predicate pipeline default async hlo
 EXTRA_DIST += fuzz/corpus fuzz/regressions fuzz/harness.h fuzz/pipeline_property.h
 
 check_PROGRAMS += fuzz/replay_pir fuzz/replay_predicate fuzz/replay_pipeline \
 	fuzz/replay_default fuzz/replay_async
 fuzz_replay_pir_SOURCES = fuzz/fuzz_pir.c fuzz/replay_main.c
 fuzz_replay_pir_LDADD = libpassline.la
+check_PROGRAMS += fuzz/replay_hlo
+fuzz_replay_hlo_SOURCES = fuzz/fuzz_hlo.c fuzz/replay_main.c
+fuzz_replay_hlo_LDADD = libpassline.la
 fuzz_replay_predicate_SOURCES = fuzz/fuzz_predicate.c fuzz/replay_main.c
 fuzz_replay_predicate_LDADD = libpassline.la
 # the pipeline reader and option validation, without main.c

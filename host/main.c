@@ -8,6 +8,7 @@
  * everything succeeded. */
 #include "host.h"
 
+#include <errno.h>
 #include <getopt.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -25,6 +26,7 @@ struct cli {
 	const char *output;
 	const char *stats_json;
 	const char *input;
+	const char *input_format, *output_format; /* "hlo", "pir" or NULL: guessed */
 	bool stats, time_passes, verify_each, print_after_all, remarks;
 	bool list_passes, print_pipeline, allow_insecure;
 	char **plugin_dirs;
@@ -61,6 +63,13 @@ static void help(void)
 		"                          PASSLINE_PLUGIN_PATH and the installed folder)\n"
 		"      --allow-insecure-plugins\n"
 		"                          load plugins from world-writable files or folders\n"
+		"\n"
+		"Input and output formats:\n"
+		"      --input-format FMT  read INPUT as FMT: pir, or hlo (XLA HLO text);\n"
+		"                          default: hlo for a name ending in .hlo or\n"
+		"                          .hlo.txt or a text starting with HloModule\n"
+		"      --output-format FMT write FMT: pir or hlo; default: hlo when the\n"
+		"                          -o name ends in .hlo or .hlo.txt, else pir\n"
 		"\n"
 		"Output:\n"
 		"  -o FILE                 write the module to FILE (default standard output);\n"
@@ -131,7 +140,9 @@ enum {
 	OPT_CCOP,
 	OPT_CCOP_AG,
 	OPT_CCOP_RS,
-	OPT_CCOP_AR
+	OPT_CCOP_AR,
+	OPT_INPUT_FORMAT,
+	OPT_OUTPUT_FORMAT
 };
 
 static void parse_cli(int argc, char **argv, struct cli *c)
@@ -153,6 +164,8 @@ static void parse_cli(int argc, char **argv, struct cli *c)
 		{"quiet", no_argument, NULL, 'q'},
 		{"help", no_argument, NULL, 'h'},
 		{"version", no_argument, NULL, OPT_VERSION},
+		{"input-format", required_argument, NULL, OPT_INPUT_FORMAT},
+		{"output-format", required_argument, NULL, OPT_OUTPUT_FORMAT},
 		{"internal-ccop-bucketing", optional_argument, NULL, OPT_CCOP},
 		{"internal-ccop-bucketing-allgather-size-in-bytes", required_argument, NULL,
 		 OPT_CCOP_AG},
@@ -236,6 +249,13 @@ static void parse_cli(int argc, char **argv, struct cli *c)
 			add_override(c, xasprintf("BucketizeCCOp.all_reduce_max_bytes=%s", optarg),
 			             "--internal-ccop-bucketing-allreduce-size-in-bytes");
 			break;
+		case OPT_INPUT_FORMAT:
+		case OPT_OUTPUT_FORMAT:
+			if (strcmp(optarg, "hlo") != 0 && strcmp(optarg, "pir") != 0)
+				usage_error("unknown format '%s' for %s (pir or hlo)", optarg,
+				            opt == OPT_INPUT_FORMAT ? "--input-format" : "--output-format");
+			*(opt == OPT_INPUT_FORMAT ? &c->input_format : &c->output_format) = optarg;
+			break;
 		case ':':
 			usage_error("option '%s' needs an argument", argv[optind - 1]);
 		default:
@@ -314,6 +334,70 @@ static int verify_finish(struct verify_job *job, struct timing *t)
 	return job->rc == PL_OK ? EXIT_OK : EXIT_PASS;
 }
 
+static unsigned host_threads(void);
+
+static bool has_suffix(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), k = strlen(suffix);
+	return n > k && strcmp(s + n - k, suffix) == 0;
+}
+
+static bool hlo_name(const char *path)
+{
+	return has_suffix(path, ".hlo") || has_suffix(path, ".hlo.txt");
+}
+
+static bool output_is_hlo(const struct cli *c)
+{
+	if (c->output_format)
+		return strcmp(c->output_format, "hlo") == 0;
+	return c->output && hlo_name(c->output);
+}
+
+/* Reads INPUT in its format: the one given, else by its name, else by
+ * its first words (standard input is read whole to look at them). */
+static int read_input(const struct cli *c, pl_diags *diags, pl_module **m)
+{
+	const char *fmt = c->input_format;
+	if (!fmt && hlo_name(c->input))
+		fmt = "hlo";
+	if (!fmt && has_suffix(c->input, ".pir"))
+		fmt = "pir";
+	if (fmt && strcmp(fmt, "hlo") == 0)
+		return pl_parse_hlo_file(c->input, diags, m);
+	if (fmt || strcmp(c->input, "-") != 0) {
+		if (!fmt) {
+			char head[4096];
+			size_t n = 0;
+			FILE *fp = fopen(c->input, "rb");
+			if (fp) {
+				n = fread(head, 1, sizeof head, fp);
+				fclose(fp);
+			}
+			if (pl_text_is_hlo(head, n))
+				return pl_parse_hlo_file(c->input, diags, m);
+		}
+		return pl_parse_file_threads(c->input, host_threads(), diags, m);
+	}
+	size_t len = 0, cap = 1 << 16;
+	char *buf = xmalloc(cap);
+	size_t got;
+	while ((got = fread(buf + len, 1, cap - len, stdin)) > 0) {
+		len += got;
+		if (len == cap)
+			buf = xrealloc(buf, cap *= 2);
+	}
+	if (ferror(stdin)) {
+		free(buf);
+		pl_diags_add(diags, PL_SEV_ERROR, "<stdin>", 0, 0, "cannot read: %s", strerror(errno));
+		return PL_EIO;
+	}
+	int rc = pl_text_is_hlo(buf, len) ? pl_parse_hlo_buffer(buf, len, "<stdin>", diags, m)
+	                                  : pl_parse_buffer(buf, len, "<stdin>", diags, m);
+	free(buf);
+	return rc;
+}
+
 /* Writes the module, the JSON stats and the files passes handed over; all
  * or none. With job, the result's verification decides. */
 static int write_outputs(const struct cli *c, pl_module *m, struct pipeline *pl,
@@ -346,14 +430,30 @@ static int write_outputs(const struct cli *c, pl_module *m, struct pipeline *pl,
 		return EXIT_INPUT;
 	}
 	double t0 = now_seconds();
-	int rc = pl_print_module_file(m, out.fp);
+	pl_diags *out_diags = pl_diags_new();
+	if (!out_diags) {
+		atomic_abort(&out);
+		if (have_json)
+			atomic_abort(&json);
+		if (job)
+			verify_finish(job, t);
+		host_error("out of memory");
+		return EXIT_INPUT;
+	}
+	int rc = output_is_hlo(c) ? pl_print_hlo_module_file(m, out_diags, out.fp)
+	                          : pl_print_module_file(m, out.fp);
 	t->print += now_seconds() - t0;
 	struct stats st;
 	stats_collect(pl, &st);
 	if (have_json)
 		stats_print_json(&st, pl, c->input, json.fp);
 	int status = EXIT_OK;
-	if (rc != PL_OK) {
+	host_print_diags(out_diags);
+	pl_diags_free(out_diags);
+	if (rc == PL_EINVAL) {
+		host_error("the module cannot be written as XLA HLO");
+		status = EXIT_INPUT;
+	} else if (rc != PL_OK) {
 		host_error("cannot write %s: %s", out.is_stdout ? "standard output" : out.path,
 		           pl_status_string(rc));
 		status = EXIT_INPUT;
@@ -450,7 +550,7 @@ static int run(struct cli *c)
 	double start = now_seconds();
 	pl_diags *in_diags = pl_diags_new();
 	pl_module *m = NULL;
-	int rc = pl_parse_file_threads(c->input, host_threads(), in_diags, &m);
+	int rc = read_input(c, in_diags, &m);
 	t.read = now_seconds() - start;
 	if (rc == PL_OK) {
 		t.insts = pl_module_num_insts(m);

@@ -192,7 +192,7 @@ static bool grow(void *pv, size_t *cap, size_t len, size_t size)
 	if (len < *cap)
 		return true;
 	size_t n = *cap ? *cap * 2 : 16;
-	while (n <= len)
+	while (n <= len) /* one doubling may not be enough (a long name) */
 		n *= 2;
 	void *v;
 	memcpy(&v, pv, sizeof v);

@@ -10,6 +10,7 @@ libpassline_la_SOURCES = \
 	sdk/desc.c \
 	sdk/diag.c \
 	sdk/file_name.c \
+	sdk/hlo.h sdk/hlo_read.c sdk/hlo_write.c \
 	sdk/inst.c \
 	sdk/module.c \
 	sdk/names.c \

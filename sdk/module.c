@@ -212,9 +212,18 @@ static void type_sizes(struct pl_type *t)
 	}
 	if (zero)
 		n = 0;
-	uint64_t sz = pl_dtype_size((pl_dtype)t->dtype);
+	/* bits, rounded up to whole bytes per tensor (s4[3] is 2 bytes) */
+	uint64_t bits = pl_dtype_bits((pl_dtype)t->dtype);
 	t->elements = over ? UINT64_MAX : n;
-	t->bytes = over || n > (uint64_t)INT64_MAX / sz ? UINT64_MAX : n * sz;
+	if (over)
+		t->bytes = UINT64_MAX;
+	else if (bits == 0)
+		t->bytes = 0;
+	else if (n > (uint64_t)INT64_MAX / bits)
+		t->bytes = n / 8 > (uint64_t)INT64_MAX / bits ? UINT64_MAX : (n / 8) * bits +
+		           ((n % 8) * bits + 7) / 8;
+	else
+		t->bytes = (n * bits + 7) / 8;
 }
 
 const pl_type *pl_type_get(pl_module *m, pl_dtype dtype, const int64_t *dims,

@@ -83,6 +83,17 @@ const char *pl_dtype_name(pl_dtype dt)
 	return dtype_table[dt].name;
 }
 
+unsigned pl_dtype_bits(pl_dtype dt)
+{
+	switch (dt) {
+	case PL_DTYPE_S1: case PL_DTYPE_U1: return 1;
+	case PL_DTYPE_S2: case PL_DTYPE_U2: return 2;
+	case PL_DTYPE_S4: case PL_DTYPE_U4: case PL_DTYPE_F4E2M1FN: return 4;
+	case PL_DTYPE_F6E3M2FN: case PL_DTYPE_F6E2M3FN: return 6;
+	default: return 8 * pl_dtype_size(dt);
+	}
+}
+
 unsigned pl_dtype_size(pl_dtype dt)
 {
 	if ((unsigned)dt >= PL_DTYPE__COUNT)

@@ -16,7 +16,8 @@ AM_TESTS_ENVIRONMENT = \
 	PLUGIN_DIR='$(abs_top_builddir)/plugins/.libs'; \
 	FIXTURE_DIR='$(abs_top_builddir)/tests/fixtures/.libs'; \
 	PASSLINE_DEFAULT_PIPELINE=; unset PASSLINE_PLUGIN_PATH; \
-	export top_srcdir top_builddir PASSLINE PLUGIN_DIR FIXTURE_DIR PASSLINE_DEFAULT_PIPELINE;
+	HLO_DIR='$(HLO_DIR)'; \
+	export top_srcdir top_builddir PASSLINE PLUGIN_DIR FIXTURE_DIR PASSLINE_DEFAULT_PIPELINE HLO_DIR;
 
 UNIT_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) -DTEST_SRCDIR='"$(abs_top_srcdir)/tests"'
 UNIT_LDADD = libpassline.la $(CHECK_LIBS)
@@ -92,6 +93,18 @@ EXTRA_DIST += tests/badinput.sh
 TESTS += tests/e2e.sh
 EXTRA_DIST += tests/e2e.sh tests/e2e
 
+# XLA HLO text in and out, on the project's own small modules.
+TESTS += tests/hlo.sh
+EXTRA_DIST += tests/hlo.sh tests/hlo/step.hlo tests/hlo/step.pir tests/hlo/step.out.hlo \
+	tests/hlo/coalesce.pir tests/hlo/coalesce.out.hlo tests/hlo/combiners.tsv
+
+# Real XLA HLO, read from HLO_DIR (default: shared/hlo beside the source
+# tree, never copied into it): `make check-real-hlo HLO_DIR=...`.
+HLO_DIR = $(abs_top_srcdir)/../shared/hlo
+EXTRA_DIST += tests/hlo-real.sh
+check-real-hlo: all
+	@$(MAKE) $(AM_MAKEFLAGS) check TESTS=tests/hlo-real.sh HLO_DIR='$(HLO_DIR)'
+.PHONY: check-real-hlo
 # Folders of test data shipped whole. Each sits beside a FOLDER.sh, from
 # which make's built-in rule would otherwise try to "build" the folder.
 tests/e2e tests/golden:

@@ -69,15 +69,15 @@ ok $? "(nothing marked)"
 # ---- the shipped passes, built against older headers ----
 # FxOlderCountOps and FxOlderCoalesce are CountOps and CoalesceCCOp built
 # with an ops.h that lacks the library's newest op (all_reduce_done) and
-# dtype (f64).
+# dtype (c128).
 mkdir old
 cp "$FIXTURE_DIR/FxOlderCountOps.so" old/CountOps.so
 cp "$FIXTURE_DIR/FxOlderCoalesce.so" old/CoalesceCCOp.so
 cat >older.pir <<'PIR'
-func @f(%x: f32[4], %y: f64[2], %z: f64[3]) {
+func @f(%x: f32[4], %y: c128[2], %z: c128[3]) {
   %s = all_reduce_start %x {group_id = "tp", factor = 2, reduce = "add"} : f32[4]
   %d = all_reduce_done %s : f32[4]
-  %a, %b = all_reduce %y, %z {group_id = "tp", factor = 2, reduce = "add"} : (f64[2], f64[3])
+  %a, %b = all_reduce %y, %z {group_id = "tp", factor = 2, reduce = "add"} : (c128[2], c128[3])
   acme.barrier
   return %d, %a, %b
 }

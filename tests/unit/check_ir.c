@@ -1003,6 +1003,14 @@ START_TEST(test_dtype_table)
 		{"u16", PL_DTYPE_U16, 2},       {"f16", PL_DTYPE_F16, 2},     {"bf16", PL_DTYPE_BF16, 2},
 		{"i32", PL_DTYPE_I32, 4},       {"u32", PL_DTYPE_U32, 4},     {"f32", PL_DTYPE_F32, 4},
 		{"i64", PL_DTYPE_I64, 8},       {"u64", PL_DTYPE_U64, 8},     {"f64", PL_DTYPE_F64, 8},
+		{"s4", PL_DTYPE_S4, 1},         {"u4", PL_DTYPE_U4, 1},       {"s2", PL_DTYPE_S2, 1},
+		{"u2", PL_DTYPE_U2, 1},         {"s1", PL_DTYPE_S1, 1},       {"u1", PL_DTYPE_U1, 1},
+		{"f8e4m3fn", PL_DTYPE_F8E4M3FN, 1}, {"f8e4m3fnuz", PL_DTYPE_F8E4M3FNUZ, 1},
+		{"f8e5m2fnuz", PL_DTYPE_F8E5M2FNUZ, 1}, {"f8e4m3b11fnuz", PL_DTYPE_F8E4M3B11FNUZ, 1},
+		{"f8e3m4", PL_DTYPE_F8E3M4, 1}, {"f8e8m0fnu", PL_DTYPE_F8E8M0FNU, 1},
+		{"f4e2m1fn", PL_DTYPE_F4E2M1FN, 1}, {"f6e3m2fn", PL_DTYPE_F6E3M2FN, 1},
+		{"f6e2m3fn", PL_DTYPE_F6E2M3FN, 1}, {"c64", PL_DTYPE_C64, 8},
+		{"c128", PL_DTYPE_C128, 16},    {"token", PL_DTYPE_TOKEN, 0}, {"opaque", PL_DTYPE_OPAQUE, 0},
 	};
 	size_t n = sizeof dts / sizeof *dts;
 	ck_assert_int_eq(PL_DTYPE__COUNT, (int)n + 1);
@@ -1022,6 +1030,36 @@ START_TEST(test_dtype_table)
 	ck_assert_ptr_null(pl_dtype_name(PL_DTYPE__COUNT));
 	ck_assert_uint_eq(pl_dtype_size(PL_DTYPE_INVALID), 0);
 	ck_assert_uint_eq(pl_dtype_size(PL_DTYPE__COUNT), 0);
+}
+END_TEST
+
+/* Sub-byte element types: a tensor's bytes are its bits rounded up. */
+START_TEST(test_dtype_bits)
+{
+	ck_assert_uint_eq(pl_dtype_bits(PL_DTYPE_S4), 4);
+	ck_assert_uint_eq(pl_dtype_bits(PL_DTYPE_F4E2M1FN), 4);
+	ck_assert_uint_eq(pl_dtype_bits(PL_DTYPE_F6E2M3FN), 6);
+	ck_assert_uint_eq(pl_dtype_bits(PL_DTYPE_U1), 1);
+	ck_assert_uint_eq(pl_dtype_bits(PL_DTYPE_BF16), 16);
+	ck_assert_uint_eq(pl_dtype_bits(PL_DTYPE_C128), 128);
+	ck_assert_uint_eq(pl_dtype_bits(PL_DTYPE_TOKEN), 0);
+	ck_assert_uint_eq(pl_dtype_bits(PL_DTYPE_INVALID), 0);
+	pl_module *m = pl_module_new(NULL);
+	int64_t three = 3, eight = 8, big = INT64_MAX / 2;
+	uint64_t b;
+	ck_assert_int_eq(pl_type_num_bytes(pl_type_get(m, PL_DTYPE_S4, &three, 1), &b), PL_OK);
+	ck_assert_uint_eq(b, 2);
+	ck_assert_int_eq(pl_type_num_bytes(pl_type_get(m, PL_DTYPE_U1, &eight, 1), &b), PL_OK);
+	ck_assert_uint_eq(b, 1);
+	ck_assert_int_eq(pl_type_num_bytes(pl_type_get(m, PL_DTYPE_F6E3M2FN, &three, 1), &b), PL_OK);
+	ck_assert_uint_eq(b, 3); /* 18 bits */
+	ck_assert_int_eq(pl_type_num_bytes(pl_type_get(m, PL_DTYPE_TOKEN, NULL, 0), &b), PL_OK);
+	ck_assert_uint_eq(b, 0);
+	/* past INT64_MAX / bits elements the count is still exact */
+	ck_assert_int_eq(pl_type_num_bytes(pl_type_get(m, PL_DTYPE_S4, &big, 1), &b), PL_OK);
+	ck_assert_uint_eq(b, ((uint64_t)big + 1) / 2); /* big is odd */
+	ck_assert_int_eq(pl_type_num_bytes(pl_type_get(m, PL_DTYPE_F64, &big, 1), &b), PL_EOVERFLOW);
+	pl_module_free(m);
 }
 END_TEST
 
@@ -1290,6 +1328,7 @@ static Suite *ir_suite(void)
 	tcase_add_test(tc, test_types);
 	tcase_add_test(tc, test_op_table);
 	tcase_add_test(tc, test_dtype_table);
+	tcase_add_test(tc, test_dtype_bits);
 	tcase_add_test(tc, test_status_strings);
 	tcase_add_test(tc, test_num_dynamic_instances_precedence);
 	suite_add_tcase(s, tc);

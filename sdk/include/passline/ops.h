@@ -128,7 +128,29 @@ PL_API int64_t pl_op_default_flops(pl_op op);
 	X(F32, "f32", 4)       \
 	X(I64, "i64", 8)       \
 	X(U64, "u64", 8)       \
-	X(F64, "f64", 8)
+	X(F64, "f64", 8)        \
+	/* Added in ABI 1.1 (XLA's element types). The size of a type narrower \
+	 * than a byte is rounded up to 1 here; pl_dtype_bits gives its width, \
+	 * and a tensor's bytes are its bits rounded up (pl_type_num_bytes). */ \
+	X(S4, "s4", 1)         \
+	X(U4, "u4", 1)         \
+	X(S2, "s2", 1)         \
+	X(U2, "u2", 1)         \
+	X(S1, "s1", 1)         \
+	X(U1, "u1", 1)         \
+	X(F8E4M3FN, "f8e4m3fn", 1) \
+	X(F8E4M3FNUZ, "f8e4m3fnuz", 1) \
+	X(F8E5M2FNUZ, "f8e5m2fnuz", 1) \
+	X(F8E4M3B11FNUZ, "f8e4m3b11fnuz", 1) \
+	X(F8E3M4, "f8e3m4", 1) \
+	X(F8E8M0FNU, "f8e8m0fnu", 1) \
+	X(F4E2M1FN, "f4e2m1fn", 1) \
+	X(F6E3M2FN, "f6e3m2fn", 1) \
+	X(F6E2M3FN, "f6e2m3fn", 1) \
+	X(TOKEN, "token", 0)   \
+	X(OPAQUE, "opaque", 0) \
+	X(C64, "c64", 8)       \
+	X(C128, "c128", 16)
 
 typedef enum pl_dtype {
 	PL_DTYPE_INVALID = 0,
@@ -150,8 +172,12 @@ PL_API unsigned pl_dtype_count(void);
 PL_API pl_dtype pl_dtype_from_name(const char *name, size_t len);
 /* "bf16" etc.; NULL for an invalid dtype. */
 PL_API const char *pl_dtype_name(pl_dtype dt);
-/* Size of one element in bytes; 0 for an invalid dtype. */
+/* Size of one element in bytes; 0 for an invalid dtype and for the
+ * dataless token and opaque. */
 PL_API unsigned pl_dtype_size(pl_dtype dt);
+/* Width of one element in bits: 4 for s4 and f4e2m1fn, 6 for f6e3m2fn,
+ * otherwise 8 times pl_dtype_size. Added in ABI 1.1. */
+PL_API unsigned pl_dtype_bits(pl_dtype dt);
 
 #ifdef __cplusplus
 }

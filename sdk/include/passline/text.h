@@ -39,6 +39,18 @@ PL_API int pl_parse_file(const char *path, pl_diags *diags, pl_module **out);
 PL_API int pl_parse_file_threads(const char *path, unsigned threads, pl_diags *diags,
                                  pl_module **out);
 
+/* XLA HLO text (what JAX, PyTorch/XLA and XLA's --xla_dump_to write), read
+ * as passline-pir(5) describes under XLA HLO: a computation becomes a
+ * function, every HLO attribute is kept. All or nothing, with diagnostics,
+ * like pl_parse_buffer. Added in ABI 1.1. */
+PL_API int pl_parse_hlo_buffer(const char *text, size_t len, const char *source_name,
+                               pl_diags *diags, pl_module **out);
+/* The same from a file ("-": standard input). Added in ABI 1.1. */
+PL_API int pl_parse_hlo_file(const char *path, pl_diags *diags, pl_module **out);
+/* True when text starts (after white space and comments) with the word
+ * HloModule. Added in ABI 1.1. */
+PL_API bool pl_text_is_hlo(const char *text, size_t len);
+
 /* Writes bytes somewhere; returns 0 on success, non-zero to stop. */
 typedef int (*pl_write_fn)(void *userdata, const char *bytes, size_t len);
 
@@ -55,6 +67,16 @@ PL_API int pl_print_module(pl_module *m, pl_write_fn write, void *userdata);
 /* The same into a stdio stream (it does not close it). PL_EIO on a write
  * error. */
 PL_API int pl_print_module_file(pl_module *m, FILE *fp);
+/* Writes m as XLA HLO text that XLA's parser reads, rebuilding tuples,
+ * get-tuple-element, start/done pairs and reducer computations from what
+ * the HLO reader kept (passline-pir(5)). PL_EINVAL, with an error naming
+ * the instruction in diags, for IR that HLO cannot express; PL_EIO when
+ * write fails; PL_ENOMEM. Names values first, like pl_print_module.
+ * Added in ABI 1.1. */
+PL_API int pl_print_hlo_module(pl_module *m, pl_diags *diags, pl_write_fn write,
+                               void *userdata);
+/* The same into a stdio stream. Added in ABI 1.1. */
+PL_API int pl_print_hlo_module_file(pl_module *m, pl_diags *diags, FILE *fp);
 /* Prints one function. */
 PL_API int pl_print_func(pl_func *f, pl_write_fn write, void *userdata);
 /* Prints one instruction, without indent or newline, into a string the

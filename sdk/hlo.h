@@ -1,0 +1,96 @@
+/* SPDX-License-Identifier: MIT */
+/* sdk/hlo.h — what the XLA HLO reader and writer share: element type
+ * names, attribute key spelling, and the default text of a shape. Nothing
+ * here is installed. */
+#ifndef PL_HLO_H
+#define PL_HLO_H
+
+#include "internal.h"
+
+/* HLO spells a few element types differently from the IR. */
+static inline const char *pl_hlo_dtype_name_(pl_dtype dt)
+{
+	switch (dt) {
+	case PL_DTYPE_BOOL: return "pred";
+	case PL_DTYPE_I8: return "s8";
+	case PL_DTYPE_I16: return "s16";
+	case PL_DTYPE_I32: return "s32";
+	case PL_DTYPE_I64: return "s64";
+	default: return pl_dtype_name(dt);
+	}
+}
+
+static inline pl_dtype pl_hlo_dtype_from_name_(const char *s, size_t len)
+{
+	if (len == 4 && memcmp(s, "pred", 4) == 0)
+		return PL_DTYPE_BOOL;
+	if (len >= 2 && s[0] == 's' && s[1] >= '0' && s[1] <= '9') {
+		if (len == 2 && s[1] == '8') return PL_DTYPE_I8;
+		if (len == 3 && memcmp(s, "s16", 3) == 0) return PL_DTYPE_I16;
+		if (len == 3 && memcmp(s, "s32", 3) == 0) return PL_DTYPE_I32;
+		if (len == 3 && memcmp(s, "s64", 3) == 0) return PL_DTYPE_I64;
+	}
+	/* the IR's own spellings of these are not HLO's */
+	if (len == 4 && memcmp(s, "bool", 4) == 0)
+		return PL_DTYPE_INVALID;
+	if (len >= 2 && s[0] == 'i' && s[1] >= '0' && s[1] <= '9')
+		return PL_DTYPE_INVALID;
+	return pl_dtype_from_name(s, len);
+}
+
+/* The text XLA prints for an array of type t with the default layout:
+ * f32[4,8]{1,0}; a scalar has no layout. */
+static inline void pl_hlo_put_type_(struct pl_strbuf *sb, const pl_type *t)
+{
+	pl_sb_puts(sb, pl_hlo_dtype_name_((pl_dtype)t->dtype));
+	pl_sb_putc(sb, '[');
+	char num[24];
+	for (uint32_t i = 0; i < t->rank; i++) {
+		if (i)
+			pl_sb_putc(sb, ',');
+		pl_sb_put(sb, num, pl_fmt_i64(num, t->dims[i]));
+	}
+	pl_sb_putc(sb, ']');
+	if (t->rank) {
+		pl_sb_putc(sb, '{');
+		for (uint32_t i = t->rank; i-- > 0;) {
+			pl_sb_put(sb, num, pl_fmt_i64(num, (int64_t)i));
+			if (i)
+				pl_sb_putc(sb, ',');
+		}
+		pl_sb_putc(sb, '}');
+	}
+}
+
+/* The "index=N" comment XLA puts before every fifth tuple element. */
+static inline void pl_hlo_put_sep_(struct pl_strbuf *sb, size_t i)
+{
+	if (i == 0)
+		return;
+	pl_sb_puts(sb, ", ");
+	if (i % 5 == 0)
+		pl_sb_printf(sb, "/*index=%zu*/", i);
+}
+
+/* The shape of n values, as the writer prints it when nothing else is
+ * recorded: one array, or a flat tuple of them. */
+static inline void pl_hlo_put_types_(struct pl_strbuf *sb, const pl_type *const *t, size_t n)
+{
+	if (n == 1) {
+		pl_hlo_put_type_(sb, t[0]);
+		return;
+	}
+	pl_sb_putc(sb, '(');
+	for (size_t i = 0; i < n; i++) {
+		pl_hlo_put_sep_(sb, i);
+		pl_hlo_put_type_(sb, t[i]);
+	}
+	pl_sb_putc(sb, ')');
+}
+
+/* Attribute keys: an HLO attribute "name" is kept under "hlo_name"; the
+ * one HLO attribute with a dash, control-predecessors, is spelled with an
+ * underscore. */
+#define PL_HLO_KEY_PREFIX "hlo_"
+
+#endif
