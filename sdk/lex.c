@@ -391,11 +391,8 @@ void pl_lex_token_(struct pl_lexer *lx, const char *s)
 		return;
 	}
 	unsigned char c = (unsigned char)*s;
-	if (pl_lex_punct_[c]) {
-		t->kind = (enum pl_tok)pl_lex_punct_[c];
-		t->len = 1;
-		lx->p = s + 1;
-	} else if (c == '%' || c == '@') {
+	/* most common first: punctuators rarely get here (see pl_lex_next_) */
+	if (c == '%' || c == '@') {
 		const char *q = scan_class(s + 1, end, C_NAME);
 		if (q == s + 1)
 			ERROR_AT(lx, s, "expected a name after '%c'", c);
@@ -410,6 +407,10 @@ void pl_lex_token_(struct pl_lexer *lx, const char *s)
 		t->len = (size_t)(q - s);
 		check_len(lx, s, t->len);
 		lx->p = q;
+	} else if (pl_lex_punct_[c]) {
+		t->kind = (enum pl_tok)pl_lex_punct_[c];
+		t->len = 1;
+		lx->p = s + 1;
 	} else if (is_digit(c) || c == '-' ||
 	           (c == '.' && s + 1 < end && is_digit((unsigned char)s[1]))) {
 		lex_number(lx, s);
