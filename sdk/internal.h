@@ -132,7 +132,7 @@ struct pl_module {
 	size_t ninsts;
 	/* sets of interned byte blobs (see pl_intern_blob_) */
 	struct pl_ht strings; /* keys, op names, string values */
-	struct pl_ht types;
+	struct pl_ht types;   /* by dtype and extents (see pl_type_get) */
 	struct pl_ht lists;
 	/* blocks of erased instructions by size (8-byte steps up to
 	 * FREE_BLOCK_MAX), for the next instruction of the same size or,
