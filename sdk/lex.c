@@ -229,7 +229,7 @@ static __attribute__((noinline)) double float_value(struct pl_lexer *lx, const c
 }
 
 /* INT := -?[0-9]+   FLOAT := C-style, with '.' or an exponent */
-static void lex_number(struct pl_lexer *lx, const char *s)
+static __attribute__((noinline)) void lex_number(struct pl_lexer *lx, const char *s)
 {
 	struct pl_token *t = &lx->tok;
 	const char *q = s, *end = lx->end;
