@@ -116,37 +116,227 @@ static bool set_contains(const struct pl_ht *set, const char *name)
 	return pl_ht_get(set, hash, name_is, name, NULL) != NULL;
 }
 
+/* The values that need a name, in function order, and the names they may
+ * not take. */
+struct naming {
+	struct pl_ht *set;
+	pl_value **todo;
+	size_t ntodo, todo_cap;
+	bool oom;
+};
+
+static bool todo_push(struct naming *nm, pl_value *v)
+{
+	if (nm->ntodo == nm->todo_cap) {
+		size_t cap = nm->todo_cap ? nm->todo_cap * 2 : 16;
+		pl_value **t = realloc(nm->todo, cap * sizeof *t);
+		if (!t)
+			return false;
+		nm->todo = t;
+		nm->todo_cap = cap;
+	}
+	nm->todo[nm->ntodo++] = v;
+	return true;
+}
+
+/* Gives each value of nm->todo, in order, the first name of its kind not
+ * in nm->set: "name.N" for a value that lost its name to an earlier
+ * holder, the lowest free number for an unnamed one. */
+static int name_todo(pl_func *f, struct naming *nm)
+{
+	struct pl_strbuf sb = {0}; /* a candidate name, reused */
+	int rc = PL_ENOMEM;
+	uint64_t next_number = 0;
+	/* many values may share one base: carry on from the last suffix used
+	 * for it instead of trying .1, .2, ... again each time */
+	const char *last_base = NULL;
+	uint64_t last_n = 0;
+	for (size_t t = 0; t < nm->ntodo; t++) {
+		pl_value *v = nm->todo[t];
+		char buf[64];
+		const char *base = v->name;
+		uint64_t n = base && last_base && strcmp(base, last_base) == 0 ? last_n + 1 : 1;
+		for (;; n++) {
+			sb.len = 0;
+			if (base) {
+				pl_sb_puts(&sb, base);
+				pl_sb_putc(&sb, '.');
+				size_t len = pl_fmt_u64(buf, n);
+				pl_sb_put(&sb, buf, len);
+			} else {
+				size_t len = pl_fmt_u64(buf, next_number++);
+				pl_sb_put(&sb, buf, len);
+			}
+			if (sb.failed)
+				goto out;
+			if (!set_contains(nm->set, sb.data))
+				break;
+		}
+		if (base) {
+			last_base = base;
+			last_n = n;
+		}
+		char *name = pl_arena_strndup(&f->m->arena, sb.data, sb.len);
+		if (!name)
+			goto out;
+		set_insert(nm->set, name, (unsigned char)name[0], &nm->oom);
+		if (nm->oom)
+			goto out;
+		v->name = name;
+	}
+	rc = PL_OK;
+out:
+	pl_sb_free(&sb);
+	return rc;
+}
+
+/* What changed since f's names were last unique. */
+struct pl_name_change {
+	const char *name;
+	struct pl_name_change *next;
+};
+
+void pl_names_changed_(pl_func *f, const char *name)
+{
+	f->names_changed = true;
+	if (!name || f->names_dirty)
+		return;
+	struct pl_name_change *c = pl_arena_alloc(&f->m->arena, sizeof *c);
+	if (!c) { /* name them all again instead */
+		f->names_dirty = true;
+		return;
+	}
+	c->name = name;
+	c->next = f->renamed;
+	f->renamed = c;
+}
+
+static bool all_digits(const char *s)
+{
+	for (; *s; s++)
+		if (*s < '0' || *s > '9')
+			return false;
+	return true;
+}
+
+/* The pairs of first two bytes that names given since the names were last
+ * unique begin with, hashed to bits: a cheap test that passes over most
+ * names. */
+enum { PAIR_BITS = 4096, PAIR_WORDS = PAIR_BITS / 64 };
+
+static inline unsigned pair_hash(unsigned pair)
+{
+	return (pair * 40503u >> 4) & (PAIR_BITS - 1);
+}
+
+static inline unsigned pair_of(const char *name)
+{
+	unsigned char a = (unsigned char)name[0];
+	return pair_hash((unsigned)a << 8 | (a ? (unsigned char)name[1] : 0));
+}
+
+static inline bool pair_in(const uint64_t *pairs, unsigned pair)
+{
+	return pairs[pair >> 6] >> (pair & 63) & 1;
+}
+
+static void pair_add(uint64_t *pairs, unsigned pair)
+{
+	pairs[pair >> 6] |= (uint64_t)1 << (pair & 63);
+}
+
+/* Whether name may clash with a name given since the names were last
+ * unique (in given, their first two bytes in pairs), or with what
+ * name_todo makes: a number, or one of those names with ".N". Other names
+ * were unique and stay out of reach. */
+static inline bool may_clash(const struct pl_ht *given, const uint64_t *pairs, const char *name)
+{
+	unsigned char c = (unsigned char)name[0];
+	if (c >= '0' && c <= '9' && all_digits(name))
+		return true;
+	if (!pair_in(pairs, pair_of(name)))
+		return false;
+	if (set_contains(given, name))
+		return true;
+	const char *dot = strrchr(name, '.');
+	if (!dot || dot == name || !dot[1] || !all_digits(dot + 1))
+		return false;
+	char buf[256];
+	size_t len = (size_t)(dot - name);
+	if (len >= sizeof buf)
+		return true; /* too long to look up: keep it, which is never wrong */
+	memcpy(buf, name, len);
+	buf[len] = '\0';
+	return set_contains(given, buf);
+}
+
+/* f's names were unique when last assigned: only the names given since,
+ * numbers and those names with ".N" can clash, so only those are entered
+ * in the set; the others are passed over unhashed. Gives what naming
+ * every value again would. */
+static int assign_changed(pl_func *f, struct naming *nm)
+{
+	struct pl_ht given = {0};
+	uint64_t pairs[PAIR_WORDS] = {0};
+	int rc = PL_ENOMEM;
+	for (const struct pl_name_change *c = f->renamed; c; c = c->next) {
+		unsigned char b = (unsigned char)c->name[0];
+		pair_add(pairs, pair_of(c->name));
+		if (b && !c->name[1]) /* "x" with ".N" */
+			pair_add(pairs, pair_hash((unsigned)b << 8 | '.'));
+		bool oom = false;
+		set_insert(&given, c->name, b, &oom);
+		if (oom)
+			goto out;
+	}
+#define VISIT(val)                                                                 \
+	do {                                                                       \
+		pl_value *v_ = (val);                                              \
+		if (v_->name && !may_clash(&given, pairs, v_->name))               \
+			break;                                                     \
+		if (v_->name && set_insert(nm->set, v_->name,                     \
+		                           (unsigned char)v_->name[0], &nm->oom)) \
+			break;                                                     \
+		if (nm->oom || !todo_push(nm, v_))                                 \
+			goto out;                                                  \
+	} while (0)
+	for (size_t k = 0; k < f->nargs; k++)
+		VISIT(&f->args[k]->v);
+	for (pl_inst *i = f->first; i; i = i->next) {
+		pl_value *res = pl_inst_res_(i);
+		for (uint32_t k = 0; k < i->nres; k++)
+			VISIT(&res[k]);
+	}
+#undef VISIT
+	rc = name_todo(f, nm);
+out:
+	pl_ht_free(&given);
+	return rc;
+}
+
 /* Every value of f gets a name of its own: the first holder of a name keeps
  * it, later holders get "name.N", unnamed values get the lowest free number.
  * Deterministic: it depends only on the function's order. */
 int pl_assign_names_(pl_func *f)
 {
-	if (!f->names_dirty)
+	if (!f->names_dirty && !f->names_changed)
 		return PL_OK;
-	struct pl_ht *set = &f->m->names;
-	pl_ht_clear(set);
-	pl_value **todo = NULL;
-	size_t ntodo = 0, todo_cap = 0;
-	struct pl_strbuf sb = {0}; /* a candidate name, reused */
-	bool oom = false;
+	struct naming nm = {.set = &f->m->names};
+	pl_ht_clear(nm.set);
 	int rc = PL_ENOMEM;
+	if (!f->names_dirty) {
+		rc = assign_changed(f, &nm);
+		goto out;
+	}
 
 	/* val's name is name, whose first byte is first */
 #define VISIT(val, name, first)                                              \
 	do {                                                                 \
 		pl_value *v_ = (val);                                        \
-		if ((name) && set_insert(set, (name), (first), &oom)) \
+		if ((name) && set_insert(nm.set, (name), (first), &nm.oom)) \
 			break;                                               \
-		if (oom)                                                     \
+		if (nm.oom || !todo_push(&nm, v_))                           \
 			goto out;                                            \
-		if (ntodo == todo_cap) {                                     \
-			todo_cap = todo_cap ? todo_cap * 2 : 16;             \
-			pl_value **t_ = realloc(todo, todo_cap * sizeof *t_); \
-			if (!t_)                                             \
-				goto out;                                    \
-			todo = t_;                                           \
-		}                                                            \
-		todo[ntodo++] = v_;                                          \
 	} while (0)
 
 	for (size_t k = 0; k < f->nargs; k++) {
@@ -180,49 +370,12 @@ int pl_assign_names_(pl_func *f)
 		first0 = next_first0;
 	}
 #undef VISIT
-
-	uint64_t next_number = 0;
-	/* many values may share one base: carry on from the last suffix used
-	 * for it instead of trying .1, .2, ... again each time */
-	const char *last_base = NULL;
-	uint64_t last_n = 0;
-	for (size_t t = 0; t < ntodo; t++) {
-		pl_value *v = todo[t];
-		char buf[64];
-		const char *base = v->name;
-		uint64_t n = base && last_base && strcmp(base, last_base) == 0 ? last_n + 1 : 1;
-		for (;; n++) {
-			sb.len = 0;
-			if (base) {
-				pl_sb_puts(&sb, base);
-				pl_sb_putc(&sb, '.');
-				size_t len = pl_fmt_u64(buf, n);
-				pl_sb_put(&sb, buf, len);
-			} else {
-				size_t len = pl_fmt_u64(buf, next_number++);
-				pl_sb_put(&sb, buf, len);
-			}
-			if (sb.failed)
-				goto out;
-			if (!set_contains(set, sb.data))
-				break;
-		}
-		if (base) {
-			last_base = base;
-			last_n = n;
-		}
-		char *name = pl_arena_strndup(&f->m->arena, sb.data, sb.len);
-		if (!name)
-			goto out;
-		set_insert(set, name, (unsigned char)name[0], &oom);
-		if (oom)
-			goto out;
-		v->name = name;
-	}
-	f->names_dirty = false;
-	rc = PL_OK;
+	rc = name_todo(f, &nm);
 out:
-	pl_sb_free(&sb);
-	free(todo);
+	if (rc == PL_OK) {
+		f->names_dirty = f->names_changed = false;
+		f->renamed = NULL;
+	}
+	free(nm.todo);
 	return rc;
 }

@@ -603,7 +603,8 @@ static void parse_func(struct parser *p)
 			break;
 	}
 	expect(p, PL_T_RPAREN, "',' or ')' after the arguments");
-	f->names_dirty = false;
+	f->names_dirty = f->names_changed = false; /* the reader checked */
+	f->renamed = NULL;
 	if (is_word(p, "attributes")) {
 		next(p);
 		if (TOK.kind != PL_T_LBRACE)
