@@ -270,16 +270,17 @@ static inline bool may_clash(const struct pl_ht *given, const uint64_t *pairs, c
 	return set_contains(given, buf);
 }
 
-/* f's names were unique when last assigned: only the names given since,
- * numbers and those names with ".N" can clash, so only those are entered
- * in the set; the others are passed over unhashed. Gives what naming
- * every value again would. */
-static int assign_changed(pl_func *f, struct naming *nm)
+/* Names the values of f. After the names were last unique, only the
+ * names given since, numbers and those names with ".N" can clash, so only
+ * those are entered in the set; the others are passed over unhashed. When
+ * every name may clash (all), every one is entered. Either way the result
+ * is what naming every value again gives. */
+static int assign(pl_func *f, struct naming *nm, bool all)
 {
 	struct pl_ht given = {0};
 	uint64_t pairs[PAIR_WORDS] = {0};
 	int rc = PL_ENOMEM;
-	for (const struct pl_name_change *c = f->renamed; c; c = c->next) {
+	for (const struct pl_name_change *c = all ? NULL : f->renamed; c; c = c->next) {
 		unsigned char b = (unsigned char)c->name[0];
 		pair_add(pairs, pair_of(c->name));
 		if (b && !c->name[1]) /* "x" with ".N" */
@@ -292,7 +293,7 @@ static int assign_changed(pl_func *f, struct naming *nm)
 #define VISIT(val)                                                                 \
 	do {                                                                       \
 		pl_value *v_ = (val);                                              \
-		if (v_->name && !may_clash(&given, pairs, v_->name))               \
+		if (v_->name && !all && !may_clash(&given, pairs, v_->name))       \
 			break;                                                     \
 		if (v_->name && set_insert(nm->set, v_->name,                     \
 		                           (unsigned char)v_->name[0], &nm->oom)) \
@@ -323,55 +324,7 @@ int pl_assign_names_(pl_func *f)
 		return PL_OK;
 	struct naming nm = {.set = &f->m->names};
 	pl_ht_clear(nm.set);
-	int rc = PL_ENOMEM;
-	if (!f->names_dirty) {
-		rc = assign_changed(f, &nm);
-		goto out;
-	}
-
-	/* val's name is name, whose first byte is first */
-#define VISIT(val, name, first)                                              \
-	do {                                                                 \
-		pl_value *v_ = (val);                                        \
-		if ((name) && set_insert(nm.set, (name), (first), &nm.oom)) \
-			break;                                               \
-		if (nm.oom || !todo_push(&nm, v_))                           \
-			goto out;                                            \
-	} while (0)
-
-	for (size_t k = 0; k < f->nargs; k++) {
-		const char *name = f->args[k]->v.name;
-		VISIT(&f->args[k]->v, name, name ? (unsigned char)name[0] : 0);
-	}
-	/* On a large module nearly every instruction, its first result's name
-	 * and that name's first byte miss the cache, one after the other. The
-	 * next instruction's are loaded at the top of each step, ahead of the
-	 * hashing, whose mispredicted branches would otherwise hold those loads
-	 * back until the step is done. */
-	pl_inst *i = f->first;
-	uint32_t nres = i ? i->nres : 0;
-	const char *name0 = nres ? pl_inst_res_(i)[0].name : NULL;
-	unsigned char first0 = name0 ? (unsigned char)name0[0] : 0;
-	while (i) {
-		pl_inst *next = i->next;
-		uint32_t next_nres = next ? next->nres : 0;
-		const char *next_name0 = next_nres ? pl_inst_res_(next)[0].name : NULL;
-		unsigned char next_first0 = next_name0 ? (unsigned char)next_name0[0] : 0;
-		pl_value *res = pl_inst_res_(i);
-		if (nres)
-			VISIT(&res[0], name0, first0);
-		for (uint32_t k = 1; k < nres; k++) {
-			const char *name = res[k].name;
-			VISIT(&res[k], name, name ? (unsigned char)name[0] : 0);
-		}
-		i = next;
-		nres = next_nres;
-		name0 = next_name0;
-		first0 = next_first0;
-	}
-#undef VISIT
-	rc = name_todo(f, &nm);
-out:
+	int rc = assign(f, &nm, f->names_dirty);
 	if (rc == PL_OK) {
 		f->names_dirty = f->names_changed = false;
 		f->renamed = NULL;
