@@ -229,7 +229,7 @@ static bool type_is(const void *item, const void *probe, const void *ctx)
 	const struct pl_type *t = item;
 	const struct type_probe *q = probe;
 	return t->rank == q->rank && t->dtype == (uint32_t)q->dtype &&
-	       memcmp(t->dims, q->dims, q->rank * sizeof *q->dims) == 0;
+	       (q->rank == 0 || memcmp(t->dims, q->dims, q->rank * sizeof *q->dims) == 0);
 }
 
 /* Types are interned by dtype and extents (the sizes follow from them),
