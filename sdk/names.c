@@ -219,54 +219,85 @@ static bool all_digits(const char *s)
 	return true;
 }
 
-/* The pairs of first two bytes that names given since the names were last
- * unique begin with, hashed to bits: a cheap test that passes over most
- * names. */
-enum { PAIR_BITS = 4096, PAIR_WORDS = PAIR_BITS / 64 };
+/* Bit sets of 4096 bits, a hash of a few bytes of each name given since
+ * the names were last unique: cheap tests that pass over most names. */
+enum { FILTER_WORDS = 4096 / 64 };
 
-static inline unsigned pair_hash(unsigned pair)
+struct filters {
+	uint64_t heads[FILTER_WORDS];  /* by first two bytes, of both forms */
+	uint64_t exact[FILTER_WORDS];  /* by length, first two and last byte */
+	uint64_t prefix[FILTER_WORDS]; /* by first two bytes, of "name.N" */
+};
+
+static inline unsigned bit_of(uint32_t x)
 {
-	return (pair * 40503u >> 4) & (PAIR_BITS - 1);
+	return (x * 2654435761u) >> 20;
 }
 
-static inline unsigned pair_of(const char *name)
+static inline bool bit_in(const uint64_t *bits, unsigned b)
+{
+	return bits[b >> 6] >> (b & 63) & 1;
+}
+
+static inline void bit_add(uint64_t *bits, unsigned b)
+{
+	bits[b >> 6] |= (uint64_t)1 << (b & 63);
+}
+
+/* the first two bytes of a name (NUL when it has one) */
+static inline uint32_t head_of(const char *name)
 {
 	unsigned char a = (unsigned char)name[0];
-	return pair_hash((unsigned)a << 8 | (a ? (unsigned char)name[1] : 0));
+	return (uint32_t)a << 8 | (a ? (unsigned char)name[1] : 0);
 }
 
-static inline bool pair_in(const uint64_t *pairs, unsigned pair)
+static inline unsigned exact_key(const char *name, size_t len)
 {
-	return pairs[pair >> 6] >> (pair & 63) & 1;
+	return bit_of(head_of(name) ^ (uint32_t)len << 24 ^ (uint32_t)(unsigned char)name[len - 1] << 16);
 }
 
-static void pair_add(uint64_t *pairs, unsigned pair)
+static void filters_add(struct filters *fl, const char *name)
 {
-	pairs[pair >> 6] |= (uint64_t)1 << (pair & 63);
+	size_t len = strlen(name);
+	bit_add(fl->exact, exact_key(name, len));
+	/* "name.N" begins with name's first two bytes, or with "x." for "x" */
+	unsigned prefix = bit_of(len == 1 ? (uint32_t)(unsigned char)name[0] << 8 | '.'
+	                                  : head_of(name));
+	bit_add(fl->prefix, prefix);
+	bit_add(fl->heads, prefix);
+	bit_add(fl->heads, bit_of(head_of(name)));
 }
 
 /* Whether name may clash with a name given since the names were last
- * unique (in given, their first two bytes in pairs), or with what
- * name_todo makes: a number, or one of those names with ".N". Other names
- * were unique and stay out of reach. */
-static inline bool may_clash(const struct pl_ht *given, const uint64_t *pairs, const char *name)
+ * unique (in given and fl), or with what name_todo makes: a number, or
+ * one of those names with ".N". Other names were unique and stay out of
+ * reach. */
+static inline bool may_clash(const struct pl_ht *given, const struct filters *fl,
+                             const char *name)
 {
 	unsigned char c = (unsigned char)name[0];
 	if (c >= '0' && c <= '9' && all_digits(name))
 		return true;
-	if (!pair_in(pairs, pair_of(name)))
+	unsigned head = bit_of(head_of(name));
+	if (!bit_in(fl->heads, head))
 		return false;
-	if (set_contains(given, name))
+	size_t len = strlen(name);
+	if (!len)
+		return false;
+	if (bit_in(fl->exact, exact_key(name, len)) && set_contains(given, name))
 		return true;
+	unsigned char last = (unsigned char)name[len - 1];
+	if (last < '0' || last > '9' || !bit_in(fl->prefix, head))
+		return false;
 	const char *dot = strrchr(name, '.');
-	if (!dot || dot == name || !dot[1] || !all_digits(dot + 1))
+	if (!dot || dot == name || !all_digits(dot + 1))
 		return false;
 	char buf[256];
-	size_t len = (size_t)(dot - name);
-	if (len >= sizeof buf)
+	size_t blen = (size_t)(dot - name);
+	if (blen >= sizeof buf)
 		return true; /* too long to look up: keep it, which is never wrong */
-	memcpy(buf, name, len);
-	buf[len] = '\0';
+	memcpy(buf, name, blen);
+	buf[blen] = '\0';
 	return set_contains(given, buf);
 }
 
@@ -278,13 +309,11 @@ static inline bool may_clash(const struct pl_ht *given, const uint64_t *pairs, c
 static int assign(pl_func *f, struct naming *nm, bool all)
 {
 	struct pl_ht given = {0};
-	uint64_t pairs[PAIR_WORDS] = {0};
+	struct filters fl = {{0}, {0}, {0}};
 	int rc = PL_ENOMEM;
 	for (const struct pl_name_change *c = all ? NULL : f->renamed; c; c = c->next) {
 		unsigned char b = (unsigned char)c->name[0];
-		pair_add(pairs, pair_of(c->name));
-		if (b && !c->name[1]) /* "x" with ".N" */
-			pair_add(pairs, pair_hash((unsigned)b << 8 | '.'));
+		filters_add(&fl, c->name);
 		bool oom = false;
 		set_insert(&given, c->name, b, &oom);
 		if (oom)
@@ -293,7 +322,7 @@ static int assign(pl_func *f, struct naming *nm, bool all)
 #define VISIT(val)                                                                 \
 	do {                                                                       \
 		pl_value *v_ = (val);                                              \
-		if (v_->name && !all && !may_clash(&given, pairs, v_->name))       \
+		if (v_->name && !all && !may_clash(&given, &fl, v_->name))         \
 			break;                                                     \
 		if (v_->name && set_insert(nm->set, v_->name,                     \
 		                           (unsigned char)v_->name[0], &nm->oom)) \
