@@ -48,7 +48,7 @@ pl_value *pl_func_add_arg(pl_func *f, const char *name, const pl_type *t)
 	if (name && !(a->v.name = pl_arena_strndup(&f->m->arena, name, strlen(name))))
 		return NULL;
 	f->args[f->nargs++] = a;
-	f->names_dirty = true;
+	pl_names_changed_(f, a->v.name);
 	return &a->v;
 }
 
@@ -145,9 +145,9 @@ static void link_between(pl_inst *inst, pl_inst *prev, pl_inst *next)
 	 * were then printed as "%<unnamed>". Parsed results are named before
 	 * they are linked, so this costs the reader nothing. */
 	pl_value *res = pl_inst_res_(inst);
-	for (uint32_t k = 0; k < inst->nres && !f->names_dirty; k++)
+	for (uint32_t k = 0; k < inst->nres && !f->names_changed && !f->names_dirty; k++)
 		if (!res[k].name)
-			f->names_dirty = true;
+			pl_names_changed_(f, NULL);
 }
 
 static void unlink_inst(pl_inst *inst)
@@ -463,7 +463,7 @@ int pl_inst_create(pl_inst **out, pl_func *f, const char *opname, pl_value *cons
 	for (size_t k = 0; k < num_results; k++)
 		res[k].type = result_types[k];
 	if (num_results)
-		f->names_dirty = true;
+		pl_names_changed_(f, NULL);
 	*out = inst;
 	return PL_OK;
 }
@@ -485,7 +485,7 @@ pl_inst *pl_inst_clone(const pl_inst *src)
 	inst->line = src->line;
 	inst->col = src->col;
 	if (src->nres)
-		f->names_dirty = true;
+		pl_names_changed_(f, NULL);
 	return inst;
 }
 
@@ -579,7 +579,7 @@ int pl_value_set_name(pl_value *v, const char *name)
 		return PL_ENOMEM;
 	}
 	v->name = copy;
-	f->names_dirty = true;
+	pl_names_changed_(f, copy);
 	return PL_OK;
 }
 
@@ -607,7 +607,7 @@ void pl_value_replace(pl_value *from, pl_value *to)
 		to->name = from->name;
 		from->name = NULL;
 	}
-	value_func(to)->names_dirty = true;
+	pl_names_changed_(value_func(to), NULL);
 }
 
 /* ---- derived quantities ---- */

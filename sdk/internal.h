@@ -119,7 +119,12 @@ struct pl_func {
 	size_t ninsts;
 	uint32_t line, col;
 	bool order_dirty;  /* positions need a renumber */
-	bool names_dirty;  /* a value may be unnamed or share its name */
+	bool names_dirty;  /* a value may share its name: name them all again */
+	/* otherwise the names were unique when last assigned, and since then
+	 * values may have lost their names or got the ones listed in renamed
+	 * (see pl_names_changed_) */
+	bool names_changed;
+	struct pl_name_change *renamed;
 };
 
 enum { PL_FREE_BLOCK_MAX = 1024, PL_FREE_BLOCK_CLASSES = PL_FREE_BLOCK_MAX / 8 + 1 };
@@ -132,7 +137,7 @@ struct pl_module {
 	size_t ninsts;
 	/* sets of interned byte blobs (see pl_intern_blob_) */
 	struct pl_ht strings; /* keys, op names, string values */
-	struct pl_ht types;
+	struct pl_ht types;   /* by dtype and extents (see pl_type_get) */
 	struct pl_ht lists;
 	/* blocks of erased instructions by size (8-byte steps up to
 	 * FREE_BLOCK_MAX), for the next instruction of the same size or,
@@ -201,6 +206,10 @@ PL_INTERNAL bool pl_is_name_(const char *s, size_t len);
 PL_INTERNAL bool pl_is_opname_(const char *s, size_t len);
 PL_INTERNAL bool pl_is_key_(const char *s, size_t len);
 PL_INTERNAL int pl_assign_names_(pl_func *f);
+/* A value of f lost its name, a value without one was added, or (name not
+ * NULL) a value now holds name: the next pl_assign_names_ looks at what
+ * may now clash, not at every name of f. */
+PL_INTERNAL void pl_names_changed_(pl_func *f, const char *name);
 
 /* --- strbuf.c: a growable byte buffer (malloc'd) --- */
 struct pl_strbuf {

@@ -14,12 +14,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-/* Character classes, one table lookup per byte. */
-enum { C_NAME = 1, C_IDENT = 2, C_IDENT_START = 4, C_DIGIT = 8, C_BLANK = 16 };
+/* Character classes, one table lookup per byte. C_SEP: a byte that may
+ * begin what separates tokens (a blank, a newline, the "/" of a comment). */
+enum { C_NAME = 1, C_IDENT = 2, C_IDENT_START = 4, C_DIGIT = 8, C_BLANK = 16, C_SEP = 32 };
 static const unsigned char cclass[256] = {
-	 0,  0,  0,  0,  0,  0,  0,  0,  0, 16,  0,  0,  0, 16,  0,  0,
+	 0,  0,  0,  0,  0,  0,  0,  0,  0, 48, 32,  0,  0, 48,  0,  0,
 	 0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
-	16,  0,  0,  0,  1,  0,  0,  0,  0,  0,  0,  0,  0,  1,  3,  0,
+	48,  0,  0,  0,  1,  0,  0,  0,  0,  0,  0,  0,  0,  1,  3, 32,
 	11, 11, 11, 11, 11, 11, 11, 11, 11, 11,  0,  0,  0,  0,  0,  0,
 	 0,  7,  7,  7,  7,  7,  7,  7,  7,  7,  7,  7,  7,  7,  7,  7,
 	 7,  7,  7,  7,  7,  7,  7,  7,  7,  7,  7,  0,  0,  0,  0,  7,
@@ -229,7 +230,7 @@ static __attribute__((noinline)) double float_value(struct pl_lexer *lx, const c
 }
 
 /* INT := -?[0-9]+   FLOAT := C-style, with '.' or an exponent */
-static void lex_number(struct pl_lexer *lx, const char *s)
+static __attribute__((noinline)) void lex_number(struct pl_lexer *lx, const char *s)
 {
 	struct pl_token *t = &lx->tok;
 	const char *q = s, *end = lx->end;
@@ -364,12 +365,11 @@ static __attribute__((noinline)) void lex_string(struct pl_lexer *lx, const char
 void pl_lex_token_(struct pl_lexer *lx, const char *s)
 {
 	const char *end = lx->end;
-	for (;;) { /* blanks, newlines and comments */
-		while (s < end && (cclass[(unsigned char)*s] & C_BLANK))
+	/* blanks, newlines and comments: one test when there are none */
+	while (s < end && (cclass[(unsigned char)*s] & C_SEP)) {
+		if (cclass[(unsigned char)*s] & C_BLANK) {
 			s++;
-		if (s == end)
-			break;
-		if (*s == '\n') {
+		} else if (*s == '\n') {
 			if (lx->line == UINT32_MAX)
 				ERROR_AT(lx, s + 1, "input has more than %u lines", UINT32_MAX);
 			lx->line++;
@@ -391,11 +391,8 @@ void pl_lex_token_(struct pl_lexer *lx, const char *s)
 		return;
 	}
 	unsigned char c = (unsigned char)*s;
-	if (pl_lex_punct_[c]) {
-		t->kind = (enum pl_tok)pl_lex_punct_[c];
-		t->len = 1;
-		lx->p = s + 1;
-	} else if (c == '%' || c == '@') {
+	/* most common first: punctuators rarely get here (see pl_lex_next_) */
+	if (c == '%' || c == '@') {
 		const char *q = scan_class(s + 1, end, C_NAME);
 		if (q == s + 1)
 			ERROR_AT(lx, s, "expected a name after '%c'", c);
@@ -410,6 +407,10 @@ void pl_lex_token_(struct pl_lexer *lx, const char *s)
 		t->len = (size_t)(q - s);
 		check_len(lx, s, t->len);
 		lx->p = q;
+	} else if (pl_lex_punct_[c]) {
+		t->kind = (enum pl_tok)pl_lex_punct_[c];
+		t->len = 1;
+		lx->p = s + 1;
 	} else if (is_digit(c) || c == '-' ||
 	           (c == '.' && s + 1 < end && is_digit((unsigned char)s[1]))) {
 		lex_number(lx, s);

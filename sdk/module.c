@@ -226,26 +226,54 @@ static void type_sizes(struct pl_type *t)
 		t->bytes = (n * bits + 7) / 8;
 }
 
+struct type_probe {
+	pl_dtype dtype;
+	const int64_t *dims;
+	size_t rank;
+};
+
+static bool type_is(const void *item, const void *probe, const void *ctx)
+{
+	(void)ctx;
+	const struct pl_type *t = item;
+	const struct type_probe *q = probe;
+	return t->rank == q->rank && t->dtype == (uint32_t)q->dtype &&
+	       (q->rank == 0 || memcmp(t->dims, q->dims, q->rank * sizeof *q->dims) == 0);
+}
+
+/* Types are interned by dtype and extents (the sizes follow from them),
+ * hashed a word at a time, and their sizes worked out once, when a type
+ * is first made. */
 const pl_type *pl_type_get(pl_module *m, pl_dtype dtype, const int64_t *dims,
                            size_t rank)
 {
 	if (dtype <= PL_DTYPE_INVALID || dtype >= PL_DTYPE__COUNT || rank > PL_MAX_RANK)
 		return NULL;
-	/* room for the largest type, aligned for its int64 extents */
-	int64_t storage[(sizeof(struct pl_type) + sizeof(int64_t) - 1) / sizeof(int64_t) +
-	                PL_MAX_RANK];
-	struct pl_type *t = (struct pl_type *)(void *)storage;
-	memset(t, 0, sizeof *t); /* no padding left unset: the bytes are hashed */
-	t->rank = (uint32_t)rank;
-	t->dtype = (uint32_t)dtype;
+	uint64_t h = (uint64_t)dtype << 32 | rank;
 	for (size_t i = 0; i < rank; i++) {
 		if (dims[i] < 0)
 			return NULL;
-		t->dims[i] = dims[i];
+		h = (h ^ (uint64_t)dims[i]) * 0x9e3779b97f4a7c15ull;
+		h ^= h >> 29;
 	}
+	uint32_t hash = (uint32_t)((h * 0xbf58476d1ce4e5b9ull) >> 32);
+	struct pl_ht *set = &m->types;
+	if (!pl_ht_reserve(set))
+		return NULL;
+	struct type_probe probe = {dtype, dims, rank};
+	size_t j = pl_ht_find(set, hash, type_is, &probe, NULL);
+	if (pl_ht_used(set, j))
+		return set->slots[j].item;
+	struct pl_type *t = pl_arena_alloc(&m->arena, sizeof *t + rank * sizeof *dims);
+	if (!t)
+		return NULL;
+	t->rank = (uint32_t)rank;
+	t->dtype = (uint32_t)dtype;
+	if (rank)
+		memcpy(t->dims, dims, rank * sizeof *dims);
 	type_sizes(t);
-	return pl_intern_blob_(m, &m->types, t,
-	                       sizeof(struct pl_type) + rank * sizeof(int64_t));
+	pl_ht_put(set, j, hash, t);
+	return t;
 }
 
 pl_dtype pl_type_dtype(const pl_type *t) { return (pl_dtype)t->dtype; }

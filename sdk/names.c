@@ -116,78 +116,43 @@ static bool set_contains(const struct pl_ht *set, const char *name)
 	return pl_ht_get(set, hash, name_is, name, NULL) != NULL;
 }
 
-/* Every value of f gets a name of its own: the first holder of a name keeps
- * it, later holders get "name.N", unnamed values get the lowest free number.
- * Deterministic: it depends only on the function's order. */
-int pl_assign_names_(pl_func *f)
+/* The values that need a name, in function order, and the names they may
+ * not take. */
+struct naming {
+	struct pl_ht *set;
+	pl_value **todo;
+	size_t ntodo, todo_cap;
+	bool oom;
+};
+
+static bool todo_push(struct naming *nm, pl_value *v)
 {
-	if (!f->names_dirty)
-		return PL_OK;
-	struct pl_ht *set = &f->m->names;
-	pl_ht_clear(set);
-	pl_value **todo = NULL;
-	size_t ntodo = 0, todo_cap = 0;
+	if (nm->ntodo == nm->todo_cap) {
+		size_t cap = nm->todo_cap ? nm->todo_cap * 2 : 16;
+		pl_value **t = realloc(nm->todo, cap * sizeof *t);
+		if (!t)
+			return false;
+		nm->todo = t;
+		nm->todo_cap = cap;
+	}
+	nm->todo[nm->ntodo++] = v;
+	return true;
+}
+
+/* Gives each value of nm->todo, in order, the first name of its kind not
+ * in nm->set: "name.N" for a value that lost its name to an earlier
+ * holder, the lowest free number for an unnamed one. */
+static int name_todo(pl_func *f, struct naming *nm)
+{
 	struct pl_strbuf sb = {0}; /* a candidate name, reused */
-	bool oom = false;
 	int rc = PL_ENOMEM;
-
-	/* val's name is name, whose first byte is first */
-#define VISIT(val, name, first)                                              \
-	do {                                                                 \
-		pl_value *v_ = (val);                                        \
-		if ((name) && set_insert(set, (name), (first), &oom)) \
-			break;                                               \
-		if (oom)                                                     \
-			goto out;                                            \
-		if (ntodo == todo_cap) {                                     \
-			todo_cap = todo_cap ? todo_cap * 2 : 16;             \
-			pl_value **t_ = realloc(todo, todo_cap * sizeof *t_); \
-			if (!t_)                                             \
-				goto out;                                    \
-			todo = t_;                                           \
-		}                                                            \
-		todo[ntodo++] = v_;                                          \
-	} while (0)
-
-	for (size_t k = 0; k < f->nargs; k++) {
-		const char *name = f->args[k]->v.name;
-		VISIT(&f->args[k]->v, name, name ? (unsigned char)name[0] : 0);
-	}
-	/* On a large module nearly every instruction, its first result's name
-	 * and that name's first byte miss the cache, one after the other. The
-	 * next instruction's are loaded at the top of each step, ahead of the
-	 * hashing, whose mispredicted branches would otherwise hold those loads
-	 * back until the step is done. */
-	pl_inst *i = f->first;
-	uint32_t nres = i ? i->nres : 0;
-	const char *name0 = nres ? pl_inst_res_(i)[0].name : NULL;
-	unsigned char first0 = name0 ? (unsigned char)name0[0] : 0;
-	while (i) {
-		pl_inst *next = i->next;
-		uint32_t next_nres = next ? next->nres : 0;
-		const char *next_name0 = next_nres ? pl_inst_res_(next)[0].name : NULL;
-		unsigned char next_first0 = next_name0 ? (unsigned char)next_name0[0] : 0;
-		pl_value *res = pl_inst_res_(i);
-		if (nres)
-			VISIT(&res[0], name0, first0);
-		for (uint32_t k = 1; k < nres; k++) {
-			const char *name = res[k].name;
-			VISIT(&res[k], name, name ? (unsigned char)name[0] : 0);
-		}
-		i = next;
-		nres = next_nres;
-		name0 = next_name0;
-		first0 = next_first0;
-	}
-#undef VISIT
-
 	uint64_t next_number = 0;
 	/* many values may share one base: carry on from the last suffix used
 	 * for it instead of trying .1, .2, ... again each time */
 	const char *last_base = NULL;
 	uint64_t last_n = 0;
-	for (size_t t = 0; t < ntodo; t++) {
-		pl_value *v = todo[t];
+	for (size_t t = 0; t < nm->ntodo; t++) {
+		pl_value *v = nm->todo[t];
 		char buf[64];
 		const char *base = v->name;
 		uint64_t n = base && last_base && strcmp(base, last_base) == 0 ? last_n + 1 : 1;
@@ -204,7 +169,7 @@ int pl_assign_names_(pl_func *f)
 			}
 			if (sb.failed)
 				goto out;
-			if (!set_contains(set, sb.data))
+			if (!set_contains(nm->set, sb.data))
 				break;
 		}
 		if (base) {
@@ -214,15 +179,185 @@ int pl_assign_names_(pl_func *f)
 		char *name = pl_arena_strndup(&f->m->arena, sb.data, sb.len);
 		if (!name)
 			goto out;
-		set_insert(set, name, (unsigned char)name[0], &oom);
-		if (oom)
+		set_insert(nm->set, name, (unsigned char)name[0], &nm->oom);
+		if (nm->oom)
 			goto out;
 		v->name = name;
 	}
-	f->names_dirty = false;
 	rc = PL_OK;
 out:
 	pl_sb_free(&sb);
-	free(todo);
+	return rc;
+}
+
+/* What changed since f's names were last unique. */
+struct pl_name_change {
+	const char *name;
+	struct pl_name_change *next;
+};
+
+void pl_names_changed_(pl_func *f, const char *name)
+{
+	f->names_changed = true;
+	if (!name || f->names_dirty)
+		return;
+	struct pl_name_change *c = pl_arena_alloc(&f->m->arena, sizeof *c);
+	if (!c) { /* name them all again instead */
+		f->names_dirty = true;
+		return;
+	}
+	c->name = name;
+	c->next = f->renamed;
+	f->renamed = c;
+}
+
+static bool all_digits(const char *s)
+{
+	for (; *s; s++)
+		if (*s < '0' || *s > '9')
+			return false;
+	return true;
+}
+
+/* Bit sets of 4096 bits, a hash of a few bytes of each name given since
+ * the names were last unique: cheap tests that pass over most names. */
+enum { FILTER_WORDS = 4096 / 64 };
+
+struct filters {
+	uint64_t heads[FILTER_WORDS];  /* by first two bytes, of both forms */
+	uint64_t exact[FILTER_WORDS];  /* by length, first two and last byte */
+	uint64_t prefix[FILTER_WORDS]; /* by first two bytes, of "name.N" */
+};
+
+static inline unsigned bit_of(uint32_t x)
+{
+	return (x * 2654435761u) >> 20;
+}
+
+static inline bool bit_in(const uint64_t *bits, unsigned b)
+{
+	return bits[b >> 6] >> (b & 63) & 1;
+}
+
+static inline void bit_add(uint64_t *bits, unsigned b)
+{
+	bits[b >> 6] |= (uint64_t)1 << (b & 63);
+}
+
+/* the first two bytes of a name (NUL when it has one) */
+static inline uint32_t head_of(const char *name)
+{
+	unsigned char a = (unsigned char)name[0];
+	return (uint32_t)a << 8 | (a ? (unsigned char)name[1] : 0);
+}
+
+static inline unsigned exact_key(const char *name, size_t len)
+{
+	return bit_of(head_of(name) ^ (uint32_t)len << 24 ^ (uint32_t)(unsigned char)name[len - 1] << 16);
+}
+
+static void filters_add(struct filters *fl, const char *name)
+{
+	size_t len = strlen(name);
+	bit_add(fl->exact, exact_key(name, len));
+	/* "name.N" begins with name's first two bytes, or with "x." for "x" */
+	unsigned prefix = bit_of(len == 1 ? (uint32_t)(unsigned char)name[0] << 8 | '.'
+	                                  : head_of(name));
+	bit_add(fl->prefix, prefix);
+	bit_add(fl->heads, prefix);
+	bit_add(fl->heads, bit_of(head_of(name)));
+}
+
+/* Whether name may clash with a name given since the names were last
+ * unique (in given and fl), or with what name_todo makes: a number, or
+ * one of those names with ".N". Other names were unique and stay out of
+ * reach. */
+static inline bool may_clash(const struct pl_ht *given, const struct filters *fl,
+                             const char *name)
+{
+	unsigned char c = (unsigned char)name[0];
+	if (c >= '0' && c <= '9' && all_digits(name))
+		return true;
+	unsigned head = bit_of(head_of(name));
+	if (!bit_in(fl->heads, head))
+		return false;
+	size_t len = strlen(name);
+	if (!len)
+		return false;
+	if (bit_in(fl->exact, exact_key(name, len)) && set_contains(given, name))
+		return true;
+	unsigned char last = (unsigned char)name[len - 1];
+	if (last < '0' || last > '9' || !bit_in(fl->prefix, head))
+		return false;
+	const char *dot = strrchr(name, '.');
+	if (!dot || dot == name || !all_digits(dot + 1))
+		return false;
+	char buf[256];
+	size_t blen = (size_t)(dot - name);
+	if (blen >= sizeof buf)
+		return true; /* too long to look up: keep it, which is never wrong */
+	memcpy(buf, name, blen);
+	buf[blen] = '\0';
+	return set_contains(given, buf);
+}
+
+/* Names the values of f. After the names were last unique, only the
+ * names given since, numbers and those names with ".N" can clash, so only
+ * those are entered in the set; the others are passed over unhashed. When
+ * every name may clash (all), every one is entered. Either way the result
+ * is what naming every value again gives. */
+static int assign(pl_func *f, struct naming *nm, bool all)
+{
+	struct pl_ht given = {0};
+	struct filters fl = {{0}, {0}, {0}};
+	int rc = PL_ENOMEM;
+	for (const struct pl_name_change *c = all ? NULL : f->renamed; c; c = c->next) {
+		unsigned char b = (unsigned char)c->name[0];
+		filters_add(&fl, c->name);
+		bool oom = false;
+		set_insert(&given, c->name, b, &oom);
+		if (oom)
+			goto out;
+	}
+#define VISIT(val)                                                                 \
+	do {                                                                       \
+		pl_value *v_ = (val);                                              \
+		if (v_->name && !all && !may_clash(&given, &fl, v_->name))         \
+			break;                                                     \
+		if (v_->name && set_insert(nm->set, v_->name,                     \
+		                           (unsigned char)v_->name[0], &nm->oom)) \
+			break;                                                     \
+		if (nm->oom || !todo_push(nm, v_))                                 \
+			goto out;                                                  \
+	} while (0)
+	for (size_t k = 0; k < f->nargs; k++)
+		VISIT(&f->args[k]->v);
+	for (pl_inst *i = f->first; i; i = i->next) {
+		pl_value *res = pl_inst_res_(i);
+		for (uint32_t k = 0; k < i->nres; k++)
+			VISIT(&res[k]);
+	}
+#undef VISIT
+	rc = name_todo(f, nm);
+out:
+	pl_ht_free(&given);
+	return rc;
+}
+
+/* Every value of f gets a name of its own: the first holder of a name keeps
+ * it, later holders get "name.N", unnamed values get the lowest free number.
+ * Deterministic: it depends only on the function's order. */
+int pl_assign_names_(pl_func *f)
+{
+	if (!f->names_dirty && !f->names_changed)
+		return PL_OK;
+	struct naming nm = {.set = &f->m->names};
+	pl_ht_clear(nm.set);
+	int rc = assign(f, &nm, f->names_dirty);
+	if (rc == PL_OK) {
+		f->names_dirty = f->names_changed = false;
+		f->renamed = NULL;
+	}
+	free(nm.todo);
 	return rc;
 }

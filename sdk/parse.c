@@ -230,6 +230,14 @@ static bool word_is(const void *item, const void *probe, const void *ctx)
 	return same_text(item, probe);
 }
 
+/* item, an interned string (its length stored before it), is r's text */
+static bool interned_is(const void *item, const void *probe, const void *ctx)
+{
+	(void)ctx;
+	const struct ref *r = probe;
+	return ((const uint64_t *)item)[-1] == r->len && memcmp(item, r->s, r->len) == 0;
+}
+
 /* The current word, interned, when valid says it may be one; checked,
  * interned and looked up in t once per distinct word. The slot's index in
  * t is left in *slot. */
@@ -241,7 +249,7 @@ static const char *intern_word(struct parser *p, struct pl_ht *t, const char *wh
 	struct ref r = {TOK.s, TOK.len, 0, 0};
 	uint32_t hash = hash_text(r.s, r.len);
 	reserve(p, t);
-	size_t j = pl_ht_find(t, hash, word_is, &r, NULL);
+	size_t j = pl_ht_find(t, hash, interned_is, &r, NULL);
 	if (!pl_ht_used(t, j)) {
 		if (!valid(r.s, r.len))
 			expected(p, what);
@@ -595,7 +603,8 @@ static void parse_func(struct parser *p)
 			break;
 	}
 	expect(p, PL_T_RPAREN, "',' or ')' after the arguments");
-	f->names_dirty = false;
+	f->names_dirty = f->names_changed = false; /* the reader checked */
+	f->renamed = NULL;
 	if (is_word(p, "attributes")) {
 		next(p);
 		if (TOK.kind != PL_T_LBRACE)

@@ -53,3 +53,10 @@ tests_unit_check_hash_table_SOURCES = tests/unit/check_hash_table.c
 tests_unit_check_hash_table_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_check_hash_table_LDADD = $(UNIT_LDADD)
 TESTS += tests/unit/check_hash_table
+
+# naming values after a few were renamed or added
+check_PROGRAMS += tests/unit/check_names
+tests_unit_check_names_SOURCES = tests/unit/check_names.c
+tests_unit_check_names_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_check_names_LDADD = $(UNIT_LDADD)
+TESTS += tests/unit/check_names
