@@ -10,6 +10,7 @@
  * is XLA's short form: names without '%', no signatures, untyped operands.
  */
 #include "hlo.h"
+#include "hash_table.h"
 
 #include <passline/text.h>
 
@@ -53,16 +54,15 @@ struct hw {
 		uint32_t v;
 	} *imap;
 	size_t icap;
-	/* names in use in the function, and a hash set of them */
+	/* names in use in the function (owned), and a set of them */
 	char **names;
 	size_t nnames, ncap;
-	uint32_t *nset; /* index + 1 */
-	size_t nsetcap;
-	/* get-tuple-element lines already made: "entity#path" -> name */
-	struct {
-		char *key, *name;
-	} *gtes;
+	struct pl_ht name_set;
+	/* get-tuple-element and tuple lines already made: their keys
+	 * ("entity#path", owned) and a map from key to the line's name */
+	char **gte_keys;
 	size_t ngtes, gcap;
+	struct pl_ht gte_index;
 	unsigned serial;
 	/* the kept attributes of the alias operand being rebuilt by name */
 	const char *want_attrs;
@@ -291,37 +291,38 @@ static void put_shape_vals(struct pl_strbuf *sb, const struct wnode *s, uint32_t
 
 /* ---- names ---- */
 
-static uint32_t *name_slot(struct hw *w, const char *s, size_t len)
+struct text_ref {
+	const char *s;
+	size_t len;
+};
+
+static bool same_text(const void *item, const void *probe, const void *ctx)
 {
-	size_t mask = w->nsetcap - 1, k = pl_hash_bytes_(s, len) & mask;
-	while (w->nset[k]) {
-		const char *n = w->names[w->nset[k] - 1];
-		if (strlen(n) == len && memcmp(n, s, len) == 0)
-			break;
-		k = (k + 1) & mask;
-	}
-	return &w->nset[k];
+	(void)ctx;
+	const struct text_ref *r = probe;
+	const char *n = item;
+	return strncmp(n, r->s, r->len) == 0 && n[r->len] == '\0';
+}
+
+static uint32_t text_hash(const char *s, size_t len)
+{
+	return (uint32_t)pl_hash_bytes_(s, len);
 }
 
 static bool name_used(struct hw *w, const char *s, size_t len)
 {
-	return w->nsetcap && *name_slot(w, s, len) != 0;
+	struct text_ref r = {s, len};
+	return pl_ht_get(&w->name_set, text_hash(s, len), same_text, &r, NULL) != NULL;
 }
 
-/* Room in the set for one more name; false when out of memory. */
-static bool name_room(struct hw *w)
+/* Adds name (owned by w->names) to the set; false when out of memory. */
+static bool name_add(struct hw *w, const char *name, size_t len)
 {
-	if ((w->nnames + 1) * 2 <= w->nsetcap)
-		return true;
-	size_t nc = w->nsetcap ? w->nsetcap * 2 : 256;
-	uint32_t *ns = calloc(nc, sizeof *ns);
-	if (!ns)
+	if (!pl_ht_reserve(&w->name_set))
 		return false;
-	free(w->nset);
-	w->nset = ns;
-	w->nsetcap = nc;
-	for (size_t k = 0; k < w->nnames; k++)
-		*name_slot(w, w->names[k], strlen(w->names[k])) = (uint32_t)k + 1;
+	struct text_ref r = {name, len};
+	uint32_t h = text_hash(name, len);
+	pl_ht_put(&w->name_set, pl_ht_find(&w->name_set, h, same_text, &r, NULL), h, name);
 	return true;
 }
 
@@ -356,7 +357,7 @@ static const char *take_name(struct hw *w, const char *base)
 	                                 : w->names;
 	if (nv)
 		w->names = nv;
-	if (!copy || !nv || !name_room(w)) {
+	if (!copy || !nv || !pl_ht_reserve(&w->name_set)) {
 		free(copy);
 		if (nv)
 			w->names = nv;
@@ -367,8 +368,46 @@ static const char *take_name(struct hw *w, const char *base)
 	memcpy(copy, sb->data, sb->len);
 	copy[sb->len] = 0;
 	w->names[w->nnames++] = copy;
-	*name_slot(w, copy, sb->len) = (uint32_t)w->nnames;
+	name_add(w, copy, sb->len); /* cannot fail: room was reserved */
 	return copy;
+}
+
+/* ---- lines already made, by key ---- */
+
+/* The name of the line made under key (NUL-terminated), or NULL. */
+static const char *gte_lookup(struct hw *w, const struct pl_strbuf *key)
+{
+	struct text_ref r = {key->data, key->len - 1};
+	if (!w->gte_index.count)
+		return NULL;
+	size_t j = pl_ht_find(&w->gte_index, text_hash(r.s, r.len), same_text, &r, NULL);
+	return pl_ht_used(&w->gte_index, j) ? w->gte_index.vals[j] : NULL;
+}
+
+/* Remembers name under key, whose text w takes over; returns name. */
+static const char *gte_remember(struct hw *w, struct pl_strbuf *key, const char *name)
+{
+	if (w->ngtes == w->gcap) {
+		size_t nc = w->gcap ? w->gcap * 2 : 16;
+		char **ng = realloc(w->gte_keys, nc * sizeof *ng);
+		if (!ng)
+			goto nomem;
+		w->gte_keys = ng;
+		w->gcap = nc;
+	}
+	if (!pl_ht_reserve(&w->gte_index))
+		goto nomem;
+	struct text_ref r = {key->data, key->len - 1};
+	uint32_t h = text_hash(r.s, r.len);
+	size_t j = pl_ht_find(&w->gte_index, h, same_text, &r, NULL);
+	pl_ht_put(&w->gte_index, j, h, key->data);
+	w->gte_index.vals[j] = (void *)name;
+	w->gte_keys[w->ngtes++] = key->data;
+	return name;
+nomem:
+	set_err(w, PL_ENOMEM);
+	pl_sb_free(key);
+	return name;
 }
 
 /* ---- entities ---- */
@@ -476,11 +515,11 @@ static const char *gte_name(struct hw *w, struct ent *e, const uint32_t *path, s
 		return "x";
 	}
 	pl_sb_putc(&key, 0);
-	for (size_t k = 0; k < w->ngtes; k++)
-		if (strcmp(w->gtes[k].key, key.data) == 0) {
-			pl_sb_free(&key);
-			return w->gtes[k].name;
-		}
+	const char *made = gte_lookup(w, &key);
+	if (made) {
+		pl_sb_free(&key);
+		return made;
+	}
 	const char *parent = depth == 1 ? e->name : gte_name(w, e, path, depth - 1, 0, NULL);
 	(void)node; /* the node is found again from the path below */
 	char base[64];
@@ -506,21 +545,7 @@ static const char *gte_name(struct hw *w, struct ent *e, const uint32_t *path, s
 	else
 		emit_line(w, &l);
 	pl_sb_free(&l);
-	if (w->ngtes == w->gcap) {
-		size_t nc = w->gcap ? w->gcap * 2 : 16;
-		void *ng = realloc(w->gtes, nc * sizeof *w->gtes);
-		if (!ng) {
-			set_err(w, PL_ENOMEM);
-			pl_sb_free(&key);
-			return name;
-		}
-		w->gtes = ng;
-		w->gcap = nc;
-	}
-	w->gtes[w->ngtes].key = key.data;
-	w->gtes[w->ngtes].name = (char *)name;
-	w->ngtes++;
-	return name;
+	return gte_remember(w, &key, name);
 }
 
 static void print_param(struct hw *w, size_t k, const struct ent *root_ent, const pl_attr *pa);
@@ -645,27 +670,13 @@ static const char *ref(struct hw *w, pl_value *const *v, uint32_t n, const struc
 		return "x";
 	}
 	pl_sb_putc(&key, 0);
-	for (size_t k = 0; k < w->ngtes; k++)
-		if (strcmp(w->gtes[k].key, key.data) == 0) {
-			pl_sb_free(&key);
-			return w->gtes[k].name;
-		}
-	const char *name = make_tuple(w, v, n, s, sidx, want, false, NULL);
-	if (w->ngtes == w->gcap) {
-		size_t nc = w->gcap ? w->gcap * 2 : 16;
-		void *ng = realloc(w->gtes, nc * sizeof *w->gtes);
-		if (!ng) {
-			set_err(w, PL_ENOMEM);
-			pl_sb_free(&key);
-			return name;
-		}
-		w->gtes = ng;
-		w->gcap = nc;
+	const char *made = gte_lookup(w, &key);
+	if (made) {
+		pl_sb_free(&key);
+		return made;
 	}
-	w->gtes[w->ngtes].key = key.data;
-	w->gtes[w->ngtes].name = (char *)name;
-	w->ngtes++;
-	return name;
+	const char *name = make_tuple(w, v, n, s, sidx, want, false, NULL);
+	return gte_remember(w, &key, name);
 }
 
 /* ---- instructions ---- */
@@ -1385,11 +1396,11 @@ static void free_function_state(struct hw *w)
 	for (size_t k = 0; k < w->nnames; k++)
 		free(w->names[k]);
 	w->nnames = 0;
-	if (w->nset)
-		memset(w->nset, 0, w->nsetcap * sizeof *w->nset);
+	pl_ht_clear(&w->name_set);
 	for (size_t k = 0; k < w->ngtes; k++)
-		free(w->gtes[k].key);
+		free(w->gte_keys[k]);
 	w->ngtes = 0;
+	pl_ht_clear(&w->gte_index);
 	free(w->arg_ent);
 	w->arg_ent = NULL;
 	free(w->imap);
@@ -1882,6 +1893,7 @@ int pl_print_hlo_module(pl_module *m, pl_diags *diags, pl_write_fn write, void *
 	w.diags = diags;
 	w.write = write;
 	w.ud = userdata;
+	w.gte_index.map = true;
 	size_t nf = pl_module_num_funcs(m);
 	pl_func *entry = NULL;
 	for (size_t k = 0; k < nf; k++) {
@@ -1956,8 +1968,9 @@ int pl_print_hlo_module(pl_module *m, pl_diags *diags, pl_write_fn write, void *
 	free(w.warned);
 	free(w.ents);
 	free(w.names);
-	free(w.nset);
-	free(w.gtes);
+	pl_ht_free(&w.name_set);
+	free(w.gte_keys);
+	pl_ht_free(&w.gte_index);
 	return rc;
 }
 
