@@ -684,13 +684,13 @@ static int overlap_func(struct bucketer *B, pl_func *f, const pl_cost_model *cm)
 		return rc;
 	}
 	uint64_t before = pl_schedule_exposed_ns(s);
+	pl_schedule_free(s); /* its rows are not needed: the info computes its own times */
 	B->exposed_before = add_sat(B->exposed_before, before);
 	B->nbuckets = 0;
 	key_table_clear(&B->keys);
 	key_table_clear(&B->pgs);
 	B->last.valid = false;
-	rc = ov_info_build(&B->F, f, s);
-	pl_schedule_free(s); /* what it said is in B->F now */
+	rc = ov_info_build(&B->F, f, cm);
 	for (size_t c = 0; c < B->F.ncoll && rc == PL_OK; c++)
 		rc = classify(B, &B->F.colls[c]);
 	if (rc == PL_OK && B->keys.n)
@@ -706,6 +706,9 @@ static int overlap_func(struct bucketer *B, pl_func *f, const pl_cost_model *cm)
 	B->num_buckets += B->nbuckets;
 	uint64_t after = before;
 	if (rc == PL_OK && B->nbuckets) {
+		/* the simulation needs memory in proportion to the function: give
+		 * back the info's first, so that the two never add up */
+		ov_info_release(&B->F);
 		if ((rc = pl_schedule_new(&s, f, cm)) != PL_OK) {
 			B->failed = f;
 			return rc;

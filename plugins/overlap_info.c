@@ -171,11 +171,11 @@ static int give_time(struct ov_func *F, uint32_t idx, uint64_t t, uint32_t *head
 	return PL_OK;
 }
 
-int ov_info_build(struct ov_func *F, pl_func *f, const pl_schedule *s)
+int ov_info_build(struct ov_func *F, pl_func *f, const pl_cost_model *cm)
 {
 	F->f = f;
 	F->n = F->ncoll = F->npairs = F->nevents = 0;
-	size_t n = pl_schedule_num_insts(s);
+	size_t n = pl_func_num_insts(f);
 	if (n >= OV_NONE)
 		return PL_ELIMIT;
 	if (!grow((void **)&F->insts, &F->insts_cap, n, sizeof *F->insts) ||
@@ -194,14 +194,17 @@ int ov_info_build(struct ov_func *F, pl_func *f, const pl_schedule *s)
 	}
 	uint32_t head = OV_NONE, tail = OV_NONE;
 	int rc = PL_OK;
-	for (uint32_t idx = 0; idx < n && rc == PL_OK; idx++) {
-		pl_inst *i = (pl_inst *)pl_schedule_inst(s, idx);
+	uint32_t idx = 0;
+	for (pl_inst *i = pl_func_first_inst(f); i && idx < n && rc == PL_OK;
+	     i = pl_inst_next(i), idx++) {
 		F->insts[idx] = i;
 		F->pos[idx] = pl_inst_position(i);
 		F->pair_at[idx] = OV_NONE;
 		F->coll_at[idx] = OV_NONE;
 		unsigned tr = pl_inst_traits(i);
-		uint64_t t = pl_schedule_end_ns(s, idx) - pl_schedule_begin_ns(s, idx);
+		uint64_t t = 0; /* the simulation's time of a start or compute */
+		if (!(tr & PL_TRAIT_COLLECTIVE_DONE) && (rc = pl_inst_time_ns(i, cm, &t)) != PL_OK)
+			break;
 		if (tr & PL_TRAIT_COLLECTIVE_START)
 			rc = add_start(F, i, idx, t, &head, &tail);
 		else if (tr & PL_TRAIT_COLLECTIVE_DONE)
@@ -209,7 +212,7 @@ int ov_info_build(struct ov_func *F, pl_func *f, const pl_schedule *s)
 		else if (!(tr & (PL_TRAIT_COLLECTIVE | PL_TRAIT_TERMINATOR)) && head != OV_NONE)
 			rc = give_time(F, idx, t, &head, &tail);
 	}
-	F->n = n;
+	F->n = idx;
 	return rc;
 }
 
@@ -224,6 +227,12 @@ void ov_info_free(struct ov_func *F)
 	free(F->pairs);
 	free(F->stamp);
 	free(F->stack);
+}
+
+void ov_info_release(struct ov_func *F)
+{
+	ov_info_free(F);
+	*F = (struct ov_func){0};
 }
 
 /* ---- lookups ---- */

@@ -82,11 +82,15 @@ struct ov_func {
 	size_t stack_len, stack_cap;
 };
 
-/* Fills F for f, whose simulation s is (its rows give each instruction's
- * time; F does not keep s). F keeps its memory from one function to the
- * next. PL_OK, PL_ENOMEM or PL_ELIMIT (2^32 - 1 instructions or more). */
-int ov_info_build(struct ov_func *F, pl_func *f, const pl_schedule *s);
+/* Fills F for f, with each instruction's time as the simulation under cm
+ * gives it (pl_inst_time_ns). F keeps its memory from one function to the
+ * next. PL_OK, PL_ENOMEM, PL_ELIMIT (2^32 - 1 instructions or more) or
+ * what pl_inst_time_ns returns. */
+int ov_info_build(struct ov_func *F, pl_func *f, const pl_cost_model *cm);
 void ov_info_free(struct ov_func *F);
+/* Frees F's memory and empties it for the next ov_info_build: before work
+ * of its own that needs memory in proportion to the function. */
+void ov_info_release(struct ov_func *F);
 
 /* The collective whose start or done inst is (an instruction of F's
  * function as it came in); -1 for any other. */
