@@ -34,11 +34,11 @@ struct key {
 	int32_t pg;
 };
 
+/* Keys numbered in the order they are first seen, found by content. */
 struct key_table {
 	struct key *keys;
 	size_t n, cap;
-	uint32_t *slots; /* key index + 1, 0 empty */
-	size_t nslots;
+	struct pl_ht index; /* items: a key's index + 1 */
 };
 
 /* ---- the bucketer's state ------------------------------------------- */
@@ -93,16 +93,6 @@ struct cands {
 /* The attributes a key reads, found by their interned names. */
 enum { A_GROUP_ID, A_FACTOR, A_DIMENSION, A_REDUCE, A_PINNED, NUM_ATTRS };
 
-/* The key of the last collective classified, by its dictionary. */
-struct last_key {
-	bool valid;
-	const pl_attr *first;
-	size_t size;
-	pl_op kind;
-	pl_dtype dtype;
-	int32_t pg, key;
-};
-
 struct bucketer {
 	pl_pass_ctx *ctx;
 	const struct config *cfg;
@@ -123,7 +113,6 @@ struct bucketer {
 	struct needs bneeds, cneeds; /* of the growing bucket, of the candidate */
 	const pl_func *failed; /* the function that could not be simulated */
 	struct key_classes attrs; /* attr_names by interned address */
-	struct last_key last;     /* valid within one function's classification */
 	uint64_t num_buckets, num_bucketed, exposed_before, exposed_after;
 };
 

@@ -121,13 +121,20 @@ static uint64_t hash_bytes(uint64_t h, const void *p, size_t n)
 	return h;
 }
 
-static uint64_t key_hash(const struct key *k)
+static uint64_t hash_word(uint64_t h, uint64_t w)
 {
-	uint64_t h = UINT64_C(0xcbf29ce484222325);
-	h = hash_bytes(h, k->gid, k->gid_len);
-	int64_t nums[6] = {k->kind, k->has_factor, k->factor, k->dimension, k->has_reduce, k->dtype};
-	h = hash_bytes(h, nums, sizeof nums);
-	return hash_bytes(h, k->reduce, k->reduce_len);
+	return (h ^ w) * UINT64_C(0x9e3779b97f4a7c15);
+}
+
+static uint32_t key_hash(const struct key *k)
+{
+	uint64_t h = hash_bytes(UINT64_C(0xcbf29ce484222325), k->gid, k->gid_len);
+	h = hash_word(h, (uint64_t)k->kind << 2 | (uint64_t)k->has_factor << 1 | k->has_reduce);
+	h = hash_word(h, (uint64_t)k->factor);
+	h = hash_word(h, (uint64_t)k->dimension);
+	h = hash_word(h, (uint64_t)k->dtype);
+	h = hash_bytes(h, k->reduce, k->reduce_len);
+	return (uint32_t)(h ^ (h >> 32));
 }
 
 static bool key_equal(const struct key *a, const struct key *b)
@@ -140,33 +147,21 @@ static bool key_equal(const struct key *a, const struct key *b)
 	       a->dtype == b->dtype;
 }
 
-static bool key_table_grow(struct key_table *t)
+/* An item of the table is a key's index + 1; ctx the table's keys. */
+static bool key_item_is(const void *item, const void *probe, const void *ctx)
 {
-	size_t nslots = t->nslots ? t->nslots * 2 : 64;
-	uint32_t *slots = calloc(nslots, sizeof *slots);
-	if (!slots)
-		return false;
-	for (size_t i = 0; i < t->n; i++) {
-		size_t j = (size_t)key_hash(&t->keys[i]) & (nslots - 1);
-		while (slots[j])
-			j = (j + 1) & (nslots - 1);
-		slots[j] = (uint32_t)i + 1;
-	}
-	free(t->slots);
-	t->slots = slots;
-	t->nslots = nslots;
-	return true;
+	return key_equal(&((const struct key *)ctx)[(uintptr_t)item - 1], probe);
 }
 
 /* The index of k in t, added when new; -1 when out of memory. */
 static int32_t key_table_find(struct key_table *t, const struct key *k)
 {
-	if ((t->n + 1) * 2 > t->nslots && !key_table_grow(t))
+	if (!pl_ht_reserve(&t->index))
 		return -1;
-	size_t j = (size_t)key_hash(k) & (t->nslots - 1);
-	for (; t->slots[j]; j = (j + 1) & (t->nslots - 1))
-		if (key_equal(&t->keys[t->slots[j] - 1], k))
-			return (int32_t)(t->slots[j] - 1);
+	uint32_t hash = key_hash(k);
+	size_t j = pl_ht_find(&t->index, hash, key_item_is, k, t->keys);
+	if (pl_ht_used(&t->index, j))
+		return (int32_t)((uintptr_t)t->index.slots[j].item - 1);
 	if (t->n == t->cap) {
 		size_t cap = t->cap ? t->cap * 2 : 16;
 		struct key *v = realloc(t->keys, cap * sizeof *v);
@@ -176,21 +171,20 @@ static int32_t key_table_find(struct key_table *t, const struct key *k)
 		t->cap = cap;
 	}
 	t->keys[t->n] = *k;
-	t->slots[j] = (uint32_t)t->n + 1;
+	pl_ht_put(&t->index, j, hash, (const void *)(uintptr_t)(t->n + 1));
 	return (int32_t)t->n++;
 }
 
 static void key_table_clear(struct key_table *t)
 {
 	t->n = 0;
-	if (t->slots)
-		memset(t->slots, 0, t->nslots * sizeof *t->slots);
+	pl_ht_clear(&t->index);
 }
 
 static void key_table_free(struct key_table *t)
 {
 	free(t->keys);
-	free(t->slots);
+	pl_ht_free(&t->index);
 }
 
 static const char *const attr_names[NUM_ATTRS] = {"group_id", "factor", "dimension", "reduce",
@@ -214,27 +208,15 @@ static bool done_pinned(struct bucketer *B, const pl_inst *done)
 }
 
 /* Reads c's key; sets c->pg (any collective with a group_id) and c->key
- * (those that may be bucketed). Collectives written with the same
- * attribute text share one dictionary (its first entry at one address,
- * while nothing writes attributes): the last one's key is kept for the
- * next with the same dictionary, op and dtype. */
+ * (those that may be bucketed). */
 static int classify(struct bucketer *B, struct ov_coll *c)
 {
 	const pl_attrs *as = pl_inst_attrs_const(c->start);
-	size_t size = pl_attrs_count(as);
-	const pl_attr *first = size ? pl_attrs_value_at(as, 0) : NULL;
 	struct key k = {.kind = pl_inst_op(c->start)};
 	bool one = c->done && pl_inst_num_operands(c->start) == 1 &&
 	           pl_inst_num_results(c->start) == 1 && !done_pinned(B, c->done);
 	pl_dtype dtype = one ? pl_type_dtype(pl_value_type(pl_inst_operand(c->start, 0)))
 	                     : PL_DTYPE_INVALID;
-	struct last_key *lk = &B->last;
-	if (one && first && lk->valid && first == lk->first && size == lk->size &&
-	    k.kind == lk->kind && dtype == lk->dtype) {
-		c->pg = lk->pg;
-		c->key = lk->key;
-		return PL_OK;
-	}
 	const pl_attr *a[NUM_ATTRS];
 	key_classes_read(&B->attrs, as, a);
 	if (!a[A_GROUP_ID] || pl_attr_get_kind(a[A_GROUP_ID]) != PL_ATTR_STRING || !c->done)
@@ -263,8 +245,6 @@ static int classify(struct bucketer *B, struct ov_coll *c)
 	k.pg = c->pg;
 	if ((c->key = key_table_find(&B->keys, &k)) < 0)
 		return PL_ENOMEM;
-	if (first)
-		*lk = (struct last_key){true, first, size, k.kind, dtype, c->pg, c->key};
 	return PL_OK;
 }
 
@@ -689,7 +669,6 @@ static int overlap_func(struct bucketer *B, pl_func *f, const pl_cost_model *cm)
 	B->nbuckets = 0;
 	key_table_clear(&B->keys);
 	key_table_clear(&B->pgs);
-	B->last.valid = false;
 	rc = ov_info_build(&B->F, f, cm);
 	for (size_t c = 0; c < B->F.ncoll && rc == PL_OK; c++)
 		rc = classify(B, &B->F.colls[c]);
