@@ -507,14 +507,21 @@ int ov_can_add_to_bucket(struct bucketer *B, struct bucket *b, uint32_t cand, bo
 	};
 	for (int k = 0; k < 4; k++) {
 		uint32_t sev = placements[k][0], wev = placements[k][1];
+		uint32_t S = ev_idx(B, sev), W = ev_idx(B, wev);
+		uint64_t spos = ev_pos(B, sev), wpos = ev_pos(B, wev);
+		/* A placement needs both checks, so their order changes only the
+		 * reason a remark gives: the original pass's (intervals first)
+		 * when remarks are asked for, else the cheap one first. */
+		if (!B->remarks &&
+		    !(starts_valid(B, b, cand, spos, S) && waits_valid(B, b, cand, spos, wpos, S, W)))
+			continue;
 		bool ok;
 		if ((rc = preserves_hiding_intervals(B, b, cand, sev, wev, &ok)) != PL_OK)
 			return rc;
 		if (!ok)
 			continue;
-		uint32_t S = ev_idx(B, sev), W = ev_idx(B, wev);
-		uint64_t spos = ev_pos(B, sev), wpos = ev_pos(B, wev);
-		if (!starts_valid(B, b, cand, spos, S) || !waits_valid(B, b, cand, spos, wpos, S, W))
+		if (B->remarks &&
+		    !(starts_valid(B, b, cand, spos, S) && waits_valid(B, b, cand, spos, wpos, S, W)))
 			continue;
 		if (B->remarks)
 			pl_ctx_remark(B->ctx, cc->start,
