@@ -5,7 +5,8 @@
 # recomputes hiding and simulation without the pass's code: for every
 # seed and a few option sets, the output verifies, the hiding nodes of a
 # bucketed collective lie between its bucket's start and done, no hiding
-# interval of a process group is newly enclosed, two runs give the same
+# interval of a process group is newly enclosed, two runs (the second with
+# --remarks, which must change nothing but what is reported) give the same
 # bytes, and exposed_ns_before / exposed_ns_after are the simulation's.
 # OVERLAP_SEEDS (default 150) seeds. Speaks TAP.
 . "$top_srcdir/tests/tap.sh"
@@ -25,8 +26,10 @@ while [ "$s" -le "$seeds" ]; do
 	esac
 	fail=""
 	for r in 1 2; do
+		remarks=""
+		[ "$r" = 2 ] && remarks=--remarks
 		# shellcheck disable=SC2086 # options are words by design
-		"$PASSLINE" --plugin-dir "$PLUGIN_DIR" --passes=OverlapBucketCCOp --verify-each \
+		"$PASSLINE" --plugin-dir "$PLUGIN_DIR" --passes=OverlapBucketCCOp --verify-each $remarks \
 			$cm $opts "$T/in.pir" -o "$T/out$r.pir" --stats-json "$T/stats$r.json" \
 			2>"$T/err$r" || fail="the pass failed: $(head -c 300 "$T/err$r")"
 	done
