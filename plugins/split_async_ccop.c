@@ -12,7 +12,9 @@
  *   - with max_window W, the (W+1)-th instruction after the start (dones
  *     do not count: W instructions of the input lie between them),
  * or at the end of the function. Dones that land before the same
- * instruction keep the order of their starts.
+ * instruction keep the order of their starts. A collective with
+ * pinned = true (an HLO control dependency) stays as it is: splitting it
+ * would move its wait.
  *
  * One forward sweep. The dones not yet placed are pending, in start order;
  * at each instruction the pass gathers the pending dones that must land
@@ -100,6 +102,7 @@ struct splitter {
 	size_t batch_len, batch_cap;
 	char *name; /* scratch for "name_s" */
 	size_t name_cap;
+	struct attr_key pinned;
 	uint64_t split;
 };
 
@@ -404,6 +407,12 @@ static int split_one(struct splitter *sp, pl_inst *c, int k, uint64_t idx)
 
 /* Forgets every entry (none may be pending): the structures stay as small
  * as the most dones pending at once, not as the function's collectives. */
+static bool is_pinned(struct splitter *sp, const pl_inst *inst)
+{
+	const pl_attr *a = attr_key_get(&sp->pinned, pl_inst_attrs_const(inst));
+	return a && pl_attr_get_kind(a) == PL_ATTR_BOOL && pl_attr_get_bool(a);
+}
+
 static void reset_entries(struct splitter *sp)
 {
 	sp->len = sp->cursor = sp->npending = sp->nnodes = sp->batch_len = 0;
@@ -428,7 +437,13 @@ static int split_func(struct splitter *sp, pl_func *f)
 				reset_entries(sp);
 		}
 		int k = kind_of(sp->cfg, pl_inst_op(i));
-		if (k >= 0) {
+		if (k >= 0 && is_pinned(sp, i)) {
+			if (sp->remarks) {
+				char buf[80];
+				pl_ctx_remark(sp->ctx, i, "left %s %s synchronous: it is pinned",
+				              kinds[k].name, inst_label(i, buf, sizeof buf));
+			}
+		} else if (k >= 0) {
 			int rc = split_one(sp, i, k, idx);
 			if (rc != PL_OK)
 				return rc;
@@ -444,7 +459,8 @@ static int split_func(struct splitter *sp, pl_func *f)
 
 static int split_run(pl_pass_ctx *ctx, void *state, pl_module *m)
 {
-	struct splitter sp = {.ctx = ctx, .cfg = state, .remarks = pl_ctx_remarks_enabled(ctx)};
+	struct splitter sp = {.ctx = ctx, .cfg = state, .remarks = pl_ctx_remarks_enabled(ctx),
+	                      .pinned = {.name = "pinned"}};
 	int rc = PL_OK;
 	for (size_t k = 0; k < pl_module_num_funcs(m) && rc == PL_OK; k++)
 		rc = split_func(&sp, pl_module_func_at(m, k));
