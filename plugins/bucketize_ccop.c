@@ -5,7 +5,8 @@
  *
  * Per function, one forward sweep with one pending run per kind
  * (all_gather, reduce_scatter, all_reduce). A candidate (a collective of an
- * enabled kind with a non-empty group_id) first flushes its kind's run when
+ * enabled kind with a non-empty group_id, not pinned = true) first flushes
+ * its kind's run when
  * it cannot join it:
  *   - its group_id, factor, reduce or dimension (absent: 0) differs from
  *     the run's last member's (dimension is not in the original pass's key, but a
@@ -84,10 +85,13 @@ struct config {
  * the merged collective has one dimension, the first member's, and the
  * shape rules check every result against it. */
 enum { KEY_GROUP_ID, KEY_FACTOR, KEY_REDUCE, KEY_DIMENSION, NUM_KEYS };
-static const char *const key_names[NUM_KEYS] = {"group_id", "factor", "reduce", "dimension"};
+/* ...and, read in the same scan but not compared, pinned */
+enum { KEY_PINNED = NUM_KEYS, NUM_READ };
+static const char *const key_names[NUM_READ] = {"group_id", "factor", "reduce", "dimension",
+                                                "pinned"};
 
 struct key {
-	const pl_attr *attr[NUM_KEYS]; /* NULL where absent */
+	const pl_attr *attr[NUM_READ]; /* NULL where absent */
 };
 
 /* The pending run of one kind. */
@@ -165,10 +169,14 @@ static bool has_group_id(const struct key *key)
 	return len > 0;
 }
 
-/* Reads inst's key; false when inst is not bucketizable (has_group_id). */
+/* Reads inst's key; false when inst is not bucketizable: without a
+ * group_id, or pinned (an HLO control dependency: it never merges). */
 static bool read_key(struct bucketizer *b, pl_inst *inst, struct key *key)
 {
 	key_classes_read(&b->keys, pl_inst_attrs_const(inst), key->attr);
+	const pl_attr *pinned = key->attr[KEY_PINNED];
+	if (pinned && pl_attr_get_kind(pinned) == PL_ATTR_BOOL && pl_attr_get_bool(pinned))
+		return false;
 	return has_group_id(key);
 }
 
@@ -488,7 +496,7 @@ static int bucketize_func(struct bucketizer *b, pl_func *f)
 static int bucketize_run(pl_pass_ctx *ctx, void *state, pl_module *m)
 {
 	struct bucketizer b = {.ctx = ctx, .cfg = state, .remarks = pl_ctx_remarks_enabled(ctx),
-	                       .keys = {.names = key_names, .count = NUM_KEYS}};
+	                       .keys = {.names = key_names, .count = NUM_READ}};
 	for (int op = 0; op < PL_OP__COUNT; op++)
 		b.traits[op] = pl_op_traits((pl_op)op);
 	int rc = PL_OK;

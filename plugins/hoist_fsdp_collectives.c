@@ -6,7 +6,8 @@
  *
  * An FSDP all-gather is an all_gather with fsdp = true or whose operands
  * are all function arguments; an FSDP reduce-scatter is a reduce_scatter
- * with fsdp = true. An all_gather_start is hoisted like an all_gather (its
+ * with fsdp = true; neither is pinned = true (an HLO control dependency:
+ * such an instruction never moves). An all_gather_start is hoisted like an all_gather (its
  * done stays: the window where the gather hides grows); reduce-scatter
  * starts and dones stay, since sinking a start would shrink its window.
  *
@@ -95,7 +96,7 @@ struct mover {
 	struct move_vec moves;
 	struct ptr_map nearest_store; /* buffer value -> nearest store in sweep order */
 	struct ptr_map fsdp_gathers;  /* the FSDP all-gathers seen so far (hoisting) */
-	struct attr_key fsdp;
+	struct attr_key fsdp, pinned;
 	bool remarks;
 	uint64_t hoisted, sunk; /* for the stats, added at the end of the run */
 };
@@ -131,9 +132,9 @@ static void hoist_destroy(pl_pass_ctx *ctx, void *state)
 
 /* ---- small helpers ----------------------------------------------------------- */
 
-static bool has_fsdp_true(struct mover *mv, const pl_inst *inst)
+static bool is_true(struct attr_key *k, const pl_inst *inst)
 {
-	const pl_attr *a = attr_key_get(&mv->fsdp, pl_inst_attrs_const(inst));
+	const pl_attr *a = attr_key_get(k, pl_inst_attrs_const(inst));
 	return a && pl_attr_get_bool(a); /* false unless a boolean true */
 }
 
@@ -149,12 +150,13 @@ static bool operands_all_args(const pl_inst *inst)
  * FSDP one. */
 static bool is_fsdp_all_gather(struct mover *mv, const pl_inst *inst)
 {
-	return has_fsdp_true(mv, inst) || operands_all_args(inst);
+	return (is_true(&mv->fsdp, inst) || operands_all_args(inst)) && !is_true(&mv->pinned, inst);
 }
 
 static bool is_fsdp_reduce_scatter(struct mover *mv, const pl_inst *inst)
 {
-	return pl_inst_op(inst) == PL_OP_REDUCE_SCATTER && has_fsdp_true(mv, inst);
+	return pl_inst_op(inst) == PL_OP_REDUCE_SCATTER && is_true(&mv->fsdp, inst) &&
+	       !is_true(&mv->pinned, inst);
 }
 
 static unsigned op_traits(const struct mover *mv, pl_op op)
@@ -346,7 +348,7 @@ static int plan_sinks(struct mover *mv, pl_func *f)
 	bool next_moved = false;
 	for (pl_inst *i = last; i; i = pl_inst_prev(i)) {
 		pl_op op = pl_inst_op(i);
-		if (op != PL_OP_REDUCE_SCATTER || !has_fsdp_true(mv, i)) {
+		if (!is_fsdp_reduce_scatter(mv, i)) {
 			if (!note_stay(mv, i))
 				return PL_ENOMEM;
 			if (is_store(mv, i, op) &&
@@ -421,7 +423,7 @@ static int move_collectives(struct mover *mv, pl_func *f)
 
 static int hoist_run(pl_pass_ctx *ctx, void *state, pl_module *m)
 {
-	struct mover mv = {.ctx = ctx, .cfg = state, .fsdp = {"fsdp", NULL},
+	struct mover mv = {.ctx = ctx, .cfg = state, .fsdp = {"fsdp", NULL}, .pinned = {"pinned", NULL},
 	                   .remarks = pl_ctx_remarks_enabled(ctx)};
 	for (int op = 0; op < PL_OP__COUNT; op++)
 		mv.traits[op] = pl_op_traits((pl_op)op);
