@@ -122,7 +122,9 @@ int pl_inst_get_position(uint64_t *out, const pl_inst *inst)
  * used to make the new instruction the function's first or last one,
  * cutting the rest of the list off. */
 
-static void link_between(pl_inst *inst, pl_inst *prev, pl_inst *next)
+/* Links inst between prev and next; inserted says it was detached (not
+ * moved within its function). */
+static void link_between(pl_inst *inst, pl_inst *prev, pl_inst *next, bool inserted)
 {
 	pl_func *f = inst->func;
 	inst->prev = prev;
@@ -139,15 +141,18 @@ static void link_between(pl_inst *inst, pl_inst *prev, pl_inst *next)
 	f->ninsts++;
 	f->m->ninsts++;
 	assign_pos(inst);
-	/* pl_inst_new marks the names dirty, but a print between creating and
-	 * linking an instruction (pl_print_inst_string for a remark, say)
-	 * cleared the mark while it was detached, and its unnamed results
-	 * were then printed as "%<unnamed>". Parsed results are named before
-	 * they are linked, so this costs the reader nothing. */
+	/* pl_inst_new and pl_value_set_name note the names as changed, but
+	 * naming values between creating and inserting an instruction (a
+	 * print for a remark, say) forgot a detached one: its unnamed results
+	 * were printed as "%<unnamed>", and a name given to it could be given
+	 * to another value meanwhile. So inserting notes them again. (The
+	 * reader names its values, all unique, before it links them, with the
+	 * names marked dirty meanwhile: this costs it one test per result.) */
+	if (!inserted || f->names_dirty)
+		return;
 	pl_value *res = pl_inst_res_(inst);
-	for (uint32_t k = 0; k < inst->nres && !f->names_changed && !f->names_dirty; k++)
-		if (!res[k].name)
-			pl_names_changed_(f, NULL);
+	for (uint32_t k = 0; k < inst->nres; k++)
+		pl_names_changed_(f, res[k].name);
 }
 
 static void unlink_inst(pl_inst *inst)
@@ -171,7 +176,7 @@ void pl_func_append(pl_func *f, pl_inst *inst)
 {
 	if (inst->func != f || (inst->flags & (PL_INST_LINKED | PL_INST_ERASED)))
 		return;
-	link_between(inst, f->last, NULL);
+	link_between(inst, f->last, NULL, true);
 }
 
 void pl_inst_insert_before(pl_inst *inst, pl_inst *pos)
@@ -179,7 +184,7 @@ void pl_inst_insert_before(pl_inst *inst, pl_inst *pos)
 	if (inst->func != pos->func || (inst->flags & (PL_INST_LINKED | PL_INST_ERASED)) ||
 	    !(pos->flags & PL_INST_LINKED))
 		return;
-	link_between(inst, pos->prev, pos);
+	link_between(inst, pos->prev, pos, true);
 }
 
 void pl_inst_insert_after(pl_inst *inst, pl_inst *pos)
@@ -187,7 +192,7 @@ void pl_inst_insert_after(pl_inst *inst, pl_inst *pos)
 	if (inst->func != pos->func || (inst->flags & (PL_INST_LINKED | PL_INST_ERASED)) ||
 	    !(pos->flags & PL_INST_LINKED))
 		return;
-	link_between(inst, pos, pos->next);
+	link_between(inst, pos, pos->next, true);
 }
 
 void pl_inst_move_before(pl_inst *inst, pl_inst *pos)
@@ -196,7 +201,7 @@ void pl_inst_move_before(pl_inst *inst, pl_inst *pos)
 	    !(pos->flags & PL_INST_LINKED))
 		return;
 	unlink_inst(inst);
-	link_between(inst, pos->prev, pos);
+	link_between(inst, pos->prev, pos, false);
 }
 
 void pl_inst_move_after(pl_inst *inst, pl_inst *pos)
@@ -205,7 +210,7 @@ void pl_inst_move_after(pl_inst *inst, pl_inst *pos)
 	    !(pos->flags & PL_INST_LINKED))
 		return;
 	unlink_inst(inst);
-	link_between(inst, pos, pos->next);
+	link_between(inst, pos, pos->next, false);
 }
 
 /* The neighbours inst gets at where (pos checked as pl_inst_insert says);
@@ -239,7 +244,7 @@ int pl_inst_insert(pl_inst *inst, pl_inst *pos, pl_where where)
 	if (!inst || (inst->flags & (PL_INST_LINKED | PL_INST_ERASED)) ||
 	    !place(inst, pos, where, &prev, &next))
 		return PL_EINVAL;
-	link_between(inst, prev, next);
+	link_between(inst, prev, next, true);
 	return PL_OK;
 }
 
@@ -254,7 +259,7 @@ int pl_inst_move(pl_inst *inst, pl_inst *pos, pl_where where)
 	if (prev == inst->prev && next == inst->next)
 		return PL_OK;
 	unlink_inst(inst);
-	link_between(inst, prev, next);
+	link_between(inst, prev, next, false);
 	return PL_OK;
 }
 

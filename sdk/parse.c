@@ -603,8 +603,7 @@ static void parse_func(struct parser *p)
 			break;
 	}
 	expect(p, PL_T_RPAREN, "',' or ')' after the arguments");
-	f->names_dirty = f->names_changed = false; /* the reader checked */
-	f->renamed = NULL;
+	f->names_dirty = true; /* until the end: linking need not note names */
 	if (is_word(p, "attributes")) {
 		next(p);
 		if (TOK.kind != PL_T_LBRACE)
@@ -620,6 +619,8 @@ static void parse_func(struct parser *p)
 		parse_inst(p, f);
 	}
 	next(p);
+	f->names_dirty = f->names_changed = false; /* the reader checked */
+	f->renamed = NULL;
 }
 
 static int parse(const char *text, size_t len, const char *source_name, pl_diags *diags,

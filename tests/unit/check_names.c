@@ -102,6 +102,37 @@ START_TEST(test_unnamed_gets_lowest_free_number)
 }
 END_TEST
 
+START_TEST(test_name_given_while_detached)
+{
+	pl_diags *d;
+	pl_module *m = tu_parse(chain, &d);
+	ck_assert_msg(m != NULL, "%s", tu_first_diag(d));
+	pl_func *f = pl_module_func_at(m, 0);
+	pl_value *x = result(f, 0);
+	const pl_type *t = pl_value_type(x);
+	/* %z is named while detached; a print names the values in between
+	 * (without it), and another value takes "z" meanwhile */
+	pl_inst *i = pl_inst_new(f, "acme.neg", &x, 1, &t, 1);
+	ck_assert_ptr_nonnull(i);
+	ck_assert_int_eq(pl_value_set_name(pl_inst_result(i, 0), "z"), PL_OK);
+	free(tu_print(m));
+	ck_assert_int_eq(pl_value_set_name(result(f, 1), "z"), PL_OK);
+	free(tu_print(m));
+	/* inserted before %x.1, it comes after the other "z", so it gives way */
+	ck_assert_int_eq(pl_inst_insert(i, pl_value_def(result(f, 2)), PL_BEFORE), PL_OK);
+	expect_print(m, "func @f(%a: f32[4]) {\n"
+	                "  %x = acme.neg %a : f32[4]\n"
+	                "  %z = acme.neg %x : f32[4]\n"
+	                "  %z.1 = acme.neg %x : f32[4]\n"
+	                "  %x.1 = acme.neg %z : f32[4]\n"
+	                "  %0 = acme.neg %x.1 : f32[4]\n"
+	                "  return %0\n"
+	                "}\n");
+	pl_module_free(m);
+	pl_diags_free(d);
+}
+END_TEST
+
 /* ---- against naming every value again, written plainly ---- */
 
 enum { N = 48, MAXN = 400 };
@@ -216,6 +247,7 @@ static Suite *names_suite(void)
 	tcase_add_test(tc, test_later_holder_takes_next_suffix);
 	tcase_add_test(tc, test_earlier_holder_keeps_the_name);
 	tcase_add_test(tc, test_unnamed_gets_lowest_free_number);
+	tcase_add_test(tc, test_name_given_while_detached);
 	tcase_add_test(tc, test_random_changes_match_full_naming);
 	suite_add_tcase(s, tc);
 	return s;
