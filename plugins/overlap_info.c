@@ -202,15 +202,16 @@ int ov_info_build(struct ov_func *F, pl_func *f, const pl_cost_model *cm)
 		F->pair_at[idx] = OV_NONE;
 		F->coll_at[idx] = OV_NONE;
 		unsigned tr = pl_inst_traits(i);
-		uint64_t t = 0; /* the simulation's time of a start or compute */
-		if (!(tr & PL_TRAIT_COLLECTIVE_DONE) && (rc = pl_inst_time_ns(i, cm, &t)) != PL_OK)
-			break;
-		if (tr & PL_TRAIT_COLLECTIVE_START)
-			rc = add_start(F, i, idx, t, &head, &tail);
-		else if (tr & PL_TRAIT_COLLECTIVE_DONE)
+		uint64_t t; /* the simulation's time, asked only where it counts */
+		if (tr & PL_TRAIT_COLLECTIVE_START) {
+			if ((rc = pl_inst_time_ns(i, cm, &t)) == PL_OK)
+				rc = add_start(F, i, idx, t, &head, &tail);
+		} else if (tr & PL_TRAIT_COLLECTIVE_DONE) {
 			rc = add_done(F, i, idx, &head, &tail);
-		else if (!(tr & (PL_TRAIT_COLLECTIVE | PL_TRAIT_TERMINATOR)) && head != OV_NONE)
-			rc = give_time(F, idx, t, &head, &tail);
+		} else if (!(tr & (PL_TRAIT_COLLECTIVE | PL_TRAIT_TERMINATOR)) && head != OV_NONE) {
+			if ((rc = pl_inst_time_ns(i, cm, &t)) == PL_OK)
+				rc = give_time(F, idx, t, &head, &tail);
+		}
 	}
 	F->n = idx;
 	return rc;
