@@ -5,7 +5,9 @@
  * with their shapes, operands and raw attribute texts), then mapped onto
  * the IR: a computation becomes a function, its parameters the arguments,
  * a tuple-shaped value one IR value per leaf (tuple and get-tuple-element
- * only alias leaves), the collectives and dot the SDK's own ops, and every
+ * only alias leaves; a tuple nothing uses is an hlo.tuple without
+ * results, and hlo_operands records the name and place of every tuple
+ * line an operand is made of), the collectives and dot the SDK's own ops, and every
  * other instruction "hlo.<opcode>" with each attribute kept verbatim as the
  * string "hlo_<name>". passline-pir(5) lists the attributes the writer
  * reads back. Errors stop the reader at once (longjmp): the input is
@@ -61,6 +63,10 @@ struct pinst {
 	pl_op start_op;          /* KIND_START: the collective's start op */
 	uint32_t leaf0, nleaves; /* the value's leaves, in hr.leaves */
 	uint32_t res0, nres;     /* KIND_START: where the IR results are */
+	uint32_t anchor;         /* a tuple: 1 + the last instruction or parameter
+	                          * line before it; 0: none */
+	bool used;               /* an operand or the root */
+	uint8_t labeled;         /* a tuple: 0 not known yet, 1 labeled, 2 not */
 	pl_inst *inst;
 };
 
@@ -129,6 +135,7 @@ struct hr {
 	unsigned nkeys;
 	const char *entry_name;
 	size_t entry_len;
+	uint32_t last_line; /* 1 + the last instruction or parameter mapped */
 };
 
 /* ---- errors and locations ---- */
@@ -1579,35 +1586,17 @@ static size_t gather_operands(struct hr *r, const struct pinst *pi, bool *tuple_
 	return n;
 }
 
-static void keep_structure(struct hr *r, const struct pinst *pi, pl_attrs *d)
-{
-	r->sb.len = 0;
-	for (uint32_t k = 0; k < pi->nops; k++) {
-		uint32_t node, l0, nl;
-		operand_view(r, &r->opnds[pi->op0 + k], &node, &l0, &nl);
-		if (k)
-			pl_sb_putc(&r->sb, ',');
-		put_structure(r, &r->sb, node);
-	}
-	if (r->sb.failed)
-		nomem(r);
-	set_str(r, d, "hlo_operands", r->sb.data, r->sb.len);
-}
-
-/* The names of tuple and get-tuple-element operands, which make no
- * instruction: the writer gives them back to the lines it rebuilds. */
-/* Names like XLA's own (and the writer's) generated ones, "tuple.3" or
- * "get-tuple-element.12", are not kept: the writer makes such names. */
+/* The names of alias operands, which make no instruction: the writer
+ * gives them back to the get-tuple-element lines it makes. Names like
+ * XLA's own (and the writer's) generated ones, "get-tuple-element.12", are
+ * not kept: the writer makes such names. */
 static bool generated_name(const struct pinst *a)
 {
 	const char *s = a->name, *e = a->name + a->nlen;
 	size_t n = (size_t)(e - s);
-	if (n >= 17 && memcmp(s, "get-tuple-element", 17) == 0)
-		s += 17;
-	else if (n >= 5 && memcmp(s, "tuple", 5) == 0)
-		s += 5;
-	else
+	if (n < 17 || memcmp(s, "get-tuple-element", 17) != 0)
 		return false;
+	s += 17;
 	while (s < e) {
 		if (*s++ != '.' || s >= e || !is_digit(*s))
 			return false;
@@ -1652,35 +1641,121 @@ static bool alias_has_attrs(struct hr *r, const struct pinst *a)
 	return false;
 }
 
-/* An alias operand whose name (and attributes) the writer gets back: one
- * not named as XLA and the writer name their own, unless it has
- * attributes; none that is another value whole. */
+/* Whether the alias a stands for one node (or the whole) of the value of
+ * an instruction or parameter, in the same structure: the writer names
+ * that node then, as it finds it (the leaves in the order of the owner's
+ * results or arguments, the node by walking down to the first leaf). */
+static bool node_of_value(struct hr *r, const struct pinst *a)
+{
+	if (!a->nleaves)
+		return false;
+	pl_value *v0 = r->leaves[a->leaf0];
+	pl_inst *def = pl_value_is_arg(v0) ? NULL : pl_value_def(v0);
+	const struct pinst *c = a;
+	uint32_t j = 0;
+	for (;;) {
+		if (c-- == r->insts)
+			return false;
+		if (def ? c->inst == def && c->kind != KIND_ALIAS : c->kind == KIND_PARAM) {
+			if (def) {
+				j = (uint32_t)pl_value_index(v0);
+				break;
+			}
+			for (j = 0; j < c->nleaves && r->leaves[c->leaf0 + j] != v0; j++)
+				;
+			if (j < c->nleaves)
+				break;
+		}
+	}
+	for (uint32_t k = 1; k < a->nleaves; k++) {
+		pl_value *v = r->leaves[a->leaf0 + k];
+		bool next = def ? !pl_value_is_arg(v) && pl_value_def(v) == def &&
+		                          pl_value_index(v) == j + k
+		                : j + k < c->nleaves && r->leaves[c->leaf0 + j + k] == v;
+		if (!next)
+			return false;
+	}
+	r->sb2.len = 0;
+	put_structure(r, &r->sb2, a->shape);
+	if (r->sb2.failed)
+		nomem(r);
+	size_t la = r->sb2.len;
+	uint32_t node = c->shape, first = 0;
+	for (unsigned depth = 0;; depth++) {
+		const struct snode *n = &r->nodes[node];
+		if (first == j && n->nleaves == a->nleaves) {
+			r->sb2.len = la;
+			put_structure(r, &r->sb2, node);
+			if (r->sb2.failed)
+				nomem(r);
+			if (r->sb2.len == 2 * la && memcmp(r->sb2.data, r->sb2.data + la, la) == 0)
+				return true;
+		}
+		if (!n->tuple || depth == PL_MAX_NESTING)
+			return false;
+		uint32_t ch = node + 1;
+		while (ch < node + n->size && first + r->nodes[ch].nleaves <= j) {
+			first += r->nodes[ch].nleaves;
+			ch += r->nodes[ch].size;
+		}
+		if (ch >= node + n->size)
+			return false;
+		node = ch;
+	}
+}
+
+/* A tuple operand the writer rebuilds as a line of its own: a tuple line
+ * of the input that is no node of a value. Its name and place are in
+ * hlo_operands. */
+static bool labeled_tuple(struct hr *r, const struct popnd *o)
+{
+	struct pinst *a = &r->insts[o->ref];
+	if (o->npath || a->kind != KIND_ALIAS || !word_is(a->opc, a->olen, "tuple"))
+		return false;
+	if (!a->labeled)
+		a->labeled = node_of_value(r, a) ? 2 : 1;
+	return a->labeled == 1;
+}
+
+/* An alias operand whose name (and attributes) the writer gets back on
+ * the get-tuple-element it makes: a get-tuple-element, or a tuple that is
+ * a node of a value; one not named as XLA and the writer name their own
+ * get-tuple-elements, unless it has attributes; none that is another value
+ * whole. */
 static bool kept_alias(struct hr *r, const struct popnd *o)
 {
 	const struct pinst *a = &r->insts[o->ref];
-	return !o->npath && a->kind == KIND_ALIAS &&
+	return !o->npath && a->kind == KIND_ALIAS && !labeled_tuple(r, o) &&
 	       (!generated_name(a) || alias_has_attrs(r, a)) && !whole_value(r, a);
 }
 
+/* hlo_operand_names: the names of the kept alias operands ("" for the
+ * others); hlo_operand_attrs: the attributes of those and of the tuple
+ * operands rebuilt by name. */
 static void keep_alias_names(struct hr *r, const struct pinst *pi, pl_attrs *d)
 {
 	bool any = false;
-	for (uint32_t k = 0; k < pi->nops && !any; k++)
-		any = kept_alias(r, &r->opnds[pi->op0 + k]);
+	for (uint32_t k = 0; k < pi->nops && !any; k++) {
+		const struct popnd *o = &r->opnds[pi->op0 + k];
+		any = kept_alias(r, o) ||
+		      (labeled_tuple(r, o) && alias_has_attrs(r, &r->insts[o->ref]));
+	}
 	if (!any)
 		return;
 	const pl_attr **v = malloc(2 * pi->nops * sizeof *v);
 	if (!v)
 		nomem(r);
 	const pl_attr **av = v + pi->nops;
-	bool bad = false, attrs = false;
+	bool bad = false, attrs = false, names = false;
 	for (uint32_t k = 0; k < pi->nops; k++) {
 		const struct popnd *o = &r->opnds[pi->op0 + k];
 		const struct pinst *a = &r->insts[o->ref];
 		bool alias = kept_alias(r, o);
+		bool with_attrs = alias || labeled_tuple(r, o);
+		names = names || alias;
 		v[k] = pl_attr_string(r->m, alias ? a->name : "", alias ? a->nlen : 0);
 		r->sb2.len = 0;
-		for (uint32_t j = a->at0; alias && j < a->at0 + a->nat; j++) {
+		for (uint32_t j = a->at0; with_attrs && j < a->at0 + a->nat; j++) {
 			const struct pattr *x = &r->attrs[j];
 			if (word_is(x->key, x->klen, "index"))
 				continue;
@@ -1694,12 +1769,87 @@ static void keep_alias_names(struct hr *r, const struct pinst *pi, pl_attrs *d)
 		                                              r->sb2.len);
 		bad = bad || !v[k] || !av[k];
 	}
-	const pl_attr *l = bad ? NULL : pl_attr_list(r->m, v, pi->nops);
+	const pl_attr *l = bad || !names ? NULL : pl_attr_list(r->m, v, pi->nops);
 	const pl_attr *la = bad || !attrs ? NULL : pl_attr_list(r->m, av, pi->nops);
 	free(v);
-	if (!l || (attrs && !la) || pl_attrs_set(d, "hlo_operand_names", l) != PL_OK ||
+	if (bad || (names && !l) || (attrs && !la) ||
+	    (l && pl_attrs_set(d, "hlo_operand_names", l) != PL_OK) ||
 	    (la && pl_attrs_set(d, "hlo_operand_attrs", la) != PL_OK))
 		nomem(r);
+}
+
+/* A structure with the arrays' texts where they are not the default. */
+static void put_structure_text(struct hr *r, struct pl_strbuf *sb, uint32_t node)
+{
+	const struct snode *n = &r->nodes[node];
+	if (!n->tuple) {
+		if (default_array(n))
+			pl_sb_putc(sb, '_');
+		else
+			put_shape(r, sb, node);
+		return;
+	}
+	pl_sb_putc(sb, '(');
+	uint32_t c = node + 1;
+	for (bool first = true; c < node + n->size; first = false) {
+		if (!first)
+			pl_sb_putc(sb, ',');
+		put_structure_text(r, sb, c);
+		c += r->nodes[c].size;
+	}
+	pl_sb_putc(sb, ')');
+}
+
+/* The structure of operand o (whose shape is node): a tuple line rebuilt
+ * by name is "NAME@ANCHOR(...)", ANCHOR the instruction or parameter after
+ * which it stood (empty when it came first), its arrays with their texts
+ * where its shape does not have the default ones. */
+static void put_operand(struct hr *r, struct pl_strbuf *sb, const struct popnd *o, uint32_t node,
+                        bool texts)
+{
+	if (!labeled_tuple(r, o)) {
+		if (texts)
+			put_structure_text(r, sb, node);
+		else
+			put_structure(r, sb, node);
+		return;
+	}
+	const struct pinst *a = &r->insts[o->ref];
+	pl_sb_put(sb, a->name, a->nlen);
+	pl_sb_putc(sb, '@');
+	if (a->anchor)
+		pl_sb_put(sb, r->insts[a->anchor - 1].name, r->insts[a->anchor - 1].nlen);
+	pl_sb_putc(sb, '(');
+	uint32_t leaf = 0;
+	for (uint32_t k = 0; k < a->nops; k++) {
+		const struct popnd *ok_ = &r->opnds[a->op0 + k];
+		uint32_t on, ol, onl;
+		operand_view(r, ok_, &on, &ol, &onl);
+		/* the tuple's own shape gives the texts, where it has this part */
+		uint32_t c = child_at(r, a->shape, k, &leaf);
+		if (c == UINT32_MAX || r->nodes[c].nleaves != onl || r->nodes[c].tuple != r->nodes[on].tuple)
+			c = on;
+		if (k)
+			pl_sb_putc(sb, ',');
+		put_operand(r, sb, ok_, c, true);
+	}
+	pl_sb_putc(sb, ')');
+}
+
+/* hlo_operands, when an operand is a tuple. */
+static void keep_structure(struct hr *r, const struct pinst *pi, pl_attrs *d)
+{
+	r->sb.len = 0;
+	for (uint32_t k = 0; k < pi->nops; k++) {
+		uint32_t node, l0, nl;
+		operand_view(r, &r->opnds[pi->op0 + k], &node, &l0, &nl);
+		if (k)
+			pl_sb_putc(&r->sb, ',');
+		put_operand(r, &r->sb, &r->opnds[pi->op0 + k], node, false);
+	}
+	if (r->sb.failed)
+		nomem(r);
+	set_str(r, d, "hlo_operands", r->sb.data, r->sb.len);
 }
 
 /* The IR op an instruction maps to: hlo.<opcode>, '-' spelled '_'. */
@@ -1766,8 +1916,34 @@ static bool leaves_fit(struct hr *r, uint32_t node, uint32_t l0, uint32_t n)
 
 static void map_inst(struct hr *r, pl_func *f, struct pinst *pi)
 {
+	/* a tuple nothing uses: an instruction without results, so that it is
+	 * written back */
+	if (!pi->used && word_is(pi->opc, pi->olen, "tuple")) {
+		bool tuple_operand;
+		size_t nops = gather_operands(r, pi, &tuple_operand);
+		pl_inst *inst = new_inst(r, f, "hlo.tuple", nops, 0, pi);
+		pl_attrs *d = pl_inst_attrs(inst);
+		name_results(r, pi, inst, false);
+		if (pi->has_shape) {
+			r->sb.len = 0;
+			put_shape(r, &r->sb, pi->shape);
+			if (r->sb.failed)
+				nomem(r);
+			set_str(r, d, "hlo_shape", r->sb.data, r->sb.len);
+		}
+		if (tuple_operand)
+			keep_structure(r, pi, d);
+		keep_alias_names(r, pi, d);
+		keep_attrs(r, pi, d);
+		pin_control(r, pi, inst);
+		pi->inst = inst;
+		pi->leaf0 = (uint32_t)r->nl;
+		pi->nleaves = 0;
+		return;
+	}
 	/* aliases: no instruction */
 	if (word_is(pi->opc, pi->olen, "tuple")) {
+		pi->anchor = r->last_line;
 		uint32_t node;
 		uint32_t l0 = (uint32_t)r->nl;
 		if (pi->has_shape) {
@@ -2015,6 +2191,28 @@ static void map_comp(struct hr *r, const char *name, uint32_t nlen, const char *
 {
 	if (r->ni == 0)
 		fail(r, at, "computation '%.*s' has no instructions", (int)nlen, name);
+	/* the root: marked, or the last instruction */
+	struct pinst *root = NULL;
+	for (size_t k = 0; k < r->ni; k++)
+		if (r->insts[k].root) {
+			if (root)
+				fail(r, r->insts[k].at, "a computation has one ROOT");
+			root = &r->insts[k];
+		}
+	if (!root) {
+		for (size_t k = r->ni; k-- > 0;)
+			if (!r->insts[k].named_anon) {
+				root = &r->insts[k];
+				break;
+			}
+		if (!root)
+			root = &r->insts[r->ni - 1];
+	}
+	/* what is used: a tuple nothing uses is kept as an instruction */
+	root->used = true;
+	for (size_t k = 0; k < r->ni; k++)
+		for (uint32_t j = 0; j < r->insts[k].nops; j++)
+			r->insts[r->opnds[r->insts[k].op0 + j].ref].used = true;
 	const char *nz = cstr(r, name, nlen);
 	if (pl_module_find_func(r->m, nz))
 		fail(r, at, "computation '%.*s' is defined twice", (int)nlen, name);
@@ -2114,7 +2312,8 @@ static void map_comp(struct hr *r, const char *name, uint32_t nlen, const char *
 		nomem(r);
 	}
 	/* a place counts the instructions before it that the writer prints
-	 * as such: tuple and get-tuple-element are not among them */
+	 * as such: tuple (but one nothing uses) and get-tuple-element are not
+	 * among them */
 	bool moved = false;
 	for (size_t k = 0, seen = 0, j = 0; k < r->ni && j < np; k++) {
 		const struct pinst *c = &r->insts[k];
@@ -2126,7 +2325,8 @@ static void map_comp(struct hr *r, const char *name, uint32_t nlen, const char *
 				}
 			j++;
 		}
-		if (!word_is(c->opc, c->olen, "tuple") && !word_is(c->opc, c->olen, "get-tuple-element"))
+		if (!(word_is(c->opc, c->olen, "tuple") && c->used) &&
+		    !word_is(c->opc, c->olen, "get-tuple-element"))
 			seen++;
 	}
 	if (!moved)
@@ -2140,30 +2340,15 @@ static void map_comp(struct hr *r, const char *name, uint32_t nlen, const char *
 		}
 	}
 	free(ps);
+	r->last_line = 0;
 	for (size_t k = 0; k < r->ni; k++) {
 		struct pinst *pi = &r->insts[k];
-		if (pi->param >= 0) {
+		if (pi->param >= 0)
 			pin_control(r, pi, NULL);
-			continue;
-		}
-		map_inst(r, f, pi);
-	}
-	/* the root: marked, or the last instruction */
-	struct pinst *root = NULL;
-	for (size_t k = 0; k < r->ni; k++)
-		if (r->insts[k].root) {
-			if (root)
-				fail(r, r->insts[k].at, "a computation has one ROOT");
-			root = &r->insts[k];
-		}
-	if (!root) {
-		for (size_t k = r->ni; k-- > 0;)
-			if (!r->insts[k].named_anon) {
-				root = &r->insts[k];
-				break;
-			}
-		if (!root)
-			root = &r->insts[r->ni - 1];
+		else
+			map_inst(r, f, pi);
+		if (pi->kind != KIND_ALIAS)
+			r->last_line = (uint32_t)k + 1;
 	}
 	r->vals = grow(r, r->vals, &r->vcap, root->nleaves + 1, sizeof *r->vals);
 	for (uint32_t k = 0; k < root->nleaves; k++) {

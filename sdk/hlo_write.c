@@ -4,8 +4,9 @@
  * Prints what the HLO reader kept (the header, every hlo_* attribute, the
  * recorded shapes) and rebuilds what it turned into aliasing: parameters
  * from arguments, tuple and get-tuple-element where an operand or the
- * root is (part of) a tuple, start/done pairs, and reducer computations a
- * new collective needs. A recorded shape is used only while it still fits
+ * root is (part of) a tuple (a tuple line the reader recorded comes back
+ * under its name right after the line it followed), start/done pairs,
+ * and reducer computations a new collective needs. A recorded shape is used only while it still fits
  * the IR's types; otherwise the shape is printed from the types. The text
  * is XLA's short form: names without '%', no signatures, untyped operands.
  */
@@ -22,6 +23,11 @@ struct wnode {
 	bool tuple;
 	const char *text; /* an array's text */
 	uint32_t len;
+	/* in an operand structure, a tuple line to make by name: its name and
+	 * the line it comes after ("": first), both NUL-terminated once
+	 * operand_structure is done; else NULL */
+	const char *label, *anchor;
+	uint32_t label_len, anchor_len;
 };
 
 /* Something with an HLO name whose leaves are IR values: a parameter or
@@ -74,6 +80,24 @@ struct hw {
 	/* reducers made for new collectives: "kind.dtype" */
 	char **reducers;
 	size_t nreducers;
+	/* tuple lines to make after the line they followed in the input: the
+	 * operand structures that name them (owned), the tuples in the order
+	 * they are made, and a map from the name of a line to the first tuple
+	 * to make after it */
+	struct wnode **ptrees;
+	size_t nptrees, ptcap;
+	struct planned *planned;
+	size_t nplanned, plcap;
+	struct pl_ht plan_index;
+};
+
+/* A tuple line to make after the line named anchor. */
+struct planned {
+	pl_inst *inst;             /* whose operands it is made of */
+	const struct wnode *tree;  /* the instruction's operand structure */
+	uint32_t node, off;        /* the tuple's node and its first operand */
+	uint32_t group;            /* its operand group; UINT32_MAX: nested */
+	uint32_t next, last;       /* the next after the same line; last: in the first */
 };
 
 static void set_err(struct hw *w, int st)
@@ -102,6 +126,12 @@ static PL_PRINTF(3, 4) void inst_error(struct hw *w, const pl_inst *i, const cha
 static bool is_dig(char c)
 {
 	return c >= '0' && c <= '9';
+}
+
+static bool is_name_char(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || is_dig(c) || c == '_' ||
+	       c == '.' || c == '-';
 }
 
 static const char *wskip(const char *s, const char *e)
@@ -139,6 +169,22 @@ static bool parse_wshape(struct wnode **t, size_t *n, size_t *cap, const char **
 	}
 	size_t idx = (*n)++;
 	memset(&(*t)[idx], 0, sizeof **t);
+	/* a tuple line's name and place: NAME@ANCHOR(...) */
+	const char *q = *s;
+	while (q < e && is_name_char(*q))
+		q++;
+	if (q > *s && q < e && *q == '@') {
+		const char *a = q + 1, *ae = a;
+		while (ae < e && is_name_char(*ae))
+			ae++;
+		if (ae >= e || *ae != '(')
+			return false;
+		(*t)[idx].label = *s;
+		(*t)[idx].label_len = (uint32_t)(q - *s);
+		(*t)[idx].anchor = a;
+		(*t)[idx].anchor_len = (uint32_t)(ae - a);
+		*s = ae;
+	}
 	if (**s == '(') {
 		(*s)++;
 		uint32_t leaves = 0;
@@ -166,6 +212,8 @@ static bool parse_wshape(struct wnode **t, size_t *n, size_t *cap, const char **
 		return true;
 	}
 	/* an array: type[extents]{layout}; '_' stands for one in a structure */
+	if ((*t)[idx].label)
+		return false;
 	const char *b = *s;
 	while (*s < e && ((**s >= 'a' && **s <= 'z') || is_dig(**s) || **s == '_'))
 		(*s)++;
@@ -272,7 +320,8 @@ static void put_shape_vals(struct pl_strbuf *sb, const struct wnode *s, uint32_t
                            pl_value *const *v)
 {
 	if (!s[idx].tuple) {
-		if (s[idx].text && !(s[idx].len == 1 && s[idx].text[0] == '_'))
+		if (s[idx].text && !(s[idx].len == 1 && s[idx].text[0] == '_') &&
+		    array_fits(s[idx].text, s[idx].len, pl_value_type(v[0])))
 			pl_sb_put(sb, s[idx].text, s[idx].len);
 		else
 			pl_hlo_put_type_(sb, pl_value_type(v[0]));
@@ -591,6 +640,9 @@ static const char *make_tuple(struct hw *w, pl_value *const *v, uint32_t n, cons
 {
 	struct pl_strbuf args = {0};
 	uint32_t c = sidx + 1, off = 0;
+	/* the kept attributes are this line's, not its parts' */
+	const char *want_attrs = w->want_attrs;
+	w->want_attrs = NULL;
 	for (size_t k = 0; s && c < sidx + s[sidx].size; k++) {
 		if (k)
 			pl_sb_puts(&args, ", ");
@@ -598,6 +650,7 @@ static const char *make_tuple(struct hw *w, pl_value *const *v, uint32_t n, cons
 		off += s[c].nleaves;
 		c += s[c].size;
 	}
+	w->want_attrs = want_attrs;
 	char base[64];
 	snprintf(base, sizeof base, "tuple.%u", ++w->serial);
 	const char *name = take_name(w, want_name ? want_name : base);
@@ -658,6 +711,8 @@ static const char *ref(struct hw *w, pl_value *const *v, uint32_t n, const struc
 	if (!s || !s[sidx].tuple)
 		return "x"; /* cannot happen: a single value always has an entity */
 	if (!want)
+		want = s[sidx].label;
+	if (!want)
 		return make_tuple(w, v, n, s, sidx, NULL, false, NULL);
 	/* a kept name stands for one tuple: made once for the same parts */
 	struct pl_strbuf key = {0};
@@ -677,6 +732,135 @@ static const char *ref(struct hw *w, pl_value *const *v, uint32_t n, const struc
 	}
 	const char *name = make_tuple(w, v, n, s, sidx, want, false, NULL);
 	return gte_remember(w, &key, name);
+}
+
+/* ---- tuple lines in their places ---- */
+
+static struct wnode *operand_structure(pl_inst *i, uint32_t *ntree, size_t *ngroups);
+
+/* Plans the named tuples of tree (node idx, operands from off) children
+ * first, as the input defines them. */
+static void plan_node(struct hw *w, pl_inst *i, const struct wnode *t, uint32_t idx, uint32_t off,
+                      uint32_t group)
+{
+	if (!t[idx].tuple)
+		return;
+	uint32_t c = idx + 1, o = off;
+	while (c < idx + t[idx].size) {
+		plan_node(w, i, t, c, o, UINT32_MAX);
+		o += t[c].nleaves;
+		c += t[c].size;
+	}
+	if (!t[idx].label)
+		return;
+	if (w->nplanned == w->plcap) {
+		size_t nc = w->plcap ? w->plcap * 2 : 16;
+		struct planned *np = realloc(w->planned, nc * sizeof *np);
+		if (!np) {
+			set_err(w, PL_ENOMEM);
+			return;
+		}
+		w->planned = np;
+		w->plcap = nc;
+	}
+	if (!pl_ht_reserve(&w->plan_index)) {
+		set_err(w, PL_ENOMEM);
+		return;
+	}
+	uint32_t me = (uint32_t)w->nplanned++;
+	w->planned[me] = (struct planned){i, t, idx, off, group, UINT32_MAX, me};
+	struct text_ref r = {t[idx].anchor, strlen(t[idx].anchor)};
+	uint32_t h = text_hash(r.s, r.len);
+	size_t j = pl_ht_find(&w->plan_index, h, same_text, &r, NULL);
+	if (!pl_ht_used(&w->plan_index, j)) {
+		pl_ht_put(&w->plan_index, j, h, t[idx].anchor);
+		w->plan_index.vals[j] = (void *)(uintptr_t)me;
+		return;
+	}
+	uint32_t first = (uint32_t)(uintptr_t)w->plan_index.vals[j];
+	w->planned[w->planned[first].last].next = me;
+	w->planned[first].last = me;
+}
+
+/* Plans the named tuple lines of the function's operand structures. */
+static void plan_tuples(struct hw *w, size_t first_inst)
+{
+	for (size_t k = first_inst; k < w->nents && w->status == PL_OK; k++) {
+		pl_inst *i = w->ents[k].inst;
+		size_t len;
+		const char *s;
+		if (pl_attrs_get_string(pl_inst_attrs_const(i), "hlo_operands", &s, &len) != PL_OK ||
+		    !memchr(s, '@', len))
+			continue;
+		uint32_t nt = 0;
+		size_t ngroups = 0;
+		struct wnode *t = operand_structure(i, &nt, &ngroups);
+		if (!t)
+			continue;
+		if (w->nptrees == w->ptcap) {
+			size_t nc = w->ptcap ? w->ptcap * 2 : 16;
+			struct wnode **np = realloc(w->ptrees, nc * sizeof *np);
+			if (!np) {
+				free(t);
+				set_err(w, PL_ENOMEM);
+				return;
+			}
+			w->ptrees = np;
+			w->ptcap = nc;
+		}
+		w->ptrees[w->nptrees++] = t;
+		uint32_t c = 0, off = 0;
+		for (uint32_t g = 0; g < ngroups; g++) {
+			plan_node(w, i, t, c, off, g);
+			off += t[c].nleaves;
+			c += t[c].size;
+		}
+	}
+}
+
+/* Makes the tuple lines planned after the line named name, those whose
+ * parts are all printed (the others are made where they are used). */
+static void make_planned(struct hw *w, const char *name)
+{
+	if (!w->plan_index.count)
+		return;
+	struct text_ref r = {name, strlen(name)};
+	size_t j = pl_ht_find(&w->plan_index, text_hash(r.s, r.len), same_text, &r, NULL);
+	if (!pl_ht_used(&w->plan_index, j))
+		return;
+	for (uint32_t p = (uint32_t)(uintptr_t)w->plan_index.vals[j]; p != UINT32_MAX;
+	     p = w->planned[p].next) {
+		const struct planned *q = &w->planned[p];
+		uint32_t n = q->tree[q->node].nleaves;
+		pl_value **v = malloc((n ? n : 1) * sizeof *v);
+		if (!v) {
+			set_err(w, PL_ENOMEM);
+			return;
+		}
+		bool ready = true;
+		for (uint32_t k = 0; k < n && ready; k++) {
+			v[k] = pl_inst_operand(q->inst, q->off + k);
+			if (!pl_value_is_arg(v[k])) {
+				uint32_t e = imap_find(w, pl_value_def(v[k]));
+				ready = e != UINT32_MAX && w->ents[e].printed;
+			}
+		}
+		if (ready) {
+			const char *want_attrs = w->want_attrs;
+			size_t want_attrs_len = w->want_attrs_len;
+			const pl_attr *attrs = pl_attrs_get(pl_inst_attrs_const(q->inst),
+			                                    "hlo_operand_attrs");
+			const pl_attr *na = q->group != UINT32_MAX && attrs &&
+			                            pl_attr_get_kind(attrs) == PL_ATTR_LIST &&
+			                            q->group < pl_attr_list_size(attrs)
+			                    ? pl_attr_list_at(attrs, q->group) : NULL;
+			w->want_attrs = na ? pl_attr_get_string(na, &w->want_attrs_len) : NULL;
+			ref(w, v, n, q->tree, q->node, NULL);
+			w->want_attrs = want_attrs;
+			w->want_attrs_len = want_attrs_len;
+		}
+		free(v);
+	}
 }
 
 /* ---- instructions ---- */
@@ -921,28 +1105,8 @@ static struct wnode *operand_structure(pl_inst *i, uint32_t *ntree, size_t *ngro
 	uint32_t leaves = 0;
 	for (;;) {
 		size_t at = nn;
-		if (p < e && *p == '_') {
-			/* a leaf: one array node */
-			if (nn == cap) {
-				cap = cap ? cap * 2 : 8;
-				struct wnode *nt = realloc(t, cap * sizeof *nt);
-				if (!nt) {
-					free(t);
-					return NULL;
-				}
-				t = nt;
-			}
-			memset(&t[nn], 0, sizeof *t);
-			t[nn].size = t[nn].nleaves = 1;
-			nn++;
-			p++;
-		} else if (p < e && *p == '(') {
-			/* reuse the shape parser: '_' is an array text */
-			if (!parse_wshape(&t, &nn, &cap, &p, e, 0)) {
-				free(t);
-				return NULL;
-			}
-		} else {
+		/* '_' is an array, "(...)" or "NAME@ANCHOR(...)" a tuple */
+		if (!parse_wshape(&t, &nn, &cap, &p, e, 0)) {
 			free(t);
 			return NULL;
 		}
@@ -957,6 +1121,28 @@ static struct wnode *operand_structure(pl_inst *i, uint32_t *ntree, size_t *ngro
 	if (p != e || leaves != pl_inst_num_operands(i)) {
 		free(t);
 		return NULL;
+	}
+	/* a copy of the text after the nodes, the names NUL-terminated */
+	size_t tb = nn * sizeof *t;
+	struct wnode *all = realloc(t, tb + len + 1);
+	if (!all) {
+		free(t);
+		return NULL;
+	}
+	t = all;
+	char *txt = (char *)all + tb;
+	memcpy(txt, s, len);
+	txt[len] = 0;
+	for (size_t k = 0; k < nn; k++) {
+		if (t[k].text)
+			t[k].text = txt + (t[k].text - s);
+		if (t[k].label) {
+			char *lb = txt + (t[k].label - s), *an = txt + (t[k].anchor - s);
+			lb[t[k].label_len] = 0;
+			an[t[k].anchor_len] = 0;
+			t[k].label = lb;
+			t[k].anchor = an;
+		}
 	}
 	*ntree = (uint32_t)nn;
 	*ngroups = groups;
@@ -1406,6 +1592,11 @@ static void free_function_state(struct hw *w)
 	free(w->imap);
 	w->imap = NULL;
 	w->icap = 0;
+	for (size_t k = 0; k < w->nptrees; k++)
+		free(w->ptrees[k]);
+	w->nptrees = 0;
+	w->nplanned = 0;
+	pl_ht_clear(&w->plan_index);
 }
 
 /* Sets up an entity's tree for an instruction. Trees whose texts are
@@ -1533,6 +1724,20 @@ static bool inst_tree(struct hw *w, pl_inst *i, struct ent *e, struct pl_strbuf 
 		return true;
 	}
 	uint32_t nt = 0;
+	if (nres == 0 && !strcmp(pl_inst_opname(i), "hlo.tuple")) {
+		/* a tuple nothing uses: its shape is its operands' */
+		size_t nops = pl_inst_num_operands(i);
+		for (size_t k = 0; k < nops; k++)
+			t[k] = pl_value_type(pl_inst_operand(i, k));
+		e->tree = fitting_shape(pl_inst_attrs_const(i), "hlo_shape", t, nops, &nt);
+		if (!e->tree) {
+			e->tree = flat_tree(w, txt, t, nops, &nt);
+			*offsets = true;
+		}
+		e->ntree = nt;
+		free(t);
+		return e->tree != NULL;
+	}
 	e->tree = fitting_shape(pl_inst_attrs_const(i), "hlo_shape", t, nres, &nt);
 	e->ntree = nt;
 	if (e->tree && !e->tree[0].tuple && nres == 1) {
@@ -1572,6 +1777,7 @@ static void print_param(struct hw *w, size_t k, const struct ent *root_ent, cons
 		set_err(w, PL_ENOMEM);
 	else
 		emit_line(w, l);
+	make_planned(w, e->name);
 }
 
 static void print_function(struct hw *w, pl_func *f, bool entry)
@@ -1796,6 +2002,8 @@ static void print_function(struct hw *w, pl_func *f, bool entry)
 			porder[j] = porder[j - 1];
 			porder[j - 1] = x;
 		}
+	plan_tuples(w, nparams);
+	make_planned(w, "");
 	size_t next_param = 0, line_no = 0;
 	for (size_t k = nparams; k < w->nents && w->status == PL_OK; k++) {
 		while (next_param < nparams && pat[porder[next_param]] <= (int64_t)line_no) {
@@ -1803,6 +2011,7 @@ static void print_function(struct hw *w, pl_func *f, bool entry)
 			line_no++;
 		}
 		print_inst(w, w->ents[k].inst, &w->ents[k], &w->ents[k] == root_ent);
+		make_planned(w, w->ents[k].name);
 		line_no++;
 	}
 	while (next_param < nparams)
@@ -1894,6 +2103,7 @@ int pl_print_hlo_module(pl_module *m, pl_diags *diags, pl_write_fn write, void *
 	w.write = write;
 	w.ud = userdata;
 	w.gte_index.map = true;
+	w.plan_index.map = true;
 	size_t nf = pl_module_num_funcs(m);
 	pl_func *entry = NULL;
 	for (size_t k = 0; k < nf; k++) {
@@ -1971,6 +2181,9 @@ int pl_print_hlo_module(pl_module *m, pl_diags *diags, pl_write_fn write, void *
 	pl_ht_free(&w.name_set);
 	free(w.gte_keys);
 	pl_ht_free(&w.gte_index);
+	free(w.ptrees);
+	free(w.planned);
+	pl_ht_free(&w.plan_index);
 	return rc;
 }
 
