@@ -14,6 +14,7 @@
  * rejected whole.
  */
 #include "hlo.h"
+#include "hash_table.h"
 
 #include <passline/text.h>
 
@@ -108,8 +109,8 @@ struct hr {
 	size_t np, pcap;
 	pl_value **leaves;
 	size_t nl, lcap;
-	uint32_t *slots; /* name -> instruction index + 1; open addressing */
-	size_t scap, sused;
+	struct pl_ht names; /* the computation's instructions by name: items
+	                     * are instruction index + 1 */
 	struct comp *comps;
 	size_t nc, ccap;
 	pl_value **vals;
@@ -695,57 +696,39 @@ static uint32_t name_hash(const char *s, size_t len)
 	return (uint32_t)pl_hash_bytes_(s, len);
 }
 
-static void names_clear(struct hr *r)
-{
-	if (r->slots)
-		memset(r->slots, 0, r->scap * sizeof *r->slots);
-	r->sused = 0;
-}
+struct name_ref {
+	const char *s;
+	size_t len;
+};
 
-static uint32_t *name_slot(struct hr *r, const char *s, size_t len)
+/* item: instruction index + 1; probe: a name_ref; ctx: the reader */
+static bool same_name(const void *item, const void *probe, const void *ctx)
 {
-	size_t mask = r->scap - 1, i = name_hash(s, len) & mask;
-	for (;;) {
-		uint32_t v = r->slots[i];
-		if (!v)
-			return &r->slots[i];
-		const struct pinst *pi = &r->insts[v - 1];
-		if (pi->nlen == len && memcmp(pi->name, s, len) == 0)
-			return &r->slots[i];
-		i = (i + 1) & mask;
-	}
+	const struct hr *r = ctx;
+	const struct name_ref *n = probe;
+	const struct pinst *pi = &r->insts[(uintptr_t)item - 1];
+	return pi->nlen == n->len && memcmp(pi->name, n->s, n->len) == 0;
 }
 
 static void name_define(struct hr *r, uint32_t idx)
 {
-	if ((r->sused + 1) * 2 > r->scap) {
-		size_t old = r->scap;
-		uint32_t *os = r->slots;
-		r->scap = old ? old * 2 : 256;
-		r->slots = ok(r, calloc(r->scap, sizeof *r->slots));
-		r->sused = 0;
-		for (size_t k = 0; k < old; k++)
-			if (os[k]) {
-				const struct pinst *pi = &r->insts[os[k] - 1];
-				*name_slot(r, pi->name, pi->nlen) = os[k];
-				r->sused++;
-			}
-		free(os);
-	}
+	if (!pl_ht_reserve(&r->names))
+		nomem(r);
 	const struct pinst *pi = &r->insts[idx];
-	uint32_t *s = name_slot(r, pi->name, pi->nlen);
-	if (*s)
+	struct name_ref n = {pi->name, pi->nlen};
+	uint32_t h = name_hash(n.s, n.len);
+	size_t j = pl_ht_find(&r->names, h, same_name, &n, r);
+	if (pl_ht_used(&r->names, j))
 		fail(r, pi->at, "'%.*s' is defined twice in this computation", (int)pi->nlen,
 		     pi->name);
-	*s = idx + 1;
-	r->sused++;
+	pl_ht_put(&r->names, j, h, (const void *)(uintptr_t)(idx + 1));
 }
 
+/* The index + 1 of the instruction named s, or 0. */
 static uint32_t name_lookup(struct hr *r, const char *s, size_t len)
 {
-	if (!r->scap)
-		return 0;
-	return *name_slot(r, s, len);
+	struct name_ref n = {s, len};
+	return (uint32_t)(uintptr_t)pl_ht_get(&r->names, name_hash(s, len), same_name, &n, r);
 }
 
 /* ---- instructions ---- */
@@ -2470,7 +2453,7 @@ static void parse_comp(struct hr *r)
 		r->nd = nd0;
 	}
 	expect(r, '{', "'{' to open the computation");
-	names_clear(r);
+	pl_ht_clear(&r->names);
 	r->ni = r->no = r->na = r->np = r->nl = 0;
 	while (peek(r) != '}') {
 		if (r->p >= r->end)
@@ -2601,7 +2584,7 @@ static void hr_free(struct hr *r)
 	free(r->attrs);
 	free(r->paths);
 	free(r->leaves);
-	free(r->slots);
+	pl_ht_free(&r->names);
 	free(r->comps);
 	free(r->vals);
 	free(r->types);

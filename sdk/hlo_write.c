@@ -54,12 +54,8 @@ struct hw {
 	struct ent *ents;
 	size_t nents, ecap;
 	uint32_t *arg_ent; /* argument -> entity */
-	/* instruction -> entity, by pointer */
-	struct {
-		const pl_inst *k;
-		uint32_t v;
-	} *imap;
-	size_t icap;
+	/* instruction -> entity index, a map by address */
+	struct pl_ht imap;
 	/* names in use in the function (owned), and a set of them */
 	char **names;
 	size_t nnames, ncap;
@@ -461,26 +457,32 @@ nomem:
 
 /* ---- entities ---- */
 
-static uint32_t imap_find(const struct hw *w, const pl_inst *i)
+static bool same_ptr(const void *item, const void *probe, const void *ctx)
 {
-	if (!w->icap)
-		return UINT32_MAX;
-	size_t mask = w->icap - 1, k = ((uintptr_t)i >> 4) & mask;
-	while (w->imap[k].k) {
-		if (w->imap[k].k == i)
-			return w->imap[k].v;
-		k = (k + 1) & mask;
-	}
-	return UINT32_MAX;
+	(void)ctx;
+	return item == probe;
 }
 
+/* The entity of instruction i, or UINT32_MAX. */
+static uint32_t imap_find(const struct hw *w, const pl_inst *i)
+{
+	if (!w->imap.count)
+		return UINT32_MAX;
+	size_t j = pl_ht_find(&w->imap, pl_ht_hash_ptr(i), same_ptr, i, NULL);
+	return pl_ht_used(&w->imap, j) ? (uint32_t)(uintptr_t)w->imap.vals[j] : UINT32_MAX;
+}
+
+/* Maps instruction i (not in the map yet) to entity v. */
 static void imap_put(struct hw *w, const pl_inst *i, uint32_t v)
 {
-	size_t mask = w->icap - 1, k = ((uintptr_t)i >> 4) & mask;
-	while (w->imap[k].k)
-		k = (k + 1) & mask;
-	w->imap[k].k = i;
-	w->imap[k].v = v;
+	if (!pl_ht_reserve(&w->imap)) {
+		set_err(w, PL_ENOMEM);
+		return;
+	}
+	uint32_t h = pl_ht_hash_ptr(i);
+	size_t j = pl_ht_find(&w->imap, h, same_ptr, i, NULL);
+	pl_ht_put(&w->imap, j, h, i);
+	w->imap.vals[j] = (void *)(uintptr_t)v;
 }
 
 static struct ent *new_ent(struct hw *w)
@@ -1589,9 +1591,7 @@ static void free_function_state(struct hw *w)
 	pl_ht_clear(&w->gte_index);
 	free(w->arg_ent);
 	w->arg_ent = NULL;
-	free(w->imap);
-	w->imap = NULL;
-	w->icap = 0;
+	pl_ht_clear(&w->imap);
 	for (size_t k = 0; k < w->nptrees; k++)
 		free(w->ptrees[k]);
 	w->nptrees = 0;
@@ -1787,12 +1787,7 @@ static void print_function(struct hw *w, pl_func *f, bool entry)
 	struct pl_strbuf txt = {0}, rtxt = {0}; /* texts of synthesized shapes */
 	size_t nargs = pl_func_num_args(f);
 	w->arg_ent = malloc((nargs ? nargs : 1) * sizeof *w->arg_ent);
-	size_t ninsts = pl_func_num_insts(f);
-	w->icap = 16;
-	while (w->icap < 2 * (ninsts + 1))
-		w->icap *= 2;
-	w->imap = calloc(w->icap, sizeof *w->imap);
-	if (!w->arg_ent || !w->imap) {
+	if (!w->arg_ent) {
 		set_err(w, PL_ENOMEM);
 		return;
 	}
@@ -2104,6 +2099,7 @@ int pl_print_hlo_module(pl_module *m, pl_diags *diags, pl_write_fn write, void *
 	w.ud = userdata;
 	w.gte_index.map = true;
 	w.plan_index.map = true;
+	w.imap.map = true;
 	size_t nf = pl_module_num_funcs(m);
 	pl_func *entry = NULL;
 	for (size_t k = 0; k < nf; k++) {
@@ -2184,6 +2180,7 @@ int pl_print_hlo_module(pl_module *m, pl_diags *diags, pl_write_fn write, void *
 	free(w.ptrees);
 	free(w.planned);
 	pl_ht_free(&w.plan_index);
+	pl_ht_free(&w.imap);
 	return rc;
 }
 
