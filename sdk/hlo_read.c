@@ -68,6 +68,7 @@ struct pinst {
 	                          * line before it; 0: none */
 	bool used;               /* an operand or the root */
 	uint8_t labeled;         /* a tuple: 0 not known yet, 1 labeled, 2 not */
+	uint8_t vnode;           /* an alias: VNODE_*, from value_node */
 	pl_inst *inst;
 };
 
@@ -137,6 +138,12 @@ struct hr {
 	const char *entry_name;
 	size_t entry_len;
 	uint32_t last_line; /* 1 + the last instruction or parameter mapped */
+	/* whose value an IR value is part of: a map from instruction to the
+	 * index of its line, and the line of each argument */
+	struct pl_ht owners;
+	struct pl_ht comp_index; /* the computations by name: index + 1 */
+	uint32_t *arg_owner;
+	size_t nargs, argcap;
 };
 
 /* ---- errors and locations ---- */
@@ -222,10 +229,23 @@ static inline bool is_space(char c)
 	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
 }
 
+/* The characters of names: letters, digits, '_', '.' and '-'. */
+static const bool ident_char[256] = {
+	['0'] = 1, ['1'] = 1, ['2'] = 1, ['3'] = 1, ['4'] = 1, ['5'] = 1, ['6'] = 1, ['7'] = 1,
+	['8'] = 1, ['9'] = 1, ['_'] = 1, ['.'] = 1, ['-'] = 1,
+	['a'] = 1, ['b'] = 1, ['c'] = 1, ['d'] = 1, ['e'] = 1, ['f'] = 1, ['g'] = 1, ['h'] = 1,
+	['i'] = 1, ['j'] = 1, ['k'] = 1, ['l'] = 1, ['m'] = 1, ['n'] = 1, ['o'] = 1, ['p'] = 1,
+	['q'] = 1, ['r'] = 1, ['s'] = 1, ['t'] = 1, ['u'] = 1, ['v'] = 1, ['w'] = 1, ['x'] = 1,
+	['y'] = 1, ['z'] = 1,
+	['A'] = 1, ['B'] = 1, ['C'] = 1, ['D'] = 1, ['E'] = 1, ['F'] = 1, ['G'] = 1, ['H'] = 1,
+	['I'] = 1, ['J'] = 1, ['K'] = 1, ['L'] = 1, ['M'] = 1, ['N'] = 1, ['O'] = 1, ['P'] = 1,
+	['Q'] = 1, ['R'] = 1, ['S'] = 1, ['T'] = 1, ['U'] = 1, ['V'] = 1, ['W'] = 1, ['X'] = 1,
+	['Y'] = 1, ['Z'] = 1,
+};
+
 static inline bool is_ident(char c)
 {
-	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-	       c == '_' || c == '.' || c == '-';
+	return ident_char[(unsigned char)c];
 }
 
 static inline bool is_digit(char c)
@@ -234,7 +254,7 @@ static inline bool is_digit(char c)
 }
 
 /* Skips white space and comments from q; returns where the next token is. */
-static const char *skip_from(struct hr *r, const char *q)
+static const char *skip_spaces(struct hr *r, const char *q)
 {
 	for (;;) {
 		while (q < r->end && is_space(*q))
@@ -253,6 +273,14 @@ static const char *skip_from(struct hr *r, const char *q)
 			return q;
 		}
 	}
+}
+
+/* skip_spaces, at once where there is nothing to skip (most tokens) */
+static inline const char *skip_from(struct hr *r, const char *q)
+{
+	if (q < r->end && !is_space(*q) && *q != '/')
+		return q;
+	return skip_spaces(r, q);
 }
 
 static inline char peek(struct hr *r)
@@ -710,6 +738,23 @@ static bool same_name(const void *item, const void *probe, const void *ctx)
 	return pi->nlen == n->len && memcmp(pi->name, n->s, n->len) == 0;
 }
 
+static bool same_ptr(const void *item, const void *probe, const void *ctx)
+{
+	(void)ctx;
+	return item == probe;
+}
+
+/* Records that instruction inst is the line pi's. */
+static void owner_define(struct hr *r, const struct pinst *pi, const pl_inst *inst)
+{
+	if (!pl_ht_reserve(&r->owners))
+		nomem(r);
+	uint32_t h = pl_ht_hash_ptr(inst);
+	size_t j = pl_ht_find(&r->owners, h, same_ptr, inst, NULL);
+	pl_ht_put(&r->owners, j, h, inst);
+	r->owners.vals[j] = (void *)(uintptr_t)(pi - r->insts);
+}
+
 static void name_define(struct hr *r, uint32_t idx)
 {
 	if (!pl_ht_reserve(&r->names))
@@ -1060,6 +1105,15 @@ static bool int_list(const char *s, size_t len, int64_t *out, size_t cap, size_t
 	}
 }
 
+/* item: computation index + 1; probe: a name_ref; ctx: the reader */
+static bool same_comp(const void *item, const void *probe, const void *ctx)
+{
+	const struct hr *r = ctx;
+	const struct name_ref *n = probe;
+	const struct comp *c = &r->comps[(uintptr_t)item - 1];
+	return c->len == n->len && memcmp(c->name, n->s, n->len) == 0;
+}
+
 static struct comp *find_comp(struct hr *r, const char *s, size_t len)
 {
 	while (len && is_space(s[len - 1]))
@@ -1068,10 +1122,11 @@ static struct comp *find_comp(struct hr *r, const char *s, size_t len)
 		s++;
 		len--;
 	}
-	for (size_t k = r->nc; k-- > 0;)
-		if (r->comps[k].len == len && memcmp(r->comps[k].name, s, len) == 0)
-			return &r->comps[k];
-	return NULL;
+	if (!r->comp_index.count)
+		return NULL;
+	struct name_ref n = {s, len};
+	uintptr_t k = (uintptr_t)pl_ht_get(&r->comp_index, name_hash(s, len), same_comp, &n, r);
+	return k ? &r->comps[k - 1] : NULL;
 }
 
 /* The canonical text of the groups of a collective: expanded, ordered
@@ -1589,32 +1644,6 @@ static bool generated_name(const struct pinst *a)
 	return true;
 }
 
-/* Whether the alias a stands for the whole value of one instruction or
- * parameter, in the same structure: the writer names that one then. */
-static bool whole_value(struct hr *r, const struct pinst *a)
-{
-	if (!a->nleaves)
-		return false;
-	pl_value *v0 = r->leaves[a->leaf0];
-	for (const struct pinst *c = a; c-- > r->insts;) {
-		if (c->kind == KIND_ALIAS || c->nleaves != a->nleaves || r->leaves[c->leaf0] != v0)
-			continue;
-		bool same = true;
-		for (uint32_t k = 1; same && k < c->nleaves; k++)
-			same = r->leaves[c->leaf0 + k] == r->leaves[a->leaf0 + k];
-		if (!same)
-			continue;
-		r->sb2.len = 0;
-		put_structure(r, &r->sb2, c->shape);
-		size_t l1 = r->sb2.len;
-		put_structure(r, &r->sb2, a->shape);
-		if (r->sb2.failed)
-			nomem(r);
-		return r->sb2.len == 2 * l1 && memcmp(r->sb2.data, r->sb2.data + l1, l1) == 0;
-	}
-	return false;
-}
-
 /* The attributes of an alias, but a get-tuple-element's index. */
 static bool alias_has_attrs(struct hr *r, const struct pinst *a)
 {
@@ -1624,39 +1653,51 @@ static bool alias_has_attrs(struct hr *r, const struct pinst *a)
 	return false;
 }
 
-/* Whether the alias a stands for one node (or the whole) of the value of
- * an instruction or parameter, in the same structure: the writer names
- * that node then, as it finds it (the leaves in the order of the owner's
- * results or arguments, the node by walking down to the first leaf). */
-static bool node_of_value(struct hr *r, const struct pinst *a)
+/* The instruction or parameter whose value holds v, as the writer sees
+ * it, and the leaf of that value v is (*leaf); NULL when there is none. */
+static const struct pinst *owner_of(struct hr *r, const pl_value *v, uint32_t *leaf)
 {
-	if (!a->nleaves)
-		return false;
-	pl_value *v0 = r->leaves[a->leaf0];
-	pl_inst *def = pl_value_is_arg(v0) ? NULL : pl_value_def(v0);
-	const struct pinst *c = a;
-	uint32_t j = 0;
-	for (;;) {
-		if (c-- == r->insts)
-			return false;
-		if (def ? c->inst == def && c->kind != KIND_ALIAS : c->kind == KIND_PARAM) {
-			if (def) {
-				j = (uint32_t)pl_value_index(v0);
-				break;
-			}
-			for (j = 0; j < c->nleaves && r->leaves[c->leaf0 + j] != v0; j++)
-				;
-			if (j < c->nleaves)
-				break;
-		}
+	if (pl_value_is_arg(v)) {
+		size_t arg = pl_value_index(v);
+		if (arg >= r->nargs)
+			return NULL;
+		const struct pinst *c = &r->insts[r->arg_owner[arg]];
+		*leaf = (uint32_t)(arg - pl_value_index(r->leaves[c->leaf0]));
+		return c;
 	}
+	const pl_inst *def = pl_value_def(v);
+	if (!r->owners.count)
+		return NULL;
+	size_t j = pl_ht_find(&r->owners, pl_ht_hash_ptr(def), same_ptr, def, NULL);
+	if (!pl_ht_used(&r->owners, j))
+		return NULL;
+	*leaf = (uint32_t)pl_value_index(v);
+	return &r->insts[(uintptr_t)r->owners.vals[j]];
+}
+
+enum { VNODE_UNKNOWN, VNODE_WHOLE, VNODE_PART, VNODE_NONE };
+
+/* Whether the alias a stands for the whole value of an instruction or
+ * parameter (VNODE_WHOLE), or for one node of it (VNODE_PART), in the same
+ * structure: the writer names that value or node then, as it finds it (by
+ * the owner of the first leaf, the leaves in the order of its results or
+ * arguments, the node by walking down to the first leaf). */
+static int value_node(struct hr *r, struct pinst *a)
+{
+	if (a->vnode != VNODE_UNKNOWN)
+		return a->vnode;
+	a->vnode = VNODE_NONE;
+	if (!a->nleaves)
+		return a->vnode;
+	pl_value *v0 = r->leaves[a->leaf0];
+	uint32_t j = 0;
+	const struct pinst *c = owner_of(r, v0, &j);
+	if (!c)
+		return a->vnode;
 	for (uint32_t k = 1; k < a->nleaves; k++) {
-		pl_value *v = r->leaves[a->leaf0 + k];
-		bool next = def ? !pl_value_is_arg(v) && pl_value_def(v) == def &&
-		                          pl_value_index(v) == j + k
-		                : j + k < c->nleaves && r->leaves[c->leaf0 + j + k] == v;
-		if (!next)
-			return false;
+		uint32_t jk = 0;
+		if (owner_of(r, r->leaves[a->leaf0 + k], &jk) != c || jk != j + k)
+			return a->vnode;
 	}
 	r->sb2.len = 0;
 	put_structure(r, &r->sb2, a->shape);
@@ -1671,18 +1712,20 @@ static bool node_of_value(struct hr *r, const struct pinst *a)
 			put_structure(r, &r->sb2, node);
 			if (r->sb2.failed)
 				nomem(r);
-			if (r->sb2.len == 2 * la && memcmp(r->sb2.data, r->sb2.data + la, la) == 0)
-				return true;
+			if (r->sb2.len == 2 * la && memcmp(r->sb2.data, r->sb2.data + la, la) == 0) {
+				a->vnode = depth ? VNODE_PART : VNODE_WHOLE;
+				return a->vnode;
+			}
 		}
 		if (!n->tuple || depth == PL_MAX_NESTING)
-			return false;
+			return a->vnode;
 		uint32_t ch = node + 1;
 		while (ch < node + n->size && first + r->nodes[ch].nleaves <= j) {
 			first += r->nodes[ch].nleaves;
 			ch += r->nodes[ch].size;
 		}
 		if (ch >= node + n->size)
-			return false;
+			return a->vnode;
 		node = ch;
 	}
 }
@@ -1696,7 +1739,7 @@ static bool labeled_tuple(struct hr *r, const struct popnd *o)
 	if (o->npath || a->kind != KIND_ALIAS || !word_is(a->opc, a->olen, "tuple"))
 		return false;
 	if (!a->labeled)
-		a->labeled = node_of_value(r, a) ? 2 : 1;
+		a->labeled = value_node(r, a) != VNODE_NONE ? 2 : 1;
 	return a->labeled == 1;
 }
 
@@ -1707,9 +1750,9 @@ static bool labeled_tuple(struct hr *r, const struct popnd *o)
  * whole. */
 static bool kept_alias(struct hr *r, const struct popnd *o)
 {
-	const struct pinst *a = &r->insts[o->ref];
+	struct pinst *a = &r->insts[o->ref];
 	return !o->npath && a->kind == KIND_ALIAS && !labeled_tuple(r, o) &&
-	       (!generated_name(a) || alias_has_attrs(r, a)) && !whole_value(r, a);
+	       (!generated_name(a) || alias_has_attrs(r, a)) && value_node(r, a) != VNODE_WHOLE;
 }
 
 /* hlo_operand_names: the names of the kept alias operands ("" for the
@@ -1840,11 +1883,13 @@ static const char *generic_opname(struct hr *r, const struct pinst *pi)
 {
 	r->sb2.len = 0;
 	pl_sb_puts(&r->sb2, "hlo.");
-	for (uint32_t i = 0; i < pi->olen; i++)
-		pl_sb_putc(&r->sb2, pi->opc[i] == '-' ? '_' : pi->opc[i]);
+	pl_sb_put(&r->sb2, pi->opc, pi->olen);
 	pl_sb_putc(&r->sb2, 0);
 	if (r->sb2.failed)
 		nomem(r);
+	for (char *c = r->sb2.data + 4; *c; c++)
+		if (*c == '-')
+			*c = '_';
 	return r->sb2.data;
 }
 
@@ -1920,6 +1965,7 @@ static void map_inst(struct hr *r, pl_func *f, struct pinst *pi)
 		keep_attrs(r, pi, d);
 		pin_control(r, pi, inst);
 		pi->inst = inst;
+		owner_define(r, pi, inst);
 		pi->leaf0 = (uint32_t)r->nl;
 		pi->nleaves = 0;
 		return;
@@ -2109,6 +2155,7 @@ static void map_inst(struct hr *r, pl_func *f, struct pinst *pi)
 	pin_control(r, pi, inst);
 	/* the value's leaves */
 	pi->inst = inst;
+	owner_define(r, pi, inst);
 	if (start != PL_OP_OTHER) {
 		pi->kind = KIND_START;
 		pi->start_op = start;
@@ -2191,13 +2238,15 @@ static void map_comp(struct hr *r, const char *name, uint32_t nlen, const char *
 		if (!root)
 			root = &r->insts[r->ni - 1];
 	}
+	pl_ht_clear(&r->owners);
+	r->nargs = 0;
 	/* what is used: a tuple nothing uses is kept as an instruction */
 	root->used = true;
 	for (size_t k = 0; k < r->ni; k++)
 		for (uint32_t j = 0; j < r->insts[k].nops; j++)
 			r->insts[r->opnds[r->insts[k].op0 + j].ref].used = true;
 	const char *nz = cstr(r, name, nlen);
-	if (pl_module_find_func(r->m, nz))
+	if (find_comp(r, nz, nlen))
 		fail(r, at, "computation '%.*s' is defined twice", (int)nlen, name);
 	pl_func *f = pl_func_new(r->m, nz);
 	if (!f)
@@ -2231,6 +2280,7 @@ static void map_comp(struct hr *r, const char *name, uint32_t nlen, const char *
 		pi->leaf0 = (uint32_t)r->nl;
 		pi->nleaves = (uint32_t)n;
 		pi->kind = KIND_PARAM;
+		r->arg_owner = grow(r, r->arg_owner, &r->argcap, r->nargs + n, sizeof *r->arg_owner);
 		for (size_t j = 0; j < n; j++) {
 			pl_value *a = pl_func_add_arg(f, leaf_name(r, pi, tuple, (uint32_t)j), r->types[j]);
 			if (!a) {
@@ -2238,6 +2288,7 @@ static void map_comp(struct hr *r, const char *name, uint32_t nlen, const char *
 				nomem(r);
 			}
 			push_leaf(r, a);
+			r->arg_owner[r->nargs++] = (uint32_t)(pi - r->insts);
 		}
 		r->sb.len = 0;
 		put_shape(r, &r->sb, pi->shape);
@@ -2301,11 +2352,9 @@ static void map_comp(struct hr *r, const char *name, uint32_t nlen, const char *
 	for (size_t k = 0, seen = 0, j = 0; k < r->ni && j < np; k++) {
 		const struct pinst *c = &r->insts[k];
 		if (c->param >= 0) {
-			for (size_t q = 0; q < np; q++)
-				if (ps[q] == c) {
-					pos[q] = (int64_t)seen;
-					moved = moved || pos[q] != (int64_t)q;
-				}
+			/* ps is in number order: parameter N is ps[N] */
+			pos[c->param] = (int64_t)seen;
+			moved = moved || c->param != (int64_t)seen;
 			j++;
 		}
 		if (!(word_is(c->opc, c->olen, "tuple") && c->used) &&
@@ -2384,10 +2433,16 @@ static void map_comp(struct hr *r, const char *name, uint32_t nlen, const char *
 	if (thread)
 		set_str(r, pl_func_attrs(f), "hlo_execution_thread", thread, thread_len);
 	/* what later computations need */
+	if (!pl_ht_reserve(&r->comp_index))
+		nomem(r);
 	struct comp *c = PUSH(r, comps, nc, ccap);
 	memset(c, 0, sizeof *c);
 	c->name = pl_func_name(f);
 	c->len = strlen(c->name);
+	struct name_ref cn = {c->name, c->len};
+	uint32_t ch = name_hash(cn.s, cn.len);
+	pl_ht_put(&r->comp_index, pl_ht_find(&r->comp_index, ch, same_comp, &cn, r), ch,
+	          (const void *)(uintptr_t)r->nc);
 	c->f = f;
 	c->root = whole && owner == root ? root->inst : NULL;
 	reducer_kind(r, c, root);
@@ -2585,6 +2640,9 @@ static void hr_free(struct hr *r)
 	free(r->paths);
 	free(r->leaves);
 	pl_ht_free(&r->names);
+	pl_ht_free(&r->owners);
+	pl_ht_free(&r->comp_index);
+	free(r->arg_owner);
 	free(r->comps);
 	free(r->vals);
 	free(r->types);
@@ -2607,6 +2665,7 @@ int pl_parse_hlo_buffer(const char *text, size_t len, const char *source_name,
 	r->src = r->p = r->lpos = r->lstart = text ? text : "";
 	r->end = r->src + len;
 	r->lline = 1;
+	r->owners.map = true;
 	r->file = source_name ? source_name : "<input>";
 	r->diags = diags;
 	r->m = pl_module_new(source_name);

@@ -49,6 +49,9 @@ struct hw {
 	void *ud;
 	int status;
 	struct pl_strbuf out, line, tmp;
+	struct pl_strbuf ops; /* print_inst's operand text */
+	pl_value **vals;      /* print_inst's operands */
+	size_t nvals;
 	/* the function being printed */
 	pl_func *f;
 	struct ent *ents;
@@ -381,11 +384,17 @@ static const char *take_name(struct hw *w, const char *base)
 	if (!n || !((base[0] >= 'a' && base[0] <= 'z') || (base[0] >= 'A' && base[0] <= 'Z') ||
 	            base[0] == '_'))
 		pl_sb_puts(sb, "v");
-	for (size_t i = 0; i < n; i++) {
-		char c = base[i];
-		bool okc = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || is_dig(c) || c == '_' ||
-		           c == '.' || c == '-';
-		pl_sb_putc(sb, okc ? c : '_');
+	/* runs of name characters as they are, any other one as '_' */
+	for (size_t i = 0; i < n;) {
+		size_t run = i;
+		while (run < n && is_name_char(base[run]))
+			run++;
+		pl_sb_put(sb, base + i, run - i);
+		if (run < n) {
+			pl_sb_putc(sb, '_');
+			run++;
+		}
+		i = run;
 	}
 	size_t stem = sb->len;
 	for (unsigned k = 1; !sb->failed && name_used(w, sb->data, sb->len); k++) {
@@ -555,8 +564,10 @@ static const char *gte_name(struct hw *w, struct ent *e, const uint32_t *path, s
 	/* the key: entity name and path */
 	struct pl_strbuf key = {0};
 	pl_sb_puts(&key, e->name);
-	for (size_t k = 0; k < depth; k++)
-		pl_sb_printf(&key, "#%u", path[k]);
+	for (size_t k = 0; k < depth; k++) {
+		pl_sb_putc(&key, '#');
+		pl_hlo_put_u64_(&key, path[k]);
+	}
 	/* a name the reader kept makes a line of its own */
 	if (want)
 		pl_sb_printf(&key, "@%s", want);
@@ -588,7 +599,10 @@ static const char *gte_name(struct hw *w, struct ent *e, const uint32_t *path, s
 		idx = c;
 	}
 	put_tree(&l, e->tree, idx);
-	pl_sb_printf(&l, " get-tuple-element(%s), index=%u", parent, path[depth - 1]);
+	pl_sb_puts(&l, " get-tuple-element(");
+	pl_sb_puts(&l, parent);
+	pl_sb_puts(&l, "), index=");
+	pl_hlo_put_u64_(&l, path[depth - 1]);
 	if (want && w->want_attrs)
 		pl_sb_put(&l, w->want_attrs, w->want_attrs_len);
 	if (l.failed)
@@ -635,6 +649,8 @@ static const char *ent_node_ref(struct hw *w, struct ent *e, uint32_t leaf, uint
 static const char *ref(struct hw *w, pl_value *const *v, uint32_t n, const struct wnode *s,
                        uint32_t sidx, const char *want);
 
+static void put_attr_key(struct pl_strbuf *l, const char *key);
+
 /* A tuple line made of the operands' parts. */
 static const char *make_tuple(struct hw *w, pl_value *const *v, uint32_t n, const struct wnode *s,
                               uint32_t sidx, const char *want_name, bool root,
@@ -678,8 +694,7 @@ static const char *make_tuple(struct hw *w, pl_value *const *v, uint32_t n, cons
 			continue;
 		size_t len;
 		const char *val = pl_attr_get_string(a, &len);
-		pl_sb_printf(&l, ", %s=", strcmp(key + 4, "control_predecessors") ? key + 4
-		                                                             : "control-predecessors");
+		put_attr_key(&l, key);
 		pl_sb_put(&l, val, len);
 	}
 	if (l.failed || args.failed)
@@ -874,10 +889,21 @@ static const char *const internal_keys[] = {"hlo_shape", "hlo_operands", "hlo_op
 
 static bool internal_key(const char *k)
 {
+	/* each is "hlo_" and a word starting with one of these letters */
+	if (k[4] != 's' && k[4] != 'o' && k[4] != 'n' && k[4] != 'c')
+		return false;
 	for (const char *const *p = internal_keys; *p; p++)
 		if (!strcmp(k, *p))
 			return true;
 	return false;
+}
+
+/* ", NAME=" for the kept attribute "hlo_NAME" */
+static void put_attr_key(struct pl_strbuf *l, const char *key)
+{
+	pl_sb_puts(l, ", ");
+	pl_sb_puts(l, strcmp(key + 4, "control_predecessors") ? key + 4 : "control-predecessors");
+	pl_sb_putc(l, '=');
 }
 
 static void put_kept_attrs(struct hw *w, struct pl_strbuf *l, pl_inst *i, const char *skip1)
@@ -896,8 +922,7 @@ static void put_kept_attrs(struct hw *w, struct pl_strbuf *l, pl_inst *i, const 
 		}
 		size_t len;
 		const char *val = pl_attr_get_string(a, &len);
-		pl_sb_printf(l, ", %s=", strcmp(key + 4, "control_predecessors") ? key + 4
-		                                                             : "control-predecessors");
+		put_attr_key(l, key);
 		pl_sb_put(l, val, len);
 	}
 }
@@ -1410,13 +1435,21 @@ static void print_inst(struct hw *w, pl_inst *i, struct ent *e, bool root)
 	pl_op op = pl_inst_op(i);
 	unsigned traits = pl_inst_traits(i);
 	/* operands first: they may need get-tuple-element or tuple lines */
-	struct pl_strbuf ops = {0};
+	/* the operand text and values: buffers of w's, as print_inst is
+	 * never entered again while it runs */
+	struct pl_strbuf *ops = &w->ops;
+	ops->len = 0;
 	size_t nops = pl_inst_num_operands(i);
-	pl_value **vals = malloc((nops ? nops : 1) * sizeof *vals);
-	if (!vals) {
-		set_err(w, PL_ENOMEM);
-		return;
+	if (nops > w->nvals) {
+		pl_value **nv = realloc(w->vals, nops * sizeof *nv);
+		if (!nv) {
+			set_err(w, PL_ENOMEM);
+			return;
+		}
+		w->vals = nv;
+		w->nvals = nops;
 	}
+	pl_value **vals = w->vals;
 	for (size_t k = 0; k < nops; k++)
 		vals[k] = pl_inst_operand(i, k);
 	if (traits & PL_TRAIT_COLLECTIVE_DONE) {
@@ -1424,10 +1457,9 @@ static void print_inst(struct hw *w, pl_inst *i, struct ent *e, bool root)
 		uint32_t se = st ? imap_find(w, st) : UINT32_MAX;
 		if (se == UINT32_MAX) {
 			inst_error(w, i, "its operands are not the results of a start");
-			free(vals);
 			return;
 		}
-		pl_sb_puts(&ops, w->ents[se].name);
+		pl_sb_puts(ops, w->ents[se].name);
 	} else {
 		uint32_t nt = 0;
 		size_t ngroups = 0;
@@ -1437,7 +1469,7 @@ static void print_inst(struct hw *w, pl_inst *i, struct ent *e, bool root)
 		uint32_t off = 0, c = 0;
 		for (size_t g = 0; g < (st ? ngroups : nops); g++) {
 			if (g)
-				pl_sb_puts(&ops, ", ");
+				pl_sb_puts(ops, ", ");
 			uint32_t n = st ? st[c].nleaves : 1;
 			const pl_attr *nm = names && pl_attr_get_kind(names) == PL_ATTR_LIST &&
 			                            g < pl_attr_list_size(names)
@@ -1447,7 +1479,7 @@ static void print_inst(struct hw *w, pl_inst *i, struct ent *e, bool root)
 			                            g < pl_attr_list_size(attrs)
 			                    ? pl_attr_list_at(attrs, g) : NULL;
 			w->want_attrs = na ? pl_attr_get_string(na, &w->want_attrs_len) : NULL;
-			pl_sb_puts(&ops, ref(w, vals + off, n, st, c, want && *want ? want : NULL));
+			pl_sb_puts(ops, ref(w, vals + off, n, st, c, want && *want ? want : NULL));
 			w->want_attrs = NULL;
 			off += n;
 			if (st)
@@ -1463,15 +1495,18 @@ static void print_inst(struct hw *w, pl_inst *i, struct ent *e, bool root)
 	pl_sb_puts(l, " = ");
 	put_ent_shape(w, l, e);
 	pl_sb_putc(l, ' ');
-	for (const char *c = opc; *c; c++)
-		pl_sb_putc(l, op == PL_OP_OTHER && *c == '_' ? '-' : *c);
+	size_t opc_at = l->len;
+	pl_sb_puts(l, opc);
+	for (size_t k = opc_at; op == PL_OP_OTHER && !l->failed && k < l->len; k++)
+		if (l->data[k] == '_')
+			l->data[k] = '-';
 	pl_sb_putc(l, '(');
 	const pl_attrs *d = pl_inst_attrs_const(i);
 	const char *lit;
 	size_t litlen;
 	if (pl_attrs_get_string(d, "hlo_constant", &lit, &litlen) == PL_OK)
 		pl_sb_put(l, lit, litlen);
-	pl_sb_put(l, ops.data ? ops.data : "", ops.len);
+	pl_sb_put(l, ops->data ? ops->data : "", ops->len);
 	pl_sb_putc(l, ')');
 	pl_op base = base_of(op);
 	if (traits & (PL_TRAIT_COLLECTIVE | PL_TRAIT_COLLECTIVE_START)) {
@@ -1502,18 +1537,14 @@ static void print_inst(struct hw *w, pl_inst *i, struct ent *e, bool root)
 		if (op == PL_OP_TENSOR_CONTRACT && !pl_attrs_get(d, "hlo_lhs_contracting_dims") &&
 		    !pl_attrs_get(d, "hlo_rhs_contracting_dims") && !pl_attrs_get(d, "hlo_lhs_batch_dims") &&
 		    !pl_attrs_get(d, "hlo_rhs_batch_dims") && !dot_dims(w, i, l)) {
-			free(vals);
-			pl_sb_free(&ops);
 			return;
 		}
 		put_kept_attrs(w, l, i, NULL);
 	}
-	if (l->failed || ops.failed)
+	if (l->failed || ops->failed)
 		set_err(w, PL_ENOMEM);
 	else
 		emit_line(w, l);
-	pl_sb_free(&ops);
-	free(vals);
 	e->printed = true;
 }
 
@@ -1762,12 +1793,15 @@ static void print_param(struct hw *w, size_t k, const struct ent *root_ent, cons
 	l->len = 0;
 	if (e == root_ent)
 		pl_sb_puts(l, "ROOT ");
-	pl_sb_printf(l, "%s = ", e->name);
+	pl_sb_puts(l, e->name);
+	pl_sb_puts(l, " = ");
 	if (e->tree)
 		put_tree(l, e->tree, 0);
 	else
 		pl_hlo_put_type_(l, pl_value_type(pl_func_arg(w->f, e->leaf0)));
-	pl_sb_printf(l, " parameter(%zu)", k);
+	pl_sb_puts(l, " parameter(");
+	pl_hlo_put_u64_(l, k);
+	pl_sb_putc(l, ')');
 	if (pa && pl_attr_get_kind(pa) == PL_ATTR_LIST && k < pl_attr_list_size(pa)) {
 		size_t len;
 		const char *s = pl_attr_get_string(pl_attr_list_at(pa, k), &len);
@@ -2166,6 +2200,8 @@ int pl_print_hlo_module(pl_module *m, pl_diags *diags, pl_write_fn write, void *
 	pl_sb_free(&w.out);
 	pl_sb_free(&w.line);
 	pl_sb_free(&w.tmp);
+	pl_sb_free(&w.ops);
+	free(w.vals);
 	for (size_t k = 0; k < w.nreducers; k++)
 		free(w.reducers[k]);
 	free(w.reducers);
