@@ -1890,7 +1890,12 @@ static const char *generic_opname(struct hr *r, const struct pinst *pi)
 	for (char *c = r->sb2.data + 4; *c; c++)
 		if (*c == '-')
 			*c = '_';
-	return r->sb2.data;
+	/* interned: one address per op name, which instruction creation
+	 * remembers */
+	const char *name = pl_intern_str_(r->m, r->sb2.data, r->sb2.len - 1);
+	if (!name)
+		nomem(r);
+	return name;
 }
 
 static void pin(struct hr *r, pl_inst *inst)
