@@ -141,6 +141,7 @@ struct hr {
 	/* whose value an IR value is part of: a map from instruction to the
 	 * index of its line, and the line of each argument */
 	struct pl_ht owners;
+	uint32_t owners_upto;    /* the lines before it are in owners */
 	struct pl_ht comp_index; /* the computations by name: index + 1 */
 	uint32_t *arg_owner;
 	size_t nargs, argcap;
@@ -744,15 +745,21 @@ static bool same_ptr(const void *item, const void *probe, const void *ctx)
 	return item == probe;
 }
 
-/* Records that instruction inst is the line pi's. */
-static void owner_define(struct hr *r, const struct pinst *pi, const pl_inst *inst)
+/* Brings the map from instruction to line up to line upto (excluded): it
+ * is made as far as it is asked about, most computations never need it. */
+static void owners_sync(struct hr *r, uint32_t upto)
 {
-	if (!pl_ht_reserve(&r->owners))
-		nomem(r);
-	uint32_t h = pl_ht_hash_ptr(inst);
-	size_t j = pl_ht_find(&r->owners, h, same_ptr, inst, NULL);
-	pl_ht_put(&r->owners, j, h, inst);
-	r->owners.vals[j] = (void *)(uintptr_t)(pi - r->insts);
+	for (; r->owners_upto < upto; r->owners_upto++) {
+		const struct pinst *pi = &r->insts[r->owners_upto];
+		if (!pi->inst || !pi->nleaves)
+			continue;
+		if (!pl_ht_reserve(&r->owners))
+			nomem(r);
+		uint32_t h = pl_ht_hash_ptr(pi->inst);
+		size_t j = pl_ht_find(&r->owners, h, same_ptr, pi->inst, NULL);
+		pl_ht_put(&r->owners, j, h, pi->inst);
+		r->owners.vals[j] = (void *)(uintptr_t)r->owners_upto;
+	}
 }
 
 static void name_define(struct hr *r, uint32_t idx)
@@ -1653,9 +1660,11 @@ static bool alias_has_attrs(struct hr *r, const struct pinst *a)
 	return false;
 }
 
-/* The instruction or parameter whose value holds v, as the writer sees
- * it, and the leaf of that value v is (*leaf); NULL when there is none. */
-static const struct pinst *owner_of(struct hr *r, const pl_value *v, uint32_t *leaf)
+/* The instruction or parameter before line upto whose value holds v, as
+ * the writer sees it, and the leaf of that value v is (*leaf); NULL when
+ * there is none. */
+static const struct pinst *owner_of(struct hr *r, const pl_value *v, uint32_t upto,
+                                    uint32_t *leaf)
 {
 	if (pl_value_is_arg(v)) {
 		size_t arg = pl_value_index(v);
@@ -1666,6 +1675,7 @@ static const struct pinst *owner_of(struct hr *r, const pl_value *v, uint32_t *l
 		return c;
 	}
 	const pl_inst *def = pl_value_def(v);
+	owners_sync(r, upto);
 	if (!r->owners.count)
 		return NULL;
 	size_t j = pl_ht_find(&r->owners, pl_ht_hash_ptr(def), same_ptr, def, NULL);
@@ -1691,12 +1701,13 @@ static int value_node(struct hr *r, struct pinst *a)
 		return a->vnode;
 	pl_value *v0 = r->leaves[a->leaf0];
 	uint32_t j = 0;
-	const struct pinst *c = owner_of(r, v0, &j);
+	uint32_t upto = (uint32_t)(a - r->insts);
+	const struct pinst *c = owner_of(r, v0, upto, &j);
 	if (!c)
 		return a->vnode;
 	for (uint32_t k = 1; k < a->nleaves; k++) {
 		uint32_t jk = 0;
-		if (owner_of(r, r->leaves[a->leaf0 + k], &jk) != c || jk != j + k)
+		if (owner_of(r, r->leaves[a->leaf0 + k], upto, &jk) != c || jk != j + k)
 			return a->vnode;
 	}
 	r->sb2.len = 0;
@@ -1970,7 +1981,6 @@ static void map_inst(struct hr *r, pl_func *f, struct pinst *pi)
 		keep_attrs(r, pi, d);
 		pin_control(r, pi, inst);
 		pi->inst = inst;
-		owner_define(r, pi, inst);
 		pi->leaf0 = (uint32_t)r->nl;
 		pi->nleaves = 0;
 		return;
@@ -2160,7 +2170,6 @@ static void map_inst(struct hr *r, pl_func *f, struct pinst *pi)
 	pin_control(r, pi, inst);
 	/* the value's leaves */
 	pi->inst = inst;
-	owner_define(r, pi, inst);
 	if (start != PL_OP_OTHER) {
 		pi->kind = KIND_START;
 		pi->start_op = start;
@@ -2244,6 +2253,7 @@ static void map_comp(struct hr *r, const char *name, uint32_t nlen, const char *
 			root = &r->insts[r->ni - 1];
 	}
 	pl_ht_clear(&r->owners);
+	r->owners_upto = 0;
 	r->nargs = 0;
 	/* what is used: a tuple nothing uses is kept as an instruction */
 	root->used = true;
