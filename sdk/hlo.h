@@ -30,6 +30,15 @@ static inline pl_dtype pl_hlo_dtype_from_name_(const char *s, size_t len)
 		if (len == 3 && memcmp(s, "s32", 3) == 0) return PL_DTYPE_I32;
 		if (len == 3 && memcmp(s, "s64", 3) == 0) return PL_DTYPE_I64;
 	}
+	/* the common floating and unsigned types at once */
+	if (len == 3 && (s[0] == 'f' || s[0] == 'u')) {
+		bool f = s[0] == 'f';
+		if (s[1] == '3' && s[2] == '2') return f ? PL_DTYPE_F32 : PL_DTYPE_U32;
+		if (s[1] == '1' && s[2] == '6') return f ? PL_DTYPE_F16 : PL_DTYPE_U16;
+		if (s[1] == '6' && s[2] == '4') return f ? PL_DTYPE_F64 : PL_DTYPE_U64;
+	}
+	if (len == 4 && memcmp(s, "bf16", 4) == 0)
+		return PL_DTYPE_BF16;
 	/* the IR's own spellings of these are not HLO's */
 	if (len == 4 && memcmp(s, "bool", 4) == 0)
 		return PL_DTYPE_INVALID;
@@ -62,14 +71,24 @@ static inline void pl_hlo_put_type_(struct pl_strbuf *sb, const pl_type *t)
 	}
 }
 
+/* A number in decimal. */
+static inline void pl_hlo_put_u64_(struct pl_strbuf *sb, uint64_t v)
+{
+	char num[24];
+	pl_sb_put(sb, num, pl_fmt_u64(num, v));
+}
+
 /* The "index=N" comment XLA puts before every fifth tuple element. */
 static inline void pl_hlo_put_sep_(struct pl_strbuf *sb, size_t i)
 {
 	if (i == 0)
 		return;
 	pl_sb_puts(sb, ", ");
-	if (i % 5 == 0)
-		pl_sb_printf(sb, "/*index=%zu*/", i);
+	if (i % 5 == 0) {
+		pl_sb_puts(sb, "/*index=");
+		pl_hlo_put_u64_(sb, i);
+		pl_sb_puts(sb, "*/");
+	}
 }
 
 /* The shape of n values, as the writer prints it when nothing else is

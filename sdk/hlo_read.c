@@ -5,13 +5,16 @@
  * with their shapes, operands and raw attribute texts), then mapped onto
  * the IR: a computation becomes a function, its parameters the arguments,
  * a tuple-shaped value one IR value per leaf (tuple and get-tuple-element
- * only alias leaves), the collectives and dot the SDK's own ops, and every
+ * only alias leaves; a tuple nothing uses is an hlo.tuple without
+ * results, and hlo_operands records the name and place of every tuple
+ * line an operand is made of), the collectives and dot the SDK's own ops, and every
  * other instruction "hlo.<opcode>" with each attribute kept verbatim as the
  * string "hlo_<name>". passline-pir(5) lists the attributes the writer
  * reads back. Errors stop the reader at once (longjmp): the input is
  * rejected whole.
  */
 #include "hlo.h"
+#include "hash_table.h"
 
 #include <passline/text.h>
 
@@ -61,6 +64,11 @@ struct pinst {
 	pl_op start_op;          /* KIND_START: the collective's start op */
 	uint32_t leaf0, nleaves; /* the value's leaves, in hr.leaves */
 	uint32_t res0, nres;     /* KIND_START: where the IR results are */
+	uint32_t anchor;         /* a tuple: 1 + the last instruction or parameter
+	                          * line before it; 0: none */
+	bool used;               /* an operand or the root */
+	uint8_t labeled;         /* a tuple: 0 not known yet, 1 labeled, 2 not */
+	uint8_t vnode;           /* an alias: VNODE_*, from value_node */
 	pl_inst *inst;
 };
 
@@ -102,8 +110,8 @@ struct hr {
 	size_t np, pcap;
 	pl_value **leaves;
 	size_t nl, lcap;
-	uint32_t *slots; /* name -> instruction index + 1; open addressing */
-	size_t scap, sused;
+	struct pl_ht names; /* the computation's instructions by name: items
+	                     * are instruction index + 1 */
 	struct comp *comps;
 	size_t nc, ccap;
 	pl_value **vals;
@@ -129,6 +137,14 @@ struct hr {
 	unsigned nkeys;
 	const char *entry_name;
 	size_t entry_len;
+	uint32_t last_line; /* 1 + the last instruction or parameter mapped */
+	/* whose value an IR value is part of: a map from instruction to the
+	 * index of its line, and the line of each argument */
+	struct pl_ht owners;
+	uint32_t owners_upto;    /* the lines before it are in owners */
+	struct pl_ht comp_index; /* the computations by name: index + 1 */
+	uint32_t *arg_owner;
+	size_t nargs, argcap;
 };
 
 /* ---- errors and locations ---- */
@@ -214,10 +230,23 @@ static inline bool is_space(char c)
 	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
 }
 
+/* The characters of names: letters, digits, '_', '.' and '-'. */
+static const bool ident_char[256] = {
+	['0'] = 1, ['1'] = 1, ['2'] = 1, ['3'] = 1, ['4'] = 1, ['5'] = 1, ['6'] = 1, ['7'] = 1,
+	['8'] = 1, ['9'] = 1, ['_'] = 1, ['.'] = 1, ['-'] = 1,
+	['a'] = 1, ['b'] = 1, ['c'] = 1, ['d'] = 1, ['e'] = 1, ['f'] = 1, ['g'] = 1, ['h'] = 1,
+	['i'] = 1, ['j'] = 1, ['k'] = 1, ['l'] = 1, ['m'] = 1, ['n'] = 1, ['o'] = 1, ['p'] = 1,
+	['q'] = 1, ['r'] = 1, ['s'] = 1, ['t'] = 1, ['u'] = 1, ['v'] = 1, ['w'] = 1, ['x'] = 1,
+	['y'] = 1, ['z'] = 1,
+	['A'] = 1, ['B'] = 1, ['C'] = 1, ['D'] = 1, ['E'] = 1, ['F'] = 1, ['G'] = 1, ['H'] = 1,
+	['I'] = 1, ['J'] = 1, ['K'] = 1, ['L'] = 1, ['M'] = 1, ['N'] = 1, ['O'] = 1, ['P'] = 1,
+	['Q'] = 1, ['R'] = 1, ['S'] = 1, ['T'] = 1, ['U'] = 1, ['V'] = 1, ['W'] = 1, ['X'] = 1,
+	['Y'] = 1, ['Z'] = 1,
+};
+
 static inline bool is_ident(char c)
 {
-	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-	       c == '_' || c == '.' || c == '-';
+	return ident_char[(unsigned char)c];
 }
 
 static inline bool is_digit(char c)
@@ -226,7 +255,7 @@ static inline bool is_digit(char c)
 }
 
 /* Skips white space and comments from q; returns where the next token is. */
-static const char *skip_from(struct hr *r, const char *q)
+static const char *skip_spaces(struct hr *r, const char *q)
 {
 	for (;;) {
 		while (q < r->end && is_space(*q))
@@ -245,6 +274,14 @@ static const char *skip_from(struct hr *r, const char *q)
 			return q;
 		}
 	}
+}
+
+/* skip_spaces, at once where there is nothing to skip (most tokens) */
+static inline const char *skip_from(struct hr *r, const char *q)
+{
+	if (q < r->end && !is_space(*q) && *q != '/')
+		return q;
+	return skip_spaces(r, q);
 }
 
 static inline char peek(struct hr *r)
@@ -688,57 +725,62 @@ static uint32_t name_hash(const char *s, size_t len)
 	return (uint32_t)pl_hash_bytes_(s, len);
 }
 
-static void names_clear(struct hr *r)
+struct name_ref {
+	const char *s;
+	size_t len;
+};
+
+/* item: instruction index + 1; probe: a name_ref; ctx: the reader */
+static bool same_name(const void *item, const void *probe, const void *ctx)
 {
-	if (r->slots)
-		memset(r->slots, 0, r->scap * sizeof *r->slots);
-	r->sused = 0;
+	const struct hr *r = ctx;
+	const struct name_ref *n = probe;
+	const struct pinst *pi = &r->insts[(uintptr_t)item - 1];
+	return pi->nlen == n->len && memcmp(pi->name, n->s, n->len) == 0;
 }
 
-static uint32_t *name_slot(struct hr *r, const char *s, size_t len)
+static bool same_ptr(const void *item, const void *probe, const void *ctx)
 {
-	size_t mask = r->scap - 1, i = name_hash(s, len) & mask;
-	for (;;) {
-		uint32_t v = r->slots[i];
-		if (!v)
-			return &r->slots[i];
-		const struct pinst *pi = &r->insts[v - 1];
-		if (pi->nlen == len && memcmp(pi->name, s, len) == 0)
-			return &r->slots[i];
-		i = (i + 1) & mask;
+	(void)ctx;
+	return item == probe;
+}
+
+/* Brings the map from instruction to line up to line upto (excluded): it
+ * is made as far as it is asked about, most computations never need it. */
+static void owners_sync(struct hr *r, uint32_t upto)
+{
+	for (; r->owners_upto < upto; r->owners_upto++) {
+		const struct pinst *pi = &r->insts[r->owners_upto];
+		if (!pi->inst || !pi->nleaves)
+			continue;
+		if (!pl_ht_reserve(&r->owners))
+			nomem(r);
+		uint32_t h = pl_ht_hash_ptr(pi->inst);
+		size_t j = pl_ht_find(&r->owners, h, same_ptr, pi->inst, NULL);
+		pl_ht_put(&r->owners, j, h, pi->inst);
+		r->owners.vals[j] = (void *)(uintptr_t)r->owners_upto;
 	}
 }
 
 static void name_define(struct hr *r, uint32_t idx)
 {
-	if ((r->sused + 1) * 2 > r->scap) {
-		size_t old = r->scap;
-		uint32_t *os = r->slots;
-		r->scap = old ? old * 2 : 256;
-		r->slots = ok(r, calloc(r->scap, sizeof *r->slots));
-		r->sused = 0;
-		for (size_t k = 0; k < old; k++)
-			if (os[k]) {
-				const struct pinst *pi = &r->insts[os[k] - 1];
-				*name_slot(r, pi->name, pi->nlen) = os[k];
-				r->sused++;
-			}
-		free(os);
-	}
+	if (!pl_ht_reserve(&r->names))
+		nomem(r);
 	const struct pinst *pi = &r->insts[idx];
-	uint32_t *s = name_slot(r, pi->name, pi->nlen);
-	if (*s)
+	struct name_ref n = {pi->name, pi->nlen};
+	uint32_t h = name_hash(n.s, n.len);
+	size_t j = pl_ht_find(&r->names, h, same_name, &n, r);
+	if (pl_ht_used(&r->names, j))
 		fail(r, pi->at, "'%.*s' is defined twice in this computation", (int)pi->nlen,
 		     pi->name);
-	*s = idx + 1;
-	r->sused++;
+	pl_ht_put(&r->names, j, h, (const void *)(uintptr_t)(idx + 1));
 }
 
+/* The index + 1 of the instruction named s, or 0. */
 static uint32_t name_lookup(struct hr *r, const char *s, size_t len)
 {
-	if (!r->scap)
-		return 0;
-	return *name_slot(r, s, len);
+	struct name_ref n = {s, len};
+	return (uint32_t)(uintptr_t)pl_ht_get(&r->names, name_hash(s, len), same_name, &n, r);
 }
 
 /* ---- instructions ---- */
@@ -1070,6 +1112,15 @@ static bool int_list(const char *s, size_t len, int64_t *out, size_t cap, size_t
 	}
 }
 
+/* item: computation index + 1; probe: a name_ref; ctx: the reader */
+static bool same_comp(const void *item, const void *probe, const void *ctx)
+{
+	const struct hr *r = ctx;
+	const struct name_ref *n = probe;
+	const struct comp *c = &r->comps[(uintptr_t)item - 1];
+	return c->len == n->len && memcmp(c->name, n->s, n->len) == 0;
+}
+
 static struct comp *find_comp(struct hr *r, const char *s, size_t len)
 {
 	while (len && is_space(s[len - 1]))
@@ -1078,10 +1129,11 @@ static struct comp *find_comp(struct hr *r, const char *s, size_t len)
 		s++;
 		len--;
 	}
-	for (size_t k = r->nc; k-- > 0;)
-		if (r->comps[k].len == len && memcmp(r->comps[k].name, s, len) == 0)
-			return &r->comps[k];
-	return NULL;
+	if (!r->comp_index.count)
+		return NULL;
+	struct name_ref n = {s, len};
+	uintptr_t k = (uintptr_t)pl_ht_get(&r->comp_index, name_hash(s, len), same_comp, &n, r);
+	return k ? &r->comps[k - 1] : NULL;
 }
 
 /* The canonical text of the groups of a collective: expanded, ordered
@@ -1579,35 +1631,17 @@ static size_t gather_operands(struct hr *r, const struct pinst *pi, bool *tuple_
 	return n;
 }
 
-static void keep_structure(struct hr *r, const struct pinst *pi, pl_attrs *d)
-{
-	r->sb.len = 0;
-	for (uint32_t k = 0; k < pi->nops; k++) {
-		uint32_t node, l0, nl;
-		operand_view(r, &r->opnds[pi->op0 + k], &node, &l0, &nl);
-		if (k)
-			pl_sb_putc(&r->sb, ',');
-		put_structure(r, &r->sb, node);
-	}
-	if (r->sb.failed)
-		nomem(r);
-	set_str(r, d, "hlo_operands", r->sb.data, r->sb.len);
-}
-
-/* The names of tuple and get-tuple-element operands, which make no
- * instruction: the writer gives them back to the lines it rebuilds. */
-/* Names like XLA's own (and the writer's) generated ones, "tuple.3" or
- * "get-tuple-element.12", are not kept: the writer makes such names. */
+/* The names of alias operands, which make no instruction: the writer
+ * gives them back to the get-tuple-element lines it makes. Names like
+ * XLA's own (and the writer's) generated ones, "get-tuple-element.12", are
+ * not kept: the writer makes such names. */
 static bool generated_name(const struct pinst *a)
 {
 	const char *s = a->name, *e = a->name + a->nlen;
 	size_t n = (size_t)(e - s);
-	if (n >= 17 && memcmp(s, "get-tuple-element", 17) == 0)
-		s += 17;
-	else if (n >= 5 && memcmp(s, "tuple", 5) == 0)
-		s += 5;
-	else
+	if (n < 17 || memcmp(s, "get-tuple-element", 17) != 0)
 		return false;
+	s += 17;
 	while (s < e) {
 		if (*s++ != '.' || s >= e || !is_digit(*s))
 			return false;
@@ -1615,32 +1649,6 @@ static bool generated_name(const struct pinst *a)
 			s++;
 	}
 	return true;
-}
-
-/* Whether the alias a stands for the whole value of one instruction or
- * parameter, in the same structure: the writer names that one then. */
-static bool whole_value(struct hr *r, const struct pinst *a)
-{
-	if (!a->nleaves)
-		return false;
-	pl_value *v0 = r->leaves[a->leaf0];
-	for (const struct pinst *c = a; c-- > r->insts;) {
-		if (c->kind == KIND_ALIAS || c->nleaves != a->nleaves || r->leaves[c->leaf0] != v0)
-			continue;
-		bool same = true;
-		for (uint32_t k = 1; same && k < c->nleaves; k++)
-			same = r->leaves[c->leaf0 + k] == r->leaves[a->leaf0 + k];
-		if (!same)
-			continue;
-		r->sb2.len = 0;
-		put_structure(r, &r->sb2, c->shape);
-		size_t l1 = r->sb2.len;
-		put_structure(r, &r->sb2, a->shape);
-		if (r->sb2.failed)
-			nomem(r);
-		return r->sb2.len == 2 * l1 && memcmp(r->sb2.data, r->sb2.data + l1, l1) == 0;
-	}
-	return false;
 }
 
 /* The attributes of an alias, but a get-tuple-element's index. */
@@ -1652,35 +1660,139 @@ static bool alias_has_attrs(struct hr *r, const struct pinst *a)
 	return false;
 }
 
-/* An alias operand whose name (and attributes) the writer gets back: one
- * not named as XLA and the writer name their own, unless it has
- * attributes; none that is another value whole. */
-static bool kept_alias(struct hr *r, const struct popnd *o)
+/* The instruction or parameter before line upto whose value holds v, as
+ * the writer sees it, and the leaf of that value v is (*leaf); NULL when
+ * there is none. */
+static const struct pinst *owner_of(struct hr *r, const pl_value *v, uint32_t upto,
+                                    uint32_t *leaf)
 {
-	const struct pinst *a = &r->insts[o->ref];
-	return !o->npath && a->kind == KIND_ALIAS &&
-	       (!generated_name(a) || alias_has_attrs(r, a)) && !whole_value(r, a);
+	if (pl_value_is_arg(v)) {
+		size_t arg = pl_value_index(v);
+		if (arg >= r->nargs)
+			return NULL;
+		const struct pinst *c = &r->insts[r->arg_owner[arg]];
+		*leaf = (uint32_t)(arg - pl_value_index(r->leaves[c->leaf0]));
+		return c;
+	}
+	const pl_inst *def = pl_value_def(v);
+	owners_sync(r, upto);
+	if (!r->owners.count)
+		return NULL;
+	size_t j = pl_ht_find(&r->owners, pl_ht_hash_ptr(def), same_ptr, def, NULL);
+	if (!pl_ht_used(&r->owners, j))
+		return NULL;
+	*leaf = (uint32_t)pl_value_index(v);
+	return &r->insts[(uintptr_t)r->owners.vals[j]];
 }
 
+enum { VNODE_UNKNOWN, VNODE_WHOLE, VNODE_PART, VNODE_NONE };
+
+/* Whether the alias a stands for the whole value of an instruction or
+ * parameter (VNODE_WHOLE), or for one node of it (VNODE_PART), in the same
+ * structure: the writer names that value or node then, as it finds it (by
+ * the owner of the first leaf, the leaves in the order of its results or
+ * arguments, the node by walking down to the first leaf). */
+static int value_node(struct hr *r, struct pinst *a)
+{
+	if (a->vnode != VNODE_UNKNOWN)
+		return a->vnode;
+	a->vnode = VNODE_NONE;
+	if (!a->nleaves)
+		return a->vnode;
+	pl_value *v0 = r->leaves[a->leaf0];
+	uint32_t j = 0;
+	uint32_t upto = (uint32_t)(a - r->insts);
+	const struct pinst *c = owner_of(r, v0, upto, &j);
+	if (!c)
+		return a->vnode;
+	for (uint32_t k = 1; k < a->nleaves; k++) {
+		uint32_t jk = 0;
+		if (owner_of(r, r->leaves[a->leaf0 + k], upto, &jk) != c || jk != j + k)
+			return a->vnode;
+	}
+	r->sb2.len = 0;
+	put_structure(r, &r->sb2, a->shape);
+	if (r->sb2.failed)
+		nomem(r);
+	size_t la = r->sb2.len;
+	uint32_t node = c->shape, first = 0;
+	for (unsigned depth = 0;; depth++) {
+		const struct snode *n = &r->nodes[node];
+		if (first == j && n->nleaves == a->nleaves) {
+			r->sb2.len = la;
+			put_structure(r, &r->sb2, node);
+			if (r->sb2.failed)
+				nomem(r);
+			if (r->sb2.len == 2 * la && memcmp(r->sb2.data, r->sb2.data + la, la) == 0) {
+				a->vnode = depth ? VNODE_PART : VNODE_WHOLE;
+				return a->vnode;
+			}
+		}
+		if (!n->tuple || depth == PL_MAX_NESTING)
+			return a->vnode;
+		uint32_t ch = node + 1;
+		while (ch < node + n->size && first + r->nodes[ch].nleaves <= j) {
+			first += r->nodes[ch].nleaves;
+			ch += r->nodes[ch].size;
+		}
+		if (ch >= node + n->size)
+			return a->vnode;
+		node = ch;
+	}
+}
+
+/* A tuple operand the writer rebuilds as a line of its own: a tuple line
+ * of the input that is no node of a value. Its name and place are in
+ * hlo_operands. */
+static bool labeled_tuple(struct hr *r, const struct popnd *o)
+{
+	struct pinst *a = &r->insts[o->ref];
+	if (o->npath || a->kind != KIND_ALIAS || !word_is(a->opc, a->olen, "tuple"))
+		return false;
+	if (!a->labeled)
+		a->labeled = value_node(r, a) != VNODE_NONE ? 2 : 1;
+	return a->labeled == 1;
+}
+
+/* An alias operand whose name (and attributes) the writer gets back on
+ * the get-tuple-element it makes: a get-tuple-element, or a tuple that is
+ * a node of a value; one not named as XLA and the writer name their own
+ * get-tuple-elements, unless it has attributes; none that is another value
+ * whole. */
+static bool kept_alias(struct hr *r, const struct popnd *o)
+{
+	struct pinst *a = &r->insts[o->ref];
+	return !o->npath && a->kind == KIND_ALIAS && !labeled_tuple(r, o) &&
+	       (!generated_name(a) || alias_has_attrs(r, a)) && value_node(r, a) != VNODE_WHOLE;
+}
+
+/* hlo_operand_names: the names of the kept alias operands ("" for the
+ * others); hlo_operand_attrs: the attributes of those and of the tuple
+ * operands rebuilt by name. */
 static void keep_alias_names(struct hr *r, const struct pinst *pi, pl_attrs *d)
 {
 	bool any = false;
-	for (uint32_t k = 0; k < pi->nops && !any; k++)
-		any = kept_alias(r, &r->opnds[pi->op0 + k]);
+	for (uint32_t k = 0; k < pi->nops && !any; k++) {
+		const struct popnd *o = &r->opnds[pi->op0 + k];
+		any = kept_alias(r, o) ||
+		      (labeled_tuple(r, o) && alias_has_attrs(r, &r->insts[o->ref]));
+	}
 	if (!any)
 		return;
 	const pl_attr **v = malloc(2 * pi->nops * sizeof *v);
 	if (!v)
 		nomem(r);
 	const pl_attr **av = v + pi->nops;
-	bool bad = false, attrs = false;
+	bool bad = false, attrs = false, names = false;
 	for (uint32_t k = 0; k < pi->nops; k++) {
 		const struct popnd *o = &r->opnds[pi->op0 + k];
 		const struct pinst *a = &r->insts[o->ref];
 		bool alias = kept_alias(r, o);
+		bool with_attrs = alias || labeled_tuple(r, o);
+		names = names || alias;
 		v[k] = pl_attr_string(r->m, alias ? a->name : "", alias ? a->nlen : 0);
 		r->sb2.len = 0;
-		for (uint32_t j = a->at0; alias && j < a->at0 + a->nat; j++) {
+		for (uint32_t j = a->at0; with_attrs && j < a->at0 + a->nat; j++) {
 			const struct pattr *x = &r->attrs[j];
 			if (word_is(x->key, x->klen, "index"))
 				continue;
@@ -1694,12 +1806,87 @@ static void keep_alias_names(struct hr *r, const struct pinst *pi, pl_attrs *d)
 		                                              r->sb2.len);
 		bad = bad || !v[k] || !av[k];
 	}
-	const pl_attr *l = bad ? NULL : pl_attr_list(r->m, v, pi->nops);
+	const pl_attr *l = bad || !names ? NULL : pl_attr_list(r->m, v, pi->nops);
 	const pl_attr *la = bad || !attrs ? NULL : pl_attr_list(r->m, av, pi->nops);
 	free(v);
-	if (!l || (attrs && !la) || pl_attrs_set(d, "hlo_operand_names", l) != PL_OK ||
+	if (bad || (names && !l) || (attrs && !la) ||
+	    (l && pl_attrs_set(d, "hlo_operand_names", l) != PL_OK) ||
 	    (la && pl_attrs_set(d, "hlo_operand_attrs", la) != PL_OK))
 		nomem(r);
+}
+
+/* A structure with the arrays' texts where they are not the default. */
+static void put_structure_text(struct hr *r, struct pl_strbuf *sb, uint32_t node)
+{
+	const struct snode *n = &r->nodes[node];
+	if (!n->tuple) {
+		if (default_array(n))
+			pl_sb_putc(sb, '_');
+		else
+			put_shape(r, sb, node);
+		return;
+	}
+	pl_sb_putc(sb, '(');
+	uint32_t c = node + 1;
+	for (bool first = true; c < node + n->size; first = false) {
+		if (!first)
+			pl_sb_putc(sb, ',');
+		put_structure_text(r, sb, c);
+		c += r->nodes[c].size;
+	}
+	pl_sb_putc(sb, ')');
+}
+
+/* The structure of operand o (whose shape is node): a tuple line rebuilt
+ * by name is "NAME@ANCHOR(...)", ANCHOR the instruction or parameter after
+ * which it stood (empty when it came first), its arrays with their texts
+ * where its shape does not have the default ones. */
+static void put_operand(struct hr *r, struct pl_strbuf *sb, const struct popnd *o, uint32_t node,
+                        bool texts)
+{
+	if (!labeled_tuple(r, o)) {
+		if (texts)
+			put_structure_text(r, sb, node);
+		else
+			put_structure(r, sb, node);
+		return;
+	}
+	const struct pinst *a = &r->insts[o->ref];
+	pl_sb_put(sb, a->name, a->nlen);
+	pl_sb_putc(sb, '@');
+	if (a->anchor)
+		pl_sb_put(sb, r->insts[a->anchor - 1].name, r->insts[a->anchor - 1].nlen);
+	pl_sb_putc(sb, '(');
+	uint32_t leaf = 0;
+	for (uint32_t k = 0; k < a->nops; k++) {
+		const struct popnd *ok_ = &r->opnds[a->op0 + k];
+		uint32_t on, ol, onl;
+		operand_view(r, ok_, &on, &ol, &onl);
+		/* the tuple's own shape gives the texts, where it has this part */
+		uint32_t c = child_at(r, a->shape, k, &leaf);
+		if (c == UINT32_MAX || r->nodes[c].nleaves != onl || r->nodes[c].tuple != r->nodes[on].tuple)
+			c = on;
+		if (k)
+			pl_sb_putc(sb, ',');
+		put_operand(r, sb, ok_, c, true);
+	}
+	pl_sb_putc(sb, ')');
+}
+
+/* hlo_operands, when an operand is a tuple. */
+static void keep_structure(struct hr *r, const struct pinst *pi, pl_attrs *d)
+{
+	r->sb.len = 0;
+	for (uint32_t k = 0; k < pi->nops; k++) {
+		uint32_t node, l0, nl;
+		operand_view(r, &r->opnds[pi->op0 + k], &node, &l0, &nl);
+		if (k)
+			pl_sb_putc(&r->sb, ',');
+		put_operand(r, &r->sb, &r->opnds[pi->op0 + k], node, false);
+	}
+	if (r->sb.failed)
+		nomem(r);
+	set_str(r, d, "hlo_operands", r->sb.data, r->sb.len);
 }
 
 /* The IR op an instruction maps to: hlo.<opcode>, '-' spelled '_'. */
@@ -1707,12 +1894,19 @@ static const char *generic_opname(struct hr *r, const struct pinst *pi)
 {
 	r->sb2.len = 0;
 	pl_sb_puts(&r->sb2, "hlo.");
-	for (uint32_t i = 0; i < pi->olen; i++)
-		pl_sb_putc(&r->sb2, pi->opc[i] == '-' ? '_' : pi->opc[i]);
+	pl_sb_put(&r->sb2, pi->opc, pi->olen);
 	pl_sb_putc(&r->sb2, 0);
 	if (r->sb2.failed)
 		nomem(r);
-	return r->sb2.data;
+	for (char *c = r->sb2.data + 4; *c; c++)
+		if (*c == '-')
+			*c = '_';
+	/* interned: one address per op name, which instruction creation
+	 * remembers */
+	const char *name = pl_intern_str_(r->m, r->sb2.data, r->sb2.len - 1);
+	if (!name)
+		nomem(r);
+	return name;
 }
 
 static void pin(struct hr *r, pl_inst *inst)
@@ -1766,8 +1960,34 @@ static bool leaves_fit(struct hr *r, uint32_t node, uint32_t l0, uint32_t n)
 
 static void map_inst(struct hr *r, pl_func *f, struct pinst *pi)
 {
+	/* a tuple nothing uses: an instruction without results, so that it is
+	 * written back */
+	if (!pi->used && word_is(pi->opc, pi->olen, "tuple")) {
+		bool tuple_operand;
+		size_t nops = gather_operands(r, pi, &tuple_operand);
+		pl_inst *inst = new_inst(r, f, "hlo.tuple", nops, 0, pi);
+		pl_attrs *d = pl_inst_attrs(inst);
+		name_results(r, pi, inst, false);
+		if (pi->has_shape) {
+			r->sb.len = 0;
+			put_shape(r, &r->sb, pi->shape);
+			if (r->sb.failed)
+				nomem(r);
+			set_str(r, d, "hlo_shape", r->sb.data, r->sb.len);
+		}
+		if (tuple_operand)
+			keep_structure(r, pi, d);
+		keep_alias_names(r, pi, d);
+		keep_attrs(r, pi, d);
+		pin_control(r, pi, inst);
+		pi->inst = inst;
+		pi->leaf0 = (uint32_t)r->nl;
+		pi->nleaves = 0;
+		return;
+	}
 	/* aliases: no instruction */
 	if (word_is(pi->opc, pi->olen, "tuple")) {
+		pi->anchor = r->last_line;
 		uint32_t node;
 		uint32_t l0 = (uint32_t)r->nl;
 		if (pi->has_shape) {
@@ -2015,8 +2235,33 @@ static void map_comp(struct hr *r, const char *name, uint32_t nlen, const char *
 {
 	if (r->ni == 0)
 		fail(r, at, "computation '%.*s' has no instructions", (int)nlen, name);
+	/* the root: marked, or the last instruction */
+	struct pinst *root = NULL;
+	for (size_t k = 0; k < r->ni; k++)
+		if (r->insts[k].root) {
+			if (root)
+				fail(r, r->insts[k].at, "a computation has one ROOT");
+			root = &r->insts[k];
+		}
+	if (!root) {
+		for (size_t k = r->ni; k-- > 0;)
+			if (!r->insts[k].named_anon) {
+				root = &r->insts[k];
+				break;
+			}
+		if (!root)
+			root = &r->insts[r->ni - 1];
+	}
+	pl_ht_clear(&r->owners);
+	r->owners_upto = 0;
+	r->nargs = 0;
+	/* what is used: a tuple nothing uses is kept as an instruction */
+	root->used = true;
+	for (size_t k = 0; k < r->ni; k++)
+		for (uint32_t j = 0; j < r->insts[k].nops; j++)
+			r->insts[r->opnds[r->insts[k].op0 + j].ref].used = true;
 	const char *nz = cstr(r, name, nlen);
-	if (pl_module_find_func(r->m, nz))
+	if (find_comp(r, nz, nlen))
 		fail(r, at, "computation '%.*s' is defined twice", (int)nlen, name);
 	pl_func *f = pl_func_new(r->m, nz);
 	if (!f)
@@ -2050,6 +2295,7 @@ static void map_comp(struct hr *r, const char *name, uint32_t nlen, const char *
 		pi->leaf0 = (uint32_t)r->nl;
 		pi->nleaves = (uint32_t)n;
 		pi->kind = KIND_PARAM;
+		r->arg_owner = grow(r, r->arg_owner, &r->argcap, r->nargs + n, sizeof *r->arg_owner);
 		for (size_t j = 0; j < n; j++) {
 			pl_value *a = pl_func_add_arg(f, leaf_name(r, pi, tuple, (uint32_t)j), r->types[j]);
 			if (!a) {
@@ -2057,6 +2303,7 @@ static void map_comp(struct hr *r, const char *name, uint32_t nlen, const char *
 				nomem(r);
 			}
 			push_leaf(r, a);
+			r->arg_owner[r->nargs++] = (uint32_t)(pi - r->insts);
 		}
 		r->sb.len = 0;
 		put_shape(r, &r->sb, pi->shape);
@@ -2114,19 +2361,19 @@ static void map_comp(struct hr *r, const char *name, uint32_t nlen, const char *
 		nomem(r);
 	}
 	/* a place counts the instructions before it that the writer prints
-	 * as such: tuple and get-tuple-element are not among them */
+	 * as such: tuple (but one nothing uses) and get-tuple-element are not
+	 * among them */
 	bool moved = false;
 	for (size_t k = 0, seen = 0, j = 0; k < r->ni && j < np; k++) {
 		const struct pinst *c = &r->insts[k];
 		if (c->param >= 0) {
-			for (size_t q = 0; q < np; q++)
-				if (ps[q] == c) {
-					pos[q] = (int64_t)seen;
-					moved = moved || pos[q] != (int64_t)q;
-				}
+			/* ps is in number order: parameter N is ps[N] */
+			pos[c->param] = (int64_t)seen;
+			moved = moved || c->param != (int64_t)seen;
 			j++;
 		}
-		if (!word_is(c->opc, c->olen, "tuple") && !word_is(c->opc, c->olen, "get-tuple-element"))
+		if (!(word_is(c->opc, c->olen, "tuple") && c->used) &&
+		    !word_is(c->opc, c->olen, "get-tuple-element"))
 			seen++;
 	}
 	if (!moved)
@@ -2140,30 +2387,15 @@ static void map_comp(struct hr *r, const char *name, uint32_t nlen, const char *
 		}
 	}
 	free(ps);
+	r->last_line = 0;
 	for (size_t k = 0; k < r->ni; k++) {
 		struct pinst *pi = &r->insts[k];
-		if (pi->param >= 0) {
+		if (pi->param >= 0)
 			pin_control(r, pi, NULL);
-			continue;
-		}
-		map_inst(r, f, pi);
-	}
-	/* the root: marked, or the last instruction */
-	struct pinst *root = NULL;
-	for (size_t k = 0; k < r->ni; k++)
-		if (r->insts[k].root) {
-			if (root)
-				fail(r, r->insts[k].at, "a computation has one ROOT");
-			root = &r->insts[k];
-		}
-	if (!root) {
-		for (size_t k = r->ni; k-- > 0;)
-			if (!r->insts[k].named_anon) {
-				root = &r->insts[k];
-				break;
-			}
-		if (!root)
-			root = &r->insts[r->ni - 1];
+		else
+			map_inst(r, f, pi);
+		if (pi->kind != KIND_ALIAS)
+			r->last_line = (uint32_t)k + 1;
 	}
 	r->vals = grow(r, r->vals, &r->vcap, root->nleaves + 1, sizeof *r->vals);
 	for (uint32_t k = 0; k < root->nleaves; k++) {
@@ -2216,10 +2448,16 @@ static void map_comp(struct hr *r, const char *name, uint32_t nlen, const char *
 	if (thread)
 		set_str(r, pl_func_attrs(f), "hlo_execution_thread", thread, thread_len);
 	/* what later computations need */
+	if (!pl_ht_reserve(&r->comp_index))
+		nomem(r);
 	struct comp *c = PUSH(r, comps, nc, ccap);
 	memset(c, 0, sizeof *c);
 	c->name = pl_func_name(f);
 	c->len = strlen(c->name);
+	struct name_ref cn = {c->name, c->len};
+	uint32_t ch = name_hash(cn.s, cn.len);
+	pl_ht_put(&r->comp_index, pl_ht_find(&r->comp_index, ch, same_comp, &cn, r), ch,
+	          (const void *)(uintptr_t)r->nc);
 	c->f = f;
 	c->root = whole && owner == root ? root->inst : NULL;
 	reducer_kind(r, c, root);
@@ -2285,7 +2523,7 @@ static void parse_comp(struct hr *r)
 		r->nd = nd0;
 	}
 	expect(r, '{', "'{' to open the computation");
-	names_clear(r);
+	pl_ht_clear(&r->names);
 	r->ni = r->no = r->na = r->np = r->nl = 0;
 	while (peek(r) != '}') {
 		if (r->p >= r->end)
@@ -2416,7 +2654,10 @@ static void hr_free(struct hr *r)
 	free(r->attrs);
 	free(r->paths);
 	free(r->leaves);
-	free(r->slots);
+	pl_ht_free(&r->names);
+	pl_ht_free(&r->owners);
+	pl_ht_free(&r->comp_index);
+	free(r->arg_owner);
 	free(r->comps);
 	free(r->vals);
 	free(r->types);
@@ -2439,6 +2680,7 @@ int pl_parse_hlo_buffer(const char *text, size_t len, const char *source_name,
 	r->src = r->p = r->lpos = r->lstart = text ? text : "";
 	r->end = r->src + len;
 	r->lline = 1;
+	r->owners.map = true;
 	r->file = source_name ? source_name : "<input>";
 	r->diags = diags;
 	r->m = pl_module_new(source_name);

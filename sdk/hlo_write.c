@@ -4,8 +4,9 @@
  * Prints what the HLO reader kept (the header, every hlo_* attribute, the
  * recorded shapes) and rebuilds what it turned into aliasing: parameters
  * from arguments, tuple and get-tuple-element where an operand or the
- * root is (part of) a tuple, start/done pairs, and reducer computations a
- * new collective needs. A recorded shape is used only while it still fits
+ * root is (part of) a tuple (a tuple line the reader recorded comes back
+ * under its name right after the line it followed), start/done pairs,
+ * and reducer computations a new collective needs. A recorded shape is used only while it still fits
  * the IR's types; otherwise the shape is printed from the types. The text
  * is XLA's short form: names without '%', no signatures, untyped operands.
  */
@@ -22,6 +23,11 @@ struct wnode {
 	bool tuple;
 	const char *text; /* an array's text */
 	uint32_t len;
+	/* in an operand structure, a tuple line to make by name: its name and
+	 * the line it comes after ("": first), both NUL-terminated once
+	 * operand_structure is done; else NULL */
+	const char *label, *anchor;
+	uint32_t label_len, anchor_len;
 };
 
 /* Something with an HLO name whose leaves are IR values: a parameter or
@@ -43,17 +49,16 @@ struct hw {
 	void *ud;
 	int status;
 	struct pl_strbuf out, line, tmp;
+	struct pl_strbuf ops; /* print_inst's operand text */
+	pl_value **vals;      /* print_inst's operands */
+	size_t nvals;
 	/* the function being printed */
 	pl_func *f;
 	struct ent *ents;
 	size_t nents, ecap;
 	uint32_t *arg_ent; /* argument -> entity */
-	/* instruction -> entity, by pointer */
-	struct {
-		const pl_inst *k;
-		uint32_t v;
-	} *imap;
-	size_t icap;
+	/* instruction -> entity index, a map by address */
+	struct pl_ht imap;
 	/* names in use in the function (owned), and a set of them */
 	char **names;
 	size_t nnames, ncap;
@@ -74,6 +79,24 @@ struct hw {
 	/* reducers made for new collectives: "kind.dtype" */
 	char **reducers;
 	size_t nreducers;
+	/* tuple lines to make after the line they followed in the input: the
+	 * operand structures that name them (owned), the tuples in the order
+	 * they are made, and a map from the name of a line to the first tuple
+	 * to make after it */
+	struct wnode **ptrees;
+	size_t nptrees, ptcap;
+	struct planned *planned;
+	size_t nplanned, plcap;
+	struct pl_ht plan_index;
+};
+
+/* A tuple line to make after the line named anchor. */
+struct planned {
+	pl_inst *inst;             /* whose operands it is made of */
+	const struct wnode *tree;  /* the instruction's operand structure */
+	uint32_t node, off;        /* the tuple's node and its first operand */
+	uint32_t group;            /* its operand group; UINT32_MAX: nested */
+	uint32_t next, last;       /* the next after the same line; last: in the first */
 };
 
 static void set_err(struct hw *w, int st)
@@ -102,6 +125,12 @@ static PL_PRINTF(3, 4) void inst_error(struct hw *w, const pl_inst *i, const cha
 static bool is_dig(char c)
 {
 	return c >= '0' && c <= '9';
+}
+
+static bool is_name_char(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || is_dig(c) || c == '_' ||
+	       c == '.' || c == '-';
 }
 
 static const char *wskip(const char *s, const char *e)
@@ -139,6 +168,22 @@ static bool parse_wshape(struct wnode **t, size_t *n, size_t *cap, const char **
 	}
 	size_t idx = (*n)++;
 	memset(&(*t)[idx], 0, sizeof **t);
+	/* a tuple line's name and place: NAME@ANCHOR(...) */
+	const char *q = *s;
+	while (q < e && is_name_char(*q))
+		q++;
+	if (q > *s && q < e && *q == '@') {
+		const char *a = q + 1, *ae = a;
+		while (ae < e && is_name_char(*ae))
+			ae++;
+		if (ae >= e || *ae != '(')
+			return false;
+		(*t)[idx].label = *s;
+		(*t)[idx].label_len = (uint32_t)(q - *s);
+		(*t)[idx].anchor = a;
+		(*t)[idx].anchor_len = (uint32_t)(ae - a);
+		*s = ae;
+	}
 	if (**s == '(') {
 		(*s)++;
 		uint32_t leaves = 0;
@@ -166,6 +211,8 @@ static bool parse_wshape(struct wnode **t, size_t *n, size_t *cap, const char **
 		return true;
 	}
 	/* an array: type[extents]{layout}; '_' stands for one in a structure */
+	if ((*t)[idx].label)
+		return false;
 	const char *b = *s;
 	while (*s < e && ((**s >= 'a' && **s <= 'z') || is_dig(**s) || **s == '_'))
 		(*s)++;
@@ -272,7 +319,8 @@ static void put_shape_vals(struct pl_strbuf *sb, const struct wnode *s, uint32_t
                            pl_value *const *v)
 {
 	if (!s[idx].tuple) {
-		if (s[idx].text && !(s[idx].len == 1 && s[idx].text[0] == '_'))
+		if (s[idx].text && !(s[idx].len == 1 && s[idx].text[0] == '_') &&
+		    array_fits(s[idx].text, s[idx].len, pl_value_type(v[0])))
 			pl_sb_put(sb, s[idx].text, s[idx].len);
 		else
 			pl_hlo_put_type_(sb, pl_value_type(v[0]));
@@ -336,11 +384,17 @@ static const char *take_name(struct hw *w, const char *base)
 	if (!n || !((base[0] >= 'a' && base[0] <= 'z') || (base[0] >= 'A' && base[0] <= 'Z') ||
 	            base[0] == '_'))
 		pl_sb_puts(sb, "v");
-	for (size_t i = 0; i < n; i++) {
-		char c = base[i];
-		bool okc = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || is_dig(c) || c == '_' ||
-		           c == '.' || c == '-';
-		pl_sb_putc(sb, okc ? c : '_');
+	/* runs of name characters as they are, any other one as '_' */
+	for (size_t i = 0; i < n;) {
+		size_t run = i;
+		while (run < n && is_name_char(base[run]))
+			run++;
+		pl_sb_put(sb, base + i, run - i);
+		if (run < n) {
+			pl_sb_putc(sb, '_');
+			run++;
+		}
+		i = run;
 	}
 	size_t stem = sb->len;
 	for (unsigned k = 1; !sb->failed && name_used(w, sb->data, sb->len); k++) {
@@ -412,26 +466,32 @@ nomem:
 
 /* ---- entities ---- */
 
-static uint32_t imap_find(const struct hw *w, const pl_inst *i)
+static bool same_ptr(const void *item, const void *probe, const void *ctx)
 {
-	if (!w->icap)
-		return UINT32_MAX;
-	size_t mask = w->icap - 1, k = ((uintptr_t)i >> 4) & mask;
-	while (w->imap[k].k) {
-		if (w->imap[k].k == i)
-			return w->imap[k].v;
-		k = (k + 1) & mask;
-	}
-	return UINT32_MAX;
+	(void)ctx;
+	return item == probe;
 }
 
+/* The entity of instruction i, or UINT32_MAX. */
+static uint32_t imap_find(const struct hw *w, const pl_inst *i)
+{
+	if (!w->imap.count)
+		return UINT32_MAX;
+	size_t j = pl_ht_find(&w->imap, pl_ht_hash_ptr(i), same_ptr, i, NULL);
+	return pl_ht_used(&w->imap, j) ? (uint32_t)(uintptr_t)w->imap.vals[j] : UINT32_MAX;
+}
+
+/* Maps instruction i (not in the map yet) to entity v. */
 static void imap_put(struct hw *w, const pl_inst *i, uint32_t v)
 {
-	size_t mask = w->icap - 1, k = ((uintptr_t)i >> 4) & mask;
-	while (w->imap[k].k)
-		k = (k + 1) & mask;
-	w->imap[k].k = i;
-	w->imap[k].v = v;
+	if (!pl_ht_reserve(&w->imap)) {
+		set_err(w, PL_ENOMEM);
+		return;
+	}
+	uint32_t h = pl_ht_hash_ptr(i);
+	size_t j = pl_ht_find(&w->imap, h, same_ptr, i, NULL);
+	pl_ht_put(&w->imap, j, h, i);
+	w->imap.vals[j] = (void *)(uintptr_t)v;
 }
 
 static struct ent *new_ent(struct hw *w)
@@ -504,8 +564,10 @@ static const char *gte_name(struct hw *w, struct ent *e, const uint32_t *path, s
 	/* the key: entity name and path */
 	struct pl_strbuf key = {0};
 	pl_sb_puts(&key, e->name);
-	for (size_t k = 0; k < depth; k++)
-		pl_sb_printf(&key, "#%u", path[k]);
+	for (size_t k = 0; k < depth; k++) {
+		pl_sb_putc(&key, '#');
+		pl_hlo_put_u64_(&key, path[k]);
+	}
 	/* a name the reader kept makes a line of its own */
 	if (want)
 		pl_sb_printf(&key, "@%s", want);
@@ -537,7 +599,10 @@ static const char *gte_name(struct hw *w, struct ent *e, const uint32_t *path, s
 		idx = c;
 	}
 	put_tree(&l, e->tree, idx);
-	pl_sb_printf(&l, " get-tuple-element(%s), index=%u", parent, path[depth - 1]);
+	pl_sb_puts(&l, " get-tuple-element(");
+	pl_sb_puts(&l, parent);
+	pl_sb_puts(&l, "), index=");
+	pl_hlo_put_u64_(&l, path[depth - 1]);
 	if (want && w->want_attrs)
 		pl_sb_put(&l, w->want_attrs, w->want_attrs_len);
 	if (l.failed)
@@ -584,6 +649,8 @@ static const char *ent_node_ref(struct hw *w, struct ent *e, uint32_t leaf, uint
 static const char *ref(struct hw *w, pl_value *const *v, uint32_t n, const struct wnode *s,
                        uint32_t sidx, const char *want);
 
+static void put_attr_key(struct pl_strbuf *l, const char *key);
+
 /* A tuple line made of the operands' parts. */
 static const char *make_tuple(struct hw *w, pl_value *const *v, uint32_t n, const struct wnode *s,
                               uint32_t sidx, const char *want_name, bool root,
@@ -591,6 +658,9 @@ static const char *make_tuple(struct hw *w, pl_value *const *v, uint32_t n, cons
 {
 	struct pl_strbuf args = {0};
 	uint32_t c = sidx + 1, off = 0;
+	/* the kept attributes are this line's, not its parts' */
+	const char *want_attrs = w->want_attrs;
+	w->want_attrs = NULL;
 	for (size_t k = 0; s && c < sidx + s[sidx].size; k++) {
 		if (k)
 			pl_sb_puts(&args, ", ");
@@ -598,6 +668,7 @@ static const char *make_tuple(struct hw *w, pl_value *const *v, uint32_t n, cons
 		off += s[c].nleaves;
 		c += s[c].size;
 	}
+	w->want_attrs = want_attrs;
 	char base[64];
 	snprintf(base, sizeof base, "tuple.%u", ++w->serial);
 	const char *name = take_name(w, want_name ? want_name : base);
@@ -623,8 +694,7 @@ static const char *make_tuple(struct hw *w, pl_value *const *v, uint32_t n, cons
 			continue;
 		size_t len;
 		const char *val = pl_attr_get_string(a, &len);
-		pl_sb_printf(&l, ", %s=", strcmp(key + 4, "control_predecessors") ? key + 4
-		                                                             : "control-predecessors");
+		put_attr_key(&l, key);
 		pl_sb_put(&l, val, len);
 	}
 	if (l.failed || args.failed)
@@ -658,6 +728,8 @@ static const char *ref(struct hw *w, pl_value *const *v, uint32_t n, const struc
 	if (!s || !s[sidx].tuple)
 		return "x"; /* cannot happen: a single value always has an entity */
 	if (!want)
+		want = s[sidx].label;
+	if (!want)
 		return make_tuple(w, v, n, s, sidx, NULL, false, NULL);
 	/* a kept name stands for one tuple: made once for the same parts */
 	struct pl_strbuf key = {0};
@@ -679,6 +751,135 @@ static const char *ref(struct hw *w, pl_value *const *v, uint32_t n, const struc
 	return gte_remember(w, &key, name);
 }
 
+/* ---- tuple lines in their places ---- */
+
+static struct wnode *operand_structure(pl_inst *i, uint32_t *ntree, size_t *ngroups);
+
+/* Plans the named tuples of tree (node idx, operands from off) children
+ * first, as the input defines them. */
+static void plan_node(struct hw *w, pl_inst *i, const struct wnode *t, uint32_t idx, uint32_t off,
+                      uint32_t group)
+{
+	if (!t[idx].tuple)
+		return;
+	uint32_t c = idx + 1, o = off;
+	while (c < idx + t[idx].size) {
+		plan_node(w, i, t, c, o, UINT32_MAX);
+		o += t[c].nleaves;
+		c += t[c].size;
+	}
+	if (!t[idx].label)
+		return;
+	if (w->nplanned == w->plcap) {
+		size_t nc = w->plcap ? w->plcap * 2 : 16;
+		struct planned *np = realloc(w->planned, nc * sizeof *np);
+		if (!np) {
+			set_err(w, PL_ENOMEM);
+			return;
+		}
+		w->planned = np;
+		w->plcap = nc;
+	}
+	if (!pl_ht_reserve(&w->plan_index)) {
+		set_err(w, PL_ENOMEM);
+		return;
+	}
+	uint32_t me = (uint32_t)w->nplanned++;
+	w->planned[me] = (struct planned){i, t, idx, off, group, UINT32_MAX, me};
+	struct text_ref r = {t[idx].anchor, strlen(t[idx].anchor)};
+	uint32_t h = text_hash(r.s, r.len);
+	size_t j = pl_ht_find(&w->plan_index, h, same_text, &r, NULL);
+	if (!pl_ht_used(&w->plan_index, j)) {
+		pl_ht_put(&w->plan_index, j, h, t[idx].anchor);
+		w->plan_index.vals[j] = (void *)(uintptr_t)me;
+		return;
+	}
+	uint32_t first = (uint32_t)(uintptr_t)w->plan_index.vals[j];
+	w->planned[w->planned[first].last].next = me;
+	w->planned[first].last = me;
+}
+
+/* Plans the named tuple lines of the function's operand structures. */
+static void plan_tuples(struct hw *w, size_t first_inst)
+{
+	for (size_t k = first_inst; k < w->nents && w->status == PL_OK; k++) {
+		pl_inst *i = w->ents[k].inst;
+		size_t len;
+		const char *s;
+		if (pl_attrs_get_string(pl_inst_attrs_const(i), "hlo_operands", &s, &len) != PL_OK ||
+		    !memchr(s, '@', len))
+			continue;
+		uint32_t nt = 0;
+		size_t ngroups = 0;
+		struct wnode *t = operand_structure(i, &nt, &ngroups);
+		if (!t)
+			continue;
+		if (w->nptrees == w->ptcap) {
+			size_t nc = w->ptcap ? w->ptcap * 2 : 16;
+			struct wnode **np = realloc(w->ptrees, nc * sizeof *np);
+			if (!np) {
+				free(t);
+				set_err(w, PL_ENOMEM);
+				return;
+			}
+			w->ptrees = np;
+			w->ptcap = nc;
+		}
+		w->ptrees[w->nptrees++] = t;
+		uint32_t c = 0, off = 0;
+		for (uint32_t g = 0; g < ngroups; g++) {
+			plan_node(w, i, t, c, off, g);
+			off += t[c].nleaves;
+			c += t[c].size;
+		}
+	}
+}
+
+/* Makes the tuple lines planned after the line named name, those whose
+ * parts are all printed (the others are made where they are used). */
+static void make_planned(struct hw *w, const char *name)
+{
+	if (!w->plan_index.count)
+		return;
+	struct text_ref r = {name, strlen(name)};
+	size_t j = pl_ht_find(&w->plan_index, text_hash(r.s, r.len), same_text, &r, NULL);
+	if (!pl_ht_used(&w->plan_index, j))
+		return;
+	for (uint32_t p = (uint32_t)(uintptr_t)w->plan_index.vals[j]; p != UINT32_MAX;
+	     p = w->planned[p].next) {
+		const struct planned *q = &w->planned[p];
+		uint32_t n = q->tree[q->node].nleaves;
+		pl_value **v = malloc((n ? n : 1) * sizeof *v);
+		if (!v) {
+			set_err(w, PL_ENOMEM);
+			return;
+		}
+		bool ready = true;
+		for (uint32_t k = 0; k < n && ready; k++) {
+			v[k] = pl_inst_operand(q->inst, q->off + k);
+			if (!pl_value_is_arg(v[k])) {
+				uint32_t e = imap_find(w, pl_value_def(v[k]));
+				ready = e != UINT32_MAX && w->ents[e].printed;
+			}
+		}
+		if (ready) {
+			const char *want_attrs = w->want_attrs;
+			size_t want_attrs_len = w->want_attrs_len;
+			const pl_attr *attrs = pl_attrs_get(pl_inst_attrs_const(q->inst),
+			                                    "hlo_operand_attrs");
+			const pl_attr *na = q->group != UINT32_MAX && attrs &&
+			                            pl_attr_get_kind(attrs) == PL_ATTR_LIST &&
+			                            q->group < pl_attr_list_size(attrs)
+			                    ? pl_attr_list_at(attrs, q->group) : NULL;
+			w->want_attrs = na ? pl_attr_get_string(na, &w->want_attrs_len) : NULL;
+			ref(w, v, n, q->tree, q->node, NULL);
+			w->want_attrs = want_attrs;
+			w->want_attrs_len = want_attrs_len;
+		}
+		free(v);
+	}
+}
+
 /* ---- instructions ---- */
 
 static const char *const internal_keys[] = {"hlo_shape", "hlo_operands", "hlo_operand_names",
@@ -688,10 +889,21 @@ static const char *const internal_keys[] = {"hlo_shape", "hlo_operands", "hlo_op
 
 static bool internal_key(const char *k)
 {
+	/* each is "hlo_" and a word starting with one of these letters */
+	if (k[4] != 's' && k[4] != 'o' && k[4] != 'n' && k[4] != 'c')
+		return false;
 	for (const char *const *p = internal_keys; *p; p++)
 		if (!strcmp(k, *p))
 			return true;
 	return false;
+}
+
+/* ", NAME=" for the kept attribute "hlo_NAME" */
+static void put_attr_key(struct pl_strbuf *l, const char *key)
+{
+	pl_sb_puts(l, ", ");
+	pl_sb_puts(l, strcmp(key + 4, "control_predecessors") ? key + 4 : "control-predecessors");
+	pl_sb_putc(l, '=');
 }
 
 static void put_kept_attrs(struct hw *w, struct pl_strbuf *l, pl_inst *i, const char *skip1)
@@ -710,8 +922,7 @@ static void put_kept_attrs(struct hw *w, struct pl_strbuf *l, pl_inst *i, const 
 		}
 		size_t len;
 		const char *val = pl_attr_get_string(a, &len);
-		pl_sb_printf(l, ", %s=", strcmp(key + 4, "control_predecessors") ? key + 4
-		                                                             : "control-predecessors");
+		put_attr_key(l, key);
 		pl_sb_put(l, val, len);
 	}
 }
@@ -921,28 +1132,8 @@ static struct wnode *operand_structure(pl_inst *i, uint32_t *ntree, size_t *ngro
 	uint32_t leaves = 0;
 	for (;;) {
 		size_t at = nn;
-		if (p < e && *p == '_') {
-			/* a leaf: one array node */
-			if (nn == cap) {
-				cap = cap ? cap * 2 : 8;
-				struct wnode *nt = realloc(t, cap * sizeof *nt);
-				if (!nt) {
-					free(t);
-					return NULL;
-				}
-				t = nt;
-			}
-			memset(&t[nn], 0, sizeof *t);
-			t[nn].size = t[nn].nleaves = 1;
-			nn++;
-			p++;
-		} else if (p < e && *p == '(') {
-			/* reuse the shape parser: '_' is an array text */
-			if (!parse_wshape(&t, &nn, &cap, &p, e, 0)) {
-				free(t);
-				return NULL;
-			}
-		} else {
+		/* '_' is an array, "(...)" or "NAME@ANCHOR(...)" a tuple */
+		if (!parse_wshape(&t, &nn, &cap, &p, e, 0)) {
 			free(t);
 			return NULL;
 		}
@@ -957,6 +1148,28 @@ static struct wnode *operand_structure(pl_inst *i, uint32_t *ntree, size_t *ngro
 	if (p != e || leaves != pl_inst_num_operands(i)) {
 		free(t);
 		return NULL;
+	}
+	/* a copy of the text after the nodes, the names NUL-terminated */
+	size_t tb = nn * sizeof *t;
+	struct wnode *all = realloc(t, tb + len + 1);
+	if (!all) {
+		free(t);
+		return NULL;
+	}
+	t = all;
+	char *txt = (char *)all + tb;
+	memcpy(txt, s, len);
+	txt[len] = 0;
+	for (size_t k = 0; k < nn; k++) {
+		if (t[k].text)
+			t[k].text = txt + (t[k].text - s);
+		if (t[k].label) {
+			char *lb = txt + (t[k].label - s), *an = txt + (t[k].anchor - s);
+			lb[t[k].label_len] = 0;
+			an[t[k].anchor_len] = 0;
+			t[k].label = lb;
+			t[k].anchor = an;
+		}
 	}
 	*ntree = (uint32_t)nn;
 	*ngroups = groups;
@@ -1222,13 +1435,21 @@ static void print_inst(struct hw *w, pl_inst *i, struct ent *e, bool root)
 	pl_op op = pl_inst_op(i);
 	unsigned traits = pl_inst_traits(i);
 	/* operands first: they may need get-tuple-element or tuple lines */
-	struct pl_strbuf ops = {0};
+	/* the operand text and values: buffers of w's, as print_inst is
+	 * never entered again while it runs */
+	struct pl_strbuf *ops = &w->ops;
+	ops->len = 0;
 	size_t nops = pl_inst_num_operands(i);
-	pl_value **vals = malloc((nops ? nops : 1) * sizeof *vals);
-	if (!vals) {
-		set_err(w, PL_ENOMEM);
-		return;
+	if (nops > w->nvals) {
+		pl_value **nv = realloc(w->vals, nops * sizeof *nv);
+		if (!nv) {
+			set_err(w, PL_ENOMEM);
+			return;
+		}
+		w->vals = nv;
+		w->nvals = nops;
 	}
+	pl_value **vals = w->vals;
 	for (size_t k = 0; k < nops; k++)
 		vals[k] = pl_inst_operand(i, k);
 	if (traits & PL_TRAIT_COLLECTIVE_DONE) {
@@ -1236,10 +1457,9 @@ static void print_inst(struct hw *w, pl_inst *i, struct ent *e, bool root)
 		uint32_t se = st ? imap_find(w, st) : UINT32_MAX;
 		if (se == UINT32_MAX) {
 			inst_error(w, i, "its operands are not the results of a start");
-			free(vals);
 			return;
 		}
-		pl_sb_puts(&ops, w->ents[se].name);
+		pl_sb_puts(ops, w->ents[se].name);
 	} else {
 		uint32_t nt = 0;
 		size_t ngroups = 0;
@@ -1249,7 +1469,7 @@ static void print_inst(struct hw *w, pl_inst *i, struct ent *e, bool root)
 		uint32_t off = 0, c = 0;
 		for (size_t g = 0; g < (st ? ngroups : nops); g++) {
 			if (g)
-				pl_sb_puts(&ops, ", ");
+				pl_sb_puts(ops, ", ");
 			uint32_t n = st ? st[c].nleaves : 1;
 			const pl_attr *nm = names && pl_attr_get_kind(names) == PL_ATTR_LIST &&
 			                            g < pl_attr_list_size(names)
@@ -1259,7 +1479,7 @@ static void print_inst(struct hw *w, pl_inst *i, struct ent *e, bool root)
 			                            g < pl_attr_list_size(attrs)
 			                    ? pl_attr_list_at(attrs, g) : NULL;
 			w->want_attrs = na ? pl_attr_get_string(na, &w->want_attrs_len) : NULL;
-			pl_sb_puts(&ops, ref(w, vals + off, n, st, c, want && *want ? want : NULL));
+			pl_sb_puts(ops, ref(w, vals + off, n, st, c, want && *want ? want : NULL));
 			w->want_attrs = NULL;
 			off += n;
 			if (st)
@@ -1275,15 +1495,18 @@ static void print_inst(struct hw *w, pl_inst *i, struct ent *e, bool root)
 	pl_sb_puts(l, " = ");
 	put_ent_shape(w, l, e);
 	pl_sb_putc(l, ' ');
-	for (const char *c = opc; *c; c++)
-		pl_sb_putc(l, op == PL_OP_OTHER && *c == '_' ? '-' : *c);
+	size_t opc_at = l->len;
+	pl_sb_puts(l, opc);
+	for (size_t k = opc_at; op == PL_OP_OTHER && !l->failed && k < l->len; k++)
+		if (l->data[k] == '_')
+			l->data[k] = '-';
 	pl_sb_putc(l, '(');
 	const pl_attrs *d = pl_inst_attrs_const(i);
 	const char *lit;
 	size_t litlen;
 	if (pl_attrs_get_string(d, "hlo_constant", &lit, &litlen) == PL_OK)
 		pl_sb_put(l, lit, litlen);
-	pl_sb_put(l, ops.data ? ops.data : "", ops.len);
+	pl_sb_put(l, ops->data ? ops->data : "", ops->len);
 	pl_sb_putc(l, ')');
 	pl_op base = base_of(op);
 	if (traits & (PL_TRAIT_COLLECTIVE | PL_TRAIT_COLLECTIVE_START)) {
@@ -1314,18 +1537,14 @@ static void print_inst(struct hw *w, pl_inst *i, struct ent *e, bool root)
 		if (op == PL_OP_TENSOR_CONTRACT && !pl_attrs_get(d, "hlo_lhs_contracting_dims") &&
 		    !pl_attrs_get(d, "hlo_rhs_contracting_dims") && !pl_attrs_get(d, "hlo_lhs_batch_dims") &&
 		    !pl_attrs_get(d, "hlo_rhs_batch_dims") && !dot_dims(w, i, l)) {
-			free(vals);
-			pl_sb_free(&ops);
 			return;
 		}
 		put_kept_attrs(w, l, i, NULL);
 	}
-	if (l->failed || ops.failed)
+	if (l->failed || ops->failed)
 		set_err(w, PL_ENOMEM);
 	else
 		emit_line(w, l);
-	pl_sb_free(&ops);
-	free(vals);
 	e->printed = true;
 }
 
@@ -1403,9 +1622,12 @@ static void free_function_state(struct hw *w)
 	pl_ht_clear(&w->gte_index);
 	free(w->arg_ent);
 	w->arg_ent = NULL;
-	free(w->imap);
-	w->imap = NULL;
-	w->icap = 0;
+	pl_ht_clear(&w->imap);
+	for (size_t k = 0; k < w->nptrees; k++)
+		free(w->ptrees[k]);
+	w->nptrees = 0;
+	w->nplanned = 0;
+	pl_ht_clear(&w->plan_index);
 }
 
 /* Sets up an entity's tree for an instruction. Trees whose texts are
@@ -1533,6 +1755,20 @@ static bool inst_tree(struct hw *w, pl_inst *i, struct ent *e, struct pl_strbuf 
 		return true;
 	}
 	uint32_t nt = 0;
+	if (nres == 0 && !strcmp(pl_inst_opname(i), "hlo.tuple")) {
+		/* a tuple nothing uses: its shape is its operands' */
+		size_t nops = pl_inst_num_operands(i);
+		for (size_t k = 0; k < nops; k++)
+			t[k] = pl_value_type(pl_inst_operand(i, k));
+		e->tree = fitting_shape(pl_inst_attrs_const(i), "hlo_shape", t, nops, &nt);
+		if (!e->tree) {
+			e->tree = flat_tree(w, txt, t, nops, &nt);
+			*offsets = true;
+		}
+		e->ntree = nt;
+		free(t);
+		return e->tree != NULL;
+	}
 	e->tree = fitting_shape(pl_inst_attrs_const(i), "hlo_shape", t, nres, &nt);
 	e->ntree = nt;
 	if (e->tree && !e->tree[0].tuple && nres == 1) {
@@ -1557,12 +1793,15 @@ static void print_param(struct hw *w, size_t k, const struct ent *root_ent, cons
 	l->len = 0;
 	if (e == root_ent)
 		pl_sb_puts(l, "ROOT ");
-	pl_sb_printf(l, "%s = ", e->name);
+	pl_sb_puts(l, e->name);
+	pl_sb_puts(l, " = ");
 	if (e->tree)
 		put_tree(l, e->tree, 0);
 	else
 		pl_hlo_put_type_(l, pl_value_type(pl_func_arg(w->f, e->leaf0)));
-	pl_sb_printf(l, " parameter(%zu)", k);
+	pl_sb_puts(l, " parameter(");
+	pl_hlo_put_u64_(l, k);
+	pl_sb_putc(l, ')');
 	if (pa && pl_attr_get_kind(pa) == PL_ATTR_LIST && k < pl_attr_list_size(pa)) {
 		size_t len;
 		const char *s = pl_attr_get_string(pl_attr_list_at(pa, k), &len);
@@ -1572,6 +1811,7 @@ static void print_param(struct hw *w, size_t k, const struct ent *root_ent, cons
 		set_err(w, PL_ENOMEM);
 	else
 		emit_line(w, l);
+	make_planned(w, e->name);
 }
 
 static void print_function(struct hw *w, pl_func *f, bool entry)
@@ -1581,12 +1821,7 @@ static void print_function(struct hw *w, pl_func *f, bool entry)
 	struct pl_strbuf txt = {0}, rtxt = {0}; /* texts of synthesized shapes */
 	size_t nargs = pl_func_num_args(f);
 	w->arg_ent = malloc((nargs ? nargs : 1) * sizeof *w->arg_ent);
-	size_t ninsts = pl_func_num_insts(f);
-	w->icap = 16;
-	while (w->icap < 2 * (ninsts + 1))
-		w->icap *= 2;
-	w->imap = calloc(w->icap, sizeof *w->imap);
-	if (!w->arg_ent || !w->imap) {
+	if (!w->arg_ent) {
 		set_err(w, PL_ENOMEM);
 		return;
 	}
@@ -1796,6 +2031,8 @@ static void print_function(struct hw *w, pl_func *f, bool entry)
 			porder[j] = porder[j - 1];
 			porder[j - 1] = x;
 		}
+	plan_tuples(w, nparams);
+	make_planned(w, "");
 	size_t next_param = 0, line_no = 0;
 	for (size_t k = nparams; k < w->nents && w->status == PL_OK; k++) {
 		while (next_param < nparams && pat[porder[next_param]] <= (int64_t)line_no) {
@@ -1803,6 +2040,7 @@ static void print_function(struct hw *w, pl_func *f, bool entry)
 			line_no++;
 		}
 		print_inst(w, w->ents[k].inst, &w->ents[k], &w->ents[k] == root_ent);
+		make_planned(w, w->ents[k].name);
 		line_no++;
 	}
 	while (next_param < nparams)
@@ -1894,6 +2132,8 @@ int pl_print_hlo_module(pl_module *m, pl_diags *diags, pl_write_fn write, void *
 	w.write = write;
 	w.ud = userdata;
 	w.gte_index.map = true;
+	w.plan_index.map = true;
+	w.imap.map = true;
 	size_t nf = pl_module_num_funcs(m);
 	pl_func *entry = NULL;
 	for (size_t k = 0; k < nf; k++) {
@@ -1960,6 +2200,8 @@ int pl_print_hlo_module(pl_module *m, pl_diags *diags, pl_write_fn write, void *
 	pl_sb_free(&w.out);
 	pl_sb_free(&w.line);
 	pl_sb_free(&w.tmp);
+	pl_sb_free(&w.ops);
+	free(w.vals);
 	for (size_t k = 0; k < w.nreducers; k++)
 		free(w.reducers[k]);
 	free(w.reducers);
@@ -1971,6 +2213,10 @@ int pl_print_hlo_module(pl_module *m, pl_diags *diags, pl_write_fn write, void *
 	pl_ht_free(&w.name_set);
 	free(w.gte_keys);
 	pl_ht_free(&w.gte_index);
+	free(w.ptrees);
+	free(w.planned);
+	pl_ht_free(&w.plan_index);
+	pl_ht_free(&w.imap);
 	return rc;
 }
 

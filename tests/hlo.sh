@@ -37,6 +37,31 @@ expect_same_file "$T/out" "$H/step.out.hlo" ".pir read back from HLO writes the 
 run $P --passes= step.txt -o out.hlo.txt
 expect_same_file out.hlo.txt "$H/step.out.hlo" "-o NAME.hlo.txt writes HLO"
 
+# Tuple lines come back by name, shape and place: one nothing uses, one
+# after a parameter with its layouts and attributes, one shared by two
+# others (tuples.hlo is written as XLA prints it).
+run $P --passes= "$H/tuples.hlo"
+expect_out 'hlo.tuple %zero, %zero {hlo_name = "unused", hlo_shape = "(s32[], s32[])"}' \
+	"a tuple nothing uses is an instruction without results"
+expect_out 'hlo_operands = "pair@input(f32[4,8]{0,1},f32[4,8]{0,1}),left@one(tuple.7@one(_,_),_),right@one(tuple.7@one(_,_),_)"' \
+	"tuple operands are recorded with their names and places"
+cp "$T/out" tuples.pir
+run $P --passes= "$H/tuples.hlo" -o tuples.out.hlo
+expect_same_file tuples.out.hlo "$H/tuples.hlo" "tuples.hlo is written back byte for byte"
+run $P --passes= tuples.out.hlo
+expect_same_file "$T/out" tuples.pir "and reads back as the same IR"
+# the place: after the line named, else just before the user
+printf 'func @f(%%a: f32[4], %%b: f32[4]) attributes {hlo_entry = true} {\n  %%c = hlo.negate %%a : f32[4]\n  %%e = hlo.negate %%b : f32[4]\n  %%d = hlo.custom_call %%b, %%c, %%e {hlo_operands = "t@c(_,_),_"} : f32[4]\n  return %%d\n}\n' >place.pir
+run $P --passes= place.pir --output-format=hlo
+sed -n '/negate(a)/,/ROOT/p' "$T/out" >got
+printf '  c = f32[4]{0} negate(a)\n  t = (f32[4]{0}, f32[4]{0}) tuple(b, c)\n  e = f32[4]{0} negate(b)\n  ROOT d = f32[4]{0} custom-call(t, e)\n' >want
+expect_same_file got want "a tuple is made right after the line it followed"
+sed 's/t@c(/t@nowhere(/' place.pir >away.pir
+run $P --passes= away.pir --output-format=hlo
+sed -n '/negate(a)/,/ROOT/p' "$T/out" >got
+printf '  c = f32[4]{0} negate(a)\n  e = f32[4]{0} negate(b)\n  t = (f32[4]{0}, f32[4]{0}) tuple(b, c)\n  ROOT d = f32[4]{0} custom-call(t, e)\n' >want
+expect_same_file got want "a tuple whose line is gone is made before its user"
+
 # A .pir op with no HLO form is refused with its name, and nothing written.
 printf 'func @f(%%a: f32[4], %%b: f32[4]) {\n  affine_store %%a, %%b {domain = [4]}\n  return\n}\n' >store.pir
 echo keep >kept.hlo

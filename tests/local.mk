@@ -96,7 +96,8 @@ EXTRA_DIST += tests/e2e.sh tests/e2e
 # XLA HLO text in and out, on the project's own small modules.
 TESTS += tests/hlo.sh
 EXTRA_DIST += tests/hlo.sh tests/hlo/step.hlo tests/hlo/step.pir tests/hlo/step.out.hlo \
-	tests/hlo/coalesce.pir tests/hlo/coalesce.out.hlo tests/hlo/combiners.tsv
+	tests/hlo/coalesce.pir tests/hlo/coalesce.out.hlo tests/hlo/combiners.tsv \
+	tests/hlo/tuples.hlo
 
 # Real XLA HLO, read from HLO_DIR (default: shared/hlo beside the source
 # tree, never copied into it): `make check-real-hlo HLO_DIR=...`.
