@@ -146,6 +146,8 @@ struct pl_module {
 	uint64_t free_mask[(PL_FREE_BLOCK_CLASSES + 63) / 64];
 	/* names.c's scratch set of value names, kept between functions */
 	struct pl_ht names;
+	/* the functions by name (names never change, functions never go) */
+	struct pl_ht funcs_by_name;
 	/* the reserved attribute keys, interned when the module is made, so
 	 * the SDK's own lookups compare pointers */
 	struct pl_reserved_keys {
@@ -175,9 +177,12 @@ PL_INTERNAL const void *pl_intern_blob_(pl_module *m, struct pl_ht *set,
                                         const void *bytes, size_t len);
 PL_INTERNAL uint64_t pl_hash_bytes_(const void *p, size_t len);
 PL_INTERNAL void pl_intern_free_(struct pl_ht *set);
-/* Registers a function built by the parser without the duplicate check. */
+/* A new function named name (len bytes): a valid name that the caller
+ * made sure no function of m has (pl_module_find_func_). */
 PL_INTERNAL pl_func *pl_func_new_unchecked_(pl_module *m, const char *name,
                                             size_t len);
+/* The function of m named name (len bytes), or NULL. */
+PL_INTERNAL pl_func *pl_module_find_func_(const pl_module *m, const char *name, size_t len);
 
 /* --- attr.c --- */
 PL_INTERNAL const pl_attr *pl_attr_intern_list_(pl_module *m, const pl_attr *elems,

@@ -122,6 +122,7 @@ void pl_module_free(pl_module *m)
 	pl_intern_free_(&m->types);
 	pl_intern_free_(&m->lists);
 	pl_ht_free(&m->names);
+	pl_ht_free(&m->funcs_by_name);
 	pl_count_memo_free_(m->count_memo);
 	pl_arena_free(&m->arena);
 	free(m->funcs);
@@ -141,12 +142,30 @@ pl_func *pl_module_func_at(const pl_module *m, size_t i)
 	return i < m->nfuncs ? m->funcs[i] : NULL;
 }
 
+struct func_probe {
+	const char *name;
+	size_t len;
+};
+
+static bool func_named(const void *item, const void *probe, const void *ctx)
+{
+	(void)ctx;
+	const struct func_probe *fp = probe;
+	const char *name = ((const pl_func *)item)->name;
+	return strncmp(name, fp->name, fp->len) == 0 && name[fp->len] == '\0';
+}
+
+pl_func *pl_module_find_func_(const pl_module *m, const char *name, size_t len)
+{
+	struct func_probe fp = {name, len};
+	return (pl_func *)(uintptr_t)pl_ht_get(&m->funcs_by_name,
+	                                       (uint32_t)pl_hash_bytes_(name, len), func_named,
+	                                       &fp, NULL);
+}
+
 pl_func *pl_module_find_func(const pl_module *m, const char *name)
 {
-	for (size_t i = 0; i < m->nfuncs; i++)
-		if (strcmp(m->funcs[i]->name, name) == 0)
-			return m->funcs[i];
-	return NULL;
+	return pl_module_find_func_(m, name, strlen(name));
 }
 
 size_t pl_module_num_insts(const pl_module *m) { return m->ninsts; }
@@ -173,6 +192,8 @@ pl_func *pl_func_new_unchecked_(pl_module *m, const char *name, size_t len)
 		m->funcs = v;
 		m->funcs_cap = cap;
 	}
+	if (!pl_ht_reserve(&m->funcs_by_name))
+		return NULL;
 	pl_func *f = pl_arena_alloc(&m->arena, sizeof *f);
 	if (!f)
 		return NULL;
@@ -183,6 +204,10 @@ pl_func *pl_func_new_unchecked_(pl_module *m, const char *name, size_t len)
 		return NULL;
 	f->attrs.owner = PL_ATTRS_OF_FUNC;
 	m->funcs[m->nfuncs++] = f;
+	uint32_t hash = (uint32_t)pl_hash_bytes_(name, len);
+	struct func_probe fp = {name, len};
+	pl_ht_put(&m->funcs_by_name,
+	          pl_ht_find(&m->funcs_by_name, hash, func_named, &fp, NULL), hash, f);
 	return f;
 }
 

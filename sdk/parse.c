@@ -65,7 +65,6 @@ struct parser {
 	struct VEC(pl_attr) elems;
 	unsigned depth;
 	struct pl_ht values; /* the current function's values, by name */
-	struct pl_ht funcs;  /* function names */
 	struct pl_ht ops;    /* op names by text: interned name -> pl_op */
 	struct pl_ht keys;   /* attribute keys by text */
 	struct pl_ht dtypes; /* dtype names by text -> pl_dtype */
@@ -556,24 +555,14 @@ static void parse_inst(struct parser *p, pl_func *f)
 	pl_func_append(f, inst);
 }
 
-static bool func_named(const void *item, const void *probe, const void *ctx)
-{
-	(void)ctx;
-	return same_text(((const pl_func *)item)->name, probe);
-}
-
 /* GLOBAL, a function of its own */
 static pl_func *new_func(struct parser *p)
 {
 	struct ref r = {TOK.s, TOK.len, TOK.line, TOK.col};
-	uint32_t hash = hash_text(r.s, r.len);
-	reserve(p, &p->funcs);
-	size_t j = pl_ht_find(&p->funcs, hash, func_named, &r, NULL);
-	if (pl_ht_used(&p->funcs, j))
+	if (pl_module_find_func_(p->m, r.s, r.len))
 		error_at(p, r.line, r.col, "redefinition of function '@%.*s'",
 		         (int)(r.len > 64 ? 64 : r.len), r.s);
 	pl_func *f = nn(p, pl_func_new_unchecked_(p->m, r.s, r.len));
-	pl_ht_put(&p->funcs, j, hash, f);
 	next(p);
 	return f;
 }
@@ -663,7 +652,6 @@ static int parse(const char *text, size_t len, const char *source_name, pl_diags
 	free(p->entry_at.v);
 	free(p->elems.v);
 	pl_ht_free(&p->values);
-	pl_ht_free(&p->funcs);
 	pl_ht_free(&p->ops);
 	pl_ht_free(&p->keys);
 	pl_ht_free(&p->dtypes);
