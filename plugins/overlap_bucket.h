@@ -179,9 +179,16 @@ static inline void ev_unlink(struct bucketer *B, uint32_t ev)
 }
 
 /* A refusal of cand by the bucket of existing, as a remark (when remarks
- * are on): "cannot bucket %existing with %cand: REASON". */
+ * are on): "cannot bucket %existing with %cand: REASON". Called through
+ * OV_WHY, which evaluates the reason's arguments (labels, positions found
+ * by binary search) only when remarks are on. */
 __attribute__((format(printf, 4, 5))) void ov_why(struct bucketer *B, uint32_t existing,
                                                  uint32_t cand, const char *fmt, ...);
+#define OV_WHY(B, ...)                        \
+	do {                                  \
+		if ((B)->remarks)             \
+			ov_why((B), __VA_ARGS__); \
+	} while (0)
 
 /* What collective c's order needs (its operands' definitions, its
  * results' uses, the stores to its operands, at current positions), added

@@ -197,29 +197,20 @@ static bool is_true(const pl_attr *a)
 	return a && pl_attr_get_kind(a) == PL_ATTR_BOOL && pl_attr_get_bool(a);
 }
 
-static bool done_pinned(struct bucketer *B, const pl_inst *done)
+/* The two halves of reading c's key, called while the collective info is
+ * built: c->pg for any collective with a group_id, and c->key for one that
+ * may be bucketed, as far as its start tells; its done is pinned, it may
+ * not. Keys and process groups are numbered in the order of their first
+ * collective (a key whose only members turn out pinned stays empty). */
+static int classify_start(void *ud, struct ov_coll *c)
 {
-	const pl_attrs *d = pl_inst_attrs_const(done);
-	if (!pl_attrs_count(d))
-		return false;
-	const pl_attr *a[NUM_ATTRS];
-	key_classes_read(&B->attrs, d, a);
-	return is_true(a[A_PINNED]);
-}
-
-/* Reads c's key; sets c->pg (any collective with a group_id) and c->key
- * (those that may be bucketed). */
-static int classify(struct bucketer *B, struct ov_coll *c)
-{
+	struct bucketer *B = ud;
 	const pl_attrs *as = pl_inst_attrs_const(c->start);
 	struct key k = {.kind = pl_inst_op(c->start)};
-	bool one = c->done && pl_inst_num_operands(c->start) == 1 &&
-	           pl_inst_num_results(c->start) == 1 && !done_pinned(B, c->done);
-	pl_dtype dtype = one ? pl_type_dtype(pl_value_type(pl_inst_operand(c->start, 0)))
-	                     : PL_DTYPE_INVALID;
+	bool one = pl_inst_num_operands(c->start) == 1 && pl_inst_num_results(c->start) == 1;
 	const pl_attr *a[NUM_ATTRS];
 	key_classes_read(&B->attrs, as, a);
-	if (!a[A_GROUP_ID] || pl_attr_get_kind(a[A_GROUP_ID]) != PL_ATTR_STRING || !c->done)
+	if (!a[A_GROUP_ID] || pl_attr_get_kind(a[A_GROUP_ID]) != PL_ATTR_STRING)
 		return PL_OK;
 	k.gid = pl_attr_get_string(a[A_GROUP_ID], &k.gid_len);
 	if (!k.gid_len)
@@ -241,10 +232,23 @@ static int classify(struct bucketer *B, struct ov_coll *c)
 		k.reduce = pl_attr_get_string(a[A_REDUCE], &k.reduce_len);
 	}
 	if (!(k.kind == PL_OP_ALL_GATHER_START && B->cfg->multidtype))
-		k.dtype = dtype;
+		k.dtype = pl_type_dtype(pl_value_type(pl_inst_operand(c->start, 0)));
 	k.pg = c->pg;
 	if ((c->key = key_table_find(&B->keys, &k)) < 0)
 		return PL_ENOMEM;
+	return PL_OK;
+}
+
+static int classify_done(void *ud, struct ov_coll *c)
+{
+	struct bucketer *B = ud;
+	const pl_attrs *d = pl_inst_attrs_const(c->done);
+	if (c->key < 0 || !pl_attrs_count(d))
+		return PL_OK;
+	const pl_attr *a[NUM_ATTRS];
+	key_classes_read(&B->attrs, d, a);
+	if (is_true(a[A_PINNED]))
+		c->key = -1;
 	return PL_OK;
 }
 
@@ -419,7 +423,7 @@ static bool over_cap(struct bucketer *B, const struct bucket *b, size_t lo, size
 	if (j >= hi)
 		return false;
 	uint32_t cand = B->sorted[j].coll;
-	ov_why(B, b->first, cand,
+	OV_WHY(B, b->first, cand,
 	    "bucket of %" PRIu64 " bytes cannot take %" PRIu64 " more (max_bucket_bytes %" PRIu64 ")",
 	    b->bytes, B->F.colls[cand].size_bytes, max);
 	return true;
@@ -669,9 +673,12 @@ static int overlap_func(struct bucketer *B, pl_func *f, const pl_cost_model *cm)
 	B->nbuckets = 0;
 	key_table_clear(&B->keys);
 	key_table_clear(&B->pgs);
-	rc = ov_info_build(&B->F, f, cm);
+	const struct ov_hooks hooks = {classify_start, classify_done, B};
+	rc = ov_info_build(&B->F, f, cm, &hooks);
+	/* a start without its done (the verifier refuses them) is never bucketed */
 	for (size_t c = 0; c < B->F.ncoll && rc == PL_OK; c++)
-		rc = classify(B, &B->F.colls[c]);
+		if (!B->F.colls[c].done)
+			B->F.colls[c].pg = B->F.colls[c].key = -1;
 	if (rc == PL_OK && B->keys.n)
 		rc = build_timelines(B);
 	if (rc == PL_OK && B->keys.n)

@@ -171,7 +171,8 @@ static int give_time(struct ov_func *F, uint32_t idx, uint64_t t, uint32_t *head
 	return PL_OK;
 }
 
-int ov_info_build(struct ov_func *F, pl_func *f, const pl_cost_model *cm)
+int ov_info_build(struct ov_func *F, pl_func *f, const pl_cost_model *cm,
+                  const struct ov_hooks *h)
 {
 	F->f = f;
 	F->n = F->ncoll = F->npairs = F->nevents = 0;
@@ -204,10 +205,15 @@ int ov_info_build(struct ov_func *F, pl_func *f, const pl_cost_model *cm)
 		unsigned tr = pl_inst_traits(i);
 		uint64_t t; /* the simulation's time, asked only where it counts */
 		if (tr & PL_TRAIT_COLLECTIVE_START) {
+			size_t c = F->ncoll;
 			if ((rc = pl_inst_time_ns(i, cm, &t)) == PL_OK)
 				rc = add_start(F, i, idx, t, &head, &tail);
+			if (rc == PL_OK && F->ncoll > c)
+				rc = h->start(h->ud, &F->colls[c]);
 		} else if (tr & PL_TRAIT_COLLECTIVE_DONE) {
 			rc = add_done(F, i, idx, &head, &tail);
+			if (rc == PL_OK && F->coll_at[idx] != OV_NONE)
+				rc = h->done(h->ud, &F->colls[F->coll_at[idx]]);
 		} else if (!(tr & (PL_TRAIT_COLLECTIVE | PL_TRAIT_TERMINATOR)) && head != OV_NONE) {
 			if ((rc = pl_inst_time_ns(i, cm, &t)) == PL_OK)
 				rc = give_time(F, idx, t, &head, &tail);

@@ -82,11 +82,22 @@ struct ov_func {
 	size_t stack_len, stack_cap;
 };
 
+/* What the caller does with each collective while the walk is at it (its
+ * instructions are in the cache then, and would not be later): start when
+ * its start is seen, done when its done is (c->start and c->done set).
+ * Each returns PL_OK or an error that stops the walk. */
+struct ov_hooks {
+	int (*start)(void *ud, struct ov_coll *c);
+	int (*done)(void *ud, struct ov_coll *c);
+	void *ud;
+};
+
 /* Fills F for f, with each instruction's time as the simulation under cm
- * gives it (pl_inst_time_ns). F keeps its memory from one function to the
- * next. PL_OK, PL_ENOMEM, PL_ELIMIT (2^32 - 1 instructions or more) or
- * what pl_inst_time_ns returns. */
-int ov_info_build(struct ov_func *F, pl_func *f, const pl_cost_model *cm);
+ * gives it (pl_inst_time_ns), calling h's hooks. F keeps its memory from
+ * one function to the next. PL_OK, PL_ENOMEM, PL_ELIMIT (2^32 - 1
+ * instructions or more), what pl_inst_time_ns or a hook returns. */
+int ov_info_build(struct ov_func *F, pl_func *f, const pl_cost_model *cm,
+                  const struct ov_hooks *h);
 void ov_info_free(struct ov_func *F);
 /* Frees F's memory and empties it for the next ov_info_build: before work
  * of its own that needs memory in proportion to the function. */

@@ -139,7 +139,7 @@ static int has_ancestor_conflicts(struct bucketer *B, const struct bucket *b, ui
 		if ((rc = ov_reaches_start(F, mc->start_idx, cand, &r)) != PL_OK)
 			break;
 		if (r) {
-			ov_why(B, b->first, cand, "has ancestor conflicts (%%%s depends on %%%s)",
+			OV_WHY(B, b->first, cand, "has ancestor conflicts (%%%s depends on %%%s)",
 			    inst_label(cc->start), inst_label(mc->start));
 			*out = true;
 			break;
@@ -147,7 +147,7 @@ static int has_ancestor_conflicts(struct bucketer *B, const struct bucket *b, ui
 		if ((rc = ov_reaches_start(F, cc->start_idx, m, &r)) != PL_OK)
 			break;
 		if (r) {
-			ov_why(B, b->first, cand, "has ancestor conflicts (%%%s depends on %%%s)",
+			OV_WHY(B, b->first, cand, "has ancestor conflicts (%%%s depends on %%%s)",
 			    inst_label(mc->start), inst_label(cc->start));
 			*out = true;
 			break;
@@ -155,7 +155,7 @@ static int has_ancestor_conflicts(struct bucketer *B, const struct bucket *b, ui
 		if ((rc = ov_reaches_done(F, mc->done_idx, cand, &r)) != PL_OK)
 			break;
 		if (r) {
-			ov_why(B, b->first, cand, "has ancestor conflicts (%%%s depends on %%%s)",
+			OV_WHY(B, b->first, cand, "has ancestor conflicts (%%%s depends on %%%s)",
 			    inst_label(cc->done), inst_label(mc->done));
 			*out = true;
 			break;
@@ -163,7 +163,7 @@ static int has_ancestor_conflicts(struct bucketer *B, const struct bucket *b, ui
 		if ((rc = ov_reaches_done(F, cc->done_idx, m, &r)) != PL_OK)
 			break;
 		if (r) {
-			ov_why(B, b->first, cand, "has ancestor conflicts (%%%s depends on %%%s)",
+			OV_WHY(B, b->first, cand, "has ancestor conflicts (%%%s depends on %%%s)",
 			    inst_label(mc->done), inst_label(cc->done));
 			*out = true;
 			break;
@@ -171,7 +171,7 @@ static int has_ancestor_conflicts(struct bucketer *B, const struct bucket *b, ui
 		if ((rc = ov_reaches_hiding(F, cc->done_idx, m, &r)) != PL_OK)
 			break;
 		if (r) {
-			ov_why(B, b->first, cand,
+			OV_WHY(B, b->first, cand,
 			    "has ancestor conflicts (a hiding node of %%%s depends on %%%s)",
 			    inst_label(mc->start), inst_label(cc->done));
 			*out = true;
@@ -180,7 +180,7 @@ static int has_ancestor_conflicts(struct bucketer *B, const struct bucket *b, ui
 		if ((rc = ov_reaches_hiding(F, mc->done_idx, cand, &r)) != PL_OK)
 			break;
 		if (r) {
-			ov_why(B, b->first, cand,
+			OV_WHY(B, b->first, cand,
 			    "has ancestor conflicts (a hiding node of %%%s depends on %%%s)",
 			    inst_label(cc->start), inst_label(mc->done));
 			*out = true;
@@ -297,7 +297,7 @@ static void report_enclosed(struct bucketer *B, const struct bucket *b, uint32_t
 		const struct ov_coll *mc = &F->colls[m];
 		const struct ivl *e = mc->nhide ? enclosing(B, he->s, mc->hf_idx) : NULL;
 		if (e) {
-			ov_why(B, b->first, cand,
+			OV_WHY(B, b->first, cand,
 			    "hiding interval (%" PRIu32 ", %" PRIu32 ") enclosed by execution "
 			    "interval (%" PRIu32 ", %" PRIu32 ")",
 			    he->s, mc->hf_idx, e->s, e->e);
@@ -340,7 +340,7 @@ static int preserves_hiding_intervals(struct bucketer *B, const struct bucket *b
 			             : mc->hl_idx >= W ? ov_first_hiding_at_or_after(F, m, W)
 			                               : OV_NONE;
 			if (bad != OV_NONE) {
-				ov_why(B, b->first, cand,
+				OV_WHY(B, b->first, cand,
 				    "hiding compute at pos %" PRIu32 " not between start %" PRIu32
 				    " and wait %" PRIu32,
 				    bad, S, W);
@@ -397,7 +397,7 @@ static bool starts_valid(struct bucketer *B, const struct bucket *b, uint32_t ca
 	for (int k = 0; k < 2; k++) {
 		const struct needs *nd = nds[k];
 		if (nd->has_def && nd->max_def >= spos) {
-			ov_why(B, b->first, cand,
+			OV_WHY(B, b->first, cand,
 			    "path exists between starts (%%%s defined at %" PRIu32
 			    ", not before the new start at %" PRIu32 ")",
 			    value_label(nd->def_v), ov_index_of(F, nd->max_def), S);
@@ -407,7 +407,7 @@ static bool starts_valid(struct bucketer *B, const struct bucket *b, uint32_t ca
 	for (int k = 0; k < 2; k++) {
 		const struct store_rec *st = store_between(nds[k], from[k], spos);
 		if (st) {
-			ov_why(B, b->first, cand,
+			OV_WHY(B, b->first, cand,
 			    "path exists between starts (store to %%%s at %" PRIu32
 			    " between the start at %" PRIu32 " and the new start at %" PRIu32 ")",
 			    value_label(st->v), ov_index_of(F, st->pos), ov_index_of(F, from[k]), S);
@@ -424,7 +424,7 @@ static bool waits_valid(struct bucketer *B, const struct bucket *b, uint32_t can
 {
 	const struct ov_func *F = &B->F;
 	if (wpos <= spos) {
-		ov_why(B, b->first, cand,
+		OV_WHY(B, b->first, cand,
 		    "path exists between waits (the new done at %" PRIu32
 		    " is not after the new start at %" PRIu32 ")",
 		    W, S);
@@ -434,7 +434,7 @@ static bool waits_valid(struct bucketer *B, const struct bucket *b, uint32_t can
 	for (int k = 0; k < 2; k++) {
 		const struct needs *nd = nds[k];
 		if (nd->has_use && nd->min_use <= wpos) {
-			ov_why(B, b->first, cand,
+			OV_WHY(B, b->first, cand,
 			    "path exists between waits (%%%s used at %" PRIu32
 			    ", not after the new done at %" PRIu32 ")",
 			    value_label(nd->use_v), ov_index_of(F, nd->min_use), W);
@@ -444,7 +444,7 @@ static bool waits_valid(struct bucketer *B, const struct bucket *b, uint32_t can
 	for (int k = 0; k < 2; k++) {
 		const struct store_rec *st = store_between(nds[k], spos, wpos);
 		if (st) {
-			ov_why(B, b->first, cand,
+			OV_WHY(B, b->first, cand,
 			    "path exists between waits (store to %%%s at %" PRIu32
 			    " while in flight from %" PRIu32 " to %" PRIu32 ")",
 			    value_label(st->v), ov_index_of(F, st->pos), S, W);
@@ -488,7 +488,7 @@ int ov_can_add_to_bucket(struct bucketer *B, struct bucket *b, uint32_t cand, bo
 	struct ov_coll *cc = &F->colls[cand];
 	*added = false;
 	if (ov_is_hiding_node(F, cc->start_idx) || ov_is_hiding_node(F, cc->done_idx)) {
-		ov_why(B, b->first, cand, "nyi: bucketing collective used for overlap");
+		OV_WHY(B, b->first, cand, "nyi: bucketing collective used for overlap");
 		return PL_OK;
 	}
 	bool conflict;
@@ -532,7 +532,7 @@ int ov_can_add_to_bucket(struct bucketer *B, struct bucket *b, uint32_t cand, bo
 		*added = true;
 		return join(B, b, cand, sev, wev);
 	}
-	ov_why(B, b->first, cand, "all timeline positions failed");
+	OV_WHY(B, b->first, cand, "all timeline positions failed");
 	return PL_OK;
 }
 
