@@ -17,7 +17,7 @@
  *  2. groups: collectives of one key (kind, group_id, factor, dimension,
  *     reduce, and dtype except for all-gathers under multidtype), process
  *     groups in the order of their first collective, keys in the order of
- *     theirs;
+ *     theirs (each key read while step 1 passes its start and done);
  *  3. per group, find_buckets: least hidden first (or by position), grow a
  *     bucket from each collective not yet taken over the next candidates,
  *     within the byte cap, the candidate and position distances and the
