@@ -662,13 +662,13 @@ static int bucket_groups(struct bucketer *B)
 static int overlap_func(struct bucketer *B, pl_func *f, const pl_cost_model *cm)
 {
 	pl_schedule *s;
-	int rc = pl_schedule_new(&s, f, cm);
+	int rc = pl_schedule_new_totals(&s, f, cm);
 	if (rc != PL_OK) {
 		B->failed = f;
 		return rc;
 	}
 	uint64_t before = pl_schedule_exposed_ns(s);
-	pl_schedule_free(s); /* its rows are not needed: the info computes its own times */
+	pl_schedule_free(s);
 	B->exposed_before = add_sat(B->exposed_before, before);
 	B->nbuckets = 0;
 	key_table_clear(&B->keys);
@@ -692,10 +692,7 @@ static int overlap_func(struct bucketer *B, pl_func *f, const pl_cost_model *cm)
 	B->num_buckets += B->nbuckets;
 	uint64_t after = before;
 	if (rc == PL_OK && B->nbuckets) {
-		/* the simulation needs memory in proportion to the function: give
-		 * back the info's first, so that the two never add up */
-		ov_info_release(&B->F);
-		if ((rc = pl_schedule_new(&s, f, cm)) != PL_OK) {
+		if ((rc = pl_schedule_new_totals(&s, f, cm)) != PL_OK) {
 			B->failed = f;
 			return rc;
 		}

@@ -236,12 +236,6 @@ void ov_info_free(struct ov_func *F)
 	free(F->stack);
 }
 
-void ov_info_release(struct ov_func *F)
-{
-	ov_info_free(F);
-	*F = (struct ov_func){0};
-}
-
 /* ---- lookups ---- */
 
 int64_t ov_coll_of(const struct ov_func *F, const pl_inst *inst)

@@ -99,9 +99,6 @@ struct ov_hooks {
 int ov_info_build(struct ov_func *F, pl_func *f, const pl_cost_model *cm,
                   const struct ov_hooks *h);
 void ov_info_free(struct ov_func *F);
-/* Frees F's memory and empties it for the next ov_info_build: before work
- * of its own that needs memory in proportion to the function. */
-void ov_info_release(struct ov_func *F);
 
 /* The collective whose start or done inst is (an instruction of F's
  * function as it came in); -1 for any other. */

@@ -4,7 +4,7 @@
  * nothing; adds four statistics.
  *
  * What a pipeline bought, in time: each function is simulated as it is now
- * (pl_schedule_new: a compute clock and one stream per process group, so a
+ * (pl_schedule_new_totals: a compute clock and one stream per process group, so a
  * collective started early runs while compute does), and the makespan, the
  * compute time, the communication time and the communication nothing hid
  * (exposed) are summed over the functions, in ns, exactly (128-bit sums).
@@ -74,7 +74,7 @@ static int schedule_run(pl_pass_ctx *ctx, void *state, pl_module *m)
 	for (size_t fi = 0; fi < pl_module_num_funcs(m); fi++) {
 		const pl_func *f = pl_module_func_at(m, fi);
 		pl_schedule *s;
-		int rc = pl_schedule_new(&s, f, cm);
+		int rc = pl_schedule_new_totals(&s, f, cm);
 		if (rc == PL_ENOMEM)
 			return pass_end_report(ctx, rc, "simulate");
 		if (rc) {

@@ -4,8 +4,9 @@
  *
  * One walk over the function. Two small hash maps keep it linear: group
  * names to stream indices (by content: after a module append equal names
- * may live at two addresses) and starts to their rows (a done finds its
- * start through its operand's defining instruction).
+ * may live at two addresses) and starts to the time they end (a done
+ * finds its start through its operand's defining instruction). The rows,
+ * one per instruction, are only written: a schedule of totals has none.
  */
 #include "internal.h"
 
@@ -24,8 +25,8 @@ struct group {
 };
 
 struct pl_schedule {
-	struct row *rows;
-	size_t n;
+	struct row *rows; /* NULL for totals only */
+	size_t n;         /* rows */
 	struct group *groups;
 	size_t ngroups;
 	char *names; /* every group name, NUL-terminated, one after another */
@@ -110,6 +111,17 @@ static int keep_names(pl_schedule *s)
 
 /* ---- starts by instruction ---- */
 
+struct started {
+	const pl_inst *inst;
+	uint64_t end;
+};
+
+struct starts {
+	struct pl_ht map; /* items: an index into v + 1 */
+	struct started *v;
+	size_t n, cap;
+};
+
 static uint32_t start_hash_of(const pl_inst *inst)
 {
 	return (uint32_t)mix64((uint64_t)(uintptr_t)inst);
@@ -117,30 +129,38 @@ static uint32_t start_hash_of(const pl_inst *inst)
 
 static bool start_is(const void *item, const void *probe, const void *ctx)
 {
-	return ((const struct row *)ctx)[(uintptr_t)item - 1].inst == probe;
+	return ((const struct started *)ctx)[(uintptr_t)item - 1].inst == probe;
 }
 
-static int add_start(pl_schedule *s, struct pl_ht *m, size_t row)
+static int add_start(struct starts *st, const pl_inst *inst, uint64_t end)
 {
-	if (!pl_ht_reserve(m))
+	if (st->n == st->cap) {
+		size_t cap = st->cap ? st->cap * 2 : 64;
+		struct started *v = realloc(st->v, cap * sizeof *v);
+		if (!v)
+			return PL_ENOMEM;
+		st->v = v;
+		st->cap = cap;
+	}
+	if (!pl_ht_reserve(&st->map))
 		return PL_ENOMEM;
-	uint32_t hash = start_hash_of(s->rows[row].inst);
-	size_t j = pl_ht_find(m, hash, start_is, s->rows[row].inst, s->rows);
-	pl_ht_put(m, j, hash, (const void *)(uintptr_t)(row + 1));
+	st->v[st->n] = (struct started){inst, end};
+	uint32_t hash = start_hash_of(inst);
+	size_t j = pl_ht_find(&st->map, hash, start_is, inst, st->v);
+	pl_ht_put(&st->map, j, hash, (const void *)(uintptr_t)++st->n);
 	return PL_OK;
 }
 
-/* The row of the start whose result done takes, or NULL. */
-static const struct row *start_of(const pl_schedule *s, const struct pl_ht *m,
-                                  const pl_inst *done)
+/* The start whose result done takes, or NULL. */
+static const struct started *start_of(const struct starts *st, const pl_inst *done)
 {
 	if (!done->nops)
 		return NULL;
 	const pl_inst *start = pl_inst_ops_(done)[0].val->def;
 	if (!start)
 		return NULL;
-	const void *k = pl_ht_get(m, start_hash_of(start), start_is, start, s->rows);
-	return k ? &s->rows[(uintptr_t)k - 1] : NULL;
+	const void *k = pl_ht_get(&st->map, start_hash_of(start), start_is, start, st->v);
+	return k ? &st->v[(uintptr_t)k - 1] : NULL;
 }
 
 /* ---- the walk ---- */
@@ -152,31 +172,29 @@ static bool add_u64(uint64_t *acc, uint64_t v)
 
 static int simulate(pl_schedule *s, const pl_func *f, const pl_cost_model *cm)
 {
-	struct pl_ht groups = {0}, starts = {0};
+	struct pl_ht groups = {0};
+	struct starts starts = {0};
 	size_t groups_cap = 0;
 	uint64_t c = 0;
 	int rc = PL_OK;
 	size_t i = 0;
-	for (const pl_inst *inst = f->first; inst && i < s->n && rc == PL_OK;
-	     inst = inst->next, i++) {
-		struct row *r = &s->rows[i];
-		r->inst = inst;
+	for (const pl_inst *inst = f->first; inst && rc == PL_OK; inst = inst->next, i++) {
+		struct row r = {.inst = inst};
 		uint64_t t;
 		if ((rc = pl_inst_time_ns(inst, cm, &t)))
 			break;
 		unsigned traits = pl_op_traits((pl_op)inst->op);
 		if (traits & PL_TRAIT_COLLECTIVE_DONE) {
-			const struct row *start = start_of(s, &starts, inst);
-			if (!start || !(pl_op_traits((pl_op)start->inst->op) &
-			                PL_TRAIT_COLLECTIVE_START)) {
+			const struct started *start = start_of(&starts, inst);
+			if (!start) {
 				rc = PL_EINVAL;
 				break;
 			}
-			r->begin = c;
-			r->end = start->end > c ? start->end : c;
-			r->exposed = r->end - c;
-			c = r->end;
-			if (!add_u64(&s->exposed, r->exposed))
+			r.begin = c;
+			r.end = start->end > c ? start->end : c;
+			r.exposed = r.end - c;
+			c = r.end;
+			if (!add_u64(&s->exposed, r.exposed))
 				rc = PL_EOVERFLOW;
 		} else if (traits & (PL_TRAIT_COLLECTIVE | PL_TRAIT_COLLECTIVE_START)) {
 			const char *name = "";
@@ -187,33 +205,36 @@ static int simulate(pl_schedule *s, const pl_func *f, const pl_cost_model *cm)
 			if (rc || (rc = group_of(s, &groups, &groups_cap, name, len, &g)))
 				break;
 			uint64_t *clock = &s->groups[g].clock;
-			r->lane = g + 1;
-			r->begin = *clock > c ? *clock : c;
-			r->end = r->begin;
-			if (!add_u64(&r->end, t) || !add_u64(&s->comm, t)) {
+			r.lane = g + 1;
+			r.begin = *clock > c ? *clock : c;
+			r.end = r.begin;
+			if (!add_u64(&r.end, t) || !add_u64(&s->comm, t)) {
 				rc = PL_EOVERFLOW;
 				break;
 			}
-			*clock = r->end;
+			*clock = r.end;
 			if (traits & PL_TRAIT_COLLECTIVE_START) {
-				rc = add_start(s, &starts, i);
+				rc = add_start(&starts, inst, r.end);
 			} else {
-				r->exposed = r->end - c;
-				c = r->end;
-				if (!add_u64(&s->exposed, r->exposed))
+				r.exposed = r.end - c;
+				c = r.end;
+				if (!add_u64(&s->exposed, r.exposed))
 					rc = PL_EOVERFLOW;
 			}
 		} else {
 			/* compute; return takes 0 */
-			r->begin = c;
-			r->end = c;
-			if (!add_u64(&r->end, t) || !add_u64(&s->compute, t))
+			r.begin = c;
+			r.end = c;
+			if (!add_u64(&r.end, t) || !add_u64(&s->compute, t))
 				rc = PL_EOVERFLOW;
-			c = r->end;
+			c = r.end;
 		}
+		if (s->rows && i < s->n)
+			s->rows[i] = r;
 	}
 	pl_ht_free(&groups);
-	pl_ht_free(&starts);
+	pl_ht_free(&starts.map);
+	free(starts.v);
 	if (rc)
 		return rc;
 	s->makespan = c;
@@ -223,16 +244,19 @@ static int simulate(pl_schedule *s, const pl_func *f, const pl_cost_model *cm)
 	return keep_names(s);
 }
 
-int pl_schedule_new(pl_schedule **out, const pl_func *f, const pl_cost_model *cm)
+static int schedule_new(pl_schedule **out, const pl_func *f, const pl_cost_model *cm,
+                        bool rows)
 {
 	pl_schedule *s = calloc(1, sizeof *s);
 	if (!s)
 		return PL_ENOMEM;
-	s->n = f->ninsts;
-	s->rows = calloc(s->n ? s->n : 1, sizeof *s->rows);
-	if (!s->rows) {
-		free(s);
-		return PL_ENOMEM;
+	if (rows) {
+		s->n = f->ninsts;
+		s->rows = calloc(s->n ? s->n : 1, sizeof *s->rows);
+		if (!s->rows) {
+			free(s);
+			return PL_ENOMEM;
+		}
 	}
 	int rc = simulate(s, f, cm);
 	if (rc) {
@@ -241,6 +265,16 @@ int pl_schedule_new(pl_schedule **out, const pl_func *f, const pl_cost_model *cm
 	}
 	*out = s;
 	return PL_OK;
+}
+
+int pl_schedule_new(pl_schedule **out, const pl_func *f, const pl_cost_model *cm)
+{
+	return schedule_new(out, f, cm, true);
+}
+
+int pl_schedule_new_totals(pl_schedule **out, const pl_func *f, const pl_cost_model *cm)
+{
+	return schedule_new(out, f, cm, false);
 }
 
 void pl_schedule_free(pl_schedule *s)

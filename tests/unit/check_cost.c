@@ -78,6 +78,21 @@ static void expect_schedule(const char *text, const pl_cost_model *cm, const str
 	ck_assert_uint_eq(pl_schedule_compute_ns(s), compute);
 	ck_assert_uint_eq(pl_schedule_comm_ns(s), comm);
 	ck_assert_uint_eq(pl_schedule_exposed_ns(s), exposed);
+	/* the same totals and groups without the rows */
+	pl_schedule *t = NULL;
+	rc = pl_schedule_new_totals(&t, f, cm);
+	ck_assert_msg(rc == PL_OK, "pl_schedule_new_totals: %s", pl_status_string(rc));
+	ck_assert_uint_eq(pl_schedule_num_insts(t), 0);
+	ck_assert_ptr_null(pl_schedule_inst(t, 0));
+	ck_assert_uint_eq(pl_schedule_end_ns(t, 0), 0);
+	ck_assert_uint_eq(pl_schedule_makespan_ns(t), makespan);
+	ck_assert_uint_eq(pl_schedule_compute_ns(t), compute);
+	ck_assert_uint_eq(pl_schedule_comm_ns(t), comm);
+	ck_assert_uint_eq(pl_schedule_exposed_ns(t), exposed);
+	ck_assert_uint_eq(pl_schedule_num_groups(t), pl_schedule_num_groups(s));
+	for (size_t g = 0; g < pl_schedule_num_groups(s); g++)
+		ck_assert_str_eq(pl_schedule_group_name(t, g), pl_schedule_group_name(s, g));
+	pl_schedule_free(t);
 	pl_schedule_free(s);
 	pl_module_free(m);
 }
@@ -613,6 +628,8 @@ START_TEST(sim_errors)
 		pl_schedule *s = (pl_schedule *)(uintptr_t)1;
 		ck_assert_int_eq(pl_schedule_new(&s, pl_module_func_at(m, 0), cm), PL_EINVAL);
 		ck_assert_ptr_eq(s, (pl_schedule *)(uintptr_t)1);
+		ck_assert_int_eq(pl_schedule_new_totals(&s, pl_module_func_at(m, 0), cm), PL_EINVAL);
+		ck_assert_ptr_eq(s, (pl_schedule *)(uintptr_t)1);
 		pl_module_free(m);
 	}
 	/* each time fits (2^64 - 2), their sum does not */
@@ -624,6 +641,8 @@ START_TEST(sim_errors)
 	                        "  return\n}\n");
 	pl_schedule *s = NULL;
 	ck_assert_int_eq(pl_schedule_new(&s, pl_module_func_at(m, 0), cm), PL_EOVERFLOW);
+	ck_assert_ptr_null(s);
+	ck_assert_int_eq(pl_schedule_new_totals(&s, pl_module_func_at(m, 0), cm), PL_EOVERFLOW);
 	ck_assert_ptr_null(s);
 	pl_module_free(m);
 	/* a time that does not fit */

@@ -92,6 +92,12 @@ typedef struct pl_schedule pl_schedule; /* opaque, owns its memory */
  * pl_inst_time_ns, PL_EINVAL for a done whose operand 0 is not the result
  * of a start earlier in f. *out is set only on PL_OK. Added in ABI 1.1. */
 PL_API int pl_schedule_new(pl_schedule **out, const pl_func *f, const pl_cost_model *cm);
+/* As pl_schedule_new, without the rows: only the totals and the groups
+ * (pl_schedule_num_insts is 0), in memory in proportion to the process
+ * groups and the starts of f, not to its size. For a pass that needs the
+ * totals of a large function. Added in ABI 1.1. */
+PL_API int pl_schedule_new_totals(pl_schedule **out, const pl_func *f,
+                                  const pl_cost_model *cm);
 /* NULL is allowed. Added in ABI 1.1. */
 PL_API void pl_schedule_free(pl_schedule *s);
 /* Added in ABI 1.1. */
