@@ -111,6 +111,8 @@ struct bucketer {
 	struct ivl *execs, *hides, *by_start;
 	size_t nexecs, nhides, execs_cap, hides_cap, by_start_cap;
 	struct needs bneeds, cneeds; /* of the growing bucket, of the candidate */
+	uint32_t *member_dones; /* the bucket's dones, then scratch of as many */
+	size_t member_dones_cap;
 	const pl_func *failed; /* the function that could not be simulated */
 	struct key_classes attrs; /* attr_names by interned address */
 	uint64_t num_buckets, num_bucketed, exposed_before, exposed_after;

@@ -742,6 +742,7 @@ static int overlap_run(pl_pass_ctx *ctx, void *state, pl_module *m)
 	free(B.hides);
 	free(B.bneeds.stores);
 	free(B.cneeds.stores);
+	free(B.member_dones);
 	return rc;
 }
 

@@ -325,8 +325,8 @@ static uint32_t index_between(const struct ov_func *F, uint64_t pos, uint32_t lo
 /* Depth first from index from, never past index bound: every edge goes
  * forward, so nothing past it can lead back to a target at or before it,
  * and an instruction's index is found by a binary search between the two. */
-static int search(struct ov_func *F, uint32_t from, uint32_t bound, const struct target *t,
-                  bool *found)
+static int search_from(struct ov_func *F, const uint32_t *from, size_t nfrom, uint32_t bound,
+                       const struct target *t, bool *found)
 {
 	*found = false;
 	if (++F->search == 0) { /* wrapped: old stamps would look current */
@@ -334,7 +334,9 @@ static int search(struct ov_func *F, uint32_t from, uint32_t bound, const struct
 		F->search = 1;
 	}
 	F->stack_len = 0;
-	int rc = visit(F, from, &(struct target){.idx = OV_NONE}, found);
+	int rc = PL_OK;
+	for (size_t k = 0; k < nfrom && rc == PL_OK; k++)
+		rc = visit(F, from[k], &(struct target){.idx = OV_NONE}, found);
 	uint64_t bound_pos = F->pos[bound];
 	while (F->stack_len && !*found && rc == PL_OK) {
 		uint32_t xi = F->stack[--F->stack_len];
@@ -373,6 +375,12 @@ static int search(struct ov_func *F, uint32_t from, uint32_t bound, const struct
 	return rc;
 }
 
+static int search(struct ov_func *F, uint32_t from, uint32_t bound, const struct target *t,
+                  bool *found)
+{
+	return search_from(F, &from, 1, bound, t, found);
+}
+
 int ov_reaches_start(struct ov_func *F, uint32_t from, uint32_t c, bool *out)
 {
 	const struct ov_coll *x = &F->colls[c];
@@ -407,4 +415,31 @@ int ov_reaches_hiding(struct ov_func *F, uint32_t from, uint32_t c, bool *out)
 	if (!x->nhide || from >= x->hl_idx)
 		return PL_OK;
 	return search(F, from, x->hl_idx, &(struct target){.of = x}, out);
+}
+
+int ov_any_reaches_done(struct ov_func *F, const uint32_t *from, size_t n, uint32_t *scratch,
+                        uint32_t c, bool *out)
+{
+	const struct ov_coll *x = &F->colls[c];
+	*out = false;
+	/* ov_reaches_done of each, as one search per part: through the start
+	 * (for the sources its operands are defined after), then through a
+	 * hiding node (when c is not exposed) */
+	size_t k = 0;
+	for (size_t i = 0; i < n; i++)
+		if (from[i] < x->start_idx && x->has_pred && x->pred_pos >= F->pos[from[i]])
+			scratch[k++] = from[i];
+	int rc = PL_OK;
+	if (k)
+		rc = search_from(F, scratch, k, x->start_idx, &(struct target){.idx = x->start_idx},
+		                 out);
+	if (rc != PL_OK || *out || ov_is_exposed(x) || !x->nhide)
+		return rc;
+	k = 0;
+	for (size_t i = 0; i < n; i++)
+		if (from[i] < x->hl_idx)
+			scratch[k++] = from[i];
+	if (k)
+		rc = search_from(F, scratch, k, x->hl_idx, &(struct target){.of = x}, out);
+	return rc;
 }

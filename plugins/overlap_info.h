@@ -126,6 +126,10 @@ int ov_reaches_start(struct ov_func *F, uint32_t from, uint32_t c, bool *out);
 /* The same, to the done of c; to any hiding node of c. */
 int ov_reaches_done(struct ov_func *F, uint32_t from, uint32_t c, bool *out);
 int ov_reaches_hiding(struct ov_func *F, uint32_t from, uint32_t c, bool *out);
+/* Whether ov_reaches_done holds for any of the n instructions from, in
+ * two searches rather than 2n (scratch: room for n indices). */
+int ov_any_reaches_done(struct ov_func *F, const uint32_t *from, size_t n, uint32_t *scratch,
+                        uint32_t c, bool *out);
 
 /* The index of the instruction at position pos (binary search). */
 uint32_t ov_index_of(const struct ov_func *F, uint64_t pos);

@@ -133,6 +133,26 @@ static int has_ancestor_conflicts(struct bucketer *B, const struct bucket *b, ui
 	struct ov_coll *cc = &F->colls[cand];
 	*out = false;
 	int rc = PL_OK;
+	/* Without remarks the order of the questions does not matter: whether
+	 * any member's done reaches the candidate's, the costly one, is asked
+	 * of all members in one search first. With remarks each member is
+	 * asked in turn, so that the first conflict in the original pass's
+	 * order is the one reported. */
+	bool all_at_once = !B->remarks;
+	if (all_at_once) {
+		if (!grow((void **)&B->member_dones, &B->member_dones_cap, 2 * (size_t)b->n,
+		          sizeof *B->member_dones))
+			return PL_ENOMEM;
+		size_t n = 0;
+		for (uint32_t m = b->first; m != OV_NONE; m = F->colls[m].next_member)
+			B->member_dones[n++] = F->colls[m].done_idx;
+		bool r;
+		if ((rc = ov_any_reaches_done(F, B->member_dones, n, B->member_dones + n, cand,
+		                              &r)) != PL_OK || r) {
+			*out = r;
+			return rc;
+		}
+	}
 	for (uint32_t m = b->first; m != OV_NONE && rc == PL_OK; m = F->colls[m].next_member) {
 		struct ov_coll *mc = &F->colls[m];
 		bool r = false;
@@ -152,7 +172,7 @@ static int has_ancestor_conflicts(struct bucketer *B, const struct bucket *b, ui
 			*out = true;
 			break;
 		}
-		if ((rc = ov_reaches_done(F, mc->done_idx, cand, &r)) != PL_OK)
+		if (!all_at_once && (rc = ov_reaches_done(F, mc->done_idx, cand, &r)) != PL_OK)
 			break;
 		if (r) {
 			OV_WHY(B, b->first, cand, "has ancestor conflicts (%%%s depends on %%%s)",
