@@ -105,8 +105,8 @@ struct bucketer {
 	size_t ev_prev_cap, ev_next_cap, pg_cap;
 	uint32_t *order, *key_first, *key_count, *pg_count;
 	size_t order_cap, key_first_cap, key_count_cap, pg_count_cap;
-	struct sort_ent *sorted;
-	size_t sorted_cap;
+	struct sort_ent *sorted, *sort_tmp;
+	size_t sorted_cap, sort_tmp_cap;
 	struct cands cands;
 	struct ivl *execs, *hides, *by_start;
 	size_t nexecs, nhides, execs_cap, hides_cap, by_start_cap;

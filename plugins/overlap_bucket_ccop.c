@@ -280,15 +280,38 @@ static int build_timelines(struct bucketer *B)
 /* ---- find_buckets ------------------------------------------------------------ */
 
 /* Least hidden first: by hidden / estimated time (0 for an estimate of 0),
- * then by position. */
-static int cmp_overlap(const void *pa, const void *pb)
+ * then by position (so no two are equal). */
+static bool before_in_overlap(const struct sort_ent *a, const struct sort_ent *b)
 {
-	const struct sort_ent *a = pa, *b = pb;
 	u128 l = (u128)a->hidden * (b->est ? b->est : 1);
 	u128 r = (u128)b->hidden * (a->est ? a->est : 1);
-	if (l != r)
-		return l < r ? -1 : 1;
-	return a->idx < b->idx ? -1 : a->idx > b->idx;
+	return l != r ? l < r : a->idx < b->idx;
+}
+
+/* Sorts v (n entries) least hidden first: a merge sort, bottom up, through
+ * tmp (room for n), with the comparison inline rather than called through
+ * a pointer as qsort would. */
+static void sort_by_overlap(struct sort_ent *v, struct sort_ent *tmp, size_t n)
+{
+	struct sort_ent *src = v, *dst = tmp;
+	for (size_t width = 1; width < n; width *= 2) {
+		for (size_t lo = 0; lo < n; lo += 2 * width) {
+			size_t mid = lo + width < n ? lo + width : n;
+			size_t hi = lo + 2 * width < n ? lo + 2 * width : n;
+			size_t i = lo, j = mid, k = lo;
+			while (i < mid && j < hi)
+				dst[k++] = before_in_overlap(&src[j], &src[i]) ? src[j++] : src[i++];
+			while (i < mid)
+				dst[k++] = src[i++];
+			while (j < hi)
+				dst[k++] = src[j++];
+		}
+		struct sort_ent *t = src;
+		src = dst;
+		dst = t;
+	}
+	if (src != v)
+		memcpy(v, src, n * sizeof *v);
 }
 
 static int new_bucket(struct bucketer *B, uint32_t c)
@@ -440,7 +463,8 @@ static int find_buckets(struct bucketer *B, const uint32_t *group, size_t n)
 {
 	struct ov_func *F = &B->F;
 	const struct config *cfg = B->cfg;
-	if (!grow((void **)&B->sorted, &B->sorted_cap, n, sizeof *B->sorted))
+	if (!grow((void **)&B->sorted, &B->sorted_cap, n, sizeof *B->sorted) ||
+	    !grow((void **)&B->sort_tmp, &B->sort_tmp_cap, n, sizeof *B->sort_tmp))
 		return PL_ENOMEM;
 	struct sort_ent *sorted = B->sorted;
 	for (size_t k = 0; k < n; k++) {
@@ -449,7 +473,7 @@ static int find_buckets(struct bucketer *B, const uint32_t *group, size_t n)
 		                              group[k], (uint32_t)k};
 	}
 	if (cfg->exposed_first)
-		qsort(sorted, n, sizeof *sorted, cmp_overlap);
+		sort_by_overlap(sorted, B->sort_tmp, n);
 	int rc = cands_build(B, n);
 	struct cands *cd = &B->cands;
 	for (size_t i = 0; i < n && rc == PL_OK; i++) {
@@ -733,6 +757,7 @@ static int overlap_run(pl_pass_ctx *ctx, void *state, pl_module *m)
 	free(B.key_count);
 	free(B.pg_count);
 	free(B.sorted);
+	free(B.sort_tmp);
 	free(B.cands.rank_of);
 	free(B.cands.skip);
 	free(B.cands.tree);
