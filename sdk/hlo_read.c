@@ -1384,12 +1384,18 @@ static void operand_view(struct hr *r, const struct popnd *o, uint32_t *node, ui
 			fail(r, o->at, "the context of an asynchronous collective cannot be used");
 }
 
-/* The structure of an operand list: "_" per array, "(...)" per tuple. */
-static void put_structure(struct hr *r, struct pl_strbuf *sb, uint32_t node)
+static bool default_array(const struct snode *n);
+
+/* The structure of an operand list: "_" per array, "(...)" per tuple;
+ * with texts, an array whose shape is not the default gives its text. */
+static void put_structure_of(struct hr *r, struct pl_strbuf *sb, uint32_t node, bool texts)
 {
 	const struct snode *n = &r->nodes[node];
 	if (!n->tuple) {
-		pl_sb_putc(sb, '_');
+		if (!texts || default_array(n))
+			pl_sb_putc(sb, '_');
+		else
+			put_shape(r, sb, node);
 		return;
 	}
 	pl_sb_putc(sb, '(');
@@ -1397,10 +1403,15 @@ static void put_structure(struct hr *r, struct pl_strbuf *sb, uint32_t node)
 	for (bool first = true; c < node + n->size; first = false) {
 		if (!first)
 			pl_sb_putc(sb, ',');
-		put_structure(r, sb, c);
+		put_structure_of(r, sb, c, texts);
 		c += r->nodes[c].size;
 	}
 	pl_sb_putc(sb, ')');
+}
+
+static void put_structure(struct hr *r, struct pl_strbuf *sb, uint32_t node)
+{
+	put_structure_of(r, sb, node, false);
 }
 
 /* Names result k of a value with nleaves leaves: the name itself for an
@@ -1815,28 +1826,6 @@ static void keep_alias_names(struct hr *r, const struct pinst *pi, pl_attrs *d)
 		nomem(r);
 }
 
-/* A structure with the arrays' texts where they are not the default. */
-static void put_structure_text(struct hr *r, struct pl_strbuf *sb, uint32_t node)
-{
-	const struct snode *n = &r->nodes[node];
-	if (!n->tuple) {
-		if (default_array(n))
-			pl_sb_putc(sb, '_');
-		else
-			put_shape(r, sb, node);
-		return;
-	}
-	pl_sb_putc(sb, '(');
-	uint32_t c = node + 1;
-	for (bool first = true; c < node + n->size; first = false) {
-		if (!first)
-			pl_sb_putc(sb, ',');
-		put_structure_text(r, sb, c);
-		c += r->nodes[c].size;
-	}
-	pl_sb_putc(sb, ')');
-}
-
 /* The structure of operand o (whose shape is node): a tuple line rebuilt
  * by name is "NAME@ANCHOR(...)", ANCHOR the instruction or parameter after
  * which it stood (empty when it came first), its arrays with their texts
@@ -1845,10 +1834,7 @@ static void put_operand(struct hr *r, struct pl_strbuf *sb, const struct popnd *
                         bool texts)
 {
 	if (!labeled_tuple(r, o)) {
-		if (texts)
-			put_structure_text(r, sb, node);
-		else
-			put_structure(r, sb, node);
+		put_structure_of(r, sb, node, texts);
 		return;
 	}
 	const struct pinst *a = &r->insts[o->ref];
