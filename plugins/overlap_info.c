@@ -322,9 +322,10 @@ static uint32_t index_between(const struct ov_func *F, uint64_t pos, uint32_t lo
 	return lower_bound(F, pos, lo, hi + 1);
 }
 
-/* Depth first from index from, never past index bound: every edge goes
- * forward, so nothing past it can lead back to a target at or before it,
- * and an instruction's index is found by a binary search between the two. */
+/* Depth first from the nfrom indices from (themselves not counted), never
+ * past index bound: every edge goes forward, so nothing past it can lead
+ * back to a target at or before it, and an instruction's index is found by
+ * a binary search between the two. */
 static int search_from(struct ov_func *F, const uint32_t *from, size_t nfrom, uint32_t bound,
                        const struct target *t, bool *found)
 {
