@@ -2149,18 +2149,16 @@ int pl_print_hlo_module(pl_module *m, pl_diags *diags, pl_write_fn write, void *
 		             "an empty module cannot be written as XLA HLO");
 		return PL_EINVAL;
 	}
-	/* the body first, to learn which reducers it needs */
+	/* the body first, to learn which reducers it needs; the computations
+	 * in the module's order, the entry in its place, so that reading the
+	 * text back gives the same order (XLA prints the entry last, and so
+	 * does every module read from it) */
 	struct pl_strbuf body = {0};
 	for (size_t k = 0; k < nf && w.status == PL_OK; k++) {
 		pl_func *f = pl_module_func_at(m, k);
-		if (f == entry)
-			continue;
-		print_function(&w, f, false);
+		print_function(&w, f, f == entry);
 		free_function_state(&w);
 	}
-	if (w.status == PL_OK)
-		print_function(&w, entry, true);
-	free_function_state(&w);
 	body = w.out;
 	memset(&w.out, 0, sizeof w.out);
 	rc = w.status;
