@@ -1760,6 +1760,10 @@ static bool labeled_tuple(struct hr *r, const struct popnd *o)
 	struct pinst *a = &r->insts[o->ref];
 	if (o->npath || a->kind != KIND_ALIAS || !word_is(a->opc, a->olen, "tuple"))
 		return false;
+	/* an empty tuple is no value of the IR: the writer makes one where it
+	 * is used, as for any other empty operand, so its name is not kept */
+	if (!r->nodes[a->shape].nleaves)
+		return false;
 	if (!a->labeled)
 		a->labeled = value_node(r, a) != VNODE_NONE ? 2 : 1;
 	return a->labeled == 1;
@@ -1769,12 +1773,13 @@ static bool labeled_tuple(struct hr *r, const struct popnd *o)
  * the get-tuple-element it makes: a get-tuple-element, or a tuple that is
  * a node of a value; one not named as XLA and the writer name their own
  * get-tuple-elements, unless it has attributes; none that is another value
- * whole. */
+ * whole, and none that is empty (no value of the IR). */
 static bool kept_alias(struct hr *r, const struct popnd *o)
 {
 	struct pinst *a = &r->insts[o->ref];
-	return !o->npath && a->kind == KIND_ALIAS && !labeled_tuple(r, o) &&
-	       (!generated_name(a) || alias_has_attrs(r, a)) && value_node(r, a) != VNODE_WHOLE;
+	return !o->npath && a->kind == KIND_ALIAS && r->nodes[a->shape].nleaves &&
+	       !labeled_tuple(r, o) && (!generated_name(a) || alias_has_attrs(r, a)) &&
+	       value_node(r, a) != VNODE_WHOLE;
 }
 
 /* hlo_operand_names: the names of the kept alias operands ("" for the
