@@ -1479,7 +1479,8 @@ static void print_inst(struct hw *w, pl_inst *i, struct ent *e, bool root)
 			                            g < pl_attr_list_size(attrs)
 			                    ? pl_attr_list_at(attrs, g) : NULL;
 			w->want_attrs = na ? pl_attr_get_string(na, &w->want_attrs_len) : NULL;
-			pl_sb_puts(ops, ref(w, vals + off, n, st, c, want && *want ? want : NULL));
+			pl_sb_puts(ops, ref(w, vals ? vals + off : NULL, n, st, c,
+			                    want && *want ? want : NULL));
 			w->want_attrs = NULL;
 			off += n;
 			if (st)
