@@ -1049,10 +1049,12 @@ static const char *interned_key(struct hr *r, const struct pattr *a)
 
 /* Keeps every HLO attribute of pi on d, verbatim. Keys are unique (the
  * parser checked) and none is one of the reader's own. */
-static void keep_attrs(struct hr *r, const struct pinst *pi, pl_attrs *d)
+static void keep_attrs_but(struct hr *r, const struct pinst *pi, pl_attrs *d, const char *skip)
 {
 	for (uint32_t a = pi->at0; a < pi->at0 + pi->nat; a++) {
 		const struct pattr *at = &r->attrs[a];
+		if (skip && word_is(at->key, at->klen, skip))
+			continue;
 		const char *key = interned_key(r, at);
 		const pl_attr *v = pl_attr_string(r->m, at->val, at->vlen);
 		if (!v)
@@ -1062,6 +1064,11 @@ static void keep_attrs(struct hr *r, const struct pinst *pi, pl_attrs *d)
 		if (pl_attrs_append_(r->m, d, key, v) != PL_OK)
 			nomem(r);
 	}
+}
+
+static void keep_attrs(struct hr *r, const struct pinst *pi, pl_attrs *d)
+{
+	keep_attrs_but(r, pi, d, NULL);
 }
 
 static bool rest_blank(const char *s, size_t len)
@@ -2432,9 +2439,15 @@ static void map_comp(struct hr *r, const char *name, uint32_t nlen, const char *
 		if (r->sb.failed)
 			nomem(r);
 		set_str(r, d, "hlo_shape", r->sb.data, r->sb.len);
+		/* a get-tuple-element's index is where its value is, which the
+		 * writer works out; an empty root is no value: the writer makes it
+		 * a tuple() */
 		if (root->kind == KIND_ALIAS)
-			keep_attrs(r, root, d);
-		set_str(r, d, "hlo_opcode", root->opc, root->olen);
+			keep_attrs_but(r, root, d, "index");
+		if (root->nleaves)
+			set_str(r, d, "hlo_opcode", root->opc, root->olen);
+		else
+			set_str(r, d, "hlo_opcode", "tuple", 5);
 	}
 	if (thread)
 		set_str(r, pl_func_attrs(f), "hlo_execution_thread", thread, thread_len);
