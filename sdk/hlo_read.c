@@ -377,13 +377,18 @@ static int64_t read_int(struct hr *r)
 		q++;
 	if (q >= r->end || !is_digit(*q))
 		expected(r, "an integer");
+	const char *digits = q;
 	uint64_t v = 0;
-	while (q < r->end && is_digit(*q)) {
-		unsigned d = (unsigned)(*q - '0');
-		if (v > ((uint64_t)INT64_MAX + (neg ? 1 : 0) - d) / 10)
-			fail(r, r->p, "integer out of range");
-		v = v * 10 + d;
-		q++;
+	while (q < r->end && is_digit(*q))
+		v = v * 10 + (uint64_t)(*q++ - '0'); /* wraps past 19 digits: checked below */
+	if (q - digits > 18) { /* 19 digits and more may not fit */
+		v = 0;
+		for (const char *d = digits; d < q; d++) {
+			unsigned dv = (unsigned)(*d - '0');
+			if (v > ((uint64_t)INT64_MAX + (neg ? 1 : 0) - dv) / 10)
+				fail(r, r->p, "integer out of range");
+			v = v * 10 + dv;
+		}
 	}
 	r->p = q;
 	return neg ? (int64_t)(0 - v) : (int64_t)v;
