@@ -311,7 +311,7 @@ static _Noreturn void expected(struct hr *r, const char *what)
 	fail(r, r->p, "expected %s, found %s", what, buf);
 }
 
-static void expect(struct hr *r, char c, const char *what)
+static inline void expect(struct hr *r, char c, const char *what)
 {
 	if (peek(r) != c)
 		expected(r, what);
@@ -368,7 +368,7 @@ static bool at_word(struct hr *r, const char *w)
 	       (r->p + n == r->end || !is_ident(r->p[n]));
 }
 
-static int64_t read_int(struct hr *r)
+static int64_t read_int_slow(struct hr *r)
 {
 	peek(r);
 	const char *q = r->p;
@@ -392,6 +392,19 @@ static int64_t read_int(struct hr *r)
 	}
 	r->p = q;
 	return neg ? (int64_t)(0 - v) : (int64_t)v;
+}
+
+/* An integer; a short one without blanks before it (most) read inline. */
+static inline int64_t read_int(struct hr *r)
+{
+	const char *q = r->p;
+	int64_t v = 0;
+	for (int k = 0; k < 18 && q < r->end && is_digit(*q); k++)
+		v = v * 10 + (*q++ - '0');
+	if (q == r->p || (q < r->end && is_digit(*q)))
+		return read_int_slow(r);
+	r->p = q;
+	return v;
 }
 
 /* Skips a quoted string at q (its quote char); returns the char after. */

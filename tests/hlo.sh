@@ -191,4 +191,15 @@ ENTRY e { a = f32[] parameter(0) }
 ENTRY f { a = f32[] parameter(0) }
 ' "bad.hlo:3:1: error: a module has one ENTRY computation" "two ENTRY computations"
 
+bad 'HloModule m
+ENTRY e {
+  a = f32[9223372036854775808] parameter(0)
+}
+' "bad.hlo:3:11: error: integer out of range" "an extent past INT64_MAX"
+# an extent of more than 18 digits that fits is read as its value
+printf 'HloModule m\nENTRY e {\n  ROOT a = f32[000000000000000000004] parameter(0)\n}\n' >zeros.hlo
+run $P --passes= zeros.hlo
+expect_status 0 "an extent of 21 digits that fits"
+expect_out "f32[4]" "is read as its value"
+
 done_testing
