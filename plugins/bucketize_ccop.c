@@ -30,8 +30,8 @@
  * map from buffer value to its last store) with the first member's. A merge
  * costs O(operands + results + uses of the results) of its members, each
  * member merged once. Positions are queried live, so they stay right after
- * each merge (the merged instruction takes the middle of the gap before
- * the first member, and erasing renumbers nothing).
+ * each merge (every insertion keeps the numbers current, and erasing
+ * renumbers nothing).
  */
 #include <passline/passline.h>
 

@@ -43,8 +43,9 @@
  * Linear: each sweep visits every instruction once and every use of an
  * FSDP reduce-scatter's results once; positions are compared in O(1)
  * (no edits while planning); "the last store to v" is a hash map from
- * buffer value to store filled by the same sweep; each move is O(1) and the
- * positions are renumbered once, lazily, after the moves.
+ * buffer value to store filled by the same sweep; each move is O(1), and
+ * keeps the positions current by renumbering a few neighbours at times
+ * (O(log^2 n) numbers amortised).
  */
 #include <passline/passline.h>
 

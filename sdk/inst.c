@@ -53,65 +53,122 @@ pl_value *pl_func_add_arg(pl_func *f, const char *name, const pl_type *t)
 }
 
 /* ---- positions ----
- * Linked instructions carry increasing 32-bit numbers with gaps. An insertion
- * takes the middle of its gap; when there is none the function is marked and
- * the next query renumbers it, spreading the numbers over the whole range. */
+ * Linked instructions carry increasing 32-bit numbers with gaps, kept
+ * current by every edit, so that reading one never writes. An insertion
+ * takes the middle of its gap; an append, the function's append step.
+ * When there is no gap, the smallest window of neighbours around the new
+ * instruction that is sparse enough is numbered again, evenly. How sparse
+ * depends on the window's size: about 2^i instructions must keep an
+ * average gap of 2^(i*b/L), where L is the bit length of the function's
+ * size and 2^b the largest power of two at most 2^32 / (2 n). Small
+ * windows may be dense and large ones must be sparse, so a window numbered
+ * again leaves room for many insertions before the next renumbering there
+ * (the order-maintenance scheme of Itai, Konheim and Rodeh, and of Dietz
+ * and Sleator): each insertion writes O(log^2 n) numbers, amortised. An
+ * append with no room left numbers the whole function again over the lower
+ * half of the range, leaving the upper half for the next n appends. A
+ * function holds fewer than 2^31 instructions. */
+
+#define POS_RANGE ((uint64_t)UINT32_MAX + 1)
+
+static unsigned bit_length(uint64_t x)
+{
+	unsigned b = 0;
+	while (x) {
+		b++;
+		x >>= 1;
+	}
+	return b;
+}
+
+/* Numbers count instructions from first on evenly, strictly between lo
+ * and hi (which has room: hi - lo > count). */
+static void spread(pl_inst *first, size_t count, uint64_t lo, uint64_t hi)
+{
+	uint64_t span = hi - lo;
+	pl_inst *i = first;
+	for (size_t k = 1; k <= count; k++, i = i->next)
+		i->pos = (uint32_t)(lo + (uint64_t)((unsigned __int128)span * k / (count + 1)));
+}
+
+/* Numbers the whole function again over [1, range) evenly; appends then
+ * step by the spacing. */
+static void spread_function(pl_func *f, uint64_t range)
+{
+	uint64_t n = f->ninsts;
+	spread(f->first, n, 0, range);
+	uint64_t step = range / (n + 1);
+	f->append_step = (uint32_t)(step < 1 ? 1 : step > PL_APPEND_STEP ? PL_APPEND_STEP : step);
+}
 
 void pl_func_renumber(pl_func *f)
 {
-	uint64_t spacing = UINT32_MAX / ((uint64_t)f->ninsts + 1);
-	if (spacing == 0)
-		spacing = 1;
-	uint64_t pos = 0;
-	for (pl_inst *i = f->first; i; i = i->next) {
-		pos += spacing;
-		i->pos = (uint32_t)pos;
+	spread_function(f, POS_RANGE);
+}
+
+/* inst, just linked where its neighbours leave no number between them:
+ * numbers the smallest sparse enough window around it again. */
+static void make_room(pl_inst *inst)
+{
+	pl_func *f = inst->func;
+	uint64_t n = f->ninsts;
+	uint64_t root_gap = POS_RANGE / (2 * n);
+	unsigned b = root_gap ? bit_length(root_gap) - 1 : 0, levels = bit_length(n);
+	pl_inst *first = inst, *last = inst;
+	uint64_t count = 1;
+	for (unsigned level = 0;; level++) {
+		uint64_t lo = first->prev ? first->prev->pos : 0;
+		uint64_t hi = last->next ? last->next->pos : POS_RANGE;
+		uint64_t gap = (uint64_t)1 << (level >= levels ? b : level * b / levels);
+		if ((hi - lo) / (count + 1) >= gap || (!first->prev && !last->next)) {
+			spread(first, count, lo, hi);
+			return;
+		}
+		/* about twice as many: half as many again on each side, more on
+		 * the other side at an end of the function */
+		uint64_t target = 2 * count, half = (count + 1) / 2;
+		for (uint64_t k = 0; k < half && first->prev; k++, count++)
+			first = first->prev;
+		for (uint64_t k = 0; k < half && last->next; k++, count++)
+			last = last->next;
+		for (; count < target && first->prev; count++)
+			first = first->prev;
+		for (; count < target && last->next; count++)
+			last = last->next;
 	}
-	f->order_dirty = false;
 }
 
 static void assign_pos(pl_inst *inst)
 {
 	pl_func *f = inst->func;
-	if (f->order_dirty)
-		return;
 	uint64_t lo = inst->prev ? inst->prev->pos : 0;
-	uint64_t hi = inst->next ? inst->next->pos : (uint64_t)UINT32_MAX + 1;
-	if (hi - lo < 2) {
-		f->order_dirty = true;
-		return;
+	uint64_t hi = inst->next ? inst->next->pos : POS_RANGE;
+	if (hi - lo >= 2) {
+		uint64_t step = (hi - lo) / 2;
+		if (!inst->next && step > f->append_step)
+			step = f->append_step; /* appending: leave room for what follows */
+		inst->pos = (uint32_t)(lo + step);
+	} else if (!inst->next) {
+		spread_function(f, POS_RANGE / 2);
+	} else {
+		make_room(inst);
 	}
-	uint64_t step = (hi - lo) / 2;
-	if (!inst->next && step > 4096)
-		step = 4096; /* appending: leave room for what follows */
-	inst->pos = (uint32_t)(lo + step);
 }
 
 uint64_t pl_inst_position(const pl_inst *inst)
 {
-	if (inst->func->order_dirty)
-		pl_func_renumber(inst->func);
 	return inst->pos;
 }
 
 bool pl_inst_comes_before(const pl_inst *a, const pl_inst *b)
 {
-	return pl_inst_position(a) < pl_inst_position(b);
-}
-
-int pl_func_positions_refresh(pl_func *f)
-{
-	if (f->order_dirty)
-		pl_func_renumber(f);
-	return PL_OK;
+	return a->pos < b->pos;
 }
 
 int pl_inst_get_position(uint64_t *out, const pl_inst *inst)
 {
 	if (!(inst->flags & PL_INST_LINKED))
 		return PL_ENOTFOUND;
-	if (inst->func->order_dirty)
-		return PL_EINVAL;
 	*out = inst->pos;
 	return PL_OK;
 }

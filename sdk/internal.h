@@ -109,6 +109,9 @@ static inline pl_value *pl_inst_res_(const pl_inst *i)
 	return (pl_value *)(void *)(pl_inst_ops_(i) + i->nops);
 }
 
+/* The gap between position numbers an append leaves in a new function. */
+enum { PL_APPEND_STEP = 4096 };
+
 struct pl_func {
 	pl_module *m;
 	const char *name;
@@ -118,7 +121,7 @@ struct pl_func {
 	pl_inst *first, *last;
 	size_t ninsts;
 	uint32_t line, col;
-	bool order_dirty;  /* positions need a renumber */
+	uint32_t append_step; /* the gap an append leaves, at most PL_APPEND_STEP */
 	bool names_dirty;  /* a value may share its name: name them all again */
 	/* otherwise the names were unique when last assigned, and since then
 	 * values may have lost their names or got the ones listed in renamed

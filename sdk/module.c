@@ -203,6 +203,7 @@ pl_func *pl_func_new_unchecked_(pl_module *m, const char *name, size_t len)
 	if (!f->name)
 		return NULL;
 	f->attrs.owner = PL_ATTRS_OF_FUNC;
+	f->append_step = PL_APPEND_STEP;
 	m->funcs[m->nfuncs++] = f;
 	uint32_t hash = (uint32_t)pl_hash_bytes_(name, len);
 	struct func_probe fp = {name, len};

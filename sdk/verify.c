@@ -645,8 +645,6 @@ static void check_arity(struct verifier *v, const pl_inst *i, const struct reser
 
 static void check_func(struct verifier *v, pl_func *f)
 {
-	if (f->order_dirty)
-		pl_func_renumber(f);
 	flight_clear(&v->flight);
 	for (size_t k = 0; k < f->nargs; k++) {
 		uint64_t n;

@@ -822,6 +822,93 @@ START_TEST(test_positions_prepend_and_interleave)
 }
 END_TEST
 
+/* Random insertions, moves, erasures and appends, checking after each
+ * edit, without a query that could renumber, that the numbers increase
+ * along the list: every edit keeps them current. */
+START_TEST(test_positions_random_edits)
+{
+	pl_module *m = pl_module_new(NULL);
+	pl_func *f = pl_func_new(m, "f");
+	enum { MAX = 4096 };
+	pl_inst *linked[MAX];
+	size_t n = 0;
+	uint64_t seed = 0x9e3779b97f4a7c15u;
+	for (int step = 0; step < 60000; step++) {
+		seed ^= seed << 13;
+		seed ^= seed >> 7;
+		seed ^= seed << 17;
+		unsigned what = (unsigned)(seed % 8);
+		pl_inst *at = n ? linked[(seed >> 8) % n] : NULL;
+		pl_inst *changed;
+		if (!n || (what < 4 && n < MAX)) { /* insert before or after, or append */
+			changed = pl_inst_new(f, "x", NULL, 0, NULL, 0);
+			pl_where where = !n ? PL_LAST : what == 0 ? PL_BEFORE : what == 1 ? PL_AFTER
+			                                 : what == 2 ? PL_LAST : PL_FIRST;
+			ck_assert_int_eq(pl_inst_insert(changed, where == PL_BEFORE || where == PL_AFTER
+			                                                 ? at : NULL, where),
+			                 PL_OK);
+			linked[n++] = changed;
+		} else if (what < 7 && n > 1) { /* move next to another */
+			pl_inst *to = linked[(seed >> 24) % n];
+			if (to == at)
+				continue;
+			ck_assert_int_eq(pl_inst_move(at, to, what == 4 ? PL_BEFORE : PL_AFTER), PL_OK);
+			changed = at;
+		} else { /* erase */
+			size_t k = (seed >> 8) % n;
+			ck_assert_int_eq(pl_inst_erase(linked[k]), PL_OK);
+			linked[k] = linked[--n];
+			continue;
+		}
+		uint64_t p, q;
+		ck_assert_int_eq(pl_inst_get_position(&p, changed), PL_OK);
+		if (pl_inst_prev(changed)) {
+			ck_assert_int_eq(pl_inst_get_position(&q, pl_inst_prev(changed)), PL_OK);
+			ck_assert_uint_lt(q, p);
+		}
+		if (pl_inst_next(changed)) {
+			ck_assert_int_eq(pl_inst_get_position(&q, pl_inst_next(changed)), PL_OK);
+			ck_assert_uint_gt(q, p);
+		}
+		if (step % 1000 == 0) {
+			uint64_t last = 0;
+			for (pl_inst *i = pl_func_first_inst(f); i; i = pl_inst_next(i)) {
+				ck_assert_int_eq(pl_inst_get_position(&p, i), PL_OK);
+				ck_assert_uint_gt(p, last);
+				last = p;
+			}
+		}
+	}
+	check_positions(f);
+	pl_module_free(m);
+}
+END_TEST
+
+/* Appends after a renumbering that filled the whole range: the appends
+ * soon find no room at the end, and the function is numbered again over
+ * the lower half of the range, again and again as it grows. */
+START_TEST(test_positions_appends_after_renumber)
+{
+	pl_module *m = pl_module_new(NULL);
+	pl_func *f = pl_func_new(m, "f");
+	for (int k = 0; k < 1000; k++)
+		add(f, "a", NULL, 0);
+	pl_func_renumber(f);
+	check_positions(f);
+	for (int k = 0; k < 200000; k++) {
+		pl_inst *i = pl_inst_new(f, "b", NULL, 0, NULL, 0);
+		pl_func_append(f, i);
+		uint64_t p, q;
+		ck_assert_int_eq(pl_inst_get_position(&p, i), PL_OK);
+		ck_assert_int_eq(pl_inst_get_position(&q, pl_inst_prev(i)), PL_OK);
+		ck_assert_uint_lt(q, p);
+	}
+	ck_assert_uint_eq(pl_func_num_insts(f), 201000);
+	check_positions(f);
+	pl_module_free(m);
+}
+END_TEST
+
 /* ---- types -------------------------------------------------------------------- */
 
 START_TEST(test_types)
@@ -1322,6 +1409,8 @@ static Suite *ir_suite(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_positions_many_inserts);
 	tcase_add_test(tc, test_positions_prepend_and_interleave);
+	tcase_add_test(tc, test_positions_random_edits);
+	tcase_add_test(tc, test_positions_appends_after_renumber);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("tables");

@@ -165,14 +165,10 @@ PL_API size_t pl_func_num_insts(const pl_func *f);
 PL_API pl_inst *pl_func_first_inst(const pl_func *f);
 PL_API pl_inst *pl_func_last_inst(const pl_func *f);
 
-/* Refreshes the position numbers of every instruction in O(n); see
- * pl_inst_position. */
+/* Spreads the position numbers of f's instructions evenly over their
+ * range, in O(n). Never needed: every edit keeps the numbers current (see
+ * pl_inst_position); kept for plugins built against ABI 1.0. */
 PL_API void pl_func_renumber(pl_func *f);
-/* Makes the position numbers of f's instructions current: O(n) after an
- * edit that could not keep them (the function is renumbered once), O(1)
- * when they are current already. Then pl_inst_get_position answers until
- * the next such edit. PL_OK. Added in ABI 1.1. */
-PL_API int pl_func_positions_refresh(pl_func *f);
 
 /* ---- instructions ------------------------------------------------------- */
 
@@ -279,21 +275,18 @@ PL_API unsigned pl_inst_col(const pl_inst *inst);
 PL_API void pl_inst_set_loc(pl_inst *inst, unsigned line, unsigned col);
 
 /* An ordering number: for linked a and b in one function, a precedes b iff
- * pl_inst_position(a) < pl_inst_position(b). O(1); after an edit that could
- * not keep the numbers the next query renumbers the function once (O(n)).
- * A pass that interleaves many edits and queries at one place should
- * compute what it needs first, then edit. Although they take const
- * pointers, these two write: that renumbering stores new numbers in every
- * instruction of the function. Code that must not write (an analysis
- * handed const pointers, or one function read by two threads) calls
- * pl_func_positions_refresh first and then pl_inst_get_position. */
+ * pl_inst_position(a) < pl_inst_position(b). O(1), and reading writes
+ * nothing: each edit (an insertion, a move) keeps the numbers of its
+ * function current, at an amortised cost of O(log^2 n) numbers for a
+ * function of n instructions (where there is no gap, the edit spreads the
+ * numbers of a window of neighbours). So numbers may change at any edit
+ * of the function: compare numbers read since its last edit. A function
+ * holds fewer than 2^31 instructions. */
 PL_API uint64_t pl_inst_position(const pl_inst *inst);
 PL_API bool pl_inst_comes_before(const pl_inst *a, const pl_inst *b);
-/* The ordering number of pl_inst_position into *out, without writing
- * anything. PL_OK; PL_ENOTFOUND when inst is not linked (it has no
- * position); PL_EINVAL when the function was edited in a way that needs a
- * renumbering since the last one: call pl_func_positions_refresh (or
- * pl_inst_position) first. *out is unchanged on failure. Added in ABI 1.1. */
+/* The ordering number of pl_inst_position into *out. PL_OK; PL_ENOTFOUND
+ * when inst is not linked (it has no position; *out is unchanged). Added
+ * in ABI 1.1. */
 PL_API int pl_inst_get_position(uint64_t *out, const pl_inst *inst);
 
 /* num_dynamic_instances: the attribute, else the product of
