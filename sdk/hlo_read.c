@@ -1048,6 +1048,9 @@ static const char *hlo_key(struct hr *r, const struct pattr *a)
 	pl_sb_putc(&r->sb2, 0);
 	if (r->sb2.failed)
 		nomem(r);
+	if (pl_hlo_internal_key_(r->sb2.data))
+		fail(r, a->at, "attribute name '%.*s' is not supported (the reader uses '%s' itself)",
+		     (int)a->klen, a->key, r->sb2.data);
 	return r->sb2.data;
 }
 
@@ -1066,7 +1069,8 @@ static const char *interned_key(struct hr *r, const struct pattr *a)
 }
 
 /* Keeps every HLO attribute of pi on d, verbatim. Keys are unique (the
- * parser checked) and none is one of the reader's own. */
+ * parser checked) and none is one of the reader's own (hlo_key refuses
+ * those). */
 static void keep_attrs_but(struct hr *r, const struct pinst *pi, pl_attrs *d, const char *skip)
 {
 	for (uint32_t a = pi->at0; a < pi->at0 + pi->nat; a++) {

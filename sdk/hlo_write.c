@@ -882,22 +882,6 @@ static void make_planned(struct hw *w, const char *name)
 
 /* ---- instructions ---- */
 
-static const char *const internal_keys[] = {"hlo_shape", "hlo_operands", "hlo_operand_names",
-                                            "hlo_operand_attrs",
-                                            "hlo_name",
-                                            "hlo_constant", "hlo_opcode", NULL};
-
-static bool internal_key(const char *k)
-{
-	/* each is "hlo_" and a word starting with one of these letters */
-	if (k[4] != 's' && k[4] != 'o' && k[4] != 'n' && k[4] != 'c')
-		return false;
-	for (const char *const *p = internal_keys; *p; p++)
-		if (!strcmp(k, *p))
-			return true;
-	return false;
-}
-
 /* ", NAME=" for the kept attribute "hlo_NAME" */
 static void put_attr_key(struct pl_strbuf *l, const char *key)
 {
@@ -911,7 +895,7 @@ static void put_kept_attrs(struct hw *w, struct pl_strbuf *l, pl_inst *i, const 
 	const pl_attrs *d = pl_inst_attrs_const(i);
 	for (size_t k = 0; k < pl_attrs_count(d); k++) {
 		const char *key = pl_attrs_key_at(d, k);
-		if (strncmp(key, PL_HLO_KEY_PREFIX, 4) || internal_key(key))
+		if (strncmp(key, PL_HLO_KEY_PREFIX, 4) || pl_hlo_internal_key_(key))
 			continue;
 		if (skip1 && !strcmp(key + 4, skip1))
 			continue;

@@ -196,6 +196,12 @@ ENTRY e {
   a = f32[9223372036854775808] parameter(0)
 }
 ' "bad.hlo:3:11: error: integer out of range" "an extent past INT64_MAX"
+bad 'HloModule m
+ENTRY e {
+  y = f32[8] parameter(0)
+  ROOT g = f32[8] negate(y), constant=add
+}
+' "bad.hlo:4:30: error: attribute name 'constant' is not supported (the reader uses 'hlo_constant' itself)" "an attribute named like one the reader keeps"
 # an extent of more than 18 digits that fits is read as its value
 printf 'HloModule m\nENTRY e {\n  ROOT a = f32[000000000000000000004] parameter(0)\n}\n' >zeros.hlo
 run $P --passes= zeros.hlo
