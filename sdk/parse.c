@@ -48,7 +48,7 @@ struct ref {
 
 struct refs VEC(struct ref);
 
-enum { RECENT_SLOTS = 4096 }; /* dictionaries and names read lately */
+enum { RECENT_SLOTS = 4096, RECENT_TYPES = 1024 }; /* read lately */
 
 struct parser {
 	struct pl_lexer lx;
@@ -77,6 +77,7 @@ struct parser {
 		const char *name;
 		size_t len;
 	} names[RECENT_SLOTS];
+	const pl_type *types_read[RECENT_TYPES];
 };
 
 #define TOK (p->lx.tok)
@@ -125,10 +126,17 @@ static bool another(struct parser *p, enum pl_tok close, const char *what)
 	return true;
 }
 
-static void reserve(struct parser *p, struct pl_ht *t)
+static __attribute__((noinline)) void grow_table(struct parser *p, struct pl_ht *t)
 {
 	if (!pl_ht_reserve(t))
 		pl_lex_fail_(&p->lx, PL_ENOMEM);
+}
+
+/* pl_ht_reserve's test inline: a table grows rarely */
+static inline void reserve(struct parser *p, struct pl_ht *t)
+{
+	if ((t->count + 1) * 4 > t->cap * 3)
+		grow_table(p, t);
 }
 
 static bool is_word(const struct parser *p, const char *w)
@@ -136,9 +144,54 @@ static bool is_word(const struct parser *p, const char *w)
 	return pl_lex_is_word_(&p->lx, w, strlen(w));
 }
 
-static uint32_t hash_text(const char *s, size_t len)
+static inline uint64_t load64(const char *s)
 {
-	return (uint32_t)pl_hash_bytes_(s, len);
+	uint64_t w;
+	memcpy(&w, s, sizeof w);
+	return w;
+}
+
+/* a's first n bytes are b's: short ones compared inline */
+static inline bool same_bytes(const char *a, const char *b, size_t n)
+{
+	if (n >= 8 && n <= 16)
+		return load64(a) == load64(b) && load64(a + n - 8) == load64(b + n - 8);
+	if (n >= 4 && n < 8) {
+		uint32_t x[2], y[2];
+		memcpy(&x[0], a, 4);
+		memcpy(&x[1], a + n - 4, 4);
+		memcpy(&y[0], b, 4);
+		memcpy(&y[1], b + n - 4, 4);
+		return x[0] == y[0] && x[1] == y[1];
+	}
+	return memcmp(a, b, n) == 0;
+}
+
+/* Names, keys and words are short: up to 16 bytes hashed inline, from
+ * loads that cover every byte. */
+static inline uint32_t hash_text(const char *s, size_t len)
+{
+	uint64_t a, b;
+	if (len > 16)
+		return (uint32_t)pl_hash_bytes_(s, len);
+	if (len >= 8) {
+		a = load64(s);
+		b = load64(s + len - 8);
+	} else if (len >= 4) {
+		uint32_t x, y;
+		memcpy(&x, s, 4);
+		memcpy(&y, s + len - 4, 4);
+		a = x;
+		b = y;
+	} else {
+		a = len ? (uint64_t)(unsigned char)s[0] << 16 |
+		          (uint64_t)(unsigned char)s[len / 2] << 8 | (unsigned char)s[len - 1]
+		        : 0;
+		b = 0;
+	}
+	uint64_t h = (a ^ len) * 0x9e3779b97f4a7c15u;
+	h = (h ^ (h >> 29) ^ b) * 0xbf58476d1ce4e5b9u;
+	return (uint32_t)(h >> 32);
 }
 
 /* c (NUL-terminated, no NUL inside) is r's text */
@@ -163,7 +216,7 @@ static bool value_named(const void *item, const void *probe, const void *ctx)
 static const char *value_name(struct parser *p, const struct ref *r, uint32_t hash)
 {
 	struct recent_name *rn = &p->names[hash % RECENT_SLOTS];
-	if (!rn->name || rn->len != r->len || memcmp(rn->name, r->s, r->len) != 0) {
+	if (!rn->name || rn->len != r->len || !same_bytes(rn->name, r->s, r->len)) {
 		rn->name = nn(p, pl_arena_strndup(&p->m->arena, r->s, r->len));
 		rn->len = r->len;
 	}
@@ -234,7 +287,7 @@ static bool interned_is(const void *item, const void *probe, const void *ctx)
 {
 	(void)ctx;
 	const struct ref *r = probe;
-	return ((const uint64_t *)item)[-1] == r->len && memcmp(item, r->s, r->len) == 0;
+	return ((const uint64_t *)item)[-1] == r->len && same_bytes(item, r->s, r->len);
 }
 
 /* The current word, interned, when valid says it may be one; checked,
@@ -262,6 +315,56 @@ static const char *intern_word(struct parser *p, struct pl_ht *t, const char *wh
 
 /* ---- types ---- */
 
+/* "[" [ INT { "," INT } "]" at q as it is mostly written: no blank but
+ * one after each ',', no comment, INTs of at most 18 digits, at most max
+ * of them; read in one go into v and *n. The end of it, or NULL when it
+ * is written otherwise: then the tokens read it, from q. */
+static const char *plain_ints(const char *q, const char *end, int64_t *v, size_t max,
+                              size_t *n)
+{
+	size_t k = 0;
+	if (q == end || *q++ != '[')
+		return NULL;
+	if (q < end && *q == ']') {
+		*n = 0;
+		return q + 1;
+	}
+	for (;;) {
+		const char *d = q;
+		uint64_t x = 0;
+		for (; q < end && (unsigned char)(*q - '0') < 10; q++)
+			x = x * 10 + (uint64_t)(*q - '0');
+		if (q == d || q - d > 18 || k == max || q == end)
+			return NULL;
+		v[k++] = (int64_t)x;
+		if (*q == ']') {
+			*n = k;
+			return q + 1;
+		}
+		if (*q != ',')
+			return NULL;
+		q += 1 + (q + 1 < end && q[1] == ' ');
+	}
+}
+
+/* The interned type: one read lately with the same dtype and extents is
+ * shared without asking the module. */
+static const pl_type *get_type(struct parser *p, pl_dtype dtype, const int64_t *dims,
+                               size_t rank)
+{
+	uint64_t h = (uint64_t)dtype << 32 | rank;
+	for (size_t k = 0; k < rank; k++)
+		h = (h ^ (uint64_t)dims[k]) * 0x9e3779b97f4a7c15u;
+	const pl_type **slot = &p->types_read[(h >> 40) % RECENT_TYPES];
+	const pl_type *t = *slot;
+	bool same = t && t->dtype == (uint32_t)dtype && t->rank == rank;
+	for (size_t k = 0; same && k < rank; k++)
+		same = t->dims[k] == dims[k];
+	if (!same)
+		*slot = t = nn(p, pl_type_get(p->m, dtype, dims, rank));
+	return t;
+}
+
 /* DTYPE "[" [ INT { "," INT } ] "]" */
 static const pl_type *parse_type(struct parser *p)
 {
@@ -283,10 +386,16 @@ static const pl_type *parse_type(struct parser *p)
 		p->dtypes.vals[j] = (void *)(uintptr_t)dt;
 	}
 	pl_dtype dtype = (pl_dtype)(uintptr_t)p->dtypes.vals[j];
-	next(p);
-	expect(p, PL_T_LBRACKET, "'[' after the dtype");
 	int64_t dims[PL_MAX_RANK];
 	size_t rank = 0;
+	const char *q = plain_ints(p->lx.p, p->lx.end, dims, PL_MAX_RANK, &rank);
+	if (q) {
+		p->lx.p = q;
+		next(p);
+		return get_type(p, dtype, dims, rank);
+	}
+	next(p);
+	expect(p, PL_T_LBRACKET, "'[' after the dtype");
 	if (TOK.kind != PL_T_RBRACKET) {
 		do {
 			if (TOK.kind != PL_T_INT)
@@ -301,7 +410,7 @@ static const pl_type *parse_type(struct parser *p)
 		} while (another(p, PL_T_RBRACKET, "an integer extent"));
 	}
 	expect(p, PL_T_RBRACKET, "',' or ']' in type");
-	return nn(p, pl_type_get(p->m, dtype, dims, rank));
+	return get_type(p, dtype, dims, rank);
 }
 
 /* [ ":" types ], which must be nres types, into p->types */
@@ -343,17 +452,26 @@ static void parse_list(struct parser *p, pl_attr *out)
 	if (++p->depth > PL_MAX_NESTING)
 		error_at(p, TOK.line, TOK.col, "attribute values nested deeper than %d",
 		         PL_MAX_NESTING);
-	next(p);
-	size_t base = p->elems.n;
-	while (TOK.kind != PL_T_RBRACKET) {
-		pl_attr v;
-		parse_attr(p, &v);
-		PUSH(p, p->elems, v);
-		if (!another(p, PL_T_RBRACKET, "an attribute value"))
-			break;
+	size_t base = p->elems.n, n;
+	int64_t ints[64];
+	const char *q = plain_ints(TOK.s, p->lx.end, ints, 64, &n);
+	if (q) { /* integers, as mostly written: in one go */
+		for (size_t k = 0; k < n; k++)
+			PUSH(p, p->elems, ((pl_attr){.kind = PL_ATTR_INT, .u.i = ints[k]}));
+		p->lx.p = q;
+		next(p);
+	} else {
+		next(p);
+		while (TOK.kind != PL_T_RBRACKET) {
+			pl_attr v;
+			parse_attr(p, &v);
+			PUSH(p, p->elems, v);
+			if (!another(p, PL_T_RBRACKET, "an attribute value"))
+				break;
+		}
+		expect(p, PL_T_RBRACKET, "',' or ']' in list");
 	}
-	expect(p, PL_T_RBRACKET, "',' or ']' in list");
-	size_t n = p->elems.n - base;
+	n = p->elems.n - base;
 	*out = *(const pl_attr *)nn(p, pl_attr_intern_list_(p->m, n ? p->elems.v + base : NULL, n));
 	p->elems.n = base;
 	p->depth--;
@@ -471,8 +589,12 @@ static void parse_attrs(struct parser *p, pl_attrs *d)
 		for (size_t k = 0; p->entries.n < 64 && k < p->entries.n; k++)
 			if (p->entries.v[k].key == e.key)
 				error_at(p, at.line, at.col, "duplicate attribute '%s'", e.key);
+		if (!pl_lex_skip_(&p->lx, '=')) {
+			next(p);
+			if (TOK.kind != PL_T_EQUAL)
+				expected(p, "'=' after the attribute name");
+		}
 		next(p);
-		expect(p, PL_T_EQUAL, "'=' after the attribute name");
 		if (p->entries.n == UINT16_MAX)
 			error_at(p, at.line, at.col, "more than %u attributes", UINT16_MAX);
 		parse_attr(p, &e.val);
