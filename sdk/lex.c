@@ -372,11 +372,10 @@ static __attribute__((noinline)) void lex_string(struct pl_lexer *lx, const char
 	lx->p = q + 1;
 }
 
-/* Any token but a punctuator, at s, after blanks, newlines and comments. */
-void pl_lex_token_(struct pl_lexer *lx, const char *s)
+/* The end of the blanks, newlines and comments at s. */
+static __attribute__((noinline)) const char *skip_space(struct pl_lexer *lx, const char *s)
 {
 	const char *end = lx->end;
-	/* blanks, newlines and comments: one test when there are none */
 	while (s < end && (cclass[(unsigned char)*s] & C_SEP)) {
 		if (cclass[(unsigned char)*s] & C_BLANK) {
 			s++;
@@ -391,6 +390,16 @@ void pl_lex_token_(struct pl_lexer *lx, const char *s)
 			break;
 		}
 	}
+	return s;
+}
+
+/* Any token but a punctuator, at s, after blanks, newlines and comments. */
+void pl_lex_token_(struct pl_lexer *lx, const char *s)
+{
+	const char *end = lx->end;
+	/* one test when there are none */
+	if (s < end && (cclass[(unsigned char)*s] & C_SEP))
+		s = skip_space(lx, s);
 	struct pl_token *t = &lx->tok;
 	t->line = lx->line;
 	t->col = col_of(lx, s);

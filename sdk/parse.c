@@ -48,7 +48,7 @@ struct ref {
 
 struct refs VEC(struct ref);
 
-enum { RECENT_SLOTS = 4096, RECENT_TYPES = 1024 }; /* read lately */
+enum { RECENT_SLOTS = 4096, RECENT_TYPES = 1024, RECENT_LISTS = 1024 }; /* read lately */
 
 struct parser {
 	struct pl_lexer lx;
@@ -78,6 +78,10 @@ struct parser {
 		size_t len;
 	} names[RECENT_SLOTS];
 	const pl_type *types_read[RECENT_TYPES];
+	struct recent_list {
+		pl_attr list;
+		uint32_t hash;
+	} lists[RECENT_LISTS];
 };
 
 #define TOK (p->lx.tok)
@@ -293,22 +297,32 @@ static bool interned_is(const void *item, const void *probe, const void *ctx)
 /* The current word, interned, when valid says it may be one; checked,
  * interned and looked up in t once per distinct word. The slot's index in
  * t is left in *slot. */
-static const char *intern_word(struct parser *p, struct pl_ht *t, const char *what,
-                               bool (*valid)(const char *, size_t), size_t *slot)
+static __attribute__((noinline)) size_t new_word(struct parser *p, struct pl_ht *t,
+                                                 const char *what,
+                                                 bool (*valid)(const char *, size_t),
+                                                 uint32_t hash)
+{
+	struct ref r = {TOK.s, TOK.len, 0, 0};
+	if (!valid(r.s, r.len))
+		expected(p, what);
+	reserve(p, t);
+	size_t j = pl_ht_find(t, hash, interned_is, &r, NULL);
+	pl_ht_put(t, j, hash, nn(p, pl_intern_str_(p->m, r.s, r.len)));
+	if (t->map)
+		t->vals[j] = (void *)(uintptr_t)pl_op_from_name(t->slots[j].item);
+	return j;
+}
+
+static inline const char *intern_word(struct parser *p, struct pl_ht *t, const char *what,
+                                      bool (*valid)(const char *, size_t), size_t *slot)
 {
 	if (TOK.kind != PL_T_IDENT)
 		expected(p, what);
 	struct ref r = {TOK.s, TOK.len, 0, 0};
 	uint32_t hash = hash_text(r.s, r.len);
-	reserve(p, t);
-	size_t j = pl_ht_find(t, hash, interned_is, &r, NULL);
-	if (!pl_ht_used(t, j)) {
-		if (!valid(r.s, r.len))
-			expected(p, what);
-		pl_ht_put(t, j, hash, nn(p, pl_intern_str_(p->m, r.s, r.len)));
-		if (t->map)
-			t->vals[j] = (void *)(uintptr_t)pl_op_from_name(t->slots[j].item);
-	}
+	size_t j = 0;
+	if (!t->count || !pl_ht_used(t, j = pl_ht_find(t, hash, interned_is, &r, NULL)))
+		j = new_word(p, t, what, valid, hash);
 	*slot = j;
 	return t->slots[j].item;
 }
@@ -446,6 +460,34 @@ static void parse_result_types(struct parser *p, size_t nres)
 
 static void parse_attr(struct parser *p, pl_attr *out);
 
+/* What decides an attribute's text besides kind and length: strings and
+ * lists are interned, so equal bits mean equal values. */
+static uint64_t attr_bits(const pl_attr *a)
+{
+	uint64_t bits = 0;
+	memcpy(&bits, &a->u, sizeof a->u);
+	return a->kind == PL_ATTR_BOOL ? a->u.b : bits;
+}
+
+/* The list of the n elements at v, interned: one read lately with equal
+ * elements is shared without asking the module. */
+static pl_attr list_of(struct parser *p, const pl_attr *v, size_t n)
+{
+	uint64_t h = n;
+	for (size_t k = 0; k < n; k++)
+		h = (h ^ v[k].kind ^ (uint64_t)v[k].len << 8 ^ attr_bits(&v[k])) * 0x9e3779b97f4a7c15u;
+	struct recent_list *r = &p->lists[(h >> 40) % RECENT_LISTS];
+	bool same = r->hash == (uint32_t)h && r->list.kind == PL_ATTR_LIST && r->list.len == n;
+	for (size_t k = 0; same && k < n; k++)
+		same = r->list.u.list[k].kind == v[k].kind && r->list.u.list[k].len == v[k].len &&
+		       attr_bits(&r->list.u.list[k]) == attr_bits(&v[k]);
+	if (!same) {
+		r->list = *(const pl_attr *)nn(p, pl_attr_intern_list_(p->m, n ? v : NULL, n));
+		r->hash = (uint32_t)h;
+	}
+	return r->list;
+}
+
 /* "[" [ attr { "," attr } ] "]" */
 static void parse_list(struct parser *p, pl_attr *out)
 {
@@ -472,7 +514,7 @@ static void parse_list(struct parser *p, pl_attr *out)
 		expect(p, PL_T_RBRACKET, "',' or ']' in list");
 	}
 	n = p->elems.n - base;
-	*out = *(const pl_attr *)nn(p, pl_attr_intern_list_(p->m, n ? p->elems.v + base : NULL, n));
+	*out = list_of(p, p->elems.v + base, n);
 	p->elems.n = base;
 	p->depth--;
 }
@@ -536,15 +578,6 @@ static void check_repeats(struct parser *p)
 	if (first != SIZE_MAX)
 		error_at(p, p->entry_at.v[first].line, p->entry_at.v[first].col,
 		         "duplicate attribute '%s'", p->entries.v[first].key);
-}
-
-/* What decides an attribute's text besides kind and length: strings and
- * lists are interned, so equal bits mean equal values. */
-static uint64_t attr_bits(const pl_attr *a)
-{
-	uint64_t bits = 0;
-	memcpy(&bits, &a->u, sizeof a->u);
-	return a->kind == PL_ATTR_BOOL ? a->u.b : bits;
 }
 
 /* The entries just read, as d's: shared with an equal dictionary read
