@@ -148,54 +148,27 @@ static bool is_word(const struct parser *p, const char *w)
 	return pl_lex_is_word_(&p->lx, w, strlen(w));
 }
 
-static inline uint64_t load64(const char *s)
-{
-	uint64_t w;
-	memcpy(&w, s, sizeof w);
-	return w;
-}
-
-/* a's first n bytes are b's: short ones compared inline */
-static inline bool same_bytes(const char *a, const char *b, size_t n)
-{
-	if (n >= 8 && n <= 16)
-		return load64(a) == load64(b) && load64(a + n - 8) == load64(b + n - 8);
-	if (n >= 4 && n < 8) {
-		uint32_t x[2], y[2];
-		memcpy(&x[0], a, 4);
-		memcpy(&x[1], a + n - 4, 4);
-		memcpy(&y[0], b, 4);
-		memcpy(&y[1], b + n - 4, 4);
-		return x[0] == y[0] && x[1] == y[1];
-	}
-	return memcmp(a, b, n) == 0;
-}
-
-/* Names, keys and words are short: up to 16 bytes hashed inline, from
- * loads that cover every byte. */
+/* Names, keys and words of up to 16 bytes are hashed inline, from loads
+ * that cover every byte. */
 static inline uint32_t hash_text(const char *s, size_t len)
 {
-	uint64_t a, b;
+	uint64_t a = 0, b = 0;
+	uint32_t x, y;
 	if (len > 16)
 		return (uint32_t)pl_hash_bytes_(s, len);
 	if (len >= 8) {
-		a = load64(s);
-		b = load64(s + len - 8);
+		memcpy(&a, s, 8);
+		memcpy(&b, s + len - 8, 8);
 	} else if (len >= 4) {
-		uint32_t x, y;
 		memcpy(&x, s, 4);
 		memcpy(&y, s + len - 4, 4);
 		a = x;
 		b = y;
-	} else {
-		a = len ? (uint64_t)(unsigned char)s[0] << 16 |
-		          (uint64_t)(unsigned char)s[len / 2] << 8 | (unsigned char)s[len - 1]
-		        : 0;
-		b = 0;
+	} else if (len) {
+		a = (unsigned char)s[0] | (unsigned char)s[len / 2] << 8 | (unsigned char)s[len - 1] << 16;
 	}
 	uint64_t h = (a ^ len) * 0x9e3779b97f4a7c15u;
-	h = (h ^ (h >> 29) ^ b) * 0xbf58476d1ce4e5b9u;
-	return (uint32_t)(h >> 32);
+	return (uint32_t)(((h ^ (h >> 29) ^ b) * 0xbf58476d1ce4e5b9u) >> 32);
 }
 
 /* c (NUL-terminated, no NUL inside) is r's text */
@@ -220,7 +193,7 @@ static bool value_named(const void *item, const void *probe, const void *ctx)
 static const char *value_name(struct parser *p, const struct ref *r, uint32_t hash)
 {
 	struct recent_name *rn = &p->names[hash % RECENT_SLOTS];
-	if (!rn->name || rn->len != r->len || !same_bytes(rn->name, r->s, r->len)) {
+	if (!rn->name || rn->len != r->len || memcmp(rn->name, r->s, r->len) != 0) {
 		rn->name = nn(p, pl_arena_strndup(&p->m->arena, r->s, r->len));
 		rn->len = r->len;
 	}
@@ -291,7 +264,7 @@ static bool interned_is(const void *item, const void *probe, const void *ctx)
 {
 	(void)ctx;
 	const struct ref *r = probe;
-	return ((const uint64_t *)item)[-1] == r->len && same_bytes(item, r->s, r->len);
+	return ((const uint64_t *)item)[-1] == r->len && memcmp(item, r->s, r->len) == 0;
 }
 
 /* The current word, interned, when valid says it may be one; checked,
