@@ -65,10 +65,11 @@ PL_INTERNAL void pl_lex_token_(struct pl_lexer *lx, const char *s);
  * most one space: read inline, the rest by pl_lex_token_. */
 static inline void pl_lex_next_(struct pl_lexer *lx)
 {
-	const char *s = lx->p;
-	s += s < lx->end && *s == ' ';
-	unsigned char kind = s < lx->end ? pl_lex_punct_[(unsigned char)*s] : 0;
-	if (!kind) {
+	const char *s = lx->p, *end = lx->end;
+	if (s < end && *s == ' ')
+		s++;
+	unsigned char kind;
+	if (s == end || !(kind = pl_lex_punct_[(unsigned char)*s])) {
 		pl_lex_token_(lx, s);
 		return;
 	}
