@@ -22,8 +22,10 @@
  *
  * What repeats is shared by its contents once it is read, never looked up
  * by its text: types, strings, lists and op names are interned in the
- * module; a dictionary equal to one read lately shares its entries (copy
- * on write), and so does a value name.
+ * module (a type or list equal to one read lately without asking it); a
+ * dictionary equal to one read lately shares its entries (copy on write),
+ * and so does a value name. A type's extents and a list of integers, when
+ * written the usual way, are read without a token each (plain_ints).
  */
 #include "lex.h"
 #include "hash_table.h"
