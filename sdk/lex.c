@@ -305,6 +305,17 @@ static __attribute__((noinline)) void lex_string(struct pl_lexer *lx, const char
 {
 	struct pl_strbuf *sb = &lx->str;
 	const char *q = s + 1, *end = lx->end;
+	/* most strings hold no escape: the token is then their text, in place */
+	const char *plain = pl_str_plain_end_(q, end);
+	if (plain < end && *plain == '"') {
+		if ((size_t)(plain - q) > PL_MAX_TOKEN_BYTES)
+			ERROR_AT(lx, s, "string longer than %u bytes", PL_MAX_TOKEN_BYTES);
+		lx->tok.kind = PL_T_STRING;
+		lx->tok.s = q;
+		lx->tok.len = (size_t)(plain - q);
+		lx->p = plain + 1;
+		return;
+	}
 	sb->len = 0;
 	for (;;) {
 		/* a run of plain bytes in one copy */
@@ -361,11 +372,10 @@ static __attribute__((noinline)) void lex_string(struct pl_lexer *lx, const char
 	lx->p = q + 1;
 }
 
-/* Any token but a punctuator, at s, after blanks, newlines and comments. */
-void pl_lex_token_(struct pl_lexer *lx, const char *s)
+/* The end of the blanks, newlines and comments at s. */
+static __attribute__((noinline)) const char *skip_space(struct pl_lexer *lx, const char *s)
 {
 	const char *end = lx->end;
-	/* blanks, newlines and comments: one test when there are none */
 	while (s < end && (cclass[(unsigned char)*s] & C_SEP)) {
 		if (cclass[(unsigned char)*s] & C_BLANK) {
 			s++;
@@ -380,6 +390,16 @@ void pl_lex_token_(struct pl_lexer *lx, const char *s)
 			break;
 		}
 	}
+	return s;
+}
+
+/* Any token but a punctuator, at s, after blanks, newlines and comments. */
+void pl_lex_token_(struct pl_lexer *lx, const char *s)
+{
+	const char *end = lx->end;
+	/* one test when there are none */
+	if (s < end && (cclass[(unsigned char)*s] & C_SEP))
+		s = skip_space(lx, s);
 	struct pl_token *t = &lx->tok;
 	t->line = lx->line;
 	t->col = col_of(lx, s);
@@ -407,11 +427,26 @@ void pl_lex_token_(struct pl_lexer *lx, const char *s)
 		t->len = (size_t)(q - s);
 		check_len(lx, s, t->len);
 		lx->p = q;
+	} else if (is_digit(c)) {
+		/* the common case inline: a plain INT of at most 18 digits (it
+		 * fits); anything else is lex_number's */
+		uint64_t v = (uint64_t)(c - '0');
+		const char *q = s + 1;
+		for (; q < end && is_digit((unsigned char)*q); q++)
+			v = v * 10 + (uint64_t)(*q - '0');
+		if (q - s > 18 || (q < end && ((cclass[(unsigned char)*q] & C_IDENT) || *q == '-'))) {
+			lex_number(lx, s);
+			return;
+		}
+		t->kind = PL_T_INT;
+		t->len = (size_t)(q - s);
+		t->i = (int64_t)v;
+		lx->p = q;
 	} else if (pl_lex_punct_[c]) {
 		t->kind = (enum pl_tok)pl_lex_punct_[c];
 		t->len = 1;
 		lx->p = s + 1;
-	} else if (is_digit(c) || c == '-' ||
+	} else if (c == '-' ||
 	           (c == '.' && s + 1 < end && is_digit((unsigned char)s[1]))) {
 		lex_number(lx, s);
 	} else if (c == '"') {

@@ -17,7 +17,8 @@ enum pl_tok {
 	PL_T_IDENT,  /* bare word: op names, keys, dtypes, keywords */
 	PL_T_INT,
 	PL_T_FLOAT,
-	PL_T_STRING, /* s, len: the decoded bytes (in the lexer's buffer) */
+	PL_T_STRING, /* s, len: the decoded bytes (in the text, or in the
+	              * lexer's buffer when there were escapes) */
 	PL_T_LPAREN,
 	PL_T_RPAREN,
 	PL_T_LBRACE,
@@ -64,10 +65,11 @@ PL_INTERNAL void pl_lex_token_(struct pl_lexer *lx, const char *s);
  * most one space: read inline, the rest by pl_lex_token_. */
 static inline void pl_lex_next_(struct pl_lexer *lx)
 {
-	const char *s = lx->p;
-	s += s < lx->end && *s == ' ';
-	unsigned char kind = s < lx->end ? pl_lex_punct_[(unsigned char)*s] : 0;
-	if (!kind) {
+	const char *s = lx->p, *end = lx->end;
+	if (s < end && *s == ' ')
+		s++;
+	unsigned char kind;
+	if (s == end || !(kind = pl_lex_punct_[(unsigned char)*s])) {
 		pl_lex_token_(lx, s);
 		return;
 	}
@@ -77,6 +79,20 @@ static inline void pl_lex_next_(struct pl_lexer *lx)
 	lx->tok.line = lx->line;
 	lx->tok.col = (uint32_t)(s - lx->line_start) + 1;
 	lx->p = s + 1;
+}
+
+/* When the next token is the punctuator c after at most one blank (as
+ * pl_lex_next_ reads it inline), passes over it and returns true: the
+ * token after it is read by the next pl_lex_next_. Else changes nothing. */
+static inline bool pl_lex_skip_(struct pl_lexer *lx, char c)
+{
+	const char *s = lx->p;
+	s += s < lx->end && *s == ' ';
+	if (s < lx->end && *s == c) {
+		lx->p = s + 1;
+		return true;
+	}
+	return false;
 }
 
 PL_INTERNAL _Noreturn void pl_lex_fail_(struct pl_lexer *lx, int status);

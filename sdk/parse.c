@@ -22,8 +22,10 @@
  *
  * What repeats is shared by its contents once it is read, never looked up
  * by its text: types, strings, lists and op names are interned in the
- * module; a dictionary equal to one read lately shares its entries (copy
- * on write), and so does a value name.
+ * module (a type or list equal to one read lately without asking it); a
+ * dictionary equal to one read lately shares its entries (copy on write),
+ * and so does a value name. A type's extents and a list of integers, when
+ * written the usual way, are read without a token each (plain_ints).
  */
 #include "lex.h"
 #include "hash_table.h"
@@ -48,7 +50,7 @@ struct ref {
 
 struct refs VEC(struct ref);
 
-enum { RECENT_SLOTS = 4096 }; /* dictionaries and names read lately */
+enum { RECENT_SLOTS = 4096, RECENT_TYPES = 1024, RECENT_LISTS = 1024 }; /* read lately */
 
 struct parser {
 	struct pl_lexer lx;
@@ -77,6 +79,11 @@ struct parser {
 		const char *name;
 		size_t len;
 	} names[RECENT_SLOTS];
+	const pl_type *types_read[RECENT_TYPES];
+	struct recent_list {
+		pl_attr list;
+		uint32_t hash;
+	} lists[RECENT_LISTS];
 };
 
 #define TOK (p->lx.tok)
@@ -125,10 +132,17 @@ static bool another(struct parser *p, enum pl_tok close, const char *what)
 	return true;
 }
 
-static void reserve(struct parser *p, struct pl_ht *t)
+static __attribute__((noinline)) void grow_table(struct parser *p, struct pl_ht *t)
 {
 	if (!pl_ht_reserve(t))
 		pl_lex_fail_(&p->lx, PL_ENOMEM);
+}
+
+/* pl_ht_reserve's test inline: a table grows rarely */
+static inline void reserve(struct parser *p, struct pl_ht *t)
+{
+	if ((t->count + 1) * 4 > t->cap * 3)
+		grow_table(p, t);
 }
 
 static bool is_word(const struct parser *p, const char *w)
@@ -136,9 +150,27 @@ static bool is_word(const struct parser *p, const char *w)
 	return pl_lex_is_word_(&p->lx, w, strlen(w));
 }
 
-static uint32_t hash_text(const char *s, size_t len)
+/* Names, keys and words of up to 16 bytes are hashed inline, from loads
+ * that cover every byte. */
+static inline uint32_t hash_text(const char *s, size_t len)
 {
-	return (uint32_t)pl_hash_bytes_(s, len);
+	uint64_t a = 0, b = 0;
+	uint32_t x, y;
+	if (len > 16)
+		return (uint32_t)pl_hash_bytes_(s, len);
+	if (len >= 8) {
+		memcpy(&a, s, 8);
+		memcpy(&b, s + len - 8, 8);
+	} else if (len >= 4) {
+		memcpy(&x, s, 4);
+		memcpy(&y, s + len - 4, 4);
+		a = x;
+		b = y;
+	} else if (len) {
+		a = (unsigned char)s[0] | (unsigned char)s[len / 2] << 8 | (unsigned char)s[len - 1] << 16;
+	}
+	uint64_t h = (a ^ len) * 0x9e3779b97f4a7c15u;
+	return (uint32_t)(((h ^ (h >> 29) ^ b) * 0xbf58476d1ce4e5b9u) >> 32);
 }
 
 /* c (NUL-terminated, no NUL inside) is r's text */
@@ -240,27 +272,87 @@ static bool interned_is(const void *item, const void *probe, const void *ctx)
 /* The current word, interned, when valid says it may be one; checked,
  * interned and looked up in t once per distinct word. The slot's index in
  * t is left in *slot. */
-static const char *intern_word(struct parser *p, struct pl_ht *t, const char *what,
-                               bool (*valid)(const char *, size_t), size_t *slot)
+static __attribute__((noinline)) size_t new_word(struct parser *p, struct pl_ht *t,
+                                                 const char *what,
+                                                 bool (*valid)(const char *, size_t),
+                                                 uint32_t hash)
+{
+	struct ref r = {TOK.s, TOK.len, 0, 0};
+	if (!valid(r.s, r.len))
+		expected(p, what);
+	reserve(p, t);
+	size_t j = pl_ht_find(t, hash, interned_is, &r, NULL);
+	pl_ht_put(t, j, hash, nn(p, pl_intern_str_(p->m, r.s, r.len)));
+	if (t->map)
+		t->vals[j] = (void *)(uintptr_t)pl_op_from_name(t->slots[j].item);
+	return j;
+}
+
+static inline const char *intern_word(struct parser *p, struct pl_ht *t, const char *what,
+                                      bool (*valid)(const char *, size_t), size_t *slot)
 {
 	if (TOK.kind != PL_T_IDENT)
 		expected(p, what);
 	struct ref r = {TOK.s, TOK.len, 0, 0};
 	uint32_t hash = hash_text(r.s, r.len);
-	reserve(p, t);
-	size_t j = pl_ht_find(t, hash, interned_is, &r, NULL);
-	if (!pl_ht_used(t, j)) {
-		if (!valid(r.s, r.len))
-			expected(p, what);
-		pl_ht_put(t, j, hash, nn(p, pl_intern_str_(p->m, r.s, r.len)));
-		if (t->map)
-			t->vals[j] = (void *)(uintptr_t)pl_op_from_name(t->slots[j].item);
-	}
+	size_t j = 0;
+	if (!t->count || !pl_ht_used(t, j = pl_ht_find(t, hash, interned_is, &r, NULL)))
+		j = new_word(p, t, what, valid, hash);
 	*slot = j;
 	return t->slots[j].item;
 }
 
 /* ---- types ---- */
+
+/* "[" [ INT { "," INT } "]" at q as it is mostly written: no blank but
+ * one after each ',', no comment, INTs of at most 18 digits, at most max
+ * of them; read in one go into v and *n. The end of it, or NULL when it
+ * is written otherwise: then the tokens read it, from q. */
+static const char *plain_ints(const char *q, const char *end, int64_t *v, size_t max,
+                              size_t *n)
+{
+	size_t k = 0;
+	if (q == end || *q++ != '[')
+		return NULL;
+	if (q < end && *q == ']') {
+		*n = 0;
+		return q + 1;
+	}
+	for (;;) {
+		const char *d = q;
+		uint64_t x = 0;
+		for (; q < end && (unsigned char)(*q - '0') < 10; q++)
+			x = x * 10 + (uint64_t)(*q - '0');
+		if (q == d || q - d > 18 || k == max || q == end)
+			return NULL;
+		v[k++] = (int64_t)x;
+		if (*q == ']') {
+			*n = k;
+			return q + 1;
+		}
+		if (*q != ',')
+			return NULL;
+		q += 1 + (q + 1 < end && q[1] == ' ');
+	}
+}
+
+/* The interned type: one read lately with the same dtype and extents is
+ * shared without asking the module. */
+static const pl_type *get_type(struct parser *p, pl_dtype dtype, const int64_t *dims,
+                               size_t rank)
+{
+	uint64_t h = (uint64_t)dtype << 32 | rank;
+	for (size_t k = 0; k < rank; k++)
+		h = (h ^ (uint64_t)dims[k]) * 0x9e3779b97f4a7c15u;
+	const pl_type **slot = &p->types_read[(h >> 40) % RECENT_TYPES];
+	const pl_type *t = *slot;
+	bool same = t && t->dtype == (uint32_t)dtype && t->rank == rank;
+	for (size_t k = 0; same && k < rank; k++)
+		same = t->dims[k] == dims[k];
+	if (!same)
+		*slot = t = nn(p, pl_type_get(p->m, dtype, dims, rank));
+	return t;
+}
 
 /* DTYPE "[" [ INT { "," INT } ] "]" */
 static const pl_type *parse_type(struct parser *p)
@@ -283,10 +375,16 @@ static const pl_type *parse_type(struct parser *p)
 		p->dtypes.vals[j] = (void *)(uintptr_t)dt;
 	}
 	pl_dtype dtype = (pl_dtype)(uintptr_t)p->dtypes.vals[j];
-	next(p);
-	expect(p, PL_T_LBRACKET, "'[' after the dtype");
 	int64_t dims[PL_MAX_RANK];
 	size_t rank = 0;
+	const char *q = plain_ints(p->lx.p, p->lx.end, dims, PL_MAX_RANK, &rank);
+	if (q) {
+		p->lx.p = q;
+		next(p);
+		return get_type(p, dtype, dims, rank);
+	}
+	next(p);
+	expect(p, PL_T_LBRACKET, "'[' after the dtype");
 	if (TOK.kind != PL_T_RBRACKET) {
 		do {
 			if (TOK.kind != PL_T_INT)
@@ -301,7 +399,7 @@ static const pl_type *parse_type(struct parser *p)
 		} while (another(p, PL_T_RBRACKET, "an integer extent"));
 	}
 	expect(p, PL_T_RBRACKET, "',' or ']' in type");
-	return nn(p, pl_type_get(p->m, dtype, dims, rank));
+	return get_type(p, dtype, dims, rank);
 }
 
 /* [ ":" types ], which must be nres types, into p->types */
@@ -337,24 +435,61 @@ static void parse_result_types(struct parser *p, size_t nres)
 
 static void parse_attr(struct parser *p, pl_attr *out);
 
+/* What decides an attribute's text besides kind and length: strings and
+ * lists are interned, so equal bits mean equal values. */
+static uint64_t attr_bits(const pl_attr *a)
+{
+	uint64_t bits = 0;
+	memcpy(&bits, &a->u, sizeof a->u);
+	return a->kind == PL_ATTR_BOOL ? a->u.b : bits;
+}
+
+/* The list of the n elements at v, interned: one read lately with equal
+ * elements is shared without asking the module. */
+static pl_attr list_of(struct parser *p, const pl_attr *v, size_t n)
+{
+	uint64_t h = n;
+	for (size_t k = 0; k < n; k++)
+		h = (h ^ v[k].kind ^ (uint64_t)v[k].len << 8 ^ attr_bits(&v[k])) * 0x9e3779b97f4a7c15u;
+	struct recent_list *r = &p->lists[(h >> 40) % RECENT_LISTS];
+	bool same = r->hash == (uint32_t)h && r->list.kind == PL_ATTR_LIST && r->list.len == n;
+	for (size_t k = 0; same && k < n; k++)
+		same = r->list.u.list[k].kind == v[k].kind && r->list.u.list[k].len == v[k].len &&
+		       attr_bits(&r->list.u.list[k]) == attr_bits(&v[k]);
+	if (!same) {
+		r->list = *(const pl_attr *)nn(p, pl_attr_intern_list_(p->m, n ? v : NULL, n));
+		r->hash = (uint32_t)h;
+	}
+	return r->list;
+}
+
 /* "[" [ attr { "," attr } ] "]" */
 static void parse_list(struct parser *p, pl_attr *out)
 {
 	if (++p->depth > PL_MAX_NESTING)
 		error_at(p, TOK.line, TOK.col, "attribute values nested deeper than %d",
 		         PL_MAX_NESTING);
-	next(p);
-	size_t base = p->elems.n;
-	while (TOK.kind != PL_T_RBRACKET) {
-		pl_attr v;
-		parse_attr(p, &v);
-		PUSH(p, p->elems, v);
-		if (!another(p, PL_T_RBRACKET, "an attribute value"))
-			break;
+	size_t base = p->elems.n, n;
+	int64_t ints[64];
+	const char *q = plain_ints(TOK.s, p->lx.end, ints, 64, &n);
+	if (q) { /* integers, as mostly written: in one go */
+		for (size_t k = 0; k < n; k++)
+			PUSH(p, p->elems, ((pl_attr){.kind = PL_ATTR_INT, .u.i = ints[k]}));
+		p->lx.p = q;
+		next(p);
+	} else {
+		next(p);
+		while (TOK.kind != PL_T_RBRACKET) {
+			pl_attr v;
+			parse_attr(p, &v);
+			PUSH(p, p->elems, v);
+			if (!another(p, PL_T_RBRACKET, "an attribute value"))
+				break;
+		}
+		expect(p, PL_T_RBRACKET, "',' or ']' in list");
 	}
-	expect(p, PL_T_RBRACKET, "',' or ']' in list");
-	size_t n = p->elems.n - base;
-	*out = *(const pl_attr *)nn(p, pl_attr_intern_list_(p->m, n ? p->elems.v + base : NULL, n));
+	n = p->elems.n - base;
+	*out = list_of(p, p->elems.v + base, n);
 	p->elems.n = base;
 	p->depth--;
 }
@@ -420,15 +555,6 @@ static void check_repeats(struct parser *p)
 		         "duplicate attribute '%s'", p->entries.v[first].key);
 }
 
-/* What decides an attribute's text besides kind and length: strings and
- * lists are interned, so equal bits mean equal values. */
-static uint64_t attr_bits(const pl_attr *a)
-{
-	uint64_t bits = 0;
-	memcpy(&bits, &a->u, sizeof a->u);
-	return a->kind == PL_ATTR_BOOL ? a->u.b : bits;
-}
-
 /* The entries just read, as d's: shared with an equal dictionary read
  * lately (both then copy on write), else a copy of their own. */
 static void keep_dict(struct parser *p, pl_attrs *d)
@@ -471,8 +597,12 @@ static void parse_attrs(struct parser *p, pl_attrs *d)
 		for (size_t k = 0; p->entries.n < 64 && k < p->entries.n; k++)
 			if (p->entries.v[k].key == e.key)
 				error_at(p, at.line, at.col, "duplicate attribute '%s'", e.key);
+		if (!pl_lex_skip_(&p->lx, '=')) {
+			next(p);
+			if (TOK.kind != PL_T_EQUAL)
+				expected(p, "'=' after the attribute name");
+		}
 		next(p);
-		expect(p, PL_T_EQUAL, "'=' after the attribute name");
 		if (p->entries.n == UINT16_MAX)
 			error_at(p, at.line, at.col, "more than %u attributes", UINT16_MAX);
 		parse_attr(p, &e.val);
