@@ -741,6 +741,54 @@ START_TEST(test_err_unknown_dtype)
 }
 END_TEST
 
+/* The reader reads a type's extents and a list of integers written the
+ * usual way ("[2, 3]") without a token each; written any other way (blanks,
+ * a comment, a newline, leading zeros, 19 digits) they must read the same. */
+START_TEST(test_types_and_int_lists_any_spacing)
+{
+	const char *text =
+		"func @f(%a: f32[2, 3], %b: f32[ 2 ,3 ], %c: f32[2,\n 3 // three\n],\n"
+		"        %d: f32[0000000000000000002, 3], %e: f32[], %f: f32[ ]) {\n"
+		"  op {l = [1, 2, 3]}\n"
+		"  op {l = [ 1,2 ,\n 3 ]}\n"
+		"  op {l = [0000000000000000001, 2, 3]}\n"
+		"  op {l = [], m = [ ], n = [1, 9223372036854775807, -4]}\n"
+		"}\n";
+	pl_diags *d;
+	pl_module *m;
+	ck_assert_int_eq(parse_n(text, strlen(text), &d, &m), PL_OK);
+	pl_func *f = pl_module_find_func(m, "f");
+	ck_assert_ptr_nonnull(f);
+	const pl_type *t = pl_value_type(pl_func_arg(f, 0));
+	ck_assert_uint_eq(pl_type_rank(t), 2);
+	ck_assert_int_eq(pl_type_dim(t, 0), 2);
+	ck_assert_int_eq(pl_type_dim(t, 1), 3);
+	for (size_t k = 1; k < 4; k++) /* interned: the same type */
+		ck_assert_ptr_eq(pl_value_type(pl_func_arg(f, k)), t);
+	ck_assert_uint_eq(pl_type_rank(pl_value_type(pl_func_arg(f, 4))), 0);
+	ck_assert_ptr_eq(pl_value_type(pl_func_arg(f, 5)), pl_value_type(pl_func_arg(f, 4)));
+	pl_inst *i = pl_func_first_inst(f);
+	const pl_attr *l = pl_attrs_get(pl_inst_attrs_const(i), "l");
+	ck_assert_uint_eq(pl_attr_list_size(l), 3);
+	for (size_t k = 0; k < 3; k++)
+		ck_assert_int_eq(pl_attr_get_int(pl_attr_list_at(l, k)), (int64_t)k + 1);
+	for (int k = 0; k < 2; k++) { /* interned: the same list */
+		i = pl_inst_next(i);
+		ck_assert(pl_attr_equal(pl_attrs_get(pl_inst_attrs_const(i), "l"), l));
+	}
+	i = pl_inst_next(i);
+	const pl_attrs *a = pl_inst_attrs_const(i);
+	ck_assert_uint_eq(pl_attr_list_size(pl_attrs_get(a, "l")), 0);
+	ck_assert_uint_eq(pl_attr_list_size(pl_attrs_get(a, "m")), 0);
+	const pl_attr *n = pl_attrs_get(a, "n");
+	ck_assert_uint_eq(pl_attr_list_size(n), 3);
+	ck_assert_int_eq(pl_attr_get_int(pl_attr_list_at(n, 1)), INT64_MAX);
+	ck_assert_int_eq(pl_attr_get_int(pl_attr_list_at(n, 2)), -4);
+	pl_module_free(m);
+	pl_diags_free(d);
+}
+END_TEST
+
 START_TEST(test_err_bad_type)
 {
 	expect_error("func @f(%a: f32[2,-1]) {}",
@@ -1543,6 +1591,7 @@ static Suite *text_suite(void)
 	tcase_add_test(tc, test_err_bad_number);
 	tcase_add_test(tc, test_err_missing_name);
 	tcase_add_test(tc, test_err_unknown_dtype);
+	tcase_add_test(tc, test_types_and_int_lists_any_spacing);
 	tcase_add_test(tc, test_err_bad_type);
 	tcase_add_test(tc, test_err_too_many_dims);
 	tcase_add_test(tc, test_err_expected_op_name);
