@@ -48,7 +48,7 @@ struct hw {
 	pl_write_fn write;
 	void *ud;
 	int status;
-	struct pl_strbuf out, line, tmp;
+	struct pl_strbuf out, line, tmp, tmp2;
 	struct pl_strbuf ops; /* print_inst's operand text */
 	pl_value **vals;      /* print_inst's operands */
 	size_t nvals;
@@ -1768,6 +1768,34 @@ static bool inst_tree(struct hw *w, pl_inst *i, struct ent *e, struct pl_strbuf 
 }
 
 /* Parameter k, its attributes from the list pa. */
+/* When a line from `from` on in the output is "NAME = REST" (name of
+ * len bytes), makes it the function's ROOT line and returns true. */
+static bool mark_root(struct hw *w, size_t from, const char *name, size_t len,
+                      const struct pl_strbuf *rest)
+{
+	struct pl_strbuf *o = &w->out;
+	for (size_t at = from; at + 2 <= o->len;) {
+		const char *line = o->data + at + 2, *nl = memchr(line, '\n', o->len - at - 2);
+		if (!nl)
+			break;
+		size_t n = (size_t)(nl - line);
+		if (!memcmp(line - 2, "  ", 2) && n == len + 3 + rest->len && !memcmp(line, name, len) &&
+		    !memcmp(line + len, " = ", 3) && !memcmp(line + len + 3, rest->data, rest->len)) {
+			size_t pos = (size_t)(line - o->data);
+			pl_sb_puts(o, "ROOT "); /* room for it, then moved into place */
+			if (o->failed) {
+				set_err(w, PL_ENOMEM);
+				return true;
+			}
+			memmove(o->data + pos + 5, o->data + pos, o->len - 5 - pos);
+			memcpy(o->data + pos, "ROOT ", 5);
+			return true;
+		}
+		at = (size_t)(nl - o->data) + 1;
+	}
+	return false;
+}
+
 static void print_param(struct hw *w, size_t k, const struct ent *root_ent, const pl_attr *pa)
 {
 	struct ent *e = &w->ents[k];
@@ -1986,6 +2014,7 @@ static void print_function(struct hw *w, pl_func *f, bool entry)
 		pl_sb_puts(&w->out, "ENTRY ");
 	pl_sb_puts(&w->out, pl_func_name(f));
 	pl_sb_puts(&w->out, " {\n");
+	size_t lines_at = w->out.len;
 	/* parameters: in their recorded places, else first */
 	int64_t *pat = calloc(nparams ? nparams : 1, sizeof *pat);
 	size_t *porder = malloc((nparams ? nparams : 1) * sizeof *porder);
@@ -2062,17 +2091,29 @@ static void print_function(struct hw *w, pl_func *f, bool entry)
 				}
 				const char *parent = parent_depth == 1 ? e->name
 				                     : gte_name(w, e, path, parent_depth - 1, 0, NULL);
-				const char *name = take_name(w, want ? want : "get-tuple-element");
-				l->len = 0;
-				pl_sb_printf(l, "ROOT %s = ", name);
+				/* the line after "ROOT NAME = " */
+				struct pl_strbuf *rest = &w->tmp2;
+				rest->len = 0;
 				if (rtree)
-					put_tree(l, rtree, 0);
+					put_tree(rest, rtree, 0);
 				else
-					pl_hlo_put_type_(l, rt[0]);
-				pl_sb_printf(l, " get-tuple-element(%s), index=%u", parent,
+					pl_hlo_put_type_(rest, rt[0]);
+				pl_sb_printf(rest, " get-tuple-element(%s), index=%u", parent,
 				             path[parent_depth - 1]);
-				put_kept_attrs(w, l, ret, "index");
-				emit_line(w, l);
+				put_kept_attrs(w, rest, ret, "index");
+				if (rest->failed)
+					set_err(w, PL_ENOMEM);
+				/* the same line made already under the name the root
+				 * had, for a use of it before the root (ROOT need not
+				 * be last): that one is the root */
+				if (!(want && name_used(w, want, wl) &&
+				      mark_root(w, lines_at, want, wl, rest))) {
+					const char *name = take_name(w, want ? want : "get-tuple-element");
+					l->len = 0;
+					pl_sb_printf(l, "ROOT %s = ", name);
+					pl_sb_put(l, rest->data, rest->len);
+					emit_line(w, l);
+				}
 			}
 		} else {
 			inst_error(w, ret, "the returned values have no HLO form");
@@ -2183,6 +2224,7 @@ int pl_print_hlo_module(pl_module *m, pl_diags *diags, pl_write_fn write, void *
 	pl_sb_free(&w.out);
 	pl_sb_free(&w.line);
 	pl_sb_free(&w.tmp);
+	pl_sb_free(&w.tmp2);
 	pl_sb_free(&w.ops);
 	free(w.vals);
 	for (size_t k = 0; k < w.nreducers; k++)

@@ -125,6 +125,20 @@ run $P --passes=SplitAsyncCCOp long.hlo
 expect_status 0 "SplitAsyncCCOp on a collective with a long HLO name"
 expect_out "%$long""_s = all_reduce_start" "the start is named after it"
 
+# A ROOT get-tuple-element used by a later line (ROOT need not be last):
+# the written HLO has that one line as the ROOT, under its name.
+printf 'HloModule m\nENTRY e {\n  p = (s32[], f32[4]) parameter(0)\n  ROOT i = s32[] get-tuple-element(p), index=0, foo=0\n  n = s32[] constant(8)\n  c = pred[] compare(i, n), direction=LT\n}\n' >rootgte.hlo
+run $P --passes= rootgte.hlo -o rootgte.out.hlo
+expect_status 0 "a ROOT get-tuple-element used after it is written"
+run grep -c "get-tuple-element" rootgte.out.hlo
+expect_out "1" "as one line"
+run grep -qx "  ROOT i = s32\[\] get-tuple-element(p), index=0, foo=0" rootgte.out.hlo
+expect_status 0 "which is the ROOT, under its name"
+run $P --passes= rootgte.hlo -o rootgte.pir
+run $P --passes= rootgte.out.hlo -o rootgte2.pir
+run cmp rootgte.pir rootgte2.pir
+expect_status 0 "reading it back gives the same IR"
+
 # Bad input: file:line:col, exit 1, nothing written.
 bad() { # bad TEXT MESSAGE DESCRIPTION
 	printf '%s' "$1" >bad.hlo
