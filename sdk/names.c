@@ -361,3 +361,13 @@ int pl_assign_names_(pl_func *f)
 	free(nm.todo);
 	return rc;
 }
+
+int pl_module_name_values(pl_module *m)
+{
+	for (size_t k = 0; k < m->nfuncs; k++) {
+		int rc = pl_assign_names_(m->funcs[k]);
+		if (rc)
+			return rc;
+	}
+	return PL_OK;
+}
