@@ -77,6 +77,7 @@ struct verifier {
 		uint32_t len;
 	} domains[DOMAIN_MEMO_SLOTS];
 	struct key_class keys[KEY_SLOTS];
+	unsigned traits[PL_OP__COUNT]; /* pl_op_traits of each op */
 };
 
 static PL_PRINTF(3, 4) void inst_error(struct verifier *v, const pl_inst *i,
@@ -669,7 +670,7 @@ static void check_done(struct verifier *v, const pl_inst *i)
 /* Operand and result counts of the ops the SDK knows. */
 static void check_arity(struct verifier *v, const pl_inst *i, const struct reserved *r)
 {
-	unsigned t = pl_op_traits((pl_op)i->op);
+	unsigned t = i->op < PL_OP__COUNT ? v->traits[i->op] : 0; /* pl_op_traits */
 	if (t & PL_TRAIT_COLLECTIVE) {
 		check_collective(v, i, r);
 	} else if (t & PL_TRAIT_COLLECTIVE_START) {
@@ -719,7 +720,7 @@ static void check_func(struct verifier *v, pl_func *f)
 
 	for (pl_inst *i = f->first; i; i = i->next) {
 		const pl_use *ops = pl_inst_ops_(i);
-		bool ops_ok = true;
+		bool ops_ok = true, done = is_done(i->op);
 		for (uint32_t k = 0; k < i->nops; k++) {
 			const pl_value *val = ops[k].val;
 			if (!val) {
@@ -727,15 +728,18 @@ static void check_func(struct verifier *v, pl_func *f)
 				ops_ok = false;
 				continue;
 			}
-			const char *nm = val->name ? val->name : "<unnamed>";
 			/* pl_value_func, inline */
-			const pl_func *vf = val->def ? val->def->func
-			                             : ((const struct pl_arg *)(const void *)val)->func;
+			const pl_inst *d = val->def;
+			const pl_func *vf = d ? d->func : ((const struct pl_arg *)(const void *)val)->func;
+			if (vf == f && (!d || ((d->flags & (PL_INST_ERASED | PL_INST_LINKED)) ==
+			                           PL_INST_LINKED &&
+			                       d->pos < i->pos && (done || !is_start(d->op)))))
+				continue; /* the usual case: none of the reports below */
+			const char *nm = val->name ? val->name : "<unnamed>";
 			if (vf != f) {
 				inst_error(v, i, "operand %u (%%%s) belongs to another function", k, nm);
 				ops_ok = false;
-			} else if (val->def) {
-				const pl_inst *d = val->def;
+			} else if (d) {
 				if (d->flags & PL_INST_ERASED) {
 					inst_error(v, i, "operand %u (%%%s) was defined by an erased "
 					                 "instruction", k, nm);
@@ -837,6 +841,8 @@ int pl_verify_module_threads(pl_module *m, pl_diags *diags, unsigned threads)
 	size_t k = 0, done = 0;
 	for (size_t t = 0; t < n; t++) {
 		parts[t].v.m = m;
+		for (unsigned op = 0; op < PL_OP__COUNT; op++)
+			parts[t].v.traits[op] = pl_op_traits((pl_op)op);
 		parts[t].from = k;
 		size_t goal = (size_t)((double)m->ninsts * (double)(t + 1) / (double)n);
 		while (k < m->nfuncs && (t == n - 1 || done < goal))
