@@ -73,18 +73,11 @@ bool pl_is_key_(const char *s, size_t len)
 /* The names a function's values hold so far: the module's scratch set
  * (pl_module.names), emptied in O(1) for each function. */
 
-/* FNV-1a over the string, whose first byte the
- * caller has loaded already. */
+/* The hash of the string, whose first byte the caller has loaded already:
+ * the module's byte hash, eight bytes a step (FNV-1a took one a step). */
 static inline uint32_t name_hash(const char *s, unsigned char first)
 {
-	uint32_t h = 2166136261u;
-	const unsigned char *p = (const unsigned char *)s;
-	if (first) {
-		h = (h ^ first) * 16777619u;
-		for (p++; *p; p++)
-			h = (h ^ *p) * 16777619u;
-	}
-	return h ^ (h >> 15);
+	return first ? (uint32_t)pl_hash_bytes_(s, strlen(s)) : 0;
 }
 
 static bool name_is(const void *item, const void *probe, const void *ctx)
@@ -271,9 +264,9 @@ static void filters_add(struct filters *fl, const char *name)
 /* Whether name may clash with a name given since the names were last
  * unique (in given and fl), or with what name_todo makes: a number, or
  * one of those names with ".N". Other names were unique and stay out of
- * reach. */
-static inline bool may_clash(const struct pl_ht *given, const struct filters *fl,
-                             const char *name)
+ * reach. Inline in assign's walk over every value. */
+static inline __attribute__((always_inline)) bool
+may_clash(const struct pl_ht *given, const struct filters *fl, const char *name)
 {
 	unsigned char c = (unsigned char)name[0];
 	if (c >= '0' && c <= '9' && all_digits(name))
@@ -360,4 +353,14 @@ int pl_assign_names_(pl_func *f)
 	}
 	free(nm.todo);
 	return rc;
+}
+
+int pl_module_name_values(pl_module *m)
+{
+	for (size_t k = 0; k < m->nfuncs; k++) {
+		int rc = pl_assign_names_(m->funcs[k]);
+		if (rc)
+			return rc;
+	}
+	return PL_OK;
 }

@@ -18,6 +18,7 @@ enum {
 	BUF_SIZE = 1 << 20,
 	SMALL_BUF_SIZE = 4096,
 	FLOAT_SLOTS = 64,
+	KEY_SLOTS = 64,
 	TEXT_SLOTS = 4096,
 	TEXT_MAX = 256 /* at most SMALL_BUF_SIZE */
 };
@@ -36,6 +37,13 @@ struct out {
 		uint8_t len; /* 0: empty slot */
 		char text[31];
 	} floats[FLOAT_SLOTS];
+	/* ", KEY = " of attribute keys printed lately, by their address
+	 * (keys are interned): copied in one fixed-size move */
+	struct key_text {
+		const char *key;
+		uint32_t len; /* 0: empty slot */
+		char text[32]; /* len <= 30 */
+	} keys[KEY_SLOTS];
 	/* the text of types and lists printed lately, by their address: both
 	 * are interned, immutable while the module lives (passline/ir.h) */
 	struct text {
@@ -53,6 +61,20 @@ static __attribute__((noinline)) void out_flush(struct out *o)
 	o->len = 0;
 }
 
+/* memcpy without a call for the short pieces most of the text is made of
+ * (names, keys, numbers): two overlapping moves */
+static inline void copy_short(char *d, const char *s, size_t n)
+{
+	if (n >= 8 && n <= 16)
+		memcpy(d, s, 8), memcpy(d + n - 8, s + n - 8, 8);
+	else if (n >= 4 && n < 8)
+		memcpy(d, s, 4), memcpy(d + n - 4, s + n - 4, 4);
+	else if (n && n < 4)
+		d[0] = s[0], d[n / 2] = s[n / 2], d[n - 1] = s[n - 1];
+	else
+		memcpy(d, s, n);
+}
+
 static inline void out_put(struct out *o, const char *s, size_t n)
 {
 	if (__builtin_expect(n > o->size - o->len, 0)) {
@@ -63,7 +85,7 @@ static inline void out_put(struct out *o, const char *s, size_t n)
 			return;
 		}
 	}
-	memcpy(o->buf + o->len, s, n);
+	copy_short(o->buf + o->len, s, n);
 	o->len += n;
 }
 
@@ -81,10 +103,31 @@ static inline void out_s(struct out *o, const char *s)
 	out_put(o, s, strlen(s));
 }
 
+static const char digit_pairs[201] =
+	"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+	"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+	"8081828384858687888990919293949596979899";
+
+/* What pl_fmt_i64 writes, from the last digit backwards (no counting of
+ * the digits first), put with one fixed-size move of 24 bytes. */
 static void out_i64(struct out *o, int64_t v)
 {
-	char buf[24];
-	out_put(o, buf, pl_fmt_i64(buf, v));
+	char buf[48], *end = buf + 24, *p = end;
+	uint64_t u = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
+	for (; u >= 100; u /= 100)
+		memcpy(p -= 2, digit_pairs + 2 * (u % 100), 2);
+	if (u >= 10)
+		memcpy(p -= 2, digit_pairs + 2 * u, 2);
+	else
+		*--p = (char)('0' + u);
+	if (v < 0)
+		*--p = '-';
+	if (__builtin_expect(o->size - o->len < 24, 0)) {
+		out_put(o, p, (size_t)(end - p));
+		return;
+	}
+	memcpy(o->buf + o->len, p, 24);
+	o->len += (size_t)(end - p);
 }
 
 /* Text that reads back as the same double, always with a '.' or an
@@ -112,11 +155,19 @@ static void out_double(struct out *o, double v)
 	out_put(o, f->text, f->len);
 }
 
-/* Length of the valid UTF-8 sequence at s (at most n bytes), or 0. */
-static size_t utf8_seq_len(const unsigned char *s, size_t n)
+/* pl_str_plain_end_, eight bytes a step while no byte of them is below
+ * ' ', above '~', '"' or '\\' (tests of a whole word at once) */
+static const char *plain_end(const char *s, const char *end)
 {
-	size_t len = 0;
-	return pl_utf8_check_(s, n, &len) == PL_UTF8_OK ? len : 0;
+	const uint64_t ones = UINT64_C(0x0101010101010101), high = ones << 7;
+	for (uint64_t x, q, b; end - s >= 8; s += 8) {
+		memcpy(&x, s, 8);
+		q = x ^ ones * '"', b = x ^ ones * '\\';
+		if ((((x - ones * 0x20) & ~x) | ((x + ones) | x) | ((q - ones) & ~q) |
+		     ((b - ones) & ~b)) & high)
+			break;
+	}
+	return pl_str_plain_end_(s, end);
 }
 
 /* STRING, with the escapes the reader knows */
@@ -126,12 +177,14 @@ static void out_string(struct out *o, const char *s, size_t n)
 	const unsigned char *u = (const unsigned char *)s;
 	out_c(o, '"');
 	for (size_t i = 0; i < n;) {
-		size_t run = (size_t)(pl_str_plain_end_(s + i, s + n) - s); /* copied at once */
+		size_t run = (size_t)(plain_end(s + i, s + n) - s); /* copied at once */
 		out_put(o, s + i, run - i);
 		if ((i = run) == n)
 			break;
 		unsigned char c = u[i];
-		size_t len = c >= 0x80 ? utf8_seq_len(u + i, n - i) : 0;
+		size_t len = 0; /* of a valid UTF-8 sequence there */
+		if (c >= 0x80 && pl_utf8_check_(u + i, n - i, &len) != PL_UTF8_OK)
+			len = 0;
 		if (c == '"' || c == '\\') {
 			char esc[2] = {'\\', (char)c};
 			out_put(o, esc, 2);
@@ -155,14 +208,23 @@ static void out_string(struct out *o, const char *s, size_t n)
 /* Prints fn(o, arg), whose text depends only on the interned key: the
  * text kept from the last time, or printed now and kept when it is short
  * and stayed in one piece in the buffer. */
-static void out_kept(struct out *o, const void *key, void (*fn)(struct out *, const void *),
-                     const void *arg)
+static void out_kept_new(struct out *o, struct text *t, const void *key,
+                         void (*fn)(struct out *, const void *), const void *arg);
+
+static inline void out_kept(struct out *o, const void *key,
+                            void (*fn)(struct out *, const void *), const void *arg)
 {
 	struct text *t = o->texts ? &o->texts[pl_ht_hash_ptr(key) % TEXT_SLOTS] : NULL;
-	if (t && t->key == key && t->len) {
+	if (t && t->key == key && t->len)
 		out_put(o, t->text, t->len);
-		return;
-	}
+	else
+		out_kept_new(o, t, key, fn, arg);
+}
+
+static __attribute__((noinline)) void out_kept_new(struct out *o, struct text *t, const void *key,
+                                                   void (*fn)(struct out *, const void *),
+                                                   const void *arg)
+{
 	if (t && o->size - o->len < TEXT_MAX)
 		out_flush(o);
 	size_t start = o->len;
@@ -177,6 +239,12 @@ static void out_kept(struct out *o, const void *key, void (*fn)(struct out *, co
 }
 
 static void out_attr(struct out *o, const pl_attr *a);
+
+static void out_string_text(struct out *o, const void *arg)
+{
+	const pl_attr *a = arg;
+	out_string(o, a->u.s, a->len);
+}
 
 static void out_list(struct out *o, const void *arg)
 {
@@ -197,7 +265,9 @@ static void out_attr(struct out *o, const pl_attr *a)
 	case PL_ATTR_INT: out_i64(o, a->u.i); break;
 	case PL_ATTR_FLOAT: out_double(o, a->u.f); break;
 	case PL_ATTR_BOOL: out_s(o, a->u.b ? "true" : "false"); break;
-	case PL_ATTR_STRING: out_string(o, a->u.s, a->len); break;
+	case PL_ATTR_STRING: /* interned too */
+		out_kept(o, a->u.s, out_string_text, a);
+		break;
 	case PL_ATTR_LIST:
 		if (a->len)
 			out_kept(o, a->u.list, out_list, a);
@@ -212,11 +282,37 @@ static void out_attrs(struct out *o, const pl_attrs *d)
 {
 	out_c(o, '{');
 	for (uint16_t k = 0; k < d->n; k++) {
-		if (k)
-			out_lit(o, ", ");
-		out_s(o, d->v[k].key);
-		out_lit(o, " = ");
-		out_attr(o, &d->v[k].val);
+		const char *key = d->v[k].key;
+		const pl_attr *a = &d->v[k].val;
+		struct key_text *kt = &o->keys[pl_ht_hash_ptr(key) % KEY_SLOTS];
+		size_t skip = k ? 0 : 2, klen; /* no ", " before the first */
+		if (kt->key != key && (klen = strlen(key)) + 5 <= 30) {
+			kt->key = key;
+			kt->len = (uint32_t)klen + 5;
+			memcpy(kt->text, ", ", 2);
+			memcpy(kt->text + 2, key, klen);
+			memcpy(kt->text + 2 + klen, " = ", 3);
+		}
+		if (kt->key != key) { /* a long key */
+			out_put(o, ", ", 2 - skip);
+			out_s(o, key);
+			out_lit(o, " = ");
+		} else if (__builtin_expect(o->size - o->len >= 30, 1)) {
+			memcpy(o->buf + o->len, kt->text + skip, 30); /* len - skip of them */
+			o->len += kt->len - skip;
+		} else {
+			out_put(o, kt->text + skip, kt->len - skip);
+		}
+		if (a->kind == PL_ATTR_INT) /* the common kinds without the call */
+			out_i64(o, a->u.i);
+		else if (a->kind == PL_ATTR_STRING)
+			out_kept(o, a->u.s, out_string_text, a);
+		else if (a->kind == PL_ATTR_LIST && a->len)
+			out_kept(o, a->u.list, out_list, a);
+		else if (a->kind == PL_ATTR_BOOL && a->u.b)
+			out_lit(o, "true");
+		else
+			out_attr(o, a);
 	}
 	out_c(o, '}');
 }
@@ -353,16 +449,6 @@ int pl_print_func(pl_func *f, pl_write_fn write, void *userdata)
 		return PL_ENOMEM;
 	out_func(o, f);
 	return out_finish(o);
-}
-
-int pl_module_name_values(pl_module *m)
-{
-	for (size_t k = 0; k < m->nfuncs; k++) {
-		int rc = pl_assign_names_(m->funcs[k]);
-		if (rc)
-			return rc;
-	}
-	return PL_OK;
 }
 
 int pl_print_module(pl_module *m, pl_write_fn write, void *userdata)

@@ -7,9 +7,11 @@
 #include "internal.h"
 
 #include <pthread.h>
+#include <stddef.h>
 #include <stdlib.h>
 
-enum { PRED_MEMO_SLOTS = 256, DICT_MEMO_SLOTS = 256 };
+enum { PRED_MEMO_SLOTS = 256, DICT_MEMO_SLOTS = 256, DOMAIN_MEMO_SLOTS = 256,
+       KEY_SLOTS = 256 };
 
 struct pred_memo {
 	const pl_attr *list;
@@ -22,6 +24,16 @@ struct pred_memo {
 struct reserved {
 	const pl_attr *group_id, *factor, *reduce, *dimension, *id, *fsdp;
 	const pl_attr *num_dynamic_instances, *flops, *domain, *predicate;
+};
+
+/* What an attribute key is to the verifier: the offset of its member in
+ * struct reserved, or -1 for a key that is not reserved. Keys are interned,
+ * so the answer is remembered by the key's address (no string compares
+ * for the keys of every instruction of a module whose dictionaries are
+ * all different). */
+struct key_class {
+	const char *key;
+	int off;
 };
 
 /* A dictionary whose reserved attributes were checked and found good.
@@ -59,6 +71,13 @@ struct verifier {
 	struct flight_table flight;
 	struct pred_memo preds[PRED_MEMO_SLOTS];
 	struct dict_memo dicts[DICT_MEMO_SLOTS];
+	/* domain lists found good, by address (lists are interned) */
+	struct {
+		const pl_attr *list;
+		uint32_t len;
+	} domains[DOMAIN_MEMO_SLOTS];
+	struct key_class keys[KEY_SLOTS];
+	unsigned traits[PL_OP__COUNT]; /* pl_op_traits of each op */
 };
 
 static PL_PRINTF(3, 4) void inst_error(struct verifier *v, const pl_inst *i,
@@ -107,42 +126,56 @@ static const char *kind_name(pl_attr_kind k)
 	return "?";
 }
 
-static void find_reserved(const pl_inst *i, struct reserved *r)
+#define RESERVED(member) ((int)offsetof(struct reserved, member))
+
+static int classify_key(const char *key)
 {
-	memset(r, 0, sizeof *r);
-	for (uint16_t k = 0; k < i->attrs.n; k++) {
-		const char *key = i->attrs.v[k].key;
-		const pl_attr *a = &i->attrs.v[k].val;
-		const pl_attr **slot = NULL;
-		switch (key[0]) {
-		case 'd':
-			slot = !strcmp(key, "domain") ? &r->domain
-			       : !strcmp(key, "dimension") ? &r->dimension : NULL;
-			break;
-		case 'f':
-			slot = !strcmp(key, "factor") ? &r->factor
-			       : !strcmp(key, "flops") ? &r->flops
-			       : !strcmp(key, "fsdp") ? &r->fsdp : NULL;
-			break;
-		case 'g': slot = !strcmp(key, "group_id") ? &r->group_id : NULL; break;
-		case 'i': slot = !strcmp(key, "id") ? &r->id : NULL; break;
-		case 'n':
-			slot = !strcmp(key, "num_dynamic_instances") ? &r->num_dynamic_instances : NULL;
-			break;
-		case 'p': slot = !strcmp(key, "predicate") ? &r->predicate : NULL; break;
-		case 'r': slot = !strcmp(key, "reduce") ? &r->reduce : NULL; break;
-		default: break;
-		}
-		if (slot && !*slot)
-			*slot = a; /* the first, as pl_attrs_get finds */
+	switch (key[0]) {
+	case 'd':
+		return !strcmp(key, "domain") ? RESERVED(domain)
+		       : !strcmp(key, "dimension") ? RESERVED(dimension) : -1;
+	case 'f':
+		return !strcmp(key, "factor") ? RESERVED(factor)
+		       : !strcmp(key, "flops") ? RESERVED(flops)
+		       : !strcmp(key, "fsdp") ? RESERVED(fsdp) : -1;
+	case 'g': return !strcmp(key, "group_id") ? RESERVED(group_id) : -1;
+	case 'i': return !strcmp(key, "id") ? RESERVED(id) : -1;
+	case 'n':
+		return !strcmp(key, "num_dynamic_instances") ? RESERVED(num_dynamic_instances)
+		                                             : -1;
+	case 'p': return !strcmp(key, "predicate") ? RESERVED(predicate) : -1;
+	case 'r': return !strcmp(key, "reduce") ? RESERVED(reduce) : -1;
+	default: return -1;
 	}
 }
 
+/* Fills r; false when i has none of the reserved attributes. */
+static bool find_reserved(struct verifier *v, const pl_inst *i, struct reserved *r)
+{
+	memset(r, 0, sizeof *r);
+	bool any = false;
+	for (uint16_t k = 0; k < i->attrs.n; k++) {
+		const char *key = i->attrs.v[k].key;
+		struct key_class *c = &v->keys[pl_ht_hash_ptr(key) >> 24];
+		if (c->key != key) {
+			c->key = key;
+			c->off = classify_key(key);
+		}
+		if (c->off < 0)
+			continue;
+		const pl_attr **slot = (const pl_attr **)(void *)((char *)r + c->off);
+		if (!*slot)
+			*slot = &i->attrs.v[k].val; /* the first, as pl_attrs_get finds */
+		any = true;
+	}
+	return any;
+}
+
 /* a if it has the kind wanted; reports otherwise. */
-static const pl_attr *want(struct verifier *v, const pl_inst *i, const pl_attr *a,
+static inline const pl_attr *want(struct verifier *v, const pl_inst *i, const pl_attr *a,
                            const char *key, pl_attr_kind kind)
 {
-	if (a && a->kind != kind) {
+	if (__builtin_expect(a && a->kind != kind, 0)) {
 		inst_error(v, i, "attribute '%s' must be %s, not %s", key, kind_name(kind),
 		           kind_name((pl_attr_kind)a->kind));
 		return NULL;
@@ -169,9 +202,31 @@ static void remember_good_predicate(struct verifier *v, const pl_attr *pred, siz
 	e->rank = rank;
 }
 
+/* Whether the domain list dom was found good before in this run (lists
+ * are interned, and nothing changes a module while it is verified). */
+static inline size_t domain_slot(const pl_attr *dom)
+{
+	return pl_ht_hash_ptr(dom->u.list) % DOMAIN_MEMO_SLOTS;
+}
+
+static bool domain_known_good(const struct verifier *v, const pl_attr *dom)
+{
+	size_t j = domain_slot(dom);
+	return v->domains[j].list == dom->u.list && v->domains[j].len == dom->len;
+}
+
+static void remember_good_domain(struct verifier *v, const pl_attr *dom)
+{
+	size_t j = domain_slot(dom);
+	v->domains[j].list = dom->u.list;
+	v->domains[j].len = dom->len;
+}
+
 static void check_type_size(struct verifier *v, const pl_inst *i, const pl_type *t,
                             const char *what, size_t k)
 {
+	if (__builtin_expect(t->bytes <= (uint64_t)INT64_MAX, 1))
+		return; /* what pl_type_num_bytes says, without the call */
 	uint64_t n;
 	if (pl_type_num_bytes(t, &n) != PL_OK) {
 		struct pl_strbuf sb = {0};
@@ -184,27 +239,28 @@ static void check_type_size(struct verifier *v, const pl_inst *i, const pl_type 
 
 /* Reserved attributes and the domain/predicate pair, of the
  * attributes find_reserved found in i's dictionary. */
-static void check_reserved(struct verifier *v, const pl_inst *i, const struct reserved *rp)
+static void check_reserved(struct verifier *v, const pl_inst *i, const struct reserved *r)
 {
 	const pl_attr *a;
-	struct reserved r = *rp;
-	want(v, i, r.group_id, "group_id", PL_ATTR_STRING);
-	if ((a = want(v, i, r.factor, "factor", PL_ATTR_INT)) && a->u.i < 1)
+	want(v, i, r->group_id, "group_id", PL_ATTR_STRING);
+	if ((a = want(v, i, r->factor, "factor", PL_ATTR_INT)) && a->u.i < 1)
 		inst_error(v, i, "attribute 'factor' must be at least 1, not %" PRId64, a->u.i);
-	want(v, i, r.reduce, "reduce", PL_ATTR_STRING);
-	if ((a = want(v, i, r.dimension, "dimension", PL_ATTR_INT)) && a->u.i < 0)
+	want(v, i, r->reduce, "reduce", PL_ATTR_STRING);
+	if ((a = want(v, i, r->dimension, "dimension", PL_ATTR_INT)) && a->u.i < 0)
 		inst_error(v, i, "attribute 'dimension' must not be negative");
-	want(v, i, r.id, "id", PL_ATTR_INT);
-	want(v, i, r.fsdp, "fsdp", PL_ATTR_BOOL);
-	if ((a = want(v, i, r.num_dynamic_instances, "num_dynamic_instances", PL_ATTR_INT)) &&
+	want(v, i, r->id, "id", PL_ATTR_INT);
+	want(v, i, r->fsdp, "fsdp", PL_ATTR_BOOL);
+	if ((a = want(v, i, r->num_dynamic_instances, "num_dynamic_instances", PL_ATTR_INT)) &&
 	    a->u.i < 0)
 		inst_error(v, i, "attribute 'num_dynamic_instances' must not be negative");
-	if ((a = want(v, i, r.flops, "flops", PL_ATTR_INT)) && a->u.i < 0)
+	if ((a = want(v, i, r->flops, "flops", PL_ATTR_INT)) && a->u.i < 0)
 		inst_error(v, i, "attribute 'flops' must not be negative");
 
-	const pl_attr *dom = want(v, i, r.domain, "domain", PL_ATTR_LIST);
+	const pl_attr *dom = want(v, i, r->domain, "domain", PL_ATTR_LIST);
 	bool dom_ok = dom != NULL;
-	if (dom) {
+	if (dom && domain_known_good(v, dom)) {
+		/* checked below before, with no error */
+	} else if (dom) {
 		if (dom->len > PL_MAX_RANK) {
 			inst_error(v, i, "attribute 'domain' has more than %d dimensions", PL_MAX_RANK);
 			dom_ok = false;
@@ -235,13 +291,15 @@ static void check_reserved(struct verifier *v, const pl_inst *i, const struct re
 				n *= d;
 			}
 		}
+		if (dom_ok)
+			remember_good_domain(v, dom);
 	}
-	const pl_attr *pred = want(v, i, r.predicate, "predicate", PL_ATTR_LIST);
+	const pl_attr *pred = want(v, i, r->predicate, "predicate", PL_ATTR_LIST);
 	if (pred) {
 		if (!dom) {
 			/* A domain of the wrong kind was reported above; saying
 			 * it is missing as well would be wrong. */
-			if (!r.domain)
+			if (!r->domain)
 				inst_error(v, i, "attribute 'predicate' needs a 'domain'");
 			return;
 		}
@@ -279,28 +337,29 @@ static void check_reserved(struct verifier *v, const pl_inst *i, const struct re
 }
 
 /* The reserved attributes of i, checked: from the memo when i's dictionary
- * was found good before in this run. */
-static void reserved_of(struct verifier *v, const pl_inst *i, struct reserved *r)
+ * was found good before in this run. The answer is *scratch or a memo
+ * entry, valid until the next instruction. */
+static const struct reserved *reserved_of(struct verifier *v, const pl_inst *i,
+                                          struct reserved *scratch)
 {
-	if (i->attrs.n == 0) {
-		memset(r, 0, sizeof *r);
-		return;
-	}
+	static const struct reserved none;
+	if (i->attrs.n == 0)
+		return &none;
 	struct dict_memo *e =
 		&v->dicts[((uintptr_t)i->attrs.v >> 4 ^ (uintptr_t)i->attrs.v >> 12) &
 	                  (DICT_MEMO_SLOTS - 1)];
-	if (e->v == i->attrs.v && e->n == i->attrs.n) {
-		*r = e->r;
-		return;
-	}
-	find_reserved(i, r);
+	if (e->v == i->attrs.v && e->n == i->attrs.n)
+		return &e->r;
+	if (!find_reserved(v, i, scratch))
+		return &none;
 	int errors = v->errors;
-	check_reserved(v, i, r);
-	if (v->errors == errors) {
-		e->v = i->attrs.v;
-		e->n = i->attrs.n;
-		e->r = *r;
-	}
+	check_reserved(v, i, scratch);
+	if (v->errors != errors)
+		return scratch;
+	e->v = i->attrs.v;
+	e->n = i->attrs.n;
+	e->r = *scratch;
+	return &e->r;
 }
 
 static void type_mismatch(struct verifier *v, const pl_inst *i, size_t k,
@@ -611,7 +670,7 @@ static void check_done(struct verifier *v, const pl_inst *i)
 /* Operand and result counts of the ops the SDK knows. */
 static void check_arity(struct verifier *v, const pl_inst *i, const struct reserved *r)
 {
-	unsigned t = pl_op_traits((pl_op)i->op);
+	unsigned t = i->op < PL_OP__COUNT ? v->traits[i->op] : 0; /* pl_op_traits */
 	if (t & PL_TRAIT_COLLECTIVE) {
 		check_collective(v, i, r);
 	} else if (t & PL_TRAIT_COLLECTIVE_START) {
@@ -659,7 +718,7 @@ static void check_func(struct verifier *v, pl_func *f)
 
 	for (pl_inst *i = f->first; i; i = i->next) {
 		const pl_use *ops = pl_inst_ops_(i);
-		bool ops_ok = true;
+		bool ops_ok = true, done = is_done(i->op);
 		for (uint32_t k = 0; k < i->nops; k++) {
 			const pl_value *val = ops[k].val;
 			if (!val) {
@@ -667,12 +726,18 @@ static void check_func(struct verifier *v, pl_func *f)
 				ops_ok = false;
 				continue;
 			}
+			/* pl_value_func, inline */
+			const pl_inst *d = val->def;
+			const pl_func *vf = d ? d->func : ((const struct pl_arg *)(const void *)val)->func;
+			if (vf == f && (!d || ((d->flags & (PL_INST_ERASED | PL_INST_LINKED)) ==
+			                           PL_INST_LINKED &&
+			                       d->pos < i->pos && (done || !is_start(d->op)))))
+				continue; /* the usual case: none of the reports below */
 			const char *nm = val->name ? val->name : "<unnamed>";
-			if (pl_value_func(val) != f) {
+			if (vf != f) {
 				inst_error(v, i, "operand %u (%%%s) belongs to another function", k, nm);
 				ops_ok = false;
-			} else if (val->def) {
-				const pl_inst *d = val->def;
+			} else if (d) {
 				if (d->flags & PL_INST_ERASED) {
 					inst_error(v, i, "operand %u (%%%s) was defined by an erased "
 					                 "instruction", k, nm);
@@ -698,10 +763,10 @@ static void check_func(struct verifier *v, pl_func *f)
 			else
 				check_type_size(v, i, res[k].type, "result", k);
 		}
-		struct reserved r;
-		reserved_of(v, i, &r);
+		struct reserved scratch;
+		const struct reserved *r = reserved_of(v, i, &scratch);
 		if (ops_ok)
-			check_arity(v, i, &r);
+			check_arity(v, i, r);
 	}
 }
 
@@ -774,6 +839,8 @@ int pl_verify_module_threads(pl_module *m, pl_diags *diags, unsigned threads)
 	size_t k = 0, done = 0;
 	for (size_t t = 0; t < n; t++) {
 		parts[t].v.m = m;
+		for (unsigned op = 0; op < PL_OP__COUNT; op++)
+			parts[t].v.traits[op] = pl_op_traits((pl_op)op);
 		parts[t].from = k;
 		size_t goal = (size_t)((double)m->ninsts * (double)(t + 1) / (double)n);
 		while (k < m->nfuncs && (t == n - 1 || done < goal))
