@@ -179,6 +179,30 @@ PL_INTERNAL const char *pl_intern_str_(pl_module *m, const char *s, size_t len);
 PL_INTERNAL const void *pl_intern_blob_(pl_module *m, struct pl_ht *set,
                                         const void *bytes, size_t len);
 PL_INTERNAL uint64_t pl_hash_bytes_(const void *p, size_t len);
+/* A 32-bit hash of s[0..len): names, keys and words of up to 16 bytes
+ * inline, from loads that cover every byte; longer ones by
+ * pl_hash_bytes_. Not pl_hash_bytes_'s value: a table takes one or the
+ * other. */
+static inline uint32_t pl_hash_short_(const char *s, size_t len)
+{
+	uint64_t a = 0, b = 0;
+	uint32_t x, y;
+	if (len > 16)
+		return (uint32_t)pl_hash_bytes_(s, len);
+	if (len >= 8) {
+		memcpy(&a, s, 8);
+		memcpy(&b, s + len - 8, 8);
+	} else if (len >= 4) {
+		memcpy(&x, s, 4);
+		memcpy(&y, s + len - 4, 4);
+		a = x;
+		b = y;
+	} else if (len) {
+		a = (unsigned char)s[0] | (unsigned char)s[len / 2] << 8 | (unsigned char)s[len - 1] << 16;
+	}
+	uint64_t h = (a ^ len) * 0x9e3779b97f4a7c15u;
+	return (uint32_t)(((h ^ (h >> 29) ^ b) * 0xbf58476d1ce4e5b9u) >> 32);
+}
 PL_INTERNAL void pl_intern_free_(struct pl_ht *set);
 /* A new function named name (len bytes): a valid name that the caller
  * made sure no function of m has (pl_module_find_func_). */
@@ -239,6 +263,9 @@ PL_INTERNAL extern const unsigned char pl_str_plain_[256];
 PL_INTERNAL const char *pl_str_plain_end_(const char *s, const char *end);
 /* Decimal digits of v into buf (20 bytes at least); returns the length. */
 PL_INTERNAL size_t pl_fmt_i64(char *buf, int64_t v);
+/* The digits of v written backwards to end (at most 20 bytes before it);
+ * returns where they begin. */
+PL_INTERNAL char *pl_fmt_i64_back_(char *end, int64_t v);
 PL_INTERNAL size_t pl_fmt_u64(char *buf, uint64_t v);
 
 /* The multi-byte UTF-8 sequence at s (avail bytes there): PL_UTF8_OK with

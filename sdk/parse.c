@@ -150,28 +150,6 @@ static bool is_word(const struct parser *p, const char *w)
 	return pl_lex_is_word_(&p->lx, w, strlen(w));
 }
 
-/* Names, keys and words of up to 16 bytes are hashed inline, from loads
- * that cover every byte. */
-static inline uint32_t hash_text(const char *s, size_t len)
-{
-	uint64_t a = 0, b = 0;
-	uint32_t x, y;
-	if (len > 16)
-		return (uint32_t)pl_hash_bytes_(s, len);
-	if (len >= 8) {
-		memcpy(&a, s, 8);
-		memcpy(&b, s + len - 8, 8);
-	} else if (len >= 4) {
-		memcpy(&x, s, 4);
-		memcpy(&y, s + len - 4, 4);
-		a = x;
-		b = y;
-	} else if (len) {
-		a = (unsigned char)s[0] | (unsigned char)s[len / 2] << 8 | (unsigned char)s[len - 1] << 16;
-	}
-	uint64_t h = (a ^ len) * 0x9e3779b97f4a7c15u;
-	return (uint32_t)(((h ^ (h >> 29) ^ b) * 0xbf58476d1ce4e5b9u) >> 32);
-}
 
 /* c (NUL-terminated, no NUL inside) is r's text */
 static bool same_text(const char *c, const struct ref *r)
@@ -205,7 +183,7 @@ static const char *value_name(struct parser *p, const struct ref *r, uint32_t ha
 /* Names v after r and enters it; a second definition is an error. */
 static void define_value(struct parser *p, pl_value *v, const struct ref *r)
 {
-	uint32_t hash = hash_text(r->s, r->len);
+	uint32_t hash = pl_hash_short_(r->s, r->len);
 	reserve(p, &p->values);
 	size_t j = pl_ht_find(&p->values, hash, value_named, r, NULL);
 	if (pl_ht_used(&p->values, j))
@@ -218,7 +196,7 @@ static void define_value(struct parser *p, pl_value *v, const struct ref *r)
 static pl_value *use_value(struct parser *p, const struct ref *r)
 {
 	const pl_value *v =
-		pl_ht_get(&p->values, hash_text(r->s, r->len), value_named, r, NULL);
+		pl_ht_get(&p->values, pl_hash_short_(r->s, r->len), value_named, r, NULL);
 	if (!v)
 		error_at(p, r->line, r->col, "use of undefined value '%%%.*s'",
 		         (int)(r->len > 64 ? 64 : r->len), r->s);
@@ -294,7 +272,7 @@ static inline const char *intern_word(struct parser *p, struct pl_ht *t, const c
 	if (TOK.kind != PL_T_IDENT)
 		expected(p, what);
 	struct ref r = {TOK.s, TOK.len, 0, 0};
-	uint32_t hash = hash_text(r.s, r.len);
+	uint32_t hash = pl_hash_short_(r.s, r.len);
 	size_t j = 0;
 	if (!t->count || !pl_ht_used(t, j = pl_ht_find(t, hash, interned_is, &r, NULL)))
 		j = new_word(p, t, what, valid, hash);
@@ -361,7 +339,7 @@ static const pl_type *parse_type(struct parser *p)
 		expected(p, "a type");
 	/* looked up once per distinct word */
 	struct ref r = {TOK.s, TOK.len, 0, 0};
-	uint32_t hash = hash_text(r.s, r.len);
+	uint32_t hash = pl_hash_short_(r.s, r.len);
 	reserve(p, &p->dtypes);
 	size_t j = pl_ht_find(&p->dtypes, hash, word_is, &r, NULL);
 	if (!pl_ht_used(&p->dtypes, j)) {

@@ -103,25 +103,11 @@ static inline void out_s(struct out *o, const char *s)
 	out_put(o, s, strlen(s));
 }
 
-static const char digit_pairs[201] =
-	"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
-	"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
-	"8081828384858687888990919293949596979899";
-
-/* What pl_fmt_i64 writes, from the last digit backwards (no counting of
- * the digits first), put with one fixed-size move of 24 bytes. */
+/* Digits written backwards by pl_fmt_i64_back_, put with one fixed-size
+ * move of 24 bytes. */
 static void out_i64(struct out *o, int64_t v)
 {
-	char buf[48], *end = buf + 24, *p = end;
-	uint64_t u = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
-	for (; u >= 100; u /= 100)
-		memcpy(p -= 2, digit_pairs + 2 * (u % 100), 2);
-	if (u >= 10)
-		memcpy(p -= 2, digit_pairs + 2 * u, 2);
-	else
-		*--p = (char)('0' + u);
-	if (v < 0)
-		*--p = '-';
+	char buf[48], *end = buf + 24, *p = pl_fmt_i64_back_(end, v);
 	if (__builtin_expect(o->size - o->len < 24, 0)) {
 		out_put(o, p, (size_t)(end - p));
 		return;
@@ -155,21 +141,6 @@ static void out_double(struct out *o, double v)
 	out_put(o, f->text, f->len);
 }
 
-/* pl_str_plain_end_, eight bytes a step while no byte of them is below
- * ' ', above '~', '"' or '\\' (tests of a whole word at once) */
-static const char *plain_end(const char *s, const char *end)
-{
-	const uint64_t ones = UINT64_C(0x0101010101010101), high = ones << 7;
-	for (uint64_t x, q, b; end - s >= 8; s += 8) {
-		memcpy(&x, s, 8);
-		q = x ^ ones * '"', b = x ^ ones * '\\';
-		if ((((x - ones * 0x20) & ~x) | ((x + ones) | x) | ((q - ones) & ~q) |
-		     ((b - ones) & ~b)) & high)
-			break;
-	}
-	return pl_str_plain_end_(s, end);
-}
-
 /* STRING, with the escapes the reader knows */
 static void out_string(struct out *o, const char *s, size_t n)
 {
@@ -177,7 +148,7 @@ static void out_string(struct out *o, const char *s, size_t n)
 	const unsigned char *u = (const unsigned char *)s;
 	out_c(o, '"');
 	for (size_t i = 0; i < n;) {
-		size_t run = (size_t)(plain_end(s + i, s + n) - s); /* copied at once */
+		size_t run = (size_t)(pl_str_plain_end_(s + i, s + n) - s); /* copied at once */
 		out_put(o, s + i, run - i);
 		if ((i = run) == n)
 			break;

@@ -108,6 +108,21 @@ size_t pl_fmt_u64(char *buf, uint64_t v)
 	return n;
 }
 
+char *pl_fmt_i64_back_(char *end, int64_t v)
+{
+	uint64_t u = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
+	char *p = end;
+	for (; u >= 100; u /= 100)
+		memcpy(p -= 2, digit_pairs + 2 * (u % 100), 2);
+	if (u >= 10)
+		memcpy(p -= 2, digit_pairs + 2 * u, 2);
+	else
+		*--p = (char)('0' + u);
+	if (v < 0)
+		*--p = '-';
+	return p;
+}
+
 size_t pl_fmt_i64(char *buf, int64_t v)
 {
 	if (v < 0) {
@@ -190,18 +205,17 @@ const unsigned char pl_str_plain_[256] = {
 
 const char *pl_str_plain_end_(const char *s, const char *end)
 {
-	const unsigned char *u = (const unsigned char *)s;
-	while (end - (const char *)u >= 4) {
-		if (!pl_str_plain_[u[0]])
-			return (const char *)u;
-		if (!pl_str_plain_[u[1]])
-			return (const char *)u + 1;
-		if (!pl_str_plain_[u[2]])
-			return (const char *)u + 2;
-		if (!pl_str_plain_[u[3]])
-			return (const char *)u + 3;
-		u += 4;
+	/* eight bytes a step while none is below ' ' or above '~', a '"' or a
+	 * '\\' (tests of a whole word at once), then byte by byte */
+	const uint64_t ones = UINT64_C(0x0101010101010101), high = ones << 7;
+	for (uint64_t x, q, b; end - s >= 8; s += 8) {
+		memcpy(&x, s, 8);
+		q = x ^ ones * '"', b = x ^ ones * '\\';
+		if ((((x - ones * 0x20) & ~x) | ((x + ones) | x) | ((q - ones) & ~q) |
+		     ((b - ones) & ~b)) & high)
+			break;
 	}
+	const unsigned char *u = (const unsigned char *)s;
 	while ((const char *)u < end && pl_str_plain_[*u])
 		u++;
 	return (const char *)u;
