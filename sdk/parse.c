@@ -467,7 +467,7 @@ static void parse_list(struct parser *p, pl_attr *out)
 		expect(p, PL_T_RBRACKET, "',' or ']' in list");
 	}
 	n = p->elems.n - base;
-	*out = list_of(p, p->elems.v + base, n);
+	*out = list_of(p, n ? p->elems.v + base : NULL, n); /* no array before the first list */
 	p->elems.n = base;
 	p->depth--;
 }
