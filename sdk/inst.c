@@ -82,13 +82,14 @@ static unsigned bit_length(uint64_t x)
 }
 
 /* Numbers count instructions from first on evenly, strictly between lo
- * and hi (which has room: hi - lo > count). */
+ * and hi (which has room: hi - lo > count). span * k stays below 2^63:
+ * span is at most 2^32 and k below 2^31. */
 static void spread(pl_inst *first, size_t count, uint64_t lo, uint64_t hi)
 {
 	uint64_t span = hi - lo;
 	pl_inst *i = first;
-	for (size_t k = 1; k <= count; k++, i = i->next)
-		i->pos = (uint32_t)(lo + (uint64_t)((unsigned __int128)span * k / (count + 1)));
+	for (uint64_t k = 1; k <= count; k++, i = i->next)
+		i->pos = (uint32_t)(lo + span * k / (count + 1));
 }
 
 /* Numbers the whole function again over [1, range) evenly; appends then

@@ -73,11 +73,11 @@ bool pl_is_key_(const char *s, size_t len)
 /* The names a function's values hold so far: the module's scratch set
  * (pl_module.names), emptied in O(1) for each function. */
 
-/* The hash of the string, whose first byte the caller has loaded already:
- * the module's byte hash, eight bytes a step (FNV-1a took one a step). */
+/* The hash of the string, whose first byte the caller has loaded already
+ * (short names hashed inline). */
 static inline uint32_t name_hash(const char *s, unsigned char first)
 {
-	return first ? (uint32_t)pl_hash_bytes_(s, strlen(s)) : 0;
+	return first ? pl_hash_short_(s, strlen(s)) : 0;
 }
 
 static bool name_is(const void *item, const void *probe, const void *ctx)

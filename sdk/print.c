@@ -209,7 +209,7 @@ static __attribute__((noinline)) void out_kept_new(struct out *o, struct text *t
 	}
 }
 
-static void out_attr(struct out *o, const pl_attr *a);
+static inline void out_attr(struct out *o, const pl_attr *a);
 
 static void out_string_text(struct out *o, const void *arg)
 {
@@ -230,7 +230,7 @@ static void out_list(struct out *o, const void *arg)
 }
 
 /* attr := INT | FLOAT | STRING | "true" | "false" | "[" [ attr { ", " attr } ] "]" */
-static void out_attr(struct out *o, const pl_attr *a)
+static inline void out_attr(struct out *o, const pl_attr *a)
 {
 	switch (a->kind) {
 	case PL_ATTR_INT: out_i64(o, a->u.i); break;
@@ -274,16 +274,7 @@ static void out_attrs(struct out *o, const pl_attrs *d)
 		} else {
 			out_put(o, kt->text + skip, kt->len - skip);
 		}
-		if (a->kind == PL_ATTR_INT) /* the common kinds without the call */
-			out_i64(o, a->u.i);
-		else if (a->kind == PL_ATTR_STRING)
-			out_kept(o, a->u.s, out_string_text, a);
-		else if (a->kind == PL_ATTR_LIST && a->len)
-			out_kept(o, a->u.list, out_list, a);
-		else if (a->kind == PL_ATTR_BOOL && a->u.b)
-			out_lit(o, "true");
-		else
-			out_attr(o, a);
+		out_attr(o, a);
 	}
 	out_c(o, '}');
 }

@@ -36,20 +36,7 @@ struct pl_schedule {
 /* The maps below are the one hash table (hash_table.h): an item is a row
  * or group index + 1, the context the array it indexes. */
 
-static uint64_t mix64(uint64_t h)
-{
-	h ^= h >> 33;
-	h *= 0xff51afd7ed558ccdull;
-	h ^= h >> 33;
-	return h;
-}
-
 /* ---- groups by name ---- */
-
-static uint32_t group_hash_of(const char *s, size_t len)
-{
-	return (uint32_t)mix64(pl_hash_bytes_(s, len));
-}
 
 struct name_probe {
 	const char *name;
@@ -70,7 +57,7 @@ static int group_of(pl_schedule *s, struct pl_ht *m, size_t *cap, const char *na
 	if (!pl_ht_reserve(m))
 		return PL_ENOMEM;
 	struct name_probe probe = {name, len};
-	uint32_t hash = group_hash_of(name, len);
+	uint32_t hash = (uint32_t)pl_hash_bytes_(name, len);
 	size_t j = pl_ht_find(m, hash, group_named, &probe, s->groups);
 	if (pl_ht_used(m, j)) {
 		*out = (uintptr_t)m->slots[j].item - 1;
@@ -122,11 +109,6 @@ struct starts {
 	size_t n, cap;
 };
 
-static uint32_t start_hash_of(const pl_inst *inst)
-{
-	return (uint32_t)mix64((uint64_t)(uintptr_t)inst);
-}
-
 static bool start_is(const void *item, const void *probe, const void *ctx)
 {
 	return ((const struct started *)ctx)[(uintptr_t)item - 1].inst == probe;
@@ -145,7 +127,7 @@ static int add_start(struct starts *st, const pl_inst *inst, uint64_t end)
 	if (!pl_ht_reserve(&st->map))
 		return PL_ENOMEM;
 	st->v[st->n] = (struct started){inst, end};
-	uint32_t hash = start_hash_of(inst);
+	uint32_t hash = pl_ht_hash_ptr(inst);
 	size_t j = pl_ht_find(&st->map, hash, start_is, inst, st->v);
 	pl_ht_put(&st->map, j, hash, (const void *)(uintptr_t)++st->n);
 	return PL_OK;
@@ -159,7 +141,7 @@ static const struct started *start_of(const struct starts *st, const pl_inst *do
 	const pl_inst *start = pl_inst_ops_(done)[0].val->def;
 	if (!start)
 		return NULL;
-	const void *k = pl_ht_get(&st->map, start_hash_of(start), start_is, start, st->v);
+	const void *k = pl_ht_get(&st->map, pl_ht_hash_ptr(start), start_is, start, st->v);
 	return k ? &st->v[(uintptr_t)k - 1] : NULL;
 }
 
