@@ -17,7 +17,7 @@
 
 #include <stdlib.h>
 
-enum { RECENT = 256, RECENT_DICTS = 4096 };
+enum { RECENT = 4096, RECENT_DICTS = 4096 };
 
 struct remap {
 	pl_module *to;
@@ -51,13 +51,10 @@ static const void *make_list(struct remap *r, const void *p);
 /* The same as from in r->to, made by make when it is not known yet. A
  * pointer into r->to maps to itself (made again: found equal), so
  * replacing twice does no harm. */
-static const void *remap(struct remap *r, const void *from,
-                         const void *(*make)(struct remap *, const void *))
+static __attribute__((noinline)) const void *
+remap_slow(struct remap *r, const void *from, uint32_t hash,
+           const void *(*make)(struct remap *, const void *))
 {
-	uint32_t hash = pl_ht_hash_ptr(from);
-	struct recent *recent = &r->recent[hash >> 24];
-	if (recent->from == from)
-		return recent->to;
 	const void *to = NULL;
 	size_t j = 0;
 	if (r->map.count && pl_ht_used(&r->map, j = pl_ht_find(&r->map, hash, same_item, from, NULL))) {
@@ -70,9 +67,18 @@ static const void *remap(struct remap *r, const void *from,
 		pl_ht_put(&r->map, j, hash, from);
 		r->map.vals[j] = (void *)(uintptr_t)to;
 	}
+	struct recent *recent = &r->recent[hash % RECENT];
 	recent->from = from;
 	recent->to = to;
 	return to;
+}
+
+static inline const void *remap(struct remap *r, const void *from,
+                                const void *(*make)(struct remap *, const void *))
+{
+	uint32_t hash = pl_ht_hash_ptr(from);
+	const struct recent *recent = &r->recent[hash % RECENT];
+	return recent->from == from ? recent->to : remap_slow(r, from, hash, make);
 }
 
 static void remap_attr(struct remap *r, pl_attr *a)
