@@ -36,6 +36,13 @@ size=$(wc -c <big.pir)
 [ "$size" -ge 1048576 ]
 ok $? "it is large enough for two readers ($size bytes)"
 same_for_threads single big.pir -p "$top_srcdir/conf/default.ini"
+for j in 1 2; do
+	$P -j $j --passes= - -o "stdin.$j.out" <big.pir
+	ok $? "-j $j reads the module from standard input"
+done
+$P -j 1 --passes= big.pir -o file.out
+cmp -s stdin.1.out stdin.2.out && cmp -s stdin.1.out file.out
+ok $? "standard input read on two threads gives the same module"
 "$GEN" --target-insts 12000 --long-names --seed 4 -o layers.pir
 same_for_threads layers layers.pir --passes=
 
