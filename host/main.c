@@ -81,8 +81,8 @@ static void help(void)
 		"      --remarks           print what the passes did and why, on standard error\n"
 		"  -q, --quiet             print errors only (no warnings or pass reports)\n"
 		"\n"
-		"  -j, --threads N         read and verify on up to N threads (default: the\n"
-		"                          processors online, at most 4); the result is the same\n"
+		"  -j, --threads N         read, verify and print on up to N threads (default:\n"
+		"                          the processors online, at most 4); the same result\n"
 		"\n"
 		"Checking and debugging:\n"
 		"      --verify-each       verify the IR after every pass\n"
@@ -351,6 +351,7 @@ static int verify_finish(struct verify_job *job, struct timing *t)
 }
 
 static unsigned host_threads(void);
+static int print_pir(pl_module *m, FILE *fp);
 
 static bool has_suffix(const char *s, const char *suffix)
 {
@@ -457,7 +458,7 @@ static int write_outputs(const struct cli *c, pl_module *m, struct pipeline *pl,
 		return EXIT_INPUT;
 	}
 	int rc = output_is_hlo(c) ? pl_print_hlo_module_file(m, out_diags, out.fp)
-	                          : pl_print_module_file(m, out.fp);
+	                          : print_pir(m, out.fp);
 	t->print += now_seconds() - t0;
 	struct stats st;
 	stats_collect(pl, &st);
@@ -497,6 +498,18 @@ static int write_outputs(const struct cli *c, pl_module *m, struct pipeline *pl,
 		stats_print_table(&st, stderr);
 	stats_free(&st);
 	return ok ? EXIT_OK : EXIT_INPUT;
+}
+
+static int write_stream(void *fp, const char *bytes, size_t len)
+{
+	return fwrite(bytes, 1, len, fp) == len ? 0 : -1;
+}
+
+/* m as .pir text into fp, formatted on host_threads() threads. */
+static int print_pir(pl_module *m, FILE *fp)
+{
+	int rc = pl_print_module_threads(m, host_threads(), write_stream, fp);
+	return rc == PL_OK && fflush(fp) != 0 ? PL_EIO : rc;
 }
 
 /* Threads for work that splits: -j, else the processors online, up to 4. */

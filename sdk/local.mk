@@ -23,7 +23,8 @@ libpassline_la_SOURCES = \
 	sdk/lex.h \
 	sdk/hash_table.h \
 	sdk/predicate.c \
-	sdk/print.c \
+	sdk/print.c sdk/print.h \
+	sdk/print_threads.c \
 	sdk/schedule.c \
 	sdk/strbuf.c \
 	sdk/verify.c

@@ -9,7 +9,7 @@
  * for a module or a function (fewer, larger writes cost the kernel less),
  * a small one for the short texts of messages.
  */
-#include "internal.h"
+#include "print.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -343,18 +343,21 @@ static void out_inst(struct out *o, const pl_inst *i)
 }
 
 /* func := "func @" NAME "(" [ arg { ", " arg } ] ")" [ " attributes " attrs ]
- *         " {\n" { "  " inst "\n" } "}\n" */
-static void out_func(struct out *o, const pl_func *f)
+ *         " {\n" { "  " inst "\n" } "}\n"
+ * with a blank line before every function but the first. */
+static void out_header(struct out *o, const pl_func *f, size_t k)
 {
+	if (k)
+		out_c(o, '\n');
 	out_lit(o, "func @");
 	out_s(o, f->name);
 	out_c(o, '(');
-	for (size_t k = 0; k < f->nargs; k++) {
-		if (k)
+	for (size_t a = 0; a < f->nargs; a++) {
+		if (a)
 			out_lit(o, ", ");
-		out_value(o, "%", &f->args[k]->v);
+		out_value(o, "%", &f->args[a]->v);
 		out_lit(o, ": ");
-		out_type(o, f->args[k]->v.type);
+		out_type(o, f->args[a]->v.type);
 	}
 	out_c(o, ')');
 	if (f->attrs.n) {
@@ -362,16 +365,30 @@ static void out_func(struct out *o, const pl_func *f)
 		out_attrs(o, &f->attrs);
 	}
 	out_lit(o, " {\n");
-	for (const pl_inst *i = f->first; i && o->status == PL_OK; i = i->next) {
-		out_lit(o, "  ");
-		out_inst(o, i);
-		out_c(o, '\n');
+}
+
+void pl_out_part_(struct out *o, const pl_func *const *funcs, size_t nfuncs, size_t k,
+                  const pl_inst *i, size_t n)
+{
+	for (; k < nfuncs && n && o->status == PL_OK; k++, i = NULL) {
+		if (!i) {
+			out_header(o, funcs[k], k);
+			if (!(i = funcs[k]->first))
+				n--; /* an empty function counts as an instruction */
+		}
+		for (; i && n && o->status == PL_OK; i = i->next, n--) {
+			out_lit(o, "  ");
+			out_inst(o, i);
+			out_c(o, '\n');
+		}
+		if (i)
+			return;
+		out_lit(o, "}\n");
 	}
-	out_lit(o, "}\n");
 }
 
 /* big: for a module or a function, else for a message's short text */
-static struct out *out_new(pl_write_fn write, void *userdata, bool big)
+struct out *pl_out_new_(pl_write_fn write, void *userdata, bool big)
 {
 	struct out *o = calloc(1, sizeof *o);
 	if (!o)
@@ -391,7 +408,13 @@ static struct out *out_new(pl_write_fn write, void *userdata, bool big)
 	return o;
 }
 
-static int out_finish(struct out *o)
+int pl_out_flush_(struct out *o)
+{
+	out_flush(o);
+	return o->status;
+}
+
+int pl_out_finish_(struct out *o)
 {
 	out_flush(o);
 	int rc = o->status;
@@ -406,11 +429,11 @@ int pl_print_func(pl_func *f, pl_write_fn write, void *userdata)
 	int rc = pl_assign_names_(f);
 	if (rc)
 		return rc;
-	struct out *o = out_new(write, userdata, true);
+	struct out *o = pl_out_new_(write, userdata, true);
 	if (!o)
 		return PL_ENOMEM;
-	out_func(o, f);
-	return out_finish(o);
+	pl_out_part_(o, (const pl_func *const *)&f, 1, 0, NULL, SIZE_MAX);
+	return pl_out_finish_(o);
 }
 
 int pl_print_module(pl_module *m, pl_write_fn write, void *userdata)
@@ -418,15 +441,11 @@ int pl_print_module(pl_module *m, pl_write_fn write, void *userdata)
 	int rc = pl_module_name_values(m);
 	if (rc)
 		return rc;
-	struct out *o = out_new(write, userdata, true);
+	struct out *o = pl_out_new_(write, userdata, true);
 	if (!o)
 		return PL_ENOMEM;
-	for (size_t k = 0; k < m->nfuncs && o->status == PL_OK; k++) {
-		if (k)
-			out_c(o, '\n');
-		out_func(o, m->funcs[k]);
-	}
-	return out_finish(o);
+	pl_out_part_(o, (const pl_func *const *)m->funcs, m->nfuncs, 0, NULL, SIZE_MAX);
+	return pl_out_finish_(o);
 }
 
 static int write_file(void *userdata, const char *bytes, size_t len)
@@ -454,13 +473,13 @@ static int write_strbuf(void *userdata, const char *bytes, size_t len)
 static void print_to_strbuf(struct pl_strbuf *sb, void (*fn)(struct out *, const void *),
                             const void *arg)
 {
-	struct out *o = out_new(write_strbuf, sb, false);
+	struct out *o = pl_out_new_(write_strbuf, sb, false);
 	if (!o) {
 		sb->failed = true;
 		return;
 	}
 	fn(o, arg);
-	if (out_finish(o))
+	if (pl_out_finish_(o))
 		sb->failed = true;
 }
 

@@ -467,6 +467,77 @@ START_TEST(test_num_bytes_range)
 }
 END_TEST
 
+/* A module of functions of the given sizes (0: empty), every instruction
+ * with attributes of its own. */
+static char *module_of_sizes(const size_t *sizes, size_t n)
+{
+	size_t cap = 1 << 20, len = 0;
+	char *t = malloc(cap);
+	for (size_t f = 0; f < n; f++) {
+		for (size_t k = 0; k <= sizes[f]; k++) {
+			if (cap - len < 256)
+				t = realloc(t, cap *= 2);
+			ck_assert_ptr_nonnull(t);
+			if (k == 0)
+				len += (size_t)sprintf(t + len, "func @f%zu(%%a: f32[]) {\n", f);
+			else
+				len += (size_t)sprintf(t + len,
+				                       "  %%v%zu = add %%a, %%a {k = %zu, s = \"x%zu\"} : f32[]\n",
+				                       k, k * 7 + f, k % 13);
+		}
+		len += (size_t)sprintf(t + len, "}\n");
+	}
+	return t;
+}
+
+static int fail_after(void *ud, const char *bytes, size_t len)
+{
+	(void)bytes;
+	(void)len;
+	int *calls = ud;
+	return --*calls < 0 ? -1 : 0;
+}
+
+/* pl_print_module_threads writes pl_print_module's text, whatever the
+ * shape: parts of 4096 instructions begin inside functions, at their
+ * headers, at empty functions. */
+START_TEST(test_print_threads)
+{
+	static const size_t one[] = {3 * 4096 + 17};
+	static const size_t exact[] = {4096, 0, 4095, 1, 4097, 0, 0, 8192, 3};
+	size_t many[300];
+	for (size_t k = 0; k < 300; k++)
+		many[k] = k % 7 == 0 ? 0 : (k * 37) % 150;
+	const struct {
+		const size_t *sizes;
+		size_t n;
+	} shapes[] = {{one, 1}, {exact, sizeof exact / sizeof *exact}, {many, 300}};
+	for (size_t sh = 0; sh < sizeof shapes / sizeof *shapes; sh++) {
+		char *text = module_of_sizes(shapes[sh].sizes, shapes[sh].n);
+		pl_diags *d;
+		pl_module *m = tu_parse(text, &d);
+		ck_assert_msg(m, "%s", tu_first_diag(d));
+		char *want = tu_print(m);
+		ck_assert_ptr_nonnull(want);
+		for (unsigned threads = 1; threads <= 4; threads++) {
+			char *got = calloc(1, 1);
+			ck_assert_int_eq(pl_print_module_threads(m, threads, tu_write_sb, &got), PL_OK);
+			ck_assert_msg(strcmp(got, want) == 0, "shape %zu on %u threads", sh, threads);
+			free(got);
+		}
+		/* a write that fails stops it, whichever part it was */
+		for (int calls = 0; calls < 4; calls++) {
+			int left = calls;
+			ck_assert_int_eq(pl_print_module_threads(m, 2, fail_after, &left), PL_EIO);
+		}
+		free(want);
+		free(text);
+		pl_module_free(m);
+		pl_diags_free(d);
+	}
+}
+END_TEST
+
 static Suite *api11_suite(void)
 {
 	Suite *s = suite_create("api11");
@@ -481,6 +552,7 @@ static Suite *api11_suite(void)
 	tcase_add_test(tc, test_errors_counted);
 	tcase_add_test(tc, test_u128);
 	tcase_add_test(tc, test_num_bytes_range);
+	tcase_add_test(tc, test_print_threads);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -69,6 +69,14 @@ PL_API int pl_print_module(pl_module *m, pl_write_fn write, void *userdata);
 /* The same into a stdio stream (it does not close it). PL_EIO on a write
  * error. */
 PL_API int pl_print_module_file(pl_module *m, FILE *fp);
+
+/* The same as pl_print_module, the text formatted on up to threads
+ * threads when m is large: a second thread formats every other part of
+ * it (inside a function too) into a buffer while the caller formats the
+ * others. write is called on the caller's thread only, with the text in
+ * order. Added in ABI 1.1. */
+PL_API int pl_print_module_threads(pl_module *m, unsigned threads, pl_write_fn write,
+                                   void *userdata);
 /* Writes m as XLA HLO text that XLA's parser reads, rebuilding tuples,
  * get-tuple-element, start/done pairs and reducer computations from what
  * the HLO reader kept (passline-pir(5)). PL_EINVAL, with an error naming

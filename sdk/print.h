@@ -1,0 +1,25 @@
+/* SPDX-License-Identifier: MIT */
+/* sdk/print.h — the .pir writer's pieces, for printing a module on several
+ * threads (print_threads.c): each thread writes parts of the text into a
+ * buffer of its own, and the parts are written in order. */
+#ifndef PL_PRINT_H
+#define PL_PRINT_H
+
+#include "internal.h"
+
+struct out;
+
+/* A writer to write (flushed at 1 MiB when big, else at 4 KiB); NULL when
+ * out of memory. */
+PL_INTERNAL struct out *pl_out_new_(pl_write_fn write, void *userdata, bool big);
+/* n instructions of the text of funcs[0..nfuncs) (an empty function counts
+ * as one), from instruction i of funcs[k] (NULL: from its header), with
+ * the headers and ends of the functions they reach. Values must be named. */
+PL_INTERNAL void pl_out_part_(struct out *o, const pl_func *const *funcs, size_t nfuncs,
+                              size_t k, const pl_inst *i, size_t n);
+/* Writes what is buffered; PL_OK or PL_EIO (a write failed, now or before). */
+PL_INTERNAL int pl_out_flush_(struct out *o);
+/* Flushes and frees o: PL_OK or PL_EIO. */
+PL_INTERNAL int pl_out_finish_(struct out *o);
+
+#endif

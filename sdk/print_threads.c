@@ -1,0 +1,190 @@
+/* SPDX-License-Identifier: MIT */
+/* sdk/print_threads.c — printing a large module on two threads.
+ *
+ * The text is cut into parts of PART instructions, inside one function or
+ * across several. A second thread formats every other part into a buffer
+ * of its own (two buffers, so that it works a part ahead); the calling
+ * thread formats the other parts straight to the writer and, in their
+ * turn, writes the second thread's. Each thread has its own writer state,
+ * and the module is only read (its values are named first), so the text
+ * is pl_print_module's, byte for byte.
+ */
+#include "print.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+
+enum { PART = 4096, MIN_INSTS = 2 * PART };
+
+struct part {
+	size_t k;         /* its function */
+	const pl_inst *i; /* its first instruction; NULL: the function's header */
+};
+
+struct printer {
+	const pl_module *m;
+	struct part *parts;
+	size_t nparts;
+	pthread_mutex_t mu;
+	pthread_cond_t changed;
+	struct slot {
+		struct pl_strbuf text;
+		bool full;
+	} slots[2];      /* part p, odd, goes to slots[p / 2 % 2] */
+	struct slot *cur; /* the one the second thread writes */
+	bool stop;       /* the calling thread gives up: stop formatting */
+	int status;      /* the second thread's: PL_OK or PL_ENOMEM */
+};
+
+/* Where each part begins: whole functions are counted without walking
+ * them. */
+static bool cut(struct printer *pr)
+{
+	const pl_module *m = pr->m;
+	size_t cap = m->ninsts / PART + m->nfuncs + 1, left = 0;
+	if (!(pr->parts = malloc(cap * sizeof *pr->parts)))
+		return false;
+	for (size_t k = 0; k < m->nfuncs; k++) {
+		const pl_func *f = m->funcs[k];
+		size_t units = f->ninsts ? f->ninsts : 1;
+		if (!left) {
+			pr->parts[pr->nparts++] = (struct part){k, NULL};
+			left = PART;
+		}
+		if (units <= left) {
+			left -= units;
+			continue;
+		}
+		const pl_inst *i = f->first;
+		for (size_t skip = left; skip; skip--)
+			i = i->next;
+		for (units -= left; units > PART; units -= PART) {
+			pr->parts[pr->nparts++] = (struct part){k, i};
+			for (size_t skip = PART; skip; skip--)
+				i = i->next;
+		}
+		pr->parts[pr->nparts++] = (struct part){k, i};
+		left = PART - units;
+	}
+	return true;
+}
+
+static void print_part(struct out *o, const struct printer *pr, size_t p)
+{
+	pl_out_part_(o, (const pl_func *const *)pr->m->funcs, pr->m->nfuncs, pr->parts[p].k,
+	             pr->parts[p].i, PART);
+}
+
+static int to_slot(void *userdata, const char *bytes, size_t len)
+{
+	struct printer *pr = userdata;
+	pl_sb_put(&pr->cur->text, bytes, len);
+	return pr->cur->text.failed ? -1 : 0;
+}
+
+static void *print_odd(void *arg)
+{
+	struct printer *pr = arg;
+	struct out *o = pl_out_new_(to_slot, pr, true);
+	if (!o) {
+		pthread_mutex_lock(&pr->mu);
+		pr->status = PL_ENOMEM;
+		pthread_cond_broadcast(&pr->changed);
+		pthread_mutex_unlock(&pr->mu);
+	}
+	for (size_t p = 1; p < pr->nparts && o; p += 2) {
+		struct slot *s = &pr->slots[p / 2 % 2];
+		pthread_mutex_lock(&pr->mu);
+		while (s->full && !pr->stop)
+			pthread_cond_wait(&pr->changed, &pr->mu);
+		bool stop = pr->stop;
+		pthread_mutex_unlock(&pr->mu);
+		if (stop)
+			break;
+		s->text.len = 0;
+		pr->cur = s;
+		print_part(o, pr, p);
+		int rc = pl_out_flush_(o);
+		pthread_mutex_lock(&pr->mu);
+		if (rc != PL_OK)
+			pr->status = PL_ENOMEM;
+		s->full = true;
+		pthread_cond_broadcast(&pr->changed);
+		pthread_mutex_unlock(&pr->mu);
+		if (rc != PL_OK)
+			break;
+	}
+	if (o)
+		pl_out_finish_(o);
+	return NULL;
+}
+
+/* The calling thread's share: the even parts, and the odd ones written in
+ * their turn. */
+static int print_even(struct printer *pr, struct out *o, pl_write_fn write, void *userdata)
+{
+	int rc = PL_OK;
+	for (size_t p = 0; p < pr->nparts && rc == PL_OK; p++) {
+		if (p % 2 == 0) {
+			print_part(o, pr, p);
+			continue;
+		}
+		struct slot *s = &pr->slots[p / 2 % 2];
+		pthread_mutex_lock(&pr->mu);
+		while (!s->full && pr->status == PL_OK)
+			pthread_cond_wait(&pr->changed, &pr->mu);
+		rc = s->full ? PL_OK : pr->status;
+		pthread_mutex_unlock(&pr->mu);
+		if (rc == PL_OK && s->text.failed)
+			rc = PL_ENOMEM;
+		if (rc == PL_OK && (rc = pl_out_flush_(o)) == PL_OK && s->text.len &&
+		    write(userdata, s->text.data, s->text.len) != 0)
+			rc = PL_EIO;
+		pthread_mutex_lock(&pr->mu);
+		s->full = false;
+		pthread_cond_broadcast(&pr->changed);
+		pthread_mutex_unlock(&pr->mu);
+	}
+	return rc;
+}
+
+int pl_print_module_threads(pl_module *m, unsigned threads, pl_write_fn write,
+                            void *userdata)
+{
+	if (threads < 2 || m->ninsts < MIN_INSTS)
+		return pl_print_module(m, write, userdata);
+	int rc = pl_module_name_values(m);
+	if (rc)
+		return rc;
+	struct printer pr = {.m = m, .status = PL_OK};
+	struct out *o = pl_out_new_(write, userdata, true);
+	pthread_t thread;
+	if (!o || !cut(&pr)) {
+		if (o)
+			pl_out_finish_(o);
+		free(pr.parts);
+		return PL_ENOMEM;
+	}
+	pthread_mutex_init(&pr.mu, NULL);
+	pthread_cond_init(&pr.changed, NULL);
+	bool started = pthread_create(&thread, NULL, print_odd, &pr) == 0;
+	if (started) {
+		rc = print_even(&pr, o, write, userdata);
+		pthread_mutex_lock(&pr.mu);
+		pr.stop = true;
+		pthread_cond_broadcast(&pr.changed);
+		pthread_mutex_unlock(&pr.mu);
+		pthread_join(thread, NULL);
+	} else {
+		pl_out_part_(o, (const pl_func *const *)m->funcs, m->nfuncs, 0, NULL, SIZE_MAX);
+	}
+	int frc = pl_out_finish_(o);
+	if (rc == PL_OK)
+		rc = frc;
+	pthread_cond_destroy(&pr.changed);
+	pthread_mutex_destroy(&pr.mu);
+	pl_sb_free(&pr.slots[0].text);
+	pl_sb_free(&pr.slots[1].text);
+	free(pr.parts);
+	return rc;
+}
