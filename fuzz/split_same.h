@@ -46,6 +46,57 @@ static int put_users(struct text_buf *b, const pl_value *v)
 	return rc;
 }
 
+/* Whether what a's pointers point at is interned in m, as the SDK's
+ * lookups by address expect (keys, op names, strings, lists, types). */
+static bool interned_attr(pl_module *m, const pl_attr *a)
+{
+	if (a->kind == PL_ATTR_STRING)
+		return pl_intern_str_(m, a->u.s, a->len) == a->u.s;
+	if (a->kind != PL_ATTR_LIST || !a->len)
+		return true;
+	for (uint32_t k = 0; k < a->len; k++)
+		if (!interned_attr(m, &a->u.list[k]))
+			return false;
+	const pl_attr *same = pl_attr_intern_list_(m, a->u.list, a->len);
+	return same && same->u.list == a->u.list;
+}
+
+static bool interned_attrs(pl_module *m, const pl_attrs *d)
+{
+	for (uint16_t k = 0; k < d->n; k++)
+		if (pl_intern_str_(m, d->v[k].key, strlen(d->v[k].key)) != d->v[k].key ||
+		    !interned_attr(m, &d->v[k].val))
+			return false;
+	return true;
+}
+
+static bool interned_type(pl_module *m, const pl_type *t)
+{
+	return pl_type_get(m, (pl_dtype)t->dtype, t->dims, t->rank) == t;
+}
+
+static bool all_interned(pl_module *m)
+{
+	for (size_t f = 0; f < m->nfuncs; f++) {
+		const pl_func *fn = m->funcs[f];
+		if (!interned_attrs(m, &fn->attrs))
+			return false;
+		for (size_t a = 0; a < fn->nargs; a++)
+			if (!interned_type(m, fn->args[a]->v.type))
+				return false;
+		for (const pl_inst *i = fn->first; i; i = i->next) {
+			if (pl_intern_str_(m, i->opname, strlen(i->opname)) != i->opname ||
+			    !interned_attrs(m, &i->attrs))
+				return false;
+			const pl_value *res = pl_inst_res_((pl_inst *)(uintptr_t)i);
+			for (uint32_t k = 0; k < i->nres; k++)
+				if (!interned_type(m, res[k].type))
+					return false;
+		}
+	}
+	return true;
+}
+
 static int describe(const pl_module *m, struct text_buf *b)
 {
 	int rc = 0;
@@ -82,6 +133,10 @@ static void read_text(const char *text, size_t len, size_t split, struct read_re
 	}
 	if (m && (pl_print_module(m, text_buf_append, &r->text) != PL_OK || describe(m, &r->uses)))
 		abort();
+	if (m && !all_interned(m)) {
+		fprintf(stderr, "a pointer of the module read is not to what it interned\n");
+		abort();
+	}
 	pl_module_free(m);
 	pl_diags_free(d);
 }
