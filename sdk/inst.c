@@ -448,7 +448,7 @@ static pl_inst *inst_alloc(pl_func *f, const char *opname, pl_op op, size_t nops
 	if (size <= PL_FREE_BLOCK_MAX)
 		inst = split ? free_block_take(f->m, size) : free_block_pop(f->m, size);
 	if (!inst)
-		inst = pl_arena_alloc(&f->m->arena, size);
+		inst = pl_arena_alloc(&f->m->insts, size);
 	if (!inst)
 		return NULL;
 	memset(inst, 0, size);
