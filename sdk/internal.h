@@ -243,6 +243,20 @@ PL_INTERNAL int pl_attrs_append_(pl_module *m, pl_attrs *d, const char *key,
                                  const pl_attr *val);
 
 /* --- inst.c --- */
+/* The attributes the counts read, found in one scan of an instruction's
+ * dictionary by their interned keys (the first of each, as pl_attrs_get):
+ * pl_inst_time_ns asks for the count and the flops of every instruction. */
+struct pl_count_attrs {
+	const pl_attr *domain, *predicate, *num_dynamic_instances, *flops;
+};
+PL_INTERNAL void pl_count_attrs_(const pl_inst *inst, struct pl_count_attrs *a);
+/* pl_inst_num_dynamic_instances, pl_inst_masked_dynamic_instances and
+ * pl_inst_flops of inst, whose attributes a holds. */
+PL_INTERNAL int pl_num_dynamic_instances_(const pl_inst *inst, const struct pl_count_attrs *a,
+                                          uint64_t *out);
+PL_INTERNAL int pl_masked_dynamic_instances_(const pl_inst *inst,
+                                             const struct pl_count_attrs *a, uint64_t *out);
+PL_INTERNAL int pl_flops_(const pl_inst *inst, const struct pl_count_attrs *a, int64_t *out);
 PL_INTERNAL pl_inst *pl_inst_alloc_(pl_func *f, const char *opname_interned, pl_op op,
                                     size_t nops, size_t nres);
 PL_INTERNAL void pl_use_set_(pl_use *u, pl_value *v);
