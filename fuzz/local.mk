@@ -5,8 +5,9 @@
 #  - with the ordinary compiler as fuzz/replay_NAME, which `make check` runs
 #    over the committed seeds (fuzz/corpus/NAME) and every input that once
 #    crashed (fuzz/regressions/NAME).
-FUZZ_HARNESSES = pir predicate pipeline default async hlo
-EXTRA_DIST += fuzz/corpus fuzz/regressions fuzz/harness.h fuzz/pipeline_property.h
+FUZZ_HARNESSES = pir predicate pipeline default async hlo halves
+EXTRA_DIST += fuzz/corpus fuzz/regressions fuzz/harness.h fuzz/pipeline_property.h \
+	fuzz/split_same.h
 
 check_PROGRAMS += fuzz/replay_pir fuzz/replay_predicate fuzz/replay_pipeline \
 	fuzz/replay_default fuzz/replay_async
@@ -15,6 +16,11 @@ fuzz_replay_pir_LDADD = libpassline.la
 check_PROGRAMS += fuzz/replay_hlo
 fuzz_replay_hlo_SOURCES = fuzz/fuzz_hlo.c fuzz/replay_main.c
 fuzz_replay_hlo_LDADD = libpassline.la
+# the reader on two readers: with the library's sources (internal)
+check_PROGRAMS += fuzz/replay_halves
+fuzz_replay_halves_SOURCES = fuzz/fuzz_halves.c fuzz/replay_main.c $(libpassline_la_SOURCES)
+fuzz_replay_halves_CPPFLAGS = $(AM_CPPFLAGS) -I$(srcdir)/sdk
+fuzz_replay_halves_LDADD =
 fuzz_replay_predicate_SOURCES = fuzz/fuzz_predicate.c fuzz/replay_main.c
 fuzz_replay_predicate_LDADD = libpassline.la
 # the pipeline reader and option validation, without main.c
@@ -45,7 +51,7 @@ FUZZ_SECONDS = 1800
 FUZZ_SMOKE_SECONDS = 45
 FUZZ_FLAGS = -g -O1 -std=c11 -fsanitize=fuzzer,address,undefined \
 	-fno-sanitize-recover=undefined -I$(top_builddir) -I$(top_srcdir)/sdk/include \
-	-I$(top_builddir)/sdk/include
+	-I$(top_builddir)/sdk/include -I$(top_srcdir)/sdk
 fuzz-build: host/default_pipeline.c
 	@$(MKDIR_P) fuzz
 	@sdk=""; for f in $(libpassline_la_SOURCES); do \
@@ -71,4 +77,4 @@ fuzz-smoke: fuzz-build
 EXTRA_DIST += fuzz/run.sh
 .PHONY: fuzz fuzz-build fuzz-smoke
 CLEANFILES += fuzz/fuzz_pir fuzz/fuzz_predicate fuzz/fuzz_pipeline fuzz/fuzz_default \
-	fuzz/fuzz_async
+	fuzz/fuzz_async fuzz/fuzz_halves

@@ -8,6 +8,7 @@
  * everything succeeded. */
 #include "host.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <stdarg.h>
@@ -80,6 +81,9 @@ static void help(void)
 		"      --remarks           print what the passes did and why, on standard error\n"
 		"  -q, --quiet             print errors only (no warnings or pass reports)\n"
 		"\n"
+		"  -j, --threads N         read and verify on up to N threads (default: the\n"
+		"                          processors online, at most 4); the result is the same\n"
+		"\n"
 		"Checking and debugging:\n"
 		"      --verify-each       verify the IR after every pass\n"
 		"      --print-after-all   print the IR after every pass on standard error\n"
@@ -145,6 +149,8 @@ enum {
 	OPT_OUTPUT_FORMAT
 };
 
+static unsigned threads_option; /* -j; 0: host_threads chooses */
+
 static void parse_cli(int argc, char **argv, struct cli *c)
 {
 	static const struct option longopts[] = {
@@ -162,6 +168,7 @@ static void parse_cli(int argc, char **argv, struct cli *c)
 		{"plugin-dir", required_argument, NULL, OPT_PLUGIN_DIR},
 		{"allow-insecure-plugins", no_argument, NULL, OPT_ALLOW_INSECURE},
 		{"quiet", no_argument, NULL, 'q'},
+		{"threads", required_argument, NULL, 'j'},
 		{"help", no_argument, NULL, 'h'},
 		{"version", no_argument, NULL, OPT_VERSION},
 		{"input-format", required_argument, NULL, OPT_INPUT_FORMAT},
@@ -177,7 +184,7 @@ static void parse_cli(int argc, char **argv, struct cli *c)
 	memset(c, 0, sizeof *c);
 	opterr = 0;
 	int opt;
-	while ((opt = getopt_long(argc, argv, ":p:o:O:qh", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, ":p:o:O:j:qh", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'p':
 			c->pipeline_file = optarg;
@@ -226,6 +233,15 @@ static void parse_cli(int argc, char **argv, struct cli *c)
 		case 'q':
 			host_quiet = true;
 			break;
+		case 'j': {
+			char *end;
+			errno = 0;
+			unsigned long n = strtoul(optarg, &end, 10);
+			if (!isdigit((unsigned char)optarg[0]) || *end || errno || n < 1 || n > 256)
+				usage_error("--threads takes a number from 1 to 256, not '%s'", optarg);
+			threads_option = (unsigned)n;
+			break;
+		}
 		case 'h':
 			help();
 			exit(EXIT_OK);
@@ -483,9 +499,11 @@ static int write_outputs(const struct cli *c, pl_module *m, struct pipeline *pl,
 	return ok ? EXIT_OK : EXIT_INPUT;
 }
 
-/* Threads for work that splits: the processors online, up to 4. */
+/* Threads for work that splits: -j, else the processors online, up to 4. */
 static unsigned host_threads(void)
 {
+	if (threads_option)
+		return threads_option;
 	long n = sysconf(_SC_NPROCESSORS_ONLN);
 	return n < 1 ? 1 : n > 4 ? 4 : (unsigned)n;
 }

@@ -123,14 +123,23 @@ void pl_arena_adopt(pl_arena *dst, pl_arena *src)
 	if (!dst->head) {
 		*dst = *src;
 	} else {
-		/* src's chunks go after dst's head, which stays the chunk that
-		 * dst allocates from */
-		struct pl_arena_chunk *tail = src->head;
+		/* allocation goes on in the head with more room left; the
+		 * other's chunks go after it (the room left in its head is
+		 * not used again) */
+		pl_arena keep = *dst, other = *src;
+		if ((size_t)(other.end - other.cur) > (size_t)(keep.end - keep.cur)) {
+			keep = *src;
+			other = *dst;
+		}
+		struct pl_arena_chunk *tail = other.head;
 		while (tail->next)
 			tail = tail->next;
-		tail->next = dst->head->next;
-		dst->head->next = src->head;
-		dst->total += src->total;
+		tail->next = keep.head->next;
+		keep.head->next = other.head;
+		keep.total += other.total;
+		if (keep.next_size < other.next_size)
+			keep.next_size = other.next_size;
+		*dst = keep;
 	}
 	pl_arena_init(src);
 }

@@ -192,6 +192,10 @@ PL_INTERNAL const char *pl_intern_str_(pl_module *m, const char *s, size_t len);
  * of memory. It lives, unchanged, as long as m, and a NUL follows it. */
 PL_INTERNAL const void *pl_intern_blob_(pl_module *m, struct pl_ht *set,
                                         const void *bytes, size_t len);
+/* blob, interned in another module whose arena m has adopted: the equal
+ * one of set (one of m's), or blob itself, entered in set. NULL when out
+ * of memory. */
+PL_INTERNAL const void *pl_intern_adopt_(struct pl_ht *set, const void *blob);
 PL_INTERNAL uint64_t pl_hash_bytes_(const void *p, size_t len);
 /* A 32-bit hash of s[0..len): names, keys and words of up to 16 bytes
  * inline, from loads that cover every byte; longer ones by
@@ -222,6 +226,9 @@ PL_INTERNAL void pl_intern_free_(struct pl_ht *set);
  * made sure no function of m has (pl_module_find_func_). */
 PL_INTERNAL pl_func *pl_func_new_unchecked_(pl_module *m, const char *name,
                                             size_t len);
+/* f, made in another module whose arena m has adopted, becomes m's last
+ * function (its name is not m's yet). PL_OK or PL_ENOMEM. */
+PL_INTERNAL int pl_module_add_func_(pl_module *m, pl_func *f);
 /* The function of m named name (len bytes), or NULL. */
 PL_INTERNAL pl_func *pl_module_find_func_(const pl_module *m, const char *name, size_t len);
 

@@ -16,7 +16,9 @@ libpassline_la_SOURCES = \
 	sdk/names.c \
 	sdk/ops.c \
 	sdk/options.c \
-	sdk/parse.c \
+	sdk/parse.c sdk/parse.h \
+	sdk/read.c \
+	sdk/splice.c \
 	sdk/lex.c \
 	sdk/lex.h \
 	sdk/hash_table.h \

@@ -69,13 +69,23 @@ static bool blob_is(const void *item, const void *probe, const void *ctx)
 	return ((const uint64_t *)item)[-1] == b->len && memcmp(item, b->bytes, b->len) == 0;
 }
 
-const void *pl_intern_blob_(pl_module *m, struct pl_ht *set, const void *bytes, size_t len)
+/* The slot of set holding bytes[0..len), or the empty one where it goes;
+ * SIZE_MAX when out of memory. */
+static size_t blob_slot(struct pl_ht *set, const void *bytes, size_t len, uint32_t *hash)
 {
 	if (len > UINT32_MAX || !pl_ht_reserve(set))
-		return NULL;
+		return SIZE_MAX;
 	struct blob probe = {bytes, len};
-	uint32_t hash = (uint32_t)pl_hash_bytes_(bytes, len);
-	size_t j = pl_ht_find(set, hash, blob_is, &probe, NULL);
+	*hash = (uint32_t)pl_hash_bytes_(bytes, len);
+	return pl_ht_find(set, *hash, blob_is, &probe, NULL);
+}
+
+const void *pl_intern_blob_(pl_module *m, struct pl_ht *set, const void *bytes, size_t len)
+{
+	uint32_t hash;
+	size_t j = blob_slot(set, bytes, len, &hash);
+	if (j == SIZE_MAX)
+		return NULL;
 	if (pl_ht_used(set, j))
 		return set->slots[j].item;
 	uint64_t *copy = pl_arena_alloc(&m->arena, sizeof(uint64_t) + len + 1);
@@ -86,6 +96,17 @@ const void *pl_intern_blob_(pl_module *m, struct pl_ht *set, const void *bytes, 
 	((char *)(copy + 1))[len] = '\0'; /* interned strings are C strings */
 	pl_ht_put(set, j, hash, copy + 1);
 	return copy + 1;
+}
+
+const void *pl_intern_adopt_(struct pl_ht *set, const void *blob)
+{
+	uint32_t hash;
+	size_t j = blob_slot(set, blob, (size_t)((const uint64_t *)blob)[-1], &hash);
+	if (j == SIZE_MAX)
+		return NULL;
+	if (!pl_ht_used(set, j))
+		pl_ht_put(set, j, hash, blob);
+	return set->slots[j].item;
 }
 
 const char *pl_intern_str_(pl_module *m, const char *s, size_t len)
@@ -184,34 +205,41 @@ pl_module *pl_module_of_attrs_(const pl_attrs *d)
 	return f->m;
 }
 
-pl_func *pl_func_new_unchecked_(pl_module *m, const char *name, size_t len)
+int pl_module_add_func_(pl_module *m, pl_func *f)
 {
 	if (m->nfuncs == m->funcs_cap) {
 		size_t cap = m->funcs_cap ? m->funcs_cap * 2 : 8;
 		pl_func **v = realloc(m->funcs, cap * sizeof *v);
 		if (!v)
-			return NULL;
+			return PL_ENOMEM;
 		m->funcs = v;
 		m->funcs_cap = cap;
 	}
 	if (!pl_ht_reserve(&m->funcs_by_name))
-		return NULL;
+		return PL_ENOMEM;
+	f->m = m;
+	m->funcs[m->nfuncs++] = f;
+	m->ninsts += f->ninsts;
+	size_t len = strlen(f->name);
+	uint32_t hash = (uint32_t)pl_hash_bytes_(f->name, len);
+	struct func_probe fp = {f->name, len};
+	pl_ht_put(&m->funcs_by_name,
+	          pl_ht_find(&m->funcs_by_name, hash, func_named, &fp, NULL), hash, f);
+	return PL_OK;
+}
+
+pl_func *pl_func_new_unchecked_(pl_module *m, const char *name, size_t len)
+{
 	pl_func *f = pl_arena_alloc(&m->arena, sizeof *f);
 	if (!f)
 		return NULL;
 	memset(f, 0, sizeof *f);
-	f->m = m;
 	f->name = pl_arena_strndup(&m->arena, name, len);
 	if (!f->name)
 		return NULL;
 	f->attrs.owner = PL_ATTRS_OF_FUNC;
 	f->append_step = PL_APPEND_STEP;
-	m->funcs[m->nfuncs++] = f;
-	uint32_t hash = (uint32_t)pl_hash_bytes_(name, len);
-	struct func_probe fp = {name, len};
-	pl_ht_put(&m->funcs_by_name,
-	          pl_ht_find(&m->funcs_by_name, hash, func_named, &fp, NULL), hash, f);
-	return f;
+	return pl_module_add_func_(m, f) == PL_OK ? f : NULL;
 }
 
 pl_func *pl_func_new(pl_module *m, const char *name)

@@ -16,9 +16,10 @@
  * One token of lookahead, and one list of it: a list of values followed by
  * "=" always begins the next instruction, so an operand list that turns
  * out to be one is handed to the next instruction as its results. Uses
- * must follow definitions, so operands are resolved as they are read. The
- * first error stops the parse and the half-built module is freed: the
- * input is accepted whole or not at all.
+ * must follow definitions, so operands are resolved as they are read
+ * (but by a reader of the rest of a function, whose beginning another
+ * reads: see parse.h). The first error stops the parse and the half-built
+ * module is freed: the input is accepted whole or not at all.
  *
  * What repeats is shared by its contents once it is read, never looked up
  * by its text: types, strings, lists and op names are interned in the
@@ -28,15 +29,10 @@
  * written the usual way, are read without a token each (plain_ints).
  */
 #include "lex.h"
-#include "hash_table.h"
+#include "parse.h"
 
-#include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 /* A LOCAL as written, before we know what its list is. */
 struct ref {
@@ -55,8 +51,10 @@ enum { RECENT_SLOTS = 4096, RECENT_TYPES = 1024, RECENT_LISTS = 1024 }; /* read 
 struct parser {
 	struct pl_lexer lx;
 	pl_module *m;
-	void (*release)(void *ud, const char *upto); /* see pl_parse_file */
-	void *release_ud;
+	struct pl_parse_job *job;
+	bool in_cont;        /* reading job->cont, whose beginning is elsewhere */
+	struct pl_ht holes;  /* its values used before any definition, by name */
+	struct VEC(pl_value *) hole_list;
 	struct refs refs;    /* the last list of values read */
 	struct refs results; /* the results of the instruction being read */
 	bool have_results;
@@ -193,10 +191,35 @@ static void define_value(struct parser *p, pl_value *v, const struct ref *r)
 	pl_ht_put(&p->values, j, hash, v);
 }
 
+pl_value *pl_parse_values_lookup_(const struct pl_ht *values, const char *name, size_t len)
+{
+	struct ref r = {name, len, 0, 0};
+	return (pl_value *)(uintptr_t)pl_ht_get(values, pl_hash_short_(name, len), value_named,
+	                                        &r, NULL);
+}
+
+/* A value that the rest of a function uses before any definition, when
+ * the reader began inside it: one hole per name. */
+static pl_value *hole(struct parser *p, const struct ref *r, uint32_t hash)
+{
+	reserve(p, &p->holes);
+	size_t j = pl_ht_find(&p->holes, hash, value_named, r, NULL);
+	if (!pl_ht_used(&p->holes, j)) {
+		pl_value *v = nn(p, pl_arena_alloc(&p->m->arena, sizeof *v));
+		memset(v, 0, sizeof *v);
+		v->name = value_name(p, r, hash);
+		pl_ht_put(&p->holes, j, hash, v);
+		PUSH(p, p->hole_list, v);
+	}
+	return (pl_value *)(uintptr_t)p->holes.slots[j].item;
+}
+
 static pl_value *use_value(struct parser *p, const struct ref *r)
 {
-	const pl_value *v =
-		pl_ht_get(&p->values, pl_hash_short_(r->s, r->len), value_named, r, NULL);
+	uint32_t hash = pl_hash_short_(r->s, r->len);
+	const pl_value *v = pl_ht_get(&p->values, hash, value_named, r, NULL);
+	if (!v && p->in_cont)
+		v = hole(p, r, hash);
 	if (!v)
 		error_at(p, r->line, r->col, "use of undefined value '%%%.*s'",
 		         (int)(r->len > 64 ? 64 : r->len), r->s);
@@ -675,6 +698,45 @@ static pl_func *new_func(struct parser *p)
 	return f;
 }
 
+/* Whether the instruction about to be read begins where the job stops,
+ * and the rest of the module was put in place from there. */
+static bool rest_taken(struct parser *p, pl_func *f)
+{
+	const struct ref *r = p->have_results ? &p->results.v[0] : NULL;
+	const char *at = r ? r->s - 1 : TOK.kind == PL_T_LOCAL ? TOK.s - 1 : TOK.s;
+	if (at != p->job->stop_at)
+		return false;
+	p->job->stop_at = NULL; /* offered once */
+	int rc = p->job->take_rest(p->job->take_ud, f, &p->values, r ? r->line : TOK.line);
+	if (rc < 0)
+		pl_lex_fail_(&p->lx, rc);
+	return rc > 0;
+}
+
+/* { inst } "}" */
+static void parse_body(struct parser *p, pl_func *f)
+{
+	f->names_dirty = true; /* until the end: linking need not note names */
+	bool taken = false;
+	while (p->have_results || TOK.kind != PL_T_RBRACE) {
+		if (TOK.kind == PL_T_EOF && !p->have_results)
+			expected(p, "an instruction or '}'");
+		if (p->job->stop_at && (taken = rest_taken(p, f)))
+			break;
+		if (p->job->release)
+			p->job->release(p->job->release_ud, TOK.s);
+		parse_inst(p, f);
+	}
+	if (taken) { /* nothing left to read */
+		p->have_results = false;
+		TOK.kind = PL_T_EOF;
+	} else {
+		next(p);
+	}
+	f->names_dirty = f->names_changed = false; /* the reader checked */
+	f->renamed = NULL;
+}
+
 static void parse_func(struct parser *p)
 {
 	if (!is_word(p, "func"))
@@ -700,7 +762,6 @@ static void parse_func(struct parser *p)
 			break;
 	}
 	expect(p, PL_T_RPAREN, "',' or ')' after the arguments");
-	f->names_dirty = true; /* until the end: linking need not note names */
 	if (is_word(p, "attributes")) {
 		next(p);
 		if (TOK.kind != PL_T_LBRACE)
@@ -708,48 +769,46 @@ static void parse_func(struct parser *p)
 		parse_attrs(p, &f->attrs);
 	}
 	expect(p, PL_T_LBRACE, "'{' to open the function body");
-	while (p->have_results || TOK.kind != PL_T_RBRACE) {
-		if (TOK.kind == PL_T_EOF && !p->have_results)
-			expected(p, "an instruction or '}'");
-		if (p->release)
-			p->release(p->release_ud, TOK.s);
-		parse_inst(p, f);
-	}
-	next(p);
-	f->names_dirty = f->names_changed = false; /* the reader checked */
-	f->renamed = NULL;
+	parse_body(p, f);
 }
 
-static int parse(const char *text, size_t len, const char *source_name, pl_diags *diags,
-                 pl_module **out, void (*release)(void *, const char *), void *release_ud)
+int pl_parse_job_(struct pl_parse_job *job, pl_module **out)
 {
 	*out = NULL;
-	if (len > UINT32_MAX) {
-		pl_diags_add(diags, PL_SEV_ERROR, source_name, 0, 0,
+	if (job->len > UINT32_MAX) {
+		pl_diags_add(job->diags, PL_SEV_ERROR, job->source_name, 0, 0,
 		             "input larger than 4 GiB is not supported");
 		return PL_ELIMIT;
 	}
 	struct parser *p = calloc(1, sizeof *p);
 	if (!p)
 		return PL_ENOMEM;
-	pl_lex_init_(&p->lx, text, len, source_name, diags);
-	p->release = release;
-	p->release_ud = release_ud;
+	pl_lex_init_(&p->lx, job->text, job->len, job->source_name, job->diags);
+	p->job = job;
 	p->ops.map = p->dtypes.map = true;
-	p->m = pl_module_new(source_name);
+	p->m = pl_module_new(job->source_name);
 	int rc = PL_OK;
 	if (!p->m) {
 		rc = PL_ENOMEM;
 	} else if (setjmp(p->lx.fail)) {
 		rc = p->lx.status;
 		if (rc == PL_ENOMEM)
-			pl_diags_add(diags, PL_SEV_ERROR, source_name, 0, 0, "out of memory");
+			pl_diags_add(job->diags, PL_SEV_ERROR, job->source_name, 0, 0, "out of memory");
 		pl_module_free(p->m);
 	} else {
 		next(p);
+		if (job->rest) {
+			job->cont = nn(p, pl_func_new_unchecked_(p->m, "", 0));
+			p->in_cont = true;
+			parse_body(p, job->cont);
+			p->in_cont = false;
+		}
 		while (TOK.kind != PL_T_EOF)
 			parse_func(p);
 		*out = p->m;
+		job->holes = p->hole_list.v;
+		job->nholes = p->hole_list.n;
+		p->hole_list.v = NULL;
 	}
 	pl_lex_free_(&p->lx);
 	free(p->refs.v);
@@ -759,7 +818,9 @@ static int parse(const char *text, size_t len, const char *source_name, pl_diags
 	free(p->entries.v);
 	free(p->entry_at.v);
 	free(p->elems.v);
+	free(p->hole_list.v);
 	pl_ht_free(&p->values);
+	pl_ht_free(&p->holes);
 	pl_ht_free(&p->ops);
 	pl_ht_free(&p->keys);
 	pl_ht_free(&p->dtypes);
@@ -772,121 +833,7 @@ int pl_parse_buffer(const char *text, size_t len, const char *source_name,
 {
 	if (!text && len)
 		return PL_EINVAL;
-	return parse(text ? text : "", len, source_name, diags, out, NULL, NULL);
-}
-
-/* ---- files ----
- * A regular file is mapped, and the pages behind the instruction being
- * read are given back as the parse goes, a megabyte at a time, so that the
- * text of a large module does not stay resident beside its IR. */
-struct mapping {
-	const char *base;
-	size_t len, released, page;
-};
-
-static void release_pages(void *ud, const char *upto)
-{
-	struct mapping *mp = ud;
-	const size_t step = 1u << 20;
-	/* only a position in the text: a string token's is elsewhere */
-	if (upto < mp->base || upto > mp->base + mp->len)
-		return;
-	size_t off = (size_t)(upto - mp->base);
-	if (off < mp->released + 2 * step)
-		return;
-	size_t to = (off - step) & ~(mp->page - 1);
-	madvise((void *)(uintptr_t)(mp->base + mp->released), to - mp->released, MADV_DONTNEED);
-	mp->released = to;
-}
-
-static int read_all(int fd, char **buf, size_t *len)
-{
-	size_t cap = 1 << 16, n = 0;
-	char *b = malloc(cap);
-	for (;;) {
-		if (b && n == cap) {
-			char *nb = cap <= SIZE_MAX / 2 ? realloc(b, cap * 2) : NULL;
-			if (!nb)
-				free(b);
-			b = nb;
-			cap *= 2;
-		}
-		if (!b)
-			return PL_ENOMEM;
-		ssize_t r = read(fd, b + n, cap - n);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0) {
-			int e = errno;
-			free(b);
-			errno = e;
-			return PL_EIO;
-		}
-		if (r == 0)
-			break;
-		n += (size_t)r;
-	}
-	*buf = b;
-	*len = n;
-	return PL_OK;
-}
-
-static int cannot_read(pl_diags *diags, const char *name, int fd, bool close_fd, int rc,
-                       int err)
-{
-	pl_diags_add(diags, PL_SEV_ERROR, name, 0, 0, "cannot read: %s",
-	             rc == PL_ENOMEM ? "out of memory" : strerror(err));
-	if (close_fd)
-		close(fd);
-	return rc;
-}
-
-int pl_parse_file(const char *path, pl_diags *diags, pl_module **out)
-{
-	*out = NULL;
-	bool is_stdin = strcmp(path, "-") == 0;
-	const char *name = is_stdin ? "<stdin>" : path;
-	int fd = is_stdin ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		int e = errno;
-		pl_diags_add(diags, PL_SEV_ERROR, name, 0, 0, "cannot open: %s", strerror(e));
-		errno = e;
-		return PL_EIO;
-	}
-	struct stat st;
-	if (fstat(fd, &st) != 0)
-		return cannot_read(diags, name, fd, !is_stdin, PL_EIO, errno);
-	if (S_ISDIR(st.st_mode))
-		return cannot_read(diags, name, fd, !is_stdin, PL_EIO, EISDIR);
-	int rc;
-	if (S_ISREG(st.st_mode) && st.st_size > 0) {
-		size_t len = (size_t)st.st_size;
-		void *map = mmap(NULL, len, PROT_READ, MAP_PRIVATE, fd, 0);
-		if (map != MAP_FAILED) {
-			madvise(map, len, MADV_SEQUENTIAL);
-			struct mapping mp = {map, len, 0, (size_t)sysconf(_SC_PAGESIZE)};
-			rc = parse(map, len, name, diags, out, release_pages, &mp);
-			munmap(map, len);
-			if (!is_stdin)
-				close(fd);
-			return rc;
-		}
-	}
-	char *buf = NULL;
-	size_t len = 0;
-	rc = read_all(fd, &buf, &len);
-	if (rc != PL_OK)
-		return cannot_read(diags, name, fd, !is_stdin, rc, errno);
-	if (!is_stdin)
-		close(fd);
-	rc = parse(buf, len, name, diags, out, NULL, NULL);
-	free(buf);
-	return rc;
-}
-
-int pl_parse_file_threads(const char *path, unsigned threads, pl_diags *diags,
-                          pl_module **out)
-{
-	(void)threads; /* one thread reads fast enough */
-	return pl_parse_file(path, diags, out);
+	struct pl_parse_job job = {.text = text ? text : "", .len = len,
+	                           .source_name = source_name, .diags = diags};
+	return pl_parse_job_(&job, out);
 }

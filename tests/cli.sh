@@ -15,7 +15,7 @@ run "$P" --help
 expect_status 0 "--help"
 for opt in --pipeline --passes -O -o --stats --stats-json --time-passes --verify-each \
 	--print-after-all --remarks --list-passes --print-pipeline --plugin-dir \
-	--allow-insecure-plugins --quiet --version --internal-ccop-bucketing \
+	--allow-insecure-plugins --quiet --threads --version --internal-ccop-bucketing \
 	--internal-ccop-bucketing-allgather-size-in-bytes \
 	--internal-ccop-bucketing-reducescatter-size-in-bytes \
 	--internal-ccop-bucketing-allreduce-size-in-bytes; do

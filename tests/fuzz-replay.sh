@@ -3,7 +3,7 @@
 # tests/fuzz-replay.sh — replays every committed fuzz seed and every input
 # that once crashed through its harness (built without libFuzzer).
 . "$top_srcdir/tests/tap.sh"
-for h in pir predicate pipeline default async hlo; do
+for h in pir predicate pipeline default async hlo halves; do
 	dirs=""
 	for d in "$top_srcdir/fuzz/corpus/$h" "$top_srcdir/fuzz/regressions/$h"; do
 		[ -d "$d" ] && dirs="$dirs $d"

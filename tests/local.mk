@@ -54,6 +54,10 @@ EXTRA_DIST += tests/cli.sh tests/tap.sh tests/pir
 TESTS += tests/tap-selftest.sh
 EXTRA_DIST += tests/tap-selftest.sh
 
+# -j/--threads: the same result on any number of threads.
+TESTS += tests/threads.sh
+EXTRA_DIST += tests/threads.sh
+
 # Which default pipeline runs, and --print-pipeline naming it.
 TESTS += tests/defaults.sh
 EXTRA_DIST += tests/defaults.sh

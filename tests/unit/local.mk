@@ -60,3 +60,13 @@ tests_unit_check_names_SOURCES = tests/unit/check_names.c
 tests_unit_check_names_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_check_names_LDADD = $(UNIT_LDADD)
 TESTS += tests/unit/check_names
+
+# reading on two readers, against one (built with the library's sources:
+# where the second reader begins is internal)
+check_PROGRAMS += tests/unit/check_split
+tests_unit_check_split_SOURCES = tests/unit/check_split.c fuzz/split_same.h fuzz/harness.h \
+	$(libpassline_la_SOURCES)
+tests_unit_check_split_CPPFLAGS = $(AM_CPPFLAGS) -I$(srcdir)/sdk
+tests_unit_check_split_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_check_split_LDADD = $(CHECK_LIBS)
+TESTS += tests/unit/check_split

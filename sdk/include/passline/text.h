@@ -34,8 +34,10 @@ PL_API int pl_parse_buffer(const char *text, size_t len, const char *source_name
  * naming the file when it cannot be read. */
 PL_API int pl_parse_file(const char *path, pl_diags *diags, pl_module **out);
 
-/* The same as pl_parse_file: threads is accepted for compatibility (one
- * thread reads; the module and any diagnostic are pl_parse_file's). */
+/* The same as pl_parse_file, on up to threads threads: a text of a
+ * megabyte or more is read by two readers at once, the second from a line
+ * near the middle (also inside a function). The module (its text,
+ * positions and use lists) and any diagnostic are pl_parse_file's. */
 PL_API int pl_parse_file_threads(const char *path, unsigned threads, pl_diags *diags,
                                  pl_module **out);
 

@@ -1,0 +1,112 @@
+/* SPDX-License-Identifier: MIT */
+/* fuzz/split_same.h — shared by fuzz/fuzz_split.c and tests/unit/check_split.c,
+ * which are built with the library's sources (the split read is internal):
+ * whether reading a text on two readers, the second from a given line,
+ * gives what one reader gives. */
+#ifndef PL_FUZZ_SPLIT_SAME_H
+#define PL_FUZZ_SPLIT_SAME_H
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness.h"
+#include "parse.h"
+
+/* What a read gave: its status, diagnostics, printed module, and per
+ * instruction its position, line and column, then the users of each of
+ * its values (and of each argument) in use-list order. */
+struct read_result {
+	int rc;
+	struct text_buf diags, text, uses;
+};
+
+static void read_result_free(struct read_result *r)
+{
+	free(r->diags.p);
+	free(r->text.p);
+	free(r->uses.p);
+}
+
+static int put_num(struct text_buf *b, uint64_t x)
+{
+	char s[24];
+	int n = snprintf(s, sizeof s, "%llu ", (unsigned long long)x);
+	return text_buf_append(b, s, (size_t)n);
+}
+
+/* A value's users in use-list order, each as its line, column and
+ * operand index (a read instruction's place in the text is its own). */
+static int put_users(struct text_buf *b, const pl_value *v)
+{
+	int rc = text_buf_append(b, "|", 1);
+	for (const pl_use *u = pl_value_first_use(v); u && !rc; u = pl_use_next(u))
+		rc = put_num(b, pl_inst_line(pl_use_user(u))) ||
+		     put_num(b, pl_inst_col(pl_use_user(u))) || put_num(b, pl_use_operand_index(u));
+	return rc;
+}
+
+static int describe(const pl_module *m, struct text_buf *b)
+{
+	int rc = 0;
+	for (size_t f = 0; f < pl_module_num_funcs(m) && !rc; f++) {
+		const pl_func *fn = pl_module_func_at(m, f);
+		for (size_t a = 0; a < pl_func_num_args(fn) && !rc; a++)
+			rc = put_users(b, pl_func_arg(fn, a));
+		for (const pl_inst *i = pl_func_first_inst(fn); i && !rc; i = pl_inst_next(i)) {
+			uint64_t pos = 0;
+			rc = pl_inst_get_position(&pos, i) != PL_OK || put_num(b, pos) ||
+			     put_num(b, pl_inst_line(i)) || put_num(b, pl_inst_col(i));
+			for (size_t k = 0; k < pl_inst_num_results(i) && !rc; k++)
+				rc = put_users(b, pl_inst_result(i, k));
+		}
+	}
+	return rc;
+}
+
+/* split: where the second reader begins looking for its line (SIZE_MAX:
+ * one reader). */
+static void read_text(const char *text, size_t len, size_t split, struct read_result *r,
+                      bool *taken)
+{
+	memset(r, 0, sizeof *r);
+	pl_diags *d = pl_diags_new();
+	pl_module *m = NULL;
+	if (!d)
+		abort();
+	r->rc = pl_parse_text_(text, len, split, "split.pir", d, false, taken, &m);
+	for (size_t k = 0; k < pl_diags_count(d); k++) {
+		const char *s = pl_diags_format(d, k);
+		if (text_buf_append(&r->diags, s, strlen(s)) || text_buf_append(&r->diags, "\n", 1))
+			abort();
+	}
+	if (m && (pl_print_module(m, text_buf_append, &r->text) != PL_OK || describe(m, &r->uses)))
+		abort();
+	pl_module_free(m);
+	pl_diags_free(d);
+}
+
+/* Whether text read with the second reader from the first value name
+ * line after split is what one reader makes of it (else says how it
+ * differs on stderr); *taken: whether the second reader's work was used. */
+static bool split_same(const char *text, size_t len, size_t split, bool *taken)
+{
+	struct read_result one, two;
+	read_text(text, len, SIZE_MAX, &one, NULL);
+	read_text(text, len, split, &two, taken);
+	bool same = one.rc == two.rc && text_buf_equal(&one.diags, &two.diags) &&
+	            text_buf_equal(&one.text, &two.text) && text_buf_equal(&one.uses, &two.uses);
+	if (!same) {
+		fprintf(stderr, "split at %zu differs: status %d and %d\n", split, one.rc, two.rc);
+		const struct text_buf *parts[] = {&one.diags, &one.text, &one.uses,
+		                                  &two.diags, &two.text, &two.uses};
+		for (size_t k = 0; k < 6; k++)
+			fprintf(stderr, "%s%.*s\n", k == 0 ? "-- one reader:\n" : k == 3 ? "-- two readers:\n" : "",
+			        (int)parts[k]->n, parts[k]->p ? parts[k]->p : "");
+	}
+	read_result_free(&one);
+	read_result_free(&two);
+	return same;
+}
+
+#endif

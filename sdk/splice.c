@@ -1,0 +1,215 @@
+/* SPDX-License-Identifier: MIT */
+/* sdk/splice.c — puts the rest of a module, read by a second reader into a
+ * module of its own, after what the first reader read (see parse.h).
+ *
+ * The rest fits when every value it uses before defining one is a value
+ * the first reader defined in that function, and nothing it defines, value
+ * or function, was defined there before. Otherwise nothing changes, and
+ * the first reader reads on alone: whatever the rest got wrong is then
+ * reported as a single reader reports it.
+ *
+ * What fits is moved, not copied: the second module's arenas, its
+ * functions and its instructions become the first's. Its interned strings,
+ * types and lists are the first module's own afterwards: each is looked
+ * up there by content once (a string or list not there is adopted as it
+ * is), and every pointer to it is replaced. */
+#include "parse.h"
+
+#include <stdlib.h>
+
+enum { RECENT = 4096, RECENT_DICTS = 4096 };
+
+struct remap {
+	pl_module *to;
+	struct pl_ht map; /* interned in the rest -> the same in to */
+	struct recent {
+		const void *from, *to;
+	} recent[RECENT]; /* looked up lately, by address */
+	const struct pl_attr_entry *dicts[RECENT_DICTS]; /* entries replaced lately */
+	bool failed;      /* out of memory */
+};
+
+static bool same_item(const void *item, const void *probe, const void *ctx)
+{
+	(void)ctx;
+	return item == probe;
+}
+
+static const void *make_str(struct remap *r, const void *s)
+{
+	return pl_intern_adopt_(&r->to->strings, s);
+}
+
+static const void *make_type(struct remap *r, const void *p)
+{
+	const pl_type *t = p;
+	return pl_type_get(r->to, (pl_dtype)t->dtype, t->dims, t->rank);
+}
+
+static const void *make_list(struct remap *r, const void *p);
+
+/* The same as from in r->to, made by make when it is not known yet. A
+ * pointer into r->to maps to itself (made again: found equal), so
+ * replacing twice does no harm. */
+static __attribute__((noinline)) const void *
+remap_slow(struct remap *r, const void *from, uint32_t hash,
+           const void *(*make)(struct remap *, const void *))
+{
+	const void *to = NULL;
+	size_t j = 0;
+	if (r->map.count && pl_ht_used(&r->map, j = pl_ht_find(&r->map, hash, same_item, from, NULL))) {
+		to = r->map.vals[j];
+	} else if (!(to = make(r, from)) || !pl_ht_reserve(&r->map)) {
+		r->failed = true; /* make may have filled the map: reserve after it */
+		return from;
+	} else {
+		j = pl_ht_find(&r->map, hash, same_item, from, NULL);
+		pl_ht_put(&r->map, j, hash, from);
+		r->map.vals[j] = (void *)(uintptr_t)to;
+	}
+	struct recent *recent = &r->recent[hash % RECENT];
+	recent->from = from;
+	recent->to = to;
+	return to;
+}
+
+static inline const void *remap(struct remap *r, const void *from,
+                                const void *(*make)(struct remap *, const void *))
+{
+	uint32_t hash = pl_ht_hash_ptr(from);
+	const struct recent *recent = &r->recent[hash % RECENT];
+	return recent->from == from ? recent->to : remap_slow(r, from, hash, make);
+}
+
+static void remap_attr(struct remap *r, pl_attr *a)
+{
+	if (a->kind == PL_ATTR_STRING)
+		a->u.s = remap(r, a->u.s, make_str);
+	else if (a->kind == PL_ATTR_LIST && a->len)
+		a->u.list = remap(r, a->u.list, make_list);
+}
+
+/* A list's elements are replaced in place, then the list is interned. */
+static const void *make_list(struct remap *r, const void *p)
+{
+	pl_attr *v = (pl_attr *)(uintptr_t)p;
+	size_t n = (size_t)((const uint64_t *)p)[-1] / sizeof *v;
+	for (size_t k = 0; k < n; k++)
+		remap_attr(r, &v[k]);
+	return pl_intern_adopt_(&r->to->lists, p);
+}
+
+static void remap_attrs(struct remap *r, pl_attrs *d)
+{
+	if (!d->n)
+		return;
+	/* entries are shared by equal dictionaries read close together */
+	const struct pl_attr_entry **seen = &r->dicts[pl_ht_hash_ptr(d->v) % RECENT_DICTS];
+	if (*seen == d->v)
+		return;
+	*seen = d->v;
+	for (uint16_t k = 0; k < d->n; k++) {
+		d->v[k].key = remap(r, d->v[k].key, make_str);
+		remap_attr(r, &d->v[k].val);
+	}
+}
+
+static void remap_inst(struct remap *r, pl_inst *i, uint32_t lines)
+{
+	i->opname = remap(r, i->opname, make_str);
+	remap_attrs(r, &i->attrs);
+	pl_value *res = pl_inst_res_(i);
+	for (uint32_t k = 0; k < i->nres; k++)
+		res[k].type = remap(r, res[k].type, make_type);
+	i->line += lines;
+}
+
+/* Whether the rest fits after f (see above); found[k] is the value of
+ * the first reader's that holes[k] stands for. */
+static bool fits(const pl_module *a, const struct pl_ht *values, const pl_module *b,
+                 const struct pl_parse_job *rest, pl_value **found)
+{
+	for (size_t k = 0; k < rest->nholes; k++) {
+		const char *name = rest->holes[k]->name;
+		if (!(found[k] = pl_parse_values_lookup_(values, name, strlen(name))))
+			return false;
+	}
+	for (const pl_inst *i = rest->cont->first; i; i = i->next) {
+		const pl_value *res = pl_inst_res_((pl_inst *)(uintptr_t)i);
+		for (uint32_t k = 0; k < i->nres; k++)
+			if (pl_parse_values_lookup_(values, res[k].name, strlen(res[k].name)))
+				return false;
+	}
+	for (size_t k = 1; k < b->nfuncs; k++) /* funcs[0] is rest->cont */
+		if (pl_module_find_func_(a, b->funcs[k]->name, strlen(b->funcs[k]->name)))
+			return false;
+	return true;
+}
+
+/* The uses of hole go to v, before v's own: the rest's uses come later in
+ * the text, and a use list runs from the last use read. */
+static void fill_hole(pl_value *hole, pl_value *v)
+{
+	pl_use *u = hole->uses, *last = NULL;
+	if (!u)
+		return;
+	for (; u; u = u->next) {
+		u->val = v;
+		last = u;
+	}
+	last->next = v->uses;
+	if (v->uses)
+		v->uses->pprev = &last->next;
+	v->uses = hole->uses;
+	v->uses->pprev = &v->uses;
+	hole->uses = NULL;
+}
+
+int pl_splice_rest_(pl_func *f, const struct pl_ht *values, uint32_t line, pl_module *b,
+                    const struct pl_parse_job *rest)
+{
+	pl_module *a = f->m;
+	pl_value **found = malloc((rest->nholes ? rest->nholes : 1) * sizeof *found);
+	struct remap *r = calloc(1, sizeof *r);
+	int rc = found && r ? PL_OK : PL_ENOMEM;
+	if (rc == PL_OK && !fits(a, values, b, rest, found)) {
+		free(found);
+		free(r);
+		return 0;
+	}
+	if (rc == PL_OK) {
+		/* from here on a is changed, and freed as a whole on failure */
+		pl_arena_adopt(&a->arena, &b->arena);
+		pl_arena_adopt(&a->insts, &b->insts);
+		r->to = a;
+		r->map.map = true;
+		for (size_t k = 0; k < rest->nholes; k++)
+			fill_hole(rest->holes[k], found[k]);
+		uint32_t lines = line - 1; /* the rest's line 1 is line */
+		for (pl_inst *i = rest->cont->first, *next; i; i = next) {
+			next = i->next;
+			remap_inst(r, i, lines);
+			i->func = f;
+			i->prev = i->next = NULL;
+			i->flags &= (uint16_t)~PL_INST_LINKED;
+			pl_func_append(f, i); /* numbered as if read here */
+		}
+		for (size_t k = 1; k < b->nfuncs && rc == PL_OK; k++) {
+			pl_func *g = b->funcs[k];
+			g->line += lines;
+			remap_attrs(r, &g->attrs);
+			for (size_t j = 0; j < g->nargs; j++)
+				g->args[j]->v.type = remap(r, g->args[j]->v.type, make_type);
+			for (pl_inst *i = g->first; i; i = i->next)
+				remap_inst(r, i, lines);
+			rc = pl_module_add_func_(a, g);
+		}
+		b->nfuncs = 0;
+		if (r->failed)
+			rc = PL_ENOMEM;
+	}
+	pl_ht_free(&r->map);
+	free(r);
+	free(found);
+	return rc == PL_OK ? 1 : rc;
+}
