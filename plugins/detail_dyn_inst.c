@@ -209,7 +209,10 @@ static int dict_facts(pl_pass_ctx *ctx, struct cache *c, const pl_inst *inst,
 	return PL_OK;
 }
 
-static int visit(pl_pass_ctx *ctx, struct cache *c, struct totals *t, const pl_inst *inst)
+/* visit, the way that explains a failure: the dictionary read key by
+ * key, so the message says which attribute is wrong. */
+static int visit_reporting(pl_pass_ctx *ctx, struct cache *c, struct totals *t,
+                           const pl_inst *inst)
 {
 	const pl_attrs *attrs = pl_inst_attrs_const(inst);
 	size_t nattrs = pl_attrs_count(attrs);
@@ -248,6 +251,33 @@ static int visit(pl_pass_ctx *ctx, struct cache *c, struct totals *t, const pl_i
 	} else {
 		flops = c->default_flops[op]; /* what pl_inst_flops gives without the attribute */
 	}
+	return add_exact(ctx, inst, &t->flops, (uint64_t)flops, n, "Total_flops", "flops");
+}
+
+/* Adds inst's flops or bytes to t. The count and the flops come from the
+ * SDK, which finds the reserved keys of a dictionary by their interned
+ * addresses in one call each (no key compared as a string, no lookup of a
+ * key the module does not have); only an instruction whose count or flops
+ * fail goes through visit_reporting, which reports it as it always did. */
+static int visit(pl_pass_ctx *ctx, struct cache *c, struct totals *t, const pl_inst *inst)
+{
+	uint64_t n;
+	if (pl_inst_masked_dynamic_instances(inst, &n) != PL_OK)
+		return visit_reporting(ctx, c, t, inst);
+	pl_op op = pl_inst_op(inst);
+	unsigned traits = (unsigned)op < PL_OP__COUNT ? c->traits[op] : pl_op_traits(op);
+	if (traits & (PL_TRAIT_LOAD | PL_TRAIT_STORE)) {
+		const pl_value *v = traits & PL_TRAIT_LOAD
+		                          ? (pl_inst_num_results(inst) ? pl_inst_result(inst, 0) : NULL)
+		                          : (pl_inst_num_operands(inst) ? pl_inst_operand(inst, 0) : NULL);
+		if (!v)
+			return visit_reporting(ctx, c, t, inst);
+		unsigned size = pl_dtype_size(pl_type_dtype(pl_value_type(v)));
+		return add_exact(ctx, inst, &t->bytes, size, n, "Total_bytes_moved", "bytes");
+	}
+	int64_t flops;
+	if (pl_inst_flops(inst, &flops) != PL_OK)
+		return visit_reporting(ctx, c, t, inst);
 	return add_exact(ctx, inst, &t->flops, (uint64_t)flops, n, "Total_flops", "flops");
 }
 

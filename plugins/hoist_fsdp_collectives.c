@@ -96,7 +96,9 @@ struct mover {
 	struct inst_vec stay;     /* all of them, kept only with max_distance */
 	struct move_vec moves;
 	struct ptr_map nearest_store; /* buffer value -> nearest store in sweep order */
-	struct ptr_map fsdp_gathers;  /* the FSDP all-gathers seen so far (hoisting) */
+	/* all-gathers that define an operand of an FSDP all-gather, by
+	 * whether they are FSDP ones themselves (hoisting): asked once each */
+	struct ptr_map gather_defs;
 	struct attr_key fsdp, pinned;
 	bool remarks;
 	uint64_t hoisted, sunk; /* for the stats, added at the end of the run */
@@ -242,23 +244,50 @@ static void reset_sweep(struct mover *mv)
 	mv->stay.len = 0;
 	mv->moves.len = 0;
 	ptr_map_clear(&mv->nearest_store);
-	ptr_map_clear(&mv->fsdp_gathers);
+	ptr_map_clear(&mv->gather_defs);
 }
 
 /* ---- hoisting ---------------------------------------------------------------- */
 
+/* Whether def, an instruction before the one being planned, is an FSDP
+ * all-gather: 1, 0, or -1 when out of memory. Only the operands of FSDP
+ * all-gathers are asked about, and those are nearly all arguments; the
+ * answer for an all-gather is remembered (asking again would rescan its
+ * operands for every reader), where the sweep used to enter every FSDP
+ * all-gather it passed in a set that was then hardly ever read. */
+static int is_fsdp_gather_def(struct mover *mv, const pl_inst *def)
+{
+	pl_op op = pl_inst_op(def);
+	if (op != PL_OP_ALL_GATHER && op != PL_OP_ALL_GATHER_START)
+		return 0;
+	void *known = ptr_map_get(&mv->gather_defs, def);
+	if (known)
+		return (int)((uintptr_t)known - 1);
+	int yes = is_fsdp_all_gather(mv, def);
+	if (!ptr_map_put(&mv->gather_defs, def, (void *)(uintptr_t)(yes + 1)))
+		return -1;
+	return yes;
+}
+
 /* The latest instruction g must stay after, apart from the order and
  * distance rules: operand definitions and stores to operands. A definition
- * that is an FSDP all-gather is looked up in the set the sweep keeps, not
- * classified again (that would rescan its operands for every reader). */
-static pl_inst *hoist_dependency(struct mover *mv, pl_inst *g)
+ * that is an FSDP all-gather does not count (the order rule covers it).
+ * NULL with *oom set when out of memory. */
+static pl_inst *hoist_dependency(struct mover *mv, pl_inst *g, bool *oom)
 {
 	pl_inst *anchor = NULL;
 	for (size_t k = 0; k < pl_inst_num_operands(g); k++) {
 		pl_value *v = pl_inst_operand(g, k);
 		pl_inst *def = pl_value_def(v);
-		if (def && !ptr_map_get(&mv->fsdp_gathers, def))
-			anchor = later_of(anchor, def);
+		if (def) {
+			int fsdp = is_fsdp_gather_def(mv, def);
+			if (fsdp < 0) {
+				*oom = true;
+				return NULL;
+			}
+			if (!fsdp)
+				anchor = later_of(anchor, def);
+		}
 		anchor = later_of(anchor, ptr_map_get(&mv->nearest_store, v));
 	}
 	return anchor;
@@ -279,9 +308,10 @@ static int plan_hoists(struct mover *mv, pl_func *f)
 				return PL_ENOMEM;
 			continue;
 		}
-		if (!ptr_map_put(&mv->fsdp_gathers, i, i))
+		bool oom = false;
+		pl_inst *anchor = hoist_dependency(mv, i, &oom);
+		if (oom)
 			return PL_ENOMEM;
-		pl_inst *anchor = hoist_dependency(mv, i);
 		if (prev)
 			anchor = later_of(anchor, prev_moved ? prev_anchor : prev);
 		anchor = later_of(anchor, distance_limit(mv));
@@ -435,7 +465,7 @@ static int hoist_run(pl_pass_ctx *ctx, void *state, pl_module *m)
 	pass_end_stat(ctx, "num_all_gathers_hoisted", mv.hoisted, &rc);
 	pass_end_stat(ctx, "num_reduce_scatters_sunk", mv.sunk, &rc);
 	ptr_map_free(&mv.nearest_store);
-	ptr_map_free(&mv.fsdp_gathers);
+	ptr_map_free(&mv.gather_defs);
 	free(mv.stay.v);
 	free(mv.moves.v);
 	return pass_end_report(ctx, rc, "move collectives");

@@ -98,6 +98,12 @@ static inline const pl_attr *attr_key_get(struct attr_key *k, const pl_attrs *d)
 	return a;
 }
 
+static inline size_t key_slot_(const char *key, size_t slots)
+{
+	uintptr_t a = (uintptr_t)key;
+	return (size_t)((a >> 3) ^ (a >> 11)) & (slots - 1);
+}
+
 /* A pass that reads several keys of one dictionary can instead scan it
  * once: key_classes maps each distinct key address to the index of its
  * name (compared once per address). */
@@ -105,18 +111,32 @@ struct key_classes {
 	const char *const *names; /* the names the pass reads */
 	size_t count;
 	struct ptr_map seen; /* key address -> its index in names + 1 (count + 1: another) */
+	/* the answers for the last keys asked, by address, in front of seen: a
+	 * module has few distinct keys, so nearly every key of a dictionary
+	 * is answered here without a hash table probe */
+	struct {
+		const char *key;
+		size_t c;
+	} recent[32];
 };
 
 /* The index of key in names, or count when it is none of them. */
 static inline size_t key_class(struct key_classes *kc, const char *key)
 {
+	size_t slot = key_slot_(key, 32);
+	if (kc->recent[slot].key == key)
+		return kc->recent[slot].c;
 	void *v = ptr_map_get(&kc->seen, key);
-	if (v)
-		return (size_t)(uintptr_t)v - 1;
 	size_t c = 0;
-	while (c < kc->count && strcmp(kc->names[c], key) != 0)
-		c++;
-	(void)ptr_map_put(&kc->seen, key, (void *)(uintptr_t)(c + 1)); /* else: asked again */
+	if (v) {
+		c = (size_t)(uintptr_t)v - 1;
+	} else {
+		while (c < kc->count && strcmp(kc->names[c], key) != 0)
+			c++;
+		(void)ptr_map_put(&kc->seen, key, (void *)(uintptr_t)(c + 1)); /* else: asked again */
+	}
+	kc->recent[slot].key = key;
+	kc->recent[slot].c = c;
 	return c;
 }
 

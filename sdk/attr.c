@@ -263,8 +263,9 @@ int pl_attrs_append_(pl_module *m, pl_attrs *d, const char *key, const pl_attr *
 /* The interned copy of key (already checked to be a key). */
 static const char *intern_key(pl_module *m, const char *key)
 {
-	uintptr_t a = (uintptr_t)key;
-	size_t slot = ((a >> 3) ^ (a >> 9)) & 63;
+	/* by the whole address: literals such as "id" and "group_id" may
+	 * share bytes, and so an 8-byte word */
+	size_t slot = pl_ht_hash_ptr(key) >> 26; /* 64 slots */
 	if (m->key_cache[slot].given == key && strcmp(m->key_cache[slot].interned, key) == 0)
 		return m->key_cache[slot].interned;
 	const char *k = pl_intern_str_(m, key, strlen(key));

@@ -165,8 +165,11 @@ int pl_inst_time_ns(const pl_inst *inst, const pl_cost_model *cm, uint64_t *out)
 	}
 	if (traits & (PL_TRAIT_COLLECTIVE | PL_TRAIT_COLLECTIVE_START))
 		return collective_time(inst, cm, out);
+	/* one scan of the dictionary for the count and the flops */
+	struct pl_count_attrs attrs;
+	pl_count_attrs_(inst, &attrs);
 	uint64_t n;
-	int rc = pl_inst_masked_dynamic_instances(inst, &n);
+	int rc = pl_masked_dynamic_instances_(inst, &attrs, &n);
 	if (rc)
 		return rc;
 	pl_u128 work;
@@ -183,7 +186,7 @@ int pl_inst_time_ns(const pl_inst *inst, const pl_cost_model *cm, uint64_t *out)
 		rate = cm->v[K_MEMORY];
 	} else {
 		int64_t flops;
-		if ((rc = pl_inst_flops(inst, &flops)))
+		if ((rc = pl_flops_(inst, &attrs, &flops)))
 			return rc;
 		work = (pl_u128)n * (uint64_t)flops; /* below 2^127 */
 		rate = cm->v[K_PEAK];

@@ -448,7 +448,7 @@ static pl_inst *inst_alloc(pl_func *f, const char *opname, pl_op op, size_t nops
 	if (size <= PL_FREE_BLOCK_MAX)
 		inst = split ? free_block_take(f->m, size) : free_block_pop(f->m, size);
 	if (!inst)
-		inst = pl_arena_alloc(&f->m->arena, size);
+		inst = pl_arena_alloc(&f->m->insts, size);
 	if (!inst)
 		return NULL;
 	memset(inst, 0, size);
@@ -497,9 +497,11 @@ int pl_inst_create(pl_inst **out, pl_func *f, const char *opname, pl_value *cons
 		if (!result_types[k])
 			return PL_EINVAL;
 	/* passes create instructions of a few ops, naming them with the same
-	 * literals: remember the interned name and op by the given address */
+	 * literals: remember the interned name and op by the given address,
+	 * hashed whole (a compiler may store "pack" as the tail of "unpack":
+	 * two literals in one 8-byte word took turns in one slot) */
 	pl_module *m = f->m;
-	size_t slot = (((uintptr_t)opname >> 3) ^ ((uintptr_t)opname >> 9)) & 15;
+	size_t slot = pl_ht_hash_ptr(opname) >> 28; /* 16 slots */
 	const char *name;
 	pl_op op;
 	if (m->op_cache[slot].given == opname && strcmp(m->op_cache[slot].interned, opname) == 0) {
@@ -675,23 +677,40 @@ void pl_value_replace(pl_value *from, pl_value *to)
 
 /* ---- derived quantities ---- */
 
-int pl_inst_num_dynamic_instances(const pl_inst *inst, uint64_t *out)
+void pl_count_attrs_(const pl_inst *inst, struct pl_count_attrs *a)
 {
-	/* one scan for both reserved keys: an explicit count wins over the
-	 * domain wherever it stands */
 	const struct pl_reserved_keys *keys = &inst->func->m->keys;
-	const pl_attr *dom = NULL;
+	memset(a, 0, sizeof *a);
 	for (uint16_t i = 0; i < inst->attrs.n; i++) {
 		const char *k = inst->attrs.v[i].key;
-		const pl_attr *a = &inst->attrs.v[i].val;
-		if (k == keys->num_dynamic_instances) {
-			if (a->kind != PL_ATTR_INT || a->u.i < 0)
-				return PL_ETYPE;
-			*out = (uint64_t)a->u.i;
-			return PL_OK;
+		const pl_attr *v = &inst->attrs.v[i].val;
+		if (k == keys->domain) {
+			if (!a->domain)
+				a->domain = v;
+		} else if (k == keys->predicate) {
+			if (!a->predicate)
+				a->predicate = v;
+		} else if (k == keys->num_dynamic_instances) {
+			if (!a->num_dynamic_instances)
+				a->num_dynamic_instances = v;
+		} else if (k == keys->flops) {
+			if (!a->flops)
+				a->flops = v;
 		}
-		if (k == keys->domain && !dom)
-			dom = a;
+	}
+}
+
+/* The count of inst with the explicit count a and the domain dom (either
+ * NULL when absent). */
+static inline int num_dynamic_instances(const pl_inst *inst, const pl_attr *a,
+                                        const pl_attr *dom, uint64_t *out)
+{
+	/* an explicit count wins over the domain wherever it stands */
+	if (a) {
+		if (a->kind != PL_ATTR_INT || a->u.i < 0)
+			return PL_ETYPE;
+		*out = (uint64_t)a->u.i;
+		return PL_OK;
 	}
 	if (dom) {
 		if (dom->kind != PL_ATTR_LIST)
@@ -735,9 +754,30 @@ int pl_inst_num_dynamic_instances(const pl_inst *inst, uint64_t *out)
 	return PL_OK;
 }
 
-int pl_inst_flops(const pl_inst *inst, int64_t *out)
+int pl_num_dynamic_instances_(const pl_inst *inst, const struct pl_count_attrs *a,
+                              uint64_t *out)
 {
-	const pl_attr *a = pl_attrs_find_interned_(&inst->attrs, inst->func->m->keys.flops);
+	return num_dynamic_instances(inst, a->num_dynamic_instances, a->domain, out);
+}
+
+int pl_inst_num_dynamic_instances(const pl_inst *inst, uint64_t *out)
+{
+	/* one scan for the two keys it reads; an explicit count ends it */
+	const struct pl_reserved_keys *keys = &inst->func->m->keys;
+	const pl_attr *dom = NULL;
+	for (uint16_t i = 0; i < inst->attrs.n; i++) {
+		const char *k = inst->attrs.v[i].key;
+		if (k == keys->num_dynamic_instances)
+			return num_dynamic_instances(inst, &inst->attrs.v[i].val, NULL, out);
+		if (k == keys->domain && !dom)
+			dom = &inst->attrs.v[i].val;
+	}
+	return num_dynamic_instances(inst, NULL, dom, out);
+}
+
+int pl_flops_(const pl_inst *inst, const struct pl_count_attrs *attrs, int64_t *out)
+{
+	const pl_attr *a = attrs->flops;
 	if (a) {
 		if (a->kind != PL_ATTR_INT || a->u.i < 0)
 			return PL_ETYPE;
@@ -746,4 +786,11 @@ int pl_inst_flops(const pl_inst *inst, int64_t *out)
 	}
 	*out = pl_op_default_flops((pl_op)inst->op);
 	return PL_OK;
+}
+
+int pl_inst_flops(const pl_inst *inst, int64_t *out)
+{
+	const pl_attr *a = pl_attrs_find_interned_(&inst->attrs, inst->func->m->keys.flops);
+	struct pl_count_attrs attrs = {.flops = a};
+	return pl_flops_(inst, &attrs, out);
 }

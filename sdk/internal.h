@@ -21,9 +21,10 @@
 #define PL_INTERNAL __attribute__((visibility("hidden")))
 
 /* Memory layout, chosen for the "< 250 bytes per instruction" budget: an
- * instruction, its operand uses and its result values are one arena block
- * [pl_inst][pl_use x nops][pl_value x nres]; attribute lists and strings
- * are interned, so repeated domains and group names cost one copy. */
+ * instruction, its operand uses and its result values are one block
+ * [pl_inst][pl_use x nops][pl_value x nres] of the module's instruction
+ * arena; attribute lists and strings are interned, so repeated domains and
+ * group names cost one copy. */
 
 struct pl_attr {
 	uint32_t len;  /* string bytes or list elements */
@@ -86,16 +87,20 @@ enum {
 	PL_INST_ERASED = 1u << 1
 };
 
+/* What a walk over the instructions reads (the links, the op, the
+ * position, the counts, the dictionary) comes first: 48 bytes, which lie
+ * in one cache line for most block addresses, where the op was 60 bytes
+ * after the link to the next instruction and never in its line. */
 struct pl_inst {
 	pl_inst *prev, *next;
-	pl_func *func;
-	const char *opname; /* interned */
-	pl_attrs attrs;
-	uint32_t pos;
-	uint32_t nops, nres;
-	uint32_t line, col;
 	uint16_t op;
 	uint16_t flags;
+	uint32_t pos;
+	uint32_t nops, nres;
+	pl_attrs attrs;
+	pl_func *func;
+	const char *opname; /* interned */
+	uint32_t line, col;
 	/* followed by pl_use ops[nops], pl_value res[nres] */
 };
 
@@ -133,7 +138,16 @@ struct pl_func {
 enum { PL_FREE_BLOCK_MAX = 1024, PL_FREE_BLOCK_CLASSES = PL_FREE_BLOCK_MAX / 8 + 1 };
 
 struct pl_module {
+	/* everything a module owns but its instruction blocks: names,
+	 * interned strings, lists and types, dictionaries, functions */
 	pl_arena arena;
+	/* the instruction blocks [pl_inst][pl_use...][pl_value...] alone, so
+	 * that they lie side by side in the order they were made: a walk over
+	 * a function's instructions then reads memory nearly in order, not
+	 * one block per few hundred bytes of names and dictionaries (which
+	 * on a module whose instructions all have their own attributes made
+	 * each pass over a million instructions wait on memory) */
+	pl_arena insts;
 	char *source_name;
 	pl_func **funcs;
 	size_t nfuncs, funcs_cap;
@@ -236,6 +250,20 @@ PL_INTERNAL int pl_attrs_append_(pl_module *m, pl_attrs *d, const char *key,
                                  const pl_attr *val);
 
 /* --- inst.c --- */
+/* The attributes the counts read, found in one scan of an instruction's
+ * dictionary by their interned keys (the first of each, as pl_attrs_get):
+ * pl_inst_time_ns asks for the count and the flops of every instruction. */
+struct pl_count_attrs {
+	const pl_attr *domain, *predicate, *num_dynamic_instances, *flops;
+};
+PL_INTERNAL void pl_count_attrs_(const pl_inst *inst, struct pl_count_attrs *a);
+/* pl_inst_num_dynamic_instances, pl_inst_masked_dynamic_instances and
+ * pl_inst_flops of inst, whose attributes a holds. */
+PL_INTERNAL int pl_num_dynamic_instances_(const pl_inst *inst, const struct pl_count_attrs *a,
+                                          uint64_t *out);
+PL_INTERNAL int pl_masked_dynamic_instances_(const pl_inst *inst,
+                                             const struct pl_count_attrs *a, uint64_t *out);
+PL_INTERNAL int pl_flops_(const pl_inst *inst, const struct pl_count_attrs *a, int64_t *out);
 PL_INTERNAL pl_inst *pl_inst_alloc_(pl_func *f, const char *opname_interned, pl_op op,
                                     size_t nops, size_t nres);
 PL_INTERNAL void pl_use_set_(pl_use *u, pl_value *v);

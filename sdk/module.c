@@ -120,6 +120,7 @@ pl_module *pl_module_new(const char *source_name)
 	if (!m)
 		return NULL;
 	pl_arena_init(&m->arena);
+	pl_arena_init(&m->insts);
 	if (source_name && !(m->source_name = strdup(source_name))) {
 		free(m);
 		return NULL;
@@ -146,6 +147,7 @@ void pl_module_free(pl_module *m)
 	pl_ht_free(&m->funcs_by_name);
 	pl_count_memo_free_(m->count_memo);
 	pl_arena_free(&m->arena);
+	pl_arena_free(&m->insts);
 	free(m->funcs);
 	free(m->source_name);
 	free(m);

@@ -869,12 +869,18 @@ static int count_predicated(const pl_attr *dom, const pl_attr *pred, uint64_t *o
 
 int pl_inst_masked_dynamic_instances(const pl_inst *inst, uint64_t *out)
 {
+	struct pl_count_attrs a;
+	pl_count_attrs_(inst, &a);
+	return pl_masked_dynamic_instances_(inst, &a, out);
+}
+
+int pl_masked_dynamic_instances_(const pl_inst *inst, const struct pl_count_attrs *a,
+                                 uint64_t *out)
+{
 	pl_module *m = inst->func->m;
-	const struct pl_reserved_keys *keys = &m->keys;
-	const pl_attr *pred = pl_attrs_find_interned_(&inst->attrs, keys->predicate);
-	const pl_attr *dom = pl_attrs_find_interned_(&inst->attrs, keys->domain);
+	const pl_attr *pred = a->predicate, *dom = a->domain;
 	if (!pred)
-		return pl_inst_num_dynamic_instances(inst, out);
+		return pl_num_dynamic_instances_(inst, a, out);
 	if (!dom || dom->kind != PL_ATTR_LIST || pred->kind != PL_ATTR_LIST)
 		return PL_ETYPE;
 	struct count_slot key = {dom->u.list, pred->u.list, dom->len, pred->len, 0};

@@ -8,7 +8,7 @@
  * the first reader reads on alone: whatever the rest got wrong is then
  * reported as a single reader reports it.
  *
- * What fits is moved, not copied: the second module's arena, its
+ * What fits is moved, not copied: the second module's arenas, its
  * functions and its instructions become the first's. Its interned strings,
  * types and lists are the first module's own afterwards: each is looked
  * up there by content once (a string or list not there is adopted as it
@@ -180,6 +180,7 @@ int pl_splice_rest_(pl_func *f, const struct pl_ht *values, uint32_t line, pl_mo
 	if (rc == PL_OK) {
 		/* from here on a is changed, and freed as a whole on failure */
 		pl_arena_adopt(&a->arena, &b->arena);
+		pl_arena_adopt(&a->insts, &b->insts);
 		r->to = a;
 		r->map.map = true;
 		for (size_t k = 0; k < rest->nholes; k++)

@@ -181,6 +181,33 @@ START_TEST(test_inst_new)
 }
 END_TEST
 
+/* Op names are remembered by the address the caller passed: a name that is
+ * the tail of another ("pack" in "unpack") and a buffer whose text changes
+ * at the same address still get their own op and name. */
+START_TEST(test_inst_new_opname_addresses)
+{
+	pl_module *m = pl_module_new(NULL);
+	pl_func *f = pl_func_new(m, "f");
+	pl_value *a = pl_func_add_arg(f, "a", scalar(m));
+	const pl_type *t = scalar(m);
+	static const char unpack[] = "unpack";
+	char buf[16];
+	for (int k = 0; k < 3; k++) {
+		pl_inst *u = pl_inst_new(f, unpack, &a, 1, &t, 1);
+		pl_inst *p = pl_inst_new(f, unpack + 2, &a, 1, &t, 1);
+		ck_assert_int_eq(pl_inst_op(u), PL_OP_UNPACK);
+		ck_assert_str_eq(pl_inst_opname(u), "unpack");
+		ck_assert_int_eq(pl_inst_op(p), PL_OP_PACK);
+		ck_assert_str_eq(pl_inst_opname(p), "pack");
+		strcpy(buf, k % 2 ? "return" : "acme.op");
+		pl_inst *b = pl_inst_new(f, buf, &a, 1, NULL, 0);
+		ck_assert_int_eq(pl_inst_op(b), k % 2 ? PL_OP_RETURN : PL_OP_OTHER);
+		ck_assert_str_eq(pl_inst_opname(b), k % 2 ? "return" : "acme.op");
+	}
+	pl_module_free(m);
+}
+END_TEST
+
 /* ---- linking --------------------------------------------------------------- */
 
 START_TEST(test_insert_before_after)
@@ -1390,6 +1417,7 @@ static Suite *ir_suite(void)
 	TCase *tc = tcase_create("core");
 	tcase_add_test(tc, test_module_and_functions);
 	tcase_add_test(tc, test_inst_new);
+	tcase_add_test(tc, test_inst_new_opname_addresses);
 	tcase_add_test(tc, test_insert_before_after);
 	tcase_add_test(tc, test_move_before_after);
 	tcase_add_test(tc, test_erase);
