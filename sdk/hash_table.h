@@ -41,7 +41,7 @@ struct pl_ht {
 	void **vals;    /* a map's values, beside slots; NULL for a set */
 	size_t cap;     /* 0 or a power of two */
 	size_t count;
-	uint32_t gen;   /* never 0 once slots exist: calloc'd slots are empty */
+	uint32_t gen;   /* never 0 once slots exist: zeroed slots are empty */
 	bool map;       /* set before first use: keep a value per slot */
 };
 
@@ -86,15 +86,29 @@ static inline const void *pl_ht_get(const struct pl_ht *t, uint32_t hash, pl_ht_
 	return pl_ht_used(t, j) ? t->slots[j].item : NULL;
 }
 
+/* The slots are zeroed by writing, not by calloc: a page of a large
+ * calloc is the shared zero page until written, so the probes of a
+ * rehash would map it for reading, and every write after that must flush
+ * the other processors' TLBs when the process has several threads (an
+ * interrupt to each, dear in a virtual machine). Out of line, or the
+ * compiler makes malloc and memset one calloc again. */
+static __attribute__((noinline, unused)) void pl_ht_zero_(void *p, size_t n)
+{
+	memset(p, 0, n);
+}
+
 static inline bool pl_ht_alloc_(struct pl_ht *t, size_t cap)
 {
-	t->slots = calloc(cap, sizeof *t->slots);
-	t->vals = t->map ? calloc(cap, sizeof *t->vals) : NULL;
+	t->slots = cap <= SIZE_MAX / sizeof *t->slots ? malloc(cap * sizeof *t->slots) : NULL;
+	t->vals = t->map && t->slots ? malloc(cap * sizeof *t->vals) : NULL;
 	if (!t->slots || (t->map && !t->vals)) {
 		free(t->slots);
 		free(t->vals);
 		return false;
 	}
+	pl_ht_zero_(t->slots, cap * sizeof *t->slots);
+	if (t->map)
+		pl_ht_zero_(t->vals, cap * sizeof *t->vals);
 	t->cap = cap;
 	t->gen = 1;
 	return true;
