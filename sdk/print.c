@@ -10,6 +10,7 @@
  * a small one for the short texts of messages.
  */
 #include "print.h"
+#include "hash_table.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -395,13 +396,15 @@ struct out *pl_out_new_(pl_write_fn write, void *userdata, bool big)
 		return NULL;
 	o->size = big ? BUF_SIZE : SMALL_BUF_SIZE;
 	o->buf = malloc(o->size);
-	o->texts = big ? calloc(TEXT_SLOTS, sizeof *o->texts) : NULL;
+	o->texts = big ? malloc(TEXT_SLOTS * sizeof *o->texts) : NULL;
 	if (!o->buf || (big && !o->texts)) {
 		free(o->buf);
 		free(o->texts);
 		free(o);
 		return NULL;
 	}
+	if (big) /* written first: see pl_ht_zero_ */
+		pl_ht_zero_(o->texts, TEXT_SLOTS * sizeof *o->texts);
 	o->write = write;
 	o->userdata = userdata;
 	o->status = PL_OK;
