@@ -10,13 +10,11 @@
  * a small one for the short texts of messages.
  */
 #include "print.h"
-#include "hash_table.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 
 enum {
-	BUF_SIZE = 1 << 20,
 	SMALL_BUF_SIZE = 4096,
 	FLOAT_SLOTS = 64,
 	KEY_SLOTS = 64,
@@ -388,23 +386,20 @@ void pl_out_part_(struct out *o, const pl_func *const *funcs, size_t nfuncs, siz
 	}
 }
 
-/* big: for a module or a function, else for a message's short text */
-struct out *pl_out_new_(pl_write_fn write, void *userdata, bool big)
+struct out *pl_out_new_(pl_write_fn write, void *userdata, size_t size, bool big)
 {
 	struct out *o = calloc(1, sizeof *o);
 	if (!o)
 		return NULL;
-	o->size = big ? BUF_SIZE : SMALL_BUF_SIZE;
+	o->size = size;
 	o->buf = malloc(o->size);
-	o->texts = big ? malloc(TEXT_SLOTS * sizeof *o->texts) : NULL;
+	o->texts = big ? calloc(TEXT_SLOTS, sizeof *o->texts) : NULL;
 	if (!o->buf || (big && !o->texts)) {
 		free(o->buf);
 		free(o->texts);
 		free(o);
 		return NULL;
 	}
-	if (big) /* written first: see pl_ht_zero_ */
-		pl_ht_zero_(o->texts, TEXT_SLOTS * sizeof *o->texts);
 	o->write = write;
 	o->userdata = userdata;
 	o->status = PL_OK;
@@ -432,7 +427,7 @@ int pl_print_func(pl_func *f, pl_write_fn write, void *userdata)
 	int rc = pl_assign_names_(f);
 	if (rc)
 		return rc;
-	struct out *o = pl_out_new_(write, userdata, true);
+	struct out *o = pl_out_new_(write, userdata, PL_OUT_BUF, true);
 	if (!o)
 		return PL_ENOMEM;
 	pl_out_part_(o, (const pl_func *const *)&f, 1, 0, NULL, SIZE_MAX);
@@ -444,7 +439,7 @@ int pl_print_module(pl_module *m, pl_write_fn write, void *userdata)
 	int rc = pl_module_name_values(m);
 	if (rc)
 		return rc;
-	struct out *o = pl_out_new_(write, userdata, true);
+	struct out *o = pl_out_new_(write, userdata, PL_OUT_BUF, true);
 	if (!o)
 		return PL_ENOMEM;
 	pl_out_part_(o, (const pl_func *const *)m->funcs, m->nfuncs, 0, NULL, SIZE_MAX);
@@ -476,7 +471,7 @@ static int write_strbuf(void *userdata, const char *bytes, size_t len)
 static void print_to_strbuf(struct pl_strbuf *sb, void (*fn)(struct out *, const void *),
                             const void *arg)
 {
-	struct out *o = pl_out_new_(write_strbuf, sb, false);
+	struct out *o = pl_out_new_(write_strbuf, sb, SMALL_BUF_SIZE, false);
 	if (!o) {
 		sb->failed = true;
 		return;

@@ -9,9 +9,15 @@
 
 struct out;
 
-/* A writer to write (flushed at 1 MiB when big, else at 4 KiB); NULL when
- * out of memory. */
-PL_INTERNAL struct out *pl_out_new_(pl_write_fn write, void *userdata, bool big);
+/* The buffer of a module's or a function's text: fewer, larger writes
+ * cost the kernel less. */
+enum { PL_OUT_BUF = 1 << 20 };
+
+/* A writer to write, flushed every size bytes; big: for a module's or a
+ * function's text, with a cache of the texts of types and lists (else a
+ * message's short text). NULL when out of memory. */
+PL_INTERNAL struct out *pl_out_new_(pl_write_fn write, void *userdata, size_t size,
+                                    bool big);
 /* n instructions of the text of funcs[0..nfuncs) (an empty function counts
  * as one), from instruction i of funcs[k] (NULL: from its header), with
  * the headers and ends of the functions they reach. Values must be named. */

@@ -85,7 +85,8 @@ static int to_slot(void *userdata, const char *bytes, size_t len)
 static void *print_odd(void *arg)
 {
 	struct printer *pr = arg;
-	struct out *o = pl_out_new_(to_slot, pr, true);
+	/* a small buffer: its text goes on into a slot */
+	struct out *o = pl_out_new_(to_slot, pr, 1 << 16, true);
 	if (!o) {
 		pthread_mutex_lock(&pr->mu);
 		pr->status = PL_ENOMEM;
@@ -157,7 +158,7 @@ int pl_print_module_threads(pl_module *m, unsigned threads, pl_write_fn write,
 	if (rc)
 		return rc;
 	struct printer pr = {.m = m, .status = PL_OK};
-	struct out *o = pl_out_new_(write, userdata, true);
+	struct out *o = pl_out_new_(write, userdata, PL_OUT_BUF, true);
 	pthread_t thread;
 	if (!o || !cut(&pr)) {
 		if (o)
