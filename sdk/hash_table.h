@@ -29,6 +29,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 struct pl_ht_slot {
 	const void *item;
@@ -97,9 +98,28 @@ static __attribute__((noinline, unused)) void pl_ht_zero_(void *p, size_t n)
 	memset(p, 0, n);
 }
 
+/* The memory of n bytes of slots. A large table is probed at random, so
+ * with 4 KiB pages nearly every probe also misses the TLB; it is asked for
+ * huge pages (the arenas are not: they are read in order, see arena.c).
+ * Where the hint is not available (a plugin built as strict C), malloc. */
+static inline void *pl_ht_mem_(size_t n)
+{
+#ifdef MADV_HUGEPAGE
+	enum { PL_HT_BIG = 4u << 20, PL_HT_HUGE_PAGE = 2u << 20 };
+	if (n >= PL_HT_BIG) {
+		void *p = NULL;
+		if (posix_memalign(&p, PL_HT_HUGE_PAGE, n) != 0)
+			return NULL;
+		madvise(p, n, MADV_HUGEPAGE);
+		return p;
+	}
+#endif
+	return malloc(n);
+}
+
 static inline bool pl_ht_alloc_(struct pl_ht *t, size_t cap)
 {
-	t->slots = cap <= SIZE_MAX / sizeof *t->slots ? malloc(cap * sizeof *t->slots) : NULL;
+	t->slots = cap <= SIZE_MAX / sizeof *t->slots ? pl_ht_mem_(cap * sizeof *t->slots) : NULL;
 	t->vals = t->map && t->slots ? malloc(cap * sizeof *t->vals) : NULL;
 	if (!t->slots || (t->map && !t->vals)) {
 		free(t->slots);

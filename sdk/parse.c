@@ -191,6 +191,20 @@ static void define_value(struct parser *p, pl_value *v, const struct ref *r)
 	pl_ht_put(&p->values, j, hash, v);
 }
 
+/* Asks the processor for the slots of the first n names of r (where a
+ * result will go, where an operand is) before they are needed: in a large
+ * function the table is far bigger than the caches, and the other names
+ * and tokens of the instruction are read meanwhile. */
+static void prefetch_slots(const struct parser *p, const struct refs *r, size_t n)
+{
+	if (!p->values.cap)
+		return;
+	for (size_t k = 0; k < n; k++) {
+		uint32_t hash = pl_hash_short_(r->v[k].s, r->v[k].len);
+		__builtin_prefetch(&p->values.slots[hash & (p->values.cap - 1)], 1);
+	}
+}
+
 pl_value *pl_parse_values_lookup_(const struct pl_ht *values, const char *name, size_t len)
 {
 	struct ref r = {name, len, 0, 0};
@@ -646,6 +660,7 @@ static void parse_inst(struct parser *p, pl_func *f)
 	}
 	size_t nres = p->have_results ? p->results.n : 0;
 	p->have_results = false;
+	prefetch_slots(p, &p->results, nres);
 	pl_op op;
 	const char *opname = parse_opname(p, &op);
 
@@ -660,6 +675,7 @@ static void parse_inst(struct parser *p, pl_func *f)
 			next(p);
 			refs_to_results(p);
 		} else {
+			prefetch_slots(p, &p->refs, p->refs.n);
 			for (size_t k = 0; k < p->refs.n; k++)
 				PUSH(p, p->operands, use_value(p, &p->refs.v[k]));
 		}
