@@ -36,6 +36,9 @@ void host_error(const char *fmt, ...) PL_PRINTF(1, 2);
 void host_warning(const char *fmt, ...) PL_PRINTF(1, 2);
 /* "file:line: error: ..." (line 0: "file: error: ...") */
 void host_error_at(const char *file, unsigned line, const char *fmt, ...) PL_PRINTF(3, 4);
+/* At file:line when line is not 0 (what a pipeline file declared), else
+ * as host_error (a step of --passes or of the built-in pipeline). */
+void host_error_decl(const char *file, unsigned line, const char *fmt, ...) PL_PRINTF(3, 4);
 /* Prints every message of d on standard error. */
 void host_print_diags(pl_diags *d);
 /* A diags handler that prints each message as it comes (remarks stream). */

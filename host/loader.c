@@ -218,12 +218,8 @@ int loader_resolve(struct loader *ld, struct pipeline *pl)
 			continue;
 		char *path = s->plugin_path ? xstrdup(s->plugin_path) : search(ld, s->pass);
 		if (!path) {
-			if (s->line)
-				host_error_at(s->file, s->line, "unknown pass '%s': no %s.so in the plugin "
-				              "search path (see passline --list-passes)", s->pass, s->pass);
-			else
-				host_error("unknown pass '%s': no %s.so in the plugin search path "
-				           "(see passline --list-passes)", s->pass, s->pass);
+			host_error_decl(s->file, s->line, "unknown pass '%s': no %s.so in the plugin "
+			                "search path (see passline --list-passes)", s->pass, s->pass);
 			if (status == EXIT_OK)
 				status = EXIT_INPUT;
 			continue;

@@ -103,7 +103,11 @@ int runner_run(struct pipeline *pl, pl_module *m, const struct run_options *opts
 		int rc = s->desc->create(s->ctx, &s->state);
 		crash_set_current(NULL, NULL);
 		s->created = true;
-		if (rc != PL_OK || pl_ctx_num_errors(s->ctx) != errors) {
+		if (rc == PL_EINVAL) { /* an option value the pass does not take */
+			host_error_decl(s->file, s->line, "pass %s rejected its options", s->pass);
+			s->created = false;
+			status = EXIT_INPUT;
+		} else if (rc != PL_OK || pl_ctx_num_errors(s->ctx) != errors) {
 			host_error("pass %s failed to start: %s", s->pass, failure(rc));
 			s->created = false;
 			status = EXIT_PASS;

@@ -97,6 +97,20 @@ void host_error_at(const char *file, unsigned line, const char *fmt, ...)
 	fputc('\n', stderr);
 }
 
+void host_error_decl(const char *file, unsigned line, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	if (line) {
+		fprintf(stderr, "%s:%u: error: ", file, line);
+		vfprintf(stderr, fmt, ap);
+		fputc('\n', stderr);
+	} else {
+		vmessage("passline: error: ", fmt, ap);
+	}
+	va_end(ap);
+}
+
 void host_print_diags(pl_diags *d)
 {
 	for (size_t i = 0; i < pl_diags_count(d); i++) {

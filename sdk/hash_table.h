@@ -77,6 +77,14 @@ static inline size_t pl_ht_find(const struct pl_ht *t, uint32_t hash, pl_ht_same
 	}
 }
 
+/* Asks the processor for the slot a find of hash looks at first, some
+ * time before the find: a large table is far bigger than the caches. */
+static inline void pl_ht_prefetch(const struct pl_ht *t, uint32_t hash)
+{
+	if (t->cap)
+		__builtin_prefetch(&t->slots[hash & (t->cap - 1)]);
+}
+
 /* The item equal to probe, or NULL (also in an empty table). */
 static inline const void *pl_ht_get(const struct pl_ht *t, uint32_t hash, pl_ht_same_fn same,
                                     const void *probe, const void *ctx)

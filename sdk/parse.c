@@ -197,12 +197,8 @@ static void define_value(struct parser *p, pl_value *v, const struct ref *r)
  * and tokens of the instruction are read meanwhile. */
 static void prefetch_slots(const struct parser *p, const struct refs *r, size_t n)
 {
-	if (!p->values.cap)
-		return;
-	for (size_t k = 0; k < n; k++) {
-		uint32_t hash = pl_hash_short_(r->v[k].s, r->v[k].len);
-		__builtin_prefetch(&p->values.slots[hash & (p->values.cap - 1)], 1);
-	}
+	for (size_t k = 0; k < n; k++)
+		pl_ht_prefetch(&p->values, pl_hash_short_(r->v[k].s, r->v[k].len));
 }
 
 pl_value *pl_parse_values_lookup_(const struct pl_ht *values, const char *name, size_t len)

@@ -124,6 +124,15 @@ static void remap_inst(struct remap *r, pl_inst *i, uint32_t lines)
 	i->line += lines;
 }
 
+enum { PREFETCH_AHEAD = 8 };
+
+static void prefetch_results(const struct pl_ht *values, const pl_inst *i)
+{
+	const pl_value *res = pl_inst_res_((pl_inst *)(uintptr_t)i);
+	for (uint32_t k = 0; k < i->nres; k++)
+		pl_ht_prefetch(values, pl_hash_short_(res[k].name, strlen(res[k].name)));
+}
+
 /* Whether the rest fits after f (see above); found[k] is the value of
  * the first reader's that holes[k] stands for. */
 static bool fits(const pl_module *a, const struct pl_ht *values, const pl_module *b,
@@ -134,7 +143,16 @@ static bool fits(const pl_module *a, const struct pl_ht *values, const pl_module
 		if (!(found[k] = pl_parse_values_lookup_(values, name, strlen(name))))
 			return false;
 	}
+	/* the slots of the results some instructions ahead are asked for
+	 * before they are looked up: the table is far bigger than the caches */
+	const pl_inst *ahead = rest->cont->first;
+	for (int k = 0; ahead && k < PREFETCH_AHEAD; k++, ahead = ahead->next)
+		prefetch_results(values, ahead);
 	for (const pl_inst *i = rest->cont->first; i; i = i->next) {
+		if (ahead) {
+			prefetch_results(values, ahead);
+			ahead = ahead->next;
+		}
 		const pl_value *res = pl_inst_res_((pl_inst *)(uintptr_t)i);
 		for (uint32_t k = 0; k < i->nres; k++)
 			if (pl_parse_values_lookup_(values, res[k].name, strlen(res[k].name)))

@@ -73,4 +73,14 @@ run "$P" --plugin-dir "$PLUGIN_DIR" -p "$top_srcdir/conf/async.ini" -O SplitAsyn
 	[ "$(stat split.json exposed_comm_ns)" -lt "$(stat sync.json exposed_comm_ns)" ]
 ok $? "split, the example exposes less communication ($(stat split.json exposed_comm_ns) ns, not $(stat sync.json exposed_comm_ns))"
 
+# a kinds value the schema allows (a string) but the pass does not take:
+# an error in the pipeline, at the step that declared the pass
+printf '[pipeline]\nname = bad\n\n[pass SplitAsyncCCOp]\nkinds = all_gather,allgather\n' >bad.ini
+run "$P" --plugin-dir "$PLUGIN_DIR" -p bad.ini "$top_srcdir/examples/fsdp_step.pir" -o bad.pir
+expect_status 1 "a kind the pass does not know is an error in the pipeline"
+expect_err "unknown collective kind 'allgather'" "the pass says which kind"
+expect_err "bad.ini:4: error: pass SplitAsyncCCOp rejected its options" "passline names the step"
+[ ! -e bad.pir ]
+ok $? "nothing is written"
+
 done_testing

@@ -117,7 +117,10 @@ typedef struct pl_pass_desc {
 	const char *summary; /* one line */
 	const pl_option_decl *options; /* may be NULL: no options */
 	const pl_stat_decl *stats;     /* may be NULL: no stats */
-	/* Optional. Reads options, sets *state (handed to run and destroy). */
+	/* Optional. Reads options, sets *state (handed to run and destroy).
+	 * PL_EINVAL means an option has a value the schema allows but the
+	 * pass does not take (say why with pl_ctx_error): the host treats it
+	 * as an error in the pipeline (exit status 1), not a failed pass. */
 	int (*create)(pl_pass_ctx *ctx, void **state);
 	/* Required. Rewrites or inspects m. */
 	int (*run)(pl_pass_ctx *ctx, void *state, pl_module *m);
@@ -213,8 +216,8 @@ PL_API void pl_ctx_warning(pl_pass_ctx *ctx, const pl_inst *at,
                            const char *fmt, ...) PL_PRINTF(3, 4);
 /* An error: the pass has failed. It should then return a negative status
  * from run or create; but an error reported is a failed pass even when
- * run or create returns PL_OK: the host stops with exit status 4 and
- * writes no output. */
+ * run or create returns PL_OK: the host stops with exit status 4 (1 when
+ * create returned PL_EINVAL: see create) and writes no output. */
 PL_API void pl_ctx_error(pl_pass_ctx *ctx, const pl_inst *at, const char *fmt,
                          ...) PL_PRINTF(3, 4);
 
