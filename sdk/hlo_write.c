@@ -686,8 +686,7 @@ static const char *make_tuple(struct hw *w, pl_value *const *v, uint32_t n, cons
 		pl_sb_put(&l, w->want_attrs, w->want_attrs_len);
 	for (size_t k = 0; keep && k < pl_attrs_count(keep); k++) {
 		const char *key = pl_attrs_key_at(keep, k);
-		if (strncmp(key, "hlo_", 4) || !strcmp(key, "hlo_name") || !strcmp(key, "hlo_shape") ||
-		    !strcmp(key, "hlo_opcode"))
+		if (strncmp(key, "hlo_", 4) || pl_hlo_internal_key_(key))
 			continue;
 		const pl_attr *a = pl_attrs_value_at(keep, k);
 		if (pl_attr_get_kind(a) != PL_ATTR_STRING)
@@ -799,39 +798,67 @@ static void plan_node(struct hw *w, pl_inst *i, const struct wnode *t, uint32_t 
 	w->planned[first].last = me;
 }
 
+/* Plans the named tuple lines of i's operand structure; that structure
+ * (kept until the function is written), or NULL when it names none. */
+static const struct wnode *plan_inst(struct hw *w, pl_inst *i, uint32_t *ntree, size_t *ngroups)
+{
+	size_t len;
+	const char *s;
+	if (pl_attrs_get_string(pl_inst_attrs_const(i), "hlo_operands", &s, &len) != PL_OK ||
+	    !memchr(s, '@', len))
+		return NULL;
+	struct wnode *t = operand_structure(i, ntree, ngroups);
+	if (!t)
+		return NULL;
+	if (w->nptrees == w->ptcap) {
+		size_t nc = w->ptcap ? w->ptcap * 2 : 16;
+		struct wnode **np = realloc(w->ptrees, nc * sizeof *np);
+		if (!np) {
+			free(t);
+			set_err(w, PL_ENOMEM);
+			return NULL;
+		}
+		w->ptrees = np;
+		w->ptcap = nc;
+	}
+	w->ptrees[w->nptrees++] = t;
+	uint32_t c = 0, off = 0;
+	for (uint32_t g = 0; g < *ngroups; g++) {
+		plan_node(w, i, t, c, off, g);
+		off += t[c].nleaves;
+		c += t[c].size;
+	}
+	return t;
+}
+
 /* Plans the named tuple lines of the function's operand structures. */
 static void plan_tuples(struct hw *w, size_t first_inst)
 {
 	for (size_t k = first_inst; k < w->nents && w->status == PL_OK; k++) {
-		pl_inst *i = w->ents[k].inst;
-		size_t len;
-		const char *s;
-		if (pl_attrs_get_string(pl_inst_attrs_const(i), "hlo_operands", &s, &len) != PL_OK ||
-		    !memchr(s, '@', len))
-			continue;
 		uint32_t nt = 0;
 		size_t ngroups = 0;
-		struct wnode *t = operand_structure(i, &nt, &ngroups);
-		if (!t)
-			continue;
-		if (w->nptrees == w->ptcap) {
-			size_t nc = w->ptcap ? w->ptcap * 2 : 16;
-			struct wnode **np = realloc(w->ptrees, nc * sizeof *np);
-			if (!np) {
-				free(t);
-				set_err(w, PL_ENOMEM);
-				return;
-			}
-			w->ptrees = np;
-			w->ptcap = nc;
-		}
-		w->ptrees[w->nptrees++] = t;
-		uint32_t c = 0, off = 0;
-		for (uint32_t g = 0; g < ngroups; g++) {
-			plan_node(w, i, t, c, off, g);
-			off += t[c].nleaves;
-			c += t[c].size;
-		}
+		plan_inst(w, w->ents[k].inst, &nt, &ngroups);
+	}
+}
+
+/* The names of the tuples a root tuple rtree is made of, from the return's
+ * operand structure (its groups are rtree's children), when the two agree. */
+static void label_root(struct wnode *rtree, const struct wnode *t, uint32_t nt, size_t ngroups)
+{
+	size_t children = 0;
+	for (uint32_t c = 1; c < rtree[0].size; c += rtree[c].size)
+		children++;
+	if (!t || children != ngroups || rtree[0].size != nt + 1)
+		return;
+	for (uint32_t j = 0; j < nt; j++)
+		if (t[j].tuple != rtree[j + 1].tuple || t[j].size != rtree[j + 1].size ||
+		    t[j].nleaves != rtree[j + 1].nleaves)
+			return;
+	for (uint32_t j = 0; j < nt; j++) {
+		rtree[j + 1].label = t[j].label;
+		rtree[j + 1].anchor = t[j].anchor;
+		rtree[j + 1].label_len = t[j].label_len;
+		rtree[j + 1].anchor_len = t[j].anchor_len;
 	}
 }
 
@@ -2046,6 +2073,12 @@ static void print_function(struct hw *w, pl_func *f, bool entry)
 			porder[j - 1] = x;
 		}
 	plan_tuples(w, nparams);
+	if (ret && !root_ent && rtree && rtree[0].tuple) {
+		uint32_t nt = 0;
+		size_t ngroups = 0;
+		const struct wnode *t = plan_inst(w, ret, &nt, &ngroups);
+		label_root(rtree, t, nt, ngroups);
+	}
 	make_planned(w, "");
 	size_t next_param = 0, line_no = 0;
 	for (size_t k = nparams; k < w->nents && w->status == PL_OK; k++) {

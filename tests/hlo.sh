@@ -50,6 +50,27 @@ run $P --passes= "$H/tuples.hlo" -o tuples.out.hlo
 expect_same_file tuples.out.hlo "$H/tuples.hlo" "tuples.hlo is written back byte for byte"
 run $P --passes= tuples.out.hlo
 expect_same_file "$T/out" tuples.pir "and reads back as the same IR"
+# Tuples inside a ROOT tuple keep their names and places too, at any depth
+# and when two parts share one.
+cat >nested.hlo <<'EOF_HLO'
+HloModule nested
+
+ENTRY main {
+  p0 = f32[4]{0} parameter(0)
+  p1 = f32[4]{0} parameter(1)
+  inner = (f32[4]{0}, f32[4]{0}) tuple(p0, p1)
+  n = f32[4]{0} negate(p0)
+  middle = (f32[4]{0}, (f32[4]{0}, f32[4]{0})) tuple(n, inner)
+  ROOT out = (f32[4]{0}, (f32[4]{0}, (f32[4]{0}, f32[4]{0})), (f32[4]{0}, f32[4]{0})) tuple(p1, middle, inner)
+}
+
+EOF_HLO
+run $P --passes= nested.hlo -o nested.out.hlo
+expect_same_file nested.out.hlo nested.hlo "tuples nested in a ROOT tuple are written back byte for byte"
+run $P --passes= nested.hlo
+cp "$T/out" nested.pir
+run $P --passes= nested.out.hlo
+expect_same_file "$T/out" nested.pir "and read back as the same IR"
 # the place: after the line named, else just before the user
 printf 'func @f(%%a: f32[4], %%b: f32[4]) attributes {hlo_entry = true} {\n  %%c = hlo.negate %%a : f32[4]\n  %%e = hlo.negate %%b : f32[4]\n  %%d = hlo.custom_call %%b, %%c, %%e {hlo_operands = "t@c(_,_),_"} : f32[4]\n  return %%d\n}\n' >place.pir
 run $P --passes= place.pir --output-format=hlo
