@@ -366,21 +366,21 @@ static void out_header(struct out *o, const pl_func *f, size_t k)
 	out_lit(o, " {\n");
 }
 
-void pl_out_part_(struct out *o, const pl_func *const *funcs, size_t nfuncs, size_t k,
-                  const pl_inst *i, size_t n)
+void pl_out_part_(struct out *o, const pl_func *const *funcs, size_t nfuncs,
+                  struct pl_out_at *at, size_t n)
 {
-	for (; k < nfuncs && n && o->status == PL_OK; k++, i = NULL) {
-		if (!i) {
-			out_header(o, funcs[k], k);
-			if (!(i = funcs[k]->first))
+	for (; at->k < nfuncs && n && o->status == PL_OK; at->k++, at->i = NULL) {
+		if (!at->i) {
+			out_header(o, funcs[at->k], at->k);
+			if (!(at->i = funcs[at->k]->first))
 				n--; /* an empty function counts as an instruction */
 		}
-		for (; i && n && o->status == PL_OK; i = i->next, n--) {
+		for (; at->i && n && o->status == PL_OK; at->i = at->i->next, n--) {
 			out_lit(o, "  ");
-			out_inst(o, i);
+			out_inst(o, at->i);
 			out_c(o, '\n');
 		}
-		if (i)
+		if (at->i)
 			return;
 		out_lit(o, "}\n");
 	}
@@ -430,7 +430,7 @@ int pl_print_func(pl_func *f, pl_write_fn write, void *userdata)
 	struct out *o = pl_out_new_(write, userdata, PL_OUT_BUF, true);
 	if (!o)
 		return PL_ENOMEM;
-	pl_out_part_(o, (const pl_func *const *)&f, 1, 0, NULL, SIZE_MAX);
+	pl_out_part_(o, (const pl_func *const *)&f, 1, &(struct pl_out_at){0, NULL}, SIZE_MAX);
 	return pl_out_finish_(o);
 }
 
@@ -442,7 +442,8 @@ int pl_print_module(pl_module *m, pl_write_fn write, void *userdata)
 	struct out *o = pl_out_new_(write, userdata, PL_OUT_BUF, true);
 	if (!o)
 		return PL_ENOMEM;
-	pl_out_part_(o, (const pl_func *const *)m->funcs, m->nfuncs, 0, NULL, SIZE_MAX);
+	pl_out_part_(o, (const pl_func *const *)m->funcs, m->nfuncs, &(struct pl_out_at){0, NULL},
+	             SIZE_MAX);
 	return pl_out_finish_(o);
 }
 

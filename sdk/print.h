@@ -18,11 +18,18 @@ enum { PL_OUT_BUF = 1 << 20 };
  * message's short text). NULL when out of memory. */
 PL_INTERNAL struct out *pl_out_new_(pl_write_fn write, void *userdata, size_t size,
                                     bool big);
+/* Where a part of the text begins: instruction i of funcs[k] (NULL: its
+ * header); k == nfuncs past the end. */
+struct pl_out_at {
+	size_t k;
+	const pl_inst *i;
+};
+
 /* n instructions of the text of funcs[0..nfuncs) (an empty function counts
- * as one), from instruction i of funcs[k] (NULL: from its header), with
- * the headers and ends of the functions they reach. Values must be named. */
+ * as one), from *at, with the headers and ends of the functions they
+ * reach; *at is left where the next part begins. Values must be named. */
 PL_INTERNAL void pl_out_part_(struct out *o, const pl_func *const *funcs, size_t nfuncs,
-                              size_t k, const pl_inst *i, size_t n);
+                              struct pl_out_at *at, size_t n);
 /* Writes what is buffered; PL_OK or PL_EIO (a write failed, now or before). */
 PL_INTERNAL int pl_out_flush_(struct out *o);
 /* Flushes and frees o: PL_OK or PL_EIO. */

@@ -5,9 +5,12 @@
  * across several. A second thread formats every other part into a buffer
  * of its own (two buffers, so that it works a part ahead); the calling
  * thread formats the other parts straight to the writer and, in their
- * turn, writes the second thread's. Each thread has its own writer state,
- * and the module is only read (its values are named first), so the text
- * is pl_print_module's, byte for byte.
+ * turn, writes the second thread's. Each thread walks the whole list: it
+ * formats its own parts and steps over the other's (whole functions that
+ * fit in a part without a walk), so neither waits for the other to find
+ * where a part begins, and no walk of the whole module comes first. Each
+ * has its own writer state, and the module is only read (its values are
+ * named first), so the text is pl_print_module's, byte for byte.
  */
 #include "print.h"
 
@@ -16,15 +19,8 @@
 
 enum { PART = 4096, MIN_INSTS = 2 * PART };
 
-struct part {
-	size_t k;         /* its function */
-	const pl_inst *i; /* its first instruction; NULL: the function's header */
-};
-
 struct printer {
 	const pl_module *m;
-	struct part *parts;
-	size_t nparts;
 	pthread_mutex_t mu;
 	pthread_cond_t changed;
 	struct slot {
@@ -36,43 +32,29 @@ struct printer {
 	int status;      /* the second thread's: PL_OK or PL_ENOMEM */
 };
 
-/* Where each part begins: whole functions are counted without walking
- * them. */
-static bool cut(struct printer *pr)
+/* Formats the part at *at (o), or steps over it (o NULL); *at is left
+ * where the next one begins. Both threads step the same way. */
+static void part(struct out *o, const pl_module *m, struct pl_out_at *at)
 {
-	const pl_module *m = pr->m;
-	size_t cap = m->ninsts / PART + m->nfuncs + 1, left = 0;
-	if (!(pr->parts = malloc(cap * sizeof *pr->parts)))
-		return false;
-	for (size_t k = 0; k < m->nfuncs; k++) {
-		const pl_func *f = m->funcs[k];
-		size_t units = f->ninsts ? f->ninsts : 1;
-		if (!left) {
-			pr->parts[pr->nparts++] = (struct part){k, NULL};
-			left = PART;
-		}
-		if (units <= left) {
-			left -= units;
-			continue;
-		}
-		const pl_inst *i = f->first;
-		for (size_t skip = left; skip; skip--)
-			i = i->next;
-		for (units -= left; units > PART; units -= PART) {
-			pr->parts[pr->nparts++] = (struct part){k, i};
-			for (size_t skip = PART; skip; skip--)
-				i = i->next;
-		}
-		pr->parts[pr->nparts++] = (struct part){k, i};
-		left = PART - units;
+	const pl_func *const *funcs = (const pl_func *const *)m->funcs;
+	if (o) {
+		pl_out_part_(o, funcs, m->nfuncs, at, PART);
+		return;
 	}
-	return true;
-}
-
-static void print_part(struct out *o, const struct printer *pr, size_t p)
-{
-	pl_out_part_(o, (const pl_func *const *)pr->m->funcs, pr->m->nfuncs, pr->parts[p].k,
-	             pr->parts[p].i, PART);
+	for (size_t n = PART; at->k < m->nfuncs && n; at->k++, at->i = NULL) {
+		if (!at->i) {
+			size_t units = funcs[at->k]->ninsts ? funcs[at->k]->ninsts : 1;
+			if (units <= n) {
+				n -= units;
+				continue;
+			}
+			at->i = funcs[at->k]->first;
+		}
+		for (; at->i && n; n--)
+			at->i = at->i->next;
+		if (at->i)
+			return;
+	}
 }
 
 static int to_slot(void *userdata, const char *bytes, size_t len)
@@ -93,7 +75,9 @@ static void *print_odd(void *arg)
 		pthread_cond_broadcast(&pr->changed);
 		pthread_mutex_unlock(&pr->mu);
 	}
-	for (size_t p = 1; p < pr->nparts && o; p += 2) {
+	struct pl_out_at at = {0, NULL};
+	part(NULL, pr->m, &at); /* part 0 is the calling thread's */
+	for (size_t p = 1; at.k < pr->m->nfuncs && o; p += 2) {
 		struct slot *s = &pr->slots[p / 2 % 2];
 		pthread_mutex_lock(&pr->mu);
 		while (s->full && !pr->stop)
@@ -104,7 +88,7 @@ static void *print_odd(void *arg)
 			break;
 		s->text.len = 0;
 		pr->cur = s;
-		print_part(o, pr, p);
+		part(o, pr->m, &at);
 		int rc = pl_out_flush_(o);
 		pthread_mutex_lock(&pr->mu);
 		if (rc != PL_OK)
@@ -114,6 +98,7 @@ static void *print_odd(void *arg)
 		pthread_mutex_unlock(&pr->mu);
 		if (rc != PL_OK)
 			break;
+		part(NULL, pr->m, &at); /* the next even one */
 	}
 	if (o)
 		pl_out_finish_(o);
@@ -125,11 +110,13 @@ static void *print_odd(void *arg)
 static int print_even(struct printer *pr, struct out *o, pl_write_fn write, void *userdata)
 {
 	int rc = PL_OK;
-	for (size_t p = 0; p < pr->nparts && rc == PL_OK; p++) {
+	struct pl_out_at at = {0, NULL};
+	for (size_t p = 0; at.k < pr->m->nfuncs && rc == PL_OK; p++) {
 		if (p % 2 == 0) {
-			print_part(o, pr, p);
+			part(o, pr->m, &at);
 			continue;
 		}
+		part(NULL, pr->m, &at); /* while the second thread formats it */
 		struct slot *s = &pr->slots[p / 2 % 2];
 		pthread_mutex_lock(&pr->mu);
 		while (!s->full && pr->status == PL_OK)
@@ -160,12 +147,8 @@ int pl_print_module_threads(pl_module *m, unsigned threads, pl_write_fn write,
 	struct printer pr = {.m = m, .status = PL_OK};
 	struct out *o = pl_out_new_(write, userdata, PL_OUT_BUF, true);
 	pthread_t thread;
-	if (!o || !cut(&pr)) {
-		if (o)
-			pl_out_finish_(o);
-		free(pr.parts);
+	if (!o)
 		return PL_ENOMEM;
-	}
 	pthread_mutex_init(&pr.mu, NULL);
 	pthread_cond_init(&pr.changed, NULL);
 	bool started = pthread_create(&thread, NULL, print_odd, &pr) == 0;
@@ -177,7 +160,8 @@ int pl_print_module_threads(pl_module *m, unsigned threads, pl_write_fn write,
 		pthread_mutex_unlock(&pr.mu);
 		pthread_join(thread, NULL);
 	} else {
-		pl_out_part_(o, (const pl_func *const *)m->funcs, m->nfuncs, 0, NULL, SIZE_MAX);
+		pl_out_part_(o, (const pl_func *const *)m->funcs, m->nfuncs,
+		             &(struct pl_out_at){0, NULL}, SIZE_MAX);
 	}
 	int frc = pl_out_finish_(o);
 	if (rc == PL_OK)
@@ -186,6 +170,5 @@ int pl_print_module_threads(pl_module *m, unsigned threads, pl_write_fn write,
 	pthread_mutex_destroy(&pr.mu);
 	pl_sb_free(&pr.slots[0].text);
 	pl_sb_free(&pr.slots[1].text);
-	free(pr.parts);
 	return rc;
 }
