@@ -61,12 +61,18 @@ static bool interned_attr(pl_module *m, const pl_attr *a)
 	return same && same->u.list == a->u.list;
 }
 
+/* every key is numbered in m's keys, under its interned name */
 static bool interned_attrs(pl_module *m, const pl_attrs *d)
 {
-	for (uint16_t k = 0; k < d->n; k++)
-		if (pl_intern_str_(m, d->v[k].key, strlen(d->v[k].key)) != d->v[k].key ||
+	for (uint16_t k = 0; k < d->n; k++) {
+		uint32_t id = d->v[k].val.key;
+		if (id < 1 || id > m->keys.n)
+			return false;
+		const char *name = pl_key_name_(m, id);
+		if (pl_intern_str_(m, name, strlen(name)) != name || pl_key_id_(m, name) != id ||
 		    !interned_attr(m, &d->v[k].val))
 			return false;
+	}
 	return true;
 }
 

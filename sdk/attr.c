@@ -181,7 +181,7 @@ size_t pl_attrs_count(const pl_attrs *d) { return d->n; }
 
 const char *pl_attrs_key_at(const pl_attrs *d, size_t i)
 {
-	return i < d->n ? d->v[i].key : NULL;
+	return i < d->n ? pl_key_name_(pl_module_of_attrs_(d), d->v[i].val.key) : NULL;
 }
 
 const pl_attr *pl_attrs_value_at(const pl_attrs *d, size_t i)
@@ -199,8 +199,11 @@ static inline bool key_matches(const char *k, const char *key)
 
 static long attrs_find(const pl_attrs *d, const char *key)
 {
+	if (!d->n)
+		return -1;
+	const char *const *names = pl_module_of_attrs_(d)->keys.names;
 	for (uint16_t i = 0; i < d->n; i++)
-		if (key_matches(d->v[i].key, key))
+		if (key_matches(names[d->v[i].val.key], key))
 			return i;
 	return -1;
 }
@@ -208,8 +211,11 @@ static long attrs_find(const pl_attrs *d, const char *key)
 /* the loop of attrs_find, spelled out: the hottest lookup stays one call */
 const pl_attr *pl_attrs_get(const pl_attrs *d, const char *key)
 {
+	if (!d->n)
+		return NULL;
+	const char *const *names = pl_module_of_attrs_(d)->keys.names;
 	for (uint16_t i = 0; i < d->n; i++)
-		if (key_matches(d->v[i].key, key))
+		if (key_matches(names[d->v[i].val.key], key))
 			return &d->v[i].val;
 	return NULL;
 }
@@ -249,31 +255,34 @@ void pl_attrs_share_(pl_attrs *dst, pl_attrs *src)
 	dst->cap = 0;
 }
 
-int pl_attrs_append_(pl_module *m, pl_attrs *d, const char *key, const pl_attr *val)
+int pl_attrs_append_(pl_module *m, pl_attrs *d, uint32_t key, const pl_attr *val)
 {
 	int rc = attrs_own(m, d, (size_t)d->n + 1);
 	if (rc)
 		return rc;
 	attr_copy_clean(&d->v[d->n].val, val);
-	d->v[d->n].key = key;
+	d->v[d->n].val.key = key & PL_KEY_MAX;
 	d->n++;
 	return PL_OK;
 }
 
-/* The interned copy of key (already checked to be a key). */
-static const char *intern_key(pl_module *m, const char *key)
+/* The number of key (already checked to be a key); 0 when out of memory
+ * or past PL_KEY_MAX keys. */
+static uint32_t key_id(pl_module *m, const char *key)
 {
 	/* by the whole address: literals such as "id" and "group_id" may
 	 * share bytes, and so an 8-byte word */
 	size_t slot = pl_ht_hash_ptr(key) >> 26; /* 64 slots */
-	if (m->key_cache[slot].given == key && strcmp(m->key_cache[slot].interned, key) == 0)
-		return m->key_cache[slot].interned;
+	if (m->key_cache[slot].given == key &&
+	    strcmp(pl_key_name_(m, m->key_cache[slot].id), key) == 0)
+		return m->key_cache[slot].id;
 	const char *k = pl_intern_str_(m, key, strlen(key));
-	if (k) {
+	uint32_t id = k ? pl_key_id_(m, k) : 0;
+	if (id) {
 		m->key_cache[slot].given = key;
-		m->key_cache[slot].interned = k;
+		m->key_cache[slot].id = id;
 	}
-	return k;
+	return id;
 }
 
 int pl_attrs_set(pl_attrs *d, const char *key, const pl_attr *value)
@@ -286,13 +295,15 @@ int pl_attrs_set(pl_attrs *d, const char *key, const pl_attr *value)
 		int rc = attrs_own(m, d, d->n);
 		if (rc)
 			return rc;
+		uint32_t id = d->v[i].val.key;
 		attr_copy_clean(&d->v[i].val, value);
+		d->v[i].val.key = id;
 		return PL_OK;
 	}
-	const char *k = intern_key(m, key);
-	if (!k)
-		return PL_ENOMEM;
-	return pl_attrs_append_(m, d, k, value);
+	uint32_t id = key_id(m, key);
+	if (!id)
+		return m->keys.n == PL_KEY_MAX ? PL_ELIMIT : PL_ENOMEM;
+	return pl_attrs_append_(m, d, id, value);
 }
 
 int pl_attrs_remove(pl_attrs *d, const char *key)

@@ -128,11 +128,11 @@ struct hr {
 	size_t frames_len;
 	pl_func *entry;
 	bool entry_marked;
-	/* interned "hlo_<name>" keys, by the HLO attribute name */
+	/* the numbers of the "hlo_<name>" keys, by the HLO attribute name */
 	struct keymemo {
 		const char *name;
 		uint32_t len;
-		const char *key;
+		uint32_t key;
 	} keys[64];
 	unsigned nkeys;
 	const char *entry_name;
@@ -1054,18 +1054,23 @@ static const char *hlo_key(struct hr *r, const struct pattr *a)
 	return r->sb2.data;
 }
 
-/* The interned key of an HLO attribute; the few names there are are
- * remembered. */
-static const char *interned_key(struct hr *r, const struct pattr *a)
+/* The number of the key of an HLO attribute in the module's keys; the few
+ * names there are are remembered. */
+static uint32_t key_id(struct hr *r, const struct pattr *a)
 {
 	for (unsigned k = 0; k < r->nkeys; k++)
 		if (r->keys[k].len == a->klen && memcmp(r->keys[k].name, a->key, a->klen) == 0)
 			return r->keys[k].key;
 	const char *k = hlo_key(r, a);
 	k = ok(r, (void *)(uintptr_t)pl_intern_str_(r->m, k, strlen(k)));
+	uint32_t id = pl_key_id_(r->m, k);
+	if (!id && r->m->keys.n == PL_KEY_MAX)
+		fail(r, a->at, "more than %u distinct attribute names", PL_KEY_MAX);
+	if (!id)
+		nomem(r);
 	if (r->nkeys < sizeof r->keys / sizeof *r->keys)
-		r->keys[r->nkeys++] = (struct keymemo){a->key, a->klen, k};
-	return k;
+		r->keys[r->nkeys++] = (struct keymemo){a->key, a->klen, id};
+	return id;
 }
 
 /* Keeps every HLO attribute of pi on d, verbatim. Keys are unique (the
@@ -1077,11 +1082,11 @@ static void keep_attrs_but(struct hr *r, const struct pinst *pi, pl_attrs *d, co
 		const struct pattr *at = &r->attrs[a];
 		if (skip && word_is(at->key, at->klen, skip))
 			continue;
-		const char *key = interned_key(r, at);
+		uint32_t key = key_id(r, at);
 		const pl_attr *v = pl_attr_string(r->m, at->val, at->vlen);
 		if (!v)
 			nomem(r);
-		if (pl_attrs_find_interned_(d, key))
+		if (pl_attrs_find_id_(d, key))
 			fail(r, at->at, "attribute '%.*s' is also the reader's own", (int)at->klen, at->key);
 		if (pl_attrs_append_(r->m, d, key, v) != PL_OK)
 			nomem(r);

@@ -679,23 +679,26 @@ void pl_value_replace(pl_value *from, pl_value *to)
 
 void pl_count_attrs_(const pl_inst *inst, struct pl_count_attrs *a)
 {
-	const struct pl_reserved_keys *keys = &inst->func->m->keys;
 	memset(a, 0, sizeof *a);
 	for (uint16_t i = 0; i < inst->attrs.n; i++) {
-		const char *k = inst->attrs.v[i].key;
 		const pl_attr *v = &inst->attrs.v[i].val;
-		if (k == keys->domain) {
+		switch (v->key) {
+		case PL_KEY_DOMAIN:
 			if (!a->domain)
 				a->domain = v;
-		} else if (k == keys->predicate) {
+			break;
+		case PL_KEY_PREDICATE:
 			if (!a->predicate)
 				a->predicate = v;
-		} else if (k == keys->num_dynamic_instances) {
+			break;
+		case PL_KEY_NUM_DYNAMIC_INSTANCES:
 			if (!a->num_dynamic_instances)
 				a->num_dynamic_instances = v;
-		} else if (k == keys->flops) {
+			break;
+		case PL_KEY_FLOPS:
 			if (!a->flops)
 				a->flops = v;
+			break;
 		}
 	}
 }
@@ -763,13 +766,12 @@ int pl_num_dynamic_instances_(const pl_inst *inst, const struct pl_count_attrs *
 int pl_inst_num_dynamic_instances(const pl_inst *inst, uint64_t *out)
 {
 	/* one scan for the two keys it reads; an explicit count ends it */
-	const struct pl_reserved_keys *keys = &inst->func->m->keys;
 	const pl_attr *dom = NULL;
 	for (uint16_t i = 0; i < inst->attrs.n; i++) {
-		const char *k = inst->attrs.v[i].key;
-		if (k == keys->num_dynamic_instances)
+		uint32_t k = inst->attrs.v[i].val.key;
+		if (k == PL_KEY_NUM_DYNAMIC_INSTANCES)
 			return num_dynamic_instances(inst, &inst->attrs.v[i].val, NULL, out);
-		if (k == keys->domain && !dom)
+		if (k == PL_KEY_DOMAIN && !dom)
 			dom = &inst->attrs.v[i].val;
 	}
 	return num_dynamic_instances(inst, NULL, dom, out);
@@ -790,7 +792,7 @@ int pl_flops_(const pl_inst *inst, const struct pl_count_attrs *attrs, int64_t *
 
 int pl_inst_flops(const pl_inst *inst, int64_t *out)
 {
-	const pl_attr *a = pl_attrs_find_interned_(&inst->attrs, inst->func->m->keys.flops);
+	const pl_attr *a = pl_attrs_find_id_(&inst->attrs, PL_KEY_FLOPS);
 	struct pl_count_attrs attrs = {.flops = a};
 	return pl_flops_(inst, &attrs, out);
 }

@@ -27,9 +27,12 @@
  * group names cost one copy. */
 
 struct pl_attr {
-	uint32_t len;  /* string bytes or list elements */
-	uint8_t kind;  /* pl_attr_kind */
-	uint8_t pad[3];
+	uint32_t len;      /* string bytes or list elements */
+	uint32_t kind : 8; /* pl_attr_kind */
+	/* in a dictionary, the entry's key: its number in the module's keys
+	 * (see struct pl_keys); 0 in a value anywhere else. So an entry is
+	 * 16 bytes, not 24 with a pointer to the key. */
+	uint32_t key : 24;
 	union {
 		int64_t i;
 		double f;
@@ -40,9 +43,10 @@ struct pl_attr {
 };
 
 struct pl_attr_entry {
-	pl_attr val;
-	const char *key; /* interned */
+	pl_attr val; /* val.key is the entry's key */
 };
+
+enum { PL_KEY_MAX = (1u << 24) - 1 };
 
 enum { PL_ATTRS_OF_INST = 1, PL_ATTRS_OF_FUNC = 2 };
 
@@ -50,6 +54,9 @@ struct pl_attrs {
 	struct pl_attr_entry *v; /* arena; shared by several when cap == 0 */
 	uint16_t n, cap;
 	uint8_t owner; /* PL_ATTRS_OF_*: finds the module without a pointer */
+	/* a second reader made v for this dictionary (others may share it):
+	 * the splice renumbers the keys of each array once (splice.c) */
+	bool fresh;
 };
 
 struct pl_type {
@@ -165,20 +172,26 @@ struct pl_module {
 	struct pl_ht names;
 	/* the functions by name (names never change, functions never go) */
 	struct pl_ht funcs_by_name;
-	/* the reserved attribute keys, interned when the module is made, so
-	 * the SDK's own lookups compare pointers */
-	struct pl_reserved_keys {
-		const char *domain, *predicate, *num_dynamic_instances, *flops;
+	/* the attribute keys of the module's dictionaries, numbered from 1 in
+	 * the order they were first used: names[id] is the interned key, ids
+	 * the number of each interned key. The reserved keys are entered when
+	 * the module is made, so their numbers are the PL_KEY_* constants in
+	 * every module, and the SDK's own lookups compare numbers. */
+	struct pl_keys {
+		const char **names;
+		uint32_t n, cap; /* names[0] is unused */
+		struct pl_ht ids;
 	} keys;
 	/* op names a pass created instructions of, by the caller's address */
 	struct {
 		const char *given, *interned;
 		pl_op op;
 	} op_cache[16];
-	/* attribute keys interned lately, by the address the caller passed:
+	/* attribute keys numbered lately, by the address the caller passed:
 	 * passes pass the same literals over and over */
 	struct {
-		const char *given, *interned;
+		const char *given;
+		uint32_t id;
 	} key_cache[64];
 	/* predicated counts by their interned domain and predicate lists
 	 * (predicate.c); NULL until the first one */
@@ -235,23 +248,33 @@ PL_INTERNAL pl_func *pl_module_find_func_(const pl_module *m, const char *name, 
 /* --- attr.c --- */
 PL_INTERNAL const pl_attr *pl_attr_intern_list_(pl_module *m, const pl_attr *elems,
                                                 size_t n);
-/* The value under an interned key (pointer comparison only). */
-static inline const pl_attr *pl_attrs_find_interned_(const pl_attrs *d, const char *key)
+/* The reserved keys' numbers (see struct pl_keys). */
+enum { PL_KEY_DOMAIN = 1, PL_KEY_PREDICATE, PL_KEY_NUM_DYNAMIC_INSTANCES, PL_KEY_FLOPS };
+
+/* The number of the interned key in m's keys, entered when new; 0 when
+ * out of memory or past PL_KEY_MAX keys. */
+PL_INTERNAL uint32_t pl_key_id_(pl_module *m, const char *interned);
+static inline const char *pl_key_name_(const pl_module *m, uint32_t id)
+{
+	return m->keys.names[id];
+}
+/* The value under the key numbered id. */
+static inline const pl_attr *pl_attrs_find_id_(const pl_attrs *d, uint32_t id)
 {
 	for (uint16_t i = 0; i < d->n; i++)
-		if (d->v[i].key == key)
+		if (d->v[i].val.key == id)
 			return &d->v[i].val;
 	return NULL;
 }
 /* dst takes src's entries without a copy; both become copy-on-write. */
 PL_INTERNAL void pl_attrs_share_(pl_attrs *dst, pl_attrs *src);
 /* Appends without checking for an existing key (the parser checks). */
-PL_INTERNAL int pl_attrs_append_(pl_module *m, pl_attrs *d, const char *key,
+PL_INTERNAL int pl_attrs_append_(pl_module *m, pl_attrs *d, uint32_t key,
                                  const pl_attr *val);
 
 /* --- inst.c --- */
 /* The attributes the counts read, found in one scan of an instruction's
- * dictionary by their interned keys (the first of each, as pl_attrs_get):
+ * dictionary by their key numbers (the first of each, as pl_attrs_get):
  * pl_inst_time_ns asks for the count and the flops of every instruction. */
 struct pl_count_attrs {
 	const pl_attr *domain, *predicate, *num_dynamic_instances, *flops;

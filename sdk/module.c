@@ -114,6 +114,39 @@ const char *pl_intern_str_(pl_module *m, const char *s, size_t len)
 	return pl_intern_blob_(m, &m->strings, s, len);
 }
 
+static bool same_key(const void *item, const void *probe, const void *ctx)
+{
+	(void)ctx;
+	return item == probe;
+}
+
+uint32_t pl_key_id_(pl_module *m, const char *interned)
+{
+	struct pl_keys *k = &m->keys;
+	uint32_t hash = pl_ht_hash_ptr(interned);
+	if (k->ids.count) {
+		size_t j = pl_ht_find(&k->ids, hash, same_key, interned, NULL);
+		if (pl_ht_used(&k->ids, j))
+			return (uint32_t)(uintptr_t)k->ids.vals[j];
+	}
+	if (k->n == PL_KEY_MAX || !pl_ht_reserve(&k->ids))
+		return 0;
+	if (k->n + 1 >= k->cap) {
+		uint32_t cap = k->cap ? k->cap * 2 : 16;
+		const char **names = realloc(k->names, cap * sizeof *names);
+		if (!names)
+			return 0;
+		k->names = names;
+		k->cap = cap;
+	}
+	uint32_t id = ++k->n;
+	k->names[id] = interned;
+	size_t j = pl_ht_find(&k->ids, hash, same_key, interned, NULL);
+	pl_ht_put(&k->ids, j, hash, interned);
+	k->ids.vals[j] = (void *)(uintptr_t)id;
+	return id;
+}
+
 pl_module *pl_module_new(const char *source_name)
 {
 	pl_module *m = calloc(1, sizeof *m);
@@ -125,13 +158,16 @@ pl_module *pl_module_new(const char *source_name)
 		free(m);
 		return NULL;
 	}
-	struct pl_reserved_keys *k = &m->keys;
-	if (!(k->domain = pl_intern_str_(m, "domain", 6)) ||
-	    !(k->predicate = pl_intern_str_(m, "predicate", 9)) ||
-	    !(k->num_dynamic_instances = pl_intern_str_(m, "num_dynamic_instances", 21)) ||
-	    !(k->flops = pl_intern_str_(m, "flops", 5))) {
-		pl_module_free(m);
-		return NULL;
+	/* the reserved keys first, in the order of the PL_KEY_* numbers */
+	static const char *const reserved[] = {"domain", "predicate", "num_dynamic_instances",
+	                                       "flops"};
+	m->keys.ids.map = true;
+	for (uint32_t k = 0; k < sizeof reserved / sizeof *reserved; k++) {
+		const char *s = pl_intern_str_(m, reserved[k], strlen(reserved[k]));
+		if (!s || pl_key_id_(m, s) != PL_KEY_DOMAIN + k) {
+			pl_module_free(m);
+			return NULL;
+		}
 	}
 	return m;
 }
@@ -145,6 +181,8 @@ void pl_module_free(pl_module *m)
 	pl_intern_free_(&m->lists);
 	pl_ht_free(&m->names);
 	pl_ht_free(&m->funcs_by_name);
+	pl_ht_free(&m->keys.ids);
+	free(m->keys.names);
 	pl_count_memo_free_(m->count_memo);
 	pl_arena_free(&m->arena);
 	pl_arena_free(&m->insts);

@@ -280,27 +280,50 @@ static bool interned_is(const void *item, const void *probe, const void *ctx)
 	return ((const uint64_t *)item)[-1] == r->len && memcmp(item, r->s, r->len) == 0;
 }
 
+/* What a map of words keeps for a word: an op name's pl_op, a key's
+ * number in the module's keys. */
+static uintptr_t op_of(struct parser *p, const char *name)
+{
+	(void)p;
+	return (uintptr_t)pl_op_from_name(name);
+}
+
+static uintptr_t key_of(struct parser *p, const char *key)
+{
+	uint32_t id = pl_key_id_(p->m, key);
+	if (!id && p->m->keys.n == PL_KEY_MAX)
+		error_at(p, TOK.line, TOK.col, "more than %u distinct attribute names", PL_KEY_MAX);
+	if (!id)
+		pl_lex_fail_(&p->lx, PL_ENOMEM);
+	return id;
+}
+
 /* The current word, interned, when valid says it may be one; checked,
- * interned and looked up in t once per distinct word. The slot's index in
- * t is left in *slot. */
+ * interned and looked up in t once per distinct word, and what value
+ * says of it kept beside it. The slot's index in t is left in *slot. */
 static __attribute__((noinline)) size_t new_word(struct parser *p, struct pl_ht *t,
                                                  const char *what,
                                                  bool (*valid)(const char *, size_t),
+                                                 uintptr_t (*value)(struct parser *,
+                                                                    const char *),
                                                  uint32_t hash)
 {
 	struct ref r = {TOK.s, TOK.len, 0, 0};
 	if (!valid(r.s, r.len))
 		expected(p, what);
+	const char *word = nn(p, pl_intern_str_(p->m, r.s, r.len));
+	uintptr_t v = value(p, word);
 	reserve(p, t);
 	size_t j = pl_ht_find(t, hash, interned_is, &r, NULL);
-	pl_ht_put(t, j, hash, nn(p, pl_intern_str_(p->m, r.s, r.len)));
-	if (t->map)
-		t->vals[j] = (void *)(uintptr_t)pl_op_from_name(t->slots[j].item);
+	pl_ht_put(t, j, hash, word);
+	t->vals[j] = (void *)v;
 	return j;
 }
 
 static inline const char *intern_word(struct parser *p, struct pl_ht *t, const char *what,
-                                      bool (*valid)(const char *, size_t), size_t *slot)
+                                      bool (*valid)(const char *, size_t),
+                                      uintptr_t (*value)(struct parser *, const char *),
+                                      size_t *slot)
 {
 	if (TOK.kind != PL_T_IDENT)
 		expected(p, what);
@@ -308,7 +331,7 @@ static inline const char *intern_word(struct parser *p, struct pl_ht *t, const c
 	uint32_t hash = pl_hash_short_(r.s, r.len);
 	size_t j = 0;
 	if (!t->count || !pl_ht_used(t, j = pl_ht_find(t, hash, interned_is, &r, NULL)))
-		j = new_word(p, t, what, valid, hash);
+		j = new_word(p, t, what, valid, value, hash);
 	*slot = j;
 	return t->slots[j].item;
 }
@@ -538,12 +561,18 @@ static void parse_attr(struct parser *p, pl_attr *out)
 	next(p);
 }
 
-static int cmp_entry_key(const void *a, const void *b)
+/* A key's number and where its entry is, for finding repeats. */
+struct key_at {
+	uint32_t key;
+	size_t index;
+};
+
+static int cmp_key_at(const void *a, const void *b)
 {
-	const struct ref *x = a, *y = b; /* s: the interned key; len: the index */
-	if (x->s != y->s)
-		return (uintptr_t)x->s < (uintptr_t)y->s ? -1 : 1;
-	return x->len < y->len ? -1 : x->len > y->len;
+	const struct key_at *x = a, *y = b;
+	if (x->key != y->key)
+		return x->key < y->key ? -1 : 1;
+	return x->index < y->index ? -1 : x->index > y->index;
 }
 
 /* Reports the first key, in text order, that repeats an earlier one; for
@@ -551,19 +580,19 @@ static int cmp_entry_key(const void *a, const void *b)
 static void check_repeats(struct parser *p)
 {
 	size_t n = p->entries.n;
-	struct ref *keys = nn(p, malloc(n * sizeof *keys));
+	struct key_at *keys = nn(p, malloc(n * sizeof *keys));
 	for (size_t k = 0; k < n; k++)
-		keys[k] = (struct ref){p->entries.v[k].key, k, 0, 0};
-	qsort(keys, n, sizeof *keys, cmp_entry_key);
+		keys[k] = (struct key_at){p->entries.v[k].val.key, k};
+	qsort(keys, n, sizeof *keys, cmp_key_at);
 	size_t first = SIZE_MAX;
 	for (size_t k = 1; k < n; k++)
-		if (keys[k].s == keys[k - 1].s && keys[k].len < first &&
-		    (k < 2 || keys[k - 2].s != keys[k].s))
-			first = keys[k].len; /* the second occurrence of its key */
+		if (keys[k].key == keys[k - 1].key && keys[k].index < first &&
+		    (k < 2 || keys[k - 2].key != keys[k].key))
+			first = keys[k].index; /* the second occurrence of its key */
 	free(keys);
 	if (first != SIZE_MAX)
 		error_at(p, p->entry_at.v[first].line, p->entry_at.v[first].col,
-		         "duplicate attribute '%s'", p->entries.v[first].key);
+		         "duplicate attribute '%s'", pl_key_name_(p->m, p->entries.v[first].val.key));
 }
 
 /* The entries just read, as d's: shared with an equal dictionary read
@@ -574,13 +603,13 @@ static void keep_dict(struct parser *p, pl_attrs *d)
 	uint16_t n = (uint16_t)p->entries.n;
 	uint64_t h = n;
 	for (uint16_t k = 0; k < n; k++)
-		h = (h ^ (uintptr_t)v[k].key ^ ((uint64_t)v[k].val.kind << 56) ^
-		     ((uint64_t)v[k].val.len << 24) ^ attr_bits(&v[k].val)) * 0x9e3779b97f4a7c15u;
+		h = (h ^ (uint64_t)v[k].val.key << 32 ^ ((uint64_t)v[k].val.kind << 56) ^
+		     v[k].val.len ^ attr_bits(&v[k].val)) * 0x9e3779b97f4a7c15u;
 	uint32_t hash = (uint32_t)(h >> 32);
 	struct recent_dict *r = &p->dicts[hash % RECENT_SLOTS];
 	bool same = r->v && r->n == n && r->hash == hash;
 	for (uint16_t k = 0; same && k < n; k++)
-		same = r->v[k].key == v[k].key && r->v[k].val.kind == v[k].val.kind &&
+		same = r->v[k].val.key == v[k].val.key && r->v[k].val.kind == v[k].val.kind &&
 		       r->v[k].val.len == v[k].val.len &&
 		       attr_bits(&r->v[k].val) == attr_bits(&v[k].val);
 	if (!same) {
@@ -592,6 +621,7 @@ static void keep_dict(struct parser *p, pl_attrs *d)
 	d->v = r->v;
 	d->n = n;
 	d->cap = 0; /* shared: copy on write */
+	d->fresh = !same && p->job->rest;
 }
 
 /* "{" [ KEY "=" attr { "," KEY "=" attr } ] "}" into d */
@@ -601,13 +631,14 @@ static void parse_attrs(struct parser *p, pl_attrs *d)
 	p->entries.n = p->entry_at.n = 0;
 	while (TOK.kind != PL_T_RBRACE) {
 		size_t j;
-		struct pl_attr_entry e = {
-			.key = intern_word(p, &p->keys, "an attribute name", pl_is_key_, &j)};
-		struct ref at = {e.key, 0, TOK.line, TOK.col};
-		/* keys are interned: a repeat is a repeated pointer */
+		const char *name =
+			intern_word(p, &p->keys, "an attribute name", pl_is_key_, key_of, &j);
+		uint32_t key = (uint32_t)(uintptr_t)p->keys.vals[j];
+		struct ref at = {name, 0, TOK.line, TOK.col};
+		/* keys are numbered: a repeat is a repeated number */
 		for (size_t k = 0; p->entries.n < 64 && k < p->entries.n; k++)
-			if (p->entries.v[k].key == e.key)
-				error_at(p, at.line, at.col, "duplicate attribute '%s'", e.key);
+			if (p->entries.v[k].val.key == key)
+				error_at(p, at.line, at.col, "duplicate attribute '%s'", name);
 		if (!pl_lex_skip_(&p->lx, '=')) {
 			next(p);
 			if (TOK.kind != PL_T_EQUAL)
@@ -616,7 +647,9 @@ static void parse_attrs(struct parser *p, pl_attrs *d)
 		next(p);
 		if (p->entries.n == UINT16_MAX)
 			error_at(p, at.line, at.col, "more than %u attributes", UINT16_MAX);
+		struct pl_attr_entry e;
 		parse_attr(p, &e.val);
+		e.val.key = key;
 		PUSH(p, p->entries, e);
 		PUSH(p, p->entry_at, at);
 		if (!another(p, PL_T_RBRACE, "an attribute name"))
@@ -635,7 +668,7 @@ static void parse_attrs(struct parser *p, pl_attrs *d)
 static const char *parse_opname(struct parser *p, pl_op *op)
 {
 	size_t j;
-	const char *name = intern_word(p, &p->ops, "an op name", pl_is_opname_, &j);
+	const char *name = intern_word(p, &p->ops, "an op name", pl_is_opname_, op_of, &j);
 	*op = (pl_op)(uintptr_t)p->ops.vals[j];
 	next(p);
 	return name;
@@ -797,7 +830,7 @@ int pl_parse_job_(struct pl_parse_job *job, pl_module **out)
 		return PL_ENOMEM;
 	pl_lex_init_(&p->lx, job->text, job->len, job->source_name, job->diags);
 	p->job = job;
-	p->ops.map = p->dtypes.map = true;
+	p->ops.map = p->keys.map = p->dtypes.map = true;
 	p->m = pl_module_new(job->source_name);
 	int rc = PL_OK;
 	if (!p->m) {

@@ -247,12 +247,12 @@ static inline void out_attr(struct out *o, const pl_attr *a)
 	}
 }
 
-/* attrs := "{" KEY " = " attr { ", " KEY " = " attr } "}" */
-static void out_attrs(struct out *o, const pl_attrs *d)
+/* attrs := "{" KEY " = " attr { ", " KEY " = " attr } "}"; m's keys */
+static void out_attrs(struct out *o, const pl_attrs *d, const pl_module *m)
 {
 	out_c(o, '{');
 	for (uint16_t k = 0; k < d->n; k++) {
-		const char *key = d->v[k].key;
+		const char *key = pl_key_name_(m, d->v[k].val.key);
 		const pl_attr *a = &d->v[k].val;
 		struct key_text *kt = &o->keys[pl_ht_hash_ptr(key) % KEY_SLOTS];
 		size_t skip = k ? 0 : 2, klen; /* no ", " before the first */
@@ -326,7 +326,7 @@ static void out_inst(struct out *o, const pl_inst *i)
 	}
 	if (i->attrs.n) {
 		out_c(o, ' ');
-		out_attrs(o, &i->attrs);
+		out_attrs(o, &i->attrs, i->func->m);
 	}
 	if (i->nres)
 		out_lit(o, " : ");
@@ -361,7 +361,7 @@ static void out_header(struct out *o, const pl_func *f, size_t k)
 	out_c(o, ')');
 	if (f->attrs.n) {
 		out_lit(o, " attributes ");
-		out_attrs(o, &f->attrs);
+		out_attrs(o, &f->attrs, f->m);
 	}
 	out_lit(o, " {\n");
 }

@@ -12,20 +12,21 @@
  * functions and its instructions become the first's. Its interned strings,
  * types and lists are the first module's own afterwards: each is looked
  * up there by content once (a string or list not there is adopted as it
- * is), and every pointer to it is replaced. */
+ * is), and every pointer to it is replaced; its attribute keys are
+ * renumbered as the first module numbers them. */
 #include "parse.h"
 
 #include <stdlib.h>
 
-enum { RECENT = 4096, RECENT_DICTS = 4096 };
+enum { RECENT = 4096 };
 
 struct remap {
 	pl_module *to;
+	uint32_t *key_ids; /* a key's number in the rest -> its number in to */
 	struct pl_ht map; /* interned in the rest -> the same in to */
 	struct recent {
 		const void *from, *to;
 	} recent[RECENT]; /* looked up lately, by address */
-	const struct pl_attr_entry *dicts[RECENT_DICTS]; /* entries replaced lately */
 	bool failed;      /* out of memory */
 };
 
@@ -101,15 +102,14 @@ static const void *make_list(struct remap *r, const void *p)
 
 static void remap_attrs(struct remap *r, pl_attrs *d)
 {
-	if (!d->n)
+	/* entries are shared by equal dictionaries read close together: each
+	 * array is renumbered once, through the dictionary it was made for
+	 * (renumbering keys twice would give them other keys) */
+	if (!d->fresh)
 		return;
-	/* entries are shared by equal dictionaries read close together */
-	const struct pl_attr_entry **seen = &r->dicts[pl_ht_hash_ptr(d->v) % RECENT_DICTS];
-	if (*seen == d->v)
-		return;
-	*seen = d->v;
+	d->fresh = false;
 	for (uint16_t k = 0; k < d->n; k++) {
-		d->v[k].key = remap(r, d->v[k].key, make_str);
+		d->v[k].val.key = r->key_ids[d->v[k].val.key] & PL_KEY_MAX;
 		remap_attr(r, &d->v[k].val);
 	}
 }
@@ -195,12 +195,21 @@ int pl_splice_rest_(pl_func *f, const struct pl_ht *values, uint32_t line, pl_mo
 		free(r);
 		return 0;
 	}
-	if (rc == PL_OK) {
+	bool adopted = rc == PL_OK;
+	if (adopted) {
 		/* from here on a is changed, and freed as a whole on failure */
 		pl_arena_adopt(&a->arena, &b->arena);
 		pl_arena_adopt(&a->insts, &b->insts);
 		r->to = a;
 		r->map.map = true;
+		/* the rest's keys, numbered in a */
+		if (!(r->key_ids = calloc(b->keys.n + 1, sizeof *r->key_ids)))
+			r->failed = true;
+		for (uint32_t k = 1; r->key_ids && k <= b->keys.n; k++)
+			if (!(r->key_ids[k] = pl_key_id_(a, remap(r, b->keys.names[k], make_str))))
+				r->failed = true;
+	}
+	if (adopted && !r->failed) {
 		for (size_t k = 0; k < rest->nholes; k++)
 			fill_hole(rest->holes[k], found[k]);
 		uint32_t lines = line - 1; /* the rest's line 1 is line */
@@ -222,11 +231,15 @@ int pl_splice_rest_(pl_func *f, const struct pl_ht *values, uint32_t line, pl_mo
 				remap_inst(r, i, lines);
 			rc = pl_module_add_func_(a, g);
 		}
+	}
+	if (adopted) {
 		b->nfuncs = 0;
 		if (r->failed)
 			rc = PL_ENOMEM;
 	}
 	pl_ht_free(&r->map);
+	if (r)
+		free(r->key_ids);
 	free(r);
 	free(found);
 	return rc == PL_OK ? 1 : rc;

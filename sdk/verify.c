@@ -27,12 +27,12 @@ struct reserved {
 };
 
 /* What an attribute key is to the verifier: the offset of its member in
- * struct reserved, or -1 for a key that is not reserved. Keys are interned,
- * so the answer is remembered by the key's address (no string compares
- * for the keys of every instruction of a module whose dictionaries are
- * all different). */
+ * struct reserved, or -1 for a key that is not reserved. Keys are
+ * numbered per module, so the answer is remembered by the key's number (no
+ * string compares for the keys of every instruction of a module whose
+ * dictionaries are all different). */
 struct key_class {
-	const char *key;
+	uint32_t key; /* 0: nothing remembered */
 	int off;
 };
 
@@ -155,11 +155,11 @@ static bool find_reserved(struct verifier *v, const pl_inst *i, struct reserved 
 	memset(r, 0, sizeof *r);
 	bool any = false;
 	for (uint16_t k = 0; k < i->attrs.n; k++) {
-		const char *key = i->attrs.v[k].key;
-		struct key_class *c = &v->keys[pl_ht_hash_ptr(key) >> 24];
+		uint32_t key = i->attrs.v[k].val.key;
+		struct key_class *c = &v->keys[key % KEY_SLOTS];
 		if (c->key != key) {
 			c->key = key;
-			c->off = classify_key(key);
+			c->off = classify_key(pl_key_name_(v->m, key));
 		}
 		if (c->off < 0)
 			continue;

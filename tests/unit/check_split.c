@@ -171,6 +171,30 @@ START_TEST(same_for_the_test_modules)
 }
 END_TEST
 
+START_TEST(shared_dictionaries_far_apart)
+{
+	/* The second reader numbers its keys in another order than the first
+	 * (ka, kb, u against k1, k2, then ka, kb, u), and one dictionary of
+	 * the rest is shared by every other instruction among 6000 of their
+	 * own: each array's keys must be renumbered once, however far apart
+	 * the instructions that share it. */
+	struct pl_strbuf sb = {0};
+	pl_sb_puts(&sb, "func @f(%a: f32[4]) {\n"
+	                "  %x = add %a, %a {k1 = 1, k2 = \"s\"} : f32[4]\n");
+	size_t split = sb.len - 1;
+	for (int k = 0; k < 6000; k++) {
+		pl_sb_printf(&sb, "  %%d%d = add %%a, %%a {ka = \"t\", kb = 5} : f32[4]\n", k);
+		pl_sb_printf(&sb, "  %%u%d = add %%a, %%a {u = %d, ka = \"t\"} : f32[4]\n", k, k);
+	}
+	pl_sb_puts(&sb, "}\n");
+	ck_assert(!sb.failed);
+	bool taken = false;
+	ck_assert(split_same(sb.data, sb.len, split, &taken));
+	ck_assert(taken);
+	pl_sb_free(&sb);
+}
+END_TEST
+
 static Suite *split_suite(void)
 {
 	Suite *s = suite_create("split");
@@ -181,6 +205,7 @@ static Suite *split_suite(void)
 	tcase_add_test(tc, same_diagnostics_for_wrong_text);
 	tcase_add_test(tc, lines_inside_an_instruction);
 	tcase_add_test(tc, same_for_the_test_modules);
+	tcase_add_test(tc, shared_dictionaries_far_apart);
 	suite_add_tcase(s, tc);
 	return s;
 }

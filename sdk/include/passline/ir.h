@@ -126,7 +126,8 @@ PL_API const pl_attr *pl_attrs_get(const pl_attrs *d, const char *key);
 /* Stores value under key: replaces it in place when the key exists, else
  * appends. PL_OK or PL_ENOMEM; PL_EINVAL for a key that is not
  * [A-Za-z_][A-Za-z0-9_]*; PL_ELIMIT when appending to a dictionary that
- * holds 65535 entries already (the most one can hold; nothing changed). */
+ * holds 65535 entries already (the most one can hold), or a key new to a
+ * module that has 16777215 distinct keys already (nothing changed). */
 PL_API int pl_attrs_set(pl_attrs *d, const char *key, const pl_attr *value);
 /* Removes key, keeping the order of the rest. PL_OK or PL_ENOTFOUND. */
 PL_API int pl_attrs_remove(pl_attrs *d, const char *key);
