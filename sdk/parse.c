@@ -47,6 +47,8 @@ struct ref {
 struct refs VEC(struct ref);
 
 enum { RECENT_SLOTS = 4096, RECENT_TYPES = 1024, RECENT_LISTS = 1024 }; /* read lately */
+/* a value table of this many slots (1 MiB) or more is prefetched from */
+enum { PREFETCH_MIN_SLOTS = 1 << 16 };
 
 struct parser {
 	struct pl_lexer lx;
@@ -197,6 +199,8 @@ static void define_value(struct parser *p, pl_value *v, const struct ref *r)
  * and tokens of the instruction are read meanwhile. */
 static void prefetch_slots(const struct parser *p, const struct refs *r, size_t n)
 {
+	if (p->values.cap < PREFETCH_MIN_SLOTS) /* it fits a cache: no second hash */
+		return;
 	for (size_t k = 0; k < n; k++)
 		pl_ht_prefetch(&p->values, pl_hash_short_(r->v[k].s, r->v[k].len));
 }
