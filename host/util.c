@@ -84,30 +84,32 @@ void host_warning(const char *fmt, ...)
 	va_end(ap);
 }
 
-void host_error_at(const char *file, unsigned line, const char *fmt, ...)
+static void verror_at(const char *file, unsigned line, const char *fmt, va_list ap)
 {
 	if (line)
 		fprintf(stderr, "%s:%u: error: ", file, line);
 	else
 		fprintf(stderr, "%s: error: ", file);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
+void host_error_at(const char *file, unsigned line, const char *fmt, ...)
+{
 	va_list ap;
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	verror_at(file, line, fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 }
 
 void host_error_decl(const char *file, unsigned line, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	if (line) {
-		fprintf(stderr, "%s:%u: error: ", file, line);
-		vfprintf(stderr, fmt, ap);
-		fputc('\n', stderr);
-	} else {
+	if (line)
+		verror_at(file, line, fmt, ap);
+	else
 		vmessage("passline: error: ", fmt, ap);
-	}
 	va_end(ap);
 }
 

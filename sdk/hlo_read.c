@@ -2473,8 +2473,9 @@ static void map_comp(struct hr *r, const char *name, uint32_t nlen, const char *
 			keep_attrs_but(r, root, d, "index");
 		/* a root tuple of tuples that have names of their own */
 		bool named = false;
-		for (uint32_t k = 0; k < root->nops && word_is(root->opc, root->olen, "tuple"); k++)
-			named = named || labeled_tuple(r, &r->opnds[root->op0 + k]);
+		if (word_is(root->opc, root->olen, "tuple"))
+			for (uint32_t k = 0; k < root->nops && !named; k++)
+				named = labeled_tuple(r, &r->opnds[root->op0 + k]);
 		if (named)
 			keep_structure(r, root, d);
 		if (root->nleaves)

@@ -842,13 +842,11 @@ static void plan_tuples(struct hw *w, size_t first_inst)
 }
 
 /* The names of the tuples a root tuple rtree is made of, from the return's
- * operand structure (its groups are rtree's children), when the two agree. */
-static void label_root(struct wnode *rtree, const struct wnode *t, uint32_t nt, size_t ngroups)
+ * operand structure t of nt nodes (its groups are rtree's children), when
+ * the two have the same nodes. */
+static void label_root(struct wnode *rtree, const struct wnode *t, uint32_t nt)
 {
-	size_t children = 0;
-	for (uint32_t c = 1; c < rtree[0].size; c += rtree[c].size)
-		children++;
-	if (!t || children != ngroups || rtree[0].size != nt + 1)
+	if (!t || rtree[0].size != nt + 1)
 		return;
 	for (uint32_t j = 0; j < nt; j++)
 		if (t[j].tuple != rtree[j + 1].tuple || t[j].size != rtree[j + 1].size ||
@@ -2077,7 +2075,7 @@ static void print_function(struct hw *w, pl_func *f, bool entry)
 		uint32_t nt = 0;
 		size_t ngroups = 0;
 		const struct wnode *t = plan_inst(w, ret, &nt, &ngroups);
-		label_root(rtree, t, nt, ngroups);
+		label_root(rtree, t, nt);
 	}
 	make_planned(w, "");
 	size_t next_param = 0, line_no = 0;

@@ -680,26 +680,14 @@ void pl_value_replace(pl_value *from, pl_value *to)
 void pl_count_attrs_(const pl_inst *inst, struct pl_count_attrs *a)
 {
 	memset(a, 0, sizeof *a);
+	const pl_attr **slot[] = {[PL_KEY_DOMAIN] = &a->domain,
+	                          [PL_KEY_PREDICATE] = &a->predicate,
+	                          [PL_KEY_NUM_DYNAMIC_INSTANCES] = &a->num_dynamic_instances,
+	                          [PL_KEY_FLOPS] = &a->flops};
 	for (uint16_t i = 0; i < inst->attrs.n; i++) {
 		const pl_attr *v = &inst->attrs.v[i].val;
-		switch (v->key) {
-		case PL_KEY_DOMAIN:
-			if (!a->domain)
-				a->domain = v;
-			break;
-		case PL_KEY_PREDICATE:
-			if (!a->predicate)
-				a->predicate = v;
-			break;
-		case PL_KEY_NUM_DYNAMIC_INSTANCES:
-			if (!a->num_dynamic_instances)
-				a->num_dynamic_instances = v;
-			break;
-		case PL_KEY_FLOPS:
-			if (!a->flops)
-				a->flops = v;
-			break;
-		}
+		if (v->key >= PL_KEY_DOMAIN && v->key <= PL_KEY_FLOPS && !*slot[v->key])
+			*slot[v->key] = v; /* the first, as pl_attrs_get finds */
 	}
 }
 

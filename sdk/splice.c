@@ -237,10 +237,11 @@ int pl_splice_rest_(pl_func *f, const struct pl_ht *values, uint32_t line, pl_mo
 		if (r->failed)
 			rc = PL_ENOMEM;
 	}
-	pl_ht_free(&r->map);
-	if (r)
+	if (r) {
+		pl_ht_free(&r->map);
 		free(r->key_ids);
-	free(r);
+		free(r);
+	}
 	free(found);
 	return rc == PL_OK ? 1 : rc;
 }
