@@ -542,6 +542,7 @@ static Suite *api11_suite(void)
 {
 	Suite *s = suite_create("api11");
 	TCase *tc = tcase_create("core");
+	tcase_set_timeout(tc, 120); /* printing on 1 to 4 threads, slow under ThreadSanitizer */
 	tcase_add_test(tc, test_side_effects);
 	tcase_add_test(tc, test_create);
 	tcase_add_test(tc, test_insert);
