@@ -247,12 +247,28 @@ static int attrs_own(pl_module *m, pl_attrs *d, size_t need)
 	return PL_OK;
 }
 
-void pl_attrs_share_(pl_attrs *dst, pl_attrs *src)
+/* A dictionary that got a domain or a predicate has a new pair for the
+ * predicated counts to remember (see pl_count_note_). */
+static void note_pair(pl_module *m, const pl_attrs *d, uint32_t key)
 {
-	src->cap = 0; /* from now on neither may write in place */
-	dst->v = src->v;
+	if (key == PL_KEY_DOMAIN || key == PL_KEY_PREDICATE)
+		pl_count_note_(m, d);
+}
+
+int pl_attrs_copy_(pl_module *m, pl_attrs *dst, const pl_attrs *src)
+{
+	struct pl_attr_entry *v = src->v;
+	if (src->cap != 0 && src->n) {
+		/* src may still change in place, and sharing would have to
+		 * stop that, a write to src: dst gets a copy of its own */
+		if (!(v = pl_arena_alloc(&m->arena, src->n * sizeof *v)))
+			return PL_ENOMEM;
+		memcpy(v, src->v, src->n * sizeof *v);
+	}
+	dst->v = v;
 	dst->n = src->n;
-	dst->cap = 0;
+	dst->cap = 0; /* shared, or exactly full: copy on write */
+	return PL_OK;
 }
 
 int pl_attrs_append_(pl_module *m, pl_attrs *d, uint32_t key, const pl_attr *val)
@@ -263,6 +279,7 @@ int pl_attrs_append_(pl_module *m, pl_attrs *d, uint32_t key, const pl_attr *val
 	attr_copy_clean(&d->v[d->n].val, val);
 	d->v[d->n].val.key = key & PL_KEY_MAX;
 	d->n++;
+	note_pair(m, d, key);
 	return PL_OK;
 }
 
@@ -298,6 +315,7 @@ int pl_attrs_set(pl_attrs *d, const char *key, const pl_attr *value)
 		uint32_t id = d->v[i].val.key;
 		attr_copy_clean(&d->v[i].val, value);
 		d->v[i].val.key = id;
+		note_pair(m, d, id);
 		return PL_OK;
 	}
 	uint32_t id = key_id(m, key);

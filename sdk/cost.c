@@ -167,7 +167,7 @@ int pl_inst_time_ns(const pl_inst *inst, const pl_cost_model *cm, uint64_t *out)
 		return collective_time(inst, cm, out);
 	/* one scan of the dictionary for the count and the flops */
 	struct pl_count_attrs attrs;
-	pl_count_attrs_(inst, &attrs);
+	pl_count_attrs_(&inst->attrs, &attrs);
 	uint64_t n;
 	int rc = pl_masked_dynamic_instances_(inst, &attrs, &n);
 	if (rc)

@@ -537,7 +537,8 @@ pl_inst *pl_inst_clone(const pl_inst *src)
 {
 	pl_func *f = src->func;
 	pl_inst *inst = inst_alloc(f, src->opname, (pl_op)src->op, src->nops, src->nres, true);
-	if (!inst)
+	/* first what can fail: the block is then unused (the arena frees it) */
+	if (!inst || pl_inst_copy_attrs(inst, src) != PL_OK)
 		return NULL;
 	pl_use *ops = pl_inst_ops_(inst), *sops = pl_inst_ops_(src);
 	for (uint32_t k = 0; k < src->nops; k++)
@@ -545,8 +546,6 @@ pl_inst *pl_inst_clone(const pl_inst *src)
 	pl_value *res = pl_inst_res_(inst), *sres = pl_inst_res_(src);
 	for (uint32_t k = 0; k < src->nres; k++)
 		res[k].type = sres[k].type;
-	if (pl_inst_copy_attrs(inst, src) != PL_OK)
-		return NULL;
 	inst->line = src->line;
 	inst->col = src->col;
 	if (src->nres)
@@ -560,7 +559,7 @@ int pl_inst_copy_attrs(pl_inst *inst, const pl_inst *from)
 	if (inst->func->m != from->func->m)
 		return PL_EINVAL;
 	if (inst != from)
-		pl_attrs_share_(&inst->attrs, &((pl_inst *)(uintptr_t)from)->attrs);
+		return pl_attrs_copy_(inst->func->m, &inst->attrs, &from->attrs);
 	return PL_OK;
 }
 
@@ -677,15 +676,15 @@ void pl_value_replace(pl_value *from, pl_value *to)
 
 /* ---- derived quantities ---- */
 
-void pl_count_attrs_(const pl_inst *inst, struct pl_count_attrs *a)
+void pl_count_attrs_(const pl_attrs *d, struct pl_count_attrs *a)
 {
 	memset(a, 0, sizeof *a);
 	const pl_attr **slot[] = {[PL_KEY_DOMAIN] = &a->domain,
 	                          [PL_KEY_PREDICATE] = &a->predicate,
 	                          [PL_KEY_NUM_DYNAMIC_INSTANCES] = &a->num_dynamic_instances,
 	                          [PL_KEY_FLOPS] = &a->flops};
-	for (uint16_t i = 0; i < inst->attrs.n; i++) {
-		const pl_attr *v = &inst->attrs.v[i].val;
+	for (uint16_t i = 0; i < d->n; i++) {
+		const pl_attr *v = &d->v[i].val;
 		if (v->key >= PL_KEY_DOMAIN && v->key <= PL_KEY_FLOPS && !*slot[v->key])
 			*slot[v->key] = v; /* the first, as pl_attrs_get finds */
 	}

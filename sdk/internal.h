@@ -266,20 +266,21 @@ static inline const pl_attr *pl_attrs_find_id_(const pl_attrs *d, uint32_t id)
 			return &d->v[i].val;
 	return NULL;
 }
-/* dst takes src's entries without a copy; both become copy-on-write. */
-PL_INTERNAL void pl_attrs_share_(pl_attrs *dst, pl_attrs *src);
+/* dst gets src's entries: shared when src shares its own already (both
+ * copy on write), else copied; src is not written. PL_OK or PL_ENOMEM. */
+PL_INTERNAL int pl_attrs_copy_(pl_module *m, pl_attrs *dst, const pl_attrs *src);
 /* Appends without checking for an existing key (the parser checks). */
 PL_INTERNAL int pl_attrs_append_(pl_module *m, pl_attrs *d, uint32_t key,
                                  const pl_attr *val);
 
 /* --- inst.c --- */
 /* The attributes the counts read, found in one scan of an instruction's
- * dictionary by their key numbers (the first of each, as pl_attrs_get):
+ * dictionary d by their key numbers (the first of each, as pl_attrs_get):
  * pl_inst_time_ns asks for the count and the flops of every instruction. */
 struct pl_count_attrs {
 	const pl_attr *domain, *predicate, *num_dynamic_instances, *flops;
 };
-PL_INTERNAL void pl_count_attrs_(const pl_inst *inst, struct pl_count_attrs *a);
+PL_INTERNAL void pl_count_attrs_(const pl_attrs *d, struct pl_count_attrs *a);
 /* pl_inst_num_dynamic_instances, pl_inst_masked_dynamic_instances and
  * pl_inst_flops of inst, whose attributes a holds. */
 PL_INTERNAL int pl_num_dynamic_instances_(const pl_inst *inst, const struct pl_count_attrs *a,
@@ -342,6 +343,11 @@ PL_INTERNAL void pl_print_type_(struct pl_strbuf *sb, const pl_type *t);
 
 /* --- predicate.c --- */
 PL_INTERNAL void pl_count_memo_free_(struct pl_count_memo *memo);
+/* Counts the pair of domain and predicate of d (an instruction's
+ * dictionary of m) into m's memo, unless it has no predicate or the pair
+ * is known. Called where a dictionary gets its pair (the reader, the
+ * splice, pl_attrs_set), so that the counts read it without writing. */
+PL_INTERNAL void pl_count_note_(pl_module *m, const pl_attrs *d);
 
 /* --- cost.c --- */
 /* The model with every key at its default (static, never freed). */

@@ -765,7 +765,13 @@ int pl_domain_count(const int64_t *extents, size_t rank,
 /* Predicated counts remembered per module. The key is the interned
  * element arrays of the domain and predicate lists: interned blobs live,
  * unchanged, as long as the module, so an address stands for one value
- * (equal values share one address, which is what makes repeats hit). */
+ * (equal values share one address, which is what makes repeats hit).
+ *
+ * Pairs are counted when a dictionary gets them (pl_count_note_, from the
+ * reader, the splice and pl_attrs_set, which may write the module), not
+ * when a count is asked for: the counts take a const instruction and only
+ * read the memo, so several threads may ask at once. A pair no note saw
+ * is counted on each call. */
 struct count_slot {
 	const pl_attr *dom, *pred;
 	uint32_t dom_len, pred_len;
@@ -836,6 +842,17 @@ static void memo_add(pl_module *m, const struct count_slot *key)
 	pl_ht_put(&memo->index, j, hash, (const void *)(uintptr_t)++memo->n);
 }
 
+/* The memo's key for the pair of a; false when a has no predicate, or a
+ * domain or predicate that is not a list (no count to remember). */
+static bool pair_of(const struct pl_count_attrs *a, struct count_slot *key)
+{
+	const pl_attr *pred = a->predicate, *dom = a->domain;
+	if (!pred || !dom || dom->kind != PL_ATTR_LIST || pred->kind != PL_ATTR_LIST)
+		return false;
+	*key = (struct count_slot){dom->u.list, pred->u.list, dom->len, pred->len, 0};
+	return true;
+}
+
 static int count_predicated(const pl_attr *dom, const pl_attr *pred, uint64_t *out)
 {
 	size_t rank = dom->len;
@@ -870,29 +887,37 @@ static int count_predicated(const pl_attr *dom, const pl_attr *pred, uint64_t *o
 int pl_inst_masked_dynamic_instances(const pl_inst *inst, uint64_t *out)
 {
 	struct pl_count_attrs a;
-	pl_count_attrs_(inst, &a);
+	pl_count_attrs_(&inst->attrs, &a);
 	return pl_masked_dynamic_instances_(inst, &a, out);
+}
+
+void pl_count_note_(pl_module *m, const pl_attrs *d)
+{
+	struct pl_count_attrs a;
+	struct count_slot key;
+	pl_count_attrs_(d, &a);
+	if (!pair_of(&a, &key) || memo_find(m->count_memo, &key))
+		return;
+	/* an error is not remembered: the pass that asks reports it */
+	if (count_predicated(a.domain, a.predicate, &key.n) == PL_OK)
+		memo_add(m, &key);
 }
 
 int pl_masked_dynamic_instances_(const pl_inst *inst, const struct pl_count_attrs *a,
                                  uint64_t *out)
 {
-	pl_module *m = inst->func->m;
-	const pl_attr *pred = a->predicate, *dom = a->domain;
-	if (!pred)
+	if (!a->predicate)
 		return pl_num_dynamic_instances_(inst, a, out);
-	if (!dom || dom->kind != PL_ATTR_LIST || pred->kind != PL_ATTR_LIST)
+	struct count_slot key;
+	if (!pair_of(a, &key))
 		return PL_ETYPE;
-	struct count_slot key = {dom->u.list, pred->u.list, dom->len, pred->len, 0};
-	const struct count_slot *known = memo_find(m->count_memo, &key);
+	const struct count_slot *known = memo_find(inst->func->m->count_memo, &key);
 	if (known) {
 		*out = known->n;
 		return PL_OK;
 	}
-	int rc = count_predicated(dom, pred, &key.n);
-	if (rc)
-		return rc;
-	memo_add(m, &key);
-	*out = key.n;
-	return PL_OK;
+	int rc = count_predicated(a->domain, a->predicate, &key.n);
+	if (rc == PL_OK)
+		*out = key.n;
+	return rc;
 }

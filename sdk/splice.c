@@ -112,6 +112,7 @@ static void remap_attrs(struct remap *r, pl_attrs *d)
 		d->v[k].val.key = r->key_ids[d->v[k].val.key] & PL_KEY_MAX;
 		remap_attr(r, &d->v[k].val);
 	}
+	pl_count_note_(r->to, d);
 }
 
 static void remap_inst(struct remap *r, pl_inst *i, uint32_t lines)

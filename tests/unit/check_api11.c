@@ -2,13 +2,17 @@
 /* tests/unit/check_api11.c — the additions of plugin ABI 1.1 for plugin
  * authors: side effects, status-returning creation, insertion and moves,
  * positions read without writing, what pl_inst_copy_attrs promises,
+ * counts asked from several threads,
  * messages that copy their location, errors and undeclared statistics
  * counted by the context, and the 128-bit helpers in plugin.h. */
 #include <passline/plugin.h> /* first: it alone must declare pl_u128_add */
 
 #include "testutil.h"
 
+#include <passline/cost.h>
 #include <passline/host.h>
+
+#include <pthread.h>
 
 /* ---- side effects ---- */
 
@@ -333,6 +337,20 @@ START_TEST(test_copy_attrs)
 	                    "  c {x = 1, y = \"s\", z = [1, 2]}\n"
 	                    "}\n");
 	free(s);
+	/* a's entries are its own now: copying from a only reads it, so a
+	 * still changes in place afterwards (sharing would have made it copy
+	 * on write: a new array at its next change) */
+	const pl_attr *before = pl_attrs_value_at(pl_inst_attrs_const(a), 0);
+	ck_assert_int_eq(pl_inst_copy_attrs(c, a), PL_OK);
+	ck_assert_int_eq(pl_attrs_set_int(pl_inst_attrs(a), "x", 7), PL_OK);
+	ck_assert_ptr_eq(pl_attrs_value_at(pl_inst_attrs_const(a), 0), before);
+	s = tu_print(m);
+	ck_assert_str_eq(s, "func @f() {\n"
+	                    "  a {x = 7, y = \"t\"}\n"
+	                    "  b {x = 9, z = [1, 2], w = true}\n"
+	                    "  c {x = 1, y = \"t\"}\n"
+	                    "}\n");
+	free(s);
 	/* another module's instruction: refused, nothing changed */
 	pl_diags *d2;
 	pl_module *m2 = tu_parse("func @g() {\n  o {k = 5}\n}\n", &d2);
@@ -538,6 +556,72 @@ START_TEST(test_print_threads)
 }
 END_TEST
 
+/* ---- counts asked from several threads ---- */
+
+struct asker {
+	const pl_module *m;
+	const pl_cost_model *cm;
+	uint64_t sum; /* of every count and time, over the rounds */
+	int rc;
+};
+
+static void *ask_counts(void *arg)
+{
+	struct asker *a = arg;
+	for (int round = 0; round < 50 && a->rc == PL_OK; round++)
+		for (const pl_inst *i = pl_func_first_inst(pl_module_func_at(a->m, 0)); i;
+		     i = pl_inst_next(i)) {
+			uint64_t n = 0, t = 0;
+			if ((a->rc = pl_inst_masked_dynamic_instances(i, &n)) != PL_OK ||
+			    (a->rc = pl_inst_time_ns(i, a->cm, &t)) != PL_OK)
+				break;
+			a->sum += n + t;
+		}
+	return NULL;
+}
+
+/* The counts and times take const instructions and write nothing, so two
+ * threads may ask at once (ThreadSanitizer, in CI, reports any write),
+ * whether the module counted the pair when reading it or when a pass set
+ * it; and they give what one thread gets. */
+START_TEST(test_counts_from_threads)
+{
+	pl_diags *d;
+	pl_module *m = tu_parse(
+		"func @f(%buf: f32[4]) {\n"
+		"  %a = affine_load %buf {domain = [10, 10], predicate = [\"i0 + i1 < 10\"]} : f32[4]\n"
+		"  %b = affine_load %buf {domain = [10, 10], predicate = [\"i0 + i1 < 10\"], flops = 3} : f32[4]\n"
+		"  %c = acme.mul %a, %b {domain = [8, 8], predicate = [\"i0 < 3\", \"i1 < 3\"], flops = 2} : f32[4]\n"
+		"  %e = acme.mul %a, %b {domain = [8, 8]} : f32[4]\n"
+		"  return\n}\n",
+		&d);
+	ck_assert_msg(m, "%s", tu_first_diag(d));
+	pl_inst *e = pl_inst_prev(pl_func_last_inst(pl_module_func_at(m, 0)));
+	const pl_attr *pred[] = {pl_attr_string(m, "i0 < i1", 7)};
+	ck_assert_int_eq(pl_attrs_set(pl_inst_attrs(e), "predicate",
+	                              pl_attr_list(m, pred, 1)), PL_OK);
+	pl_cost_model *cm = pl_cost_model_new();
+	struct asker one = {m, cm, 0, PL_OK};
+	ask_counts(&one);
+	ck_assert_int_eq(one.rc, PL_OK);
+	uint64_t n = 0;
+	ck_assert_int_eq(pl_inst_masked_dynamic_instances(e, &n), PL_OK);
+	ck_assert_uint_eq(n, 28); /* 0 + 1 + ... + 7 */
+	struct asker two[2] = {{m, cm, 0, PL_OK}, {m, cm, 0, PL_OK}};
+	pthread_t th[2];
+	for (int k = 0; k < 2; k++)
+		ck_assert_int_eq(pthread_create(&th[k], NULL, ask_counts, &two[k]), 0);
+	for (int k = 0; k < 2; k++) {
+		ck_assert_int_eq(pthread_join(th[k], NULL), 0);
+		ck_assert_int_eq(two[k].rc, PL_OK);
+		ck_assert_uint_eq(two[k].sum, one.sum);
+	}
+	pl_cost_model_free(cm);
+	pl_module_free(m);
+	pl_diags_free(d);
+}
+END_TEST
+
 static Suite *api11_suite(void)
 {
 	Suite *s = suite_create("api11");
@@ -554,6 +638,7 @@ static Suite *api11_suite(void)
 	tcase_add_test(tc, test_u128);
 	tcase_add_test(tc, test_num_bytes_range);
 	tcase_add_test(tc, test_print_threads);
+	tcase_add_test(tc, test_counts_from_threads);
 	suite_add_tcase(s, tc);
 	return s;
 }

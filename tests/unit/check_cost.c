@@ -675,7 +675,8 @@ START_TEST(sim_empty)
 END_TEST
 
 /* The predicated count is remembered per module, and a repeat is the same
- * count; malformed predicates are not remembered. */
+ * count; malformed predicates are not remembered. A pair set after reading
+ * (a new predicate, a new domain) counts as itself. */
 START_TEST(masked_memo)
 {
 	pl_module *m = parse_ok(
@@ -685,8 +686,8 @@ START_TEST(masked_memo)
 		"  %c = affine_load %buf {domain = [10, 10], predicate = [\"i0 < 3\", \"i1 < 3\"]} : f32[4]\n"
 		"  %d = affine_load %buf {predicate = [\"i0 < 3\"]} : f32[4]\n"
 		"  return\n}\n");
-	const pl_inst *a = pl_func_first_inst(pl_module_func_at(m, 0));
-	const pl_inst *b = pl_inst_next(a), *c = pl_inst_next(b), *d = pl_inst_next(c);
+	pl_inst *a = pl_func_first_inst(pl_module_func_at(m, 0));
+	pl_inst *b = pl_inst_next(a), *c = pl_inst_next(b), *d = pl_inst_next(c);
 	for (int round = 0; round < 2; round++) {
 		uint64_t n = 0;
 		ck_assert_int_eq(pl_inst_masked_dynamic_instances(a, &n), PL_OK);
@@ -696,6 +697,21 @@ START_TEST(masked_memo)
 		ck_assert_int_eq(pl_inst_masked_dynamic_instances(c, &n), PL_OK);
 		ck_assert_uint_eq(n, 9);
 		ck_assert_int_eq(pl_inst_masked_dynamic_instances(d, &n), PL_ETYPE);
+	}
+	const pl_attr *lt5[] = {pl_attr_string(m, "i0 < 5", 6)};
+	ck_assert_int_eq(pl_attrs_set(pl_inst_attrs(b), "predicate",
+	                              pl_attr_list(m, lt5, 1)), PL_OK);
+	const pl_attr *dims[] = {pl_attr_int(m, 2), pl_attr_int(m, 10)};
+	ck_assert_int_eq(pl_attrs_set(pl_inst_attrs(c), "domain",
+	                              pl_attr_list(m, dims, 2)), PL_OK);
+	for (int round = 0; round < 2; round++) {
+		uint64_t n = 0;
+		ck_assert_int_eq(pl_inst_masked_dynamic_instances(a, &n), PL_OK);
+		ck_assert_uint_eq(n, 55);
+		ck_assert_int_eq(pl_inst_masked_dynamic_instances(b, &n), PL_OK);
+		ck_assert_uint_eq(n, 50);
+		ck_assert_int_eq(pl_inst_masked_dynamic_instances(c, &n), PL_OK);
+		ck_assert_uint_eq(n, 6);
 	}
 	pl_module_free(m);
 }

@@ -261,13 +261,12 @@ PL_API pl_value *pl_inst_result(const pl_inst *inst, size_t i);
 PL_API pl_attrs *pl_inst_attrs(pl_inst *inst);
 PL_API const pl_attrs *pl_inst_attrs_const(const pl_inst *inst);
 /* Replaces inst's attributes with a copy of from's, in from's order; both
- * must be of one module. The copy is made on write: the two share one entry
- * array (the values are immutable anyway) until either dictionary is
- * changed, which then gives that one an array of its own. So a change to
- * either after the call never shows in the other. Sharing marks from's
- * entries as shared, which is why a call is not safe while another thread
- * reads from (nothing here is thread-safe). PL_OK, or PL_EINVAL (nothing
- * changed) for instructions of two modules. */
+ * must be of one module. A change to either after the call never shows in
+ * the other. from is only read: when its entries are already shared (as
+ * the reader leaves every dictionary) inst shares them too, copied on
+ * write; when from has entries of its own (it was changed since), inst
+ * gets a copy of them. PL_OK, PL_ENOMEM (inst unchanged), or PL_EINVAL
+ * (nothing changed) for instructions of two modules. */
 PL_API int pl_inst_copy_attrs(pl_inst *inst, const pl_inst *from);
 
 /* Source location (0 for an instruction built without one). */

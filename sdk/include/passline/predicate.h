@@ -67,12 +67,13 @@ PL_API int pl_domain_count(const int64_t *extents, size_t rank,
  *
  * With a predicate, the count depends on nothing but the values of inst's
  * domain and predicate attributes (attribute values are immutable, so a
- * caller may remember it per pair of values); the module remembers it per
- * pair too, so a pair that repeats is counted once per module and then
- * answered in O(1) (so even this read writes the module's memo: one
- * thread at a time per module, as for every call on it). Every pass that
- * needs the predicated count should call this, so that all count the same
- * way. */
+ * caller may remember it per pair of values). The module counts each pair
+ * once, when a dictionary gets it (reading, pl_attrs_set), and this call
+ * answers a known pair in O(1); a pair the module has not seen (it could
+ * not count it then) is counted on every call. The call writes nothing:
+ * several threads may ask at once while no thread changes the module.
+ * Every pass that needs the predicated count should call this, so that all
+ * count the same way. */
 PL_API int pl_inst_masked_dynamic_instances(const pl_inst *inst, uint64_t *out);
 
 #ifdef __cplusplus
