@@ -19,9 +19,9 @@
  * of more than INT64_MAX points.
  *
  * Speed: the count is pl_inst_masked_dynamic_instances, which every pass
- * shares and the SDK remembers per module (a module of 10^6 instructions
- * repeats a few domains and predicates); the pass keeps no cache of its
- * own.
+ * shares and the module counts once per pair of domain and predicate, when
+ * reading it (a module of 10^6 instructions repeats a few); the pass keeps
+ * no cache of its own.
  */
 #include <passline/passline.h>
 
