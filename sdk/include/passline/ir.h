@@ -5,7 +5,12 @@
  * Ownership: a pl_module owns everything reachable from it (one arena, freed
  * in one go by pl_module_free). Every handle below stays valid until its
  * module is freed; an erased instruction's handle must no longer be used.
- * Nothing here is thread-safe; one module is worked on by one thread.
+ * Nothing here takes a lock. A function that takes only const handles and
+ * adds nothing to the module (the accessors, positions, counts, times and
+ * schedules; not pl_inst_clone) writes nothing to it, so several threads
+ * may read one module at once while no thread changes it; everything else
+ * (making, changing, naming, printing, verifying) needs the module to
+ * itself.
  *
  * Functions hold a straight-line list of instructions. Values are defined
  * once (a function argument or an instruction result) and used after their
