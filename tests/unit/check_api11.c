@@ -568,20 +568,26 @@ struct asker {
 static void *ask_counts(void *arg)
 {
 	struct asker *a = arg;
-	for (int round = 0; round < 50 && a->rc == PL_OK; round++)
-		for (const pl_inst *i = pl_func_first_inst(pl_module_func_at(a->m, 0)); i;
-		     i = pl_inst_next(i)) {
+	const pl_func *f = pl_module_func_at(a->m, 0);
+	for (int round = 0; round < 50 && a->rc == PL_OK; round++) {
+		for (const pl_inst *i = pl_func_first_inst(f); i; i = pl_inst_next(i)) {
 			uint64_t n = 0, t = 0;
 			if ((a->rc = pl_inst_masked_dynamic_instances(i, &n)) != PL_OK ||
 			    (a->rc = pl_inst_time_ns(i, a->cm, &t)) != PL_OK)
 				break;
-			a->sum += n + t;
+			a->sum += n + t + pl_inst_position(i) % 1000;
 		}
+		pl_schedule *s = NULL;
+		if (a->rc == PL_OK && (a->rc = pl_schedule_new(&s, f, a->cm)) == PL_OK)
+			a->sum += pl_schedule_makespan_ns(s);
+		pl_schedule_free(s);
+	}
 	return NULL;
 }
 
-/* The counts and times take const instructions and write nothing, so two
- * threads may ask at once (ThreadSanitizer, in CI, reports any write),
+/* The counts, times, positions and schedules take const handles and write
+ * nothing, so two threads may ask at once (ThreadSanitizer, in CI, reports
+ * any write),
  * whether the module counted the pair when reading it or when a pass set
  * it; and they give what one thread gets. */
 START_TEST(test_counts_from_threads)
