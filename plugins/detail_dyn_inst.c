@@ -19,9 +19,9 @@
  * of more than INT64_MAX points.
  *
  * Speed: the count is pl_inst_masked_dynamic_instances, which every pass
- * shares and the module counts once per pair of domain and predicate, when
- * reading it (a module of 10^6 instructions repeats a few); the pass keeps
- * no cache of its own.
+ * shares; pl_module_prepare_counts, first, counts each pair of domain and
+ * predicate once (a module of 10^6 instructions repeats a few), and the
+ * pass keeps no cache of its own.
  */
 #include <passline/passline.h>
 
@@ -295,7 +295,12 @@ static int detail_run(pl_pass_ctx *ctx, void *state, pl_module *m)
 		cache.default_flops[op] = pl_op_default_flops((pl_op)op);
 	}
 	struct totals t = {0, 0};
-	int rc = PL_OK;
+	/* every pair counted once, here, not on each instruction that has it */
+	int rc = pl_module_prepare_counts(m);
+	if (rc) {
+		pl_ctx_error(ctx, NULL, "out of memory");
+		return rc;
+	}
 	for (size_t fi = 0; fi < pl_module_num_funcs(m) && rc == PL_OK; fi++)
 		for (const pl_inst *inst = pl_func_first_inst(pl_module_func_at(m, fi));
 		     inst && rc == PL_OK; inst = pl_inst_next(inst))

@@ -732,7 +732,7 @@ static int overlap_run(pl_pass_ctx *ctx, void *state, pl_module *m)
 	struct bucketer B = {.ctx = ctx, .cfg = state, .remarks = pl_ctx_remarks_enabled(ctx),
 	                     .attrs = {.names = attr_names, .count = NUM_ATTRS}};
 	const pl_cost_model *cm = pl_ctx_cost_model(ctx);
-	int rc = PL_OK;
+	int rc = pl_module_prepare_counts(m); /* each pair counted once */
 	for (size_t k = 0; k < pl_module_num_funcs(m) && rc == PL_OK; k++)
 		rc = overlap_func(&B, pl_module_func_at(m, k), cm);
 	if (rc != PL_OK && rc != PL_ENOMEM && B.failed)

@@ -71,6 +71,9 @@ static int schedule_run(pl_pass_ctx *ctx, void *state, pl_module *m)
 	(void)state;
 	const pl_cost_model *cm = pl_ctx_cost_model(ctx);
 	u128 makespan = 0, compute = 0, comm = 0, exposed = 0;
+	int prc = pl_module_prepare_counts(m); /* each pair counted once */
+	if (prc)
+		return pass_end_report(ctx, prc, "count");
 	for (size_t fi = 0; fi < pl_module_num_funcs(m); fi++) {
 		const pl_func *f = pl_module_func_at(m, fi);
 		pl_schedule *s;

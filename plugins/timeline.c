@@ -282,6 +282,9 @@ static int timeline_run(pl_pass_ctx *ctx, void *state, pl_module *m)
 	pl_ctx_get_string(ctx, "trace", &trace);
 	pl_ctx_get_string(ctx, "function", &function);
 	pl_ctx_get_string(ctx, "title", &title);
+	int prc = pl_module_prepare_counts(m); /* each pair counted once */
+	if (prc)
+		return pass_end_report(ctx, prc, "count");
 	pl_schedule *s;
 	const pl_func *f;
 	int rc = pick(ctx, m, function, &s, &f), written_rc = PL_OK;

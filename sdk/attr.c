@@ -247,8 +247,8 @@ static int attrs_own(pl_module *m, pl_attrs *d, size_t need)
 	return PL_OK;
 }
 
-/* A dictionary that got a domain or a predicate has a new pair for the
- * predicated counts to remember (see pl_count_note_). */
+/* A dictionary that got a domain or a predicate may have a new pair for
+ * the predicated counts (see pl_count_note_). */
 static void note_pair(pl_module *m, const pl_attrs *d, uint32_t key)
 {
 	if (key == PL_KEY_DOMAIN || key == PL_KEY_PREDICATE)

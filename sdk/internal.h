@@ -343,10 +343,10 @@ PL_INTERNAL void pl_print_type_(struct pl_strbuf *sb, const pl_type *t);
 
 /* --- predicate.c --- */
 PL_INTERNAL void pl_count_memo_free_(struct pl_count_memo *memo);
-/* Counts the pair of domain and predicate of d (an instruction's
- * dictionary of m) into m's memo, unless it has no predicate or the pair
- * is known. Called where a dictionary gets its pair (the reader, the
- * splice, pl_attrs_set), so that the counts read it without writing. */
+/* Enters the pair of domain and predicate of d (a dictionary of m) in m's
+ * memo, uncounted, unless d has no predicate or the pair is there. Called
+ * where a dictionary gets its pair (the reader, the splice, pl_attrs_set),
+ * so that pl_module_prepare_counts finds every pair without a walk. */
 PL_INTERNAL void pl_count_note_(pl_module *m, const pl_attrs *d);
 
 /* --- cost.c --- */

@@ -629,7 +629,7 @@ static void keep_dict(struct parser *p, pl_attrs *d)
 	d->n = n;
 	d->cap = 0; /* shared: copy on write */
 	d->fresh = !same && p->job->rest;
-	/* a new pair's count, for the counts to read (the splice notes the
+	/* a new pair, for pl_module_prepare_counts (the splice enters the
 	 * rest's, whose lists are not the module's yet) */
 	if (predicated && !same && !p->job->rest)
 		pl_count_note_(p->m, d);

@@ -767,21 +767,26 @@ int pl_domain_count(const int64_t *extents, size_t rank,
  * unchanged, as long as the module, so an address stands for one value
  * (equal values share one address, which is what makes repeats hit).
  *
- * Pairs are counted when a dictionary gets them (pl_count_note_, from the
- * reader, the splice and pl_attrs_set, which may write the module), not
- * when a count is asked for: the counts take a const instruction and only
- * read the memo, so several threads may ask at once. A pair no note saw
- * is counted on each call. */
+ * A pair is entered, not counted, when a dictionary gets it
+ * (pl_count_note_, from the reader, the splice and pl_attrs_set); it is
+ * counted by pl_module_prepare_counts, which a pass that asks for many
+ * counts calls first (a count can take seconds: reading must not pay for
+ * counts nobody asks for). The counts take a const instruction and only
+ * read the memo, so several threads may ask at once; a pair not counted
+ * yet is counted on each call. */
 struct count_slot {
 	const pl_attr *dom, *pred;
 	uint32_t dom_len, pred_len;
+	bool counted; /* else entered only */
+	int rc;       /* the count's status once counted (n when PL_OK) */
 	uint64_t n;
 };
 
-/* The counts, and the one hash table (hash_table.h) of their indexes + 1. */
+/* The pairs, and the one hash table (hash_table.h) of their indexes + 1. */
 struct pl_count_memo {
 	struct count_slot *v;
 	size_t n, cap;
+	size_t counted; /* the first v[counted..n) may still need counting */
 	struct pl_ht index;
 };
 
@@ -819,27 +824,27 @@ static const struct count_slot *memo_find(const struct pl_count_memo *memo,
 	return k ? &memo->v[(uintptr_t)k - 1] : NULL;
 }
 
-/* Remembers key; nothing happens when out of memory (the memo saves work,
- * it is never needed). */
-static void memo_add(pl_module *m, const struct count_slot *key)
+/* Enters key; false when out of memory. */
+static bool memo_add(pl_module *m, const struct count_slot *key)
 {
 	struct pl_count_memo *memo = m->count_memo;
 	if (!memo && !(memo = m->count_memo = calloc(1, sizeof *memo)))
-		return;
+		return false;
 	if (memo->n == memo->cap) {
 		size_t cap = memo->cap ? memo->cap * 2 : 64;
 		struct count_slot *v = realloc(memo->v, cap * sizeof *v);
 		if (!v)
-			return;
+			return false;
 		memo->v = v;
 		memo->cap = cap;
 	}
 	if (!pl_ht_reserve(&memo->index))
-		return;
+		return false;
 	uint32_t hash = count_slot_hash(key);
 	size_t j = pl_ht_find(&memo->index, hash, count_slot_equal, key, memo);
 	memo->v[memo->n] = *key;
 	pl_ht_put(&memo->index, j, hash, (const void *)(uintptr_t)++memo->n);
+	return true;
 }
 
 /* The memo's key for the pair of a; false when a has no predicate, or a
@@ -849,7 +854,8 @@ static bool pair_of(const struct pl_count_attrs *a, struct count_slot *key)
 	const pl_attr *pred = a->predicate, *dom = a->domain;
 	if (!pred || !dom || dom->kind != PL_ATTR_LIST || pred->kind != PL_ATTR_LIST)
 		return false;
-	*key = (struct count_slot){dom->u.list, pred->u.list, dom->len, pred->len, 0};
+	*key = (struct count_slot){.dom = dom->u.list, .pred = pred->u.list,
+	                           .dom_len = dom->len, .pred_len = pred->len};
 	return true;
 }
 
@@ -896,11 +902,25 @@ void pl_count_note_(pl_module *m, const pl_attrs *d)
 	struct pl_count_attrs a;
 	struct count_slot key;
 	pl_count_attrs_(d, &a);
-	if (!pair_of(&a, &key) || memo_find(m->count_memo, &key))
-		return;
-	/* an error is not remembered: the pass that asks reports it */
-	if (count_predicated(a.domain, a.predicate, &key.n) == PL_OK)
+	/* out of memory: the pair is counted on each call instead */
+	if (pair_of(&a, &key) && !memo_find(m->count_memo, &key))
 		memo_add(m, &key);
+}
+
+int pl_module_prepare_counts(pl_module *m)
+{
+	struct pl_count_memo *memo = m->count_memo;
+	for (; memo && memo->counted < memo->n; memo->counted++) {
+		struct count_slot *s = &memo->v[memo->counted];
+		pl_attr dom = {.len = s->dom_len, .kind = PL_ATTR_LIST, .u.list = s->dom};
+		pl_attr pred = {.len = s->pred_len, .kind = PL_ATTR_LIST, .u.list = s->pred};
+		int rc = count_predicated(&dom, &pred, &s->n);
+		if (rc == PL_ENOMEM) /* not the pair's answer: asked again later */
+			return rc;
+		s->rc = rc;
+		s->counted = true;
+	}
+	return PL_OK;
 }
 
 int pl_masked_dynamic_instances_(const pl_inst *inst, const struct pl_count_attrs *a,
@@ -912,9 +932,10 @@ int pl_masked_dynamic_instances_(const pl_inst *inst, const struct pl_count_attr
 	if (!pair_of(a, &key))
 		return PL_ETYPE;
 	const struct count_slot *known = memo_find(inst->func->m->count_memo, &key);
-	if (known) {
-		*out = known->n;
-		return PL_OK;
+	if (known && known->counted) {
+		if (known->rc == PL_OK)
+			*out = known->n;
+		return known->rc;
 	}
 	int rc = count_predicated(a->domain, a->predicate, &key.n);
 	if (rc == PL_OK)

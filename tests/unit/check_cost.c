@@ -674,9 +674,9 @@ START_TEST(sim_empty)
 }
 END_TEST
 
-/* The predicated count is remembered per module, and a repeat is the same
- * count; malformed predicates are not remembered. A pair set after reading
- * (a new predicate, a new domain) counts as itself. */
+/* The predicated count, before and after the module counts its pairs once
+ * (pl_module_prepare_counts): the same counts, the same errors; a pair set
+ * after reading (a new predicate, a new domain) counts as itself. */
 START_TEST(masked_memo)
 {
 	pl_module *m = parse_ok(
@@ -685,10 +685,18 @@ START_TEST(masked_memo)
 		"  %b = affine_load %buf {domain = [10, 10], predicate = [\"i0 + i1 < 10\"], flops = 3} : f32[4]\n"
 		"  %c = affine_load %buf {domain = [10, 10], predicate = [\"i0 < 3\", \"i1 < 3\"]} : f32[4]\n"
 		"  %d = affine_load %buf {predicate = [\"i0 < 3\"]} : f32[4]\n"
+		"  %e = affine_load %buf {domain = [10, 10]} : f32[4]\n"
 		"  return\n}\n");
 	pl_inst *a = pl_func_first_inst(pl_module_func_at(m, 0));
 	pl_inst *b = pl_inst_next(a), *c = pl_inst_next(b), *d = pl_inst_next(c);
+	pl_inst *e = pl_inst_next(d);
+	/* a predicate that does not parse (the verifier would refuse it) */
+	const pl_attr *bad[] = {pl_attr_string(m, "i0 <", 4)};
+	ck_assert_int_eq(pl_attrs_set(pl_inst_attrs(e), "predicate", pl_attr_list(m, bad, 1)),
+	                 PL_OK);
 	for (int round = 0; round < 2; round++) {
+		if (round)
+			ck_assert_int_eq(pl_module_prepare_counts(m), PL_OK);
 		uint64_t n = 0;
 		ck_assert_int_eq(pl_inst_masked_dynamic_instances(a, &n), PL_OK);
 		ck_assert_uint_eq(n, 55);
@@ -697,6 +705,7 @@ START_TEST(masked_memo)
 		ck_assert_int_eq(pl_inst_masked_dynamic_instances(c, &n), PL_OK);
 		ck_assert_uint_eq(n, 9);
 		ck_assert_int_eq(pl_inst_masked_dynamic_instances(d, &n), PL_ETYPE);
+		ck_assert_int_eq(pl_inst_masked_dynamic_instances(e, &n), PL_EPARSE);
 	}
 	const pl_attr *lt5[] = {pl_attr_string(m, "i0 < 5", 6)};
 	ck_assert_int_eq(pl_attrs_set(pl_inst_attrs(b), "predicate",
@@ -705,6 +714,8 @@ START_TEST(masked_memo)
 	ck_assert_int_eq(pl_attrs_set(pl_inst_attrs(c), "domain",
 	                              pl_attr_list(m, dims, 2)), PL_OK);
 	for (int round = 0; round < 2; round++) {
+		if (round)
+			ck_assert_int_eq(pl_module_prepare_counts(m), PL_OK);
 		uint64_t n = 0;
 		ck_assert_int_eq(pl_inst_masked_dynamic_instances(a, &n), PL_OK);
 		ck_assert_uint_eq(n, 55);
@@ -712,7 +723,9 @@ START_TEST(masked_memo)
 		ck_assert_uint_eq(n, 50);
 		ck_assert_int_eq(pl_inst_masked_dynamic_instances(c, &n), PL_OK);
 		ck_assert_uint_eq(n, 6);
+		ck_assert_int_eq(pl_inst_masked_dynamic_instances(e, &n), PL_EPARSE);
 	}
+	ck_assert_int_eq(pl_module_prepare_counts(m), PL_OK); /* nothing new */
 	pl_module_free(m);
 }
 END_TEST

@@ -67,14 +67,24 @@ PL_API int pl_domain_count(const int64_t *extents, size_t rank,
  *
  * With a predicate, the count depends on nothing but the values of inst's
  * domain and predicate attributes (attribute values are immutable, so a
- * caller may remember it per pair of values). The module counts each pair
- * once, when a dictionary gets it (reading, pl_attrs_set), and this call
- * answers a known pair in O(1); a pair the module has not seen (it could
- * not count it then) is counted on every call. The call writes nothing:
- * several threads may ask at once while no thread changes the module.
- * Every pass that needs the predicated count should call this, so that all
- * count the same way. */
+ * caller may remember it per pair of values). A pair that
+ * pl_module_prepare_counts has counted is answered in O(1); any other is
+ * counted on every call. The call writes nothing: several threads may ask
+ * at once while no thread changes the module. Every pass that needs the
+ * predicated count should call this, so that all count the same way. */
 PL_API int pl_inst_masked_dynamic_instances(const pl_inst *inst, uint64_t *out);
+
+/* Counts, once, every pair of domain and predicate that m's dictionaries
+ * have been given (by reading, pl_attrs_set or pl_inst_copy_attrs) and
+ * that is not counted yet, and keeps the counts in m: afterwards
+ * pl_inst_masked_dynamic_instances, pl_inst_time_ns and the schedules
+ * answer those pairs in O(1). A count can take seconds, so nothing counts
+ * before a pass asks: a pass that asks for many counts calls this once
+ * at the start of run (again after setting domains or predicates, for
+ * the new pairs). A pair whose count fails keeps its status, which the
+ * calls then return. PL_OK, or PL_ENOMEM (what is counted stays counted).
+ * Added in ABI 1.1. */
+PL_API int pl_module_prepare_counts(pl_module *m);
 
 #ifdef __cplusplus
 }
