@@ -674,6 +674,23 @@ START_TEST(sim_empty)
 }
 END_TEST
 
+/* The counts of insts[0..count) are want_n (with status want_rc), before
+ * and after the module counts its pairs once. */
+static void expect_counts(pl_module *m, pl_inst *const *insts, const int *want_rc,
+                          const uint64_t *want_n, size_t count)
+{
+	for (int round = 0; round < 2; round++) {
+		if (round)
+			ck_assert_int_eq(pl_module_prepare_counts(m), PL_OK);
+		for (size_t k = 0; k < count; k++) {
+			uint64_t n = 0;
+			ck_assert_int_eq(pl_inst_masked_dynamic_instances(insts[k], &n), want_rc[k]);
+			if (want_rc[k] == PL_OK)
+				ck_assert_uint_eq(n, want_n[k]);
+		}
+	}
+}
+
 /* The predicated count, before and after the module counts its pairs once
  * (pl_module_prepare_counts): the same counts, the same errors; a pair set
  * after reading (a new predicate, a new domain) counts as itself. */
@@ -687,44 +704,24 @@ START_TEST(masked_memo)
 		"  %d = affine_load %buf {predicate = [\"i0 < 3\"]} : f32[4]\n"
 		"  %e = affine_load %buf {domain = [10, 10]} : f32[4]\n"
 		"  return\n}\n");
-	pl_inst *a = pl_func_first_inst(pl_module_func_at(m, 0));
-	pl_inst *b = pl_inst_next(a), *c = pl_inst_next(b), *d = pl_inst_next(c);
-	pl_inst *e = pl_inst_next(d);
+	pl_inst *insts[5];
+	insts[0] = pl_func_first_inst(pl_module_func_at(m, 0));
+	for (int k = 1; k < 5; k++)
+		insts[k] = pl_inst_next(insts[k - 1]);
 	/* a predicate that does not parse (the verifier would refuse it) */
 	const pl_attr *bad[] = {pl_attr_string(m, "i0 <", 4)};
-	ck_assert_int_eq(pl_attrs_set(pl_inst_attrs(e), "predicate", pl_attr_list(m, bad, 1)),
-	                 PL_OK);
-	for (int round = 0; round < 2; round++) {
-		if (round)
-			ck_assert_int_eq(pl_module_prepare_counts(m), PL_OK);
-		uint64_t n = 0;
-		ck_assert_int_eq(pl_inst_masked_dynamic_instances(a, &n), PL_OK);
-		ck_assert_uint_eq(n, 55);
-		ck_assert_int_eq(pl_inst_masked_dynamic_instances(b, &n), PL_OK);
-		ck_assert_uint_eq(n, 55);
-		ck_assert_int_eq(pl_inst_masked_dynamic_instances(c, &n), PL_OK);
-		ck_assert_uint_eq(n, 9);
-		ck_assert_int_eq(pl_inst_masked_dynamic_instances(d, &n), PL_ETYPE);
-		ck_assert_int_eq(pl_inst_masked_dynamic_instances(e, &n), PL_EPARSE);
-	}
+	ck_assert_int_eq(pl_attrs_set(pl_inst_attrs(insts[4]), "predicate",
+	                              pl_attr_list(m, bad, 1)), PL_OK);
+	expect_counts(m, insts, (const int[]){PL_OK, PL_OK, PL_OK, PL_ETYPE, PL_EPARSE},
+	              (const uint64_t[]){55, 55, 9, 0, 0}, 5);
 	const pl_attr *lt5[] = {pl_attr_string(m, "i0 < 5", 6)};
-	ck_assert_int_eq(pl_attrs_set(pl_inst_attrs(b), "predicate",
+	ck_assert_int_eq(pl_attrs_set(pl_inst_attrs(insts[1]), "predicate",
 	                              pl_attr_list(m, lt5, 1)), PL_OK);
 	const pl_attr *dims[] = {pl_attr_int(m, 2), pl_attr_int(m, 10)};
-	ck_assert_int_eq(pl_attrs_set(pl_inst_attrs(c), "domain",
+	ck_assert_int_eq(pl_attrs_set(pl_inst_attrs(insts[2]), "domain",
 	                              pl_attr_list(m, dims, 2)), PL_OK);
-	for (int round = 0; round < 2; round++) {
-		if (round)
-			ck_assert_int_eq(pl_module_prepare_counts(m), PL_OK);
-		uint64_t n = 0;
-		ck_assert_int_eq(pl_inst_masked_dynamic_instances(a, &n), PL_OK);
-		ck_assert_uint_eq(n, 55);
-		ck_assert_int_eq(pl_inst_masked_dynamic_instances(b, &n), PL_OK);
-		ck_assert_uint_eq(n, 50);
-		ck_assert_int_eq(pl_inst_masked_dynamic_instances(c, &n), PL_OK);
-		ck_assert_uint_eq(n, 6);
-		ck_assert_int_eq(pl_inst_masked_dynamic_instances(e, &n), PL_EPARSE);
-	}
+	expect_counts(m, insts, (const int[]){PL_OK, PL_OK, PL_OK, PL_ETYPE, PL_EPARSE},
+	              (const uint64_t[]){55, 50, 6, 0, 0}, 5);
 	ck_assert_int_eq(pl_module_prepare_counts(m), PL_OK); /* nothing new */
 	pl_module_free(m);
 }
