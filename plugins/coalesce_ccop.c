@@ -94,7 +94,9 @@ struct plan {
  * are made of. Models repeat their layers, so a module of thousands of
  * tuples has a few dozen layouts: the first pack of each gets its
  * dictionary built, the others share it (pl_inst_copy_attrs, copy on
- * write), and the types come from here instead of pl_type_get. */
+ * write), and the types come from here instead of pl_type_get. Copying
+ * from the pack that built it would copy its entries each time (it owns
+ * them); its unpack's copy is shared, so later ones copy from that. */
 struct layout {
 	uint64_t hash;
 	const char *kind; /* the tuple's op name */
@@ -102,7 +104,7 @@ struct layout {
 	pl_dtype unit;
 	size_t len;
 	int64_t *numbers; /* offsets then counts */
-	pl_inst *pack;    /* the first pack built with them */
+	pl_inst *shared;  /* the first unpack: its dictionary is shared */
 	const pl_type *packed_type, *flat_type;
 };
 
@@ -362,10 +364,10 @@ static const struct layout *layout_find(const struct coalescer *c, uint64_t hash
 	return k ? &c->layouts[(uintptr_t)k - 1] : NULL;
 }
 
-/* Remembers g's layout, built for pack; when out of memory nothing is
- * remembered: an optimisation, not a failure. */
+/* Remembers g's layout, whose dictionary unpack shares; when out of memory
+ * nothing is remembered: an optimisation, not a failure. */
 static void remember_layout(struct coalescer *c, uint64_t hash, const struct plan *p,
-                            const struct group *g, pl_inst *pack,
+                            const struct group *g, pl_inst *unpack,
                             const pl_type *packed_type, const pl_type *flat_type)
 {
 	if (c->nlayouts == c->layouts_cap) {
@@ -384,7 +386,7 @@ static void remember_layout(struct coalescer *c, uint64_t hash, const struct pla
 	memcpy(numbers, g->offsets, g->len * sizeof *numbers);
 	memcpy(numbers + g->len, g->counts, g->len * sizeof *numbers);
 	c->layouts[c->nlayouts] = (struct layout){hash, pl_inst_opname(p->tuple), p->factor,
-	                                          p->dimension, g->unit, g->len, numbers, pack,
+	                                          p->dimension, g->unit, g->len, numbers, unpack,
 	                                          packed_type, flat_type};
 	struct layout_probe probe = {p, g};
 	size_t j = pl_ht_find(&c->layout_index, (uint32_t)hash, layout_matches, &probe, c);
@@ -525,14 +527,12 @@ static int emit_group(struct coalescer *c, const struct plan *p, const struct gr
 	if ((rc = pl_inst_create(&unpack, f, "unpack", &gathered, 1, types, g->len)) != PL_OK)
 		goto out;
 	pl_value *first = pl_inst_result(ready, g->members[0]);
-	if (known)
-		rc = pl_inst_copy_attrs(pack, known->pack);
-	else if ((rc = set_layout_attrs(pack, p, g)) == PL_OK)
-		remember_layout(c, hash, p, g, pack, packed_type, flat_type);
+	rc = known ? pl_inst_copy_attrs(pack, known->shared) : set_layout_attrs(pack, p, g);
 	/* pack and unpack describe the same layout: one dictionary, shared */
+	if (rc == PL_OK && (rc = pl_inst_copy_attrs(unpack, pack)) == PL_OK && !known)
+		remember_layout(c, hash, p, g, unpack, packed_type, flat_type);
 	if (rc != PL_OK ||
 	    (rc = pl_inst_copy_attrs(coll, t)) != PL_OK ||
-	    (rc = pl_inst_copy_attrs(unpack, pack)) != PL_OK ||
 	    (rc = name_after(buf, first, "_buf")) != PL_OK ||
 	    (rc = name_after(gathered, first, "_flat")) != PL_OK)
 		goto out;

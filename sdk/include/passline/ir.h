@@ -270,8 +270,10 @@ PL_API const pl_attrs *pl_inst_attrs_const(const pl_inst *inst);
  * the other. from is only read: when its entries are already shared (as
  * the reader leaves every dictionary) inst shares them too, copied on
  * write; when from has entries of its own (it was changed since), inst
- * gets a copy of them. PL_OK, PL_ENOMEM (inst unchanged), or PL_EINVAL
- * (nothing changed) for instructions of two modules. */
+ * gets a copy of them (so to give many instructions a dictionary built by
+ * changes, copy it once, then copy from the copy: the rest share it).
+ * PL_OK, PL_ENOMEM (inst unchanged), or PL_EINVAL (nothing changed) for
+ * instructions of two modules. */
 PL_API int pl_inst_copy_attrs(pl_inst *inst, const pl_inst *from);
 
 /* Source location (0 for an instruction built without one). */
