@@ -606,12 +606,9 @@ static void keep_dict(struct parser *p, pl_attrs *d)
 	const struct pl_attr_entry *v = p->entries.v;
 	uint16_t n = (uint16_t)p->entries.n;
 	uint64_t h = n;
-	bool predicated = false;
-	for (uint16_t k = 0; k < n; k++) {
+	for (uint16_t k = 0; k < n; k++)
 		h = (h ^ (uint64_t)v[k].val.key << 32 ^ ((uint64_t)v[k].val.kind << 56) ^
 		     v[k].val.len ^ attr_bits(&v[k].val)) * 0x9e3779b97f4a7c15u;
-		predicated |= v[k].val.key == PL_KEY_PREDICATE;
-	}
 	uint32_t hash = (uint32_t)(h >> 32);
 	struct recent_dict *r = &p->dicts[hash % RECENT_SLOTS];
 	bool same = r->v && r->n == n && r->hash == hash;
@@ -629,10 +626,8 @@ static void keep_dict(struct parser *p, pl_attrs *d)
 	d->n = n;
 	d->cap = 0; /* shared: copy on write */
 	d->fresh = !same && p->job->rest;
-	/* a new pair, for pl_module_prepare_counts (the splice enters the
-	 * rest's, whose lists are not the module's yet) */
-	if (predicated && !same && !p->job->rest)
-		pl_count_note_(p->m, d);
+	if (!same && !p->job->rest && pl_attrs_find_id_(d, PL_KEY_PREDICATE))
+		pl_count_note_(p->m, d); /* the rest's: in the splice */
 }
 
 /* "{" [ KEY "=" attr { "," KEY "=" attr } ] "}" into d */

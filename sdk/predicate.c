@@ -786,7 +786,7 @@ struct count_slot {
 struct pl_count_memo {
 	struct count_slot *v;
 	size_t n, cap;
-	size_t counted; /* the first v[counted..n) may still need counting */
+	size_t counted; /* v[0..counted) are counted, the rest entered only */
 	struct pl_ht index;
 };
 
