@@ -8,9 +8,17 @@ bench_pl_genmodel_SOURCES = bench/pl-genmodel.c
 bench_pl_roundtrip_SOURCES = bench/pl-roundtrip.c
 bench_pl_roundtrip_LDADD = libpassline.la
 
+# pl-memory tells what a module's memory is made of, per instruction. It
+# reads the library's private structures, so it is built from the
+# library's sources (as tests/unit/check_split is), for make bench only.
+EXTRA_PROGRAMS += bench/pl-memory
+bench_pl_memory_SOURCES = bench/pl-memory.c $(libpassline_la_SOURCES)
+bench_pl_memory_CPPFLAGS = $(AM_CPPFLAGS) -I$(srcdir)/sdk
+CLEANFILES += bench/pl-memory$(EXEEXT)
+
 # make bench: the benchmark table (see bench/README.md). Not part of make
 # check: speed is measured, never asserted by a test.
-bench: all
+bench: all bench/pl-memory$(EXEEXT)
 	srcdir=$(srcdir) builddir=$(builddir) $(SHELL) $(srcdir)/bench/run.sh
 .PHONY: bench
 EXTRA_DIST += bench/run.sh bench/README.md bench/pir-to-mlir.py bench/overlap.sh

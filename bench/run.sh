@@ -128,7 +128,9 @@ target_n=${BENCH_TARGET_INSTS-1200000}
 target_json=""
 verdict() { awk -v x="$1" -v lim="$2" 'BEGIN {print (x <= lim) ? "met" : "MISSED"}'; }
 # target FLAGS...: the default pipeline on BENCH_TARGET_INSTS; sets
-# t_insts t_total t_bpi t_per (seconds per instruction)
+# t_insts t_total t_bpi t_per (seconds per instruction), and t_parts and
+# t_parts_json: what the module read is made of (bench/pl-memory), bytes
+# per instruction, the same on any machine
 target() {
 	"$gen" --target-insts "$target_n" --seed 1 "$@" -o "$tmp/m.pir"
 	t_insts=$(grep -c '^  ' "$tmp/m.pir")
@@ -136,14 +138,18 @@ target() {
 	t_total=$m_total
 	t_bpi=$(awk -v n="$t_insts" -v r="$m_rss" 'BEGIN {printf "%.1f", r * 1048576 / n}')
 	t_per=$(awk -v n="$t_insts" -v t="$m_total" 'BEGIN {printf "%.12f", t / n}')
+	"$builddir/bench/pl-memory" "$tmp/m.pir" >"$tmp/parts"
+	t_parts=$(awk '$1 != "json" && $1 != "total" {printf "%s%s %s", sep, $1, $2; sep = ", "}' "$tmp/parts")
+	t_parts_json=$(sed -n 's/^json //p' "$tmp/parts")
 }
 if [ -n "$target_n" ]; then
 	target
-	l_insts=$t_insts l_total=$t_total l_bpi=$t_bpi
+	l_insts=$t_insts l_total=$t_total l_bpi=$t_bpi l_parts=$t_parts l_parts_json=$t_parts_json
 	# ScheduleEstimate's share of that pipeline, from the last run
 	t_sched=$(awk '/ s  ScheduleEstimate$/ {print $1}' "$tmp/err")
 	target --single-function --unique-attrs
-	u_insts=$t_insts u_total=$t_total u_bpi=$t_bpi u_per=$t_per
+	u_insts=$t_insts u_total=$t_total u_bpi=$t_bpi u_per=$t_per u_parts=$t_parts
+	u_parts_json=$t_parts_json
 	# the same shape at a tenth of the size: time per instruction
 	"$gen" --target-insts $((target_n / 10)) --seed 1 --single-function --unique-attrs \
 		-o "$tmp/m.pir"
@@ -151,8 +157,9 @@ if [ -n "$target_n" ]; then
 	run_config default "$tmp/m.pir" -p "$srcdir/conf/default.ini"
 	u_ratio=$(awk -v n="$s_insts" -v t="$m_total" -v big="$u_per" \
 		'BEGIN {printf "%.2f", (t > 0 ? big / (t / n) : 0)}')
-	target_json=$(printf ', "target_insts": %s, "target_total_s": %s, "target_bytes_per_inst": %s, "target_schedule_estimate_s": %s, "single_unique_insts": %s, "single_unique_total_s": %s, "single_unique_bytes_per_inst": %s, "single_unique_scaling": %s' \
-		"$l_insts" "$l_total" "$l_bpi" "${t_sched:-0}" "$u_insts" "$u_total" "$u_bpi" "$u_ratio")
+	target_json=$(printf ', "target_insts": %s, "target_total_s": %s, "target_bytes_per_inst": %s, "target_schedule_estimate_s": %s, "single_unique_insts": %s, "single_unique_total_s": %s, "single_unique_bytes_per_inst": %s, "single_unique_scaling": %s, "target_memory_parts": %s, "single_unique_memory_parts": %s' \
+		"$l_insts" "$l_total" "$l_bpi" "${t_sched:-0}" "$u_insts" "$u_total" "$u_bpi" "$u_ratio" \
+		"$l_parts_json" "$u_parts_json")
 fi
 # Beside LLVM's MLIR, the reference a compiler engineer compares with:
 # mlir-opt parsing and printing the same one-function module with unique
@@ -198,6 +205,7 @@ if [ -n "$target_n" ]; then
 		"$l_insts" "$l_total" "$(verdict "$l_total" 0.87)"
 	printf '    peak memory there: %s bytes per instruction (<= 200): %s\n' "$l_bpi" \
 		"$(verdict "$l_bpi" 200)"
+	printf '      of which the module read, one thread: %s\n' "$l_parts"
 	printf '    ScheduleEstimate there (last run): %s s, %s%% of the pipeline (< 10%%): %s\n' \
 		"${t_sched:-0}" "$(awk -v a="${t_sched:-0}" -v t="$l_total" 'BEGIN {printf "%.1f", (t > 0 ? 100 * a / t : 0)}')" \
 		"$(verdict "$(awk -v a="${t_sched:-0}" -v t="$l_total" 'BEGIN {print (t > 0 ? a / t : 0)}')" 0.1)"
@@ -205,6 +213,7 @@ if [ -n "$target_n" ]; then
 		"$u_insts" "$u_total" "$(verdict "$u_total" 0.7)"
 	printf '    peak memory there: %s bytes per instruction (<= 200): %s\n' "$u_bpi" \
 		"$(verdict "$u_bpi" 200)"
+	printf '      of which the module read, one thread: %s\n' "$u_parts"
 	printf '    time per instruction there over that at %s instructions: %s (<= 1.2): %s\n' \
 		"$s_insts" "$u_ratio" "$(verdict "$u_ratio" 1.2)"
 fi
