@@ -29,6 +29,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "pass_end.h"
 #include "ptr_map.h"
 
 typedef unsigned __int128 u128;
@@ -297,10 +298,8 @@ static int detail_run(pl_pass_ctx *ctx, void *state, pl_module *m)
 	struct totals t = {0, 0};
 	/* every pair counted once, here, not on each instruction that has it */
 	int rc = pl_module_prepare_counts(m);
-	if (rc) {
-		pl_ctx_error(ctx, NULL, "out of memory");
-		return rc;
-	}
+	if (rc)
+		return pass_end_report(ctx, rc, "count");
 	for (size_t fi = 0; fi < pl_module_num_funcs(m) && rc == PL_OK; fi++)
 		for (const pl_inst *inst = pl_func_first_inst(pl_module_func_at(m, fi));
 		     inst && rc == PL_OK; inst = pl_inst_next(inst))

@@ -626,7 +626,7 @@ static void keep_dict(struct parser *p, pl_attrs *d)
 	d->n = n;
 	d->cap = 0; /* shared: copy on write */
 	d->fresh = !same && p->job->rest;
-	if (!same && !p->job->rest && pl_attrs_find_id_(d, PL_KEY_PREDICATE))
+	if (!same && !p->job->rest)
 		pl_count_note_(p->m, d); /* the rest's: in the splice */
 }
 
