@@ -19,7 +19,9 @@
  * older generation are empty. So a table reused per function costs what
  * the function needs, not what the largest one before it needed.
  *
- * The table is never iterated: the order of hashes never reaches output.
+ * The table is iterated (pl_ht_at) only where its order cannot reach
+ * output: for a yes or no over all its items, or to merge one set into
+ * another.
  */
 #ifndef PL_HASH_TABLE_H
 #define PL_HASH_TABLE_H
@@ -171,6 +173,22 @@ static inline bool pl_ht_reserve(struct pl_ht *t)
 	if ((t->count + 1) * 4 > t->cap * 3)
 		return pl_ht_grow_(t);
 	return true;
+}
+
+/* Room for n more items; false when out of memory. */
+static inline bool pl_ht_reserve_n(struct pl_ht *t, size_t n)
+{
+	while ((t->count + n) * 4 > t->cap * 3)
+		if (!pl_ht_grow_(t))
+			return false;
+	return true;
+}
+
+/* The item in slot j, or NULL when it is empty: for j from 0 to cap, every
+ * item, in an order that depends on the hashes (see above). */
+static inline const void *pl_ht_at(const struct pl_ht *t, size_t j)
+{
+	return t->slots[j].gen == t->gen ? t->slots[j].item : NULL;
 }
 
 /* Fills the empty slot j (from pl_ht_find after pl_ht_reserve). */

@@ -121,8 +121,12 @@ static inline pl_value *pl_inst_res_(const pl_inst *i)
 	return (pl_value *)(void *)(pl_inst_ops_(i) + i->nops);
 }
 
-/* The gap between position numbers an append leaves in a new function. */
-enum { PL_APPEND_STEP = 4096 };
+/* The gap between position numbers an append leaves in a new function:
+ * room for ten insertions in a row at one place before any numbering
+ * again, and for four million appends before the whole function is
+ * numbered again (a walk over all of it, which at 4096 a function of
+ * 1.05 million instructions read in order needed). */
+enum { PL_APPEND_STEP = 1024 };
 
 struct pl_func {
 	pl_module *m;
@@ -209,6 +213,13 @@ PL_INTERNAL const void *pl_intern_blob_(pl_module *m, struct pl_ht *set,
  * one of set (one of m's), or blob itself, entered in set. NULL when out
  * of memory. */
 PL_INTERNAL const void *pl_intern_adopt_(struct pl_ht *set, const void *blob);
+/* Every blob of from (interned in another module whose arena to's module
+ * has adopted) into to, as pl_intern_adopt_ enters each; dups maps (by
+ * address) each that to had an equal one of already to that one. Walks
+ * from's slots, not what points at its blobs, and reads a blob's bytes
+ * only where to has one of the same hash. false when out of memory. */
+PL_INTERNAL bool pl_intern_merge_(struct pl_ht *to, const struct pl_ht *from,
+                                  struct pl_ht *dups);
 PL_INTERNAL uint64_t pl_hash_bytes_(const void *p, size_t len);
 /* A 32-bit hash of s[0..len): names, keys and words of up to 16 bytes
  * inline, from loads that cover every byte; longer ones by

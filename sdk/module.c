@@ -55,6 +55,12 @@ void pl_intern_free_(struct pl_ht *set)
 	pl_ht_free(set);
 }
 
+static bool same_ptr(const void *item, const void *probe, const void *ctx)
+{
+	(void)ctx;
+	return item == probe;
+}
+
 /* An interned blob is preceded by its length (8 bytes, so that the blob
  * stays aligned for a type's extents) and followed by a NUL. */
 struct blob {
@@ -107,6 +113,36 @@ const void *pl_intern_adopt_(struct pl_ht *set, const void *blob)
 	if (!pl_ht_used(set, j))
 		pl_ht_put(set, j, hash, blob);
 	return set->slots[j].item;
+}
+
+bool pl_intern_merge_(struct pl_ht *to, const struct pl_ht *from, struct pl_ht *dups)
+{
+	if (!from->count)
+		return true;
+	if (!pl_ht_reserve_n(to, from->count))
+		return false;
+	dups->map = true;
+	for (size_t j = 0; j < from->cap; j++) {
+		const void *blob = pl_ht_at(from, j);
+		if (!blob)
+			continue;
+		/* the hash is the one blob_slot computes: the bytes are read
+		 * only where to has a blob of the same hash */
+		uint32_t hash = from->slots[j].hash;
+		struct blob probe = {blob, (size_t)((const uint64_t *)blob)[-1]};
+		size_t k = pl_ht_find(to, hash, blob_is, &probe, NULL);
+		if (!pl_ht_used(to, k)) {
+			pl_ht_put(to, k, hash, blob);
+			continue;
+		}
+		if (!pl_ht_reserve(dups))
+			return false;
+		uint32_t h = pl_ht_hash_ptr(blob);
+		size_t d = pl_ht_find(dups, h, same_ptr, blob, NULL);
+		pl_ht_put(dups, d, h, blob);
+		dups->vals[d] = (void *)(uintptr_t)to->slots[k].item;
+	}
+	return true;
 }
 
 const char *pl_intern_str_(pl_module *m, const char *s, size_t len)

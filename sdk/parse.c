@@ -853,6 +853,8 @@ int pl_parse_job_(struct pl_parse_job *job, pl_module **out)
 			p->in_cont = true;
 			parse_body(p, job->cont);
 			p->in_cont = false;
+			job->cont_values = p->values; /* the splice looks for clashes */
+			memset(&p->values, 0, sizeof p->values);
 		}
 		while (TOK.kind != PL_T_EOF)
 			parse_func(p);
@@ -877,14 +879,4 @@ int pl_parse_job_(struct pl_parse_job *job, pl_module **out)
 	pl_ht_free(&p->dtypes);
 	free(p);
 	return rc;
-}
-
-int pl_parse_buffer(const char *text, size_t len, const char *source_name,
-                    pl_diags *diags, pl_module **out)
-{
-	if (!text && len)
-		return PL_EINVAL;
-	struct pl_parse_job job = {.text = text ? text : "", .len = len,
-	                           .source_name = source_name, .diags = diags};
-	return pl_parse_job_(&job, out);
 }

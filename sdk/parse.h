@@ -42,6 +42,7 @@ struct pl_parse_job {
 	pl_func *cont;
 	pl_value **holes;
 	size_t nholes;
+	struct pl_ht cont_values; /* cont's values by name (owned by the caller) */
 };
 
 /* Reads job's text into a new module (*out). Returns PL_OK, PL_EPARSE,

@@ -105,6 +105,17 @@ static const char *split_point(const char *text, size_t len, size_t from, const 
 	return NULL;
 }
 
+/* Text in memory, read on the caller's thread. */
+int pl_parse_buffer(const char *text, size_t len, const char *source_name,
+                    pl_diags *diags, pl_module **out)
+{
+	if (!text && len)
+		return PL_EINVAL;
+	struct pl_parse_job job = {.text = text ? text : "", .len = len,
+	                           .source_name = source_name, .diags = diags};
+	return pl_parse_job_(&job, out);
+}
+
 int pl_parse_text_(const char *text, size_t len, size_t split, const char *name,
                    pl_diags *diags, bool release, bool *split_taken, pl_module **out)
 {
@@ -140,6 +151,7 @@ int pl_parse_text_(const char *text, size_t len, size_t split, const char *name,
 		join_rest(r);
 		pl_module_free(r->m);
 		free(r->job.holes);
+		pl_ht_free(&r->job.cont_values);
 		pl_diags_free(r->job.diags);
 		free(r);
 	}

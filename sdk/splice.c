@@ -11,9 +11,15 @@
  * What fits is moved, not copied: the second module's arenas, its
  * functions and its instructions become the first's. Its interned strings,
  * types and lists are the first module's own afterwards: each is looked
- * up there by content once (a string or list not there is adopted as it
- * is), and every pointer to it is replaced; its attribute keys are
- * renumbered as the first module numbers them. */
+ * up there by content once (one not there is adopted as it is), and every
+ * pointer to one the first module had already is replaced; its attribute
+ * keys are renumbered as the first module numbers them.
+ *
+ * This is the part of reading that one thread does alone, so it walks
+ * tables rather than instructions where it can: whether a name of the
+ * rest's is one of the first reader's, and which strings the first module
+ * has already, are asked of the second reader's tables, slot by slot,
+ * with the hashes they keep. */
 #include "parse.h"
 
 #include <stdlib.h>
@@ -23,7 +29,8 @@ enum { RECENT = 4096 };
 struct remap {
 	pl_module *to;
 	uint32_t *key_ids; /* a key's number in the rest -> its number in to */
-	struct pl_ht map; /* interned in the rest -> the same in to */
+	struct pl_ht strings; /* a string of the rest's that to had -> to's */
+	struct pl_ht map; /* a type or list of the rest's -> the same in to */
 	struct recent {
 		const void *from, *to;
 	} recent[RECENT]; /* looked up lately, by address */
@@ -36,9 +43,14 @@ static bool same_item(const void *item, const void *probe, const void *ctx)
 	return item == probe;
 }
 
-static const void *make_str(struct remap *r, const void *s)
+/* The string s of the rest's, as to has it (every one was entered in
+ * to's strings at once, see pl_splice_rest_). */
+static const char *str_of(const struct remap *r, const char *s)
 {
-	return pl_intern_adopt_(&r->to->strings, s);
+	if (!r->strings.count)
+		return s;
+	size_t j = pl_ht_find(&r->strings, pl_ht_hash_ptr(s), same_item, s, NULL);
+	return pl_ht_used(&r->strings, j) ? r->strings.vals[j] : s;
 }
 
 static const void *make_type(struct remap *r, const void *p)
@@ -85,7 +97,7 @@ static inline const void *remap(struct remap *r, const void *from,
 static void remap_attr(struct remap *r, pl_attr *a)
 {
 	if (a->kind == PL_ATTR_STRING)
-		a->u.s = remap(r, a->u.s, make_str);
+		a->u.s = str_of(r, a->u.s);
 	else if (a->kind == PL_ATTR_LIST && a->len)
 		a->u.list = remap(r, a->u.list, make_list);
 }
@@ -117,7 +129,7 @@ static void remap_attrs(struct remap *r, pl_attrs *d)
 
 static void remap_inst(struct remap *r, pl_inst *i, uint32_t lines)
 {
-	i->opname = remap(r, i->opname, make_str);
+	i->opname = str_of(r, i->opname);
 	remap_attrs(r, &i->attrs);
 	pl_value *res = pl_inst_res_(i);
 	for (uint32_t k = 0; k < i->nres; k++)
@@ -125,13 +137,13 @@ static void remap_inst(struct remap *r, pl_inst *i, uint32_t lines)
 	i->line += lines;
 }
 
-enum { PREFETCH_AHEAD = 8 };
+enum { PREFETCH_AHEAD = 16 };
 
-static void prefetch_results(const struct pl_ht *values, const pl_inst *i)
+/* Whether the values item and probe have the same name. */
+static bool named_as(const void *item, const void *probe, const void *ctx)
 {
-	const pl_value *res = pl_inst_res_((pl_inst *)(uintptr_t)i);
-	for (uint32_t k = 0; k < i->nres; k++)
-		pl_ht_prefetch(values, pl_hash_short_(res[k].name, strlen(res[k].name)));
+	(void)ctx;
+	return strcmp(((const pl_value *)item)->name, ((const pl_value *)probe)->name) == 0;
 }
 
 /* Whether the rest fits after f (see above); found[k] is the value of
@@ -144,20 +156,18 @@ static bool fits(const pl_module *a, const struct pl_ht *values, const pl_module
 		if (!(found[k] = pl_parse_values_lookup_(values, name, strlen(name))))
 			return false;
 	}
-	/* the slots of the results some instructions ahead are asked for
-	 * before they are looked up: the table is far bigger than the caches */
-	const pl_inst *ahead = rest->cont->first;
-	for (int k = 0; ahead && k < PREFETCH_AHEAD; k++, ahead = ahead->next)
-		prefetch_results(values, ahead);
-	for (const pl_inst *i = rest->cont->first; i; i = i->next) {
-		if (ahead) {
-			prefetch_results(values, ahead);
-			ahead = ahead->next;
-		}
-		const pl_value *res = pl_inst_res_((pl_inst *)(uintptr_t)i);
-		for (uint32_t k = 0; k < i->nres; k++)
-			if (pl_parse_values_lookup_(values, res[k].name, strlen(res[k].name)))
-				return false;
+	/* no value of the rest's is named as one of f's: the two readers hash
+	 * names alike, so the rest's table gives each name's hash without
+	 * reading it (nor its value), and a name is read only where f's
+	 * values have one of the same hash; the slots some items ahead
+	 * are asked for first, the table being far bigger than the caches */
+	const struct pl_ht *mine = &rest->cont_values;
+	for (size_t j = 0; values->count && j < mine->cap; j++) {
+		if (j + PREFETCH_AHEAD < mine->cap && pl_ht_at(mine, j + PREFETCH_AHEAD))
+			pl_ht_prefetch(values, mine->slots[j + PREFETCH_AHEAD].hash);
+		const pl_value *v = pl_ht_at(mine, j);
+		if (v && pl_ht_get(values, mine->slots[j].hash, named_as, v, NULL))
+			return false;
 	}
 	for (size_t k = 1; k < b->nfuncs; k++) /* funcs[0] is rest->cont */
 		if (pl_module_find_func_(a, b->funcs[k]->name, strlen(b->funcs[k]->name)))
@@ -203,11 +213,13 @@ int pl_splice_rest_(pl_func *f, const struct pl_ht *values, uint32_t line, pl_mo
 		pl_arena_adopt(&a->insts, &b->insts);
 		r->to = a;
 		r->map.map = true;
+		if (!pl_intern_merge_(&a->strings, &b->strings, &r->strings))
+			r->failed = true;
 		/* the rest's keys, numbered in a */
 		if (!(r->key_ids = calloc(b->keys.n + 1, sizeof *r->key_ids)))
 			r->failed = true;
 		for (uint32_t k = 1; r->key_ids && k <= b->keys.n; k++)
-			if (!(r->key_ids[k] = pl_key_id_(a, remap(r, b->keys.names[k], make_str))))
+			if (!(r->key_ids[k] = pl_key_id_(a, str_of(r, b->keys.names[k]))))
 				r->failed = true;
 	}
 	if (adopted && !r->failed) {
@@ -240,6 +252,7 @@ int pl_splice_rest_(pl_func *f, const struct pl_ht *values, uint32_t line, pl_mo
 	}
 	if (r) {
 		pl_ht_free(&r->map);
+		pl_ht_free(&r->strings);
 		free(r->key_ids);
 		free(r);
 	}
