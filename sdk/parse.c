@@ -56,7 +56,6 @@ struct parser {
 	struct pl_parse_job *job;
 	bool in_cont;        /* reading job->cont, whose beginning is elsewhere */
 	struct pl_ht holes;  /* its values used before any definition, by name */
-	struct VEC(pl_value *) hole_list;
 	struct refs refs;    /* the last list of values read */
 	struct refs results; /* the results of the instruction being read */
 	bool have_results;
@@ -205,13 +204,6 @@ static void prefetch_slots(const struct parser *p, const struct refs *r, size_t 
 		pl_ht_prefetch(&p->values, pl_hash_short_(r->v[k].s, r->v[k].len));
 }
 
-pl_value *pl_parse_values_lookup_(const struct pl_ht *values, const char *name, size_t len)
-{
-	struct ref r = {name, len, 0, 0};
-	return (pl_value *)(uintptr_t)pl_ht_get(values, pl_hash_short_(name, len), value_named,
-	                                        &r, NULL);
-}
-
 /* A value that the rest of a function uses before any definition, when
  * the reader began inside it: one hole per name. */
 static pl_value *hole(struct parser *p, const struct ref *r, uint32_t hash)
@@ -223,7 +215,6 @@ static pl_value *hole(struct parser *p, const struct ref *r, uint32_t hash)
 		memset(v, 0, sizeof *v);
 		v->name = value_name(p, r, hash);
 		pl_ht_put(&p->holes, j, hash, v);
-		PUSH(p, p->hole_list, v);
 	}
 	return (pl_value *)(uintptr_t)p->holes.slots[j].item;
 }
@@ -853,15 +844,14 @@ int pl_parse_job_(struct pl_parse_job *job, pl_module **out)
 			p->in_cont = true;
 			parse_body(p, job->cont);
 			p->in_cont = false;
-			job->cont_values = p->values; /* the splice looks for clashes */
+			job->cont_values = p->values;
 			memset(&p->values, 0, sizeof p->values);
 		}
 		while (TOK.kind != PL_T_EOF)
 			parse_func(p);
 		*out = p->m;
-		job->holes = p->hole_list.v;
-		job->nholes = p->hole_list.n;
-		p->hole_list.v = NULL;
+		job->holes = p->holes;
+		memset(&p->holes, 0, sizeof p->holes);
 	}
 	pl_lex_free_(&p->lx);
 	free(p->refs.v);
@@ -871,7 +861,6 @@ int pl_parse_job_(struct pl_parse_job *job, pl_module **out)
 	free(p->entries.v);
 	free(p->entry_at.v);
 	free(p->elems.v);
-	free(p->hole_list.v);
 	pl_ht_free(&p->values);
 	pl_ht_free(&p->holes);
 	pl_ht_free(&p->ops);

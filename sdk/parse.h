@@ -24,8 +24,9 @@ struct pl_parse_job {
 
 	/* The first reader: before reading the instruction that begins at
 	 * stop_at (when one does, in a function body), it calls take_rest
-	 * with that function, its values so far by name (values_lookup
-	 * finds one) and the instruction's line. take_rest returns 1 when it
+	 * with that function, its values so far by name (a table whose
+	 * slots hold pl_value pointers, hashed as pl_hash_short_ hashes their
+	 * names) and the instruction's line. take_rest returns 1 when it
 	 * has put the rest of the module in place (the reader then stops
 	 * there), 0 to read on, or a negative PL_E* status to fail with. */
 	const char *stop_at;
@@ -35,23 +36,20 @@ struct pl_parse_job {
 	/* The second reader: rest says the text begins inside a function
 	 * body. Lines count from the text's first line as line 1. It leaves
 	 * the function of the instructions before the first '}' in cont
-	 * (named ""), and the values they use without a definition in holes
-	 * (owned by the caller afterwards; named as written, no type, their
-	 * uses linked). */
+	 * (named ""), the values they use without a definition in holes, by
+	 * name (named as written, no type, their uses linked), and the values
+	 * they define in cont_values, by name; the caller owns both tables
+	 * afterwards. */
 	bool rest;
 	pl_func *cont;
-	pl_value **holes;
-	size_t nholes;
-	struct pl_ht cont_values; /* cont's values by name (owned by the caller) */
+	struct pl_ht holes;
+	struct pl_ht cont_values;
 };
 
 /* Reads job's text into a new module (*out). Returns PL_OK, PL_EPARSE,
  * PL_ELIMIT or PL_ENOMEM, as pl_parse_buffer. */
 PL_INTERNAL int pl_parse_job_(struct pl_parse_job *job, pl_module **out);
 
-/* The value named name[0..len) in a reader's values (see take_rest). */
-PL_INTERNAL pl_value *pl_parse_values_lookup_(const struct pl_ht *values, const char *name,
-                                              size_t len);
 
 /* --- splice.c --- */
 /* Puts the rest of a module, read by a second reader (rest, into b), after

@@ -150,7 +150,7 @@ int pl_parse_text_(const char *text, size_t len, size_t split, const char *name,
 	if (r) {
 		join_rest(r);
 		pl_module_free(r->m);
-		free(r->job.holes);
+		pl_ht_free(&r->job.holes);
 		pl_ht_free(&r->job.cont_values);
 		pl_diags_free(r->job.diags);
 		free(r);

@@ -146,21 +146,26 @@ static bool named_as(const void *item, const void *probe, const void *ctx)
 	return strcmp(((const pl_value *)item)->name, ((const pl_value *)probe)->name) == 0;
 }
 
-/* Whether the rest fits after f (see above); found[k] is the value of
- * the first reader's that holes[k] stands for. */
+/* Whether the rest fits after f (see above); found[j] is the value of
+ * the first reader's that the hole in slot j of rest->holes stands for.
+ * Both walk the second reader's tables: the two readers hash names
+ * alike, so each slot gives a name's hash without reading the name (nor
+ * its value), and a name is read only where f's values have one of the
+ * same hash; the slots some items ahead are asked for first, the table
+ * being far bigger than the caches. */
 static bool fits(const pl_module *a, const struct pl_ht *values, const pl_module *b,
                  const struct pl_parse_job *rest, pl_value **found)
 {
-	for (size_t k = 0; k < rest->nholes; k++) {
-		const char *name = rest->holes[k]->name;
-		if (!(found[k] = pl_parse_values_lookup_(values, name, strlen(name))))
+	const struct pl_ht *holes = &rest->holes;
+	for (size_t j = 0; j < holes->cap; j++) {
+		if (j + PREFETCH_AHEAD < holes->cap && pl_ht_at(holes, j + PREFETCH_AHEAD))
+			pl_ht_prefetch(values, holes->slots[j + PREFETCH_AHEAD].hash);
+		const pl_value *hole = pl_ht_at(holes, j);
+		if (hole && !(found[j] = (pl_value *)(uintptr_t)pl_ht_get(
+		                      values, holes->slots[j].hash, named_as, hole, NULL)))
 			return false;
 	}
-	/* no value of the rest's is named as one of f's: the two readers hash
-	 * names alike, so the rest's table gives each name's hash without
-	 * reading it (nor its value), and a name is read only where f's
-	 * values have one of the same hash; the slots some items ahead
-	 * are asked for first, the table being far bigger than the caches */
+	/* no value of the rest's is named as one of f's */
 	const struct pl_ht *mine = &rest->cont_values;
 	for (size_t j = 0; values->count && j < mine->cap; j++) {
 		if (j + PREFETCH_AHEAD < mine->cap && pl_ht_at(mine, j + PREFETCH_AHEAD))
@@ -198,7 +203,7 @@ int pl_splice_rest_(pl_func *f, const struct pl_ht *values, uint32_t line, pl_mo
                     const struct pl_parse_job *rest)
 {
 	pl_module *a = f->m;
-	pl_value **found = malloc((rest->nholes ? rest->nholes : 1) * sizeof *found);
+	pl_value **found = malloc((rest->holes.cap ? rest->holes.cap : 1) * sizeof *found);
 	struct remap *r = calloc(1, sizeof *r);
 	int rc = found && r ? PL_OK : PL_ENOMEM;
 	if (rc == PL_OK && !fits(a, values, b, rest, found)) {
@@ -223,8 +228,9 @@ int pl_splice_rest_(pl_func *f, const struct pl_ht *values, uint32_t line, pl_mo
 				r->failed = true;
 	}
 	if (adopted && !r->failed) {
-		for (size_t k = 0; k < rest->nholes; k++)
-			fill_hole(rest->holes[k], found[k]);
+		for (size_t j = 0; j < rest->holes.cap; j++)
+			if (pl_ht_at(&rest->holes, j))
+				fill_hole((pl_value *)(uintptr_t)pl_ht_at(&rest->holes, j), found[j]);
 		uint32_t lines = line - 1; /* the rest's line 1 is line */
 		for (pl_inst *i = rest->cont->first, *next; i; i = next) {
 			next = i->next;
