@@ -50,7 +50,6 @@ struct pl_parse_job {
  * PL_ELIMIT or PL_ENOMEM, as pl_parse_buffer. */
 PL_INTERNAL int pl_parse_job_(struct pl_parse_job *job, pl_module **out);
 
-
 /* --- splice.c --- */
 /* Puts the rest of a module, read by a second reader (rest, into b), after
  * the instructions of f, whose reader stopped at the rest's first line,

@@ -146,34 +146,33 @@ static bool named_as(const void *item, const void *probe, const void *ctx)
 	return strcmp(((const pl_value *)item)->name, ((const pl_value *)probe)->name) == 0;
 }
 
+/* The value of values named as the one in slot j of mine, a table of the
+ * second reader's; NULL when there is none or the slot is empty. The two
+ * readers hash names alike, so the slot gives the name's hash without
+ * reading the name (nor its value), which is read only where values has
+ * one of the same hash. The slot of the item some slots on is asked for
+ * first: values is far bigger than the caches. */
+static pl_value *named_in(const struct pl_ht *values, const struct pl_ht *mine, size_t j)
+{
+	if (j + PREFETCH_AHEAD < mine->cap && pl_ht_at(mine, j + PREFETCH_AHEAD))
+		pl_ht_prefetch(values, mine->slots[j + PREFETCH_AHEAD].hash);
+	const pl_value *v = pl_ht_at(mine, j);
+	return v ? (pl_value *)(uintptr_t)pl_ht_get(values, mine->slots[j].hash, named_as, v, NULL)
+	         : NULL;
+}
+
 /* Whether the rest fits after f (see above); found[j] is the value of
- * the first reader's that the hole in slot j of rest->holes stands for.
- * Both walk the second reader's tables: the two readers hash names
- * alike, so each slot gives a name's hash without reading the name (nor
- * its value), and a name is read only where f's values have one of the
- * same hash; the slots some items ahead are asked for first, the table
- * being far bigger than the caches. */
+ * the first reader's that the hole in slot j of rest->holes stands for. */
 static bool fits(const pl_module *a, const struct pl_ht *values, const pl_module *b,
                  const struct pl_parse_job *rest, pl_value **found)
 {
-	const struct pl_ht *holes = &rest->holes;
-	for (size_t j = 0; j < holes->cap; j++) {
-		if (j + PREFETCH_AHEAD < holes->cap && pl_ht_at(holes, j + PREFETCH_AHEAD))
-			pl_ht_prefetch(values, holes->slots[j + PREFETCH_AHEAD].hash);
-		const pl_value *hole = pl_ht_at(holes, j);
-		if (hole && !(found[j] = (pl_value *)(uintptr_t)pl_ht_get(
-		                      values, holes->slots[j].hash, named_as, hole, NULL)))
+	const struct pl_ht *holes = &rest->holes, *defined = &rest->cont_values;
+	for (size_t j = 0; j < holes->cap; j++)
+		if (pl_ht_at(holes, j) && !(found[j] = named_in(values, holes, j)))
 			return false;
-	}
-	/* no value of the rest's is named as one of f's */
-	const struct pl_ht *mine = &rest->cont_values;
-	for (size_t j = 0; values->count && j < mine->cap; j++) {
-		if (j + PREFETCH_AHEAD < mine->cap && pl_ht_at(mine, j + PREFETCH_AHEAD))
-			pl_ht_prefetch(values, mine->slots[j + PREFETCH_AHEAD].hash);
-		const pl_value *v = pl_ht_at(mine, j);
-		if (v && pl_ht_get(values, mine->slots[j].hash, named_as, v, NULL))
+	for (size_t j = 0; j < defined->cap; j++)
+		if (named_in(values, defined, j))
 			return false;
-	}
 	for (size_t k = 1; k < b->nfuncs; k++) /* funcs[0] is rest->cont */
 		if (pl_module_find_func_(a, b->funcs[k]->name, strlen(b->funcs[k]->name)))
 			return false;
