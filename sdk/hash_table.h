@@ -20,8 +20,8 @@
  * the function needs, not what the largest one before it needed.
  *
  * The table is iterated (pl_ht_at) only where its order cannot reach
- * output: for a yes or no over all its items, or to merge one set into
- * another.
+ * output: for a yes or no over all its items, or for work on each item
+ * that no other item's changes (merging one set into another, say).
  */
 #ifndef PL_HASH_TABLE_H
 #define PL_HASH_TABLE_H
