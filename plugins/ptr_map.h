@@ -32,17 +32,11 @@ struct ptr_map {
 	struct pl_ht t; /* items: the keys; values beside them */
 };
 
-static inline bool ptr_map_same_(const void *item, const void *probe, const void *ctx)
-{
-	(void)ctx;
-	return item == probe;
-}
-
 static inline void *ptr_map_get(const struct ptr_map *m, const void *key)
 {
 	if (!m->t.count)
 		return NULL;
-	size_t j = pl_ht_find(&m->t, pl_ht_hash_ptr(key), ptr_map_same_, key, NULL);
+	size_t j = pl_ht_find(&m->t, pl_ht_hash_ptr(key), pl_ht_same_ptr, key, NULL);
 	return pl_ht_used(&m->t, j) ? m->t.vals[j] : NULL;
 }
 
@@ -54,7 +48,7 @@ static inline bool ptr_map_put(struct ptr_map *m, const void *key, void *val)
 	if (!pl_ht_reserve(&m->t))
 		return false;
 	uint32_t hash = pl_ht_hash_ptr(key);
-	size_t j = pl_ht_find(&m->t, hash, ptr_map_same_, key, NULL);
+	size_t j = pl_ht_find(&m->t, hash, pl_ht_same_ptr, key, NULL);
 	if (!pl_ht_used(&m->t, j))
 		pl_ht_put(&m->t, j, hash, key);
 	m->t.vals[j] = val;

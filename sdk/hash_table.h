@@ -58,6 +58,14 @@ static inline uint32_t pl_ht_hash_ptr(const void *p)
 /* Whether item (in the table) equals probe (what is looked up). */
 typedef bool (*pl_ht_same_fn)(const void *item, const void *probe, const void *ctx);
 
+/* The pl_ht_same_fn of a table keyed by address (hashed by
+ * pl_ht_hash_ptr). */
+static inline bool pl_ht_same_ptr(const void *item, const void *probe, const void *ctx)
+{
+	(void)ctx;
+	return item == probe;
+}
+
 static inline bool pl_ht_used(const struct pl_ht *t, size_t j)
 {
 	return t->slots[j].gen == t->gen;

@@ -757,12 +757,6 @@ static bool same_name(const void *item, const void *probe, const void *ctx)
 	return pi->nlen == n->len && memcmp(pi->name, n->s, n->len) == 0;
 }
 
-static bool same_ptr(const void *item, const void *probe, const void *ctx)
-{
-	(void)ctx;
-	return item == probe;
-}
-
 /* Brings the map from instruction to line up to line upto (excluded): it
  * is made as far as it is asked about, most computations never need it. */
 static void owners_sync(struct hr *r, uint32_t upto)
@@ -774,7 +768,7 @@ static void owners_sync(struct hr *r, uint32_t upto)
 		if (!pl_ht_reserve(&r->owners))
 			nomem(r);
 		uint32_t h = pl_ht_hash_ptr(pi->inst);
-		size_t j = pl_ht_find(&r->owners, h, same_ptr, pi->inst, NULL);
+		size_t j = pl_ht_find(&r->owners, h, pl_ht_same_ptr, pi->inst, NULL);
 		pl_ht_put(&r->owners, j, h, pi->inst);
 		r->owners.vals[j] = (void *)(uintptr_t)r->owners_upto;
 	}
@@ -1723,7 +1717,7 @@ static const struct pinst *owner_of(struct hr *r, const pl_value *v, uint32_t up
 	owners_sync(r, upto);
 	if (!r->owners.count)
 		return NULL;
-	size_t j = pl_ht_find(&r->owners, pl_ht_hash_ptr(def), same_ptr, def, NULL);
+	size_t j = pl_ht_find(&r->owners, pl_ht_hash_ptr(def), pl_ht_same_ptr, def, NULL);
 	if (!pl_ht_used(&r->owners, j))
 		return NULL;
 	*leaf = (uint32_t)pl_value_index(v);

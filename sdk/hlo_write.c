@@ -466,18 +466,12 @@ nomem:
 
 /* ---- entities ---- */
 
-static bool same_ptr(const void *item, const void *probe, const void *ctx)
-{
-	(void)ctx;
-	return item == probe;
-}
-
 /* The entity of instruction i, or UINT32_MAX. */
 static uint32_t imap_find(const struct hw *w, const pl_inst *i)
 {
 	if (!w->imap.count)
 		return UINT32_MAX;
-	size_t j = pl_ht_find(&w->imap, pl_ht_hash_ptr(i), same_ptr, i, NULL);
+	size_t j = pl_ht_find(&w->imap, pl_ht_hash_ptr(i), pl_ht_same_ptr, i, NULL);
 	return pl_ht_used(&w->imap, j) ? (uint32_t)(uintptr_t)w->imap.vals[j] : UINT32_MAX;
 }
 
@@ -489,7 +483,7 @@ static void imap_put(struct hw *w, const pl_inst *i, uint32_t v)
 		return;
 	}
 	uint32_t h = pl_ht_hash_ptr(i);
-	size_t j = pl_ht_find(&w->imap, h, same_ptr, i, NULL);
+	size_t j = pl_ht_find(&w->imap, h, pl_ht_same_ptr, i, NULL);
 	pl_ht_put(&w->imap, j, h, i);
 	w->imap.vals[j] = (void *)(uintptr_t)v;
 }

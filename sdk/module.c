@@ -55,12 +55,6 @@ void pl_intern_free_(struct pl_ht *set)
 	pl_ht_free(set);
 }
 
-static bool same_ptr(const void *item, const void *probe, const void *ctx)
-{
-	(void)ctx;
-	return item == probe;
-}
-
 /* An interned blob is preceded by its length (8 bytes, so that the blob
  * stays aligned for a type's extents) and followed by a NUL. */
 struct blob {
@@ -138,7 +132,7 @@ bool pl_intern_merge_(struct pl_ht *to, const struct pl_ht *from, struct pl_ht *
 		if (!pl_ht_reserve(dups))
 			return false;
 		uint32_t h = pl_ht_hash_ptr(blob);
-		size_t d = pl_ht_find(dups, h, same_ptr, blob, NULL);
+		size_t d = pl_ht_find(dups, h, pl_ht_same_ptr, blob, NULL);
 		pl_ht_put(dups, d, h, blob);
 		dups->vals[d] = (void *)(uintptr_t)to->slots[k].item;
 	}
@@ -150,18 +144,12 @@ const char *pl_intern_str_(pl_module *m, const char *s, size_t len)
 	return pl_intern_blob_(m, &m->strings, s, len);
 }
 
-static bool same_key(const void *item, const void *probe, const void *ctx)
-{
-	(void)ctx;
-	return item == probe;
-}
-
 uint32_t pl_key_id_(pl_module *m, const char *interned)
 {
 	struct pl_keys *k = &m->keys;
 	uint32_t hash = pl_ht_hash_ptr(interned);
 	if (k->ids.count) {
-		size_t j = pl_ht_find(&k->ids, hash, same_key, interned, NULL);
+		size_t j = pl_ht_find(&k->ids, hash, pl_ht_same_ptr, interned, NULL);
 		if (pl_ht_used(&k->ids, j))
 			return (uint32_t)(uintptr_t)k->ids.vals[j];
 	}
@@ -177,7 +165,7 @@ uint32_t pl_key_id_(pl_module *m, const char *interned)
 	}
 	uint32_t id = ++k->n;
 	k->names[id] = interned;
-	size_t j = pl_ht_find(&k->ids, hash, same_key, interned, NULL);
+	size_t j = pl_ht_find(&k->ids, hash, pl_ht_same_ptr, interned, NULL);
 	pl_ht_put(&k->ids, j, hash, interned);
 	k->ids.vals[j] = (void *)(uintptr_t)id;
 	return id;

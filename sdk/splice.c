@@ -37,19 +37,13 @@ struct remap {
 	bool failed;      /* out of memory */
 };
 
-static bool same_item(const void *item, const void *probe, const void *ctx)
-{
-	(void)ctx;
-	return item == probe;
-}
-
 /* The string s of the rest's, as to has it (every one was entered in
  * to's strings at once, see pl_splice_rest_). */
 static const char *str_of(const struct remap *r, const char *s)
 {
 	if (!r->strings.count)
 		return s;
-	size_t j = pl_ht_find(&r->strings, pl_ht_hash_ptr(s), same_item, s, NULL);
+	size_t j = pl_ht_find(&r->strings, pl_ht_hash_ptr(s), pl_ht_same_ptr, s, NULL);
 	return pl_ht_used(&r->strings, j) ? r->strings.vals[j] : s;
 }
 
@@ -70,13 +64,13 @@ remap_slow(struct remap *r, const void *from, uint32_t hash,
 {
 	const void *to = NULL;
 	size_t j = 0;
-	if (r->map.count && pl_ht_used(&r->map, j = pl_ht_find(&r->map, hash, same_item, from, NULL))) {
+	if (r->map.count && pl_ht_used(&r->map, j = pl_ht_find(&r->map, hash, pl_ht_same_ptr, from, NULL))) {
 		to = r->map.vals[j];
 	} else if (!(to = make(r, from)) || !pl_ht_reserve(&r->map)) {
 		r->failed = true; /* make may have filled the map: reserve after it */
 		return from;
 	} else {
-		j = pl_ht_find(&r->map, hash, same_item, from, NULL);
+		j = pl_ht_find(&r->map, hash, pl_ht_same_ptr, from, NULL);
 		pl_ht_put(&r->map, j, hash, from);
 		r->map.vals[j] = (void *)(uintptr_t)to;
 	}
@@ -227,9 +221,11 @@ int pl_splice_rest_(pl_func *f, const struct pl_ht *values, uint32_t line, pl_mo
 				r->failed = true;
 	}
 	if (adopted && !r->failed) {
-		for (size_t j = 0; j < rest->holes.cap; j++)
-			if (pl_ht_at(&rest->holes, j))
-				fill_hole((pl_value *)(uintptr_t)pl_ht_at(&rest->holes, j), found[j]);
+		for (size_t j = 0; j < rest->holes.cap; j++) {
+			pl_value *hole = (pl_value *)(uintptr_t)pl_ht_at(&rest->holes, j);
+			if (hole)
+				fill_hole(hole, found[j]);
+		}
 		uint32_t lines = line - 1; /* the rest's line 1 is line */
 		for (pl_inst *i = rest->cont->first, *next; i; i = next) {
 			next = i->next;

@@ -506,18 +506,12 @@ static void check_collective(struct verifier *v, const pl_inst *i, const struct 
 
 /* ---- asynchronous collectives ---- */
 
-static bool same_buf(const void *item, const void *probe, const void *ctx)
-{
-	(void)ctx;
-	return item == probe;
-}
-
 static struct flight_slot *flight_find(const struct flight_table *t, const pl_value *buf)
 {
 	const struct pl_ht *ix = &t->index;
 	if (!ix->count)
 		return NULL;
-	size_t j = pl_ht_find(ix, pl_ht_hash_ptr(buf), same_buf, buf, NULL);
+	size_t j = pl_ht_find(ix, pl_ht_hash_ptr(buf), pl_ht_same_ptr, buf, NULL);
 	return pl_ht_used(ix, j) ? &t->v[(uintptr_t)ix->vals[j] - 1] : NULL;
 }
 
@@ -552,7 +546,7 @@ static void flight_add(struct verifier *v, const pl_inst *s, const pl_inst *d)
 				return;
 			}
 			uint32_t hash = pl_ht_hash_ptr(buf);
-			size_t j = pl_ht_find(&t->index, hash, same_buf, buf, NULL);
+			size_t j = pl_ht_find(&t->index, hash, pl_ht_same_ptr, buf, NULL);
 			t->v[t->n] = (struct flight_slot){s, d};
 			pl_ht_put(&t->index, j, hash, buf);
 			t->index.vals[j] = (void *)(uintptr_t)++t->n;
