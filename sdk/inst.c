@@ -566,8 +566,8 @@ int pl_inst_copy_attrs(pl_inst *inst, const pl_inst *from)
 /* ---- accessors ---- */
 
 pl_func *pl_inst_func(const pl_inst *i) { return i->func; }
-pl_inst *pl_inst_next(const pl_inst *i) { return i->next; }
-pl_inst *pl_inst_prev(const pl_inst *i) { return i->prev; }
+pl_inst *pl_inst_next(const pl_inst *i) { return pl_inst_next_(i); }
+pl_inst *pl_inst_prev(const pl_inst *i) { return pl_inst_prev_(i); }
 bool pl_inst_is_linked(const pl_inst *i) { return (i->flags & PL_INST_LINKED) != 0; }
 pl_op pl_inst_op(const pl_inst *i) { return (pl_op)i->op; }
 const char *pl_inst_opname(const pl_inst *i) { return i->opname; }

@@ -325,7 +325,7 @@ static int assign(pl_func *f, struct naming *nm, bool all)
 	} while (0)
 	for (size_t k = 0; k < f->nargs; k++)
 		VISIT(&f->args[k]->v);
-	for (pl_inst *i = f->first; i; i = i->next) {
+	for (pl_inst *i = f->first; i; i = pl_inst_next_(i)) {
 		pl_value *res = pl_inst_res_(i);
 		for (uint32_t k = 0; k < i->nres; k++)
 			VISIT(&res[k]);

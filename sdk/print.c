@@ -375,7 +375,7 @@ void pl_out_part_(struct out *o, const pl_func *const *funcs, size_t nfuncs,
 			if (!(at->i = funcs[at->k]->first))
 				n--; /* an empty function counts as an instruction */
 		}
-		for (; at->i && n && o->status == PL_OK; at->i = at->i->next, n--) {
+		for (; at->i && n && o->status == PL_OK; at->i = pl_inst_next_(at->i), n--) {
 			out_lit(o, "  ");
 			out_inst(o, at->i);
 			out_c(o, '\n');

@@ -51,7 +51,7 @@ static void part(struct out *o, const pl_module *m, struct pl_out_at *at)
 			at->i = funcs[at->k]->first;
 		}
 		for (; at->i && n; n--)
-			at->i = at->i->next;
+			at->i = pl_inst_next_(at->i);
 		if (at->i)
 			return;
 	}

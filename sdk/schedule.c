@@ -160,7 +160,7 @@ static int simulate(pl_schedule *s, const pl_func *f, const pl_cost_model *cm)
 	uint64_t c = 0;
 	int rc = PL_OK;
 	size_t i = 0;
-	for (const pl_inst *inst = f->first; inst && rc == PL_OK; inst = inst->next, i++) {
+	for (const pl_inst *inst = f->first; inst && rc == PL_OK; inst = pl_inst_next_(inst), i++) {
 		struct row r = {.inst = inst};
 		uint64_t t;
 		if ((rc = pl_inst_time_ns(inst, cm, &t)))

@@ -710,7 +710,7 @@ static void check_func(struct verifier *v, pl_func *f)
 	if ((a = pl_attrs_get(&f->attrs, "has_reduce")) && a->kind != PL_ATTR_BOOL)
 		func_error(v, f, "attribute 'has_reduce' must be a boolean");
 
-	for (pl_inst *i = f->first; i; i = i->next) {
+	for (pl_inst *i = f->first; i; i = pl_inst_next_(i)) {
 		const pl_use *ops = pl_inst_ops_(i);
 		bool ops_ok = true, done = is_done(i->op);
 		for (uint32_t k = 0; k < i->nops; k++) {
