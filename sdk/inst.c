@@ -88,7 +88,7 @@ static void spread(pl_inst *first, size_t count, uint64_t lo, uint64_t hi)
 {
 	uint64_t span = hi - lo;
 	pl_inst *i = first;
-	for (uint64_t k = 1; k <= count; k++, i = i->next)
+	for (uint64_t k = 1; k <= count; k++, i = pl_inst_next_(i))
 		i->pos = (uint32_t)(lo + span * k / (count + 1));
 }
 
@@ -133,9 +133,9 @@ static void make_room(pl_inst *inst)
 		for (uint64_t k = 0; k < half && last->next; k++, count++)
 			last = last->next;
 		for (; count < target && first->prev; count++)
-			first = first->prev;
+			first = pl_inst_prev_(first);
 		for (; count < target && last->next; count++)
-			last = last->next;
+			last = pl_inst_next_(last);
 	}
 }
 

@@ -228,7 +228,7 @@ int pl_splice_rest_(pl_func *f, const struct pl_ht *values, uint32_t line, pl_mo
 		}
 		uint32_t lines = line - 1; /* the rest's line 1 is line */
 		for (pl_inst *i = rest->cont->first, *next; i; i = next) {
-			next = i->next;
+			next = pl_inst_next_(i);
 			remap_inst(r, i, lines);
 			i->func = f;
 			i->prev = i->next = NULL;
@@ -241,7 +241,7 @@ int pl_splice_rest_(pl_func *f, const struct pl_ht *values, uint32_t line, pl_mo
 			remap_attrs(r, &g->attrs);
 			for (size_t j = 0; j < g->nargs; j++)
 				g->args[j]->v.type = remap(r, g->args[j]->v.type, make_type);
-			for (pl_inst *i = g->first; i; i = i->next)
+			for (pl_inst *i = g->first; i; i = pl_inst_next_(i))
 				remap_inst(r, i, lines);
 			rc = pl_module_add_func_(a, g);
 		}
