@@ -129,9 +129,9 @@ static void make_room(pl_inst *inst)
 		 * the other side at an end of the function */
 		uint64_t target = 2 * count, half = (count + 1) / 2;
 		for (uint64_t k = 0; k < half && first->prev; k++, count++)
-			first = first->prev;
+			first = pl_inst_prev_(first);
 		for (uint64_t k = 0; k < half && last->next; k++, count++)
-			last = last->next;
+			last = pl_inst_next_(last);
 		for (; count < target && first->prev; count++)
 			first = pl_inst_prev_(first);
 		for (; count < target && last->next; count++)

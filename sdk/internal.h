@@ -122,10 +122,11 @@ static inline pl_value *pl_inst_res_(const pl_inst *i)
 }
 
 /* A walk along a function costs a memory latency per instruction unless
- * the memory ahead is asked for early. Instructions come from an arena,
- * so those read or made in a row lie one after another in memory, but at
- * distances that vary with their operands and attributes, which the
- * processor's stride prefetcher does not follow. Each step from one
+ * the memory ahead is asked for early. Instruction blocks come from an
+ * arena, so those read or made in a row lie one after another in memory,
+ * but at distances that vary with their operand and result counts (128
+ * to 512 bytes is common), which the processor's prefetcher, following
+ * constant strides or lines in a row, does not follow. Each step from one
  * instruction to the next (or previous) asks for the cache lines from
  * PL_WALK_AHEAD bytes past the one to as far past the other, so the steps
  * of a walk tile the memory ahead of it; where the other lies far away
