@@ -240,6 +240,9 @@ PL_API int pl_inst_move(pl_inst *inst, pl_inst *pos, pl_where where);
 PL_API int pl_inst_erase(pl_inst *inst);
 
 PL_API pl_func *pl_inst_func(const pl_inst *inst);
+/* The next and the previous instruction of its function (NULL at an end).
+ * A walk with either asks the processor for the memory ahead of it at each
+ * step: the fast way over a large function. */
 PL_API pl_inst *pl_inst_next(const pl_inst *inst);
 PL_API pl_inst *pl_inst_prev(const pl_inst *inst);
 /* True once linked into its function's list. */
