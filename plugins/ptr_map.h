@@ -34,25 +34,14 @@ struct ptr_map {
 
 static inline void *ptr_map_get(const struct ptr_map *m, const void *key)
 {
-	if (!m->t.count)
-		return NULL;
-	size_t j = pl_ht_find(&m->t, pl_ht_hash_ptr(key), pl_ht_same_ptr, key, NULL);
-	return pl_ht_used(&m->t, j) ? m->t.vals[j] : NULL;
+	return pl_ht_ptr_get(&m->t, key);
 }
 
 /* Stores val under key (replacing what was there). false when out of
  * memory (the map is then unchanged). */
 static inline bool ptr_map_put(struct ptr_map *m, const void *key, void *val)
 {
-	m->t.map = true;
-	if (!pl_ht_reserve(&m->t))
-		return false;
-	uint32_t hash = pl_ht_hash_ptr(key);
-	size_t j = pl_ht_find(&m->t, hash, pl_ht_same_ptr, key, NULL);
-	if (!pl_ht_used(&m->t, j))
-		pl_ht_put(&m->t, j, hash, key);
-	m->t.vals[j] = val;
-	return true;
+	return pl_ht_ptr_put(&m->t, key, val);
 }
 
 /* Empties the map, keeping its memory for the next use. */

@@ -206,6 +206,31 @@ static inline void pl_ht_put(struct pl_ht *t, size_t j, uint32_t hash, const voi
 	t->count++;
 }
 
+/* A map keyed by address whose values are never NULL: the value of key,
+ * or NULL when it has none. */
+static inline void *pl_ht_ptr_get(const struct pl_ht *t, const void *key)
+{
+	if (!t->count)
+		return NULL;
+	size_t j = pl_ht_find(t, pl_ht_hash_ptr(key), pl_ht_same_ptr, key, NULL);
+	return pl_ht_used(t, j) ? t->vals[j] : NULL;
+}
+
+/* Stores val (not NULL) under key in such a map, replacing what was
+ * there; false when out of memory (the map is then unchanged). */
+static inline bool pl_ht_ptr_put(struct pl_ht *t, const void *key, void *val)
+{
+	t->map = true;
+	if (!pl_ht_reserve(t))
+		return false;
+	uint32_t hash = pl_ht_hash_ptr(key);
+	size_t j = pl_ht_find(t, hash, pl_ht_same_ptr, key, NULL);
+	if (!pl_ht_used(t, j))
+		pl_ht_put(t, j, hash, key);
+	t->vals[j] = val;
+	return true;
+}
+
 /* Empties the table, keeping its memory. */
 static inline void pl_ht_clear(struct pl_ht *t)
 {

@@ -115,7 +115,6 @@ bool pl_intern_merge_(struct pl_ht *to, const struct pl_ht *from, struct pl_ht *
 		return true;
 	if (!pl_ht_reserve_n(to, from->count))
 		return false;
-	dups->map = true;
 	for (size_t j = 0; j < from->cap; j++) {
 		const void *blob = pl_ht_at(from, j);
 		if (!blob)
@@ -129,12 +128,8 @@ bool pl_intern_merge_(struct pl_ht *to, const struct pl_ht *from, struct pl_ht *
 			pl_ht_put(to, k, hash, blob);
 			continue;
 		}
-		if (!pl_ht_reserve(dups))
+		if (!pl_ht_ptr_put(dups, blob, (void *)(uintptr_t)to->slots[k].item))
 			return false;
-		uint32_t h = pl_ht_hash_ptr(blob);
-		size_t d = pl_ht_find(dups, h, pl_ht_same_ptr, blob, NULL);
-		pl_ht_put(dups, d, h, blob);
-		dups->vals[d] = (void *)(uintptr_t)to->slots[k].item;
 	}
 	return true;
 }
@@ -147,13 +142,10 @@ const char *pl_intern_str_(pl_module *m, const char *s, size_t len)
 uint32_t pl_key_id_(pl_module *m, const char *interned)
 {
 	struct pl_keys *k = &m->keys;
-	uint32_t hash = pl_ht_hash_ptr(interned);
-	if (k->ids.count) {
-		size_t j = pl_ht_find(&k->ids, hash, pl_ht_same_ptr, interned, NULL);
-		if (pl_ht_used(&k->ids, j))
-			return (uint32_t)(uintptr_t)k->ids.vals[j];
-	}
-	if (k->n == PL_KEY_MAX || !pl_ht_reserve(&k->ids))
+	void *known = pl_ht_ptr_get(&k->ids, interned); /* ids start at 1 */
+	if (known)
+		return (uint32_t)(uintptr_t)known;
+	if (k->n == PL_KEY_MAX)
 		return 0;
 	if (k->n + 1 >= k->cap) {
 		uint32_t cap = k->cap ? k->cap * 2 : 16;
@@ -163,12 +155,10 @@ uint32_t pl_key_id_(pl_module *m, const char *interned)
 		k->names = names;
 		k->cap = cap;
 	}
-	uint32_t id = ++k->n;
-	k->names[id] = interned;
-	size_t j = pl_ht_find(&k->ids, hash, pl_ht_same_ptr, interned, NULL);
-	pl_ht_put(&k->ids, j, hash, interned);
-	k->ids.vals[j] = (void *)(uintptr_t)id;
-	return id;
+	if (!pl_ht_ptr_put(&k->ids, interned, (void *)(uintptr_t)(k->n + 1)))
+		return 0;
+	k->names[++k->n] = interned;
+	return k->n;
 }
 
 pl_module *pl_module_new(const char *source_name)
@@ -185,7 +175,6 @@ pl_module *pl_module_new(const char *source_name)
 	/* the reserved keys first, in the order of the PL_KEY_* numbers */
 	static const char *const reserved[] = {"domain", "predicate", "num_dynamic_instances",
 	                                       "flops"};
-	m->keys.ids.map = true;
 	for (uint32_t k = 0; k < sizeof reserved / sizeof *reserved; k++) {
 		const char *s = pl_intern_str_(m, reserved[k], strlen(reserved[k]));
 		if (!s || pl_key_id_(m, s) != PL_KEY_DOMAIN + k) {

@@ -41,10 +41,8 @@ struct remap {
  * to's strings at once, see pl_splice_rest_). */
 static const char *str_of(const struct remap *r, const char *s)
 {
-	if (!r->strings.count)
-		return s;
-	size_t j = pl_ht_find(&r->strings, pl_ht_hash_ptr(s), pl_ht_same_ptr, s, NULL);
-	return pl_ht_used(&r->strings, j) ? r->strings.vals[j] : s;
+	const char *to = pl_ht_ptr_get(&r->strings, s);
+	return to ? to : s;
 }
 
 static const void *make_type(struct remap *r, const void *p)
@@ -62,17 +60,11 @@ static __attribute__((noinline)) const void *
 remap_slow(struct remap *r, const void *from, uint32_t hash,
            const void *(*make)(struct remap *, const void *))
 {
-	const void *to = NULL;
-	size_t j = 0;
-	if (r->map.count && pl_ht_used(&r->map, j = pl_ht_find(&r->map, hash, pl_ht_same_ptr, from, NULL))) {
-		to = r->map.vals[j];
-	} else if (!(to = make(r, from)) || !pl_ht_reserve(&r->map)) {
-		r->failed = true; /* make may have filled the map: reserve after it */
+	const void *to = pl_ht_ptr_get(&r->map, from);
+	/* make may fill the map itself: the put comes after it */
+	if (!to && (!(to = make(r, from)) || !pl_ht_ptr_put(&r->map, from, (void *)(uintptr_t)to))) {
+		r->failed = true;
 		return from;
-	} else {
-		j = pl_ht_find(&r->map, hash, pl_ht_same_ptr, from, NULL);
-		pl_ht_put(&r->map, j, hash, from);
-		r->map.vals[j] = (void *)(uintptr_t)to;
 	}
 	struct recent *recent = &r->recent[hash % RECENT];
 	recent->from = from;
@@ -210,7 +202,6 @@ int pl_splice_rest_(pl_func *f, const struct pl_ht *values, uint32_t line, pl_mo
 		pl_arena_adopt(&a->arena, &b->arena);
 		pl_arena_adopt(&a->insts, &b->insts);
 		r->to = a;
-		r->map.map = true;
 		if (!pl_intern_merge_(&a->strings, &b->strings, &r->strings))
 			r->failed = true;
 		/* the rest's keys, numbered in a */

@@ -508,11 +508,8 @@ static void check_collective(struct verifier *v, const pl_inst *i, const struct 
 
 static struct flight_slot *flight_find(const struct flight_table *t, const pl_value *buf)
 {
-	const struct pl_ht *ix = &t->index;
-	if (!ix->count)
-		return NULL;
-	size_t j = pl_ht_find(ix, pl_ht_hash_ptr(buf), pl_ht_same_ptr, buf, NULL);
-	return pl_ht_used(ix, j) ? &t->v[(uintptr_t)ix->vals[j] - 1] : NULL;
+	void *k = pl_ht_ptr_get(&t->index, buf); /* the record's index + 1 */
+	return k ? &t->v[(uintptr_t)k - 1] : NULL;
 }
 
 static void flight_clear(struct flight_table *t)
@@ -540,16 +537,11 @@ static void flight_add(struct verifier *v, const pl_inst *s, const pl_inst *d)
 				t->v = nv;
 				t->cap = cap;
 			}
-			t->index.map = true;
-			if (!pl_ht_reserve(&t->index)) {
+			if (!pl_ht_ptr_put(&t->index, buf, (void *)(uintptr_t)(t->n + 1))) {
 				v->oom = true;
 				return;
 			}
-			uint32_t hash = pl_ht_hash_ptr(buf);
-			size_t j = pl_ht_find(&t->index, hash, pl_ht_same_ptr, buf, NULL);
-			t->v[t->n] = (struct flight_slot){s, d};
-			pl_ht_put(&t->index, j, hash, buf);
-			t->index.vals[j] = (void *)(uintptr_t)++t->n;
+			t->v[t->n++] = (struct flight_slot){s, d};
 		} else if (e->done->pos < d->pos) {
 			e->start = s;
 			e->done = d;

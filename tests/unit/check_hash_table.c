@@ -4,7 +4,8 @@
  *
  * table:   inserts and finds against a plain array, across growth; equal
  *          hashes of different items; clearing in O(1) by generation,
- *          generation wrap-around; a map's values survive growth;
+ *          generation wrap-around; a map's values survive growth; the
+ *          map keyed by address (get, put, replace, absent, cleared);
  * sharing: equal dictionaries read share their entries, and writing one
  *          (copy on write) leaves the other as it was; equal value names
  *          share one copy; reading unique dictionaries gives each its own.
@@ -15,12 +16,6 @@
 
 #include <stdio.h>
 
-static bool same_int(const void *item, const void *probe, const void *ctx)
-{
-	(void)ctx;
-	return item == probe;
-}
-
 /* a deliberately poor hash: collisions and long probe runs */
 static uint32_t poor_hash(uintptr_t k) { return (uint32_t)(k % 97); }
 
@@ -30,18 +25,18 @@ START_TEST(test_insert_find_grow)
 	enum { N = 5000 };
 	for (uintptr_t k = 1; k <= N; k++) {
 		ck_assert(pl_ht_reserve(&t));
-		size_t j = pl_ht_find(&t, poor_hash(k), same_int, (void *)k, NULL);
+		size_t j = pl_ht_find(&t, poor_hash(k), pl_ht_same_ptr, (void *)k, NULL);
 		ck_assert(!pl_ht_used(&t, j));
 		pl_ht_put(&t, j, poor_hash(k), (void *)k);
 		ck_assert_uint_le(t.count * 4, t.cap * 3); /* at most 3/4 full */
 	}
 	ck_assert_uint_eq(t.count, N);
 	for (uintptr_t k = 1; k <= 2 * N; k++) {
-		const void *got = pl_ht_get(&t, poor_hash(k), same_int, (void *)k, NULL);
+		const void *got = pl_ht_get(&t, poor_hash(k), pl_ht_same_ptr, (void *)k, NULL);
 		ck_assert_ptr_eq(got, k <= N ? (void *)k : NULL);
 	}
 	pl_ht_free(&t);
-	ck_assert_ptr_null(pl_ht_get(&t, 1, same_int, (void *)1, NULL)); /* empty again */
+	ck_assert_ptr_null(pl_ht_get(&t, 1, pl_ht_same_ptr, (void *)1, NULL)); /* empty again */
 }
 END_TEST
 
@@ -51,18 +46,18 @@ START_TEST(test_clear_by_generation)
 	for (int round = 0; round < 3; round++) {
 		for (uintptr_t k = 1; k <= 100; k++) {
 			ck_assert(pl_ht_reserve(&t));
-			size_t j = pl_ht_find(&t, poor_hash(k), same_int, (void *)(k + 1000 * (uintptr_t)round), NULL);
+			size_t j = pl_ht_find(&t, poor_hash(k), pl_ht_same_ptr, (void *)(k + 1000 * (uintptr_t)round), NULL);
 			pl_ht_put(&t, j, poor_hash(k), (void *)(k + 1000 * (uintptr_t)round));
 		}
 		size_t cap = t.cap;
 		pl_ht_clear(&t);
 		ck_assert_uint_eq(t.count, 0);
 		ck_assert_uint_eq(t.cap, cap); /* the memory is kept */
-		ck_assert_ptr_null(pl_ht_get(&t, poor_hash(5), same_int, (void *)(5 + 1000 * (uintptr_t)round), NULL));
+		ck_assert_ptr_null(pl_ht_get(&t, poor_hash(5), pl_ht_same_ptr, (void *)(5 + 1000 * (uintptr_t)round), NULL));
 	}
 	/* a generation that wraps: every slot is empty after it, none looks used */
 	ck_assert(pl_ht_reserve(&t));
-	size_t j = pl_ht_find(&t, 7, same_int, (void *)7, NULL);
+	size_t j = pl_ht_find(&t, 7, pl_ht_same_ptr, (void *)7, NULL);
 	pl_ht_put(&t, j, 7, (void *)7);
 	t.gen = UINT32_MAX;
 	t.slots[j].gen = UINT32_MAX;
@@ -79,12 +74,12 @@ START_TEST(test_map_values_survive_growth)
 	struct pl_ht t = {.map = true};
 	for (uintptr_t k = 1; k <= 1000; k++) {
 		ck_assert(pl_ht_reserve(&t));
-		size_t j = pl_ht_find(&t, pl_ht_hash_ptr((void *)k), same_int, (void *)k, NULL);
+		size_t j = pl_ht_find(&t, pl_ht_hash_ptr((void *)k), pl_ht_same_ptr, (void *)k, NULL);
 		pl_ht_put(&t, j, pl_ht_hash_ptr((void *)k), (void *)k);
 		t.vals[j] = (void *)(k * 3);
 	}
 	for (uintptr_t k = 1; k <= 1000; k++) {
-		size_t j = pl_ht_find(&t, pl_ht_hash_ptr((void *)k), same_int, (void *)k, NULL);
+		size_t j = pl_ht_find(&t, pl_ht_hash_ptr((void *)k), pl_ht_same_ptr, (void *)k, NULL);
 		ck_assert(pl_ht_used(&t, j));
 		ck_assert_ptr_eq(t.vals[j], (void *)(k * 3));
 	}
@@ -101,6 +96,30 @@ static pl_module *parse_text(const char *text)
 	pl_diags_free(d);
 	return m;
 }
+
+START_TEST(test_map_keyed_by_address)
+{
+	struct pl_ht t = {0};
+	enum { N = 3000 };
+	static int keys[N];
+	ck_assert_ptr_null(pl_ht_ptr_get(&t, &keys[0])); /* never used */
+	for (size_t k = 0; k < N; k++)
+		ck_assert(pl_ht_ptr_put(&t, &keys[k], (void *)(uintptr_t)(k + 1)));
+	for (size_t k = 0; k < N; k += 3) /* replaced, not added */
+		ck_assert(pl_ht_ptr_put(&t, &keys[k], (void *)(uintptr_t)(k + 1 + N)));
+	ck_assert_uint_eq(t.count, N);
+	for (size_t k = 0; k < N; k++)
+		ck_assert_uint_eq((uintptr_t)pl_ht_ptr_get(&t, &keys[k]),
+		                  k % 3 ? k + 1 : k + 1 + N);
+	int other;
+	ck_assert_ptr_null(pl_ht_ptr_get(&t, &other));
+	pl_ht_clear(&t);
+	ck_assert_ptr_null(pl_ht_ptr_get(&t, &keys[1]));
+	ck_assert(pl_ht_ptr_put(&t, &keys[1], &other)); /* usable again */
+	ck_assert_ptr_eq(pl_ht_ptr_get(&t, &keys[1]), &other);
+	pl_ht_free(&t);
+}
+END_TEST
 
 START_TEST(test_equal_dictionaries_share_copy_on_write)
 {
@@ -168,6 +187,7 @@ static Suite *hash_table_suite(void)
 	tcase_add_test(tc, test_insert_find_grow);
 	tcase_add_test(tc, test_clear_by_generation);
 	tcase_add_test(tc, test_map_values_survive_growth);
+	tcase_add_test(tc, test_map_keyed_by_address);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("sharing");
 	tcase_add_test(tc, test_equal_dictionaries_share_copy_on_write);
