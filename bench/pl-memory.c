@@ -117,7 +117,8 @@ int main(int argc, char **argv)
 	size_t known = dicts + names + strings + lists;
 	size_t tables = table_bytes(&m->strings) + table_bytes(&m->types) + table_bytes(&m->lists) +
 	                table_bytes(&m->names) + table_bytes(&m->funcs_by_name) +
-	                table_bytes(&m->keys.ids) + m->keys.cap * sizeof *m->keys.names;
+	                table_bytes(&m->keys.ids) + m->keys.cap * sizeof *m->keys.names +
+	                table_bytes(&m->ops.ids) + m->ops.cap * sizeof *m->ops.names;
 	double n = m->ninsts ? (double)m->ninsts : 1.0;
 	const struct {
 		const char *name;

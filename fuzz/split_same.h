@@ -47,7 +47,8 @@ static int put_users(struct text_buf *b, const pl_value *v)
 }
 
 /* Whether what a's pointers point at is interned in m, as the SDK's
- * lookups by address expect (keys, op names, strings, lists, types). */
+ * lookups by address expect (strings, lists, types; keys and op names
+ * by number). */
 static bool interned_attr(pl_module *m, const pl_attr *a)
 {
 	if (a->kind == PL_ATTR_STRING)
@@ -61,18 +62,21 @@ static bool interned_attr(pl_module *m, const pl_attr *a)
 	return same && same->u.list == a->u.list;
 }
 
+/* id is a number in t, of a name interned in m, which t numbers id */
+static bool numbered(pl_module *m, struct pl_numbered *t, uint32_t id)
+{
+	if (id < 1 || id > t->n)
+		return false;
+	const char *name = t->names[id];
+	return pl_intern_str_(m, name, strlen(name)) == name && pl_number_(t, name) == id;
+}
+
 /* every key is numbered in m's keys, under its interned name */
 static bool interned_attrs(pl_module *m, const pl_attrs *d)
 {
-	for (uint16_t k = 0; k < d->n; k++) {
-		uint32_t id = d->v[k].val.key;
-		if (id < 1 || id > m->keys.n)
+	for (uint16_t k = 0; k < d->n; k++)
+		if (!numbered(m, &m->keys, d->v[k].val.key) || !interned_attr(m, &d->v[k].val))
 			return false;
-		const char *name = pl_key_name_(m, id);
-		if (pl_intern_str_(m, name, strlen(name)) != name || pl_key_id_(m, name) != id ||
-		    !interned_attr(m, &d->v[k].val))
-			return false;
-	}
 	return true;
 }
 
@@ -91,8 +95,7 @@ static bool all_interned(pl_module *m)
 			if (!interned_type(m, fn->args[a]->v.type))
 				return false;
 		for (const pl_inst *i = fn->first; i; i = i->next) {
-			if (pl_intern_str_(m, i->opname, strlen(i->opname)) != i->opname ||
-			    !interned_attrs(m, &i->attrs))
+			if (!numbered(m, &m->ops, i->op) || !interned_attrs(m, &i->attrs))
 				return false;
 			const pl_value *res = pl_inst_res_((pl_inst *)(uintptr_t)i);
 			for (uint32_t k = 0; k < i->nres; k++)

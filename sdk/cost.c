@@ -158,7 +158,7 @@ static int collective_time(const pl_inst *inst, const pl_cost_model *cm, uint64_
 
 int pl_inst_time_ns(const pl_inst *inst, const pl_cost_model *cm, uint64_t *out)
 {
-	unsigned traits = pl_op_traits((pl_op)inst->op);
+	unsigned traits = pl_op_traits(pl_inst_op_(inst));
 	if (traits & (PL_TRAIT_COLLECTIVE_DONE | PL_TRAIT_TERMINATOR | PL_TRAIT_DATA_MOVEMENT)) {
 		*out = 0;
 		return PL_OK;

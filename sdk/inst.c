@@ -438,8 +438,7 @@ int pl_inst_erase(pl_inst *inst)
 
 /* split: may cut the block from a larger recycled one. The reader, which
  * erases nothing, only looks for one of its size, as before. */
-static pl_inst *inst_alloc(pl_func *f, const char *opname, pl_op op, size_t nops,
-                           size_t nres, bool split)
+static pl_inst *inst_alloc(pl_func *f, uint16_t op, size_t nops, size_t nres, bool split)
 {
 	if (nops > UINT32_MAX / 2 || nres > UINT32_MAX / 2)
 		return NULL;
@@ -453,8 +452,7 @@ static pl_inst *inst_alloc(pl_func *f, const char *opname, pl_op op, size_t nops
 		return NULL;
 	memset(inst, 0, size);
 	inst->func = f;
-	inst->opname = opname;
-	inst->op = (uint16_t)op;
+	inst->op = op;
 	inst->nops = (uint32_t)nops;
 	inst->nres = (uint32_t)nres;
 	inst->attrs.owner = PL_ATTRS_OF_INST;
@@ -467,9 +465,9 @@ static pl_inst *inst_alloc(pl_func *f, const char *opname, pl_op op, size_t nops
 	return inst;
 }
 
-pl_inst *pl_inst_alloc_(pl_func *f, const char *opname, pl_op op, size_t nops, size_t nres)
+pl_inst *pl_inst_alloc_(pl_func *f, uint16_t op, size_t nops, size_t nres)
 {
-	return inst_alloc(f, opname, op, nops, nres, false);
+	return inst_alloc(f, op, nops, nres, false);
 }
 
 pl_inst *pl_inst_new(pl_func *f, const char *opname, pl_value *const *operands,
@@ -497,28 +495,24 @@ int pl_inst_create(pl_inst **out, pl_func *f, const char *opname, pl_value *cons
 		if (!result_types[k])
 			return PL_EINVAL;
 	/* passes create instructions of a few ops, naming them with the same
-	 * literals: remember the interned name and op by the given address,
-	 * hashed whole (a compiler may store "pack" as the tail of "unpack":
-	 * two literals in one 8-byte word took turns in one slot) */
+	 * literals: remember the op's number by the given address, hashed
+	 * whole (a compiler may store "pack" as the tail of "unpack": two
+	 * literals in one 8-byte word took turns in one slot) */
 	pl_module *m = f->m;
 	size_t slot = pl_ht_hash_ptr(opname) >> 28; /* 16 slots */
-	const char *name;
-	pl_op op;
-	if (m->op_cache[slot].given == opname && strcmp(m->op_cache[slot].interned, opname) == 0) {
-		name = m->op_cache[slot].interned;
-		op = m->op_cache[slot].op;
-	} else {
+	uint16_t op = m->op_cache[slot].op;
+	if (m->op_cache[slot].given != opname || strcmp(m->ops.names[op], opname) != 0) {
 		if (!pl_is_opname_(opname, strlen(opname)))
 			return PL_EINVAL;
-		name = pl_intern_str_(m, opname, strlen(opname));
-		if (!name)
-			return PL_ENOMEM;
-		op = pl_op_from_name(name);
+		const char *name = pl_intern_str_(m, opname, strlen(opname));
+		uint32_t number = name ? pl_op_number_(m, name) : 0;
+		if (!number)
+			return name && m->ops.n == m->ops.max ? PL_ELIMIT : PL_ENOMEM;
+		op = (uint16_t)number;
 		m->op_cache[slot].given = opname;
-		m->op_cache[slot].interned = name;
 		m->op_cache[slot].op = op;
 	}
-	pl_inst *inst = inst_alloc(f, name, op, num_operands, num_results, true);
+	pl_inst *inst = inst_alloc(f, op, num_operands, num_results, true);
 	if (!inst)
 		return PL_ENOMEM;
 	pl_use *ops = pl_inst_ops_(inst);
@@ -536,7 +530,7 @@ int pl_inst_create(pl_inst **out, pl_func *f, const char *opname, pl_value *cons
 pl_inst *pl_inst_clone(const pl_inst *src)
 {
 	pl_func *f = src->func;
-	pl_inst *inst = inst_alloc(f, src->opname, (pl_op)src->op, src->nops, src->nres, true);
+	pl_inst *inst = inst_alloc(f, src->op, src->nops, src->nres, true);
 	/* first what can fail: the block is then unused (the arena frees it) */
 	if (!inst || pl_inst_copy_attrs(inst, src) != PL_OK)
 		return NULL;
@@ -569,14 +563,15 @@ pl_func *pl_inst_func(const pl_inst *i) { return i->func; }
 pl_inst *pl_inst_next(const pl_inst *i) { return pl_inst_next_(i); }
 pl_inst *pl_inst_prev(const pl_inst *i) { return pl_inst_prev_(i); }
 bool pl_inst_is_linked(const pl_inst *i) { return (i->flags & PL_INST_LINKED) != 0; }
-pl_op pl_inst_op(const pl_inst *i) { return (pl_op)i->op; }
-const char *pl_inst_opname(const pl_inst *i) { return i->opname; }
-unsigned pl_inst_traits(const pl_inst *i) { return pl_op_traits((pl_op)i->op); }
+pl_op pl_inst_op(const pl_inst *i) { return pl_inst_op_(i); }
+const char *pl_inst_opname(const pl_inst *i) { return pl_inst_opname_(i); }
+unsigned pl_inst_traits(const pl_inst *i) { return pl_op_traits(pl_inst_op_(i)); }
 
 bool pl_inst_has_side_effects(const pl_inst *i)
 {
 	/* an op the SDK does not know may do anything */
-	return i->op == PL_OP_OTHER || (pl_op_traits((pl_op)i->op) & PL_TRAIT_SIDE_EFFECTS);
+	pl_op op = pl_inst_op_(i);
+	return op == PL_OP_OTHER || (pl_op_traits(op) & PL_TRAIT_SIDE_EFFECTS);
 }
 size_t pl_inst_num_operands(const pl_inst *i) { return i->nops; }
 size_t pl_inst_num_results(const pl_inst *i) { return i->nres; }
@@ -773,7 +768,7 @@ int pl_flops_(const pl_inst *inst, const struct pl_count_attrs *attrs, int64_t *
 		*out = a->u.i;
 		return PL_OK;
 	}
-	*out = pl_op_default_flops((pl_op)inst->op);
+	*out = pl_op_default_flops(pl_inst_op_(inst));
 	return PL_OK;
 }
 

@@ -30,7 +30,7 @@ struct pl_attr {
 	uint32_t len;      /* string bytes or list elements */
 	uint32_t kind : 8; /* pl_attr_kind */
 	/* in a dictionary, the entry's key: its number in the module's keys
-	 * (see struct pl_keys); 0 in a value anywhere else. So an entry is
+	 * (see pl_module.keys); 0 in a value anywhere else. So an entry is
 	 * 16 bytes, not 24 with a pointer to the key. */
 	uint32_t key : 24;
 	union {
@@ -100,13 +100,16 @@ enum {
  * after the link to the next instruction and never in its line. */
 struct pl_inst {
 	pl_inst *prev, *next;
+	/* the op's number in its module's op names (struct pl_names): a
+	 * known op's pl_op, or PL_OP__COUNT and up for the ops the library
+	 * does not know, so the name costs no pointer (pl_inst_op_ and
+	 * pl_inst_opname_ below) */
 	uint16_t op;
 	uint16_t flags;
 	uint32_t pos;
 	uint32_t nops, nres;
 	pl_attrs attrs;
 	pl_func *func;
-	const char *opname; /* interned */
 	uint32_t line, col;
 	/* followed by pl_use ops[nops], pl_value res[nres] */
 };
@@ -187,6 +190,15 @@ struct pl_func {
 	struct pl_name_change *renamed;
 };
 
+/* Interned strings numbered from 1 in the order they were entered:
+ * names[id] is the string, ids maps each string (by address) to its
+ * number. At most max of them. */
+struct pl_numbered {
+	const char **names; /* names[0] is unused */
+	uint32_t n, cap, max;
+	struct pl_ht ids;
+};
+
 enum { PL_FREE_BLOCK_MAX = 1024, PL_FREE_BLOCK_CLASSES = PL_FREE_BLOCK_MAX / 8 + 1 };
 
 struct pl_module {
@@ -217,20 +229,19 @@ struct pl_module {
 	struct pl_ht names;
 	/* the functions by name (names never change, functions never go) */
 	struct pl_ht funcs_by_name;
-	/* the attribute keys of the module's dictionaries, numbered from 1 in
-	 * the order they were first used: names[id] is the interned key, ids
-	 * the number of each interned key. The reserved keys are entered when
-	 * the module is made, so their numbers are the PL_KEY_* constants in
+	/* the attribute keys of the module's dictionaries, numbered in the
+	 * order they were first used. The reserved keys are entered when the
+	 * module is made, so their numbers are the PL_KEY_* constants in
 	 * every module, and the SDK's own lookups compare numbers. */
-	struct pl_keys {
-		const char **names;
-		uint32_t n, cap; /* names[0] is unused */
-		struct pl_ht ids;
-	} keys;
+	struct pl_numbered keys;
+	/* the names of the instructions' ops: the known ops' names are
+	 * entered when the module is made, in pl_op order, so a known op's
+	 * number is its pl_op; the names of other ops follow as first used */
+	struct pl_numbered ops;
 	/* op names a pass created instructions of, by the caller's address */
 	struct {
-		const char *given, *interned;
-		pl_op op;
+		const char *given;
+		uint16_t op; /* its number in ops */
 	} op_cache[16];
 	/* attribute keys numbered lately, by the address the caller passed:
 	 * passes pass the same literals over and over */
@@ -300,15 +311,35 @@ PL_INTERNAL pl_func *pl_module_find_func_(const pl_module *m, const char *name, 
 /* --- attr.c --- */
 PL_INTERNAL const pl_attr *pl_attr_intern_list_(pl_module *m, const pl_attr *elems,
                                                 size_t n);
-/* The reserved keys' numbers (see struct pl_keys). */
+/* The reserved keys' numbers (see pl_module.keys). */
 enum { PL_KEY_DOMAIN = 1, PL_KEY_PREDICATE, PL_KEY_NUM_DYNAMIC_INSTANCES, PL_KEY_FLOPS };
 
-/* The number of the interned key in m's keys, entered when new; 0 when
- * out of memory or past PL_KEY_MAX keys. */
-PL_INTERNAL uint32_t pl_key_id_(pl_module *m, const char *interned);
+/* The number of interned in t, entered when new; 0 when out of memory
+ * or when t holds its max already (module.c). */
+PL_INTERNAL uint32_t pl_number_(struct pl_numbered *t, const char *interned);
+/* The number of the interned key in m's keys (at most PL_KEY_MAX). */
+static inline uint32_t pl_key_id_(pl_module *m, const char *interned)
+{
+	return pl_number_(&m->keys, interned);
+}
 static inline const char *pl_key_name_(const pl_module *m, uint32_t id)
 {
 	return m->keys.names[id];
+}
+/* At most this many op names in a module, known ops included. */
+enum { PL_OPNAME_MAX = UINT16_MAX };
+/* The op number of the interned op name in m (at most PL_OPNAME_MAX). */
+static inline uint32_t pl_op_number_(pl_module *m, const char *interned)
+{
+	return pl_number_(&m->ops, interned);
+}
+static inline pl_op pl_inst_op_(const pl_inst *i)
+{
+	return i->op < PL_OP__COUNT ? (pl_op)i->op : PL_OP_OTHER;
+}
+static inline const char *pl_inst_opname_(const pl_inst *i)
+{
+	return i->func->m->ops.names[i->op];
 }
 /* The value under the key numbered id. */
 static inline const pl_attr *pl_attrs_find_id_(const pl_attrs *d, uint32_t id)
@@ -340,8 +371,9 @@ PL_INTERNAL int pl_num_dynamic_instances_(const pl_inst *inst, const struct pl_c
 PL_INTERNAL int pl_masked_dynamic_instances_(const pl_inst *inst,
                                              const struct pl_count_attrs *a, uint64_t *out);
 PL_INTERNAL int pl_flops_(const pl_inst *inst, const struct pl_count_attrs *a, int64_t *out);
-PL_INTERNAL pl_inst *pl_inst_alloc_(pl_func *f, const char *opname_interned, pl_op op,
-                                    size_t nops, size_t nres);
+/* A new instruction of the op numbered op in f's module (pl_op_number_),
+ * not linked, its operands unset. */
+PL_INTERNAL pl_inst *pl_inst_alloc_(pl_func *f, uint16_t op, size_t nops, size_t nres);
 PL_INTERNAL void pl_use_set_(pl_use *u, pl_value *v);
 
 /* --- names.c --- */

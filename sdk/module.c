@@ -139,26 +139,37 @@ const char *pl_intern_str_(pl_module *m, const char *s, size_t len)
 	return pl_intern_blob_(m, &m->strings, s, len);
 }
 
-uint32_t pl_key_id_(pl_module *m, const char *interned)
+uint32_t pl_number_(struct pl_numbered *t, const char *interned)
 {
-	struct pl_keys *k = &m->keys;
-	void *known = pl_ht_ptr_get(&k->ids, interned); /* ids start at 1 */
+	void *known = pl_ht_ptr_get(&t->ids, interned); /* numbers start at 1 */
 	if (known)
 		return (uint32_t)(uintptr_t)known;
-	if (k->n == PL_KEY_MAX)
+	if (t->n == t->max)
 		return 0;
-	if (k->n + 1 >= k->cap) {
-		uint32_t cap = k->cap ? k->cap * 2 : 16;
-		const char **names = realloc(k->names, cap * sizeof *names);
+	if (t->n + 1 >= t->cap) {
+		uint32_t cap = t->cap ? t->cap * 2 : 16;
+		const char **names = realloc(t->names, cap * sizeof *names);
 		if (!names)
 			return 0;
-		k->names = names;
-		k->cap = cap;
+		t->names = names;
+		t->cap = cap;
 	}
-	if (!pl_ht_ptr_put(&k->ids, interned, (void *)(uintptr_t)(k->n + 1)))
+	if (!pl_ht_ptr_put(&t->ids, interned, (void *)(uintptr_t)(t->n + 1)))
 		return 0;
-	k->names[++k->n] = interned;
-	return k->n;
+	t->names[++t->n] = interned;
+	return t->n;
+}
+
+/* Enters the names in order, so that the k-th has number first + k. */
+static bool number_all(pl_module *m, struct pl_numbered *t, uint32_t first,
+                       const char *const *names, uint32_t n)
+{
+	for (uint32_t k = 0; k < n; k++) {
+		const char *s = pl_intern_str_(m, names[k], strlen(names[k]));
+		if (!s || pl_number_(t, s) != first + k)
+			return false;
+	}
+	return true;
 }
 
 pl_module *pl_module_new(const char *source_name)
@@ -172,15 +183,19 @@ pl_module *pl_module_new(const char *source_name)
 		free(m);
 		return NULL;
 	}
-	/* the reserved keys first, in the order of the PL_KEY_* numbers */
+	m->keys.max = PL_KEY_MAX;
+	m->ops.max = PL_OPNAME_MAX;
+	/* the reserved keys first, in the order of the PL_KEY_* numbers, and
+	 * the known ops in pl_op order */
 	static const char *const reserved[] = {"domain", "predicate", "num_dynamic_instances",
 	                                       "flops"};
-	for (uint32_t k = 0; k < sizeof reserved / sizeof *reserved; k++) {
-		const char *s = pl_intern_str_(m, reserved[k], strlen(reserved[k]));
-		if (!s || pl_key_id_(m, s) != PL_KEY_DOMAIN + k) {
-			pl_module_free(m);
-			return NULL;
-		}
+	const char *known[PL_OP__COUNT - 1];
+	for (uint32_t k = 1; k < PL_OP__COUNT; k++)
+		known[k - 1] = pl_op_name((pl_op)k);
+	if (!number_all(m, &m->keys, PL_KEY_DOMAIN, reserved, sizeof reserved / sizeof *reserved) ||
+	    !number_all(m, &m->ops, 1, known, PL_OP__COUNT - 1)) {
+		pl_module_free(m);
+		return NULL;
 	}
 	return m;
 }
@@ -196,6 +211,8 @@ void pl_module_free(pl_module *m)
 	pl_ht_free(&m->funcs_by_name);
 	pl_ht_free(&m->keys.ids);
 	free(m->keys.names);
+	pl_ht_free(&m->ops.ids);
+	free(m->ops.names);
 	pl_count_memo_free_(m->count_memo);
 	pl_arena_free(&m->arena);
 	pl_arena_free(&m->insts);

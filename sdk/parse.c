@@ -66,7 +66,7 @@ struct parser {
 	struct VEC(pl_attr) elems;
 	unsigned depth;
 	struct pl_ht values; /* the current function's values, by name */
-	struct pl_ht ops;    /* op names by text: interned name -> pl_op */
+	struct pl_ht ops;    /* op names by text: interned name -> its number */
 	struct pl_ht keys;   /* attribute keys by text */
 	struct pl_ht dtypes; /* dtype names by text -> pl_dtype */
 	struct recent_dict {
@@ -275,12 +275,16 @@ static bool interned_is(const void *item, const void *probe, const void *ctx)
 	return ((const uint64_t *)item)[-1] == r->len && memcmp(item, r->s, r->len) == 0;
 }
 
-/* What a map of words keeps for a word: an op name's pl_op, a key's
- * number in the module's keys. */
+/* What a map of words keeps for a word: an op name's number in the
+ * module's op names, a key's number in the module's keys. */
 static uintptr_t op_of(struct parser *p, const char *name)
 {
-	(void)p;
-	return (uintptr_t)pl_op_from_name(name);
+	uint32_t id = pl_op_number_(p->m, name);
+	if (!id && p->m->ops.n == p->m->ops.max)
+		error_at(p, TOK.line, TOK.col, "more than %u distinct op names", PL_OPNAME_MAX);
+	if (!id)
+		pl_lex_fail_(&p->lx, PL_ENOMEM);
+	return id;
 }
 
 static uintptr_t key_of(struct parser *p, const char *key)
@@ -661,14 +665,14 @@ static void parse_attrs(struct parser *p, pl_attrs *d)
 
 /* ---- instructions and functions ---- */
 
-/* OPNAME, and its pl_op into *op */
-static const char *parse_opname(struct parser *p, pl_op *op)
+/* OPNAME: its number in the module's op names */
+static uint16_t parse_opname(struct parser *p)
 {
 	size_t j;
-	const char *name = intern_word(p, &p->ops, "an op name", pl_is_opname_, op_of, &j);
-	*op = (pl_op)(uintptr_t)p->ops.vals[j];
+	intern_word(p, &p->ops, "an op name", pl_is_opname_, op_of, &j);
+	uint16_t op = (uint16_t)(uintptr_t)p->ops.vals[j];
 	next(p);
-	return name;
+	return op;
 }
 
 static void parse_inst(struct parser *p, pl_func *f)
@@ -687,8 +691,7 @@ static void parse_inst(struct parser *p, pl_func *f)
 	size_t nres = p->have_results ? p->results.n : 0;
 	p->have_results = false;
 	prefetch_slots(p, &p->results, nres);
-	pl_op op;
-	const char *opname = parse_opname(p, &op);
+	uint16_t op = parse_opname(p);
 
 	p->operands.n = 0;
 	if (TOK.kind == PL_T_LOCAL) {
@@ -707,7 +710,7 @@ static void parse_inst(struct parser *p, pl_func *f)
 		}
 	}
 	size_t nops = p->operands.n;
-	pl_inst *inst = nn(p, pl_inst_alloc_(f, opname, op, nops, nres));
+	pl_inst *inst = nn(p, pl_inst_alloc_(f, op, nops, nres));
 	inst->line = line;
 	inst->col = col;
 	pl_use *uses = pl_inst_ops_(inst);

@@ -317,7 +317,7 @@ static void out_inst(struct out *o, const pl_inst *i)
 	}
 	if (i->nres)
 		out_lit(o, " = ");
-	out_s(o, i->opname);
+	out_s(o, pl_inst_opname_(i));
 	const pl_use *ops = pl_inst_ops_(i);
 	for (uint32_t k = 0; k < i->nops; k++) {
 		if (k)

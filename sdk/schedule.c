@@ -165,7 +165,7 @@ static int simulate(pl_schedule *s, const pl_func *f, const pl_cost_model *cm)
 		uint64_t t;
 		if ((rc = pl_inst_time_ns(inst, cm, &t)))
 			break;
-		unsigned traits = pl_op_traits((pl_op)inst->op);
+		unsigned traits = pl_op_traits(pl_inst_op_(inst));
 		if (traits & PL_TRAIT_COLLECTIVE_DONE) {
 			const struct started *start = start_of(&starts, inst);
 			if (!start) {

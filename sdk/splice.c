@@ -28,7 +28,8 @@ enum { RECENT = 4096 };
 
 struct remap {
 	pl_module *to;
-	uint32_t *key_ids; /* a key's number in the rest -> its number in to */
+	/* a key's or an op name's number in the rest -> its number in to */
+	uint32_t *key_ids, *op_ids;
 	struct pl_ht strings; /* a string of the rest's that to had -> to's */
 	struct pl_ht map; /* a type or list of the rest's -> the same in to */
 	struct recent {
@@ -98,6 +99,21 @@ static const void *make_list(struct remap *r, const void *p)
 	return pl_intern_adopt_(&r->to->lists, p);
 }
 
+/* The numbers in to of the strings numbered in from (interned in the
+ * rest); NULL when out of memory or past to's max. */
+static uint32_t *renumber(struct remap *r, const struct pl_numbered *from,
+                          struct pl_numbered *to)
+{
+	uint32_t *ids = calloc(from->n + 1, sizeof *ids);
+	for (uint32_t k = 1; ids && k <= from->n; k++) {
+		if (!(ids[k] = pl_number_(to, str_of(r, from->names[k])))) {
+			free(ids);
+			return NULL;
+		}
+	}
+	return ids;
+}
+
 static void remap_attrs(struct remap *r, pl_attrs *d)
 {
 	/* entries are shared by equal dictionaries read close together: each
@@ -115,7 +131,7 @@ static void remap_attrs(struct remap *r, pl_attrs *d)
 
 static void remap_inst(struct remap *r, pl_inst *i, uint32_t lines)
 {
-	i->opname = str_of(r, i->opname);
+	i->op = (uint16_t)r->op_ids[i->op];
 	remap_attrs(r, &i->attrs);
 	pl_value *res = pl_inst_res_(i);
 	for (uint32_t k = 0; k < i->nres; k++)
@@ -153,6 +169,12 @@ static bool fits(const pl_module *a, const struct pl_ht *values, const pl_module
                  const struct pl_parse_job *rest, pl_value **found)
 {
 	const struct pl_ht *holes = &rest->holes, *defined = &rest->cont_values;
+	/* room for all the rest's keys and op names beside a's (both have
+	 * the reserved ones), or one reader would have told that there were
+	 * too many */
+	if (a->keys.n + (uint64_t)b->keys.n > a->keys.max + (uint64_t)PL_KEY_FLOPS ||
+	    a->ops.n + (uint64_t)b->ops.n > a->ops.max + (uint64_t)PL_OP__COUNT - 1)
+		return false;
 	for (size_t j = 0; j < holes->cap; j++)
 		if (pl_ht_at(holes, j) && !(found[j] = named_in(values, holes, j)))
 			return false;
@@ -204,12 +226,10 @@ int pl_splice_rest_(pl_func *f, const struct pl_ht *values, uint32_t line, pl_mo
 		r->to = a;
 		if (!pl_intern_merge_(&a->strings, &b->strings, &r->strings))
 			r->failed = true;
-		/* the rest's keys, numbered in a */
-		if (!(r->key_ids = calloc(b->keys.n + 1, sizeof *r->key_ids)))
+		/* the rest's keys and op names, numbered in a */
+		if (!(r->key_ids = renumber(r, &b->keys, &a->keys)) ||
+		    !(r->op_ids = renumber(r, &b->ops, &a->ops)))
 			r->failed = true;
-		for (uint32_t k = 1; r->key_ids && k <= b->keys.n; k++)
-			if (!(r->key_ids[k] = pl_key_id_(a, str_of(r, b->keys.names[k]))))
-				r->failed = true;
 	}
 	if (adopted && !r->failed) {
 		for (size_t j = 0; j < rest->holes.cap; j++) {
@@ -246,6 +266,7 @@ int pl_splice_rest_(pl_func *f, const struct pl_ht *values, uint32_t line, pl_mo
 		pl_ht_free(&r->map);
 		pl_ht_free(&r->strings);
 		free(r->key_ids);
+		free(r->op_ids);
 		free(r);
 	}
 	free(found);

@@ -91,10 +91,10 @@ static PL_PRINTF(3, 4) void inst_error(struct verifier *v, const pl_inst *i,
 	const char *msg = sb.failed || !sb.data ? "out of memory" : sb.data;
 	if (i->line)
 		pl_diags_add(v->diags, PL_SEV_ERROR, v->m->source_name, i->line, i->col,
-		             "'%s': %s", i->opname, msg);
+		             "'%s': %s", pl_inst_opname_(i), msg);
 	else
 		pl_diags_add(v->diags, PL_SEV_ERROR, v->m->source_name, 0, 0,
-		             "in @%s: '%s' (built by a pass): %s", i->func->name, i->opname,
+		             "in @%s: '%s' (built by a pass): %s", i->func->name, pl_inst_opname_(i),
 		             msg);
 	pl_sb_free(&sb);
 	v->errors++;
@@ -446,9 +446,9 @@ static void check_collective(struct verifier *v, const pl_inst *i, const struct 
 		factor = fa->u.i;
 	if (da)
 		dim = da->u.i;
-	pl_op kind = sync_kind((pl_op)i->op);
+	pl_op kind = sync_kind(pl_inst_op_(i));
 	if (da && kind == PL_OP_ALL_REDUCE)
-		inst_error(v, i, "attribute 'dimension' does not apply to %s", i->opname);
+		inst_error(v, i, "attribute 'dimension' does not apply to %s", pl_inst_opname_(i));
 	const pl_use *ops = pl_inst_ops_(i);
 	const pl_value *res = pl_inst_res_(i);
 	for (uint32_t k = 0; k < i->nops; k++) {
@@ -559,10 +559,10 @@ static void check_store_in_flight(struct verifier *v, const pl_inst *i)
 	const char *nm = ops[1].val->name ? ops[1].val->name : "<unnamed>";
 	if (e->start->line)
 		inst_error(v, i, "writes %%%s, an operand of '%s' (line %u), while it is in flight",
-		           nm, e->start->opname, e->start->line);
+		           nm, pl_inst_opname_(e->start), e->start->line);
 	else
 		inst_error(v, i, "writes %%%s, an operand of '%s', while it is in flight", nm,
-		           e->start->opname);
+		           pl_inst_opname_(e->start));
 }
 
 /* The one done in f that takes results of start s: NULL when there is
@@ -575,7 +575,7 @@ static const pl_inst *done_of(const pl_func *f, const pl_inst *s, bool *several)
 	for (uint32_t k = 0; k < s->nres; k++)
 		for (const pl_use *u = res[k].uses; u; u = u->next) {
 			const pl_inst *d = u->user;
-			if (d->func != f || !(d->flags & PL_INST_LINKED) || !is_done(d->op))
+			if (d->func != f || !(d->flags & PL_INST_LINKED) || !is_done(pl_inst_op_(d)))
 				continue;
 			if (!done)
 				done = d;
@@ -611,7 +611,7 @@ static void check_done(struct verifier *v, const pl_inst *i)
 	}
 	const pl_inst *s = ops[0].val->def;
 	const char *nm0 = ops[0].val->name ? ops[0].val->name : "<unnamed>";
-	if (!s || !is_start(s->op)) {
+	if (!s || !is_start(pl_inst_op_(s))) {
 		inst_error(v, i, "operand 0 (%%%s) is not a result of a collective start", nm0);
 		return;
 	}
@@ -622,9 +622,9 @@ static void check_done(struct verifier *v, const pl_inst *i)
 			                 "operand 0 (%%%s)", k, nm, nm0);
 			return;
 		}
-	pl_op want_start = start_of_done((pl_op)i->op);
-	if (s->op != want_start)
-		inst_error(v, i, "takes the results of '%s', not of '%s'", s->opname,
+	pl_op want_start = start_of_done(pl_inst_op_(i));
+	if (pl_inst_op_(s) != want_start)
+		inst_error(v, i, "takes the results of '%s', not of '%s'", pl_inst_opname_(s),
 		           pl_op_name(want_start));
 	if (i->nops != s->nres) {
 		inst_error(v, i, "has %u operand%s but its start has %u result%s; a done takes "
@@ -704,7 +704,7 @@ static void check_func(struct verifier *v, pl_func *f)
 
 	for (pl_inst *i = f->first; i; i = pl_inst_next_(i)) {
 		const pl_use *ops = pl_inst_ops_(i);
-		bool ops_ok = true, done = is_done(i->op);
+		bool ops_ok = true, done = is_done(pl_inst_op_(i));
 		for (uint32_t k = 0; k < i->nops; k++) {
 			const pl_value *val = ops[k].val;
 			if (!val) {
@@ -717,7 +717,7 @@ static void check_func(struct verifier *v, pl_func *f)
 			const pl_func *vf = d ? d->func : ((const struct pl_arg *)(const void *)val)->func;
 			if (vf == f && (!d || ((d->flags & (PL_INST_ERASED | PL_INST_LINKED)) ==
 			                           PL_INST_LINKED &&
-			                       d->pos < i->pos && (done || !is_start(d->op)))))
+			                       d->pos < i->pos && (done || !is_start(pl_inst_op_(d))))))
 				continue; /* the usual case: none of the reports below */
 			const char *nm = val->name ? val->name : "<unnamed>";
 			if (vf != f) {
@@ -736,7 +736,7 @@ static void check_func(struct verifier *v, pl_func *f)
 					inst_error(v, i, "operand %u (%%%s) is used before its definition",
 					           k, nm);
 					ops_ok = false;
-				} else if (is_start(d->op) && !is_done(i->op)) {
+				} else if (is_start(pl_inst_op_(d)) && !is_done(pl_inst_op_(i))) {
 					inst_error(v, i, "operand %u (%%%s) is in flight: only the done "
 					                 "of its start may use it", k, nm);
 				}

@@ -195,6 +195,32 @@ START_TEST(shared_dictionaries_far_apart)
 }
 END_TEST
 
+START_TEST(op_names_numbered_apart)
+{
+	/* The second reader numbers the op names it does not know in another
+	 * order than the first (acme.r, acme.q, acme.s against acme.p,
+	 * acme.q), and each instruction keeps only its op's number: the rest's
+	 * numbers must be those of the first reader's module after the
+	 * splice, or the ops would print under other names. */
+	struct pl_strbuf sb = {0};
+	pl_sb_puts(&sb, "func @f(%a: f32[4]) {\n"
+	                "  %x = acme.p %a : f32[4]\n"
+	                "  %y = acme.q %x : f32[4]\n");
+	size_t split = sb.len - 1;
+	for (int k = 0; k < 3000; k++)
+		pl_sb_printf(&sb, "  %%r%d = acme.r %%a : f32[4]\n  %%q%d = acme.q %%r%d : f32[4]\n"
+		             "  %%s%d = acme.s %%q%d : f32[4]\n  %%t%d = all_gather %%s%d "
+		             "{group_id = \"dp\", factor = 2} : f32[8]\n",
+		             k, k, k, k, k, k, k);
+	pl_sb_puts(&sb, "  %z = acme.p %y : f32[4]\n}\n");
+	ck_assert(!sb.failed);
+	bool taken = false;
+	ck_assert(split_same(sb.data, sb.len, split, &taken));
+	ck_assert(taken);
+	pl_sb_free(&sb);
+}
+END_TEST
+
 static Suite *split_suite(void)
 {
 	Suite *s = suite_create("split");
@@ -206,6 +232,7 @@ static Suite *split_suite(void)
 	tcase_add_test(tc, lines_inside_an_instruction);
 	tcase_add_test(tc, same_for_the_test_modules);
 	tcase_add_test(tc, shared_dictionaries_far_apart);
+	tcase_add_test(tc, op_names_numbered_apart);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -1384,6 +1384,47 @@ START_TEST(test_limit_attribute_count)
 }
 END_TEST
 
+START_TEST(test_limit_op_names)
+{
+	/* 65535 distinct op names fit a module, the known ones included
+	 * (pl_op_count() - 1 of them); one more does not, for the reader nor
+	 * for a pass */
+	size_t room = 65535 - (pl_op_count() - 1);
+	size_t cap = (room + 2) * 24 + 64;
+	char *s = malloc(cap);
+	ck_assert_ptr_nonnull(s);
+	size_t n = (size_t)sprintf(s, "func @f() {\n");
+	for (size_t k = 0; k < room; k++)
+		n += (size_t)sprintf(s + n, "  acme.o%zu\n", k);
+	size_t before = n;
+	strcpy(s + n, "}\n");
+	pl_diags *d;
+	pl_module *m;
+	ck_assert_int_eq(parse_n(s, strlen(s), &d, &m), PL_OK);
+	pl_func *f = pl_module_func_at(m, 0);
+	char last[32];
+	snprintf(last, sizeof last, "acme.o%zu", room - 1);
+	ck_assert_str_eq(pl_inst_opname(pl_func_last_inst(f)), last);
+	pl_inst *i = NULL;
+	ck_assert_int_eq(pl_inst_create(&i, f, "acme.more", NULL, 0, NULL, 0), PL_ELIMIT);
+	ck_assert_ptr_null(i);
+	ck_assert_int_eq(pl_inst_create(&i, f, "acme.o7", NULL, 0, NULL, 0), PL_OK);
+	ck_assert_str_eq(pl_inst_opname(i), "acme.o7");
+	ck_assert_int_eq(pl_inst_op(i), PL_OP_OTHER);
+	ck_assert_int_eq(pl_inst_create(&i, f, "all_gather", NULL, 0, NULL, 0), PL_OK);
+	ck_assert_int_eq(pl_inst_op(i), PL_OP_ALL_GATHER);
+	pl_module_free(m);
+	pl_diags_free(d);
+
+	sprintf(s + before, "  acme.more\n}\n");
+	char want[96];
+	snprintf(want, sizeof want, "test.pir:%zu:3: error: more than 65535 distinct op names",
+	         room + 2);
+	expect_error(s, want);
+	free(s);
+}
+END_TEST
+
 /* A file over 16 MiB takes the path that gives parsed pages back while
  * reading; every value must still resolve and print back unchanged. */
 START_TEST(test_limit_large_file)
@@ -1621,6 +1662,7 @@ static Suite *text_suite(void)
 	tcase_add_test(tc, test_limit_1mb_line);
 	tcase_add_test(tc, test_limit_token_16mib);
 	tcase_add_test(tc, test_limit_attribute_count);
+	tcase_add_test(tc, test_limit_op_names);
 	tcase_add_test(tc, test_limit_large_file);
 	tcase_add_test(tc, test_limit_string_where_instruction_starts);
 	tcase_add_test(tc, test_threads_same_module);
