@@ -135,7 +135,7 @@ END_TEST
 
 /* ---- against naming every value again, written plainly ---- */
 
-enum { N = 48, MAXN = 400 };
+enum { N = 48, MAXN = 2100 };
 
 static bool taken(char names[][48], size_t n, const char *s)
 {
@@ -240,6 +240,60 @@ START_TEST(test_random_changes_match_full_naming)
 }
 END_TEST
 
+/* A pass that names thousands of values (and so gives many names since
+ * they were last unique) must still find every clash among thousands
+ * of others. */
+START_TEST(test_many_given_names_match_full_naming)
+{
+	enum { VALUES = 2000, GIVEN = 1500 };
+	size_t cap = 64 + VALUES * 40, len = 0;
+	char *text = malloc(cap);
+	ck_assert_ptr_nonnull(text);
+	len += (size_t)snprintf(text, cap, "func @f(%%a: f32[4]) {\n");
+	for (int k = 0; k < VALUES; k++)
+		len += (size_t)snprintf(text + len, cap - len, "  %%v%d = acme.neg %%a : f32[4]\n", k);
+	snprintf(text + len, cap - len, "  return %%a\n}\n");
+	pl_diags *d;
+	pl_module *m = tu_parse(text, &d);
+	ck_assert_msg(m != NULL, "%s", tu_first_diag(d));
+	pl_func *f = pl_module_func_at(m, 0);
+	static pl_value *vals[VALUES];
+	size_t n = 0;
+	for (pl_inst *i = pl_func_first_inst(f); i; i = pl_inst_next(i))
+		if (pl_inst_num_results(i))
+			vals[n++] = pl_inst_result(i, 0);
+	ck_assert_uint_eq(n, VALUES);
+	unsigned seed = 777;
+	for (int k = 0; k < GIVEN; k++) {
+		seed = seed * 1103515245u + 12345u;
+		unsigned r = seed >> 8;
+		char name[32];
+		/* names of others, their ".N" forms, numbers and new ones */
+		if (r % 4 == 3)
+			snprintf(name, sizeof name, "v%u.%u", (r >> 4) % VALUES, (r >> 2) % 3 + 1);
+		else if (r % 4 == 2)
+			snprintf(name, sizeof name, "%u", (r >> 4) % 50);
+		else
+			snprintf(name, sizeof name, "v%u", (r >> 4) % (VALUES + VALUES / 2));
+		ck_assert_int_eq(pl_value_set_name(vals[(r >> 12) % VALUES], name), PL_OK);
+	}
+	static char in[MAXN][48], want[MAXN][48];
+	strcpy(in[0], "a");
+	for (size_t k = 0; k < VALUES; k++)
+		strcpy(in[k + 1], pl_value_name(vals[k]));
+	reference(in, VALUES + 1, want);
+	char *s = tu_print(m);
+	ck_assert_ptr_nonnull(s);
+	free(s);
+	for (size_t k = 0; k < VALUES; k++)
+		ck_assert_msg(strcmp(pl_value_name(vals[k]), want[k + 1]) == 0, "value %zu: %s, want %s",
+		              k, pl_value_name(vals[k]), want[k + 1]);
+	free(text);
+	pl_module_free(m);
+	pl_diags_free(d);
+}
+END_TEST
+
 static Suite *names_suite(void)
 {
 	Suite *s = suite_create("names");
@@ -249,6 +303,7 @@ static Suite *names_suite(void)
 	tcase_add_test(tc, test_unnamed_gets_lowest_free_number);
 	tcase_add_test(tc, test_name_given_while_detached);
 	tcase_add_test(tc, test_random_changes_match_full_naming);
+	tcase_add_test(tc, test_many_given_names_match_full_naming);
 	suite_add_tcase(s, tc);
 	return s;
 }
