@@ -34,11 +34,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-/* A LOCAL as written, before we know what its list is. */
+/* A LOCAL as written, before we know what its list is, with the hash of
+ * its name (pl_hash_short_), which the table of values is probed with
+ * (a word's ref has no hash). */
 struct ref {
 	const char *s;
 	size_t len;
 	uint32_t line, col;
+	uint32_t hash;
 };
 
 /* A growable array of the parser's scratch. */
@@ -161,6 +164,12 @@ static bool same_text(const char *c, const struct ref *r)
 
 /* ---- values by name ---- */
 
+/* the LOCAL token as a ref */
+static struct ref local_ref(const struct parser *p)
+{
+	return (struct ref){TOK.s, TOK.len, TOK.line, TOK.col, pl_hash_short_(TOK.s, TOK.len)};
+}
+
 static bool value_named(const void *item, const void *probe, const void *ctx)
 {
 	(void)ctx;
@@ -182,7 +191,7 @@ static const char *value_name(struct parser *p, const struct ref *r, uint32_t ha
 /* Names v after r and enters it; a second definition is an error. */
 static void define_value(struct parser *p, pl_value *v, const struct ref *r)
 {
-	uint32_t hash = pl_hash_short_(r->s, r->len);
+	uint32_t hash = r->hash;
 	reserve(p, &p->values);
 	size_t j = pl_ht_find(&p->values, hash, value_named, r, NULL);
 	if (pl_ht_used(&p->values, j))
@@ -198,10 +207,10 @@ static void define_value(struct parser *p, pl_value *v, const struct ref *r)
  * and tokens of the instruction are read meanwhile. */
 static void prefetch_slots(const struct parser *p, const struct refs *r, size_t n)
 {
-	if (p->values.cap < PREFETCH_MIN_SLOTS) /* it fits a cache: no second hash */
+	if (p->values.cap < PREFETCH_MIN_SLOTS) /* it fits a cache */
 		return;
 	for (size_t k = 0; k < n; k++)
-		pl_ht_prefetch(&p->values, pl_hash_short_(r->v[k].s, r->v[k].len));
+		pl_ht_prefetch(&p->values, r->v[k].hash);
 }
 
 /* A value that the rest of a function uses before any definition, when
@@ -221,7 +230,7 @@ static pl_value *hole(struct parser *p, const struct ref *r, uint32_t hash)
 
 static pl_value *use_value(struct parser *p, const struct ref *r)
 {
-	uint32_t hash = pl_hash_short_(r->s, r->len);
+	uint32_t hash = r->hash;
 	const pl_value *v = pl_ht_get(&p->values, hash, value_named, r, NULL);
 	if (!v && p->in_cont)
 		v = hole(p, r, hash);
@@ -236,7 +245,7 @@ static void parse_values(struct parser *p)
 {
 	p->refs.n = 0;
 	for (;;) {
-		struct ref r = {TOK.s, TOK.len, TOK.line, TOK.col};
+		struct ref r = local_ref(p);
 		PUSH(p, p->refs, r);
 		next(p);
 		if (TOK.kind != PL_T_COMMA)
@@ -307,7 +316,7 @@ static __attribute__((noinline)) size_t new_word(struct parser *p, struct pl_ht 
                                                                     const char *),
                                                  uint32_t hash)
 {
-	struct ref r = {TOK.s, TOK.len, 0, 0};
+	struct ref r = {TOK.s, TOK.len, 0, 0, 0};
 	if (!valid(r.s, r.len))
 		expected(p, what);
 	const char *word = nn(p, pl_intern_str_(p->m, r.s, r.len));
@@ -326,7 +335,7 @@ static inline const char *intern_word(struct parser *p, struct pl_ht *t, const c
 {
 	if (TOK.kind != PL_T_IDENT)
 		expected(p, what);
-	struct ref r = {TOK.s, TOK.len, 0, 0};
+	struct ref r = {TOK.s, TOK.len, 0, 0, 0};
 	uint32_t hash = pl_hash_short_(r.s, r.len);
 	size_t j = 0;
 	if (!t->count || !pl_ht_used(t, j = pl_ht_find(t, hash, interned_is, &r, NULL)))
@@ -393,7 +402,7 @@ static const pl_type *parse_type(struct parser *p)
 	if (TOK.kind != PL_T_IDENT)
 		expected(p, "a type");
 	/* looked up once per distinct word */
-	struct ref r = {TOK.s, TOK.len, 0, 0};
+	struct ref r = {TOK.s, TOK.len, 0, 0, 0};
 	uint32_t hash = pl_hash_short_(r.s, r.len);
 	reserve(p, &p->dtypes);
 	size_t j = pl_ht_find(&p->dtypes, hash, word_is, &r, NULL);
@@ -635,7 +644,7 @@ static void parse_attrs(struct parser *p, pl_attrs *d)
 		const char *name =
 			intern_word(p, &p->keys, "an attribute name", pl_is_key_, key_of, &j);
 		uint32_t key = (uint32_t)(uintptr_t)p->keys.vals[j];
-		struct ref at = {name, 0, TOK.line, TOK.col};
+		struct ref at = {name, 0, TOK.line, TOK.col, 0};
 		/* keys are numbered: a repeat is a repeated number */
 		for (size_t k = 0; p->entries.n < 64 && k < p->entries.n; k++)
 			if (p->entries.v[k].val.key == key)
@@ -734,7 +743,7 @@ static void parse_inst(struct parser *p, pl_func *f)
 /* GLOBAL, a function of its own */
 static pl_func *new_func(struct parser *p)
 {
-	struct ref r = {TOK.s, TOK.len, TOK.line, TOK.col};
+	struct ref r = {TOK.s, TOK.len, TOK.line, TOK.col, 0};
 	if (pl_module_find_func_(p->m, r.s, r.len))
 		error_at(p, r.line, r.col, "redefinition of function '@%.*s'",
 		         (int)(r.len > 64 ? 64 : r.len), r.s);
@@ -798,7 +807,7 @@ static void parse_func(struct parser *p)
 	while (TOK.kind != PL_T_RPAREN) {
 		if (TOK.kind != PL_T_LOCAL)
 			expected(p, "an argument '%...'");
-		struct ref r = {TOK.s, TOK.len, TOK.line, TOK.col};
+		struct ref r = local_ref(p);
 		next(p);
 		expect(p, PL_T_COLON, "':' after the argument");
 		pl_value *v = nn(p, pl_func_add_arg(f, NULL, parse_type(p)));
