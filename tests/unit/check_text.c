@@ -639,6 +639,63 @@ START_TEST(test_err_control_in_string)
 }
 END_TEST
 
+/* The reader scans a string for its first byte that is not itself (an
+ * escape, a quote, a control, UTF-8) many bytes at a time: each such byte
+ * at each offset of a long string is found where it is. */
+START_TEST(test_string_special_byte_at_every_offset)
+{
+	static const struct {
+		const char *in;   /* written in the literal */
+		const char *want; /* the byte(s) in the value; NULL: an error */
+	} specials[] = {
+		{"\\n", "\n"}, {"\\\"", "\""}, {"\\\\", "\\"}, {"\\x41", "A"},
+		{"\x7f", "\x7f"}, {"\t", "\t"}, {"\xc3\xa9", "\xc3\xa9"}, {"~", "~"},
+		{" ", " "}, {"\x01", NULL}, {"\x1f", NULL}, {"\n", NULL},
+	};
+	const char *head = "func @f() { acme.x {s = \"";
+	for (size_t sp = 0; sp < sizeof specials / sizeof *specials; sp++) {
+		for (size_t at = 0; at < 48; at++) {
+			char text[160], want[80];
+			size_t n = (size_t)snprintf(text, sizeof text, "%s", head), w = 0;
+			for (size_t k = 0; k < at; k++, n++)
+				text[n] = want[w++] = (char)('a' + k % 26);
+			n += (size_t)snprintf(text + n, sizeof text - n, "%s", specials[sp].in);
+			if (specials[sp].want)
+				w += (size_t)snprintf(want + w, sizeof want - w, "%s", specials[sp].want);
+			for (size_t k = 0; k < 20; k++, n++)
+				text[n] = want[w++] = (char)('A' + k);
+			want[w] = '\0';
+			snprintf(text + n, sizeof text - n, "\"} }");
+			if (!specials[sp].want) {
+				char msg[120];
+				if (specials[sp].in[0] == '\n')
+					snprintf(msg, sizeof msg,
+					         "test.pir:1:25: error: unterminated string (newline in string)");
+				else
+					snprintf(msg, sizeof msg,
+					         "test.pir:1:%zu: error: control character 0x%02x in string; "
+					         "use an escape",
+					         strlen(head) + at + 1, (unsigned char)specials[sp].in[0]);
+				expect_error(text, msg);
+				continue;
+			}
+			pl_diags *d;
+			pl_module *m;
+			ck_assert_msg(parse_n(text, strlen(text), &d, &m) == PL_OK, "%s", text);
+			const char *v;
+			size_t len;
+			const pl_attrs *a =
+				pl_inst_attrs_const(pl_func_first_inst(pl_module_func_at(m, 0)));
+			ck_assert_int_eq(pl_attrs_get_string(a, "s", &v, &len), PL_OK);
+			ck_assert_msg(len == strlen(want) && memcmp(v, want, len) == 0,
+			              "special %zu at %zu: <%.*s>", sp, at, (int)len, v);
+			pl_module_free(m);
+			pl_diags_free(d);
+		}
+	}
+}
+END_TEST
+
 START_TEST(test_err_unknown_escape)
 {
 	expect_error("func @f() { acme.x {s = \"a\\qb\"} }",
@@ -1625,6 +1682,7 @@ static Suite *text_suite(void)
 	tcase_add_test(tc, test_err_invalid_utf8);
 	tcase_add_test(tc, test_err_unterminated_string);
 	tcase_add_test(tc, test_err_control_in_string);
+	tcase_add_test(tc, test_string_special_byte_at_every_offset);
 	tcase_add_test(tc, test_err_unknown_escape);
 	tcase_add_test(tc, test_err_bad_hex_escape);
 	tcase_add_test(tc, test_err_int_range);
