@@ -48,15 +48,34 @@ static void chunk_free(struct pl_arena_chunk *c)
 		free(c);
 }
 
-void pl_arena_free(pl_arena *a)
+static void chunks_free(struct pl_arena_chunk *c)
 {
-	struct pl_arena_chunk *c = a->head;
 	while (c) {
 		struct pl_arena_chunk *next = c->next;
 		chunk_free(c);
 		c = next;
 	}
+}
+
+void pl_arena_free(pl_arena *a)
+{
+	chunks_free(a->head);
+	chunks_free(a->given);
 	pl_arena_init(a);
+}
+
+void pl_arena_give(void *arena, void *mem, size_t size)
+{
+	pl_arena *a = arena;
+	if (size < sizeof(struct pl_arena_chunk) + MIN_CHUNK) { /* not worth a chunk */
+		free(mem);
+		return;
+	}
+	struct pl_arena_chunk *c = mem;
+	c->size = size - sizeof *c;
+	c->mapped = 0;
+	c->next = a->given;
+	a->given = c;
 }
 
 /* A chunk of at least size usable bytes. */
@@ -96,12 +115,16 @@ void *pl_arena_alloc_slow(pl_arena *a, size_t n)
 		size = n;
 	if (size > SIZE_MAX - sizeof(struct pl_arena_chunk) - 2 * HUGE_PAGE)
 		return NULL;
-	struct pl_arena_chunk *c = chunk_new(size);
-	if (!c)
+	struct pl_arena_chunk *c = a->given;
+	if (c && c->size >= n) { /* given memory first, as a new head */
+		a->given = c->next;
+		size = c->size;
+	} else if (!(c = chunk_new(size))) {
 		return NULL;
-	a->total += c->size;
-	if (a->next_size < MAX_CHUNK)
+	} else if (a->next_size < MAX_CHUNK) {
 		a->next_size *= 2;
+	}
+	a->total += c->size;
 	char *data = (char *)(c + 1);
 	if (a->head && size == n) {
 		/* An oversized block: keep the current chunk's free space. */
@@ -118,10 +141,18 @@ void *pl_arena_alloc_slow(pl_arena *a, size_t n)
 
 void pl_arena_adopt(pl_arena *dst, pl_arena *src)
 {
+	while (src->given) {
+		struct pl_arena_chunk *c = src->given;
+		src->given = c->next;
+		c->next = dst->given;
+		dst->given = c;
+	}
 	if (!src->head)
 		return;
 	if (!dst->head) {
+		struct pl_arena_chunk *given = dst->given;
 		*dst = *src;
+		dst->given = given;
 	} else {
 		/* allocation goes on in the head with more room left; the
 		 * other's chunks go after it (the room left in its head is
@@ -139,6 +170,7 @@ void pl_arena_adopt(pl_arena *dst, pl_arena *src)
 		keep.total += other.total;
 		if (keep.next_size < other.next_size)
 			keep.next_size = other.next_size;
+		keep.given = dst->given;
 		*dst = keep;
 	}
 	pl_arena_init(src);

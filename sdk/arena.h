@@ -18,6 +18,7 @@ typedef struct pl_arena {
 	char *cur, *end;    /* free space of head */
 	size_t next_size;   /* size of the next chunk */
 	size_t total;       /* bytes obtained from malloc */
+	struct pl_arena_chunk *given; /* pl_arena_give's, used before new ones */
 } pl_arena;
 
 __attribute__((visibility("hidden"))) void pl_arena_init(pl_arena *a);
@@ -27,6 +28,13 @@ __attribute__((visibility("hidden"))) void *pl_arena_alloc_slow(pl_arena *a, siz
 /* dst takes over every chunk of src (which is left empty): what was
  * allocated from src now lives, and dies, with dst. */
 __attribute__((visibility("hidden"))) void pl_arena_adopt(pl_arena *dst, pl_arena *src);
+/* The arena (a pl_arena *, as void * to serve as the give_back of a
+ * struct pl_ht) takes size bytes at mem, from malloc, that its owner no
+ * longer needs, to allocate from before it asks for new memory: written
+ * pages cost far less than new ones, which the kernel must find and zero
+ * (and a virtual machine's host, often, fault in again). For memory the
+ * arena will soon fill: its pages count as used from the start. */
+__attribute__((visibility("hidden"))) void pl_arena_give(void *arena, void *mem, size_t size);
 
 static inline void *pl_arena_alloc(pl_arena *a, size_t n)
 {

@@ -46,6 +46,11 @@ struct pl_ht {
 	size_t count;
 	uint32_t gen;   /* never 0 once slots exist: zeroed slots are empty */
 	bool map;       /* set before first use: keep a value per slot */
+	/* Optional: where the slots the table outgrows go, instead of to
+	 * free() (the library gives their written pages to the arenas of the
+	 * module being read, pl_arena_give) */
+	void (*give_back)(void *to, void *mem, size_t bytes);
+	void *give_back_to;
 };
 
 /* A 32-bit hash of an address (Fibonacci hashing: the top bits of the
@@ -170,7 +175,10 @@ static inline bool pl_ht_grow_(struct pl_ht *t)
 		if (t->map)
 			t->vals[j] = old.vals[i];
 	}
-	free(old.slots);
+	if (t->give_back && old.slots)
+		t->give_back(t->give_back_to, old.slots, old.cap * sizeof *old.slots);
+	else
+		free(old.slots);
 	free(old.vals);
 	return true;
 }
@@ -247,9 +255,8 @@ static inline void pl_ht_free(struct pl_ht *t)
 {
 	free(t->slots);
 	free(t->vals);
-	bool map = t->map;
-	memset(t, 0, sizeof *t);
-	t->map = map;
+	*t = (struct pl_ht){.map = t->map, .give_back = t->give_back,
+	                    .give_back_to = t->give_back_to};
 }
 
 #endif

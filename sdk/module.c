@@ -185,6 +185,14 @@ pl_module *pl_module_new(const char *source_name)
 	}
 	m->keys.max = PL_KEY_MAX;
 	m->ops.max = PL_OPNAME_MAX;
+	/* the slots the interned sets outgrow (while reading, mostly) serve
+	 * the arena of what they hold (not the naming set's: it grows when
+	 * nothing is made any more) */
+	struct pl_ht *sets[] = {&m->strings, &m->types, &m->lists};
+	for (size_t k = 0; k < sizeof sets / sizeof *sets; k++) {
+		sets[k]->give_back = pl_arena_give;
+		sets[k]->give_back_to = &m->arena;
+	}
 	/* the reserved keys first, in the order of the PL_KEY_* numbers, and
 	 * the known ops in pl_op order */
 	static const char *const reserved[] = {"domain", "predicate", "num_dynamic_instances",

@@ -826,6 +826,16 @@ static void parse_func(struct parser *p)
 	parse_body(p, f);
 }
 
+/* The tables of values by name, which in a large function grow far
+ * bigger than anything else the reader frees, give the slots they
+ * outgrow to m's instruction arena, for the instructions read next (see
+ * pl_arena_give). */
+static void give_tables_to(struct parser *p, pl_module *m)
+{
+	p->values.give_back = p->holes.give_back = pl_arena_give;
+	p->values.give_back_to = p->holes.give_back_to = &m->insts;
+}
+
 int pl_parse_job_(struct pl_parse_job *job, pl_module **out)
 {
 	*out = NULL;
@@ -850,6 +860,7 @@ int pl_parse_job_(struct pl_parse_job *job, pl_module **out)
 			pl_diags_add(job->diags, PL_SEV_ERROR, job->source_name, 0, 0, "out of memory");
 		pl_module_free(p->m);
 	} else {
+		give_tables_to(p, p->m);
 		next(p);
 		if (job->rest) {
 			job->cont = nn(p, pl_func_new_unchecked_(p->m, "", 0));
@@ -857,13 +868,14 @@ int pl_parse_job_(struct pl_parse_job *job, pl_module **out)
 			parse_body(p, job->cont);
 			p->in_cont = false;
 			job->cont_values = p->values;
-			memset(&p->values, 0, sizeof p->values);
+			p->values = (struct pl_ht){0};
+			give_tables_to(p, p->m);
 		}
 		while (TOK.kind != PL_T_EOF)
 			parse_func(p);
 		*out = p->m;
 		job->holes = p->holes;
-		memset(&p->holes, 0, sizeof p->holes);
+		p->holes = (struct pl_ht){0};
 	}
 	pl_lex_free_(&p->lx);
 	free(p->refs.v);

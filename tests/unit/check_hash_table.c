@@ -6,6 +6,7 @@
  *          hashes of different items; clearing in O(1) by generation,
  *          generation wrap-around; a map's values survive growth; the
  *          map keyed by address (get, put, replace, absent, cleared);
+ *          the slots a table outgrows go to its give_back;
  * sharing: equal dictionaries read share their entries, and writing one
  *          (copy on write) leaves the other as it was; equal value names
  *          share one copy; reading unique dictionaries gives each its own.
@@ -180,6 +181,50 @@ START_TEST(test_unique_dictionaries_each_their_own)
 }
 END_TEST
 
+/* what a table gives back instead of freeing */
+struct given {
+	size_t calls, bytes;
+};
+
+static void take_given(void *to, void *mem, size_t bytes)
+{
+	struct given *g = to;
+	g->calls++;
+	g->bytes += bytes;
+	free(mem);
+}
+
+START_TEST(test_outgrown_slots_given_back)
+{
+	/* every growth gives the slots outgrown (all of them, in bytes) to
+	 * give_back; freeing the table does not */
+	struct given g = {0};
+	struct pl_ht t = {.give_back = take_given, .give_back_to = &g};
+	size_t grown = 0, outgrown = 0;
+	for (uintptr_t k = 1; k <= 1000; k++) {
+		size_t cap = t.cap;
+		ck_assert(pl_ht_reserve(&t));
+		if (t.cap != cap) {
+			grown++;
+			outgrown += cap * sizeof(struct pl_ht_slot);
+		}
+		size_t j = pl_ht_find(&t, pl_ht_hash_ptr((void *)k), pl_ht_same_ptr, (void *)k, NULL);
+		pl_ht_put(&t, j, pl_ht_hash_ptr((void *)k), (void *)k);
+	}
+	ck_assert_uint_gt(grown, 3);
+	ck_assert_uint_eq(g.calls, grown - 1); /* the first growth has none */
+	ck_assert_uint_eq(g.bytes, outgrown);
+	for (uintptr_t k = 1; k <= 1000; k++)
+		ck_assert_ptr_eq(pl_ht_get(&t, pl_ht_hash_ptr((void *)k), pl_ht_same_ptr, (void *)k,
+		                           NULL),
+		                 (void *)k);
+	pl_ht_free(&t);
+	ck_assert_uint_eq(g.calls, grown - 1);
+	/* the hook outlives a free, for the table's next use */
+	ck_assert(t.give_back == take_given && t.give_back_to == &g);
+}
+END_TEST
+
 static Suite *hash_table_suite(void)
 {
 	Suite *s = suite_create("hash_table");
@@ -188,6 +233,7 @@ static Suite *hash_table_suite(void)
 	tcase_add_test(tc, test_clear_by_generation);
 	tcase_add_test(tc, test_map_values_survive_growth);
 	tcase_add_test(tc, test_map_keyed_by_address);
+	tcase_add_test(tc, test_outgrown_slots_given_back);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("sharing");
 	tcase_add_test(tc, test_equal_dictionaries_share_copy_on_write);

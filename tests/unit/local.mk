@@ -54,6 +54,13 @@ tests_unit_check_hash_table_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_check_hash_table_LDADD = $(UNIT_LDADD)
 TESTS += tests/unit/check_hash_table
 
+# the bump allocator of a module's memory (built with sdk/arena.c)
+check_PROGRAMS += tests/unit/check_arena
+tests_unit_check_arena_SOURCES = tests/unit/check_arena.c sdk/arena.c
+tests_unit_check_arena_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_check_arena_LDADD = $(CHECK_LIBS)
+TESTS += tests/unit/check_arena
+
 # naming values after a few were renamed or added
 check_PROGRAMS += tests/unit/check_names
 tests_unit_check_names_SOURCES = tests/unit/check_names.c
