@@ -171,6 +171,17 @@ START_TEST(same_for_the_test_modules)
 }
 END_TEST
 
+/* The text in sb read on two readers, the second from the line after
+ * split, gives what one gives, and the second reader's work is used. */
+static void same_and_taken(struct pl_strbuf *sb, size_t split)
+{
+	ck_assert(!sb->failed);
+	bool taken = false;
+	ck_assert(split_same(sb->data, sb->len, split, &taken));
+	ck_assert(taken);
+	pl_sb_free(sb);
+}
+
 START_TEST(shared_dictionaries_far_apart)
 {
 	/* The second reader numbers its keys in another order than the first
@@ -187,11 +198,7 @@ START_TEST(shared_dictionaries_far_apart)
 		pl_sb_printf(&sb, "  %%u%d = add %%a, %%a {u = %d, ka = \"t\"} : f32[4]\n", k, k);
 	}
 	pl_sb_puts(&sb, "}\n");
-	ck_assert(!sb.failed);
-	bool taken = false;
-	ck_assert(split_same(sb.data, sb.len, split, &taken));
-	ck_assert(taken);
-	pl_sb_free(&sb);
+	same_and_taken(&sb, split);
 }
 END_TEST
 
@@ -213,11 +220,7 @@ START_TEST(op_names_numbered_apart)
 		             "{group_id = \"dp\", factor = 2} : f32[8]\n",
 		             k, k, k, k, k, k, k);
 	pl_sb_puts(&sb, "  %z = acme.p %y : f32[4]\n}\n");
-	ck_assert(!sb.failed);
-	bool taken = false;
-	ck_assert(split_same(sb.data, sb.len, split, &taken));
-	ck_assert(taken);
-	pl_sb_free(&sb);
+	same_and_taken(&sb, split);
 }
 END_TEST
 
