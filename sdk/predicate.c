@@ -899,6 +899,9 @@ int pl_inst_masked_dynamic_instances(const pl_inst *inst, uint64_t *out)
 
 void pl_count_note_(pl_module *m, const pl_attrs *d)
 {
+	/* most dictionaries have no predicate: one look at the keys */
+	if (!pl_attrs_find_id_(d, PL_KEY_PREDICATE))
+		return;
 	struct pl_count_attrs a;
 	struct count_slot key;
 	pl_count_attrs_(d, &a);
