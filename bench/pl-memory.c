@@ -93,8 +93,6 @@ int main(int argc, char **argv)
 	for (size_t f = 0; f < m->nfuncs; f++) {
 		const pl_func *fn = m->funcs[f];
 		size_t nvalues = fn->nargs;
-		for (size_t a = 0; a < fn->nargs; a++)
-			names += fn->args[a]->v.name ? rounded(strlen(fn->args[a]->v.name) + 1) : 0;
 		for (const pl_inst *i = fn->first; i; i = i->next) {
 			headers += sizeof *i;
 			uses += i->nops * sizeof(pl_use);
@@ -102,9 +100,6 @@ int main(int argc, char **argv)
 			nvalues += i->nres;
 			if (i->attrs.n && counted_first(&arrays, i->attrs.v))
 				dicts += rounded(i->attrs.n * sizeof *i->attrs.v);
-			const pl_value *res = pl_inst_res_(i);
-			for (uint32_t k = 0; k < i->nres; k++)
-				names += res[k].name ? rounded(strlen(res[k].name) + 1) : 0;
 		}
 		if (nvalues > largest)
 			largest = nvalues;
@@ -114,7 +109,8 @@ int main(int argc, char **argv)
 	/* the free end of each arena's last chunk is mapped, never touched */
 	size_t arena = m->arena.total - (size_t)(m->arena.end - m->arena.cur);
 	size_t blocks = m->insts.total - (size_t)(m->insts.end - m->insts.cur);
-	size_t known = dicts + names + strings + lists;
+	names = m->text.total - (size_t)(m->text.end - m->text.cur); /* the names, in a row */
+	size_t known = dicts + strings + lists;
 	size_t tables = table_bytes(&m->strings) + table_bytes(&m->types) + table_bytes(&m->lists) +
 	                table_bytes(&m->names) + table_bytes(&m->funcs_by_name) +
 	                table_bytes(&m->keys.ids) + m->keys.cap * sizeof *m->keys.names +

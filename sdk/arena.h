@@ -47,8 +47,24 @@ static inline void *pl_arena_alloc(pl_arena *a, size_t n)
 	return pl_arena_alloc_slow(a, n);
 }
 
-/* A NUL-terminated copy of s[0..len); NULL when out of memory. Inline: the
+/* A NUL-terminated copy of s[0..len) at the next byte, for an arena of
+ * text alone (pl_arena_alloc, which keeps allocations aligned, must not be
+ * used on it): names one after another waste no byte on alignment, and a
+ * walk over them reads them in a row. NULL when out of memory. Inline: the
  * reader names every value with one. */
+static inline char *pl_arena_text(pl_arena *a, const char *s, size_t len)
+{
+	char *p = a->cur;
+	if ((size_t)(a->end - a->cur) > len)
+		a->cur += len + 1;
+	else if (!(p = pl_arena_alloc_slow(a, len + 1)))
+		return NULL;
+	memcpy(p, s, len);
+	p[len] = '\0';
+	return p;
+}
+
+/* A NUL-terminated copy of s[0..len); NULL when out of memory. */
 static inline char *pl_arena_strndup(pl_arena *a, const char *s, size_t len)
 {
 	char *p = pl_arena_alloc(a, len + 1);

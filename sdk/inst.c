@@ -45,7 +45,7 @@ pl_value *pl_func_add_arg(pl_func *f, const char *name, const pl_type *t)
 	a->v.type = t;
 	a->func = f;
 	a->index = f->nargs;
-	if (name && !(a->v.name = pl_arena_strndup(&f->m->arena, name, strlen(name))))
+	if (name && !(a->v.name = pl_arena_text(&f->m->text, name, strlen(name))))
 		return NULL;
 	f->args[f->nargs++] = a;
 	pl_names_changed_(f, a->v.name);
@@ -634,7 +634,7 @@ int pl_value_set_name(pl_value *v, const char *name)
 	if (copy) {
 		memcpy(copy, name, len);
 		copy[len] = '\0';
-	} else if (!(copy = pl_arena_strndup(&f->m->arena, name, len))) {
+	} else if (!(copy = pl_arena_text(&f->m->text, name, len))) {
 		return PL_ENOMEM;
 	}
 	v->name = copy;

@@ -212,6 +212,8 @@ struct pl_module {
 	 * on a module whose instructions all have their own attributes made
 	 * each pass over a million instructions wait on memory) */
 	pl_arena insts;
+	/* the names of values, in a row (pl_arena_text) */
+	pl_arena text;
 	char *source_name;
 	pl_func **funcs;
 	size_t nfuncs, funcs_cap;

@@ -179,6 +179,7 @@ pl_module *pl_module_new(const char *source_name)
 		return NULL;
 	pl_arena_init(&m->arena);
 	pl_arena_init(&m->insts);
+	pl_arena_init(&m->text);
 	if (source_name && !(m->source_name = strdup(source_name))) {
 		free(m);
 		return NULL;
@@ -224,6 +225,7 @@ void pl_module_free(pl_module *m)
 	pl_count_memo_free_(m->count_memo);
 	pl_arena_free(&m->arena);
 	pl_arena_free(&m->insts);
+	pl_arena_free(&m->text);
 	free(m->funcs);
 	free(m->source_name);
 	free(m);

@@ -169,7 +169,7 @@ static int name_todo(pl_func *f, struct naming *nm)
 			last_base = base;
 			last_n = n;
 		}
-		char *name = pl_arena_strndup(&f->m->arena, sb.data, sb.len);
+		char *name = pl_arena_text(&f->m->text, sb.data, sb.len);
 		if (!name)
 			goto out;
 		set_insert(nm->set, name, (unsigned char)name[0], &nm->oom);

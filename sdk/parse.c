@@ -182,7 +182,7 @@ static const char *value_name(struct parser *p, const struct ref *r, uint32_t ha
 {
 	struct recent_name *rn = &p->names[hash % RECENT_SLOTS];
 	if (!rn->name || rn->len != r->len || memcmp(rn->name, r->s, r->len) != 0) {
-		rn->name = nn(p, pl_arena_strndup(&p->m->arena, r->s, r->len));
+		rn->name = nn(p, pl_arena_text(&p->m->text, r->s, r->len));
 		rn->len = r->len;
 	}
 	return rn->name;

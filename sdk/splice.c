@@ -223,6 +223,7 @@ int pl_splice_rest_(pl_func *f, const struct pl_ht *values, uint32_t line, pl_mo
 		/* from here on a is changed, and freed as a whole on failure */
 		pl_arena_adopt(&a->arena, &b->arena);
 		pl_arena_adopt(&a->insts, &b->insts);
+		pl_arena_adopt(&a->text, &b->text);
 		r->to = a;
 		if (!pl_intern_merge_(&a->strings, &b->strings, &r->strings))
 			r->failed = true;

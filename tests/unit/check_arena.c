@@ -3,12 +3,14 @@
  * (sdk/arena.c, built in): memory given to an arena is where its next
  * chunks come from, whole, before any new memory; an arena that adopts
  * another takes what was given to it too; what is too small to be a
- * chunk is freed at once. Leaks show under the sanitizers' build. */
+ * chunk is freed at once; text is laid one string after another. Leaks
+ * show under the sanitizers' build. */
 #include "testutil.h"
 
 #include "../../sdk/arena.h"
 
 #include <stdint.h>
+#include <stdio.h>
 
 static bool inside(const void *p, const char *block, size_t size)
 {
@@ -77,6 +79,30 @@ START_TEST(test_small_memory_freed_at_once)
 }
 END_TEST
 
+START_TEST(test_text_in_a_row)
+{
+	/* names follow one another with no byte between them, across chunks,
+	 * each a NUL-terminated copy */
+	pl_arena a;
+	pl_arena_init(&a);
+	char *prev = NULL;
+	size_t prev_len = 0, in_a_row = 0;
+	for (int k = 0; k < 50000; k++) {
+		char name[32];
+		int len = snprintf(name, sizeof name, "v%d_%.*s", k, k % 7, "abcdefg");
+		char *p = pl_arena_text(&a, name, (size_t)len);
+		ck_assert_ptr_nonnull(p);
+		ck_assert_str_eq(p, name);
+		if (prev && p == prev + prev_len + 1)
+			in_a_row++;
+		prev = p;
+		prev_len = (size_t)len;
+	}
+	ck_assert_uint_gt(in_a_row, 49900); /* all but the first of each chunk */
+	pl_arena_free(&a);
+}
+END_TEST
+
 static Suite *arena_suite(void)
 {
 	Suite *s = suite_create("arena");
@@ -84,6 +110,7 @@ static Suite *arena_suite(void)
 	tcase_add_test(tc, test_given_memory_first);
 	tcase_add_test(tc, test_adopt_takes_given_memory);
 	tcase_add_test(tc, test_small_memory_freed_at_once);
+	tcase_add_test(tc, test_text_in_a_row);
 	suite_add_tcase(s, tc);
 	return s;
 }
