@@ -28,9 +28,10 @@ struct pl_parse_job {
 	 * slots hold pl_value pointers, hashed as pl_hash_short_ hashes their
 	 * names) and the instruction's line. take_rest returns 1 when it
 	 * has put the rest of the module in place (the reader then stops
-	 * there), 0 to read on, or a negative PL_E* status to fail with. */
+	 * there, and values may have been emptied), 0 to read on (values
+	 * as it was), or a negative PL_E* status to fail with. */
 	const char *stop_at;
-	int (*take_rest)(void *ud, pl_func *f, const struct pl_ht *values, uint32_t line);
+	int (*take_rest)(void *ud, pl_func *f, struct pl_ht *values, uint32_t line);
 	void *take_ud;
 
 	/* The second reader: rest says the text begins inside a function
@@ -54,10 +55,12 @@ PL_INTERNAL int pl_parse_job_(struct pl_parse_job *job, pl_module **out);
 /* Puts the rest of a module, read by a second reader (rest, into b), after
  * the instructions of f, whose reader stopped at the rest's first line,
  * line, with values its values by name. 1 when done (b then holds nothing
- * but tables to free), 0 when the rest does not fit (nothing changed),
- * PL_ENOMEM (f's module is then to be freed). */
-PL_INTERNAL int pl_splice_rest_(pl_func *f, const struct pl_ht *values, uint32_t line,
-                                pl_module *b, const struct pl_parse_job *rest);
+ * but tables to free; values and rest's tables of names are emptied as
+ * soon as they have served, before the rest's strings are merged), 0 when
+ * the rest does not fit (nothing changed), PL_ENOMEM (f's module is then
+ * to be freed). */
+PL_INTERNAL int pl_splice_rest_(pl_func *f, struct pl_ht *values, uint32_t line,
+                                pl_module *b, struct pl_parse_job *rest);
 
 /* --- read.c --- */
 /* Reads text, on two threads when split is less than len and a line

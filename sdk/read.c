@@ -72,7 +72,7 @@ static void join_rest(struct rest *r)
 	r->joined = true;
 }
 
-static int take_rest(void *ud, pl_func *f, const struct pl_ht *values, uint32_t line)
+static int take_rest(void *ud, pl_func *f, struct pl_ht *values, uint32_t line)
 {
 	struct rest *r = ud;
 	join_rest(r);

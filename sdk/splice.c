@@ -206,8 +206,8 @@ static void fill_hole(pl_value *hole, pl_value *v)
 	hole->uses = NULL;
 }
 
-int pl_splice_rest_(pl_func *f, const struct pl_ht *values, uint32_t line, pl_module *b,
-                    const struct pl_parse_job *rest)
+int pl_splice_rest_(pl_func *f, struct pl_ht *values, uint32_t line, pl_module *b,
+                    struct pl_parse_job *rest)
 {
 	pl_module *a = f->m;
 	pl_value **found = malloc((rest->holes.cap ? rest->holes.cap : 1) * sizeof *found);
@@ -221,6 +221,17 @@ int pl_splice_rest_(pl_func *f, const struct pl_ht *values, uint32_t line, pl_mo
 	bool adopted = rc == PL_OK;
 	if (adopted) {
 		/* from here on a is changed, and freed as a whole on failure */
+		for (size_t j = 0; j < rest->holes.cap; j++) {
+			pl_value *hole = (pl_value *)(uintptr_t)pl_ht_at(&rest->holes, j);
+			if (hole)
+				fill_hole(hole, found[j]);
+		}
+		/* the tables of names have served: their memory goes before the
+		 * rest's strings make a's set grow (in a large function they
+		 * are the largest things alive) */
+		pl_ht_free(values);
+		pl_ht_free(&rest->cont_values);
+		pl_ht_free(&rest->holes);
 		pl_arena_adopt(&a->arena, &b->arena);
 		pl_arena_adopt(&a->insts, &b->insts);
 		pl_arena_adopt(&a->text, &b->text);
@@ -233,11 +244,6 @@ int pl_splice_rest_(pl_func *f, const struct pl_ht *values, uint32_t line, pl_mo
 			r->failed = true;
 	}
 	if (adopted && !r->failed) {
-		for (size_t j = 0; j < rest->holes.cap; j++) {
-			pl_value *hole = (pl_value *)(uintptr_t)pl_ht_at(&rest->holes, j);
-			if (hole)
-				fill_hole(hole, found[j]);
-		}
 		uint32_t lines = line - 1; /* the rest's line 1 is line */
 		for (pl_inst *i = rest->cont->first, *next; i; i = next) {
 			next = pl_inst_next_(i);
