@@ -237,6 +237,20 @@ ENTRY e {
   ROOT g = f32[8] negate(y), constant=add
 }
 ' "bad.hlo:4:30: error: attribute name 'constant' is not supported (the reader uses 'hlo_constant' itself)" "an attribute named like one the reader keeps"
+bad 'HloModule m
+ENTRY e {
+  x = f64[4] parameter(0)
+  t = (f32[4]) tuple(x)
+  ROOT y = f64[4] negate(x)
+}
+' "bad.hlo:4:3: error: the shape of tuple 't' does not match its operands" "a tuple nothing uses, of another shape than its operands"
+bad 'HloModule m
+ENTRY e {
+  x = f64[4] parameter(0)
+  t = (f32[4]) tuple(x)
+  ROOT y = f32[4] get-tuple-element(t), index=0
+}
+' "bad.hlo:4:3: error: the shape of tuple 't' does not match its operands" "a tuple used, of another shape than its operands"
 # an extent of more than 18 digits that fits is read as its value
 printf 'HloModule m\nENTRY e {\n  ROOT a = f32[000000000000000000004] parameter(0)\n}\n' >zeros.hlo
 run $P --passes= zeros.hlo
