@@ -1965,15 +1965,15 @@ static void pin_control(struct hr *r, const struct pinst *pi, pl_inst *inst)
 	}
 }
 
-/* Whether shape node's leaves are the n values at v (which leaf_types
- * does not move). */
-static bool leaves_fit(struct hr *r, uint32_t node, pl_value *const *v, size_t n)
+/* Whether shape node's leaves are the n values at v[first...] (v may be
+ * NULL when n is 0; leaf_types does not move it). */
+static bool leaves_fit(struct hr *r, uint32_t node, pl_value *const *v, size_t first, size_t n)
 {
 	if (r->nodes[node].nleaves != n)
 		return false;
 	leaf_types(r, node, 0);
 	for (size_t k = 0; k < n; k++)
-		if (r->types[k] != pl_value_type(v[k]))
+		if (r->types[k] != pl_value_type(v[first + k]))
 			return false;
 	return true;
 }
@@ -1985,7 +1985,7 @@ static void map_inst(struct hr *r, pl_func *f, struct pinst *pi)
 	if (!pi->used && word_is(pi->opc, pi->olen, "tuple")) {
 		bool tuple_operand;
 		size_t nops = gather_operands(r, pi, &tuple_operand);
-		if (pi->has_shape && !leaves_fit(r, pi->shape, r->vals, nops))
+		if (pi->has_shape && !leaves_fit(r, pi->shape, r->vals, 0, nops))
 			fail(r, pi->at, "the shape of tuple '%.*s' does not match its operands",
 			     (int)pi->nlen, pi->name);
 		pl_inst *inst = new_inst(r, f, "hlo.tuple", nops, 0, pi);
@@ -2034,7 +2034,7 @@ static void map_inst(struct hr *r, pl_func *f, struct pinst *pi)
 		if (!pi->has_shape) {
 			r->nodes[node].size = (uint32_t)(r->nn - node);
 			r->nodes[node].nleaves = total;
-		} else if (!leaves_fit(r, node, r->leaves + l0, total)) {
+		} else if (!leaves_fit(r, node, r->leaves, l0, total)) {
 			fail(r, pi->at, "the shape of tuple '%.*s' does not match its operands",
 			     (int)pi->nlen, pi->name);
 		}
@@ -2059,7 +2059,7 @@ static void map_inst(struct hr *r, pl_func *f, struct pinst *pi)
 		uint32_t c = child_at(r, on, idx, &ol);
 		if (c == UINT32_MAX)
 			fail(r, ia->at, "tuple index %" PRId64 " is out of range", idx);
-		if (pi->has_shape && !leaves_fit(r, pi->shape, r->leaves + ol, r->nodes[c].nleaves))
+		if (pi->has_shape && !leaves_fit(r, pi->shape, r->leaves, ol, r->nodes[c].nleaves))
 			fail(r, pi->at, "the shape of '%.*s' does not match the element", (int)pi->nlen,
 			     pi->name);
 		pi->shape = pi->has_shape ? pi->shape : c;
