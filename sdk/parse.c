@@ -284,54 +284,37 @@ static bool interned_is(const void *item, const void *probe, const void *ctx)
 	return ((const uint64_t *)item)[-1] == r->len && memcmp(item, r->s, r->len) == 0;
 }
 
-/* What a map of words keeps for a word: an op name's number in the
- * module's op names, a key's number in the module's keys. */
-static uintptr_t op_of(struct parser *p, const char *name)
-{
-	uint32_t id = pl_op_number_(p->m, name);
-	if (!id && p->m->ops.n == p->m->ops.max)
-		error_at(p, TOK.line, TOK.col, "more than %u distinct op names", PL_OPNAME_MAX);
-	if (!id)
-		pl_lex_fail_(&p->lx, PL_ENOMEM);
-	return id;
-}
-
-static uintptr_t key_of(struct parser *p, const char *key)
-{
-	uint32_t id = pl_key_id_(p->m, key);
-	if (!id && p->m->keys.n == PL_KEY_MAX)
-		error_at(p, TOK.line, TOK.col, "more than %u distinct attribute names", PL_KEY_MAX);
-	if (!id)
-		pl_lex_fail_(&p->lx, PL_ENOMEM);
-	return id;
-}
-
 /* The current word, interned, when valid says it may be one; checked,
- * interned and looked up in t once per distinct word, and what value
- * says of it kept beside it. The slot's index in t is left in *slot. */
+ * interned and numbered in nums (the module's op names or keys) once per
+ * distinct word, its number kept beside it in t. The slot's index in t is
+ * left in *slot. */
 static __attribute__((noinline)) size_t new_word(struct parser *p, struct pl_ht *t,
                                                  const char *what,
                                                  bool (*valid)(const char *, size_t),
-                                                 uintptr_t (*value)(struct parser *,
-                                                                    const char *),
-                                                 uint32_t hash)
+                                                 struct pl_numbered *nums,
+                                                 const char *names, uint32_t hash)
 {
 	struct ref r = {TOK.s, TOK.len, 0, 0, 0};
 	if (!valid(r.s, r.len))
 		expected(p, what);
 	const char *word = nn(p, pl_intern_str_(p->m, r.s, r.len));
-	uintptr_t v = value(p, word);
+	uint32_t id = pl_number_(nums, word);
+	if (!id && nums->n == nums->max)
+		error_at(p, TOK.line, TOK.col, "more than %u distinct %s", nums->max, names);
+	if (!id)
+		pl_lex_fail_(&p->lx, PL_ENOMEM);
 	reserve(p, t);
 	size_t j = pl_ht_find(t, hash, interned_is, &r, NULL);
 	pl_ht_put(t, j, hash, word);
-	t->vals[j] = (void *)v;
+	t->vals[j] = (void *)(uintptr_t)id;
 	return j;
 }
 
-static inline const char *intern_word(struct parser *p, struct pl_ht *t, const char *what,
-                                      bool (*valid)(const char *, size_t),
-                                      uintptr_t (*value)(struct parser *, const char *),
-                                      size_t *slot)
+/* The number of the current word in nums; t maps words read before to
+ * theirs. */
+static inline uint32_t number_word(struct parser *p, struct pl_ht *t, const char *what,
+                                   bool (*valid)(const char *, size_t),
+                                   struct pl_numbered *nums, const char *names)
 {
 	if (TOK.kind != PL_T_IDENT)
 		expected(p, what);
@@ -339,9 +322,8 @@ static inline const char *intern_word(struct parser *p, struct pl_ht *t, const c
 	uint32_t hash = pl_hash_short_(r.s, r.len);
 	size_t j = 0;
 	if (!t->count || !pl_ht_used(t, j = pl_ht_find(t, hash, interned_is, &r, NULL)))
-		j = new_word(p, t, what, valid, value, hash);
-	*slot = j;
-	return t->slots[j].item;
+		j = new_word(p, t, what, valid, nums, names, hash);
+	return (uint32_t)(uintptr_t)t->vals[j];
 }
 
 /* ---- types ---- */
@@ -640,10 +622,9 @@ static void parse_attrs(struct parser *p, pl_attrs *d)
 	next(p);
 	p->entries.n = p->entry_at.n = 0;
 	while (TOK.kind != PL_T_RBRACE) {
-		size_t j;
-		const char *name =
-			intern_word(p, &p->keys, "an attribute name", pl_is_key_, key_of, &j);
-		uint32_t key = (uint32_t)(uintptr_t)p->keys.vals[j];
+		uint32_t key = number_word(p, &p->keys, "an attribute name", pl_is_key_,
+		                           &p->m->keys, "attribute names");
+		const char *name = pl_key_name_(p->m, key);
 		struct ref at = {name, 0, TOK.line, TOK.col, 0};
 		/* keys are numbered: a repeat is a repeated number */
 		for (size_t k = 0; p->entries.n < 64 && k < p->entries.n; k++)
@@ -677,9 +658,8 @@ static void parse_attrs(struct parser *p, pl_attrs *d)
 /* OPNAME: its number in the module's op names */
 static uint16_t parse_opname(struct parser *p)
 {
-	size_t j;
-	intern_word(p, &p->ops, "an op name", pl_is_opname_, op_of, &j);
-	uint16_t op = (uint16_t)(uintptr_t)p->ops.vals[j];
+	uint16_t op = (uint16_t)number_word(p, &p->ops, "an op name", pl_is_opname_,
+	                                    &p->m->ops, "op names");
 	next(p);
 	return op;
 }
