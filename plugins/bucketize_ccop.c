@@ -39,6 +39,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "labels.h"
 #include "pass_end.h"
 #include "ptr_map.h"
 
@@ -204,19 +205,6 @@ static uint64_t result_bytes(const pl_inst *inst)
 static uint64_t add_saturating(uint64_t a, uint64_t b)
 {
 	return a > UINT64_MAX - b ? UINT64_MAX : a + b;
-}
-
-/* %name of a value, for messages. */
-static const char *value_label(const pl_value *v)
-{
-	const char *name = pl_value_name(v);
-	return name ? name : "<unnamed>";
-}
-
-/* An instruction is named by its first result. */
-static const char *inst_label(const pl_inst *inst)
-{
-	return pl_inst_num_results(inst) ? value_label(pl_inst_result(inst, 0)) : "<no result>";
 }
 
 /* An attribute value as the text form writes it ("dp" quoted), or "none". */

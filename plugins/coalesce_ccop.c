@@ -39,6 +39,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "labels.h"
 #include "pass_end.h"
 #include "ptr_map.h"
 
@@ -150,12 +151,6 @@ static void coalesce_destroy(pl_pass_ctx *ctx, void *state)
 }
 
 /* ---- planning ---------------------------------------------------------------- */
-
-static const char *inst_label(const pl_inst *inst)
-{
-	const char *name = pl_inst_num_results(inst) ? pl_value_name(pl_inst_result(inst, 0)) : NULL;
-	return name ? name : "<unnamed>";
-}
 
 static void free_plan(struct plan *p)
 {

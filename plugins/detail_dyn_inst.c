@@ -29,6 +29,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "labels.h"
 #include "pass_end.h"
 #include "ptr_map.h"
 
@@ -57,28 +58,11 @@ struct cache {
 
 /* ---- messages ---------------------------------------------------------- */
 
-/* "%v = op in @f" (or "op in @f"), and where it stands when it was built
- * by a pass and has no source location. */
-static void describe(const pl_inst *inst, char *buf, size_t len)
-{
-	const pl_func *f = pl_inst_func(inst);
-	const char *name = pl_inst_num_results(inst) ? pl_value_name(pl_inst_result(inst, 0))
-	                                             : NULL;
-	int n = snprintf(buf, len, "%s%s%s%s in @%s", name ? "%" : "", name ? name : "",
-	                 name ? " = " : "", pl_inst_opname(inst), pl_func_name(f));
-	if (pl_inst_line(inst) == 0 && n > 0 && (size_t)n < len) {
-		size_t k = 1;
-		for (const pl_inst *i = pl_func_first_inst(f); i && i != inst; i = pl_inst_next(i))
-			k++;
-		snprintf(buf + n, len - (size_t)n, " (instruction %zu)", k);
-	}
-}
-
 /* Explains why the dynamic instances of inst could not be counted. */
 static int count_error(pl_pass_ctx *ctx, const pl_inst *inst, int rc, const char *detail)
 {
 	char what[256];
-	describe(inst, what, sizeof what);
+	inst_describe(inst, what, sizeof what);
 	switch (rc) {
 	case PL_ELIMIT:
 		pl_ctx_error(ctx, inst,
@@ -162,7 +146,7 @@ static int overflow_error(pl_pass_ctx *ctx, const pl_inst *inst, const u128 *tot
 {
 	u128 a = (u128)factor * n;
 	char what[256], sofar[PL_U128_DEC_BUFSIZE], add[PL_U128_DEC_BUFSIZE];
-	describe(inst, what, sizeof what);
+	inst_describe(inst, what, sizeof what);
 	pl_ctx_error(ctx, inst,
 	             "%s overflows 128 bits at %s: %s + %s (%llu %s x %llu dynamic instances) "
 	             "> 2^128 - 1",

@@ -25,6 +25,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "labels.h"
 #include "ptr_map.h"
 
 typedef unsigned __int128 u128;
@@ -36,23 +37,6 @@ static const pl_stat_decl estimator_stats[] = {
 	PL_STAT("est_inst_count", "Estimated instruction count."),
 	PL_STAT_END
 };
-
-/* "%v = op in @f" (or "op in @f"), and where it stands when it was built
- * by a pass and has no source location. */
-static void describe(const pl_inst *inst, char *buf, size_t len)
-{
-	const pl_func *f = pl_inst_func(inst);
-	const char *name = pl_inst_num_results(inst) ? pl_value_name(pl_inst_result(inst, 0))
-	                                             : NULL;
-	int n = snprintf(buf, len, "%s%s%s%s in @%s", name ? "%" : "", name ? name : "",
-	                 name ? " = " : "", pl_inst_opname(inst), pl_func_name(f));
-	if (pl_inst_line(inst) == 0 && n > 0 && (size_t)n < len) {
-		size_t k = 1;
-		for (const pl_inst *i = pl_func_first_inst(f); i && i != inst; i = pl_inst_next(i))
-			k++;
-		snprintf(buf + n, len - (size_t)n, " (instruction %zu)", k);
-	}
-}
 
 struct counter {
 	unsigned traits[PL_OP__COUNT]; /* pl_op_traits of each op, asked once */
@@ -77,7 +61,7 @@ static int estimate(pl_pass_ctx *ctx, struct counter *c, pl_module *m)
 				int rc = pl_inst_num_dynamic_instances(inst, &n);
 				if (rc != PL_OK) {
 					char what[256];
-					describe(inst, what, sizeof what);
+					inst_describe(inst, what, sizeof what);
 					pl_ctx_error(ctx, inst, "cannot compute num_dynamic_instances of %s: %s",
 					             what,
 					             rc == PL_EOVERFLOW ? "more than INT64_MAX"

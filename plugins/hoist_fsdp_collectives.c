@@ -52,6 +52,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "labels.h"
 #include "pass_end.h"
 #include "ptr_map.h"
 
@@ -193,20 +194,6 @@ static pl_inst *earlier_of(pl_inst *a, pl_inst *b)
 	return pl_inst_position(a) <= pl_inst_position(b) ? a : b;
 }
 
-/* Names an instruction for a remark: "%name" by its first result, else
- * "op (line N)". */
-static const char *inst_label(const pl_inst *inst, char *buf, size_t size)
-{
-	const char *name = pl_inst_num_results(inst) ? pl_value_name(pl_inst_result(inst, 0)) : NULL;
-	if (name)
-		snprintf(buf, size, "%%%s", name);
-	else if (pl_inst_line(inst))
-		snprintf(buf, size, "%s (line %u)", pl_inst_opname(inst), pl_inst_line(inst));
-	else
-		snprintf(buf, size, "%s", pl_inst_opname(inst));
-	return buf;
-}
-
 static bool push_move(struct move_vec *s, pl_inst *inst, pl_inst *target)
 {
 	if (s->len == s->cap) {
@@ -337,10 +324,10 @@ static int apply_hoists(struct mover *mv, pl_func *f)
 		pl_inst *g = mv->moves.v[k].inst, *after = mv->moves.v[k].target;
 		if (remarks) {
 			char what[256], where[256];
-			inst_label(g, what, sizeof what);
+			inst_remark_label(g, what, sizeof what);
 			if (after)
 				pl_ctx_remark(mv->ctx, g, "hoisted %s %s to just after %s",
-				              pl_inst_opname(g), what, inst_label(after, where, sizeof where));
+				              pl_inst_opname(g), what, inst_remark_label(after, where, sizeof where));
 			else
 				pl_ctx_remark(mv->ctx, g, "hoisted %s %s to the top of @%s",
 				              pl_inst_opname(g), what, pl_func_name(f));
@@ -413,10 +400,10 @@ static int apply_sinks(struct mover *mv, pl_func *f)
 		pl_inst *r = mv->moves.v[k].inst, *before = mv->moves.v[k].target;
 		if (remarks) {
 			char what[256], where[256];
-			inst_label(r, what, sizeof what);
+			inst_remark_label(r, what, sizeof what);
 			if (before)
 				pl_ctx_remark(mv->ctx, r, "sank reduce_scatter %s to just before %s", what,
-				              inst_label(before, where, sizeof where));
+				              inst_remark_label(before, where, sizeof where));
 			else
 				pl_ctx_remark(mv->ctx, r, "sank reduce_scatter %s to the end of @%s", what,
 				              pl_func_name(f));

@@ -13,31 +13,33 @@ plugins_CountOps_la_LDFLAGS = $(PLUGIN_LDFLAGS)
 plugins_CountOps_la_LIBADD = $(PLUGIN_LIBADD)
 
 plugins_LTLIBRARIES += plugins/DynamicInstEstimator.la
-plugins_DynamicInstEstimator_la_SOURCES = plugins/dynamic_inst_estimator.c plugins/ptr_map.h
+plugins_DynamicInstEstimator_la_SOURCES = plugins/dynamic_inst_estimator.c plugins/ptr_map.h plugins/labels.h
 plugins_DynamicInstEstimator_la_CFLAGS = $(PLUGIN_CFLAGS)
 plugins_DynamicInstEstimator_la_LDFLAGS = $(PLUGIN_LDFLAGS)
 plugins_DynamicInstEstimator_la_LIBADD = $(PLUGIN_LIBADD)
 
 plugins_LTLIBRARIES += plugins/DetailDynInst.la
-plugins_DetailDynInst_la_SOURCES = plugins/detail_dyn_inst.c plugins/ptr_map.h
+plugins_DetailDynInst_la_SOURCES = plugins/detail_dyn_inst.c plugins/ptr_map.h plugins/labels.h
 plugins_DetailDynInst_la_CFLAGS = $(PLUGIN_CFLAGS)
 plugins_DetailDynInst_la_LDFLAGS = $(PLUGIN_LDFLAGS)
 plugins_DetailDynInst_la_LIBADD = $(PLUGIN_LIBADD)
 plugins_LTLIBRARIES += plugins/HoistFSDPCollectives.la
 plugins_HoistFSDPCollectives_la_SOURCES = plugins/hoist_fsdp_collectives.c plugins/ptr_map.h \
-	plugins/pass_end.h
+	plugins/pass_end.h plugins/labels.h
 plugins_HoistFSDPCollectives_la_CFLAGS = $(PLUGIN_CFLAGS)
 plugins_HoistFSDPCollectives_la_LDFLAGS = $(PLUGIN_LDFLAGS)
 plugins_HoistFSDPCollectives_la_LIBADD = $(PLUGIN_LIBADD)
 
 plugins_LTLIBRARIES += plugins/BucketizeCCOp.la
-plugins_BucketizeCCOp_la_SOURCES = plugins/bucketize_ccop.c plugins/ptr_map.h plugins/pass_end.h
+plugins_BucketizeCCOp_la_SOURCES = plugins/bucketize_ccop.c \
+	plugins/ptr_map.h plugins/pass_end.h plugins/labels.h
 plugins_BucketizeCCOp_la_CFLAGS = $(PLUGIN_CFLAGS)
 plugins_BucketizeCCOp_la_LDFLAGS = $(PLUGIN_LDFLAGS)
 plugins_BucketizeCCOp_la_LIBADD = $(PLUGIN_LIBADD)
 
 plugins_LTLIBRARIES += plugins/CoalesceCCOp.la
-plugins_CoalesceCCOp_la_SOURCES = plugins/coalesce_ccop.c plugins/ptr_map.h plugins/pass_end.h
+plugins_CoalesceCCOp_la_SOURCES = plugins/coalesce_ccop.c \
+	plugins/ptr_map.h plugins/pass_end.h plugins/labels.h
 plugins_CoalesceCCOp_la_CFLAGS = $(PLUGIN_CFLAGS)
 plugins_CoalesceCCOp_la_LDFLAGS = $(PLUGIN_LDFLAGS)
 plugins_CoalesceCCOp_la_LIBADD = $(PLUGIN_LIBADD)
@@ -51,7 +53,7 @@ plugins_ScheduleEstimate_la_LIBADD = $(PLUGIN_LIBADD)
 plugins_LTLIBRARIES += plugins/OverlapBucketCCOp.la
 plugins_OverlapBucketCCOp_la_SOURCES = plugins/overlap_bucket_ccop.c plugins/overlap_place.c \
 	plugins/overlap_info.c plugins/overlap_bucket.h plugins/overlap_info.h plugins/ptr_map.h \
-	plugins/pass_end.h
+	plugins/pass_end.h plugins/labels.h
 plugins_OverlapBucketCCOp_la_CFLAGS = $(PLUGIN_CFLAGS)
 plugins_OverlapBucketCCOp_la_LDFLAGS = $(PLUGIN_LDFLAGS)
 plugins_OverlapBucketCCOp_la_LIBADD = $(PLUGIN_LIBADD)
@@ -64,7 +66,8 @@ plugins_Timeline_la_LDFLAGS = $(PLUGIN_LDFLAGS)
 plugins_Timeline_la_LIBADD = $(PLUGIN_LIBADD)
 
 plugins_LTLIBRARIES += plugins/SplitAsyncCCOp.la
-plugins_SplitAsyncCCOp_la_SOURCES = plugins/split_async_ccop.c plugins/ptr_map.h plugins/pass_end.h
+plugins_SplitAsyncCCOp_la_SOURCES = plugins/split_async_ccop.c \
+	plugins/ptr_map.h plugins/pass_end.h plugins/labels.h
 plugins_SplitAsyncCCOp_la_CFLAGS = $(PLUGIN_CFLAGS)
 plugins_SplitAsyncCCOp_la_LDFLAGS = $(PLUGIN_LDFLAGS)
 plugins_SplitAsyncCCOp_la_LIBADD = $(PLUGIN_LIBADD)

@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
+#include "labels.h"
 #include "overlap_info.h"
 #include "ptr_map.h"
 
@@ -131,17 +132,6 @@ static inline bool grow(void **v, size_t *cap, size_t need, size_t size)
 	*v = n;
 	*cap = c;
 	return true;
-}
-
-static inline const char *value_label(const pl_value *v)
-{
-	const char *name = v ? pl_value_name(v) : NULL;
-	return name ? name : "<unnamed>";
-}
-
-static inline const char *inst_label(const pl_inst *inst)
-{
-	return pl_inst_num_results(inst) ? value_label(pl_inst_result(inst, 0)) : "<no result>";
 }
 
 /* ---- events: each collective's start (2c) and done (2c + 1) ---- */

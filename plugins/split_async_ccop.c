@@ -33,6 +33,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "labels.h"
 #include "pass_end.h"
 #include "ptr_map.h"
 
@@ -207,20 +208,6 @@ static bool grow(void *pv, size_t *cap, size_t len, size_t size)
 	return true;
 }
 
-/* Names an instruction for a remark: "%name" by its first result, else
- * "op (line N)". */
-static const char *inst_label(const pl_inst *inst, char *buf, size_t size)
-{
-	const char *name = pl_inst_num_results(inst) ? pl_value_name(pl_inst_result(inst, 0)) : NULL;
-	if (name)
-		snprintf(buf, size, "%%%s", name);
-	else if (pl_inst_line(inst))
-		snprintf(buf, size, "%s (line %u)", pl_inst_opname(inst), pl_inst_line(inst));
-	else
-		snprintf(buf, size, "%s", pl_inst_opname(inst));
-	return buf;
-}
-
 /* Marks entry e as landing before the current instruction. */
 static bool gather(struct splitter *sp, size_t e, enum reason why)
 {
@@ -245,19 +232,19 @@ static void remark_landing(struct splitter *sp, const struct entry *e, const pl_
                            uint64_t idx)
 {
 	char what[256], label[240], where[300];
-	inst_label(e->done, what, sizeof what);
+	inst_remark_label(e->done, what, sizeof what);
 	uint64_t between = idx - e->start_idx - 1;
 	if (!before)
 		snprintf(where, sizeof where, "at the end of @%s,", pl_func_name(pl_inst_func(e->done)));
 	else if (e->reason == BY_USE)
 		snprintf(where, sizeof where, "just before its first use, %s,",
-		         inst_label(before, label, sizeof label));
+		         inst_remark_label(before, label, sizeof label));
 	else if (e->reason == BY_STORE)
 		snprintf(where, sizeof where, "just before %s, which writes an operand,",
-		         inst_label(before, label, sizeof label));
+		         inst_remark_label(before, label, sizeof label));
 	else if (e->reason == BY_WINDOW)
 		snprintf(where, sizeof where, "just before %s, at max_window,",
-		         inst_label(before, label, sizeof label));
+		         inst_remark_label(before, label, sizeof label));
 	else
 		snprintf(where, sizeof where, "just before %s,", pl_inst_opname(before));
 	pl_ctx_remark(sp->ctx, e->done, "split %s %s: done %s %llu instruction%s after its start",
@@ -441,7 +428,7 @@ static int split_func(struct splitter *sp, pl_func *f)
 			if (sp->remarks) {
 				char buf[80];
 				pl_ctx_remark(sp->ctx, i, "left %s %s synchronous: it is pinned",
-				              kinds[k].name, inst_label(i, buf, sizeof buf));
+				              kinds[k].name, inst_remark_label(i, buf, sizeof buf));
 			}
 		} else if (k >= 0) {
 			int rc = split_one(sp, i, k, idx);
