@@ -2100,6 +2100,10 @@ static void map_inst(struct hr *r, pl_func *f, struct pinst *pi)
 			if (base != PL_OP_ALL_GATHER && base != PL_OP_ALL_REDUCE &&
 			    base != PL_OP_REDUCE_SCATTER)
 				base = PL_OP_OTHER;
+		} else if (find_attr(r, pi, "calls")) {
+			/* not XLA's: kept as it is written, since a collective
+			 * start that calls a computation is written async-start */
+			base = PL_OP_OTHER;
 		}
 		const struct snode *s = &r->nodes[pi->shape];
 		bool split = base != PL_OP_ALL_REDUCE || wrapped;

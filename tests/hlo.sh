@@ -257,4 +257,24 @@ run $P --passes= zeros.hlo
 expect_status 0 "an extent of 21 digits that fits"
 expect_out "f32[4]" "is read as its value"
 
+# A collective start that names a computation to call is not XLA's form of
+# one (that is async-start): it is kept as written, and written back so.
+cat >calls.hlo <<'EOF_HLO'
+HloModule m
+
+ENTRY main {
+  a = f32[4]{0} parameter(0)
+  c = f32[4]{0} all-reduce-start(a), replica_groups={}, to_apply=add, calls=other
+  ROOT d = f32[4]{0} all-reduce-done(c)
+}
+
+EOF_HLO
+run $P --passes= calls.hlo
+expect_out '%c = hlo.all_reduce_start %a {hlo_replica_groups = "{}", hlo_to_apply = "add", hlo_calls = "other"} : f32[4]' \
+	"an all-reduce-start with calls= is not read as the collective"
+cp "$T/out" calls.pir
+run $P --passes= calls.hlo -o calls.out.hlo
+expect_same_file calls.out.hlo calls.hlo "and is written back as it was read"
+run $P --passes= calls.out.hlo
+expect_same_file "$T/out" calls.pir "and reads back as the same IR"
 done_testing
