@@ -38,6 +38,24 @@ static int parse_bool(const char *s, bool *out)
 	return PL_EINVAL;
 }
 
+/* The decimal digits at *p (at least one) into *v; *p is left after
+ * them. PL_EINVAL when there is no digit, PL_EOVERFLOW past UINT64_MAX. */
+static int read_digits(const char **p, uint64_t *v)
+{
+	const char *q = *p;
+	if (*q < '0' || *q > '9')
+		return PL_EINVAL;
+	*v = 0;
+	for (; *q >= '0' && *q <= '9'; q++) {
+		unsigned d = (unsigned)(*q - '0');
+		if (*v > (UINT64_MAX - d) / 10)
+			return PL_EOVERFLOW;
+		*v = *v * 10 + d;
+	}
+	*p = q;
+	return PL_OK;
+}
+
 /* A decimal int64 with an optional '-', nothing else. */
 static int parse_int(const char *s, int64_t *out)
 {
@@ -45,15 +63,10 @@ static int parse_int(const char *s, int64_t *out)
 	bool neg = *p == '-';
 	if (neg || *p == '+')
 		p++;
-	if (*p < '0' || *p > '9')
-		return PL_EINVAL;
-	uint64_t v = 0;
-	for (; *p >= '0' && *p <= '9'; p++) {
-		unsigned d = (unsigned)(*p - '0');
-		if (v > (UINT64_MAX - d) / 10)
-			return PL_EOVERFLOW;
-		v = v * 10 + d;
-	}
+	uint64_t v;
+	int rc = read_digits(&p, &v);
+	if (rc != PL_OK)
+		return rc;
 	if (*p)
 		return PL_EINVAL;
 	if ((!neg && v > (uint64_t)INT64_MAX) || (neg && v > (uint64_t)INT64_MAX + 1))
@@ -69,15 +82,10 @@ int pl_parse_bytes(const char *text, int64_t *out)
 		unsigned shift;
 	} units[] = {{"", 0}, {"B", 0}, {"KiB", 10}, {"MiB", 20}, {"GiB", 30}};
 	const char *p = text;
-	if (*p < '0' || *p > '9')
-		return PL_EINVAL;
-	uint64_t v = 0;
-	for (; *p >= '0' && *p <= '9'; p++) {
-		unsigned d = (unsigned)(*p - '0');
-		if (v > (UINT64_MAX - d) / 10)
-			return PL_EOVERFLOW;
-		v = v * 10 + d;
-	}
+	uint64_t v;
+	int rc = read_digits(&p, &v);
+	if (rc != PL_OK)
+		return rc;
 	for (size_t k = 0; k < sizeof units / sizeof *units; k++) {
 		if (strcmp(p, units[k].suffix) != 0)
 			continue;
