@@ -42,6 +42,7 @@
 #include "labels.h"
 #include "pass_end.h"
 #include "ptr_map.h"
+#include "../sdk/grow.h"
 
 static const pl_option_decl coalesce_options[] = {
 	PL_OPTION_INT("min_operands", "2", 2, INT64_MAX,
@@ -365,14 +366,8 @@ static void remember_layout(struct coalescer *c, uint64_t hash, const struct pla
                             const struct group *g, pl_inst *unpack,
                             const pl_type *packed_type, const pl_type *flat_type)
 {
-	if (c->nlayouts == c->layouts_cap) {
-		size_t cap = c->layouts_cap ? c->layouts_cap * 2 : 16;
-		struct layout *v = realloc(c->layouts, cap * sizeof *v);
-		if (!v)
-			return;
-		c->layouts = v;
-		c->layouts_cap = cap;
-	}
+	if (!PL_GROW(c->layouts, c->layouts_cap, c->nlayouts + 1))
+		return;
 	int64_t *numbers = malloc(2 * g->len * sizeof *numbers); /* a group is never empty */
 	if (!numbers || !pl_ht_reserve(&c->layout_index)) {
 		free(numbers);

@@ -55,6 +55,7 @@
 #include "labels.h"
 #include "pass_end.h"
 #include "ptr_map.h"
+#include "../sdk/grow.h"
 
 static const pl_option_decl hoist_options[] = {
 	PL_OPTION_BOOL("hoist_all_gathers", "true",
@@ -196,14 +197,8 @@ static pl_inst *earlier_of(pl_inst *a, pl_inst *b)
 
 static bool push_move(struct move_vec *s, pl_inst *inst, pl_inst *target)
 {
-	if (s->len == s->cap) {
-		size_t cap = s->cap ? s->cap * 2 : 16;
-		struct move *v = realloc(s->v, cap * sizeof *v);
-		if (!v)
-			return false;
-		s->v = v;
-		s->cap = cap;
-	}
+	if (!PL_GROW(s->v, s->cap, s->len + 1))
+		return false;
 	s->v[s->len++] = (struct move){inst, target};
 	return true;
 }

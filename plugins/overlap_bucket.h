@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
+#include "../sdk/grow.h"
 #include "labels.h"
 #include "overlap_info.h"
 #include "ptr_map.h"
@@ -118,21 +119,6 @@ struct bucketer {
 	struct key_classes attrs; /* attr_names by interned address */
 	uint64_t num_buckets, num_bucketed, exposed_before, exposed_after;
 };
-
-static inline bool grow(void **v, size_t *cap, size_t need, size_t size)
-{
-	if (need <= *cap)
-		return true;
-	size_t c = *cap ? *cap : 64;
-	while (c < need)
-		c *= 2;
-	void *n = realloc(*v, c * size);
-	if (!n)
-		return false;
-	*v = n;
-	*cap = c;
-	return true;
-}
 
 /* ---- events: each collective's start (2c) and done (2c + 1) ---- */
 

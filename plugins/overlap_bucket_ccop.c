@@ -47,6 +47,7 @@
 #include "overlap_info.h"
 #include "pass_end.h"
 #include "ptr_map.h"
+#include "../sdk/grow.h"
 
 __extension__ typedef unsigned __int128 u128;
 
@@ -162,14 +163,8 @@ static int32_t key_table_find(struct key_table *t, const struct key *k)
 	size_t j = pl_ht_find(&t->index, hash, key_item_is, k, t->keys);
 	if (pl_ht_used(&t->index, j))
 		return (int32_t)((uintptr_t)t->index.slots[j].item - 1);
-	if (t->n == t->cap) {
-		size_t cap = t->cap ? t->cap * 2 : 16;
-		struct key *v = realloc(t->keys, cap * sizeof *v);
-		if (!v)
-			return -1;
-		t->keys = v;
-		t->cap = cap;
-	}
+	if (!PL_GROW(t->keys, t->cap, t->n + 1))
+		return -1;
 	t->keys[t->n] = *k;
 	pl_ht_put(&t->index, j, hash, (const void *)(uintptr_t)(t->n + 1));
 	return (int32_t)t->n++;
@@ -256,9 +251,9 @@ static int classify_done(void *ud, struct ov_coll *c)
 static int build_timelines(struct bucketer *B)
 {
 	struct ov_func *F = &B->F;
-	if (!grow((void **)&B->ev_prev, &B->ev_prev_cap, 2 * F->ncoll, sizeof *B->ev_prev) ||
-	    !grow((void **)&B->ev_next, &B->ev_next_cap, 2 * F->ncoll, sizeof *B->ev_next) ||
-	    !grow((void **)&B->pg_tail, &B->pg_cap, B->pgs.n, sizeof *B->pg_tail))
+	if (!PL_GROW(B->ev_prev, B->ev_prev_cap, 2 * F->ncoll) ||
+	    !PL_GROW(B->ev_next, B->ev_next_cap, 2 * F->ncoll) ||
+	    !PL_GROW(B->pg_tail, B->pg_cap, B->pgs.n))
 		return PL_ENOMEM;
 	for (size_t p = 0; p < B->pgs.n; p++)
 		B->pg_tail[p] = OV_NONE;
@@ -317,7 +312,7 @@ static void sort_by_overlap(struct sort_ent *v, struct sort_ent *tmp, size_t n)
 static int new_bucket(struct bucketer *B, uint32_t c)
 {
 	struct ov_coll *x = &B->F.colls[c];
-	if (!grow((void **)&B->buckets, &B->buckets_cap, B->nbuckets + 1, sizeof *B->buckets))
+	if (!PL_GROW(B->buckets, B->buckets_cap, B->nbuckets + 1))
 		return PL_ENOMEM;
 	B->buckets[B->nbuckets] = (struct bucket){
 		.first = c, .last = c, .n = 1, .start_ev = 2 * c,
@@ -376,10 +371,10 @@ static int cands_build(struct bucketer *B, size_t n)
 	size_t leaves = 1;
 	while (leaves < n)
 		leaves *= 2;
-	if (!grow((void **)&cd->rank_of, &cd->rank_cap, n, sizeof *cd->rank_of) ||
-	    !grow((void **)&cd->skip, &cd->skip_cap, n + 1, sizeof *cd->skip) ||
-	    !grow((void **)&cd->tree, &cd->tree_cap, 2 * leaves, sizeof *cd->tree) ||
-	    !grow((void **)&cd->list, &cd->list_cap, n, sizeof *cd->list))
+	if (!PL_GROW(cd->rank_of, cd->rank_cap, n) ||
+	    !PL_GROW(cd->skip, cd->skip_cap, n + 1) ||
+	    !PL_GROW(cd->tree, cd->tree_cap, 2 * leaves) ||
+	    !PL_GROW(cd->list, cd->list_cap, n))
 		return PL_ENOMEM;
 	cd->leaves = leaves;
 	for (size_t r = 0; r < n; r++) {
@@ -463,8 +458,8 @@ static int find_buckets(struct bucketer *B, const uint32_t *group, size_t n)
 {
 	struct ov_func *F = &B->F;
 	const struct config *cfg = B->cfg;
-	if (!grow((void **)&B->sorted, &B->sorted_cap, n, sizeof *B->sorted) ||
-	    !grow((void **)&B->sort_tmp, &B->sort_tmp_cap, n, sizeof *B->sort_tmp))
+	if (!PL_GROW(B->sorted, B->sorted_cap, n) ||
+	    !PL_GROW(B->sort_tmp, B->sort_tmp_cap, n))
 		return PL_ENOMEM;
 	struct sort_ent *sorted = B->sorted;
 	for (size_t k = 0; k < n; k++) {
@@ -645,10 +640,10 @@ static int bucket_groups(struct bucketer *B)
 {
 	struct ov_func *F = &B->F;
 	size_t nkeys = B->keys.n, npgs = B->pgs.n;
-	if (!grow((void **)&B->key_first, &B->key_first_cap, nkeys, sizeof *B->key_first) ||
-	    !grow((void **)&B->key_count, &B->key_count_cap, nkeys, sizeof *B->key_count) ||
-	    !grow((void **)&B->pg_count, &B->pg_count_cap, npgs + 1, sizeof *B->pg_count) ||
-	    !grow((void **)&B->order, &B->order_cap, F->ncoll + nkeys, sizeof *B->order))
+	if (!PL_GROW(B->key_first, B->key_first_cap, nkeys) ||
+	    !PL_GROW(B->key_count, B->key_count_cap, nkeys) ||
+	    !PL_GROW(B->pg_count, B->pg_count_cap, npgs + 1) ||
+	    !PL_GROW(B->order, B->order_cap, F->ncoll + nkeys))
 		return PL_ENOMEM;
 	/* collectives by key (counting sort, stable: in the order of their starts) */
 	memset(B->key_count, 0, nkeys * sizeof *B->key_count);

@@ -16,26 +16,12 @@
  * instructions between them, not by the function.
  */
 #include "overlap_info.h"
+#include "../sdk/grow.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 __extension__ typedef unsigned __int128 u128;
-
-static bool grow(void **v, size_t *cap, size_t need, size_t size)
-{
-	if (need <= *cap)
-		return true;
-	size_t c = *cap ? *cap : 64;
-	while (c < need)
-		c *= 2;
-	void *n = realloc(*v, c * size);
-	if (!n)
-		return false;
-	*v = n;
-	*cap = c;
-	return true;
-}
 
 /* The index in [lo, hi) of the first instruction at position pos or later. */
 static uint32_t lower_bound(const struct ov_func *F, uint64_t pos, uint32_t lo, uint32_t hi)
@@ -82,7 +68,7 @@ static void line_unlink(struct ov_func *F, uint32_t c, uint32_t *head, uint32_t 
 static int add_start(struct ov_func *F, pl_inst *inst, uint32_t idx, uint64_t est,
                      uint32_t *head, uint32_t *tail)
 {
-	if (!grow((void **)&F->colls, &F->colls_cap, F->ncoll + 1, sizeof *F->colls))
+	if (!PL_GROW(F->colls, F->colls_cap, F->ncoll + 1))
 		return PL_ENOMEM;
 	uint32_t c = (uint32_t)F->ncoll;
 	F->colls[c] = (struct ov_coll){
@@ -101,7 +87,7 @@ static int add_start(struct ov_func *F, pl_inst *inst, uint32_t idx, uint64_t es
 	}
 	F->ncoll++;
 	F->coll_at[idx] = c;
-	if (!grow((void **)&F->events, &F->events_cap, F->nevents + 1, sizeof *F->events))
+	if (!PL_GROW(F->events, F->events_cap, F->nevents + 1))
 		return PL_ENOMEM;
 	F->events[F->nevents++] = 2 * c;
 	if (est > 0) {
@@ -133,7 +119,7 @@ static int add_done(struct ov_func *F, pl_inst *inst, uint32_t idx, uint32_t *he
 	F->colls[c].done = inst;
 	F->colls[c].done_idx = idx;
 	F->coll_at[idx] = c;
-	if (!grow((void **)&F->events, &F->events_cap, F->nevents + 1, sizeof *F->events))
+	if (!PL_GROW(F->events, F->events_cap, F->nevents + 1))
 		return PL_ENOMEM;
 	F->events[F->nevents++] = 2 * c + 1;
 	line_unlink(F, c, head, tail);
@@ -154,7 +140,7 @@ static int give_time(struct ov_func *F, uint32_t idx, uint64_t t, uint32_t *head
 		t -= take;
 		if (F->npairs >= OV_NONE - 1)
 			return PL_ELIMIT;
-		if (!grow((void **)&F->pairs, &F->pairs_cap, F->npairs + 1, sizeof *F->pairs))
+		if (!PL_GROW(F->pairs, F->pairs_cap, F->npairs + 1))
 			return PL_ENOMEM;
 		F->pairs[F->npairs] = (struct ov_pair){idx, c};
 		if (!x->nhide) {
@@ -179,10 +165,10 @@ int ov_info_build(struct ov_func *F, pl_func *f, const pl_cost_model *cm,
 	size_t n = pl_func_num_insts(f);
 	if (n >= OV_NONE)
 		return PL_ELIMIT;
-	if (!grow((void **)&F->insts, &F->insts_cap, n, sizeof *F->insts) ||
-	    !grow((void **)&F->pos, &F->pos_cap, n, sizeof *F->pos) ||
-	    !grow((void **)&F->pair_at, &F->pair_at_cap, n, sizeof *F->pair_at) ||
-	    !grow((void **)&F->coll_at, &F->coll_at_cap, n, sizeof *F->coll_at))
+	if (!PL_GROW(F->insts, F->insts_cap, n) ||
+	    !PL_GROW(F->pos, F->pos_cap, n) ||
+	    !PL_GROW(F->pair_at, F->pair_at_cap, n) ||
+	    !PL_GROW(F->coll_at, F->coll_at_cap, n))
 		return PL_ENOMEM;
 	if (n > F->stamp_cap) { /* every stamp 0: seen by no search */
 		uint32_t *st = calloc(n, sizeof *st);
@@ -298,7 +284,7 @@ static int visit(struct ov_func *F, uint32_t y, const struct target *t, bool *fo
 		return PL_OK;
 	}
 	F->stamp[y] = F->search;
-	if (!grow((void **)&F->stack, &F->stack_cap, F->stack_len + 1, sizeof *F->stack))
+	if (!PL_GROW(F->stack, F->stack_cap, F->stack_len + 1))
 		return PL_ENOMEM;
 	F->stack[F->stack_len++] = y;
 	return PL_OK;

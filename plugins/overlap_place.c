@@ -67,7 +67,7 @@ int ov_needs_add(struct bucketer *B, struct needs *nd, uint32_t c)
 			pl_inst *s = pl_use_user(u);
 			if (!(pl_inst_traits(s) & PL_TRAIT_STORE) || pl_use_operand_index(u) != 1)
 				continue;
-			if (!grow((void **)&nd->stores, &nd->cap, nd->nstores + 1, sizeof *nd->stores))
+			if (!PL_GROW(nd->stores, nd->cap, nd->nstores + 1))
 				return PL_ENOMEM;
 			nd->stores[nd->nstores++] = (struct store_rec){pl_inst_position(s), v};
 		}
@@ -106,8 +106,7 @@ static int needs_merge(struct needs *into, const struct needs *from)
 	}
 	if (!from->nstores)
 		return PL_OK;
-	if (!grow((void **)&into->stores, &into->cap, into->nstores + from->nstores,
-	          sizeof *into->stores))
+	if (!PL_GROW(into->stores, into->cap, into->nstores + from->nstores))
 		return PL_ENOMEM;
 	memcpy(into->stores + into->nstores, from->stores, from->nstores * sizeof *from->stores);
 	into->nstores += from->nstores;
@@ -140,8 +139,7 @@ static int has_ancestor_conflicts(struct bucketer *B, const struct bucket *b, ui
 	 * order is the one reported. */
 	bool all_at_once = !B->remarks;
 	if (all_at_once) {
-		if (!grow((void **)&B->member_dones, &B->member_dones_cap, 2 * (size_t)b->n,
-		          sizeof *B->member_dones))
+		if (!PL_GROW(B->member_dones, B->member_dones_cap, 2 * (size_t)b->n))
 			return PL_ENOMEM;
 		size_t n = 0;
 		for (uint32_t m = b->first; m != OV_NONE; m = F->colls[m].next_member)
@@ -214,7 +212,7 @@ static int has_ancestor_conflicts(struct bucketer *B, const struct bucket *b, ui
 
 static int add_ivl(struct ivl **v, size_t *n, size_t *cap, struct ivl x)
 {
-	if (!grow((void **)v, cap, *n + 1, sizeof **v))
+	if (!pl_grow_(v, cap, *n + 1, sizeof **v))
 		return PL_ENOMEM;
 	(*v)[(*n)++] = x;
 	return PL_OK;
@@ -272,7 +270,7 @@ static size_t first_enclosed(struct bucketer *B)
 				return k;
 		return B->nhides;
 	}
-	if (!grow((void **)&B->by_start, &B->by_start_cap, B->nexecs, sizeof *B->by_start))
+	if (!PL_GROW(B->by_start, B->by_start_cap, B->nexecs))
 		goto naive; /* no memory for the fast way: the plain one needs none */
 	memcpy(B->by_start, B->execs, B->nexecs * sizeof *B->execs);
 	qsort(B->by_start, B->nexecs, sizeof *B->by_start, cmp_ivl_start);

@@ -26,6 +26,7 @@
 
 #include <passline/passline.h>
 
+#include "../sdk/grow.h"
 #include "../sdk/hash_table.h" /* internal: not installed, not exported */
 
 struct ptr_map {
@@ -147,14 +148,8 @@ struct inst_vec {
 /* Appends inst; false when out of memory (nothing changed). */
 static inline bool push_inst(struct inst_vec *s, pl_inst *inst)
 {
-	if (s->len == s->cap) {
-		size_t cap = s->cap ? s->cap * 2 : 16;
-		pl_inst **v = realloc(s->v, cap * sizeof *v);
-		if (!v)
-			return false;
-		s->v = v;
-		s->cap = cap;
-	}
+	if (!PL_GROW(s->v, s->cap, s->len + 1))
+		return false;
 	s->v[s->len++] = inst;
 	return true;
 }

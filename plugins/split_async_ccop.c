@@ -33,6 +33,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../sdk/grow.h"
 #include "labels.h"
 #include "pass_end.h"
 #include "ptr_map.h"
@@ -189,31 +190,12 @@ static int kind_of(const struct config *cfg, pl_op op)
 	return -1;
 }
 
-/* Makes room for item len (of size bytes) in the array *pv points to, of
- * *cap items; false when out of memory (the array is then unchanged). */
-static bool grow(void *pv, size_t *cap, size_t len, size_t size)
-{
-	if (len < *cap)
-		return true;
-	size_t n = *cap ? *cap * 2 : 16;
-	while (n <= len) /* one doubling may not be enough (a long name) */
-		n *= 2;
-	void *v;
-	memcpy(&v, pv, sizeof v);
-	void *p = realloc(v, n * size);
-	if (!p)
-		return false;
-	memcpy(pv, &p, sizeof p);
-	*cap = n;
-	return true;
-}
-
 /* Marks entry e as landing before the current instruction. */
 static bool gather(struct splitter *sp, size_t e, enum reason why)
 {
 	if (sp->entries[e].landed)
 		return true;
-	if (!grow(&sp->batch, &sp->batch_cap, sp->batch_len, sizeof *sp->batch))
+	if (!PL_GROW(sp->batch, sp->batch_cap, sp->batch_len + 1))
 		return false;
 	sp->entries[e].landed = true;
 	sp->entries[e].reason = (uint8_t)why;
@@ -336,12 +318,12 @@ static int split_one(struct splitter *sp, pl_inst *c, int k, uint64_t idx)
 		if (!done)
 			rc = PL_ENOMEM;
 	}
-	if (rc == PL_OK && !grow(&sp->entries, &sp->cap, sp->len, sizeof *sp->entries))
+	if (rc == PL_OK && !PL_GROW(sp->entries, sp->cap, sp->len + 1))
 		rc = PL_ENOMEM;
 	if (rc == PL_OK && !ptr_map_put(&sp->entry_of, done, (void *)(uintptr_t)(sp->len + 1)))
 		rc = PL_ENOMEM;
 	for (size_t j = 0; rc == PL_OK && j < nops; j++) {
-		if (!grow(&sp->nodes, &sp->nodes_cap, sp->nnodes, sizeof *sp->nodes)) {
+		if (!PL_GROW(sp->nodes, sp->nodes_cap, sp->nnodes + 1)) {
 			rc = PL_ENOMEM;
 			break;
 		}
@@ -359,7 +341,7 @@ static int split_one(struct splitter *sp, pl_inst *c, int k, uint64_t idx)
 		if (!name)
 			continue;
 		size_t len = strlen(name);
-		if (!grow(&sp->name, &sp->name_cap, len + 3, 1)) {
+		if (!PL_GROW(sp->name, sp->name_cap, len + 3)) {
 			rc = PL_ENOMEM;
 			break;
 		}

@@ -2,6 +2,7 @@
 /* sdk/ctx.c — the pass context: options, statistics, messages and report
  * lines of one pipeline step. */
 #include "internal.h"
+#include "grow.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -255,14 +256,8 @@ void pl_ctx_error(pl_pass_ctx *c, const pl_inst *at, const char *fmt, ...)
 
 int pl_ctx_report(pl_pass_ctx *c, const char *fmt, ...)
 {
-	if (c->nreports == c->reports_cap) {
-		size_t cap = c->reports_cap ? c->reports_cap * 2 : 4;
-		char **v = realloc(c->reports, cap * sizeof *v);
-		if (!v)
-			return PL_ENOMEM;
-		c->reports = v;
-		c->reports_cap = cap;
-	}
+	if (!PL_GROW(c->reports, c->reports_cap, c->nreports + 1))
+		return PL_ENOMEM;
 	struct pl_strbuf sb = {0};
 	va_list ap;
 	va_start(ap, fmt);
@@ -311,14 +306,8 @@ int pl_ctx_write_file(pl_pass_ctx *c, const char *name, const void *data, size_t
 			c->files[k].len = len;
 			return PL_OK;
 		}
-	if (c->nfiles == c->files_cap) {
-		size_t cap = c->files_cap ? c->files_cap * 2 : 2;
-		struct ctx_file *v = realloc(c->files, cap * sizeof *v);
-		if (!v)
-			goto nomem;
-		c->files = v;
-		c->files_cap = cap;
-	}
+	if (!PL_GROW(c->files, c->files_cap, c->nfiles + 1))
+		goto nomem;
 	c->files[c->nfiles++] = (struct ctx_file){norm, copy, len};
 	return PL_OK;
 nomem:

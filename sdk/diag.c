@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* sdk/diag.c — the diagnostics list. */
 #include "internal.h"
+#include "grow.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -85,16 +86,10 @@ int pl_diags_vadd_(pl_diags *d, pl_severity sev, const char *file,
 		pl_sb_free(&sb);
 		return PL_OK;
 	}
-	if (d->n == d->cap) {
-		size_t cap = d->cap ? d->cap * 2 : 8;
-		struct pl_diag *v = realloc(d->v, cap * sizeof *v);
-		if (!v) {
-			d->dropped++;
-			pl_sb_free(&sb);
-			return PL_ENOMEM;
-		}
-		d->v = v;
-		d->cap = cap;
+	if (!PL_GROW(d->v, d->cap, d->n + 1)) {
+		d->dropped++;
+		pl_sb_free(&sb);
+		return PL_ENOMEM;
 	}
 	struct pl_diag *e = &d->v[d->n];
 	e->sev = sev;

@@ -14,6 +14,7 @@
  * rejected whole.
  */
 #include "hlo.h"
+#include "grow.h"
 #include "hash_table.h"
 
 #include <passline/text.h>
@@ -189,18 +190,17 @@ static _Noreturn void nomem(struct hr *r)
 	longjmp(r->jb, 1);
 }
 
-static void *grow(struct hr *r, void *ptr, size_t *cap, size_t need, size_t elem)
+static __attribute__((noinline)) void *grow_slow(struct hr *r, void *ptr, size_t *cap,
+                                                 size_t need, size_t elem)
 {
-	if (need <= *cap)
-		return ptr;
-	size_t nc = *cap ? *cap : 16;
-	while (nc < need)
-		nc *= 2;
-	void *np = realloc(ptr, nc * elem);
-	if (!np)
+	if (!pl_grow_(&ptr, cap, need, elem))
 		nomem(r);
-	*cap = nc;
-	return np;
+	return ptr;
+}
+
+static inline void *grow(struct hr *r, void *ptr, size_t *cap, size_t need, size_t elem)
+{
+	return need <= *cap ? ptr : grow_slow(r, ptr, cap, need, elem);
 }
 
 #define PUSH(r, arr, n, cap) \

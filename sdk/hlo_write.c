@@ -12,6 +12,7 @@
  */
 #include "hlo.h"
 #include "hash_table.h"
+#include "grow.h"
 
 #include <passline/text.h>
 
@@ -158,14 +159,8 @@ static bool parse_wshape(struct wnode **t, size_t *n, size_t *cap, const char **
 	*s = wskip(*s, e);
 	if (*s >= e)
 		return false;
-	if (*n == *cap) {
-		size_t nc = *cap ? *cap * 2 : 8;
-		struct wnode *nt = realloc(*t, nc * sizeof *nt);
-		if (!nt)
-			return false;
-		*t = nt;
-		*cap = nc;
-	}
+	if (!pl_grow_(t, cap, *n + 1, sizeof **t))
+		return false;
 	size_t idx = (*n)++;
 	memset(&(*t)[idx], 0, sizeof **t);
 	/* a tuple line's name and place: NAME@ANCHOR(...) */
@@ -406,19 +401,11 @@ static const char *take_name(struct hw *w, const char *base)
 		return "x";
 	}
 	char *copy = malloc(sb->len + 1);
-	char **nv = w->nnames == w->ncap ? realloc(w->names, (w->ncap = w->ncap ? w->ncap * 2 : 64) *
-	                                                          sizeof *w->names)
-	                                 : w->names;
-	if (nv)
-		w->names = nv;
-	if (!copy || !nv || !pl_ht_reserve(&w->name_set)) {
+	if (!copy || !PL_GROW(w->names, w->ncap, w->nnames + 1) || !pl_ht_reserve(&w->name_set)) {
 		free(copy);
-		if (nv)
-			w->names = nv;
 		set_err(w, PL_ENOMEM);
 		return "x";
 	}
-	w->names = nv;
 	memcpy(copy, sb->data, sb->len);
 	copy[sb->len] = 0;
 	w->names[w->nnames++] = copy;
@@ -441,14 +428,8 @@ static const char *gte_lookup(struct hw *w, const struct pl_strbuf *key)
 /* Remembers name under key, whose text w takes over; returns name. */
 static const char *gte_remember(struct hw *w, struct pl_strbuf *key, const char *name)
 {
-	if (w->ngtes == w->gcap) {
-		size_t nc = w->gcap ? w->gcap * 2 : 16;
-		char **ng = realloc(w->gte_keys, nc * sizeof *ng);
-		if (!ng)
-			goto nomem;
-		w->gte_keys = ng;
-		w->gcap = nc;
-	}
+	if (!PL_GROW(w->gte_keys, w->gcap, w->ngtes + 1))
+		goto nomem;
 	if (!pl_ht_reserve(&w->gte_index))
 		goto nomem;
 	struct text_ref r = {key->data, key->len - 1};
@@ -490,15 +471,9 @@ static void imap_put(struct hw *w, const pl_inst *i, uint32_t v)
 
 static struct ent *new_ent(struct hw *w)
 {
-	if (w->nents == w->ecap) {
-		size_t nc = w->ecap ? w->ecap * 2 : 64;
-		struct ent *ne = realloc(w->ents, nc * sizeof *ne);
-		if (!ne) {
-			set_err(w, PL_ENOMEM);
-			return NULL;
-		}
-		w->ents = ne;
-		w->ecap = nc;
+	if (!PL_GROW(w->ents, w->ecap, w->nents + 1)) {
+		set_err(w, PL_ENOMEM);
+		return NULL;
 	}
 	struct ent *e = &w->ents[w->nents++];
 	memset(e, 0, sizeof *e);
@@ -763,15 +738,9 @@ static void plan_node(struct hw *w, pl_inst *i, const struct wnode *t, uint32_t 
 	}
 	if (!t[idx].label)
 		return;
-	if (w->nplanned == w->plcap) {
-		size_t nc = w->plcap ? w->plcap * 2 : 16;
-		struct planned *np = realloc(w->planned, nc * sizeof *np);
-		if (!np) {
-			set_err(w, PL_ENOMEM);
-			return;
-		}
-		w->planned = np;
-		w->plcap = nc;
+	if (!PL_GROW(w->planned, w->plcap, w->nplanned + 1)) {
+		set_err(w, PL_ENOMEM);
+		return;
 	}
 	if (!pl_ht_reserve(&w->plan_index)) {
 		set_err(w, PL_ENOMEM);
@@ -804,16 +773,10 @@ static const struct wnode *plan_inst(struct hw *w, pl_inst *i, uint32_t *ntree, 
 	struct wnode *t = operand_structure(i, ntree, ngroups);
 	if (!t)
 		return NULL;
-	if (w->nptrees == w->ptcap) {
-		size_t nc = w->ptcap ? w->ptcap * 2 : 16;
-		struct wnode **np = realloc(w->ptrees, nc * sizeof *np);
-		if (!np) {
-			free(t);
-			set_err(w, PL_ENOMEM);
-			return NULL;
-		}
-		w->ptrees = np;
-		w->ptcap = nc;
+	if (!PL_GROW(w->ptrees, w->ptcap, w->nptrees + 1)) {
+		free(t);
+		set_err(w, PL_ENOMEM);
+		return NULL;
 	}
 	w->ptrees[w->nptrees++] = t;
 	uint32_t c = 0, off = 0;
@@ -1443,14 +1406,9 @@ static void print_inst(struct hw *w, pl_inst *i, struct ent *e, bool root)
 	struct pl_strbuf *ops = &w->ops;
 	ops->len = 0;
 	size_t nops = pl_inst_num_operands(i);
-	if (nops > w->nvals) {
-		pl_value **nv = realloc(w->vals, nops * sizeof *nv);
-		if (!nv) {
-			set_err(w, PL_ENOMEM);
-			return;
-		}
-		w->vals = nv;
-		w->nvals = nops;
+	if (!PL_GROW(w->vals, w->nvals, nops)) {
+		set_err(w, PL_ENOMEM);
+		return;
 	}
 	pl_value **vals = w->vals;
 	for (size_t k = 0; k < nops; k++)

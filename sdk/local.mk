@@ -22,6 +22,7 @@ libpassline_la_SOURCES = \
 	sdk/lex.c \
 	sdk/lex.h \
 	sdk/hash_table.h \
+	sdk/grow.h \
 	sdk/predicate.c \
 	sdk/print.c sdk/print.h \
 	sdk/print_threads.c \

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* sdk/module.c — modules, interning and types. */
 #include "internal.h"
+#include "grow.h"
 
 #include <stdlib.h>
 
@@ -285,14 +286,8 @@ pl_module *pl_module_of_attrs_(const pl_attrs *d)
 
 int pl_module_add_func_(pl_module *m, pl_func *f)
 {
-	if (m->nfuncs == m->funcs_cap) {
-		size_t cap = m->funcs_cap ? m->funcs_cap * 2 : 8;
-		pl_func **v = realloc(m->funcs, cap * sizeof *v);
-		if (!v)
-			return PL_ENOMEM;
-		m->funcs = v;
-		m->funcs_cap = cap;
-	}
+	if (!PL_GROW(m->funcs, m->funcs_cap, m->nfuncs + 1))
+		return PL_ENOMEM;
 	if (!pl_ht_reserve(&m->funcs_by_name))
 		return PL_ENOMEM;
 	f->m = m;

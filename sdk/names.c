@@ -3,6 +3,7 @@
  * created (the printer needs every value of a function to have its own
  * name). */
 #include "internal.h"
+#include "grow.h"
 
 #include <stdlib.h>
 
@@ -120,14 +121,8 @@ struct naming {
 
 static bool todo_push(struct naming *nm, pl_value *v)
 {
-	if (nm->ntodo == nm->todo_cap) {
-		size_t cap = nm->todo_cap ? nm->todo_cap * 2 : 16;
-		pl_value **t = realloc(nm->todo, cap * sizeof *t);
-		if (!t)
-			return false;
-		nm->todo = t;
-		nm->todo_cap = cap;
-	}
+	if (!PL_GROW(nm->todo, nm->todo_cap, nm->ntodo + 1))
+		return false;
 	nm->todo[nm->ntodo++] = v;
 	return true;
 }

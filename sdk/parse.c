@@ -28,6 +28,7 @@
  * and so does a value name. A type's extents and a list of integers, when
  * written the usual way, are read without a token each (plain_ints).
  */
+#include "grow.h"
 #include "lex.h"
 #include "parse.h"
 
@@ -100,16 +101,18 @@ static void *nn(struct parser *p, const void *ptr)
 	return (void *)(uintptr_t)ptr;
 }
 
-/* Room in *v for one more element of elem bytes. */
-static void *grow(struct parser *p, void *v, size_t n, size_t *cap, size_t elem)
+static __attribute__((noinline)) void *grow_slow(struct parser *p, void *v, size_t n,
+                                                 size_t *cap, size_t elem)
 {
-	if (n < *cap)
-		return v;
-	size_t c = *cap ? *cap * 2 : 16;
-	if (c > SIZE_MAX / elem)
+	if (!pl_grow_(&v, cap, n + 1, elem))
 		pl_lex_fail_(&p->lx, PL_ENOMEM);
-	*cap = c;
-	return nn(p, realloc(v, c * elem));
+	return v;
+}
+
+/* Room in v (of n elements, *cap allocated) for one more of elem bytes. */
+static inline void *grow(struct parser *p, void *v, size_t n, size_t *cap, size_t elem)
+{
+	return n < *cap ? v : grow_slow(p, v, n, cap, elem);
 }
 
 #define PUSH(p, vec, x) \

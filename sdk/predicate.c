@@ -26,6 +26,7 @@
  * coefficients no partial sum passes 2^127.
  */
 #include "internal.h"
+#include "grow.h"
 
 #include <stdlib.h>
 
@@ -830,14 +831,8 @@ static bool memo_add(pl_module *m, const struct count_slot *key)
 	struct pl_count_memo *memo = m->count_memo;
 	if (!memo && !(memo = m->count_memo = calloc(1, sizeof *memo)))
 		return false;
-	if (memo->n == memo->cap) {
-		size_t cap = memo->cap ? memo->cap * 2 : 64;
-		struct count_slot *v = realloc(memo->v, cap * sizeof *v);
-		if (!v)
-			return false;
-		memo->v = v;
-		memo->cap = cap;
-	}
+	if (!PL_GROW(memo->v, memo->cap, memo->n + 1))
+		return false;
 	if (!pl_ht_reserve(&memo->index))
 		return false;
 	uint32_t hash = count_slot_hash(key);

@@ -9,6 +9,7 @@
  * one per instruction, are only written: a schedule of totals has none.
  */
 #include "internal.h"
+#include "grow.h"
 
 #include <stdlib.h>
 
@@ -63,14 +64,8 @@ static int group_of(pl_schedule *s, struct pl_ht *m, size_t *cap, const char *na
 		*out = (uintptr_t)m->slots[j].item - 1;
 		return PL_OK;
 	}
-	if (s->ngroups == *cap) {
-		size_t c = *cap ? *cap * 2 : 4;
-		struct group *v = realloc(s->groups, c * sizeof *v);
-		if (!v)
-			return PL_ENOMEM;
-		s->groups = v;
-		*cap = c;
-	}
+	if (!PL_GROW(s->groups, *cap, s->ngroups + 1))
+		return PL_ENOMEM;
 	s->groups[s->ngroups] = (struct group){name, len, 0};
 	pl_ht_put(m, j, hash, (const void *)(uintptr_t)++s->ngroups);
 	*out = s->ngroups - 1;
@@ -116,14 +111,8 @@ static bool start_is(const void *item, const void *probe, const void *ctx)
 
 static int add_start(struct starts *st, const pl_inst *inst, uint64_t end)
 {
-	if (st->n == st->cap) {
-		size_t cap = st->cap ? st->cap * 2 : 64;
-		struct started *v = realloc(st->v, cap * sizeof *v);
-		if (!v)
-			return PL_ENOMEM;
-		st->v = v;
-		st->cap = cap;
-	}
+	if (!PL_GROW(st->v, st->cap, st->n + 1))
+		return PL_ENOMEM;
 	if (!pl_ht_reserve(&st->map))
 		return PL_ENOMEM;
 	st->v[st->n] = (struct started){inst, end};

@@ -5,6 +5,7 @@
  * a buffer's in-flight interval is kept per value in a hash table. Every
  * violation is reported; the walk does not stop at the first. */
 #include "internal.h"
+#include "grow.h"
 
 #include <pthread.h>
 #include <stddef.h>
@@ -527,15 +528,9 @@ static void flight_add(struct verifier *v, const pl_inst *s, const pl_inst *d)
 		const pl_value *buf = ops[k].val;
 		struct flight_slot *e = flight_find(t, buf);
 		if (!e) {
-			if (t->n == t->cap) {
-				size_t cap = t->cap ? t->cap * 2 : 16;
-				struct flight_slot *nv = realloc(t->v, cap * sizeof *nv);
-				if (!nv) {
-					v->oom = true;
-					return;
-				}
-				t->v = nv;
-				t->cap = cap;
+			if (!PL_GROW(t->v, t->cap, t->n + 1)) {
+				v->oom = true;
+				return;
 			}
 			if (!pl_ht_ptr_put(&t->index, buf, (void *)(uintptr_t)(t->n + 1))) {
 				v->oom = true;

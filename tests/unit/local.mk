@@ -60,6 +60,11 @@ tests_unit_check_arena_SOURCES = tests/unit/check_arena.c sdk/arena.c
 tests_unit_check_arena_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_check_arena_LDADD = $(CHECK_LIBS)
 TESTS += tests/unit/check_arena
+check_PROGRAMS += tests/unit/check_grow
+tests_unit_check_grow_SOURCES = tests/unit/check_grow.c
+tests_unit_check_grow_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_check_grow_LDADD = $(CHECK_LIBS)
+TESTS += tests/unit/check_grow
 
 # naming values after a few were renamed or added
 check_PROGRAMS += tests/unit/check_names
