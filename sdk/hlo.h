@@ -91,20 +91,25 @@ static inline void pl_hlo_put_sep_(struct pl_strbuf *sb, size_t i)
 	}
 }
 
-/* The shape of n values, as the writer prints it when nothing else is
- * recorded: one array, or a flat tuple of them. */
-static inline void pl_hlo_put_types_(struct pl_strbuf *sb, const pl_type *const *t, size_t n)
+/* A flat tuple of n arrays, as the writer prints it. */
+static inline void pl_hlo_put_tuple_(struct pl_strbuf *sb, const pl_type *const *t, size_t n)
 {
-	if (n == 1) {
-		pl_hlo_put_type_(sb, t[0]);
-		return;
-	}
 	pl_sb_putc(sb, '(');
 	for (size_t i = 0; i < n; i++) {
 		pl_hlo_put_sep_(sb, i);
 		pl_hlo_put_type_(sb, t[i]);
 	}
 	pl_sb_putc(sb, ')');
+}
+
+/* The shape of n values, as the writer prints it when nothing else is
+ * recorded: one array, or a flat tuple of them. */
+static inline void pl_hlo_put_types_(struct pl_strbuf *sb, const pl_type *const *t, size_t n)
+{
+	if (n == 1)
+		pl_hlo_put_type_(sb, t[0]);
+	else
+		pl_hlo_put_tuple_(sb, t, n);
 }
 
 /* Attribute keys: an HLO attribute "foo" is kept under "hlo_foo"; the

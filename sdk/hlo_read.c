@@ -368,6 +368,18 @@ static bool at_word(struct hr *r, const char *w)
 	       (r->p + n == r->end || !is_ident(r->p[n]));
 }
 
+/* The words that open the sections of a module's stack frame tables. */
+static const char *const frames_words[] = {"FileNames", "FunctionNames", "FileLocations",
+                                           "StackFrames"};
+
+static bool at_frames_word(struct hr *r)
+{
+	for (size_t k = 0; k < sizeof frames_words / sizeof *frames_words; k++)
+		if (at_word(r, frames_words[k]))
+			return true;
+	return false;
+}
+
 static int64_t read_int_slow(struct hr *r)
 {
 	peek(r);
@@ -1992,11 +2004,18 @@ static void map_inst(struct hr *r, pl_func *f, struct pinst *pi)
 		pl_attrs *d = pl_inst_attrs(inst);
 		name_results(r, pi, inst, false);
 		if (pi->has_shape) {
+			/* kept unless it is what the writer prints without it: the
+			 * flat tuple of the operands' types (r->types, which fit) */
 			r->sb.len = 0;
 			put_shape(r, &r->sb, pi->shape);
+			size_t len = r->sb.len;
+			if (!tuple_operand)
+				pl_hlo_put_tuple_(&r->sb, r->types, nops);
 			if (r->sb.failed)
 				nomem(r);
-			set_str(r, d, "hlo_shape", r->sb.data, r->sb.len);
+			if (tuple_operand || r->sb.len != 2 * len ||
+			    memcmp(r->sb.data, r->sb.data + len, len) != 0)
+				set_str(r, d, "hlo_shape", r->sb.data, len);
 		}
 		if (tuple_operand)
 			keep_structure(r, pi, d);
@@ -2532,6 +2551,10 @@ static void parse_comp(struct hr *r)
 	const char *name;
 	uint32_t nlen;
 	need_name(r, &name, &nlen, "a computation");
+	for (size_t k = 0; k < sizeof frames_words / sizeof *frames_words; k++)
+		if (word_is(name, nlen, frames_words[k]))
+			fail(r, name, "a computation may not be named '%s' (the word opens a table of "
+			              "stack frames after the module's header)", frames_words[k]);
 	if (peek(r) == '(') {
 		/* the signature repeats the parameters: read and dropped */
 		r->p++;
@@ -2620,7 +2643,8 @@ static void parse_header(struct hr *r)
 	}
 	r->header = b;
 	r->header_len = (size_t)(r->p - b);
-	/* the stack frame tables of recent dumps */
+	/* the stack frame tables of recent dumps: a section opens with one of
+	 * frames_words */
 	const char *fb = skip_from(r, r->p);
 	if (at_word(r, "FileNames")) {
 		for (;;) {
@@ -2633,8 +2657,7 @@ static void parse_header(struct hr *r)
 				const char *v;
 				uint32_t vl;
 				capture_value(r, &v, &vl);
-			} else if (at_word(r, "FileNames") || at_word(r, "FunctionNames") ||
-			           at_word(r, "FileLocations") || at_word(r, "StackFrames")) {
+			} else if (at_frames_word(r)) {
 				while (r->p < r->end && is_ident(*r->p))
 					r->p++;
 			} else {

@@ -41,8 +41,8 @@ expect_same_file out.hlo.txt "$H/step.out.hlo" "-o NAME.hlo.txt writes HLO"
 # after a parameter with its layouts and attributes, one shared by two
 # others (tuples.hlo is written as XLA prints it).
 run $P --passes= "$H/tuples.hlo"
-expect_out 'hlo.tuple %zero, %zero {hlo_name = "unused", hlo_shape = "(s32[], s32[])"}' \
-	"a tuple nothing uses is an instruction without results"
+expect_out 'hlo.tuple %zero, %zero {hlo_name = "unused"}' \
+	"a tuple nothing uses is an instruction without results (its shape, the operands', not kept)"
 expect_out 'hlo_operands = "pair@input(f32[4,8]{0,1},f32[4,8]{0,1}),left@one(tuple.7@one(_,_),_),right@one(tuple.7@one(_,_),_)"' \
 	"tuple operands are recorded with their names and places"
 cp "$T/out" tuples.pir
@@ -251,6 +251,14 @@ ENTRY e {
   ROOT y = f32[4] get-tuple-element(t), index=0
 }
 ' "bad.hlo:4:3: error: the shape of tuple 't' does not match its operands" "a tuple used, of another shape than its operands"
+bad 'HloModule m
+ENTRY e {
+  ROOT x = f32[4] parameter(0)
+}
+StackFrames {
+  ROOT y = f32[4] parameter(0)
+}
+' "bad.hlo:5:1: error: a computation may not be named 'StackFrames' (the word opens a table of stack frames after the module's header)" "a computation named like a table of stack frames"
 # an extent of more than 18 digits that fits is read as its value
 printf 'HloModule m\nENTRY e {\n  ROOT a = f32[000000000000000000004] parameter(0)\n}\n' >zeros.hlo
 run $P --passes= zeros.hlo
@@ -277,4 +285,28 @@ run $P --passes= calls.hlo -o calls.out.hlo
 expect_same_file calls.out.hlo calls.hlo "and is written back as it was read"
 run $P --passes= calls.out.hlo
 expect_same_file "$T/out" calls.pir "and reads back as the same IR"
+# A tuple nothing uses keeps its written shape only where the operands'
+# types do not give it; written without one, it comes back the same.
+cat >unused.hlo <<'EOF_HLO'
+HloModule m
+
+ENTRY main {
+  x = f64[4,2] parameter(0)
+  zero = s32[] constant(0)
+  plain = (s32[], f64[4,2]{1,0}) tuple(zero, x)
+  laid = (s32[], f64[4,2]{0,1}) tuple(zero, x)
+  bare = tuple(x, zero)
+  ROOT y = f64[4,2] negate(x)
+}
+EOF_HLO
+run $P --passes= unused.hlo
+expect_out 'hlo.tuple %zero, %x {hlo_name = "plain"}' "a tuple nothing uses, of its operands' shape"
+expect_out 'hlo.tuple %zero, %x {hlo_name = "laid", hlo_shape = "(s32[], f64[4,2]{0,1})"}' \
+	"a tuple nothing uses, of another layout"
+expect_out 'hlo.tuple %x, %zero {hlo_name = "bare"}' "a tuple nothing uses, written without a shape"
+cp "$T/out" unused.pir
+run $P --passes= unused.hlo -o unused.out.hlo
+expect_status 0 "they are written"
+run $P --passes= unused.out.hlo
+expect_same_file "$T/out" unused.pir "and read back as the same IR"
 done_testing
