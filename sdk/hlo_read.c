@@ -491,8 +491,11 @@ static void capture_value_at(struct hr *r, const char **v, uint32_t *vlen, bool 
 			break;
 		} else if (is_space(c)) {
 			if (depth == 0) {
+				/* the space inside a literal stays on its line: a
+				 * value at the end of one is not joined to the next */
 				const char *n = skip_from(r, q);
-				if (n < r->end && (*n == '{' || two_parts)) {
+				if (n < r->end &&
+				    (*n == '{' || (two_parts && !memchr(q, '\n', (size_t)(n - q))))) {
 					two_parts = false;
 					q = n;
 					continue;

@@ -309,4 +309,21 @@ run $P --passes= unused.hlo -o unused.out.hlo
 expect_status 0 "they are written"
 run $P --passes= unused.out.hlo
 expect_same_file "$T/out" unused.pir "and read back as the same IR"
+# custom-call's literal=SHAPE VALUE has a space inside; a literal at the
+# end of a line is not joined to the next one.
+cat >literal.hlo <<'EOF_HLO'
+HloModule m
+
+ENTRY e {
+  p = f32[] parameter(0)
+  k = f32[] custom-call(p), custom_call_target="x", literal=f32[] 1
+  l = f32[2] custom-call(p), custom_call_target="y", literal={1,2}
+  ROOT c = f32[] add(p, k)
+}
+EOF_HLO
+run $P --passes= literal.hlo
+expect_out '%k = hlo.custom_call %p {hlo_custom_call_target = "\"x\"", hlo_literal = "f32[] 1"} : f32[]' \
+	"a literal of a shape and a value"
+expect_out '%l = hlo.custom_call %p {hlo_custom_call_target = "\"y\"", hlo_literal = "{1,2}"} : f32[2]' \
+	"a literal at the end of its line ends there"
 done_testing
