@@ -121,6 +121,13 @@ static __attribute__((noinline, unused)) void pl_ht_zero_(void *p, size_t n)
 	memset(p, 0, n);
 }
 
+/* With -std=c11 the system headers declare madvise's hints only when
+ * _GNU_SOURCE (config.h) came before the first of them; a file that
+ * defines it too late would quietly lose the hint below. */
+#if defined(_GNU_SOURCE) && defined(__linux__) && !defined(MADV_HUGEPAGE)
+#error "include config.h (or internal.h) before any system header"
+#endif
+
 /* The memory of n bytes of slots. A large table is probed at random, so
  * with 4 KiB pages nearly every probe also misses the TLB; it is asked for
  * huge pages (the arenas are not: they are read in order, see arena.c).

@@ -28,9 +28,9 @@
  * and so does a value name. A type's extents and a list of integers, when
  * written the usual way, are read without a token each (plain_ints).
  */
-#include "grow.h"
-#include "lex.h"
+#include "lex.h" /* first: config.h, before any system header */
 #include "parse.h"
+#include "grow.h"
 
 #include <stdio.h>
 #include <stdlib.h>
