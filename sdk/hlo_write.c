@@ -1744,28 +1744,41 @@ static bool inst_tree(struct hw *w, pl_inst *i, struct ent *e, struct pl_strbuf 
 	return e->tree != NULL || nres == 1;
 }
 
-/* Parameter k, its attributes from the list pa. */
 /* When a line from `from` on in the output is "NAME = REST" (name of
- * len bytes), makes it the function's ROOT line and returns true. */
+ * len bytes), makes it the function's ROOT line and returns true. When
+ * REST is "SHAPE TAIL" with TAIL " get-tuple-element(...)...", a line of
+ * that name and tail with another shape is the same line, made first for
+ * a use before the root, with the element's layout: it takes the root's. */
 static bool mark_root(struct hw *w, size_t from, const char *name, size_t len,
                       const struct pl_strbuf *rest)
 {
 	struct pl_strbuf *o = &w->out;
+	const char *gte = memmem(rest->data, rest->len, " get-tuple-element(", 19);
+	/* what the line must end with: TAIL, or else all of REST */
+	const char *tail = gte ? gte : rest->data;
+	size_t tail_len = rest->len - (size_t)(tail - rest->data);
 	for (size_t at = from; at + 2 <= o->len;) {
 		const char *line = o->data + at + 2, *nl = memchr(line, '\n', o->len - at - 2);
 		if (!nl)
 			break;
 		size_t n = (size_t)(nl - line);
-		if (!memcmp(line - 2, "  ", 2) && n == len + 3 + rest->len && !memcmp(line, name, len) &&
-		    !memcmp(line + len, " = ", 3) && !memcmp(line + len + 3, rest->data, rest->len)) {
-			size_t pos = (size_t)(line - o->data);
-			pl_sb_puts(o, "ROOT "); /* room for it, then moved into place */
+		bool same = gte ? n > len + 3 + tail_len : n == len + 3 + rest->len;
+		if (!memcmp(line - 2, "  ", 2) && same && !memcmp(line, name, len) &&
+		    !memcmp(line + len, " = ", 3) && !memcmp(nl - tail_len, tail, tail_len)) {
+			/* the line becomes "ROOT NAME = REST" */
+			size_t pos = (size_t)(line - o->data), end = pos + n;
+			size_t now = 5 + len + 3 + rest->len, after = o->len - end;
+			if (now > n)
+				pl_sb_put(o, rest->data, now - n); /* room, then moved into place */
 			if (o->failed) {
 				set_err(w, PL_ENOMEM);
 				return true;
 			}
-			memmove(o->data + pos + 5, o->data + pos, o->len - 5 - pos);
+			memmove(o->data + pos + now, o->data + end, after);
+			o->len = pos + now + after;
+			memmove(o->data + pos + 5, o->data + pos, len + 3);
 			memcpy(o->data + pos, "ROOT ", 5);
+			memcpy(o->data + pos + 5 + len + 3, rest->data, rest->len);
 			return true;
 		}
 		at = (size_t)(nl - o->data) + 1;
@@ -1773,6 +1786,7 @@ static bool mark_root(struct hw *w, size_t from, const char *name, size_t len,
 	return false;
 }
 
+/* Parameter k, its attributes from the list pa. */
 static void print_param(struct hw *w, size_t k, const struct ent *root_ent, const pl_attr *pa)
 {
 	struct ent *e = &w->ents[k];

@@ -326,4 +326,23 @@ expect_out '%k = hlo.custom_call %p {hlo_custom_call_target = "\"x\"", hlo_liter
 	"a literal of a shape and a value"
 expect_out '%l = hlo.custom_call %p {hlo_custom_call_target = "\"y\"", hlo_literal = "{1,2}"} : f32[2]' \
 	"a literal at the end of its line ends there"
+# A ROOT get-tuple-element of another layout than its element's, used
+# before it: one line, under its name, with its layout.
+cat >gte_root.hlo <<'EOF_HLO'
+HloModule m
+
+ENTRY main {
+  p = (f32[8,16]{1,0}, f32[16,4]{1,0}) parameter(0)
+  ROOT x = f32[8,16]{0,1} get-tuple-element(p), index=0
+  w = f32[16,4]{1,0} get-tuple-element(p), index=1
+  y = f32[8,4]{1,0} dot(x, w), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+}
+
+EOF_HLO
+run $P --passes= gte_root.hlo
+cp "$T/out" gte_root.pir
+run $P --passes= gte_root.hlo -o gte_root.out.hlo
+expect_same_file gte_root.out.hlo gte_root.hlo "is written back as it was read"
+run $P --passes= gte_root.out.hlo
+expect_same_file "$T/out" gte_root.pir "and reads back as the same IR"
 done_testing
