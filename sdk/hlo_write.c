@@ -1655,7 +1655,8 @@ static bool inst_tree(struct hw *w, pl_inst *i, struct ent *e, struct pl_strbuf 
 			}
 		}
 		if (!e->tree && generic) {
-			inst_error(w, i, "its shape no longer fits the computation it calls");
+			inst_error(w, i, "it is an async-start (it has hlo_calls), whose shape "
+			                 "(hlo_shape) is missing or no longer fits");
 			free(t);
 			return false;
 		}

@@ -345,4 +345,19 @@ run $P --passes= gte_root.hlo -o gte_root.out.hlo
 expect_same_file gte_root.out.hlo gte_root.hlo "is written back as it was read"
 run $P --passes= gte_root.out.hlo
 expect_same_file "$T/out" gte_root.pir "and reads back as the same IR"
+# A collective start that names a computation to call is written as an
+# async-start, which needs the shape it was read with.
+cat >calls.pir <<'EOF_PIR'
+func @main(%a: f32[4]) {
+  %c = all_reduce_start %a {hlo_calls = "other", reduce = "add"} : f32[4]
+  %d = all_reduce_done %c : f32[4]
+  return %d
+}
+EOF_PIR
+run $P --passes= calls.pir -o calls_out.hlo
+expect_status 1 "a start with hlo_calls and no hlo_shape is not written as HLO"
+expect_err "calls.pir:2:3: error: in @main, %c = 'all_reduce_start' cannot be written as XLA HLO: it is an async-start (it has hlo_calls), whose shape (hlo_shape) is missing or no longer fits" \
+	"the error says why"
+run test -e calls_out.hlo
+expect_status 1 "and nothing is written"
 done_testing
