@@ -8,9 +8,10 @@
  * Reads IN on one thread, then prints one line per part, "NAME BYTES"
  * with BYTES per instruction, then "json" and the same as a JSON object.
  * The parts: the instruction blocks (headers, operand uses, result values,
- * and the ends of chunks too short for the next block), the dictionaries' entry
+ * and the ends of chunks too short for the next block), the functions'
+ * arguments (which lie among the blocks), the dictionaries' entry
  * arrays, value names, interned strings and lists, the rest of the
- * module's arena (functions, arguments, types, chunk ends), the module's
+ * module's arena (functions, types, chunk ends), the module's
  * hash tables, and the reader's table of a function's values, freed
  * after reading but part of its peak (its size is computed, not seen).
  *
@@ -88,11 +89,12 @@ int main(int argc, char **argv)
 		pl_diags_free(diags);
 		return 1;
 	}
-	size_t headers = 0, uses = 0, values = 0, dicts = 0, names = 0, largest = 0;
+	size_t headers = 0, uses = 0, values = 0, args = 0, dicts = 0, names = 0, largest = 0;
 	struct pl_ht arrays = {0}; /* the entry arrays counted: equal dictionaries share one */
 	for (size_t f = 0; f < m->nfuncs; f++) {
 		const pl_func *fn = m->funcs[f];
 		size_t nvalues = fn->nargs;
+		args += fn->nargs * sizeof(struct pl_arg);
 		for (const pl_inst *i = fn->first; i; i = i->next) {
 			headers += sizeof *i;
 			uses += i->nops * sizeof(pl_use);
@@ -123,8 +125,9 @@ int main(int argc, char **argv)
 		{"instruction_headers", headers},
 		{"operand_uses", uses},
 		{"result_values", values},
-		{"instruction_chunk_ends", blocks > headers + uses + values
-		                                  ? blocks - headers - uses - values : 0},
+		{"instruction_chunk_ends", blocks > headers + uses + values + args
+		                                  ? blocks - headers - uses - values - args : 0},
+		{"arguments", args},
 		{"dictionary_entries", dicts},
 		{"value_names", names},
 		{"interned_strings", strings},

@@ -12,6 +12,7 @@
 #include <string.h>
 
 struct pl_arena_chunk;
+struct pl_region;
 
 typedef struct pl_arena {
 	struct pl_arena_chunk *head;
@@ -19,21 +20,29 @@ typedef struct pl_arena {
 	size_t next_size;   /* size of the next chunk */
 	size_t total;       /* bytes obtained from malloc */
 	struct pl_arena_chunk *given; /* pl_arena_give's, used before new ones */
+	/* where chunks come from: a region, held (see region.h), or NULL
+	 * for malloc and mmap */
+	struct pl_region *region;
 } pl_arena;
 
 __attribute__((visibility("hidden"))) void pl_arena_init(pl_arena *a);
+/* An arena whose chunks are taken from r, which it holds until freed. */
+__attribute__((visibility("hidden"))) void pl_arena_init_in(pl_arena *a, struct pl_region *r);
 __attribute__((visibility("hidden"))) void pl_arena_free(pl_arena *a);
 /* NULL when out of memory. */
 __attribute__((visibility("hidden"))) void *pl_arena_alloc_slow(pl_arena *a, size_t n);
 /* dst takes over every chunk of src (which is left empty): what was
- * allocated from src now lives, and dies, with dst. */
+ * allocated from src now lives, and dies, with dst. Both take their
+ * chunks from the same region, or neither from one. */
 __attribute__((visibility("hidden"))) void pl_arena_adopt(pl_arena *dst, pl_arena *src);
 /* The arena (a pl_arena *, as void * to serve as the give_back of a
  * struct pl_ht) takes size bytes at mem, from malloc, that its owner no
  * longer needs, to allocate from before it asks for new memory: written
  * pages cost far less than new ones, which the kernel must find and zero
  * (and a virtual machine's host, often, fault in again). For memory the
- * arena will soon fill: its pages count as used from the start. */
+ * arena will soon fill: its pages count as used from the start. An arena
+ * in a region takes nothing (only the region's memory may serve it): mem
+ * is freed. */
 __attribute__((visibility("hidden"))) void pl_arena_give(void *arena, void *mem, size_t size);
 
 static inline void *pl_arena_alloc(pl_arena *a, size_t n)

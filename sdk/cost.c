@@ -119,7 +119,7 @@ static int collective_bytes(const pl_inst *inst, bool results, pl_u128 *out)
 	size_t n = results ? inst->nres : inst->nops;
 	pl_u128 sum = 0;
 	for (size_t k = 0; k < n; k++) {
-		const pl_value *v = results ? &pl_inst_res_(inst)[k] : pl_inst_ops_(inst)[k].val;
+		const pl_value *v = results ? &pl_inst_res_(inst)[k] : pl_use_val_(&pl_inst_ops_(inst)[k]);
 		uint64_t b;
 		int rc = pl_type_num_bytes(v->type, &b);
 		if (rc)
@@ -179,7 +179,7 @@ int pl_inst_time_ns(const pl_inst *inst, const pl_cost_model *cm, uint64_t *out)
 		if (traits & PL_TRAIT_LOAD)
 			v = inst->nres ? &pl_inst_res_(inst)[0] : NULL;
 		else
-			v = inst->nops ? pl_inst_ops_(inst)[0].val : NULL;
+			v = inst->nops ? pl_use_val_(&pl_inst_ops_(inst)[0]) : NULL;
 		if (!v)
 			return PL_EINVAL;
 		work = (pl_u128)n * pl_dtype_size((pl_dtype)v->type->dtype);

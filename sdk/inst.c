@@ -8,7 +8,7 @@ static inline pl_func *value_func(const pl_value *v)
 {
 	if (!v->def)
 		return ((const struct pl_arg *)(const void *)v)->func;
-	return v->def->func;
+	return pl_value_def_(v)->func;
 }
 
 /* ---- functions ---- */
@@ -38,7 +38,8 @@ pl_value *pl_func_add_arg(pl_func *f, const char *name, const pl_type *t)
 		f->args = v;
 		f->args_cap = cap;
 	}
-	struct pl_arg *a = pl_arena_alloc(&f->m->arena, sizeof *a);
+	/* in the region, as the values uses name by offset */
+	struct pl_arg *a = pl_arena_alloc(&f->m->insts, sizeof *a);
 	if (!a)
 		return NULL;
 	memset(a, 0, sizeof *a);
@@ -327,12 +328,14 @@ static void use_unlink(pl_use *u)
 {
 	if (!u->val)
 		return;
-	*u->pprev = u->next;
-	if (u->next)
-		u->next->pprev = u->pprev;
-	u->val = NULL;
-	u->next = NULL;
-	u->pprev = NULL;
+	pl_use *next = pl_use_next_(u);
+	if (u->prev)
+		((pl_use *)pl_region_at_(u, u->prev))->next = u->next;
+	else
+		pl_use_val_(u)->uses = u->next;
+	if (next)
+		next->prev = u->prev;
+	u->val = u->next = u->prev = 0;
 }
 
 void pl_use_set_(pl_use *u, pl_value *v)
@@ -340,12 +343,12 @@ void pl_use_set_(pl_use *u, pl_value *v)
 	use_unlink(u);
 	if (!v)
 		return;
-	u->val = v;
+	uint32_t self = pl_region_off_(u);
+	u->val = pl_region_off_(v);
 	u->next = v->uses;
 	if (v->uses)
-		v->uses->pprev = &u->next;
-	v->uses = u;
-	u->pprev = &v->uses;
+		pl_value_uses_(v)->prev = self;
+	v->uses = self;
 }
 
 /* ---- recycled blocks ----
@@ -456,12 +459,13 @@ static pl_inst *inst_alloc(pl_func *f, uint16_t op, size_t nops, size_t nres, bo
 	inst->nops = (uint32_t)nops;
 	inst->nres = (uint32_t)nres;
 	inst->attrs.owner = PL_ATTRS_OF_INST;
+	uint32_t self = pl_region_off_(inst);
 	pl_use *ops = pl_inst_ops_(inst);
 	for (size_t k = 0; k < nops; k++)
-		ops[k].user = inst;
+		ops[k].user = self;
 	pl_value *res = pl_inst_res_(inst);
 	for (size_t k = 0; k < nres; k++)
-		res[k].def = inst;
+		res[k].def = self;
 	return inst;
 }
 
@@ -536,7 +540,7 @@ pl_inst *pl_inst_clone(const pl_inst *src)
 		return NULL;
 	pl_use *ops = pl_inst_ops_(inst), *sops = pl_inst_ops_(src);
 	for (uint32_t k = 0; k < src->nops; k++)
-		pl_use_set_(&ops[k], sops[k].val);
+		pl_use_set_(&ops[k], pl_use_val_(&sops[k]));
 	pl_value *res = pl_inst_res_(inst), *sres = pl_inst_res_(src);
 	for (uint32_t k = 0; k < src->nres; k++)
 		res[k].type = sres[k].type;
@@ -588,7 +592,7 @@ void pl_inst_set_loc(pl_inst *i, unsigned line, unsigned col)
 
 pl_value *pl_inst_operand(const pl_inst *i, size_t k)
 {
-	return k < i->nops ? pl_inst_ops_(i)[k].val : NULL;
+	return k < i->nops ? pl_use_val_(&pl_inst_ops_(i)[k]) : NULL;
 }
 
 void pl_inst_set_operand(pl_inst *i, size_t k, pl_value *v)
@@ -606,14 +610,14 @@ pl_value *pl_inst_result(const pl_inst *i, size_t k)
 
 const pl_type *pl_value_type(const pl_value *v) { return v->type; }
 const char *pl_value_name(const pl_value *v) { return v->name; }
-pl_inst *pl_value_def(const pl_value *v) { return v->def; }
-bool pl_value_is_arg(const pl_value *v) { return v->def == NULL; }
+pl_inst *pl_value_def(const pl_value *v) { return pl_value_def_(v); }
+bool pl_value_is_arg(const pl_value *v) { return v->def == 0; }
 
 size_t pl_value_index(const pl_value *v)
 {
 	if (!v->def)
 		return ((const struct pl_arg *)(const void *)v)->index;
-	return (size_t)(v - pl_inst_res_(v->def));
+	return (size_t)(v - pl_inst_res_(pl_value_def_(v)));
 }
 
 pl_func *pl_value_func(const pl_value *v)
@@ -642,16 +646,16 @@ int pl_value_set_name(pl_value *v, const char *name)
 	return PL_OK;
 }
 
-pl_use *pl_value_first_use(const pl_value *v) { return v->uses; }
-pl_use *pl_use_next(const pl_use *u) { return u->next; }
-pl_inst *pl_use_user(const pl_use *u) { return u->user; }
-size_t pl_use_operand_index(const pl_use *u) { return (size_t)(u - pl_inst_ops_(u->user)); }
-bool pl_value_has_uses(const pl_value *v) { return v->uses != NULL; }
+pl_use *pl_value_first_use(const pl_value *v) { return pl_value_uses_(v); }
+pl_use *pl_use_next(const pl_use *u) { return pl_use_next_(u); }
+pl_inst *pl_use_user(const pl_use *u) { return pl_use_user_(u); }
+size_t pl_use_operand_index(const pl_use *u) { return (size_t)(u - pl_inst_ops_(pl_use_user_(u))); }
+bool pl_value_has_uses(const pl_value *v) { return v->uses != 0; }
 
 size_t pl_value_num_uses(const pl_value *v)
 {
 	size_t n = 0;
-	for (const pl_use *u = v->uses; u; u = u->next)
+	for (const pl_use *u = pl_value_uses_(v); u; u = pl_use_next_(u))
 		n++;
 	return n;
 }
@@ -661,7 +665,7 @@ void pl_value_replace(pl_value *from, pl_value *to)
 	if (from == to)
 		return;
 	while (from->uses)
-		pl_use_set_(from->uses, to);
+		pl_use_set_(pl_value_uses_(from), to);
 	if (!to->name && from->name) {
 		to->name = from->name;
 		from->name = NULL;
@@ -728,7 +732,7 @@ static inline int num_dynamic_instances(const pl_inst *inst, const pl_attr *a,
 	if (inst->nres)
 		t = pl_inst_res_(inst)[0].type;
 	else if (inst->nops && pl_inst_ops_(inst)[0].val)
-		t = pl_inst_ops_(inst)[0].val->type;
+		t = pl_use_val_(&pl_inst_ops_(inst)[0])->type;
 	if (!t) {
 		*out = 1;
 		return PL_OK;

@@ -17,14 +17,16 @@
 
 #include "arena.h"
 #include "hash_table.h"
+#include "region.h"
 
 #define PL_INTERNAL __attribute__((visibility("hidden")))
 
-/* Memory layout, chosen for the "< 250 bytes per instruction" budget: an
- * instruction, its operand uses and its result values are one block
- * [pl_inst][pl_use x nops][pl_value x nres] of the module's instruction
- * arena; attribute lists and strings are interned, so repeated domains and
- * group names cost one copy. */
+/* Memory layout: an instruction, its operand uses and its result values
+ * are one block [pl_inst][pl_use x nops][pl_value x nres] of the module's
+ * instruction arena, which takes its memory from the module's region
+ * (region.h), as the functions' arguments do; so uses and values name
+ * each other by 32-bit offsets there. Attribute lists and strings are
+ * interned, so repeated domains and group names cost one copy. */
 
 struct pl_attr {
 	uint32_t len;      /* string bytes or list elements */
@@ -68,19 +70,26 @@ struct pl_type {
 	int64_t dims[]; /* rank entries */
 };
 
+/* The uint32_t fields are offsets in the region (pl_region_at_), 0 for
+ * none: 16 bytes a use, 24 a value, where pointers took 32 each. */
 struct pl_use {
-	pl_value *val;
-	pl_inst *user;
-	pl_use *next;   /* in val's use list */
-	pl_use **pprev; /* the pointer that points at this use */
+	uint32_t val;
+	uint32_t user;
+	uint32_t next, prev; /* in val's use list */
 };
 
 struct pl_value {
 	const char *name;   /* arena; NULL until named */
 	const pl_type *type;
-	pl_inst *def;       /* NULL for an argument (see struct pl_arg) */
-	pl_use *uses;
+	uint32_t uses;      /* the first use */
+	uint32_t def;       /* 0 for an argument (see struct pl_arg) */
 };
+
+static inline pl_value *pl_use_val_(const pl_use *u) { return pl_region_at_(u, u->val); }
+static inline pl_inst *pl_use_user_(const pl_use *u) { return pl_region_at_(u, u->user); }
+static inline pl_use *pl_use_next_(const pl_use *u) { return pl_region_at_(u, u->next); }
+static inline pl_use *pl_value_uses_(const pl_value *v) { return pl_region_at_(v, v->uses); }
+static inline pl_inst *pl_value_def_(const pl_value *v) { return pl_region_at_(v, v->def); }
 
 /* An argument is a value with its function and index beside it. */
 struct pl_arg {
@@ -257,6 +266,9 @@ struct pl_module {
 };
 
 /* --- module.c --- */
+/* A module whose instruction blocks and arguments are taken from r (which
+ * it holds): the two readers of one file share one. */
+PL_INTERNAL pl_module *pl_module_new_in_(const char *source_name, struct pl_region *r);
 PL_INTERNAL pl_module *pl_module_of_attrs_(const pl_attrs *d);
 PL_INTERNAL const char *pl_intern_str_(pl_module *m, const char *s, size_t len);
 /* The copy of bytes[0..len) in set, made when there is none; NULL when out

@@ -4,6 +4,7 @@ lib_LTLIBRARIES += libpassline.la
 libpassline_la_SOURCES = \
 	sdk/internal.h \
 	sdk/arena.c sdk/arena.h \
+	sdk/region.c sdk/region.h \
 	sdk/attr.c \
 	sdk/cost.c \
 	sdk/ctx.c \

@@ -175,14 +175,24 @@ static bool number_all(pl_module *m, struct pl_numbered *t, uint32_t first,
 
 pl_module *pl_module_new(const char *source_name)
 {
+	struct pl_region *r = pl_region_new();
+	if (!r)
+		return NULL;
+	pl_module *m = pl_module_new_in_(source_name, r);
+	pl_region_drop(r);
+	return m;
+}
+
+pl_module *pl_module_new_in_(const char *source_name, struct pl_region *r)
+{
 	pl_module *m = calloc(1, sizeof *m);
 	if (!m)
 		return NULL;
 	pl_arena_init(&m->arena);
-	pl_arena_init(&m->insts);
+	pl_arena_init_in(&m->insts, r);
 	pl_arena_init(&m->text);
 	if (source_name && !(m->source_name = strdup(source_name))) {
-		free(m);
+		pl_module_free(m);
 		return NULL;
 	}
 	m->keys.max = PL_KEY_MAX;

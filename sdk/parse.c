@@ -223,7 +223,8 @@ static pl_value *hole(struct parser *p, const struct ref *r, uint32_t hash)
 	reserve(p, &p->holes);
 	size_t j = pl_ht_find(&p->holes, hash, value_named, r, NULL);
 	if (!pl_ht_used(&p->holes, j)) {
-		pl_value *v = nn(p, pl_arena_alloc(&p->m->arena, sizeof *v));
+		/* in the region, as the values uses name by offset */
+		pl_value *v = nn(p, pl_arena_alloc(&p->m->insts, sizeof *v));
 		memset(v, 0, sizeof *v);
 		v->name = value_name(p, r, hash);
 		pl_ht_put(&p->holes, j, hash, v);
@@ -811,12 +812,12 @@ static void parse_func(struct parser *p)
 
 /* The tables of values by name, which in a large function grow far
  * bigger than anything else the reader frees, give the slots they
- * outgrow to m's instruction arena, for the instructions read next (see
- * pl_arena_give). */
+ * outgrow to m's arena, for the dictionaries read next (see
+ * pl_arena_give; the instruction arena takes only its region's memory). */
 static void give_tables_to(struct parser *p, pl_module *m)
 {
 	p->values.give_back = p->holes.give_back = pl_arena_give;
-	p->values.give_back_to = p->holes.give_back_to = &m->insts;
+	p->values.give_back_to = p->holes.give_back_to = &m->arena;
 }
 
 int pl_parse_job_(struct pl_parse_job *job, pl_module **out)
@@ -833,7 +834,8 @@ int pl_parse_job_(struct pl_parse_job *job, pl_module **out)
 	pl_lex_init_(&p->lx, job->text, job->len, job->source_name, job->diags);
 	p->job = job;
 	p->ops.map = p->keys.map = p->dtypes.map = true;
-	p->m = pl_module_new(job->source_name);
+	p->m = job->region ? pl_module_new_in_(job->source_name, job->region)
+	                   : pl_module_new(job->source_name);
 	int rc = PL_OK;
 	if (!p->m) {
 		rc = PL_ENOMEM;

@@ -17,6 +17,10 @@ struct pl_parse_job {
 	size_t len;
 	const char *source_name;
 	pl_diags *diags;
+	/* the region of the new module's instruction blocks (region.h), or
+	 * NULL for one of its own: the two readers of a file share one, so
+	 * that what the second reads can be put after the first's */
+	struct pl_region *region;
 	/* called with the text position of each instruction about to be
 	 * read: the text before it may be given back (may be NULL) */
 	void (*release)(void *ud, const char *upto);

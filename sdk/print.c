@@ -322,7 +322,7 @@ static void out_inst(struct out *o, const pl_inst *i)
 	for (uint32_t k = 0; k < i->nops; k++) {
 		if (k)
 			out_c(o, ',');
-		out_value(o, " %", ops[k].val);
+		out_value(o, " %", pl_use_val_(&ops[k]));
 	}
 	if (i->attrs.n) {
 		out_c(o, ' ');

@@ -125,7 +125,9 @@ int pl_parse_text_(const char *text, size_t len, size_t split, const char *name,
 	                           .release = release ? release_pages : NULL, .release_ud = &mp};
 	const char *line = NULL, *at = len <= UINT32_MAX ? split_point(text, len, split, &line) : NULL;
 	struct rest *r = at ? calloc(1, sizeof *r) : NULL;
-	if (r && (r->job.diags = pl_diags_new())) {
+	struct pl_region *region = r ? pl_region_new() : NULL;
+	if (r && region && (r->job.diags = pl_diags_new())) {
+		job.region = r->job.region = region;
 		r->job.text = line;
 		r->job.len = (size_t)(text + len - line);
 		r->job.source_name = name;
@@ -155,6 +157,7 @@ int pl_parse_text_(const char *text, size_t len, size_t split, const char *name,
 		pl_diags_free(r->job.diags);
 		free(r);
 	}
+	pl_region_drop(region);
 	return rc;
 }
 

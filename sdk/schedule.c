@@ -127,7 +127,7 @@ static const struct started *start_of(const struct starts *st, const pl_inst *do
 {
 	if (!done->nops)
 		return NULL;
-	const pl_inst *start = pl_inst_ops_(done)[0].val->def;
+	const pl_inst *start = pl_value_def_(pl_use_val_(&pl_inst_ops_(done)[0]));
 	if (!start)
 		return NULL;
 	const void *k = pl_ht_get(&st->map, pl_ht_hash_ptr(start), start_is, start, st->v);

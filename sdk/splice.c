@@ -169,6 +169,10 @@ static bool fits(const pl_module *a, const struct pl_ht *values, const pl_module
                  const struct pl_parse_job *rest, pl_value **found)
 {
 	const struct pl_ht *holes = &rest->holes, *defined = &rest->cont_values;
+	/* one region for both, or the uses and values would name each other
+	 * across two (parse.h: the readers of a file share one) */
+	if (a->insts.region != b->insts.region)
+		return false;
 	/* room for all the rest's keys and op names beside a's (both have
 	 * the reserved ones), or one reader would have told that there were
 	 * too many */
@@ -191,19 +195,19 @@ static bool fits(const pl_module *a, const struct pl_ht *values, const pl_module
  * the text, and a use list runs from the last use read. */
 static void fill_hole(pl_value *hole, pl_value *v)
 {
-	pl_use *u = hole->uses, *last = NULL;
+	pl_use *u = pl_value_uses_(hole), *last = NULL;
 	if (!u)
 		return;
-	for (; u; u = u->next) {
-		u->val = v;
+	uint32_t to = pl_region_off_(v);
+	for (; u; u = pl_use_next_(u)) {
+		u->val = to;
 		last = u;
 	}
 	last->next = v->uses;
 	if (v->uses)
-		v->uses->pprev = &last->next;
+		pl_value_uses_(v)->prev = pl_region_off_(last);
 	v->uses = hole->uses;
-	v->uses->pprev = &v->uses;
-	hole->uses = NULL;
+	hole->uses = 0;
 }
 
 int pl_splice_rest_(pl_func *f, struct pl_ht *values, uint32_t line, pl_module *b,

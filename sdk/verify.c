@@ -453,7 +453,7 @@ static void check_collective(struct verifier *v, const pl_inst *i, const struct 
 	const pl_use *ops = pl_inst_ops_(i);
 	const pl_value *res = pl_inst_res_(i);
 	for (uint32_t k = 0; k < i->nops; k++) {
-		const pl_type *ot = ops[k].val->type, *rt = res[k].type;
+		const pl_type *ot = pl_use_val_(&ops[k])->type, *rt = res[k].type;
 		if (ot->dtype != rt->dtype) {
 			inst_error(v, i, "result %u has dtype %s but operand %u has %s", k,
 			           pl_dtype_name((pl_dtype)rt->dtype), k,
@@ -525,7 +525,7 @@ static void flight_add(struct verifier *v, const pl_inst *s, const pl_inst *d)
 	struct flight_table *t = &v->flight;
 	const pl_use *ops = pl_inst_ops_(s);
 	for (uint32_t k = 0; k < s->nops; k++) {
-		const pl_value *buf = ops[k].val;
+		const pl_value *buf = pl_use_val_(&ops[k]);
 		struct flight_slot *e = flight_find(t, buf);
 		if (!e) {
 			if (!PL_GROW(t->v, t->cap, t->n + 1)) {
@@ -548,10 +548,10 @@ static void flight_add(struct verifier *v, const pl_inst *s, const pl_inst *d)
 static void check_store_in_flight(struct verifier *v, const pl_inst *i)
 {
 	const pl_use *ops = pl_inst_ops_(i);
-	const struct flight_slot *e = flight_find(&v->flight, ops[1].val);
+	const struct flight_slot *e = flight_find(&v->flight, pl_use_val_(&ops[1]));
 	if (!e || e->done->pos <= i->pos)
 		return;
-	const char *nm = ops[1].val->name ? ops[1].val->name : "<unnamed>";
+	const char *nm = pl_use_val_(&ops[1])->name ? pl_use_val_(&ops[1])->name : "<unnamed>";
 	if (e->start->line)
 		inst_error(v, i, "writes %%%s, an operand of '%s' (line %u), while it is in flight",
 		           nm, pl_inst_opname_(e->start), e->start->line);
@@ -568,8 +568,8 @@ static const pl_inst *done_of(const pl_func *f, const pl_inst *s, bool *several)
 	const pl_value *res = pl_inst_res_(s);
 	*several = false;
 	for (uint32_t k = 0; k < s->nres; k++)
-		for (const pl_use *u = res[k].uses; u; u = u->next) {
-			const pl_inst *d = u->user;
+		for (const pl_use *u = pl_value_uses_(&res[k]); u; u = pl_use_next_(u)) {
+			const pl_inst *d = pl_use_user_(u);
 			if (d->func != f || !(d->flags & PL_INST_LINKED) || !is_done(pl_inst_op_(d)))
 				continue;
 			if (!done)
@@ -604,15 +604,17 @@ static void check_done(struct verifier *v, const pl_inst *i)
 		inst_error(v, i, "a done takes all results of one start (no operands)");
 		return;
 	}
-	const pl_inst *s = ops[0].val->def;
-	const char *nm0 = ops[0].val->name ? ops[0].val->name : "<unnamed>";
+	const pl_value *v0 = pl_use_val_(&ops[0]);
+	const pl_inst *s = pl_value_def_(v0);
+	const char *nm0 = v0->name ? v0->name : "<unnamed>";
 	if (!s || !is_start(pl_inst_op_(s))) {
 		inst_error(v, i, "operand 0 (%%%s) is not a result of a collective start", nm0);
 		return;
 	}
 	for (uint32_t k = 1; k < i->nops; k++)
-		if (ops[k].val->def != s) {
-			const char *nm = ops[k].val->name ? ops[k].val->name : "<unnamed>";
+		if (pl_value_def_(pl_use_val_(&ops[k])) != s) {
+			const pl_value *vk = pl_use_val_(&ops[k]);
+			const char *nm = vk->name ? vk->name : "<unnamed>";
 			inst_error(v, i, "operand %u (%%%s) is not a result of the start of "
 			                 "operand 0 (%%%s)", k, nm, nm0);
 			return;
@@ -629,11 +631,11 @@ static void check_done(struct verifier *v, const pl_inst *i)
 	}
 	const pl_value *sres = pl_inst_res_(s);
 	for (uint32_t k = 0; k < i->nops; k++)
-		if (ops[k].val != &sres[k]) {
-			const char *nm = ops[k].val->name ? ops[k].val->name : "<unnamed>";
+		if (pl_use_val_(&ops[k]) != &sres[k]) {
+			const char *nm = pl_use_val_(&ops[k])->name ? pl_use_val_(&ops[k])->name : "<unnamed>";
 			inst_error(v, i, "operand %u (%%%s) is result %zu of its start; a done "
 			                 "takes all of them, in order", k, nm,
-			           (size_t)(ops[k].val - sres));
+			           (size_t)(pl_use_val_(&ops[k]) - sres));
 			return;
 		}
 	if (i->nres != i->nops) {
@@ -643,8 +645,8 @@ static void check_done(struct verifier *v, const pl_inst *i)
 	}
 	const pl_value *res = pl_inst_res_(i);
 	for (uint32_t k = 0; k < i->nres; k++)
-		if (res[k].type && res[k].type != ops[k].val->type)
-			type_mismatch(v, i, k, res[k].type, ops[k].val->type, NULL, 0,
+		if (res[k].type && res[k].type != pl_use_val_(&ops[k])->type)
+			type_mismatch(v, i, k, res[k].type, pl_use_val_(&ops[k])->type, NULL, 0,
 			              PL_DTYPE_INVALID);
 }
 
@@ -701,14 +703,14 @@ static void check_func(struct verifier *v, pl_func *f)
 		const pl_use *ops = pl_inst_ops_(i);
 		bool ops_ok = true, done = is_done(pl_inst_op_(i));
 		for (uint32_t k = 0; k < i->nops; k++) {
-			const pl_value *val = ops[k].val;
+			const pl_value *val = pl_use_val_(&ops[k]);
 			if (!val) {
 				inst_error(v, i, "operand %u is missing", k);
 				ops_ok = false;
 				continue;
 			}
 			/* pl_value_func, inline */
-			const pl_inst *d = val->def;
+			const pl_inst *d = pl_value_def_(val);
 			const pl_func *vf = d ? d->func : ((const struct pl_arg *)(const void *)val)->func;
 			if (vf == f && (!d || ((d->flags & (PL_INST_ERASED | PL_INST_LINKED)) ==
 			                           PL_INST_LINKED &&

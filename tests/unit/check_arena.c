@@ -3,14 +3,20 @@
  * (sdk/arena.c, built in): memory given to an arena is where its next
  * chunks come from, whole, before any new memory; an arena that adopts
  * another takes what was given to it too; what is too small to be a
- * chunk is freed at once; text is laid one string after another. Leaks
- * show under the sanitizers' build. */
+ * chunk is freed at once; text is laid one string after another. An
+ * arena in a region (sdk/region.c) takes every chunk from it, so that
+ * 32-bit offsets name what it holds, shares it with another arena that
+ * may adopt it, and takes no given memory. Leaks show under the
+ * sanitizers' build. */
 #include "testutil.h"
 
 #include "../../sdk/arena.h"
+#include "../../sdk/region.h"
 
 #include <stdint.h>
 #include <stdio.h>
+#include <sys/resource.h>
+#include <unistd.h>
 
 static bool inside(const void *p, const char *block, size_t size)
 {
@@ -103,6 +109,111 @@ START_TEST(test_text_in_a_row)
 }
 END_TEST
 
+/* Whether p lies in the region that holds near. */
+static bool same_region(const void *p, const void *near)
+{
+	return ((uintptr_t)p & ~(PL_REGION_SIZE - 1)) == ((uintptr_t)near & ~(PL_REGION_SIZE - 1));
+}
+
+START_TEST(test_region_offsets)
+{
+	struct pl_region *r = pl_region_new();
+	ck_assert_ptr_nonnull(r);
+	pl_arena a;
+	pl_arena_init_in(&a, r);
+	pl_region_drop(r); /* the arena holds it now */
+	/* across many chunks, every allocation is in the region, zeroed,
+	 * and found again from its offset through any other one */
+	char *first = pl_arena_alloc(&a, 24);
+	ck_assert_ptr_nonnull(first);
+	ck_assert_uint_ne(pl_region_off_(first), 0);
+	for (int k = 0; k < 300000; k++) {
+		size_t n = 8 + (size_t)(k % 61) * 8;
+		char *p = pl_arena_alloc(&a, n);
+		ck_assert_ptr_nonnull(p);
+		ck_assert(same_region(p, first));
+		ck_assert_int_eq(p[0] | p[n - 1], 0);
+		memset(p, 0x5a, n);
+		ck_assert_ptr_eq(pl_region_at_(first, pl_region_off_(p)), p);
+		ck_assert_ptr_eq(pl_region_at_(p, pl_region_off_(first)), first);
+	}
+	ck_assert_ptr_null(pl_region_at_(first, pl_region_off_(NULL)));
+	pl_arena_free(&a);
+}
+END_TEST
+
+START_TEST(test_region_shared_and_adopted)
+{
+	struct pl_region *r = pl_region_new();
+	ck_assert_ptr_nonnull(r);
+	pl_arena a, b;
+	pl_arena_init_in(&a, r);
+	pl_arena_init_in(&b, r);
+	pl_region_drop(r);
+	/* a region arena takes no given memory: the block is freed */
+	pl_arena_give(&b, malloc(1 << 20), 1 << 20);
+	char *pa = pl_arena_alloc(&a, 64), *pb = NULL;
+	for (int k = 0; k < 100000; k++) {
+		pb = pl_arena_alloc(&b, 64);
+		ck_assert_ptr_nonnull(pb);
+		ck_assert(same_region(pb, pa));
+		memset(pb, 1, 64);
+	}
+	pl_arena_adopt(&a, &b);
+	/* b's memory lives with a; b still holds the region until freed */
+	pl_arena_free(&b);
+	ck_assert_int_eq(pb[63], 1);
+	char *pc = pl_arena_alloc(&a, 64);
+	ck_assert(same_region(pc, pa));
+	pl_arena_free(&a);
+}
+END_TEST
+
+START_TEST(test_regions_apart)
+{
+	/* many live regions, each its own span */
+	enum { N = 64 };
+	struct pl_region *r[N];
+	void *p[N];
+	for (int k = 0; k < N; k++) {
+		ck_assert_ptr_nonnull(r[k] = pl_region_new());
+		size_t got = 0;
+		ck_assert_ptr_nonnull(p[k] = pl_region_take(r[k], 100, &got));
+		ck_assert_uint_ge(got, 100);
+		for (int j = 0; j < k; j++)
+			ck_assert(!same_region(p[k], p[j]));
+	}
+	for (int k = 0; k < N; k++)
+		pl_region_drop(r[k]);
+}
+END_TEST
+
+START_TEST(test_region_under_address_space_limit)
+{
+	/* a process allowed 6 GiB more address space than it has (ulimit
+	 * -v) still gets a region, a smaller one, that works the same */
+	FILE *f = fopen("/proc/self/statm", "r");
+	ck_assert_ptr_nonnull(f);
+	unsigned long pages = 0;
+	ck_assert_int_eq(fscanf(f, "%lu", &pages), 1);
+	fclose(f);
+	rlim_t have = (rlim_t)pages * (rlim_t)sysconf(_SC_PAGESIZE);
+	struct rlimit lim = {have + ((rlim_t)6 << 30), have + ((rlim_t)6 << 30)};
+	ck_assert_int_eq(setrlimit(RLIMIT_AS, &lim), 0);
+	struct pl_region *r = pl_region_new();
+	ck_assert_ptr_nonnull(r);
+	size_t got = 0;
+	char *p = pl_region_take(r, 1 << 20, &got), *q = pl_region_take(r, 1 << 20, &got);
+	ck_assert_ptr_nonnull(p);
+	ck_assert_ptr_nonnull(q);
+	memset(q, 7, 1 << 20);
+	ck_assert_ptr_eq(pl_region_at_(p, pl_region_off_(q + 8)), q + 8);
+	/* it holds less than the span, and says so when full */
+	ck_assert_ptr_null(pl_region_take(r, PL_REGION_SIZE / 2, &got));
+	pl_region_drop(r);
+}
+END_TEST
+
 static Suite *arena_suite(void)
 {
 	Suite *s = suite_create("arena");
@@ -111,6 +222,12 @@ static Suite *arena_suite(void)
 	tcase_add_test(tc, test_adopt_takes_given_memory);
 	tcase_add_test(tc, test_small_memory_freed_at_once);
 	tcase_add_test(tc, test_text_in_a_row);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("region");
+	tcase_add_test(tc, test_region_offsets);
+	tcase_add_test(tc, test_region_shared_and_adopted);
+	tcase_add_test(tc, test_regions_apart);
+	tcase_add_test(tc, test_region_under_address_space_limit);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -56,7 +56,7 @@ TESTS += tests/unit/check_hash_table
 
 # the bump allocator of a module's memory (built with sdk/arena.c)
 check_PROGRAMS += tests/unit/check_arena
-tests_unit_check_arena_SOURCES = tests/unit/check_arena.c sdk/arena.c
+tests_unit_check_arena_SOURCES = tests/unit/check_arena.c sdk/arena.c sdk/region.c
 tests_unit_check_arena_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_check_arena_LDADD = $(CHECK_LIBS)
 TESTS += tests/unit/check_arena

@@ -1,0 +1,136 @@
+/* SPDX-License-Identifier: MIT */
+/* sdk/region.c — see region.h.
+ *
+ * The span is reserved without access (PROT_NONE), which costs neither
+ * memory nor commit charge, even where the system does not overcommit;
+ * each chunk taken is made readable and writable on its own. Where the
+ * process may not have that much address space, a smaller part of an
+ * aligned span is reserved: a region that holds fewer instructions. */
+#include <config.h>
+
+#include "region.h"
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+struct pl_region {
+	atomic_size_t refs;
+	atomic_size_t top; /* bytes of the span taken so far */
+	size_t len;        /* bytes reserved: PL_REGION_SIZE, or fewer */
+};
+
+enum { HUGE_PAGE = 2 * 1024 * 1024, MIN_SPAN = 64 * 1024 * 1024, HINT_TRIES = 16 };
+
+static size_t page_size(void)
+{
+	long p = sysconf(_SC_PAGESIZE);
+	return p > 0 ? (size_t)p : 4096;
+}
+
+static bool writable(void *p, size_t len)
+{
+	return mprotect(p, len, PROT_READ | PROT_WRITE) == 0;
+}
+
+static char *reserve(void *at, size_t len)
+{
+	char *p = mmap(at, len, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	return p == MAP_FAILED ? NULL : p;
+}
+
+/* The whole span: twice its size reserved, the aligned part kept. */
+static char *reserve_whole(void)
+{
+	char *p = reserve(NULL, 2 * PL_REGION_SIZE);
+	if (!p)
+		return NULL;
+	char *base = (char *)(((uintptr_t)p + PL_REGION_SIZE - 1) & ~(PL_REGION_SIZE - 1));
+	if (base > p)
+		munmap(p, (size_t)(base - p));
+	char *end = p + 2 * PL_REGION_SIZE;
+	if (end > base + PL_REGION_SIZE)
+		munmap(base + PL_REGION_SIZE, (size_t)(end - base - PL_REGION_SIZE));
+	return base;
+}
+
+/* len bytes (less than the span) at an aligned address, where the process
+ * may not have twice the span of address space (a limit on it, as ulimit
+ * -v sets): the kernel takes a free address it is offered. */
+static char *reserve_part(size_t len)
+{
+	char *probe = reserve(NULL, len);
+	if (!probe)
+		return NULL;
+	munmap(probe, len);
+	uintptr_t at = ((uintptr_t)probe + PL_REGION_SIZE - 1) & ~(PL_REGION_SIZE - 1);
+	for (int k = 0; k < HINT_TRIES; k++, at += PL_REGION_SIZE) {
+		char *p = reserve((void *)at, len);
+		if (p == (char *)at)
+			return p;
+		if (p)
+			munmap(p, len);
+	}
+	return NULL;
+}
+
+struct pl_region *pl_region_new(void)
+{
+	size_t len = PL_REGION_SIZE;
+	char *base = reserve_whole();
+	while (!base && (len /= 2) >= MIN_SPAN)
+		base = reserve_part(len);
+	if (!base)
+		return NULL;
+	size_t page = page_size();
+	if (!writable(base, page)) {
+		munmap(base, len);
+		return NULL;
+	}
+	struct pl_region *r = (struct pl_region *)(void *)base;
+	atomic_init(&r->refs, 1);
+	atomic_init(&r->top, page); /* the header's page: offset 0 is no object */
+	r->len = len;
+	return r;
+}
+
+void pl_region_hold(struct pl_region *r)
+{
+	atomic_fetch_add(&r->refs, 1);
+}
+
+void pl_region_drop(struct pl_region *r)
+{
+	if (r && atomic_fetch_sub(&r->refs, 1) == 1)
+		munmap(r, r->len);
+}
+
+void *pl_region_take(struct pl_region *r, size_t size, size_t *got)
+{
+	size_t page = page_size();
+	/* large chunks start on a huge page boundary, so that a kernel that
+	 * gives every process transparent huge pages can back them whole */
+	size_t align = size >= HUGE_PAGE ? HUGE_PAGE : page;
+	if (size > r->len)
+		return NULL;
+	size = (size + page - 1) & ~(page - 1);
+	size_t top = atomic_load(&r->top), at;
+	do {
+		at = (top + align - 1) & ~(align - 1);
+		if (at > r->len || r->len - at < size)
+			return NULL;
+	} while (!atomic_compare_exchange_weak(&r->top, &top, at + size));
+	char *p = (char *)r + at;
+	if (!writable(p, size))
+		return NULL; /* the span stays taken: it was never memory */
+	*got = size;
+	return p;
+}
+
+void pl_region_release(void *p, size_t size)
+{
+	/* a fresh mapping without access in its place: the pages and their
+	 * commit charge go, the span stays reserved */
+	mmap(p, size, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED, -1, 0);
+}
