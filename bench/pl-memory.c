@@ -95,7 +95,7 @@ int main(int argc, char **argv)
 		const pl_func *fn = m->funcs[f];
 		size_t nvalues = fn->nargs;
 		args += fn->nargs * sizeof(struct pl_arg);
-		for (const pl_inst *i = fn->first; i; i = i->next) {
+		for (const pl_inst *i = fn->first; i; i = pl_inst_after_(i)) {
 			headers += sizeof *i;
 			uses += i->nops * sizeof(pl_use);
 			values += i->nres * sizeof(pl_value);

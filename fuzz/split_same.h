@@ -94,7 +94,7 @@ static bool all_interned(pl_module *m)
 		for (size_t a = 0; a < fn->nargs; a++)
 			if (!interned_type(m, fn->args[a]->v.type))
 				return false;
-		for (const pl_inst *i = fn->first; i; i = i->next) {
+		for (const pl_inst *i = fn->first; i; i = pl_inst_after_(i)) {
 			if (!numbered(m, &m->ops, i->op) || !interned_attrs(m, &i->attrs))
 				return false;
 			const pl_value *res = pl_inst_res_((pl_inst *)(uintptr_t)i);

@@ -119,8 +119,8 @@ static void make_room(pl_inst *inst)
 	pl_inst *first = inst, *last = inst;
 	uint64_t count = 1;
 	for (unsigned level = 0;; level++) {
-		uint64_t lo = first->prev ? first->prev->pos : 0;
-		uint64_t hi = last->next ? last->next->pos : POS_RANGE;
+		uint64_t lo = first->prev ? pl_inst_before_(first)->pos : 0;
+		uint64_t hi = last->next ? pl_inst_after_(last)->pos : POS_RANGE;
 		uint64_t gap = (uint64_t)1 << (level >= levels ? b : level * b / levels);
 		if ((hi - lo) / (count + 1) >= gap || (!first->prev && !last->next)) {
 			spread(first, count, lo, hi);
@@ -143,8 +143,8 @@ static void make_room(pl_inst *inst)
 static void assign_pos(pl_inst *inst)
 {
 	pl_func *f = inst->func;
-	uint64_t lo = inst->prev ? inst->prev->pos : 0;
-	uint64_t hi = inst->next ? inst->next->pos : POS_RANGE;
+	uint64_t lo = inst->prev ? pl_inst_before_(inst)->pos : 0;
+	uint64_t hi = inst->next ? pl_inst_after_(inst)->pos : POS_RANGE;
 	if (hi - lo >= 2) {
 		uint64_t step = (hi - lo) / 2;
 		if (!inst->next && step > f->append_step)
@@ -186,14 +186,15 @@ int pl_inst_get_position(uint64_t *out, const pl_inst *inst)
 static void link_between(pl_inst *inst, pl_inst *prev, pl_inst *next, bool inserted)
 {
 	pl_func *f = inst->func;
-	inst->prev = prev;
-	inst->next = next;
+	uint32_t self = pl_region_off_(inst);
+	inst->prev = pl_region_off_(prev);
+	inst->next = pl_region_off_(next);
 	if (prev)
-		prev->next = inst;
+		prev->next = self;
 	else
 		f->first = inst;
 	if (next)
-		next->prev = inst;
+		next->prev = self;
 	else
 		f->last = inst;
 	inst->flags |= PL_INST_LINKED;
@@ -217,15 +218,16 @@ static void link_between(pl_inst *inst, pl_inst *prev, pl_inst *next, bool inser
 static void unlink_inst(pl_inst *inst)
 {
 	pl_func *f = inst->func;
-	if (inst->prev)
-		inst->prev->next = inst->next;
+	pl_inst *prev = pl_inst_before_(inst), *next = pl_inst_after_(inst);
+	if (prev)
+		prev->next = inst->next;
 	else
-		f->first = inst->next;
-	if (inst->next)
-		inst->next->prev = inst->prev;
+		f->first = next;
+	if (next)
+		next->prev = inst->prev;
 	else
-		f->last = inst->prev;
-	inst->prev = inst->next = NULL;
+		f->last = prev;
+	inst->prev = inst->next = 0;
 	inst->flags &= (uint16_t)~PL_INST_LINKED;
 	f->ninsts--;
 	f->m->ninsts--;
@@ -243,7 +245,7 @@ void pl_inst_insert_before(pl_inst *inst, pl_inst *pos)
 	if (inst->func != pos->func || (inst->flags & (PL_INST_LINKED | PL_INST_ERASED)) ||
 	    !(pos->flags & PL_INST_LINKED))
 		return;
-	link_between(inst, pos->prev, pos, true);
+	link_between(inst, pl_inst_before_(pos), pos, true);
 }
 
 void pl_inst_insert_after(pl_inst *inst, pl_inst *pos)
@@ -251,7 +253,7 @@ void pl_inst_insert_after(pl_inst *inst, pl_inst *pos)
 	if (inst->func != pos->func || (inst->flags & (PL_INST_LINKED | PL_INST_ERASED)) ||
 	    !(pos->flags & PL_INST_LINKED))
 		return;
-	link_between(inst, pos, pos->next, true);
+	link_between(inst, pos, pl_inst_after_(pos), true);
 }
 
 void pl_inst_move_before(pl_inst *inst, pl_inst *pos)
@@ -260,7 +262,7 @@ void pl_inst_move_before(pl_inst *inst, pl_inst *pos)
 	    !(pos->flags & PL_INST_LINKED))
 		return;
 	unlink_inst(inst);
-	link_between(inst, pos->prev, pos, false);
+	link_between(inst, pl_inst_before_(pos), pos, false);
 }
 
 void pl_inst_move_after(pl_inst *inst, pl_inst *pos)
@@ -269,7 +271,7 @@ void pl_inst_move_after(pl_inst *inst, pl_inst *pos)
 	    !(pos->flags & PL_INST_LINKED))
 		return;
 	unlink_inst(inst);
-	link_between(inst, pos, pos->next, false);
+	link_between(inst, pos, pl_inst_after_(pos), false);
 }
 
 /* The neighbours inst gets at where (pos checked as pl_inst_insert says);
@@ -290,8 +292,8 @@ static bool place(const pl_inst *inst, pl_inst *pos, pl_where where, pl_inst **p
 	case PL_AFTER:
 		if (!pos || pos->func != f || !(pos->flags & PL_INST_LINKED))
 			return false;
-		*prev = where == PL_BEFORE ? pos->prev : pos;
-		*next = where == PL_BEFORE ? pos : pos->next;
+		*prev = where == PL_BEFORE ? pl_inst_before_(pos) : pos;
+		*next = where == PL_BEFORE ? pos : pl_inst_after_(pos);
 		return true;
 	}
 	return false;
@@ -315,7 +317,7 @@ int pl_inst_move(pl_inst *inst, pl_inst *pos, pl_where where)
 		return PL_EINVAL;
 	if (prev == inst || next == inst)
 		return PL_OK; /* there already (PL_FIRST or PL_LAST) */
-	if (prev == inst->prev && next == inst->next)
+	if (prev == pl_inst_before_(inst) && next == pl_inst_after_(inst))
 		return PL_OK;
 	unlink_inst(inst);
 	link_between(inst, prev, next, false);

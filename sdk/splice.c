@@ -253,7 +253,7 @@ int pl_splice_rest_(pl_func *f, struct pl_ht *values, uint32_t line, pl_module *
 			next = pl_inst_next_(i);
 			remap_inst(r, i, lines);
 			i->func = f;
-			i->prev = i->next = NULL;
+			i->prev = i->next = 0;
 			i->flags &= (uint16_t)~PL_INST_LINKED;
 			pl_func_append(f, i); /* numbered as if read here */
 		}
