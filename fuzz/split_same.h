@@ -52,13 +52,13 @@ static int put_users(struct text_buf *b, const pl_value *v)
 static bool interned_attr(pl_module *m, const pl_attr *a)
 {
 	if (a->kind == PL_ATTR_STRING)
-		return pl_intern_str_(m, a->u.s, a->len) == a->u.s;
-	if (a->kind != PL_ATTR_LIST || !a->len)
+		return pl_intern_str_(m, a->u.s, pl_attr_len_(a)) == a->u.s;
+	if (a->kind != PL_ATTR_LIST || !pl_attr_len_(a))
 		return true;
-	for (uint32_t k = 0; k < a->len; k++)
+	for (uint32_t k = 0; k < pl_attr_len_(a); k++)
 		if (!interned_attr(m, &a->u.list[k]))
 			return false;
-	const pl_attr *same = pl_attr_intern_list_(m, a->u.list, a->len);
+	const pl_attr *same = pl_attr_intern_list_(m, a->u.list, pl_attr_len_(a));
 	return same && same->u.list == a->u.list;
 }
 

@@ -49,10 +49,8 @@ const pl_attr *pl_attr_string(pl_module *m, const char *s, size_t len)
 	if (!interned)
 		return NULL;
 	pl_attr *a = attr_alloc(m, PL_ATTR_STRING);
-	if (a) {
-		a->len = (uint32_t)len;
+	if (a)
 		a->u.s = interned;
-	}
 	return a;
 }
 
@@ -68,7 +66,6 @@ const pl_attr *pl_attr_intern_list_(pl_module *m, const pl_attr *elems, size_t n
 		if (!a->u.list)
 			return NULL;
 	}
-	a->len = (uint32_t)n;
 	return a;
 }
 
@@ -78,7 +75,6 @@ static void attr_copy_clean(pl_attr *dst, const pl_attr *src)
 {
 	memset(dst, 0, sizeof *dst);
 	dst->kind = src->kind;
-	dst->len = src->len;
 	switch (src->kind) {
 	case PL_ATTR_INT: dst->u.i = src->u.i; break;
 	case PL_ATTR_FLOAT: dst->u.f = src->u.f; break;
@@ -141,15 +137,15 @@ const char *pl_attr_get_string(const pl_attr *a, size_t *len)
 		return "";
 	}
 	if (len)
-		*len = a->len;
+		*len = pl_attr_len_(a);
 	return a->u.s;
 }
 
-size_t pl_attr_list_size(const pl_attr *a) { return a->kind == PL_ATTR_LIST ? a->len : 0; }
+size_t pl_attr_list_size(const pl_attr *a) { return a->kind == PL_ATTR_LIST ? pl_attr_len_(a) : 0; }
 
 const pl_attr *pl_attr_list_at(const pl_attr *a, size_t i)
 {
-	if (a->kind != PL_ATTR_LIST || i >= a->len)
+	if (a->kind != PL_ATTR_LIST || i >= pl_attr_len_(a))
 		return NULL;
 	return &a->u.list[i];
 }
@@ -163,11 +159,12 @@ bool pl_attr_equal(const pl_attr *a, const pl_attr *b)
 	case PL_ATTR_FLOAT: return a->u.f == b->u.f;
 	case PL_ATTR_BOOL: return a->u.b == b->u.b;
 	case PL_ATTR_STRING:
-		return a->len == b->len && memcmp(a->u.s, b->u.s, a->len) == 0;
+		return pl_attr_len_(a) == pl_attr_len_(b) &&
+		       memcmp(a->u.s, b->u.s, pl_attr_len_(a)) == 0;
 	case PL_ATTR_LIST:
-		if (a->len != b->len)
+		if (pl_attr_len_(a) != pl_attr_len_(b))
 			return false;
-		for (uint32_t i = 0; i < a->len; i++)
+		for (uint32_t i = 0, n = pl_attr_len_(a); i < n; i++)
 			if (!pl_attr_equal(&a->u.list[i], &b->u.list[i]))
 				return false;
 		return true;
@@ -369,7 +366,7 @@ int pl_attrs_get_string(const pl_attrs *d, const char *key, const char **out,
 		return PL_ETYPE;
 	*out = a->u.s;
 	if (len)
-		*len = a->len;
+		*len = pl_attr_len_(a);
 	return PL_OK;
 }
 

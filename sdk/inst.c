@@ -712,7 +712,7 @@ static inline int num_dynamic_instances(const pl_inst *inst, const pl_attr *a,
 		 * after a 0, the running product no longer matters) */
 		uint64_t n = 1;
 		bool zero = false, over = false;
-		for (uint32_t k = 0; k < dom->len; k++) {
+		for (uint32_t k = 0; k < pl_attr_len_(dom); k++) {
 			const pl_attr *e = &dom->u.list[k];
 			if (e->kind != PL_ATTR_INT || e->u.i < 0)
 				return PL_ETYPE;

@@ -28,21 +28,25 @@
  * each other by 32-bit offsets there. Attribute lists and strings are
  * interned, so repeated domains and group names cost one copy. */
 
+/* 12 bytes, so that a dictionary entry is 12 (a module whose instructions
+ * all have their own attributes holds one array of entries each): the
+ * payload lies 4 bytes in (packed; the compiler reads it unaligned), and
+ * a string's or a list's length is the one its interned copy keeps
+ * (pl_attr_len_). */
 struct pl_attr {
-	uint32_t len;      /* string bytes or list elements */
 	uint32_t kind : 8; /* pl_attr_kind */
 	/* in a dictionary, the entry's key: its number in the module's keys
-	 * (see pl_module.keys); 0 in a value anywhere else. So an entry is
-	 * 16 bytes, not 24 with a pointer to the key. */
+	 * (see pl_module.keys); 0 in a value anywhere else */
 	uint32_t key : 24;
 	union {
 		int64_t i;
 		double f;
 		bool b;
-		const char *s;        /* interned, NUL-terminated */
-		const pl_attr *list;  /* interned array of len elements */
+		const char *s;        /* interned (pl_intern_blob_), NUL-terminated */
+		const pl_attr *list;  /* interned array of elements, NULL if none */
 	} u;
-};
+} __attribute__((packed, aligned(4)));
+_Static_assert(sizeof(struct pl_attr) == 12, "a dictionary entry is 12 bytes");
 
 struct pl_attr_entry {
 	pl_attr val; /* val.key is the entry's key */
@@ -280,6 +284,24 @@ PL_INTERNAL const char *pl_intern_str_(pl_module *m, const char *s, size_t len);
  * of memory. It lives, unchanged, as long as m, and a NUL follows it. */
 PL_INTERNAL const void *pl_intern_blob_(pl_module *m, struct pl_ht *set,
                                         const void *bytes, size_t len);
+
+/* The length in bytes of an interned blob, kept before it. */
+static inline size_t pl_blob_len_(const void *blob)
+{
+	uint64_t len;
+	memcpy(&len, (const char *)blob - sizeof len, sizeof len);
+	return (size_t)len;
+}
+
+/* A string's bytes, a list's elements; 0 for other kinds. */
+static inline uint32_t pl_attr_len_(const pl_attr *a)
+{
+	if (a->kind == PL_ATTR_STRING)
+		return (uint32_t)pl_blob_len_(a->u.s);
+	if (a->kind == PL_ATTR_LIST)
+		return a->u.list ? (uint32_t)(pl_blob_len_(a->u.list) / sizeof(pl_attr)) : 0;
+	return 0;
+}
 /* blob, interned in another module whose arena m has adopted: the equal
  * one of set (one of m's), or blob itself, entered in set. NULL when out
  * of memory. */

@@ -463,8 +463,8 @@ static void parse_result_types(struct parser *p, size_t nres)
 
 static void parse_attr(struct parser *p, pl_attr *out);
 
-/* What decides an attribute's text besides kind and length: strings and
- * lists are interned, so equal bits mean equal values. */
+/* What decides an attribute's text besides its kind: strings and lists
+ * are interned, so equal bits mean equal values. */
 static uint64_t attr_bits(const pl_attr *a)
 {
 	uint64_t bits = 0;
@@ -478,11 +478,11 @@ static pl_attr list_of(struct parser *p, const pl_attr *v, size_t n)
 {
 	uint64_t h = n;
 	for (size_t k = 0; k < n; k++)
-		h = (h ^ v[k].kind ^ (uint64_t)v[k].len << 8 ^ attr_bits(&v[k])) * 0x9e3779b97f4a7c15u;
+		h = (h ^ v[k].kind ^ attr_bits(&v[k])) * 0x9e3779b97f4a7c15u;
 	struct recent_list *r = &p->lists[(h >> 40) % RECENT_LISTS];
-	bool same = r->hash == (uint32_t)h && r->list.kind == PL_ATTR_LIST && r->list.len == n;
+	bool same = r->hash == (uint32_t)h && r->list.kind == PL_ATTR_LIST && pl_attr_len_(&r->list) == n;
 	for (size_t k = 0; same && k < n; k++)
-		same = r->list.u.list[k].kind == v[k].kind && r->list.u.list[k].len == v[k].len &&
+		same = r->list.u.list[k].kind == v[k].kind &&
 		       attr_bits(&r->list.u.list[k]) == attr_bits(&v[k]);
 	if (!same) {
 		r->list = *(const pl_attr *)nn(p, pl_attr_intern_list_(p->m, n ? v : NULL, n));
@@ -536,7 +536,6 @@ static void parse_attr(struct parser *p, pl_attr *out)
 		break;
 	case PL_T_STRING:
 		out->kind = PL_ATTR_STRING;
-		out->len = (uint32_t)TOK.len;
 		out->u.s = nn(p, pl_intern_str_(p->m, TOK.s, TOK.len));
 		break;
 	case PL_T_LBRACKET:
@@ -598,13 +597,12 @@ static void keep_dict(struct parser *p, pl_attrs *d)
 	uint64_t h = n;
 	for (uint16_t k = 0; k < n; k++)
 		h = (h ^ (uint64_t)v[k].val.key << 32 ^ ((uint64_t)v[k].val.kind << 56) ^
-		     v[k].val.len ^ attr_bits(&v[k].val)) * 0x9e3779b97f4a7c15u;
+		     attr_bits(&v[k].val)) * 0x9e3779b97f4a7c15u;
 	uint32_t hash = (uint32_t)(h >> 32);
 	struct recent_dict *r = &p->dicts[hash % RECENT_SLOTS];
 	bool same = r->v && r->n == n && r->hash == hash;
 	for (uint16_t k = 0; same && k < n; k++)
 		same = r->v[k].val.key == v[k].val.key && r->v[k].val.kind == v[k].val.kind &&
-		       r->v[k].val.len == v[k].val.len &&
 		       attr_bits(&r->v[k].val) == attr_bits(&v[k].val);
 	if (!same) {
 		r->v = nn(p, pl_arena_alloc(&p->m->arena, n * sizeof *v));

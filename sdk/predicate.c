@@ -850,13 +850,13 @@ static bool pair_of(const struct pl_count_attrs *a, struct count_slot *key)
 	if (!pred || !dom || dom->kind != PL_ATTR_LIST || pred->kind != PL_ATTR_LIST)
 		return false;
 	*key = (struct count_slot){.dom = dom->u.list, .pred = pred->u.list,
-	                           .dom_len = dom->len, .pred_len = pred->len};
+	                           .dom_len = pl_attr_len_(dom), .pred_len = pl_attr_len_(pred)};
 	return true;
 }
 
 static int count_predicated(const pl_attr *dom, const pl_attr *pred, uint64_t *out)
 {
-	size_t rank = dom->len;
+	size_t rank = pl_attr_len_(dom);
 	if (rank > PL_MAX_RANK)
 		return PL_ELIMIT;
 	int64_t extents[PL_MAX_RANK];
@@ -865,7 +865,7 @@ static int count_predicated(const pl_attr *dom, const pl_attr *pred, uint64_t *o
 			return PL_ETYPE;
 		extents[k] = dom->u.list[k].u.i;
 	}
-	size_t ncs = pred->len;
+	size_t ncs = pl_attr_len_(pred);
 	pl_constraint **cs = calloc(ncs ? ncs : 1, sizeof *cs);
 	if (!cs)
 		return PL_ENOMEM;
@@ -875,7 +875,7 @@ static int count_predicated(const pl_attr *dom, const pl_attr *pred, uint64_t *o
 		if (s->kind != PL_ATTR_STRING)
 			rc = PL_ETYPE;
 		else
-			rc = pl_constraint_parse(s->u.s, s->len, rank, &cs[c], NULL, NULL);
+			rc = pl_constraint_parse(s->u.s, pl_attr_len_(s), rank, &cs[c], NULL, NULL);
 	}
 	if (rc == PL_OK)
 		rc = pl_domain_count(extents, rank, (const pl_constraint *const *)cs, ncs, out);
@@ -910,8 +910,9 @@ int pl_module_prepare_counts(pl_module *m)
 	struct pl_count_memo *memo = m->count_memo;
 	for (; memo && memo->counted < memo->n; memo->counted++) {
 		struct count_slot *s = &memo->v[memo->counted];
-		pl_attr dom = {.len = s->dom_len, .kind = PL_ATTR_LIST, .u.list = s->dom};
-		pl_attr pred = {.len = s->pred_len, .kind = PL_ATTR_LIST, .u.list = s->pred};
+		/* interned lists: their lengths are kept with them */
+		pl_attr dom = {.kind = PL_ATTR_LIST, .u.list = s->dom};
+		pl_attr pred = {.kind = PL_ATTR_LIST, .u.list = s->pred};
 		int rc = count_predicated(&dom, &pred, &s->n);
 		if (rc == PL_ENOMEM) /* not the pair's answer: asked again later */
 			return rc;

@@ -213,14 +213,14 @@ static inline void out_attr(struct out *o, const pl_attr *a);
 static void out_string_text(struct out *o, const void *arg)
 {
 	const pl_attr *a = arg;
-	out_string(o, a->u.s, a->len);
+	out_string(o, a->u.s, pl_attr_len_(a));
 }
 
 static void out_list(struct out *o, const void *arg)
 {
 	const pl_attr *a = arg;
 	out_c(o, '[');
-	for (uint32_t k = 0; k < a->len; k++) {
+	for (uint32_t k = 0; k < pl_attr_len_(a); k++) {
 		if (k)
 			out_lit(o, ", ");
 		out_attr(o, &a->u.list[k]);
@@ -239,7 +239,7 @@ static inline void out_attr(struct out *o, const pl_attr *a)
 		out_kept(o, a->u.s, out_string_text, a);
 		break;
 	case PL_ATTR_LIST:
-		if (a->len)
+		if (pl_attr_len_(a))
 			out_kept(o, a->u.list, out_list, a);
 		else
 			out_lit(o, "[]");

@@ -85,7 +85,7 @@ static void remap_attr(struct remap *r, pl_attr *a)
 {
 	if (a->kind == PL_ATTR_STRING)
 		a->u.s = str_of(r, a->u.s);
-	else if (a->kind == PL_ATTR_LIST && a->len)
+	else if (a->kind == PL_ATTR_LIST && pl_attr_len_(a))
 		a->u.list = remap(r, a->u.list, make_list);
 }
 

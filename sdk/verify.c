@@ -191,7 +191,7 @@ static bool predicate_known_good(struct verifier *v, const pl_attr *pred, size_t
 {
 	const struct pred_memo *e =
 		&v->preds[(((uintptr_t)pred->u.list >> 4) ^ rank) & (PRED_MEMO_SLOTS - 1)];
-	return e->list == pred->u.list && e->len == pred->len && e->rank == rank;
+	return e->list == pred->u.list && e->len == pl_attr_len_(pred) && e->rank == rank;
 }
 
 static void remember_good_predicate(struct verifier *v, const pl_attr *pred, size_t rank)
@@ -199,7 +199,7 @@ static void remember_good_predicate(struct verifier *v, const pl_attr *pred, siz
 	struct pred_memo *e =
 		&v->preds[(((uintptr_t)pred->u.list >> 4) ^ rank) & (PRED_MEMO_SLOTS - 1)];
 	e->list = pred->u.list;
-	e->len = pred->len;
+	e->len = pl_attr_len_(pred);
 	e->rank = rank;
 }
 
@@ -213,14 +213,14 @@ static inline size_t domain_slot(const pl_attr *dom)
 static bool domain_known_good(const struct verifier *v, const pl_attr *dom)
 {
 	size_t j = domain_slot(dom);
-	return v->domains[j].list == dom->u.list && v->domains[j].len == dom->len;
+	return v->domains[j].list == dom->u.list && v->domains[j].len == pl_attr_len_(dom);
 }
 
 static void remember_good_domain(struct verifier *v, const pl_attr *dom)
 {
 	size_t j = domain_slot(dom);
 	v->domains[j].list = dom->u.list;
-	v->domains[j].len = dom->len;
+	v->domains[j].len = pl_attr_len_(dom);
 }
 
 static void check_type_size(struct verifier *v, const pl_inst *i, const pl_type *t,
@@ -262,11 +262,11 @@ static void check_reserved(struct verifier *v, const pl_inst *i, const struct re
 	if (dom && domain_known_good(v, dom)) {
 		/* checked below before, with no error */
 	} else if (dom) {
-		if (dom->len > PL_MAX_RANK) {
+		if (pl_attr_len_(dom) > PL_MAX_RANK) {
 			inst_error(v, i, "attribute 'domain' has more than %d dimensions", PL_MAX_RANK);
 			dom_ok = false;
 		}
-		for (uint32_t k = 0; dom_ok && k < dom->len; k++) {
+		for (uint32_t k = 0; dom_ok && k < pl_attr_len_(dom); k++) {
 			const pl_attr *e = &dom->u.list[k];
 			if (e->kind != PL_ATTR_INT || e->u.i < 0) {
 				inst_error(v, i, "attribute 'domain' must list integers >= 0 "
@@ -281,9 +281,9 @@ static void check_reserved(struct verifier *v, const pl_inst *i, const struct re
 		 * pl_domain_count later failed on it with PL_EOVERFLOW). */
 		uint64_t n = 1;
 		bool zero = false;
-		for (uint32_t k = 0; dom_ok && k < dom->len; k++)
+		for (uint32_t k = 0; dom_ok && k < pl_attr_len_(dom); k++)
 			zero = zero || dom->u.list[k].u.i == 0;
-		for (uint32_t k = 0; dom_ok && !zero && k < dom->len; k++) {
+		for (uint32_t k = 0; dom_ok && !zero && k < pl_attr_len_(dom); k++) {
 			uint64_t d = (uint64_t)dom->u.list[k].u.i;
 			if (n > (uint64_t)INT64_MAX / d) {
 				inst_error(v, i, "the product of 'domain' overflows int64");
@@ -304,10 +304,10 @@ static void check_reserved(struct verifier *v, const pl_inst *i, const struct re
 				inst_error(v, i, "attribute 'predicate' needs a 'domain'");
 			return;
 		}
-		if (dom_ok && predicate_known_good(v, pred, dom->len))
+		if (dom_ok && predicate_known_good(v, pred, pl_attr_len_(dom)))
 			return;
 		int errors = v->errors;
-		for (uint32_t k = 0; k < pred->len; k++) {
+		for (uint32_t k = 0; k < pl_attr_len_(pred); k++) {
 			const pl_attr *s = &pred->u.list[k];
 			if (s->kind != PL_ATTR_STRING) {
 				inst_error(v, i, "attribute 'predicate' must list strings "
@@ -319,7 +319,7 @@ static void check_reserved(struct verifier *v, const pl_inst *i, const struct re
 			pl_constraint *c = NULL;
 			size_t col = 0;
 			const char *msg = NULL;
-			int rc = pl_constraint_parse(s->u.s, s->len, dom->len, &c, &col, &msg);
+			int rc = pl_constraint_parse(s->u.s, pl_attr_len_(s), pl_attr_len_(dom), &c, &col, &msg);
 			if (rc == PL_EPARSE) {
 				/* quoted as the text form writes it: a newline or a
 				 * NUL in the constraint stays in one message */
@@ -332,8 +332,8 @@ static void check_reserved(struct verifier *v, const pl_inst *i, const struct re
 				inst_error(v, i, "out of memory");
 			pl_constraint_free(c);
 		}
-		if (dom_ok && pred->len && v->errors == errors)
-			remember_good_predicate(v, pred, dom->len);
+		if (dom_ok && pl_attr_len_(pred) && v->errors == errors)
+			remember_good_predicate(v, pred, pl_attr_len_(dom));
 	}
 }
 
