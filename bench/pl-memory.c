@@ -9,8 +9,8 @@
  * with BYTES per instruction, then "json" and the same as a JSON object.
  * The parts: the instruction blocks (headers, operand uses, result values,
  * and the ends of chunks too short for the next block), the functions'
- * arguments (which lie among the blocks), the dictionaries' entry
- * arrays, value names, interned strings and lists, the rest of the
+ * arguments and the dictionaries' entry arrays (which lie among the
+ * blocks), value names, interned strings and lists, the rest of the
  * module's arena (functions, types, chunk ends), the module's
  * hash tables, and the reader's table of a function's values, freed
  * after reading but part of its peak (its size is computed, not seen).
@@ -112,7 +112,7 @@ int main(int argc, char **argv)
 	size_t arena = m->arena.total - (size_t)(m->arena.end - m->arena.cur);
 	size_t blocks = m->insts.total - (size_t)(m->insts.end - m->insts.cur);
 	names = m->text.total - (size_t)(m->text.end - m->text.cur); /* the names, in a row */
-	size_t known = dicts + strings + lists;
+	size_t known = strings + lists, in_blocks = headers + uses + values + args + dicts;
 	size_t tables = table_bytes(&m->strings) + table_bytes(&m->types) + table_bytes(&m->lists) +
 	                table_bytes(&m->names) + table_bytes(&m->funcs_by_name) +
 	                table_bytes(&m->keys.ids) + m->keys.cap * sizeof *m->keys.names +
@@ -125,8 +125,7 @@ int main(int argc, char **argv)
 		{"instruction_headers", headers},
 		{"operand_uses", uses},
 		{"result_values", values},
-		{"instruction_chunk_ends", blocks > headers + uses + values + args
-		                                  ? blocks - headers - uses - values - args : 0},
+		{"instruction_chunk_ends", blocks > in_blocks ? blocks - in_blocks : 0},
 		{"arguments", args},
 		{"dictionary_entries", dicts},
 		{"value_names", names},

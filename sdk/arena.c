@@ -82,17 +82,44 @@ void pl_arena_free(pl_arena *a)
 void pl_arena_give(void *arena, void *mem, size_t size)
 {
 	pl_arena *a = arena;
-	if (a->region || size < sizeof(struct pl_arena_chunk) + MIN_CHUNK) {
-		/* not the region's memory, or not worth a chunk */
-		free(mem);
+	bool ours = a->region && pl_region_holds(a->region, mem);
+	if (a->region && !ours) {
+		free(mem); /* outside the region, where nothing may name it */
+		return;
+	}
+	if (size < sizeof(struct pl_arena_chunk) + MIN_CHUNK) { /* not worth a chunk */
+		if (ours)
+			pl_region_release(mem, size);
+		else
+			free(mem);
 		return;
 	}
 	struct pl_arena_chunk *c = mem;
 	c->size = size - sizeof *c;
-	c->mapped = 0;
-	c->in_region = false;
+	c->mapped = ours ? size : 0;
+	c->in_region = ours;
 	c->next = a->given;
 	a->given = c;
+}
+
+void *pl_arena_take_table(void *arena, size_t size)
+{
+	pl_arena *a = arena;
+	size_t got;
+	void *p = pl_region_take(a->region, size, &got);
+#ifdef MADV_HUGEPAGE
+	/* probed at random: with small pages nearly every probe of a large
+	 * table would also miss the TLB */
+	if (p && size >= HUGE_PAGE)
+		madvise(p, got, MADV_HUGEPAGE);
+#endif
+	return p;
+}
+
+void pl_arena_release_table(void *arena, void *mem, size_t size)
+{
+	(void)arena;
+	pl_region_release(mem, size);
 }
 
 /* A chunk of at least size usable bytes. */

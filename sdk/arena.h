@@ -41,9 +41,16 @@ __attribute__((visibility("hidden"))) void pl_arena_adopt(pl_arena *dst, pl_aren
  * pages cost far less than new ones, which the kernel must find and zero
  * (and a virtual machine's host, often, fault in again). For memory the
  * arena will soon fill: its pages count as used from the start. An arena
- * in a region takes nothing (only the region's memory may serve it): mem
- * is freed. */
+ * in a region takes only memory of its region (pl_arena_take_table's):
+ * other memory is freed. */
 __attribute__((visibility("hidden"))) void pl_arena_give(void *arena, void *mem, size_t size);
+/* The take and release of a large hash table (struct pl_ht) whose slots
+ * come from the region of an arena (a pl_arena *, as void *), so that
+ * the slots it outgrows can serve that arena (pl_arena_give): asked for
+ * huge pages, as pl_ht_mem_'s. */
+__attribute__((visibility("hidden"))) void *pl_arena_take_table(void *arena, size_t size);
+__attribute__((visibility("hidden"))) void pl_arena_release_table(void *arena, void *mem,
+                                                                  size_t size);
 
 static inline void *pl_arena_alloc(pl_arena *a, size_t n)
 {

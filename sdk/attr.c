@@ -234,7 +234,7 @@ static int attrs_own(pl_module *m, pl_attrs *d, size_t need)
 		cap *= 2;
 	if (cap > UINT16_MAX)
 		cap = UINT16_MAX;
-	struct pl_attr_entry *v = pl_arena_alloc(&m->arena, cap * sizeof *v);
+	struct pl_attr_entry *v = pl_arena_alloc(&m->insts, cap * sizeof *v);
 	if (!v)
 		return PL_ENOMEM;
 	if (d->n)
@@ -258,7 +258,7 @@ int pl_attrs_copy_(pl_module *m, pl_attrs *dst, const pl_attrs *src)
 	if (src->cap != 0 && src->n) {
 		/* src may still change in place, and sharing would have to
 		 * stop that, a write to src: dst gets a copy of its own */
-		if (!(v = pl_arena_alloc(&m->arena, src->n * sizeof *v)))
+		if (!(v = pl_arena_alloc(&m->insts, src->n * sizeof *v)))
 			return PL_ENOMEM;
 		memcpy(v, src->v, src->n * sizeof *v);
 	}

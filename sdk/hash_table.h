@@ -51,6 +51,12 @@ struct pl_ht {
 	 * module being read, pl_arena_give) */
 	void (*give_back)(void *to, void *mem, size_t bytes);
 	void *give_back_to;
+	/* Optional, together: where the slots come from instead of malloc
+	 * (take), and where they go when the table is freed instead of to
+	 * free() (release; the slots it outgrows go to give_back if set,
+	 * else here too). Both are passed give_back_to. */
+	void *(*take)(void *from, size_t bytes);
+	void (*release)(void *from, void *mem, size_t bytes);
 };
 
 /* A 32-bit hash of an address (Fibonacci hashing: the top bits of the
@@ -147,12 +153,22 @@ static inline void *pl_ht_mem_(size_t n)
 	return malloc(n);
 }
 
+/* Frees n bytes of slots at p as t says. */
+static inline void pl_ht_slots_free_(const struct pl_ht *t, void *p, size_t n)
+{
+	if (t->take && p)
+		t->release(t->give_back_to, p, n);
+	else
+		free(p);
+}
+
 static inline bool pl_ht_alloc_(struct pl_ht *t, size_t cap)
 {
-	t->slots = cap <= SIZE_MAX / sizeof *t->slots ? pl_ht_mem_(cap * sizeof *t->slots) : NULL;
+	size_t n = cap <= SIZE_MAX / sizeof *t->slots ? cap * sizeof *t->slots : 0;
+	t->slots = !n ? NULL : t->take ? t->take(t->give_back_to, n) : pl_ht_mem_(n);
 	t->vals = t->map && t->slots ? malloc(cap * sizeof *t->vals) : NULL;
 	if (!t->slots || (t->map && !t->vals)) {
-		free(t->slots);
+		pl_ht_slots_free_(t, t->slots, n);
 		free(t->vals);
 		return false;
 	}
@@ -185,7 +201,7 @@ static inline bool pl_ht_grow_(struct pl_ht *t)
 	if (t->give_back && old.slots)
 		t->give_back(t->give_back_to, old.slots, old.cap * sizeof *old.slots);
 	else
-		free(old.slots);
+		pl_ht_slots_free_(t, old.slots, old.cap * sizeof *old.slots);
 	free(old.vals);
 	return true;
 }
@@ -260,10 +276,11 @@ static inline void pl_ht_clear(struct pl_ht *t)
 
 static inline void pl_ht_free(struct pl_ht *t)
 {
-	free(t->slots);
+	pl_ht_slots_free_(t, t->slots, t->cap * sizeof *t->slots);
 	free(t->vals);
 	*t = (struct pl_ht){.map = t->map, .give_back = t->give_back,
-	                    .give_back_to = t->give_back_to};
+	                    .give_back_to = t->give_back_to, .take = t->take,
+	                    .release = t->release};
 }
 
 #endif

@@ -220,15 +220,17 @@ struct pl_numbered {
 enum { PL_FREE_BLOCK_MAX = 1024, PL_FREE_BLOCK_CLASSES = PL_FREE_BLOCK_MAX / 8 + 1 };
 
 struct pl_module {
-	/* everything a module owns but its instruction blocks: names,
-	 * interned strings, lists and types, dictionaries, functions */
+	/* interned strings, lists and types, functions */
 	pl_arena arena;
-	/* the instruction blocks [pl_inst][pl_use...][pl_value...] alone, so
-	 * that they lie side by side in the order they were made: a walk over
-	 * a function's instructions then reads memory nearly in order, not
-	 * one block per few hundred bytes of names and dictionaries (which
-	 * on a module whose instructions all have their own attributes made
-	 * each pass over a million instructions wait on memory) */
+	/* in the module's region: the instruction blocks
+	 * [pl_inst][pl_use...][pl_value...], the functions' arguments and
+	 * the dictionaries' entry arrays, which every pass reads beside the
+	 * blocks, and nothing else: they lie side by side in the order they
+	 * were made, so a walk over a function's instructions reads memory
+	 * nearly in order and asks for it ahead (pl_walk_ahead_), where
+	 * strings and names between them made each pass over a million
+	 * instructions wait on memory, and dictionaries apart from them
+	 * (their own stream, not asked for) did too */
 	pl_arena insts;
 	/* the names of values, in a row (pl_arena_text) */
 	pl_arena text;

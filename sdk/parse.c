@@ -605,7 +605,7 @@ static void keep_dict(struct parser *p, pl_attrs *d)
 		same = r->v[k].val.key == v[k].val.key && r->v[k].val.kind == v[k].val.kind &&
 		       attr_bits(&r->v[k].val) == attr_bits(&v[k].val);
 	if (!same) {
-		r->v = nn(p, pl_arena_alloc(&p->m->arena, n * sizeof *v));
+		r->v = nn(p, pl_arena_alloc(&p->m->insts, n * sizeof *v));
 		memcpy(r->v, v, n * sizeof *v);
 		r->n = n;
 		r->hash = hash;
@@ -809,13 +809,19 @@ static void parse_func(struct parser *p)
 }
 
 /* The tables of values by name, which in a large function grow far
- * bigger than anything else the reader frees, give the slots they
- * outgrow to m's arena, for the dictionaries read next (see
- * pl_arena_give; the instruction arena takes only its region's memory). */
+ * bigger than anything else the reader frees, take their slots from m's
+ * region and give the slots they outgrow to m's instruction arena, for
+ * the instructions and dictionaries read next (see pl_arena_give); their
+ * last slots go back to the system when they are freed. */
 static void give_tables_to(struct parser *p, pl_module *m)
 {
-	p->values.give_back = p->holes.give_back = pl_arena_give;
-	p->values.give_back_to = p->holes.give_back_to = &m->arena;
+	struct pl_ht *tables[] = {&p->values, &p->holes};
+	for (size_t k = 0; k < sizeof tables / sizeof *tables; k++) {
+		tables[k]->give_back = pl_arena_give;
+		tables[k]->give_back_to = &m->insts;
+		tables[k]->take = pl_arena_take_table;
+		tables[k]->release = pl_arena_release_table;
+	}
 }
 
 int pl_parse_job_(struct pl_parse_job *job, pl_module **out)
@@ -834,6 +840,10 @@ int pl_parse_job_(struct pl_parse_job *job, pl_module **out)
 	p->ops.map = p->keys.map = p->dtypes.map = true;
 	p->m = job->region ? pl_module_new_in_(job->source_name, job->region)
 	                   : pl_module_new(job->source_name);
+	/* held until the tables, whose slots lie in it, are freed below */
+	struct pl_region *region = p->m ? p->m->insts.region : NULL;
+	if (region)
+		pl_region_hold(region);
 	int rc = PL_OK;
 	if (!p->m) {
 		rc = PL_ENOMEM;
@@ -873,6 +883,7 @@ int pl_parse_job_(struct pl_parse_job *job, pl_module **out)
 	pl_ht_free(&p->ops);
 	pl_ht_free(&p->keys);
 	pl_ht_free(&p->dtypes);
+	pl_region_drop(region);
 	free(p);
 	return rc;
 }

@@ -44,7 +44,8 @@ struct pl_parse_job {
 	 * (named ""), the values they use without a definition in holes, by
 	 * name (named as written, no type, their uses linked), and the values
 	 * they define in cont_values, by name; the caller owns both tables
-	 * afterwards. */
+	 * afterwards (their slots lie in region: it frees them while it holds
+	 * the region). */
 	bool rest;
 	pl_func *cont;
 	struct pl_ht holes;

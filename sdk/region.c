@@ -130,7 +130,12 @@ void *pl_region_take(struct pl_region *r, size_t size, size_t *got)
 
 void pl_region_release(void *p, size_t size)
 {
+	size_t page = page_size();
+	uintptr_t from = ((uintptr_t)p + page - 1) & ~(uintptr_t)(page - 1);
+	uintptr_t to = ((uintptr_t)p + size) & ~(uintptr_t)(page - 1);
 	/* a fresh mapping without access in its place: the pages and their
 	 * commit charge go, the span stays reserved */
-	mmap(p, size, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED, -1, 0);
+	if (from < to)
+		mmap((void *)from, to - from, PROT_NONE,
+		     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED, -1, 0);
 }

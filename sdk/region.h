@@ -38,9 +38,15 @@ __attribute__((visibility("hidden"))) void pl_region_drop(struct pl_region *r);
  * usable size in *got), or NULL when r is full or memory is short. */
 __attribute__((visibility("hidden"))) void *pl_region_take(struct pl_region *r, size_t size,
                                                            size_t *got);
-/* Memory taken from a region that is no longer needed: its pages go back
- * to the system (the span stays reserved until the region goes). */
+/* Memory taken from a region that is no longer needed: the whole pages
+ * of [p, p + size) go back to the system (the span stays reserved until
+ * the region goes). */
 __attribute__((visibility("hidden"))) void pl_region_release(void *p, size_t size);
+/* Whether p lies in r's span. */
+static inline int pl_region_holds(const struct pl_region *r, const void *p)
+{
+	return ((uintptr_t)p & ~(PL_REGION_SIZE - 1)) == (uintptr_t)r;
+}
 
 /* The offset of p, which lies in a region, in 8-byte units from its
  * start; 0 for NULL (the region's first bytes hold no object). */

@@ -169,6 +169,33 @@ START_TEST(test_region_shared_and_adopted)
 }
 END_TEST
 
+START_TEST(test_region_takes_its_own_memory)
+{
+	/* a region arena takes memory of its region that is given to it (a
+	 * table's outgrown slots) as its next chunk, and frees any other */
+	struct pl_region *r = pl_region_new();
+	ck_assert_ptr_nonnull(r);
+	pl_arena a;
+	pl_arena_init_in(&a, r);
+	pl_region_drop(r);
+	enum { BLOCK = 1 << 20 };
+	char *table = pl_arena_take_table(&a, BLOCK);
+	ck_assert_ptr_nonnull(table);
+	ck_assert(same_region(table, r));
+	memset(table, 0x11, BLOCK);
+	pl_arena_give(&a, malloc(BLOCK), BLOCK); /* not the region's: freed */
+	pl_arena_give(&a, table, BLOCK);
+	char *p = pl_arena_alloc(&a, 64);
+	ck_assert(inside(p, table, BLOCK));
+	/* and the last slots of a table go back, leaving the span reserved */
+	char *last = pl_arena_take_table(&a, BLOCK);
+	ck_assert_ptr_nonnull(last);
+	memset(last, 1, BLOCK);
+	pl_arena_release_table(&a, last, BLOCK);
+	pl_arena_free(&a);
+}
+END_TEST
+
 START_TEST(test_regions_apart)
 {
 	/* many live regions, each its own span */
@@ -226,6 +253,7 @@ static Suite *arena_suite(void)
 	tc = tcase_create("region");
 	tcase_add_test(tc, test_region_offsets);
 	tcase_add_test(tc, test_region_shared_and_adopted);
+	tcase_add_test(tc, test_region_takes_its_own_memory);
 	tcase_add_test(tc, test_regions_apart);
 	tcase_add_test(tc, test_region_under_address_space_limit);
 	suite_add_tcase(s, tc);

@@ -225,6 +225,52 @@ START_TEST(test_outgrown_slots_given_back)
 }
 END_TEST
 
+/* slots from a pool of blocks the test counts */
+struct pool {
+	int taken, released;
+	size_t live_bytes;
+};
+
+static void *pool_take(void *from, size_t bytes)
+{
+	struct pool *p = from;
+	p->taken++;
+	p->live_bytes += bytes;
+	return malloc(bytes);
+}
+
+static void pool_release(void *from, void *mem, size_t bytes)
+{
+	struct pool *p = from;
+	p->released++;
+	p->live_bytes -= bytes;
+	free(mem);
+}
+
+START_TEST(test_slots_taken_and_released)
+{
+	/* with take and release (and no give_back), every slot array comes
+	 * from take and goes to release: the ones outgrown, and the last one
+	 * when the table is freed; nothing is left */
+	struct pool pool = {0};
+	struct pl_ht t = {.take = pool_take, .release = pool_release, .give_back_to = &pool};
+	for (uintptr_t k = 1; k <= 5000; k++) {
+		ck_assert(pl_ht_reserve(&t));
+		size_t j = pl_ht_find(&t, pl_ht_hash_ptr((void *)k), pl_ht_same_ptr, (void *)k, NULL);
+		pl_ht_put(&t, j, pl_ht_hash_ptr((void *)k), (void *)k);
+	}
+	ck_assert_int_gt(pool.taken, 5);
+	ck_assert_int_eq(pool.released, pool.taken - 1);
+	ck_assert_uint_eq(pool.live_bytes, t.cap * sizeof(struct pl_ht_slot));
+	ck_assert_ptr_eq(pl_ht_get(&t, pl_ht_hash_ptr((void *)77), pl_ht_same_ptr, (void *)77, NULL),
+	                 (void *)77);
+	pl_ht_free(&t);
+	ck_assert_int_eq(pool.released, pool.taken);
+	ck_assert_uint_eq(pool.live_bytes, 0);
+	ck_assert(t.take == pool_take && t.release == pool_release);
+}
+END_TEST
+
 static Suite *hash_table_suite(void)
 {
 	Suite *s = suite_create("hash_table");
@@ -234,6 +280,7 @@ static Suite *hash_table_suite(void)
 	tcase_add_test(tc, test_map_values_survive_growth);
 	tcase_add_test(tc, test_map_keyed_by_address);
 	tcase_add_test(tc, test_outgrown_slots_given_back);
+	tcase_add_test(tc, test_slots_taken_and_released);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("sharing");
 	tcase_add_test(tc, test_equal_dictionaries_share_copy_on_write);
