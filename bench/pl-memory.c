@@ -8,9 +8,9 @@
  * Reads IN on one thread, then prints one line per part, "NAME BYTES"
  * with BYTES per instruction, then "json" and the same as a JSON object.
  * The parts: the instruction blocks (headers, operand uses, result values,
- * and the ends of chunks too short for the next block), the functions'
- * arguments and the dictionaries' entry arrays (which lie among the
- * blocks), value names, interned strings and lists, the rest of the
+ * and the ends of chunks too short for the next block), the functions
+ * with their arguments and the dictionaries' entry arrays (which lie
+ * among the blocks), value names, interned strings and lists, the rest of the
  * module's arena (functions, types, chunk ends), the module's
  * hash tables, and the reader's table of a function's values, freed
  * after reading but part of its peak (its size is computed, not seen).
@@ -94,14 +94,14 @@ int main(int argc, char **argv)
 	for (size_t f = 0; f < m->nfuncs; f++) {
 		const pl_func *fn = m->funcs[f];
 		size_t nvalues = fn->nargs;
-		args += fn->nargs * sizeof(struct pl_arg);
+		args += sizeof *fn + fn->nargs * sizeof(struct pl_arg);
 		for (const pl_inst *i = fn->first; i; i = pl_inst_after_(i)) {
 			headers += sizeof *i;
 			uses += i->nops * sizeof(pl_use);
 			values += i->nres * sizeof(pl_value);
 			nvalues += i->nres;
-			if (i->attrs.n && counted_first(&arrays, i->attrs.v))
-				dicts += rounded(i->attrs.n * sizeof *i->attrs.v);
+			if (i->attrs.n && counted_first(&arrays, pl_attrs_v_(&i->attrs)))
+				dicts += rounded(i->attrs.n * sizeof(struct pl_attr_entry));
 		}
 		if (nvalues > largest)
 			largest = nvalues;
@@ -126,7 +126,7 @@ int main(int argc, char **argv)
 		{"operand_uses", uses},
 		{"result_values", values},
 		{"instruction_chunk_ends", blocks > in_blocks ? blocks - in_blocks : 0},
-		{"arguments", args},
+		{"functions_and_arguments", args},
 		{"dictionary_entries", dicts},
 		{"value_names", names},
 		{"interned_strings", strings},

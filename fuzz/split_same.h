@@ -75,7 +75,7 @@ static bool numbered(pl_module *m, struct pl_numbered *t, uint32_t id)
 static bool interned_attrs(pl_module *m, const pl_attrs *d)
 {
 	for (uint16_t k = 0; k < d->n; k++)
-		if (!numbered(m, &m->keys, d->v[k].val.key) || !interned_attr(m, &d->v[k].val))
+		if (!numbered(m, &m->keys, pl_attrs_v_(d)[k].val.key) || !interned_attr(m, &pl_attrs_v_(d)[k].val))
 			return false;
 	return true;
 }

@@ -178,12 +178,12 @@ size_t pl_attrs_count(const pl_attrs *d) { return d->n; }
 
 const char *pl_attrs_key_at(const pl_attrs *d, size_t i)
 {
-	return i < d->n ? pl_key_name_(pl_module_of_attrs_(d), d->v[i].val.key) : NULL;
+	return i < d->n ? pl_key_name_(pl_module_of_attrs_(d), pl_attrs_v_(d)[i].val.key) : NULL;
 }
 
 const pl_attr *pl_attrs_value_at(const pl_attrs *d, size_t i)
 {
-	return i < d->n ? &d->v[i].val : NULL;
+	return i < d->n ? &pl_attrs_v_(d)[i].val : NULL;
 }
 
 /* Keys are interned per module, so a caller that passes a key the SDK
@@ -200,7 +200,7 @@ static long attrs_find(const pl_attrs *d, const char *key)
 		return -1;
 	const char *const *names = pl_module_of_attrs_(d)->keys.names;
 	for (uint16_t i = 0; i < d->n; i++)
-		if (key_matches(names[d->v[i].val.key], key))
+		if (key_matches(names[pl_attrs_v_(d)[i].val.key], key))
 			return i;
 	return -1;
 }
@@ -212,8 +212,8 @@ const pl_attr *pl_attrs_get(const pl_attrs *d, const char *key)
 		return NULL;
 	const char *const *names = pl_module_of_attrs_(d)->keys.names;
 	for (uint16_t i = 0; i < d->n; i++)
-		if (key_matches(names[d->v[i].val.key], key))
-			return &d->v[i].val;
+		if (key_matches(names[pl_attrs_v_(d)[i].val.key], key))
+			return &pl_attrs_v_(d)[i].val;
 	return NULL;
 }
 
@@ -238,8 +238,8 @@ static int attrs_own(pl_module *m, pl_attrs *d, size_t need)
 	if (!v)
 		return PL_ENOMEM;
 	if (d->n)
-		memcpy(v, d->v, d->n * sizeof *v);
-	d->v = v;
+		memcpy(v, pl_attrs_v_(d), d->n * sizeof *v);
+	d->off = pl_region_off_(v);
 	d->cap = (uint16_t)cap;
 	return PL_OK;
 }
@@ -254,15 +254,15 @@ static void note_pair(pl_module *m, const pl_attrs *d, uint32_t key)
 
 int pl_attrs_copy_(pl_module *m, pl_attrs *dst, const pl_attrs *src)
 {
-	struct pl_attr_entry *v = src->v;
+	struct pl_attr_entry *v = pl_attrs_v_(src);
 	if (src->cap != 0 && src->n) {
 		/* src may still change in place, and sharing would have to
 		 * stop that, a write to src: dst gets a copy of its own */
 		if (!(v = pl_arena_alloc(&m->insts, src->n * sizeof *v)))
 			return PL_ENOMEM;
-		memcpy(v, src->v, src->n * sizeof *v);
+		memcpy(v, pl_attrs_v_(src), src->n * sizeof *v);
 	}
-	dst->v = v;
+	dst->off = pl_region_off_(v);
 	dst->n = src->n;
 	dst->cap = 0; /* shared, or exactly full: copy on write */
 	return PL_OK;
@@ -273,8 +273,8 @@ int pl_attrs_append_(pl_module *m, pl_attrs *d, uint32_t key, const pl_attr *val
 	int rc = attrs_own(m, d, (size_t)d->n + 1);
 	if (rc)
 		return rc;
-	attr_copy_clean(&d->v[d->n].val, val);
-	d->v[d->n].val.key = key & PL_KEY_MAX;
+	attr_copy_clean(&pl_attrs_v_(d)[d->n].val, val);
+	pl_attrs_v_(d)[d->n].val.key = key & PL_KEY_MAX;
 	d->n++;
 	note_pair(m, d, key);
 	return PL_OK;
@@ -309,9 +309,9 @@ int pl_attrs_set(pl_attrs *d, const char *key, const pl_attr *value)
 		int rc = attrs_own(m, d, d->n);
 		if (rc)
 			return rc;
-		uint32_t id = d->v[i].val.key;
-		attr_copy_clean(&d->v[i].val, value);
-		d->v[i].val.key = id;
+		uint32_t id = pl_attrs_v_(d)[i].val.key;
+		attr_copy_clean(&pl_attrs_v_(d)[i].val, value);
+		pl_attrs_v_(d)[i].val.key = id;
 		note_pair(m, d, id);
 		return PL_OK;
 	}
@@ -329,7 +329,8 @@ int pl_attrs_remove(pl_attrs *d, const char *key)
 	int rc = attrs_own(pl_module_of_attrs_(d), d, d->n);
 	if (rc)
 		return rc;
-	memmove(&d->v[i], &d->v[i + 1], (d->n - (size_t)i - 1) * sizeof *d->v);
+	struct pl_attr_entry *v = pl_attrs_v_(d);
+	memmove(&v[i], &v[i + 1], (d->n - (size_t)i - 1) * sizeof *v);
 	d->n--;
 	return PL_OK;
 }

@@ -218,7 +218,7 @@ static void message(pl_pass_ctx *c, pl_severity sev, const pl_inst *at, const ch
 	const char *file = NULL;
 	unsigned line = 0, col = 0;
 	if (at) {
-		file = at->func->m->source_name;
+		file = pl_inst_func_(at)->m->source_name;
 		line = at->line;
 		col = at->col;
 	}

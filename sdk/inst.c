@@ -8,7 +8,7 @@ static inline pl_func *value_func(const pl_value *v)
 {
 	if (!v->def)
 		return ((const struct pl_arg *)(const void *)v)->func;
-	return pl_value_def_(v)->func;
+	return pl_inst_func_(pl_value_def_(v));
 }
 
 /* ---- functions ---- */
@@ -112,7 +112,7 @@ void pl_func_renumber(pl_func *f)
  * numbers the smallest sparse enough window around it again. */
 static void make_room(pl_inst *inst)
 {
-	pl_func *f = inst->func;
+	pl_func *f = pl_inst_func_(inst);
 	uint64_t n = f->ninsts;
 	uint64_t root_gap = POS_RANGE / (2 * n);
 	unsigned b = root_gap ? bit_length(root_gap) - 1 : 0, levels = bit_length(n);
@@ -142,7 +142,7 @@ static void make_room(pl_inst *inst)
 
 static void assign_pos(pl_inst *inst)
 {
-	pl_func *f = inst->func;
+	pl_func *f = pl_inst_func_(inst);
 	uint64_t lo = inst->prev ? pl_inst_before_(inst)->pos : 0;
 	uint64_t hi = inst->next ? pl_inst_after_(inst)->pos : POS_RANGE;
 	if (hi - lo >= 2) {
@@ -185,7 +185,7 @@ int pl_inst_get_position(uint64_t *out, const pl_inst *inst)
  * moved within its function). */
 static void link_between(pl_inst *inst, pl_inst *prev, pl_inst *next, bool inserted)
 {
-	pl_func *f = inst->func;
+	pl_func *f = pl_inst_func_(inst);
 	uint32_t self = pl_region_off_(inst);
 	inst->prev = pl_region_off_(prev);
 	inst->next = pl_region_off_(next);
@@ -217,7 +217,7 @@ static void link_between(pl_inst *inst, pl_inst *prev, pl_inst *next, bool inser
 
 static void unlink_inst(pl_inst *inst)
 {
-	pl_func *f = inst->func;
+	pl_func *f = pl_inst_func_(inst);
 	pl_inst *prev = pl_inst_before_(inst), *next = pl_inst_after_(inst);
 	if (prev)
 		prev->next = inst->next;
@@ -235,30 +235,30 @@ static void unlink_inst(pl_inst *inst)
 
 void pl_func_append(pl_func *f, pl_inst *inst)
 {
-	if (inst->func != f || (inst->flags & (PL_INST_LINKED | PL_INST_ERASED)))
+	if (pl_inst_func_(inst) != f || (inst->flags & (PL_INST_LINKED | PL_INST_ERASED)))
 		return;
 	link_between(inst, f->last, NULL, true);
 }
 
 void pl_inst_insert_before(pl_inst *inst, pl_inst *pos)
 {
-	if (inst->func != pos->func || (inst->flags & (PL_INST_LINKED | PL_INST_ERASED)) ||
-	    !(pos->flags & PL_INST_LINKED))
+	if (pl_inst_func_(inst) != pl_inst_func_(pos) ||
+	    (inst->flags & (PL_INST_LINKED | PL_INST_ERASED)) || !(pos->flags & PL_INST_LINKED))
 		return;
 	link_between(inst, pl_inst_before_(pos), pos, true);
 }
 
 void pl_inst_insert_after(pl_inst *inst, pl_inst *pos)
 {
-	if (inst->func != pos->func || (inst->flags & (PL_INST_LINKED | PL_INST_ERASED)) ||
-	    !(pos->flags & PL_INST_LINKED))
+	if (pl_inst_func_(inst) != pl_inst_func_(pos) ||
+	    (inst->flags & (PL_INST_LINKED | PL_INST_ERASED)) || !(pos->flags & PL_INST_LINKED))
 		return;
 	link_between(inst, pos, pl_inst_after_(pos), true);
 }
 
 void pl_inst_move_before(pl_inst *inst, pl_inst *pos)
 {
-	if (inst == pos || inst->func != pos->func || !(inst->flags & PL_INST_LINKED) ||
+	if (inst == pos || pl_inst_func_(inst) != pl_inst_func_(pos) || !(inst->flags & PL_INST_LINKED) ||
 	    !(pos->flags & PL_INST_LINKED))
 		return;
 	unlink_inst(inst);
@@ -267,7 +267,7 @@ void pl_inst_move_before(pl_inst *inst, pl_inst *pos)
 
 void pl_inst_move_after(pl_inst *inst, pl_inst *pos)
 {
-	if (inst == pos || inst->func != pos->func || !(inst->flags & PL_INST_LINKED) ||
+	if (inst == pos || pl_inst_func_(inst) != pl_inst_func_(pos) || !(inst->flags & PL_INST_LINKED) ||
 	    !(pos->flags & PL_INST_LINKED))
 		return;
 	unlink_inst(inst);
@@ -279,7 +279,7 @@ void pl_inst_move_after(pl_inst *inst, pl_inst *pos)
 static bool place(const pl_inst *inst, pl_inst *pos, pl_where where, pl_inst **prev,
                   pl_inst **next)
 {
-	pl_func *f = inst->func;
+	pl_func *f = pl_inst_func_(inst);
 	switch (where) {
 	case PL_FIRST:
 	case PL_LAST:
@@ -290,7 +290,7 @@ static bool place(const pl_inst *inst, pl_inst *pos, pl_where where, pl_inst **p
 		return true;
 	case PL_BEFORE:
 	case PL_AFTER:
-		if (!pos || pos->func != f || !(pos->flags & PL_INST_LINKED))
+		if (!pos || pl_inst_func_(pos) != f || !(pos->flags & PL_INST_LINKED))
 			return false;
 		*prev = where == PL_BEFORE ? pl_inst_before_(pos) : pos;
 		*next = where == PL_BEFORE ? pos : pl_inst_after_(pos);
@@ -340,8 +340,12 @@ static void use_unlink(pl_use *u)
 	u->val = u->next = u->prev = 0;
 }
 
+/* Nothing changes when v is another module's: a use names its value by
+ * an offset in its own module's region. */
 void pl_use_set_(pl_use *u, pl_value *v)
 {
+	if (v && !pl_region_same_(u, v))
+		return;
 	use_unlink(u);
 	if (!v)
 		return;
@@ -435,7 +439,7 @@ int pl_inst_erase(pl_inst *inst)
 	 * otherwise grow the arena by what they erase. */
 	size_t size = sizeof(pl_inst) + inst->nops * sizeof(pl_use) + inst->nres * sizeof(pl_value);
 	if (size <= PL_FREE_BLOCK_MAX)
-		free_block_push(inst->func->m, inst, size);
+		free_block_push(pl_inst_func_(inst)->m, inst, size);
 	return PL_OK;
 }
 
@@ -456,7 +460,7 @@ static pl_inst *inst_alloc(pl_func *f, uint16_t op, size_t nops, size_t nres, bo
 	if (!inst)
 		return NULL;
 	memset(inst, 0, size);
-	inst->func = f;
+	inst->func = pl_region_off_(f);
 	inst->op = op;
 	inst->nops = (uint32_t)nops;
 	inst->nres = (uint32_t)nres;
@@ -535,7 +539,7 @@ int pl_inst_create(pl_inst **out, pl_func *f, const char *opname, pl_value *cons
 
 pl_inst *pl_inst_clone(const pl_inst *src)
 {
-	pl_func *f = src->func;
+	pl_func *f = pl_inst_func_(src);
 	pl_inst *inst = inst_alloc(f, src->op, src->nops, src->nres, true);
 	/* first what can fail: the block is then unused (the arena frees it) */
 	if (!inst || pl_inst_copy_attrs(inst, src) != PL_OK)
@@ -556,16 +560,16 @@ pl_inst *pl_inst_clone(const pl_inst *src)
 int pl_inst_copy_attrs(pl_inst *inst, const pl_inst *from)
 {
 	/* keys are interned per module: another module's would never match */
-	if (inst->func->m != from->func->m)
+	if (pl_inst_func_(inst)->m != pl_inst_func_(from)->m)
 		return PL_EINVAL;
 	if (inst != from)
-		return pl_attrs_copy_(inst->func->m, &inst->attrs, &from->attrs);
+		return pl_attrs_copy_(pl_inst_func_(inst)->m, &inst->attrs, &from->attrs);
 	return PL_OK;
 }
 
 /* ---- accessors ---- */
 
-pl_func *pl_inst_func(const pl_inst *i) { return i->func; }
+pl_func *pl_inst_func(const pl_inst *i) { return pl_inst_func_(i); }
 pl_inst *pl_inst_next(const pl_inst *i) { return pl_inst_next_(i); }
 pl_inst *pl_inst_prev(const pl_inst *i) { return pl_inst_prev_(i); }
 bool pl_inst_is_linked(const pl_inst *i) { return (i->flags & PL_INST_LINKED) != 0; }
@@ -664,7 +668,7 @@ size_t pl_value_num_uses(const pl_value *v)
 
 void pl_value_replace(pl_value *from, pl_value *to)
 {
-	if (from == to)
+	if (from == to || !pl_region_same_(from, to))
 		return;
 	while (from->uses)
 		pl_use_set_(pl_value_uses_(from), to);
@@ -685,7 +689,7 @@ void pl_count_attrs_(const pl_attrs *d, struct pl_count_attrs *a)
 	                          [PL_KEY_NUM_DYNAMIC_INSTANCES] = &a->num_dynamic_instances,
 	                          [PL_KEY_FLOPS] = &a->flops};
 	for (uint16_t i = 0; i < d->n; i++) {
-		const pl_attr *v = &d->v[i].val;
+		const pl_attr *v = &pl_attrs_v_(d)[i].val;
 		if (v->key >= PL_KEY_DOMAIN && v->key <= PL_KEY_FLOPS && !*slot[v->key])
 			*slot[v->key] = v; /* the first, as pl_attrs_get finds */
 	}
@@ -756,11 +760,11 @@ int pl_inst_num_dynamic_instances(const pl_inst *inst, uint64_t *out)
 	/* one scan for the two keys it reads; an explicit count ends it */
 	const pl_attr *dom = NULL;
 	for (uint16_t i = 0; i < inst->attrs.n; i++) {
-		uint32_t k = inst->attrs.v[i].val.key;
+		uint32_t k = pl_attrs_v_(&inst->attrs)[i].val.key;
 		if (k == PL_KEY_NUM_DYNAMIC_INSTANCES)
-			return num_dynamic_instances(inst, &inst->attrs.v[i].val, NULL, out);
+			return num_dynamic_instances(inst, &pl_attrs_v_(&inst->attrs)[i].val, NULL, out);
 		if (k == PL_KEY_DOMAIN && !dom)
-			dom = &inst->attrs.v[i].val;
+			dom = &pl_attrs_v_(&inst->attrs)[i].val;
 	}
 	return num_dynamic_instances(inst, NULL, dom, out);
 }

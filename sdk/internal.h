@@ -56,14 +56,23 @@ enum { PL_KEY_MAX = (1u << 24) - 1 };
 
 enum { PL_ATTRS_OF_INST = 1, PL_ATTRS_OF_FUNC = 2 };
 
+/* Inside an instruction or a function, which lie in the module's region,
+ * as the entry arrays do: so the array is named by a region offset. 12
+ * bytes. */
 struct pl_attrs {
-	struct pl_attr_entry *v; /* arena; shared by several when cap == 0 */
+	uint32_t off; /* the entry array (pl_attrs_v_); shared by several when cap == 0 */
 	uint16_t n, cap;
 	uint8_t owner; /* PL_ATTRS_OF_*: finds the module without a pointer */
-	/* a second reader made v for this dictionary (others may share it):
-	 * the splice renumbers the keys of each array once (splice.c) */
+	/* a second reader made the array for this dictionary (others may
+	 * share it): the splice renumbers the keys of each array once
+	 * (splice.c) */
 	bool fresh;
 };
+
+static inline struct pl_attr_entry *pl_attrs_v_(const pl_attrs *d)
+{
+	return pl_region_at_(d, d->off);
+}
 
 struct pl_type {
 	uint32_t rank;
@@ -108,10 +117,12 @@ enum {
 };
 
 /* What a walk over the instructions reads (the links, the op, the
- * position, the counts, the dictionary) comes first: 40 bytes, which lie
- * in one cache line for most block addresses. 56 bytes in all. */
+ * position, the counts, the function, the dictionary) comes first: 40
+ * bytes, which lie in one cache line for most block addresses. 48 bytes
+ * in all: the neighbours and the function (which lies in the region too)
+ * are region offsets. */
 struct pl_inst {
-	uint32_t prev, next; /* region offsets (pl_inst_before_, pl_inst_after_) */
+	uint32_t prev, next; /* pl_inst_before_, pl_inst_after_ */
 	/* the op's number in its module's op names (struct pl_names): a
 	 * known op's pl_op, or PL_OP__COUNT and up for the ops the library
 	 * does not know, so the name costs no pointer (pl_inst_op_ and
@@ -120,11 +131,14 @@ struct pl_inst {
 	uint16_t flags;
 	uint32_t pos;
 	uint32_t nops, nres;
+	uint32_t func; /* pl_inst_func_ */
 	pl_attrs attrs;
-	pl_func *func;
 	uint32_t line, col;
 	/* followed by pl_use ops[nops], pl_value res[nres] */
 };
+_Static_assert(sizeof(struct pl_inst) == 48, "an instruction's header is 48 bytes");
+
+static inline pl_func *pl_inst_func_(const pl_inst *i) { return pl_region_at_(i, i->func); }
 
 static inline pl_use *pl_inst_ops_(const pl_inst *i)
 {
@@ -382,14 +396,14 @@ static inline pl_op pl_inst_op_(const pl_inst *i)
 }
 static inline const char *pl_inst_opname_(const pl_inst *i)
 {
-	return i->func->m->ops.names[i->op];
+	return pl_inst_func_(i)->m->ops.names[i->op];
 }
 /* The value under the key numbered id. */
 static inline const pl_attr *pl_attrs_find_id_(const pl_attrs *d, uint32_t id)
 {
 	for (uint16_t i = 0; i < d->n; i++)
-		if (d->v[i].val.key == id)
-			return &d->v[i].val;
+		if (pl_attrs_v_(d)[i].val.key == id)
+			return &pl_attrs_v_(d)[i].val;
 	return NULL;
 }
 /* dst gets src's entries: shared when src shares its own already (both

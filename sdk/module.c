@@ -287,7 +287,7 @@ pl_module *pl_module_of_attrs_(const pl_attrs *d)
 	if (d->owner == PL_ATTRS_OF_INST) {
 		const pl_inst *i = (const pl_inst *)(const void *)((const char *)d -
 		                                                   offsetof(pl_inst, attrs));
-		return i->func->m;
+		return pl_inst_func_(i)->m;
 	}
 	const pl_func *f =
 		(const pl_func *)(const void *)((const char *)d - offsetof(pl_func, attrs));
@@ -313,7 +313,9 @@ int pl_module_add_func_(pl_module *m, pl_func *f)
 
 pl_func *pl_func_new_unchecked_(pl_module *m, const char *name, size_t len)
 {
-	pl_func *f = pl_arena_alloc(&m->arena, sizeof *f);
+	/* in the region: its instructions and its dictionary name it, and
+	 * the dictionary's entries, by offset */
+	pl_func *f = pl_arena_alloc(&m->insts, sizeof *f);
 	if (!f)
 		return NULL;
 	memset(f, 0, sizeof *f);

@@ -610,7 +610,7 @@ static void keep_dict(struct parser *p, pl_attrs *d)
 		r->n = n;
 		r->hash = hash;
 	}
-	d->v = r->v;
+	d->off = pl_region_off_(r->v);
 	d->n = n;
 	d->cap = 0; /* shared: copy on write */
 	d->fresh = !same && p->job->rest;

@@ -930,7 +930,7 @@ int pl_masked_dynamic_instances_(const pl_inst *inst, const struct pl_count_attr
 	struct count_slot key;
 	if (!pair_of(a, &key))
 		return PL_ETYPE;
-	const struct count_slot *known = memo_find(inst->func->m->count_memo, &key);
+	const struct count_slot *known = memo_find(pl_inst_func_(inst)->m->count_memo, &key);
 	if (known && known->counted) {
 		if (known->rc == PL_OK)
 			*out = known->n;

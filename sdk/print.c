@@ -252,8 +252,8 @@ static void out_attrs(struct out *o, const pl_attrs *d, const pl_module *m)
 {
 	out_c(o, '{');
 	for (uint16_t k = 0; k < d->n; k++) {
-		const char *key = pl_key_name_(m, d->v[k].val.key);
-		const pl_attr *a = &d->v[k].val;
+		const char *key = pl_key_name_(m, pl_attrs_v_(d)[k].val.key);
+		const pl_attr *a = &pl_attrs_v_(d)[k].val;
 		struct key_text *kt = &o->keys[pl_ht_hash_ptr(key) % KEY_SLOTS];
 		size_t skip = k ? 0 : 2, klen; /* no ", " before the first */
 		if (kt->key != key && (klen = strlen(key)) + 5 <= 30) {
@@ -326,7 +326,7 @@ static void out_inst(struct out *o, const pl_inst *i)
 	}
 	if (i->attrs.n) {
 		out_c(o, ' ');
-		out_attrs(o, &i->attrs, i->func->m);
+		out_attrs(o, &i->attrs, pl_inst_func_(i)->m);
 	}
 	if (i->nres)
 		out_lit(o, " : ");
@@ -498,7 +498,7 @@ void pl_print_type_(struct pl_strbuf *sb, const pl_type *t)
 
 char *pl_print_inst_string(pl_inst *inst)
 {
-	if (pl_assign_names_(inst->func))
+	if (pl_assign_names_(pl_inst_func_(inst)))
 		return NULL;
 	struct pl_strbuf sb = {0};
 	print_to_strbuf(&sb, inst_thunk, inst);

@@ -42,6 +42,12 @@ __attribute__((visibility("hidden"))) void *pl_region_take(struct pl_region *r, 
  * of [p, p + size) go back to the system (the span stays reserved until
  * the region goes). */
 __attribute__((visibility("hidden"))) void pl_region_release(void *p, size_t size);
+/* Whether a and b lie in one region's span. */
+static inline int pl_region_same_(const void *a, const void *b)
+{
+	return (((uintptr_t)a ^ (uintptr_t)b) & ~(PL_REGION_SIZE - 1)) == 0;
+}
+
 /* Whether p lies in r's span. */
 static inline int pl_region_holds(const struct pl_region *r, const void *p)
 {

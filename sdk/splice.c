@@ -123,8 +123,8 @@ static void remap_attrs(struct remap *r, pl_attrs *d)
 		return;
 	d->fresh = false;
 	for (uint16_t k = 0; k < d->n; k++) {
-		d->v[k].val.key = r->key_ids[d->v[k].val.key] & PL_KEY_MAX;
-		remap_attr(r, &d->v[k].val);
+		pl_attrs_v_(d)[k].val.key = r->key_ids[pl_attrs_v_(d)[k].val.key] & PL_KEY_MAX;
+		remap_attr(r, &pl_attrs_v_(d)[k].val);
 	}
 	pl_count_note_(r->to, d);
 }
@@ -252,7 +252,7 @@ int pl_splice_rest_(pl_func *f, struct pl_ht *values, uint32_t line, pl_module *
 		for (pl_inst *i = rest->cont->first, *next; i; i = next) {
 			next = pl_inst_next_(i);
 			remap_inst(r, i, lines);
-			i->func = f;
+			i->func = pl_region_off_(f);
 			i->prev = i->next = 0;
 			i->flags &= (uint16_t)~PL_INST_LINKED;
 			pl_func_append(f, i); /* numbered as if read here */

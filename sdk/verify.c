@@ -95,7 +95,7 @@ static PL_PRINTF(3, 4) void inst_error(struct verifier *v, const pl_inst *i,
 		             "'%s': %s", pl_inst_opname_(i), msg);
 	else
 		pl_diags_add(v->diags, PL_SEV_ERROR, v->m->source_name, 0, 0,
-		             "in @%s: '%s' (built by a pass): %s", i->func->name, pl_inst_opname_(i),
+		             "in @%s: '%s' (built by a pass): %s", pl_inst_func_(i)->name, pl_inst_opname_(i),
 		             msg);
 	pl_sb_free(&sb);
 	v->errors++;
@@ -156,7 +156,7 @@ static bool find_reserved(struct verifier *v, const pl_inst *i, struct reserved 
 	memset(r, 0, sizeof *r);
 	bool any = false;
 	for (uint16_t k = 0; k < i->attrs.n; k++) {
-		uint32_t key = i->attrs.v[k].val.key;
+		uint32_t key = pl_attrs_v_(&i->attrs)[k].val.key;
 		struct key_class *c = &v->keys[key % KEY_SLOTS];
 		if (c->key != key) {
 			c->key = key;
@@ -166,7 +166,7 @@ static bool find_reserved(struct verifier *v, const pl_inst *i, struct reserved 
 			continue;
 		const pl_attr **slot = (const pl_attr **)(void *)((char *)r + c->off);
 		if (!*slot)
-			*slot = &i->attrs.v[k].val; /* the first, as pl_attrs_get finds */
+			*slot = &pl_attrs_v_(&i->attrs)[k].val; /* the first, as pl_attrs_get finds */
 		any = true;
 	}
 	return any;
@@ -347,9 +347,8 @@ static const struct reserved *reserved_of(struct verifier *v, const pl_inst *i,
 	if (i->attrs.n == 0)
 		return &none;
 	struct dict_memo *e =
-		&v->dicts[((uintptr_t)i->attrs.v >> 4 ^ (uintptr_t)i->attrs.v >> 12) &
-	                  (DICT_MEMO_SLOTS - 1)];
-	if (e->v == i->attrs.v && e->n == i->attrs.n)
+		&v->dicts[(i->attrs.off ^ i->attrs.off >> 8) & (DICT_MEMO_SLOTS - 1)];
+	if (e->v == pl_attrs_v_(&i->attrs) && e->n == i->attrs.n)
 		return &e->r;
 	if (!find_reserved(v, i, scratch))
 		return &none;
@@ -357,7 +356,7 @@ static const struct reserved *reserved_of(struct verifier *v, const pl_inst *i,
 	check_reserved(v, i, scratch);
 	if (v->errors != errors)
 		return scratch;
-	e->v = i->attrs.v;
+	e->v = pl_attrs_v_(&i->attrs);
 	e->n = i->attrs.n;
 	e->r = *scratch;
 	return &e->r;
@@ -570,7 +569,7 @@ static const pl_inst *done_of(const pl_func *f, const pl_inst *s, bool *several)
 	for (uint32_t k = 0; k < s->nres; k++)
 		for (const pl_use *u = pl_value_uses_(&res[k]); u; u = pl_use_next_(u)) {
 			const pl_inst *d = pl_use_user_(u);
-			if (d->func != f || !(d->flags & PL_INST_LINKED) || !is_done(pl_inst_op_(d)))
+			if (pl_inst_func_(d) != f || !(d->flags & PL_INST_LINKED) || !is_done(pl_inst_op_(d)))
 				continue;
 			if (!done)
 				done = d;
@@ -586,7 +585,7 @@ static void check_start(struct verifier *v, const pl_inst *i, const struct reser
 	if (i->nres == 0)
 		return; /* no done could take it; reported as a collective */
 	bool several;
-	const pl_inst *d = done_of(i->func, i, &several);
+	const pl_inst *d = done_of(pl_inst_func_(i), i, &several);
 	if (several)
 		inst_error(v, i, "its results are taken by more than one done");
 	else if (!d)
@@ -711,7 +710,7 @@ static void check_func(struct verifier *v, pl_func *f)
 			}
 			/* pl_value_func, inline */
 			const pl_inst *d = pl_value_def_(val);
-			const pl_func *vf = d ? d->func : ((const struct pl_arg *)(const void *)val)->func;
+			const pl_func *vf = d ? pl_inst_func_(d) : ((const struct pl_arg *)(const void *)val)->func;
 			if (vf == f && (!d || ((d->flags & (PL_INST_ERASED | PL_INST_LINKED)) ==
 			                           PL_INST_LINKED &&
 			                       d->pos < i->pos && (done || !is_start(pl_inst_op_(d))))))

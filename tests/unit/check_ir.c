@@ -720,6 +720,14 @@ START_TEST(test_set_operand)
 	pl_inst_set_operand(a, 0, q);
 	ck_assert_uint_eq(pl_value_num_uses(p), 0);
 	ck_assert_uint_eq(pl_value_num_uses(q), 3);
+	/* another module's value is ignored */
+	pl_module *m2 = pl_module_new(NULL);
+	pl_value *other = pl_func_add_arg(pl_func_new(m2, "g"), "o", scalar(m2));
+	pl_inst_set_operand(a, 0, other);
+	ck_assert_ptr_eq(pl_inst_operand(a, 0), q);
+	ck_assert_uint_eq(pl_value_num_uses(q), 3);
+	ck_assert(!pl_value_has_uses(other));
+	pl_module_free(m2);
 	pl_module_free(m);
 }
 END_TEST
@@ -767,6 +775,16 @@ START_TEST(test_value_replace)
 	/* replacing a value by itself changes nothing */
 	pl_value_replace(p, p);
 	ck_assert_uint_eq(pl_value_num_uses(p), 4);
+	/* nor by another module's value, or the other way round */
+	pl_module *m2 = pl_module_new(NULL);
+	pl_value *other = pl_func_add_arg(pl_func_new(m2, "g"), "o", scalar(m2));
+	pl_inst *uses_other = add(pl_value_func(other), "u", &other, 1);
+	pl_value_replace(p, other);
+	pl_value_replace(other, p);
+	ck_assert_uint_eq(pl_value_num_uses(p), 4);
+	ck_assert_ptr_eq(pl_inst_operand(uses_other, 0), other);
+	ck_assert_uint_eq(pl_value_num_uses(other), 1);
+	pl_module_free(m2);
 	pl_module_free(m);
 }
 END_TEST

@@ -262,7 +262,8 @@ PL_API bool pl_inst_has_side_effects(const pl_inst *inst);
 
 PL_API size_t pl_inst_num_operands(const pl_inst *inst);
 PL_API pl_value *pl_inst_operand(const pl_inst *inst, size_t i);
-/* Replaces operand i, keeping the use lists right. */
+/* Replaces operand i, keeping the use lists right. v must be a value of
+ * inst's module: another module's is ignored (nothing changes). */
 PL_API void pl_inst_set_operand(pl_inst *inst, size_t i, pl_value *v);
 PL_API size_t pl_inst_num_results(const pl_inst *inst);
 PL_API pl_value *pl_inst_result(const pl_inst *inst, size_t i);
@@ -333,7 +334,8 @@ PL_API bool pl_value_has_uses(const pl_value *v);
 PL_API size_t pl_value_num_uses(const pl_value *v);
 
 /* Makes every use of from a use of to, and hands from's name to to (when to
- * has none). O(uses of from). */
+ * has none). O(uses of from). Both must be values of one module: with
+ * another module's to, nothing changes. */
 PL_API void pl_value_replace(pl_value *from, pl_value *to);
 
 #ifdef __cplusplus
