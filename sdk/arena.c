@@ -52,29 +52,34 @@ void pl_arena_init_in(pl_arena *a, struct pl_region *r)
 	a->region = r;
 }
 
-static void chunk_free(struct pl_arena_chunk *c)
+/* release: a chunk of a region goes back to the system on its own (the
+ * region lives on, held by another); else it goes with the region. */
+static void chunk_free(struct pl_arena_chunk *c, bool release)
 {
-	if (c->in_region)
-		pl_region_release(c, c->mapped);
-	else if (c->mapped)
+	if (c->in_region) {
+		if (release)
+			pl_region_release(c, c->mapped);
+	} else if (c->mapped) {
 		munmap(c, c->mapped);
-	else
+	} else {
 		free(c);
+	}
 }
 
-static void chunks_free(struct pl_arena_chunk *c)
+static void chunks_free(struct pl_arena_chunk *c, bool release)
 {
 	while (c) {
 		struct pl_arena_chunk *next = c->next;
-		chunk_free(c);
+		chunk_free(c, release);
 		c = next;
 	}
 }
 
 void pl_arena_free(pl_arena *a)
 {
-	chunks_free(a->head);
-	chunks_free(a->given);
+	bool release = a->region && pl_region_shared(a->region);
+	chunks_free(a->head, release);
+	chunks_free(a->given, release);
 	pl_region_drop(a->region);
 	pl_arena_init(a);
 }

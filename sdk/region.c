@@ -21,7 +21,10 @@ struct pl_region {
 	size_t len;        /* bytes reserved: PL_REGION_SIZE, or fewer */
 };
 
-enum { HUGE_PAGE = 2 * 1024 * 1024, MIN_SPAN = 64 * 1024 * 1024, HINT_TRIES = 16 };
+/* FIRST: made writable at once with the header, so that a small module's
+ * first chunks cost no system call of their own */
+enum { HUGE_PAGE = 2 * 1024 * 1024, MIN_SPAN = 64 * 1024 * 1024, HINT_TRIES = 16,
+       FIRST = 256 * 1024 };
 
 static size_t page_size(void)
 {
@@ -40,10 +43,22 @@ static char *reserve(void *at, size_t len)
 	return p == MAP_FAILED ? NULL : p;
 }
 
-/* The whole span: twice its size reserved, the aligned part kept. */
+/* Where the last whole span began: a module made after another was
+ * freed mostly finds that span free again, and one system call reserves
+ * it (a hint only: any value is safe). */
+static _Atomic uintptr_t last_whole;
+
+/* The whole span: where the last one was, or twice its size reserved and
+ * the aligned part kept. */
 static char *reserve_whole(void)
 {
-	char *p = reserve(NULL, 2 * PL_REGION_SIZE);
+	uintptr_t hint = atomic_load(&last_whole);
+	char *p = hint ? reserve((void *)hint, PL_REGION_SIZE) : NULL;
+	if (p == (char *)hint && p)
+		return p;
+	if (p)
+		munmap(p, PL_REGION_SIZE);
+	p = reserve(NULL, 2 * PL_REGION_SIZE);
 	if (!p)
 		return NULL;
 	char *base = (char *)(((uintptr_t)p + PL_REGION_SIZE - 1) & ~(PL_REGION_SIZE - 1));
@@ -52,6 +67,7 @@ static char *reserve_whole(void)
 	char *end = p + 2 * PL_REGION_SIZE;
 	if (end > base + PL_REGION_SIZE)
 		munmap(base + PL_REGION_SIZE, (size_t)(end - base - PL_REGION_SIZE));
+	atomic_store(&last_whole, (uintptr_t)base);
 	return base;
 }
 
@@ -84,7 +100,7 @@ struct pl_region *pl_region_new(void)
 	if (!base)
 		return NULL;
 	size_t page = page_size();
-	if (!writable(base, page)) {
+	if (!writable(base, FIRST)) {
 		munmap(base, len);
 		return NULL;
 	}
@@ -98,6 +114,11 @@ struct pl_region *pl_region_new(void)
 void pl_region_hold(struct pl_region *r)
 {
 	atomic_fetch_add(&r->refs, 1);
+}
+
+bool pl_region_shared(struct pl_region *r)
+{
+	return atomic_load(&r->refs) > 1;
 }
 
 void pl_region_drop(struct pl_region *r)
@@ -122,7 +143,7 @@ void *pl_region_take(struct pl_region *r, size_t size, size_t *got)
 			return NULL;
 	} while (!atomic_compare_exchange_weak(&r->top, &top, at + size));
 	char *p = (char *)r + at;
-	if (!writable(p, size))
+	if (at + size > FIRST && !writable(p, size))
 		return NULL; /* the span stays taken: it was never memory */
 	*got = size;
 	return p;

@@ -32,6 +32,8 @@ struct pl_region;
 /* A new region, held once; NULL when the address space cannot be had. */
 __attribute__((visibility("hidden"))) struct pl_region *pl_region_new(void);
 __attribute__((visibility("hidden"))) void pl_region_hold(struct pl_region *r);
+/* Whether another holds r too (when not, nobody else can come to). */
+__attribute__((visibility("hidden"))) _Bool pl_region_shared(struct pl_region *r);
 /* The last drop gives the whole span back. NULL is allowed. */
 __attribute__((visibility("hidden"))) void pl_region_drop(struct pl_region *r);
 /* At least size bytes of new memory in r (zeroed, 8-byte aligned; the
