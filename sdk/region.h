@@ -23,8 +23,13 @@
 #include <stdint.h>
 
 /* 32 GiB: 2^32 offsets of 8 bytes. At about 100 bytes an instruction
- * block, over 300 million instructions a module. */
+ * block, over 300 million instructions a module. Where addresses have 32
+ * bits, 256 MiB (a few million instructions). */
+#if UINTPTR_MAX > 0xffffffffu
 #define PL_REGION_SHIFT 35
+#else
+#define PL_REGION_SHIFT 28
+#endif
 #define PL_REGION_SIZE ((uintptr_t)1 << PL_REGION_SHIFT)
 
 struct pl_region;
