@@ -548,6 +548,46 @@ static uint32_t parse_shape(struct hr *r)
 	return parse_shape_at(r, 0);
 }
 
+
+/* The numbers of a layout, from in up to ':' or end: a permutation of the
+ * shape's rank dimensions, minor to major, as XLA requires (tiles and
+ * memory spaces after ':' are kept as written). */
+static void check_minor_to_major(struct hr *r, const char *in, const char *end, unsigned rank)
+{
+	uint64_t seen = 0; /* PL_MAX_RANK (64) dimensions at most */
+	unsigned count = 0;
+	const char *s = in;
+	while (s < end && *s != ':') {
+		const char *at = s;
+		unsigned v = 0;
+		if (!is_digit(*s))
+			fail(r, at, "expected a dimension number in the layout");
+		while (s < end && is_digit(*s) && v <= rank)
+			v = v * 10 + (unsigned)(*s++ - '0');
+		while (s < end && is_digit(*s)) /* past the rank already */
+			s++;
+		int len = (int)(s - at > 20 ? 20 : s - at);
+		if (v >= rank)
+			fail(r, at, "the layout names dimension %.*s of a shape of rank %u", len, at, rank);
+		if (seen >> v & 1)
+			fail(r, at, "the layout names dimension %.*s twice", len, at);
+		seen |= (uint64_t)1 << v;
+		count++;
+		while (s < end && *s == ' ')
+			s++;
+		if (s < end && *s == ',') {
+			s++;
+			while (s < end && *s == ' ')
+				s++;
+		} else if (s < end && *s != ':') {
+			fail(r, s, "unexpected '%c' in a layout", *s);
+		}
+	}
+	if (count != rank && !(count == 0 && s < end))
+		fail(r, in, "the layout lists %u of the shape's %u dimension%s", count, rank,
+		     rank == 1 ? "" : "s");
+}
+
 static uint32_t parse_shape_at(struct hr *r, unsigned depth)
 {
 	if (depth > PL_MAX_NESTING)
@@ -651,6 +691,7 @@ static uint32_t parse_shape_at(struct hr *r, unsigned depth)
 			}
 			if (e >= r->end)
 				fail(r, q2, "unterminated layout");
+			check_minor_to_major(r, in, e, rank);
 			n->has_layout = true;
 			n->layout = q2 + 1;
 			n->layout_len = (uint32_t)(e - (q2 + 1));

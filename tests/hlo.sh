@@ -216,6 +216,21 @@ ENTRY e {
 ' "bad.hlo:4:3: error: 'g' needs dimensions={d}" "an all-gather without dimensions"
 bad 'HloModule m
 ENTRY e {
+  ROOT a = f32[2,3]{0,0} parameter(0)
+}
+' "bad.hlo:3:23: error: the layout names dimension 0 twice" "a layout that is not a permutation"
+bad 'HloModule m
+ENTRY e {
+  ROOT a = f32[2,3]{2,0} parameter(0)
+}
+' "bad.hlo:3:21: error: the layout names dimension 2 of a shape of rank 2" "a layout past the rank"
+bad 'HloModule m
+ENTRY e {
+  ROOT a = (f32[4], f32[2,3]{1}) parameter(0)
+}
+' "bad.hlo:3:30: error: the layout lists 1 of the shape's 2 dimensions" "a layout too short, in a tuple"
+bad 'HloModule m
+ENTRY e {
   /* open
 ' "bad.hlo:3:3: error: unterminated comment" "an unterminated comment"
 bad 'HloModule m, replica_count=x
