@@ -95,6 +95,7 @@ struct mover {
 	const struct config *cfg;
 	unsigned traits[PL_OP__COUNT]; /* pl_op_traits of each op, asked once */
 	pl_inst *last_stay;       /* the last instruction that stays put, in sweep order */
+	pl_inst *terminator;      /* the function's return, or NULL (sinking stops there) */
 	struct inst_vec stay;     /* all of them, kept only with max_distance */
 	struct move_vec moves;
 	struct ptr_map nearest_store; /* buffer value -> nearest store in sweep order */
@@ -275,41 +276,11 @@ static pl_inst *hoist_dependency(struct mover *mv, pl_inst *g, bool *oom)
 	return anchor;
 }
 
-static int plan_hoists(struct mover *mv, pl_func *f)
+/* Whether i is what hoisting moves: an FSDP all-gather (or its start). */
+static bool hoist_candidate(struct mover *mv, pl_inst *i, pl_op op)
 {
-	pl_inst *prev = NULL, *prev_anchor = NULL;
-	bool prev_moved = false;
-	for (pl_inst *i = pl_func_first_inst(f); i; i = pl_inst_next(i)) {
-		pl_op op = pl_inst_op(i);
-		if ((op != PL_OP_ALL_GATHER && op != PL_OP_ALL_GATHER_START) ||
-		    !is_fsdp_all_gather(mv, i)) {
-			if (!note_stay(mv, i))
-				return PL_ENOMEM;
-			if (is_store(mv, i, op) &&
-			    !ptr_map_put(&mv->nearest_store, pl_inst_operand(i, 1), i))
-				return PL_ENOMEM;
-			continue;
-		}
-		bool oom = false;
-		pl_inst *anchor = hoist_dependency(mv, i, &oom);
-		if (oom)
-			return PL_ENOMEM;
-		if (prev)
-			anchor = later_of(anchor, prev_moved ? prev_anchor : prev);
-		anchor = later_of(anchor, distance_limit(mv));
-		bool moved = anchor != mv->last_stay;
-		if (moved) {
-			bool after_prev = prev && prev_moved && prev_anchor == anchor;
-			if (!push_move(&mv->moves, i, after_prev ? prev : anchor))
-				return PL_ENOMEM;
-		} else if (!note_stay(mv, i)) {
-			return PL_ENOMEM;
-		}
-		prev = i;
-		prev_moved = moved;
-		prev_anchor = anchor;
-	}
-	return PL_OK;
+	return (op == PL_OP_ALL_GATHER || op == PL_OP_ALL_GATHER_START) &&
+	       is_fsdp_all_gather(mv, i);
 }
 
 static int apply_hoists(struct mover *mv, pl_func *f)
@@ -339,9 +310,10 @@ static int apply_hoists(struct mover *mv, pl_func *f)
 /* The earliest instruction r must stay before, apart from the order and
  * distance rules: users of its results, stores to its operands, and the
  * function's return. */
-static pl_inst *sink_dependency(struct mover *mv, pl_inst *r, pl_inst *terminator)
+static pl_inst *sink_dependency(struct mover *mv, pl_inst *r, bool *oom)
 {
-	pl_inst *bound = terminator;
+	(void)oom;
+	pl_inst *bound = mv->terminator;
 	for (size_t k = 0; k < pl_inst_num_results(r); k++)
 		for (pl_use *u = pl_value_first_use(pl_inst_result(r, k)); u; u = pl_use_next(u)) {
 			pl_inst *user = pl_use_user(u);
@@ -353,39 +325,10 @@ static pl_inst *sink_dependency(struct mover *mv, pl_inst *r, pl_inst *terminato
 	return bound;
 }
 
-static int plan_sinks(struct mover *mv, pl_func *f)
+static bool sink_candidate(struct mover *mv, pl_inst *i, pl_op op)
 {
-	pl_inst *last = pl_func_last_inst(f);
-	pl_inst *terminator = last && (pl_inst_traits(last) & PL_TRAIT_TERMINATOR) ? last : NULL;
-	pl_inst *next = NULL, *next_bound = NULL;
-	bool next_moved = false;
-	for (pl_inst *i = last; i; i = pl_inst_prev(i)) {
-		pl_op op = pl_inst_op(i);
-		if (!is_fsdp_reduce_scatter(mv, i)) {
-			if (!note_stay(mv, i))
-				return PL_ENOMEM;
-			if (is_store(mv, i, op) &&
-			    !ptr_map_put(&mv->nearest_store, pl_inst_operand(i, 1), i))
-				return PL_ENOMEM;
-			continue;
-		}
-		pl_inst *bound = sink_dependency(mv, i, terminator);
-		if (next)
-			bound = earlier_of(bound, next_moved ? next_bound : next);
-		bound = earlier_of(bound, distance_limit(mv));
-		bool moved = bound != mv->last_stay;
-		if (moved) {
-			bool before_next = next && next_moved && next_bound == bound;
-			if (!push_move(&mv->moves, i, before_next ? next : bound))
-				return PL_ENOMEM;
-		} else if (!note_stay(mv, i)) {
-			return PL_ENOMEM;
-		}
-		next = i;
-		next_moved = moved;
-		next_bound = bound;
-	}
-	return PL_OK;
+	(void)op;
+	return is_fsdp_reduce_scatter(mv, i);
 }
 
 static int apply_sinks(struct mover *mv, pl_func *f)
@@ -410,6 +353,70 @@ static int apply_sinks(struct mover *mv, pl_func *f)
 	return PL_OK;
 }
 
+/* ---- one sweep, either way ----------------------------------------------------- */
+
+/* Hoisting sweeps forward, each FSDP all-gather going up to just after the
+ * latest instruction it must follow; sinking sweeps backward, each FSDP
+ * reduce-scatter going down to just before the earliest it must precede.
+ * The same rules, mirrored: */
+struct direction {
+	pl_inst *(*first)(const pl_func *f);
+	pl_inst *(*step)(const pl_inst *i);
+	bool (*candidate)(struct mover *mv, pl_inst *i, pl_op op);
+	/* the nearest instruction (in sweep order, the last passed) that i
+	 * must stay beyond, apart from the order and distance rules; NULL
+	 * with *oom set when out of memory */
+	pl_inst *(*dependency)(struct mover *mv, pl_inst *i, bool *oom);
+	/* of two bounds (either NULL), the one nearer i: met later in the sweep */
+	pl_inst *(*nearer)(pl_inst *a, pl_inst *b);
+};
+
+static const struct direction hoisting = {pl_func_first_inst, pl_inst_next, hoist_candidate,
+                                          hoist_dependency, later_of};
+static const struct direction sinking = {pl_func_last_inst, pl_inst_prev, sink_candidate,
+                                         sink_dependency, earlier_of};
+
+/* Plans the moves of one sweep over f: each candidate goes to just beyond
+ * its bound, or just beyond the candidate before it when both share a
+ * bound (so their order is kept), or stays put. */
+static int plan_moves(struct mover *mv, pl_func *f, const struct direction *d)
+{
+	pl_inst *last = pl_func_last_inst(f);
+	mv->terminator = last && (pl_inst_traits(last) & PL_TRAIT_TERMINATOR) ? last : NULL;
+	pl_inst *prev = NULL, *prev_bound = NULL;
+	bool prev_moved = false;
+	for (pl_inst *i = d->first(f); i; i = d->step(i)) {
+		pl_op op = pl_inst_op(i);
+		if (!d->candidate(mv, i, op)) {
+			if (!note_stay(mv, i))
+				return PL_ENOMEM;
+			if (is_store(mv, i, op) &&
+			    !ptr_map_put(&mv->nearest_store, pl_inst_operand(i, 1), i))
+				return PL_ENOMEM;
+			continue;
+		}
+		bool oom = false;
+		pl_inst *bound = d->dependency(mv, i, &oom);
+		if (oom)
+			return PL_ENOMEM;
+		if (prev)
+			bound = d->nearer(bound, prev_moved ? prev_bound : prev);
+		bound = d->nearer(bound, distance_limit(mv));
+		bool moved = bound != mv->last_stay;
+		if (moved) {
+			bool beside_prev = prev && prev_moved && prev_bound == bound;
+			if (!push_move(&mv->moves, i, beside_prev ? prev : bound))
+				return PL_ENOMEM;
+		} else if (!note_stay(mv, i)) {
+			return PL_ENOMEM;
+		}
+		prev = i;
+		prev_moved = moved;
+		prev_bound = bound;
+	}
+	return PL_OK;
+}
+
 /* ---- driver ------------------------------------------------------------------- */
 
 static int move_collectives(struct mover *mv, pl_func *f)
@@ -417,7 +424,7 @@ static int move_collectives(struct mover *mv, pl_func *f)
 	int rc = PL_OK;
 	if (mv->cfg->hoist) {
 		reset_sweep(mv);
-		if ((rc = plan_hoists(mv, f)) != PL_OK)
+		if ((rc = plan_moves(mv, f, &hoisting)) != PL_OK)
 			return rc;
 		if ((rc = apply_hoists(mv, f)) != PL_OK)
 			return rc;
@@ -425,7 +432,7 @@ static int move_collectives(struct mover *mv, pl_func *f)
 	}
 	if (mv->cfg->sink) {
 		reset_sweep(mv);
-		if ((rc = plan_sinks(mv, f)) != PL_OK)
+		if ((rc = plan_moves(mv, f, &sinking)) != PL_OK)
 			return rc;
 		if ((rc = apply_sinks(mv, f)) != PL_OK)
 			return rc;
