@@ -10,8 +10,8 @@
  * The parts: the instruction blocks (headers, operand uses, result values,
  * and the ends of chunks too short for the next block), the functions
  * with their arguments and the dictionaries' entry arrays (which lie
- * among the blocks), value names, interned strings and lists, the rest of the
- * module's arena (functions, types, chunk ends), the module's
+ * among the blocks), value names, interned strings and lists, the rest
+ * of the module's arena (types, function names, chunk ends), the module's
  * hash tables, and the reader's table of a function's values, freed
  * after reading but part of its peak (its size is computed, not seen).
  *

@@ -74,8 +74,9 @@ static bool numbered(pl_module *m, struct pl_numbered *t, uint32_t id)
 /* every key is numbered in m's keys, under its interned name */
 static bool interned_attrs(pl_module *m, const pl_attrs *d)
 {
+	const struct pl_attr_entry *v = pl_attrs_v_(d);
 	for (uint16_t k = 0; k < d->n; k++)
-		if (!numbered(m, &m->keys, pl_attrs_v_(d)[k].val.key) || !interned_attr(m, &pl_attrs_v_(d)[k].val))
+		if (!numbered(m, &m->keys, v[k].val.key) || !interned_attr(m, &v[k].val))
 			return false;
 	return true;
 }

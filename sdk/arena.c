@@ -87,7 +87,7 @@ void pl_arena_free(pl_arena *a)
 void pl_arena_give(void *arena, void *mem, size_t size)
 {
 	pl_arena *a = arena;
-	bool ours = a->region && pl_region_holds(a->region, mem);
+	bool ours = a->region && pl_region_same_(a->region, mem);
 	if (a->region && !ours) {
 		free(mem); /* outside the region, where nothing may name it */
 		return;

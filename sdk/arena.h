@@ -18,7 +18,7 @@ typedef struct pl_arena {
 	struct pl_arena_chunk *head;
 	char *cur, *end;    /* free space of head */
 	size_t next_size;   /* size of the next chunk */
-	size_t total;       /* bytes obtained from malloc */
+	size_t total;       /* usable bytes of all chunks */
 	struct pl_arena_chunk *given; /* pl_arena_give's, used before new ones */
 	/* where chunks come from: a region, held (see region.h), or NULL
 	 * for malloc and mmap */

@@ -199,8 +199,9 @@ static long attrs_find(const pl_attrs *d, const char *key)
 	if (!d->n)
 		return -1;
 	const char *const *names = pl_module_of_attrs_(d)->keys.names;
+	const struct pl_attr_entry *v = pl_attrs_v_(d);
 	for (uint16_t i = 0; i < d->n; i++)
-		if (key_matches(names[pl_attrs_v_(d)[i].val.key], key))
+		if (key_matches(names[v[i].val.key], key))
 			return i;
 	return -1;
 }
@@ -211,9 +212,10 @@ const pl_attr *pl_attrs_get(const pl_attrs *d, const char *key)
 	if (!d->n)
 		return NULL;
 	const char *const *names = pl_module_of_attrs_(d)->keys.names;
+	const struct pl_attr_entry *v = pl_attrs_v_(d);
 	for (uint16_t i = 0; i < d->n; i++)
-		if (key_matches(names[pl_attrs_v_(d)[i].val.key], key))
-			return &pl_attrs_v_(d)[i].val;
+		if (key_matches(names[v[i].val.key], key))
+			return &v[i].val;
 	return NULL;
 }
 
@@ -273,8 +275,9 @@ int pl_attrs_append_(pl_module *m, pl_attrs *d, uint32_t key, const pl_attr *val
 	int rc = attrs_own(m, d, (size_t)d->n + 1);
 	if (rc)
 		return rc;
-	attr_copy_clean(&pl_attrs_v_(d)[d->n].val, val);
-	pl_attrs_v_(d)[d->n].val.key = key & PL_KEY_MAX;
+	pl_attr *e = &pl_attrs_v_(d)[d->n].val;
+	attr_copy_clean(e, val);
+	e->key = key & PL_KEY_MAX;
 	d->n++;
 	note_pair(m, d, key);
 	return PL_OK;
@@ -309,9 +312,10 @@ int pl_attrs_set(pl_attrs *d, const char *key, const pl_attr *value)
 		int rc = attrs_own(m, d, d->n);
 		if (rc)
 			return rc;
-		uint32_t id = pl_attrs_v_(d)[i].val.key;
-		attr_copy_clean(&pl_attrs_v_(d)[i].val, value);
-		pl_attrs_v_(d)[i].val.key = id;
+		pl_attr *e = &pl_attrs_v_(d)[i].val;
+		uint32_t id = e->key;
+		attr_copy_clean(e, value);
+		e->key = id;
 		note_pair(m, d, id);
 		return PL_OK;
 	}

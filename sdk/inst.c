@@ -38,7 +38,7 @@ pl_value *pl_func_add_arg(pl_func *f, const char *name, const pl_type *t)
 		f->args = v;
 		f->args_cap = cap;
 	}
-	/* in the region, as the values uses name by offset */
+	/* in the region: uses name it by offset */
 	struct pl_arg *a = pl_arena_alloc(&f->m->insts, sizeof *a);
 	if (!a)
 		return NULL;
@@ -688,8 +688,9 @@ void pl_count_attrs_(const pl_attrs *d, struct pl_count_attrs *a)
 	                          [PL_KEY_PREDICATE] = &a->predicate,
 	                          [PL_KEY_NUM_DYNAMIC_INSTANCES] = &a->num_dynamic_instances,
 	                          [PL_KEY_FLOPS] = &a->flops};
+	const struct pl_attr_entry *entries = pl_attrs_v_(d);
 	for (uint16_t i = 0; i < d->n; i++) {
-		const pl_attr *v = &pl_attrs_v_(d)[i].val;
+		const pl_attr *v = &entries[i].val;
 		if (v->key >= PL_KEY_DOMAIN && v->key <= PL_KEY_FLOPS && !*slot[v->key])
 			*slot[v->key] = v; /* the first, as pl_attrs_get finds */
 	}
@@ -716,7 +717,7 @@ static inline int num_dynamic_instances(const pl_inst *inst, const pl_attr *a,
 		 * after a 0, the running product no longer matters) */
 		uint64_t n = 1;
 		bool zero = false, over = false;
-		for (uint32_t k = 0; k < pl_attr_len_(dom); k++) {
+		for (uint32_t k = 0, rank = pl_attr_len_(dom); k < rank; k++) {
 			const pl_attr *e = &dom->u.list[k];
 			if (e->kind != PL_ATTR_INT || e->u.i < 0)
 				return PL_ETYPE;
@@ -759,12 +760,13 @@ int pl_inst_num_dynamic_instances(const pl_inst *inst, uint64_t *out)
 {
 	/* one scan for the two keys it reads; an explicit count ends it */
 	const pl_attr *dom = NULL;
+	const struct pl_attr_entry *v = pl_attrs_v_(&inst->attrs);
 	for (uint16_t i = 0; i < inst->attrs.n; i++) {
-		uint32_t k = pl_attrs_v_(&inst->attrs)[i].val.key;
+		uint32_t k = v[i].val.key;
 		if (k == PL_KEY_NUM_DYNAMIC_INSTANCES)
-			return num_dynamic_instances(inst, &pl_attrs_v_(&inst->attrs)[i].val, NULL, out);
+			return num_dynamic_instances(inst, &v[i].val, NULL, out);
 		if (k == PL_KEY_DOMAIN && !dom)
-			dom = &pl_attrs_v_(&inst->attrs)[i].val;
+			dom = &v[i].val;
 	}
 	return num_dynamic_instances(inst, NULL, dom, out);
 }

@@ -23,10 +23,10 @@
 
 /* Memory layout: an instruction, its operand uses and its result values
  * are one block [pl_inst][pl_use x nops][pl_value x nres] of the module's
- * instruction arena, which takes its memory from the module's region
- * (region.h), as the functions' arguments do; so uses and values name
- * each other by 32-bit offsets there. Attribute lists and strings are
- * interned, so repeated domains and group names cost one copy. */
+ * instruction arena (pl_module.insts), which takes its memory from the
+ * module's region (region.h); so what lies there names each other by
+ * 32-bit offsets. Attribute lists and strings are interned, so repeated
+ * domains and group names cost one copy. */
 
 /* 12 bytes, so that a dictionary entry is 12 (a module whose instructions
  * all have their own attributes holds one array of entries each): the
@@ -291,8 +291,8 @@ struct pl_module {
 };
 
 /* --- module.c --- */
-/* A module whose instruction blocks and arguments are taken from r (which
- * it holds): the two readers of one file share one. */
+/* A module whose instruction arena takes its memory from r (which it
+ * holds): the two readers of one file share one. */
 PL_INTERNAL pl_module *pl_module_new_in_(const char *source_name, struct pl_region *r);
 PL_INTERNAL pl_module *pl_module_of_attrs_(const pl_attrs *d);
 PL_INTERNAL const char *pl_intern_str_(pl_module *m, const char *s, size_t len);
@@ -401,9 +401,10 @@ static inline const char *pl_inst_opname_(const pl_inst *i)
 /* The value under the key numbered id. */
 static inline const pl_attr *pl_attrs_find_id_(const pl_attrs *d, uint32_t id)
 {
+	const struct pl_attr_entry *v = pl_attrs_v_(d);
 	for (uint16_t i = 0; i < d->n; i++)
-		if (pl_attrs_v_(d)[i].val.key == id)
-			return &pl_attrs_v_(d)[i].val;
+		if (v[i].val.key == id)
+			return &v[i].val;
 	return NULL;
 }
 /* dst gets src's entries: shared when src shares its own already (both

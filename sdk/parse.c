@@ -223,7 +223,7 @@ static pl_value *hole(struct parser *p, const struct ref *r, uint32_t hash)
 	reserve(p, &p->holes);
 	size_t j = pl_ht_find(&p->holes, hash, value_named, r, NULL);
 	if (!pl_ht_used(&p->holes, j)) {
-		/* in the region, as the values uses name by offset */
+		/* in the region: uses name it by offset */
 		pl_value *v = nn(p, pl_arena_alloc(&p->m->insts, sizeof *v));
 		memset(v, 0, sizeof *v);
 		v->name = value_name(p, r, hash);

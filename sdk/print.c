@@ -220,7 +220,7 @@ static void out_list(struct out *o, const void *arg)
 {
 	const pl_attr *a = arg;
 	out_c(o, '[');
-	for (uint32_t k = 0; k < pl_attr_len_(a); k++) {
+	for (uint32_t k = 0, n = pl_attr_len_(a); k < n; k++) {
 		if (k)
 			out_lit(o, ", ");
 		out_attr(o, &a->u.list[k]);
@@ -251,9 +251,10 @@ static inline void out_attr(struct out *o, const pl_attr *a)
 static void out_attrs(struct out *o, const pl_attrs *d, const pl_module *m)
 {
 	out_c(o, '{');
+	const struct pl_attr_entry *v = pl_attrs_v_(d);
 	for (uint16_t k = 0; k < d->n; k++) {
-		const char *key = pl_key_name_(m, pl_attrs_v_(d)[k].val.key);
-		const pl_attr *a = &pl_attrs_v_(d)[k].val;
+		const pl_attr *a = &v[k].val;
+		const char *key = pl_key_name_(m, a->key);
 		struct key_text *kt = &o->keys[pl_ht_hash_ptr(key) % KEY_SLOTS];
 		size_t skip = k ? 0 : 2, klen; /* no ", " before the first */
 		if (kt->key != key && (klen = strlen(key)) + 5 <= 30) {

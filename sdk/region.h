@@ -5,11 +5,12 @@
  * aligned to its size (or, where the process may not have so much
  * address space, the start of such a span). Nothing in it is memory
  * until a chunk of it is taken (pl_region_take), so a module that holds
- * ten instructions costs what ten instructions cost. Because the span is aligned to its size,
- * anything inside it finds the region's start from its own address, and
- * one object in the region names another by a 32-bit offset in 8-byte
- * units (pl_region_off_, pl_region_at_) instead of a 64-bit pointer: an
- * operand use is 16 bytes instead of 32, a value 24 instead of 32.
+ * ten instructions costs what ten instructions cost. Because the span is
+ * aligned to its size, anything inside it finds the region's start from
+ * its own address, and one object in the region names another by a
+ * 32-bit offset in 8-byte units (pl_region_off_, pl_region_at_) instead
+ * of a 64-bit pointer: an operand use is 16 bytes instead of 32, a
+ * value 24 instead of 32.
  *
  * Several arenas may take chunks of one region at once (the two readers
  * of one file do, so that the offsets in what the second reads stay valid
@@ -49,16 +50,11 @@ __attribute__((visibility("hidden"))) void *pl_region_take(struct pl_region *r, 
  * of [p, p + size) go back to the system (the span stays reserved until
  * the region goes). */
 __attribute__((visibility("hidden"))) void pl_region_release(void *p, size_t size);
-/* Whether a and b lie in one region's span. */
+/* Whether a and b lie in one region's span (a region lies at the start
+ * of its own: pl_region_same_(r, p) says whether p is in r). */
 static inline int pl_region_same_(const void *a, const void *b)
 {
 	return (((uintptr_t)a ^ (uintptr_t)b) & ~(PL_REGION_SIZE - 1)) == 0;
-}
-
-/* Whether p lies in r's span. */
-static inline int pl_region_holds(const struct pl_region *r, const void *p)
-{
-	return ((uintptr_t)p & ~(PL_REGION_SIZE - 1)) == (uintptr_t)r;
 }
 
 /* The offset of p, which lies in a region, in 8-byte units from its

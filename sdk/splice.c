@@ -122,9 +122,10 @@ static void remap_attrs(struct remap *r, pl_attrs *d)
 	if (!d->fresh)
 		return;
 	d->fresh = false;
+	struct pl_attr_entry *v = pl_attrs_v_(d);
 	for (uint16_t k = 0; k < d->n; k++) {
-		pl_attrs_v_(d)[k].val.key = r->key_ids[pl_attrs_v_(d)[k].val.key] & PL_KEY_MAX;
-		remap_attr(r, &pl_attrs_v_(d)[k].val);
+		v[k].val.key = r->key_ids[v[k].val.key] & PL_KEY_MAX;
+		remap_attr(r, &v[k].val);
 	}
 	pl_count_note_(r->to, d);
 }

@@ -14,9 +14,9 @@
 enum { PRED_MEMO_SLOTS = 256, DICT_MEMO_SLOTS = 256, DOMAIN_MEMO_SLOTS = 256,
        KEY_SLOTS = 256 };
 
+/* an interned list's address says its length too */
 struct pred_memo {
 	const pl_attr *list;
-	uint32_t len;
 	size_t rank;
 };
 
@@ -73,10 +73,7 @@ struct verifier {
 	struct pred_memo preds[PRED_MEMO_SLOTS];
 	struct dict_memo dicts[DICT_MEMO_SLOTS];
 	/* domain lists found good, by address (lists are interned) */
-	struct {
-		const pl_attr *list;
-		uint32_t len;
-	} domains[DOMAIN_MEMO_SLOTS];
+	const pl_attr *domains[DOMAIN_MEMO_SLOTS];
 	struct key_class keys[KEY_SLOTS];
 	unsigned traits[PL_OP__COUNT]; /* pl_op_traits of each op */
 };
@@ -155,8 +152,9 @@ static bool find_reserved(struct verifier *v, const pl_inst *i, struct reserved 
 {
 	memset(r, 0, sizeof *r);
 	bool any = false;
+	const struct pl_attr_entry *entries = pl_attrs_v_(&i->attrs);
 	for (uint16_t k = 0; k < i->attrs.n; k++) {
-		uint32_t key = pl_attrs_v_(&i->attrs)[k].val.key;
+		uint32_t key = entries[k].val.key;
 		struct key_class *c = &v->keys[key % KEY_SLOTS];
 		if (c->key != key) {
 			c->key = key;
@@ -166,7 +164,7 @@ static bool find_reserved(struct verifier *v, const pl_inst *i, struct reserved 
 			continue;
 		const pl_attr **slot = (const pl_attr **)(void *)((char *)r + c->off);
 		if (!*slot)
-			*slot = &pl_attrs_v_(&i->attrs)[k].val; /* the first, as pl_attrs_get finds */
+			*slot = &entries[k].val; /* the first, as pl_attrs_get finds */
 		any = true;
 	}
 	return any;
@@ -191,7 +189,7 @@ static bool predicate_known_good(struct verifier *v, const pl_attr *pred, size_t
 {
 	const struct pred_memo *e =
 		&v->preds[(((uintptr_t)pred->u.list >> 4) ^ rank) & (PRED_MEMO_SLOTS - 1)];
-	return e->list == pred->u.list && e->len == pl_attr_len_(pred) && e->rank == rank;
+	return e->list == pred->u.list && e->rank == rank;
 }
 
 static void remember_good_predicate(struct verifier *v, const pl_attr *pred, size_t rank)
@@ -199,7 +197,6 @@ static void remember_good_predicate(struct verifier *v, const pl_attr *pred, siz
 	struct pred_memo *e =
 		&v->preds[(((uintptr_t)pred->u.list >> 4) ^ rank) & (PRED_MEMO_SLOTS - 1)];
 	e->list = pred->u.list;
-	e->len = pl_attr_len_(pred);
 	e->rank = rank;
 }
 
@@ -212,15 +209,12 @@ static inline size_t domain_slot(const pl_attr *dom)
 
 static bool domain_known_good(const struct verifier *v, const pl_attr *dom)
 {
-	size_t j = domain_slot(dom);
-	return v->domains[j].list == dom->u.list && v->domains[j].len == pl_attr_len_(dom);
+	return v->domains[domain_slot(dom)] == dom->u.list;
 }
 
 static void remember_good_domain(struct verifier *v, const pl_attr *dom)
 {
-	size_t j = domain_slot(dom);
-	v->domains[j].list = dom->u.list;
-	v->domains[j].len = pl_attr_len_(dom);
+	v->domains[domain_slot(dom)] = dom->u.list;
 }
 
 static void check_type_size(struct verifier *v, const pl_inst *i, const pl_type *t,
@@ -259,14 +253,15 @@ static void check_reserved(struct verifier *v, const pl_inst *i, const struct re
 
 	const pl_attr *dom = want(v, i, r->domain, "domain", PL_ATTR_LIST);
 	bool dom_ok = dom != NULL;
+	uint32_t rank = dom ? pl_attr_len_(dom) : 0;
 	if (dom && domain_known_good(v, dom)) {
 		/* checked below before, with no error */
 	} else if (dom) {
-		if (pl_attr_len_(dom) > PL_MAX_RANK) {
+		if (rank > PL_MAX_RANK) {
 			inst_error(v, i, "attribute 'domain' has more than %d dimensions", PL_MAX_RANK);
 			dom_ok = false;
 		}
-		for (uint32_t k = 0; dom_ok && k < pl_attr_len_(dom); k++) {
+		for (uint32_t k = 0; dom_ok && k < rank; k++) {
 			const pl_attr *e = &dom->u.list[k];
 			if (e->kind != PL_ATTR_INT || e->u.i < 0) {
 				inst_error(v, i, "attribute 'domain' must list integers >= 0 "
@@ -281,9 +276,9 @@ static void check_reserved(struct verifier *v, const pl_inst *i, const struct re
 		 * pl_domain_count later failed on it with PL_EOVERFLOW). */
 		uint64_t n = 1;
 		bool zero = false;
-		for (uint32_t k = 0; dom_ok && k < pl_attr_len_(dom); k++)
+		for (uint32_t k = 0; dom_ok && k < rank; k++)
 			zero = zero || dom->u.list[k].u.i == 0;
-		for (uint32_t k = 0; dom_ok && !zero && k < pl_attr_len_(dom); k++) {
+		for (uint32_t k = 0; dom_ok && !zero && k < rank; k++) {
 			uint64_t d = (uint64_t)dom->u.list[k].u.i;
 			if (n > (uint64_t)INT64_MAX / d) {
 				inst_error(v, i, "the product of 'domain' overflows int64");
@@ -304,10 +299,11 @@ static void check_reserved(struct verifier *v, const pl_inst *i, const struct re
 				inst_error(v, i, "attribute 'predicate' needs a 'domain'");
 			return;
 		}
-		if (dom_ok && predicate_known_good(v, pred, pl_attr_len_(dom)))
+		if (dom_ok && predicate_known_good(v, pred, rank))
 			return;
 		int errors = v->errors;
-		for (uint32_t k = 0; k < pl_attr_len_(pred); k++) {
+		uint32_t npred = pl_attr_len_(pred);
+		for (uint32_t k = 0; k < npred; k++) {
 			const pl_attr *s = &pred->u.list[k];
 			if (s->kind != PL_ATTR_STRING) {
 				inst_error(v, i, "attribute 'predicate' must list strings "
@@ -319,7 +315,7 @@ static void check_reserved(struct verifier *v, const pl_inst *i, const struct re
 			pl_constraint *c = NULL;
 			size_t col = 0;
 			const char *msg = NULL;
-			int rc = pl_constraint_parse(s->u.s, pl_attr_len_(s), pl_attr_len_(dom), &c, &col, &msg);
+			int rc = pl_constraint_parse(s->u.s, pl_attr_len_(s), rank, &c, &col, &msg);
 			if (rc == PL_EPARSE) {
 				/* quoted as the text form writes it: a newline or a
 				 * NUL in the constraint stays in one message */
@@ -332,8 +328,8 @@ static void check_reserved(struct verifier *v, const pl_inst *i, const struct re
 				inst_error(v, i, "out of memory");
 			pl_constraint_free(c);
 		}
-		if (dom_ok && pl_attr_len_(pred) && v->errors == errors)
-			remember_good_predicate(v, pred, pl_attr_len_(dom));
+		if (dom_ok && npred && v->errors == errors)
+			remember_good_predicate(v, pred, rank);
 	}
 }
 
@@ -547,10 +543,11 @@ static void flight_add(struct verifier *v, const pl_inst *s, const pl_inst *d)
 static void check_store_in_flight(struct verifier *v, const pl_inst *i)
 {
 	const pl_use *ops = pl_inst_ops_(i);
-	const struct flight_slot *e = flight_find(&v->flight, pl_use_val_(&ops[1]));
+	const pl_value *buf = pl_use_val_(&ops[1]);
+	const struct flight_slot *e = flight_find(&v->flight, buf);
 	if (!e || e->done->pos <= i->pos)
 		return;
-	const char *nm = pl_use_val_(&ops[1])->name ? pl_use_val_(&ops[1])->name : "<unnamed>";
+	const char *nm = buf->name ? buf->name : "<unnamed>";
 	if (e->start->line)
 		inst_error(v, i, "writes %%%s, an operand of '%s' (line %u), while it is in flight",
 		           nm, pl_inst_opname_(e->start), e->start->line);
@@ -610,14 +607,15 @@ static void check_done(struct verifier *v, const pl_inst *i)
 		inst_error(v, i, "operand 0 (%%%s) is not a result of a collective start", nm0);
 		return;
 	}
-	for (uint32_t k = 1; k < i->nops; k++)
-		if (pl_value_def_(pl_use_val_(&ops[k])) != s) {
-			const pl_value *vk = pl_use_val_(&ops[k]);
+	for (uint32_t k = 1; k < i->nops; k++) {
+		const pl_value *vk = pl_use_val_(&ops[k]);
+		if (pl_value_def_(vk) != s) {
 			const char *nm = vk->name ? vk->name : "<unnamed>";
 			inst_error(v, i, "operand %u (%%%s) is not a result of the start of "
 			                 "operand 0 (%%%s)", k, nm, nm0);
 			return;
 		}
+	}
 	pl_op want_start = start_of_done(pl_inst_op_(i));
 	if (pl_inst_op_(s) != want_start)
 		inst_error(v, i, "takes the results of '%s', not of '%s'", pl_inst_opname_(s),
@@ -629,24 +627,26 @@ static void check_done(struct verifier *v, const pl_inst *i)
 		return;
 	}
 	const pl_value *sres = pl_inst_res_(s);
-	for (uint32_t k = 0; k < i->nops; k++)
-		if (pl_use_val_(&ops[k]) != &sres[k]) {
-			const char *nm = pl_use_val_(&ops[k])->name ? pl_use_val_(&ops[k])->name : "<unnamed>";
+	for (uint32_t k = 0; k < i->nops; k++) {
+		const pl_value *vk = pl_use_val_(&ops[k]);
+		if (vk != &sres[k]) {
+			const char *nm = vk->name ? vk->name : "<unnamed>";
 			inst_error(v, i, "operand %u (%%%s) is result %zu of its start; a done "
-			                 "takes all of them, in order", k, nm,
-			           (size_t)(pl_use_val_(&ops[k]) - sres));
+			                 "takes all of them, in order", k, nm, (size_t)(vk - sres));
 			return;
 		}
+	}
 	if (i->nres != i->nops) {
 		inst_error(v, i, "a done has one result per operand (%u operand%s, %u result%s)",
 		           i->nops, i->nops == 1 ? "" : "s", i->nres, i->nres == 1 ? "" : "s");
 		return;
 	}
 	const pl_value *res = pl_inst_res_(i);
-	for (uint32_t k = 0; k < i->nres; k++)
-		if (res[k].type && res[k].type != pl_use_val_(&ops[k])->type)
-			type_mismatch(v, i, k, res[k].type, pl_use_val_(&ops[k])->type, NULL, 0,
-			              PL_DTYPE_INVALID);
+	for (uint32_t k = 0; k < i->nres; k++) {
+		const pl_type *t = pl_use_val_(&ops[k])->type;
+		if (res[k].type && res[k].type != t)
+			type_mismatch(v, i, k, res[k].type, t, NULL, 0, PL_DTYPE_INVALID);
+	}
 }
 
 /* Operand and result counts of the ops the SDK knows. */
