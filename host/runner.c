@@ -5,6 +5,9 @@
 
 #include <stdlib.h>
 #include <string.h>
+#ifdef HAVE_MALLOC_TRIM
+#include <malloc.h>
+#endif
 
 static void option_error(const struct step *s, const struct setting *set, const char *msg)
 {
@@ -122,6 +125,12 @@ int runner_run(struct pipeline *pl, pl_module *m, const struct run_options *opts
 		double t0 = now_seconds();
 		int rc = s->desc->run(s->ctx, s->state, m);
 		s->seconds += now_seconds() - t0;
+#ifdef HAVE_MALLOC_TRIM
+		/* What the pass freed goes back to the system: the C library
+		 * keeps it otherwise, and the next pass's memory would come on
+		 * top of it, raising the peak by every pass's scratch at once. */
+		malloc_trim(0);
+#endif
 		crash_set_current(NULL, NULL);
 		print_reports(s);
 		if (rc != PL_OK || pl_ctx_num_errors(s->ctx) != errors) {

@@ -19,6 +19,16 @@
  * older generation are empty. So a table reused per function costs what
  * the function needs, not what the largest one before it needed.
  *
+ * A table of offsets (base set before first use) holds items that all lie
+ * after base, 8-byte aligned, less than 32 GiB on (one module's
+ * region, say): an item is kept as a 32-bit count of 8-byte units from
+ * base, 0 meaning empty, beside its hash, in slots of 8 bytes where a
+ * pointer's take 16. A large table is probed at random, far beyond the
+ * caches: half the bytes is half the misses. Such slots have no
+ * generation: pl_ht_clear zeroes them, or frees them when they are many
+ * more than the items were (so a reused table still costs what each use
+ * needs).
+ *
  * The table is iterated (pl_ht_at) only where its order cannot reach
  * output: for a yes or no over all its items, or for work on each item
  * that no other item's changes (merging one set into another, say).
@@ -39,13 +49,23 @@ struct pl_ht_slot {
 	uint32_t gen; /* in use when it is the table's gen */
 };
 
+/* A slot of a table of offsets (see above). */
+struct pl_ht_slot32 {
+	uint32_t item;
+	uint32_t hash;
+};
+
 struct pl_ht {
-	struct pl_ht_slot *slots;
+	union {
+		struct pl_ht_slot *slots;     /* unless base */
+		struct pl_ht_slot32 *slots32; /* when base */
+	};
 	void **vals;    /* a map's values, beside slots; NULL for a set */
 	size_t cap;     /* 0 or a power of two */
 	size_t count;
 	uint32_t gen;   /* never 0 once slots exist: zeroed slots are empty */
 	bool map;       /* set before first use: keep a value per slot */
+	const char *base; /* set before first use: a table of offsets */
 	/* Optional: where the slots the table outgrows go, instead of to
 	 * free() (the library gives their written pages to the arenas of the
 	 * module being read, pl_arena_give) */
@@ -77,9 +97,26 @@ static inline bool pl_ht_same_ptr(const void *item, const void *probe, const voi
 	return item == probe;
 }
 
+static inline size_t pl_ht_slot_size_(const struct pl_ht *t)
+{
+	return t->base ? sizeof *t->slots32 : sizeof *t->slots;
+}
+
 static inline bool pl_ht_used(const struct pl_ht *t, size_t j)
 {
-	return t->slots[j].gen == t->gen;
+	return t->base ? t->slots32[j].item != 0 : t->slots[j].gen == t->gen;
+}
+
+/* The item of the used slot j. */
+static inline const void *pl_ht_item_(const struct pl_ht *t, size_t j)
+{
+	return t->base ? t->base + (size_t)t->slots32[j].item * 8 : t->slots[j].item;
+}
+
+/* The hash of the item in the used slot j. */
+static inline uint32_t pl_ht_hash_at(const struct pl_ht *t, size_t j)
+{
+	return t->base ? t->slots32[j].hash : t->slots[j].hash;
 }
 
 /* The slot holding an item equal to probe, or the empty slot where it
@@ -89,6 +126,15 @@ static inline size_t pl_ht_find(const struct pl_ht *t, uint32_t hash, pl_ht_same
                                 const void *probe, const void *ctx)
 {
 	size_t mask = t->cap - 1;
+	if (t->base) {
+		for (size_t j = hash & mask;; j = (j + 1) & mask) {
+			const struct pl_ht_slot32 *s = &t->slots32[j];
+			if (!s->item)
+				return j;
+			if (s->hash == hash && same(t->base + (size_t)s->item * 8, probe, ctx))
+				return j;
+		}
+	}
 	for (size_t j = hash & mask;; j = (j + 1) & mask) {
 		const struct pl_ht_slot *s = &t->slots[j];
 		if (s->gen != t->gen)
@@ -103,7 +149,7 @@ static inline size_t pl_ht_find(const struct pl_ht *t, uint32_t hash, pl_ht_same
 static inline void pl_ht_prefetch(const struct pl_ht *t, uint32_t hash)
 {
 	if (t->cap)
-		__builtin_prefetch(&t->slots[hash & (t->cap - 1)]);
+		__builtin_prefetch((const char *)t->slots + (hash & (t->cap - 1)) * pl_ht_slot_size_(t));
 }
 
 /* The item equal to probe, or NULL (also in an empty table). */
@@ -113,7 +159,7 @@ static inline const void *pl_ht_get(const struct pl_ht *t, uint32_t hash, pl_ht_
 	if (!t->count)
 		return NULL;
 	size_t j = pl_ht_find(t, hash, same, probe, ctx);
-	return pl_ht_used(t, j) ? t->slots[j].item : NULL;
+	return pl_ht_used(t, j) ? pl_ht_item_(t, j) : NULL;
 }
 
 /* The slots are zeroed by writing, not by calloc: a page of a large
@@ -164,7 +210,7 @@ static inline void pl_ht_slots_free_(const struct pl_ht *t, void *p, size_t n)
 
 static inline bool pl_ht_alloc_(struct pl_ht *t, size_t cap)
 {
-	size_t n = cap <= SIZE_MAX / sizeof *t->slots ? cap * sizeof *t->slots : 0;
+	size_t n = cap <= SIZE_MAX / sizeof *t->slots ? cap * pl_ht_slot_size_(t) : 0;
 	t->slots = !n ? NULL : t->take ? t->take(t->give_back_to, n) : pl_ht_mem_(n);
 	t->vals = t->map && t->slots ? malloc(cap * sizeof *t->vals) : NULL;
 	if (!t->slots || (t->map && !t->vals)) {
@@ -172,7 +218,7 @@ static inline bool pl_ht_alloc_(struct pl_ht *t, size_t cap)
 		free(t->vals);
 		return false;
 	}
-	pl_ht_zero_(t->slots, cap * sizeof *t->slots);
+	pl_ht_zero_(t->slots, n);
 	if (t->map)
 		pl_ht_zero_(t->vals, cap * sizeof *t->vals);
 	t->cap = cap;
@@ -188,20 +234,25 @@ static inline bool pl_ht_grow_(struct pl_ht *t)
 		return false;
 	}
 	for (size_t i = 0; i < old.cap; i++) {
-		if (old.slots[i].gen != old.gen)
+		if (!pl_ht_used(&old, i))
 			continue;
-		size_t j = old.slots[i].hash & (t->cap - 1);
-		while (t->slots[j].gen == t->gen)
+		size_t j = pl_ht_hash_at(&old, i) & (t->cap - 1);
+		while (pl_ht_used(t, j))
 			j = (j + 1) & (t->cap - 1);
-		t->slots[j] = old.slots[i];
-		t->slots[j].gen = t->gen;
+		if (t->base) {
+			t->slots32[j] = old.slots32[i];
+		} else {
+			t->slots[j] = old.slots[i];
+			t->slots[j].gen = t->gen;
+		}
 		if (t->map)
 			t->vals[j] = old.vals[i];
 	}
+	size_t old_bytes = old.cap * pl_ht_slot_size_(&old);
 	if (t->give_back && old.slots)
-		t->give_back(t->give_back_to, old.slots, old.cap * sizeof *old.slots);
+		t->give_back(t->give_back_to, old.slots, old_bytes);
 	else
-		pl_ht_slots_free_(t, old.slots, old.cap * sizeof *old.slots);
+		pl_ht_slots_free_(t, old.slots, old_bytes);
 	free(old.vals);
 	return true;
 }
@@ -227,13 +278,17 @@ static inline bool pl_ht_reserve_n(struct pl_ht *t, size_t n)
  * item, in an order that depends on the hashes (see above). */
 static inline const void *pl_ht_at(const struct pl_ht *t, size_t j)
 {
-	return t->slots[j].gen == t->gen ? t->slots[j].item : NULL;
+	return pl_ht_used(t, j) ? pl_ht_item_(t, j) : NULL;
 }
 
 /* Fills the empty slot j (from pl_ht_find after pl_ht_reserve). */
 static inline void pl_ht_put(struct pl_ht *t, size_t j, uint32_t hash, const void *item)
 {
-	t->slots[j] = (struct pl_ht_slot){item, hash, t->gen};
+	if (t->base)
+		t->slots32[j] = (struct pl_ht_slot32){
+			(uint32_t)((size_t)((const char *)item - t->base) / 8), hash};
+	else
+		t->slots[j] = (struct pl_ht_slot){item, hash, t->gen};
 	t->count++;
 }
 
@@ -262,11 +317,22 @@ static inline bool pl_ht_ptr_put(struct pl_ht *t, const void *key, void *val)
 	return true;
 }
 
-/* Empties the table, keeping its memory. */
+static inline void pl_ht_free(struct pl_ht *t);
+
+/* Empties the table, keeping its memory (a table of offsets: unless it is
+ * far larger than its items needed). */
 static inline void pl_ht_clear(struct pl_ht *t)
 {
 	if (!t->count)
 		return;
+	if (t->base) {
+		if (t->count * 8 < t->cap && t->cap > 64)
+			pl_ht_free(t);
+		else
+			memset(t->slots32, 0, t->cap * sizeof *t->slots32);
+		t->count = 0;
+		return;
+	}
 	t->count = 0;
 	if (++t->gen == 0) { /* wrapped: slots of every age would look in use */
 		memset(t->slots, 0, t->cap * sizeof *t->slots);
@@ -276,9 +342,9 @@ static inline void pl_ht_clear(struct pl_ht *t)
 
 static inline void pl_ht_free(struct pl_ht *t)
 {
-	pl_ht_slots_free_(t, t->slots, t->cap * sizeof *t->slots);
+	pl_ht_slots_free_(t, t->slots, t->cap * pl_ht_slot_size_(t));
 	free(t->vals);
-	*t = (struct pl_ht){.map = t->map, .give_back = t->give_back,
+	*t = (struct pl_ht){.map = t->map, .base = t->base, .give_back = t->give_back,
 	                    .give_back_to = t->give_back_to, .take = t->take,
 	                    .release = t->release};
 }

@@ -1598,7 +1598,7 @@ static bool inst_tree(struct hw *w, pl_inst *i, struct ent *e, struct pl_strbuf 
                       bool *offsets)
 {
 	size_t nres = pl_inst_num_results(i);
-	const pl_type **t = malloc((nres + pl_inst_num_operands(i) + 1) * sizeof *t);
+	const pl_type **t = calloc(nres + pl_inst_num_operands(i) + 1, sizeof *t);
 	if (!t) {
 		set_err(w, PL_ENOMEM);
 		return false;

@@ -155,7 +155,6 @@ static bool is_word(const struct parser *p, const char *w)
 	return pl_lex_is_word_(&p->lx, w, strlen(w));
 }
 
-
 /* c (NUL-terminated, no NUL inside) is r's text */
 static bool same_text(const char *c, const struct ref *r)
 {
@@ -229,7 +228,7 @@ static pl_value *hole(struct parser *p, const struct ref *r, uint32_t hash)
 		v->name = value_name(p, r, hash);
 		pl_ht_put(&p->holes, j, hash, v);
 	}
-	return (pl_value *)(uintptr_t)p->holes.slots[j].item;
+	return (pl_value *)(uintptr_t)pl_ht_item_(&p->holes, j);
 }
 
 static pl_value *use_value(struct parser *p, const struct ref *r)
@@ -808,11 +807,10 @@ static void parse_func(struct parser *p)
 	parse_body(p, f);
 }
 
-/* The tables of values by name, which in a large function grow far
- * bigger than anything else the reader frees, take their slots from m's
- * region and give the slots they outgrow to m's instruction arena, for
- * the instructions and dictionaries read next (see pl_arena_give); their
- * last slots go back to the system when they are freed. */
+/* The tables of values by name, far bigger in a large function than
+ * anything else the reader frees, hold the values as offsets in m's
+ * region, take their slots from it and give those they outgrow to m's
+ * instruction arena (pl_arena_give); the last go back when freed. */
 static void give_tables_to(struct parser *p, pl_module *m)
 {
 	struct pl_ht *tables[] = {&p->values, &p->holes};
@@ -821,6 +819,7 @@ static void give_tables_to(struct parser *p, pl_module *m)
 		tables[k]->give_back_to = &m->insts;
 		tables[k]->take = pl_arena_take_table;
 		tables[k]->release = pl_arena_release_table;
+		tables[k]->base = (const char *)m->insts.region; /* at its span's start */
 	}
 }
 

@@ -158,9 +158,9 @@ static bool named_as(const void *item, const void *probe, const void *ctx)
 static pl_value *named_in(const struct pl_ht *values, const struct pl_ht *mine, size_t j)
 {
 	if (j + PREFETCH_AHEAD < mine->cap && pl_ht_at(mine, j + PREFETCH_AHEAD))
-		pl_ht_prefetch(values, mine->slots[j + PREFETCH_AHEAD].hash);
+		pl_ht_prefetch(values, pl_ht_hash_at(mine, j + PREFETCH_AHEAD));
 	const pl_value *v = pl_ht_at(mine, j);
-	return v ? (pl_value *)(uintptr_t)pl_ht_get(values, mine->slots[j].hash, named_as, v, NULL)
+	return v ? (pl_value *)(uintptr_t)pl_ht_get(values, pl_ht_hash_at(mine, j), named_as, v, NULL)
 	         : NULL;
 }
 

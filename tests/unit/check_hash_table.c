@@ -6,7 +6,10 @@
  *          hashes of different items; clearing in O(1) by generation,
  *          generation wrap-around; a map's values survive growth; the
  *          map keyed by address (get, put, replace, absent, cleared);
- *          the slots a table outgrows go to its give_back;
+ *          the slots a table outgrows go to its give_back; a table of
+ *          offsets (8-byte slots): the same finds across growth and
+ *          hash collisions, a map, iteration, the hash of a slot,
+ *          clearing (memory kept, or freed when far too large);
  * sharing: equal dictionaries read share their entries, and writing one
  *          (copy on write) leaves the other as it was; equal value names
  *          share one copy; reading unique dictionaries gives each its own.
@@ -271,6 +274,111 @@ START_TEST(test_slots_taken_and_released)
 }
 END_TEST
 
+/* items of a table of offsets: 8-byte aligned, after its base */
+static uint64_t span[6001];
+
+static const void *span_item(size_t k) { return &span[k]; }
+
+START_TEST(test_offsets_insert_find_grow)
+{
+	struct pl_ht t = {.base = (const char *)span};
+	enum { N = 6000 };
+	for (size_t k = 1; k <= N; k++) {
+		ck_assert(pl_ht_reserve(&t));
+		size_t j = pl_ht_find(&t, poor_hash(k), pl_ht_same_ptr, span_item(k), NULL);
+		ck_assert(!pl_ht_used(&t, j));
+		pl_ht_put(&t, j, poor_hash(k), span_item(k));
+		ck_assert_ptr_eq(pl_ht_at(&t, j), span_item(k));
+		ck_assert_uint_eq(pl_ht_hash_at(&t, j), poor_hash(k));
+	}
+	ck_assert_uint_eq(t.count, N);
+	for (size_t k = 1; k <= N; k++)
+		ck_assert_ptr_eq(pl_ht_get(&t, poor_hash(k), pl_ht_same_ptr, span_item(k), NULL),
+		                 span_item(k));
+	/* an address not entered, with the hash of one that is: absent */
+	ck_assert_ptr_null(pl_ht_get(&t, poor_hash(1), pl_ht_same_ptr, &span[0], NULL));
+	/* every item once, at the slot its hash says */
+	size_t seen = 0;
+	for (size_t j = 0; j < t.cap; j++) {
+		const uint64_t *item = pl_ht_at(&t, j);
+		if (!item)
+			continue;
+		seen++;
+		ck_assert_uint_eq(pl_ht_hash_at(&t, j), poor_hash((size_t)(item - span)));
+	}
+	ck_assert_uint_eq(seen, N);
+	pl_ht_free(&t);
+	ck_assert_ptr_eq(t.base, (const char *)span); /* for its next use */
+	ck_assert_ptr_null(pl_ht_get(&t, poor_hash(5), pl_ht_same_ptr, span_item(5), NULL));
+}
+END_TEST
+
+START_TEST(test_offsets_slots_are_8_bytes)
+{
+	struct pool pool = {0};
+	struct pl_ht t = {.base = (const char *)span, .take = pool_take, .release = pool_release,
+	                  .give_back_to = &pool};
+	for (size_t k = 1; k <= 1000; k++) {
+		ck_assert(pl_ht_reserve(&t));
+		size_t j = pl_ht_find(&t, pl_ht_hash_ptr(span_item(k)), pl_ht_same_ptr, span_item(k), NULL);
+		pl_ht_put(&t, j, pl_ht_hash_ptr(span_item(k)), span_item(k));
+	}
+	ck_assert_uint_eq(pool.live_bytes, t.cap * 8);
+	pl_ht_free(&t);
+	ck_assert_uint_eq(pool.live_bytes, 0);
+	ck_assert_int_eq(pool.released, pool.taken);
+}
+END_TEST
+
+START_TEST(test_offsets_map)
+{
+	struct pl_ht t = {.base = (const char *)span};
+	for (size_t k = 1; k <= 3000; k++)
+		ck_assert(pl_ht_ptr_put(&t, span_item(k), (void *)(uintptr_t)(k * 3)));
+	ck_assert(pl_ht_ptr_put(&t, span_item(10), (void *)(uintptr_t)7)); /* replaced */
+	for (size_t k = 1; k <= 3000; k++)
+		ck_assert_ptr_eq(pl_ht_ptr_get(&t, span_item(k)),
+		                 (void *)(uintptr_t)(k == 10 ? 7 : k * 3));
+	ck_assert_ptr_null(pl_ht_ptr_get(&t, span_item(3001)));
+	pl_ht_free(&t);
+}
+END_TEST
+
+START_TEST(test_offsets_clear)
+{
+	struct pl_ht t = {.base = (const char *)span};
+	/* a table about as full as its last use keeps its memory */
+	for (int round = 0; round < 3; round++) {
+		for (size_t k = 1; k <= 1000; k++) {
+			ck_assert(pl_ht_reserve(&t));
+			size_t j = pl_ht_find(&t, poor_hash(k), pl_ht_same_ptr, span_item(k + (size_t)round), NULL);
+			ck_assert(!pl_ht_used(&t, j));
+			pl_ht_put(&t, j, poor_hash(k), span_item(k + (size_t)round));
+		}
+		size_t cap = t.cap;
+		pl_ht_clear(&t);
+		ck_assert_uint_eq(t.count, 0);
+		ck_assert_uint_eq(t.cap, cap);
+		for (size_t j = 0; j < t.cap; j++)
+			ck_assert(!pl_ht_used(&t, j));
+	}
+	/* one far larger than the next use needed is freed when cleared */
+	for (size_t k = 1; k <= 5; k++) {
+		ck_assert(pl_ht_reserve(&t));
+		size_t j = pl_ht_find(&t, poor_hash(k), pl_ht_same_ptr, span_item(k), NULL);
+		pl_ht_put(&t, j, poor_hash(k), span_item(k));
+	}
+	pl_ht_clear(&t);
+	ck_assert_uint_eq(t.cap, 0);
+	ck_assert_ptr_null(pl_ht_get(&t, poor_hash(3), pl_ht_same_ptr, span_item(3), NULL));
+	ck_assert(pl_ht_reserve(&t)); /* and used again */
+	size_t j = pl_ht_find(&t, poor_hash(3), pl_ht_same_ptr, span_item(3), NULL);
+	pl_ht_put(&t, j, poor_hash(3), span_item(3));
+	ck_assert_ptr_eq(pl_ht_get(&t, poor_hash(3), pl_ht_same_ptr, span_item(3), NULL), span_item(3));
+	pl_ht_free(&t);
+}
+END_TEST
+
 static Suite *hash_table_suite(void)
 {
 	Suite *s = suite_create("hash_table");
@@ -281,6 +389,10 @@ static Suite *hash_table_suite(void)
 	tcase_add_test(tc, test_map_keyed_by_address);
 	tcase_add_test(tc, test_outgrown_slots_given_back);
 	tcase_add_test(tc, test_slots_taken_and_released);
+	tcase_add_test(tc, test_offsets_insert_find_grow);
+	tcase_add_test(tc, test_offsets_slots_are_8_bytes);
+	tcase_add_test(tc, test_offsets_map);
+	tcase_add_test(tc, test_offsets_clear);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("sharing");
 	tcase_add_test(tc, test_equal_dictionaries_share_copy_on_write);
