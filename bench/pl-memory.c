@@ -35,13 +35,13 @@ static size_t blob_bytes(const struct pl_ht *set)
 	size_t sum = 0;
 	for (size_t j = 0; j < set->cap; j++)
 		if (pl_ht_used(set, j))
-			sum += rounded(sizeof(uint64_t) + ((const uint64_t *)set->slots[j].item)[-1] + 1);
+			sum += rounded(sizeof(uint64_t) + ((const uint64_t *)pl_ht_item_(set, j))[-1] + 1);
 	return sum;
 }
 
 static size_t table_bytes(const struct pl_ht *t)
 {
-	return t->cap * (sizeof *t->slots + (t->map ? sizeof *t->vals : 0));
+	return t->cap * (pl_ht_slot_size_(t) + (t->map ? sizeof *t->vals : 0));
 }
 
 static bool same_address(const void *item, const void *probe, const void *ctx)
@@ -66,13 +66,14 @@ static bool counted_first(struct pl_ht *set, const void *p)
 }
 
 /* The slots the reader's value table had for n values: at most three
- * quarters full, a power of two from 64 (hash_table.h). */
+ * quarters full, a power of two from 64, each a value's offset in the
+ * module's span and its hash (hash_table.h). */
 static size_t value_table_bytes(size_t n)
 {
 	size_t cap = 64;
 	while ((n + 1) * 4 > cap * 3)
 		cap *= 2;
-	return cap * sizeof(struct pl_ht_slot);
+	return cap * sizeof(struct pl_ht_slot32);
 }
 
 int main(int argc, char **argv)

@@ -363,12 +363,26 @@ void pl_use_set_(pl_use *u, pl_value *v)
  * block there is and leaves the rest in the list of its size: passes that
  * replace instructions by smaller ones (CoalesceCCOp lowers a tuple to a
  * pack and an unpack) then reuse memory that is already mapped, instead of
- * faulting in new pages. */
+ * faulting in new pages. Blocks over FREE_BLOCK_MAX wait in lists by the
+ * power of two at or below their size, which they keep in the word after
+ * the header (the header's first word links the list, as in a small one). */
+
+enum { LARGE_SIZE_AT = sizeof(pl_inst), LARGE_FIT_TRIES = 8 };
+
+static unsigned floor_log2(uint64_t n) { return 63u - (unsigned)__builtin_clzll(n); }
 
 static void free_block_push(pl_module *m, void *p, size_t size)
 {
-	size_t c = size / 8;
 	void **block = p;
+	if (size > PL_FREE_BLOCK_MAX) {
+		unsigned c = floor_log2(size);
+		*block = m->free_large[c];
+		memcpy((char *)p + LARGE_SIZE_AT, &(uint64_t){size}, sizeof(uint64_t));
+		m->free_large[c] = block;
+		m->free_large_mask |= (uint64_t)1 << c;
+		return;
+	}
+	size_t c = size / 8;
 	*block = m->free_blocks[c];
 	m->free_blocks[c] = block;
 	m->free_mask[c / 64] |= (uint64_t)1 << (c % 64);
@@ -398,23 +412,64 @@ static inline void *free_block_pop(pl_module *m, size_t size)
 	return block;
 }
 
-/* A recycled block of size bytes (<= PL_FREE_BLOCK_MAX), cut from a larger
- * one when there is none of that size, or NULL. */
+/* A large block of at least size bytes, taken from its list, its size in
+ * *got; NULL when none. In size's own list the first few are tried; any
+ * block of a higher list holds it. */
+static void *free_large_take(pl_module *m, size_t size, size_t *got)
+{
+	unsigned c = size > PL_FREE_BLOCK_MAX ? floor_log2(size) : floor_log2(PL_FREE_BLOCK_MAX + 1);
+	void **link = &m->free_large[c];
+	for (int tries = 0; *link && tries < LARGE_FIT_TRIES; tries++) {
+		uint64_t have;
+		memcpy(&have, (char *)*link + LARGE_SIZE_AT, sizeof have);
+		if (have >= size) {
+			void **block = *link;
+			*link = *block;
+			if (!m->free_large[c])
+				m->free_large_mask &= ~((uint64_t)1 << c);
+			*got = (size_t)have;
+			return block;
+		}
+		link = *link;
+	}
+	uint64_t w = c + 1 < 64 ? m->free_large_mask & (~(uint64_t)0 << (c + 1)) : 0;
+	if (!w)
+		return NULL;
+	c = lowest_bit(w);
+	void **block = m->free_large[c];
+	m->free_large[c] = *block;
+	if (!*block)
+		m->free_large_mask &= ~((uint64_t)1 << c);
+	uint64_t have;
+	memcpy(&have, (char *)block + LARGE_SIZE_AT, sizeof have);
+	*got = (size_t)have;
+	return block;
+}
+
+/* A recycled block of size bytes, cut from a larger one when there is
+ * none of that size, or NULL. */
 static void *free_block_take(pl_module *m, size_t size)
 {
 	enum { WORDS = sizeof m->free_mask / sizeof m->free_mask[0] };
-	size_t c = size / 8, wi = c / 64;
-	uint64_t w = m->free_mask[wi] & (~(uint64_t)0 << (c % 64));
-	while (!w && ++wi < WORDS)
-		w = m->free_mask[wi];
-	if (!w)
+	void **block = NULL;
+	size_t found = 0;
+	if (size <= PL_FREE_BLOCK_MAX) {
+		size_t c = size / 8, wi = c / 64;
+		uint64_t w = m->free_mask[wi] & (~(uint64_t)0 << (c % 64));
+		while (!w && ++wi < WORDS)
+			w = m->free_mask[wi];
+		if (w) {
+			size_t fc = wi * 64 + lowest_bit(w);
+			block = m->free_blocks[fc];
+			m->free_blocks[fc] = *block;
+			if (!*block)
+				m->free_mask[fc / 64] &= ~((uint64_t)1 << (fc % 64));
+			found = fc * 8;
+		}
+	}
+	if (!block && !(block = free_large_take(m, size, &found)))
 		return NULL;
-	size_t found = wi * 64 + lowest_bit(w);
-	void **block = m->free_blocks[found];
-	m->free_blocks[found] = *block;
-	if (!*block)
-		m->free_mask[found / 64] &= ~((uint64_t)1 << (found % 64));
-	size_t rest = found * 8 - size;
+	size_t rest = found - size;
 	if (rest >= sizeof(void *))
 		free_block_push(m, (char *)block + size, rest);
 	return block;
@@ -438,8 +493,7 @@ int pl_inst_erase(pl_inst *inst)
 	 * size: passes that replace instructions (merging, lowering) would
 	 * otherwise grow the arena by what they erase. */
 	size_t size = sizeof(pl_inst) + inst->nops * sizeof(pl_use) + inst->nres * sizeof(pl_value);
-	if (size <= PL_FREE_BLOCK_MAX)
-		free_block_push(pl_inst_func_(inst)->m, inst, size);
+	free_block_push(pl_inst_func_(inst)->m, inst, size);
 	return PL_OK;
 }
 
@@ -452,9 +506,8 @@ static pl_inst *inst_alloc(pl_func *f, uint16_t op, size_t nops, size_t nres, bo
 	if (nops > UINT32_MAX / 2 || nres > UINT32_MAX / 2)
 		return NULL;
 	size_t size = sizeof(pl_inst) + nops * sizeof(pl_use) + nres * sizeof(pl_value);
-	pl_inst *inst = NULL;
-	if (size <= PL_FREE_BLOCK_MAX)
-		inst = split ? free_block_take(f->m, size) : free_block_pop(f->m, size);
+	pl_inst *inst = split ? free_block_take(f->m, size)
+	                : size <= PL_FREE_BLOCK_MAX ? free_block_pop(f->m, size) : NULL;
 	if (!inst)
 		inst = pl_arena_alloc(&f->m->insts, size);
 	if (!inst)

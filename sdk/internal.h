@@ -231,7 +231,8 @@ struct pl_numbered {
 	struct pl_ht ids;
 };
 
-enum { PL_FREE_BLOCK_MAX = 1024, PL_FREE_BLOCK_CLASSES = PL_FREE_BLOCK_MAX / 8 + 1 };
+enum { PL_FREE_BLOCK_MAX = 1024, PL_FREE_BLOCK_CLASSES = PL_FREE_BLOCK_MAX / 8 + 1,
+       PL_FREE_LARGE_CLASSES = 64 };
 
 struct pl_module {
 	/* interned strings, lists and types, functions */
@@ -261,6 +262,12 @@ struct pl_module {
 	 * split, of a smaller one; free_mask has a bit per non-empty list */
 	void *free_blocks[PL_FREE_BLOCK_CLASSES];
 	uint64_t free_mask[(PL_FREE_BLOCK_CLASSES + 63) / 64];
+	/* larger blocks by the power of two at or below their size, for
+	 * the next block they can hold (a merged collective's, erased when
+	 * it is lowered, holds the lowering's); free_large_mask has a bit
+	 * per non-empty list */
+	void *free_large[PL_FREE_LARGE_CLASSES];
+	uint64_t free_large_mask;
 	/* names.c's scratch set of value names, kept between functions */
 	struct pl_ht names;
 	/* the functions by name (names never change, functions never go) */

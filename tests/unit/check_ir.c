@@ -355,6 +355,55 @@ START_TEST(test_erase)
 }
 END_TEST
 
+/* An instruction of n operands of p and one result, detached. */
+static pl_inst *wide(pl_func *f, pl_value *p, size_t n)
+{
+	pl_value **ops = malloc(n * sizeof *ops);
+	for (size_t k = 0; k < n; k++)
+		ops[k] = p;
+	const pl_type *t = pl_value_type(p);
+	pl_inst *i;
+	ck_assert_int_eq(pl_inst_create(&i, f, "acme.wide", ops, n, &t, 1), PL_OK);
+	free(ops);
+	return i;
+}
+
+START_TEST(test_erased_blocks_reused)
+{
+	/* an erased instruction's block serves the next instruction that
+	 * fits in it, small or large: one of its size exactly, or smaller
+	 * ones cut from it one after another (the rest of a block waits for
+	 * the next) */
+	pl_module *m = pl_module_new(NULL);
+	pl_func *f = pl_func_new(m, "f");
+	pl_value *p = pl_func_add_arg(f, "p", scalar(m));
+	/* small: 48 + 2 * 16 + 24 bytes */
+	pl_inst *a = wide(f, p, 2);
+	char *at = (char *)a;
+	ck_assert_int_eq(pl_inst_erase(a), PL_OK);
+	ck_assert_ptr_eq((char *)wide(f, p, 2), at);
+	/* large: 48 + 100 * 16 + 24 = 1672 bytes, over the small lists' */
+	pl_inst *big = wide(f, p, 100);
+	at = (char *)big;
+	ck_assert_int_eq(pl_inst_erase(big), PL_OK);
+	ck_assert_int_eq(pl_inst_erase(big), PL_EINVAL); /* still known erased */
+	pl_inst *half = wide(f, p, 50); /* 872 bytes, from the front */
+	ck_assert_ptr_eq((char *)half, at);
+	pl_inst *rest = wide(f, p, 40); /* 712 of the 800 left */
+	ck_assert_ptr_eq((char *)rest, at + 872);
+	ck_assert_uint_eq(pl_value_num_uses(p), 2 + 50 + 40);
+	/* a large one served by a larger erased one */
+	pl_inst *bigger = wide(f, p, 300);
+	at = (char *)bigger;
+	ck_assert_int_eq(pl_inst_erase(bigger), PL_OK);
+	pl_inst *large = wide(f, p, 120);
+	ck_assert_ptr_eq((char *)large, at);
+	ck_assert_uint_eq(pl_inst_num_operands(large), 120);
+	ck_assert_ptr_eq(pl_inst_operand(large, 119), p);
+	pl_module_free(m);
+}
+END_TEST
+
 START_TEST(test_clone)
 {
 	pl_module *m = pl_module_new(NULL);
@@ -1439,6 +1488,7 @@ static Suite *ir_suite(void)
 	tcase_add_test(tc, test_insert_before_after);
 	tcase_add_test(tc, test_move_before_after);
 	tcase_add_test(tc, test_erase);
+	tcase_add_test(tc, test_erased_blocks_reused);
 	tcase_add_test(tc, test_clone);
 	tcase_add_test(tc, test_values_and_uses);
 	tcase_add_test(tc, test_set_operand);
