@@ -235,7 +235,8 @@ enum { PL_FREE_BLOCK_MAX = 1024, PL_FREE_BLOCK_CLASSES = PL_FREE_BLOCK_MAX / 8 +
        PL_FREE_LARGE_CLASSES = 64 };
 
 struct pl_module {
-	/* interned strings, lists and types, functions */
+	/* in the module's region too, apart from the blocks: interned
+	 * strings, lists and types, attribute values, function names */
 	pl_arena arena;
 	/* in the module's region: the instruction blocks
 	 * [pl_inst][pl_use...][pl_value...], the functions' arguments and

@@ -88,7 +88,7 @@ const void *pl_intern_blob_(pl_module *m, struct pl_ht *set, const void *bytes, 
 	if (j == SIZE_MAX)
 		return NULL;
 	if (pl_ht_used(set, j))
-		return set->slots[j].item;
+		return pl_ht_item_(set, j);
 	uint64_t *copy = pl_arena_alloc(&m->arena, sizeof(uint64_t) + len + 1);
 	if (!copy)
 		return NULL;
@@ -107,7 +107,7 @@ const void *pl_intern_adopt_(struct pl_ht *set, const void *blob)
 		return NULL;
 	if (!pl_ht_used(set, j))
 		pl_ht_put(set, j, hash, blob);
-	return set->slots[j].item;
+	return pl_ht_item_(set, j);
 }
 
 bool pl_intern_merge_(struct pl_ht *to, const struct pl_ht *from, struct pl_ht *dups)
@@ -122,14 +122,14 @@ bool pl_intern_merge_(struct pl_ht *to, const struct pl_ht *from, struct pl_ht *
 			continue;
 		/* the hash is the one blob_slot computes: the bytes are read
 		 * only where to has a blob of the same hash */
-		uint32_t hash = from->slots[j].hash;
+		uint32_t hash = pl_ht_hash_at(from, j);
 		struct blob probe = {blob, (size_t)((const uint64_t *)blob)[-1]};
 		size_t k = pl_ht_find(to, hash, blob_is, &probe, NULL);
 		if (!pl_ht_used(to, k)) {
 			pl_ht_put(to, k, hash, blob);
 			continue;
 		}
-		if (!pl_ht_ptr_put(dups, blob, (void *)(uintptr_t)to->slots[k].item))
+		if (!pl_ht_ptr_put(dups, blob, (void *)(uintptr_t)pl_ht_item_(to, k)))
 			return false;
 	}
 	return true;
@@ -188,7 +188,7 @@ pl_module *pl_module_new_in_(const char *source_name, struct pl_region *r)
 	pl_module *m = calloc(1, sizeof *m);
 	if (!m)
 		return NULL;
-	pl_arena_init(&m->arena);
+	pl_arena_init_in(&m->arena, r);
 	pl_arena_init_in(&m->insts, r);
 	pl_arena_init(&m->text);
 	if (source_name && !(m->source_name = strdup(source_name))) {
@@ -197,13 +197,18 @@ pl_module *pl_module_new_in_(const char *source_name, struct pl_region *r)
 	}
 	m->keys.max = PL_KEY_MAX;
 	m->ops.max = PL_OPNAME_MAX;
-	/* the slots the interned sets outgrow (while reading, mostly) serve
-	 * the arena of what they hold (not the naming set's: it grows when
-	 * nothing is made any more) */
+	/* what the interned sets hold lies in the region (the arena's), so
+	 * they keep it as offsets, in slots taken from the region too: the
+	 * slots they outgrow (while reading, mostly) serve the arena of what
+	 * they hold (not the naming set's: it grows when nothing is made any
+	 * more) */
 	struct pl_ht *sets[] = {&m->strings, &m->types, &m->lists};
 	for (size_t k = 0; k < sizeof sets / sizeof *sets; k++) {
 		sets[k]->give_back = pl_arena_give;
 		sets[k]->give_back_to = &m->arena;
+		sets[k]->take = pl_arena_take_table;
+		sets[k]->release = pl_arena_release_table;
+		sets[k]->base = (const char *)r; /* at its span's start */
 	}
 	/* the reserved keys first, in the order of the PL_KEY_* numbers, and
 	 * the known ops in pl_op order */
@@ -404,7 +409,7 @@ const pl_type *pl_type_get(pl_module *m, pl_dtype dtype, const int64_t *dims,
 	struct type_probe probe = {dtype, dims, rank};
 	size_t j = pl_ht_find(set, hash, type_is, &probe, NULL);
 	if (pl_ht_used(set, j))
-		return set->slots[j].item;
+		return pl_ht_item_(set, j);
 	struct pl_type *t = pl_arena_alloc(&m->arena, sizeof *t + rank * sizeof *dims);
 	if (!t)
 		return NULL;
