@@ -46,20 +46,25 @@ static int put_users(struct text_buf *b, const pl_value *v)
 	return rc;
 }
 
-/* Whether what a's pointers point at is interned in m, as the SDK's
- * lookups by address expect (strings, lists, types; keys and op names
- * by number). */
+/* Whether what a names is interned in m, as the SDK's lookups by
+ * address expect (strings, lists, the 8 bytes of scalars, types; keys
+ * and op names by number). */
 static bool interned_attr(pl_module *m, const pl_attr *a)
 {
 	if (a->kind == PL_ATTR_STRING)
-		return pl_intern_str_(m, a->u.s, pl_attr_len_(a)) == a->u.s;
+		return pl_intern_str_(m, pl_attr_s_(a), pl_attr_len_(a)) == pl_attr_s_(a);
+	if (a->kind == PL_ATTR_FLOAT || a->boxed) {
+		const void *box = pl_region_at_(a, a->v);
+		return pl_intern_blob_(m, &m->scalars, box, sizeof(int64_t)) == box;
+	}
 	if (a->kind != PL_ATTR_LIST || !pl_attr_len_(a))
 		return true;
+	const pl_attr *elems = pl_attr_elems_(a);
 	for (uint32_t k = 0; k < pl_attr_len_(a); k++)
-		if (!interned_attr(m, &a->u.list[k]))
+		if (!interned_attr(m, &elems[k]))
 			return false;
-	const pl_attr *same = pl_attr_intern_list_(m, a->u.list, pl_attr_len_(a));
-	return same && same->u.list == a->u.list;
+	const pl_attr *same = pl_attr_intern_list_(m, elems, pl_attr_len_(a));
+	return same && pl_attr_elems_(same) == elems;
 }
 
 /* id is a number in t, of a name interned in m, which t numbers id */

@@ -15,29 +15,50 @@ static pl_attr *attr_alloc(pl_module *m, pl_attr_kind kind)
 	return a;
 }
 
+bool pl_attr_scalar_(pl_module *m, pl_attr_kind kind, const void *x, pl_attr *out)
+{
+	memset(out, 0, sizeof *out);
+	out->kind = (uint8_t)kind;
+	int64_t i;
+	memcpy(&i, x, sizeof i);
+	if (kind == PL_ATTR_INT && i >= INT32_MIN && i <= INT32_MAX) {
+		out->v = (uint32_t)(int32_t)i;
+		return true;
+	}
+	const void *box = pl_intern_blob_(m, &m->scalars, x, sizeof i);
+	if (!box)
+		return false;
+	out->boxed = kind == PL_ATTR_INT;
+	out->v = pl_region_off_(box);
+	return true;
+}
+
+static const pl_attr *scalar_attr(pl_module *m, pl_attr_kind kind, const void *x)
+{
+	pl_attr v, *a;
+	if (!pl_attr_scalar_(m, kind, x, &v) || !(a = attr_alloc(m, kind)))
+		return NULL;
+	*a = v;
+	return a;
+}
+
 const pl_attr *pl_attr_int(pl_module *m, int64_t v)
 {
-	pl_attr *a = attr_alloc(m, PL_ATTR_INT);
-	if (a)
-		a->u.i = v;
-	return a;
+	return scalar_attr(m, PL_ATTR_INT, &v);
 }
 
 const pl_attr *pl_attr_float(pl_module *m, double v)
 {
 	if (!isfinite(v))
 		return NULL; /* the text form has no spelling for inf or nan */
-	pl_attr *a = attr_alloc(m, PL_ATTR_FLOAT);
-	if (a)
-		a->u.f = v;
-	return a;
+	return scalar_attr(m, PL_ATTR_FLOAT, &v);
 }
 
 const pl_attr *pl_attr_bool(pl_module *m, bool v)
 {
 	pl_attr *a = attr_alloc(m, PL_ATTR_BOOL);
 	if (a)
-		a->u.b = v;
+		a->v = v;
 	return a;
 }
 
@@ -50,7 +71,7 @@ const pl_attr *pl_attr_string(pl_module *m, const char *s, size_t len)
 		return NULL;
 	pl_attr *a = attr_alloc(m, PL_ATTR_STRING);
 	if (a)
-		a->u.s = interned;
+		a->v = pl_region_off_(interned);
 	return a;
 }
 
@@ -62,26 +83,57 @@ const pl_attr *pl_attr_intern_list_(pl_module *m, const pl_attr *elems, size_t n
 	if (!a)
 		return NULL;
 	if (n) {
-		a->u.list = pl_intern_blob_(m, &m->lists, elems, n * sizeof(pl_attr));
-		if (!a->u.list)
+		const void *list = pl_intern_blob_(m, &m->lists, elems, n * sizeof(pl_attr));
+		if (!list)
 			return NULL;
+		a->v = pl_region_off_(list);
 	}
 	return a;
 }
 
-/* Elements are copied field by field so padding is zero: interning compares
- * bytes. */
-static void attr_copy_clean(pl_attr *dst, const pl_attr *src)
+/* src as a value of m's, in *dst (with key 0): the same bits when src
+ * is m's already, else made again in m, a list element by element, since
+ * what src names lies in its own module's region. false when out of
+ * memory. */
+static bool attr_import(pl_module *m, pl_attr *dst, const pl_attr *src)
 {
 	memset(dst, 0, sizeof *dst);
 	dst->kind = src->kind;
-	switch (src->kind) {
-	case PL_ATTR_INT: dst->u.i = src->u.i; break;
-	case PL_ATTR_FLOAT: dst->u.f = src->u.f; break;
-	case PL_ATTR_BOOL: dst->u.b = src->u.b; break;
-	case PL_ATTR_STRING: dst->u.s = src->u.s; break;
-	case PL_ATTR_LIST: dst->u.list = src->u.list; break;
+	if (pl_region_same_(src, m->insts.region) || src->kind == PL_ATTR_BOOL ||
+	    (src->kind == PL_ATTR_INT && !src->boxed)) {
+		dst->boxed = src->boxed;
+		dst->v = src->v;
+		return true;
 	}
+	switch (src->kind) {
+	case PL_ATTR_INT: {
+		int64_t i = pl_attr_i_(src);
+		return pl_attr_scalar_(m, PL_ATTR_INT, &i, dst);
+	}
+	case PL_ATTR_FLOAT: {
+		double f = pl_attr_f_(src);
+		return pl_attr_scalar_(m, PL_ATTR_FLOAT, &f, dst);
+	}
+	case PL_ATTR_STRING: {
+		const char *s = pl_intern_str_(m, pl_attr_s_(src), pl_attr_len_(src));
+		dst->v = s ? pl_region_off_(s) : 0;
+		return s != NULL;
+	}
+	case PL_ATTR_LIST: {
+		size_t n = pl_attr_len_(src);
+		const pl_attr *from = pl_attr_elems_(src);
+		pl_attr *tmp = n ? malloc(n * sizeof *tmp) : NULL;
+		bool ok = !n || tmp;
+		for (size_t i = 0; ok && i < n; i++)
+			ok = attr_import(m, &tmp[i], &from[i]);
+		const pl_attr *list = ok ? pl_attr_intern_list_(m, tmp, n) : NULL;
+		free(tmp);
+		if (list)
+			*dst = *list;
+		return list != NULL;
+	}
+	}
+	return false;
 }
 
 const pl_attr *pl_attr_list(pl_module *m, const pl_attr *const *elems, size_t n)
@@ -93,11 +145,9 @@ const pl_attr *pl_attr_list(pl_module *m, const pl_attr *const *elems, size_t n)
 	if (!tmp)
 		return NULL;
 	const pl_attr *res = NULL;
-	for (size_t i = 0; i < n; i++) {
-		if (!elems[i])
+	for (size_t i = 0; i < n; i++)
+		if (!elems[i] || !attr_import(m, &tmp[i], elems[i]))
 			goto out;
-		attr_copy_clean(&tmp[i], elems[i]);
-	}
 	res = pl_attr_intern_list_(m, tmp, n);
 out:
 	if (tmp != small)
@@ -113,21 +163,21 @@ const pl_attr *pl_attr_int_list(pl_module *m, const int64_t *v, size_t n)
 	pl_attr *tmp = n <= 16 ? small : malloc(n * sizeof *tmp);
 	if (!tmp)
 		return NULL;
-	memset(tmp, 0, n * sizeof *tmp);
-	for (size_t i = 0; i < n; i++) {
-		tmp[i].kind = PL_ATTR_INT;
-		tmp[i].u.i = v[i];
-	}
-	const pl_attr *res = pl_attr_intern_list_(m, tmp, n);
+	const pl_attr *res = NULL;
+	for (size_t i = 0; i < n; i++)
+		if (!pl_attr_scalar_(m, PL_ATTR_INT, &v[i], &tmp[i]))
+			goto out;
+	res = pl_attr_intern_list_(m, tmp, n);
+out:
 	if (tmp != small)
 		free(tmp);
 	return res;
 }
 
 pl_attr_kind pl_attr_get_kind(const pl_attr *a) { return (pl_attr_kind)a->kind; }
-int64_t pl_attr_get_int(const pl_attr *a) { return a->kind == PL_ATTR_INT ? a->u.i : 0; }
-double pl_attr_get_float(const pl_attr *a) { return a->kind == PL_ATTR_FLOAT ? a->u.f : 0.0; }
-bool pl_attr_get_bool(const pl_attr *a) { return a->kind == PL_ATTR_BOOL && a->u.b; }
+int64_t pl_attr_get_int(const pl_attr *a) { return a->kind == PL_ATTR_INT ? pl_attr_i_(a) : 0; }
+double pl_attr_get_float(const pl_attr *a) { return a->kind == PL_ATTR_FLOAT ? pl_attr_f_(a) : 0.0; }
+bool pl_attr_get_bool(const pl_attr *a) { return a->kind == PL_ATTR_BOOL && a->v; }
 
 const char *pl_attr_get_string(const pl_attr *a, size_t *len)
 {
@@ -138,7 +188,7 @@ const char *pl_attr_get_string(const pl_attr *a, size_t *len)
 	}
 	if (len)
 		*len = pl_attr_len_(a);
-	return a->u.s;
+	return pl_attr_s_(a);
 }
 
 size_t pl_attr_list_size(const pl_attr *a) { return a->kind == PL_ATTR_LIST ? pl_attr_len_(a) : 0; }
@@ -147,7 +197,7 @@ const pl_attr *pl_attr_list_at(const pl_attr *a, size_t i)
 {
 	if (a->kind != PL_ATTR_LIST || i >= pl_attr_len_(a))
 		return NULL;
-	return &a->u.list[i];
+	return &pl_attr_elems_(a)[i];
 }
 
 bool pl_attr_equal(const pl_attr *a, const pl_attr *b)
@@ -155,19 +205,21 @@ bool pl_attr_equal(const pl_attr *a, const pl_attr *b)
 	if (a->kind != b->kind)
 		return false;
 	switch (a->kind) {
-	case PL_ATTR_INT: return a->u.i == b->u.i;
-	case PL_ATTR_FLOAT: return a->u.f == b->u.f;
-	case PL_ATTR_BOOL: return a->u.b == b->u.b;
+	case PL_ATTR_INT: return pl_attr_i_(a) == pl_attr_i_(b);
+	case PL_ATTR_FLOAT: return pl_attr_f_(a) == pl_attr_f_(b);
+	case PL_ATTR_BOOL: return a->v == b->v;
 	case PL_ATTR_STRING:
 		return pl_attr_len_(a) == pl_attr_len_(b) &&
-		       memcmp(a->u.s, b->u.s, pl_attr_len_(a)) == 0;
-	case PL_ATTR_LIST:
+		       memcmp(pl_attr_s_(a), pl_attr_s_(b), pl_attr_len_(a)) == 0;
+	case PL_ATTR_LIST: {
 		if (pl_attr_len_(a) != pl_attr_len_(b))
 			return false;
+		const pl_attr *x = pl_attr_elems_(a), *y = pl_attr_elems_(b);
 		for (uint32_t i = 0, n = pl_attr_len_(a); i < n; i++)
-			if (!pl_attr_equal(&a->u.list[i], &b->u.list[i]))
+			if (!pl_attr_equal(&x[i], &y[i]))
 				return false;
 		return true;
+	}
 	}
 	return false;
 }
@@ -276,7 +328,7 @@ int pl_attrs_append_(pl_module *m, pl_attrs *d, uint32_t key, const pl_attr *val
 	if (rc)
 		return rc;
 	pl_attr *e = &pl_attrs_v_(d)[d->n].val;
-	attr_copy_clean(e, val);
+	*e = *val;
 	e->key = key & PL_KEY_MAX;
 	d->n++;
 	note_pair(m, d, key);
@@ -302,11 +354,9 @@ static uint32_t key_id(pl_module *m, const char *key)
 	return id;
 }
 
-int pl_attrs_set(pl_attrs *d, const char *key, const pl_attr *value)
+/* Sets key (already checked) to value, a value of m's own. */
+static int attrs_put(pl_module *m, pl_attrs *d, const char *key, const pl_attr *value)
 {
-	if (!key || !value || !pl_is_key_(key, strlen(key)))
-		return PL_EINVAL;
-	pl_module *m = pl_module_of_attrs_(d);
 	long i = attrs_find(d, key);
 	if (i >= 0) {
 		int rc = attrs_own(m, d, d->n);
@@ -314,7 +364,7 @@ int pl_attrs_set(pl_attrs *d, const char *key, const pl_attr *value)
 			return rc;
 		pl_attr *e = &pl_attrs_v_(d)[i].val;
 		uint32_t id = e->key;
-		attr_copy_clean(e, value);
+		*e = *value;
 		e->key = id;
 		note_pair(m, d, id);
 		return PL_OK;
@@ -323,6 +373,17 @@ int pl_attrs_set(pl_attrs *d, const char *key, const pl_attr *value)
 	if (!id)
 		return m->keys.n == PL_KEY_MAX ? PL_ELIMIT : PL_ENOMEM;
 	return pl_attrs_append_(m, d, id, value);
+}
+
+int pl_attrs_set(pl_attrs *d, const char *key, const pl_attr *value)
+{
+	if (!key || !value || !pl_is_key_(key, strlen(key)))
+		return PL_EINVAL;
+	pl_module *m = pl_module_of_attrs_(d);
+	pl_attr v;
+	if (!attr_import(m, &v, value))
+		return PL_ENOMEM;
+	return attrs_put(m, d, key, &v);
 }
 
 int pl_attrs_remove(pl_attrs *d, const char *key)
@@ -346,7 +407,7 @@ int pl_attrs_get_int(const pl_attrs *d, const char *key, int64_t *out)
 		return PL_ENOTFOUND;
 	if (a->kind != PL_ATTR_INT)
 		return PL_ETYPE;
-	*out = a->u.i;
+	*out = pl_attr_i_(a);
 	return PL_OK;
 }
 
@@ -357,7 +418,7 @@ int pl_attrs_get_bool(const pl_attrs *d, const char *key, bool *out)
 		return PL_ENOTFOUND;
 	if (a->kind != PL_ATTR_BOOL)
 		return PL_ETYPE;
-	*out = a->u.b;
+	*out = a->v != 0;
 	return PL_OK;
 }
 
@@ -369,7 +430,7 @@ int pl_attrs_get_string(const pl_attrs *d, const char *key, const char **out,
 		return PL_ENOTFOUND;
 	if (a->kind != PL_ATTR_STRING)
 		return PL_ETYPE;
-	*out = a->u.s;
+	*out = pl_attr_s_(a);
 	if (len)
 		*len = pl_attr_len_(a);
 	return PL_OK;
@@ -378,11 +439,13 @@ int pl_attrs_get_string(const pl_attrs *d, const char *key, const char **out,
 /* Scalars are copied into the dictionary, so a stack value will do. */
 int pl_attrs_set_int(pl_attrs *d, const char *key, int64_t v)
 {
+	if (!key || !pl_is_key_(key, strlen(key)))
+		return PL_EINVAL;
+	pl_module *m = pl_module_of_attrs_(d);
 	pl_attr a;
-	memset(&a, 0, sizeof a);
-	a.kind = PL_ATTR_INT;
-	a.u.i = v;
-	return pl_attrs_set(d, key, &a);
+	if (!pl_attr_scalar_(m, PL_ATTR_INT, &v, &a))
+		return PL_ENOMEM;
+	return attrs_put(m, d, key, &a);
 }
 
 int pl_attrs_set_bool(pl_attrs *d, const char *key, bool v)
@@ -390,7 +453,7 @@ int pl_attrs_set_bool(pl_attrs *d, const char *key, bool v)
 	pl_attr a;
 	memset(&a, 0, sizeof a);
 	a.kind = PL_ATTR_BOOL;
-	a.u.b = v;
+	a.v = v;
 	return pl_attrs_set(d, key, &a);
 }
 

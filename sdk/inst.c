@@ -756,9 +756,10 @@ static inline int num_dynamic_instances(const pl_inst *inst, const pl_attr *a,
 {
 	/* an explicit count wins over the domain wherever it stands */
 	if (a) {
-		if (a->kind != PL_ATTR_INT || a->u.i < 0)
+		int64_t x = a->kind == PL_ATTR_INT ? pl_attr_i_(a) : -1;
+		if (x < 0)
 			return PL_ETYPE;
-		*out = (uint64_t)a->u.i;
+		*out = (uint64_t)x;
 		return PL_OK;
 	}
 	if (dom) {
@@ -770,12 +771,14 @@ static inline int num_dynamic_instances(const pl_inst *inst, const pl_attr *a,
 		 * after a 0, the running product no longer matters) */
 		uint64_t n = 1;
 		bool zero = false, over = false;
+		const pl_attr *elems = pl_attr_elems_(dom);
 		for (uint32_t k = 0, rank = pl_attr_len_(dom); k < rank; k++) {
-			const pl_attr *e = &dom->u.list[k];
-			if (e->kind != PL_ATTR_INT || e->u.i < 0)
+			const pl_attr *e = &elems[k];
+			int64_t x = e->kind == PL_ATTR_INT ? pl_attr_i_(e) : -1;
+			if (x < 0)
 				return PL_ETYPE;
-			zero |= e->u.i == 0;
-			pl_u128 p = (pl_u128)n * (uint64_t)e->u.i;
+			zero |= x == 0;
+			pl_u128 p = (pl_u128)n * (uint64_t)x;
 			over |= p > INT64_MAX;
 			n = (uint64_t)p;
 		}
@@ -828,9 +831,10 @@ int pl_flops_(const pl_inst *inst, const struct pl_count_attrs *attrs, int64_t *
 {
 	const pl_attr *a = attrs->flops;
 	if (a) {
-		if (a->kind != PL_ATTR_INT || a->u.i < 0)
+		int64_t x = a->kind == PL_ATTR_INT ? pl_attr_i_(a) : -1;
+		if (x < 0)
 			return PL_ETYPE;
-		*out = a->u.i;
+		*out = x;
 		return PL_OK;
 	}
 	*out = pl_op_default_flops(pl_inst_op_(inst));

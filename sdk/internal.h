@@ -28,25 +28,46 @@
  * 32-bit offsets. Attribute lists and strings are interned, so repeated
  * domains and group names cost one copy. */
 
-/* 12 bytes, so that a dictionary entry is 12 (a module whose instructions
- * all have their own attributes holds one array of entries each): the
- * payload lies 4 bytes in (packed; the compiler reads it unaligned), and
- * a string's or a list's length is the one its interned copy keeps
- * (pl_attr_len_). */
+/* 8 bytes, so that a dictionary entry is 8 (a module whose instructions
+ * all have their own attributes holds one array of entries each). Every
+ * attribute value a caller can see lies in its module's region, and so
+ * does what it names: the payload is a 32-bit offset there (pl_region_at_
+ * from the value's own address) but for a boolean and an integer that
+ * fits 32 bits. A string's or a list's length is the one its interned
+ * copy keeps (pl_attr_len_). Read it through the accessors below. */
 struct pl_attr {
-	uint32_t kind : 8; /* pl_attr_kind */
+	uint32_t kind : 7; /* pl_attr_kind */
+	/* an integer that does not fit 32 bits: v is the offset of its 8
+	 * bytes, interned in the module's scalars (as every float's are) */
+	uint32_t boxed : 1;
 	/* in a dictionary, the entry's key: its number in the module's keys
 	 * (see pl_module.keys); 0 in a value anywhere else */
 	uint32_t key : 24;
-	union {
-		int64_t i;
-		double f;
-		bool b;
-		const char *s;        /* interned (pl_intern_blob_), NUL-terminated */
-		const pl_attr *list;  /* interned array of elements, NULL if none */
-	} u;
-} __attribute__((packed, aligned(4)));
-_Static_assert(sizeof(struct pl_attr) == 12, "a dictionary entry is 12 bytes");
+	/* BOOL: 0 or 1; INT: the value, or (boxed) an offset; FLOAT: the
+	 * offset of its 8 bytes; STRING: of the interned string (its bytes,
+	 * NUL-terminated); LIST: of the interned elements, 0 when none */
+	uint32_t v;
+};
+_Static_assert(sizeof(struct pl_attr) == 8, "a dictionary entry is 8 bytes");
+
+/* The payload of a (which lies in its module's region) */
+static inline int64_t pl_attr_i_(const pl_attr *a)
+{
+	int64_t x;
+	if (!a->boxed)
+		return (int32_t)a->v;
+	memcpy(&x, pl_region_at_(a, a->v), sizeof x);
+	return x;
+}
+static inline double pl_attr_f_(const pl_attr *a)
+{
+	double x;
+	memcpy(&x, pl_region_at_(a, a->v), sizeof x);
+	return x;
+}
+static inline const char *pl_attr_s_(const pl_attr *a) { return pl_region_at_(a, a->v); }
+/* NULL for an empty list */
+static inline const pl_attr *pl_attr_elems_(const pl_attr *a) { return pl_region_at_(a, a->v); }
 
 struct pl_attr_entry {
 	pl_attr val; /* val.key is the entry's key */
@@ -258,6 +279,7 @@ struct pl_module {
 	struct pl_ht strings; /* keys, op names, string values */
 	struct pl_ht types;   /* by dtype and extents (see pl_type_get) */
 	struct pl_ht lists;
+	struct pl_ht scalars; /* the 8 bytes of floats and of wide integers */
 	/* blocks of erased instructions by size (8-byte steps up to
 	 * FREE_BLOCK_MAX), for the next instruction of the same size or,
 	 * split, of a smaller one; free_mask has a bit per non-empty list */
@@ -321,11 +343,14 @@ static inline size_t pl_blob_len_(const void *blob)
 static inline uint32_t pl_attr_len_(const pl_attr *a)
 {
 	if (a->kind == PL_ATTR_STRING)
-		return (uint32_t)pl_blob_len_(a->u.s);
+		return (uint32_t)pl_blob_len_(pl_attr_s_(a));
 	if (a->kind == PL_ATTR_LIST)
-		return a->u.list ? (uint32_t)(pl_blob_len_(a->u.list) / sizeof(pl_attr)) : 0;
+		return a->v ? (uint32_t)(pl_blob_len_(pl_attr_elems_(a)) / sizeof(pl_attr)) : 0;
 	return 0;
 }
+/* The attribute value of kind INT or FLOAT (with the bits of x) as m
+ * keeps it, in *out: boxed when it must be. false when out of memory. */
+PL_INTERNAL bool pl_attr_scalar_(pl_module *m, pl_attr_kind kind, const void *x, pl_attr *out);
 /* blob, interned in another module whose arena m has adopted: the equal
  * one of set (one of m's), or blob itself, entered in set. NULL when out
  * of memory. */

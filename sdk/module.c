@@ -202,7 +202,7 @@ pl_module *pl_module_new_in_(const char *source_name, struct pl_region *r)
 	 * slots they outgrow (while reading, mostly) serve the arena of what
 	 * they hold (not the naming set's: it grows when nothing is made any
 	 * more) */
-	struct pl_ht *sets[] = {&m->strings, &m->types, &m->lists};
+	struct pl_ht *sets[] = {&m->strings, &m->types, &m->lists, &m->scalars};
 	for (size_t k = 0; k < sizeof sets / sizeof *sets; k++) {
 		sets[k]->give_back = pl_arena_give;
 		sets[k]->give_back_to = &m->arena;
@@ -232,6 +232,7 @@ void pl_module_free(pl_module *m)
 	pl_intern_free_(&m->strings);
 	pl_intern_free_(&m->types);
 	pl_intern_free_(&m->lists);
+	pl_intern_free_(&m->scalars);
 	pl_ht_free(&m->names);
 	pl_ht_free(&m->funcs_by_name);
 	pl_ht_free(&m->keys.ids);

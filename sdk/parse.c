@@ -51,7 +51,7 @@ struct ref {
 struct refs VEC(struct ref);
 
 enum { RECENT_SLOTS = 4096, RECENT_TYPES = 1024, RECENT_LISTS = 1024 }; /* read lately */
-/* a value table of this many slots (1 MiB) or more is prefetched from */
+/* a value table of this many slots (512 KiB) or more is prefetched from */
 enum { PREFETCH_MIN_SLOTS = 1 << 16 };
 
 struct parser {
@@ -84,7 +84,7 @@ struct parser {
 	} names[RECENT_SLOTS];
 	const pl_type *types_read[RECENT_TYPES];
 	struct recent_list {
-		pl_attr list;
+		const pl_attr *list; /* interned */
 		uint32_t hash;
 	} lists[RECENT_LISTS];
 };
@@ -462,13 +462,22 @@ static void parse_result_types(struct parser *p, size_t nres)
 
 static void parse_attr(struct parser *p, pl_attr *out);
 
-/* What decides an attribute's text besides its kind: strings and lists
- * are interned, so equal bits mean equal values. */
-static uint64_t attr_bits(const pl_attr *a)
+/* A value or an entry whole: what it names is interned, and it has no
+ * padding, so equal words mean equal values */
+static uint64_t attr_word(const pl_attr *a)
 {
-	uint64_t bits = 0;
-	memcpy(&bits, &a->u, sizeof a->u);
-	return a->kind == PL_ATTR_BOOL ? a->u.b : bits;
+	uint64_t w;
+	memcpy(&w, a, sizeof w);
+	return w;
+}
+
+/* The value of kind INT or FLOAT with the bits at x, boxed if it must be */
+static pl_attr scalar(struct parser *p, pl_attr_kind kind, const void *x)
+{
+	pl_attr a;
+	if (!pl_attr_scalar_(p->m, kind, x, &a))
+		pl_lex_fail_(&p->lx, PL_ENOMEM);
+	return a;
 }
 
 /* The list of the n elements at v, interned: one read lately with equal
@@ -477,17 +486,15 @@ static pl_attr list_of(struct parser *p, const pl_attr *v, size_t n)
 {
 	uint64_t h = n;
 	for (size_t k = 0; k < n; k++)
-		h = (h ^ v[k].kind ^ attr_bits(&v[k])) * 0x9e3779b97f4a7c15u;
+		h = (h ^ attr_word(&v[k])) * 0x9e3779b97f4a7c15u;
 	struct recent_list *r = &p->lists[(h >> 40) % RECENT_LISTS];
-	bool same = r->hash == (uint32_t)h && r->list.kind == PL_ATTR_LIST && pl_attr_len_(&r->list) == n;
-	for (size_t k = 0; same && k < n; k++)
-		same = r->list.u.list[k].kind == v[k].kind &&
-		       attr_bits(&r->list.u.list[k]) == attr_bits(&v[k]);
+	bool same = r->list && r->hash == (uint32_t)h && pl_attr_len_(r->list) == n &&
+	            (!n || memcmp(pl_attr_elems_(r->list), v, n * sizeof *v) == 0);
 	if (!same) {
-		r->list = *(const pl_attr *)nn(p, pl_attr_intern_list_(p->m, n ? v : NULL, n));
+		r->list = nn(p, pl_attr_intern_list_(p->m, n ? v : NULL, n));
 		r->hash = (uint32_t)h;
 	}
-	return r->list;
+	return *r->list;
 }
 
 /* "[" [ attr { "," attr } ] "]" */
@@ -501,7 +508,7 @@ static void parse_list(struct parser *p, pl_attr *out)
 	const char *q = plain_ints(TOK.s, p->lx.end, ints, 64, &n);
 	if (q) { /* integers, as mostly written: in one go */
 		for (size_t k = 0; k < n; k++)
-			PUSH(p, p->elems, ((pl_attr){.kind = PL_ATTR_INT, .u.i = ints[k]}));
+			PUSH(p, p->elems, scalar(p, PL_ATTR_INT, &ints[k]));
 		p->lx.p = q;
 		next(p);
 	} else {
@@ -523,27 +530,23 @@ static void parse_list(struct parser *p, pl_attr *out)
 
 static void parse_attr(struct parser *p, pl_attr *out)
 {
-	memset(out, 0, sizeof *out);
 	switch (TOK.kind) {
 	case PL_T_INT:
-		out->kind = PL_ATTR_INT;
-		out->u.i = TOK.i;
+		*out = scalar(p, PL_ATTR_INT, &TOK.i);
 		break;
 	case PL_T_FLOAT:
-		out->kind = PL_ATTR_FLOAT;
-		out->u.f = TOK.f;
+		*out = scalar(p, PL_ATTR_FLOAT, &TOK.f);
 		break;
 	case PL_T_STRING:
-		out->kind = PL_ATTR_STRING;
-		out->u.s = nn(p, pl_intern_str_(p->m, TOK.s, TOK.len));
+		*out = (pl_attr){.kind = PL_ATTR_STRING,
+		                 .v = pl_region_off_(nn(p, pl_intern_str_(p->m, TOK.s, TOK.len)))};
 		break;
 	case PL_T_LBRACKET:
 		parse_list(p, out);
 		return;
 	case PL_T_IDENT:
 		if (is_word(p, "true") || is_word(p, "false")) {
-			out->kind = PL_ATTR_BOOL;
-			out->u.b = TOK.s[0] == 't';
+			*out = (pl_attr){.kind = PL_ATTR_BOOL, .v = TOK.s[0] == 't'};
 			break;
 		}
 		/* fall through */
@@ -595,14 +598,10 @@ static void keep_dict(struct parser *p, pl_attrs *d)
 	uint16_t n = (uint16_t)p->entries.n;
 	uint64_t h = n;
 	for (uint16_t k = 0; k < n; k++)
-		h = (h ^ (uint64_t)v[k].val.key << 32 ^ ((uint64_t)v[k].val.kind << 56) ^
-		     attr_bits(&v[k].val)) * 0x9e3779b97f4a7c15u;
+		h = (h ^ attr_word(&v[k].val)) * 0x9e3779b97f4a7c15u;
 	uint32_t hash = (uint32_t)(h >> 32);
 	struct recent_dict *r = &p->dicts[hash % RECENT_SLOTS];
-	bool same = r->v && r->n == n && r->hash == hash;
-	for (uint16_t k = 0; same && k < n; k++)
-		same = r->v[k].val.key == v[k].val.key && r->v[k].val.kind == v[k].val.kind &&
-		       attr_bits(&r->v[k].val) == attr_bits(&v[k].val);
+	bool same = r->v && r->n == n && r->hash == hash && memcmp(r->v, v, n * sizeof *v) == 0;
 	if (!same) {
 		r->v = nn(p, pl_arena_alloc(&p->m->insts, n * sizeof *v));
 		memcpy(r->v, v, n * sizeof *v);

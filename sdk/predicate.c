@@ -849,33 +849,34 @@ static bool pair_of(const struct pl_count_attrs *a, struct count_slot *key)
 	const pl_attr *pred = a->predicate, *dom = a->domain;
 	if (!pred || !dom || dom->kind != PL_ATTR_LIST || pred->kind != PL_ATTR_LIST)
 		return false;
-	*key = (struct count_slot){.dom = dom->u.list, .pred = pred->u.list,
+	*key = (struct count_slot){.dom = pl_attr_elems_(dom), .pred = pl_attr_elems_(pred),
 	                           .dom_len = pl_attr_len_(dom), .pred_len = pl_attr_len_(pred)};
 	return true;
 }
 
-static int count_predicated(const pl_attr *dom, const pl_attr *pred, uint64_t *out)
+/* The count of the domain's rank extents in dom under the ncs
+ * constraints in pred (the elements of two interned lists). */
+static int count_predicated(const pl_attr *dom, size_t rank, const pl_attr *pred, size_t ncs,
+                            uint64_t *out)
 {
-	size_t rank = pl_attr_len_(dom);
 	if (rank > PL_MAX_RANK)
 		return PL_ELIMIT;
 	int64_t extents[PL_MAX_RANK];
 	for (size_t k = 0; k < rank; k++) {
-		if (dom->u.list[k].kind != PL_ATTR_INT)
+		if (dom[k].kind != PL_ATTR_INT)
 			return PL_ETYPE;
-		extents[k] = dom->u.list[k].u.i;
+		extents[k] = pl_attr_i_(&dom[k]);
 	}
-	size_t ncs = pl_attr_len_(pred);
 	pl_constraint **cs = calloc(ncs ? ncs : 1, sizeof *cs);
 	if (!cs)
 		return PL_ENOMEM;
 	int rc = PL_OK;
 	for (size_t c = 0; c < ncs && rc == PL_OK; c++) {
-		const pl_attr *s = &pred->u.list[c];
+		const pl_attr *s = &pred[c];
 		if (s->kind != PL_ATTR_STRING)
 			rc = PL_ETYPE;
 		else
-			rc = pl_constraint_parse(s->u.s, pl_attr_len_(s), rank, &cs[c], NULL, NULL);
+			rc = pl_constraint_parse(pl_attr_s_(s), pl_attr_len_(s), rank, &cs[c], NULL, NULL);
 	}
 	if (rc == PL_OK)
 		rc = pl_domain_count(extents, rank, (const pl_constraint *const *)cs, ncs, out);
@@ -910,10 +911,7 @@ int pl_module_prepare_counts(pl_module *m)
 	struct pl_count_memo *memo = m->count_memo;
 	for (; memo && memo->counted < memo->n; memo->counted++) {
 		struct count_slot *s = &memo->v[memo->counted];
-		/* interned lists: their lengths are kept with them */
-		pl_attr dom = {.kind = PL_ATTR_LIST, .u.list = s->dom};
-		pl_attr pred = {.kind = PL_ATTR_LIST, .u.list = s->pred};
-		int rc = count_predicated(&dom, &pred, &s->n);
+		int rc = count_predicated(s->dom, s->dom_len, s->pred, s->pred_len, &s->n);
 		if (rc == PL_ENOMEM) /* not the pair's answer: asked again later */
 			return rc;
 		s->rc = rc;
@@ -936,7 +934,7 @@ int pl_masked_dynamic_instances_(const pl_inst *inst, const struct pl_count_attr
 			*out = known->n;
 		return known->rc;
 	}
-	int rc = count_predicated(a->domain, a->predicate, &key.n);
+	int rc = count_predicated(key.dom, key.dom_len, key.pred, key.pred_len, &key.n);
 	if (rc == PL_OK)
 		*out = key.n;
 	return rc;

@@ -213,7 +213,7 @@ static inline void out_attr(struct out *o, const pl_attr *a);
 static void out_string_text(struct out *o, const void *arg)
 {
 	const pl_attr *a = arg;
-	out_string(o, a->u.s, pl_attr_len_(a));
+	out_string(o, pl_attr_s_(a), pl_attr_len_(a));
 }
 
 static void out_list(struct out *o, const void *arg)
@@ -223,7 +223,7 @@ static void out_list(struct out *o, const void *arg)
 	for (uint32_t k = 0, n = pl_attr_len_(a); k < n; k++) {
 		if (k)
 			out_lit(o, ", ");
-		out_attr(o, &a->u.list[k]);
+		out_attr(o, &pl_attr_elems_(a)[k]);
 	}
 	out_c(o, ']');
 }
@@ -232,15 +232,15 @@ static void out_list(struct out *o, const void *arg)
 static inline void out_attr(struct out *o, const pl_attr *a)
 {
 	switch (a->kind) {
-	case PL_ATTR_INT: out_i64(o, a->u.i); break;
-	case PL_ATTR_FLOAT: out_double(o, a->u.f); break;
-	case PL_ATTR_BOOL: out_s(o, a->u.b ? "true" : "false"); break;
+	case PL_ATTR_INT: out_i64(o, pl_attr_i_(a)); break;
+	case PL_ATTR_FLOAT: out_double(o, pl_attr_f_(a)); break;
+	case PL_ATTR_BOOL: out_s(o, a->v ? "true" : "false"); break;
 	case PL_ATTR_STRING: /* interned too */
-		out_kept(o, a->u.s, out_string_text, a);
+		out_kept(o, pl_attr_s_(a), out_string_text, a);
 		break;
 	case PL_ATTR_LIST:
 		if (pl_attr_len_(a))
-			out_kept(o, a->u.list, out_list, a);
+			out_kept(o, pl_attr_elems_(a), out_list, a);
 		else
 			out_lit(o, "[]");
 		break;

@@ -31,6 +31,7 @@ struct remap {
 	/* a key's or an op name's number in the rest -> its number in to */
 	uint32_t *key_ids, *op_ids;
 	struct pl_ht strings; /* a string of the rest's that to had -> to's */
+	struct pl_ht scalars; /* the same of the 8 bytes of scalars */
 	struct pl_ht map; /* a type or list of the rest's -> the same in to */
 	struct recent {
 		const void *from, *to;
@@ -81,12 +82,22 @@ static inline const void *remap(struct remap *r, const void *from,
 	return recent->from == from ? recent->to : remap_slow(r, from, hash, make);
 }
 
+/* The blob p of the rest's (a string or a scalar's 8 bytes), as to has
+ * it (every one was entered in to's sets at once, see pl_splice_rest_). */
+static uint32_t blob_of(const struct pl_ht *dups, const void *p)
+{
+	const void *to = pl_ht_ptr_get(dups, p);
+	return pl_region_off_(to ? to : p);
+}
+
 static void remap_attr(struct remap *r, pl_attr *a)
 {
 	if (a->kind == PL_ATTR_STRING)
-		a->u.s = str_of(r, a->u.s);
+		a->v = blob_of(&r->strings, pl_attr_s_(a));
+	else if (a->kind == PL_ATTR_FLOAT || a->boxed)
+		a->v = blob_of(&r->scalars, pl_region_at_(a, a->v));
 	else if (a->kind == PL_ATTR_LIST && pl_attr_len_(a))
-		a->u.list = remap(r, a->u.list, make_list);
+		a->v = pl_region_off_(remap(r, pl_attr_elems_(a), make_list));
 }
 
 /* A list's elements are replaced in place, then the list is interned. */
@@ -241,7 +252,8 @@ int pl_splice_rest_(pl_func *f, struct pl_ht *values, uint32_t line, pl_module *
 		pl_arena_adopt(&a->insts, &b->insts);
 		pl_arena_adopt(&a->text, &b->text);
 		r->to = a;
-		if (!pl_intern_merge_(&a->strings, &b->strings, &r->strings))
+		if (!pl_intern_merge_(&a->strings, &b->strings, &r->strings) ||
+		    !pl_intern_merge_(&a->scalars, &b->scalars, &r->scalars))
 			r->failed = true;
 		/* the rest's keys and op names, numbered in a */
 		if (!(r->key_ids = renumber(r, &b->keys, &a->keys)) ||
@@ -277,6 +289,7 @@ int pl_splice_rest_(pl_func *f, struct pl_ht *values, uint32_t line, pl_module *
 	if (r) {
 		pl_ht_free(&r->map);
 		pl_ht_free(&r->strings);
+		pl_ht_free(&r->scalars);
 		free(r->key_ids);
 		free(r->op_ids);
 		free(r);

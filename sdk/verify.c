@@ -188,15 +188,15 @@ static inline const pl_attr *want(struct verifier *v, const pl_inst *i, const pl
 static bool predicate_known_good(struct verifier *v, const pl_attr *pred, size_t rank)
 {
 	const struct pred_memo *e =
-		&v->preds[(((uintptr_t)pred->u.list >> 4) ^ rank) & (PRED_MEMO_SLOTS - 1)];
-	return e->list == pred->u.list && e->rank == rank;
+		&v->preds[(((uintptr_t)pl_attr_elems_(pred) >> 4) ^ rank) & (PRED_MEMO_SLOTS - 1)];
+	return e->list == pl_attr_elems_(pred) && e->rank == rank;
 }
 
 static void remember_good_predicate(struct verifier *v, const pl_attr *pred, size_t rank)
 {
 	struct pred_memo *e =
-		&v->preds[(((uintptr_t)pred->u.list >> 4) ^ rank) & (PRED_MEMO_SLOTS - 1)];
-	e->list = pred->u.list;
+		&v->preds[(((uintptr_t)pl_attr_elems_(pred) >> 4) ^ rank) & (PRED_MEMO_SLOTS - 1)];
+	e->list = pl_attr_elems_(pred);
 	e->rank = rank;
 }
 
@@ -204,17 +204,17 @@ static void remember_good_predicate(struct verifier *v, const pl_attr *pred, siz
  * are interned, and nothing changes a module while it is verified). */
 static inline size_t domain_slot(const pl_attr *dom)
 {
-	return pl_ht_hash_ptr(dom->u.list) % DOMAIN_MEMO_SLOTS;
+	return pl_ht_hash_ptr(pl_attr_elems_(dom)) % DOMAIN_MEMO_SLOTS;
 }
 
 static bool domain_known_good(const struct verifier *v, const pl_attr *dom)
 {
-	return v->domains[domain_slot(dom)] == dom->u.list;
+	return v->domains[domain_slot(dom)] == pl_attr_elems_(dom);
 }
 
 static void remember_good_domain(struct verifier *v, const pl_attr *dom)
 {
-	v->domains[domain_slot(dom)] = dom->u.list;
+	v->domains[domain_slot(dom)] = pl_attr_elems_(dom);
 }
 
 static void check_type_size(struct verifier *v, const pl_inst *i, const pl_type *t,
@@ -238,17 +238,17 @@ static void check_reserved(struct verifier *v, const pl_inst *i, const struct re
 {
 	const pl_attr *a;
 	want(v, i, r->group_id, "group_id", PL_ATTR_STRING);
-	if ((a = want(v, i, r->factor, "factor", PL_ATTR_INT)) && a->u.i < 1)
-		inst_error(v, i, "attribute 'factor' must be at least 1, not %" PRId64, a->u.i);
+	if ((a = want(v, i, r->factor, "factor", PL_ATTR_INT)) && pl_attr_i_(a) < 1)
+		inst_error(v, i, "attribute 'factor' must be at least 1, not %" PRId64, pl_attr_i_(a));
 	want(v, i, r->reduce, "reduce", PL_ATTR_STRING);
-	if ((a = want(v, i, r->dimension, "dimension", PL_ATTR_INT)) && a->u.i < 0)
+	if ((a = want(v, i, r->dimension, "dimension", PL_ATTR_INT)) && pl_attr_i_(a) < 0)
 		inst_error(v, i, "attribute 'dimension' must not be negative");
 	want(v, i, r->id, "id", PL_ATTR_INT);
 	want(v, i, r->fsdp, "fsdp", PL_ATTR_BOOL);
 	if ((a = want(v, i, r->num_dynamic_instances, "num_dynamic_instances", PL_ATTR_INT)) &&
-	    a->u.i < 0)
+	    pl_attr_i_(a) < 0)
 		inst_error(v, i, "attribute 'num_dynamic_instances' must not be negative");
-	if ((a = want(v, i, r->flops, "flops", PL_ATTR_INT)) && a->u.i < 0)
+	if ((a = want(v, i, r->flops, "flops", PL_ATTR_INT)) && pl_attr_i_(a) < 0)
 		inst_error(v, i, "attribute 'flops' must not be negative");
 
 	const pl_attr *dom = want(v, i, r->domain, "domain", PL_ATTR_LIST);
@@ -261,9 +261,10 @@ static void check_reserved(struct verifier *v, const pl_inst *i, const struct re
 			inst_error(v, i, "attribute 'domain' has more than %d dimensions", PL_MAX_RANK);
 			dom_ok = false;
 		}
+		const pl_attr *elems = pl_attr_elems_(dom);
 		for (uint32_t k = 0; dom_ok && k < rank; k++) {
-			const pl_attr *e = &dom->u.list[k];
-			if (e->kind != PL_ATTR_INT || e->u.i < 0) {
+			const pl_attr *e = &elems[k];
+			if (e->kind != PL_ATTR_INT || pl_attr_i_(e) < 0) {
 				inst_error(v, i, "attribute 'domain' must list integers >= 0 "
 				                 "(element %u is not)", k);
 				dom_ok = false;
@@ -277,9 +278,9 @@ static void check_reserved(struct verifier *v, const pl_inst *i, const struct re
 		uint64_t n = 1;
 		bool zero = false;
 		for (uint32_t k = 0; dom_ok && k < rank; k++)
-			zero = zero || dom->u.list[k].u.i == 0;
+			zero = zero || pl_attr_i_(&elems[k]) == 0;
 		for (uint32_t k = 0; dom_ok && !zero && k < rank; k++) {
-			uint64_t d = (uint64_t)dom->u.list[k].u.i;
+			uint64_t d = (uint64_t)pl_attr_i_(&elems[k]);
 			if (n > (uint64_t)INT64_MAX / d) {
 				inst_error(v, i, "the product of 'domain' overflows int64");
 				dom_ok = false;
@@ -304,7 +305,7 @@ static void check_reserved(struct verifier *v, const pl_inst *i, const struct re
 		int errors = v->errors;
 		uint32_t npred = pl_attr_len_(pred);
 		for (uint32_t k = 0; k < npred; k++) {
-			const pl_attr *s = &pred->u.list[k];
+			const pl_attr *s = &pl_attr_elems_(pred)[k];
 			if (s->kind != PL_ATTR_STRING) {
 				inst_error(v, i, "attribute 'predicate' must list strings "
 				                 "(element %u is not)", k);
@@ -315,7 +316,7 @@ static void check_reserved(struct verifier *v, const pl_inst *i, const struct re
 			pl_constraint *c = NULL;
 			size_t col = 0;
 			const char *msg = NULL;
-			int rc = pl_constraint_parse(s->u.s, pl_attr_len_(s), rank, &c, &col, &msg);
+			int rc = pl_constraint_parse(pl_attr_s_(s), pl_attr_len_(s), rank, &c, &col, &msg);
 			if (rc == PL_EPARSE) {
 				/* quoted as the text form writes it: a newline or a
 				 * NUL in the constraint stays in one message */
@@ -434,14 +435,14 @@ static void check_collective(struct verifier *v, const pl_inst *i, const struct 
 	int64_t factor = 0, dim = 0;
 	const pl_attr *fa = r->factor;
 	const pl_attr *da = r->dimension;
-	if (fa && (fa->kind != PL_ATTR_INT || fa->u.i < 1))
+	if (fa && (fa->kind != PL_ATTR_INT || pl_attr_i_(fa) < 1))
 		return; /* reported with the reserved attributes */
-	if (da && (da->kind != PL_ATTR_INT || da->u.i < 0))
+	if (da && (da->kind != PL_ATTR_INT || pl_attr_i_(da) < 0))
 		return;
 	if (fa)
-		factor = fa->u.i;
+		factor = pl_attr_i_(fa);
 	if (da)
-		dim = da->u.i;
+		dim = pl_attr_i_(da);
 	pl_op kind = sync_kind(pl_inst_op_(i));
 	if (da && kind == PL_OP_ALL_REDUCE)
 		inst_error(v, i, "attribute 'dimension' does not apply to %s", pl_inst_opname_(i));

@@ -655,6 +655,73 @@ START_TEST(test_attr_dicts)
 }
 END_TEST
 
+/* Integers past 32 bits and floats are kept apart from their entries
+ * (interned): they read back whole, compare by value, print as they
+ * were; a value of another module is made again in the dictionary's,
+ * which then no longer needs that module. */
+START_TEST(test_attr_wide_values_and_other_modules)
+{
+	static const int64_t wide[] = {INT64_MIN, INT64_MAX, (int64_t)INT32_MAX + 1,
+	                               (int64_t)INT32_MIN - 1, INT32_MAX, INT32_MIN, -1, 0};
+	enum { N = sizeof wide / sizeof *wide };
+	pl_module *m = pl_module_new(NULL), *other = pl_module_new(NULL);
+	pl_func *f = pl_func_new(m, "f");
+	pl_attrs *d = pl_inst_attrs(add(f, "acme.x", NULL, 0));
+	char key[16];
+	for (size_t k = 0; k < N; k++) {
+		snprintf(key, sizeof key, "i%zu", k);
+		ck_assert_int_eq(pl_attrs_set_int(d, key, wide[k]), PL_OK);
+		int64_t got = 0;
+		ck_assert_int_eq(pl_attrs_get_int(d, key, &got), PL_OK);
+		ck_assert_int_eq(got, wide[k]);
+		ck_assert_int_eq(pl_attr_get_int(pl_attr_int(m, wide[k])), wide[k]);
+		ck_assert(pl_attr_equal(pl_attr_int(m, wide[k]), pl_attrs_get(d, key)));
+	}
+	ck_assert(!pl_attr_equal(pl_attr_int(m, INT64_MAX), pl_attr_int(m, INT64_MIN)));
+	const pl_attr *wl = pl_attr_int_list(m, wide, N);
+	for (size_t k = 0; k < N; k++)
+		ck_assert_int_eq(pl_attr_get_int(pl_attr_list_at(wl, k)), wide[k]);
+	ck_assert(pl_attr_equal(wl, pl_attr_int_list(m, wide, N)));
+	ck_assert(pl_attr_get_float(pl_attr_float(m, 1e300)) == 1e300);
+	ck_assert(pl_attr_get_float(pl_attr_float(m, -0.0)) == 0.0);
+	ck_assert(signbit(pl_attr_get_float(pl_attr_float(m, -0.0))));
+
+	/* values of another module, scalars, strings and nested lists */
+	const pl_attr *ow = pl_attr_int(other, INT64_MIN);
+	const pl_attr *of = pl_attr_float(other, 0.125);
+	const pl_attr *os = pl_attr_string(other, "far", 3);
+	const pl_attr *oelems[] = {ow, of, os};
+	const pl_attr *ol = pl_attr_list(other, oelems, 3);
+	const pl_attr *onest[] = {ol, os};
+	const pl_attr *on = pl_attr_list(other, onest, 2);
+	ck_assert_int_eq(pl_attrs_set(d, "ow", ow), PL_OK);
+	ck_assert_int_eq(pl_attrs_set(d, "of", of), PL_OK);
+	ck_assert_int_eq(pl_attrs_set(d, "os", os), PL_OK);
+	ck_assert_int_eq(pl_attrs_set(d, "on", on), PL_OK);
+	const pl_attr *here[] = {pl_attr_int(m, 7), ol}; /* a list made of both */
+	const pl_attr *mixed = pl_attr_list(m, here, 2);
+	ck_assert_ptr_nonnull(mixed);
+	ck_assert_int_eq(pl_attrs_set(d, "mx", mixed), PL_OK);
+	pl_module_free(other);
+	int64_t iv;
+	ck_assert_int_eq(pl_attrs_get_int(d, "ow", &iv), PL_OK);
+	ck_assert_int_eq(iv, INT64_MIN);
+	ck_assert(pl_attr_get_float(pl_attrs_get(d, "of")) == 0.125);
+	const char *sv;
+	ck_assert_int_eq(pl_attrs_get_string(d, "os", &sv, NULL), PL_OK);
+	ck_assert_str_eq(sv, "far");
+	char *text = pl_print_inst_string(pl_func_first_inst(f));
+	ck_assert_ptr_nonnull(strstr(text, "i0 = -9223372036854775808, i1 = 9223372036854775807, "
+	                                   "i2 = 2147483648, i3 = -2147483649, i4 = 2147483647, "
+	                                   "i5 = -2147483648, i6 = -1, i7 = 0, ow = "
+	                                   "-9223372036854775808, of = 0.125, os = \"far\", "
+	                                   "on = [[-9223372036854775808, 0.125, \"far\"], \"far\"], "
+	                                   "mx = [7, [-9223372036854775808, 0.125, \"far\"]]}"));
+	free(text);
+	pl_module_free(m);
+}
+END_TEST
+
 /* A value may be stored under several keys and instructions; each
  * dictionary holds its own copy of the entry. */
 START_TEST(test_attr_shared_values)
@@ -1499,6 +1566,7 @@ static Suite *ir_suite(void)
 	tcase_add_test(tc, test_attr_values);
 	tcase_add_test(tc, test_attr_dicts);
 	tcase_add_test(tc, test_attr_shared_values);
+	tcase_add_test(tc, test_attr_wide_values_and_other_modules);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("positions");

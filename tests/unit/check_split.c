@@ -29,14 +29,14 @@ static size_t check_every_line(const char *text)
 
 static const char good[] =
 	"func @f(%a: f32[4], %b: f32[4]) attributes {name = \"f\", n = [1, [2, \"x\"]]} {\n"
-	"  %c = add %a, %b {tag = \"one\"} : f32[4]\n"
+	"  %c = add %a, %b {tag = \"one\", big = 5000000000, lr = 0.5, pair = [5000000000, 0.5]} : f32[4]\n"
 	"  %d, %e = split %c {sizes = [2, 2]} : (f32[2], f32[2])\n"
 	"  %g = mul %d, %a : f32[2]\n"
 	"  store %g, %b\n"
 	"  %h = add %c, %c {tag = \"t\\\"wo\", list = [\"a\", \"b\"]} : f32[4]\n"
-	"  %i = add %h, %a {tag = \"one\"} : f32[4]\n"
+	"  %i = add %h, %a {tag = \"one\", pair = [5000000000, 0.5], neg = -4000000000} : f32[4]\n"
 	"  %j = all_gather %i {group_id = \"dp\", factor = 8, fsdp = true} : f32[32]\n"
-	"  %k = add %j, %j : f32[32]\n"
+	"  %k = add %j, %j {lr = 0.5, big = 5000000000, far = [[-4000000000], 0.25]} : f32[32]\n"
 	"  store %k, %a\n"
 	"}\n"
 	"func @g(%x: i32[]) {\n"

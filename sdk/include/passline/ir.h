@@ -93,7 +93,7 @@ PL_API const pl_attr *pl_attr_float(pl_module *m, double v);
 PL_API const pl_attr *pl_attr_bool(pl_module *m, bool v);
 /* The string is copied; it may hold any bytes, NUL included. */
 PL_API const pl_attr *pl_attr_string(pl_module *m, const char *s, size_t len);
-/* The elements are copied. */
+/* The elements are copied (made again in m when another module's). */
 PL_API const pl_attr *pl_attr_list(pl_module *m, const pl_attr *const *elems,
                                    size_t n);
 /* A list of integers, the common case (domain = [...]). */
@@ -129,7 +129,9 @@ PL_API const pl_attr *pl_attrs_value_at(const pl_attrs *d, size_t i);
 /* The value stored under key; NULL when absent. */
 PL_API const pl_attr *pl_attrs_get(const pl_attrs *d, const char *key);
 /* Stores value under key: replaces it in place when the key exists, else
- * appends. PL_OK or PL_ENOMEM; PL_EINVAL for a key that is not
+ * appends. A value of another module is made again in d's, so that it
+ * lives as long as d's module, whatever becomes of the other. PL_OK or
+ * PL_ENOMEM; PL_EINVAL for a key that is not
  * [A-Za-z_][A-Za-z0-9_]*; PL_ELIMIT when appending to a dictionary that
  * holds 65535 entries already (the most one can hold), or a key new to a
  * module that has 16777215 distinct keys already (nothing changed). */
