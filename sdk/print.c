@@ -119,7 +119,7 @@ static void out_i64(struct out *o, int64_t v)
  * exponent so that it reads back as a FLOAT: 15 significant digits when
  * they suffice (most values: 0.001, 100.0, 1e+20), else 16, else 17, which
  * always do. Deterministic, so print(parse(x)) stays a fixed point. */
-static void out_double(struct out *o, double v)
+static __attribute__((noinline)) void out_double(struct out *o, double v)
 {
 	uint64_t bits;
 	memcpy(&bits, &v, sizeof bits);
@@ -229,7 +229,7 @@ static void out_list(struct out *o, const void *arg)
 }
 
 /* attr := INT | FLOAT | STRING | "true" | "false" | "[" [ attr { ", " attr } ] "]" */
-static inline void out_attr(struct out *o, const pl_attr *a)
+static inline __attribute__((always_inline)) void out_attr(struct out *o, const pl_attr *a)
 {
 	switch (a->kind) {
 	case PL_ATTR_INT: out_i64(o, pl_attr_i_(a)); break;
