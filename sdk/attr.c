@@ -15,17 +15,11 @@ static pl_attr *attr_alloc(pl_module *m, pl_attr_kind kind)
 	return a;
 }
 
-bool pl_attr_scalar_(pl_module *m, pl_attr_kind kind, const void *x, pl_attr *out)
+bool pl_attr_box_(pl_module *m, pl_attr_kind kind, const void *x, pl_attr *out)
 {
 	memset(out, 0, sizeof *out);
 	out->kind = (uint8_t)kind;
-	int64_t i;
-	memcpy(&i, x, sizeof i);
-	if (kind == PL_ATTR_INT && i >= INT32_MIN && i <= INT32_MAX) {
-		out->v = (uint32_t)(int32_t)i;
-		return true;
-	}
-	const void *box = pl_intern_blob_(m, &m->scalars, x, sizeof i);
+	const void *box = pl_intern_blob_(m, &m->scalars, x, sizeof(int64_t));
 	if (!box)
 		return false;
 	out->boxed = kind == PL_ATTR_INT;

@@ -349,8 +349,19 @@ static inline uint32_t pl_attr_len_(const pl_attr *a)
 	return 0;
 }
 /* The attribute value of kind INT or FLOAT (with the bits of x) as m
- * keeps it, in *out: boxed when it must be. false when out of memory. */
-PL_INTERNAL bool pl_attr_scalar_(pl_module *m, pl_attr_kind kind, const void *x, pl_attr *out);
+ * keeps it, in *out, boxed (pl_attr_box_) when it must be. false when
+ * out of memory. Inline: the reader makes one of every integer. */
+PL_INTERNAL bool pl_attr_box_(pl_module *m, pl_attr_kind kind, const void *x, pl_attr *out);
+static inline bool pl_attr_scalar_(pl_module *m, pl_attr_kind kind, const void *x, pl_attr *out)
+{
+	int64_t i;
+	memcpy(&i, x, sizeof i);
+	if (kind == PL_ATTR_INT && i >= INT32_MIN && i <= INT32_MAX) {
+		*out = (pl_attr){.kind = PL_ATTR_INT, .v = (uint32_t)(int32_t)i};
+		return true;
+	}
+	return pl_attr_box_(m, kind, x, out);
+}
 /* blob, interned in another module whose arena m has adopted: the equal
  * one of set (one of m's), or blob itself, entered in set. NULL when out
  * of memory. */
