@@ -252,6 +252,9 @@ static Suite *arena_suite(void)
 	tcase_add_test(tc, test_text_in_a_row);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("region");
+	/* hundreds of thousands of checked allocations: seconds under the
+	 * sanitizers on a loaded machine, past Check's default of 4 */
+	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_region_offsets);
 	tcase_add_test(tc, test_region_shared_and_adopted);
 	tcase_add_test(tc, test_region_takes_its_own_memory);
