@@ -28,9 +28,9 @@ struct pl_parse_job {
 
 	/* The first reader: before reading the instruction that begins at
 	 * stop_at (when one does, in a function body), it calls take_rest
-	 * with that function, its values so far by name (a table whose
-	 * slots hold pl_value pointers, hashed as pl_hash_short_ hashes their
-	 * names) and the instruction's line. take_rest returns 1 when it
+	 * with that function, its values so far by name (a table of offsets
+	 * in the region, see hash_table.h, whose items are pl_values, hashed
+	 * as pl_hash_short_ hashes their names) and the instruction's line. take_rest returns 1 when it
 	 * has put the rest of the module in place (the reader then stops
 	 * there, and values may have been emptied), 0 to read on (values
 	 * as it was), or a negative PL_E* status to fail with. */
@@ -43,7 +43,8 @@ struct pl_parse_job {
 	 * the function of the instructions before the first '}' in cont
 	 * (named ""), the values they use without a definition in holes, by
 	 * name (named as written, no type, their uses linked), and the values
-	 * they define in cont_values, by name; the caller owns both tables
+	 * they define in cont_values, by name (both tables of offsets, as
+	 * values above); the caller owns both tables
 	 * afterwards (their slots lie in region: it frees them while it holds
 	 * the region). */
 	bool rest;
