@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* sdk/region.h — the address space a module's instruction blocks live in.
+/* sdk/region.h — the address space a module's IR lives in: its
+ * instruction blocks, dictionaries, interned strings, lists and scalars.
  *
  * A region is one reserved span of PL_REGION_SIZE bytes of address space,
  * aligned to its size (or, where the process may not have so much
@@ -10,7 +11,7 @@
  * its own address, and one object in the region names another by a
  * 32-bit offset in 8-byte units (pl_region_off_, pl_region_at_) instead
  * of a 64-bit pointer: an operand use is 16 bytes instead of 32, a
- * value 24 instead of 32.
+ * value 24 instead of 32, an attribute value 8 instead of 16.
  *
  * Several arenas may take chunks of one region at once (the two readers
  * of one file do, so that the offsets in what the second reads stay valid
