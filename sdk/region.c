@@ -71,22 +71,38 @@ static char *reserve_whole(void)
 	return base;
 }
 
+/* len bytes at at exactly, or NULL (the kernel takes a free address it
+ * is offered as a hint). */
+static char *reserve_at(uintptr_t at, size_t len)
+{
+	char *p = at ? reserve((void *)at, len) : NULL;
+	if (p && p != (char *)at) {
+		munmap(p, len);
+		p = NULL;
+	}
+	return p;
+}
+
 /* len bytes (less than the span) at an aligned address, where the process
  * may not have twice the span of address space (a limit on it, as ulimit
- * -v sets): the kernel takes a free address it is offered. */
+ * -v sets): aligned addresses on either side of where the kernel would
+ * put len bytes, nearest first (the kernel fills the address space from
+ * the top down, and what lies above may be taken: a sanitizer's shadow
+ * memory, say). */
 static char *reserve_part(size_t len)
 {
 	char *probe = reserve(NULL, len);
 	if (!probe)
 		return NULL;
 	munmap(probe, len);
-	uintptr_t at = ((uintptr_t)probe + PL_REGION_SIZE - 1) & ~(PL_REGION_SIZE - 1);
-	for (int k = 0; k < HINT_TRIES; k++, at += PL_REGION_SIZE) {
-		char *p = reserve((void *)at, len);
-		if (p == (char *)at)
-			return p;
+	uintptr_t up = ((uintptr_t)probe + PL_REGION_SIZE - 1) & ~(PL_REGION_SIZE - 1);
+	uintptr_t down = (uintptr_t)probe & ~(PL_REGION_SIZE - 1);
+	for (uintptr_t k = 0; k < HINT_TRIES; k++) {
+		char *p = reserve_at(up + k * PL_REGION_SIZE, len);
+		if (!p && down >= k * PL_REGION_SIZE)
+			p = reserve_at(down - k * PL_REGION_SIZE, len);
 		if (p)
-			munmap(p, len);
+			return p;
 	}
 	return NULL;
 }
