@@ -444,11 +444,7 @@ int pl_attrs_set_int(pl_attrs *d, const char *key, int64_t v)
 
 int pl_attrs_set_bool(pl_attrs *d, const char *key, bool v)
 {
-	pl_attr a;
-	memset(&a, 0, sizeof a);
-	a.kind = PL_ATTR_BOOL;
-	a.v = v;
-	return pl_attrs_set(d, key, &a);
+	return pl_attrs_set(d, key, &(pl_attr){.kind = PL_ATTR_BOOL, .v = v});
 }
 
 int pl_attrs_set_string(pl_attrs *d, const char *key, const char *s)

@@ -126,20 +126,10 @@ static inline size_t pl_ht_find(const struct pl_ht *t, uint32_t hash, pl_ht_same
                                 const void *probe, const void *ctx)
 {
 	size_t mask = t->cap - 1;
-	if (t->base) {
-		for (size_t j = hash & mask;; j = (j + 1) & mask) {
-			const struct pl_ht_slot32 *s = &t->slots32[j];
-			if (!s->item)
-				return j;
-			if (s->hash == hash && same(t->base + (size_t)s->item * 8, probe, ctx))
-				return j;
-		}
-	}
 	for (size_t j = hash & mask;; j = (j + 1) & mask) {
-		const struct pl_ht_slot *s = &t->slots[j];
-		if (s->gen != t->gen)
+		if (!pl_ht_used(t, j))
 			return j;
-		if (s->hash == hash && same(s->item, probe, ctx))
+		if (pl_ht_hash_at(t, j) == hash && same(pl_ht_item_(t, j), probe, ctx))
 			return j;
 	}
 }

@@ -371,6 +371,14 @@ enum { LARGE_SIZE_AT = sizeof(pl_inst), LARGE_FIT_TRIES = 8 };
 
 static unsigned floor_log2(uint64_t n) { return 63u - (unsigned)__builtin_clzll(n); }
 
+/* The size a large free block keeps after its header. */
+static size_t large_size(const void *block)
+{
+	uint64_t size;
+	memcpy(&size, (const char *)block + LARGE_SIZE_AT, sizeof size);
+	return (size_t)size;
+}
+
 static void free_block_push(pl_module *m, void *p, size_t size)
 {
 	void **block = p;
@@ -399,17 +407,28 @@ static unsigned lowest_bit(uint64_t w)
 	return index[((w & (~w + 1)) * UINT64_C(0x03f79d71b4cb0a89)) >> 58];
 }
 
+/* Takes the block *link names out of the list at *head; bit of *mask,
+ * the list's, goes when the list empties. */
+static void *list_take(void **link, void *const *head, uint64_t *mask, unsigned bit)
+{
+	void **block = *link;
+	*link = *block;
+	if (!*head)
+		*mask &= ~((uint64_t)1 << bit);
+	return block;
+}
+
+/* The first block of small list c. */
+static void *small_take(pl_module *m, size_t c)
+{
+	return list_take(&m->free_blocks[c], &m->free_blocks[c], &m->free_mask[c / 64],
+	                 (unsigned)(c % 64));
+}
+
 /* A recycled block of exactly size bytes (<= PL_FREE_BLOCK_MAX), or NULL. */
 static inline void *free_block_pop(pl_module *m, size_t size)
 {
-	size_t c = size / 8;
-	void **block = m->free_blocks[c];
-	if (block) {
-		m->free_blocks[c] = *block;
-		if (!*block)
-			m->free_mask[c / 64] &= ~((uint64_t)1 << (c % 64));
-	}
-	return block;
+	return m->free_blocks[size / 8] ? small_take(m, size / 8) : NULL;
 }
 
 /* A large block of at least size bytes, taken from its list, its size in
@@ -419,31 +438,17 @@ static void *free_large_take(pl_module *m, size_t size, size_t *got)
 {
 	unsigned c = size > PL_FREE_BLOCK_MAX ? floor_log2(size) : floor_log2(PL_FREE_BLOCK_MAX + 1);
 	void **link = &m->free_large[c];
-	for (int tries = 0; *link && tries < LARGE_FIT_TRIES; tries++) {
-		uint64_t have;
-		memcpy(&have, (char *)*link + LARGE_SIZE_AT, sizeof have);
-		if (have >= size) {
-			void **block = *link;
-			*link = *block;
-			if (!m->free_large[c])
-				m->free_large_mask &= ~((uint64_t)1 << c);
-			*got = (size_t)have;
-			return block;
-		}
+	for (int tries = 0; *link && large_size(*link) < size && tries < LARGE_FIT_TRIES; tries++)
 		link = *link;
+	if (!*link || large_size(*link) < size) {
+		uint64_t w = c + 1 < 64 ? m->free_large_mask & (~(uint64_t)0 << (c + 1)) : 0;
+		if (!w)
+			return NULL;
+		c = lowest_bit(w);
+		link = &m->free_large[c];
 	}
-	uint64_t w = c + 1 < 64 ? m->free_large_mask & (~(uint64_t)0 << (c + 1)) : 0;
-	if (!w)
-		return NULL;
-	c = lowest_bit(w);
-	void **block = m->free_large[c];
-	m->free_large[c] = *block;
-	if (!*block)
-		m->free_large_mask &= ~((uint64_t)1 << c);
-	uint64_t have;
-	memcpy(&have, (char *)block + LARGE_SIZE_AT, sizeof have);
-	*got = (size_t)have;
-	return block;
+	*got = large_size(*link);
+	return list_take(link, &m->free_large[c], &m->free_large_mask, c);
 }
 
 /* A recycled block of size bytes, cut from a larger one when there is
@@ -460,10 +465,7 @@ static void *free_block_take(pl_module *m, size_t size)
 			w = m->free_mask[wi];
 		if (w) {
 			size_t fc = wi * 64 + lowest_bit(w);
-			block = m->free_blocks[fc];
-			m->free_blocks[fc] = *block;
-			if (!*block)
-				m->free_mask[fc / 64] &= ~((uint64_t)1 << (fc % 64));
+			block = small_take(m, fc);
 			found = fc * 8;
 		}
 	}

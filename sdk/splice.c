@@ -39,12 +39,13 @@ struct remap {
 	bool failed;      /* out of memory */
 };
 
-/* The string s of the rest's, as to has it (every one was entered in
- * to's strings at once, see pl_splice_rest_). */
-static const char *str_of(const struct remap *r, const char *s)
+/* The blob p of the rest's (a string, or a scalar's 8 bytes), as to has
+ * it: dups maps each that to had already to to's (every other one was
+ * entered in to's set at once, see pl_splice_rest_). */
+static const void *blob_of(const struct pl_ht *dups, const void *p)
 {
-	const char *to = pl_ht_ptr_get(&r->strings, s);
-	return to ? to : s;
+	const void *to = pl_ht_ptr_get(dups, p);
+	return to ? to : p;
 }
 
 static const void *make_type(struct remap *r, const void *p)
@@ -82,20 +83,12 @@ static inline const void *remap(struct remap *r, const void *from,
 	return recent->from == from ? recent->to : remap_slow(r, from, hash, make);
 }
 
-/* The blob p of the rest's (a string or a scalar's 8 bytes), as to has
- * it (every one was entered in to's sets at once, see pl_splice_rest_). */
-static uint32_t blob_of(const struct pl_ht *dups, const void *p)
-{
-	const void *to = pl_ht_ptr_get(dups, p);
-	return pl_region_off_(to ? to : p);
-}
-
 static void remap_attr(struct remap *r, pl_attr *a)
 {
 	if (a->kind == PL_ATTR_STRING)
-		a->v = blob_of(&r->strings, pl_attr_s_(a));
+		a->v = pl_region_off_(blob_of(&r->strings, pl_attr_s_(a)));
 	else if (a->kind == PL_ATTR_FLOAT || a->boxed)
-		a->v = blob_of(&r->scalars, pl_region_at_(a, a->v));
+		a->v = pl_region_off_(blob_of(&r->scalars, pl_region_at_(a, a->v)));
 	else if (a->kind == PL_ATTR_LIST && pl_attr_len_(a))
 		a->v = pl_region_off_(remap(r, pl_attr_elems_(a), make_list));
 }
@@ -117,7 +110,7 @@ static uint32_t *renumber(struct remap *r, const struct pl_numbered *from,
 {
 	uint32_t *ids = calloc(from->n + 1, sizeof *ids);
 	for (uint32_t k = 1; ids && k <= from->n; k++) {
-		if (!(ids[k] = pl_number_(to, str_of(r, from->names[k])))) {
+		if (!(ids[k] = pl_number_(to, blob_of(&r->strings, from->names[k])))) {
 			free(ids);
 			return NULL;
 		}
