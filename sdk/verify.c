@@ -69,6 +69,7 @@ struct verifier {
 	pl_diags *diags;
 	int errors;
 	bool oom;
+	bool quiet; /* stepping over what another part reports */
 	struct flight_table flight;
 	struct pred_memo preds[PRED_MEMO_SLOTS];
 	struct dict_memo dicts[DICT_MEMO_SLOTS];
@@ -81,6 +82,8 @@ struct verifier {
 static PL_PRINTF(3, 4) void inst_error(struct verifier *v, const pl_inst *i,
                                        const char *fmt, ...)
 {
+	if (v->quiet)
+		return;
 	struct pl_strbuf sb = {0};
 	va_list ap;
 	va_start(ap, fmt);
@@ -577,19 +580,27 @@ static const pl_inst *done_of(const pl_func *f, const pl_inst *s, bool *several)
 	return done;
 }
 
+/* Puts start s's operands in flight when one done after it takes its
+ * results; that done, or NULL (*several when more than one). */
+static const pl_inst *start_flight(struct verifier *v, const pl_inst *s, bool *several)
+{
+	const pl_inst *d = done_of(pl_inst_func_(s), s, several);
+	if (d && !*several && d->pos > s->pos)
+		flight_add(v, s, d);
+	return d;
+}
+
 static void check_start(struct verifier *v, const pl_inst *i, const struct reserved *r)
 {
 	check_collective(v, i, r);
 	if (i->nres == 0)
 		return; /* no done could take it; reported as a collective */
 	bool several;
-	const pl_inst *d = done_of(pl_inst_func_(i), i, &several);
+	const pl_inst *d = start_flight(v, i, &several);
 	if (several)
 		inst_error(v, i, "its results are taken by more than one done");
 	else if (!d)
 		inst_error(v, i, "no done in its function takes its results");
-	else if (d->pos > i->pos)
-		flight_add(v, i, d);
 }
 
 /* A done takes exactly all results of one start, in order, and gives one
@@ -685,7 +696,8 @@ static void check_arity(struct verifier *v, const pl_inst *i, const struct reser
 	}
 }
 
-static void check_func(struct verifier *v, pl_func *f)
+/* What is checked once per function, before its instructions. */
+static void check_func_head(struct verifier *v, pl_func *f)
 {
 	flight_clear(&v->flight);
 	for (size_t k = 0; k < f->nargs; k++) {
@@ -698,59 +710,69 @@ static void check_func(struct verifier *v, pl_func *f)
 		func_error(v, f, "attribute 'has_copy' must be a boolean");
 	if ((a = pl_attrs_get(&f->attrs, "has_reduce")) && a->kind != PL_ATTR_BOOL)
 		func_error(v, f, "attribute 'has_reduce' must be a boolean");
+}
 
-	for (pl_inst *i = f->first; i; i = pl_inst_next_(i)) {
-		const pl_use *ops = pl_inst_ops_(i);
-		bool ops_ok = true, done = is_done(pl_inst_op_(i));
-		for (uint32_t k = 0; k < i->nops; k++) {
-			const pl_value *val = pl_use_val_(&ops[k]);
-			if (!val) {
-				inst_error(v, i, "operand %u is missing", k);
+/* Whether every operand of i is a value of f defined before i; reports
+ * each that is not (and a value in flight used by other than its done,
+ * which leaves the operands good). */
+static bool check_operands(struct verifier *v, const pl_func *f, const pl_inst *i)
+{
+	const pl_use *ops = pl_inst_ops_(i);
+	bool ops_ok = true, done = is_done(pl_inst_op_(i));
+	for (uint32_t k = 0; k < i->nops; k++) {
+		const pl_value *val = pl_use_val_(&ops[k]);
+		if (!val) {
+			inst_error(v, i, "operand %u is missing", k);
+			ops_ok = false;
+			continue;
+		}
+		/* pl_value_func, inline */
+		const pl_inst *d = pl_value_def_(val);
+		const pl_func *vf = d ? pl_inst_func_(d) : ((const struct pl_arg *)(const void *)val)->func;
+		if (vf == f && (!d || ((d->flags & (PL_INST_ERASED | PL_INST_LINKED)) ==
+		                           PL_INST_LINKED &&
+		                       d->pos < i->pos && (done || !is_start(pl_inst_op_(d))))))
+			continue; /* the usual case: none of the reports below */
+		const char *nm = val->name ? val->name : "<unnamed>";
+		if (vf != f) {
+			inst_error(v, i, "operand %u (%%%s) belongs to another function", k, nm);
+			ops_ok = false;
+		} else if (d) {
+			if (d->flags & PL_INST_ERASED) {
+				inst_error(v, i, "operand %u (%%%s) was defined by an erased "
+				                 "instruction", k, nm);
 				ops_ok = false;
-				continue;
-			}
-			/* pl_value_func, inline */
-			const pl_inst *d = pl_value_def_(val);
-			const pl_func *vf = d ? pl_inst_func_(d) : ((const struct pl_arg *)(const void *)val)->func;
-			if (vf == f && (!d || ((d->flags & (PL_INST_ERASED | PL_INST_LINKED)) ==
-			                           PL_INST_LINKED &&
-			                       d->pos < i->pos && (done || !is_start(pl_inst_op_(d))))))
-				continue; /* the usual case: none of the reports below */
-			const char *nm = val->name ? val->name : "<unnamed>";
-			if (vf != f) {
-				inst_error(v, i, "operand %u (%%%s) belongs to another function", k, nm);
+			} else if (!(d->flags & PL_INST_LINKED)) {
+				inst_error(v, i, "operand %u (%%%s) is defined by an instruction "
+				                 "that is not in the function", k, nm);
 				ops_ok = false;
-			} else if (d) {
-				if (d->flags & PL_INST_ERASED) {
-					inst_error(v, i, "operand %u (%%%s) was defined by an erased "
-					                 "instruction", k, nm);
-					ops_ok = false;
-				} else if (!(d->flags & PL_INST_LINKED)) {
-					inst_error(v, i, "operand %u (%%%s) is defined by an instruction "
-					                 "that is not in the function", k, nm);
-					ops_ok = false;
-				} else if (d->pos >= i->pos) {
-					inst_error(v, i, "operand %u (%%%s) is used before its definition",
-					           k, nm);
-					ops_ok = false;
-				} else if (is_start(pl_inst_op_(d)) && !is_done(pl_inst_op_(i))) {
-					inst_error(v, i, "operand %u (%%%s) is in flight: only the done "
-					                 "of its start may use it", k, nm);
-				}
+			} else if (d->pos >= i->pos) {
+				inst_error(v, i, "operand %u (%%%s) is used before its definition",
+				           k, nm);
+				ops_ok = false;
+			} else if (is_start(pl_inst_op_(d)) && !is_done(pl_inst_op_(i))) {
+				inst_error(v, i, "operand %u (%%%s) is in flight: only the done "
+				                 "of its start may use it", k, nm);
 			}
 		}
-		const pl_value *res = pl_inst_res_(i);
-		for (uint32_t k = 0; k < i->nres; k++) {
-			if (!res[k].type)
-				inst_error(v, i, "result %u has no type", k);
-			else
-				check_type_size(v, i, res[k].type, "result", k);
-		}
-		struct reserved scratch;
-		const struct reserved *r = reserved_of(v, i, &scratch);
-		if (ops_ok)
-			check_arity(v, i, r);
 	}
+	return ops_ok;
+}
+
+static void check_inst(struct verifier *v, const pl_func *f, const pl_inst *i)
+{
+	bool ops_ok = check_operands(v, f, i);
+	const pl_value *res = pl_inst_res_(i);
+	for (uint32_t k = 0; k < i->nres; k++) {
+		if (!res[k].type)
+			inst_error(v, i, "result %u has no type", k);
+		else
+			check_type_size(v, i, res[k].type, "result", k);
+	}
+	struct reserved scratch;
+	const struct reserved *r = reserved_of(v, i, &scratch);
+	if (ops_ok)
+		check_arity(v, i, r);
 }
 
 static int cmp_func_name(const void *a, const void *b)
@@ -783,10 +805,15 @@ int pl_verify_module(pl_module *m, pl_diags *diags)
 	return pl_verify_module_threads(m, diags, 1);
 }
 
-/* A run of functions checked by one thread, into its own messages. */
+/* What one thread checks, into its own messages: the instructions whose
+ * index in the module (functions in order, each in its order) lies in
+ * [from, to), and the heads of the functions that begin there. A part may
+ * begin inside a function: it then steps over the instructions before,
+ * putting in flight what their starts put in flight, as the walk of the
+ * part before would have. */
 struct verify_part {
 	struct verifier v;
-	size_t from, to;
+	size_t from, to; /* to: SIZE_MAX for the last part */
 	pthread_t thread;
 	bool started;
 };
@@ -794,8 +821,32 @@ struct verify_part {
 static void *verify_part(void *arg)
 {
 	struct verify_part *part = arg;
-	for (size_t k = part->from; k < part->to; k++)
-		check_func(&part->v, part->v.m->funcs[k]);
+	struct verifier *v = &part->v;
+	const pl_module *m = v->m;
+	size_t at = 0; /* the index of function k's first instruction */
+	for (size_t k = 0; k < m->nfuncs && at < part->to; at += m->funcs[k++]->ninsts) {
+		pl_func *f = m->funcs[k];
+		if (at < part->from && at + f->ninsts <= part->from)
+			continue; /* all in the parts before */
+		const pl_inst *i = f->first;
+		size_t begin = at < part->from ? part->from : at;
+		if (begin == at) {
+			check_func_head(v, f);
+		} else {
+			flight_clear(&v->flight);
+			v->quiet = true;
+			for (size_t n = begin - at; i && n; n--, i = pl_inst_next_(i)) {
+				bool several;
+				if (is_start(pl_inst_op_(i)) && i->nres && check_operands(v, f, i))
+					start_flight(v, i, &several);
+			}
+			v->quiet = false;
+		}
+		/* a function that ends in the part is checked to its end */
+		size_t left = at + f->ninsts <= part->to ? SIZE_MAX : part->to - begin;
+		for (; i && left; left--, i = pl_inst_next_(i))
+			check_inst(v, f, i);
+	}
 	return NULL;
 }
 
@@ -816,19 +867,18 @@ int pl_verify_module_threads(pl_module *m, pl_diags *diags, unsigned threads)
 	struct verify_part *parts = calloc(n, sizeof *parts);
 	if (!parts)
 		return PL_ENOMEM;
-	/* contiguous runs of functions with about the same instruction count;
-	 * the messages are then gathered in function order, as one thread
-	 * would have written them */
-	size_t k = 0, done = 0;
+	/* runs of about the same number of instructions, inside a function or
+	 * across several; the messages are then gathered in part order, as
+	 * one thread would have written them */
+	size_t total = 0;
+	for (size_t k = 0; k < m->nfuncs; k++)
+		total += m->funcs[k]->ninsts;
 	for (size_t t = 0; t < n; t++) {
 		parts[t].v.m = m;
 		for (unsigned op = 0; op < PL_OP__COUNT; op++)
 			parts[t].v.traits[op] = pl_op_traits((pl_op)op);
-		parts[t].from = k;
-		size_t goal = (size_t)((double)m->ninsts * (double)(t + 1) / (double)n);
-		while (k < m->nfuncs && (t == n - 1 || done < goal))
-			done += m->funcs[k++]->ninsts;
-		parts[t].to = k;
+		parts[t].from = total / n * t;
+		parts[t].to = t == n - 1 ? SIZE_MAX : total / n * (t + 1);
 	}
 	int rc = PL_OK;
 	parts[0].v.diags = diags;

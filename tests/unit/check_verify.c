@@ -968,6 +968,114 @@ START_TEST(test_threads_same_messages)
 }
 END_TEST
 
+/* The messages of m on 1 to 4 threads: the same as on one, in the same
+ * order; returns their count. */
+static size_t same_messages_on_threads(pl_module *m)
+{
+	pl_diags *one = pl_diags_new();
+	ck_assert_int_eq(pl_verify_module_threads(m, one, 1), PL_EVERIFY);
+	for (unsigned t = 2; t <= 4; t++) {
+		pl_diags *d = pl_diags_new();
+		ck_assert_int_eq(pl_verify_module_threads(m, d, t), PL_EVERIFY);
+		ck_assert_uint_eq(pl_diags_count(d), pl_diags_count(one));
+		for (size_t k = 0; k < pl_diags_count(one); k++)
+			ck_assert_str_eq(pl_diags_format(d, k), pl_diags_format(one, k));
+		pl_diags_free(d);
+	}
+	size_t n = pl_diags_count(one);
+	pl_diags_free(one);
+	return n;
+}
+
+/* One function of 200,000 instructions is checked in parts that begin
+ * inside it (at 100,000 on two threads, every 66,666 on three, every
+ * 50,000 on four), with errors on both sides of each boundary. A start
+ * before every boundary keeps %b in flight until a done after all of
+ * them, so each later part must know of it to report the stores to %b
+ * in between; a start taken by two dones keeps nothing in flight. */
+START_TEST(test_threads_inside_one_function)
+{
+	enum { N = 200000 };
+	size_t cap = 16 << 20, len = 0;
+	char *text = malloc(cap);
+	ck_assert_ptr_nonnull(text);
+	len += (size_t)snprintf(text + len, cap - len,
+	                        "func @big(%%x: f32[4], %%y: f32[4], %%b: f32[4]) {\n");
+	for (int i = 0; i < N; i++) {
+		const char *line;
+		char buf[128];
+		switch (i) {
+		case 1000: line = "%s0 = all_gather_start %b {factor = 2} : f32[8]"; break;
+		case 190000: line = "%d0 = all_gather_done %s0 : f32[8]"; break;
+		case 2000: line = "%s1 = all_gather_start %y {factor = 2} : f32[8]"; break;
+		case 3000: line = "%d1 = all_gather_done %s1 : f32[8]"; break;
+		case 180000: line = "%d2 = all_gather_done %s1 : f32[8]"; break;
+		case 60000: case 99999: case 100000: case 120000: case 170000:
+			line = "affine_store %x, %b";
+			break;
+		case 130000: line = "affine_store %x, %y"; break;
+		case 49999: case 50000: case 66665: case 66666: case 133332: case 150000: case 199999:
+			snprintf(buf, sizeof buf, "%%v%d = acme.op %%x {flops = -1} : f32[4]", i);
+			line = buf;
+			break;
+		default:
+			snprintf(buf, sizeof buf, "%%v%d = acme.op %%x {flops = 1} : f32[4]", i);
+			line = buf;
+		}
+		len += (size_t)snprintf(text + len, cap - len, "  %s\n", line);
+	}
+	len += (size_t)snprintf(text + len, cap - len, "}\n");
+	ck_assert_uint_lt(len, cap);
+	pl_diags *pd = pl_diags_new();
+	pl_module *m = NULL;
+	ck_assert_int_eq(pl_parse_buffer(text, len, "big.pir", pd, &m), PL_OK);
+	/* 7 negative flops, 5 stores in flight, 1 start with two dones */
+	ck_assert_uint_eq(same_messages_on_threads(m), 13);
+	pl_diags *d = pl_diags_new();
+	pl_verify_module_threads(m, d, 4);
+	size_t in_flight = 0;
+	for (size_t k = 0; k < pl_diags_count(d); k++)
+		in_flight += strstr(pl_diags_message(d, k), "while it is in flight") != NULL;
+	ck_assert_uint_eq(in_flight, 5);
+	ck_assert_str_eq(pl_diags_format(d, 12), "big.pir:200001:3: error: 'acme.op': "
+	                                         "attribute 'flops' must not be negative");
+	pl_diags_free(d);
+	pl_module_free(m);
+	pl_diags_free(pd);
+	free(text);
+}
+END_TEST
+
+/* Functions that begin where a part does, an empty one among them, have
+ * their own checks made once, by that part. */
+START_TEST(test_threads_function_at_boundary)
+{
+	size_t cap = 16 << 20, len = 0;
+	char *text = malloc(cap);
+	ck_assert_ptr_nonnull(text);
+	for (int f = 0; f < 2; f++) {
+		len += (size_t)snprintf(text + len, cap - len,
+		                        "func @f%d(%%x: f32[4]) attributes {has_copy = %d} {\n", f, f);
+		for (int i = 0; i < 100000; i++)
+			len += (size_t)snprintf(text + len, cap - len,
+			                        "  %%v%d = acme.op %%x {flops = 1} : f32[4]\n", i);
+		len += (size_t)snprintf(text + len, cap - len, "}\n");
+		if (f == 0)
+			len += (size_t)snprintf(text + len, cap - len,
+			                        "func @empty() attributes {has_reduce = 1} {\n}\n");
+	}
+	ck_assert_uint_lt(len, cap);
+	pl_diags *pd = pl_diags_new();
+	pl_module *m = NULL;
+	ck_assert_int_eq(pl_parse_buffer(text, len, "big.pir", pd, &m), PL_OK);
+	/* @f0, @empty and @f1: each reported once, in order */
+	ck_assert_uint_eq(same_messages_on_threads(m), 3);
+	pl_module_free(m);
+	pl_diags_free(pd);
+	free(text);
+}
+END_TEST
+
 static Suite *verify_suite(void)
 {
 	Suite *s = suite_create("verify");
@@ -1013,6 +1121,8 @@ static Suite *verify_suite(void)
 	tcase_add_test(tc, test_reports_every_violation);
 	tcase_add_test(tc, test_valid_modules);
 	tcase_add_test(tc, test_threads_same_messages);
+	tcase_add_test(tc, test_threads_inside_one_function);
+	tcase_add_test(tc, test_threads_function_at_boundary);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("async");

@@ -26,7 +26,8 @@ extern "C" {
  * in diags) otherwise, PL_ENOMEM. */
 PL_API int pl_verify_module(pl_module *m, pl_diags *diags);
 
-/* The same, checking functions on up to threads threads (a module too
+/* The same, on up to threads threads, each checking a run of about as
+ * many instructions, inside one function or across several (a module too
  * small to gain is checked on one). The messages are the same, in the same
  * order, as pl_verify_module's. m must not change meanwhile. */
 PL_API int pl_verify_module_threads(pl_module *m, pl_diags *diags, unsigned threads);
