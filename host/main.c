@@ -310,6 +310,8 @@ static void free_cli(struct cli *c)
 /* Like opt, passline verifies the result before it writes it: a pass that
  * breaks the IR must not produce a file (--verify-each has done it after
  * every pass already). The outputs are committed only after it said yes. */
+static unsigned host_threads(void);
+
 struct verify_job {
 	pl_module *m;
 	pl_diags *diags;
@@ -332,7 +334,7 @@ static bool verify_start(struct verify_job *job, pl_module *m, struct timing *t)
 		return false;
 	}
 	t0 = now_seconds();
-	job->rc = pl_verify_module(m, job->diags);
+	job->rc = pl_verify_module_threads(m, job->diags, host_threads());
 	job->seconds = now_seconds() - t0;
 	return true;
 }
@@ -350,7 +352,6 @@ static int verify_finish(struct verify_job *job, struct timing *t)
 	return job->rc == PL_OK ? EXIT_OK : EXIT_PASS;
 }
 
-static unsigned host_threads(void);
 static int print_pir(pl_module *m, FILE *fp);
 
 static bool has_suffix(const char *s, const char *suffix)
