@@ -714,8 +714,10 @@ static void check_func_head(struct verifier *v, pl_func *f)
 
 /* Whether every operand of i is a value of f defined before i; reports
  * each that is not (and a value in flight used by other than its done,
- * which leaves the operands good). */
-static bool check_operands(struct verifier *v, const pl_func *f, const pl_inst *i)
+ * which leaves the operands good). Inline: the walk over every
+ * instruction calls it. */
+static inline __attribute__((always_inline)) bool
+check_operands(struct verifier *v, const pl_func *f, const pl_inst *i)
 {
 	const pl_use *ops = pl_inst_ops_(i);
 	bool ops_ok = true, done = is_done(pl_inst_op_(i));
