@@ -201,13 +201,14 @@ static void link_between(pl_inst *inst, pl_inst *prev, pl_inst *next, bool inser
 	f->ninsts++;
 	f->m->ninsts++;
 	assign_pos(inst);
-	/* pl_inst_new and pl_value_set_name note the names as changed, but
-	 * naming values between creating and inserting an instruction (a
-	 * print for a remark, say) forgot a detached one: its unnamed results
-	 * were printed as "%<unnamed>", and a name given to it could be given
-	 * to another value meanwhile. So inserting notes them again. (The
-	 * reader names its values, all unique, before it links them, with the
-	 * names marked dirty meanwhile: this costs it one test per result.) */
+	/* The names of a detached instruction's results are noted when it
+	 * goes in, not when they are given (pl_value_set_name): naming the
+	 * values between creating and inserting it (a print for a remark,
+	 * say) would forget them, its unnamed results printed as
+	 * "%<unnamed>" and a name given to it given to another value
+	 * meanwhile. (The reader names its values, all unique, before it
+	 * links them, with the names marked dirty meanwhile: this costs it
+	 * one test per result.) */
 	if (!inserted || f->names_dirty)
 		return;
 	pl_value *res = pl_inst_res_(inst);
@@ -703,7 +704,11 @@ int pl_value_set_name(pl_value *v, const char *name)
 		return PL_ENOMEM;
 	}
 	v->name = copy;
-	pl_names_changed_(f, copy);
+	/* a result of an instruction not in the function is noted when the
+	 * instruction goes in (link_between) */
+	const pl_inst *def = pl_value_def_(v);
+	if (!def || (def->flags & PL_INST_LINKED))
+		pl_names_changed_(f, copy);
 	return PL_OK;
 }
 
