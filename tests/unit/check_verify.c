@@ -932,6 +932,38 @@ START_TEST(test_async_linear)
 }
 END_TEST
 
+/* The messages of m on one thread (the caller frees them), after
+ * checking that on 2 to 4 threads they are the same, in the same order. */
+static pl_diags *same_messages_on_threads(pl_module *m)
+{
+	pl_diags *one = pl_diags_new();
+	ck_assert_int_eq(pl_verify_module_threads(m, one, 1), PL_EVERIFY);
+	for (unsigned t = 2; t <= 4; t++) {
+		pl_diags *d = pl_diags_new();
+		ck_assert_int_eq(pl_verify_module_threads(m, d, t), PL_EVERIFY);
+		ck_assert_uint_eq(pl_diags_count(d), pl_diags_count(one));
+		ck_assert_uint_eq(pl_diags_error_count(d), pl_diags_error_count(one));
+		for (size_t k = 0; k < pl_diags_count(one); k++)
+			ck_assert_str_eq(pl_diags_format(d, k), pl_diags_format(one, k));
+		pl_diags_free(d);
+	}
+	return one;
+}
+
+/* The same for the module of text (len bytes, freed here), read as
+ * big.pir. */
+static pl_diags *same_messages_of_text(char *text, size_t len)
+{
+	pl_diags *pd = pl_diags_new();
+	pl_module *m = NULL;
+	ck_assert_int_eq(pl_parse_buffer(text, len, "big.pir", pd, &m), PL_OK);
+	pl_diags *d = same_messages_on_threads(m);
+	pl_module_free(m);
+	pl_diags_free(pd);
+	free(text);
+	return d;
+}
+
 /* Checking on several threads gives the same messages, in the same order,
  * as on one: a module large enough to be split, with errors in functions
  * spread over it. */
@@ -948,44 +980,13 @@ START_TEST(test_threads_same_messages)
 			                        (f % 37 == 0 && i == 500) ? -1 : 1);
 		len += (size_t)snprintf(text + len, cap - len, "}\n");
 	}
-	pl_diags *d1 = pl_diags_new(), *d2 = pl_diags_new(), *pd;
-	pl_module *m = NULL;
-	ck_assert_int_eq(pl_parse_buffer(text, len, "big.pir", pd = pl_diags_new(), &m), PL_OK);
-	ck_assert_int_eq(pl_verify_module_threads(m, d1, 1), PL_EVERIFY);
-	ck_assert_int_eq(pl_verify_module_threads(m, d2, 4), PL_EVERIFY);
-	ck_assert_uint_eq(pl_diags_count(d1), 7); /* f0, f37, ..., f222 */
-	ck_assert_uint_eq(pl_diags_count(d2), pl_diags_count(d1));
-	ck_assert_uint_eq(pl_diags_error_count(d2), pl_diags_error_count(d1));
-	for (size_t k = 0; k < pl_diags_count(d1); k++)
-		ck_assert_str_eq(pl_diags_format(d1, k), pl_diags_format(d2, k));
-	ck_assert_str_eq(pl_diags_format(d1, 6),
+	pl_diags *d = same_messages_of_text(text, len);
+	ck_assert_uint_eq(pl_diags_count(d), 7); /* f0, f37, ..., f222 */
+	ck_assert_str_eq(pl_diags_format(d, 6),
 	                 "big.pir:222946:3: error: 'acme.op': attribute 'flops' must not be negative");
-	pl_module_free(m);
-	pl_diags_free(d1);
-	pl_diags_free(d2);
-	pl_diags_free(pd);
-	free(text);
+	pl_diags_free(d);
 }
 END_TEST
-
-/* The messages of m on 1 to 4 threads: the same as on one, in the same
- * order; returns their count. */
-static size_t same_messages_on_threads(pl_module *m)
-{
-	pl_diags *one = pl_diags_new();
-	ck_assert_int_eq(pl_verify_module_threads(m, one, 1), PL_EVERIFY);
-	for (unsigned t = 2; t <= 4; t++) {
-		pl_diags *d = pl_diags_new();
-		ck_assert_int_eq(pl_verify_module_threads(m, d, t), PL_EVERIFY);
-		ck_assert_uint_eq(pl_diags_count(d), pl_diags_count(one));
-		for (size_t k = 0; k < pl_diags_count(one); k++)
-			ck_assert_str_eq(pl_diags_format(d, k), pl_diags_format(one, k));
-		pl_diags_free(d);
-	}
-	size_t n = pl_diags_count(one);
-	pl_diags_free(one);
-	return n;
-}
 
 /* One function of 200,000 instructions is checked in parts that begin
  * inside it (at 100,000 on two threads, every 66,666 on three, every
@@ -1026,13 +1027,9 @@ START_TEST(test_threads_inside_one_function)
 	}
 	len += (size_t)snprintf(text + len, cap - len, "}\n");
 	ck_assert_uint_lt(len, cap);
-	pl_diags *pd = pl_diags_new();
-	pl_module *m = NULL;
-	ck_assert_int_eq(pl_parse_buffer(text, len, "big.pir", pd, &m), PL_OK);
 	/* 7 negative flops, 5 stores in flight, 1 start with two dones */
-	ck_assert_uint_eq(same_messages_on_threads(m), 13);
-	pl_diags *d = pl_diags_new();
-	pl_verify_module_threads(m, d, 4);
+	pl_diags *d = same_messages_of_text(text, len);
+	ck_assert_uint_eq(pl_diags_count(d), 13);
 	size_t in_flight = 0;
 	for (size_t k = 0; k < pl_diags_count(d); k++)
 		in_flight += strstr(pl_diags_message(d, k), "while it is in flight") != NULL;
@@ -1040,9 +1037,6 @@ START_TEST(test_threads_inside_one_function)
 	ck_assert_str_eq(pl_diags_format(d, 12), "big.pir:200001:3: error: 'acme.op': "
 	                                         "attribute 'flops' must not be negative");
 	pl_diags_free(d);
-	pl_module_free(m);
-	pl_diags_free(pd);
-	free(text);
 }
 END_TEST
 
@@ -1065,14 +1059,11 @@ START_TEST(test_threads_function_at_boundary)
 			                        "func @empty() attributes {has_reduce = 1} {\n}\n");
 	}
 	ck_assert_uint_lt(len, cap);
-	pl_diags *pd = pl_diags_new();
-	pl_module *m = NULL;
-	ck_assert_int_eq(pl_parse_buffer(text, len, "big.pir", pd, &m), PL_OK);
 	/* @f0, @empty and @f1: each reported once, in order */
-	ck_assert_uint_eq(same_messages_on_threads(m), 3);
-	pl_module_free(m);
-	pl_diags_free(pd);
-	free(text);
+	pl_diags *d = same_messages_of_text(text, len);
+	ck_assert_uint_eq(pl_diags_count(d), 3);
+	ck_assert(strstr(pl_diags_message(d, 1), "@empty") != NULL);
+	pl_diags_free(d);
 }
 END_TEST
 
