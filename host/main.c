@@ -307,11 +307,11 @@ static void free_cli(struct cli *c)
 	free(c->plugin_dirs);
 }
 
+static unsigned host_threads(void);
+
 /* Like opt, passline verifies the result before it writes it: a pass that
  * breaks the IR must not produce a file (--verify-each has done it after
  * every pass already). The outputs are committed only after it said yes. */
-static unsigned host_threads(void);
-
 struct verify_job {
 	pl_module *m;
 	pl_diags *diags;

@@ -30,10 +30,11 @@ struct pl_parse_job {
 	 * stop_at (when one does, in a function body), it calls take_rest
 	 * with that function, its values so far by name (a table of offsets
 	 * in the region, see hash_table.h, whose items are pl_values, hashed
-	 * as pl_hash_short_ hashes their names) and the instruction's line. take_rest returns 1 when it
-	 * has put the rest of the module in place (the reader then stops
-	 * there, and values may have been emptied), 0 to read on (values
-	 * as it was), or a negative PL_E* status to fail with. */
+	 * as pl_hash_short_ hashes their names) and the instruction's line.
+	 * take_rest returns 1 when it has put the rest of the module in place
+	 * (the reader then stops there, and values may have been emptied), 0
+	 * to read on (values as it was), or a negative PL_E* status to fail
+	 * with. */
 	const char *stop_at;
 	int (*take_rest)(void *ud, pl_func *f, struct pl_ht *values, uint32_t line);
 	void *take_ud;

@@ -835,6 +835,7 @@ static void *verify_part(void *arg)
 		if (begin == at) {
 			check_func_head(v, f);
 		} else {
+			/* as check_inst does through check_arity and check_start */
 			flight_clear(&v->flight);
 			v->quiet = true;
 			for (size_t n = begin - at; i && n; n--, i = pl_inst_next_(i)) {
