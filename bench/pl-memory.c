@@ -15,10 +15,10 @@
  * hash tables, and the reader's table of a function's values, freed
  * after reading but part of its peak (its size is computed, not seen).
  *
- * It reads the library's private structures (sdk/internal.h), so it is
+ * It reads the library's private structures (sdk/ir/internal.h), so it is
  * built from this tree only and never installed.
  */
-#include "internal.h"
+#include "ir/internal.h"
 
 #include <stdio.h>
 #include <stdlib.h>

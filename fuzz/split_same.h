@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "harness.h"
-#include "parse.h"
+#include "text/parse.h"
 
 /* What a read gave: its status, diagnostics, printed module, and per
  * instruction its position, line and column, then the users of each of

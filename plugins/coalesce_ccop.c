@@ -42,7 +42,7 @@
 #include "labels.h"
 #include "pass_end.h"
 #include "ptr_map.h"
-#include "../sdk/grow.h"
+#include "../sdk/ir/grow.h"
 
 static const pl_option_decl coalesce_options[] = {
 	PL_OPTION_INT("min_operands", "2", 2, INT64_MAX,

@@ -55,7 +55,7 @@
 #include "labels.h"
 #include "pass_end.h"
 #include "ptr_map.h"
-#include "../sdk/grow.h"
+#include "../sdk/ir/grow.h"
 
 static const pl_option_decl hoist_options[] = {
 	PL_OPTION_BOOL("hoist_all_gathers", "true",

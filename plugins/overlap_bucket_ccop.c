@@ -47,7 +47,7 @@
 #include "overlap_info.h"
 #include "pass_end.h"
 #include "ptr_map.h"
-#include "../sdk/grow.h"
+#include "../sdk/ir/grow.h"
 
 __extension__ typedef unsigned __int128 u128;
 

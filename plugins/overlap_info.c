@@ -16,7 +16,7 @@
  * instructions between them, not by the function.
  */
 #include "overlap_info.h"
-#include "../sdk/grow.h"
+#include "../sdk/ir/grow.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -26,8 +26,8 @@
 
 #include <passline/passline.h>
 
-#include "../sdk/grow.h"
-#include "../sdk/hash_table.h" /* internal: not installed, not exported */
+#include "../sdk/ir/grow.h"
+#include "../sdk/ir/hash_table.h" /* internal: not installed, not exported */
 
 struct ptr_map {
 	struct pl_ht t; /* items: the keys; values beside them */

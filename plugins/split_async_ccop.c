@@ -33,7 +33,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../sdk/grow.h"
+#include "../sdk/ir/grow.h"
 #include "labels.h"
 #include "pass_end.h"
 #include "ptr_map.h"

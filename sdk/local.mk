@@ -1,35 +1,42 @@
 # SPDX-License-Identifier: MIT
 # libpassline: the SDK every plugin and the host link against.
 lib_LTLIBRARIES += libpassline.la
+# One folder per part (each has a README saying what it holds and what it
+# may call): ir/ the core, pass/ the plugin-facing context, text/ the .pir
+# reader and printer, hlo/ XLA HLO text, verify/ the verifier, analysis/
+# counting, cost and schedule.
 libpassline_la_SOURCES = \
-	sdk/internal.h \
-	sdk/arena.c sdk/arena.h \
-	sdk/region.c sdk/region.h \
-	sdk/attr.c \
-	sdk/cost.c \
-	sdk/ctx.c \
-	sdk/desc.c \
-	sdk/diag.c \
-	sdk/file_name.c \
-	sdk/hlo.h sdk/hlo_read.c sdk/hlo_write.c \
-	sdk/inst.c \
-	sdk/module.c \
-	sdk/names.c \
-	sdk/ops.c \
-	sdk/options.c \
-	sdk/parse.c sdk/parse.h \
-	sdk/read.c \
-	sdk/splice.c \
-	sdk/lex.c \
-	sdk/lex.h \
-	sdk/hash_table.h \
-	sdk/grow.h \
-	sdk/predicate.c \
-	sdk/print.c sdk/print.h \
-	sdk/print_threads.c \
-	sdk/schedule.c \
-	sdk/strbuf.c \
-	sdk/verify.c
+	sdk/ir/internal.h \
+	sdk/ir/arena.c sdk/ir/arena.h \
+	sdk/ir/region.c sdk/ir/region.h \
+	sdk/ir/hash_table.h sdk/ir/grow.h \
+	sdk/ir/attr.c \
+	sdk/ir/count_memo.c sdk/ir/count_memo.h \
+	sdk/ir/diag.c \
+	sdk/ir/inst.c \
+	sdk/ir/module.c \
+	sdk/ir/names.c \
+	sdk/ir/ops.c \
+	sdk/ir/strbuf.c \
+	sdk/pass/ctx.c \
+	sdk/pass/desc.c \
+	sdk/pass/file_name.c \
+	sdk/pass/options.c \
+	sdk/text/lex.c sdk/text/lex.h \
+	sdk/text/parse.c sdk/text/parse.h \
+	sdk/text/read.c \
+	sdk/text/splice.c \
+	sdk/text/print.c sdk/text/print.h \
+	sdk/text/print_threads.c \
+	sdk/hlo/hlo.h sdk/hlo/hlo_read.c sdk/hlo/hlo_write.c \
+	sdk/verify/verify.c \
+	sdk/analysis/predicate.c \
+	sdk/analysis/cost.c \
+	sdk/analysis/schedule.c
+EXTRA_DIST += sdk/README.md sdk/ir/README.md sdk/pass/README.md sdk/text/README.md \
+	sdk/hlo/README.md sdk/verify/README.md sdk/analysis/README.md
+# The library's own headers are named by their folder: "ir/internal.h".
+libpassline_la_CPPFLAGS = $(AM_CPPFLAGS) -I$(srcdir)/sdk
 # Calls inside the library bind to the library's own functions (nothing
 # interposes them: the version script fixes the ABI), so they can be
 # inlined instead of going through the PLT.

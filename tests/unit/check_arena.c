@@ -1,17 +1,17 @@
 /* SPDX-License-Identifier: MIT */
 /* tests/unit/check_arena.c — the bump allocator of a module's memory
- * (sdk/arena.c, built in): memory given to an arena is where its next
+ * (sdk/ir/arena.c, built in): memory given to an arena is where its next
  * chunks come from, whole, before any new memory; an arena that adopts
  * another takes what was given to it too; what is too small to be a
  * chunk is freed at once; text is laid one string after another. An
- * arena in a region (sdk/region.c) takes every chunk from it, so that
+ * arena in a region (sdk/ir/region.c) takes every chunk from it, so that
  * 32-bit offsets name what it holds, shares it with another arena that
  * may adopt it, and takes no given memory. Leaks show under the
  * sanitizers' build. */
 #include "testutil.h"
 
-#include "../../sdk/arena.h"
-#include "../../sdk/region.h"
+#include "../../sdk/ir/arena.h"
+#include "../../sdk/ir/region.h"
 
 #include <stdint.h>
 #include <stdio.h>

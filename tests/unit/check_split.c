@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* tests/unit/check_split.c — reading on two readers, the second from a
- * line in the middle of a function (sdk/read.c, sdk/splice.c), gives what
+ * line in the middle of a function (sdk/text/read.c, sdk/text/splice.c), gives what
  * one reader gives: the same module (printed text, positions, use lists)
  * or the same diagnostics, wherever the second reader begins. Built with
  * the library's sources: the split point is internal. */

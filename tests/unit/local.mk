@@ -54,9 +54,10 @@ tests_unit_check_hash_table_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_check_hash_table_LDADD = $(UNIT_LDADD)
 TESTS += tests/unit/check_hash_table
 
-# the bump allocator of a module's memory (built with sdk/arena.c)
+# the bump allocator of a module's memory (built with sdk/ir/arena.c)
 check_PROGRAMS += tests/unit/check_arena
-tests_unit_check_arena_SOURCES = tests/unit/check_arena.c sdk/arena.c sdk/region.c
+tests_unit_check_arena_SOURCES = tests/unit/check_arena.c sdk/ir/arena.c sdk/ir/region.c
+tests_unit_check_arena_CPPFLAGS = $(AM_CPPFLAGS) -I$(srcdir)/sdk
 tests_unit_check_arena_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_check_arena_LDADD = $(CHECK_LIBS)
 TESTS += tests/unit/check_arena

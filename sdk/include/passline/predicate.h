@@ -52,7 +52,7 @@ PL_API bool pl_constraint_eval(const pl_constraint *c, const int64_t *idx);
 
 /* Counts the points of the domain extents[0..rank-1] (each >= 0) that
  * satisfy every constraint, without enumerating the whole domain (see
- * sdk/predicate.c for how). No constraints: the product of the extents.
+ * sdk/analysis/predicate.c for how). No constraints: the product of the extents.
  * PL_OK, PL_EINVAL (a negative extent, a constraint of another rank),
  * PL_EOVERFLOW when the product of the extents exceeds INT64_MAX, or
  * PL_ELIMIT when the outer enumeration would exceed the bound above. */

@@ -1,0 +1,297 @@
+/* SPDX-License-Identifier: MIT */
+/* sdk/analysis/schedule.c — the simulation of one function's schedule: a compute
+ * clock and one stream clock per process group (passline/cost.h).
+ *
+ * One walk over the function. Two small hash maps keep it linear: group
+ * names to stream indices (by content: after a module append equal names
+ * may live at two addresses) and starts to the time they end (a done
+ * finds its start through its operand's defining instruction). The rows,
+ * one per instruction, are only written: a schedule of totals has none.
+ */
+#include "ir/internal.h"
+#include "ir/grow.h"
+
+#include <stdlib.h>
+
+struct row {
+	const pl_inst *inst;
+	uint64_t begin, end, exposed;
+	size_t lane;
+};
+
+struct group {
+	const char *name; /* the module's bytes while simulating; then s->names */
+	size_t len;
+	uint64_t clock;
+};
+
+struct pl_schedule {
+	struct row *rows; /* NULL for totals only */
+	size_t n;         /* rows */
+	struct group *groups;
+	size_t ngroups;
+	char *names; /* every group name, NUL-terminated, one after another */
+	uint64_t makespan, compute, comm, exposed;
+};
+
+/* The maps below are the one hash table (hash_table.h): an item is a row
+ * or group index + 1, the context the array it indexes. */
+
+/* ---- groups by name ---- */
+
+struct name_probe {
+	const char *name;
+	size_t len;
+};
+
+static bool group_named(const void *item, const void *probe, const void *ctx)
+{
+	const struct group *g = &((const struct group *)ctx)[(uintptr_t)item - 1];
+	const struct name_probe *n = probe;
+	return g->len == n->len && memcmp(g->name, n->name, n->len) == 0;
+}
+
+/* The stream of the group named s (len bytes), made on first sight. */
+static int group_of(pl_schedule *s, struct pl_ht *m, size_t *cap, const char *name,
+                    size_t len, size_t *out)
+{
+	if (!pl_ht_reserve(m))
+		return PL_ENOMEM;
+	struct name_probe probe = {name, len};
+	uint32_t hash = (uint32_t)pl_hash_bytes_(name, len);
+	size_t j = pl_ht_find(m, hash, group_named, &probe, s->groups);
+	if (pl_ht_used(m, j)) {
+		*out = (uintptr_t)m->slots[j].item - 1;
+		return PL_OK;
+	}
+	if (!PL_GROW(s->groups, *cap, s->ngroups + 1))
+		return PL_ENOMEM;
+	s->groups[s->ngroups] = (struct group){name, len, 0};
+	pl_ht_put(m, j, hash, (const void *)(uintptr_t)++s->ngroups);
+	*out = s->ngroups - 1;
+	return PL_OK;
+}
+
+/* Copies the names out of the module, so they live as long as s. */
+static int keep_names(pl_schedule *s)
+{
+	size_t total = 0;
+	for (size_t g = 0; g < s->ngroups; g++)
+		total += s->groups[g].len + 1;
+	s->names = malloc(total ? total : 1);
+	if (!s->names)
+		return PL_ENOMEM;
+	char *p = s->names;
+	for (size_t g = 0; g < s->ngroups; g++) {
+		memcpy(p, s->groups[g].name, s->groups[g].len);
+		p[s->groups[g].len] = '\0';
+		s->groups[g].name = p;
+		p += s->groups[g].len + 1;
+	}
+	return PL_OK;
+}
+
+/* ---- starts by instruction ---- */
+
+struct started {
+	const pl_inst *inst;
+	uint64_t end;
+};
+
+struct starts {
+	struct pl_ht map; /* items: an index into v + 1 */
+	struct started *v;
+	size_t n, cap;
+};
+
+static bool start_is(const void *item, const void *probe, const void *ctx)
+{
+	return ((const struct started *)ctx)[(uintptr_t)item - 1].inst == probe;
+}
+
+static int add_start(struct starts *st, const pl_inst *inst, uint64_t end)
+{
+	if (!PL_GROW(st->v, st->cap, st->n + 1))
+		return PL_ENOMEM;
+	if (!pl_ht_reserve(&st->map))
+		return PL_ENOMEM;
+	st->v[st->n] = (struct started){inst, end};
+	uint32_t hash = pl_ht_hash_ptr(inst);
+	size_t j = pl_ht_find(&st->map, hash, start_is, inst, st->v);
+	pl_ht_put(&st->map, j, hash, (const void *)(uintptr_t)++st->n);
+	return PL_OK;
+}
+
+/* The start whose result done takes, or NULL. */
+static const struct started *start_of(const struct starts *st, const pl_inst *done)
+{
+	if (!done->nops)
+		return NULL;
+	const pl_inst *start = pl_value_def_(pl_use_val_(&pl_inst_ops_(done)[0]));
+	if (!start)
+		return NULL;
+	const void *k = pl_ht_get(&st->map, pl_ht_hash_ptr(start), start_is, start, st->v);
+	return k ? &st->v[(uintptr_t)k - 1] : NULL;
+}
+
+/* ---- the walk ---- */
+
+static bool add_u64(uint64_t *acc, uint64_t v)
+{
+	return !__builtin_add_overflow(*acc, v, acc);
+}
+
+static int simulate(pl_schedule *s, const pl_func *f, const pl_cost_model *cm)
+{
+	struct pl_ht groups = {0};
+	struct starts starts = {0};
+	size_t groups_cap = 0;
+	uint64_t c = 0;
+	int rc = PL_OK;
+	size_t i = 0;
+	for (const pl_inst *inst = f->first; inst && rc == PL_OK; inst = pl_inst_next_(inst), i++) {
+		struct row r = {.inst = inst};
+		uint64_t t;
+		if ((rc = pl_inst_time_ns(inst, cm, &t)))
+			break;
+		unsigned traits = pl_op_traits(pl_inst_op_(inst));
+		if (traits & PL_TRAIT_COLLECTIVE_DONE) {
+			const struct started *start = start_of(&starts, inst);
+			if (!start) {
+				rc = PL_EINVAL;
+				break;
+			}
+			r.begin = c;
+			r.end = start->end > c ? start->end : c;
+			r.exposed = r.end - c;
+			c = r.end;
+			if (!add_u64(&s->exposed, r.exposed))
+				rc = PL_EOVERFLOW;
+		} else if (traits & (PL_TRAIT_COLLECTIVE | PL_TRAIT_COLLECTIVE_START)) {
+			const char *name = "";
+			size_t len = 0, g;
+			rc = pl_attrs_get_string(&inst->attrs, "group_id", &name, &len);
+			if (rc == PL_ENOTFOUND)
+				rc = PL_OK;
+			if (rc || (rc = group_of(s, &groups, &groups_cap, name, len, &g)))
+				break;
+			uint64_t *clock = &s->groups[g].clock;
+			r.lane = g + 1;
+			r.begin = *clock > c ? *clock : c;
+			r.end = r.begin;
+			if (!add_u64(&r.end, t) || !add_u64(&s->comm, t)) {
+				rc = PL_EOVERFLOW;
+				break;
+			}
+			*clock = r.end;
+			if (traits & PL_TRAIT_COLLECTIVE_START) {
+				rc = add_start(&starts, inst, r.end);
+			} else {
+				r.exposed = r.end - c;
+				c = r.end;
+				if (!add_u64(&s->exposed, r.exposed))
+					rc = PL_EOVERFLOW;
+			}
+		} else {
+			/* compute; return takes 0 */
+			r.begin = c;
+			r.end = c;
+			if (!add_u64(&r.end, t) || !add_u64(&s->compute, t))
+				rc = PL_EOVERFLOW;
+			c = r.end;
+		}
+		if (s->rows && i < s->n)
+			s->rows[i] = r;
+	}
+	pl_ht_free(&groups);
+	pl_ht_free(&starts.map);
+	free(starts.v);
+	if (rc)
+		return rc;
+	s->makespan = c;
+	for (size_t g = 0; g < s->ngroups; g++)
+		if (s->groups[g].clock > s->makespan)
+			s->makespan = s->groups[g].clock;
+	return keep_names(s);
+}
+
+static int schedule_new(pl_schedule **out, const pl_func *f, const pl_cost_model *cm,
+                        bool rows)
+{
+	pl_schedule *s = calloc(1, sizeof *s);
+	if (!s)
+		return PL_ENOMEM;
+	if (rows) {
+		s->n = f->ninsts;
+		s->rows = calloc(s->n ? s->n : 1, sizeof *s->rows);
+		if (!s->rows) {
+			free(s);
+			return PL_ENOMEM;
+		}
+	}
+	int rc = simulate(s, f, cm);
+	if (rc) {
+		pl_schedule_free(s);
+		return rc;
+	}
+	*out = s;
+	return PL_OK;
+}
+
+int pl_schedule_new(pl_schedule **out, const pl_func *f, const pl_cost_model *cm)
+{
+	return schedule_new(out, f, cm, true);
+}
+
+int pl_schedule_new_totals(pl_schedule **out, const pl_func *f, const pl_cost_model *cm)
+{
+	return schedule_new(out, f, cm, false);
+}
+
+void pl_schedule_free(pl_schedule *s)
+{
+	if (!s)
+		return;
+	free(s->rows);
+	free(s->groups);
+	free(s->names);
+	free(s);
+}
+
+uint64_t pl_schedule_makespan_ns(const pl_schedule *s) { return s->makespan; }
+uint64_t pl_schedule_compute_ns(const pl_schedule *s) { return s->compute; }
+uint64_t pl_schedule_comm_ns(const pl_schedule *s) { return s->comm; }
+uint64_t pl_schedule_exposed_ns(const pl_schedule *s) { return s->exposed; }
+size_t pl_schedule_num_insts(const pl_schedule *s) { return s->n; }
+
+const pl_inst *pl_schedule_inst(const pl_schedule *s, size_t i)
+{
+	return i < s->n ? s->rows[i].inst : NULL;
+}
+
+uint64_t pl_schedule_begin_ns(const pl_schedule *s, size_t i)
+{
+	return i < s->n ? s->rows[i].begin : 0;
+}
+
+uint64_t pl_schedule_end_ns(const pl_schedule *s, size_t i)
+{
+	return i < s->n ? s->rows[i].end : 0;
+}
+
+uint64_t pl_schedule_inst_exposed_ns(const pl_schedule *s, size_t i)
+{
+	return i < s->n ? s->rows[i].exposed : 0;
+}
+
+size_t pl_schedule_lane(const pl_schedule *s, size_t i)
+{
+	return i < s->n ? s->rows[i].lane : 0;
+}
+
+size_t pl_schedule_num_groups(const pl_schedule *s) { return s->ngroups; }
+
+const char *pl_schedule_group_name(const pl_schedule *s, size_t g)
+{
+	return g < s->ngroups ? s->groups[g].name : NULL;
+}

@@ -1,0 +1,2926 @@
+/* SPDX-License-Identifier: MIT */
+/* sdk/hlo/hlo_read.c — the XLA HLO text reader.
+ *
+ * Each computation is read whole into a small syntax tree (instructions
+ * with their shapes, operands and raw attribute texts), then mapped onto
+ * the IR: a computation becomes a function, its parameters the arguments,
+ * a tuple-shaped value one IR value per leaf (tuple and get-tuple-element
+ * only alias leaves; a tuple nothing uses is an hlo.tuple without
+ * results, and hlo_operands records the name and place of every tuple
+ * line an operand is made of), the collectives and dot the SDK's own ops, and every
+ * other instruction "hlo.<opcode>" with each attribute kept verbatim as the
+ * string "hlo_<name>". passline-pir(5) lists the attributes the writer
+ * reads back. Errors stop the reader at once (longjmp): the input is
+ * rejected whole.
+ */
+#include "hlo/hlo.h"
+#include "ir/grow.h"
+#include "ir/hash_table.h"
+
+#include <passline/text.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <setjmp.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* A shape, as a preorder array: a tuple node is followed by its children. */
+struct snode {
+	uint32_t size;    /* nodes in the subtree, this one included */
+	uint32_t nleaves; /* arrays in the subtree */
+	uint8_t tuple;
+	uint8_t dtype;
+	uint16_t rank;
+	uint32_t dims;          /* index of the first extent in hr.dims */
+	uint64_t bounded, unbounded; /* bit i: extent i is "<=N" / "?" */
+	const char *layout;     /* the text between the layout braces */
+	uint32_t layout_len;
+	bool has_layout;
+};
+
+struct pattr {
+	const char *key, *val;
+	uint32_t klen, vlen;
+	const char *at;
+};
+
+struct popnd {
+	uint32_t ref;          /* the instruction it names */
+	uint32_t path, npath;  /* "#i" indices, in hr.paths */
+	const char *at;
+};
+
+enum { KIND_PLAIN, KIND_ALIAS, KIND_PARAM, KIND_START };
+
+struct pinst {
+	const char *name, *opc, *at, *lit;
+	uint32_t nlen, olen, litlen;
+	uint32_t shape;
+	uint32_t op0, nops, at0, nat;
+	int64_t param;
+	bool root, has_shape, mapped, named_anon;
+	uint8_t kind;
+	pl_op start_op;          /* KIND_START: the collective's start op */
+	uint32_t leaf0, nleaves; /* the value's leaves, in hr.leaves */
+	uint32_t res0, nres;     /* KIND_START: where the IR results are */
+	uint32_t anchor;         /* a tuple: 1 + the last instruction or parameter
+	                          * line before it; 0: none */
+	bool used;               /* an operand or the root */
+	uint8_t labeled;         /* a tuple: 0 not known yet, 1 labeled, 2 not */
+	uint8_t vnode;           /* an alias: VNODE_*, from value_node */
+	pl_inst *inst;
+};
+
+/* What later computations need to know of an earlier one. */
+struct comp {
+	const char *name;
+	size_t len;
+	pl_func *f;
+	pl_inst *root;       /* the root's IR instruction, if it is one */
+	const char *reduce;  /* the reduction its root computes, if any */
+	bool bare;           /* exactly p0, p1, ROOT op(p0, p1) on scalars */
+	bool root_on_params; /* the root's operands are the parameters, in order */
+};
+
+struct hr {
+	const char *src, *p, *end;
+	const char *file;
+	pl_diags *diags;
+	jmp_buf jb;
+	int status;
+	pl_module *m;
+	/* line counting for locations: the last position asked for */
+	const char *lpos, *lstart;
+	uint32_t lline;
+
+	struct snode *nodes;
+	size_t nn, ncap;
+	int64_t *dims;
+	size_t nd, dcap;
+	struct pinst *insts;
+	size_t ni, icap;
+	struct popnd *opnds;
+	size_t no, ocap;
+	struct popnd *side; /* operands set aside while nested ones are read */
+	size_t nside, sidecap;
+	struct pattr *attrs;
+	size_t na, acap;
+	uint32_t *paths;
+	size_t np, pcap;
+	pl_value **leaves;
+	size_t nl, lcap;
+	struct pl_ht names; /* the computation's instructions by name: items
+	                     * are instruction index + 1 */
+	struct comp *comps;
+	size_t nc, ccap;
+	pl_value **vals;
+	size_t vcap;
+	const pl_type **types;
+	size_t tcap;
+	struct pl_strbuf sb, sb2;
+	char *namebuf;
+	size_t namecap;
+	int64_t replica_count, num_partitions; /* 0: not in the header */
+	const char *header;
+	size_t header_len;
+	const char *frames;
+	size_t frames_len;
+	pl_func *entry;
+	bool entry_marked;
+	/* the numbers of the "hlo_<name>" keys, by the HLO attribute name */
+	struct keymemo {
+		const char *name;
+		uint32_t len;
+		uint32_t key;
+	} keys[64];
+	unsigned nkeys;
+	const char *entry_name;
+	size_t entry_len;
+	uint32_t last_line; /* 1 + the last instruction or parameter mapped */
+	/* whose value an IR value is part of: a map from instruction to the
+	 * index of its line, and the line of each argument */
+	struct pl_ht owners;
+	uint32_t owners_upto;    /* the lines before it are in owners */
+	struct pl_ht comp_index; /* the computations by name: index + 1 */
+	uint32_t *arg_owner;
+	size_t nargs, argcap;
+};
+
+/* ---- errors and locations ---- */
+
+static void locate(struct hr *r, const char *at, uint32_t *line, uint32_t *col)
+{
+	if (at < r->lpos) {
+		r->lpos = r->lstart = r->src;
+		r->lline = 1;
+	}
+	const char *q = r->lpos;
+	while (q < at) {
+		const char *nl = memchr(q, '\n', (size_t)(at - q));
+		if (!nl)
+			break;
+		r->lline++;
+		q = nl + 1;
+		r->lstart = q;
+	}
+	r->lpos = at;
+	*line = r->lline;
+	*col = (uint32_t)(at - r->lstart) + 1;
+}
+
+static _Noreturn PL_PRINTF(3, 4) void fail(struct hr *r, const char *at, const char *fmt, ...)
+{
+	uint32_t line, col;
+	if (at > r->end)
+		at = r->end;
+	locate(r, at, &line, &col);
+	va_list ap;
+	va_start(ap, fmt);
+	pl_diags_vadd_(r->diags, PL_SEV_ERROR, r->file, line, col, fmt, ap);
+	va_end(ap);
+	r->status = PL_EPARSE;
+	longjmp(r->jb, 1);
+}
+
+static _Noreturn void nomem(struct hr *r)
+{
+	r->status = PL_ENOMEM;
+	longjmp(r->jb, 1);
+}
+
+static __attribute__((noinline)) void *grow_slow(struct hr *r, void *ptr, size_t *cap,
+                                                 size_t need, size_t elem)
+{
+	if (!pl_grow_(&ptr, cap, need, elem))
+		nomem(r);
+	return ptr;
+}
+
+static inline void *grow(struct hr *r, void *ptr, size_t *cap, size_t need, size_t elem)
+{
+	return need <= *cap ? ptr : grow_slow(r, ptr, cap, need, elem);
+}
+
+#define PUSH(r, arr, n, cap) \
+	(*(void **)&(r)->arr = grow((r), (r)->arr, &(r)->cap, (r)->n + 1, sizeof *(r)->arr), \
+	 &(r)->arr[(r)->n++])
+
+static void *ok(struct hr *r, void *p)
+{
+	if (!p)
+		nomem(r);
+	return p;
+}
+
+/* A NUL-terminated copy of s, in a scratch buffer. */
+static const char *cstr(struct hr *r, const char *s, size_t len)
+{
+	r->namebuf = grow(r, r->namebuf, &r->namecap, len + 1, 1);
+	memcpy(r->namebuf, s, len);
+	r->namebuf[len] = 0;
+	return r->namebuf;
+}
+
+/* ---- lexing ---- */
+
+static inline bool is_space(char c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+/* The characters of names: letters, digits, '_', '.' and '-'. */
+static const bool ident_char[256] = {
+	['0'] = 1, ['1'] = 1, ['2'] = 1, ['3'] = 1, ['4'] = 1, ['5'] = 1, ['6'] = 1, ['7'] = 1,
+	['8'] = 1, ['9'] = 1, ['_'] = 1, ['.'] = 1, ['-'] = 1,
+	['a'] = 1, ['b'] = 1, ['c'] = 1, ['d'] = 1, ['e'] = 1, ['f'] = 1, ['g'] = 1, ['h'] = 1,
+	['i'] = 1, ['j'] = 1, ['k'] = 1, ['l'] = 1, ['m'] = 1, ['n'] = 1, ['o'] = 1, ['p'] = 1,
+	['q'] = 1, ['r'] = 1, ['s'] = 1, ['t'] = 1, ['u'] = 1, ['v'] = 1, ['w'] = 1, ['x'] = 1,
+	['y'] = 1, ['z'] = 1,
+	['A'] = 1, ['B'] = 1, ['C'] = 1, ['D'] = 1, ['E'] = 1, ['F'] = 1, ['G'] = 1, ['H'] = 1,
+	['I'] = 1, ['J'] = 1, ['K'] = 1, ['L'] = 1, ['M'] = 1, ['N'] = 1, ['O'] = 1, ['P'] = 1,
+	['Q'] = 1, ['R'] = 1, ['S'] = 1, ['T'] = 1, ['U'] = 1, ['V'] = 1, ['W'] = 1, ['X'] = 1,
+	['Y'] = 1, ['Z'] = 1,
+};
+
+static inline bool is_ident(char c)
+{
+	return ident_char[(unsigned char)c];
+}
+
+static inline bool is_digit(char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+/* Skips white space and comments from q; returns where the next token is. */
+static const char *skip_spaces(struct hr *r, const char *q)
+{
+	for (;;) {
+		while (q < r->end && is_space(*q))
+			q++;
+		if (q + 1 < r->end && q[0] == '/' && q[1] == '/') {
+			const char *nl = memchr(q, '\n', (size_t)(r->end - q));
+			q = nl ? nl + 1 : r->end;
+		} else if (q + 1 < r->end && q[0] == '/' && q[1] == '*') {
+			const char *e = q + 2;
+			while (e + 1 < r->end && !(e[0] == '*' && e[1] == '/'))
+				e++;
+			if (e + 1 >= r->end)
+				fail(r, q, "unterminated comment");
+			q = e + 2;
+		} else {
+			return q;
+		}
+	}
+}
+
+/* skip_spaces, at once where there is nothing to skip (most tokens) */
+static inline const char *skip_from(struct hr *r, const char *q)
+{
+	if (q < r->end && !is_space(*q) && *q != '/')
+		return q;
+	return skip_spaces(r, q);
+}
+
+static inline char peek(struct hr *r)
+{
+	r->p = skip_from(r, r->p);
+	return r->p < r->end ? *r->p : 0;
+}
+
+static void describe_here(struct hr *r, char *buf, size_t n)
+{
+	if (r->p >= r->end) {
+		snprintf(buf, n, "end of input");
+		return;
+	}
+	size_t k = 0;
+	while (r->p + k < r->end && k < 24 && is_ident(r->p[k]))
+		k++;
+	if (k == 0)
+		k = 1;
+	snprintf(buf, n, "'%.*s'", (int)k, r->p);
+}
+
+static _Noreturn void expected(struct hr *r, const char *what)
+{
+	char buf[64];
+	describe_here(r, buf, sizeof buf);
+	fail(r, r->p, "expected %s, found %s", what, buf);
+}
+
+static inline void expect(struct hr *r, char c, const char *what)
+{
+	if (peek(r) != c)
+		expected(r, what);
+	r->p++;
+}
+
+/* An identifier (optionally after '%'); *pct tells whether there was one. */
+static bool read_name(struct hr *r, const char **s, uint32_t *len, bool *pct)
+{
+	peek(r);
+	const char *q = r->p;
+	bool had = q < r->end && *q == '%';
+	if (had)
+		q++;
+	const char *b = q;
+	while (q < r->end && is_ident(*q))
+		q++;
+	if (q == b)
+		return false;
+	/* a name starts with a letter or '_', with '%' or without: the short
+	 * form the writer prints has no '%' to tell "0p" from a number */
+	if (!((*b >= 'a' && *b <= 'z') || (*b >= 'A' && *b <= 'Z') || *b == '_')) {
+		if (had)
+			fail(r, b, "a name starts with a letter or '_'");
+		return false;
+	}
+	if (q - b > (ptrdiff_t)PL_MAX_TOKEN_BYTES)
+		fail(r, b, "name longer than %u bytes", PL_MAX_TOKEN_BYTES);
+	*s = b;
+	*len = (uint32_t)(q - b);
+	if (pct)
+		*pct = had;
+	r->p = q;
+	return true;
+}
+
+static void need_name(struct hr *r, const char **s, uint32_t *len, const char *what)
+{
+	if (!read_name(r, s, len, NULL))
+		expected(r, what);
+}
+
+static bool word_is(const char *s, size_t len, const char *w)
+{
+	return strlen(w) == len && memcmp(s, w, len) == 0;
+}
+
+/* True when the keyword w is next (followed by a non-identifier char). */
+static bool at_word(struct hr *r, const char *w)
+{
+	peek(r);
+	size_t n = strlen(w);
+	return (size_t)(r->end - r->p) >= n && memcmp(r->p, w, n) == 0 &&
+	       (r->p + n == r->end || !is_ident(r->p[n]));
+}
+
+/* The words that open the sections of a module's stack frame tables. */
+static const char *const frames_words[] = {"FileNames", "FunctionNames", "FileLocations",
+                                           "StackFrames"};
+
+static bool at_frames_word(struct hr *r)
+{
+	for (size_t k = 0; k < sizeof frames_words / sizeof *frames_words; k++)
+		if (at_word(r, frames_words[k]))
+			return true;
+	return false;
+}
+
+static int64_t read_int_slow(struct hr *r)
+{
+	peek(r);
+	const char *q = r->p;
+	bool neg = q < r->end && *q == '-';
+	if (neg)
+		q++;
+	if (q >= r->end || !is_digit(*q))
+		expected(r, "an integer");
+	const char *digits = q;
+	uint64_t v = 0;
+	while (q < r->end && is_digit(*q))
+		v = v * 10 + (uint64_t)(*q++ - '0'); /* wraps past 19 digits: checked below */
+	if (q - digits > 18) { /* 19 digits and more may not fit */
+		v = 0;
+		for (const char *d = digits; d < q; d++) {
+			unsigned dv = (unsigned)(*d - '0');
+			if (v > ((uint64_t)INT64_MAX + (neg ? 1 : 0) - dv) / 10)
+				fail(r, r->p, "integer out of range");
+			v = v * 10 + dv;
+		}
+	}
+	r->p = q;
+	return neg ? (int64_t)(0 - v) : (int64_t)v;
+}
+
+/* An integer; a short one without blanks before it (most) read inline. */
+static inline int64_t read_int(struct hr *r)
+{
+	const char *q = r->p;
+	int64_t v = 0;
+	for (int k = 0; k < 18 && q < r->end && is_digit(*q); k++)
+		v = v * 10 + (*q++ - '0');
+	if (q == r->p || (q < r->end && is_digit(*q)))
+		return read_int_slow(r);
+	r->p = q;
+	return v;
+}
+
+/* Skips a quoted string at q (its quote char); returns the char after. */
+static const char *skip_string(struct hr *r, const char *q)
+{
+	char quote = *q;
+	const char *s = q++;
+	for (;;) {
+		const char *c = q < r->end ? memchr(q, quote, (size_t)(r->end - q)) : NULL;
+		if (!c)
+			fail(r, s, "unterminated string");
+		/* escaped when an odd number of backslashes precede it */
+		size_t bs = 0;
+		while (c - bs > s + 1 && c[-1 - (ptrdiff_t)bs] == '\\')
+			bs++;
+		if (bs % 2 == 0)
+			return c + 1;
+		q = c + 1;
+	}
+}
+
+/* The raw text of an attribute value: up to a ',' or a closing bracket
+ * outside brackets and strings, or white space not followed by '{' (the
+ * mesh and literal forms have a space before a brace). */
+static void capture_value_at(struct hr *r, const char **v, uint32_t *vlen, bool two_parts);
+
+static void capture_value(struct hr *r, const char **v, uint32_t *vlen)
+{
+	capture_value_at(r, v, vlen, false);
+}
+
+/* The bytes capture_value looks at; the rest it skips in a tight loop. */
+static const unsigned char value_special[256] = {
+	[' '] = 1, ['\t'] = 1, ['\n'] = 1, ['\r'] = 1, ['"'] = 1, ['\''] = 1, ['/'] = 1,
+	['{'] = 1, ['['] = 1, ['('] = 1, ['}'] = 1, [']'] = 1, [')'] = 1, [','] = 1,
+};
+
+/* two_parts: custom-call's literal=SHAPE VALUE, with a space inside */
+static void capture_value_at(struct hr *r, const char **v, uint32_t *vlen, bool two_parts)
+{
+	const char *start = skip_from(r, r->p), *q = start;
+	int depth = 0;
+	const char *last = start; /* end of the last non-space char */
+	while (q < r->end) {
+		if (!value_special[(unsigned char)*q]) {
+			q++;
+			while (q < r->end && !value_special[(unsigned char)*q])
+				q++;
+			last = q;
+			continue;
+		}
+		char c = *q;
+		if (c == '"' || c == '\'') {
+			q = skip_string(r, q);
+			last = q;
+			continue;
+		}
+		if (c == '/' && q + 1 < r->end && (q[1] == '*' || q[1] == '/')) {
+			if (depth == 0)
+				break;
+			q = skip_from(r, q);
+			continue;
+		}
+		if (c == '{' || c == '[' || c == '(') {
+			if (++depth > PL_MAX_NESTING)
+				fail(r, q, "attribute value nested deeper than %d", PL_MAX_NESTING);
+		} else if (c == '}' || c == ']' || c == ')') {
+			if (depth == 0)
+				break;
+			depth--;
+		} else if (depth == 0 && c == ',') {
+			break;
+		} else if (is_space(c)) {
+			if (depth == 0) {
+				/* the space inside a literal stays on its line: a
+				 * value at the end of one is not joined to the next */
+				const char *n = skip_from(r, q);
+				if (n < r->end &&
+				    (*n == '{' || (two_parts && !memchr(q, '\n', (size_t)(n - q))))) {
+					two_parts = false;
+					q = n;
+					continue;
+				}
+				break;
+			}
+			q++;
+			continue;
+		}
+		q++;
+		last = q;
+	}
+	if (depth != 0)
+		fail(r, start, "unbalanced brackets in attribute value");
+	if (last == start)
+		fail(r, start, "expected an attribute value");
+	if (last - start > (ptrdiff_t)UINT32_MAX)
+		fail(r, start, "attribute value too long");
+	*v = start;
+	*vlen = (uint32_t)(last - start);
+	r->p = last;
+}
+
+/* ---- shapes ---- */
+
+/* True when a shape starts at the next token. */
+static bool at_shape(struct hr *r)
+{
+	char c = peek(r);
+	if (c == '(')
+		return true;
+	const char *q = r->p;
+	while (q < r->end && ((*q >= 'a' && *q <= 'z') || is_digit(*q)))
+		q++;
+	if (q == r->p || q >= r->end)
+		return false;
+	if (*q == '(' && q - r->p == 1 && *r->p == 'b')
+		return true; /* b(shape): a buffer */
+	if (*q != '[')
+		return false;
+	if (pl_hlo_dtype_from_name_(r->p, (size_t)(q - r->p)) == PL_DTYPE_INVALID)
+		fail(r, r->p, "unknown element type '%.*s'", (int)(q - r->p), r->p);
+	return true;
+}
+
+static uint32_t parse_shape_at(struct hr *r, unsigned depth);
+
+static uint32_t parse_shape(struct hr *r)
+{
+	return parse_shape_at(r, 0);
+}
+
+
+/* The numbers of a layout, from in up to ':' or end: a permutation of the
+ * shape's rank dimensions, minor to major, as XLA requires (tiles and
+ * memory spaces after ':' are kept as written). */
+static void check_minor_to_major(struct hr *r, const char *in, const char *end, unsigned rank)
+{
+	uint64_t seen = 0; /* PL_MAX_RANK (64) dimensions at most */
+	unsigned count = 0;
+	const char *s = in;
+	while (s < end && *s != ':') {
+		const char *at = s;
+		unsigned v = 0;
+		if (!is_digit(*s))
+			fail(r, at, "expected a dimension number in the layout");
+		while (s < end && is_digit(*s) && v <= rank)
+			v = v * 10 + (unsigned)(*s++ - '0');
+		while (s < end && is_digit(*s)) /* past the rank already */
+			s++;
+		int len = (int)(s - at > 20 ? 20 : s - at);
+		if (v >= rank)
+			fail(r, at, "the layout names dimension %.*s of a shape of rank %u", len, at, rank);
+		if (seen >> v & 1)
+			fail(r, at, "the layout names dimension %.*s twice", len, at);
+		seen |= (uint64_t)1 << v;
+		count++;
+		while (s < end && *s == ' ')
+			s++;
+		if (s < end && *s == ',') {
+			s++;
+			while (s < end && *s == ' ')
+				s++;
+		} else if (s < end && *s != ':') {
+			fail(r, s, "unexpected '%c' in a layout", *s);
+		}
+	}
+	if (count != rank && !(count == 0 && s < end))
+		fail(r, in, "the layout lists %u of the shape's %u dimension%s", count, rank,
+		     rank == 1 ? "" : "s");
+}
+
+static uint32_t parse_shape_at(struct hr *r, unsigned depth)
+{
+	if (depth > PL_MAX_NESTING)
+		fail(r, r->p, "shape nested deeper than %d", PL_MAX_NESTING);
+	char c = peek(r);
+	uint32_t idx = (uint32_t)r->nn;
+	if (c == 'b' && r->p + 1 < r->end && r->p[1] == '(') {
+		r->p += 2;
+		uint32_t inner = parse_shape_at(r, depth + 1);
+		expect(r, ')', "')' after a buffer shape");
+		return inner;
+	}
+	struct snode *n = PUSH(r, nodes, nn, ncap);
+	memset(n, 0, sizeof *n);
+	if (c == '(') {
+		r->p++;
+		r->nodes[idx].tuple = 1;
+		uint32_t leaves = 0;
+		if (peek(r) != ')') {
+			for (;;) {
+				uint32_t ch = parse_shape_at(r, depth + 1);
+				leaves += r->nodes[ch].nleaves;
+				if (peek(r) == ',') {
+					r->p++;
+					continue;
+				}
+				break;
+			}
+		}
+		expect(r, ')', "',' or ')' in a tuple shape");
+		r->nodes[idx].size = (uint32_t)(r->nn - idx);
+		r->nodes[idx].nleaves = leaves;
+		return idx;
+	}
+	const char *b = r->p, *q = r->p;
+	while (q < r->end && ((*q >= 'a' && *q <= 'z') || is_digit(*q)))
+		q++;
+	pl_dtype dt = pl_hlo_dtype_from_name_(b, (size_t)(q - b));
+	if (q == b)
+		expected(r, "a shape");
+	if (dt == PL_DTYPE_INVALID)
+		fail(r, b, "unknown element type '%.*s'", (int)(q - b), b);
+	r->p = q;
+	expect(r, '[', "'[' after an element type");
+	uint32_t d0 = (uint32_t)r->nd;
+	uint64_t bounded = 0, unbounded = 0;
+	unsigned rank = 0;
+	if (peek(r) != ']') {
+		for (;;) {
+			if (rank == PL_MAX_RANK)
+				fail(r, r->p, "more than %d dimensions", PL_MAX_RANK);
+			int64_t v = 0;
+			char d = peek(r);
+			if (d == '?') {
+				r->p++;
+				unbounded |= 1ull << rank;
+			} else {
+				if (d == '<' && r->p + 1 < r->end && r->p[1] == '=') {
+					r->p += 2;
+					bounded |= 1ull << rank;
+				}
+				const char *at = skip_from(r, r->p);
+				v = read_int(r);
+				if (v < 0)
+					fail(r, at, "negative extent %" PRId64, v);
+			}
+			*(int64_t *)PUSH(r, dims, nd, dcap) = v;
+			rank++;
+			if (peek(r) == ',') {
+				r->p++;
+				continue;
+			}
+			break;
+		}
+	}
+	expect(r, ']', "',' or ']' in a shape");
+	n = &r->nodes[idx];
+	n->dtype = (uint8_t)dt;
+	n->rank = (uint16_t)rank;
+	n->dims = d0;
+	n->bounded = bounded;
+	n->unbounded = unbounded;
+	n->size = 1;
+	n->nleaves = 1;
+	/* a brace right after a shape is a layout when an integer, ':' or '}'
+	 * follows (otherwise it opens a computation's body) */
+	const char *q2 = skip_from(r, r->p);
+	if (q2 < r->end && *q2 == '{') {
+		const char *in = skip_from(r, q2 + 1);
+		if (in < r->end && (is_digit(*in) || *in == ':' || (*in == '}' && in == q2 + 1))) {
+			/* minor-to-major numbers, then ":" and tiles, memory space
+			 * and the like: T(8,128) S(1) E(4) ... */
+			const char *e = in;
+			while (e < r->end && *e != '}') {
+				char lc = *e;
+				if (!(is_digit(lc) || (lc >= 'A' && lc <= 'Z') || (lc >= 'a' && lc <= 'z') ||
+				      lc == ',' || lc == ':' || lc == '(' || lc == ')' || lc == '#' ||
+				      lc == '*' || lc == '_' || lc == ' '))
+					fail(r, e, "unexpected '%c' in a layout", lc);
+				e++;
+			}
+			if (e >= r->end)
+				fail(r, q2, "unterminated layout");
+			check_minor_to_major(r, in, e, rank);
+			n->has_layout = true;
+			n->layout = q2 + 1;
+			n->layout_len = (uint32_t)(e - (q2 + 1));
+			r->p = e + 1;
+		}
+	}
+	return idx;
+}
+
+/* XLA's text of a shape: layouts kept, a missing layout printed as the
+ * default one, as XLA's printer does. */
+static void put_shape(struct hr *r, struct pl_strbuf *sb, uint32_t idx)
+{
+	const struct snode *n = &r->nodes[idx];
+	if (n->tuple) {
+		pl_sb_putc(sb, '(');
+		uint32_t c = idx + 1;
+		for (size_t i = 0; c < idx + n->size; i++) {
+			pl_hlo_put_sep_(sb, i);
+			put_shape(r, sb, c);
+			c += r->nodes[c].size;
+		}
+		pl_sb_putc(sb, ')');
+		return;
+	}
+	pl_sb_puts(sb, pl_hlo_dtype_name_((pl_dtype)n->dtype));
+	pl_sb_putc(sb, '[');
+	char num[24];
+	for (unsigned i = 0; i < n->rank; i++) {
+		if (i)
+			pl_sb_putc(sb, ',');
+		if (n->unbounded >> i & 1) {
+			pl_sb_putc(sb, '?');
+			continue;
+		}
+		if (n->bounded >> i & 1)
+			pl_sb_puts(sb, "<=");
+		pl_sb_put(sb, num, pl_fmt_i64(num, r->dims[n->dims + i]));
+	}
+	pl_sb_putc(sb, ']');
+	if (n->has_layout) {
+		pl_sb_putc(sb, '{');
+		pl_sb_put(sb, n->layout, n->layout_len);
+		pl_sb_putc(sb, '}');
+	} else if (n->rank) {
+		pl_sb_putc(sb, '{');
+		for (unsigned i = n->rank; i-- > 0;) {
+			pl_sb_put(sb, num, pl_fmt_i64(num, (int64_t)i));
+			if (i)
+				pl_sb_putc(sb, ',');
+		}
+		pl_sb_putc(sb, '}');
+	}
+}
+
+/* The IR types of a shape's leaves, appended to r->types from index at. */
+static size_t leaf_types(struct hr *r, uint32_t idx, size_t at)
+{
+	const struct snode *n = &r->nodes[idx];
+	if (n->tuple) {
+		uint32_t c = idx + 1;
+		while (c < idx + n->size) {
+			at = leaf_types(r, c, at);
+			c += r->nodes[c].size;
+		}
+		return at;
+	}
+	r->types = grow(r, r->types, &r->tcap, at + 1, sizeof *r->types);
+	r->types[at] = ok(r, (void *)(uintptr_t)pl_type_get(r->m, (pl_dtype)n->dtype,
+	                                                    n->rank ? &r->dims[n->dims] : NULL, n->rank));
+	return at + 1;
+}
+
+/* The child i of tuple node idx; UINT32_MAX when there is none. *leaf is
+ * advanced by the leaves before it. */
+static uint32_t child_at(const struct hr *r, uint32_t idx, int64_t i, uint32_t *leaf)
+{
+	const struct snode *n = &r->nodes[idx];
+	if (!n->tuple || i < 0)
+		return UINT32_MAX;
+	uint32_t c = idx + 1;
+	for (int64_t k = 0; c < idx + n->size; k++) {
+		if (k == i)
+			return c;
+		*leaf += r->nodes[c].nleaves;
+		c += r->nodes[c].size;
+	}
+	return UINT32_MAX;
+}
+
+/* A copy of subtree src at the end of the node pool. */
+static uint32_t copy_shape(struct hr *r, uint32_t src)
+{
+	uint32_t size = r->nodes[src].size, at = (uint32_t)r->nn;
+	r->nodes = grow(r, r->nodes, &r->ncap, r->nn + size, sizeof *r->nodes);
+	memcpy(&r->nodes[at], &r->nodes[src], size * sizeof *r->nodes);
+	r->nn += size;
+	return at;
+}
+
+/* ---- names in a computation ---- */
+
+static uint32_t name_hash(const char *s, size_t len)
+{
+	return (uint32_t)pl_hash_bytes_(s, len);
+}
+
+struct name_ref {
+	const char *s;
+	size_t len;
+};
+
+/* item: instruction index + 1; probe: a name_ref; ctx: the reader */
+static bool same_name(const void *item, const void *probe, const void *ctx)
+{
+	const struct hr *r = ctx;
+	const struct name_ref *n = probe;
+	const struct pinst *pi = &r->insts[(uintptr_t)item - 1];
+	return pi->nlen == n->len && memcmp(pi->name, n->s, n->len) == 0;
+}
+
+/* Brings the map from instruction to line up to line upto (excluded): it
+ * is made as far as it is asked about, most computations never need it. */
+static void owners_sync(struct hr *r, uint32_t upto)
+{
+	for (; r->owners_upto < upto; r->owners_upto++) {
+		const struct pinst *pi = &r->insts[r->owners_upto];
+		if (!pi->inst || !pi->nleaves)
+			continue;
+		if (!pl_ht_reserve(&r->owners))
+			nomem(r);
+		uint32_t h = pl_ht_hash_ptr(pi->inst);
+		size_t j = pl_ht_find(&r->owners, h, pl_ht_same_ptr, pi->inst, NULL);
+		pl_ht_put(&r->owners, j, h, pi->inst);
+		r->owners.vals[j] = (void *)(uintptr_t)r->owners_upto;
+	}
+}
+
+static void name_define(struct hr *r, uint32_t idx)
+{
+	if (!pl_ht_reserve(&r->names))
+		nomem(r);
+	const struct pinst *pi = &r->insts[idx];
+	struct name_ref n = {pi->name, pi->nlen};
+	uint32_t h = name_hash(n.s, n.len);
+	size_t j = pl_ht_find(&r->names, h, same_name, &n, r);
+	if (pl_ht_used(&r->names, j))
+		fail(r, pi->at, "'%.*s' is defined twice in this computation", (int)pi->nlen,
+		     pi->name);
+	pl_ht_put(&r->names, j, h, (const void *)(uintptr_t)(idx + 1));
+}
+
+/* The index + 1 of the instruction named s, or 0. */
+static uint32_t name_lookup(struct hr *r, const char *s, size_t len)
+{
+	struct name_ref n = {s, len};
+	return (uint32_t)(uintptr_t)pl_ht_get(&r->names, name_hash(s, len), same_name, &n, r);
+}
+
+/* ---- instructions ---- */
+
+static uint32_t parse_inst(struct hr *r, bool nested, unsigned depth);
+
+static void parse_operand(struct hr *r, unsigned depth)
+{
+	const char *at = skip_from(r, r->p);
+	size_t nn0 = r->nn, nd0 = r->nd;
+	if (at_shape(r))
+		parse_shape(r); /* a typed operand: the type is the definition's */
+	const char *s;
+	uint32_t len;
+	bool pct;
+	const char *name_at = skip_from(r, r->p);
+	if (!read_name(r, &s, &len, &pct))
+		expected(r, "an operand");
+	uint32_t ref;
+	if (!pct && peek(r) == '(') {
+		/* a nested instruction without a name */
+		r->nn = nn0;
+		r->nd = nd0;
+		r->p = at;
+		ref = parse_inst(r, true, depth + 1);
+	} else {
+		r->nn = nn0;
+		r->nd = nd0;
+		uint32_t v = name_lookup(r, s, len);
+		if (!v)
+			fail(r, name_at, "'%.*s' is not defined before this use", (int)len, s);
+		ref = v - 1;
+	}
+	struct popnd *o = PUSH(r, opnds, no, ocap);
+	o->ref = ref;
+	o->at = at;
+	o->path = (uint32_t)r->np;
+	o->npath = 0;
+	while (r->p < r->end && *r->p == '#') {
+		r->p++;
+		if (r->p >= r->end || !is_digit(*r->p))
+			expected(r, "a tuple index after '#'");
+		int64_t i = read_int(r);
+		if (i > UINT32_MAX)
+			fail(r, at, "tuple index out of range");
+		uint32_t *pp = PUSH(r, paths, np, pcap);
+		*pp = (uint32_t)i;
+		r->opnds[r->no - 1].npath++;
+	}
+}
+
+/* Reads balanced text up to the ')' that closes an already opened '('. */
+static void capture_parens(struct hr *r, const char **s, uint32_t *len)
+{
+	const char *b = r->p, *q = r->p;
+	int depth = 0;
+	while (q < r->end) {
+		char c = *q;
+		if (c == '"' || c == '\'') {
+			q = skip_string(r, q);
+			continue;
+		}
+		if (c == '(' || c == '{' || c == '[')
+			depth++;
+		else if (c == ')' || c == '}' || c == ']') {
+			if (depth == 0)
+				break;
+			depth--;
+		}
+		q++;
+	}
+	if (q >= r->end || *q != ')')
+		fail(r, b, "unterminated literal");
+	while (q > b && is_space(q[-1]))
+		q--;
+	const char *bb = skip_from(r, b);
+	*s = bb;
+	*len = (uint32_t)(q > bb ? q - bb : 0);
+	r->p = q;
+}
+
+static uint32_t parse_inst(struct hr *r, bool nested, unsigned depth)
+{
+	if (depth > PL_MAX_NESTING)
+		fail(r, r->p, "instructions nested deeper than %d", PL_MAX_NESTING);
+	struct pinst pi;
+	memset(&pi, 0, sizeof pi);
+	pi.at = skip_from(r, r->p);
+	if (!nested) {
+		if (at_word(r, "ROOT")) {
+			r->p += 4;
+			pi.root = true;
+		}
+		need_name(r, &pi.name, &pi.nlen, "an instruction name");
+		expect(r, '=', "'=' after an instruction name");
+	}
+	if (at_shape(r)) {
+		pi.shape = parse_shape(r);
+		pi.has_shape = true;
+	}
+	peek(r);
+	const char *ob = r->p, *q = r->p;
+	while (q < r->end && ((*q >= 'a' && *q <= 'z') || is_digit(*q) || *q == '-' || *q == '_'))
+		q++;
+	if (q == ob || !(*ob >= 'a' && *ob <= 'z'))
+		expected(r, "an opcode");
+	pi.opc = ob;
+	pi.olen = (uint32_t)(q - ob);
+	/* XLA's opcodes have dashes, never underscores: hlo.all_gather
+	 * spells all-gather */
+	if (memchr(ob, '_', pi.olen))
+		fail(r, ob, "'%.*s' is not an HLO opcode (they have no '_')", (int)pi.olen, ob);
+	r->p = q;
+	expect(r, '(', "'(' after the opcode");
+	pi.op0 = (uint32_t)r->no;
+	pi.param = -1;
+	if (word_is(pi.opc, pi.olen, "parameter")) {
+		const char *at = skip_from(r, r->p);
+		pi.param = read_int(r);
+		if (pi.param < 0)
+			fail(r, at, "negative parameter number");
+		expect(r, ')', "')' after the parameter number");
+	} else if (word_is(pi.opc, pi.olen, "constant")) {
+		capture_parens(r, &pi.lit, &pi.litlen);
+		r->p++;
+	} else {
+		/* a nested instruction appends its own operands while this one's
+		 * are read: keep this one's aside on a stack, append them after */
+		size_t count = 0, base = r->nside;
+		if (peek(r) != ')') {
+			for (;;) {
+				parse_operand(r, depth);
+				struct popnd o = r->opnds[--r->no];
+				*PUSH(r, side, nside, sidecap) = o;
+				count++;
+				if (peek(r) == ',') {
+					r->p++;
+					continue;
+				}
+				break;
+			}
+		}
+		if (peek(r) != ')')
+			expected(r, "',' or ')' after an operand");
+		r->p++;
+		pi.op0 = (uint32_t)r->no;
+		for (size_t k = base; k < r->nside; k++)
+			*PUSH(r, opnds, no, ocap) = r->side[k];
+		r->nside = base;
+		pi.nops = (uint32_t)count;
+	}
+	pi.at0 = (uint32_t)r->na;
+	for (;;) {
+		const char *c = skip_from(r, r->p);
+		if (c >= r->end || *c != ',')
+			break;
+		/* an attribute is "name=": otherwise the comma is the caller's */
+		const char *k = skip_from(r, c + 1), *ke = k;
+		while (ke < r->end && is_ident(*ke))
+			ke++;
+		if (ke == k || ke >= r->end || *ke != '=')
+			break;
+		if (r->na - pi.at0 >= 1024)
+			fail(r, k, "more than 1024 attributes");
+		for (uint32_t a = pi.at0; a < r->na; a++)
+			if (r->attrs[a].klen == ke - k && memcmp(r->attrs[a].key, k, (size_t)(ke - k)) == 0)
+				fail(r, k, "attribute '%.*s' is given twice", (int)(ke - k), k);
+		r->p = ke + 1;
+		struct pattr *a = PUSH(r, attrs, na, acap);
+		a->key = k;
+		a->klen = (uint32_t)(ke - k);
+		a->at = k;
+		capture_value_at(r, &r->attrs[r->na - 1].val, &r->attrs[r->na - 1].vlen,
+		                 word_is(k, (size_t)(ke - k), "literal"));
+	}
+	pi.nat = (uint32_t)(r->na - pi.at0);
+	struct pinst *slot = PUSH(r, insts, ni, icap);
+	*slot = pi;
+	uint32_t idx = (uint32_t)(r->ni - 1);
+	if (nested) {
+		/* XLA names it "<opcode>.anon", made unique */
+		struct pinst *me = &r->insts[idx];
+		me->named_anon = true;
+		for (unsigned k = 0;; k++) {
+			r->sb2.len = 0;
+			pl_sb_put(&r->sb2, me->opc, me->olen);
+			pl_sb_puts(&r->sb2, ".anon");
+			if (k)
+				pl_sb_printf(&r->sb2, ".%u", k);
+			if (r->sb2.failed)
+				nomem(r);
+			if (!name_lookup(r, r->sb2.data, r->sb2.len)) {
+				char *nm = ok(r, pl_arena_alloc(&r->m->arena, r->sb2.len));
+				memcpy(nm, r->sb2.data, r->sb2.len);
+				me->name = nm;
+				me->nlen = (uint32_t)r->sb2.len;
+				break;
+			}
+		}
+	}
+	name_define(r, idx);
+	return idx;
+}
+
+/* ---- mapping onto the IR ---- */
+
+static const struct pattr *find_attr(struct hr *r, const struct pinst *pi, const char *key)
+{
+	for (uint32_t a = pi->at0; a < pi->at0 + pi->nat; a++)
+		if (word_is(r->attrs[a].key, r->attrs[a].klen, key))
+			return &r->attrs[a];
+	return NULL;
+}
+
+static void set_attr(struct hr *r, pl_inst *inst, const char *key, const pl_attr *v)
+{
+	if (!v || pl_attrs_set(pl_inst_attrs(inst), key, v) != PL_OK)
+		nomem(r);
+}
+
+static void set_str(struct hr *r, pl_attrs *d, const char *key, const char *s, size_t len)
+{
+	const pl_attr *v = pl_attr_string(r->m, s, len);
+	if (!v || pl_attrs_set(d, key, v) != PL_OK)
+		nomem(r);
+}
+
+/* "hlo_" + the HLO attribute name, a dash spelled as an underscore. */
+static const char *hlo_key(struct hr *r, const struct pattr *a)
+{
+	/* control-predecessors is the one name with a dash; its underscore
+	 * spelling would come back as it */
+	bool cp = word_is(a->key, a->klen, "control-predecessors");
+	if (word_is(a->key, a->klen, "control_predecessors") ||
+	    (!cp && memchr(a->key, '-', a->klen)))
+		fail(r, a->at, "attribute name '%.*s' is not supported", (int)a->klen, a->key);
+	r->sb2.len = 0;
+	pl_sb_puts(&r->sb2, PL_HLO_KEY_PREFIX);
+	for (uint32_t i = 0; i < a->klen; i++) {
+		char c = a->key[i];
+		if (c == '-')
+			c = '_';
+		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || is_digit(c) || c == '_'))
+			fail(r, a->at, "attribute name '%.*s' is not supported", (int)a->klen, a->key);
+		pl_sb_putc(&r->sb2, c);
+	}
+	pl_sb_putc(&r->sb2, 0);
+	if (r->sb2.failed)
+		nomem(r);
+	if (pl_hlo_internal_key_(r->sb2.data))
+		fail(r, a->at, "attribute name '%.*s' is not supported (the reader uses '%s' itself)",
+		     (int)a->klen, a->key, r->sb2.data);
+	return r->sb2.data;
+}
+
+/* The number of the key of an HLO attribute in the module's keys; the few
+ * names there are are remembered. */
+static uint32_t key_id(struct hr *r, const struct pattr *a)
+{
+	for (unsigned k = 0; k < r->nkeys; k++)
+		if (r->keys[k].len == a->klen && memcmp(r->keys[k].name, a->key, a->klen) == 0)
+			return r->keys[k].key;
+	const char *k = hlo_key(r, a);
+	k = ok(r, (void *)(uintptr_t)pl_intern_str_(r->m, k, strlen(k)));
+	uint32_t id = pl_key_id_(r->m, k);
+	if (!id && r->m->keys.n == PL_KEY_MAX)
+		fail(r, a->at, "more than %u distinct attribute names", PL_KEY_MAX);
+	if (!id)
+		nomem(r);
+	if (r->nkeys < sizeof r->keys / sizeof *r->keys)
+		r->keys[r->nkeys++] = (struct keymemo){a->key, a->klen, id};
+	return id;
+}
+
+/* Keeps every HLO attribute of pi on d, verbatim. Keys are unique (the
+ * parser checked) and none is one of the reader's own (hlo_key refuses
+ * those). */
+static void keep_attrs_but(struct hr *r, const struct pinst *pi, pl_attrs *d, const char *skip)
+{
+	for (uint32_t a = pi->at0; a < pi->at0 + pi->nat; a++) {
+		const struct pattr *at = &r->attrs[a];
+		if (skip && word_is(at->key, at->klen, skip))
+			continue;
+		uint32_t key = key_id(r, at);
+		const pl_attr *v = pl_attr_string(r->m, at->val, at->vlen);
+		if (!v)
+			nomem(r);
+		if (pl_attrs_find_id_(d, key))
+			fail(r, at->at, "attribute '%.*s' is also the reader's own", (int)at->klen, at->key);
+		if (pl_attrs_append_(r->m, d, key, v) != PL_OK)
+			nomem(r);
+	}
+}
+
+static void keep_attrs(struct hr *r, const struct pinst *pi, pl_attrs *d)
+{
+	keep_attrs_but(r, pi, d, NULL);
+}
+
+static bool rest_blank(const char *s, size_t len)
+{
+	for (size_t i = 0; i < len; i++)
+		if (!is_space(s[i]))
+			return false;
+	return true;
+}
+
+/* A list of integers written "{1,2}", and nothing after it. false when it
+ * is not one. */
+static bool int_list(const char *s, size_t len, int64_t *out, size_t cap, size_t *n)
+{
+	*n = 0;
+	size_t i = 0;
+	while (i < len && is_space(s[i]))
+		i++;
+	if (i >= len || s[i] != '{')
+		return false;
+	i++;
+	for (;;) {
+		while (i < len && is_space(s[i]))
+			i++;
+		if (i < len && s[i] == '}' && *n == 0)
+			return rest_blank(s + i + 1, len - i - 1);
+		bool neg = i < len && s[i] == '-';
+		if (neg)
+			i++;
+		if (i >= len || !is_digit(s[i]))
+			return false;
+		int64_t v = 0;
+		while (i < len && is_digit(s[i])) {
+			if (v > (INT64_MAX - 9) / 10)
+				return false;
+			v = v * 10 + (s[i++] - '0');
+		}
+		if (*n == cap)
+			return false;
+		out[(*n)++] = neg ? -v : v;
+		while (i < len && is_space(s[i]))
+			i++;
+		if (i < len && s[i] == ',') {
+			i++;
+			continue;
+		}
+		return i < len && s[i] == '}' && rest_blank(s + i + 1, len - i - 1);
+	}
+}
+
+/* item: computation index + 1; probe: a name_ref; ctx: the reader */
+static bool same_comp(const void *item, const void *probe, const void *ctx)
+{
+	const struct hr *r = ctx;
+	const struct name_ref *n = probe;
+	const struct comp *c = &r->comps[(uintptr_t)item - 1];
+	return c->len == n->len && memcmp(c->name, n->s, n->len) == 0;
+}
+
+static struct comp *find_comp(struct hr *r, const char *s, size_t len)
+{
+	while (len && is_space(s[len - 1]))
+		len--;
+	if (len && *s == '%') {
+		s++;
+		len--;
+	}
+	if (!r->comp_index.count)
+		return NULL;
+	struct name_ref n = {s, len};
+	uintptr_t k = (uintptr_t)pl_ht_get(&r->comp_index, name_hash(s, len), same_comp, &n, r);
+	return k ? &r->comps[k - 1] : NULL;
+}
+
+/* The canonical text of the groups of a collective: expanded, ordered
+ * groups after the group mode, so that an iota list and the explicit list
+ * it stands for give the same text. *size is the first group's size (0 for
+ * "all", -1 when unknown). */
+static void group_text(struct hr *r, const struct pinst *pi, struct pl_strbuf *sb,
+                       int64_t *size)
+{
+	const struct pattr *rg = find_attr(r, pi, "replica_groups");
+	const struct pattr *ch = find_attr(r, pi, "channel_id");
+	const struct pattr *ug = find_attr(r, pi, "use_global_device_ids");
+	bool global = ug && word_is(ug->val, ug->vlen, "true");
+	pl_sb_puts(sb, !ch ? "replica:" : global ? "global:" : "replica_partition:");
+	*size = -1;
+	const char *s = rg ? rg->val : "{}";
+	size_t len = rg ? rg->vlen : 2;
+	if (len == 2 && s[0] == '{' && s[1] == '}') {
+		pl_sb_puts(sb, "all");
+		*size = 0;
+		return;
+	}
+	if (s[0] == '{') {
+		/* explicit: the numbers, spaces dropped */
+		int64_t cur = 0;
+		bool first_done = false;
+		for (size_t i = 0; i < len; i++) {
+			char c = s[i];
+			if (is_space(c))
+				continue;
+			if (!is_digit(c) && c != ',' && c != '{' && c != '}')
+				fail(r, rg->at, "malformed replica_groups");
+			pl_sb_putc(sb, c);
+			if (is_digit(c) && (i + 1 >= len || !is_digit(s[i + 1])) && !first_done)
+				cur++;
+			if (c == '}' && i > 0 && !first_done && cur) {
+				*size = cur;
+				first_done = true;
+			}
+		}
+		return;
+	}
+	if (s[0] == '[') {
+		/* [G,S]<=[d0,d1,...]T(p0,p1,...) */
+		int64_t gs[2], d[PL_MAX_RANK], perm[PL_MAX_RANK];
+		size_t ng = 0, ndim = 0, nperm = 0, i = 1;
+		const char *e = memchr(s, ']', len);
+		/* reuse int_list by rewriting the brackets' contents */
+		char tmp[512];
+		size_t tl;
+		if (!e || (size_t)(e - s) > sizeof tmp - 3)
+			goto raw;
+		tl = (size_t)(e - s) - 1;
+		tmp[0] = '{';
+		memcpy(tmp + 1, s + 1, tl);
+		tmp[tl + 1] = '}';
+		if (!int_list(tmp, tl + 2, gs, 2, &ng) || ng != 2)
+			goto raw;
+		i = (size_t)(e - s) + 1;
+		if (i + 3 > len || s[i] != '<' || s[i + 1] != '=' || s[i + 2] != '[')
+			goto raw;
+		i += 3;
+		const char *e2 = memchr(s + i, ']', len - i);
+		if (!e2 || (size_t)(e2 - (s + i)) > sizeof tmp - 3)
+			goto raw;
+		tl = (size_t)(e2 - (s + i));
+		tmp[0] = '{';
+		memcpy(tmp + 1, s + i, tl);
+		tmp[tl + 1] = '}';
+		if (!int_list(tmp, tl + 2, d, PL_MAX_RANK, &ndim) || ndim == 0)
+			goto raw;
+		i = (size_t)(e2 - s) + 1;
+		if (i < len && s[i] == 'T') {
+			if (i + 1 >= len || s[i + 1] != '(')
+				goto raw;
+			const char *e3 = memchr(s + i, ')', len - i);
+			if (!e3 || (size_t)(e3 - (s + i + 2)) > sizeof tmp - 3)
+				goto raw;
+			tl = (size_t)(e3 - (s + i + 2));
+			tmp[0] = '{';
+			memcpy(tmp + 1, s + i + 2, tl);
+			tmp[tl + 1] = '}';
+			if (!int_list(tmp, tl + 2, perm, PL_MAX_RANK, &nperm) || nperm != ndim)
+				goto raw;
+			i = (size_t)(e3 - s) + 1;
+		} else {
+			nperm = ndim;
+			for (size_t k = 0; k < ndim; k++)
+				perm[k] = (int64_t)k;
+		}
+		if (i != len)
+			goto raw;
+		int64_t total = 1;
+		for (size_t k = 0; k < ndim; k++) {
+			if (d[k] <= 0 || total > (1 << 20) / d[k])
+				goto raw;
+			total *= d[k];
+		}
+		bool seen[PL_MAX_RANK] = {false};
+		for (size_t k = 0; k < ndim; k++) {
+			if (perm[k] < 0 || (size_t)perm[k] >= ndim || seen[perm[k]])
+				goto raw;
+			seen[perm[k]] = true;
+		}
+		if (gs[0] <= 0 || gs[1] <= 0 || gs[0] * gs[1] != total)
+			goto raw;
+		/* walk the transposed array in row-major order */
+		int64_t idx[PL_MAX_RANK] = {0}, stride[PL_MAX_RANK];
+		stride[ndim - 1] = 1;
+		for (size_t k = ndim - 1; k-- > 0;)
+			stride[k] = stride[k + 1] * d[k + 1];
+		pl_sb_putc(sb, '{');
+		char num[24];
+		for (int64_t n = 0; n < total; n++) {
+			int64_t lin = 0;
+			for (size_t k = 0; k < ndim; k++)
+				lin += idx[k] * stride[perm[k]];
+			if (n % gs[1] == 0)
+				pl_sb_puts(sb, n ? "},{" : "{");
+			else
+				pl_sb_putc(sb, ',');
+			pl_sb_put(sb, num, pl_fmt_i64(num, lin));
+			for (size_t k = ndim; k-- > 0;) {
+				if (++idx[k] < d[perm[k]])
+					break;
+				idx[k] = 0;
+			}
+		}
+		pl_sb_puts(sb, "}}");
+		*size = gs[1];
+		return;
+	}
+raw:
+	/* an iota list too large to expand, or the mesh form: kept as text */
+	if (s[0] != '[' && !(len > 4 && memcmp(s, "mesh", 4) == 0))
+		fail(r, rg->at, "malformed replica_groups");
+	for (size_t i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)s[i];
+		if (c < 0x20 && !is_space(s[i]))
+			fail(r, rg->at, "malformed replica_groups");
+		if (c >= 0x7f)
+			fail(r, rg->at, "malformed replica_groups");
+		if (!is_space(s[i]))
+			pl_sb_putc(sb, s[i]);
+	}
+}
+
+/* Derives group_id, factor, dimension and reduce for a collective. */
+static void collective_attrs(struct hr *r, const struct pinst *pi, pl_inst *inst, pl_op op,
+                             pl_value *const *ops, size_t nops, const pl_type *const *res)
+{
+	pl_op base = op == PL_OP_ALL_GATHER_START ? PL_OP_ALL_GATHER
+	             : op == PL_OP_REDUCE_SCATTER_START ? PL_OP_REDUCE_SCATTER
+	             : op == PL_OP_ALL_REDUCE_START ? PL_OP_ALL_REDUCE : op;
+	const pl_attr *group = NULL, *reduce = NULL;
+	int64_t factor = 0, dim = -1;
+	bool bare = true;
+	/* what XLA's parser requires of these */
+	if (base != PL_OP_ALL_REDUCE && !find_attr(r, pi, "dimensions"))
+		fail(r, pi->at, "'%.*s' needs dimensions={d}", (int)pi->nlen, pi->name);
+	if (base != PL_OP_ALL_GATHER && !find_attr(r, pi, "to_apply"))
+		fail(r, pi->at, "'%.*s' needs to_apply", (int)pi->nlen, pi->name);
+	if (base != PL_OP_ALL_GATHER) {
+		const struct pattr *ta = find_attr(r, pi, "to_apply");
+		const struct comp *c = ta ? find_comp(r, ta->val, ta->vlen) : NULL;
+		bare = c && c->bare;
+		if (c && c->reduce)
+			reduce = ok(r, (void *)(uintptr_t)pl_attr_string(r->m, c->reduce, strlen(c->reduce)));
+	}
+	if (base != PL_OP_ALL_REDUCE) {
+		const struct pattr *da = find_attr(r, pi, "dimensions");
+		int64_t dv[2];
+		size_t n;
+		if (!int_list(da->val, da->vlen, dv, 2, &n) || n != 1 || dv[0] < 0)
+			fail(r, da->at, "dimensions of '%.*s' must be one dimension {d}", (int)pi->nlen,
+			     pi->name);
+		dim = dv[0];
+	}
+	int64_t size;
+	r->sb2.len = 0;
+	group_text(r, pi, &r->sb2, &size);
+	if (r->sb2.failed)
+		nomem(r);
+	if (bare && !find_attr(r, pi, "control-predecessors"))
+		group = ok(r, (void *)(uintptr_t)pl_attr_string(r->m, r->sb2.data, r->sb2.len));
+	if (base == PL_OP_ALL_REDUCE) {
+		if (size > 0) {
+			factor = size;
+		} else if (size == 0) {
+			bool ch = find_attr(r, pi, "channel_id") != NULL;
+			factor = !ch ? r->replica_count
+			         : r->replica_count && r->num_partitions
+			                 ? r->replica_count * r->num_partitions
+			                 : 0;
+		}
+	} else if (dim >= 0 && nops) {
+		/* from the shapes: every operand must agree */
+		for (size_t k = 0; k < nops; k++) {
+			const pl_type *a = pl_value_type(ops[k]), *b = res[k];
+			if ((size_t)dim >= a->rank || a->rank != b->rank) {
+				factor = -1;
+				break;
+			}
+			int64_t big = base == PL_OP_ALL_GATHER ? b->dims[dim] : a->dims[dim];
+			int64_t small = base == PL_OP_ALL_GATHER ? a->dims[dim] : b->dims[dim];
+			int64_t f = small > 0 && big % small == 0 ? big / small : -1;
+			bool same = true;
+			for (uint32_t j = 0; j < a->rank; j++)
+				if (j != (uint32_t)dim && a->dims[j] != b->dims[j])
+					same = false;
+			if (f < 1 || !same || (factor && f != factor)) {
+				factor = -1;
+				break;
+			}
+			factor = f;
+		}
+		if (factor < 0)
+			factor = 0;
+	}
+	if (group)
+		set_attr(r, inst, "group_id", group);
+	if (factor > 0)
+		set_attr(r, inst, "factor", pl_attr_int(r->m, factor));
+	if (dim >= 0 && (factor > 0 || base != PL_OP_ALL_REDUCE))
+		set_attr(r, inst, "dimension", pl_attr_int(r->m, dim));
+	if (reduce)
+		set_attr(r, inst, "reduce", reduce);
+}
+
+/* The leaves an operand stands for. */
+static void operand_view(struct hr *r, const struct popnd *o, uint32_t *node, uint32_t *leaf0,
+                         uint32_t *nleaves)
+{
+	const struct pinst *d = &r->insts[o->ref];
+	uint32_t n = d->shape, l = d->leaf0;
+	for (uint32_t k = 0; k < o->npath; k++) {
+		uint32_t c = child_at(r, n, r->paths[o->path + k], &l);
+		if (c == UINT32_MAX)
+			fail(r, o->at, "tuple index %u is out of range for '%.*s'", r->paths[o->path + k],
+			     (int)d->nlen, d->name);
+		n = c;
+	}
+	*node = n;
+	*leaf0 = l;
+	*nleaves = r->nodes[n].nleaves;
+	for (uint32_t k = 0; k < *nleaves; k++)
+		if (!r->leaves[l + k])
+			fail(r, o->at, "the context of an asynchronous collective cannot be used");
+}
+
+static bool default_array(const struct snode *n);
+
+/* The structure of an operand list: "_" per array, "(...)" per tuple;
+ * with texts, an array whose shape is not the default gives its text. */
+static void put_structure_of(struct hr *r, struct pl_strbuf *sb, uint32_t node, bool texts)
+{
+	const struct snode *n = &r->nodes[node];
+	if (!n->tuple) {
+		if (!texts || default_array(n))
+			pl_sb_putc(sb, '_');
+		else
+			put_shape(r, sb, node);
+		return;
+	}
+	pl_sb_putc(sb, '(');
+	uint32_t c = node + 1;
+	for (bool first = true; c < node + n->size; first = false) {
+		if (!first)
+			pl_sb_putc(sb, ',');
+		put_structure_of(r, sb, c, texts);
+		c += r->nodes[c].size;
+	}
+	pl_sb_putc(sb, ')');
+}
+
+static void put_structure(struct hr *r, struct pl_strbuf *sb, uint32_t node)
+{
+	put_structure_of(r, sb, node, false);
+}
+
+/* Names result k of a value with nleaves leaves: the name itself for an
+ * array, "name$k" for the leaves of a tuple ('$' is not in HLO names). */
+static const char *leaf_name(struct hr *r, const struct pinst *pi, bool tuple, uint32_t k)
+{
+	r->sb2.len = 0;
+	pl_sb_put(&r->sb2, pi->name, pi->nlen);
+	if (tuple)
+		pl_sb_printf(&r->sb2, "$%u", k);
+	pl_sb_putc(&r->sb2, 0);
+	if (r->sb2.failed)
+		nomem(r);
+	return r->sb2.data;
+}
+
+static uint32_t push_leaf(struct hr *r, pl_value *v)
+{
+	*PUSH(r, leaves, nl, lcap) = v;
+	return (uint32_t)(r->nl - 1);
+}
+
+/* An array with no layout or the default one ("2,1,0"), static extents. */
+static bool default_array(const struct snode *n)
+{
+	if (n->tuple || n->bounded || n->unbounded)
+		return false;
+	if (!n->has_layout)
+		return true;
+	const char *s = n->layout, *e = n->layout + n->layout_len;
+	for (unsigned i = n->rank; i-- > 0;) {
+		unsigned v = 0;
+		if (s >= e || !is_digit(*s))
+			return false;
+		while (s < e && is_digit(*s) && v < 1000)
+			v = v * 10 + (unsigned)(*s++ - '0');
+		if (v != i)
+			return false;
+		if (i) {
+			if (s >= e || *s != ',')
+				return false;
+			s++;
+		}
+	}
+	return s == e;
+}
+
+/* Stores the shape's XLA text under hlo_shape when the writer could not
+ * rebuild it from the result types alone. */
+static void keep_shape(struct hr *r, pl_attrs *d, uint32_t node, const pl_type *const *types,
+                       size_t n)
+{
+	r->sb.len = 0;
+	put_shape(r, &r->sb, node);
+	size_t len = r->sb.len;
+	pl_hlo_put_types_(&r->sb, types, n);
+	if (r->sb.failed)
+		nomem(r);
+	bool same = r->nodes[node].tuple == (n != 1) && r->sb.len == 2 * len &&
+	            memcmp(r->sb.data, r->sb.data + len, len) == 0;
+	if (!same)
+		set_str(r, d, "hlo_shape", r->sb.data, len);
+}
+
+static pl_op collective_of(const char *s, size_t len)
+{
+	if (word_is(s, len, "all-gather"))
+		return PL_OP_ALL_GATHER;
+	if (word_is(s, len, "all-reduce"))
+		return PL_OP_ALL_REDUCE;
+	if (word_is(s, len, "reduce-scatter"))
+		return PL_OP_REDUCE_SCATTER;
+	return PL_OP_OTHER;
+}
+
+static pl_op start_of(pl_op op)
+{
+	return op == PL_OP_ALL_GATHER ? PL_OP_ALL_GATHER_START
+	       : op == PL_OP_ALL_REDUCE ? PL_OP_ALL_REDUCE_START
+	       : op == PL_OP_REDUCE_SCATTER ? PL_OP_REDUCE_SCATTER_START : PL_OP_OTHER;
+}
+
+static pl_op done_of(pl_op start)
+{
+	return start == PL_OP_ALL_GATHER_START ? PL_OP_ALL_GATHER_DONE
+	       : start == PL_OP_ALL_REDUCE_START ? PL_OP_ALL_REDUCE_DONE
+	                                         : PL_OP_REDUCE_SCATTER_DONE;
+}
+
+/* Shape inference for the opcodes whose shape the text may leave out. */
+static uint32_t infer_shape(struct hr *r, const struct pinst *pi)
+{
+	static const char *const same[] = {
+		"abs", "add", "and", "atan2", "cbrt", "ceil", "clamp", "copy", "cosine", "divide",
+		"exponential", "exponential-minus-one", "floor", "log", "log-plus-one", "logistic",
+		"maximum", "minimum", "multiply", "negate", "not", "or", "power", "remainder",
+		"round-nearest-afz", "round-nearest-even", "rsqrt", "shift-left",
+		"shift-right-arithmetic", "shift-right-logical", "sign", "sine", "sqrt", "subtract",
+		"tan", "tanh", "xor", "while", "optimization-barrier", "copy-start", "erf", NULL};
+	bool ok_op = false;
+	for (const char *const *w = same; *w; w++)
+		ok_op = ok_op || word_is(pi->opc, pi->olen, *w);
+	if (word_is(pi->opc, pi->olen, "select") && pi->nops == 3) {
+		uint32_t node, l0, nl;
+		operand_view(r, &r->opnds[pi->op0 + 1], &node, &l0, &nl);
+		return node;
+	}
+	if (ok_op && pi->nops >= 1) {
+		uint32_t node, l0, nl;
+		operand_view(r, &r->opnds[pi->op0], &node, &l0, &nl);
+		return node;
+	}
+	if (word_is(pi->opc, pi->olen, "compare") && pi->nops == 2) {
+		uint32_t node, l0, nl;
+		operand_view(r, &r->opnds[pi->op0], &node, &l0, &nl);
+		if (!r->nodes[node].tuple) {
+			uint32_t c = copy_shape(r, node);
+			r->nodes[c].dtype = PL_DTYPE_BOOL;
+			r->nodes[c].has_layout = false;
+			return c;
+		}
+	}
+	fail(r, pi->at, "the shape of '%.*s' (%.*s) cannot be inferred; write it", (int)pi->nlen,
+	     pi->name, (int)pi->olen, pi->opc);
+}
+
+/* tensor_contract's domain: batch, lhs-free, rhs-free, contracting
+ * extents. false when the dot is not a plain two-array one. */
+static bool dot_domain(struct hr *r, const struct pinst *pi, pl_value *const *ops, size_t nops,
+                       int64_t *dom, size_t *n)
+{
+	if (nops != 2)
+		return false;
+	const pl_type *a = pl_value_type(ops[0]), *b = pl_value_type(ops[1]);
+	int64_t lb[PL_MAX_RANK], lc[PL_MAX_RANK], rb[PL_MAX_RANK], rc[PL_MAX_RANK];
+	size_t nlb = 0, nlc = 0, nrb = 0, nrc = 0;
+	const struct pattr *x;
+	if ((x = find_attr(r, pi, "lhs_batch_dims")) && !int_list(x->val, x->vlen, lb, PL_MAX_RANK, &nlb))
+		return false;
+	if ((x = find_attr(r, pi, "lhs_contracting_dims")) &&
+	    !int_list(x->val, x->vlen, lc, PL_MAX_RANK, &nlc))
+		return false;
+	if ((x = find_attr(r, pi, "rhs_batch_dims")) && !int_list(x->val, x->vlen, rb, PL_MAX_RANK, &nrb))
+		return false;
+	if ((x = find_attr(r, pi, "rhs_contracting_dims")) &&
+	    !int_list(x->val, x->vlen, rc, PL_MAX_RANK, &nrc))
+		return false;
+	bool la[PL_MAX_RANK] = {false}, ra[PL_MAX_RANK] = {false};
+	for (size_t k = 0; k < nlb; k++) {
+		if (lb[k] < 0 || lb[k] >= a->rank || la[lb[k]])
+			return false;
+		la[lb[k]] = true;
+	}
+	for (size_t k = 0; k < nlc; k++) {
+		if (lc[k] < 0 || lc[k] >= a->rank || la[lc[k]])
+			return false;
+		la[lc[k]] = true;
+	}
+	for (size_t k = 0; k < nrb; k++) {
+		if (rb[k] < 0 || rb[k] >= b->rank || ra[rb[k]])
+			return false;
+		ra[rb[k]] = true;
+	}
+	for (size_t k = 0; k < nrc; k++) {
+		if (rc[k] < 0 || rc[k] >= b->rank || ra[rc[k]])
+			return false;
+		ra[rc[k]] = true;
+	}
+	size_t m = 0;
+	for (size_t k = 0; k < nlb; k++)
+		dom[m++] = a->dims[lb[k]];
+	for (uint32_t k = 0; k < a->rank; k++)
+		if (!la[k])
+			dom[m++] = a->dims[k];
+	for (uint32_t k = 0; k < b->rank; k++)
+		if (!ra[k])
+			dom[m++] = b->dims[k];
+	/* the result is batch x lhs-free x rhs-free, as XLA's dot: else the
+	 * dot stays hlo.dot */
+	const pl_type *res = r->types[0];
+	if (nlb != nrb || nlc != nrc || res->rank != m)
+		return false;
+	for (size_t k = 0; k < m; k++)
+		if (res->dims[k] != dom[k])
+			return false;
+	for (size_t k = 0; k < nlc; k++)
+		dom[m++] = a->dims[lc[k]];
+	*n = m;
+	return true;
+}
+
+static pl_inst *new_inst(struct hr *r, pl_func *f, const char *opname, size_t nops, size_t nres,
+                         const struct pinst *pi)
+{
+	pl_inst *inst = ok(r, pl_inst_new(f, opname, r->vals, nops, r->types, nres));
+	pl_func_append(f, inst);
+	uint32_t line, col;
+	locate(r, pi->at, &line, &col);
+	pl_inst_set_loc(inst, line, col);
+	return inst;
+}
+
+static void name_results(struct hr *r, const struct pinst *pi, pl_inst *inst, bool tuple)
+{
+	size_t n = pl_inst_num_results(inst);
+	for (size_t k = 0; k < n; k++)
+		if (pl_value_set_name(pl_inst_result(inst, k), leaf_name(r, pi, tuple, (uint32_t)k)))
+			nomem(r);
+	if (n == 0)
+		set_str(r, pl_inst_attrs(inst), "hlo_name", pi->name, pi->nlen);
+}
+
+/* The operands' leaves into r->vals; returns their count. hlo_operands
+ * records the structure when an operand is a tuple. */
+static size_t gather_operands(struct hr *r, const struct pinst *pi, bool *tuple_operand)
+{
+	size_t n = 0;
+	*tuple_operand = false;
+	for (uint32_t k = 0; k < pi->nops; k++) {
+		uint32_t node, l0, nl;
+		operand_view(r, &r->opnds[pi->op0 + k], &node, &l0, &nl);
+		if (r->nodes[node].tuple)
+			*tuple_operand = true;
+		r->vals = grow(r, r->vals, &r->vcap, n + nl, sizeof *r->vals);
+		for (uint32_t j = 0; j < nl; j++)
+			r->vals[n++] = r->leaves[l0 + j];
+	}
+	return n;
+}
+
+/* The names of alias operands, which make no instruction: the writer
+ * gives them back to the get-tuple-element lines it makes. Names like
+ * XLA's own (and the writer's) generated ones, "get-tuple-element.12", are
+ * not kept: the writer makes such names. */
+static bool generated_name(const struct pinst *a)
+{
+	const char *s = a->name, *e = a->name + a->nlen;
+	size_t n = (size_t)(e - s);
+	if (n < 17 || memcmp(s, "get-tuple-element", 17) != 0)
+		return false;
+	s += 17;
+	while (s < e) {
+		if (*s++ != '.' || s >= e || !is_digit(*s))
+			return false;
+		while (s < e && is_digit(*s))
+			s++;
+	}
+	return true;
+}
+
+/* The attributes of an alias, but a get-tuple-element's index. */
+static bool alias_has_attrs(struct hr *r, const struct pinst *a)
+{
+	for (uint32_t k = a->at0; k < a->at0 + a->nat; k++)
+		if (!word_is(r->attrs[k].key, r->attrs[k].klen, "index"))
+			return true;
+	return false;
+}
+
+/* The instruction or parameter before line upto whose value holds v, as
+ * the writer sees it, and the leaf of that value v is (*leaf); NULL when
+ * there is none. */
+static const struct pinst *owner_of(struct hr *r, const pl_value *v, uint32_t upto,
+                                    uint32_t *leaf)
+{
+	if (pl_value_is_arg(v)) {
+		size_t arg = pl_value_index(v);
+		if (arg >= r->nargs)
+			return NULL;
+		const struct pinst *c = &r->insts[r->arg_owner[arg]];
+		*leaf = (uint32_t)(arg - pl_value_index(r->leaves[c->leaf0]));
+		return c;
+	}
+	const pl_inst *def = pl_value_def(v);
+	owners_sync(r, upto);
+	if (!r->owners.count)
+		return NULL;
+	size_t j = pl_ht_find(&r->owners, pl_ht_hash_ptr(def), pl_ht_same_ptr, def, NULL);
+	if (!pl_ht_used(&r->owners, j))
+		return NULL;
+	*leaf = (uint32_t)pl_value_index(v);
+	return &r->insts[(uintptr_t)r->owners.vals[j]];
+}
+
+enum { VNODE_UNKNOWN, VNODE_WHOLE, VNODE_PART, VNODE_NONE };
+
+/* Whether the alias a stands for the whole value of an instruction or
+ * parameter (VNODE_WHOLE), or for one node of it (VNODE_PART), in the same
+ * structure: the writer names that value or node then, as it finds it (by
+ * the owner of the first leaf, the leaves in the order of its results or
+ * arguments, the node by walking down to the first leaf). */
+static int value_node(struct hr *r, struct pinst *a)
+{
+	if (a->vnode != VNODE_UNKNOWN)
+		return a->vnode;
+	a->vnode = VNODE_NONE;
+	if (!a->nleaves)
+		return a->vnode;
+	pl_value *v0 = r->leaves[a->leaf0];
+	uint32_t j = 0;
+	uint32_t upto = (uint32_t)(a - r->insts);
+	const struct pinst *c = owner_of(r, v0, upto, &j);
+	if (!c)
+		return a->vnode;
+	for (uint32_t k = 1; k < a->nleaves; k++) {
+		uint32_t jk = 0;
+		if (owner_of(r, r->leaves[a->leaf0 + k], upto, &jk) != c || jk != j + k)
+			return a->vnode;
+	}
+	r->sb2.len = 0;
+	put_structure(r, &r->sb2, a->shape);
+	if (r->sb2.failed)
+		nomem(r);
+	size_t la = r->sb2.len;
+	uint32_t node = c->shape, first = 0;
+	for (unsigned depth = 0;; depth++) {
+		const struct snode *n = &r->nodes[node];
+		if (first == j && n->nleaves == a->nleaves) {
+			r->sb2.len = la;
+			put_structure(r, &r->sb2, node);
+			if (r->sb2.failed)
+				nomem(r);
+			if (r->sb2.len == 2 * la && memcmp(r->sb2.data, r->sb2.data + la, la) == 0) {
+				a->vnode = depth ? VNODE_PART : VNODE_WHOLE;
+				return a->vnode;
+			}
+		}
+		if (!n->tuple || depth == PL_MAX_NESTING)
+			return a->vnode;
+		uint32_t ch = node + 1;
+		while (ch < node + n->size && first + r->nodes[ch].nleaves <= j) {
+			first += r->nodes[ch].nleaves;
+			ch += r->nodes[ch].size;
+		}
+		if (ch >= node + n->size)
+			return a->vnode;
+		node = ch;
+	}
+}
+
+/* A tuple operand the writer rebuilds as a line of its own: a tuple line
+ * of the input that is no node of a value. Its name and place are in
+ * hlo_operands. */
+static bool labeled_tuple(struct hr *r, const struct popnd *o)
+{
+	struct pinst *a = &r->insts[o->ref];
+	if (o->npath || a->kind != KIND_ALIAS || !word_is(a->opc, a->olen, "tuple"))
+		return false;
+	/* an empty tuple is no value of the IR: the writer makes one where it
+	 * is used, as for any other empty operand, so its name is not kept */
+	if (!r->nodes[a->shape].nleaves)
+		return false;
+	if (!a->labeled)
+		a->labeled = value_node(r, a) != VNODE_NONE ? 2 : 1;
+	return a->labeled == 1;
+}
+
+/* An alias operand whose name (and attributes) the writer gets back on
+ * the get-tuple-element it makes: a get-tuple-element, or a tuple that is
+ * a node of a value; one not named as XLA and the writer name their own
+ * get-tuple-elements, unless it has attributes; none that is another value
+ * whole, and none that is empty (no value of the IR). */
+static bool kept_alias(struct hr *r, const struct popnd *o)
+{
+	struct pinst *a = &r->insts[o->ref];
+	return !o->npath && a->kind == KIND_ALIAS && r->nodes[a->shape].nleaves &&
+	       !labeled_tuple(r, o) && (!generated_name(a) || alias_has_attrs(r, a)) &&
+	       value_node(r, a) != VNODE_WHOLE;
+}
+
+/* hlo_operand_names: the names of the kept alias operands ("" for the
+ * others); hlo_operand_attrs: the attributes of those and of the tuple
+ * operands rebuilt by name. */
+static void keep_alias_names(struct hr *r, const struct pinst *pi, pl_attrs *d)
+{
+	bool any = false;
+	for (uint32_t k = 0; k < pi->nops && !any; k++) {
+		const struct popnd *o = &r->opnds[pi->op0 + k];
+		any = kept_alias(r, o) ||
+		      (labeled_tuple(r, o) && alias_has_attrs(r, &r->insts[o->ref]));
+	}
+	if (!any)
+		return;
+	const pl_attr **v = malloc(2 * pi->nops * sizeof *v);
+	if (!v)
+		nomem(r);
+	const pl_attr **av = v + pi->nops;
+	bool bad = false, attrs = false, names = false;
+	for (uint32_t k = 0; k < pi->nops; k++) {
+		const struct popnd *o = &r->opnds[pi->op0 + k];
+		const struct pinst *a = &r->insts[o->ref];
+		bool alias = kept_alias(r, o);
+		bool with_attrs = alias || labeled_tuple(r, o);
+		names = names || alias;
+		v[k] = pl_attr_string(r->m, alias ? a->name : "", alias ? a->nlen : 0);
+		r->sb2.len = 0;
+		for (uint32_t j = a->at0; with_attrs && j < a->at0 + a->nat; j++) {
+			const struct pattr *x = &r->attrs[j];
+			if (word_is(x->key, x->klen, "index"))
+				continue;
+			pl_sb_puts(&r->sb2, ", ");
+			pl_sb_put(&r->sb2, x->key, x->klen);
+			pl_sb_putc(&r->sb2, '=');
+			pl_sb_put(&r->sb2, x->val, x->vlen);
+		}
+		attrs = attrs || r->sb2.len;
+		av[k] = r->sb2.failed ? NULL : pl_attr_string(r->m, r->sb2.data ? r->sb2.data : "",
+		                                              r->sb2.len);
+		bad = bad || !v[k] || !av[k];
+	}
+	const pl_attr *l = bad || !names ? NULL : pl_attr_list(r->m, v, pi->nops);
+	const pl_attr *la = bad || !attrs ? NULL : pl_attr_list(r->m, av, pi->nops);
+	free(v);
+	if (bad || (names && !l) || (attrs && !la) ||
+	    (l && pl_attrs_set(d, "hlo_operand_names", l) != PL_OK) ||
+	    (la && pl_attrs_set(d, "hlo_operand_attrs", la) != PL_OK))
+		nomem(r);
+}
+
+/* The structure of operand o (whose shape is node): a tuple line rebuilt
+ * by name is "NAME@ANCHOR(...)", ANCHOR the instruction or parameter after
+ * which it stood (empty when it came first), its arrays with their texts
+ * where its shape does not have the default ones. */
+static void put_operand(struct hr *r, struct pl_strbuf *sb, const struct popnd *o, uint32_t node,
+                        bool texts)
+{
+	if (!labeled_tuple(r, o)) {
+		put_structure_of(r, sb, node, texts);
+		return;
+	}
+	const struct pinst *a = &r->insts[o->ref];
+	pl_sb_put(sb, a->name, a->nlen);
+	pl_sb_putc(sb, '@');
+	if (a->anchor)
+		pl_sb_put(sb, r->insts[a->anchor - 1].name, r->insts[a->anchor - 1].nlen);
+	pl_sb_putc(sb, '(');
+	uint32_t leaf = 0;
+	for (uint32_t k = 0; k < a->nops; k++) {
+		const struct popnd *ok_ = &r->opnds[a->op0 + k];
+		uint32_t on, ol, onl;
+		operand_view(r, ok_, &on, &ol, &onl);
+		/* the tuple's own shape gives the texts, where it has this part */
+		uint32_t c = child_at(r, a->shape, k, &leaf);
+		if (c == UINT32_MAX || r->nodes[c].nleaves != onl || r->nodes[c].tuple != r->nodes[on].tuple)
+			c = on;
+		if (k)
+			pl_sb_putc(sb, ',');
+		put_operand(r, sb, ok_, c, true);
+	}
+	pl_sb_putc(sb, ')');
+}
+
+/* hlo_operands, when an operand is a tuple. */
+static void keep_structure(struct hr *r, const struct pinst *pi, pl_attrs *d)
+{
+	r->sb.len = 0;
+	for (uint32_t k = 0; k < pi->nops; k++) {
+		uint32_t node, l0, nl;
+		operand_view(r, &r->opnds[pi->op0 + k], &node, &l0, &nl);
+		if (k)
+			pl_sb_putc(&r->sb, ',');
+		put_operand(r, &r->sb, &r->opnds[pi->op0 + k], node, false);
+	}
+	if (r->sb.failed)
+		nomem(r);
+	set_str(r, d, "hlo_operands", r->sb.data, r->sb.len);
+}
+
+/* The IR op an instruction maps to: hlo.<opcode>, '-' spelled '_'. */
+static const char *generic_opname(struct hr *r, const struct pinst *pi)
+{
+	r->sb2.len = 0;
+	pl_sb_puts(&r->sb2, "hlo.");
+	pl_sb_put(&r->sb2, pi->opc, pi->olen);
+	pl_sb_putc(&r->sb2, 0);
+	if (r->sb2.failed)
+		nomem(r);
+	for (char *c = r->sb2.data + 4; *c; c++)
+		if (*c == '-')
+			*c = '_';
+	/* interned: one address per op name, which instruction creation
+	 * remembers */
+	const char *name = pl_intern_str_(r->m, r->sb2.data, r->sb2.len - 1);
+	if (!name)
+		nomem(r);
+	return name;
+}
+
+static void pin(struct hr *r, pl_inst *inst)
+{
+	pl_attrs *d = pl_inst_attrs(inst);
+	if (pl_attrs_get(d, "group_id"))
+		pl_attrs_remove(d, "group_id");
+	set_attr(r, inst, "pinned", pl_attr_bool(r->m, true));
+}
+
+/* control-predecessors={a, b}: both ends are pinned. */
+static void pin_control(struct hr *r, const struct pinst *pi, pl_inst *inst)
+{
+	const struct pattr *cp = find_attr(r, pi, "control-predecessors");
+	if (!cp)
+		return;
+	if (inst)
+		pin(r, inst);
+	const char *s = cp->val, *e = cp->val + cp->vlen;
+	while (s < e) {
+		while (s < e && (*s == '{' || *s == '}' || *s == ',' || *s == '%' || is_space(*s)))
+			s++;
+		const char *b = s;
+		while (s < e && is_ident(*s))
+			s++;
+		if (s == b) {
+			if (s < e)
+				fail(r, cp->at, "malformed control-predecessors");
+			break;
+		}
+		uint32_t v = name_lookup(r, b, (size_t)(s - b));
+		if (!v || v - 1 >= (uint32_t)(pi - r->insts))
+			fail(r, cp->at, "control predecessor '%.*s' is not defined before this use",
+			     (int)(s - b), b);
+		if (r->insts[v - 1].inst)
+			pin(r, r->insts[v - 1].inst);
+	}
+}
+
+/* Whether shape node's leaves are the n values at v[first...] (v may be
+ * NULL when n is 0; leaf_types does not move it). */
+static bool leaves_fit(struct hr *r, uint32_t node, pl_value *const *v, size_t first, size_t n)
+{
+	if (r->nodes[node].nleaves != n)
+		return false;
+	leaf_types(r, node, 0);
+	for (size_t k = 0; k < n; k++)
+		if (r->types[k] != pl_value_type(v[first + k]))
+			return false;
+	return true;
+}
+
+static void map_inst(struct hr *r, pl_func *f, struct pinst *pi)
+{
+	/* a tuple nothing uses: an instruction without results, so that it is
+	 * written back */
+	if (!pi->used && word_is(pi->opc, pi->olen, "tuple")) {
+		bool tuple_operand;
+		size_t nops = gather_operands(r, pi, &tuple_operand);
+		if (pi->has_shape && !leaves_fit(r, pi->shape, r->vals, 0, nops))
+			fail(r, pi->at, "the shape of tuple '%.*s' does not match its operands",
+			     (int)pi->nlen, pi->name);
+		pl_inst *inst = new_inst(r, f, "hlo.tuple", nops, 0, pi);
+		pl_attrs *d = pl_inst_attrs(inst);
+		name_results(r, pi, inst, false);
+		if (pi->has_shape) {
+			/* kept unless it is what the writer prints without it: the
+			 * flat tuple of the operands' types (r->types, which fit) */
+			r->sb.len = 0;
+			put_shape(r, &r->sb, pi->shape);
+			size_t len = r->sb.len;
+			if (!tuple_operand)
+				pl_hlo_put_tuple_(&r->sb, r->types, nops);
+			if (r->sb.failed)
+				nomem(r);
+			if (tuple_operand || r->sb.len != 2 * len ||
+			    memcmp(r->sb.data, r->sb.data + len, len) != 0)
+				set_str(r, d, "hlo_shape", r->sb.data, len);
+		}
+		if (tuple_operand)
+			keep_structure(r, pi, d);
+		keep_alias_names(r, pi, d);
+		keep_attrs(r, pi, d);
+		pin_control(r, pi, inst);
+		pi->inst = inst;
+		pi->leaf0 = (uint32_t)r->nl;
+		pi->nleaves = 0;
+		return;
+	}
+	/* aliases: no instruction */
+	if (word_is(pi->opc, pi->olen, "tuple")) {
+		pi->anchor = r->last_line;
+		uint32_t node;
+		uint32_t l0 = (uint32_t)r->nl;
+		if (pi->has_shape) {
+			node = pi->shape;
+		} else {
+			node = (uint32_t)r->nn;
+			struct snode *t = PUSH(r, nodes, nn, ncap);
+			memset(t, 0, sizeof *t);
+			t->tuple = 1;
+		}
+		uint32_t total = 0;
+		for (uint32_t k = 0; k < pi->nops; k++) {
+			uint32_t on, ol, onl;
+			operand_view(r, &r->opnds[pi->op0 + k], &on, &ol, &onl);
+			if (!pi->has_shape)
+				copy_shape(r, on);
+			for (uint32_t j = 0; j < onl; j++)
+				push_leaf(r, r->leaves[ol + j]);
+			total += onl;
+		}
+		if (!pi->has_shape) {
+			r->nodes[node].size = (uint32_t)(r->nn - node);
+			r->nodes[node].nleaves = total;
+		} else if (!leaves_fit(r, node, r->leaves, l0, total)) {
+			fail(r, pi->at, "the shape of tuple '%.*s' does not match its operands",
+			     (int)pi->nlen, pi->name);
+		}
+		pi->shape = node;
+		pi->leaf0 = l0;
+		pi->nleaves = total;
+		pi->kind = KIND_ALIAS;
+		return;
+	}
+	if (word_is(pi->opc, pi->olen, "get-tuple-element")) {
+		const struct pattr *ia = find_attr(r, pi, "index");
+		if (pi->nops != 1 || !ia)
+			fail(r, pi->at, "get-tuple-element takes one operand and an index");
+		uint32_t on, ol, onl;
+		operand_view(r, &r->opnds[pi->op0], &on, &ol, &onl);
+		int64_t idx = 0;
+		for (uint32_t i = 0; i < ia->vlen; i++) {
+			if (!is_digit(ia->val[i]) || idx > INT32_MAX / 10)
+				fail(r, ia->at, "the index must be a number");
+			idx = idx * 10 + (ia->val[i] - '0');
+		}
+		uint32_t c = child_at(r, on, idx, &ol);
+		if (c == UINT32_MAX)
+			fail(r, ia->at, "tuple index %" PRId64 " is out of range", idx);
+		if (pi->has_shape && !leaves_fit(r, pi->shape, r->leaves, ol, r->nodes[c].nleaves))
+			fail(r, pi->at, "the shape of '%.*s' does not match the element", (int)pi->nlen,
+			     pi->name);
+		pi->shape = pi->has_shape ? pi->shape : c;
+		pi->leaf0 = ol;
+		pi->nleaves = r->nodes[c].nleaves;
+		pi->kind = KIND_ALIAS;
+		return;
+	}
+	if (!pi->has_shape)
+		pi->shape = infer_shape(r, pi);
+	bool tuple_operand = false;
+	/* a done takes its start's results, not the start's whole value */
+	bool done_of_start = pi->nops == 1 && r->opnds[pi->op0].npath == 0 &&
+	                     r->insts[r->opnds[pi->op0].ref].kind == KIND_START;
+	size_t nops = done_of_start ? 0 : gather_operands(r, pi, &tuple_operand);
+	size_t nres = leaf_types(r, pi->shape, 0);
+	bool tuple = r->nodes[pi->shape].tuple;
+	const char *opname = NULL;
+	pl_op cop = collective_of(pi->opc, pi->olen);
+	pl_op start = PL_OP_OTHER, done = PL_OP_OTHER;
+	const struct pinst *attr_src = pi; /* where the collective's attributes are */
+	const struct comp *wrapped = NULL;
+	uint32_t res_node = pi->shape; /* the results' part of the shape */
+	/* the start's shape: (operands, results[, contexts]) */
+	bool op_results = false;
+	if (cop != PL_OP_OTHER && !tuple_operand && nops == nres) {
+		opname = pl_op_name(cop);
+	} else if (word_is(pi->opc, pi->olen, "all-gather-start") ||
+	           word_is(pi->opc, pi->olen, "all-reduce-start") ||
+	           word_is(pi->opc, pi->olen, "reduce-scatter-start") ||
+	           word_is(pi->opc, pi->olen, "async-start")) {
+		pl_op base = collective_of(pi->opc, pi->olen - 6);
+		if (word_is(pi->opc, pi->olen, "async-start")) {
+			const struct pattr *ca = find_attr(r, pi, "calls");
+			wrapped = ca ? find_comp(r, ca->val, ca->vlen) : NULL;
+			base = wrapped && wrapped->root && wrapped->root_on_params
+			               ? pl_inst_op(wrapped->root) : PL_OP_OTHER;
+			if (base != PL_OP_ALL_GATHER && base != PL_OP_ALL_REDUCE &&
+			    base != PL_OP_REDUCE_SCATTER)
+				base = PL_OP_OTHER;
+		} else if (find_attr(r, pi, "calls")) {
+			/* not XLA's: kept as it is written, since a collective
+			 * start that calls a computation is written async-start */
+			base = PL_OP_OTHER;
+		}
+		const struct snode *s = &r->nodes[pi->shape];
+		bool split = base != PL_OP_ALL_REDUCE || wrapped;
+		if (base != PL_OP_OTHER && !tuple_operand) {
+			if (split && s->tuple && s->size > 1) {
+				uint32_t l = 0;
+				uint32_t e0 = child_at(r, pi->shape, 0, &l);
+				uint32_t lr = 0;
+				uint32_t e1 = child_at(r, pi->shape, 1, &lr);
+				if (e1 != UINT32_MAX && r->nodes[e0].nleaves == nops &&
+				    r->nodes[e1].nleaves == nops) {
+					/* element 0 is the operands, type for type */
+					leaf_types(r, e0, 0);
+					bool same = true;
+					for (size_t k = 0; k < nops; k++)
+						same = same && r->types[k] == pl_value_type(r->vals[k]);
+					res_node = e1;
+					op_results = same;
+				}
+			} else if (!wrapped && nres == nops) {
+				op_results = true;
+			}
+		}
+		if (op_results) {
+			start = start_of(base);
+			opname = pl_op_name(start);
+			nres = leaf_types(r, res_node, 0);
+		}
+	} else if ((word_is(pi->opc, pi->olen, "all-gather-done") ||
+	            word_is(pi->opc, pi->olen, "all-reduce-done") ||
+	            word_is(pi->opc, pi->olen, "reduce-scatter-done") ||
+	            word_is(pi->opc, pi->olen, "async-done")) &&
+	           done_of_start) {
+		const struct pinst *st = &r->insts[r->opnds[pi->op0].ref];
+		if (st->nres != nres)
+			fail(r, pi->at, "'%.*s' does not match its start", (int)pi->nlen, pi->name);
+		done = done_of(st->start_op);
+		opname = pl_op_name(done);
+		nops = st->nres;
+		r->vals = grow(r, r->vals, &r->vcap, nops, sizeof *r->vals);
+		for (uint32_t k = 0; k < nops; k++)
+			r->vals[k] = r->leaves[st->res0 + k];
+	}
+	int64_t dom[PL_MAX_RANK * 2];
+	size_t ndom = 0;
+	bool is_dot = !opname && word_is(pi->opc, pi->olen, "dot") && !tuple_operand && nres == 1 &&
+	              dot_domain(r, pi, r->vals, nops, dom, &ndom);
+	if (is_dot)
+		opname = "tensor_contract";
+	if (!opname)
+		opname = generic_opname(r, pi);
+	pl_inst *inst = new_inst(r, f, opname, nops, nres, pi);
+	pl_attrs *d = pl_inst_attrs(inst);
+	if (cop != PL_OP_OTHER && start == PL_OP_OTHER && pl_inst_op(inst) == cop)
+		collective_attrs(r, attr_src, inst, cop, r->vals, nops, r->types);
+	if (start != PL_OP_OTHER) {
+		if (wrapped) {
+			static const char *const keys[] = {"group_id", "factor", "dimension", "reduce"};
+			for (size_t k = 0; k < 4; k++) {
+				const pl_attr *v = pl_attrs_get(pl_inst_attrs(wrapped->root), keys[k]);
+				if (v)
+					set_attr(r, inst, keys[k], v);
+			}
+		} else {
+			collective_attrs(r, attr_src, inst, start, r->vals, nops, r->types);
+		}
+	}
+	if (is_dot) {
+		const pl_attr *v = pl_attr_int_list(r->m, dom, ndom);
+		set_attr(r, inst, "domain", v);
+	}
+	name_results(r, pi, inst, start != PL_OP_OTHER ? nres != 1 : tuple);
+	if (start != PL_OP_OTHER) {
+		/* always: the form of the start is in its shape */
+		r->sb.len = 0;
+		put_shape(r, &r->sb, pi->shape);
+		if (r->sb.failed)
+			nomem(r);
+		set_str(r, d, "hlo_shape", r->sb.data, r->sb.len);
+	} else if (done != PL_OP_OTHER || tuple || nres != 1 ||
+	           !default_array(&r->nodes[pi->shape])) {
+		keep_shape(r, d, pi->shape, r->types, nres);
+	}
+	if (tuple_operand && done == PL_OP_OTHER)
+		keep_structure(r, pi, d);
+	if (done == PL_OP_OTHER)
+		keep_alias_names(r, pi, d);
+	if (pi->lit)
+		set_str(r, d, "hlo_constant", pi->lit, pi->litlen);
+	keep_attrs(r, pi, d);
+	pin_control(r, pi, inst);
+	/* the value's leaves */
+	pi->inst = inst;
+	if (start != PL_OP_OTHER) {
+		pi->kind = KIND_START;
+		pi->start_op = start;
+		pi->leaf0 = (uint32_t)r->nl;
+		uint32_t total = r->nodes[pi->shape].nleaves;
+		uint32_t before = 0;
+		if (res_node != pi->shape)
+			child_at(r, pi->shape, 1, &before);
+		/* the operands' part aliases the operands; contexts have no value */
+		uint32_t k = 0;
+		for (; k < before; k++)
+			push_leaf(r, r->vals[k]);
+		pi->res0 = (uint32_t)r->nl;
+		pi->nres = (uint32_t)nres;
+		for (uint32_t j = 0; j < nres; j++, k++)
+			push_leaf(r, pl_inst_result(inst, j));
+		for (; k < total; k++)
+			push_leaf(r, NULL);
+		pi->nleaves = total;
+	} else {
+		pi->leaf0 = (uint32_t)r->nl;
+		pi->nleaves = (uint32_t)nres;
+		for (uint32_t j = 0; j < nres; j++)
+			push_leaf(r, pl_inst_result(inst, j));
+	}
+}
+
+/* Whether the computation is exactly p0, p1, ROOT op(p0, p1) on scalars,
+ * and which reduction its root computes. */
+static void reducer_kind(struct hr *r, struct comp *c, const struct pinst *root)
+{
+	static const struct {
+		const char *opc, *reduce;
+	} kinds[] = {{"add", "add"}, {"multiply", "mul"}, {"maximum", "max"},
+	             {"minimum", "min"}, {"and", "and"}, {"or", "or"}};
+	c->reduce = NULL;
+	for (size_t k = 0; k < sizeof kinds / sizeof *kinds; k++)
+		if (word_is(root->opc, root->olen, kinds[k].opc))
+			c->reduce = kinds[k].reduce;
+	c->bare = false;
+	if (!c->reduce || r->ni != 3 || root->nops != 2)
+		return;
+	bool seen[2] = {false, false};
+	for (uint32_t k = 0; k < 2; k++) {
+		const struct popnd *o = &r->opnds[root->op0 + k];
+		const struct pinst *d = &r->insts[o->ref];
+		if (o->npath || d->param < 0 || d->param > 1 || seen[d->param] ||
+		    r->nodes[d->shape].tuple || r->nodes[d->shape].rank)
+			return;
+		seen[d->param] = true;
+	}
+	c->bare = true;
+}
+
+static int cmp_param(const void *a, const void *b)
+{
+	const struct pinst *x = *(const struct pinst *const *)a, *y = *(const struct pinst *const *)b;
+	return (x->param > y->param) - (x->param < y->param);
+}
+
+static void map_comp(struct hr *r, const char *name, uint32_t nlen, const char *at, bool entry,
+                     const char *thread, uint32_t thread_len)
+{
+	if (r->ni == 0)
+		fail(r, at, "computation '%.*s' has no instructions", (int)nlen, name);
+	/* the root: marked, or the last instruction */
+	struct pinst *root = NULL;
+	for (size_t k = 0; k < r->ni; k++)
+		if (r->insts[k].root) {
+			if (root)
+				fail(r, r->insts[k].at, "a computation has one ROOT");
+			root = &r->insts[k];
+		}
+	if (!root) {
+		for (size_t k = r->ni; k-- > 0;)
+			if (!r->insts[k].named_anon) {
+				root = &r->insts[k];
+				break;
+			}
+		if (!root)
+			root = &r->insts[r->ni - 1];
+	}
+	pl_ht_clear(&r->owners);
+	r->owners_upto = 0;
+	r->nargs = 0;
+	/* what is used: a tuple nothing uses is kept as an instruction */
+	root->used = true;
+	for (size_t k = 0; k < r->ni; k++)
+		for (uint32_t j = 0; j < r->insts[k].nops; j++)
+			r->insts[r->opnds[r->insts[k].op0 + j].ref].used = true;
+	const char *nz = cstr(r, name, nlen);
+	if (find_comp(r, nz, nlen))
+		fail(r, at, "computation '%.*s' is defined twice", (int)nlen, name);
+	pl_func *f = pl_func_new(r->m, nz);
+	if (!f)
+		fail(r, at, "computation name '%.*s' is not supported", (int)nlen, name);
+	/* parameters, in number order */
+	size_t np = 0;
+	for (size_t k = 0; k < r->ni; k++)
+		np += r->insts[k].param >= 0;
+	struct pinst **ps = ok(r, malloc((np ? np : 1) * sizeof *ps));
+	np = 0;
+	for (size_t k = 0; k < r->ni; k++)
+		if (r->insts[k].param >= 0)
+			ps[np++] = &r->insts[k];
+	qsort(ps, np, sizeof *ps, cmp_param);
+	for (size_t k = 0; k < np; k++)
+		if (ps[k]->param != (int64_t)k || !ps[k]->has_shape) {
+			const char *pat = ps[k]->at;
+			int64_t pn = ps[k]->param;
+			bool shaped = ps[k]->has_shape;
+			free(ps);
+			if (!shaped)
+				fail(r, pat, "a parameter needs a shape");
+			fail(r, pat, "parameter %" PRId64 " %s", pn,
+			     pn < (int64_t)k ? "is declared twice" : "leaves a gap in the numbering");
+		}
+	bool shapes_differ = false, have_attrs = false;
+	for (size_t k = 0; k < np; k++) {
+		struct pinst *pi = ps[k];
+		size_t n = leaf_types(r, pi->shape, 0);
+		bool tuple = r->nodes[pi->shape].tuple;
+		pi->leaf0 = (uint32_t)r->nl;
+		pi->nleaves = (uint32_t)n;
+		pi->kind = KIND_PARAM;
+		r->arg_owner = grow(r, r->arg_owner, &r->argcap, r->nargs + n, sizeof *r->arg_owner);
+		for (size_t j = 0; j < n; j++) {
+			pl_value *a = pl_func_add_arg(f, leaf_name(r, pi, tuple, (uint32_t)j), r->types[j]);
+			if (!a) {
+				free(ps);
+				nomem(r);
+			}
+			push_leaf(r, a);
+			r->arg_owner[r->nargs++] = (uint32_t)(pi - r->insts);
+		}
+		r->sb.len = 0;
+		put_shape(r, &r->sb, pi->shape);
+		size_t len = r->sb.len;
+		pl_hlo_put_types_(&r->sb, r->types, n);
+		if (r->sb.failed) {
+			free(ps);
+			nomem(r);
+		}
+		if (tuple || n != 1 || r->sb.len != 2 * len || memcmp(r->sb.data, r->sb.data + len, len))
+			shapes_differ = true;
+		have_attrs = have_attrs || pi->nat;
+	}
+	/* what the writer needs to print the parameters back */
+	if (shapes_differ || have_attrs) {
+		const pl_attr **sv = malloc((np ? np : 1) * sizeof *sv);
+		const pl_attr **av = malloc((np ? np : 1) * sizeof *av);
+		if (!sv || !av) {
+			free(sv);
+			free(av);
+			free(ps);
+			nomem(r);
+		}
+		bool bad = false;
+		for (size_t k = 0; k < np; k++) {
+			r->sb.len = 0;
+			put_shape(r, &r->sb, ps[k]->shape);
+			sv[k] = r->sb.failed ? NULL : pl_attr_string(r->m, r->sb.data, r->sb.len);
+			r->sb.len = 0;
+			for (uint32_t a = ps[k]->at0; a < ps[k]->at0 + ps[k]->nat; a++) {
+				pl_sb_puts(&r->sb, ", ");
+				pl_sb_put(&r->sb, r->attrs[a].key, r->attrs[a].klen);
+				pl_sb_putc(&r->sb, '=');
+				pl_sb_put(&r->sb, r->attrs[a].val, r->attrs[a].vlen);
+			}
+			av[k] = r->sb.failed ? NULL : pl_attr_string(r->m, r->sb.data ? r->sb.data : "", r->sb.len);
+			bad = bad || !sv[k] || !av[k];
+		}
+		const pl_attr *l1 = bad ? NULL : pl_attr_list(r->m, sv, np);
+		const pl_attr *l2 = bad || !have_attrs ? NULL : pl_attr_list(r->m, av, np);
+		free(sv);
+		free(av);
+		if (bad || !l1 || (have_attrs && !l2) ||
+		    pl_attrs_set(pl_func_attrs(f), "hlo_param_shapes", l1) != PL_OK ||
+		    (l2 && pl_attrs_set(pl_func_attrs(f), "hlo_param_attrs", l2) != PL_OK)) {
+			free(ps);
+			nomem(r);
+		}
+	}
+	/* where the parameters stand among the instructions, when not first
+	 * and in number order */
+	int64_t *pos = malloc((np ? np : 1) * sizeof *pos);
+	if (!pos) {
+		free(ps);
+		nomem(r);
+	}
+	/* a place counts the instructions before it that the writer prints
+	 * as such: tuple (but one nothing uses) and get-tuple-element are not
+	 * among them */
+	bool moved = false;
+	for (size_t k = 0, seen = 0, j = 0; k < r->ni && j < np; k++) {
+		const struct pinst *c = &r->insts[k];
+		if (c->param >= 0) {
+			/* ps is in number order: parameter N is ps[N] */
+			pos[c->param] = (int64_t)seen;
+			moved = moved || c->param != (int64_t)seen;
+			j++;
+		}
+		if (!(word_is(c->opc, c->olen, "tuple") && c->used) &&
+		    !word_is(c->opc, c->olen, "get-tuple-element"))
+			seen++;
+	}
+	if (!moved)
+		free(pos);
+	if (moved) {
+		const pl_attr *l = pl_attr_int_list(r->m, pos, np);
+		free(pos);
+		if (!l || pl_attrs_set(pl_func_attrs(f), "hlo_param_at", l) != PL_OK) {
+			free(ps);
+			nomem(r);
+		}
+	}
+	free(ps);
+	r->last_line = 0;
+	for (size_t k = 0; k < r->ni; k++) {
+		struct pinst *pi = &r->insts[k];
+		if (pi->param >= 0)
+			pin_control(r, pi, NULL);
+		else
+			map_inst(r, f, pi);
+		if (pi->kind != KIND_ALIAS)
+			r->last_line = (uint32_t)k + 1;
+	}
+	r->vals = grow(r, r->vals, &r->vcap, root->nleaves + 1, sizeof *r->vals);
+	for (uint32_t k = 0; k < root->nleaves; k++) {
+		r->vals[k] = r->leaves[root->leaf0 + k];
+		if (!r->vals[k])
+			fail(r, root->at, "the context of an asynchronous collective cannot be returned");
+	}
+	struct pinst rp = *root;
+	rp.at = root->at;
+	pl_inst *ret = new_inst(r, f, "return", root->nleaves, 0, &rp);
+	/* the root is one instruction's or parameter's whole value when its
+	 * leaves are all of that one's, in order, in the same structure */
+	const struct pinst *owner = NULL;
+	if (root->nleaves) {
+		pl_value *v0 = r->leaves[root->leaf0];
+		for (size_t k = 0; k < r->ni && !owner; k++) {
+			const struct pinst *c = &r->insts[k];
+			if (c->kind == KIND_ALIAS || c->kind == KIND_START ||
+			    c->nleaves != root->nleaves || r->leaves[c->leaf0] != v0 ||
+			    (c->kind == KIND_PLAIN && !c->inst))
+				continue;
+			bool same = true;
+			for (uint32_t j = 1; same && j < c->nleaves; j++)
+				same = r->leaves[c->leaf0 + j] == r->leaves[root->leaf0 + j];
+			if (!same)
+				continue;
+			r->sb.len = 0;
+			put_structure(r, &r->sb, c->shape);
+			size_t l1 = r->sb.len;
+			put_structure(r, &r->sb, root->shape);
+			if (r->sb.failed)
+				nomem(r);
+			if (r->sb.len == 2 * l1 && memcmp(r->sb.data, r->sb.data + l1, l1) == 0)
+				owner = c;
+		}
+	}
+	bool whole = owner != NULL;
+	if (!whole) {
+		pl_attrs *d = pl_inst_attrs(ret);
+		set_str(r, d, "hlo_name", root->name, root->nlen);
+		r->sb.len = 0;
+		put_shape(r, &r->sb, root->shape);
+		if (r->sb.failed)
+			nomem(r);
+		set_str(r, d, "hlo_shape", r->sb.data, r->sb.len);
+		/* a get-tuple-element's index is where its value is, which the
+		 * writer works out; an empty root is no value: the writer makes it
+		 * a tuple() */
+		if (root->kind == KIND_ALIAS)
+			keep_attrs_but(r, root, d, "index");
+		/* a root tuple of tuples that have names of their own */
+		bool named = false;
+		if (word_is(root->opc, root->olen, "tuple"))
+			for (uint32_t k = 0; k < root->nops && !named; k++)
+				named = labeled_tuple(r, &r->opnds[root->op0 + k]);
+		if (named)
+			keep_structure(r, root, d);
+		if (root->nleaves)
+			set_str(r, d, "hlo_opcode", root->opc, root->olen);
+		else
+			set_str(r, d, "hlo_opcode", "tuple", 5);
+	}
+	if (thread)
+		set_str(r, pl_func_attrs(f), "hlo_execution_thread", thread, thread_len);
+	/* what later computations need */
+	if (!pl_ht_reserve(&r->comp_index))
+		nomem(r);
+	struct comp *c = PUSH(r, comps, nc, ccap);
+	memset(c, 0, sizeof *c);
+	c->name = pl_func_name(f);
+	c->len = strlen(c->name);
+	struct name_ref cn = {c->name, c->len};
+	uint32_t ch = name_hash(cn.s, cn.len);
+	pl_ht_put(&r->comp_index, pl_ht_find(&r->comp_index, ch, same_comp, &cn, r), ch,
+	          (const void *)(uintptr_t)r->nc);
+	c->f = f;
+	c->root = whole && owner == root ? root->inst : NULL;
+	reducer_kind(r, c, root);
+	if (c->root && root->nops == np) {
+		bool in_order = true;
+		for (uint32_t k = 0; k < root->nops; k++) {
+			const struct popnd *o = &r->opnds[root->op0 + k];
+			in_order = in_order && !o->npath && r->insts[o->ref].param == (int64_t)k;
+		}
+		c->root_on_params = in_order;
+	}
+	if (entry) {
+		if (r->entry_marked)
+			fail(r, at, "a module has one ENTRY computation");
+		r->entry_marked = true;
+	}
+	if (entry || !r->entry_marked) {
+		r->entry = f;
+		r->entry_name = c->name;
+		r->entry_len = c->len;
+	}
+}
+
+static void parse_comp(struct hr *r)
+{
+	const char *at = skip_from(r, r->p);
+	bool entry = false;
+	if (at_word(r, "ENTRY")) {
+		r->p += 5;
+		entry = true;
+	}
+	const char *name;
+	uint32_t nlen;
+	need_name(r, &name, &nlen, "a computation");
+	for (size_t k = 0; k < sizeof frames_words / sizeof *frames_words; k++)
+		if (word_is(name, nlen, frames_words[k]))
+			fail(r, name, "a computation may not be named '%s' (the word opens a table of "
+			              "stack frames after the module's header)", frames_words[k]);
+	if (peek(r) == '(') {
+		/* the signature repeats the parameters: read and dropped */
+		r->p++;
+		if (peek(r) != ')') {
+			for (;;) {
+				const char *pn;
+				uint32_t pl;
+				need_name(r, &pn, &pl, "a parameter name");
+				expect(r, ':', "':' after a parameter name");
+				size_t nn0 = r->nn, nd0 = r->nd;
+				parse_shape(r);
+				r->nn = nn0;
+				r->nd = nd0;
+				if (peek(r) == ',') {
+					r->p++;
+					continue;
+				}
+				break;
+			}
+		}
+		expect(r, ')', "')' after the parameters");
+		peek(r);
+		if (r->end - r->p < 2 || r->p[0] != '-' || r->p[1] != '>')
+			expected(r, "'->' after the parameters");
+		r->p += 2;
+		size_t nn0 = r->nn, nd0 = r->nd;
+		parse_shape(r);
+		r->nn = nn0;
+		r->nd = nd0;
+	}
+	expect(r, '{', "'{' to open the computation");
+	pl_ht_clear(&r->names);
+	r->ni = r->no = r->na = r->np = r->nl = 0;
+	while (peek(r) != '}') {
+		if (r->p >= r->end)
+			fail(r, r->p, "expected '}' to close computation '%.*s'", (int)nlen, name);
+		parse_inst(r, false, 0);
+	}
+	r->p++;
+	const char *thread = NULL;
+	uint32_t tlen = 0;
+	const char *c = skip_from(r, r->p);
+	if (c < r->end && *c == ',') {
+		r->p = c + 1;
+		const char *k;
+		uint32_t kl;
+		need_name(r, &k, &kl, "execution_thread");
+		if (!word_is(k, kl, "execution_thread"))
+			fail(r, k, "expected execution_thread after a computation");
+		expect(r, '=', "'='");
+		capture_value(r, &thread, &tlen);
+	}
+	map_comp(r, name, nlen, at, entry, thread, tlen);
+	r->nn = r->nd = 0;
+}
+
+/* The header's attributes are kept verbatim; the counts are read. */
+static void parse_header(struct hr *r)
+{
+	const char *b = skip_from(r, r->p);
+	r->p = b + strlen("HloModule");
+	const char *name;
+	uint32_t nlen;
+	need_name(r, &name, &nlen, "a module name");
+	for (;;) {
+		const char *c = skip_from(r, r->p);
+		if (c >= r->end || *c != ',')
+			break;
+		r->p = c + 1;
+		const char *k;
+		uint32_t kl;
+		need_name(r, &k, &kl, "a module attribute");
+		expect(r, '=', "'=' after a module attribute");
+		const char *v;
+		uint32_t vl;
+		capture_value(r, &v, &vl);
+		if (word_is(k, kl, "replica_count") || word_is(k, kl, "num_partitions")) {
+			int64_t n = 0;
+			for (uint32_t i = 0; i < vl; i++) {
+				if (!is_digit(v[i]) || n > INT32_MAX)
+					fail(r, v, "expected a count");
+				n = n * 10 + (v[i] - '0');
+			}
+			*(word_is(k, kl, "replica_count") ? &r->replica_count : &r->num_partitions) = n;
+		}
+	}
+	r->header = b;
+	r->header_len = (size_t)(r->p - b);
+	/* the stack frame tables of recent dumps: a section opens with one of
+	 * frames_words */
+	const char *fb = skip_from(r, r->p);
+	if (at_word(r, "FileNames")) {
+		for (;;) {
+			char c = peek(r);
+			if (is_digit(c)) {
+				read_int(r);
+			} else if (c == '"') {
+				r->p = skip_string(r, r->p);
+			} else if (c == '{') {
+				const char *v;
+				uint32_t vl;
+				capture_value(r, &v, &vl);
+			} else if (at_frames_word(r)) {
+				while (r->p < r->end && is_ident(*r->p))
+					r->p++;
+			} else {
+				break;
+			}
+		}
+		r->frames = fb;
+		r->frames_len = (size_t)(r->p - fb);
+		while (r->frames_len && is_space(fb[r->frames_len - 1]))
+			r->frames_len--;
+	}
+}
+
+static void parse_module(struct hr *r)
+{
+	if (r->end - r->src >= 3 && memcmp(r->src, "\xEF\xBB\xBF", 3) == 0)
+		r->p += 3;
+	if (at_word(r, "HloModule"))
+		parse_header(r);
+	else if (!at_word(r, "ENTRY") && !at_shape(r)) {
+		const char *s;
+		uint32_t l;
+		const char *save = r->p;
+		if (!read_name(r, &s, &l, NULL) || (peek(r) != '{' && peek(r) != '('))
+			fail(r, save, "expected 'HloModule' or a computation");
+		r->p = save;
+	}
+	while (peek(r))
+		parse_comp(r);
+	if (!r->entry)
+		fail(r, r->p, "the module has no computation");
+	/* the header goes on the entry function, verbatim */
+	pl_attrs *d = pl_func_attrs(r->entry);
+	if (pl_attrs_set(d, "hlo_entry", pl_attr_bool(r->m, true)) != PL_OK)
+		nomem(r);
+	if (r->header) {
+		set_str(r, d, "hlo_module", r->header, r->header_len);
+	} else {
+		r->sb.len = 0;
+		pl_sb_puts(&r->sb, "HloModule module_");
+		pl_sb_put(&r->sb, r->entry_name, r->entry_len);
+		if (r->sb.failed)
+			nomem(r);
+		set_str(r, d, "hlo_module", r->sb.data, r->sb.len);
+	}
+	if (r->frames)
+		set_str(r, d, "hlo_stack_frames", r->frames, r->frames_len);
+}
+
+static void hr_free(struct hr *r)
+{
+	free(r->nodes);
+	free(r->dims);
+	free(r->insts);
+	free(r->opnds);
+	free(r->side);
+	free(r->attrs);
+	free(r->paths);
+	free(r->leaves);
+	pl_ht_free(&r->names);
+	pl_ht_free(&r->owners);
+	pl_ht_free(&r->comp_index);
+	free(r->arg_owner);
+	free(r->comps);
+	free(r->vals);
+	free(r->types);
+	free(r->namebuf);
+	pl_sb_free(&r->sb);
+	pl_sb_free(&r->sb2);
+}
+
+int pl_parse_hlo_buffer(const char *text, size_t len, const char *source_name,
+                        pl_diags *diags, pl_module **out)
+{
+	if (!out)
+		return PL_EINVAL;
+	*out = NULL;
+	if (!text && len)
+		return PL_EINVAL;
+	struct hr *r = calloc(1, sizeof *r);
+	if (!r)
+		return PL_ENOMEM;
+	r->src = r->p = r->lpos = r->lstart = text ? text : "";
+	r->end = r->src + len;
+	r->lline = 1;
+	r->owners.map = true;
+	r->file = source_name ? source_name : "<input>";
+	r->diags = diags;
+	r->m = pl_module_new(source_name);
+	if (!r->m) {
+		free(r);
+		return PL_ENOMEM;
+	}
+	if (memchr(r->src, 0, len)) {
+		const char *z = memchr(r->src, 0, len);
+		r->status = PL_EPARSE;
+		uint32_t line, col;
+		locate(r, z, &line, &col);
+		pl_diags_add(diags, PL_SEV_ERROR, r->file, line, col, "NUL byte in the text");
+	} else if (setjmp(r->jb) == 0) {
+		parse_module(r);
+		r->status = PL_OK;
+	}
+	int rc = r->status;
+	if (rc == PL_ENOMEM)
+		pl_diags_add(diags, PL_SEV_ERROR, r->file, 0, 0, "out of memory");
+	if (rc == PL_OK)
+		*out = r->m;
+	else
+		pl_module_free(r->m);
+	hr_free(r);
+	free(r);
+	return rc;
+}
+
+bool pl_text_is_hlo(const char *text, size_t len)
+{
+	struct hr r;
+	memset(&r, 0, sizeof r);
+	r.src = r.p = text;
+	r.end = text + len;
+	/* a comment left open is no HLO either; skip_from must not fail here */
+	const char *q = text;
+	if (len >= 3 && memcmp(q, "\xEF\xBB\xBF", 3) == 0)
+		q += 3;
+	for (;;) {
+		while (q < r.end && is_space(*q))
+			q++;
+		if (q + 1 < r.end && q[0] == '/' && q[1] == '/') {
+			const char *nl = memchr(q, '\n', (size_t)(r.end - q));
+			if (!nl)
+				return false;
+			q = nl + 1;
+		} else if (q + 1 < r.end && q[0] == '/' && q[1] == '*') {
+			const char *e = q + 2;
+			while (e + 1 < r.end && !(e[0] == '*' && e[1] == '/'))
+				e++;
+			if (e + 1 >= r.end)
+				return false;
+			q = e + 2;
+		} else {
+			break;
+		}
+	}
+	return r.end - q >= 9 && memcmp(q, "HloModule", 9) == 0 &&
+	       (r.end - q == 9 || !is_ident(q[9]));
+}
+
+/* The whole file (standard input for "-"). PL_EINVAL when it cannot be
+ * opened, PL_EIO when it cannot be read; errno tells why. */
+static int read_file(const char *path, char **buf, size_t *len)
+{
+	bool is_stdin = strcmp(path, "-") == 0;
+	int fd = is_stdin ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return PL_EINVAL;
+	struct stat st;
+	if (fstat(fd, &st) != 0 || S_ISDIR(st.st_mode)) {
+		int e = fstat(fd, &st) != 0 ? errno : EISDIR;
+		if (!is_stdin)
+			close(fd);
+		errno = e;
+		return PL_EIO;
+	}
+	size_t cap = S_ISREG(st.st_mode) && st.st_size > 0 ? (size_t)st.st_size + 1 : 1 << 16;
+	size_t n = 0;
+	char *b = malloc(cap);
+	int rc = b ? PL_OK : PL_ENOMEM;
+	while (rc == PL_OK) {
+		if (n == cap) {
+			char *nb = cap > SIZE_MAX / 2 ? NULL : realloc(b, cap * 2);
+			if (!nb) {
+				rc = PL_ENOMEM;
+				break;
+			}
+			b = nb;
+			cap *= 2;
+		}
+		ssize_t got = read(fd, b + n, cap - n);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got < 0)
+			rc = PL_EIO;
+		else if (got == 0)
+			break;
+		else
+			n += (size_t)got;
+	}
+	int e = errno;
+	if (!is_stdin)
+		close(fd);
+	if (rc != PL_OK) {
+		free(b);
+		errno = e;
+		return rc;
+	}
+	*buf = b;
+	*len = n;
+	return PL_OK;
+}
+
+int pl_parse_hlo_file(const char *path, pl_diags *diags, pl_module **out)
+{
+	if (!out || !path)
+		return PL_EINVAL;
+	*out = NULL;
+	bool is_stdin = strcmp(path, "-") == 0;
+	const char *name = is_stdin ? "<stdin>" : path;
+	char *buf = NULL;
+	size_t len = 0;
+	int rc = read_file(path, &buf, &len);
+	if (rc != PL_OK) {
+		int e = errno;
+		pl_diags_add(diags, PL_SEV_ERROR, name, 0, 0, "cannot %s: %s",
+		             rc == PL_EINVAL ? "open" : "read",
+		             rc == PL_ENOMEM ? "out of memory" : strerror(e));
+		return rc == PL_EINVAL ? PL_EIO : rc;
+	}
+	rc = pl_parse_hlo_buffer(buf, len, name, diags, out);
+	free(buf);
+	return rc;
+}

@@ -1,0 +1,2259 @@
+/* SPDX-License-Identifier: MIT */
+/* sdk/hlo/hlo_write.c — the XLA HLO text writer.
+ *
+ * Prints what the HLO reader kept (the header, every hlo_* attribute, the
+ * recorded shapes) and rebuilds what it turned into aliasing: parameters
+ * from arguments, tuple and get-tuple-element where an operand or the
+ * root is (part of) a tuple (a tuple line the reader recorded comes back
+ * under its name right after the line it followed), start/done pairs,
+ * and reducer computations a new collective needs. A recorded shape is used only while it still fits
+ * the IR's types; otherwise the shape is printed from the types. The text
+ * is XLA's short form: names without '%', no signatures, untyped operands.
+ */
+#include "hlo/hlo.h"
+#include "ir/hash_table.h"
+#include "ir/grow.h"
+
+#include <passline/text.h>
+
+#include <stdlib.h>
+
+/* A parsed recorded shape, preorder like the reader's. */
+struct wnode {
+	uint32_t size, nleaves;
+	bool tuple;
+	const char *text; /* an array's text */
+	uint32_t len;
+	/* in an operand structure, a tuple line to make by name: its name and
+	 * the line it comes after ("": first), both NUL-terminated once
+	 * operand_structure is done; else NULL */
+	const char *label, *anchor;
+	uint32_t label_len, anchor_len;
+};
+
+/* Something with an HLO name whose leaves are IR values: a parameter or
+ * an instruction. */
+struct ent {
+	const char *name;
+	struct wnode *tree; /* NULL: one array */
+	uint32_t ntree;
+	uint32_t leaf0;     /* for a parameter: its first argument */
+	uint32_t nleaves;
+	pl_inst *inst;
+	bool printed;
+};
+
+struct hw {
+	pl_module *m;
+	pl_diags *diags;
+	pl_write_fn write;
+	void *ud;
+	int status;
+	struct pl_strbuf out, line, tmp, tmp2;
+	struct pl_strbuf ops; /* print_inst's operand text */
+	pl_value **vals;      /* print_inst's operands */
+	size_t nvals;
+	/* the function being printed */
+	pl_func *f;
+	struct ent *ents;
+	size_t nents, ecap;
+	uint32_t *arg_ent; /* argument -> entity */
+	/* instruction -> entity index, a map by address */
+	struct pl_ht imap;
+	/* names in use in the function (owned), and a set of them */
+	char **names;
+	size_t nnames, ncap;
+	struct pl_ht name_set;
+	/* get-tuple-element and tuple lines already made: their keys
+	 * ("entity#path", owned) and a map from key to the line's name */
+	char **gte_keys;
+	size_t ngtes, gcap;
+	struct pl_ht gte_index;
+	unsigned serial;
+	/* the kept attributes of the alias operand being rebuilt by name */
+	const char *want_attrs;
+	size_t want_attrs_len;
+	const pl_attr *param_attrs; /* hlo_param_attrs when the grouping fits */
+	/* group_ids warned about: written as all devices */
+	char **warned;
+	size_t nwarned;
+	/* reducers made for new collectives: "kind.dtype" */
+	char **reducers;
+	size_t nreducers;
+	/* tuple lines to make after the line they followed in the input: the
+	 * operand structures that name them (owned), the tuples in the order
+	 * they are made, and a map from the name of a line to the first tuple
+	 * to make after it */
+	struct wnode **ptrees;
+	size_t nptrees, ptcap;
+	struct planned *planned;
+	size_t nplanned, plcap;
+	struct pl_ht plan_index;
+};
+
+/* A tuple line to make after the line named anchor. */
+struct planned {
+	pl_inst *inst;             /* whose operands it is made of */
+	const struct wnode *tree;  /* the instruction's operand structure */
+	uint32_t node, off;        /* the tuple's node and its first operand */
+	uint32_t group;            /* its operand group; UINT32_MAX: nested */
+	uint32_t next, last;       /* the next after the same line; last: in the first */
+};
+
+static void set_err(struct hw *w, int st)
+{
+	if (w->status == PL_OK)
+		w->status = st;
+}
+
+static PL_PRINTF(3, 4) void inst_error(struct hw *w, const pl_inst *i, const char *fmt, ...)
+{
+	char buf[512];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof buf, fmt, ap);
+	va_end(ap);
+	const char *nm = pl_inst_num_results(i) ? pl_value_name(pl_inst_result(i, 0)) : NULL;
+	pl_diags_add(w->diags, PL_SEV_ERROR, pl_module_source_name(w->m), pl_inst_line(i),
+	             pl_inst_col(i), "in @%s, %s%s%s'%s' cannot be written as XLA HLO: %s",
+	             pl_func_name(pl_inst_func(i)), nm ? "%" : "", nm ? nm : "", nm ? " = " : "",
+	             pl_inst_opname(i), buf);
+	set_err(w, PL_EINVAL);
+}
+
+/* ---- recorded shapes ---- */
+
+static bool is_dig(char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+static bool is_name_char(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || is_dig(c) || c == '_' ||
+	       c == '.' || c == '-';
+}
+
+static const char *wskip(const char *s, const char *e)
+{
+	for (;;) {
+		while (s < e && (*s == ' ' || *s == '\n' || *s == '\t'))
+			s++;
+		if (s + 1 < e && s[0] == '/' && s[1] == '*') {
+			const char *c = s + 2;
+			while (c + 1 < e && !(c[0] == '*' && c[1] == '/'))
+				c++;
+			s = c + 2 < e ? c + 2 : e;
+			continue;
+		}
+		return s;
+	}
+}
+
+/* Parses s into w's tree; false when it is no shape. */
+static bool parse_wshape(struct wnode **t, size_t *n, size_t *cap, const char **s, const char *e,
+                         unsigned depth)
+{
+	if (depth > PL_MAX_NESTING)
+		return false;
+	*s = wskip(*s, e);
+	if (*s >= e)
+		return false;
+	if (!pl_grow_(t, cap, *n + 1, sizeof **t))
+		return false;
+	size_t idx = (*n)++;
+	memset(&(*t)[idx], 0, sizeof **t);
+	/* a tuple line's name and place: NAME@ANCHOR(...) */
+	const char *q = *s;
+	while (q < e && is_name_char(*q))
+		q++;
+	if (q > *s && q < e && *q == '@') {
+		const char *a = q + 1, *ae = a;
+		while (ae < e && is_name_char(*ae))
+			ae++;
+		if (ae >= e || *ae != '(')
+			return false;
+		(*t)[idx].label = *s;
+		(*t)[idx].label_len = (uint32_t)(q - *s);
+		(*t)[idx].anchor = a;
+		(*t)[idx].anchor_len = (uint32_t)(ae - a);
+		*s = ae;
+	}
+	if (**s == '(') {
+		(*s)++;
+		uint32_t leaves = 0;
+		*s = wskip(*s, e);
+		if (*s < e && **s != ')') {
+			for (;;) {
+				size_t c = *n;
+				if (!parse_wshape(t, n, cap, s, e, depth + 1))
+					return false;
+				leaves += (*t)[c].nleaves;
+				*s = wskip(*s, e);
+				if (*s < e && **s == ',') {
+					(*s)++;
+					continue;
+				}
+				break;
+			}
+		}
+		if (*s >= e || **s != ')')
+			return false;
+		(*s)++;
+		(*t)[idx].tuple = true;
+		(*t)[idx].size = (uint32_t)(*n - idx);
+		(*t)[idx].nleaves = leaves;
+		return true;
+	}
+	/* an array: type[extents]{layout}; '_' stands for one in a structure */
+	if ((*t)[idx].label)
+		return false;
+	const char *b = *s;
+	while (*s < e && ((**s >= 'a' && **s <= 'z') || is_dig(**s) || **s == '_'))
+		(*s)++;
+	if (*s < e && **s == '[') {
+		const char *c = memchr(*s, ']', (size_t)(e - *s));
+		if (!c)
+			return false;
+		*s = c + 1;
+		const char *l = wskip(*s, e);
+		if (l < e && *l == '{') {
+			c = memchr(l, '}', (size_t)(e - l));
+			if (!c)
+				return false;
+			*s = c + 1;
+		}
+	}
+	(*t)[idx].text = b;
+	(*t)[idx].len = (uint32_t)(*s - b);
+	(*t)[idx].size = 1;
+	(*t)[idx].nleaves = 1;
+	return *s > b;
+}
+
+/* Whether an array's text is of type t: element type and extents (a
+ * dynamic extent counts as its bound, "?" as 0). */
+static bool array_fits(const char *s, uint32_t len, const pl_type *t)
+{
+	const char *e = s + len, *b = memchr(s, '[', len);
+	if (!b || pl_hlo_dtype_from_name_(s, (size_t)(b - s)) != (pl_dtype)t->dtype)
+		return false;
+	const char *q = b + 1;
+	for (uint32_t i = 0; i < t->rank; i++) {
+		if (i) {
+			if (q >= e || *q != ',')
+				return false;
+			q++;
+		}
+		int64_t v = 0;
+		if (q < e && *q == '?') {
+			q++;
+		} else {
+			if (q + 1 < e && q[0] == '<' && q[1] == '=')
+				q += 2;
+			if (q >= e || !is_dig(*q))
+				return false;
+			while (q < e && is_dig(*q)) {
+				if (v > (INT64_MAX - 9) / 10)
+					return false;
+				v = v * 10 + (*q++ - '0');
+			}
+		}
+		if (v != t->dims[i])
+			return false;
+	}
+	return q < e && *q == ']';
+}
+
+/* The recorded shape under key of attributes d, when it fits the n types;
+ * NULL (and nothing allocated) otherwise. */
+static struct wnode *fitting_shape(const pl_attrs *d, const char *key, const pl_type *const *types,
+                                   size_t n, uint32_t *ntree)
+{
+	size_t len;
+	const char *s;
+	if (pl_attrs_get_string(d, key, &s, &len) != PL_OK)
+		return NULL;
+	struct wnode *t = NULL;
+	size_t nn = 0, cap = 0;
+	const char *p = s;
+	if (!parse_wshape(&t, &nn, &cap, &p, s + len, 0) || wskip(p, s + len) != s + len ||
+	    t[0].nleaves != n) {
+		free(t);
+		return NULL;
+	}
+	size_t leaf = 0;
+	for (size_t k = 0; k < nn; k++)
+		if (!t[k].tuple && !array_fits(t[k].text, t[k].len, types[leaf++])) {
+			free(t);
+			return NULL;
+		}
+	*ntree = (uint32_t)nn;
+	return t;
+}
+
+static void put_tree(struct pl_strbuf *sb, const struct wnode *t, uint32_t idx)
+{
+	if (!t[idx].tuple) {
+		pl_sb_put(sb, t[idx].text, t[idx].len);
+		return;
+	}
+	pl_sb_putc(sb, '(');
+	uint32_t c = idx + 1;
+	for (size_t i = 0; c < idx + t[idx].size; i++) {
+		pl_hlo_put_sep_(sb, i);
+		put_tree(sb, t, c);
+		c += t[c].size;
+	}
+	pl_sb_putc(sb, ')');
+}
+
+/* Structure s at idx with the arrays' texts where recorded, else from the
+ * types of the values v. */
+static void put_shape_vals(struct pl_strbuf *sb, const struct wnode *s, uint32_t idx,
+                           pl_value *const *v)
+{
+	if (!s[idx].tuple) {
+		if (s[idx].text && !(s[idx].len == 1 && s[idx].text[0] == '_') &&
+		    array_fits(s[idx].text, s[idx].len, pl_value_type(v[0])))
+			pl_sb_put(sb, s[idx].text, s[idx].len);
+		else
+			pl_hlo_put_type_(sb, pl_value_type(v[0]));
+		return;
+	}
+	pl_sb_putc(sb, '(');
+	uint32_t c = idx + 1, off = 0;
+	for (size_t i = 0; c < idx + s[idx].size; i++) {
+		pl_hlo_put_sep_(sb, i);
+		put_shape_vals(sb, s, c, v + off);
+		off += s[c].nleaves;
+		c += s[c].size;
+	}
+	pl_sb_putc(sb, ')');
+}
+
+/* ---- names ---- */
+
+struct text_ref {
+	const char *s;
+	size_t len;
+};
+
+static bool same_text(const void *item, const void *probe, const void *ctx)
+{
+	(void)ctx;
+	const struct text_ref *r = probe;
+	const char *n = item;
+	return strncmp(n, r->s, r->len) == 0 && n[r->len] == '\0';
+}
+
+static uint32_t text_hash(const char *s, size_t len)
+{
+	return (uint32_t)pl_hash_bytes_(s, len);
+}
+
+static bool name_used(struct hw *w, const char *s, size_t len)
+{
+	struct text_ref r = {s, len};
+	return pl_ht_get(&w->name_set, text_hash(s, len), same_text, &r, NULL) != NULL;
+}
+
+/* Adds name (owned by w->names) to the set; false when out of memory. */
+static bool name_add(struct hw *w, const char *name, size_t len)
+{
+	if (!pl_ht_reserve(&w->name_set))
+		return false;
+	struct text_ref r = {name, len};
+	uint32_t h = text_hash(name, len);
+	pl_ht_put(&w->name_set, pl_ht_find(&w->name_set, h, same_text, &r, NULL), h, name);
+	return true;
+}
+
+/* A name of the function's own: base (up to '$'), made a valid HLO name
+ * and unique with ".N". */
+static const char *take_name(struct hw *w, const char *base)
+{
+	struct pl_strbuf *sb = &w->tmp;
+	sb->len = 0;
+	size_t n = strcspn(base ? base : "", "$");
+	if (!n || !((base[0] >= 'a' && base[0] <= 'z') || (base[0] >= 'A' && base[0] <= 'Z') ||
+	            base[0] == '_'))
+		pl_sb_puts(sb, "v");
+	/* runs of name characters as they are, any other one as '_' */
+	for (size_t i = 0; i < n;) {
+		size_t run = i;
+		while (run < n && is_name_char(base[run]))
+			run++;
+		pl_sb_put(sb, base + i, run - i);
+		if (run < n) {
+			pl_sb_putc(sb, '_');
+			run++;
+		}
+		i = run;
+	}
+	size_t stem = sb->len;
+	for (unsigned k = 1; !sb->failed && name_used(w, sb->data, sb->len); k++) {
+		sb->len = stem;
+		pl_sb_printf(sb, ".%u", k);
+	}
+	if (sb->failed) {
+		set_err(w, PL_ENOMEM);
+		return "x";
+	}
+	char *copy = malloc(sb->len + 1);
+	if (!copy || !PL_GROW(w->names, w->ncap, w->nnames + 1) || !pl_ht_reserve(&w->name_set)) {
+		free(copy);
+		set_err(w, PL_ENOMEM);
+		return "x";
+	}
+	memcpy(copy, sb->data, sb->len);
+	copy[sb->len] = 0;
+	w->names[w->nnames++] = copy;
+	name_add(w, copy, sb->len); /* cannot fail: room was reserved */
+	return copy;
+}
+
+/* ---- lines already made, by key ---- */
+
+/* The name of the line made under key (NUL-terminated), or NULL. */
+static const char *gte_lookup(struct hw *w, const struct pl_strbuf *key)
+{
+	struct text_ref r = {key->data, key->len - 1};
+	if (!w->gte_index.count)
+		return NULL;
+	size_t j = pl_ht_find(&w->gte_index, text_hash(r.s, r.len), same_text, &r, NULL);
+	return pl_ht_used(&w->gte_index, j) ? w->gte_index.vals[j] : NULL;
+}
+
+/* Remembers name under key, whose text w takes over; returns name. */
+static const char *gte_remember(struct hw *w, struct pl_strbuf *key, const char *name)
+{
+	if (!PL_GROW(w->gte_keys, w->gcap, w->ngtes + 1))
+		goto nomem;
+	if (!pl_ht_reserve(&w->gte_index))
+		goto nomem;
+	struct text_ref r = {key->data, key->len - 1};
+	uint32_t h = text_hash(r.s, r.len);
+	size_t j = pl_ht_find(&w->gte_index, h, same_text, &r, NULL);
+	pl_ht_put(&w->gte_index, j, h, key->data);
+	w->gte_index.vals[j] = (void *)name;
+	w->gte_keys[w->ngtes++] = key->data;
+	return name;
+nomem:
+	set_err(w, PL_ENOMEM);
+	pl_sb_free(key);
+	return name;
+}
+
+/* ---- entities ---- */
+
+/* The entity of instruction i, or UINT32_MAX. */
+static uint32_t imap_find(const struct hw *w, const pl_inst *i)
+{
+	if (!w->imap.count)
+		return UINT32_MAX;
+	size_t j = pl_ht_find(&w->imap, pl_ht_hash_ptr(i), pl_ht_same_ptr, i, NULL);
+	return pl_ht_used(&w->imap, j) ? (uint32_t)(uintptr_t)w->imap.vals[j] : UINT32_MAX;
+}
+
+/* Maps instruction i (not in the map yet) to entity v. */
+static void imap_put(struct hw *w, const pl_inst *i, uint32_t v)
+{
+	if (!pl_ht_reserve(&w->imap)) {
+		set_err(w, PL_ENOMEM);
+		return;
+	}
+	uint32_t h = pl_ht_hash_ptr(i);
+	size_t j = pl_ht_find(&w->imap, h, pl_ht_same_ptr, i, NULL);
+	pl_ht_put(&w->imap, j, h, i);
+	w->imap.vals[j] = (void *)(uintptr_t)v;
+}
+
+static struct ent *new_ent(struct hw *w)
+{
+	if (!PL_GROW(w->ents, w->ecap, w->nents + 1)) {
+		set_err(w, PL_ENOMEM);
+		return NULL;
+	}
+	struct ent *e = &w->ents[w->nents++];
+	memset(e, 0, sizeof *e);
+	return e;
+}
+
+/* The entity and leaf of a value. */
+static struct ent *ent_of(struct hw *w, const pl_value *v, uint32_t *leaf)
+{
+	if (pl_value_is_arg(v)) {
+		uint32_t e = w->arg_ent[pl_value_index(v)];
+		*leaf = (uint32_t)pl_value_index(v) - w->ents[e].leaf0;
+		return &w->ents[e];
+	}
+	uint32_t e = imap_find(w, pl_value_def(v));
+	*leaf = (uint32_t)pl_value_index(v);
+	return e == UINT32_MAX ? NULL : &w->ents[e];
+}
+
+static void put_ent_shape(struct hw *w, struct pl_strbuf *sb, const struct ent *e);
+
+static const char *op_text(struct hw *w, pl_inst *i, bool *generic_async);
+
+/* ---- operands ---- */
+
+static void emit_line(struct hw *w, const struct pl_strbuf *l)
+{
+	pl_sb_puts(&w->out, "  ");
+	pl_sb_put(&w->out, l->data, l->len);
+	pl_sb_putc(&w->out, '\n');
+}
+
+/* The name of the node of entity e at leaf range [leaf, leaf+n) whose
+ * structure is the tree s at sidx; a get-tuple-element is made when it is
+ * inside e. NULL when no node of e is that range. */
+static const char *ent_node_ref(struct hw *w, struct ent *e, uint32_t leaf, uint32_t n,
+                                const struct wnode *s, uint32_t sidx, const char *want);
+
+static bool same_structure(const struct wnode *a, uint32_t ai, const struct wnode *b, uint32_t bi)
+{
+	bool at = a ? a[ai].tuple : false, bt = b ? b[bi].tuple : false;
+	if (at != bt)
+		return false;
+	if (!at)
+		return true;
+	if (a[ai].size != b[bi].size)
+		return false;
+	for (uint32_t k = 1; k < a[ai].size; k++)
+		if (a[ai + k].tuple != b[bi + k].tuple || a[ai + k].size != b[bi + k].size)
+			return false;
+	return true;
+}
+
+static const char *gte_name(struct hw *w, struct ent *e, const uint32_t *path, size_t depth,
+                            uint32_t node, const char *want)
+{
+	/* the key: entity name and path */
+	struct pl_strbuf key = {0};
+	pl_sb_puts(&key, e->name);
+	for (size_t k = 0; k < depth; k++) {
+		pl_sb_putc(&key, '#');
+		pl_hlo_put_u64_(&key, path[k]);
+	}
+	/* a name the reader kept makes a line of its own */
+	if (want)
+		pl_sb_printf(&key, "@%s", want);
+	if (key.failed) {
+		set_err(w, PL_ENOMEM);
+		pl_sb_free(&key);
+		return "x";
+	}
+	pl_sb_putc(&key, 0);
+	const char *made = gte_lookup(w, &key);
+	if (made) {
+		pl_sb_free(&key);
+		return made;
+	}
+	const char *parent = depth == 1 ? e->name : gte_name(w, e, path, depth - 1, 0, NULL);
+	(void)node; /* the node is found again from the path below */
+	char base[64];
+	snprintf(base, sizeof base, "get-tuple-element.%u", ++w->serial);
+	const char *name = take_name(w, want ? want : base);
+	struct pl_strbuf l = {0};
+	pl_sb_puts(&l, name);
+	pl_sb_puts(&l, " = ");
+	/* find the node by walking the path */
+	uint32_t idx = 0;
+	for (size_t k = 0; k < depth; k++) {
+		uint32_t c = idx + 1;
+		for (uint32_t j = 0; j < path[k]; j++)
+			c += e->tree[c].size;
+		idx = c;
+	}
+	put_tree(&l, e->tree, idx);
+	pl_sb_puts(&l, " get-tuple-element(");
+	pl_sb_puts(&l, parent);
+	pl_sb_puts(&l, "), index=");
+	pl_hlo_put_u64_(&l, path[depth - 1]);
+	if (want && w->want_attrs)
+		pl_sb_put(&l, w->want_attrs, w->want_attrs_len);
+	if (l.failed)
+		set_err(w, PL_ENOMEM);
+	else
+		emit_line(w, &l);
+	pl_sb_free(&l);
+	return gte_remember(w, &key, name);
+}
+
+static void print_param(struct hw *w, size_t k, const struct ent *root_ent, const pl_attr *pa);
+
+static const char *ent_node_ref(struct hw *w, struct ent *e, uint32_t leaf, uint32_t n,
+                                const struct wnode *s, uint32_t sidx, const char *want)
+{
+	/* a parameter is printed before its first use */
+	if (!e->inst && !e->printed)
+		print_param(w, (size_t)(e - w->ents), NULL, w->param_attrs);
+	if (!e->tree)
+		return leaf == 0 && n == 1 && !(s && s[sidx].tuple) ? e->name : NULL;
+	uint32_t path[PL_MAX_NESTING + 1];
+	size_t depth = 0;
+	uint32_t idx = 0, first = 0;
+	for (;;) {
+		if (first == leaf && e->tree[idx].nleaves == n &&
+		    same_structure(e->tree, idx, s, sidx))
+			return depth == 0 ? e->name : gte_name(w, e, path, depth, idx, want);
+		if (!e->tree[idx].tuple || depth == PL_MAX_NESTING)
+			return NULL;
+		/* down into the child that holds leaf */
+		uint32_t c = idx + 1, k = 0;
+		while (c < idx + e->tree[idx].size && first + e->tree[c].nleaves <= leaf) {
+			first += e->tree[c].nleaves;
+			c += e->tree[c].size;
+			k++;
+		}
+		if (c >= idx + e->tree[idx].size)
+			return NULL;
+		path[depth++] = k;
+		idx = c;
+	}
+}
+
+static const char *ref(struct hw *w, pl_value *const *v, uint32_t n, const struct wnode *s,
+                       uint32_t sidx, const char *want);
+
+static void put_attr_key(struct pl_strbuf *l, const char *key);
+
+/* A tuple line made of the operands' parts. */
+static const char *make_tuple(struct hw *w, pl_value *const *v, uint32_t n, const struct wnode *s,
+                              uint32_t sidx, const char *want_name, bool root,
+                              const pl_attrs *keep)
+{
+	struct pl_strbuf args = {0};
+	uint32_t c = sidx + 1, off = 0;
+	/* the kept attributes are this line's, not its parts' */
+	const char *want_attrs = w->want_attrs;
+	w->want_attrs = NULL;
+	for (size_t k = 0; s && c < sidx + s[sidx].size; k++) {
+		if (k)
+			pl_sb_puts(&args, ", ");
+		pl_sb_puts(&args, ref(w, v + off, s[c].nleaves, s, c, NULL));
+		off += s[c].nleaves;
+		c += s[c].size;
+	}
+	w->want_attrs = want_attrs;
+	char base[64];
+	snprintf(base, sizeof base, "tuple.%u", ++w->serial);
+	const char *name = take_name(w, want_name ? want_name : base);
+	struct pl_strbuf l = {0};
+	if (root)
+		pl_sb_puts(&l, "ROOT ");
+	pl_sb_puts(&l, name);
+	pl_sb_puts(&l, " = ");
+	(void)n;
+	put_shape_vals(&l, s, sidx, v);
+	pl_sb_puts(&l, " tuple(");
+	pl_sb_put(&l, args.data ? args.data : "", args.len);
+	pl_sb_putc(&l, ')');
+	if (want_name && !root && w->want_attrs)
+		pl_sb_put(&l, w->want_attrs, w->want_attrs_len);
+	for (size_t k = 0; keep && k < pl_attrs_count(keep); k++) {
+		const char *key = pl_attrs_key_at(keep, k);
+		if (strncmp(key, "hlo_", 4) || pl_hlo_internal_key_(key))
+			continue;
+		const pl_attr *a = pl_attrs_value_at(keep, k);
+		if (pl_attr_get_kind(a) != PL_ATTR_STRING)
+			continue;
+		size_t len;
+		const char *val = pl_attr_get_string(a, &len);
+		put_attr_key(&l, key);
+		pl_sb_put(&l, val, len);
+	}
+	if (l.failed || args.failed)
+		set_err(w, PL_ENOMEM);
+	else
+		emit_line(w, &l);
+	pl_sb_free(&l);
+	pl_sb_free(&args);
+	return name;
+}
+
+/* The HLO operand for values v[0..n) of structure s at sidx (NULL: one
+ * array): a name, a get-tuple-element of one, or a new tuple. */
+static const char *ref(struct hw *w, pl_value *const *v, uint32_t n, const struct wnode *s,
+                       uint32_t sidx, const char *want)
+{
+	if (n > 0) {
+		uint32_t leaf;
+		struct ent *e = ent_of(w, v[0], &leaf);
+		bool consecutive = e != NULL;
+		for (uint32_t k = 1; consecutive && k < n; k++) {
+			uint32_t l2;
+			consecutive = ent_of(w, v[k], &l2) == e && l2 == leaf + k;
+		}
+		if (consecutive) {
+			const char *r = ent_node_ref(w, e, leaf, n, s, sidx, want);
+			if (r)
+				return r;
+		}
+	}
+	if (!s || !s[sidx].tuple)
+		return "x"; /* cannot happen: a single value always has an entity */
+	if (!want)
+		want = s[sidx].label;
+	if (!want)
+		return make_tuple(w, v, n, s, sidx, NULL, false, NULL);
+	/* a kept name stands for one tuple: made once for the same parts */
+	struct pl_strbuf key = {0};
+	pl_sb_printf(&key, "tuple@%s", want);
+	for (uint32_t k = 0; k < n; k++)
+		pl_sb_printf(&key, "#%p", (void *)v[k]);
+	if (key.failed) {
+		pl_sb_free(&key);
+		set_err(w, PL_ENOMEM);
+		return "x";
+	}
+	pl_sb_putc(&key, 0);
+	const char *made = gte_lookup(w, &key);
+	if (made) {
+		pl_sb_free(&key);
+		return made;
+	}
+	const char *name = make_tuple(w, v, n, s, sidx, want, false, NULL);
+	return gte_remember(w, &key, name);
+}
+
+/* ---- tuple lines in their places ---- */
+
+static struct wnode *operand_structure(pl_inst *i, uint32_t *ntree, size_t *ngroups);
+
+/* Plans the named tuples of tree (node idx, operands from off) children
+ * first, as the input defines them. */
+static void plan_node(struct hw *w, pl_inst *i, const struct wnode *t, uint32_t idx, uint32_t off,
+                      uint32_t group)
+{
+	if (!t[idx].tuple)
+		return;
+	uint32_t c = idx + 1, o = off;
+	while (c < idx + t[idx].size) {
+		plan_node(w, i, t, c, o, UINT32_MAX);
+		o += t[c].nleaves;
+		c += t[c].size;
+	}
+	if (!t[idx].label)
+		return;
+	if (!PL_GROW(w->planned, w->plcap, w->nplanned + 1)) {
+		set_err(w, PL_ENOMEM);
+		return;
+	}
+	if (!pl_ht_reserve(&w->plan_index)) {
+		set_err(w, PL_ENOMEM);
+		return;
+	}
+	uint32_t me = (uint32_t)w->nplanned++;
+	w->planned[me] = (struct planned){i, t, idx, off, group, UINT32_MAX, me};
+	struct text_ref r = {t[idx].anchor, strlen(t[idx].anchor)};
+	uint32_t h = text_hash(r.s, r.len);
+	size_t j = pl_ht_find(&w->plan_index, h, same_text, &r, NULL);
+	if (!pl_ht_used(&w->plan_index, j)) {
+		pl_ht_put(&w->plan_index, j, h, t[idx].anchor);
+		w->plan_index.vals[j] = (void *)(uintptr_t)me;
+		return;
+	}
+	uint32_t first = (uint32_t)(uintptr_t)w->plan_index.vals[j];
+	w->planned[w->planned[first].last].next = me;
+	w->planned[first].last = me;
+}
+
+/* Plans the named tuple lines of i's operand structure; that structure
+ * (kept until the function is written), or NULL when it names none. */
+static const struct wnode *plan_inst(struct hw *w, pl_inst *i, uint32_t *ntree, size_t *ngroups)
+{
+	size_t len;
+	const char *s;
+	if (pl_attrs_get_string(pl_inst_attrs_const(i), "hlo_operands", &s, &len) != PL_OK ||
+	    !memchr(s, '@', len))
+		return NULL;
+	struct wnode *t = operand_structure(i, ntree, ngroups);
+	if (!t)
+		return NULL;
+	if (!PL_GROW(w->ptrees, w->ptcap, w->nptrees + 1)) {
+		free(t);
+		set_err(w, PL_ENOMEM);
+		return NULL;
+	}
+	w->ptrees[w->nptrees++] = t;
+	uint32_t c = 0, off = 0;
+	for (uint32_t g = 0; g < *ngroups; g++) {
+		plan_node(w, i, t, c, off, g);
+		off += t[c].nleaves;
+		c += t[c].size;
+	}
+	return t;
+}
+
+/* Plans the named tuple lines of the function's operand structures. */
+static void plan_tuples(struct hw *w, size_t first_inst)
+{
+	for (size_t k = first_inst; k < w->nents && w->status == PL_OK; k++) {
+		uint32_t nt = 0;
+		size_t ngroups = 0;
+		plan_inst(w, w->ents[k].inst, &nt, &ngroups);
+	}
+}
+
+/* The names of the tuples a root tuple rtree is made of, from the return's
+ * operand structure t of nt nodes (its groups are rtree's children), when
+ * the two have the same nodes. */
+static void label_root(struct wnode *rtree, const struct wnode *t, uint32_t nt)
+{
+	if (!t || rtree[0].size != nt + 1)
+		return;
+	for (uint32_t j = 0; j < nt; j++)
+		if (t[j].tuple != rtree[j + 1].tuple || t[j].size != rtree[j + 1].size ||
+		    t[j].nleaves != rtree[j + 1].nleaves)
+			return;
+	for (uint32_t j = 0; j < nt; j++) {
+		rtree[j + 1].label = t[j].label;
+		rtree[j + 1].anchor = t[j].anchor;
+		rtree[j + 1].label_len = t[j].label_len;
+		rtree[j + 1].anchor_len = t[j].anchor_len;
+	}
+}
+
+/* Makes the tuple lines planned after the line named name, those whose
+ * parts are all printed (the others are made where they are used). */
+static void make_planned(struct hw *w, const char *name)
+{
+	if (!w->plan_index.count)
+		return;
+	struct text_ref r = {name, strlen(name)};
+	size_t j = pl_ht_find(&w->plan_index, text_hash(r.s, r.len), same_text, &r, NULL);
+	if (!pl_ht_used(&w->plan_index, j))
+		return;
+	for (uint32_t p = (uint32_t)(uintptr_t)w->plan_index.vals[j]; p != UINT32_MAX;
+	     p = w->planned[p].next) {
+		const struct planned *q = &w->planned[p];
+		uint32_t n = q->tree[q->node].nleaves;
+		pl_value **v = malloc((n ? n : 1) * sizeof *v);
+		if (!v) {
+			set_err(w, PL_ENOMEM);
+			return;
+		}
+		bool ready = true;
+		for (uint32_t k = 0; k < n && ready; k++) {
+			v[k] = pl_inst_operand(q->inst, q->off + k);
+			if (!pl_value_is_arg(v[k])) {
+				uint32_t e = imap_find(w, pl_value_def(v[k]));
+				ready = e != UINT32_MAX && w->ents[e].printed;
+			}
+		}
+		if (ready) {
+			const char *want_attrs = w->want_attrs;
+			size_t want_attrs_len = w->want_attrs_len;
+			const pl_attr *attrs = pl_attrs_get(pl_inst_attrs_const(q->inst),
+			                                    "hlo_operand_attrs");
+			const pl_attr *na = q->group != UINT32_MAX && attrs &&
+			                            pl_attr_get_kind(attrs) == PL_ATTR_LIST &&
+			                            q->group < pl_attr_list_size(attrs)
+			                    ? pl_attr_list_at(attrs, q->group) : NULL;
+			w->want_attrs = na ? pl_attr_get_string(na, &w->want_attrs_len) : NULL;
+			ref(w, v, n, q->tree, q->node, NULL);
+			w->want_attrs = want_attrs;
+			w->want_attrs_len = want_attrs_len;
+		}
+		free(v);
+	}
+}
+
+/* ---- instructions ---- */
+
+/* ", NAME=" for the kept attribute "hlo_NAME" */
+static void put_attr_key(struct pl_strbuf *l, const char *key)
+{
+	pl_sb_puts(l, ", ");
+	pl_sb_puts(l, strcmp(key + 4, "control_predecessors") ? key + 4 : "control-predecessors");
+	pl_sb_putc(l, '=');
+}
+
+static void put_kept_attrs(struct hw *w, struct pl_strbuf *l, pl_inst *i, const char *skip1)
+{
+	const pl_attrs *d = pl_inst_attrs_const(i);
+	for (size_t k = 0; k < pl_attrs_count(d); k++) {
+		const char *key = pl_attrs_key_at(d, k);
+		if (strncmp(key, PL_HLO_KEY_PREFIX, 4) || pl_hlo_internal_key_(key))
+			continue;
+		if (skip1 && !strcmp(key + 4, skip1))
+			continue;
+		const pl_attr *a = pl_attrs_value_at(d, k);
+		if (pl_attr_get_kind(a) != PL_ATTR_STRING) {
+			inst_error(w, i, "attribute '%s' must be a string", key);
+			continue;
+		}
+		size_t len;
+		const char *val = pl_attr_get_string(a, &len);
+		put_attr_key(l, key);
+		pl_sb_put(l, val, len);
+	}
+}
+
+static const char *reduce_opcode(const char *kind)
+{
+	static const struct {
+		const char *k, *o;
+	} t[] = {{"add", "add"}, {"mul", "multiply"}, {"max", "maximum"},
+	         {"min", "minimum"}, {"and", "and"}, {"or", "or"}};
+	for (size_t k = 0; k < sizeof t / sizeof *t; k++)
+		if (!strcmp(kind, t[k].k))
+			return t[k].o;
+	return NULL;
+}
+
+/* The opcode of a reducer named "kind.dtype.reducer". */
+static const char *reducer_op(const char *name)
+{
+	char kind[16];
+	size_t n = strcspn(name, ".");
+	snprintf(kind, sizeof kind, "%.*s", (int)n, name);
+	const char *op = reduce_opcode(kind);
+	return op ? op : "add";
+}
+
+/* The reducer computation for kind on dt, made once per module. */
+static const char *reducer_name(struct hw *w, const char *kind, pl_dtype dt)
+{
+	char name[96];
+	snprintf(name, sizeof name, "%s.%s.reducer", kind, pl_hlo_dtype_name_(dt));
+	for (size_t k = 0; k < w->nreducers; k++)
+		if (!strcmp(w->reducers[k], name))
+			return w->reducers[k];
+	char **nr = realloc(w->reducers, (w->nreducers + 1) * sizeof *nr);
+	char *c = nr ? malloc(strlen(name) + 1) : NULL;
+	if (nr)
+		w->reducers = nr;
+	if (!c) {
+		set_err(w, PL_ENOMEM);
+		return "add";
+	}
+	strcpy(c, name);
+	w->reducers[w->nreducers++] = c;
+	return c;
+}
+
+/* A group_id HLO has no replica groups for is written as all devices:
+ * said once per group. */
+static void warn_group(struct hw *w, const pl_inst *i, const char *g)
+{
+	for (size_t k = 0; k < w->nwarned; k++)
+		if (!strcmp(w->warned[k], g))
+			return;
+	char **nw = realloc(w->warned, (w->nwarned + 1) * sizeof *nw);
+	char *c = nw ? strdup(g) : NULL;
+	if (nw)
+		w->warned = nw;
+	if (!c) {
+		set_err(w, PL_ENOMEM);
+		return;
+	}
+	w->warned[w->nwarned++] = c;
+	pl_diags_add(w->diags, PL_SEV_WARNING, pl_module_source_name(w->m), pl_inst_line(i),
+	             pl_inst_col(i),
+	             "group_id \"%s\" names no replica groups: written as all devices", g);
+}
+
+/* Attributes a collective needs that the IR did not keep (one built from
+ * .pir, or made by a pass). */
+static void put_collective_attrs(struct hw *w, struct pl_strbuf *l, pl_inst *i, pl_op base)
+{
+	const pl_attrs *d = pl_inst_attrs_const(i);
+	int64_t dim = 0;
+	pl_attrs_get_int(d, "dimension", &dim);
+	bool have_groups = pl_attrs_get(d, "hlo_replica_groups") != NULL;
+	const char *g;
+	size_t len;
+	/* groups from a group_id the reader made; no replica_groups is all */
+	if (!have_groups && pl_attrs_get_string(d, "group_id", &g, &len) == PL_OK) {
+		const char *colon = memchr(g, ':', len);
+		bool all = len >= 4 && !memcmp(g + len - 4, ":all", 4);
+		if (!all && !(colon && colon + 1 < g + len && colon[1] == '{'))
+			warn_group(w, i, g);
+		if (colon && colon + 1 < g + len && colon[1] == '{') {
+			if (!strncmp(g, "global:", 7) || !strncmp(g, "replica_partition:", 18))
+				pl_sb_puts(l, ", channel_id=1");
+			pl_sb_puts(l, ", replica_groups=");
+			pl_sb_put(l, colon + 1, (size_t)(g + len - colon - 1));
+			if (!strncmp(g, "global:", 7))
+				pl_sb_puts(l, ", use_global_device_ids=true");
+		}
+	}
+	if (base != PL_OP_ALL_REDUCE && !pl_attrs_get(d, "hlo_dimensions"))
+		pl_sb_printf(l, ", dimensions={%" PRId64 "}", dim);
+	if (base != PL_OP_ALL_GATHER && !pl_attrs_get(d, "hlo_to_apply")) {
+		const char *kind = "add";
+		pl_attrs_get_string(d, "reduce", &kind, &len);
+		if (!reduce_opcode(kind)) {
+			inst_error(w, i, "reduction '%s' has no HLO reducer", kind);
+			return;
+		}
+		pl_dtype dt = pl_inst_num_operands(i) ? pl_type_dtype(pl_value_type(pl_inst_operand(i, 0)))
+		                                      : PL_DTYPE_F32;
+		pl_sb_printf(l, ", to_apply=%s", reducer_name(w, kind, dt));
+	}
+}
+
+/* The HLO opcode of an instruction; NULL (after an error) when there is
+ * none. */
+static const char *op_text(struct hw *w, pl_inst *i, bool *generic_async)
+{
+	*generic_async = false;
+	switch (pl_inst_op(i)) {
+	case PL_OP_ALL_GATHER: return "all-gather";
+	case PL_OP_ALL_REDUCE: return "all-reduce";
+	case PL_OP_REDUCE_SCATTER: return "reduce-scatter";
+	case PL_OP_TENSOR_CONTRACT: return "dot";
+	case PL_OP_ALL_GATHER_START:
+	case PL_OP_ALL_REDUCE_START:
+	case PL_OP_REDUCE_SCATTER_START:
+		if (pl_attrs_get(pl_inst_attrs_const(i), "hlo_calls")) {
+			*generic_async = true;
+			return "async-start";
+		}
+		return pl_inst_op(i) == PL_OP_ALL_GATHER_START ? "all-gather-start"
+		       : pl_inst_op(i) == PL_OP_ALL_REDUCE_START ? "all-reduce-start"
+		                                                 : "reduce-scatter-start";
+	case PL_OP_ALL_GATHER_DONE:
+	case PL_OP_ALL_REDUCE_DONE:
+	case PL_OP_REDUCE_SCATTER_DONE: {
+		pl_inst *st = pl_inst_num_operands(i) ? pl_value_def(pl_inst_operand(i, 0)) : NULL;
+		if (st && pl_attrs_get(pl_inst_attrs_const(st), "hlo_calls"))
+			return "async-done";
+		return pl_inst_op(i) == PL_OP_ALL_GATHER_DONE ? "all-gather-done"
+		       : pl_inst_op(i) == PL_OP_ALL_REDUCE_DONE ? "all-reduce-done"
+		                                                : "reduce-scatter-done";
+	}
+	case PL_OP_OTHER: {
+		const char *n = pl_inst_opname(i);
+		if (!strncmp(n, "hlo.", 4) && n[4])
+			return n + 4; /* '_' back to '-' by the caller */
+		inst_error(w, i, "only ops read from HLO (hlo.*) and the collectives and "
+		                 "tensor_contract have an HLO form");
+		return NULL;
+	}
+	case PL_OP_PACK:
+	case PL_OP_UNPACK:
+		return "";
+	default:
+		inst_error(w, i, "the op has no HLO form");
+		return NULL;
+	}
+}
+
+static pl_op base_of(pl_op op)
+{
+	switch (op) {
+	case PL_OP_ALL_GATHER_START: return PL_OP_ALL_GATHER;
+	case PL_OP_ALL_REDUCE_START: return PL_OP_ALL_REDUCE;
+	case PL_OP_REDUCE_SCATTER_START: return PL_OP_REDUCE_SCATTER;
+	default: return op;
+	}
+}
+
+/* dot's dimension numbers for a tensor_contract without them: a matrix
+ * product [m,k]x[k,n] or [m,k]x[n,k]. */
+static bool dot_dims(struct hw *w, pl_inst *i, struct pl_strbuf *l)
+{
+	if (pl_inst_num_operands(i) != 2 || pl_inst_num_results(i) != 1) {
+		inst_error(w, i, "a dot has two operands and one result");
+		return false;
+	}
+	const pl_type *a = pl_value_type(pl_inst_operand(i, 0));
+	const pl_type *b = pl_value_type(pl_inst_operand(i, 1));
+	const pl_type *r = pl_value_type(pl_inst_result(i, 0));
+	/* no dimension numbers: an outer product, lhs extents then rhs's */
+	bool outer = r->rank == a->rank + b->rank;
+	for (uint32_t k = 0; outer && k < r->rank; k++)
+		outer = r->dims[k] == (k < a->rank ? a->dims[k] : b->dims[k - a->rank]);
+	if (outer)
+		return true;
+	if (a->rank == 2 && b->rank == 2 && r->rank == 2 && r->dims[0] == a->dims[0]) {
+		if (a->dims[1] == b->dims[0] && r->dims[1] == b->dims[1]) {
+			pl_sb_puts(l, ", lhs_contracting_dims={1}, rhs_contracting_dims={0}");
+			return true;
+		}
+		if (a->dims[1] == b->dims[1] && r->dims[1] == b->dims[0]) {
+			pl_sb_puts(l, ", lhs_contracting_dims={1}, rhs_contracting_dims={1}");
+			return true;
+		}
+	}
+	inst_error(w, i, "its contraction is not a matrix product and records no dimension numbers");
+	return false;
+}
+
+/* The operands' structure recorded by the reader, when it fits. */
+static struct wnode *operand_structure(pl_inst *i, uint32_t *ntree, size_t *ngroups)
+{
+	size_t len;
+	const char *s;
+	if (pl_attrs_get_string(pl_inst_attrs_const(i), "hlo_operands", &s, &len) != PL_OK)
+		return NULL;
+	struct wnode *t = NULL;
+	size_t nn = 0, cap = 0, groups = 0;
+	const char *p = s, *e = s + len;
+	uint32_t leaves = 0;
+	for (;;) {
+		size_t at = nn;
+		/* '_' is an array, "(...)" or "NAME@ANCHOR(...)" a tuple */
+		if (!parse_wshape(&t, &nn, &cap, &p, e, 0)) {
+			free(t);
+			return NULL;
+		}
+		leaves += t[at].nleaves;
+		groups++;
+		if (p < e && *p == ',') {
+			p++;
+			continue;
+		}
+		break;
+	}
+	if (p != e || leaves != pl_inst_num_operands(i)) {
+		free(t);
+		return NULL;
+	}
+	/* a copy of the text after the nodes, the names NUL-terminated */
+	size_t tb = nn * sizeof *t;
+	struct wnode *all = realloc(t, tb + len + 1);
+	if (!all) {
+		free(t);
+		return NULL;
+	}
+	t = all;
+	char *txt = (char *)all + tb;
+	memcpy(txt, s, len);
+	txt[len] = 0;
+	for (size_t k = 0; k < nn; k++) {
+		if (t[k].text)
+			t[k].text = txt + (t[k].text - s);
+		if (t[k].label) {
+			char *lb = txt + (t[k].label - s), *an = txt + (t[k].anchor - s);
+			lb[t[k].label_len] = 0;
+			an[t[k].anchor_len] = 0;
+			t[k].label = lb;
+			t[k].anchor = an;
+		}
+	}
+	*ntree = (uint32_t)nn;
+	*ngroups = groups;
+	return t;
+}
+
+/* ---- pack and unpack, lowered to reshape, bitcast-convert, transpose,
+ * concatenate and slice (CoalesceCCOp's definition, see the README) ---- */
+
+static void put_arr(struct pl_strbuf *sb, pl_dtype dt, const int64_t *dims, size_t rank)
+{
+	pl_sb_puts(sb, pl_hlo_dtype_name_(dt));
+	pl_sb_putc(sb, '[');
+	for (size_t k = 0; k < rank; k++)
+		pl_sb_printf(sb, "%s%" PRId64, k ? "," : "", dims[k]);
+	pl_sb_putc(sb, ']');
+	if (rank) {
+		pl_sb_putc(sb, '{');
+		for (size_t k = rank; k-- > 0;)
+			pl_sb_printf(sb, "%zu%s", k, k ? "," : "");
+		pl_sb_putc(sb, '}');
+	}
+}
+
+/* Emits "name = dt[dims] opcode(operand)rest"; name is final when given,
+ * else made from stem. Returns the name. */
+static const char *lower_line(struct hw *w, const char *final, const char *stem, bool root,
+                              pl_dtype dt, const int64_t *dims, size_t rank, const char *opcode,
+                              const char *operands, const char *rest)
+{
+	const char *name = final ? final : take_name(w, stem);
+	struct pl_strbuf l = {0};
+	if (root)
+		pl_sb_puts(&l, "ROOT ");
+	pl_sb_printf(&l, "%s = ", name);
+	put_arr(&l, dt, dims, rank);
+	pl_sb_printf(&l, " %s(%s)%s", opcode, operands, rest ? rest : "");
+	if (l.failed)
+		set_err(w, PL_ENOMEM);
+	else
+		emit_line(w, &l);
+	pl_sb_free(&l);
+	return name;
+}
+
+static bool int_list_attr(const pl_attrs *d, const char *key, size_t n, int64_t *out)
+{
+	const pl_attr *a = pl_attrs_get(d, key);
+	if (!a || pl_attr_get_kind(a) != PL_ATTR_LIST || pl_attr_list_size(a) != n)
+		return false;
+	for (size_t k = 0; k < n; k++) {
+		const pl_attr *x = pl_attr_list_at(a, k);
+		if (pl_attr_get_kind(x) != PL_ATTR_INT)
+			return false;
+		out[k] = pl_attr_get_int(x);
+	}
+	return true;
+}
+
+/* One member into its part of the buffer: the units it occupies (all
+ * kinds), rank-major pieces for reduce_scatter ([F, count]). */
+static const char *pack_member(struct hw *w, const char *stem, const char *x, const pl_type *t,
+                               pl_dtype unit, const char *kind, int64_t f, int64_t dim)
+{
+	char buf[64];
+	int64_t n = (int64_t)t->elements;
+	pl_dtype dt = (pl_dtype)t->dtype;
+	if (!strcmp(kind, "reduce_scatter")) {
+		int64_t d[PL_MAX_RANK + 1];
+		size_t r = 0;
+		for (uint32_t k = 0; k < t->rank; k++) {
+			if ((int64_t)k == dim) {
+				d[r++] = f;
+				d[r++] = t->dims[k] / f;
+			} else {
+				d[r++] = t->dims[k];
+			}
+		}
+		const char *a = lower_line(w, NULL, stem, false, dt, d, r, "reshape", x, NULL);
+		if (dim > 0) {
+			struct pl_strbuf perm = {0};
+			int64_t td[PL_MAX_RANK + 1];
+			pl_sb_printf(&perm, ", dimensions={%" PRId64, dim);
+			td[0] = f;
+			for (size_t k = 0, j = 1; k < r; k++)
+				if ((int64_t)k != dim) {
+					pl_sb_printf(&perm, ",%zu", k);
+					td[j++] = d[k];
+				}
+			pl_sb_putc(&perm, '}');
+			a = lower_line(w, NULL, stem, false, dt, td, r, "transpose", a, perm.data);
+			pl_sb_free(&perm);
+		}
+		int64_t fc[2] = {f, n / f};
+		return lower_line(w, NULL, stem, false, dt, fc, 2, "reshape", a, NULL);
+	}
+	const char *a = lower_line(w, NULL, stem, false, dt, &n, 1, "reshape", x, NULL);
+	if (dt == unit)
+		return a;
+	unsigned s = pl_dtype_bits(dt), u = pl_dtype_bits(unit);
+	if (s == u)
+		return lower_line(w, NULL, stem, false, unit, &n, 1, "bitcast-convert", a, NULL);
+	int64_t nr[2] = {n, (int64_t)(s / u)};
+	snprintf(buf, sizeof buf, "%s", stem);
+	a = lower_line(w, NULL, buf, false, unit, nr, 2, "bitcast-convert", a, NULL);
+	int64_t m = n * (int64_t)(s / u);
+	return lower_line(w, NULL, stem, false, unit, &m, 1, "reshape", a, NULL);
+}
+
+static void lower_pack(struct hw *w, pl_inst *i, struct ent *e, bool root)
+{
+	const pl_attrs *d = pl_inst_attrs_const(i);
+	bool pack = pl_inst_op(i) == PL_OP_PACK;
+	size_t nm = pack ? pl_inst_num_operands(i) : pl_inst_num_results(i);
+	const char *kind;
+	size_t kl;
+	int64_t f = 1;
+	if (pl_attrs_get_string(d, "kind", &kind, &kl) != PL_OK ||
+	    (strcmp(kind, "all_gather") && strcmp(kind, "reduce_scatter") &&
+	     strcmp(kind, "all_reduce"))) {
+		inst_error(w, i, "'kind' must be all_gather, reduce_scatter or all_reduce");
+		return;
+	}
+	bool ar = !strcmp(kind, "all_reduce"), ag = !strcmp(kind, "all_gather");
+	if (!ar && pl_attrs_get_int(d, "factor", &f) != PL_OK) {
+		inst_error(w, i, "it needs its 'factor'");
+		return;
+	}
+	int64_t *off = malloc(3 * (nm + 1) * sizeof *off);
+	if (!off) {
+		set_err(w, PL_ENOMEM);
+		return;
+	}
+	int64_t *cnt = off + nm + 1, *dims = cnt + nm + 1;
+	for (size_t k = 0; k < nm; k++)
+		dims[k] = 0;
+	if (!int_list_attr(d, "offsets", nm, off) || !int_list_attr(d, "counts", nm, cnt) ||
+	    (!ar && !int_list_attr(d, "dimensions", nm, dims)) || f < 1 ||
+	    (pack ? pl_inst_num_results(i) != 1 : pl_inst_num_operands(i) != 1)) {
+		free(off);
+		inst_error(w, i, "its offsets, counts, dimensions or factor do not fit its members");
+		return;
+	}
+	const pl_type *buf = pack ? pl_value_type(pl_inst_result(i, 0))
+	                          : pl_value_type(pl_inst_operand(i, 0));
+	pl_dtype unit = (pl_dtype)buf->dtype;
+	int64_t seg = 0;
+	for (size_t k = 0; k < nm; k++)
+		seg += cnt[k];
+	struct pl_strbuf names = {0};
+	if (pack) {
+		for (size_t k = 0; k < nm; k++) {
+			pl_value *v = pl_inst_operand(i, k);
+			const char *x = ref(w, &v, 1, NULL, 0, NULL);
+			const char *p = pack_member(w, e->name, x, pl_value_type(v), unit, kind, f, dims[k]);
+			pl_sb_printf(&names, "%s%s", k ? ", " : "", p);
+		}
+		pl_sb_putc(&names, 0);
+		int64_t fs[2] = {f, seg}, total = ar || ag ? seg : f * seg;
+		if (ar || ag) {
+			lower_line(w, e->name, NULL, root, unit, &total, 1, "concatenate", names.data,
+			           ", dimensions={0}");
+		} else {
+			const char *c = lower_line(w, NULL, e->name, false, unit, fs, 2, "concatenate",
+			                           names.data, ", dimensions={1}");
+			lower_line(w, e->name, NULL, root, unit, &total, 1, "reshape", c, NULL);
+		}
+	} else {
+		pl_value *v = pl_inst_operand(i, 0);
+		const char *flat = ref(w, &v, 1, NULL, 0, NULL);
+		const char *grid = flat;
+		if (ag) {
+			int64_t fs[2] = {f, seg};
+			grid = lower_line(w, NULL, e->name, false, unit, fs, 2, "reshape", flat, NULL);
+		}
+		for (size_t k = 0; k < nm; k++) {
+			const pl_type *t = pl_value_type(pl_inst_result(i, k));
+			pl_dtype dt = (pl_dtype)t->dtype;
+			const char *last_name = nm == 1 ? e->name : NULL;
+			char sl[96];
+			const char *a;
+			if (!ag) {
+				snprintf(sl, sizeof sl, ", slice={[%" PRId64 ":%" PRId64 "]}", off[k],
+				         off[k] + cnt[k]);
+				a = lower_line(w, NULL, e->name, false, unit, &cnt[k], 1, "slice", flat, sl);
+				a = lower_line(w, last_name, e->name, root && nm == 1, dt, t->dims, t->rank,
+				               "reshape", a, NULL);
+			} else {
+				snprintf(sl, sizeof sl, ", slice={[0:%" PRId64 "], [%" PRId64 ":%" PRId64 "]}",
+				         f, off[k], off[k] + cnt[k]);
+				int64_t fc[3] = {f, cnt[k], 1};
+				a = lower_line(w, NULL, e->name, false, unit, fc, 2, "slice", grid, sl);
+				unsigned sb = pl_dtype_bits(dt), ub = pl_dtype_bits(unit);
+				if (dt != unit && sb == ub) {
+					a = lower_line(w, NULL, e->name, false, dt, fc, 2, "bitcast-convert", a, NULL);
+				} else if (dt != unit) {
+					fc[1] = cnt[k] / (int64_t)(sb / ub);
+					fc[2] = (int64_t)(sb / ub);
+					a = lower_line(w, NULL, e->name, false, unit, fc, 3, "reshape", a, NULL);
+					a = lower_line(w, NULL, e->name, false, dt, fc, 2, "bitcast-convert", a,
+					               NULL);
+				}
+				/* [F, operand shape] -> F next to dimension d -> result */
+				int64_t dim = dims[k], od[PL_MAX_RANK + 1], td[PL_MAX_RANK + 1];
+				od[0] = f;
+				for (uint32_t j = 0; j < t->rank; j++)
+					od[j + 1] = (int64_t)j == dim ? t->dims[j] / f : t->dims[j];
+				a = lower_line(w, NULL, e->name, false, dt, od, t->rank + 1, "reshape", a, NULL);
+				if (dim > 0) {
+					struct pl_strbuf perm = {0};
+					pl_sb_puts(&perm, ", dimensions={");
+					size_t q = 0;
+					for (int64_t j = 1; j <= dim; j++) {
+						pl_sb_printf(&perm, "%s%" PRId64, q ? "," : "", j);
+						td[q++] = od[j];
+					}
+					pl_sb_printf(&perm, ",0");
+					td[q++] = f;
+					for (uint32_t j = (uint32_t)dim + 1; j <= t->rank; j++) {
+						pl_sb_printf(&perm, ",%u", j);
+						td[q++] = od[j];
+					}
+					pl_sb_putc(&perm, '}');
+					a = lower_line(w, NULL, e->name, false, dt, td, q, "transpose", a, perm.data);
+					pl_sb_free(&perm);
+				}
+				a = lower_line(w, last_name, e->name, root && nm == 1, dt, t->dims, t->rank,
+				               "reshape", a, NULL);
+			}
+			pl_sb_printf(&names, "%s%s", k ? ", " : "", a);
+		}
+		if (nm != 1) {
+			struct pl_strbuf l = {0};
+			if (root)
+				pl_sb_puts(&l, "ROOT ");
+			pl_sb_printf(&l, "%s = ", e->name);
+			put_tree(&l, e->tree, 0);
+			pl_sb_printf(&l, " tuple(%.*s)", (int)names.len, names.data ? names.data : "");
+			if (l.failed)
+				set_err(w, PL_ENOMEM);
+			else
+				emit_line(w, &l);
+			pl_sb_free(&l);
+		}
+	}
+	if (names.failed)
+		set_err(w, PL_ENOMEM);
+	pl_sb_free(&names);
+	free(off);
+	e->printed = true;
+}
+
+static void print_inst(struct hw *w, pl_inst *i, struct ent *e, bool root)
+{
+	if (pl_inst_op(i) == PL_OP_PACK || pl_inst_op(i) == PL_OP_UNPACK) {
+		lower_pack(w, i, e, root);
+		return;
+	}
+	bool generic;
+	const char *opc = op_text(w, i, &generic);
+	if (!opc)
+		return;
+	pl_op op = pl_inst_op(i);
+	unsigned traits = pl_inst_traits(i);
+	/* operands first: they may need get-tuple-element or tuple lines */
+	/* the operand text and values: buffers of w's, as print_inst is
+	 * never entered again while it runs */
+	struct pl_strbuf *ops = &w->ops;
+	ops->len = 0;
+	size_t nops = pl_inst_num_operands(i);
+	if (!PL_GROW(w->vals, w->nvals, nops)) {
+		set_err(w, PL_ENOMEM);
+		return;
+	}
+	pl_value **vals = w->vals;
+	for (size_t k = 0; k < nops; k++)
+		vals[k] = pl_inst_operand(i, k);
+	if (traits & PL_TRAIT_COLLECTIVE_DONE) {
+		pl_inst *st = nops ? pl_value_def(vals[0]) : NULL;
+		uint32_t se = st ? imap_find(w, st) : UINT32_MAX;
+		if (se == UINT32_MAX) {
+			inst_error(w, i, "its operands are not the results of a start");
+			return;
+		}
+		pl_sb_puts(ops, w->ents[se].name);
+	} else {
+		uint32_t nt = 0;
+		size_t ngroups = 0;
+		struct wnode *st = operand_structure(i, &nt, &ngroups);
+		const pl_attr *names = pl_attrs_get(pl_inst_attrs_const(i), "hlo_operand_names");
+		const pl_attr *attrs = pl_attrs_get(pl_inst_attrs_const(i), "hlo_operand_attrs");
+		uint32_t off = 0, c = 0;
+		for (size_t g = 0; g < (st ? ngroups : nops); g++) {
+			if (g)
+				pl_sb_puts(ops, ", ");
+			uint32_t n = st ? st[c].nleaves : 1;
+			const pl_attr *nm = names && pl_attr_get_kind(names) == PL_ATTR_LIST &&
+			                            g < pl_attr_list_size(names)
+			                    ? pl_attr_list_at(names, g) : NULL;
+			const char *want = nm ? pl_attr_get_string(nm, NULL) : NULL;
+			const pl_attr *na = attrs && pl_attr_get_kind(attrs) == PL_ATTR_LIST &&
+			                            g < pl_attr_list_size(attrs)
+			                    ? pl_attr_list_at(attrs, g) : NULL;
+			w->want_attrs = na ? pl_attr_get_string(na, &w->want_attrs_len) : NULL;
+			pl_sb_puts(ops, ref(w, vals ? vals + off : NULL, n, st, c,
+			                    want && *want ? want : NULL));
+			w->want_attrs = NULL;
+			off += n;
+			if (st)
+				c += st[c].size;
+		}
+		free(st);
+	}
+	struct pl_strbuf *l = &w->line;
+	l->len = 0;
+	if (root)
+		pl_sb_puts(l, "ROOT ");
+	pl_sb_puts(l, e->name);
+	pl_sb_puts(l, " = ");
+	put_ent_shape(w, l, e);
+	pl_sb_putc(l, ' ');
+	size_t opc_at = l->len;
+	pl_sb_puts(l, opc);
+	for (size_t k = opc_at; op == PL_OP_OTHER && !l->failed && k < l->len; k++)
+		if (l->data[k] == '_')
+			l->data[k] = '-';
+	pl_sb_putc(l, '(');
+	const pl_attrs *d = pl_inst_attrs_const(i);
+	const char *lit;
+	size_t litlen;
+	if (pl_attrs_get_string(d, "hlo_constant", &lit, &litlen) == PL_OK)
+		pl_sb_put(l, lit, litlen);
+	pl_sb_put(l, ops->data ? ops->data : "", ops->len);
+	pl_sb_putc(l, ')');
+	pl_op base = base_of(op);
+	if (traits & (PL_TRAIT_COLLECTIVE | PL_TRAIT_COLLECTIVE_START)) {
+		if (generic) {
+			put_kept_attrs(w, l, i, NULL);
+		} else {
+			/* a changed dimension wins over the kept text */
+			int64_t dim;
+			const char *kd;
+			size_t kl;
+			bool dim_changed = base != PL_OP_ALL_REDUCE &&
+			                   pl_attrs_get_int(d, "dimension", &dim) == PL_OK &&
+			                   pl_attrs_get_string(d, "hlo_dimensions", &kd, &kl) == PL_OK;
+			if (dim_changed) {
+				/* the kept text "{d}" (spaces allowed) against dim */
+				int64_t kept = -1;
+				for (size_t q = 0; q < kl; q++)
+					if (is_dig(kd[q]))
+						kept = (kept < 0 ? 0 : kept * 10) + (kd[q] - '0');
+				dim_changed = kept != dim;
+			}
+			put_kept_attrs(w, l, i, dim_changed ? "dimensions" : NULL);
+			if (dim_changed)
+				pl_sb_printf(l, ", dimensions={%" PRId64 "}", dim);
+			put_collective_attrs(w, l, i, base);
+		}
+	} else {
+		if (op == PL_OP_TENSOR_CONTRACT && !pl_attrs_get(d, "hlo_lhs_contracting_dims") &&
+		    !pl_attrs_get(d, "hlo_rhs_contracting_dims") && !pl_attrs_get(d, "hlo_lhs_batch_dims") &&
+		    !pl_attrs_get(d, "hlo_rhs_batch_dims") && !dot_dims(w, i, l)) {
+			return;
+		}
+		put_kept_attrs(w, l, i, NULL);
+	}
+	if (l->failed || ops->failed)
+		set_err(w, PL_ENOMEM);
+	else
+		emit_line(w, l);
+	e->printed = true;
+}
+
+/* Prints entity e's shape: the recorded one when it fits, else from the
+ * types. */
+static void put_ent_shape(struct hw *w, struct pl_strbuf *sb, const struct ent *e)
+{
+	(void)w;
+	if (e->tree) {
+		put_tree(sb, e->tree, 0);
+		return;
+	}
+	/* a single array: from its one value */
+	const pl_type *t;
+	if (e->inst) {
+		if (pl_inst_traits(e->inst) & PL_TRAIT_COLLECTIVE_START) {
+			/* never without a tree: set up in setup_inst */
+			return;
+		}
+		t = pl_value_type(pl_inst_result(e->inst, 0));
+	} else {
+		t = pl_value_type(pl_func_arg(w->f, e->leaf0));
+	}
+	pl_hlo_put_type_(sb, t);
+}
+
+/* A flat tree for n arrays of types t (n != 1), or a start's shape. */
+static struct wnode *flat_tree(struct hw *w, struct pl_strbuf *keep, const pl_type *const *t,
+                               size_t n, uint32_t *ntree)
+{
+	/* the text of each array goes into keep, which lives as long as the
+	 * function is printed */
+	struct wnode *tree = calloc(n + 1, sizeof *tree);
+	if (!tree) {
+		set_err(w, PL_ENOMEM);
+		return NULL;
+	}
+	tree[0].tuple = true;
+	tree[0].size = (uint32_t)n + 1;
+	tree[0].nleaves = (uint32_t)n;
+	size_t *offs = malloc((n + 1) * sizeof *offs);
+	if (!offs) {
+		free(tree);
+		set_err(w, PL_ENOMEM);
+		return NULL;
+	}
+	for (size_t k = 0; k < n; k++) {
+		offs[k] = keep->len;
+		pl_hlo_put_type_(keep, t[k]);
+		offs[k + 1] = keep->len;
+	}
+	/* texts are resolved after keep stops moving: store offsets for now */
+	for (size_t k = 0; k < n; k++) {
+		tree[k + 1].size = tree[k + 1].nleaves = 1;
+		tree[k + 1].text = (const char *)(uintptr_t)offs[k];
+		tree[k + 1].len = (uint32_t)(offs[k + 1] - offs[k]);
+	}
+	free(offs);
+	*ntree = (uint32_t)n + 1;
+	return tree;
+}
+
+static void free_function_state(struct hw *w)
+{
+	for (size_t k = 0; k < w->nents; k++)
+		free(w->ents[k].tree);
+	w->nents = 0;
+	for (size_t k = 0; k < w->nnames; k++)
+		free(w->names[k]);
+	w->nnames = 0;
+	pl_ht_clear(&w->name_set);
+	for (size_t k = 0; k < w->ngtes; k++)
+		free(w->gte_keys[k]);
+	w->ngtes = 0;
+	pl_ht_clear(&w->gte_index);
+	free(w->arg_ent);
+	w->arg_ent = NULL;
+	pl_ht_clear(&w->imap);
+	for (size_t k = 0; k < w->nptrees; k++)
+		free(w->ptrees[k]);
+	w->nptrees = 0;
+	w->nplanned = 0;
+	pl_ht_clear(&w->plan_index);
+}
+
+/* Sets up an entity's tree for an instruction. Trees whose texts are
+ * offsets into txt are fixed up by the caller. */
+static bool inst_tree(struct hw *w, pl_inst *i, struct ent *e, struct pl_strbuf *txt,
+                      bool *offsets)
+{
+	size_t nres = pl_inst_num_results(i);
+	const pl_type **t = calloc(nres + pl_inst_num_operands(i) + 1, sizeof *t);
+	if (!t) {
+		set_err(w, PL_ENOMEM);
+		return false;
+	}
+	for (size_t k = 0; k < nres; k++)
+		t[k] = pl_value_type(pl_inst_result(i, k));
+	*offsets = false;
+	unsigned traits = pl_inst_traits(i);
+	if (traits & PL_TRAIT_COLLECTIVE_START) {
+		/* (operands, results[, contexts]) except for all-reduce-start
+		 * (the results); a recorded shape whose parts fit is kept */
+		size_t nops = pl_inst_num_operands(i);
+		bool generic;
+		op_text(w, i, &generic);
+		bool split = pl_inst_op(i) != PL_OP_ALL_REDUCE_START || generic;
+		size_t len;
+		const char *s;
+		e->tree = NULL;
+		if (pl_attrs_get_string(pl_inst_attrs_const(i), "hlo_shape", &s, &len) == PL_OK) {
+			struct wnode *tr = NULL;
+			size_t nn = 0, cap = 0;
+			const char *p = s;
+			bool good = parse_wshape(&tr, &nn, &cap, &p, s + len, 0);
+			if (good && split && !tr[0].tuple && nres == 1 && !generic) {
+				/* the older all-gather-start of the result's shape */
+				good = array_fits(tr[0].text, tr[0].len, t[0]);
+			} else if (good && split) {
+				/* element 0: the operands, element 1: the results */
+				good = tr[0].tuple && tr[0].size > 1;
+				uint32_t c0 = 1, c1 = good ? 1 + tr[1].size : 0;
+				good = good && c1 < tr[0].size && tr[c0].nleaves == nops &&
+				       tr[c1].nleaves == nres;
+				size_t leaf = 0;
+				for (uint32_t k = c0; good && k < c0 + tr[c0].size; k++)
+					if (!tr[k].tuple)
+						good = array_fits(tr[k].text, tr[k].len,
+						                  pl_value_type(pl_inst_operand(i, leaf++)));
+				leaf = 0;
+				for (uint32_t k = c1; good && k < c1 + tr[c1].size; k++)
+					if (!tr[k].tuple)
+						good = array_fits(tr[k].text, tr[k].len, t[leaf++]);
+			} else if (good) {
+				good = tr[0].nleaves == nres;
+				size_t leaf = 0;
+				for (uint32_t k = 0; good && k < nn; k++)
+					if (!tr[k].tuple)
+						good = array_fits(tr[k].text, tr[k].len, t[leaf++]);
+			}
+			if (good) {
+				e->tree = tr;
+				e->ntree = (uint32_t)nn;
+			} else {
+				free(tr);
+			}
+		}
+		if (!e->tree && generic) {
+			inst_error(w, i, "it is an async-start (it has hlo_calls), whose shape "
+			                 "(hlo_shape) is missing or no longer fits");
+			free(t);
+			return false;
+		}
+		if (!e->tree) {
+			/* synthesized: texts as offsets into txt */
+			struct pl_strbuf part = {0};
+			if (split) {
+				/* native all-gather-start: (operand(s), result(s));
+				 * reduce-scatter-start: ((operands), result(s)) */
+				bool rs = pl_inst_op(i) == PL_OP_REDUCE_SCATTER_START;
+				pl_sb_putc(&part, '(');
+				if (rs || nops != 1)
+					pl_sb_putc(&part, '(');
+				for (size_t k = 0; k < nops; k++) {
+					if (k)
+						pl_sb_puts(&part, ", ");
+					pl_hlo_put_type_(&part, pl_value_type(pl_inst_operand(i, k)));
+				}
+				if (rs || nops != 1)
+					pl_sb_putc(&part, ')');
+				pl_sb_puts(&part, ", ");
+				pl_hlo_put_types_(&part, t, nres);
+				pl_sb_putc(&part, ')');
+			} else {
+				pl_hlo_put_types_(&part, t, nres);
+			}
+			if (part.failed) {
+				pl_sb_free(&part);
+				set_err(w, PL_ENOMEM);
+				free(t);
+				return false;
+			}
+			/* parse it from a copy that lives in txt: offsets */
+			size_t off = txt->len;
+			pl_sb_put(txt, part.data, part.len);
+			pl_sb_free(&part);
+			if (txt->failed) {
+				set_err(w, PL_ENOMEM);
+				free(t);
+				return false;
+			}
+			struct wnode *tr = NULL;
+			size_t nn = 0, cap = 0;
+			const char *p = txt->data + off;
+			if (!parse_wshape(&tr, &nn, &cap, &p, txt->data + txt->len, 0)) {
+				free(tr);
+				set_err(w, PL_ENOMEM);
+				free(t);
+				return false;
+			}
+			for (size_t k = 0; k < nn; k++)
+				if (!tr[k].tuple)
+					tr[k].text = (const char *)(uintptr_t)(tr[k].text - txt->data);
+			e->tree = tr;
+			e->ntree = (uint32_t)nn;
+			*offsets = true;
+		}
+		free(t);
+		return true;
+	}
+	uint32_t nt = 0;
+	if (nres == 0 && !strcmp(pl_inst_opname(i), "hlo.tuple")) {
+		/* a tuple nothing uses: its shape is its operands' */
+		size_t nops = pl_inst_num_operands(i);
+		for (size_t k = 0; k < nops; k++)
+			t[k] = pl_value_type(pl_inst_operand(i, k));
+		e->tree = fitting_shape(pl_inst_attrs_const(i), "hlo_shape", t, nops, &nt);
+		if (!e->tree) {
+			e->tree = flat_tree(w, txt, t, nops, &nt);
+			*offsets = true;
+		}
+		e->ntree = nt;
+		free(t);
+		return e->tree != NULL;
+	}
+	e->tree = fitting_shape(pl_inst_attrs_const(i), "hlo_shape", t, nres, &nt);
+	e->ntree = nt;
+	if (e->tree && !e->tree[0].tuple && nres == 1) {
+		/* one array: the tree keeps its recorded text */
+	} else if (!e->tree && nres != 1) {
+		e->tree = flat_tree(w, txt, t, nres, &nt);
+		e->ntree = nt;
+		*offsets = true;
+	}
+	free(t);
+	return e->tree != NULL || nres == 1;
+}
+
+/* When a line from `from` on in the output is "NAME = REST" (name of
+ * len bytes), makes it the function's ROOT line and returns true. When
+ * REST is "SHAPE TAIL" with TAIL " get-tuple-element(...)...", a line of
+ * that name and tail with another shape is the same line, made first for
+ * a use before the root, with the element's layout: it takes the root's. */
+static bool mark_root(struct hw *w, size_t from, const char *name, size_t len,
+                      const struct pl_strbuf *rest)
+{
+	struct pl_strbuf *o = &w->out;
+	const char *gte = memmem(rest->data, rest->len, " get-tuple-element(", 19);
+	/* what the line must end with: TAIL, or else all of REST */
+	const char *tail = gte ? gte : rest->data;
+	size_t tail_len = rest->len - (size_t)(tail - rest->data);
+	for (size_t at = from; at + 2 <= o->len;) {
+		const char *line = o->data + at + 2, *nl = memchr(line, '\n', o->len - at - 2);
+		if (!nl)
+			break;
+		size_t n = (size_t)(nl - line);
+		bool same = gte ? n > len + 3 + tail_len : n == len + 3 + rest->len;
+		if (!memcmp(line - 2, "  ", 2) && same && !memcmp(line, name, len) &&
+		    !memcmp(line + len, " = ", 3) && !memcmp(nl - tail_len, tail, tail_len)) {
+			/* the line becomes "ROOT NAME = REST" */
+			size_t pos = (size_t)(line - o->data), end = pos + n;
+			size_t now = 5 + len + 3 + rest->len, after = o->len - end;
+			if (now > n)
+				pl_sb_put(o, rest->data, now - n); /* room, then moved into place */
+			if (o->failed) {
+				set_err(w, PL_ENOMEM);
+				return true;
+			}
+			memmove(o->data + pos + now, o->data + end, after);
+			o->len = pos + now + after;
+			memmove(o->data + pos + 5, o->data + pos, len + 3);
+			memcpy(o->data + pos, "ROOT ", 5);
+			memcpy(o->data + pos + 5 + len + 3, rest->data, rest->len);
+			return true;
+		}
+		at = (size_t)(nl - o->data) + 1;
+	}
+	return false;
+}
+
+/* Parameter k, its attributes from the list pa. */
+static void print_param(struct hw *w, size_t k, const struct ent *root_ent, const pl_attr *pa)
+{
+	struct ent *e = &w->ents[k];
+	if (e->printed)
+		return;
+	e->printed = true;
+	struct pl_strbuf *l = &w->line;
+	l->len = 0;
+	if (e == root_ent)
+		pl_sb_puts(l, "ROOT ");
+	pl_sb_puts(l, e->name);
+	pl_sb_puts(l, " = ");
+	if (e->tree)
+		put_tree(l, e->tree, 0);
+	else
+		pl_hlo_put_type_(l, pl_value_type(pl_func_arg(w->f, e->leaf0)));
+	pl_sb_puts(l, " parameter(");
+	pl_hlo_put_u64_(l, k);
+	pl_sb_putc(l, ')');
+	if (pa && pl_attr_get_kind(pa) == PL_ATTR_LIST && k < pl_attr_list_size(pa)) {
+		size_t len;
+		const char *s = pl_attr_get_string(pl_attr_list_at(pa, k), &len);
+		pl_sb_put(l, s, len);
+	}
+	if (l->failed)
+		set_err(w, PL_ENOMEM);
+	else
+		emit_line(w, l);
+	make_planned(w, e->name);
+}
+
+static void print_function(struct hw *w, pl_func *f, bool entry)
+{
+	w->f = f;
+	w->serial = 0;
+	struct pl_strbuf txt = {0}, rtxt = {0}; /* texts of synthesized shapes */
+	size_t nargs = pl_func_num_args(f);
+	w->arg_ent = malloc((nargs ? nargs : 1) * sizeof *w->arg_ent);
+	if (!w->arg_ent) {
+		set_err(w, PL_ENOMEM);
+		return;
+	}
+	const pl_attrs *fa = pl_func_attrs(f);
+	/* parameters: the recorded grouping of the arguments when it fits */
+	const pl_attr *ps = pl_attrs_get(fa, "hlo_param_shapes");
+	const pl_attr *pa = pl_attrs_get(fa, "hlo_param_attrs");
+	bool grouped = false;
+	if (ps && pl_attr_get_kind(ps) == PL_ATTR_LIST) {
+		size_t np = pl_attr_list_size(ps), arg = 0;
+		grouped = true;
+		size_t first_ent = w->nents;
+		for (size_t k = 0; k < np && grouped; k++) {
+			const pl_attr *sv = pl_attr_list_at(ps, k);
+			size_t len;
+			const char *s = pl_attr_get_string(sv, &len);
+			struct wnode *tr = NULL;
+			size_t nn = 0, cap = 0;
+			const char *p = s;
+			grouped = pl_attr_get_kind(sv) == PL_ATTR_STRING &&
+			          parse_wshape(&tr, &nn, &cap, &p, s + len, 0) &&
+			          arg + tr[0].nleaves <= nargs;
+			for (size_t j = 0, leaf = 0; grouped && j < nn; j++)
+				if (!tr[j].tuple)
+					grouped = array_fits(tr[j].text, tr[j].len,
+					                     pl_value_type(pl_func_arg(f, arg + leaf++)));
+			struct ent *e = grouped ? new_ent(w) : NULL;
+			if (!e) {
+				free(tr);
+				grouped = false;
+				break;
+			}
+			e->tree = tr;
+			e->ntree = (uint32_t)nn;
+			e->leaf0 = (uint32_t)arg;
+			e->nleaves = tr[0].nleaves;
+			for (uint32_t j = 0; j < e->nleaves; j++)
+				w->arg_ent[arg + j] = (uint32_t)(w->nents - 1);
+			arg += e->nleaves;
+		}
+		if (!grouped || arg != nargs) {
+			grouped = false;
+			for (size_t k = first_ent; k < w->nents; k++)
+				free(w->ents[k].tree);
+			w->nents = first_ent;
+		}
+	}
+	if (!grouped) {
+		for (size_t k = 0; k < nargs; k++) {
+			struct ent *e = new_ent(w);
+			if (!e)
+				return;
+			e->leaf0 = (uint32_t)k;
+			e->nleaves = 1;
+			w->arg_ent[k] = (uint32_t)(w->nents - 1);
+		}
+	}
+	size_t nparams = w->nents;
+	for (size_t k = 0; k < nparams; k++) {
+		struct ent *e = &w->ents[k];
+		if (e->tree && !e->tree[0].tuple) {
+			/* an array keeps its recorded text; names come from the arg */
+		}
+		e->name = take_name(w, e->nleaves ? pl_value_name(pl_func_arg(f, e->leaf0)) : "param");
+	}
+	/* instructions: names and shapes */
+	pl_inst *ret = NULL;
+	for (pl_inst *i = pl_func_first_inst(f); i; i = pl_inst_next(i)) {
+		if (pl_inst_op(i) == PL_OP_RETURN) {
+			ret = i;
+			continue;
+		}
+		struct ent *e = new_ent(w);
+		if (!e)
+			break;
+		e->inst = i;
+		e->nleaves = (uint32_t)pl_inst_num_results(i);
+		const char *nm = NULL;
+		size_t nl;
+		if (pl_inst_num_results(i))
+			nm = pl_value_name(pl_inst_result(i, 0));
+		else if (pl_attrs_get_string(pl_inst_attrs_const(i), "hlo_name", &nm, &nl) != PL_OK)
+			nm = NULL;
+		char gen[64];
+		if (!nm) {
+			snprintf(gen, sizeof gen, "%s", pl_inst_opname(i));
+			nm = gen;
+		}
+		e->name = take_name(w, nm);
+		imap_put(w, i, (uint32_t)(w->nents - 1));
+	}
+	for (size_t k = nparams; k < w->nents && w->status == PL_OK; k++) {
+		bool offsets;
+		if (!inst_tree(w, w->ents[k].inst, &w->ents[k], &txt, &offsets))
+			break;
+		w->ents[k].printed = offsets; /* marks trees to fix up below */
+	}
+	/* resolve the synthesized texts now that txt has stopped growing */
+	for (size_t k = nparams; k < w->nents; k++) {
+		struct ent *e = &w->ents[k];
+		if (e->printed && e->tree)
+			for (uint32_t j = 0; j < e->ntree; j++)
+				if (!e->tree[j].tuple)
+					e->tree[j].text = txt.data + (uintptr_t)e->tree[j].text;
+		e->printed = false;
+	}
+	if (w->status != PL_OK) {
+		pl_sb_free(&txt);
+		pl_sb_free(&rtxt);
+		return;
+	}
+	/* the root: one entity's whole value, or a tuple made at the end */
+	struct wnode *rtree = NULL;
+	uint32_t rnt = 0;
+	struct ent *root_ent = NULL;
+	size_t nret = ret ? pl_inst_num_operands(ret) : 0;
+	pl_value **rv = malloc((nret ? nret : 1) * sizeof *rv);
+	const pl_type **rt = malloc((nret ? nret : 1) * sizeof *rt);
+	if (!rv || !rt) {
+		free(rv);
+		free(rt);
+		pl_sb_free(&txt);
+		pl_sb_free(&rtxt);
+		set_err(w, PL_ENOMEM);
+		return;
+	}
+	for (size_t k = 0; k < nret; k++) {
+		rv[k] = pl_inst_operand(ret, k);
+		rt[k] = pl_value_type(rv[k]);
+	}
+	if (!ret) {
+		pl_diags_add(w->diags, PL_SEV_ERROR, pl_module_source_name(w->m), pl_func_line(f),
+		             pl_func_col(f), "@%s cannot be written as XLA HLO: it has no return",
+		             pl_func_name(f));
+		set_err(w, PL_EINVAL);
+	} else {
+		rtree = fitting_shape(pl_inst_attrs_const(ret), "hlo_shape", rt, nret, &rnt);
+		if (nret > 0) {
+			uint32_t leaf;
+			struct ent *e = ent_of(w, rv[0], &leaf);
+			bool whole = e && leaf == 0 && e->nleaves == nret &&
+			             !(e->inst && (pl_inst_traits(e->inst) & PL_TRAIT_COLLECTIVE_START));
+			for (size_t k = 1; whole && k < nret; k++) {
+				uint32_t l2;
+				whole = ent_of(w, rv[k], &l2) == e && l2 == k;
+			}
+			if (whole && (!rtree || same_structure(rtree, 0, e->tree, 0)))
+				root_ent = e;
+		}
+		/* a root without values: the instruction the return names */
+		const char *rn;
+		size_t rl;
+		if (!root_ent && nret == 0 &&
+		    pl_attrs_get_string(pl_inst_attrs_const(ret), "hlo_name", &rn, &rl) == PL_OK)
+			for (size_t k = nparams; k < w->nents && !root_ent; k++)
+				if (w->ents[k].nleaves == 0 && strlen(w->ents[k].name) == rl &&
+				    !memcmp(w->ents[k].name, rn, rl))
+					root_ent = &w->ents[k];
+		if (!root_ent && !rtree && nret != 1) {
+			/* its own buffer: txt's texts are pointed to already */
+			rtree = flat_tree(w, &rtxt, rt, nret, &rnt);
+			for (uint32_t j = 0; rtree && j < rnt; j++)
+				if (!rtree[j].tuple)
+					rtree[j].text = rtxt.data + (uintptr_t)rtree[j].text;
+		}
+	}
+	if (w->status != PL_OK) {
+		free(rv);
+		free(rt);
+		free(rtree);
+		pl_sb_free(&txt);
+		pl_sb_free(&rtxt);
+		return;
+	}
+	/* the heading */
+	if (entry)
+		pl_sb_puts(&w->out, "ENTRY ");
+	pl_sb_puts(&w->out, pl_func_name(f));
+	pl_sb_puts(&w->out, " {\n");
+	size_t lines_at = w->out.len;
+	/* parameters: in their recorded places, else first */
+	int64_t *pat = calloc(nparams ? nparams : 1, sizeof *pat);
+	size_t *porder = malloc((nparams ? nparams : 1) * sizeof *porder);
+	if (!pat || !porder) {
+		free(pat);
+		free(porder);
+		free(rv);
+		free(rt);
+		free(rtree);
+		pl_sb_free(&txt);
+		pl_sb_free(&rtxt);
+		set_err(w, PL_ENOMEM);
+		return;
+	}
+	const pl_attr *pa_at = pl_attrs_get(fa, "hlo_param_at");
+	w->param_attrs = grouped ? pa : NULL;
+	for (size_t k = 0; k < nparams; k++) {
+		porder[k] = k;
+		if (pa_at && pl_attr_get_kind(pa_at) == PL_ATTR_LIST &&
+		    pl_attr_list_size(pa_at) == nparams)
+			pat[k] = pl_attr_get_int(pl_attr_list_at(pa_at, k));
+		else
+			pat[k] = (int64_t)k;
+	}
+	for (size_t k = 1; k < nparams; k++) /* by place; few parameters */
+		for (size_t j = k; j > 0 && pat[porder[j - 1]] > pat[porder[j]]; j--) {
+			size_t x = porder[j];
+			porder[j] = porder[j - 1];
+			porder[j - 1] = x;
+		}
+	plan_tuples(w, nparams);
+	if (ret && !root_ent && rtree && rtree[0].tuple) {
+		uint32_t nt = 0;
+		size_t ngroups = 0;
+		const struct wnode *t = plan_inst(w, ret, &nt, &ngroups);
+		label_root(rtree, t, nt);
+	}
+	make_planned(w, "");
+	size_t next_param = 0, line_no = 0;
+	for (size_t k = nparams; k < w->nents && w->status == PL_OK; k++) {
+		while (next_param < nparams && pat[porder[next_param]] <= (int64_t)line_no) {
+			print_param(w, porder[next_param++], root_ent, grouped ? pa : NULL);
+			line_no++;
+		}
+		print_inst(w, w->ents[k].inst, &w->ents[k], &w->ents[k] == root_ent);
+		make_planned(w, w->ents[k].name);
+		line_no++;
+	}
+	while (next_param < nparams)
+		print_param(w, porder[next_param++], root_ent, grouped ? pa : NULL);
+	free(pat);
+	free(porder);
+	if (ret && !root_ent && w->status == PL_OK) {
+		const char *want;
+		size_t wl;
+		if (pl_attrs_get_string(pl_inst_attrs_const(ret), "hlo_name", &want, &wl) != PL_OK)
+			want = NULL;
+		if (rtree && rtree[0].tuple) {
+			make_tuple(w, rv, (uint32_t)nret, rtree, 0, want, true, pl_inst_attrs_const(ret));
+		} else if (nret == 1) {
+			/* one array inside a tuple: a get-tuple-element as the root */
+			uint32_t leaf;
+			struct ent *e = ent_of(w, rv[0], &leaf);
+			struct pl_strbuf *l = &w->line;
+			if (!e || !e->tree) {
+				inst_error(w, ret, "the returned value has no HLO name");
+			} else {
+				/* find the path of leaf */
+				uint32_t idx = 0, first = 0, parent_depth = 0;
+				uint32_t path[PL_MAX_NESTING + 1];
+				while (e->tree[idx].tuple && parent_depth < PL_MAX_NESTING) {
+					uint32_t c = idx + 1, k = 0;
+					while (first + e->tree[c].nleaves <= leaf) {
+						first += e->tree[c].nleaves;
+						c += e->tree[c].size;
+						k++;
+					}
+					path[parent_depth++] = k;
+					idx = c;
+				}
+				const char *parent = parent_depth == 1 ? e->name
+				                     : gte_name(w, e, path, parent_depth - 1, 0, NULL);
+				/* the line after "ROOT NAME = " */
+				struct pl_strbuf *rest = &w->tmp2;
+				rest->len = 0;
+				if (rtree)
+					put_tree(rest, rtree, 0);
+				else
+					pl_hlo_put_type_(rest, rt[0]);
+				pl_sb_printf(rest, " get-tuple-element(%s), index=%u", parent,
+				             path[parent_depth - 1]);
+				put_kept_attrs(w, rest, ret, "index");
+				if (rest->failed)
+					set_err(w, PL_ENOMEM);
+				/* the same line made already under the name the root
+				 * had, for a use of it before the root (ROOT need not
+				 * be last): that one is the root */
+				if (!(want && name_used(w, want, wl) &&
+				      mark_root(w, lines_at, want, wl, rest))) {
+					const char *name = take_name(w, want ? want : "get-tuple-element");
+					l->len = 0;
+					pl_sb_printf(l, "ROOT %s = ", name);
+					pl_sb_put(l, rest->data, rest->len);
+					emit_line(w, l);
+				}
+			}
+		} else {
+			inst_error(w, ret, "the returned values have no HLO form");
+		}
+	}
+	pl_sb_puts(&w->out, "}");
+	const char *thr;
+	size_t tl;
+	if (pl_attrs_get_string(fa, "hlo_execution_thread", &thr, &tl) == PL_OK) {
+		pl_sb_puts(&w->out, ", execution_thread=");
+		pl_sb_put(&w->out, thr, tl);
+	}
+	pl_sb_puts(&w->out, "\n\n");
+	free(rv);
+	free(rt);
+	free(rtree);
+	pl_sb_free(&txt);
+		pl_sb_free(&rtxt);
+}
+
+static int flush_out(struct hw *w)
+{
+	if (w->out.failed)
+		return PL_ENOMEM;
+	if (w->out.len && w->write(w->ud, w->out.data, w->out.len) != 0)
+		return PL_EIO;
+	w->out.len = 0;
+	return PL_OK;
+}
+
+int pl_print_hlo_module(pl_module *m, pl_diags *diags, pl_write_fn write, void *userdata)
+{
+	if (!m || !write)
+		return PL_EINVAL;
+	int rc = pl_module_name_values(m);
+	if (rc != PL_OK)
+		return rc;
+	struct hw w;
+	memset(&w, 0, sizeof w);
+	w.m = m;
+	w.diags = diags;
+	w.write = write;
+	w.ud = userdata;
+	w.gte_index.map = true;
+	w.plan_index.map = true;
+	w.imap.map = true;
+	size_t nf = pl_module_num_funcs(m);
+	pl_func *entry = NULL;
+	for (size_t k = 0; k < nf; k++) {
+		bool b;
+		if (pl_attrs_get_bool(pl_func_attrs(pl_module_func_at(m, k)), "hlo_entry", &b) == PL_OK &&
+		    b)
+			entry = pl_module_func_at(m, k);
+	}
+	if (!entry && nf)
+		entry = pl_module_func_at(m, nf - 1);
+	if (!entry) {
+		pl_diags_add(diags, PL_SEV_ERROR, pl_module_source_name(m), 0, 0,
+		             "an empty module cannot be written as XLA HLO");
+		return PL_EINVAL;
+	}
+	/* the body first, to learn which reducers it needs; the computations
+	 * in the module's order, the entry in its place, so that reading the
+	 * text back gives the same order (XLA prints the entry last, and so
+	 * does every module read from it) */
+	struct pl_strbuf body = {0};
+	for (size_t k = 0; k < nf && w.status == PL_OK; k++) {
+		pl_func *f = pl_module_func_at(m, k);
+		print_function(&w, f, f == entry);
+		free_function_state(&w);
+	}
+	body = w.out;
+	memset(&w.out, 0, sizeof w.out);
+	rc = w.status;
+	if (rc == PL_OK) {
+		const char *h;
+		size_t hl;
+		if (pl_attrs_get_string(pl_func_attrs(entry), "hlo_module", &h, &hl) == PL_OK) {
+			pl_sb_put(&w.out, h, hl);
+		} else {
+			pl_sb_puts(&w.out, "HloModule ");
+			pl_sb_puts(&w.out, pl_func_name(entry));
+		}
+		pl_sb_putc(&w.out, '\n');
+		if (pl_attrs_get_string(pl_func_attrs(entry), "hlo_stack_frames", &h, &hl) == PL_OK) {
+			pl_sb_put(&w.out, h, hl);
+			pl_sb_putc(&w.out, '\n');
+		}
+		pl_sb_putc(&w.out, '\n');
+		for (size_t k = 0; k < w.nreducers; k++) {
+			char *kind = w.reducers[k];
+			char *dot = strchr(kind, '.');
+			char *dt = dot + 1;
+			char *dot2 = strchr(dt, '.');
+			pl_sb_printf(&w.out,
+			             "%s {\n  p0 = %.*s[] parameter(0)\n  p1 = %.*s[] parameter(1)\n"
+			             "  ROOT r = %.*s[] %.*s(p0, p1)\n}\n\n",
+			             kind, (int)(dot2 - dt), dt, (int)(dot2 - dt), dt, (int)(dot2 - dt), dt,
+			             (int)strlen(reducer_op(kind)), reducer_op(kind));
+		}
+		rc = flush_out(&w);
+		if (rc == PL_OK && body.len && write(userdata, body.data, body.len) != 0)
+			rc = PL_EIO;
+		if (body.failed)
+			rc = PL_ENOMEM;
+	}
+	pl_sb_free(&body);
+	pl_sb_free(&w.out);
+	pl_sb_free(&w.line);
+	pl_sb_free(&w.tmp);
+	pl_sb_free(&w.tmp2);
+	pl_sb_free(&w.ops);
+	free(w.vals);
+	for (size_t k = 0; k < w.nreducers; k++)
+		free(w.reducers[k]);
+	free(w.reducers);
+	for (size_t k = 0; k < w.nwarned; k++)
+		free(w.warned[k]);
+	free(w.warned);
+	free(w.ents);
+	free(w.names);
+	pl_ht_free(&w.name_set);
+	free(w.gte_keys);
+	pl_ht_free(&w.gte_index);
+	free(w.ptrees);
+	free(w.planned);
+	pl_ht_free(&w.plan_index);
+	pl_ht_free(&w.imap);
+	return rc;
+}
+
+static int file_write(void *ud, const char *bytes, size_t len)
+{
+	return fwrite(bytes, 1, len, ud) == len ? 0 : -1;
+}
+
+int pl_print_hlo_module_file(pl_module *m, pl_diags *diags, FILE *fp)
+{
+	if (!fp)
+		return PL_EINVAL;
+	int rc = pl_print_hlo_module(m, diags, file_write, fp);
+	if (rc == PL_OK && (fflush(fp) != 0 || ferror(fp)))
+		rc = PL_EIO;
+	return rc;
+}
