@@ -32,7 +32,8 @@ libpassline_la_SOURCES = \
 	sdk/verify/verify.c \
 	sdk/analysis/predicate.c \
 	sdk/analysis/cost.c \
-	sdk/analysis/schedule.c
+	sdk/analysis/schedule.c \
+	sdk/analysis/fusion.c sdk/analysis/fusion.h
 EXTRA_DIST += sdk/README.md sdk/ir/README.md sdk/pass/README.md sdk/text/README.md \
 	sdk/hlo/README.md sdk/verify/README.md sdk/analysis/README.md
 # The library's own headers are named by their folder: "ir/internal.h".
@@ -52,6 +53,7 @@ passlineinclude_HEADERS = \
 	sdk/include/passline/common.h \
 	sdk/include/passline/cost.h \
 	sdk/include/passline/diag.h \
+	sdk/include/passline/fusion.h \
 	sdk/include/passline/host.h \
 	sdk/include/passline/ir.h \
 	sdk/include/passline/ops.h \

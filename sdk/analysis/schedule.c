@@ -10,6 +10,7 @@
  */
 #include "ir/internal.h"
 #include "ir/grow.h"
+#include "analysis/fusion.h"
 
 #include <stdlib.h>
 
@@ -141,7 +142,10 @@ static bool add_u64(uint64_t *acc, uint64_t v)
 	return !__builtin_add_overflow(*acc, v, acc);
 }
 
-static int simulate(pl_schedule *s, const pl_func *f, const pl_cost_model *cm)
+/* fu, when not NULL, gives the compute time of each instruction (its
+ * kernels'); collectives keep theirs. */
+static int simulate(pl_schedule *s, const pl_func *f, const pl_cost_model *cm,
+                    const pl_fusion *fu)
 {
 	struct pl_ht groups = {0};
 	struct starts starts = {0};
@@ -151,10 +155,14 @@ static int simulate(pl_schedule *s, const pl_func *f, const pl_cost_model *cm)
 	size_t i = 0;
 	for (const pl_inst *inst = f->first; inst && rc == PL_OK; inst = pl_inst_next_(inst), i++) {
 		struct row r = {.inst = inst};
-		uint64_t t;
-		if ((rc = pl_inst_time_ns(inst, cm, &t)))
-			break;
+		uint64_t t = 0;
 		unsigned traits = pl_op_traits(pl_inst_op_(inst));
+		bool comm = traits & (PL_TRAIT_COLLECTIVE | PL_TRAIT_COLLECTIVE_START |
+		                      PL_TRAIT_COLLECTIVE_DONE);
+		if (fu && !comm)
+			t = pl_fusion_inst_time_(fu, i);
+		else if ((rc = pl_inst_time_ns(inst, cm, &t)))
+			break;
 		if (traits & PL_TRAIT_COLLECTIVE_DONE) {
 			const struct started *start = start_of(&starts, inst);
 			if (!start) {
@@ -216,8 +224,10 @@ static int simulate(pl_schedule *s, const pl_func *f, const pl_cost_model *cm)
 }
 
 static int schedule_new(pl_schedule **out, const pl_func *f, const pl_cost_model *cm,
-                        bool rows)
+                        bool rows, const pl_fusion *fu)
 {
+	if (fu && pl_fusion_func_(fu) != f)
+		return PL_EINVAL;
 	pl_schedule *s = calloc(1, sizeof *s);
 	if (!s)
 		return PL_ENOMEM;
@@ -229,7 +239,7 @@ static int schedule_new(pl_schedule **out, const pl_func *f, const pl_cost_model
 			return PL_ENOMEM;
 		}
 	}
-	int rc = simulate(s, f, cm);
+	int rc = simulate(s, f, cm, fu);
 	if (rc) {
 		pl_schedule_free(s);
 		return rc;
@@ -240,12 +250,24 @@ static int schedule_new(pl_schedule **out, const pl_func *f, const pl_cost_model
 
 int pl_schedule_new(pl_schedule **out, const pl_func *f, const pl_cost_model *cm)
 {
-	return schedule_new(out, f, cm, true);
+	return schedule_new(out, f, cm, true, NULL);
 }
 
 int pl_schedule_new_totals(pl_schedule **out, const pl_func *f, const pl_cost_model *cm)
 {
-	return schedule_new(out, f, cm, false);
+	return schedule_new(out, f, cm, false, NULL);
+}
+
+int pl_schedule_new_fused(pl_schedule **out, const pl_func *f, const pl_cost_model *cm,
+                          const pl_fusion *fu)
+{
+	return schedule_new(out, f, cm, true, fu);
+}
+
+int pl_schedule_new_fused_totals(pl_schedule **out, const pl_func *f, const pl_cost_model *cm,
+                                 const pl_fusion *fu)
+{
+	return schedule_new(out, f, cm, false, fu);
 }
 
 void pl_schedule_free(pl_schedule *s)
