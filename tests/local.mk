@@ -107,8 +107,13 @@ EXTRA_DIST += tests/hlo.sh tests/hlo/step.hlo tests/hlo/step.pir tests/hlo/step.
 # tree, never copied into it): `make check-real-hlo HLO_DIR=...`.
 HLO_DIR = $(abs_top_srcdir)/../shared/hlo
 EXTRA_DIST += tests/hlo-real.sh
+# The fusion model against XLA's fusion on a before/after pair (skipped
+# without it).
+TESTS += tests/hlo-fusion.sh
+EXTRA_DIST += tests/hlo-fusion.sh
 check-real-hlo: all
-	@$(MAKE) $(AM_MAKEFLAGS) check TESTS=tests/hlo-real.sh HLO_DIR='$(HLO_DIR)'
+	@$(MAKE) $(AM_MAKEFLAGS) check TESTS='tests/hlo-real.sh tests/hlo-fusion.sh' \
+		HLO_DIR='$(HLO_DIR)'
 .PHONY: check-real-hlo
 # Folders of test data shipped whole. Each sits beside a FOLDER.sh, from
 # which make's built-in rule would otherwise try to "build" the folder.
