@@ -42,6 +42,12 @@ tests_unit_check_cost_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_check_cost_LDADD = $(UNIT_LDADD)
 TESTS += tests/unit/check_cost
 
+check_PROGRAMS += tests/unit/check_fusion
+tests_unit_check_fusion_SOURCES = tests/unit/check_fusion.c
+tests_unit_check_fusion_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_check_fusion_LDADD = $(UNIT_LDADD)
+TESTS += tests/unit/check_fusion
+
 check_PROGRAMS += tests/unit/check_files
 tests_unit_check_files_SOURCES = tests/unit/check_files.c
 tests_unit_check_files_CFLAGS = $(UNIT_CFLAGS)
