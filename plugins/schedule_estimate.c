@@ -226,11 +226,12 @@ static void remark_kernel(pl_pass_ctx *ctx, const pl_func *f, const pl_fusion *f
 	const pl_inst *at = n ? pl_fusion_kernel_inst(fu, k, 0) : pl_func_last_inst(f);
 	pl_ctx_remark(ctx, at,
 	              "@%s: costliest kernel %zu: %s, %llu ns, %llu bytes, %llu flops, "
-	              "%zu instructions: %s",
+	              "%zu instruction%s: %s",
 	              pl_func_name(f), rank + 1, kind_name(pl_fusion_kernel_kind(fu, k)),
 	              (unsigned long long)pl_fusion_kernel_time_ns(fu, k),
 	              (unsigned long long)pl_fusion_kernel_bytes(fu, k),
-	              (unsigned long long)pl_fusion_kernel_flops(fu, k), n, n ? list : "(none)");
+	              (unsigned long long)pl_fusion_kernel_flops(fu, k), n, n == 1 ? "" : "s",
+	              n ? list : "(none)");
 }
 
 /* ---- the run ---- */
