@@ -147,9 +147,9 @@ static int find_callees(struct callees *c, const pl_module *m)
 			const char *op = pl_inst_opname(inst);
 			if (strcmp(op, "hlo.fusion") == 0)
 				rc = add_callee(c, m, inst, "hlo_calls");
-			else if (strcmp(op, "hlo.call") != 0 && strcmp(op, "hlo.async-start") != 0)
+			else if (strcmp(op, "hlo.call") != 0 && strcmp(op, "hlo.async_start") != 0)
 				rc = add_callee(c, m, inst, "hlo_to_apply");
-			if (rc == PL_OK && strcmp(op, "hlo.select-and-scatter") == 0) {
+			if (rc == PL_OK && strcmp(op, "hlo.select_and_scatter") == 0) {
 				rc = add_callee(c, m, inst, "hlo_select");
 				if (rc == PL_OK)
 					rc = add_callee(c, m, inst, "hlo_scatter");

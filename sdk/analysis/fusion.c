@@ -33,7 +33,9 @@
  *     parameter.
  * A kernel moves the bytes of every value it reads from outside (once) and
  * of every value it makes that something outside reads (once); scalar
- * constants cost nothing. Layout ops count no flops.
+ * constants cost nothing; a dynamic-update-slice or scatter updates its
+ * first operand in place (it neither reads it nor writes more than the
+ * update). Layout ops count no flops.
  */
 #include "analysis/fusion.h"
 #include "ir/grow.h"
@@ -56,7 +58,8 @@ enum cls {
 	C_LIBRARY  /* one kernel of its own */
 };
 
-/* HLO opcodes by class, sorted for bsearch. */
+/* HLO opcodes by class (as the reader names them, "hlo." and the opcode
+ * with its dashes as underscores), sorted for bsearch. */
 struct op_class {
 	const char *name;
 	unsigned char cls;
@@ -65,32 +68,32 @@ struct op_class {
 static const struct op_class hlo_ops[] = {
 	{"abs", C_ELEM},
 	{"add", C_ELEM},
-	{"add-dependency", C_FREE},
-	{"after-all", C_FREE},
-	{"all-gather", C_FREE},
-	{"all-gather-done", C_FREE},
-	{"all-gather-start", C_FREE},
-	{"all-reduce", C_FREE},
-	{"all-reduce-done", C_FREE},
-	{"all-reduce-start", C_FREE},
-	{"all-to-all", C_FREE},
+	{"add_dependency", C_FREE},
+	{"after_all", C_FREE},
+	{"all_gather", C_FREE},
+	{"all_gather_done", C_FREE},
+	{"all_gather_start", C_FREE},
+	{"all_reduce", C_FREE},
+	{"all_reduce_done", C_FREE},
+	{"all_reduce_start", C_FREE},
+	{"all_to_all", C_FREE},
 	{"and", C_ELEM},
-	{"async-done", C_FREE},
-	{"async-start", C_FREE},
-	{"async-update", C_FREE},
+	{"async_done", C_FREE},
+	{"async_start", C_FREE},
+	{"async_update", C_FREE},
 	{"atan2", C_COSTLY},
 	{"bitcast", C_VIEW},
-	{"bitcast-convert", C_ELEM},
+	{"bitcast_convert", C_ELEM},
 	{"broadcast", C_LAYOUT},
 	{"call", C_FREE},
 	{"cbrt", C_COSTLY},
 	{"ceil", C_ELEM},
 	{"clamp", C_ELEM},
 	{"clz", C_ELEM},
-	{"collective-broadcast", C_FREE},
-	{"collective-permute", C_FREE},
-	{"collective-permute-done", C_FREE},
-	{"collective-permute-start", C_FREE},
+	{"collective_broadcast", C_FREE},
+	{"collective_permute", C_FREE},
+	{"collective_permute_done", C_FREE},
+	{"collective_permute_start", C_FREE},
 	{"compare", C_ELEM},
 	{"complex", C_ELEM},
 	{"concatenate", C_LAYOUT},
@@ -99,64 +102,64 @@ static const struct op_class hlo_ops[] = {
 	{"convert", C_ELEM},
 	{"convolution", C_MATMUL},
 	{"copy", C_LAYOUT},
-	{"copy-done", C_FREE},
-	{"copy-start", C_FREE},
+	{"copy_done", C_FREE},
+	{"copy_start", C_FREE},
 	{"cosine", C_COSTLY},
 	{"divide", C_COSTLY},
 	{"domain", C_FREE},
 	{"dot", C_MATMUL},
-	{"dynamic-slice", C_LAYOUT},
-	{"dynamic-update-slice", C_ROOT},
+	{"dynamic_slice", C_LAYOUT},
+	{"dynamic_update_slice", C_ROOT},
 	{"erf", C_COSTLY},
 	{"exponential", C_COSTLY},
-	{"exponential-minus-one", C_COSTLY},
+	{"exponential_minus_one", C_COSTLY},
 	{"floor", C_ELEM},
 	{"gather", C_COSTLY},
-	{"get-tuple-element", C_FREE},
+	{"get_tuple_element", C_FREE},
 	{"imag", C_ELEM},
 	{"infeed", C_FREE},
 	{"iota", C_LAYOUT},
-	{"is-finite", C_ELEM},
+	{"is_finite", C_ELEM},
 	{"log", C_COSTLY},
-	{"log-plus-one", C_COSTLY},
+	{"log_plus_one", C_COSTLY},
 	{"logistic", C_COSTLY},
 	{"maximum", C_ELEM},
 	{"minimum", C_ELEM},
 	{"multiply", C_ELEM},
 	{"negate", C_ELEM},
 	{"not", C_ELEM},
-	{"opt-barrier", C_FREE},
+	{"opt_barrier", C_FREE},
 	{"or", C_ELEM},
 	{"outfeed", C_FREE},
 	{"pad", C_LAYOUT},
 	{"parameter", C_FREE},
-	{"partition-id", C_FREE},
+	{"partition_id", C_FREE},
 	{"popcnt", C_ELEM},
 	{"power", C_COSTLY},
-	{"ragged-all-to-all", C_FREE},
-	{"ragged-dot", C_MATMUL},
+	{"ragged_all_to_all", C_FREE},
+	{"ragged_dot", C_MATMUL},
 	{"real", C_ELEM},
 	{"recv", C_FREE},
-	{"recv-done", C_FREE},
+	{"recv_done", C_FREE},
 	{"reduce", C_REDUCE},
-	{"reduce-precision", C_ELEM},
-	{"reduce-scatter", C_FREE},
-	{"reduce-window", C_REDUCE},
+	{"reduce_precision", C_ELEM},
+	{"reduce_scatter", C_FREE},
+	{"reduce_window", C_REDUCE},
 	{"remainder", C_COSTLY},
-	{"replica-id", C_FREE},
+	{"replica_id", C_FREE},
 	{"reshape", C_VIEW},
 	{"reverse", C_LAYOUT},
-	{"round-nearest-afz", C_ELEM},
-	{"round-nearest-even", C_ELEM},
+	{"round_nearest_afz", C_ELEM},
+	{"round_nearest_even", C_ELEM},
 	{"rsqrt", C_COSTLY},
 	{"scatter", C_ROOT},
 	{"select", C_ELEM},
-	{"select-and-scatter", C_ROOT},
+	{"select_and_scatter", C_ROOT},
 	{"send", C_FREE},
-	{"send-done", C_FREE},
-	{"shift-left", C_ELEM},
-	{"shift-right-arithmetic", C_ELEM},
-	{"shift-right-logical", C_ELEM},
+	{"send_done", C_FREE},
+	{"shift_left", C_ELEM},
+	{"shift_right_arithmetic", C_ELEM},
+	{"shift_right_logical", C_ELEM},
 	{"sign", C_ELEM},
 	{"sine", C_COSTLY},
 	{"slice", C_LAYOUT},
@@ -680,6 +683,18 @@ static void add_sat(uint64_t *acc, uint64_t v)
 		*acc = UINT64_MAX;
 }
 
+/* The operand a dynamic-update-slice or a scatter writes into its first
+ * operand's buffer in place (XLA aliases them): the update; -1 for any
+ * other op. */
+static int in_place_update(const pl_inst *inst)
+{
+	if (opname_is(inst, "dynamic_update_slice") && inst->nops >= 2)
+		return 1;
+	if (opname_is(inst, "scatter") && inst->nops == 3)
+		return 2;
+	return -1;
+}
+
 static int written(struct build *b, const pl_value *v)
 {
 	pl_fusion *fu = b->fu;
@@ -693,7 +708,10 @@ static int written(struct build *b, const pl_value *v)
 		return PL_OK;
 	if (!pl_ht_ptr_put(&b->written, v, (void *)1))
 		return PL_ENOMEM;
-	add_sat(&fu->k[fu->kern[j]].bytes, type_bytes(v->type));
+	const pl_inst *d = fu->insts[j];
+	int upd = in_place_update(d);
+	const pl_type *t = upd < 0 ? v->type : pl_use_val_(&pl_inst_ops_(d)[upd])->type;
+	add_sat(&fu->k[fu->kern[j]].bytes, type_bytes(t));
 	return PL_OK;
 }
 
@@ -816,7 +834,9 @@ static int finish(struct build *b, uint64_t floor_ns)
 		}
 		for (uint32_t x = 0; x < k->n && rc == PL_OK; x++) {
 			const pl_inst *inst = fu->insts[fu->members[k->first + x]];
-			for (uint32_t o = 0; o < inst->nops && rc == PL_OK; o++) {
+			/* an in-place update does not read the buffer it updates */
+			uint32_t o0 = in_place_update(inst) < 0 ? 0 : 1;
+			for (uint32_t o = o0; o < inst->nops && rc == PL_OK; o++) {
 				const pl_value *v = pl_use_val_(&pl_inst_ops_(inst)[o]);
 				size_t j = v->def ? index_of(b, pl_value_def_(v)) : SIZE_MAX;
 				if (j != SIZE_MAX && fu->kern[j] == kk)
