@@ -385,6 +385,25 @@ START_TEST(schedule_over_kernels)
 }
 END_TEST
 
+/* A dynamic-update-slice updates x in place: {d} reads u (4 f32, 16) and
+ * i (4), the scalar constant costs nothing, and writes the update's 16
+ * bytes: 36; flops one per element of the result, 32; 1 + 7 = 8 ns. */
+START_TEST(in_place_update)
+{
+	pl_module *m = parse_hlo("HloModule t\n"
+	                         "ENTRY e {\n x = f32[8,4] parameter(0)\n u = f32[1,4] parameter(1)\n"
+	                         " i = s32[] parameter(2)\n z = s32[] constant(0)\n"
+	                         " ROOT d = f32[8,4] dynamic-update-slice(x, u, i, z)\n}\n");
+	pl_cost_model *cm = model_m();
+	pl_fusion *fu = fuse(entry(m), cm);
+	ck_assert_uint_eq(pl_fusion_num_kernels(fu), 1);
+	expect_kernel(fu, 0, PL_KERNEL_LOOP, "d", 32, 36, 8);
+	pl_fusion_free(fu);
+	pl_cost_model_free(cm);
+	pl_module_free(m);
+}
+END_TEST
+
 /* The same module twice gives the same kernels. */
 START_TEST(deterministic)
 {
@@ -426,6 +445,7 @@ static Suite *fusion_suite(void)
 	tcase_add_test(rules, copies_of_parameters);
 	tcase_add_test(rules, boundaries);
 	tcase_add_test(rules, existing_fusion);
+	tcase_add_test(rules, in_place_update);
 	tcase_add_test(rules, deterministic);
 	suite_add_tcase(s, rules);
 	TCase *sim = tcase_create("schedule");
