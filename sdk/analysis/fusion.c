@@ -285,27 +285,29 @@ static bool takes(uint32_t kind, enum cls c)
 	return kind == PL_KERNEL_MATMUL && (c == C_VIEW || c == C_LAYOUT);
 }
 
-/* The stage of a matmul's epilogue op u (the one user of the value cur),
- * in the order XLA's GEMM rewriter folds them into the library call: 1 an
+/* What a matmul's epilogue op u (the one user of the value cur) is, in
+ * the order XLA's GEMM rewriter folds them into the library call: 1 an
  * add whose other operand nothing else reads (cuBLAS writes the result
- * over that addend), 2 a maximum (relu), 3 a convert of the output;
- * bitcasts and reshapes keep the stage; 0 for any other op. */
-static int epilogue_stage(const pl_inst *u, const pl_value *cur, int stage)
+ * over that addend), 2 a maximum (relu), 3 a convert of the output; 4 a
+ * bitcast or reshape (anywhere); 0 any other op. */
+enum { EPI_NONE, EPI_ADD, EPI_RELU, EPI_CONVERT, EPI_VIEW };
+
+static int epilogue_kind(const pl_inst *u, const pl_value *cur)
 {
 	if (opname_is(u, "bitcast") || opname_is(u, "reshape"))
-		return stage ? stage : 1;
+		return EPI_VIEW;
 	if (opname_is(u, "maximum"))
-		return 2;
+		return EPI_RELU;
 	if (opname_is(u, "convert"))
-		return 3;
+		return EPI_CONVERT;
 	if (!opname_is(u, "add") || u->nops != 2)
-		return 0;
+		return EPI_NONE;
 	for (uint32_t o = 0; o < 2; o++) {
 		const pl_value *v = pl_use_val_(&pl_inst_ops_(u)[o]);
 		if (v != cur && pl_value_num_uses(v) != 1)
-			return 0;
+			return EPI_NONE;
 	}
-	return 1;
+	return EPI_ADD;
 }
 
 /* Rule 1: each dot a matmul kernel with its epilogue. */
@@ -321,19 +323,21 @@ static int matmuls(struct build *b)
 			return rc;
 		fu->kern[i] = k;
 		const pl_inst *cur = fu->insts[i];
-		int stage = 0;
-		for (int len = 0; len < 6 && cur->nres == 1 && stage < 3; len++) {
+		int stage = EPI_NONE;
+		for (int len = 0; len < 8 && cur->nres == 1; len++) {
 			const pl_value *v = &pl_inst_res_(cur)[0];
 			if (!v->uses || pl_value_num_uses(v) != 1)
 				break;
 			const pl_inst *u = pl_use_user_(pl_value_uses_(v));
 			size_t j = index_of(b, u);
-			int next = j == SIZE_MAX || fu->kern[j] != NONE ? 0 : epilogue_stage(u, v, stage);
-			/* each stage once, in order (a reshape may repeat one) */
-			if (!next || next < stage || (next == stage && !opname_is(u, "bitcast") &&
-			                              !opname_is(u, "reshape")))
+			int kind = j == SIZE_MAX || fu->kern[j] != NONE ? EPI_NONE : epilogue_kind(u, v);
+			if (kind == EPI_NONE)
 				break;
-			stage = next;
+			if (kind != EPI_VIEW) { /* each stage once, in order */
+				if (kind <= stage)
+					break;
+				stage = kind;
+			}
 			fu->kern[j] = k;
 			cur = u;
 		}
@@ -739,7 +743,7 @@ static int frontier(struct build *b, uint32_t k, const pl_inst *d, int depth)
 		size_t j = v->def ? index_of(b, pl_value_def_(v)) : SIZE_MAX;
 		if (j != SIZE_MAX && fu->kern[j] == k)
 			continue;
-		if (j != SIZE_MAX && b->dup[j] && depth < 8)
+		if (j != SIZE_MAX && b->dup[j] && depth < 4)
 			rc = frontier(b, k, fu->insts[j], depth + 1);
 		else
 			rc = input(b, k, v);

@@ -170,6 +170,30 @@ START_TEST(matmul_epilogue)
 }
 END_TEST
 
+/* A reshape between the dot and its add keeps the epilogue going: one
+ * kernel {d q s} reads a 24, w 48 and b 32, writes s 32: 136 bytes; flops
+ * 48 + 8 = 56 (the reshape none); 2 + 7 = 9 ns. A second add after the
+ * first is not an epilogue: {s2} reads s 32 and c 32, writes 32. */
+START_TEST(matmul_epilogue_through_reshape)
+{
+	pl_module *m = parse_hlo(
+		"HloModule t\n"
+		"ENTRY e {\n a = f32[2,3] parameter(0)\n w = f32[3,4] parameter(1)\n"
+		" b = f32[8] parameter(2)\n c = f32[8] parameter(3)\n"
+		" d = f32[2,4] dot(a, w), lhs_contracting_dims={1}, rhs_contracting_dims={0}\n"
+		" q = f32[8] reshape(d)\n s = f32[8] add(q, b)\n"
+		" ROOT s2 = f32[8] add(s, c)\n}\n");
+	pl_cost_model *cm = model_m();
+	pl_fusion *fu = fuse(entry(m), cm);
+	ck_assert_uint_eq(pl_fusion_num_kernels(fu), 2);
+	expect_kernel(fu, 0, PL_KERNEL_MATMUL, "d q s", 56, 136, 9);
+	expect_kernel(fu, 1, PL_KERNEL_LOOP, "s2", 8, 96, 8);
+	pl_fusion_free(fu);
+	pl_cost_model_free(cm);
+	pl_module_free(m);
+}
+END_TEST
+
 /* The addend b2 has another user (q): the add stays out of the matmul,
  * which ends at the dot: {d} reads a 24 and w 48 and writes d 32 (the add
  * reads it): 104 bytes, flops 48, time 2 + 7 = 9. {s q} reads d 32 and
@@ -438,6 +462,7 @@ static Suite *fusion_suite(void)
 	tcase_add_test(rules, row_reduce_one_kernel);
 	tcase_add_test(rules, column_reduce_two_kernels);
 	tcase_add_test(rules, matmul_epilogue);
+	tcase_add_test(rules, matmul_epilogue_through_reshape);
 	tcase_add_test(rules, matmul_shared_addend);
 	tcase_add_test(rules, cheap_producer_computed_twice);
 	tcase_add_test(rules, costly_producer_own_kernel);
