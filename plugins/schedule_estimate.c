@@ -314,6 +314,10 @@ static int simulate_fused(pl_pass_ctx *ctx, const pl_func *f, uint64_t floor_ns,
 	t->unfused += unfused;
 	t->fused += pl_schedule_makespan_ns(s);
 	pl_schedule_free(s);
+	if (!pl_ctx_remarks_enabled(ctx)) { /* kept only to be listed */
+		pl_fusion_free(fu);
+		return PL_OK;
+	}
 	for (size_t k = 0; k < pl_fusion_num_kernels(fu); k++)
 		keep_top(top, ntop, (struct costly){pl_fusion_kernel_time_ns(fu, k), fi, k});
 	*keep = fu;
