@@ -71,3 +71,10 @@ plugins_SplitAsyncCCOp_la_SOURCES = plugins/split_async_ccop.c \
 plugins_SplitAsyncCCOp_la_CFLAGS = $(PLUGIN_CFLAGS)
 plugins_SplitAsyncCCOp_la_LDFLAGS = $(PLUGIN_LDFLAGS)
 plugins_SplitAsyncCCOp_la_LIBADD = $(PLUGIN_LIBADD)
+
+plugins_LTLIBRARIES += plugins/LatencyHidingScheduler.la
+plugins_LatencyHidingScheduler_la_SOURCES = plugins/latency_hiding_scheduler.c \
+	plugins/ptr_map.h plugins/pass_end.h plugins/labels.h
+plugins_LatencyHidingScheduler_la_CFLAGS = $(PLUGIN_CFLAGS)
+plugins_LatencyHidingScheduler_la_LDFLAGS = $(PLUGIN_LDFLAGS)
+plugins_LatencyHidingScheduler_la_LIBADD = $(PLUGIN_LIBADD)

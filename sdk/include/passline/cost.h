@@ -124,6 +124,18 @@ PL_API size_t pl_schedule_num_groups(const pl_schedule *s);
  * valid while s is. Added in ABI 1.1. */
 PL_API const char *pl_schedule_group_name(const pl_schedule *s, size_t g);
 
+/* ---- memory -------------------------------------------------------------
+ * The most bytes f holds live at once over its instruction order, into
+ * *out: every argument for the whole function; every result from the
+ * instruction that defines it to its last use (a result nothing uses, at
+ * its definition only); an operand of a collective start until the
+ * start's done (in flight); a done's ready values take the place of its
+ * start's in-flight buffers. At an instruction its operands and results
+ * are live together. Bytes are those of the types (pl_type_num_bytes);
+ * domains do not multiply them. Linear in instructions and uses. PL_OK or
+ * PL_ENOMEM (*out unchanged). Added in ABI 1.1. */
+PL_API int pl_func_peak_bytes(const pl_func *f, uint64_t *out);
+
 #ifdef __cplusplus
 }
 #endif
