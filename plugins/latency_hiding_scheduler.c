@@ -15,7 +15,8 @@
  *     place in its group's stream at no cost);
  *  3. a compute instruction (or a synchronous collective): the earliest in
  *     the input order, so that computation keeps its order and only
- *     what waits on a collective is overtaken;
+ *     what waits on a collective is overtaken; but when its results would
+ *     pass the memory limit, a done that must wait comes first;
  *  4. else a done that must wait: the one whose collective ends first;
  *  5. else a start held back by memory alone.
  * So a start goes as early as its operands, its stream and memory allow,
@@ -24,10 +25,10 @@
  * The graph: operands before users; a store after every earlier reader of
  * the buffer it writes and the store before it, and before every later
  * reader (a start's done reads the start's operands too: nothing writes
- * them while in flight); instructions that may have effects beyond their
- * results (pinned ones, unknown ops, HLO ops with side effects) keep their
- * order among themselves and stand as barriers: nothing crosses them. The
- * terminator stays last. Nothing crosses a function: each is scheduled
+ * them while in flight); HLO ops with side effects, and those that call
+ * computations (while, conditional, call), keep their order among
+ * themselves; pinned instructions and ops the SDK does not know stand as
+ * barriers: nothing crosses them. The terminator stays last. Nothing crosses a function: each is scheduled
  * alone.
  *
  * The order found is kept only when the simulated time of the function is
@@ -84,7 +85,7 @@ struct config {
 	bool split;
 };
 
-enum kind { K_COMPUTE, K_SYNC, K_START, K_DONE, K_BARRIER };
+enum kind { K_COMPUTE, K_SYNC, K_START, K_DONE, K_ORDERED, K_BARRIER };
 
 /* Why a start went later than its operands were ready. */
 enum held { HELD_NOT, HELD_STREAM, HELD_MEMORY };
@@ -199,21 +200,22 @@ static bool is_pinned(struct sched *s, const pl_inst *i)
 
 /* HLO ops with effects beyond their results (XLA's HasSideEffect), and
  * those that call computations or run asynchronously beside the streams
- * modelled here: they keep their order. Every other "hlo." op computes
- * its results only. */
+ * modelled here: they keep their order among themselves, and other
+ * instructions may move across them as their operands allow. Every other
+ * "hlo." op computes its results only. */
 static bool hlo_has_effects(struct sched *s, const pl_inst *i, const char *op)
 {
 	static const char *const effects[] = {
-		"send", "send-done", "recv", "recv-done", "infeed", "outfeed", "rng",
-		"rng-get-and-update-state", "after-all", "add-dependency", "optimization-barrier",
-		"while", "conditional", "call", "async-start", "async-update", "async-done",
-		"copy-start", "copy-done", "all-to-all", "collective-permute",
-		"collective-permute-start", "collective-permute-done", "collective-broadcast",
-		"ragged-all-to-all", "domain", NULL};
+		"send", "send_done", "recv", "recv_done", "infeed", "outfeed", "rng",
+		"rng_get_and_update_state", "after_all", "add_dependency", "optimization_barrier",
+		"while", "conditional", "call", "async_start", "async_update", "async_done",
+		"copy_start", "copy_done", "all_to_all", "collective_permute",
+		"collective_permute_start", "collective_permute_done", "collective_broadcast",
+		"ragged_all_to_all", "domain", NULL};
 	for (size_t k = 0; effects[k]; k++)
 		if (strcmp(op, effects[k]) == 0)
 			return true;
-	if (strcmp(op, "custom-call") == 0) {
+	if (strcmp(op, "custom_call") == 0) {
 		const pl_attr *a = attr_key_get(&s->side_effect, pl_inst_attrs_const(i));
 		const char *v = a && pl_attr_get_kind(a) == PL_ATTR_STRING ? pl_attr_get_string(a, NULL)
 		                                                           : NULL;
@@ -237,8 +239,10 @@ static enum kind kind_of(struct sched *s, const pl_inst *i)
 		return K_COMPUTE; /* ordered by its buffer's dependences */
 	if (pl_inst_has_side_effects(i)) {
 		const char *op = pl_inst_opname(i);
-		if (strncmp(op, "hlo.", 4) != 0 || hlo_has_effects(s, i, op + 4))
-			return K_BARRIER;
+		if (strncmp(op, "hlo.", 4) != 0)
+			return K_BARRIER; /* an op nobody knows may touch anything */
+		if (hlo_has_effects(s, i, op + 4))
+			return K_ORDERED;
 	}
 	return K_COMPUTE;
 }
@@ -396,7 +400,7 @@ static int make_edges(struct sched *s, pl_func *f)
 	s->nedges = 0;
 	ptr_map_clear(&s->buffer_of);
 	int rc = mark_stored(s, &bufs, &nb, &bcap, f);
-	uint32_t last_barrier = UINT32_MAX;
+	uint32_t last_barrier = UINT32_MAX, last_ordered = UINT32_MAX;
 	for (uint32_t k = 0; rc == PL_OK && k < s->n; k++) {
 		struct node *nd = &s->nodes[k];
 		pl_inst *i = nd->inst;
@@ -419,6 +423,11 @@ static int make_edges(struct sched *s, pl_func *f)
 				for (size_t o = 0; rc == PL_OK && o < pl_inst_num_operands(st); o++)
 					rc = buffer_read(s, &bufs, &nb, &bcap, pl_inst_operand(st, o), k, false);
 			}
+		}
+		if (rc == PL_OK && nd->kind == K_ORDERED) {
+			if (last_ordered != UINT32_MAX && !add_edge(s, last_ordered, k))
+				rc = PL_ENOMEM;
+			last_ordered = k;
 		}
 		/* barriers: everything since the last one before it, it before
 		 * everything up to the next one */
@@ -619,6 +628,12 @@ static int list_schedule(struct sched *s, uint64_t limit, uint64_t args_bytes)
 			return PL_ENOMEM;
 		if (k == UINT32_MAX && s->dones_ended.n)
 			k = heap_pop(&s->dones_ended).node;
+		/* over the memory limit, waiting on a collective comes before
+		 * computing more: its done frees what it held and lets the
+		 * users of its results free theirs */
+		if (k == UINT32_MAX && s->compute.n && s->dones.n &&
+		    c.live + s->nodes[s->compute.v[0].node].alloc > c.limit)
+			k = heap_pop(&s->dones).node;
 		if (k == UINT32_MAX && s->compute.n)
 			k = heap_pop(&s->compute).node;
 		if (k == UINT32_MAX && s->dones.n)

@@ -45,7 +45,8 @@ plugins_CoalesceCCOp_la_LDFLAGS = $(PLUGIN_LDFLAGS)
 plugins_CoalesceCCOp_la_LIBADD = $(PLUGIN_LIBADD)
 
 plugins_LTLIBRARIES += plugins/ScheduleEstimate.la
-plugins_ScheduleEstimate_la_SOURCES = plugins/schedule_estimate.c plugins/pass_end.h
+plugins_ScheduleEstimate_la_SOURCES = plugins/schedule_estimate.c plugins/pass_end.h \
+	plugins/ptr_map.h plugins/labels.h
 plugins_ScheduleEstimate_la_CFLAGS = $(PLUGIN_CFLAGS)
 plugins_ScheduleEstimate_la_LDFLAGS = $(PLUGIN_LDFLAGS)
 plugins_ScheduleEstimate_la_LIBADD = $(PLUGIN_LIBADD)

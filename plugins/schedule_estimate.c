@@ -10,12 +10,20 @@
  * (exposed) are summed over the functions, in ns, exactly (128-bit sums).
  * Run it after the passes whose effect it should measure; comparing
  * exposed_comm_ns with comm_ns shows how much communication is hidden.
+ * peak_bytes is the largest peak of live bytes of one function
+ * (pl_func_peak_bytes). With top_exposed = N, the N collectives that leave
+ * the most time exposed are reported (report lines and remarks).
  */
 #include <passline/passline.h>
 
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
+#include "../sdk/ir/grow.h"
+#include "labels.h"
 #include "pass_end.h"
+#include "ptr_map.h"
 
 typedef unsigned __int128 u128;
 
@@ -24,8 +32,138 @@ static const pl_stat_decl schedule_stats[] = {
 	PL_STAT("compute_ns", "Compute time, summed (ns)."),
 	PL_STAT("comm_ns", "Collective communication time, summed (ns)."),
 	PL_STAT("exposed_comm_ns", "Communication time compute did not hide, summed (ns)."),
+	PL_STAT("peak_bytes", "The largest peak of live bytes of one function."),
 	PL_STAT_END
 };
+
+static const pl_option_decl schedule_options[] = {
+	PL_OPTION_INT("top_exposed", "0", 0, 1000000,
+	              "Report the N collectives that leave the most communication exposed."),
+	PL_OPTION_END
+};
+
+static int schedule_create(pl_pass_ctx *ctx, void **state)
+{
+	int64_t *top = malloc(sizeof *top);
+	if (!top)
+		return PL_ENOMEM;
+	int rc = pl_ctx_get_int(ctx, "top_exposed", top);
+	if (rc != PL_OK) {
+		free(top);
+		return rc;
+	}
+	*state = top;
+	return PL_OK;
+}
+
+static void schedule_destroy(pl_pass_ctx *ctx, void *state)
+{
+	(void)ctx;
+	free(state);
+}
+
+/* ---- the collectives that leave the most exposed ---- */
+
+struct exposed {
+	const pl_func *f;
+	const pl_inst *wait; /* the done or synchronous collective */
+	const pl_inst *coll; /* the start or synchronous collective */
+	uint64_t ns, begin, end, waited_at;
+	const char *group;
+	size_t seq; /* order of collection: ties keep it */
+};
+
+struct exposed_list {
+	struct exposed *v;
+	size_t n, cap;
+};
+
+/* Adds f's exposed collectives (s has rows) to l. */
+static int collect_exposed(struct exposed_list *l, const pl_func *f, const pl_schedule *s)
+{
+	struct ptr_map row_of = {0}; /* start -> its row + 1 */
+	size_t n = pl_schedule_num_insts(s);
+	int rc = PL_OK;
+	for (size_t r = 0; r < n && rc == PL_OK; r++) {
+		const pl_inst *i = pl_schedule_inst(s, r);
+		if ((pl_inst_traits(i) & PL_TRAIT_COLLECTIVE_START) &&
+		    !ptr_map_put(&row_of, i, (void *)(uintptr_t)(r + 1)))
+			rc = PL_ENOMEM;
+	}
+	for (size_t r = 0; r < n && rc == PL_OK; r++) {
+		uint64_t ns = pl_schedule_inst_exposed_ns(s, r);
+		if (!ns)
+			continue;
+		if (!PL_GROW(l->v, l->cap, l->n + 1)) {
+			rc = PL_ENOMEM;
+			break;
+		}
+		const pl_inst *w = pl_schedule_inst(s, r);
+		size_t cr = r; /* the collective's row */
+		if ((pl_inst_traits(w) & PL_TRAIT_COLLECTIVE_DONE) && pl_inst_num_operands(w)) {
+			size_t found = (size_t)(uintptr_t)ptr_map_get(
+			        &row_of, pl_value_def(pl_inst_operand(w, 0)));
+			if (found)
+				cr = found - 1;
+		}
+		const pl_inst *c = pl_schedule_inst(s, cr);
+		const char *group = NULL; /* the module's: valid after s is freed */
+		if (pl_attrs_get_string(pl_inst_attrs_const(c), "group_id", &group, NULL) != PL_OK)
+			group = "";
+		l->v[l->n] = (struct exposed){f, w, c, ns, pl_schedule_begin_ns(s, cr),
+		                              pl_schedule_end_ns(s, cr), pl_schedule_end_ns(s, r) - ns,
+		                              group, l->n};
+		l->n++;
+	}
+	ptr_map_free(&row_of);
+	return rc;
+}
+
+/* Most exposed first; ties in the order they were collected. */
+static int by_exposed(const void *a, const void *b)
+{
+	const struct exposed *x = a, *y = b;
+	if (x->ns != y->ns)
+		return x->ns < y->ns ? 1 : -1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+static uint64_t result_bytes(const pl_inst *i)
+{
+	uint64_t sum = 0;
+	for (size_t r = 0; r < pl_inst_num_results(i); r++) {
+		uint64_t b = 0;
+		if (pl_type_num_bytes(pl_value_type(pl_inst_result(i, r)), &b) == PL_OK)
+			sum += b;
+	}
+	return sum;
+}
+
+/* One report line and one remark for each of the top most exposed. */
+static int report_exposed(pl_pass_ctx *ctx, struct exposed_list *l, size_t top)
+{
+	qsort(l->v, l->n, sizeof *l->v, by_exposed);
+	int rc = PL_OK;
+	for (size_t k = 0; k < l->n && k < top && rc == PL_OK; k++) {
+		const struct exposed *e = &l->v[k];
+		char name[96];
+		inst_remark_label(e->wait, name, sizeof name);
+		char line[512];
+		/* a group of many devices is cut: its start tells it apart */
+		bool cut = strlen(e->group) > 48;
+		snprintf(line, sizeof line,
+		         "exposed #%zu: %s in @%s: %llu ns exposed (%s, %llu bytes, group \"%.48s%s\"; "
+		         "on its stream from %llu to %llu ns, waited for from %llu ns)",
+		         k + 1, name, pl_func_name(e->f), (unsigned long long)e->ns,
+		         pl_inst_opname(e->coll), (unsigned long long)result_bytes(e->coll), e->group,
+		         cut ? "..." : "", (unsigned long long)e->begin, (unsigned long long)e->end,
+		         (unsigned long long)e->waited_at);
+		rc = pl_ctx_report(ctx, "%s", line);
+		if (pl_ctx_remarks_enabled(ctx))
+			pl_ctx_remark(ctx, e->wait, "%s", line);
+	}
+	return rc;
+}
 
 /* Where the simulation of f failed, said as precisely as the SDK's
  * answers allow: the instruction whose time cannot be taken, the done
@@ -68,7 +206,9 @@ static int add_wide(pl_pass_ctx *ctx, const char *stat, u128 v)
 
 static int schedule_run(pl_pass_ctx *ctx, void *state, pl_module *m)
 {
-	(void)state;
+	size_t top = (size_t)*(const int64_t *)state;
+	struct exposed_list worst = {0};
+	uint64_t peak = 0;
 	const pl_cost_model *cm = pl_ctx_cost_model(ctx);
 	u128 makespan = 0, compute = 0, comm = 0, exposed = 0;
 	int prc = pl_module_prepare_counts(m); /* each pair counted once */
@@ -77,13 +217,23 @@ static int schedule_run(pl_pass_ctx *ctx, void *state, pl_module *m)
 	for (size_t fi = 0; fi < pl_module_num_funcs(m); fi++) {
 		const pl_func *f = pl_module_func_at(m, fi);
 		pl_schedule *s;
-		int rc = pl_schedule_new_totals(&s, f, cm);
-		if (rc == PL_ENOMEM)
+		int rc = top ? pl_schedule_new(&s, f, cm) : pl_schedule_new_totals(&s, f, cm);
+		uint64_t fpeak = 0;
+		if (rc == PL_OK && (rc = pl_func_peak_bytes(f, &fpeak)) != PL_OK)
+			pl_schedule_free(s);
+		if (rc == PL_OK && top && (rc = collect_exposed(&worst, f, s)) != PL_OK)
+			pl_schedule_free(s);
+		if (rc == PL_ENOMEM) {
+			free(worst.v);
 			return pass_end_report(ctx, rc, "simulate");
+		}
 		if (rc) {
+			free(worst.v);
 			explain(ctx, f, rc);
 			return rc;
 		}
+		if (fpeak > peak)
+			peak = fpeak;
 		/* 2^64 functions of 2^64 ns cannot be: the sums fit */
 		makespan += pl_schedule_makespan_ns(s);
 		compute += pl_schedule_compute_ns(s);
@@ -106,6 +256,11 @@ static int schedule_run(pl_pass_ctx *ctx, void *state, pl_module *m)
 		rc = add_wide(ctx, "comm_ns", comm);
 	if (rc == PL_OK)
 		rc = add_wide(ctx, "exposed_comm_ns", exposed);
+	if (rc == PL_OK)
+		rc = add_wide(ctx, "peak_bytes", peak);
+	if (rc == PL_OK && top)
+		rc = report_exposed(ctx, &worst, top);
+	free(worst.v);
 	return pass_end_report(ctx, rc, "record the statistics");
 }
 
@@ -114,8 +269,11 @@ static const pl_pass_desc schedule_pass = {
 	.name = "ScheduleEstimate",
 	.summary = "Simulates every function under the cost model: makespan, compute, "
 	           "communication and exposed communication in ns (changes nothing).",
+	.options = schedule_options,
 	.stats = schedule_stats,
+	.create = schedule_create,
 	.run = schedule_run,
+	.destroy = schedule_destroy,
 };
 
 PL_PLUGIN_DEFINE("ScheduleEstimate", PACKAGE_VERSION, "MIT",
