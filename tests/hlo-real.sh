@@ -69,12 +69,12 @@ while read -r st desc; do
 	ok "$st" "combiner table: $desc"
 done <comb.out
 
-# The default pipeline, conf/async.ini (and conf/overlap.ini where the
-# tree has it) on every dump: the result is written as HLO that reads
+# The default pipeline, conf/async.ini, conf/overlap.ini and
+# conf/schedule.ini (where the tree has them) on every dump: the result is written as HLO that reads
 # again.
 for f in "$D"/dumps/*.hlo; do
 	for pipe in "$top_srcdir/conf/default.ini" "$top_srcdir/conf/async.ini" \
-		"$top_srcdir/conf/overlap.ini"; do
+		"$top_srcdir/conf/overlap.ini" "$top_srcdir/conf/schedule.ini"; do
 		[ -f "$pipe" ] || continue
 		run $P -p "$pipe" "$f" -o run.hlo
 		expect_status 0 "$(basename "$pipe") runs on ${f#"$D"/}"

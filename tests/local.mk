@@ -70,6 +70,11 @@ EXTRA_DIST += tests/output.sh
 TESTS += tests/pass_files.sh
 EXTRA_DIST += tests/pass_files.sh
 
+# conf/schedule.ini and LatencyHidingScheduler's promises, on the example
+# and on real steps.
+TESTS += tests/schedule_pipeline.sh
+EXTRA_DIST += tests/schedule_pipeline.sh
+
 # The Timeline pass: golden SVG, trace, size, a browser's rendering.
 TESTS += tests/timeline.sh
 EXTRA_DIST += tests/timeline.sh tests/timeline_check.py tests/timeline_golden

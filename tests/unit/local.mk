@@ -42,6 +42,13 @@ tests_unit_check_cost_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_check_cost_LDADD = $(UNIT_LDADD)
 TESTS += tests/unit/check_cost
 
+# live bytes over an instruction order (pl_func_peak_bytes)
+check_PROGRAMS += tests/unit/check_memory
+tests_unit_check_memory_SOURCES = tests/unit/check_memory.c
+tests_unit_check_memory_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_check_memory_LDADD = $(UNIT_LDADD)
+TESTS += tests/unit/check_memory
+
 check_PROGRAMS += tests/unit/check_files
 tests_unit_check_files_SOURCES = tests/unit/check_files.c
 tests_unit_check_files_CFLAGS = $(UNIT_CFLAGS)
