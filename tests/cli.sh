@@ -327,8 +327,9 @@ expect_status 0 "enabled = false in the file skips a step"
 # ---- stats, reports, remarks, timing ----
 run "$P" $FX --passes=FxOptions,FxOptions --stats-json stats.json "$EX" -o discard.pir
 expect_status 0 "--stats-json"
-echo '{"input": "'"$EX"'", "pipeline": ["FxOptions", "FxOptions"], "stats": {"FxOptions": {"big": 36893488147419103242, "runs": 2}}}' >want.json
-expect_same_file stats.json want.json "stats JSON: exact shape, a pass listed twice summed, values above 2^64 exact"
+line='FxOptions: flag=false count=3 size=1024 label=none mode=fast'
+echo '{"input": "'"$EX"'", "pipeline": ["FxOptions", "FxOptions"], "stats": {"FxOptions": {"big": 36893488147419103242, "runs": 2}}, "reports": {"FxOptions": ["'"$line"'", "'"$line"'"]}}' >want.json
+expect_same_file stats.json want.json "stats JSON: exact shape, a pass listed twice summed, values above 2^64 exact, both runs' report lines"
 run "$P" $FX --passes=FxOptions --stats "$EX" -o discard.pir
 expect_err "===== passline: statistics =====" "--stats prints a table"
 expect_err "18446744073709551621  FxOptions.big   A statistic of 2^64 + 5 per run." "--stats: value, PASS.stat, description aligned"
