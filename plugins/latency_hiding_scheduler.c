@@ -18,7 +18,9 @@
  *     what waits on a collective is overtaken; but when its results would
  *     pass the memory limit, a done that must wait comes first;
  *  4. else a done that must wait: the one whose collective ends first;
- *  5. else a start held back by memory alone.
+ *  5. else a start held back by memory alone;
+ *  6. else a start held back by its stream: the dones that would free
+ *     the stream wait, through a barrier, for that start.
  * So a start goes as early as its operands, its stream and memory allow,
  * and a done as late as there is computation to do before it.
  *
@@ -609,6 +611,20 @@ static bool release_group(struct sched *s, uint32_t g)
 	return heap_push(&s->starts, it.node, it.node);
 }
 
+/* The earliest start waiting for its group's stream, taken past the
+ * limit of collectives in flight: the dones that would free the stream
+ * may wait, through a barrier, for that very start. UINT32_MAX when none
+ * waits. */
+static uint32_t overdue_start(struct sched *s)
+{
+	size_t best = SIZE_MAX;
+	for (size_t g = 0; g < s->ngroups; g++)
+		if (s->groups[g].waiting.n &&
+		    (best == SIZE_MAX || s->groups[g].waiting.v[0].node < s->groups[best].waiting.v[0].node))
+			best = g;
+	return best == SIZE_MAX ? UINT32_MAX : heap_pop(&s->groups[best].waiting).node;
+}
+
 static int list_schedule(struct sched *s, uint64_t limit, uint64_t args_bytes)
 {
 	struct clock c = {.live = args_bytes, .limit = limit};
@@ -640,6 +656,8 @@ static int list_schedule(struct sched *s, uint64_t limit, uint64_t args_bytes)
 			k = heap_pop(&s->dones).node;
 		if (k == UINT32_MAX && s->held_by_memory.n)
 			k = heap_pop(&s->held_by_memory).node;
+		if (k == UINT32_MAX)
+			k = overdue_start(s);
 		if (k == UINT32_MAX)
 			return PL_EINVAL; /* a cycle: the input did not verify */
 		if (!take(s, &c, k, &norder))
