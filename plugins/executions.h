@@ -3,7 +3,8 @@
  * DetailDynInst, ScheduleEstimate) weigh each function by how often it
  * runs: the module's call graph (passline/callgraph.h), built with the
  * pass's trip_counts option, its failures reported, and a remark for each
- * loop that runs and whose trip count is unknown (counted once). */
+ * loop that runs: its trip count and where it comes from, or that it is
+ * unknown (counted once). */
 #ifndef PLUGINS_EXECUTIONS_H
 #define PLUGINS_EXECUTIONS_H
 
@@ -45,13 +46,23 @@ static inline int executions_graph(pl_pass_ctx *ctx, const pl_module *m, pl_call
 		const pl_inst *w = pl_callgraph_loop(cg, i);
 		uint64_t hi = 0, lo = 0;
 		pl_callgraph_executions(cg, pl_inst_func(w), &hi, &lo);
-		if (pl_callgraph_loop_source(cg, i) != PL_TRIP_UNKNOWN || (!hi && !lo))
+		if (!hi && !lo)
+			continue; /* it never runs */
+		const char *name = pl_callgraph_loop_name(cg, i);
+		pl_trip_source src = pl_callgraph_loop_source(cg, i);
+		if (src == PL_TRIP_UNKNOWN) {
+			pl_ctx_remark(ctx, w,
+			              "the trip count of loop '%s' in @%s is unknown: counted as 1 "
+			              "(set it with option trip_counts=%s=N)",
+			              name, pl_func_name(pl_inst_func(w)), name);
 			continue;
-		pl_ctx_remark(ctx, w,
-		              "the trip count of loop '%s' in @%s is unknown: counted as 1 (set it "
-		              "with option trip_counts=%s=N)",
-		              pl_callgraph_loop_name(cg, i), pl_func_name(pl_inst_func(w)),
-		              pl_callgraph_loop_name(cg, i));
+		}
+		pl_ctx_remark(ctx, w, "loop '%s' in @%s: %llu trips (%s)", name,
+		              pl_func_name(pl_inst_func(w)),
+		              (unsigned long long)pl_callgraph_loop_trips(cg, i),
+		              src == PL_TRIP_GIVEN   ? "option trip_counts"
+		              : src == PL_TRIP_KNOWN ? "known_trip_count"
+		                                     : "its counter");
 	}
 	return PL_OK;
 }
