@@ -384,6 +384,15 @@ START_TEST(errors)
 	expect_error("func @main() attributes {entry = true} {\n"
 	             "  %c = hlo.call {hlo_to_apply = \"nowhere\"} : f32[]\n  return\n}\n",
 	             NULL, PL_ENOTFOUND, "@nowhere", true);
+	/* without an entry nothing is counted from calls: a missing callee is
+	 * left out */
+	pl_module *m = parse_pir("func @main() {\n"
+	                         "  %c = hlo.call {hlo_to_apply = \"nowhere\"} : f32[]\n"
+	                         "  return\n}\n");
+	pl_callgraph *cg = graph(m, NULL);
+	ck_assert_uint_eq(pl_callgraph_num_sites(cg), 0);
+	pl_callgraph_free(cg);
+	pl_module_free(m);
 	expect_error("func @main() attributes {entry = true} {\n"
 	             "  %c = hlo.call {hlo_to_apply = \"f\"} : f32[]\n  return\n}\n"
 	             "func @f() {\n  %d = hlo.call {hlo_to_apply = \"main\"} : f32[]\n  return\n}\n",

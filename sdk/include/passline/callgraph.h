@@ -71,8 +71,9 @@ typedef enum pl_trip_source {
  * (errlen bytes, may be NULL) says why and *at (may be NULL) is the
  * instruction at fault or NULL:
  *   PL_EPARSE     trip_counts is not of that form;
- *   PL_ENOTFOUND  a call site names a function m does not have, or
- *                 trip_counts names a loop m does not have;
+ *   PL_ENOTFOUND  a call site names a function m does not have (in a
+ *                 module with an entry; without one such a site is left
+ *                 out), or trip_counts names a loop m does not have;
  *   PL_EINVAL     two functions are marked entry, or a function calls
  *                 itself through the call sites the entry reaches;
  *   PL_ENOMEM.
