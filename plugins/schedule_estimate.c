@@ -17,6 +17,7 @@
 
 #include "executions.h"
 #include "pass_end.h"
+#include "schedule_functions.h"
 
 typedef unsigned __int128 u128;
 
@@ -147,6 +148,10 @@ static int schedule_run(pl_pass_ctx *ctx, void *state, pl_module *m)
 	u128 step = 0;
 	if (rc == PL_OK && pl_callgraph_entry(cg))
 		rc = entry_step(ctx, cg, &step);
+	const char *functions = "";
+	pl_ctx_get_string(ctx, "functions", &functions);
+	if (rc == PL_OK && *functions)
+		rc = schedule_write_functions(ctx, m, cg, functions, (uint64_t)step);
 	pl_callgraph_free(cg);
 	if (rc == PL_ENOMEM)
 		return pass_end_report(ctx, rc, "simulate");
@@ -166,6 +171,9 @@ static int schedule_run(pl_pass_ctx *ctx, void *state, pl_module *m)
 
 static const pl_option_decl schedule_options[] = {
 	EXECUTIONS_OPTION,
+	PL_OPTION_STRING("functions", "",
+	                 "JSON file to write, beside the output, with each function's runs and "
+	                 "figures and the cost model in force (empty: none)."),
 	PL_OPTION_END
 };
 
