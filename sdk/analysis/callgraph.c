@@ -244,11 +244,18 @@ static bool known_trip_count(const pl_inst *w, uint64_t *out)
 	const char *s = attr_str(w, "hlo_backend_config", &len);
 	if (!s)
 		return false;
-	const char *p = strstr(s, "\"known_trip_count\"");
-	if (!p || !(p = strstr(p, "\"n\"")))
+	/* {"known_trip_count":{"n":"N"}}, its quotes maybe escaped (a
+	 * backend_config written as a string) */
+	const char *p = strstr(s, "known_trip_count");
+	if (!p)
 		return false;
-	p += 3;
-	while (*p == ' ' || *p == ':' || *p == '"')
+	p += strlen("known_trip_count");
+	while (*p == ' ' || *p == ':' || *p == '"' || *p == '\\' || *p == '{')
+		p++;
+	if (*p != 'n')
+		return false;
+	p++;
+	while (*p == ' ' || *p == ':' || *p == '"' || *p == '\\')
 		p++;
 	if (*p < '0' || *p > '9')
 		return false;

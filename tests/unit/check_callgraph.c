@@ -241,6 +241,21 @@ START_TEST(known_trip_count)
 	ck_assert_uint_eq(runs(cg, m, "c"), 13);
 	pl_callgraph_free(cg);
 	pl_module_free(m);
+
+	/* the backend config written as a string, its quotes escaped */
+	static const char hlo[] =
+		"HloModule k\n"
+		"b {\n  p = s32[] parameter(0)\n  ROOT q = s32[] negate(p)\n}\n"
+		"c {\n  p = s32[] parameter(0)\n  ROOT t = pred[] constant(true)\n}\n"
+		"ENTRY main {\n  z = s32[] constant(0)\n"
+		"  ROOT w = s32[] while(z), condition=c, body=b, "
+		"backend_config=\"{\\\"known_trip_count\\\":{\\\"n\\\":\\\"7\\\"}}\"\n}\n";
+	m = parse_hlo(hlo);
+	cg = graph(m, NULL);
+	ck_assert_uint_eq(pl_callgraph_loop_trips(cg, 0), 7);
+	ck_assert_int_eq(pl_callgraph_loop_source(cg, 0), PL_TRIP_KNOWN);
+	pl_callgraph_free(cg);
+	pl_module_free(m);
 }
 END_TEST
 
