@@ -9,7 +9,9 @@
  * the domain, sdk/analysis/predicate.c), else num_dynamic_instances. A load or store
  * adds n x the size of its dtype (a load's result, a store's stored value)
  * to Total_bytes_moved; every other instruction adds flops x n to
- * Total_flops, flops being the attribute or the op's default.
+ * Total_flops, flops being the attribute or the op's default. In a module
+ * with an entry each function's totals count times its executions from the
+ * entry (passline/callgraph.h, plugins/executions.h); without one, once.
  * The totals are exact unsigned 128-bit integers, reported as
  * "Total flops: N" and "Total bytes moved: N" and kept as the stats of the
  * same names. A product cannot pass 2^127 (both factors are below 2^64 and
