@@ -21,7 +21,8 @@ CLEANFILES += bench/pl-memory$(EXEEXT)
 bench: all bench/pl-memory$(EXEEXT)
 	srcdir=$(srcdir) builddir=$(builddir) $(SHELL) $(srcdir)/bench/run.sh
 .PHONY: bench
-EXTRA_DIST += bench/run.sh bench/README.md bench/pir-to-mlir.py bench/overlap.sh
+EXTRA_DIST += bench/run.sh bench/README.md bench/pir-to-mlir.py bench/overlap.sh \
+	bench/hlo_dot_flops.py
 
 # make bench also times reading and writing XLA HLO on the largest dumps
 # of HLO_DIR (shared/hlo beside the tree), when that folder exists.

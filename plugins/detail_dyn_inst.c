@@ -9,7 +9,9 @@
  * the domain, sdk/analysis/predicate.c), else num_dynamic_instances. A load or store
  * adds n x the size of its dtype (a load's result, a store's stored value)
  * to Total_bytes_moved; every other instruction adds flops x n to
- * Total_flops, flops being the attribute or the op's default.
+ * Total_flops, flops being the attribute or the op's default. In a module
+ * with an entry each function's totals count times its executions from the
+ * entry (passline/callgraph.h, plugins/executions.h); without one, once.
  * The totals are exact unsigned 128-bit integers, reported as
  * "Total flops: N" and "Total bytes moved: N" and kept as the stats of the
  * same names. A product cannot pass 2^127 (both factors are below 2^64 and
@@ -29,6 +31,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "executions.h"
 #include "labels.h"
 #include "pass_end.h"
 #include "ptr_map.h"
@@ -284,10 +287,25 @@ static int detail_run(pl_pass_ctx *ctx, void *state, pl_module *m)
 	int rc = pl_module_prepare_counts(m);
 	if (rc)
 		return pass_end_report(ctx, rc, "count");
-	for (size_t fi = 0; fi < pl_module_num_funcs(m) && rc == PL_OK; fi++)
-		for (const pl_inst *inst = pl_func_first_inst(pl_module_func_at(m, fi));
-		     inst && rc == PL_OK; inst = pl_inst_next(inst))
-			rc = visit(ctx, &cache, &t, inst);
+	pl_callgraph *cg = NULL;
+	if ((rc = executions_graph(ctx, m, &cg)))
+		return rc;
+	bool weighed = pl_callgraph_entry(cg) != NULL;
+	for (size_t fi = 0; fi < pl_module_num_funcs(m) && rc == PL_OK; fi++) {
+		/* without an entry every function counts once, summed as it goes;
+		 * with one, each function's totals times its executions */
+		const pl_func *f = pl_module_func_at(m, fi);
+		struct totals ft = {0, 0};
+		struct totals *into = weighed ? &ft : &t;
+		for (const pl_inst *inst = pl_func_first_inst(f); inst && rc == PL_OK;
+		     inst = pl_inst_next(inst))
+			rc = visit(ctx, &cache, into, inst);
+		exec_u128 times = 0;
+		if (rc == PL_OK && weighed && (rc = executions_of(ctx, cg, f, &times)) == PL_OK &&
+		    (rc = executions_add(ctx, f, &t.flops, ft.flops, times, "Total_flops")) == PL_OK)
+			rc = executions_add(ctx, f, &t.bytes, ft.bytes, times, "Total_bytes_moved");
+	}
+	pl_callgraph_free(cg);
 	if (rc)
 		return rc;
 
@@ -308,11 +326,19 @@ static int detail_run(pl_pass_ctx *ctx, void *state, pl_module *m)
 	return rc;
 }
 
+static const pl_option_decl detail_options[] = {
+	EXECUTIONS_OPTION,
+	PL_OPTION_END
+};
+
 static const pl_pass_desc detail_pass = {
 	PL_PASS_DESC_INIT,
+	.options = detail_options,
 	.name = "DetailDynInst",
 	.summary = "Exact Total_flops and Total_bytes_moved over the module, honouring "
-	           "domains and predicate masks (changes nothing).",
+	           "domains and predicate masks, each function times its executions from the "
+	           "entry (a sum over functions, each once, only in a module without an "
+	           "entry); changes nothing.",
 	.stats = detail_stats,
 	.run = detail_run,
 };

@@ -13,13 +13,15 @@ plugins_CountOps_la_LDFLAGS = $(PLUGIN_LDFLAGS)
 plugins_CountOps_la_LIBADD = $(PLUGIN_LIBADD)
 
 plugins_LTLIBRARIES += plugins/DynamicInstEstimator.la
-plugins_DynamicInstEstimator_la_SOURCES = plugins/dynamic_inst_estimator.c plugins/ptr_map.h plugins/labels.h
+plugins_DynamicInstEstimator_la_SOURCES = plugins/dynamic_inst_estimator.c plugins/ptr_map.h plugins/labels.h \
+	plugins/executions.h
 plugins_DynamicInstEstimator_la_CFLAGS = $(PLUGIN_CFLAGS)
 plugins_DynamicInstEstimator_la_LDFLAGS = $(PLUGIN_LDFLAGS)
 plugins_DynamicInstEstimator_la_LIBADD = $(PLUGIN_LIBADD)
 
 plugins_LTLIBRARIES += plugins/DetailDynInst.la
-plugins_DetailDynInst_la_SOURCES = plugins/detail_dyn_inst.c plugins/ptr_map.h plugins/labels.h
+plugins_DetailDynInst_la_SOURCES = plugins/detail_dyn_inst.c plugins/ptr_map.h plugins/labels.h \
+	plugins/executions.h
 plugins_DetailDynInst_la_CFLAGS = $(PLUGIN_CFLAGS)
 plugins_DetailDynInst_la_LDFLAGS = $(PLUGIN_LDFLAGS)
 plugins_DetailDynInst_la_LIBADD = $(PLUGIN_LIBADD)
@@ -46,7 +48,8 @@ plugins_CoalesceCCOp_la_LIBADD = $(PLUGIN_LIBADD)
 
 plugins_LTLIBRARIES += plugins/ScheduleEstimate.la
 plugins_ScheduleEstimate_la_SOURCES = plugins/schedule_estimate.c plugins/pass_end.h \
-	plugins/ptr_map.h plugins/labels.h
+	plugins/ptr_map.h plugins/labels.h \
+	plugins/schedule_functions.c plugins/schedule_functions.h plugins/executions.h
 plugins_ScheduleEstimate_la_CFLAGS = $(PLUGIN_CFLAGS)
 plugins_ScheduleEstimate_la_LDFLAGS = $(PLUGIN_LDFLAGS)
 plugins_ScheduleEstimate_la_LIBADD = $(PLUGIN_LIBADD)

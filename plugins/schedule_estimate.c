@@ -21,9 +21,11 @@
 #include <string.h>
 
 #include "../sdk/ir/grow.h"
+#include "executions.h"
 #include "labels.h"
 #include "pass_end.h"
 #include "ptr_map.h"
+#include "schedule_functions.h"
 
 typedef unsigned __int128 u128;
 
@@ -32,15 +34,11 @@ static const pl_stat_decl schedule_stats[] = {
 	PL_STAT("compute_ns", "Compute time, summed (ns)."),
 	PL_STAT("comm_ns", "Collective communication time, summed (ns)."),
 	PL_STAT("exposed_comm_ns", "Communication time compute did not hide, summed (ns)."),
+	PL_STAT("step_ns", "Simulated time of one execution of the entry with its calls (ns)."),
 	PL_STAT("peak_bytes", "The largest peak of live bytes of one function."),
 	PL_STAT_END
 };
 
-static const pl_option_decl schedule_options[] = {
-	PL_OPTION_INT("top_exposed", "0", 0, 1000000,
-	              "Report the N collectives that leave the most communication exposed."),
-	PL_OPTION_END
-};
 
 static int schedule_create(pl_pass_ctx *ctx, void **state)
 {
@@ -204,6 +202,43 @@ static int add_wide(pl_pass_ctx *ctx, const char *stat, u128 v)
 	return v ? pl_ctx_stat_add_wide(ctx, stat, (uint64_t)(v >> 64), (uint64_t)v) : PL_OK;
 }
 
+/* One function's figures, and how often it runs when the module has an
+ * entry. */
+static void remark_function(pl_pass_ctx *ctx, const pl_callgraph *cg, const pl_func *f,
+                            const pl_schedule *s, u128 times)
+{
+	char runs[PL_U128_DEC_BUFSIZE + 32] = "";
+	if (pl_callgraph_entry(cg)) {
+		char n[PL_U128_DEC_BUFSIZE];
+		snprintf(runs, sizeof runs, ", runs %s times",
+		         pl_u128_format((uint64_t)(times >> 64), (uint64_t)times, n));
+	}
+	pl_ctx_remark(ctx, pl_func_first_inst(f),
+	              "@%s: makespan %llu ns, compute %llu ns, communication %llu ns, "
+	              "exposed %llu ns%s",
+	              pl_func_name(f), (unsigned long long)pl_schedule_makespan_ns(s),
+	              (unsigned long long)pl_schedule_compute_ns(s),
+	              (unsigned long long)pl_schedule_comm_ns(s),
+	              (unsigned long long)pl_schedule_exposed_ns(s), runs);
+}
+
+/* The time of one step: the entry simulated with its calls. */
+static int entry_step(pl_pass_ctx *ctx, const pl_callgraph *cg, u128 *out)
+{
+	const pl_func *entry = pl_callgraph_entry(cg);
+	uint64_t t = 0;
+	int rc = pl_callgraph_step_ns(cg, entry, pl_ctx_cost_model(ctx), &t);
+	if (rc == PL_EOVERFLOW)
+		pl_ctx_error(ctx, pl_func_first_inst(entry),
+		             "cannot simulate the step of @%s: it is longer than 2^64 - 1 ns",
+		             pl_func_name(entry));
+	else if (rc && rc != PL_ENOMEM)
+		pl_ctx_error(ctx, pl_func_first_inst(entry), "cannot simulate the step of @%s: %s",
+		             pl_func_name(entry), pl_status_string(rc));
+	*out = t;
+	return rc;
+}
+
 static int schedule_run(pl_pass_ctx *ctx, void *state, pl_module *m)
 {
 	size_t top = (size_t)*(const int64_t *)state;
@@ -214,48 +249,67 @@ static int schedule_run(pl_pass_ctx *ctx, void *state, pl_module *m)
 	int prc = pl_module_prepare_counts(m); /* each pair counted once */
 	if (prc)
 		return pass_end_report(ctx, prc, "count");
-	for (size_t fi = 0; fi < pl_module_num_funcs(m); fi++) {
+	pl_callgraph *cg = NULL;
+	if ((prc = executions_graph(ctx, m, &cg)))
+		return prc;
+	int rc = PL_OK;
+	for (size_t fi = 0; fi < pl_module_num_funcs(m) && rc == PL_OK; fi++) {
 		const pl_func *f = pl_module_func_at(m, fi);
 		pl_schedule *s;
-		int rc = top ? pl_schedule_new(&s, f, cm) : pl_schedule_new_totals(&s, f, cm);
+		exec_u128 times;
+		if ((rc = executions_of(ctx, cg, f, &times)))
+			break;
+		rc = top ? pl_schedule_new(&s, f, cm) : pl_schedule_new_totals(&s, f, cm);
 		uint64_t fpeak = 0;
 		if (rc == PL_OK && (rc = pl_func_peak_bytes(f, &fpeak)) != PL_OK)
 			pl_schedule_free(s);
 		if (rc == PL_OK && top && (rc = collect_exposed(&worst, f, s)) != PL_OK)
 			pl_schedule_free(s);
-		if (rc == PL_ENOMEM) {
-			free(worst.v);
-			return pass_end_report(ctx, rc, "simulate");
-		}
+		if (rc == PL_ENOMEM)
+			break;
 		if (rc) {
-			free(worst.v);
 			explain(ctx, f, rc);
-			return rc;
+			break;
 		}
-		if (fpeak > peak)
+		if (times && fpeak > peak) /* only what runs */
 			peak = fpeak;
-		/* 2^64 functions of 2^64 ns cannot be: the sums fit */
-		makespan += pl_schedule_makespan_ns(s);
-		compute += pl_schedule_compute_ns(s);
-		comm += pl_schedule_comm_ns(s);
-		exposed += pl_schedule_exposed_ns(s);
-		if (pl_ctx_remarks_enabled(ctx))
-			pl_ctx_remark(ctx, pl_func_first_inst(f),
-			              "@%s: makespan %llu ns, compute %llu ns, communication %llu ns, "
-			              "exposed %llu ns",
-			              pl_func_name(f), (unsigned long long)pl_schedule_makespan_ns(s),
-			              (unsigned long long)pl_schedule_compute_ns(s),
-			              (unsigned long long)pl_schedule_comm_ns(s),
-			              (unsigned long long)pl_schedule_exposed_ns(s));
+		/* once each (no entry): 2^64 functions of 2^64 ns cannot be, the
+		 * sums fit; times executions: checked */
+		if ((rc = executions_add(ctx, f, &makespan, pl_schedule_makespan_ns(s), times,
+		                         "makespan_ns")) == PL_OK &&
+		    (rc = executions_add(ctx, f, &compute, pl_schedule_compute_ns(s), times,
+		                         "compute_ns")) == PL_OK &&
+		    (rc = executions_add(ctx, f, &comm, pl_schedule_comm_ns(s), times,
+		                         "comm_ns")) == PL_OK)
+			rc = executions_add(ctx, f, &exposed, pl_schedule_exposed_ns(s), times,
+			                    "exposed_comm_ns");
+		if (rc == PL_OK && pl_ctx_remarks_enabled(ctx))
+			remark_function(ctx, cg, f, s, times);
 		pl_schedule_free(s);
 	}
-	int rc = add_wide(ctx, "makespan_ns", makespan);
+	u128 step = 0;
+	if (rc == PL_OK && pl_callgraph_entry(cg))
+		rc = entry_step(ctx, cg, &step);
+	const char *functions = "";
+	pl_ctx_get_string(ctx, "functions", &functions);
+	if (rc == PL_OK && *functions)
+		rc = schedule_write_functions(ctx, m, cg, functions, (uint64_t)step);
+	pl_callgraph_free(cg);
+	if (rc)
+		free(worst.v);
+	if (rc == PL_ENOMEM)
+		return pass_end_report(ctx, rc, "simulate");
+	if (rc)
+		return rc;
+	rc = add_wide(ctx, "makespan_ns", makespan);
 	if (rc == PL_OK)
 		rc = add_wide(ctx, "compute_ns", compute);
 	if (rc == PL_OK)
 		rc = add_wide(ctx, "comm_ns", comm);
 	if (rc == PL_OK)
 		rc = add_wide(ctx, "exposed_comm_ns", exposed);
+	if (rc == PL_OK)
+		rc = add_wide(ctx, "step_ns", step);
 	if (rc == PL_OK)
 		rc = add_wide(ctx, "peak_bytes", peak);
 	if (rc == PL_OK && top)
@@ -264,12 +318,25 @@ static int schedule_run(pl_pass_ctx *ctx, void *state, pl_module *m)
 	return pass_end_report(ctx, rc, "record the statistics");
 }
 
+static const pl_option_decl schedule_options[] = {
+	EXECUTIONS_OPTION,
+	PL_OPTION_STRING("functions", "",
+	                 "JSON file to write, beside the output, with each function's runs and "
+	                 "figures and the cost model in force (empty: none)."),
+	PL_OPTION_INT("top_exposed", "0", 0, 1000000,
+	              "Report the N collectives that leave the most communication exposed."),
+	PL_OPTION_END
+};
+
 static const pl_pass_desc schedule_pass = {
 	PL_PASS_DESC_INIT,
+	.options = schedule_options,
 	.name = "ScheduleEstimate",
 	.summary = "Simulates every function under the cost model: makespan, compute, "
-	           "communication and exposed communication in ns (changes nothing).",
-	.options = schedule_options,
+	           "communication and exposed communication in ns, each function times its "
+	           "executions from the entry (a sum over functions, each once, only in a "
+	           "module without an entry), and step_ns, the entry with its loops and calls "
+	           "(changes nothing).",
 	.stats = schedule_stats,
 	.create = schedule_create,
 	.run = schedule_run,

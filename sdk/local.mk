@@ -32,8 +32,9 @@ libpassline_la_SOURCES = \
 	sdk/verify/verify.c \
 	sdk/analysis/predicate.c \
 	sdk/analysis/cost.c \
-	sdk/analysis/schedule.c \
-	sdk/analysis/memory.c
+	sdk/analysis/schedule.c sdk/analysis/schedule.h \
+	sdk/analysis/memory.c \
+	sdk/analysis/callgraph.c
 EXTRA_DIST += sdk/README.md sdk/ir/README.md sdk/pass/README.md sdk/text/README.md \
 	sdk/hlo/README.md sdk/verify/README.md sdk/analysis/README.md
 # The library's own headers are named by their folder: "ir/internal.h".
@@ -50,6 +51,7 @@ EXTRA_DIST += sdk/libpassline.sym sdk/passline.pc.in
 
 passlineincludedir = $(includedir)/passline
 passlineinclude_HEADERS = \
+	sdk/include/passline/callgraph.h \
 	sdk/include/passline/common.h \
 	sdk/include/passline/cost.h \
 	sdk/include/passline/diag.h \

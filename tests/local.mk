@@ -127,6 +127,9 @@ EXTRA_DIST += tests/plugin-api.sh
 # The pipeline's cost model: [cost_model], -O cost_model.KEY=VALUE.
 TESTS += tests/cost_model.sh
 EXTRA_DIST += tests/cost_model.sh
+# Loops and calls: trip_counts on the command line, the per-function file.
+TESTS += tests/loops.sh
+EXTRA_DIST += tests/loops.sh tests/loops
 
 # SplitAsyncCCOp at scale (linear, deterministic).
 TESTS += tests/split_async.sh

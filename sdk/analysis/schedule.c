@@ -8,6 +8,7 @@
  * finds its start through its operand's defining instruction). The rows,
  * one per instruction, are only written: a schedule of totals has none.
  */
+#include "analysis/schedule.h"
 #include "ir/internal.h"
 #include "ir/grow.h"
 
@@ -141,7 +142,8 @@ static bool add_u64(uint64_t *acc, uint64_t v)
 	return !__builtin_add_overflow(*acc, v, acc);
 }
 
-static int simulate(pl_schedule *s, const pl_func *f, const pl_cost_model *cm)
+static int simulate(pl_schedule *s, const pl_func *f, const pl_cost_model *cm,
+                    pl_time_hook_ hook, void *arg)
 {
 	struct pl_ht groups = {0};
 	struct starts starts = {0};
@@ -152,7 +154,9 @@ static int simulate(pl_schedule *s, const pl_func *f, const pl_cost_model *cm)
 	for (const pl_inst *inst = f->first; inst && rc == PL_OK; inst = pl_inst_next_(inst), i++) {
 		struct row r = {.inst = inst};
 		uint64_t t;
-		if ((rc = pl_inst_time_ns(inst, cm, &t)))
+		bool handled = false;
+		if ((hook && (rc = hook(inst, arg, &t, &handled))) ||
+		    (!handled && (rc = pl_inst_time_ns(inst, cm, &t))))
 			break;
 		unsigned traits = pl_op_traits(pl_inst_op_(inst));
 		if (traits & PL_TRAIT_COLLECTIVE_DONE) {
@@ -229,7 +233,7 @@ static int schedule_new(pl_schedule **out, const pl_func *f, const pl_cost_model
 			return PL_ENOMEM;
 		}
 	}
-	int rc = simulate(s, f, cm);
+	int rc = simulate(s, f, cm, NULL, NULL);
 	if (rc) {
 		pl_schedule_free(s);
 		return rc;
@@ -246,6 +250,19 @@ int pl_schedule_new(pl_schedule **out, const pl_func *f, const pl_cost_model *cm
 int pl_schedule_new_totals(pl_schedule **out, const pl_func *f, const pl_cost_model *cm)
 {
 	return schedule_new(out, f, cm, false);
+}
+
+int pl_schedule_makespan_hooked_(const pl_func *f, const pl_cost_model *cm,
+                                 pl_time_hook_ hook, void *arg, uint64_t *out)
+{
+	pl_schedule *s = calloc(1, sizeof *s);
+	if (!s)
+		return PL_ENOMEM;
+	int rc = simulate(s, f, cm, hook, arg);
+	if (rc == PL_OK)
+		*out = s->makespan;
+	pl_schedule_free(s);
+	return rc;
 }
 
 void pl_schedule_free(pl_schedule *s)

@@ -49,6 +49,13 @@ tests_unit_check_memory_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_check_memory_LDADD = $(UNIT_LDADD)
 TESTS += tests/unit/check_memory
 
+# the call graph: sites, executions from the entry, trip counts, a step's time
+check_PROGRAMS += tests/unit/check_callgraph
+tests_unit_check_callgraph_SOURCES = tests/unit/check_callgraph.c
+tests_unit_check_callgraph_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_check_callgraph_LDADD = $(UNIT_LDADD)
+TESTS += tests/unit/check_callgraph
+
 check_PROGRAMS += tests/unit/check_files
 tests_unit_check_files_SOURCES = tests/unit/check_files.c
 tests_unit_check_files_CFLAGS = $(UNIT_CFLAGS)

@@ -13,5 +13,6 @@
 #include <passline/plugin.h>
 #include <passline/u128.h>
 #include <passline/cost.h>
+#include <passline/callgraph.h>
 
 #endif
