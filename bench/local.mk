@@ -14,6 +14,7 @@ bench_pl_roundtrip_LDADD = libpassline.la
 EXTRA_PROGRAMS += bench/pl-memory
 bench_pl_memory_SOURCES = bench/pl-memory.c $(libpassline_la_SOURCES)
 bench_pl_memory_CPPFLAGS = $(AM_CPPFLAGS) -I$(srcdir)/sdk
+bench_pl_memory_LDADD = $(LIBM)
 CLEANFILES += bench/pl-memory$(EXEEXT)
 
 # make bench: the benchmark table (see bench/README.md). Not part of make
