@@ -35,3 +35,13 @@ bench-hlo: all
 		$(builddir)/bench/pl-hlo-bench $$(ls -S '$(HLO_DIR)'/dumps/*.hlo | head -n 4); \
 	else echo "bench-hlo: no $(HLO_DIR)/dumps; set HLO_DIR"; fi
 .PHONY: bench-hlo
+
+# make bench-cost: the cost model's presets against the measured tables of
+# ../shared/costmodel beside the tree (or COSTMODEL_DIR=...), each row a
+# one-instruction HLO module through passline (see bench/README.md). A
+# benchmark: the errors are reported, never asserted.
+bench-cost: all
+	COSTMODEL_DIR='$(COSTMODEL_DIR)' python3 $(srcdir)/bench/bench_cost.py \
+		--passline $(builddir)/passline --plugin-dir $(builddir)/plugins/.libs
+.PHONY: bench-cost
+EXTRA_DIST += bench/bench_cost.py bench/fit_cost_model.py bench/cost_model_lib.py

@@ -1,11 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /* sdk/analysis/cost_presets.c — the presets of the cost model.
  *
- * The collective terms and the matmul peaks and floor of h100 and b200 are
- * fitted to measured single collectives and matmuls by
- * bench/fit_cost_model.py (re-run it and paste its table here); the
- * memory bandwidth, f32/f64 peaks and the inter-node terms come from the
- * vendors' datasheets (the measurements are all inside one node). */
+ * Between the BEGIN and END lines, the table bench/fit_cost_model.py
+ * writes (--write): the collective terms, the matmul peaks (fp8, bf16,
+ * tf32), the kernel floor and the memory bandwidth of h100 and b200 are
+ * fitted to measured single collectives and matmuls; the f32 and f64
+ * peaks, NVLink and the inter-node terms come from the vendors' datasheets
+ * (every measurement is inside one node, so the inter-node terms are not
+ * calibrated). A kind's NAN latency or bandwidth takes the general key
+ * (collective.latency_us, intra.link_gb_per_s). */
 #include "analysis/cost_model.h"
 
 #include <math.h>
@@ -16,17 +19,15 @@
 const struct pl_cost_preset pl_cost_presets_[] = {
 	/* BEGIN FITTED PRESETS */
 	{"h100",
-	 "NVIDIA H100 SXM: collectives and matmuls fitted by bench/fit_cost_model.py; "
-	 "memory, f32, f64 and NIC from the datasheet",
-	 {1979, 989, 494, 67, 67, 3350, 2, 8, 450, 0, 50, 5, 10, 0,
-	  KIND(10, 450, 0), KIND(10, 450, 0), KIND(10, 450, 0), KIND(10, 450, 0),
-	  KIND(10, 450, 0), KIND(10, 450, 0)}},
+	 "NVIDIA H100 SXM: collectives, matmul peaks, floor and memory fitted by bench/fit_cost_model.py; f32, f64, NVLink and NIC from the datasheet",
+	 {2614, 784, 283.1, 67, 67, 3350, 5.6, 8, 450, 2, 50, 5, 12.13, 0,
+	  KIND(12.13, 595.8, 865.1), KIND(16.52, 1e+09, 356.8), KIND(12.03, 1493, 249.2),
+	  KIND(24.1, 438.6, 1451), KIND(10.68, 252.9, 0), KIND(NAN, NAN, 0)}},
 	{"b200",
-	 "NVIDIA B200: collectives and matmuls fitted by bench/fit_cost_model.py; "
-	 "memory, f32, f64 and NIC from the datasheet",
-	 {4500, 2250, 1100, 80, 40, 8000, 2, 8, 900, 0, 50, 5, 10, 0,
-	  KIND(10, 900, 0), KIND(10, 900, 0), KIND(10, 900, 0), KIND(10, 900, 0),
-	  KIND(10, 900, 0), KIND(10, 900, 0)}},
+	 "NVIDIA B200: collectives, matmul peaks, floor and memory fitted by bench/fit_cost_model.py; f32, f64, NVLink and NIC from the datasheet",
+	 {2857, 1428, 698.4, 80, 40, 5374, 5.8, 8, 900, 1.5, 50, 5, 24.73, 0,
+	  KIND(23.26, 1281, 1173), KIND(25.97, 1149, 1358), KIND(24.73, 867.8, 858.5),
+	  KIND(30.28, 1e+09, 636.9), KIND(15.98, 442, 0), KIND(NAN, NAN, 0)}},
 	/* END FITTED PRESETS */
 };
 const size_t pl_cost_num_presets_ = sizeof pl_cost_presets_ / sizeof pl_cost_presets_[0];
