@@ -122,6 +122,9 @@ EXTRA_DIST += tests/plugin-api.sh
 # The pipeline's cost model: [cost_model], -O cost_model.KEY=VALUE.
 TESTS += tests/cost_model.sh
 EXTRA_DIST += tests/cost_model.sh
+# The presets on measured rows through passline agree with the fitted formula.
+TESTS += tests/cost_bench.sh
+EXTRA_DIST += tests/cost_bench.sh
 
 # SplitAsyncCCOp at scale (linear, deterministic).
 TESTS += tests/split_async.sh
