@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: MIT */
-/* passline/cost.h — a cost model in integers, the time of an instruction
- * and the simulation of one function's schedule. Added in ABI 1.1.
+/* passline/cost.h — the cost model, the time of an instruction and the
+ * simulation of one function's schedule. Added in ABI 1.1.
  *
- * Everything is exact integer arithmetic in nanoseconds, so that a result
- * can be checked by hand to the nanosecond; see passline-plugin(7) for the
- * model and a worked example.
+ * Times are whole nanoseconds. The model of the four integer keys below
+ * is exact integer arithmetic, so that a result can be checked by hand to
+ * the nanosecond; a preset or a key set by its new name (further below)
+ * counts in decimals and rounds each instruction's time up once. See
+ * passline-pipeline(5) for the formulas and passline-plugin(7).
  */
 #ifndef PASSLINE_COST_H
 #define PASSLINE_COST_H
@@ -50,7 +52,8 @@ PL_API const pl_option_decl *pl_cost_model_key(size_t i);
  * ABI 1.1. */
 PL_API const pl_cost_model *pl_ctx_cost_model(const pl_pass_ctx *ctx);
 
-/* The time of one instruction in ns, exactly:
+/* The time of one instruction in ns. Under the exact integer model (see
+ * pl_cost_model_is_exact), for the SDK's ops, exactly:
  *  - n = pl_inst_masked_dynamic_instances, flops = pl_inst_flops;
  *    a load or store moves n * dtype size bytes (a load's result, a store's
  *    stored value) and computes nothing; every other compute instruction
@@ -64,6 +67,10 @@ PL_API const pl_cost_model *pl_ctx_cost_model(const pl_pass_ctx *ctx);
  *    overflow at any width: ceil((F-1)*B / (F*link_gbps)) resp.
  *    ceil(2*(F-1)*B / (F*link_gbps));
  *  - return, dones, pack and unpack (0-flop data movement): 0.
+ * An op read from XLA HLO also moves the bytes of pl_inst_kernel_bytes
+ * (max of the two ceilings), and XLA's all-to-all, collective-permute and
+ * collective-broadcast are collectives. Under any other model: a roofline
+ * per kernel and a two-tier collective formula, passline-pipeline(5).
  * PL_OK; PL_EOVERFLOW when the result passes UINT64_MAX; the errors of the
  * counts (PL_ETYPE for a malformed attribute, PL_EINVAL for a factor below
  * 1, a load without a result or a store without a stored value). *out is
