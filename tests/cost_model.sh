@@ -165,4 +165,13 @@ expect_out "    preset (one of h100 b200): " "--list-passes lists the presets"
 expect_out "    peak_tflops.bf16 (decimal): " "--list-passes lists a decimal key"
 expect_out "    devices_per_node (int): " "--list-passes lists an integer key"
 
+# ---- DetailDynInst counts the bytes of HLO ops: the exponential reads
+# and writes f32[1024] (8192 bytes), the dynamic slice reads what it writes
+# (2 x 64) and its index (4), the bitcast moves nothing: 8324 ----
+printf 'HloModule m\n\nENTRY main {\n  p = f32[1024]{0} parameter(0)\n  i = s32[] parameter(1)\n  e = f32[1024]{0} exponential(p)\n  b = s32[1024]{0} bitcast(e)\n  ROOT d = s32[16]{0} dynamic-slice(b, i), dynamic_slice_sizes={16}\n}\n' >m.hlo
+run "$P" $PD --passes=DetailDynInst m.hlo -o out.pir --stats-json s.json
+expect_status 0 "DetailDynInst on HLO"
+grep -q '"Total_bytes_moved": 8324' s.json
+ok $? "Total_bytes_moved counts HLO ops by their bytes (8192 + 132)"
+
 done_testing
