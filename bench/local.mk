@@ -14,6 +14,7 @@ bench_pl_roundtrip_LDADD = libpassline.la
 EXTRA_PROGRAMS += bench/pl-memory
 bench_pl_memory_SOURCES = bench/pl-memory.c $(libpassline_la_SOURCES)
 bench_pl_memory_CPPFLAGS = $(AM_CPPFLAGS) -I$(srcdir)/sdk
+bench_pl_memory_LDADD = $(LIBM)
 CLEANFILES += bench/pl-memory$(EXEEXT)
 
 # make bench: the benchmark table (see bench/README.md). Not part of make
@@ -35,3 +36,13 @@ bench-hlo: all
 		$(builddir)/bench/pl-hlo-bench $$(ls -S '$(HLO_DIR)'/dumps/*.hlo | head -n 4); \
 	else echo "bench-hlo: no $(HLO_DIR)/dumps; set HLO_DIR"; fi
 .PHONY: bench-hlo
+
+# make bench-cost: the cost model's presets against the measured tables of
+# ../shared/costmodel beside the tree (or COSTMODEL_DIR=...), each row a
+# one-instruction HLO module through passline (see bench/README.md). A
+# benchmark: the errors are reported, never asserted.
+bench-cost: all
+	COSTMODEL_DIR='$(COSTMODEL_DIR)' python3 $(srcdir)/bench/bench_cost.py \
+		--passline $(builddir)/passline --plugin-dir $(builddir)/plugins/.libs
+.PHONY: bench-cost
+EXTRA_DIST += bench/bench_cost.py bench/fit_cost_model.py bench/cost_model_lib.py

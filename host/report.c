@@ -158,6 +158,32 @@ void stats_print_json(const struct stats *st, const struct pipeline *pl, const c
 	if (st->n)
 		fputc('}', out);
 	fputc('}', out);
+	/* the model in force, every key by its name, when it is not the exact
+	 * integer model of the four old keys (whose keys the pipeline shows) */
+	if (pl->cost_model && !pl_cost_model_is_exact(pl->cost_model)) {
+		fputs(", \"cost_model\": {", out);
+		for (size_t k = 0; k < pl_cost_model_num_params(); k++) {
+			const char *name = pl_cost_model_param_name(k);
+			int kind = pl_cost_model_param_kind(k);
+			char value[64];
+			if (kind == PL_COST_KEY_ALIAS ||
+			    pl_cost_model_format(pl->cost_model, name, value, sizeof value) != PL_OK)
+				continue;
+			if (k)
+				fputs(", ", out);
+			json_string(out, name);
+			fputs(": ", out);
+			if (kind == PL_COST_KEY_TEXT) {
+				if (*value)
+					json_string(out, value);
+				else
+					fputs("null", out);
+			} else {
+				fputs(value, out);
+			}
+		}
+		fputc('}', out);
+	}
 	reports_print_json(pl, out);
 	fputs("}\n", out);
 }

@@ -31,7 +31,10 @@ libpassline_la_SOURCES = \
 	sdk/hlo/hlo.h sdk/hlo/hlo_read.c sdk/hlo/hlo_write.c \
 	sdk/verify/verify.c \
 	sdk/analysis/predicate.c \
-	sdk/analysis/cost.c \
+	sdk/analysis/cost.c sdk/analysis/cost_model.h \
+	sdk/analysis/cost_presets.c \
+	sdk/analysis/cost_time.c \
+	sdk/analysis/cost_groups.c sdk/analysis/cost_groups.h \
 	sdk/analysis/schedule.c sdk/analysis/schedule.h \
 	sdk/analysis/memory.c \
 	sdk/analysis/callgraph.c
@@ -46,6 +49,8 @@ libpassline_la_CFLAGS = $(AM_CFLAGS) -fvisibility=hidden -fno-semantic-interposi
 libpassline_la_LDFLAGS = $(AM_LDFLAGS) -no-undefined \
 	-version-info $(PL_LT_VERSION_INFO) \
 	-Wl,--version-script=$(srcdir)/sdk/libpassline.sym
+# the cost model takes square roots and rounds (libm)
+libpassline_la_LIBADD = $(LIBM)
 EXTRA_libpassline_la_DEPENDENCIES = sdk/libpassline.sym
 EXTRA_DIST += sdk/libpassline.sym sdk/passline.pc.in
 

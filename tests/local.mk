@@ -131,6 +131,10 @@ EXTRA_DIST += tests/cost_model.sh
 TESTS += tests/loops.sh
 EXTRA_DIST += tests/loops.sh tests/loops
 
+# The presets on measured rows through passline agree with the fitted formula.
+TESTS += tests/cost_bench.sh
+EXTRA_DIST += tests/cost_bench.sh
+
 # SplitAsyncCCOp at scale (linear, deterministic).
 TESTS += tests/split_async.sh
 EXTRA_DIST += tests/split_async.sh

@@ -10,6 +10,7 @@
  */
 #include "analysis/schedule.h"
 #include "ir/internal.h"
+#include "analysis/cost_model.h"
 #include "ir/grow.h"
 
 #include <stdlib.h>
@@ -158,8 +159,9 @@ static int simulate(pl_schedule *s, const pl_func *f, const pl_cost_model *cm,
 		if ((hook && (rc = hook(inst, arg, &t, &handled))) ||
 		    (!handled && (rc = pl_inst_time_ns(inst, cm, &t))))
 			break;
-		unsigned traits = pl_op_traits(pl_inst_op_(inst));
-		if (traits & PL_TRAIT_COLLECTIVE_DONE) {
+		enum pl_coll_kind kind;
+		enum pl_comm_role role = pl_comm_role_(inst, &kind);
+		if (role == PL_COMM_DONE) {
 			const struct started *start = start_of(&starts, inst);
 			if (!start) {
 				rc = PL_EINVAL;
@@ -171,7 +173,7 @@ static int simulate(pl_schedule *s, const pl_func *f, const pl_cost_model *cm,
 			c = r.end;
 			if (!add_u64(&s->exposed, r.exposed))
 				rc = PL_EOVERFLOW;
-		} else if (traits & (PL_TRAIT_COLLECTIVE | PL_TRAIT_COLLECTIVE_START)) {
+		} else if (role == PL_COMM_SYNC || role == PL_COMM_START) {
 			const char *name = "";
 			size_t len = 0, g;
 			rc = pl_attrs_get_string(&inst->attrs, "group_id", &name, &len);
@@ -188,7 +190,7 @@ static int simulate(pl_schedule *s, const pl_func *f, const pl_cost_model *cm,
 				break;
 			}
 			*clock = r.end;
-			if (traits & PL_TRAIT_COLLECTIVE_START) {
+			if (role == PL_COMM_START) {
 				rc = add_start(&starts, inst, r.end);
 			} else {
 				r.exposed = r.end - c;

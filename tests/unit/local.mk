@@ -95,5 +95,5 @@ tests_unit_check_split_SOURCES = tests/unit/check_split.c fuzz/split_same.h fuzz
 	$(libpassline_la_SOURCES)
 tests_unit_check_split_CPPFLAGS = $(AM_CPPFLAGS) -I$(srcdir)/sdk
 tests_unit_check_split_CFLAGS = $(UNIT_CFLAGS)
-tests_unit_check_split_LDADD = $(CHECK_LIBS)
+tests_unit_check_split_LDADD = $(CHECK_LIBS) $(LIBM)
 TESTS += tests/unit/check_split

@@ -8,14 +8,20 @@
 // Runs: @main 1, @body 3, @cond 4, @add_red 0.
 // Total_flops = 2 + 3 x 16777218 + 4 x 2 = 50331664;
 // est_inst_count = 3 x (8388608 / 2^23) = 3.
-// Times under the cost model of loop3.args (the defaults) (a compute op ceil(flops / 400000) ns,
-// a collective 10000 + ceil(wire bytes / 100) ns = 10001 here):
-//   @body 1, 1, the all_gather [2, 10003), the contract 42: makespan 10045,
-//     compute 44; @cond makespan 2; @main 1, the while 1, the all_reduce
-//     10001: makespan 10003.
-//   makespan_ns = 10003 + 3 x 10045 + 4 x 2 = 40146; compute_ns = 2 + 3 x 44
-//   + 4 x 2 = 142; comm_ns = exposed = 10001 + 3 x 10001 = 40004;
-//   step_ns = 1 + (3 x 10045 + 4 x 2) + 10001 = 40145.
+// Times under the cost model of loop3.args (the defaults): a compute op
+// ceil(flops / 400000) ns (an HLO op also at least ceil(bytes / 2000): 1
+// here), a constant and a while (they only name or pass values) 0, a
+// collective 10000 + ceil(wire bytes / 100) ns = 10001 here:
+//   @body: the constant 0, the add 1, the all_gather [1, 10002), the
+//     contract 42: makespan 10044, compute 43; @cond: the constant 0, the
+//     compare 1: makespan 1; @main: the constant 0, the while 0, the
+//     all_reduce 10001: makespan 10001.
+//   makespan_ns = 10001 + 3 x 10044 + 4 x 1 = 40137; compute_ns = 0 + 3 x 43
+//   + 4 x 1 = 133; comm_ns = exposed = 10001 + 3 x 10001 = 40004;
+//   step_ns = 0 + (3 x 10044 + 4 x 1) + 10001 = 40137.
+// Total_bytes_moved counts the operand and result bytes of the ops read
+// from HLO (those with hlo_ attributes, constants none): the add 12 x 3,
+// the compare 9 x 4, the all_reduce 64 + 64 = 128: 200.
 func @add_red(%a: f32[], %b: f32[]) {
   %s = hlo.add %a, %b : f32[]
   return %s
