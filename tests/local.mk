@@ -108,6 +108,30 @@ EXTRA_DIST += tests/hlo.sh tests/hlo/step.hlo tests/hlo/step.pir tests/hlo/step.
 	tests/hlo/coalesce.pir tests/hlo/coalesce.out.hlo tests/hlo/combiners.tsv \
 	tests/hlo/tuples.hlo
 
+# HLO that XLA rejects: one module per rule, with the message it gives.
+TESTS += tests/hlo-verify.sh
+EXTRA_DIST += tests/hlo-verify.sh tests/hlo/bad/all-gather-size.err \
+	tests/hlo/bad/all-gather-size.hlo tests/hlo/bad/all-reduce-shape.err \
+	tests/hlo/bad/all-reduce-shape.hlo tests/hlo/bad/broadcast-dimensions.err \
+	tests/hlo/bad/broadcast-dimensions.hlo tests/hlo/bad/call-arguments.err \
+	tests/hlo/bad/call-arguments.hlo tests/hlo/bad/concatenate-sum.err \
+	tests/hlo/bad/concatenate-sum.hlo tests/hlo/bad/dimension-rank.err \
+	tests/hlo/bad/dimension-rank.hlo tests/hlo/bad/dot-contracting.err \
+	tests/hlo/bad/dot-contracting.hlo tests/hlo/bad/elementwise-count.err \
+	tests/hlo/bad/elementwise-count.hlo tests/hlo/bad/elementwise-shapes.err \
+	tests/hlo/bad/elementwise-shapes.hlo tests/hlo/bad/iota-product.err \
+	tests/hlo/bad/iota-product.hlo tests/hlo/bad/missing-to-apply.err \
+	tests/hlo/bad/missing-to-apply.hlo tests/hlo/bad/overlapping-groups.err \
+	tests/hlo/bad/overlapping-groups.hlo tests/hlo/bad/permute-pairs.err \
+	tests/hlo/bad/permute-pairs.hlo tests/hlo/bad/reduce-dimensions.err \
+	tests/hlo/bad/reduce-dimensions.hlo tests/hlo/bad/reduce-scatter-divides.err \
+	tests/hlo/bad/reduce-scatter-divides.hlo tests/hlo/bad/reshape-elements.err \
+	tests/hlo/bad/reshape-elements.hlo tests/hlo/bad/transpose-shape.err \
+	tests/hlo/bad/transpose-shape.hlo tests/hlo/bad/unequal-groups.err \
+	tests/hlo/bad/unequal-groups.hlo tests/hlo/bad/unknown-opcode.err \
+	tests/hlo/bad/unknown-opcode.hlo tests/hlo/bad/while-body.err \
+	tests/hlo/bad/while-body.hlo
+
 # Real XLA HLO, read from HLO_DIR (default: shared/hlo beside the source
 # tree, never copied into it): `make check-real-hlo HLO_DIR=...`.
 HLO_DIR = $(abs_top_srcdir)/../shared/hlo

@@ -14,6 +14,8 @@
  * rejected whole.
  */
 #include "hlo/hlo.h"
+#include "hlo/hlo_opcodes.h"
+#include "hlo/hlo_verify.h"
 #include "ir/grow.h"
 #include "ir/hash_table.h"
 
@@ -983,6 +985,11 @@ static uint32_t parse_inst(struct hr *r, bool nested, unsigned depth)
 	 * spells all-gather */
 	if (memchr(ob, '_', pi.olen))
 		fail(r, ob, "'%.*s' is not an HLO opcode (they have no '_')", (int)pi.olen, ob);
+	if (!pl_hlo_opcode_known_(ob, pi.olen)) {
+		const char *near = pl_hlo_opcode_nearest_(ob, pi.olen);
+		fail(r, ob, "unknown HLO opcode '%.*s'%s%s%s", (int)pi.olen, ob,
+		     near ? " (did you mean '" : "", near ? near : "", near ? "'?)" : "");
+	}
 	r->p = q;
 	expect(r, '(', "'(' after the opcode");
 	pi.op0 = (uint32_t)r->no;
@@ -2799,7 +2806,7 @@ int pl_parse_hlo_buffer(const char *text, size_t len, const char *source_name,
 		pl_diags_add(diags, PL_SEV_ERROR, r->file, line, col, "NUL byte in the text");
 	} else if (setjmp(r->jb) == 0) {
 		parse_module(r);
-		r->status = PL_OK;
+		r->status = pl_hlo_verify_(r->m, r->file, diags);
 	}
 	int rc = r->status;
 	if (rc == PL_ENOMEM)
