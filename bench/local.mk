@@ -19,7 +19,7 @@ CLEANFILES += bench/pl-memory$(EXEEXT)
 # make bench: the benchmark table (see bench/README.md). Not part of make
 # check: speed is measured, never asserted by a test.
 bench: all bench/pl-memory$(EXEEXT)
-	srcdir=$(srcdir) builddir=$(builddir) $(SHELL) $(srcdir)/bench/run.sh
+	srcdir=$(srcdir) builddir=$(builddir) HLO_DIR='$(HLO_DIR)' $(SHELL) $(srcdir)/bench/run.sh
 .PHONY: bench
 EXTRA_DIST += bench/run.sh bench/README.md bench/pir-to-mlir.py bench/overlap.sh
 
