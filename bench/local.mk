@@ -21,7 +21,8 @@ CLEANFILES += bench/pl-memory$(EXEEXT)
 bench: all bench/pl-memory$(EXEEXT)
 	srcdir=$(srcdir) builddir=$(builddir) HLO_DIR='$(HLO_DIR)' $(SHELL) $(srcdir)/bench/run.sh
 .PHONY: bench
-EXTRA_DIST += bench/run.sh bench/README.md bench/pir-to-mlir.py bench/overlap.sh
+EXTRA_DIST += bench/run.sh bench/README.md bench/pir-to-mlir.py bench/overlap.sh \
+	bench/pipelines.sh
 
 # make bench also times reading and writing XLA HLO on the largest dumps
 # of HLO_DIR (shared/hlo beside the tree), when that folder exists.
@@ -34,3 +35,9 @@ bench-hlo: all
 		$(builddir)/bench/pl-hlo-bench $$(ls -S '$(HLO_DIR)'/dumps/*.hlo | head -n 4); \
 	else echo "bench-hlo: no $(HLO_DIR)/dumps; set HLO_DIR"; fi
 .PHONY: bench-hlo
+
+# make bench-pipelines: the shipped pipelines and the other orders of their
+# passes on the real steps of HLO_DIR (bench/pipelines.sh, bench/README.md).
+bench-pipelines: all
+	srcdir=$(srcdir) builddir=$(builddir) HLO_DIR='$(HLO_DIR)' $(SHELL) $(srcdir)/bench/pipelines.sh
+.PHONY: bench-pipelines
