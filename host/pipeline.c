@@ -185,12 +185,12 @@ static char *line_reader(char *str, int num, void *stream)
 		start += 3;
 		n -= 3;
 	}
-	if (st->section == SEC_NONE && stray_byte(st, start, n)) {
+	if (memchr(start, '\0', n)) {
+		ini_error(st, "NUL byte: this is not a pipeline file");
 		st->stop = true;
 		return NULL;
 	}
-	if (memchr(start, '\0', n)) {
-		ini_error(st, "NUL byte: this is not a pipeline file");
+	if (st->section == SEC_NONE && stray_byte(st, start, n)) {
 		st->stop = true;
 		return NULL;
 	}
