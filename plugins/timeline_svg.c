@@ -24,7 +24,7 @@ enum {
 	LANE_H = 28,
 	PITCH = 36,      /* lane to lane */
 	LEGEND_STEP = 150,
-	LABEL_MAX = 18   /* longer group names are cut, in full in a tooltip */
+	LABEL_MAX = 18   /* longer group names get a short label, in full in a tooltip */
 };
 
 /* v hundredths of a pixel, shortest exact form: "120", "120.5", "120.25". */
