@@ -20,10 +20,10 @@ CLEANFILES += bench/pl-memory$(EXEEXT)
 # make bench: the benchmark table (see bench/README.md). Not part of make
 # check: speed is measured, never asserted by a test.
 bench: all bench/pl-memory$(EXEEXT)
-	srcdir=$(srcdir) builddir=$(builddir) $(SHELL) $(srcdir)/bench/run.sh
+	srcdir=$(srcdir) builddir=$(builddir) HLO_DIR='$(HLO_DIR)' $(SHELL) $(srcdir)/bench/run.sh
 .PHONY: bench
 EXTRA_DIST += bench/run.sh bench/README.md bench/pir-to-mlir.py bench/overlap.sh \
-	bench/hlo_dot_flops.py
+	bench/hlo_dot_flops.py bench/pipelines.sh
 
 # make bench also times reading and writing XLA HLO on the largest dumps
 # of HLO_DIR (shared/hlo beside the tree), when that folder exists.
@@ -46,3 +46,9 @@ bench-cost: all
 		--passline $(builddir)/passline --plugin-dir $(builddir)/plugins/.libs
 .PHONY: bench-cost
 EXTRA_DIST += bench/bench_cost.py bench/fit_cost_model.py bench/cost_model_lib.py
+
+# make bench-pipelines: the shipped pipelines and the other orders of their
+# passes on the real steps of HLO_DIR (bench/pipelines.sh, bench/README.md).
+bench-pipelines: all
+	srcdir=$(srcdir) builddir=$(builddir) HLO_DIR='$(HLO_DIR)' $(SHELL) $(srcdir)/bench/pipelines.sh
+.PHONY: bench-pipelines

@@ -143,6 +143,32 @@ static void begin_section(struct ini_state *st, const char *line, size_t n)
 	free(name);
 }
 
+/* Before the first section only blank lines, comments and a section
+ * header may come: a byte that is none of these, invisible ones above all
+ * (a byte-order mark out of place, a zero-width space, a control
+ * character), is named with its line and column. A line starting with a
+ * printable ASCII character is left to the usual messages. */
+static bool stray_byte(struct ini_state *st, const char *line, size_t n)
+{
+	size_t col = 0;
+	while (col < n && (line[col] == ' ' || line[col] == '\t'))
+		col++;
+	if (col == n || line[col] == '\r' || line[col] == ';' || line[col] == '#')
+		return false;
+	unsigned char c = (unsigned char)line[col];
+	if (c > 0x20 && c < 0x7f)
+		return false;
+	/* a byte-order mark opens only the first line, but a kept one names
+	 * its column in the file */
+	size_t shown = col + 1 + (st->line == 1 && line != st->buf ? 3 : 0);
+	ini_error(st, "unexpected byte 0x%02X at %u:%zu before the first section%s", c, st->line,
+	          shown,
+	          c >= 0x80 ? " (an invisible character? only a UTF-8 byte-order mark may open the "
+	                      "file)"
+	                    : "");
+	return true;
+}
+
 static char *line_reader(char *str, int num, void *stream)
 {
 	struct ini_state *st = stream;
@@ -153,8 +179,18 @@ static char *line_reader(char *str, int num, void *stream)
 	size_t n = nl ? (size_t)(nl - start) : st->len - st->pos;
 	st->pos += n + (nl ? 1 : 0);
 	st->line++;
+	/* A UTF-8 byte-order mark, as some editors write, opens the file:
+	 * skipped here, since the section headers are found before inih. */
+	if (st->line == 1 && n >= 3 && memcmp(start, "\xEF\xBB\xBF", 3) == 0) {
+		start += 3;
+		n -= 3;
+	}
 	if (memchr(start, '\0', n)) {
 		ini_error(st, "NUL byte: this is not a pipeline file");
+		st->stop = true;
+		return NULL;
+	}
+	if (st->section == SEC_NONE && stray_byte(st, start, n)) {
 		st->stop = true;
 		return NULL;
 	}

@@ -238,6 +238,18 @@ printf '[passes FxOptions]\n' >p.ini
 check_ini "p.ini:1: error: unknown section [passes FxOptions]; expected [pipeline], [cost_model] or [pass NAME]" "unknown section"
 printf 'count = 1\n' >p.ini
 check_ini "p.ini:1: error: key 'count' outside a section" "key outside a section"
+printf '\357\273\277[pass FxOptions]\ncount = 1\n' >p.ini
+run "$P" $FX -p p.ini --print-pipeline
+expect_status 0 "a UTF-8 byte-order mark opening a pipeline file is skipped"
+expect_out "count = 1" "the pipeline after a byte-order mark is read whole"
+printf '; c\n\357\273\277[pass FxOptions]\n' >p.ini
+check_ini "p.ini:2: error: unexpected byte 0xEF at 2:1 before the first section" "a byte-order mark after the first line"
+printf '\357\273[pass FxOptions]\n' >p.ini
+check_ini "p.ini:1: error: unexpected byte 0xEF at 1:1" "a broken byte-order mark"
+printf '\357\273\277  \342\200\213[pass FxOptions]\n' >p.ini
+check_ini "p.ini:1: error: unexpected byte 0xE2 at 1:6" "a zero-width space after a byte-order mark"
+printf '\033[pass FxOptions]\n' >p.ini
+check_ini "p.ini:1: error: unexpected byte 0x1B at 1:1 before the first section" "a control character before the first section"
 printf '[pass FxOptions]\nthis line has no equals sign\n' >p.ini
 check_ini "p.ini:2: error: syntax error" "a line that is not INI"
 printf '[pass FxOptions]\nenabled = maybe\n' >p.ini
