@@ -71,3 +71,10 @@ plugins_SplitAsyncCCOp_la_SOURCES = plugins/split_async_ccop.c \
 plugins_SplitAsyncCCOp_la_CFLAGS = $(PLUGIN_CFLAGS)
 plugins_SplitAsyncCCOp_la_LDFLAGS = $(PLUGIN_LDFLAGS)
 plugins_SplitAsyncCCOp_la_LIBADD = $(PLUGIN_LIBADD)
+
+plugins_LTLIBRARIES += plugins/XlaCombineCCOp.la
+plugins_XlaCombineCCOp_la_SOURCES = plugins/xla_combine_ccop.c \
+	plugins/ptr_map.h plugins/pass_end.h plugins/labels.h
+plugins_XlaCombineCCOp_la_CFLAGS = $(PLUGIN_CFLAGS)
+plugins_XlaCombineCCOp_la_LDFLAGS = $(PLUGIN_LDFLAGS)
+plugins_XlaCombineCCOp_la_LIBADD = $(PLUGIN_LIBADD)
