@@ -108,11 +108,17 @@ EXTRA_DIST += tests/hlo.sh tests/hlo/step.hlo tests/hlo/step.pir tests/hlo/step.
 HLO_DIR = $(abs_top_srcdir)/../shared/hlo
 EXTRA_DIST += tests/hlo-real.sh
 check-real-hlo: all
-	@$(MAKE) $(AM_MAKEFLAGS) check TESTS=tests/hlo-real.sh HLO_DIR='$(HLO_DIR)'
+	@$(MAKE) $(AM_MAKEFLAGS) check TESTS='tests/hlo-real.sh tests/xla_combine.sh' \
+		HLO_DIR='$(HLO_DIR)'
 .PHONY: check-real-hlo
+
+# XlaCombineCCOp against XLA's own combiner tests (HLO_DIR/xla-tests;
+# skipped without them): the table of counts, XLA's and passline's.
+TESTS += tests/xla_combine.sh
+EXTRA_DIST += tests/xla_combine.sh tests/xla_combine
 # Folders of test data shipped whole. Each sits beside a FOLDER.sh, from
 # which make's built-in rule would otherwise try to "build" the folder.
-tests/e2e tests/golden:
+tests/e2e tests/golden tests/xla_combine:
 	@:
 
 # What plugin authors rely on: errors fail the pass, statistics are named,
