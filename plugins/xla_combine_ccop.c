@@ -634,6 +634,8 @@ static int combine_group(struct combiner *c, int kind, bool async, size_t nmoved
 			res = pl_inst_result(back, 0);
 		}
 		pl_value_replace(pl_inst_result(m, 0), res);
+		if (async) /* the start's result takes the member start's name */
+			pl_value_replace(pl_inst_result(mem->v[i], 0), pl_inst_result(start, i));
 	}
 	for (size_t i = 0; i < n && rc == PL_OK; i++) {
 		if (async)
@@ -664,7 +666,9 @@ static int form_group(struct combiner *c, size_t at)
 	c->members.len = c->dones.len = c->moved.len = 0;
 	size_t nmoved = 0; /* dependants before the last member so far */
 	bool pinned_dependant = false;
+	size_t first_pinned = SIZE_MAX; /* its index in moved */
 	pl_inst *stop = NULL; /* async: walk on to the last member's done */
+	bool past_stop = false;
 	const char *why = NULL;
 	pl_inst *ender = NULL;
 	int rc = PL_OK;
@@ -680,20 +684,21 @@ static int form_group(struct combiner *c, size_t at)
 				why = "a pinned instruction depends on a member";
 			if (why) {
 				ender = i;
-				if (!stop)
+				if (!stop || past_stop)
 					break;
 			} else {
 				cd->taken = true;
 				bytes += cd->bytes;
-				nmoved = c->moved.len;
 				if (!push_inst(&c->members, i) ||
 				    (cd->done && (!push_inst(&c->dones, cd->done) ||
 				                  !ptr_map_put(&c->mdone, cd->done, (void *)(uintptr_t)c->epoch)))) {
 					rc = PL_ENOMEM;
 					break;
 				}
-				if (cd->done && (!stop || pl_inst_position(cd->done) > pl_inst_position(stop)))
+				if (cd->done && (!stop || pl_inst_position(cd->done) > pl_inst_position(stop))) {
 					stop = cd->done;
+					past_stop = false;
+				}
 				if (!cd->done && (rc = set_taint(c, i)) != PL_OK)
 					break;
 				if (c->cfg->count && c->members.len >= c->cfg->count) {
@@ -701,6 +706,8 @@ static int form_group(struct combiner *c, size_t at)
 					if (!stop)
 						break;
 				}
+				if (!cd->done)
+					nmoved = c->moved.len;
 				continue;
 			}
 		}
@@ -708,8 +715,11 @@ static int form_group(struct combiner *c, size_t at)
 			if ((rc = set_taint(c, i)) != PL_OK)
 				break;
 			if (i == stop) {
+				/* the dependants so far lie before the last done */
 				nmoved = c->moved.len;
-				break;
+				past_stop = true;
+				if (why)
+					break;
 			}
 			continue;
 		}
@@ -722,15 +732,18 @@ static int form_group(struct combiner *c, size_t at)
 			break;
 		}
 		if (is_true_attr(pl_attrs_get(pl_inst_attrs_const(i), "pinned")) ||
-		    (pl_inst_traits(i) & PL_TRAIT_TERMINATOR))
+		    (pl_inst_traits(i) & PL_TRAIT_TERMINATOR)) {
+			if (!pinned_dependant)
+				first_pinned = c->moved.len - 1;
 			pinned_dependant = true;
+		}
 	}
 	if (rc == PL_OK && ender && c->remarks && c->members.len)
 		pl_ctx_remark(c->ctx, ender, "%s group of %zu at %%%s ends before %%%s: %s",
 		              kinds[kind].name, c->members.len, inst_label(c->members.v[0]),
 		              inst_label(ender), why);
 	if (rc == PL_OK && c->members.len >= 2) {
-		if (async && pinned_dependant)
+		if (first_pinned < nmoved)
 			return PL_OK; /* a pinned dependant lies before the last done: leave them */
 		rc = combine_group(c, kind, async, nmoved);
 	}
