@@ -112,13 +112,17 @@ check-real-hlo: all
 		HLO_DIR='$(HLO_DIR)'
 .PHONY: check-real-hlo
 
+# passline --compare with the shipped conf/compare-*.ini.
+TESTS += tests/compare.sh
+EXTRA_DIST += tests/compare.sh tests/compare
+
 # XlaCombineCCOp against XLA's own combiner tests (HLO_DIR/xla-tests;
 # skipped without them): the table of counts, XLA's and passline's.
 TESTS += tests/xla_combine.sh
 EXTRA_DIST += tests/xla_combine.sh tests/xla_combine
 # Folders of test data shipped whole. Each sits beside a FOLDER.sh, from
 # which make's built-in rule would otherwise try to "build" the folder.
-tests/e2e tests/golden tests/xla_combine:
+tests/e2e tests/golden tests/xla_combine tests/compare:
 	@:
 
 # What plugin authors rely on: errors fail the pass, statistics are named,
