@@ -146,6 +146,9 @@ tests_overlap_check_SOURCES = tests/overlap-check.c
 tests_overlap_check_LDADD = libpassline.la
 TESTS += tests/overlap.sh
 EXTRA_DIST += tests/overlap.sh
+# XlaCombineCCOp on the same random modules: valid, repeatable, counted.
+TESTS += tests/xla_combine_props.sh
+EXTRA_DIST += tests/xla_combine_props.sh
 
 # conf/overlap.ini end to end on the bundled example.
 TESTS += tests/overlap_pipeline.sh
