@@ -82,3 +82,10 @@ plugins_LatencyHidingScheduler_la_SOURCES = plugins/latency_hiding_scheduler.c \
 plugins_LatencyHidingScheduler_la_CFLAGS = $(PLUGIN_CFLAGS)
 plugins_LatencyHidingScheduler_la_LDFLAGS = $(PLUGIN_LDFLAGS)
 plugins_LatencyHidingScheduler_la_LIBADD = $(PLUGIN_LIBADD)
+
+plugins_LTLIBRARIES += plugins/XlaCombineCCOp.la
+plugins_XlaCombineCCOp_la_SOURCES = plugins/xla_combine_ccop.c \
+	plugins/ptr_map.h plugins/pass_end.h plugins/labels.h
+plugins_XlaCombineCCOp_la_CFLAGS = $(PLUGIN_CFLAGS)
+plugins_XlaCombineCCOp_la_LDFLAGS = $(PLUGIN_LDFLAGS)
+plugins_XlaCombineCCOp_la_LIBADD = $(PLUGIN_LIBADD)

@@ -137,11 +137,21 @@ EXTRA_DIST += tests/hlo-verify.sh tests/hlo/bad/all-gather-size.err \
 HLO_DIR = $(abs_top_srcdir)/../shared/hlo
 EXTRA_DIST += tests/hlo-real.sh
 check-real-hlo: all
-	@$(MAKE) $(AM_MAKEFLAGS) check TESTS=tests/hlo-real.sh HLO_DIR='$(HLO_DIR)'
+	@$(MAKE) $(AM_MAKEFLAGS) check TESTS='tests/hlo-real.sh tests/xla_combine.sh' \
+		HLO_DIR='$(HLO_DIR)'
 .PHONY: check-real-hlo
+
+# passline --compare with the shipped conf/compare-*.ini.
+TESTS += tests/compare.sh
+EXTRA_DIST += tests/compare.sh tests/compare
+
+# XlaCombineCCOp against XLA's own combiner tests (HLO_DIR/xla-tests;
+# skipped without them): the table of counts, XLA's and passline's.
+TESTS += tests/xla_combine.sh
+EXTRA_DIST += tests/xla_combine.sh tests/xla_combine
 # Folders of test data shipped whole. Each sits beside a FOLDER.sh, from
 # which make's built-in rule would otherwise try to "build" the folder.
-tests/e2e tests/golden:
+tests/e2e tests/golden tests/xla_combine tests/compare:
 	@:
 
 # What plugin authors rely on: errors fail the pass, statistics are named,
@@ -172,6 +182,9 @@ tests_overlap_check_SOURCES = tests/overlap-check.c
 tests_overlap_check_LDADD = libpassline.la
 TESTS += tests/overlap.sh
 EXTRA_DIST += tests/overlap.sh
+# XlaCombineCCOp on the same random modules: valid, repeatable, counted.
+TESTS += tests/xla_combine_props.sh
+EXTRA_DIST += tests/xla_combine_props.sh
 
 # conf/overlap.ini end to end on the bundled example.
 TESTS += tests/overlap_pipeline.sh
