@@ -14,14 +14,16 @@ bench_pl_roundtrip_LDADD = libpassline.la
 EXTRA_PROGRAMS += bench/pl-memory
 bench_pl_memory_SOURCES = bench/pl-memory.c $(libpassline_la_SOURCES)
 bench_pl_memory_CPPFLAGS = $(AM_CPPFLAGS) -I$(srcdir)/sdk
+bench_pl_memory_LDADD = $(LIBM)
 CLEANFILES += bench/pl-memory$(EXEEXT)
 
 # make bench: the benchmark table (see bench/README.md). Not part of make
 # check: speed is measured, never asserted by a test.
 bench: all bench/pl-memory$(EXEEXT)
-	srcdir=$(srcdir) builddir=$(builddir) $(SHELL) $(srcdir)/bench/run.sh
+	srcdir=$(srcdir) builddir=$(builddir) HLO_DIR='$(HLO_DIR)' $(SHELL) $(srcdir)/bench/run.sh
 .PHONY: bench
-EXTRA_DIST += bench/run.sh bench/README.md bench/pir-to-mlir.py bench/overlap.sh
+EXTRA_DIST += bench/run.sh bench/README.md bench/pir-to-mlir.py bench/overlap.sh \
+	bench/hlo_dot_flops.py bench/pipelines.sh
 
 # make bench also times reading and writing XLA HLO on the largest dumps
 # of HLO_DIR (shared/hlo beside the tree), when that folder exists.
@@ -34,3 +36,19 @@ bench-hlo: all
 		$(builddir)/bench/pl-hlo-bench $$(ls -S '$(HLO_DIR)'/dumps/*.hlo | head -n 4); \
 	else echo "bench-hlo: no $(HLO_DIR)/dumps; set HLO_DIR"; fi
 .PHONY: bench-hlo
+
+# make bench-cost: the cost model's presets against the measured tables of
+# ../shared/costmodel beside the tree (or COSTMODEL_DIR=...), each row a
+# one-instruction HLO module through passline (see bench/README.md). A
+# benchmark: the errors are reported, never asserted.
+bench-cost: all
+	COSTMODEL_DIR='$(COSTMODEL_DIR)' python3 $(srcdir)/bench/bench_cost.py \
+		--passline $(builddir)/passline --plugin-dir $(builddir)/plugins/.libs
+.PHONY: bench-cost
+EXTRA_DIST += bench/bench_cost.py bench/fit_cost_model.py bench/cost_model_lib.py
+
+# make bench-pipelines: the shipped pipelines and the other orders of their
+# passes on the real steps of HLO_DIR (bench/pipelines.sh, bench/README.md).
+bench-pipelines: all
+	srcdir=$(srcdir) builddir=$(builddir) HLO_DIR='$(HLO_DIR)' $(SHELL) $(srcdir)/bench/pipelines.sh
+.PHONY: bench-pipelines

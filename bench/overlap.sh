@@ -5,7 +5,23 @@
 # function for the whole step, made asynchronous first (HoistFSDPCollectives
 # and SplitAsyncCCOp). Reports the pass's time (median of BENCH_RUNS), its
 # peak memory beyond parse + print of the same module, per instruction,
-# against the targets (< 1 s, < 100 bytes), and conf/overlap.ini whole.
+# against the targets (< 1 s, < 100 bytes), and conf/overlap.ini whole;
+# then the pass with its search limits at 10x and 100x their defaults, on
+# the single-function module and on a real step of $HLO_DIR/dumps.
+# overlap_limits MODULE WHAT: OverlapBucketCCOp with its three search
+# limits (max_coll_distance, max_position_distance,
+# max_consecutive_failures) at 1x, 10x and 100x their defaults; its time
+# stays near-linear in instructions (the search allowance).
+overlap_limits() {
+	for o_x in 1 10 100; do
+		run_config "OverlapBucketCCOp x$o_x" "$1" --passes=OverlapBucketCCOp \
+			-O "OverlapBucketCCOp.max_coll_distance=$((1000 * o_x))" \
+			-O "OverlapBucketCCOp.max_position_distance=$((20 * o_x))" \
+			-O "OverlapBucketCCOp.max_consecutive_failures=$((20 * o_x))"
+		printf '  OverlapBucketCCOp, limits x%s, %s: %.3f s, %s MiB peak\n' \
+			"$o_x" "$2" "$m_pass" "$m_rss"
+	done
+}
 if [ -n "$target_n" ]; then
 	for o_shape in "" --single-function; do
 		"$gen" --target-insts "$target_n" --seed 1 $o_shape -o "$tmp/m.pir"
@@ -23,5 +39,14 @@ if [ -n "$target_n" ]; then
 		printf '    peak memory beyond parse and print: %s bytes per instruction (< 100): %s\n' \
 			"$o_bpi" "$(verdict "$o_bpi" 100)"
 		printf '    conf/overlap.ini, read to print: %.3f s, %s MiB peak\n' "$m_total" "$m_rss"
+		[ -n "$o_shape" ] && overlap_limits "$tmp/async.pir" "the single-function module"
 	done
+fi
+# A real training step, when HLO_DIR has one: made asynchronous, then the
+# limits at 1x, 10x and 100x.
+o_step=${HLO_DIR:-}/dumps/xla-benchmarks__hlo_llama3_8b_bf16_activation_offloading_1x8.hlo
+if [ -f "$o_step" ]; then
+	"$passline" --plugin-dir "$plugins" --passes=HoistFSDPCollectives,SplitAsyncCCOp -q \
+		"$o_step" -o "$tmp/step.hlo"
+	overlap_limits "$tmp/step.hlo" "$(basename "$o_step")"
 fi

@@ -26,7 +26,7 @@ layout=${BENCH_LAYOUT:-}
 passline="$builddir/passline"
 plugins="$builddir/plugins/.libs"
 gen="$builddir/bench/pl-genmodel"
-passes="HoistFSDPCollectives BucketizeCCOp CoalesceCCOp DynamicInstEstimator DetailDynInst SplitAsyncCCOp ScheduleEstimate"
+passes="HoistFSDPCollectives BucketizeCCOp CoalesceCCOp DynamicInstEstimator DetailDynInst SplitAsyncCCOp ScheduleEstimate LatencyHidingScheduler"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/pl-bench.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 mkdir -p "$srcdir/bench/results"

@@ -20,7 +20,7 @@ fuzz_replay_hlo_LDADD = libpassline.la
 check_PROGRAMS += fuzz/replay_halves
 fuzz_replay_halves_SOURCES = fuzz/fuzz_halves.c fuzz/replay_main.c $(libpassline_la_SOURCES)
 fuzz_replay_halves_CPPFLAGS = $(AM_CPPFLAGS) -I$(srcdir)/sdk
-fuzz_replay_halves_LDADD =
+fuzz_replay_halves_LDADD = $(LIBM)
 fuzz_replay_predicate_SOURCES = fuzz/fuzz_predicate.c fuzz/replay_main.c
 fuzz_replay_predicate_LDADD = libpassline.la
 # the pipeline reader and option validation, without main.c

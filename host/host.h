@@ -224,4 +224,22 @@ void pass_files_abort(struct pass_files *pf);
 void crash_install(void);
 void crash_set_current(const char *pass, const char *plugin_path);
 
+/* ---- compare.c ---- */
+/* passline --compare: the input through each pipeline file, one table. */
+struct compare_request {
+	const char *input;
+	const char *const *files;
+	size_t nfiles;
+	char **plugin_dirs;
+	size_t nplugin_dirs;
+	const char *const *overrides, *const *override_origins;
+	size_t noverrides;
+	bool allow_insecure, remarks, verify_each;
+	const char *stats_json; /* NULL: none */
+	/* reads the input afresh into *m (filling d); a PL_ status */
+	int (*read)(void *ud, pl_diags *d, pl_module **m);
+	void *read_ud;
+};
+int compare_run(const struct compare_request *rq);
+
 #endif

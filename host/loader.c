@@ -353,7 +353,26 @@ int loader_list(struct loader *ld, FILE *out)
 	if (first)
 		fprintf(out, "no plugins found in the search path\n");
 	fprintf(out, "\ncost model: [cost_model] in a pipeline file, -O cost_model.KEY=VALUE\n");
-	for (size_t k = 0; k < pl_cost_model_num_keys(); k++)
-		list_option(pl_cost_model_key(k), out);
+	for (size_t k = 0; k < pl_cost_model_num_params(); k++) {
+		const char *name = pl_cost_model_param_name(k);
+		switch (pl_cost_model_param_kind(k)) {
+		case PL_COST_KEY_ALIAS:
+			for (size_t j = 0; j < pl_cost_model_num_keys(); j++)
+				if (strcmp(pl_cost_model_key(j)->name, name) == 0)
+					list_option(pl_cost_model_key(j), out);
+			continue;
+		case PL_COST_KEY_TEXT:
+			fprintf(out, "    %s (one of", name);
+			for (size_t j = 0; j < pl_cost_model_num_presets(); j++)
+				fprintf(out, " %s", pl_cost_model_preset_name(j));
+			fprintf(out, "): %s\n", pl_cost_model_param_help(k));
+			continue;
+		default:
+			break;
+		}
+		fprintf(out, "    %s (%s): %s\n", name,
+		        pl_cost_model_param_kind(k) == PL_COST_KEY_INT ? "int" : "decimal",
+		        pl_cost_model_param_help(k));
+	}
 	return status;
 }

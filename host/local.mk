@@ -4,6 +4,7 @@ bin_PROGRAMS += passline
 passline_SOURCES = \
 	host/host.h \
 	host/atomic.c \
+	host/compare.c \
 	host/crash.c \
 	host/loader.c \
 	host/main.c \

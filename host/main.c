@@ -23,6 +23,9 @@ struct override {
 
 struct cli {
 	const char *pipeline_file;
+	const char **pipeline_files; /* every -p, for --compare */
+	size_t npipeline_files;
+	bool compare;
 	const char *passes;
 	const char *output;
 	const char *stats_json;
@@ -53,6 +56,9 @@ static void help(void)
 		"Pipeline:\n"
 		"  -p, --pipeline FILE     run the pipeline in FILE (INI; see passline-pipeline(5))\n"
 		"      --passes A,B,C      run these passes with default options (empty: none)\n"
+		"      --compare           run INPUT through each -p FILE (repeat -p) and print\n"
+		"                          one table: collectives, buckets, bytes, simulated\n"
+		"                          step, communication and exposed time, pass time\n"
 		"                          without -p or --passes the default pipeline runs:\n"
 		"                          $PASSLINE_DEFAULT_PIPELINE if set, else\n"
 		"                          " INSTALLED_DEFAULT_PIPELINE "\n"
@@ -146,7 +152,8 @@ enum {
 	OPT_CCOP_RS,
 	OPT_CCOP_AR,
 	OPT_INPUT_FORMAT,
-	OPT_OUTPUT_FORMAT
+	OPT_OUTPUT_FORMAT,
+	OPT_COMPARE
 };
 
 static unsigned threads_option; /* -j; 0: host_threads chooses */
@@ -173,6 +180,7 @@ static void parse_cli(int argc, char **argv, struct cli *c)
 		{"version", no_argument, NULL, OPT_VERSION},
 		{"input-format", required_argument, NULL, OPT_INPUT_FORMAT},
 		{"output-format", required_argument, NULL, OPT_OUTPUT_FORMAT},
+		{"compare", no_argument, NULL, OPT_COMPARE},
 		{"internal-ccop-bucketing", optional_argument, NULL, OPT_CCOP},
 		{"internal-ccop-bucketing-allgather-size-in-bytes", required_argument, NULL,
 		 OPT_CCOP_AG},
@@ -188,6 +196,12 @@ static void parse_cli(int argc, char **argv, struct cli *c)
 		switch (opt) {
 		case 'p':
 			c->pipeline_file = optarg;
+			c->pipeline_files = xrealloc(c->pipeline_files, (c->npipeline_files + 1) *
+			                                                    sizeof *c->pipeline_files);
+			c->pipeline_files[c->npipeline_files++] = optarg;
+			break;
+		case OPT_COMPARE:
+			c->compare = true;
 			break;
 		case OPT_PASSES:
 			c->passes = optarg;
@@ -286,6 +300,14 @@ static void parse_cli(int argc, char **argv, struct cli *c)
 	}
 	if (c->pipeline_file && c->passes)
 		usage_error("%s", "-p and --passes cannot be used together");
+	if (c->npipeline_files > 1 && !c->compare)
+		usage_error("%s", "several -p need --compare");
+	if (c->compare && !c->npipeline_files)
+		usage_error("%s", "--compare needs one -p FILE per pipeline to compare");
+	if (c->compare && (c->output || c->print_pipeline || c->list_passes || c->stats ||
+	                   c->print_after_all || c->time_passes))
+		usage_error("%s", "--compare prints a table: -o, --stats, --time-passes, "
+		                  "--print-after-all, --print-pipeline and --list-passes do not apply");
 	bool needs_input = !c->list_passes && !c->print_pipeline;
 	if (optind < argc)
 		c->input = argv[optind++];
@@ -305,6 +327,7 @@ static void free_cli(struct cli *c)
 	}
 	free(c->overrides);
 	free(c->plugin_dirs);
+	free(c->pipeline_files);
 }
 
 static unsigned host_threads(void);
@@ -617,12 +640,38 @@ out:
 	return status;
 }
 
+static int read_for_compare(void *ud, pl_diags *d, pl_module **m)
+{
+	return read_input(ud, d, m);
+}
+
+static int run_compare(struct cli *c)
+{
+	const char **ov = xcalloc(c->noverrides + 1, sizeof *ov);
+	const char **origin = xcalloc(c->noverrides + 1, sizeof *origin);
+	for (size_t k = 0; k < c->noverrides; k++) {
+		ov[k] = c->overrides[k].assignment;
+		origin[k] = c->overrides[k].origin;
+	}
+	struct compare_request rq = {
+		.input = c->input, .files = c->pipeline_files, .nfiles = c->npipeline_files,
+		.plugin_dirs = c->plugin_dirs, .nplugin_dirs = c->nplugin_dirs,
+		.overrides = ov, .override_origins = origin, .noverrides = c->noverrides,
+		.allow_insecure = c->allow_insecure, .remarks = c->remarks,
+		.verify_each = c->verify_each, .stats_json = c->stats_json,
+		.read = read_for_compare, .read_ud = c};
+	int status = compare_run(&rq);
+	free(ov);
+	free(origin);
+	return status;
+}
+
 int main(int argc, char **argv)
 {
 	struct cli c;
 	parse_cli(argc, argv, &c);
 	crash_install();
-	int status = run(&c);
+	int status = c.compare ? run_compare(&c) : run(&c);
 	free_cli(&c);
 	return status;
 }

@@ -143,6 +143,32 @@ static void begin_section(struct ini_state *st, const char *line, size_t n)
 	free(name);
 }
 
+/* Before the first section only blank lines, comments and a section
+ * header may come: a byte that is none of these, invisible ones above all
+ * (a byte-order mark out of place, a zero-width space, a control
+ * character), is named with its line and column. A line starting with a
+ * printable ASCII character is left to the usual messages. */
+static bool stray_byte(struct ini_state *st, const char *line, size_t n)
+{
+	size_t col = 0;
+	while (col < n && (line[col] == ' ' || line[col] == '\t'))
+		col++;
+	if (col == n || line[col] == '\r' || line[col] == ';' || line[col] == '#')
+		return false;
+	unsigned char c = (unsigned char)line[col];
+	if (c > 0x20 && c < 0x7f)
+		return false;
+	/* a byte-order mark opens only the first line, but a kept one names
+	 * its column in the file */
+	size_t shown = col + 1 + (st->line == 1 && line != st->buf ? 3 : 0);
+	ini_error(st, "unexpected byte 0x%02X at %u:%zu before the first section%s", c, st->line,
+	          shown,
+	          c >= 0x80 ? " (an invisible character? only a UTF-8 byte-order mark may open the "
+	                      "file)"
+	                    : "");
+	return true;
+}
+
 static char *line_reader(char *str, int num, void *stream)
 {
 	struct ini_state *st = stream;
@@ -153,8 +179,18 @@ static char *line_reader(char *str, int num, void *stream)
 	size_t n = nl ? (size_t)(nl - start) : st->len - st->pos;
 	st->pos += n + (nl ? 1 : 0);
 	st->line++;
+	/* A UTF-8 byte-order mark, as some editors write, opens the file:
+	 * skipped here, since the section headers are found before inih. */
+	if (st->line == 1 && n >= 3 && memcmp(start, "\xEF\xBB\xBF", 3) == 0) {
+		start += 3;
+		n -= 3;
+	}
 	if (memchr(start, '\0', n)) {
 		ini_error(st, "NUL byte: this is not a pipeline file");
+		st->stop = true;
+		return NULL;
+	}
+	if (st->section == SEC_NONE && stray_byte(st, start, n)) {
 		st->stop = true;
 		return NULL;
 	}
@@ -222,36 +258,31 @@ static char *resolve_relative(const char *dir, const char *value)
 	return abs;
 }
 
-/* Sets a key of the pipeline's cost model from text, validated like a pass
- * option. NULL on success, else the reason (malloc'd). */
+/* Sets a key of the pipeline's cost model from text (a preset's name, a
+ * decimal, or an old integer key). NULL on success, else the reason
+ * (malloc'd). */
 static char *cost_model_assign(struct pipeline *pl, const char *key, const char *value)
 {
-	size_t n = pl_cost_model_num_keys();
-	const pl_option_decl *d = NULL;
-	const char *names[16];
-	for (size_t k = 0; k < n && k < 16; k++) {
-		names[k] = pl_cost_model_key(k)->name;
-		if (strcmp(names[k], key) == 0)
-			d = pl_cost_model_key(k);
+	size_t n = pl_cost_model_num_params();
+	const char *names[64];
+	bool known = false;
+	for (size_t k = 0; k < n && k < 64; k++) {
+		names[k] = pl_cost_model_param_name(k);
+		known = known || strcmp(names[k], key) == 0;
 	}
-	if (!d) {
-		const char *near = closest_match(key, names, n < 16 ? n : 16);
+	if (!known) {
+		const char *near = closest_match(key, names, n < 64 ? n : 64);
 		if (near)
 			return xasprintf("unknown key '%s' in [cost_model] (did you mean '%s'?)", key,
 			                 near);
 		return xasprintf("unknown key '%s' in [cost_model] (see passline --list-passes)",
 		                 key);
 	}
-	char err[256], *canon = NULL;
-	if (pl_option_validate(d, value, &canon, err, sizeof err) != PL_OK)
-		return xasprintf("[cost_model] %s: %s", key, err);
-	if (!pl->cost_model && !(pl->cost_model = pl_cost_model_new())) {
-		free(canon);
+	if (!pl->cost_model && !(pl->cost_model = pl_cost_model_new()))
 		return xstrdup("out of memory");
-	}
-	int rc = pl_cost_model_set(pl->cost_model, key, strtoll(canon, NULL, 10));
-	free(canon);
-	return rc == PL_OK ? NULL : xasprintf("[cost_model] %s: %s", key, pl_status_string(rc));
+	char err[256] = "";
+	int rc = pl_cost_model_set_text(pl->cost_model, key, value, err, sizeof err);
+	return rc == PL_OK ? NULL : xasprintf("[cost_model] %s: %s", key, err);
 }
 
 static int key_handler(void *user, const char *section, const char *name, const char *value)
@@ -557,23 +588,23 @@ static bool print_key(FILE *out, const char *key, const char *value)
 	return true;
 }
 
-/* The keys that differ from their defaults: the others read back the same
- * when left out. */
+/* The preset, then the keys that differ from what it (or the defaults)
+ * gives: the others read back the same when left out. */
 static void print_cost_model(const struct pipeline *pl, FILE *out)
 {
 	if (!pl->cost_model)
 		return;
 	bool header = false;
-	for (size_t k = 0; k < pl_cost_model_num_keys(); k++) {
-		const pl_option_decl *d = pl_cost_model_key(k);
-		int64_t v = 0;
-		pl_cost_model_get(pl->cost_model, d->name, &v);
-		if (v == strtoll(d->default_value, NULL, 10))
+	for (size_t k = 0; k < pl_cost_model_num_params(); k++) {
+		const char *name = pl_cost_model_param_name(k);
+		char value[64];
+		if (!pl_cost_model_is_set(pl->cost_model, name) ||
+		    pl_cost_model_format(pl->cost_model, name, value, sizeof value) != PL_OK)
 			continue;
 		if (!header)
 			fputs("\n[cost_model]\n", out);
 		header = true;
-		fprintf(out, "%s = %" PRId64 "\n", d->name, v);
+		fprintf(out, "%s = %s\n", name, value);
 	}
 }
 

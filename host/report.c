@@ -86,6 +86,45 @@ static void json_string(FILE *out, const char *s)
 	fputc('"', out);
 }
 
+/* ", \"reports\": {PASS: [LINE, ...], ...}": the report lines of every
+ * step that wrote some, in pipeline order (a pass that runs twice has its
+ * lines under one name, in order); nothing when no step wrote one. */
+static void reports_print_json(const struct pipeline *pl, FILE *out)
+{
+	bool any = false;
+	for (size_t k = 0; k < pl->nsteps; k++) {
+		const struct step *s = &pl->steps[k];
+		if (!s->enabled || !s->ctx || !pl_ctx_num_reports(s->ctx))
+			continue;
+		bool seen = false; /* this pass's lines were written with an earlier step's */
+		for (size_t j = 0; j < k && !seen; j++)
+			seen = pl->steps[j].enabled && pl->steps[j].ctx &&
+			       pl_ctx_num_reports(pl->steps[j].ctx) &&
+			       strcmp(pl->steps[j].pass, s->pass) == 0;
+		if (seen)
+			continue;
+		fputs(any ? ", " : ", \"reports\": {", out);
+		any = true;
+		json_string(out, s->pass);
+		fputs(": [", out);
+		bool first = true;
+		for (size_t j = k; j < pl->nsteps; j++) {
+			const struct step *t = &pl->steps[j];
+			if (!t->enabled || !t->ctx || strcmp(t->pass, s->pass) != 0)
+				continue;
+			for (size_t r = 0; r < pl_ctx_num_reports(t->ctx); r++) {
+				if (!first)
+					fputs(", ", out);
+				first = false;
+				json_string(out, pl_ctx_report_at(t->ctx, r));
+			}
+		}
+		fputc(']', out);
+	}
+	if (any)
+		fputc('}', out);
+}
+
 void stats_print_json(const struct stats *st, const struct pipeline *pl, const char *input,
                       FILE *out)
 {
@@ -118,7 +157,35 @@ void stats_print_json(const struct stats *st, const struct pipeline *pl, const c
 	}
 	if (st->n)
 		fputc('}', out);
-	fputs("}}\n", out);
+	fputc('}', out);
+	/* the model in force, every key by its name, when it is not the exact
+	 * integer model of the four old keys (whose keys the pipeline shows) */
+	if (pl->cost_model && !pl_cost_model_is_exact(pl->cost_model)) {
+		fputs(", \"cost_model\": {", out);
+		for (size_t k = 0; k < pl_cost_model_num_params(); k++) {
+			const char *name = pl_cost_model_param_name(k);
+			int kind = pl_cost_model_param_kind(k);
+			char value[64];
+			if (kind == PL_COST_KEY_ALIAS ||
+			    pl_cost_model_format(pl->cost_model, name, value, sizeof value) != PL_OK)
+				continue;
+			if (k)
+				fputs(", ", out);
+			json_string(out, name);
+			fputs(": ", out);
+			if (kind == PL_COST_KEY_TEXT) {
+				if (*value)
+					json_string(out, value);
+				else
+					fputs("null", out);
+			} else {
+				fputs(value, out);
+			}
+		}
+		fputc('}', out);
+	}
+	reports_print_json(pl, out);
+	fputs("}\n", out);
 }
 
 void timing_print(const struct pipeline *pl, const struct timing *t, FILE *out)

@@ -74,12 +74,13 @@ int runner_configure(struct pipeline *pl, pl_diags *diags, bool remarks)
 	return status;
 }
 
+/* Shows the step's report lines; they stay in its context for
+ * --stats-json. */
 static void print_reports(struct step *s)
 {
 	if (!host_quiet)
 		for (size_t j = 0; j < pl_ctx_num_reports(s->ctx); j++)
 			fprintf(stderr, "%s\n", pl_ctx_report_at(s->ctx, j));
-	pl_ctx_clear_reports(s->ctx);
 }
 
 /* Why a step failed: its status, or the error it reported while it

@@ -9,7 +9,13 @@
  * the domain, sdk/analysis/predicate.c), else num_dynamic_instances. A load or store
  * adds n x the size of its dtype (a load's result, a store's stored value)
  * to Total_bytes_moved; every other instruction adds flops x n to
- * Total_flops, flops being the attribute or the op's default.
+ * Total_flops, flops being the attribute or the op's default, and an
+ * instruction read from XLA HLO also adds the bytes of its operands and
+ * results to Total_bytes_moved, as the cost model counts them
+ * (pl_inst_kernel_bytes: naming ops none, slices and gathers what they
+ * read). In a module with an entry each function's totals count times its
+ * executions from the entry (passline/callgraph.h, plugins/executions.h);
+ * without one, once.
  * The totals are exact unsigned 128-bit integers, reported as
  * "Total flops: N" and "Total bytes moved: N" and kept as the stats of the
  * same names. A product cannot pass 2^127 (both factors are below 2^64 and
@@ -29,6 +35,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "executions.h"
 #include "labels.h"
 #include "pass_end.h"
 #include "ptr_map.h"
@@ -194,6 +201,34 @@ static int dict_facts(pl_pass_ctx *ctx, struct cache *c, const pl_inst *inst,
 	return PL_OK;
 }
 
+/* An instruction read from XLA HLO: an hlo.* op, or a known op (a dot's
+ * tensor_contract, a collective) with the attributes the reader keeps. */
+static bool from_hlo(const pl_inst *inst)
+{
+	if (strncmp(pl_inst_opname(inst), "hlo.", 4) == 0)
+		return true;
+	const pl_attrs *d = pl_inst_attrs_const(inst);
+	for (size_t i = 0, n = pl_attrs_count(d); i < n; i++)
+		if (strncmp(pl_attrs_key_at(d, i), "hlo_", 4) == 0)
+			return true;
+	return false;
+}
+
+/* An HLO op moves the bytes of its operands and results, as the cost
+ * model counts them (pl_inst_kernel_bytes); a .pir op that computes moves
+ * none (only loads and stores do). */
+static int add_kernel_bytes(pl_pass_ctx *ctx, struct totals *t, const pl_inst *inst,
+                            unsigned traits)
+{
+	if ((traits & (PL_TRAIT_TERMINATOR | PL_TRAIT_COLLECTIVE_DONE)) || !from_hlo(inst))
+		return PL_OK;
+	uint64_t bytes;
+	int rc = pl_inst_kernel_bytes(inst, &bytes);
+	if (rc)
+		return count_error(ctx, inst, rc, "its operands' and results' bytes");
+	return add_exact(ctx, inst, &t->bytes, bytes, 1, "Total_bytes_moved", "bytes");
+}
+
 /* visit, the way that explains a failure: the dictionary read key by
  * key, so the message says which attribute is wrong. */
 static int visit_reporting(pl_pass_ctx *ctx, struct cache *c, struct totals *t,
@@ -236,7 +271,8 @@ static int visit_reporting(pl_pass_ctx *ctx, struct cache *c, struct totals *t,
 	} else {
 		flops = c->default_flops[op]; /* what pl_inst_flops gives without the attribute */
 	}
-	return add_exact(ctx, inst, &t->flops, (uint64_t)flops, n, "Total_flops", "flops");
+	rc = add_exact(ctx, inst, &t->flops, (uint64_t)flops, n, "Total_flops", "flops");
+	return rc ? rc : add_kernel_bytes(ctx, t, inst, traits);
 }
 
 /* Adds inst's flops or bytes to t. The count and the flops come from the
@@ -263,7 +299,8 @@ static int visit(pl_pass_ctx *ctx, struct cache *c, struct totals *t, const pl_i
 	int64_t flops;
 	if (pl_inst_flops(inst, &flops) != PL_OK)
 		return visit_reporting(ctx, c, t, inst);
-	return add_exact(ctx, inst, &t->flops, (uint64_t)flops, n, "Total_flops", "flops");
+	int rc = add_exact(ctx, inst, &t->flops, (uint64_t)flops, n, "Total_flops", "flops");
+	return rc ? rc : add_kernel_bytes(ctx, t, inst, traits);
 }
 
 static int detail_run(pl_pass_ctx *ctx, void *state, pl_module *m)
@@ -284,10 +321,25 @@ static int detail_run(pl_pass_ctx *ctx, void *state, pl_module *m)
 	int rc = pl_module_prepare_counts(m);
 	if (rc)
 		return pass_end_report(ctx, rc, "count");
-	for (size_t fi = 0; fi < pl_module_num_funcs(m) && rc == PL_OK; fi++)
-		for (const pl_inst *inst = pl_func_first_inst(pl_module_func_at(m, fi));
-		     inst && rc == PL_OK; inst = pl_inst_next(inst))
-			rc = visit(ctx, &cache, &t, inst);
+	pl_callgraph *cg = NULL;
+	if ((rc = executions_graph(ctx, m, &cg)))
+		return rc;
+	bool weighed = pl_callgraph_entry(cg) != NULL;
+	for (size_t fi = 0; fi < pl_module_num_funcs(m) && rc == PL_OK; fi++) {
+		/* without an entry every function counts once, summed as it goes;
+		 * with one, each function's totals times its executions */
+		const pl_func *f = pl_module_func_at(m, fi);
+		struct totals ft = {0, 0};
+		struct totals *into = weighed ? &ft : &t;
+		for (const pl_inst *inst = pl_func_first_inst(f); inst && rc == PL_OK;
+		     inst = pl_inst_next(inst))
+			rc = visit(ctx, &cache, into, inst);
+		exec_u128 times = 0;
+		if (rc == PL_OK && weighed && (rc = executions_of(ctx, cg, f, &times)) == PL_OK &&
+		    (rc = executions_add(ctx, f, &t.flops, ft.flops, times, "Total_flops")) == PL_OK)
+			rc = executions_add(ctx, f, &t.bytes, ft.bytes, times, "Total_bytes_moved");
+	}
+	pl_callgraph_free(cg);
 	if (rc)
 		return rc;
 
@@ -308,11 +360,19 @@ static int detail_run(pl_pass_ctx *ctx, void *state, pl_module *m)
 	return rc;
 }
 
+static const pl_option_decl detail_options[] = {
+	EXECUTIONS_OPTION,
+	PL_OPTION_END
+};
+
 static const pl_pass_desc detail_pass = {
 	PL_PASS_DESC_INIT,
+	.options = detail_options,
 	.name = "DetailDynInst",
 	.summary = "Exact Total_flops and Total_bytes_moved over the module, honouring "
-	           "domains and predicate masks (changes nothing).",
+	           "domains and predicate masks, each function times its executions from the "
+	           "entry (a sum over functions, each once, only in a module without an "
+	           "entry); changes nothing.",
 	.stats = detail_stats,
 	.run = detail_run,
 };

@@ -9,7 +9,9 @@
  * load or store (affine or generic), floored per instruction before
  * summing (two loads of 40000 add 0, not 1). The sum, est_inst_count, runs
  * over every function of the module (the seed keeps it in a class
- * attribute, not per function). Other ops add nothing.
+ * attribute, not per function), each function's part times the times it
+ * runs from the module's entry (passline/callgraph.h; once each in a
+ * module without an entry). Other ops add nothing.
  *
  * Function flags, as the seed sets them: has_reduce when the function has
  * a reduce or rms_norm; has_copy when an affine_store stores (operand 0) the
@@ -25,6 +27,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "executions.h"
 #include "labels.h"
 #include "ptr_map.h"
 
@@ -42,12 +45,14 @@ struct counter {
 	unsigned traits[PL_OP__COUNT]; /* pl_op_traits of each op, asked once */
 };
 
-static int estimate(pl_pass_ctx *ctx, struct counter *c, pl_module *m)
+static int estimate(pl_pass_ctx *ctx, struct counter *c, pl_module *m,
+                    const pl_callgraph *cg)
 {
 	u128 total = 0;
 	for (size_t fi = 0; fi < pl_module_num_funcs(m); fi++) {
 		pl_func *f = pl_module_func_at(m, fi);
 		bool has_copy = false, has_reduce = false;
+		u128 ftotal = 0; /* this function's, once */
 		for (pl_inst *inst = pl_func_first_inst(f); inst; inst = pl_inst_next(inst)) {
 			pl_op op = pl_inst_op(inst);
 			unsigned traits = (unsigned)op < PL_OP__COUNT ? c->traits[op] : pl_op_traits(op);
@@ -68,7 +73,7 @@ static int estimate(pl_pass_ctx *ctx, struct counter *c, pl_module *m)
 					                                : pl_status_string(rc));
 					return rc;
 				}
-				total += n / divisor;
+				ftotal += n / divisor;
 			}
 			if (traits & PL_TRAIT_REDUCE_LIKE)
 				has_reduce = true;
@@ -78,8 +83,13 @@ static int estimate(pl_pass_ctx *ctx, struct counter *c, pl_module *m)
 					has_copy = true;
 			}
 		}
+		exec_u128 times;
+		int rc = executions_of(ctx, cg, f, &times);
+		if (rc == PL_OK)
+			rc = executions_add(ctx, f, &total, ftotal, times, "est_inst_count");
+		if (rc)
+			return rc;
 		pl_attrs *attrs = pl_func_attrs(f);
-		int rc = PL_OK;
 		if (has_copy) /* in the seed's order: a new has_copy comes first */
 			rc = pl_attrs_set_bool(attrs, "has_copy", true);
 		if (rc == PL_OK && has_reduce)
@@ -90,8 +100,9 @@ static int estimate(pl_pass_ctx *ctx, struct counter *c, pl_module *m)
 			return rc;
 		}
 	}
-	/* each instruction adds at most INT64_MAX / 2^16 < 2^47: no 128-bit
-	 * total can wrap, and the context refuses to pass 2^128 - 1 */
+	/* each instruction adds at most INT64_MAX / 2^16 < 2^47 per execution;
+	 * executions_add refuses a total past 2^128 - 1, and so does the
+	 * context */
 	int rc = pl_ctx_stat_add_wide(ctx, "est_inst_count", (uint64_t)(total >> 64),
 	                              (uint64_t)total);
 	if (rc != PL_OK)
@@ -105,15 +116,27 @@ static int estimator_run(pl_pass_ctx *ctx, void *state, pl_module *m)
 	struct counter c;
 	for (int op = 0; op < PL_OP__COUNT; op++)
 		c.traits[op] = pl_op_traits((pl_op)op);
-	int rc = estimate(ctx, &c, m);
+	pl_callgraph *cg = NULL;
+	int rc = executions_graph(ctx, m, &cg);
+	if (rc == PL_OK)
+		rc = estimate(ctx, &c, m, cg);
+	pl_callgraph_free(cg);
 	return rc;
 }
 
+static const pl_option_decl estimator_options[] = {
+	EXECUTIONS_OPTION,
+	PL_OPTION_END
+};
+
 static const pl_pass_desc estimator_pass = {
 	PL_PASS_DESC_INIT,
+	.options = estimator_options,
 	.name = "DynamicInstEstimator",
-	.summary = "Estimates the dynamic instruction count (est_inst_count) and flags "
-	           "copy- and reduce-shaped functions (has_copy, has_reduce).",
+	.summary = "Estimates the dynamic instruction count (est_inst_count: each function "
+	           "times its executions from the entry; a sum over functions, each once, only "
+	           "in a module without an entry) and flags copy- and reduce-shaped functions "
+	           "(has_copy, has_reduce).",
 	.stats = estimator_stats,
 	.run = estimator_run,
 };

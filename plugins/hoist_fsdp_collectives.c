@@ -51,6 +51,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "labels.h"
 #include "pass_end.h"
@@ -144,11 +145,108 @@ static bool is_true(struct attr_key *k, const pl_inst *inst)
 	return a && pl_attr_get_bool(a); /* false unless a boolean true */
 }
 
-static bool operands_all_args(const pl_inst *inst)
+/* Real steps slice and convert a parameter before they gather it
+ * (MaxText gathers convert(param), and a scanned layer
+ * convert(dynamic-slice(params, i))): the gather sees through a small
+ * tree of such operations over arguments, which moves with it. A node of
+ * the tree only converts, re-views or slices (see is_seen_through); its
+ * result is used by nothing but the tree and the gather, so moving it up
+ * moves no other instruction's operand; its other operands are arguments
+ * or constants (instructions without operands) or, for a dynamic-slice,
+ * scalar start indexes computed anyhow; those are dependencies like any
+ * other. Only without max_distance: a distance
+ * bound may be a node of a tree that moves. */
+enum { MAX_TREE = 16 };
+
+struct tree {
+	pl_inst *v[MAX_TREE]; /* operands before users */
+	size_t n;
+};
+
+static bool is_seen_through(struct mover *mv, const pl_inst *inst)
 {
-	for (size_t k = 0; k < pl_inst_num_operands(inst); k++)
-		if (!pl_value_is_arg(pl_inst_operand(inst, k)))
+	static const char *const ops[] = {"hlo.convert", "hlo.bitcast", "hlo.copy", "hlo.reshape",
+	                                  "hlo.bitcast_convert", "hlo.dynamic_slice", "hlo.slice",
+	                                  "hlo.transpose", NULL};
+	if (pl_inst_num_operands(inst) < 1 || pl_inst_num_results(inst) != 1 ||
+	    is_true(&mv->pinned, inst))
+		return false;
+	const char *op = pl_inst_opname(inst);
+	for (size_t k = 0; ops[k]; k++)
+		if (strcmp(op, ops[k]) == 0)
+			return true;
+	return false;
+}
+
+static bool in_tree(const struct tree *t, const pl_inst *i)
+{
+	for (size_t k = 0; k < t->n; k++)
+		if (t->v[k] == i)
+			return true;
+	return false;
+}
+
+/* Whether v is an argument or a constant: nothing to move for it. */
+static bool is_leaf(const pl_value *v)
+{
+	const pl_inst *d = pl_value_def(v);
+	return !d || (pl_inst_num_operands(d) == 0 && pl_inst_num_results(d) == 1 &&
+	              strncmp(pl_inst_opname(d), "hlo.", 4) == 0);
+}
+
+/* Adds to t the nodes that compute v from leaves (operands first); false
+ * when v needs anything else or more than MAX_TREE nodes. */
+static bool grow_tree(struct mover *mv, const pl_value *v, struct tree *t)
+{
+	if (is_leaf(v))
+		return true;
+	pl_inst *d = pl_value_def(v);
+	if (in_tree(t, d))
+		return true;
+	if (!is_seen_through(mv, d) || t->n == MAX_TREE)
+		return false;
+	bool slice = strcmp(pl_inst_opname(d), "hlo.dynamic_slice") == 0;
+	for (size_t k = 0; k < pl_inst_num_operands(d); k++) {
+		const pl_value *o = pl_inst_operand(d, k);
+		/* a scalar start index (a layer's, computed from the loop's
+		 * counter) is a dependency, not part of the tree */
+		if (slice && k > 0 && pl_type_rank(pl_value_type(o)) == 0)
+			continue;
+		if (!grow_tree(mv, o, t))
 			return false;
+	}
+	if (t->n == MAX_TREE)
+		return false;
+	t->v[t->n++] = d;
+	return true;
+}
+
+/* The tree g sees through (t->n == 0 when its operands are leaves), or
+ * false when an operand is neither a leaf nor such a tree. */
+static bool tree_of(struct mover *mv, const pl_inst *g, struct tree *t)
+{
+	t->n = 0;
+	for (size_t k = 0; k < pl_inst_num_operands(g); k++)
+		if (!grow_tree(mv, pl_inst_operand(g, k), t))
+			return false;
+	if (t->n && mv->cfg->max_distance)
+		return false;
+	/* nothing but the tree and g may use a node */
+	for (size_t k = 0; k < t->n; k++)
+		for (pl_use *u = pl_value_first_use(pl_inst_result(t->v[k], 0)); u; u = pl_use_next(u))
+			if (pl_use_user(u) != g && !in_tree(t, pl_use_user(u)))
+				return false;
+	return true;
+}
+
+static bool operands_all_args(struct mover *mv, const pl_inst *inst)
+{
+	struct tree t;
+	for (size_t k = 0; k < pl_inst_num_operands(inst); k++) {
+		const pl_value *v = pl_inst_operand(inst, k);
+		if (!pl_value_is_arg(v))
+			return tree_of(mv, inst, &t);
+	}
 	return true;
 }
 
@@ -156,7 +254,8 @@ static bool operands_all_args(const pl_inst *inst)
  * FSDP one. */
 static bool is_fsdp_all_gather(struct mover *mv, const pl_inst *inst)
 {
-	return (is_true(&mv->fsdp, inst) || operands_all_args(inst)) && !is_true(&mv->pinned, inst);
+	return (is_true(&mv->fsdp, inst) || operands_all_args(mv, inst)) &&
+	       !is_true(&mv->pinned, inst);
 }
 
 static bool is_fsdp_reduce_scatter(struct mover *mv, const pl_inst *inst)
@@ -259,9 +358,21 @@ static int is_fsdp_gather_def(struct mover *mv, const pl_inst *def)
 static pl_inst *hoist_dependency(struct mover *mv, pl_inst *g, bool *oom)
 {
 	pl_inst *anchor = NULL;
+	/* a tree g sees through moves with it: its leaves bind instead */
+	struct tree t;
+	if (tree_of(mv, g, &t))
+		for (size_t k = 0; k < t.n; k++)
+			for (size_t o = 0; o < pl_inst_num_operands(t.v[k]); o++) {
+				pl_value *v = pl_inst_operand(t.v[k], o);
+				if (pl_value_def(v) && !in_tree(&t, pl_value_def(v)))
+					anchor = later_of(anchor, pl_value_def(v));
+				anchor = later_of(anchor, ptr_map_get(&mv->nearest_store, v));
+			}
 	for (size_t k = 0; k < pl_inst_num_operands(g); k++) {
 		pl_value *v = pl_inst_operand(g, k);
 		pl_inst *def = pl_value_def(v);
+		if (def && in_tree(&t, def))
+			continue;
 		if (def) {
 			int fsdp = is_fsdp_gather_def(mv, def);
 			if (fsdp < 0) {
@@ -276,11 +387,57 @@ static pl_inst *hoist_dependency(struct mover *mv, pl_inst *g, bool *oom)
 	return anchor;
 }
 
+/* Why all-gather g is not an FSDP one, as a remark. */
+static void explain_not_fsdp(struct mover *mv, const pl_inst *g)
+{
+	char what[128], which[128];
+	inst_remark_label(g, what, sizeof what);
+	if (is_true(&mv->pinned, g)) {
+		pl_ctx_remark(mv->ctx, g, "left %s %s in place: it is pinned", pl_inst_opname(g), what);
+		return;
+	}
+	for (size_t k = 0; k < pl_inst_num_operands(g); k++) {
+		const pl_value *v = pl_inst_operand(g, k);
+		struct tree t = {.n = 0};
+		if (pl_value_is_arg(v) || grow_tree(mv, v, &t))
+			continue;
+		/* the first node that is neither a leaf nor seen through */
+		const pl_value *at = v;
+		for (int depth = 0; depth < MAX_TREE && pl_value_def(at); depth++) {
+			const pl_inst *d = pl_value_def(at);
+			if (!is_seen_through(mv, d))
+				break;
+			size_t o = 0;
+			while (o < pl_inst_num_operands(d) && is_leaf(pl_inst_operand(d, o)))
+				o++;
+			if (o == pl_inst_num_operands(d))
+				break;
+			at = pl_inst_operand(d, o);
+		}
+		const pl_inst *d = pl_value_def(at);
+		snprintf(which, sizeof which, "%%%s", value_label(at));
+		pl_ctx_remark(mv->ctx, g, "left %s %s in place: not an FSDP gather (no fsdp = true, and "
+		                          "its operand comes from %s = %s, not from an argument through "
+		                          "conversions, reshapes or slices)",
+		              pl_inst_opname(g), what, which, d ? pl_inst_opname(d) : "?");
+		return;
+	}
+	pl_ctx_remark(mv->ctx, g, "left %s %s in place: not an FSDP gather (no fsdp = true, and what "
+	                          "it sees through is used by other instructions too%s)",
+	              pl_inst_opname(g), what,
+	              mv->cfg->max_distance ? ", or max_distance is set" : "");
+}
+
 /* Whether i is what hoisting moves: an FSDP all-gather (or its start). */
 static bool hoist_candidate(struct mover *mv, pl_inst *i, pl_op op)
 {
-	return (op == PL_OP_ALL_GATHER || op == PL_OP_ALL_GATHER_START) &&
-	       is_fsdp_all_gather(mv, i);
+	if (op != PL_OP_ALL_GATHER && op != PL_OP_ALL_GATHER_START)
+		return false;
+	if (is_fsdp_all_gather(mv, i))
+		return true;
+	if (mv->remarks)
+		explain_not_fsdp(mv, i);
+	return false;
 }
 
 static int apply_hoists(struct mover *mv, pl_func *f)
@@ -298,7 +455,17 @@ static int apply_hoists(struct mover *mv, pl_func *f)
 				pl_ctx_remark(mv->ctx, g, "hoisted %s %s to the top of @%s",
 				              pl_inst_opname(g), what, pl_func_name(f));
 		}
-		int rc = pl_inst_move(g, after, after ? PL_AFTER : PL_FIRST);
+		/* the tree it sees through goes first, operands before users */
+		struct tree t;
+		pl_inst *cursor = after;
+		if (tree_of(mv, g, &t))
+			for (size_t c = 0; c < t.n; c++) {
+				int rc = pl_inst_move(t.v[c], cursor, cursor ? PL_AFTER : PL_FIRST);
+				if (rc != PL_OK)
+					return rc;
+				cursor = t.v[c];
+			}
+		int rc = pl_inst_move(g, cursor, cursor ? PL_AFTER : PL_FIRST);
 		if (rc != PL_OK)
 			return rc;
 	}

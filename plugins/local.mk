@@ -13,13 +13,15 @@ plugins_CountOps_la_LDFLAGS = $(PLUGIN_LDFLAGS)
 plugins_CountOps_la_LIBADD = $(PLUGIN_LIBADD)
 
 plugins_LTLIBRARIES += plugins/DynamicInstEstimator.la
-plugins_DynamicInstEstimator_la_SOURCES = plugins/dynamic_inst_estimator.c plugins/ptr_map.h plugins/labels.h
+plugins_DynamicInstEstimator_la_SOURCES = plugins/dynamic_inst_estimator.c plugins/ptr_map.h plugins/labels.h \
+	plugins/executions.h
 plugins_DynamicInstEstimator_la_CFLAGS = $(PLUGIN_CFLAGS)
 plugins_DynamicInstEstimator_la_LDFLAGS = $(PLUGIN_LDFLAGS)
 plugins_DynamicInstEstimator_la_LIBADD = $(PLUGIN_LIBADD)
 
 plugins_LTLIBRARIES += plugins/DetailDynInst.la
-plugins_DetailDynInst_la_SOURCES = plugins/detail_dyn_inst.c plugins/ptr_map.h plugins/labels.h
+plugins_DetailDynInst_la_SOURCES = plugins/detail_dyn_inst.c plugins/ptr_map.h plugins/labels.h \
+	plugins/executions.h
 plugins_DetailDynInst_la_CFLAGS = $(PLUGIN_CFLAGS)
 plugins_DetailDynInst_la_LDFLAGS = $(PLUGIN_LDFLAGS)
 plugins_DetailDynInst_la_LIBADD = $(PLUGIN_LIBADD)
@@ -45,7 +47,9 @@ plugins_CoalesceCCOp_la_LDFLAGS = $(PLUGIN_LDFLAGS)
 plugins_CoalesceCCOp_la_LIBADD = $(PLUGIN_LIBADD)
 
 plugins_LTLIBRARIES += plugins/ScheduleEstimate.la
-plugins_ScheduleEstimate_la_SOURCES = plugins/schedule_estimate.c plugins/pass_end.h
+plugins_ScheduleEstimate_la_SOURCES = plugins/schedule_estimate.c plugins/pass_end.h \
+	plugins/ptr_map.h plugins/labels.h \
+	plugins/schedule_functions.c plugins/schedule_functions.h plugins/executions.h
 plugins_ScheduleEstimate_la_CFLAGS = $(PLUGIN_CFLAGS)
 plugins_ScheduleEstimate_la_LDFLAGS = $(PLUGIN_LDFLAGS)
 plugins_ScheduleEstimate_la_LIBADD = $(PLUGIN_LIBADD)
@@ -71,3 +75,17 @@ plugins_SplitAsyncCCOp_la_SOURCES = plugins/split_async_ccop.c \
 plugins_SplitAsyncCCOp_la_CFLAGS = $(PLUGIN_CFLAGS)
 plugins_SplitAsyncCCOp_la_LDFLAGS = $(PLUGIN_LDFLAGS)
 plugins_SplitAsyncCCOp_la_LIBADD = $(PLUGIN_LIBADD)
+
+plugins_LTLIBRARIES += plugins/LatencyHidingScheduler.la
+plugins_LatencyHidingScheduler_la_SOURCES = plugins/latency_hiding_scheduler.c \
+	plugins/ptr_map.h plugins/pass_end.h plugins/labels.h
+plugins_LatencyHidingScheduler_la_CFLAGS = $(PLUGIN_CFLAGS)
+plugins_LatencyHidingScheduler_la_LDFLAGS = $(PLUGIN_LDFLAGS)
+plugins_LatencyHidingScheduler_la_LIBADD = $(PLUGIN_LIBADD)
+
+plugins_LTLIBRARIES += plugins/XlaCombineCCOp.la
+plugins_XlaCombineCCOp_la_SOURCES = plugins/xla_combine_ccop.c \
+	plugins/ptr_map.h plugins/pass_end.h plugins/labels.h
+plugins_XlaCombineCCOp_la_CFLAGS = $(PLUGIN_CFLAGS)
+plugins_XlaCombineCCOp_la_LDFLAGS = $(PLUGIN_LDFLAGS)
+plugins_XlaCombineCCOp_la_LIBADD = $(PLUGIN_LIBADD)

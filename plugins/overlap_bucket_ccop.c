@@ -51,6 +51,18 @@
 
 __extension__ typedef unsigned __int128 u128;
 
+/* The search allowance of one bucket's growth, in units of work (an edge
+ * a reachability search follows or a use it skips, an event or member a
+ * check walks past, a store compared): this many per instruction of the
+ * function per collective, so that the buckets of a function together
+ * cost at most this many units per instruction (plus as many per
+ * collective) whatever the limits; a search that would pass it answers
+ * "reaches", so the candidate is refused, which is always safe. The
+ * default limits use at most a sixth of it on the benchmark module; ten
+ * and a hundred times them reach it on some buckets there, and still make
+ * the same buckets. */
+#define OV_WORK_PER_INST 1024
+
 static const pl_option_decl overlap_options[] = {
 	PL_OPTION_BOOL("bucket_exposed_first", "true",
 	               "Grow buckets from the least hidden collectives first (else by position)."),
@@ -73,6 +85,11 @@ static const pl_stat_decl overlap_stats[] = {
 	PL_STAT("exposed_ns_after", "Simulated exposed communication after the pass, in ns."),
 	PL_STAT_END
 };
+
+static uint64_t add_sat(uint64_t a, uint64_t b)
+{
+	return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
 
 /* ---- options ---------------------------------------------------------- */
 
@@ -471,6 +488,7 @@ static int find_buckets(struct bucketer *B, const uint32_t *group, size_t n)
 		sort_by_overlap(sorted, B->sort_tmp, n);
 	int rc = cands_build(B, n);
 	struct cands *cd = &B->cands;
+	uint64_t allowance = OV_WORK_PER_INST * (F->n / F->ncoll + 1);
 	for (size_t i = 0; i < n && rc == PL_OK; i++) {
 		uint32_t c0 = sorted[i].coll;
 		struct ov_coll *x0 = &F->colls[c0];
@@ -483,6 +501,7 @@ static int find_buckets(struct bucketer *B, const uint32_t *group, size_t n)
 		cd->skip[i] = (uint32_t)i + 1;
 		struct bucket *b = &B->buckets[B->nbuckets - 1];
 		uint64_t failures = 0;
+		F->work_limit = add_sat(F->work, allowance);
 		size_t end = n - (i + 1) > cfg->max_coll_distance ? i + 1 + cfg->max_coll_distance : n;
 		bool listed = cfg->exposed_first && window_list(B, group, n, i, end);
 		size_t k = 0, prev = i; /* ranks up to prev are checked against the cap */
@@ -495,6 +514,15 @@ static int find_buckets(struct bucketer *B, const uint32_t *group, size_t n)
 				r = next_open(cd, (uint32_t)prev + 1);
 			if (r >= end)
 				break;
+			if (ov_spent(F)) {
+				if (B->remarks)
+					pl_ctx_remark(B->ctx, x0->start,
+					              "stopped growing the bucket of %%%s: its search "
+					              "allowance of %" PRIu64 " units is spent",
+					              inst_label(x0->start), allowance);
+				stopped = true;
+				break;
+			}
 			if (over_cap(B, b, prev + 1, r + 1)) {
 				stopped = true;
 				break;
@@ -531,6 +559,7 @@ static int find_buckets(struct bucketer *B, const uint32_t *group, size_t n)
 			B->nbuckets--;
 		}
 	}
+	F->work_limit = UINT64_MAX;
 	return rc;
 }
 
@@ -629,11 +658,6 @@ out:
 }
 
 /* ---- per function ------------------------------------------------------------- */
-
-static uint64_t add_sat(uint64_t a, uint64_t b)
-{
-	return a > UINT64_MAX - b ? UINT64_MAX : a + b;
-}
 
 /* Collectives of each key, keys of each process group, in order. */
 static int bucket_groups(struct bucketer *B)

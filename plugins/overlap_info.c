@@ -179,6 +179,8 @@ int ov_info_build(struct ov_func *F, pl_func *f, const pl_cost_model *cm,
 		F->stamp_cap = n;
 		F->search = 0;
 	}
+	F->work = 0;
+	F->work_limit = UINT64_MAX;
 	uint32_t head = OV_NONE, tail = OV_NONE;
 	int rc = PL_OK;
 	uint32_t idx = 0;
@@ -277,6 +279,10 @@ static bool is_target(const struct ov_func *F, const struct target *t, uint32_t 
 /* Visits index y: the target ends the search; else y is pushed, once. */
 static int visit(struct ov_func *F, uint32_t y, const struct target *t, bool *found)
 {
+	if (++F->work >= F->work_limit) { /* too costly to answer: as if it reached */
+		*found = true;
+		return PL_OK;
+	}
 	if (F->stamp[y] == F->search)
 		return PL_OK;
 	if (is_target(F, t, y)) {
@@ -321,6 +327,7 @@ static int search_from(struct ov_func *F, const uint32_t *from, size_t nfrom, ui
 		F->search = 1;
 	}
 	F->stack_len = 0;
+	F->work++;
 	int rc = PL_OK;
 	for (size_t k = 0; k < nfrom && rc == PL_OK; k++)
 		rc = visit(F, from[k], &(struct target){.idx = OV_NONE}, found);
@@ -334,6 +341,8 @@ static int search_from(struct ov_func *F, const uint32_t *from, size_t nfrom, ui
 				uint64_t pos = pl_inst_position(pl_use_user(u));
 				if (pos <= bound_pos)
 					rc = visit(F, index_between(F, pos, xi + 1, bound), t, found);
+				else
+					F->work++;
 			}
 		if (*found || rc != PL_OK)
 			break;

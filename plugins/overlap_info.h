@@ -80,7 +80,19 @@ struct ov_func {
 	uint32_t search;
 	uint32_t *stack;
 	size_t stack_len, stack_cap;
+	/* the work the searches did, in edges followed (each search adds its
+	 * own, so the caller can bound what they cost together) */
+	uint64_t work;
+	/* the searches give up, answering "reaches", once work passes this */
+	uint64_t work_limit;
 };
+
+/* Whether the work allowed is spent: the checks then refuse what they
+ * cannot finish, which is always safe. */
+static inline bool ov_spent(const struct ov_func *F)
+{
+	return F->work >= F->work_limit;
+}
 
 /* What the caller does with each collective while the walk is at it (its
  * instructions are in the cache then, and would not be later): start when

@@ -64,6 +64,7 @@ int ov_needs_add(struct bucketer *B, struct needs *nd, uint32_t c)
 			nd->def_v = v;
 		}
 		for (pl_use *u = pl_value_first_use(v); u; u = pl_use_next(u)) {
+			B->F.work++;
 			pl_inst *s = pl_use_user(u);
 			if (!(pl_inst_traits(s) & PL_TRAIT_STORE) || pl_use_operand_index(u) != 1)
 				continue;
@@ -75,6 +76,7 @@ int ov_needs_add(struct bucketer *B, struct needs *nd, uint32_t c)
 	for (size_t k = 0, n = pl_inst_num_results(x->done); k < n; k++) {
 		const pl_value *v = pl_inst_result(x->done, k);
 		for (pl_use *u = pl_value_first_use(v); u; u = pl_use_next(u)) {
+			B->F.work++;
 			uint64_t pos = use_pos_now(B, pl_use_user(u));
 			if (!nd->has_use || pos < nd->min_use) {
 				nd->has_use = true;
@@ -114,9 +116,11 @@ static int needs_merge(struct needs *into, const struct needs *from)
 }
 
 /* A store of nd strictly between a and b (in either order), or NULL. */
-static const struct store_rec *store_between(const struct needs *nd, uint64_t a, uint64_t b)
+static const struct store_rec *store_between(const struct needs *nd, uint64_t a, uint64_t b,
+                                             uint64_t *work)
 {
 	uint64_t lo = a < b ? a : b, hi = a < b ? b : a;
+	*work += nd->nstores;
 	for (size_t k = 0; k < nd->nstores; k++)
 		if (nd->stores[k].pos > lo && nd->stores[k].pos < hi)
 			return &nd->stores[k];
@@ -154,6 +158,7 @@ static int has_ancestor_conflicts(struct bucketer *B, const struct bucket *b, ui
 	for (uint32_t m = b->first; m != OV_NONE && rc == PL_OK; m = F->colls[m].next_member) {
 		struct ov_coll *mc = &F->colls[m];
 		bool r = false;
+		F->work++;
 		if ((rc = ov_reaches_start(F, mc->start_idx, cand, &r)) != PL_OK)
 			break;
 		if (r) {
@@ -350,7 +355,7 @@ static int preserves_hiding_intervals(struct bucketer *B, const struct bucket *b
 	}
 	if (has && !(S < min_hf && max_hl < W)) {
 		for (uint32_t m = cand; m != OV_NONE;
-		     m = m == cand ? b->first : F->colls[m].next_member) {
+		     m = m == cand ? b->first : F->colls[m].next_member, F->work++) {
 			const struct ov_coll *mc = &F->colls[m];
 			if (!mc->nhide)
 				continue;
@@ -382,16 +387,22 @@ static int preserves_hiding_intervals(struct bucketer *B, const struct bucket *b
 	if (rc == PL_OK && has)
 		rc = add_ivl(&B->hides, &B->nhides, &B->hides_cap, (struct ivl){S, min_hf, -1, OV_NONE});
 	for (uint32_t e = B->ev_next[first_start];
-	     rc == PL_OK && e != OV_NONE && ev_idx(B, e) < latest_start;
-	     e = B->ev_next[e])
+	     rc == PL_OK && e != OV_NONE && ev_idx(B, e) < latest_start && !ov_spent(F);
+	     e = B->ev_next[e], F->work++)
 		if ((e >> 1) != cand && F->colls[e >> 1].bucket != cur)
 			rc = add_event_intervals(B, e);
-	for (uint32_t e = B->ev_prev[wev]; rc == PL_OK && e != OV_NONE && ev_idx(B, e) > earliest_wait;
-	     e = B->ev_prev[e])
+	for (uint32_t e = B->ev_prev[wev];
+	     rc == PL_OK && e != OV_NONE && ev_idx(B, e) > earliest_wait && !ov_spent(F);
+	     e = B->ev_prev[e], F->work++)
 		if ((e >> 1) != cand && F->colls[e >> 1].bucket != cur)
 			rc = add_event_intervals(B, e);
 	if (rc != PL_OK)
 		return rc;
+	if (ov_spent(F)) { /* not walked to the end: refused, which is safe */
+		OV_WHY(B, b->first, cand, "the search allowance of the bucket is spent");
+		return PL_OK;
+	}
+	F->work += B->nexecs + B->nhides; /* sorted and searched */
 
 	size_t k = first_enclosed(B);
 	if (k < B->nhides) {
@@ -423,7 +434,7 @@ static bool starts_valid(struct bucketer *B, const struct bucket *b, uint32_t ca
 		}
 	}
 	for (int k = 0; k < 2; k++) {
-		const struct store_rec *st = store_between(nds[k], from[k], spos);
+		const struct store_rec *st = store_between(nds[k], from[k], spos, &B->F.work);
 		if (st) {
 			OV_WHY(B, b->first, cand,
 			    "path exists between starts (store to %%%s at %" PRIu32
@@ -460,7 +471,7 @@ static bool waits_valid(struct bucketer *B, const struct bucket *b, uint32_t can
 		}
 	}
 	for (int k = 0; k < 2; k++) {
-		const struct store_rec *st = store_between(nds[k], spos, wpos);
+		const struct store_rec *st = store_between(nds[k], spos, wpos, &B->F.work);
 		if (st) {
 			OV_WHY(B, b->first, cand,
 			    "path exists between waits (store to %%%s at %" PRIu32

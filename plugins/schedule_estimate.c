@@ -17,6 +17,9 @@
  * once; the computations the kernels call (a reduce's reducer, a fusion's
  * body) then take no time of their own. The statistics say what the model
  * found and the makespan without it.
+ * peak_bytes is the largest peak of live bytes of one function
+ * (pl_func_peak_bytes). With top_exposed = N, the N collectives that leave
+ * the most time exposed are reported (report lines and remarks).
  */
 #include <passline/passline.h>
 
@@ -24,7 +27,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../sdk/ir/grow.h"
+#include "executions.h"
+#include "labels.h"
 #include "pass_end.h"
+#include "ptr_map.h"
+#include "schedule_functions.h"
 
 typedef unsigned __int128 u128;
 
@@ -33,6 +41,8 @@ static const pl_stat_decl schedule_stats[] = {
 	PL_STAT("compute_ns", "Compute time, summed (ns)."),
 	PL_STAT("comm_ns", "Collective communication time, summed (ns)."),
 	PL_STAT("exposed_comm_ns", "Communication time compute did not hide, summed (ns)."),
+	PL_STAT("step_ns", "Simulated time of one execution of the entry with its calls (ns)."),
+	PL_STAT("peak_bytes", "The largest peak of live bytes of one function."),
 	PL_STAT("kernels", "Kernels of the functions the fusion model costed."),
 	PL_STAT("kernel_bytes", "Bytes those kernels move across their boundaries."),
 	PL_STAT("unfused_makespan_ns",
@@ -43,14 +53,129 @@ static const pl_stat_decl schedule_stats[] = {
 
 static const char *const fusion_choices[] = {"auto", "on", "off", NULL};
 
-static const pl_option_decl schedule_options[] = {
-	PL_OPTION_ENUM("fusion", "auto", fusion_choices,
-	               "Cost functions as the kernels of the fusion model: on, off, or auto "
-	               "(on for an HLO function without fusion instructions)."),
-	PL_OPTION_INT("kernel_floor_ns", "1000", 0, INT64_MAX,
-	              "Time every kernel of the fusion model takes at least (ns)."),
-	PL_OPTION_END
+
+static int schedule_create(pl_pass_ctx *ctx, void **state)
+{
+	int64_t *top = malloc(sizeof *top);
+	if (!top)
+		return PL_ENOMEM;
+	int rc = pl_ctx_get_int(ctx, "top_exposed", top);
+	if (rc != PL_OK) {
+		free(top);
+		return rc;
+	}
+	*state = top;
+	return PL_OK;
+}
+
+static void schedule_destroy(pl_pass_ctx *ctx, void *state)
+{
+	(void)ctx;
+	free(state);
+}
+
+/* ---- the collectives that leave the most exposed ---- */
+
+struct exposed {
+	const pl_func *f;
+	const pl_inst *wait; /* the done or synchronous collective */
+	const pl_inst *coll; /* the start or synchronous collective */
+	uint64_t ns, begin, end, waited_at;
+	const char *group;
+	size_t seq; /* order of collection: ties keep it */
 };
+
+struct exposed_list {
+	struct exposed *v;
+	size_t n, cap;
+};
+
+/* Adds f's exposed collectives (s has rows) to l. */
+static int collect_exposed(struct exposed_list *l, const pl_func *f, const pl_schedule *s)
+{
+	struct ptr_map row_of = {0}; /* start -> its row + 1 */
+	size_t n = pl_schedule_num_insts(s);
+	int rc = PL_OK;
+	for (size_t r = 0; r < n && rc == PL_OK; r++) {
+		const pl_inst *i = pl_schedule_inst(s, r);
+		if ((pl_inst_traits(i) & PL_TRAIT_COLLECTIVE_START) &&
+		    !ptr_map_put(&row_of, i, (void *)(uintptr_t)(r + 1)))
+			rc = PL_ENOMEM;
+	}
+	for (size_t r = 0; r < n && rc == PL_OK; r++) {
+		uint64_t ns = pl_schedule_inst_exposed_ns(s, r);
+		if (!ns)
+			continue;
+		if (!PL_GROW(l->v, l->cap, l->n + 1)) {
+			rc = PL_ENOMEM;
+			break;
+		}
+		const pl_inst *w = pl_schedule_inst(s, r);
+		size_t cr = r; /* the collective's row */
+		if ((pl_inst_traits(w) & PL_TRAIT_COLLECTIVE_DONE) && pl_inst_num_operands(w)) {
+			size_t found = (size_t)(uintptr_t)ptr_map_get(
+			        &row_of, pl_value_def(pl_inst_operand(w, 0)));
+			if (found)
+				cr = found - 1;
+		}
+		const pl_inst *c = pl_schedule_inst(s, cr);
+		const char *group = NULL; /* the module's: valid after s is freed */
+		if (pl_attrs_get_string(pl_inst_attrs_const(c), "group_id", &group, NULL) != PL_OK)
+			group = "";
+		l->v[l->n] = (struct exposed){f, w, c, ns, pl_schedule_begin_ns(s, cr),
+		                              pl_schedule_end_ns(s, cr), pl_schedule_end_ns(s, r) - ns,
+		                              group, l->n};
+		l->n++;
+	}
+	ptr_map_free(&row_of);
+	return rc;
+}
+
+/* Most exposed first; ties in the order they were collected. */
+static int by_exposed(const void *a, const void *b)
+{
+	const struct exposed *x = a, *y = b;
+	if (x->ns != y->ns)
+		return x->ns < y->ns ? 1 : -1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+static uint64_t result_bytes(const pl_inst *i)
+{
+	uint64_t sum = 0;
+	for (size_t r = 0; r < pl_inst_num_results(i); r++) {
+		uint64_t b = 0;
+		if (pl_type_num_bytes(pl_value_type(pl_inst_result(i, r)), &b) == PL_OK)
+			sum += b;
+	}
+	return sum;
+}
+
+/* One report line and one remark for each of the top most exposed. */
+static int report_exposed(pl_pass_ctx *ctx, struct exposed_list *l, size_t top)
+{
+	qsort(l->v, l->n, sizeof *l->v, by_exposed);
+	int rc = PL_OK;
+	for (size_t k = 0; k < l->n && k < top && rc == PL_OK; k++) {
+		const struct exposed *e = &l->v[k];
+		char name[96];
+		inst_remark_label(e->wait, name, sizeof name);
+		char line[512];
+		/* a group of many devices is cut: its start tells it apart */
+		bool cut = strlen(e->group) > 48;
+		snprintf(line, sizeof line,
+		         "exposed #%zu: %s in @%s: %llu ns exposed (%s, %llu bytes, group \"%.48s%s\"; "
+		         "on its stream from %llu to %llu ns, waited for from %llu ns)",
+		         k + 1, name, pl_func_name(e->f), (unsigned long long)e->ns,
+		         pl_inst_opname(e->coll), (unsigned long long)result_bytes(e->coll), e->group,
+		         cut ? "..." : "", (unsigned long long)e->begin, (unsigned long long)e->end,
+		         (unsigned long long)e->waited_at);
+		rc = pl_ctx_report(ctx, "%s", line);
+		if (pl_ctx_remarks_enabled(ctx))
+			pl_ctx_remark(ctx, e->wait, "%s", line);
+	}
+	return rc;
+}
 
 /* Where the simulation of f failed, said as precisely as the SDK's
  * answers allow: the instruction whose time cannot be taken, the done
@@ -234,172 +359,222 @@ static void remark_kernel(pl_pass_ctx *ctx, const pl_func *f, const pl_fusion *f
 	              n ? list : "(none)");
 }
 
+/* One function's figures, and how often it runs when the module has an
+ * entry. */
+static void remark_function(pl_pass_ctx *ctx, const pl_callgraph *cg, const pl_func *f,
+                            const pl_schedule *s, u128 times)
+{
+	char runs[PL_U128_DEC_BUFSIZE + 32] = "";
+	if (pl_callgraph_entry(cg)) {
+		char n[PL_U128_DEC_BUFSIZE];
+		snprintf(runs, sizeof runs, ", runs %s times",
+		         pl_u128_format((uint64_t)(times >> 64), (uint64_t)times, n));
+	}
+	pl_ctx_remark(ctx, pl_func_first_inst(f),
+	              "@%s: makespan %llu ns, compute %llu ns, communication %llu ns, "
+	              "exposed %llu ns%s",
+	              pl_func_name(f), (unsigned long long)pl_schedule_makespan_ns(s),
+	              (unsigned long long)pl_schedule_compute_ns(s),
+	              (unsigned long long)pl_schedule_comm_ns(s),
+	              (unsigned long long)pl_schedule_exposed_ns(s), runs);
+}
+
+/* The time of one step: the entry simulated with its calls. */
+static int entry_step(pl_pass_ctx *ctx, const pl_callgraph *cg, u128 *out)
+{
+	const pl_func *entry = pl_callgraph_entry(cg);
+	uint64_t t = 0;
+	int rc = pl_callgraph_step_ns(cg, entry, pl_ctx_cost_model(ctx), &t);
+	if (rc == PL_EOVERFLOW)
+		pl_ctx_error(ctx, pl_func_first_inst(entry),
+		             "cannot simulate the step of @%s: it is longer than 2^64 - 1 ns",
+		             pl_func_name(entry));
+	else if (rc && rc != PL_ENOMEM)
+		pl_ctx_error(ctx, pl_func_first_inst(entry), "cannot simulate the step of @%s: %s",
+		             pl_func_name(entry), pl_status_string(rc));
+	*out = t;
+	return rc;
+}
+
 /* ---- the run ---- */
 
-struct totals {
-	u128 makespan, compute, comm, exposed, kernels, bytes, unfused, fused;
-};
-
-static void add_schedule(struct totals *t, const pl_schedule *s)
-{
-	/* 2^64 functions of 2^64 ns cannot be: the sums fit */
-	t->makespan += pl_schedule_makespan_ns(s);
-	t->compute += pl_schedule_compute_ns(s);
-	t->comm += pl_schedule_comm_ns(s);
-	t->exposed += pl_schedule_exposed_ns(s);
-}
-
-static void remark_schedule(pl_pass_ctx *ctx, const pl_func *f, const pl_schedule *s)
-{
-	if (pl_ctx_remarks_enabled(ctx))
-		pl_ctx_remark(ctx, pl_func_first_inst(f),
-		              "@%s: makespan %llu ns, compute %llu ns, communication %llu ns, "
-		              "exposed %llu ns",
-		              pl_func_name(f), (unsigned long long)pl_schedule_makespan_ns(s),
-		              (unsigned long long)pl_schedule_compute_ns(s),
-		              (unsigned long long)pl_schedule_comm_ns(s),
-		              (unsigned long long)pl_schedule_exposed_ns(s));
-}
-
-/* f op by op; its schedule's makespan in *unfused. */
-static int simulate_unfused(pl_pass_ctx *ctx, const pl_func *f, struct totals *t, bool add,
-                            uint64_t *unfused)
-{
-	pl_schedule *s;
-	int rc = pl_schedule_new_totals(&s, f, pl_ctx_cost_model(ctx));
-	if (rc == PL_ENOMEM)
-		return pass_end_report(ctx, rc, "simulate");
-	if (rc) {
-		explain(ctx, f, rc);
-		return rc;
-	}
-	*unfused = pl_schedule_makespan_ns(s);
-	if (add) {
-		add_schedule(t, s);
-		remark_schedule(ctx, f, s);
-	}
-	pl_schedule_free(s);
-	return PL_OK;
-}
-
-static int simulate_fused(pl_pass_ctx *ctx, const pl_func *f, uint64_t floor_ns,
-                          struct totals *t, struct costly *top, size_t *ntop, size_t fi,
-                          pl_fusion **keep)
+/* f's schedule, rows only with top: op by op, or (fused) as the kernels
+ * of the fusion model, kept in *fu for the remarks, with the op-by-op
+ * makespan in *unfused. */
+static int simulate_one(pl_pass_ctx *ctx, const pl_func *f, bool fused, uint64_t floor_ns,
+                        bool rows, pl_schedule **s, pl_fusion **fu, uint64_t *unfused)
 {
 	const pl_cost_model *cm = pl_ctx_cost_model(ctx);
-	uint64_t unfused;
-	int rc = simulate_unfused(ctx, f, t, false, &unfused);
+	*fu = NULL;
+	if (!fused)
+		return rows ? pl_schedule_new(s, f, cm) : pl_schedule_new_totals(s, f, cm);
+	pl_schedule *plain;
+	int rc = pl_schedule_new_totals(&plain, f, cm);
 	if (rc)
 		return rc;
-	pl_fusion *fu;
-	pl_schedule *s = NULL;
-	rc = pl_fusion_new(&fu, f, cm, floor_ns);
-	if (rc == PL_OK) {
-		rc = pl_schedule_new_fused_totals(&s, f, cm, fu);
-		if (rc)
-			pl_fusion_free(fu);
-	}
-	if (rc == PL_ENOMEM)
-		return pass_end_report(ctx, rc, "simulate");
-	if (rc) {
-		pl_ctx_error(ctx, pl_func_first_inst(f), "cannot cost the kernels of @%s: %s",
-		             pl_func_name(f),
-		             rc == PL_EOVERFLOW ? "more than 2^64 - 1" : pl_status_string(rc));
+	*unfused = pl_schedule_makespan_ns(plain);
+	pl_schedule_free(plain);
+	if ((rc = pl_fusion_new(fu, f, cm, floor_ns)))
 		return rc;
+	rc = rows ? pl_schedule_new_fused(s, f, cm, *fu) : pl_schedule_new_fused_totals(s, f, cm, *fu);
+	if (rc) {
+		pl_fusion_free(*fu);
+		*fu = NULL;
 	}
-	add_schedule(t, s);
-	remark_schedule(ctx, f, s);
-	t->kernels += pl_fusion_num_kernels(fu);
-	t->bytes += pl_fusion_bytes(fu);
-	t->unfused += unfused;
-	t->fused += pl_schedule_makespan_ns(s);
-	pl_schedule_free(s);
-	if (!pl_ctx_remarks_enabled(ctx)) { /* kept only to be listed */
-		pl_fusion_free(fu);
-		return PL_OK;
-	}
-	for (size_t k = 0; k < pl_fusion_num_kernels(fu); k++)
-		keep_top(top, ntop, (struct costly){pl_fusion_kernel_time_ns(fu, k), fi, k});
-	*keep = fu;
-	return PL_OK;
-}
-
-static int record(pl_pass_ctx *ctx, const struct totals *t)
-{
-	int rc = add_wide(ctx, "makespan_ns", t->makespan);
-	if (rc == PL_OK)
-		rc = add_wide(ctx, "compute_ns", t->compute);
-	if (rc == PL_OK)
-		rc = add_wide(ctx, "comm_ns", t->comm);
-	if (rc == PL_OK)
-		rc = add_wide(ctx, "exposed_comm_ns", t->exposed);
-	if (rc == PL_OK)
-		rc = add_wide(ctx, "kernels", t->kernels);
-	if (rc == PL_OK)
-		rc = add_wide(ctx, "kernel_bytes", t->bytes);
-	if (rc == PL_OK)
-		rc = add_wide(ctx, "unfused_makespan_ns", t->unfused);
-	if (rc == PL_OK)
-		rc = add_wide(ctx, "fused_makespan_ns", t->fused);
-	return pass_end_report(ctx, rc, "record the statistics");
+	return rc;
 }
 
 static int schedule_run(pl_pass_ctx *ctx, void *state, pl_module *m)
 {
-	(void)state;
+	size_t top = (size_t)*(const int64_t *)state;
 	const char *mode = "auto";
 	int64_t floor_ns = 1000;
 	pl_ctx_get_string(ctx, "fusion", &mode);
 	pl_ctx_get_int(ctx, "kernel_floor_ns", &floor_ns);
 	bool on = strcmp(mode, "on") == 0, off = strcmp(mode, "off") == 0;
-	int rc = pl_module_prepare_counts(m); /* each pair counted once */
-	if (rc)
-		return pass_end_report(ctx, rc, "count");
-	struct totals t = {0};
+	struct exposed_list worst = {0};
+	uint64_t peak = 0;
+	u128 makespan = 0, compute = 0, comm = 0, exposed = 0;
+	u128 kernels = 0, kbytes = 0, unfused_total = 0, fused_total = 0;
+	int prc = pl_module_prepare_counts(m); /* each pair counted once */
+	if (prc)
+		return pass_end_report(ctx, prc, "count");
+	pl_callgraph *cg = NULL;
+	if ((prc = executions_graph(ctx, m, &cg)))
+		return prc;
+	size_t nf = pl_module_num_funcs(m);
 	struct callees callees = {0};
 	bool hlo = !off && is_hlo_module(m);
-	size_t nf = pl_module_num_funcs(m);
 	pl_fusion **kept = calloc(nf ? nf : 1, sizeof *kept);
-	if (!kept)
-		return pass_end_report(ctx, PL_ENOMEM, "simulate");
-	if (!off && (rc = find_callees(&callees, m))) {
-		pass_end_report(ctx, rc, "simulate");
-		goto out;
-	}
-	struct costly top[10];
-	size_t ntop = 0;
+	struct costly costliest[10];
+	size_t ncostly = 0;
+	int rc = kept ? PL_OK : PL_ENOMEM;
+	if (rc == PL_OK && !off)
+		rc = find_callees(&callees, m);
 	for (size_t fi = 0; fi < nf && rc == PL_OK; fi++) {
 		const pl_func *f = pl_module_func_at(m, fi);
 		bool fused = on || (hlo && !pl_func_has_fusion(f));
 		if (fused && is_callee(&callees, f))
 			continue; /* its work is in its caller's kernel */
-		uint64_t unfused;
-		if (fused)
-			rc = simulate_fused(ctx, f, (uint64_t)floor_ns, &t, top, &ntop, fi, &kept[fi]);
-		else
-			rc = simulate_unfused(ctx, f, &t, true, &unfused);
+		pl_schedule *s;
+		pl_fusion *fu = NULL;
+		exec_u128 times;
+		uint64_t unfused = 0;
+		if ((rc = executions_of(ctx, cg, f, &times)))
+			break;
+		rc = simulate_one(ctx, f, fused, (uint64_t)floor_ns, top != 0, &s, &fu, &unfused);
+		uint64_t fpeak = 0;
+		if (rc == PL_OK && (rc = pl_func_peak_bytes(f, &fpeak)) != PL_OK)
+			pl_schedule_free(s);
+		if (rc == PL_OK && top && (rc = collect_exposed(&worst, f, s)) != PL_OK)
+			pl_schedule_free(s);
+		if (rc) {
+			pl_fusion_free(fu);
+			if (rc != PL_ENOMEM && fused)
+				pl_ctx_error(ctx, pl_func_first_inst(f), "cannot cost the kernels of @%s: %s",
+				             pl_func_name(f),
+				             rc == PL_EOVERFLOW ? "more than 2^64 - 1" : pl_status_string(rc));
+			else if (rc != PL_ENOMEM)
+				explain(ctx, f, rc);
+			break;
+		}
+		if (times && fpeak > peak) /* only what runs */
+			peak = fpeak;
+		/* once each (no entry): 2^64 functions of 2^64 ns cannot be, the
+		 * sums fit; times executions: checked */
+		if ((rc = executions_add(ctx, f, &makespan, pl_schedule_makespan_ns(s), times,
+		                         "makespan_ns")) == PL_OK &&
+		    (rc = executions_add(ctx, f, &compute, pl_schedule_compute_ns(s), times,
+		                         "compute_ns")) == PL_OK &&
+		    (rc = executions_add(ctx, f, &comm, pl_schedule_comm_ns(s), times,
+		                         "comm_ns")) == PL_OK)
+			rc = executions_add(ctx, f, &exposed, pl_schedule_exposed_ns(s), times,
+			                    "exposed_comm_ns");
+		if (rc == PL_OK && fu &&
+		    (rc = executions_add(ctx, f, &kernels, pl_fusion_num_kernels(fu), times,
+		                         "kernels")) == PL_OK &&
+		    (rc = executions_add(ctx, f, &kbytes, pl_fusion_bytes(fu), times,
+		                         "kernel_bytes")) == PL_OK &&
+		    (rc = executions_add(ctx, f, &unfused_total, unfused, times,
+		                         "unfused_makespan_ns")) == PL_OK)
+			rc = executions_add(ctx, f, &fused_total, pl_schedule_makespan_ns(s), times,
+			                    "fused_makespan_ns");
+		if (rc == PL_OK && pl_ctx_remarks_enabled(ctx))
+			remark_function(ctx, cg, f, s, times);
+		pl_schedule_free(s);
+		if (fu && pl_ctx_remarks_enabled(ctx) && times) {
+			for (size_t k = 0; k < pl_fusion_num_kernels(fu); k++)
+				keep_top(costliest, &ncostly,
+				         (struct costly){pl_fusion_kernel_time_ns(fu, k), fi, k});
+			kept[fi] = fu; /* kept only to be listed */
+		} else {
+			pl_fusion_free(fu);
+		}
 	}
+	u128 step = 0;
+	if (rc == PL_OK && pl_callgraph_entry(cg))
+		rc = entry_step(ctx, cg, &step);
+	const char *functions = "";
+	pl_ctx_get_string(ctx, "functions", &functions);
+	if (rc == PL_OK && *functions)
+		rc = schedule_write_functions(ctx, m, cg, functions, (uint64_t)step);
+	pl_callgraph_free(cg);
 	if (rc == PL_OK && pl_ctx_remarks_enabled(ctx))
-		for (size_t r = 0; r < ntop; r++)
-			remark_kernel(ctx, pl_module_func_at(m, top[r].fi), kept[top[r].fi], top[r].k, r);
-	if (rc == PL_OK)
-		rc = record(ctx, &t);
-out:
-	for (size_t fi = 0; fi < nf; fi++)
+		for (size_t r = 0; r < ncostly; r++)
+			remark_kernel(ctx, pl_module_func_at(m, costliest[r].fi), kept[costliest[r].fi],
+			              costliest[r].k, r);
+	for (size_t fi = 0; kept && fi < nf; fi++)
 		pl_fusion_free(kept[fi]);
 	free(kept);
 	free(callees.v);
-	return rc;
+	if (rc) { /* reported where it happened, but running out of memory */
+		free(worst.v);
+		return rc == PL_ENOMEM ? pass_end_report(ctx, rc, "simulate") : rc;
+	}
+	const char *names[] = {"makespan_ns", "compute_ns", "comm_ns", "exposed_comm_ns",
+	                       "step_ns", "kernels", "kernel_bytes", "unfused_makespan_ns",
+	                       "fused_makespan_ns"};
+	const u128 values[] = {makespan, compute, comm, exposed, step, kernels, kbytes,
+	                       unfused_total, fused_total};
+	for (size_t k = 0; k < sizeof names / sizeof *names && rc == PL_OK; k++) {
+		rc = add_wide(ctx, names[k], values[k]);
+		if (rc == PL_OK && k == 4) /* in the order the statistics are declared */
+			rc = add_wide(ctx, "peak_bytes", peak);
+	}
+	if (rc == PL_OK && top)
+		rc = report_exposed(ctx, &worst, top);
+	free(worst.v);
+	return pass_end_report(ctx, rc, "record the statistics");
 }
+
+static const pl_option_decl schedule_options[] = {
+	EXECUTIONS_OPTION,
+	PL_OPTION_STRING("functions", "",
+	                 "JSON file to write, beside the output, with each function's runs and "
+	                 "figures and the cost model in force (empty: none)."),
+	PL_OPTION_INT("top_exposed", "0", 0, 1000000,
+	              "Report the N collectives that leave the most communication exposed."),
+	PL_OPTION_ENUM("fusion", "auto", fusion_choices,
+	               "Cost functions as the kernels of the fusion model: on, off, or auto "
+	               "(on for an HLO function without fusion instructions)."),
+	PL_OPTION_INT("kernel_floor_ns", "1000", 0, INT64_MAX,
+	              "Time every kernel of the fusion model takes at least (ns)."),
+	PL_OPTION_END
+};
 
 static const pl_pass_desc schedule_pass = {
 	PL_PASS_DESC_INIT,
+	.options = schedule_options,
 	.name = "ScheduleEstimate",
 	.summary = "Simulates every function under the cost model: makespan, compute, "
-	           "communication and exposed communication in ns (changes nothing).",
-	.options = schedule_options,
+	           "communication and exposed communication in ns, each function times its "
+	           "executions from the entry (a sum over functions, each once, only in a "
+	           "module without an entry), and step_ns, the entry with its loops and calls "
+	           "(changes nothing).",
 	.stats = schedule_stats,
+	.create = schedule_create,
 	.run = schedule_run,
+	.destroy = schedule_destroy,
 };
 
 PL_PLUGIN_DEFINE("ScheduleEstimate", PACKAGE_VERSION, "MIT",

@@ -43,6 +43,76 @@ enum tl_class tl_class_of(const pl_inst *inst)
 	return TL_OTHER;
 }
 
+/* ---- lane labels ---- */
+
+/* How many groups a replica-group list "{{0,1},{2,3}}" (the text from its
+ * first "{{") has, and their size when all have the same (else 0). */
+static bool group_shape(const char *s, size_t *ngroups, size_t *size)
+{
+	size_t n = 0, cur = 0, same = 0;
+	bool uniform = true;
+	int depth = 0;
+	for (s++; *s; s++) { /* past the outer brace */
+		if (*s == '{') {
+			depth++;
+			cur = 1;
+		} else if (*s == ',' && depth == 1) {
+			cur++;
+		} else if (*s == '}') {
+			if (depth == 0)
+				break;
+			depth--;
+			if (n++ == 0)
+				same = cur;
+			else if (cur != same)
+				uniform = false;
+		}
+	}
+	*ngroups = n;
+	*size = uniform ? same : 0;
+	return n > 0 && depth == 0;
+}
+
+void tl_group_label(struct tl_buf *b, size_t g, const char *name, size_t max)
+{
+	if (!*name) {
+		TL_PUTS(b, "(no group)");
+		return;
+	}
+	if (strlen(name) <= max) {
+		tl_buf_put(b, name, strlen(name));
+		return;
+	}
+	/* "@2 global 64×2": the lane's group index, what comes before the
+	 * list, the list's shape (its count of groups by their size) */
+	struct tl_buf shape = {0};
+	const char *list = strstr(name, "{{");
+	size_t n, size;
+	if (list && group_shape(list, &n, &size)) {
+		if (size)
+			tl_buf_printf(&shape, " %zu×%zu", n, size);
+		else
+			tl_buf_printf(&shape, " %zu groups", n);
+	}
+	size_t at = b->len;
+	tl_buf_printf(b, "@%zu", g + 1);
+	size_t head = list ? (size_t)(list - name) : strlen(name);
+	while (head && (name[head - 1] == ':' || name[head - 1] == '=' || name[head - 1] == ' '))
+		head--;
+	size_t used = b->len - at + shape.len; /* bytes; × counts as one letter */
+	if (head && used + 1 < max) {
+		size_t room = max - used - 1;
+		size_t cut = head <= room ? head : room;
+		while (cut && cut < head && ((unsigned char)name[cut] & 0xC0) == 0x80)
+			cut--;
+		TL_PUTS(b, " ");
+		tl_buf_put(b, name, cut);
+	}
+	if (shape.len)
+		tl_buf_put(b, shape.data, shape.len);
+	tl_buf_free(&shape);
+}
+
 /* ---- the text buffer ---- */
 
 static bool grow(struct tl_buf *b, size_t more)

@@ -69,6 +69,12 @@ bool tl_has_names(const pl_inst *inst);
 void tl_buf_results(struct tl_buf *b, const pl_inst *inst,
                     void (*escape)(struct tl_buf *, const char *));
 
+/* The label of group g's lane (g counts from 0): its name when at most
+ * max bytes, else "@G PREFIX N×M" (G = g + 1, the text before its replica
+ * groups cut to fit, N groups of M devices), so that lanes of long names
+ * that begin alike stay apart; "(no group)" for the empty name. */
+void tl_group_label(struct tl_buf *b, size_t g, const char *name, size_t max);
+
 /* Write the picture into b. */
 void tl_write_svg(struct tl_buf *b, const struct tl_view *v);
 void tl_write_trace(struct tl_buf *b, const struct tl_view *v);

@@ -24,7 +24,7 @@ enum {
 	LANE_H = 28,
 	PITCH = 36,      /* lane to lane */
 	LEGEND_STEP = 150,
-	LABEL_MAX = 18   /* longer group names are cut, in full in a tooltip */
+	LABEL_MAX = 18   /* longer group names get a short label, in full in a tooltip */
 };
 
 /* v hundredths of a pixel, shortest exact form: "120", "120.5", "120.25". */
@@ -127,7 +127,8 @@ static void flush(struct lane *l)
 		if (l->ns[c] > l->ns[best])
 			best = c;
 	rect(l, l->x0, l->x1, tl_classes[best].colour);
-	tl_buf_printf(&l->out, "%zu instructions, ", l->count);
+	tl_buf_printf(&l->out, "%s%zu instructions, ", best == TL_EXPOSED ? "waiting: " : "",
+	              l->count);
 	duration(&l->out, l->t1 - l->t0);
 	TL_PUTS(&l->out, "</title></rect>\n");
 }
@@ -157,27 +158,25 @@ static void add(struct lane *l, const struct scale *sc, const pl_inst *inst,
 	l->ns[cls] = t1 - t0;
 }
 
-static void lane_label(struct tl_buf *b, const char *text, unsigned top)
+/* The label of a lane: text, or for group g (SIZE_MAX: the compute lane)
+ * a short label (tl_group_label), the whole name in its tooltip. */
+static void lane_label(struct tl_buf *b, const char *text, size_t g, unsigned top)
 {
 	tl_buf_printf(b, "<rect x=\"%d\" y=\"%u\" width=\"%d\" height=\"%d\" fill=\"#f4f4f4\"/>\n",
 	              LEFT, top, PLOT, LANE_H);
 	tl_buf_printf(b, "<text x=\"%d\" y=\"%u\" text-anchor=\"end\">", LEFT - 8, top + 18);
-	size_t n = strlen(text);
-	if (n <= LABEL_MAX) {
-		tl_buf_xml(b, text);
+	if (g == SIZE_MAX || strlen(text) <= LABEL_MAX) {
+		tl_buf_xml(b, g == SIZE_MAX || *text ? text : "(no group)");
 	} else {
-		/* cut at a character boundary, the whole name in the tooltip */
-		size_t cut = LABEL_MAX - 1;
-		while (cut && ((unsigned char)text[cut] & 0xC0) == 0x80)
-			cut--;
 		TL_PUTS(b, "<title>");
 		tl_buf_xml(b, text);
 		TL_PUTS(b, "</title>");
 		struct tl_buf part = {0};
-		tl_buf_put(&part, text, cut);
+		tl_group_label(&part, g, text, LABEL_MAX);
 		tl_buf_xml(b, part.data ? part.data : "");
+		if (part.failed)
+			b->failed = true;
 		tl_buf_free(&part);
-		tl_buf_put(b, "…", strlen("…"));
 	}
 	TL_PUTS(b, "</text>\n");
 }
@@ -225,13 +224,17 @@ void tl_write_svg(struct tl_buf *b, const struct tl_view *v)
 	struct scale sc = {pl_schedule_makespan_ns(s)};
 	if (!sc.span)
 		sc.span = 1;
-	struct lane *lanes = calloc(nlanes, sizeof *lanes);
+	/* the compute lane's exposed waits are merged apart from its compute
+	 * (lanes[nlanes], drawn over it), so that a merged box of compute is
+	 * never in the colour of waiting nor a merged wait in that of compute */
+	struct lane *lanes = calloc(nlanes + 1, sizeof *lanes);
 	if (!lanes) {
 		b->failed = true;
 		return;
 	}
 	for (size_t k = 0; k < nlanes; k++)
 		lanes[k].top = LANE_TOP + (unsigned)k * PITCH;
+	lanes[nlanes].top = LANE_TOP;
 	for (size_t i = 0; i < pl_schedule_num_insts(s); i++) {
 		const pl_inst *inst = pl_schedule_inst(s, i);
 		uint64_t t0 = pl_schedule_begin_ns(s, i), t1 = pl_schedule_end_ns(s, i);
@@ -241,7 +244,7 @@ void tl_write_svg(struct tl_buf *b, const struct tl_view *v)
 		if (cls != TL_NONE)
 			add(&lanes[lane], &sc, inst, cls, t0, t1);
 		if (exposed)
-			add(&lanes[0], &sc, inst, TL_EXPOSED, t1 - exposed, t1);
+			add(&lanes[nlanes], &sc, inst, TL_EXPOSED, t1 - exposed, t1);
 	}
 	unsigned axis_y = LANE_TOP + (unsigned)nlanes * PITCH;
 	unsigned legend_y = axis_y + 40, caption_y = legend_y + 26, height = caption_y + 14;
@@ -259,17 +262,18 @@ void tl_write_svg(struct tl_buf *b, const struct tl_view *v)
 	for (size_t k = 0; k < nlanes; k++) {
 		struct lane *l = &lanes[k];
 		flush(l);
-		if (k == 0) {
-			lane_label(b, "compute", l->top);
-		} else {
-			const char *g = pl_schedule_group_name(s, k - 1);
-			lane_label(b, *g ? g : "(no group)", l->top);
+		if (k == 0)
+			lane_label(b, "compute", SIZE_MAX, l->top);
+		else
+			lane_label(b, pl_schedule_group_name(s, k - 1), k - 1, l->top);
+		for (int w = 0; w < (k == 0 ? 2 : 1); w++, l = &lanes[nlanes]) {
+			flush(l);
+			if (l->out.failed)
+				b->failed = true;
+			else if (l->out.len)
+				tl_buf_put(b, l->out.data, l->out.len);
+			tl_buf_free(&l->out);
 		}
-		if (l->out.failed)
-			b->failed = true;
-		else if (l->out.len)
-			tl_buf_put(b, l->out.data, l->out.len);
-		tl_buf_free(&l->out);
 	}
 	free(lanes);
 	axis(b, &sc, axis_y);

@@ -3,7 +3,8 @@
  * format that Perfetto (ui.perfetto.dev) and chrome://tracing open: one
  * thread per lane (compute, then each process group) named by metadata
  * events, one complete event ("ph": "X") per instruction that takes time
- * or waits, timestamps and durations in microseconds with the exact
+ * or waits, named by the instruction with its opcode as category and its
+ * bytes, group and exposed time in args, timestamps and durations in microseconds with the exact
  * nanoseconds as three decimals. */
 #include "timeline.h"
 
@@ -26,14 +27,21 @@ static void thread_meta(struct tl_buf *b, size_t tid, const char *name)
 	                 "\"tid\":%zu,\"args\":{\"sort_index\":%zu}}", tid, tid);
 }
 
-static void event(struct tl_buf *b, const pl_inst *inst, const char *name, const char *cat,
-                  size_t tid, uint64_t t0, uint64_t t1)
+/* A slice is named by the instruction ("%all-reduce.514", its result
+ * names; the opcode when it has none), prefix first, so that a search in
+ * Perfetto finds it; the category is the opcode, or cat when given. */
+static void event(struct tl_buf *b, const pl_inst *inst, const char *prefix, const char *cat,
+                  const char *cls, uint64_t exposed, size_t tid, uint64_t t0, uint64_t t1)
 {
-	TL_PUTS(b, ",\n{\"name\":");
-	json_str(b, name);
-	TL_PUTS(b, ",\"cat\":\"");
-	tl_buf_put(b, cat, strlen(cat));
-	TL_PUTS(b, "\",\"ph\":\"X\",\"pid\":1,\"tid\":");
+	TL_PUTS(b, ",\n{\"name\":\"");
+	tl_buf_json(b, prefix);
+	if (tl_has_names(inst))
+		tl_buf_results(b, inst, tl_buf_json);
+	else
+		tl_buf_json(b, pl_inst_opname(inst));
+	TL_PUTS(b, "\",\"cat\":");
+	json_str(b, cat ? cat : pl_inst_opname(inst));
+	TL_PUTS(b, ",\"ph\":\"X\",\"pid\":1,\"tid\":");
 	tl_buf_u64(b, tid);
 	TL_PUTS(b, ",\"ts\":");
 	tl_buf_us(b, t0);
@@ -67,8 +75,12 @@ static void event(struct tl_buf *b, const pl_inst *inst, const char *name, const
 	}
 	if (pl_attrs_get_int(a, "factor", &factor) == PL_OK)
 		tl_buf_printf(b, ",\"factor\":%" PRId64, factor);
-	TL_PUTS(b, ",\"ns\":");
+	TL_PUTS(b, ",\"class\":\"");
+	tl_buf_put(b, cls, strlen(cls));
+	TL_PUTS(b, "\",\"ns\":");
 	tl_buf_u64(b, t1 - t0);
+	TL_PUTS(b, ",\"exposed_ns\":");
+	tl_buf_u64(b, exposed);
 	if (pl_inst_line(inst)) {
 		TL_PUTS(b, ",\"line\":");
 		tl_buf_u64(b, pl_inst_line(inst));
@@ -91,8 +103,12 @@ void tl_write_trace(struct tl_buf *b, const struct tl_view *v)
 	TL_PUTS(b, "}}");
 	thread_meta(b, 0, "compute");
 	for (size_t g = 0; g < pl_schedule_num_groups(s); g++) {
-		const char *name = pl_schedule_group_name(s, g);
-		thread_meta(b, g + 1, *name ? name : "(no group)");
+		struct tl_buf label = {0}; /* the whole name is in each slice's args */
+		tl_group_label(&label, g, pl_schedule_group_name(s, g), 40);
+		thread_meta(b, g + 1, label.data ? label.data : "");
+		if (label.failed)
+			b->failed = true;
+		tl_buf_free(&label);
 	}
 	for (size_t i = 0; i < pl_schedule_num_insts(s); i++) {
 		const pl_inst *inst = pl_schedule_inst(s, i);
@@ -102,11 +118,12 @@ void tl_write_trace(struct tl_buf *b, const struct tl_view *v)
 		enum tl_class cls = tl_class_of(inst);
 		bool done = pl_inst_traits(inst) & PL_TRAIT_COLLECTIVE_DONE;
 		if (done)
-			event(b, inst, pl_inst_opname(inst), exposed ? "exposed" : "done", tid, t0, t1);
+			event(b, inst, "", NULL, exposed ? "exposed" : "done", exposed, tid, t0, t1);
 		else if (cls != TL_NONE && t1 > t0)
-			event(b, inst, pl_inst_opname(inst), tl_classes[cls].name, tid, t0, t1);
+			event(b, inst, "", NULL, tl_classes[cls].name, exposed, tid, t0, t1);
 		if (exposed && !done)
-			event(b, inst, "exposed wait", "exposed", 0, t1 - exposed, t1);
+			event(b, inst, "exposed wait: ", "exposed", "exposed", exposed, 0, t1 - exposed,
+			      t1);
 	}
 	TL_PUTS(b, "\n]}\n");
 }

@@ -29,10 +29,17 @@ libpassline_la_SOURCES = \
 	sdk/text/print.c sdk/text/print.h \
 	sdk/text/print_threads.c \
 	sdk/hlo/hlo.h sdk/hlo/hlo_read.c sdk/hlo/hlo_write.c \
+	sdk/hlo/hlo_opcodes.c sdk/hlo/hlo_opcodes.h \
+	sdk/hlo/hlo_verify.c sdk/hlo/hlo_verify.h \
 	sdk/verify/verify.c \
 	sdk/analysis/predicate.c \
-	sdk/analysis/cost.c \
-	sdk/analysis/schedule.c \
+	sdk/analysis/cost.c sdk/analysis/cost_model.h \
+	sdk/analysis/cost_presets.c \
+	sdk/analysis/cost_time.c \
+	sdk/analysis/cost_groups.c sdk/analysis/cost_groups.h \
+	sdk/analysis/schedule.c sdk/analysis/schedule.h \
+	sdk/analysis/memory.c \
+	sdk/analysis/callgraph.c \
 	sdk/analysis/fusion.c sdk/analysis/fusion.h
 EXTRA_DIST += sdk/README.md sdk/ir/README.md sdk/pass/README.md sdk/text/README.md \
 	sdk/hlo/README.md sdk/verify/README.md sdk/analysis/README.md
@@ -45,11 +52,14 @@ libpassline_la_CFLAGS = $(AM_CFLAGS) -fvisibility=hidden -fno-semantic-interposi
 libpassline_la_LDFLAGS = $(AM_LDFLAGS) -no-undefined \
 	-version-info $(PL_LT_VERSION_INFO) \
 	-Wl,--version-script=$(srcdir)/sdk/libpassline.sym
+# the cost model takes square roots and rounds (libm)
+libpassline_la_LIBADD = $(LIBM)
 EXTRA_libpassline_la_DEPENDENCIES = sdk/libpassline.sym
 EXTRA_DIST += sdk/libpassline.sym sdk/passline.pc.in
 
 passlineincludedir = $(includedir)/passline
 passlineinclude_HEADERS = \
+	sdk/include/passline/callgraph.h \
 	sdk/include/passline/common.h \
 	sdk/include/passline/cost.h \
 	sdk/include/passline/diag.h \

@@ -238,6 +238,18 @@ printf '[passes FxOptions]\n' >p.ini
 check_ini "p.ini:1: error: unknown section [passes FxOptions]; expected [pipeline], [cost_model] or [pass NAME]" "unknown section"
 printf 'count = 1\n' >p.ini
 check_ini "p.ini:1: error: key 'count' outside a section" "key outside a section"
+printf '\357\273\277[pass FxOptions]\ncount = 1\n' >p.ini
+run "$P" $FX -p p.ini --print-pipeline
+expect_status 0 "a UTF-8 byte-order mark opening a pipeline file is skipped"
+expect_out "count = 1" "the pipeline after a byte-order mark is read whole"
+printf '; c\n\357\273\277[pass FxOptions]\n' >p.ini
+check_ini "p.ini:2: error: unexpected byte 0xEF at 2:1 before the first section" "a byte-order mark after the first line"
+printf '\357\273[pass FxOptions]\n' >p.ini
+check_ini "p.ini:1: error: unexpected byte 0xEF at 1:1" "a broken byte-order mark"
+printf '\357\273\277  \342\200\213[pass FxOptions]\n' >p.ini
+check_ini "p.ini:1: error: unexpected byte 0xE2 at 1:6" "a zero-width space after a byte-order mark"
+printf '\033[pass FxOptions]\n' >p.ini
+check_ini "p.ini:1: error: unexpected byte 0x1B at 1:1 before the first section" "a control character before the first section"
 printf '[pass FxOptions]\nthis line has no equals sign\n' >p.ini
 check_ini "p.ini:2: error: syntax error" "a line that is not INI"
 printf '[pass FxOptions]\nenabled = maybe\n' >p.ini
@@ -327,8 +339,9 @@ expect_status 0 "enabled = false in the file skips a step"
 # ---- stats, reports, remarks, timing ----
 run "$P" $FX --passes=FxOptions,FxOptions --stats-json stats.json "$EX" -o discard.pir
 expect_status 0 "--stats-json"
-echo '{"input": "'"$EX"'", "pipeline": ["FxOptions", "FxOptions"], "stats": {"FxOptions": {"big": 36893488147419103242, "runs": 2}}}' >want.json
-expect_same_file stats.json want.json "stats JSON: exact shape, a pass listed twice summed, values above 2^64 exact"
+line='FxOptions: flag=false count=3 size=1024 label=none mode=fast'
+echo '{"input": "'"$EX"'", "pipeline": ["FxOptions", "FxOptions"], "stats": {"FxOptions": {"big": 36893488147419103242, "runs": 2}}, "reports": {"FxOptions": ["'"$line"'", "'"$line"'"]}}' >want.json
+expect_same_file stats.json want.json "stats JSON: exact shape, a pass listed twice summed, values above 2^64 exact, both runs' report lines"
 run "$P" $FX --passes=FxOptions --stats "$EX" -o discard.pir
 expect_err "===== passline: statistics =====" "--stats prints a table"
 expect_err "18446744073709551621  FxOptions.big   A statistic of 2^64 + 5 per run." "--stats: value, PASS.stat, description aligned"

@@ -111,4 +111,67 @@ expect_out "    memory_gbps (int, default 2000, 1..9223372036854775807): " "memo
 expect_out "    link_gbps (int, default 100, 1..9223372036854775807): " "link_gbps"
 expect_out "    latency_ns (int, default 10000, 0..9223372036854775807): " "latency_ns"
 
+# ---- presets, keys by name, decimals ----
+rm -f out.pir
+printf '[cost_model]\nkernel_floor_us = 1.5\npreset = h100\nlink_gbps = 25\n\n[pass CountOps]\n' >p.ini
+run "$P" $PD -p p.ini --print-pipeline
+expect_status 0 "a preset after a key"
+expect_out "preset = h100" "--print-pipeline shows the preset"
+expect_out "kernel_floor_us = 1.5" "--print-pipeline shows a decimal key over the preset"
+expect_out "link_gbps = 25" "--print-pipeline shows an old key by its name"
+grep -q 'peak_tflops' "$T/out"
+ok $((! $?)) "--print-pipeline leaves out the keys the preset gives"
+cp "$T/out" printed.ini
+run "$P" $PD -p printed.ini --print-pipeline
+grep -v '^; from ' "$T/out" >printed2.ini
+grep -v '^; from ' printed.ini >printed1.ini
+expect_same_file printed1.ini printed2.ini "a printed preset reads back to the same pipeline"
+run "$P" $PD --passes=CountOps -O cost_model.preset=b200 -O cost_model.intra.latency_us=0.25 \
+	--print-pipeline
+expect_out "preset = b200" "-O cost_model.preset=NAME"
+expect_out "intra.latency_us = 0.25" "-O with a dotted key and a decimal"
+run "$P" $PD -p p.ini -O cost_model.preset=b200 --print-pipeline
+expect_out "preset = b200" "-O overrides the file's preset"
+printf '[cost_model]\npreset = h200x\n' >p.ini
+check_ini "p.ini:2: error: [cost_model] preset: unknown preset 'h200x' (known: h100, b200" \
+	"an unknown preset"
+printf '[cost_model]\nkernel_floor_us = 2 us\n' >p.ini
+check_ini "p.ini:2: error: [cost_model] kernel_floor_us: '2 us' is not a decimal number" \
+	"a decimal key with a unit in its value"
+printf '[cost_model]\ndevices_per_node = 4.5\n' >p.ini
+check_ini "p.ini:2: error: [cost_model] devices_per_node: '4.5' is not a whole number" \
+	"a whole-number key given a fraction"
+printf '[cost_model]\nkernel_floor_s = 1\n' >p.ini
+check_ini "p.ini:2: error: unknown key 'kernel_floor_s' in [cost_model] (did you mean 'kernel_floor_us'?)" \
+	"an unknown new key with a suggestion"
+
+# --stats-json records the model in force (every key by its new name) once
+# it is not the exact integer model; a preset's all_gather time on one
+# instruction is the same as the formula's (hand-computed in check_cost)
+run "$P" $PD --passes=ScheduleEstimate -O cost_model.preset=h100 -O cost_model.kernel_floor_us=3 \
+	m.pir -o out.pir --stats-json s.json
+expect_status 0 "ScheduleEstimate under a preset"
+grep -q '"cost_model": {"preset": "h100", "peak_tflops.fp8": ' s.json
+ok $? "--stats-json names the preset"
+grep -q '"kernel_floor_us": 3,' s.json
+ok $? "--stats-json records a key over the preset"
+run "$P" $PD --passes=ScheduleEstimate -O cost_model.latency_ns=5 m.pir -o out.pir --stats-json s.json
+grep -q 'cost_model' s.json
+ok $((! $?)) "--stats-json of the exact integer model has no model (its keys are the pipeline's)"
+
+# ---- --list-passes lists every key ----
+run "$P" $PD --list-passes
+expect_out "    preset (one of h100 b200): " "--list-passes lists the presets"
+expect_out "    peak_tflops.bf16 (decimal): " "--list-passes lists a decimal key"
+expect_out "    devices_per_node (int): " "--list-passes lists an integer key"
+
+# ---- DetailDynInst counts the bytes of HLO ops: the exponential reads
+# and writes f32[1024] (8192 bytes), the dynamic slice reads what it writes
+# (2 x 64) and its index (4), the bitcast moves nothing: 8324 ----
+printf 'HloModule m\n\nENTRY main {\n  p = f32[1024]{0} parameter(0)\n  i = s32[] parameter(1)\n  e = f32[1024]{0} exponential(p)\n  b = s32[1024]{0} bitcast(e)\n  ROOT d = s32[16]{0} dynamic-slice(b, i), dynamic_slice_sizes={16}\n}\n' >m.hlo
+run "$P" $PD --passes=DetailDynInst m.hlo -o out.pir --stats-json s.json
+expect_status 0 "DetailDynInst on HLO"
+grep -q '"Total_bytes_moved": 8324' s.json
+ok $? "Total_bytes_moved counts HLO ops by their bytes (8192 + 132)"
+
 done_testing

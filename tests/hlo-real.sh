@@ -69,12 +69,34 @@ while read -r st desc; do
 	ok "$st" "combiner table: $desc"
 done <comb.out
 
-# The default pipeline, conf/async.ini (and conf/overlap.ini where the
-# tree has it) on every dump: the result is written as HLO that reads
+# Steps that scan over layers: every loop's trip count is found (no loop
+# counted as 1 with a remark), and DetailDynInst's Total_flops lies between
+# 1.0x and 1.25x of an independent count of their dot FLOPs times the trip
+# counts (bench/hlo_dot_flops.py; the rest is elementwise work).
+if command -v python3 >/dev/null 2>&1; then
+	for f in "$D"/dumps/*.hlo; do
+		grep -q ' while(' "$f" || continue
+		b=${f#"$D"/}
+		run $P --passes=DetailDynInst --remarks "$f" -o /dev/null
+		expect_status 0 "DetailDynInst runs on $b"
+		expect_no_err "is unknown: counted as 1" "every loop of $b has a known trip count"
+		python3 "$top_srcdir/bench/hlo_dot_flops.py" "$f" --passline "$PASSLINE" \
+			--plugin-dir "$PLUGIN_DIR" >ratio.out 2>&1
+		r=$(sed -n 's/^ratio //p' ratio.out)
+		echo "# $b: $(tr '\n' ' ' <ratio.out)"
+		awk -v r="${r:-0}" 'BEGIN { exit !(r >= 1.0 && r <= 1.25) }'
+		ok $? "Total_flops of $b is 1.0x to 1.25x its dot FLOPs x trip counts (${r:-none})"
+	done
+else
+	skip "no python3: the FLOPs of scanned steps are not checked"
+fi
+
+# The default pipeline, conf/async.ini, conf/overlap.ini and
+# conf/schedule.ini (where the tree has them) on every dump: the result is written as HLO that reads
 # again.
 for f in "$D"/dumps/*.hlo; do
 	for pipe in "$top_srcdir/conf/default.ini" "$top_srcdir/conf/async.ini" \
-		"$top_srcdir/conf/overlap.ini"; do
+		"$top_srcdir/conf/overlap.ini" "$top_srcdir/conf/schedule.ini"; do
 		[ -f "$pipe" ] || continue
 		run $P -p "$pipe" "$f" -o run.hlo
 		expect_status 0 "$(basename "$pipe") runs on ${f#"$D"/}"

@@ -285,15 +285,21 @@ expect_out "f32[4]" "is read as its value"
 cat >calls.hlo <<'EOF_HLO'
 HloModule m
 
+add {
+  x = f32[] parameter(0)
+  y = f32[] parameter(1)
+  ROOT s = f32[] add(x, y)
+}
+
 ENTRY main {
   a = f32[4]{0} parameter(0)
-  c = f32[4]{0} all-reduce-start(a), replica_groups={}, to_apply=add, calls=other
+  c = f32[4]{0} all-reduce-start(a), replica_groups={}, to_apply=add, calls=add
   ROOT d = f32[4]{0} all-reduce-done(c)
 }
 
 EOF_HLO
 run $P --passes= calls.hlo
-expect_out '%c = hlo.all_reduce_start %a {hlo_replica_groups = "{}", hlo_to_apply = "add", hlo_calls = "other"} : f32[4]' \
+expect_out '%c = hlo.all_reduce_start %a {hlo_replica_groups = "{}", hlo_to_apply = "add", hlo_calls = "add"} : f32[4]' \
 	"an all-reduce-start with calls= is not read as the collective"
 cp "$T/out" calls.pir
 run $P --passes= calls.hlo -o calls.out.hlo

@@ -70,6 +70,11 @@ EXTRA_DIST += tests/output.sh
 TESTS += tests/pass_files.sh
 EXTRA_DIST += tests/pass_files.sh
 
+# conf/schedule.ini and LatencyHidingScheduler's promises, on the example
+# and on real steps.
+TESTS += tests/schedule_pipeline.sh
+EXTRA_DIST += tests/schedule_pipeline.sh
+
 # The Timeline pass: golden SVG, trace, size, a browser's rendering.
 TESTS += tests/timeline.sh
 EXTRA_DIST += tests/timeline.sh tests/timeline_check.py tests/timeline_golden
@@ -103,6 +108,30 @@ EXTRA_DIST += tests/hlo.sh tests/hlo/step.hlo tests/hlo/step.pir tests/hlo/step.
 	tests/hlo/coalesce.pir tests/hlo/coalesce.out.hlo tests/hlo/combiners.tsv \
 	tests/hlo/tuples.hlo
 
+# HLO that XLA rejects: one module per rule, with the message it gives.
+TESTS += tests/hlo-verify.sh
+EXTRA_DIST += tests/hlo-verify.sh tests/hlo/bad/all-gather-size.err \
+	tests/hlo/bad/all-gather-size.hlo tests/hlo/bad/all-reduce-shape.err \
+	tests/hlo/bad/all-reduce-shape.hlo tests/hlo/bad/broadcast-dimensions.err \
+	tests/hlo/bad/broadcast-dimensions.hlo tests/hlo/bad/call-arguments.err \
+	tests/hlo/bad/call-arguments.hlo tests/hlo/bad/concatenate-sum.err \
+	tests/hlo/bad/concatenate-sum.hlo tests/hlo/bad/dimension-rank.err \
+	tests/hlo/bad/dimension-rank.hlo tests/hlo/bad/dot-contracting.err \
+	tests/hlo/bad/dot-contracting.hlo tests/hlo/bad/elementwise-count.err \
+	tests/hlo/bad/elementwise-count.hlo tests/hlo/bad/elementwise-shapes.err \
+	tests/hlo/bad/elementwise-shapes.hlo tests/hlo/bad/iota-product.err \
+	tests/hlo/bad/iota-product.hlo tests/hlo/bad/missing-to-apply.err \
+	tests/hlo/bad/missing-to-apply.hlo tests/hlo/bad/overlapping-groups.err \
+	tests/hlo/bad/overlapping-groups.hlo tests/hlo/bad/permute-pairs.err \
+	tests/hlo/bad/permute-pairs.hlo tests/hlo/bad/reduce-dimensions.err \
+	tests/hlo/bad/reduce-dimensions.hlo tests/hlo/bad/reduce-scatter-divides.err \
+	tests/hlo/bad/reduce-scatter-divides.hlo tests/hlo/bad/reshape-elements.err \
+	tests/hlo/bad/reshape-elements.hlo tests/hlo/bad/transpose-shape.err \
+	tests/hlo/bad/transpose-shape.hlo tests/hlo/bad/unequal-groups.err \
+	tests/hlo/bad/unequal-groups.hlo tests/hlo/bad/unknown-opcode.err \
+	tests/hlo/bad/unknown-opcode.hlo tests/hlo/bad/while-body.err \
+	tests/hlo/bad/while-body.hlo
+
 # Real XLA HLO, read from HLO_DIR (default: shared/hlo beside the source
 # tree, never copied into it): `make check-real-hlo HLO_DIR=...`.
 HLO_DIR = $(abs_top_srcdir)/../shared/hlo
@@ -112,12 +141,21 @@ EXTRA_DIST += tests/hlo-real.sh
 TESTS += tests/hlo-fusion.sh
 EXTRA_DIST += tests/hlo-fusion.sh
 check-real-hlo: all
-	@$(MAKE) $(AM_MAKEFLAGS) check TESTS='tests/hlo-real.sh tests/hlo-fusion.sh' \
+	@$(MAKE) $(AM_MAKEFLAGS) check TESTS='tests/hlo-real.sh tests/xla_combine.sh tests/hlo-fusion.sh' \
 		HLO_DIR='$(HLO_DIR)'
 .PHONY: check-real-hlo
+
+# passline --compare with the shipped conf/compare-*.ini.
+TESTS += tests/compare.sh
+EXTRA_DIST += tests/compare.sh tests/compare
+
+# XlaCombineCCOp against XLA's own combiner tests (HLO_DIR/xla-tests;
+# skipped without them): the table of counts, XLA's and passline's.
+TESTS += tests/xla_combine.sh
+EXTRA_DIST += tests/xla_combine.sh tests/xla_combine
 # Folders of test data shipped whole. Each sits beside a FOLDER.sh, from
 # which make's built-in rule would otherwise try to "build" the folder.
-tests/e2e tests/golden:
+tests/e2e tests/golden tests/xla_combine tests/compare:
 	@:
 
 # What plugin authors rely on: errors fail the pass, statistics are named,
@@ -127,6 +165,13 @@ EXTRA_DIST += tests/plugin-api.sh
 # The pipeline's cost model: [cost_model], -O cost_model.KEY=VALUE.
 TESTS += tests/cost_model.sh
 EXTRA_DIST += tests/cost_model.sh
+# Loops and calls: trip_counts on the command line, the per-function file.
+TESTS += tests/loops.sh
+EXTRA_DIST += tests/loops.sh tests/loops
+
+# The presets on measured rows through passline agree with the fitted formula.
+TESTS += tests/cost_bench.sh
+EXTRA_DIST += tests/cost_bench.sh
 
 # SplitAsyncCCOp at scale (linear, deterministic).
 TESTS += tests/split_async.sh
@@ -141,6 +186,9 @@ tests_overlap_check_SOURCES = tests/overlap-check.c
 tests_overlap_check_LDADD = libpassline.la
 TESTS += tests/overlap.sh
 EXTRA_DIST += tests/overlap.sh
+# XlaCombineCCOp on the same random modules: valid, repeatable, counted.
+TESTS += tests/xla_combine_props.sh
+EXTRA_DIST += tests/xla_combine_props.sh
 
 # conf/overlap.ini end to end on the bundled example.
 TESTS += tests/overlap_pipeline.sh

@@ -64,7 +64,10 @@ printf '%s\n' 'func @f(%v: f32[8]) {' \
 	'  %r = all_reduce %v {group_id = "a\xff<&>\x01", factor = 2, reduce = "add"} : f32[8]' \
 	'  %n = all_reduce %r {factor = 2, reduce = "add"} : f32[8]' \
 	'  %l = all_reduce %n {group_id = "replica_groups={{0,1,2,3},{4,5,6,7}}", factor = 4, reduce = "add"} : f32[8]' \
-	'  return %l' '}' >odd.pir
+	'  %k = all_reduce %l {group_id = "global:{{0,1,2,3,4,5,6,7},{8,9,10,11,12,13,14,15}}", factor = 8, reduce = "add"} : f32[8]' \
+	'  %j = all_reduce %k {group_id = "global:{{0,8},{1,9},{2,10},{3,11},{4,12},{5,13},{6,14},{7,15}}", factor = 2, reduce = "add"} : f32[8]' \
+	'  %i = all_reduce %j {group_id = "global:{{0,1,2,3,4,5,6,7,8,9},{10,11}}", factor = 2, reduce = "add"} : f32[8]' \
+	'  return %i' '}' >odd.pir
 run $P --passes Timeline -O Timeline.svg=odd.svg -O Timeline.trace=odd.json odd.pir -o o/odd.pir
 expect_status 0 "odd names"
 if have xmllint && have python3; then
@@ -77,8 +80,31 @@ grep -q '>a?&lt;&amp;&gt;?</text>' o/odd.svg
 ok $? "a name's bytes that are not UTF-8 or XML are replaced or escaped"
 grep -q '>(no group)</text>' o/odd.svg
 ok $? "collectives without a group_id have a lane of their own"
-grep -q '<title>replica_groups={{0,1,2,3},{4,5,6,7}}</title>replica_groups={{…</text>' o/odd.svg
-ok $? "a long group name is cut in the label and whole in its tooltip"
+grep -q '<title>replica_groups={{0,1,2,3},{4,5,6,7}}</title>@3 replica_gr 2×4</text>' o/odd.svg
+ok $? "a long group name is labelled by its index, prefix and shape, whole in its tooltip"
+grep -q '</title>@4 global 2×8</text>' o/odd.svg && grep -q '</title>@5 global 8×2</text>' o/odd.svg &&
+	grep -q '</title>@6 global 2 groups</text>' o/odd.svg
+ok $? "groups of one prefix get labels that tell them apart"
+grep -q '"tid":5,"args":{"name":"@5 global 8×2"}' o/odd.json &&
+	grep -q '"name":"%j","cat":"all_reduce",.*"group":"global:{{0,8},{1,9},' o/odd.json
+ok $? "the trace's lanes have the same labels, each slice its instruction's name and whole group"
+
+# merged boxes on the compute lane: compute never in the colour of waiting
+run $P -p "$D/merged.ini" "$D/merged.pir" -o o/merged.pir
+expect_status 0 "Timeline on interleaved compute and waits"
+expect_same_file o/merged.svg "$D/merged.svg" "the merged boxes are the picture computed by hand"
+grep -q 'fill="#bab0ac"><title>2 instructions, 5 ns</title>' o/merged.svg &&
+	grep -q 'fill="#e15759"><title>waiting: 3 instructions, 3 ns</title>' o/merged.svg &&
+	! grep 'fill="#e15759"><title>' o/merged.svg | grep -qv 'waiting: '
+ok $? "merged compute is grey, merged waits red, and nothing red but waiting"
+if have python3; then
+	python3 "$CHECK" trace o/merged.json >merged.txt 2>"$T/err" &&
+		grep -q '^X 0 exposed wait: %r1 exposed ' merged.txt &&
+		grep -q '^X 1 %r2 all_reduce ' merged.txt
+	ok $? "trace slices are named by instruction, waits by what they wait for"
+else
+	skip "python3 is not installed"
+fi
 
 # ---- conf/async.ini: before and after the split ----
 mkdir async

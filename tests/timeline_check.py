@@ -20,6 +20,8 @@ import xml.etree.ElementTree as ET
 import zlib
 
 SVG = "{http://www.w3.org/2000/svg}"
+CLASSES = ("contract", "load_store", "compute", "all_gather", "reduce_scatter", "all_reduce",
+           "exposed", "done")
 
 
 def trace(path):
@@ -36,7 +38,14 @@ def trace(path):
             assert isinstance(e["ts"], (int, float)) and e["ts"] >= 0, e
             assert isinstance(e["dur"], (int, float)) and e["dur"] >= 0, e
             assert isinstance(e["tid"], int), e
+            # what Perfetto's JSON importer reads: a string name and
+            # category, an object of args
+            assert isinstance(e["name"], str) and e["name"], e
+            assert isinstance(e["cat"], str) and e["cat"], e
+            assert isinstance(e["args"], dict), e
             assert e["args"]["op"], e
+            assert isinstance(e["args"]["exposed_ns"], int), e
+            assert e["args"]["class"] in CLASSES, e
             print("X", e["tid"], e["name"], e["cat"], "%.3f" % e["ts"], "%.3f" % e["dur"])
 
 

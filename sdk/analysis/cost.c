@@ -1,17 +1,23 @@
 /* SPDX-License-Identifier: MIT */
-/* sdk/analysis/cost.c — the cost model and the time of one instruction, in exact
- * integer arithmetic (passline/cost.h). */
-#include "ir/internal.h"
+/* sdk/analysis/cost.c — the cost model: its keys, presets and values
+ * (passline/cost.h). The time of an instruction is cost_time.c.
+ *
+ * What is in force is recomputed after every change, in a fixed order:
+ * the preset's values (or the defaults), then the old integer keys that
+ * were set (aliases of the new ones), then the keys set by their new
+ * names. So a key overrides the preset whatever order they were given in.
+ */
+#include "analysis/cost_model.h"
 
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 
-enum { K_PEAK, K_MEMORY, K_LINK, K_LATENCY, NKEYS };
+/* ---- the old integer keys (ABI 1.1's first release) ---- */
 
-struct pl_cost_model {
-	int64_t v[NKEYS];
-};
-
-static const pl_option_decl keys[NKEYS] = {
+static const pl_option_decl keys[LK__COUNT] = {
 	PL_OPTION_INT("peak_gflops", "400000", 1, INT64_MAX,
 	              "Peak compute in FLOP per ns (400000 is 400 TFLOP/s)."),
 	PL_OPTION_INT("memory_gbps", "2000", 1, INT64_MAX,
@@ -21,179 +27,377 @@ static const pl_option_decl keys[NKEYS] = {
 	PL_OPTION_INT("latency_ns", "10000", 0, INT64_MAX,
 	              "Fixed time of every collective in ns."),
 };
+static const int64_t alias_defaults[LK__COUNT] = {400000, 2000, 100, 10000};
 
-static const pl_cost_model defaults = {{400000, 2000, 100, 10000}};
+/* ---- every key, by its name ---- */
+
+struct param {
+	const char *name;
+	int kind;       /* PL_COST_KEY_* */
+	int index;      /* CK_* (numbers), LK_* (aliases) */
+	double min, max;
+	const char *help;
+};
+
+#define KIND_KEYS(k, n)                                                                     \
+	{#n ".latency_us", PL_COST_KEY_DOUBLE, CK_KIND + 3 * (k) + CK_KIND_LATENCY, 0, 1e12,     \
+	 "Fixed time of one " #n " in us (default: collective.latency_us)."},                   \
+	{#n ".bus_gb_per_s", PL_COST_KEY_DOUBLE, CK_KIND + 3 * (k) + CK_KIND_BUS, 1e-9, 1e12,    \
+	 "Bus bandwidth of " #n " inside a node, GB/s (default: intra.link_gb_per_s)."},        \
+	{#n ".copy_gb_per_s", PL_COST_KEY_DOUBLE, CK_KIND + 3 * (k) + CK_KIND_COPY, 0, 1e12,     \
+	 "Rate at which " #n " touches its whole message, GB/s (0: no such term)."}
+
+static const struct param params[] = {
+	{"preset", PL_COST_KEY_TEXT, -1, 0, 0,
+	 "A device whose numbers every other key starts from (see the manual)."},
+	{"peak_tflops.fp8", PL_COST_KEY_DOUBLE, CK_PEAK + PL_DC_FP8, 1e-9, 1e12,
+	 "Peak of 8-bit (and 4-bit, integer) contractions, TFLOP/s."},
+	{"peak_tflops.bf16", PL_COST_KEY_DOUBLE, CK_PEAK + PL_DC_BF16, 1e-9, 1e12,
+	 "Peak of bf16 and f16 contractions, TFLOP/s."},
+	{"peak_tflops.tf32", PL_COST_KEY_DOUBLE, CK_PEAK + PL_DC_TF32, 1e-9, 1e12,
+	 "Peak of f32 contractions (on TF32 tensor cores), TFLOP/s."},
+	{"peak_tflops.f32", PL_COST_KEY_DOUBLE, CK_PEAK + PL_DC_F32, 1e-9, 1e12,
+	 "Peak of every other op (elementwise, reductions), TFLOP/s."},
+	{"peak_tflops.f64", PL_COST_KEY_DOUBLE, CK_PEAK + PL_DC_F64, 1e-9, 1e12,
+	 "Peak of f64 work, TFLOP/s."},
+	{"memory_gb_per_s", PL_COST_KEY_DOUBLE, CK_MEMORY, 1e-9, 1e12,
+	 "Memory bandwidth, GB/s (= bytes per ns)."},
+	{"kernel_floor_us", PL_COST_KEY_DOUBLE, CK_FLOOR, 0, 1e12,
+	 "Time every kernel takes besides its roofline (launch, tail), us."},
+	{"devices_per_node", PL_COST_KEY_INT, CK_DEVICES_PER_NODE, 1, 1 << 30,
+	 "Devices joined by the intra-node links; devices d and e share a node when "
+	 "d / devices_per_node == e / devices_per_node."},
+	{"intra.link_gb_per_s", PL_COST_KEY_DOUBLE, CK_INTRA_LINK, 1e-9, 1e12,
+	 "Bus bandwidth of a collective inside a node, GB/s per device."},
+	{"intra.latency_us", PL_COST_KEY_DOUBLE, CK_INTRA_LATENCY, 0, 1e12,
+	 "Latency of one algorithm step inside a node, us."},
+	{"inter.link_gb_per_s", PL_COST_KEY_DOUBLE, CK_INTER_LINK, 1e-9, 1e12,
+	 "Bus bandwidth of a collective whose group spans nodes (the NIC), GB/s per device."},
+	{"inter.latency_us", PL_COST_KEY_DOUBLE, CK_INTER_LATENCY, 0, 1e12,
+	 "Latency of one algorithm step between nodes, us."},
+	{"collective.latency_us", PL_COST_KEY_DOUBLE, CK_COLL_LATENCY, 0, 1e12,
+	 "Fixed time of every collective (launch and synchronisation), us."},
+	{"one_shot_max_kib", PL_COST_KEY_DOUBLE, CK_ONE_SHOT_KIB, 0, 1e12,
+	 "Messages up to this size (KiB) go in one step (one-shot) instead of a ring."},
+	KIND_KEYS(PL_CK_ALL_GATHER, all_gather),
+	KIND_KEYS(PL_CK_REDUCE_SCATTER, reduce_scatter),
+	KIND_KEYS(PL_CK_ALL_REDUCE, all_reduce),
+	KIND_KEYS(PL_CK_ALL_TO_ALL, all_to_all),
+	KIND_KEYS(PL_CK_PERMUTE, collective_permute),
+	KIND_KEYS(PL_CK_BROADCAST, collective_broadcast),
+	{"peak_gflops", PL_COST_KEY_ALIAS, LK_PEAK, 1, 9223372036854775807.0,
+	 "Old integer key: FLOP per ns, sets every peak_tflops.* to it / 1000."},
+	{"memory_gbps", PL_COST_KEY_ALIAS, LK_MEMORY, 1, 9223372036854775807.0,
+	 "Old integer key: bytes per ns, sets memory_gb_per_s."},
+	{"link_gbps", PL_COST_KEY_ALIAS, LK_LINK, 1, 9223372036854775807.0,
+	 "Old integer key: bytes per ns, sets intra.link_gb_per_s and inter.link_gb_per_s."},
+	{"latency_ns", PL_COST_KEY_ALIAS, LK_LATENCY, 0, 9223372036854775807.0,
+	 "Old integer key: ns, sets collective.latency_us to it / 1000."},
+};
+enum { NPARAMS = sizeof params / sizeof params[0] };
+
+#define KIND_DEFAULTS NAN, NAN, 0
+#define DEFAULT_VALUES                                                                     \
+	{400, 400, 400, 400, 400, 2000, 0, 8, 100, 0, 100, 0, 10, 0, KIND_DEFAULTS,          \
+	 KIND_DEFAULTS, KIND_DEFAULTS, KIND_DEFAULTS, KIND_DEFAULTS, KIND_DEFAULTS}
+_Static_assert(sizeof((double[])DEFAULT_VALUES) / sizeof(double) == CK__COUNT,
+               "a default for every key");
+static const pl_cost_model defaults = {
+	.preset = -1,
+	.base = DEFAULT_VALUES,
+	.alias = {400000, 2000, 100, 10000},
+	.v = DEFAULT_VALUES,
+	.legacy = true,
+};
+
+static void recompute(pl_cost_model *cm)
+{
+	if (cm->preset >= 0)
+		memcpy(cm->base, pl_cost_presets_[cm->preset].v, sizeof cm->base);
+	else
+		memcpy(cm->base, defaults.base, sizeof cm->base);
+	memcpy(cm->v, cm->base, sizeof cm->v);
+	for (int a = 0; a < LK__COUNT; a++) {
+		if (!cm->alias_set[a])
+			continue;
+		double x = (double)cm->alias[a];
+		switch (a) {
+		case LK_PEAK:
+			for (int d = 0; d < PL_DC__COUNT; d++)
+				cm->v[CK_PEAK + d] = x / 1000;
+			break;
+		case LK_MEMORY: cm->v[CK_MEMORY] = x; break;
+		case LK_LINK: cm->v[CK_INTRA_LINK] = cm->v[CK_INTER_LINK] = x; break;
+		default: cm->v[CK_COLL_LATENCY] = x / 1000; break;
+		}
+	}
+	bool any = false;
+	for (int k = 0; k < CK__COUNT; k++)
+		if (cm->set[k]) {
+			cm->v[k] = cm->user[k];
+			any = true;
+		}
+	cm->legacy = cm->preset < 0 && !any;
+}
 
 const pl_cost_model *pl_cost_model_default_(void) { return &defaults; }
 
 pl_cost_model *pl_cost_model_new(void)
 {
 	pl_cost_model *cm = malloc(sizeof *cm);
-	if (cm)
+	if (cm) {
 		*cm = defaults;
+		recompute(cm);
+	}
 	return cm;
 }
 
 void pl_cost_model_free(pl_cost_model *cm) { free(cm); }
 
-size_t pl_cost_model_num_keys(void) { return NKEYS; }
+size_t pl_cost_model_num_keys(void) { return LK__COUNT; }
 
-const pl_option_decl *pl_cost_model_key(size_t i) { return i < NKEYS ? &keys[i] : NULL; }
+const pl_option_decl *pl_cost_model_key(size_t i) { return i < LK__COUNT ? &keys[i] : NULL; }
 
-static int key_index(const char *key)
+static int param_index(const char *key)
 {
-	for (int k = 0; k < NKEYS; k++)
-		if (key && strcmp(keys[k].name, key) == 0)
+	for (int k = 0; key && k < NPARAMS; k++)
+		if (strcmp(params[k].name, key) == 0)
 			return k;
 	return -1;
 }
 
+static int set_number(pl_cost_model *cm, const struct param *p, double value)
+{
+	if (!(value >= p->min && value <= p->max))
+		return PL_EINVAL; /* NaN too */
+	if (p->kind == PL_COST_KEY_ALIAS || p->kind == PL_COST_KEY_INT) {
+		if (value != floor(value))
+			return PL_EINVAL;
+	}
+	if (p->kind == PL_COST_KEY_ALIAS) {
+		cm->alias[p->index] = (int64_t)value;
+		cm->alias_set[p->index] = true;
+	} else {
+		cm->user[p->index] = value;
+		cm->set[p->index] = true;
+	}
+	recompute(cm);
+	return PL_OK;
+}
+
 int pl_cost_model_set(pl_cost_model *cm, const char *key, int64_t value)
 {
-	int k = key_index(key);
-	if (k < 0)
+	int k = param_index(key);
+	if (k < 0 || params[k].kind == PL_COST_KEY_TEXT)
 		return PL_ENOTFOUND;
-	if (value < keys[k].min || value > keys[k].max)
-		return PL_EINVAL;
-	cm->v[k] = value;
-	return PL_OK;
+	if (params[k].kind == PL_COST_KEY_ALIAS) {
+		/* exact for every int64, which a double is not */
+		if (value < (int64_t)params[k].min)
+			return PL_EINVAL;
+		cm->alias[params[k].index] = value;
+		cm->alias_set[params[k].index] = true;
+		recompute(cm);
+		return PL_OK;
+	}
+	return set_number(cm, &params[k], (double)value);
 }
 
 int pl_cost_model_get(const pl_cost_model *cm, const char *key, int64_t *out)
 {
-	int k = key_index(key);
-	if (k < 0)
+	int k = param_index(key);
+	if (k < 0 || params[k].kind == PL_COST_KEY_TEXT)
 		return PL_ENOTFOUND;
-	*out = cm->v[k];
-	return PL_OK;
-}
-
-/* ---- the time of an instruction ---- */
-
-static pl_u128 ceil_div(pl_u128 n, pl_u128 d)
-{
-	if ((n | d) <= UINT64_MAX) /* the common case, without a 128-bit division */
-		return (uint64_t)n / (uint64_t)d + ((uint64_t)n % (uint64_t)d != 0);
-	return n / d + (n % d != 0);
-}
-
-/* ceil(a * b / d) for a < 2^64 and d > 0, whatever the width of a * b;
- * PL_EOVERFLOW when it passes UINT64_MAX. */
-static int mul_div_ceil(uint64_t a, pl_u128 b, pl_u128 d, uint64_t *out)
-{
-	/* a * b as hi * 2^128 + lo */
-	pl_u128 p0 = (pl_u128)a * (uint64_t)b;
-	pl_u128 p1 = (pl_u128)a * (uint64_t)(b >> 64);
-	pl_u128 lo = p0 + (p1 << 64);
-	pl_u128 hi = (p1 >> 64) + (lo < p0);
-	pl_u128 q;
-	if (hi == 0) {
-		q = ceil_div(lo, d);
-	} else {
-		if (hi >= d)
-			return PL_EOVERFLOW; /* the quotient has more than 128 bits */
-		/* long division, one bit at a time: rare (a product past 2^128) */
-		pl_u128 rem = hi;
-		q = 0;
-		for (int bit = 127; bit >= 0; bit--) {
-			bool carry = rem >> 127;
-			rem = (rem << 1) | ((lo >> bit) & 1);
-			q <<= 1;
-			if (carry || rem >= d) {
-				rem -= d;
-				q |= 1;
-			}
+	if (params[k].kind == PL_COST_KEY_ALIAS) {
+		int a = params[k].index;
+		if (cm->legacy) {
+			*out = cm->alias_set[a] ? cm->alias[a] : alias_defaults[a];
+			return PL_OK;
 		}
-		if (rem && ++q == 0)
-			return PL_EOVERFLOW;
-	}
-	if (q > UINT64_MAX)
-		return PL_EOVERFLOW;
-	*out = (uint64_t)q;
-	return PL_OK;
-}
-
-/* The sum of the bytes of a collective's results (gathers) or operands. */
-static int collective_bytes(const pl_inst *inst, bool results, pl_u128 *out)
-{
-	size_t n = results ? inst->nres : inst->nops;
-	pl_u128 sum = 0;
-	for (size_t k = 0; k < n; k++) {
-		const pl_value *v = results ? &pl_inst_res_(inst)[k] : pl_use_val_(&pl_inst_ops_(inst)[k]);
-		uint64_t b;
-		int rc = pl_type_num_bytes(v->type, &b);
-		if (rc)
-			return rc;
-		sum += b; /* at most 2^32 terms below 2^63 */
-	}
-	*out = sum;
-	return PL_OK;
-}
-
-static int collective_time(const pl_inst *inst, const pl_cost_model *cm, uint64_t *out)
-{
-	int64_t factor = 1;
-	int rc = pl_attrs_get_int(&inst->attrs, "factor", &factor);
-	if (rc == PL_ETYPE)
-		return rc;
-	if (factor < 1)
-		return PL_EINVAL;
-	bool gather = inst->op == PL_OP_ALL_GATHER || inst->op == PL_OP_ALL_GATHER_START;
-	bool all_reduce = inst->op == PL_OP_ALL_REDUCE || inst->op == PL_OP_ALL_REDUCE_START;
-	pl_u128 bytes;
-	if ((rc = collective_bytes(inst, gather, &bytes)))
-		return rc;
-	/* W / link = c * (F-1) * B / (F * link), one ceiling */
-	uint64_t a = (uint64_t)(factor - 1) * (all_reduce ? 2u : 1u); /* < 2^64 */
-	pl_u128 d = (pl_u128)(uint64_t)factor * (uint64_t)cm->v[K_LINK];
-	uint64_t wire;
-	if ((rc = mul_div_ceil(a, bytes, d, &wire)))
-		return rc;
-	pl_u128 t = (pl_u128)(uint64_t)cm->v[K_LATENCY] + wire;
-	if (t > UINT64_MAX)
-		return PL_EOVERFLOW;
-	*out = (uint64_t)t;
-	return PL_OK;
-}
-
-int pl_inst_time_ns(const pl_inst *inst, const pl_cost_model *cm, uint64_t *out)
-{
-	unsigned traits = pl_op_traits(pl_inst_op_(inst));
-	if (traits & (PL_TRAIT_COLLECTIVE_DONE | PL_TRAIT_TERMINATOR | PL_TRAIT_DATA_MOVEMENT)) {
-		*out = 0;
+		double x = a == LK_PEAK     ? cm->v[CK_PEAK + PL_DC_BF16] * 1000
+		           : a == LK_MEMORY ? cm->v[CK_MEMORY]
+		           : a == LK_LINK   ? cm->v[CK_INTRA_LINK]
+		                            : cm->v[CK_COLL_LATENCY] * 1000;
+		*out = (int64_t)llround(x);
 		return PL_OK;
 	}
-	if (traits & (PL_TRAIT_COLLECTIVE | PL_TRAIT_COLLECTIVE_START))
-		return collective_time(inst, cm, out);
-	/* one scan of the dictionary for the count and the flops */
-	struct pl_count_attrs attrs;
-	pl_count_attrs_(&inst->attrs, &attrs);
-	uint64_t n;
-	int rc = pl_masked_dynamic_instances_(inst, &attrs, &n);
-	if (rc)
-		return rc;
-	pl_u128 work;
-	int64_t rate;
-	if (traits & (PL_TRAIT_LOAD | PL_TRAIT_STORE)) {
-		const pl_value *v = NULL;
-		if (traits & PL_TRAIT_LOAD)
-			v = inst->nres ? &pl_inst_res_(inst)[0] : NULL;
-		else
-			v = inst->nops ? pl_use_val_(&pl_inst_ops_(inst)[0]) : NULL;
-		if (!v)
-			return PL_EINVAL;
-		work = (pl_u128)n * pl_dtype_size((pl_dtype)v->type->dtype);
-		rate = cm->v[K_MEMORY];
-	} else {
-		int64_t flops;
-		if ((rc = pl_flops_(inst, &attrs, &flops)))
-			return rc;
-		work = (pl_u128)n * (uint64_t)flops; /* below 2^127 */
-		rate = cm->v[K_PEAK];
-	}
-	pl_u128 t = ceil_div(work, (pl_u128)(uint64_t)rate);
-	if (t > UINT64_MAX)
-		return PL_EOVERFLOW;
-	*out = (uint64_t)t;
+	double d;
+	pl_cost_model_get_double(cm, key, &d);
+	*out = (int64_t)llround(d);
 	return PL_OK;
 }
+
+/* ---- ABI 1.1 additions: every key, decimals, presets ---- */
+
+size_t pl_cost_model_num_params(void) { return NPARAMS; }
+
+const char *pl_cost_model_param_name(size_t i) { return i < NPARAMS ? params[i].name : NULL; }
+
+int pl_cost_model_param_kind(size_t i) { return i < NPARAMS ? params[i].kind : 0; }
+
+const char *pl_cost_model_param_help(size_t i) { return i < NPARAMS ? params[i].help : NULL; }
+
+size_t pl_cost_model_num_presets(void) { return pl_cost_num_presets_; }
+
+const char *pl_cost_model_preset_name(size_t i)
+{
+	return i < pl_cost_num_presets_ ? pl_cost_presets_[i].name : NULL;
+}
+
+const char *pl_cost_model_preset_source(size_t i)
+{
+	return i < pl_cost_num_presets_ ? pl_cost_presets_[i].source : NULL;
+}
+
+const char *pl_cost_model_preset(const pl_cost_model *cm)
+{
+	return cm->preset >= 0 ? pl_cost_presets_[cm->preset].name : NULL;
+}
+
+int pl_cost_model_set_double(pl_cost_model *cm, const char *key, double value)
+{
+	int k = param_index(key);
+	if (k < 0 || params[k].kind == PL_COST_KEY_TEXT)
+		return PL_ENOTFOUND;
+	return set_number(cm, &params[k], value);
+}
+
+int pl_cost_model_get_double(const pl_cost_model *cm, const char *key, double *out)
+{
+	int k = param_index(key);
+	if (k < 0 || params[k].kind == PL_COST_KEY_TEXT)
+		return PL_ENOTFOUND;
+	if (params[k].kind == PL_COST_KEY_ALIAS) {
+		int64_t v;
+		pl_cost_model_get(cm, key, &v);
+		*out = (double)v;
+		return PL_OK;
+	}
+	int i = params[k].index;
+	double v = cm->v[i];
+	if (isnan(v)) /* a kind's latency or bandwidth that takes the general one */
+		v = (i - CK_KIND) % 3 == CK_KIND_LATENCY ? cm->v[CK_COLL_LATENCY]
+		                                         : cm->v[CK_INTRA_LINK];
+	*out = v;
+	return PL_OK;
+}
+
+static void say(char *err, size_t errlen, const char *fmt, ...) PL_PRINTF(3, 4);
+static void say(char *err, size_t errlen, const char *fmt, ...)
+{
+	if (!err || !errlen)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+}
+
+int pl_cost_model_set_text(pl_cost_model *cm, const char *key, const char *value, char *err,
+                           size_t errlen)
+{
+	int k = param_index(key);
+	if (k < 0) {
+		say(err, errlen, "unknown key '%s'%s", key ? key : "", "");
+		return PL_ENOTFOUND;
+	}
+	const struct param *p = &params[k];
+	if (p->kind == PL_COST_KEY_TEXT) {
+		for (size_t i = 0; i < pl_cost_num_presets_; i++)
+			if (strcmp(pl_cost_presets_[i].name, value) == 0) {
+				cm->preset = (int)i;
+				recompute(cm);
+				return PL_OK;
+			}
+		char names[256] = "";
+		for (size_t i = 0; i < pl_cost_num_presets_; i++) {
+			size_t n = strlen(names);
+			snprintf(names + n, sizeof names - n, "%s%s", i ? ", " : "",
+			         pl_cost_presets_[i].name);
+		}
+		say(err, errlen, "unknown preset '%s' (known: %s)", value, names);
+		return PL_EINVAL;
+	}
+	if (p->kind == PL_COST_KEY_ALIAS) {
+		char *end;
+		errno = 0;
+		long long v = strtoll(value, &end, 10);
+		if (end == value || *end || errno) {
+			say(err, errlen, "'%s' is not an integer%s", value, "");
+			return PL_EINVAL;
+		}
+		if (v < (long long)p->min) {
+			char min[32];
+			snprintf(min, sizeof min, "%.0f", p->min);
+			say(err, errlen, "%s is below the minimum %s", value, min);
+			return PL_EINVAL;
+		}
+		return pl_cost_model_set(cm, key, v);
+	}
+	char *end;
+	errno = 0;
+	double v = strtod(value, &end);
+	if (end == value || *end || errno || !isfinite(v)) {
+		say(err, errlen, "'%s' is not a %s", value,
+		    p->kind == PL_COST_KEY_INT ? "whole number" : "decimal number");
+		return PL_EINVAL;
+	}
+	if (p->kind == PL_COST_KEY_INT && v != floor(v)) {
+		say(err, errlen, "'%s' is not a %s", value, "whole number");
+		return PL_EINVAL;
+	}
+	if (v < p->min || v > p->max) {
+		char lim[64];
+		snprintf(lim, sizeof lim, "%.9g", v < p->min ? p->min : p->max);
+		if (v < p->min)
+			say(err, errlen, "%s is below the minimum %s", value, lim);
+		else
+			say(err, errlen, "%s is above the maximum %s", value, lim);
+		return PL_EINVAL;
+	}
+	return set_number(cm, p, v);
+}
+
+bool pl_cost_model_is_set(const pl_cost_model *cm, const char *key)
+{
+	int k = param_index(key);
+	if (k < 0)
+		return false;
+	const struct param *p = &params[k];
+	if (p->kind == PL_COST_KEY_TEXT)
+		return cm->preset >= 0;
+	if (p->kind == PL_COST_KEY_ALIAS)
+		return cm->alias_set[p->index] && cm->alias[p->index] != alias_defaults[p->index];
+	int i = p->index;
+	if (!cm->set[i])
+		return false;
+	double b = cm->base[i];
+	return isnan(b) || b != cm->user[i];
+}
+
+int pl_cost_model_format(const pl_cost_model *cm, const char *key, char *buf, size_t len)
+{
+	int k = param_index(key);
+	if (k < 0)
+		return PL_ENOTFOUND;
+	int n;
+	if (params[k].kind == PL_COST_KEY_TEXT) {
+		n = snprintf(buf, len, "%s", cm->preset >= 0 ? pl_cost_presets_[cm->preset].name : "");
+	} else if (params[k].kind == PL_COST_KEY_ALIAS) {
+		int64_t v;
+		pl_cost_model_get(cm, key, &v);
+		n = snprintf(buf, len, "%lld", (long long)v);
+	} else {
+		double v;
+		pl_cost_model_get_double(cm, key, &v);
+		/* the shortest decimal that reads back to the same double */
+		n = 0;
+		for (int prec = 6; prec <= 17; prec++) {
+			n = snprintf(buf, len, "%.*g", prec, v);
+			if (n < 0 || (size_t)n >= len || strtod(buf, NULL) == v)
+				break;
+		}
+	}
+	return n < 0 || (size_t)n >= len ? PL_EINVAL : PL_OK;
+}
+
+bool pl_cost_model_is_exact(const pl_cost_model *cm) { return cm->legacy; }

@@ -38,10 +38,12 @@
  * update). Layout ops count no flops.
  */
 #include "analysis/fusion.h"
+#include "analysis/cost_model.h"
 #include "ir/grow.h"
 #include "ir/hash_table.h"
 
 #include <stdio.h>
+#include <math.h>
 #include <stdlib.h>
 
 #define NONE UINT32_MAX
@@ -753,13 +755,31 @@ static int frontier(struct build *b, uint32_t k, const pl_inst *d, int depth)
 
 static bool layout_only(enum cls c) { return c == C_VIEW || c == C_LAYOUT; }
 
-/* Kernel time: the roofline of the cost model's keys in force (one peak
- * for every dtype, the memory bandwidth) plus the floor. To be replaced by
- * the cost model's own per-kernel roofline, with a peak per dtype class,
- * once it has one. */
-static int kernel_time(const pl_cost_model *cm, uint64_t flops, uint64_t bytes,
+/* The time of a kernel: under the exact integer model (no preset, none
+ * but the four old keys), max(ceil(flops / peak_gflops), ceil(bytes /
+ * memory_gbps)) + floor_ns; else the cost model's own roofline for a
+ * kernel (pl_roofline_ns_: its kernel floor, the peak of the dtype class
+ * of the kernel's dot, f32 for one without), rounded up, floor_ns then
+ * unused. */
+static int kernel_time(const pl_cost_model *cm, const pl_fusion *fu, const struct kernel *k,
                        uint64_t floor_ns, uint64_t *out)
 {
+	uint64_t flops = k->flops, bytes = k->bytes;
+	if (!pl_cost_model_is_exact(cm)) {
+		enum pl_dclass dc = PL_DC_F32;
+		for (uint32_t x = 0; x < k->n; x++) {
+			const pl_inst *inst = fu->insts[fu->members[k->first + x]];
+			if (pl_op_traits(pl_inst_op_(inst)) & PL_TRAIT_CONTRACT) {
+				dc = pl_contraction_class_(inst);
+				break;
+			}
+		}
+		double t = ceil(pl_roofline_ns_(cm, (double)flops, dc, (double)bytes));
+		if (!(t < 18446744073709551616.0))
+			return PL_EOVERFLOW;
+		*out = (uint64_t)t;
+		return PL_OK;
+	}
 	int64_t peak = 1, mem = 1;
 	pl_cost_model_get(cm, "peak_gflops", &peak);
 	pl_cost_model_get(cm, "memory_gbps", &mem);
@@ -876,7 +896,7 @@ static int finish(struct build *b, uint64_t floor_ns)
 	}
 	for (size_t kk = 0; kk < fu->nk && rc == PL_OK; kk++) {
 		struct kernel *k = &fu->k[kk];
-		if ((rc = kernel_time(b->cm, k->flops, k->bytes, floor_ns, &k->time)))
+		if ((rc = kernel_time(b->cm, fu, k, floor_ns, &k->time)))
 			break;
 		if (__builtin_add_overflow(fu->inst_time[k->anchor], k->time,
 		                           &fu->inst_time[k->anchor]) ||

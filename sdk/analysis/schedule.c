@@ -8,7 +8,9 @@
  * finds its start through its operand's defining instruction). The rows,
  * one per instruction, are only written: a schedule of totals has none.
  */
+#include "analysis/schedule.h"
 #include "ir/internal.h"
+#include "analysis/cost_model.h"
 #include "ir/grow.h"
 #include "analysis/fusion.h"
 
@@ -142,10 +144,8 @@ static bool add_u64(uint64_t *acc, uint64_t v)
 	return !__builtin_add_overflow(*acc, v, acc);
 }
 
-/* fu, when not NULL, gives the compute time of each instruction (its
- * kernels'); collectives keep theirs. */
 static int simulate(pl_schedule *s, const pl_func *f, const pl_cost_model *cm,
-                    const pl_fusion *fu)
+                    pl_time_hook_ hook, void *arg)
 {
 	struct pl_ht groups = {0};
 	struct starts starts = {0};
@@ -155,15 +155,14 @@ static int simulate(pl_schedule *s, const pl_func *f, const pl_cost_model *cm,
 	size_t i = 0;
 	for (const pl_inst *inst = f->first; inst && rc == PL_OK; inst = pl_inst_next_(inst), i++) {
 		struct row r = {.inst = inst};
-		uint64_t t = 0;
-		unsigned traits = pl_op_traits(pl_inst_op_(inst));
-		bool comm = traits & (PL_TRAIT_COLLECTIVE | PL_TRAIT_COLLECTIVE_START |
-		                      PL_TRAIT_COLLECTIVE_DONE);
-		if (fu && !comm)
-			t = pl_fusion_inst_time_(fu, i);
-		else if ((rc = pl_inst_time_ns(inst, cm, &t)))
+		uint64_t t;
+		bool handled = false;
+		if ((hook && (rc = hook(inst, arg, &t, &handled))) ||
+		    (!handled && (rc = pl_inst_time_ns(inst, cm, &t))))
 			break;
-		if (traits & PL_TRAIT_COLLECTIVE_DONE) {
+		enum pl_coll_kind kind;
+		enum pl_comm_role role = pl_comm_role_(inst, &kind);
+		if (role == PL_COMM_DONE) {
 			const struct started *start = start_of(&starts, inst);
 			if (!start) {
 				rc = PL_EINVAL;
@@ -175,7 +174,7 @@ static int simulate(pl_schedule *s, const pl_func *f, const pl_cost_model *cm,
 			c = r.end;
 			if (!add_u64(&s->exposed, r.exposed))
 				rc = PL_EOVERFLOW;
-		} else if (traits & (PL_TRAIT_COLLECTIVE | PL_TRAIT_COLLECTIVE_START)) {
+		} else if (role == PL_COMM_SYNC || role == PL_COMM_START) {
 			const char *name = "";
 			size_t len = 0, g;
 			rc = pl_attrs_get_string(&inst->attrs, "group_id", &name, &len);
@@ -192,7 +191,7 @@ static int simulate(pl_schedule *s, const pl_func *f, const pl_cost_model *cm,
 				break;
 			}
 			*clock = r.end;
-			if (traits & PL_TRAIT_COLLECTIVE_START) {
+			if (role == PL_COMM_START) {
 				rc = add_start(&starts, inst, r.end);
 			} else {
 				r.exposed = r.end - c;
@@ -223,6 +222,26 @@ static int simulate(pl_schedule *s, const pl_func *f, const pl_cost_model *cm,
 	return keep_names(s);
 }
 
+/* The fusion model's times, through the walk's hook: the walk asks for
+ * every instruction in order, so the hook counts them to find each one's
+ * index in the model; collectives keep the cost model's times. */
+struct fused_walk {
+	const pl_fusion *fu;
+	size_t i;
+};
+
+static int fused_time(const pl_inst *inst, void *arg, uint64_t *t, bool *handled)
+{
+	struct fused_walk *w = arg;
+	enum pl_coll_kind kind;
+	if (pl_comm_role_(inst, &kind) == PL_COMM_NONE) {
+		*t = pl_fusion_inst_time_(w->fu, w->i);
+		*handled = true;
+	}
+	w->i++;
+	return PL_OK;
+}
+
 static int schedule_new(pl_schedule **out, const pl_func *f, const pl_cost_model *cm,
                         bool rows, const pl_fusion *fu)
 {
@@ -239,7 +258,8 @@ static int schedule_new(pl_schedule **out, const pl_func *f, const pl_cost_model
 			return PL_ENOMEM;
 		}
 	}
-	int rc = simulate(s, f, cm, fu);
+	int rc = fu ? simulate(s, f, cm, fused_time, &(struct fused_walk){fu, 0})
+	            : simulate(s, f, cm, NULL, NULL);
 	if (rc) {
 		pl_schedule_free(s);
 		return rc;
@@ -268,6 +288,19 @@ int pl_schedule_new_fused_totals(pl_schedule **out, const pl_func *f, const pl_c
                                  const pl_fusion *fu)
 {
 	return schedule_new(out, f, cm, false, fu);
+}
+
+int pl_schedule_makespan_hooked_(const pl_func *f, const pl_cost_model *cm,
+                                 pl_time_hook_ hook, void *arg, uint64_t *out)
+{
+	pl_schedule *s = calloc(1, sizeof *s);
+	if (!s)
+		return PL_ENOMEM;
+	int rc = simulate(s, f, cm, hook, arg);
+	if (rc == PL_OK)
+		*out = s->makespan;
+	pl_schedule_free(s);
+	return rc;
 }
 
 void pl_schedule_free(pl_schedule *s)

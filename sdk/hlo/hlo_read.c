@@ -14,6 +14,8 @@
  * rejected whole.
  */
 #include "hlo/hlo.h"
+#include "hlo/hlo_opcodes.h"
+#include "hlo/hlo_verify.h"
 #include "ir/grow.h"
 #include "ir/hash_table.h"
 
@@ -84,6 +86,16 @@ struct comp {
 	bool root_on_params; /* the root's operands are the parameters, in order */
 };
 
+/* the reader's scratch buffers (struct hr's scratch) */
+enum scratch_use {
+	SCRATCH_PARAMS,       /* map_comp: the parameters in number order */
+	SCRATCH_PARAM_SHAPES, /* map_comp: their shape texts */
+	SCRATCH_PARAM_ATTRS,  /* map_comp: their attribute texts */
+	SCRATCH_PARAM_AT,     /* map_comp: where each stands */
+	SCRATCH_ALIAS,        /* keep_alias_names: names, then attributes */
+	SCRATCH_COUNT
+};
+
 struct hr {
 	const char *src, *p, *end;
 	const char *file;
@@ -146,6 +158,10 @@ struct hr {
 	struct pl_ht comp_index; /* the computations by name: index + 1 */
 	uint32_t *arg_owner;
 	size_t nargs, argcap;
+	/* scratch buffers, one per use, owned here and freed by hr_free, so
+	 * that a throw between setjmp and return loses nothing */
+	void *scratch[SCRATCH_COUNT];
+	size_t scratch_cap[SCRATCH_COUNT];
 };
 
 /* ---- errors and locations ---- */
@@ -206,6 +222,14 @@ static inline void *grow(struct hr *r, void *ptr, size_t *cap, size_t need, size
 #define PUSH(r, arr, n, cap) \
 	(*(void **)&(r)->arr = grow((r), (r)->arr, &(r)->cap, (r)->n + 1, sizeof *(r)->arr), \
 	 &(r)->arr[(r)->n++])
+
+/* Scratch buffer `use` of r with room for n items of elem bytes (at least
+ * one); owned by r, valid until the next call for the same use. */
+static void *scratch(struct hr *r, enum scratch_use use, size_t n, size_t elem)
+{
+	r->scratch[use] = grow(r, r->scratch[use], &r->scratch_cap[use], n ? n : 1, elem);
+	return r->scratch[use];
+}
 
 static void *ok(struct hr *r, void *p)
 {
@@ -961,6 +985,11 @@ static uint32_t parse_inst(struct hr *r, bool nested, unsigned depth)
 	 * spells all-gather */
 	if (memchr(ob, '_', pi.olen))
 		fail(r, ob, "'%.*s' is not an HLO opcode (they have no '_')", (int)pi.olen, ob);
+	if (!pl_hlo_opcode_known_(ob, pi.olen)) {
+		const char *near = pl_hlo_opcode_nearest_(ob, pi.olen);
+		fail(r, ob, "unknown HLO opcode '%.*s'%s%s%s", (int)pi.olen, ob,
+		     near ? " (did you mean '" : "", near ? near : "", near ? "'?)" : "");
+	}
 	r->p = q;
 	expect(r, '(', "'(' after the opcode");
 	pi.op0 = (uint32_t)r->no;
@@ -1879,9 +1908,7 @@ static void keep_alias_names(struct hr *r, const struct pinst *pi, pl_attrs *d)
 	}
 	if (!any)
 		return;
-	const pl_attr **v = malloc(2 * pi->nops * sizeof *v);
-	if (!v)
-		nomem(r);
+	const pl_attr **v = scratch(r, SCRATCH_ALIAS, 2 * (size_t)pi->nops, sizeof *v);
 	const pl_attr **av = v + pi->nops;
 	bool bad = false, attrs = false, names = false;
 	for (uint32_t k = 0; k < pi->nops; k++) {
@@ -1908,7 +1935,6 @@ static void keep_alias_names(struct hr *r, const struct pinst *pi, pl_attrs *d)
 	}
 	const pl_attr *l = bad || !names ? NULL : pl_attr_list(r->m, v, pi->nops);
 	const pl_attr *la = bad || !attrs ? NULL : pl_attr_list(r->m, av, pi->nops);
-	free(v);
 	if (bad || (names && !l) || (attrs && !la) ||
 	    (l && pl_attrs_set(d, "hlo_operand_names", l) != PL_OK) ||
 	    (la && pl_attrs_set(d, "hlo_operand_attrs", la) != PL_OK))
@@ -2360,7 +2386,7 @@ static void map_comp(struct hr *r, const char *name, uint32_t nlen, const char *
 	size_t np = 0;
 	for (size_t k = 0; k < r->ni; k++)
 		np += r->insts[k].param >= 0;
-	struct pinst **ps = ok(r, malloc((np ? np : 1) * sizeof *ps));
+	struct pinst **ps = scratch(r, SCRATCH_PARAMS, np, sizeof *ps);
 	np = 0;
 	for (size_t k = 0; k < r->ni; k++)
 		if (r->insts[k].param >= 0)
@@ -2371,7 +2397,6 @@ static void map_comp(struct hr *r, const char *name, uint32_t nlen, const char *
 			const char *pat = ps[k]->at;
 			int64_t pn = ps[k]->param;
 			bool shaped = ps[k]->has_shape;
-			free(ps);
 			if (!shaped)
 				fail(r, pat, "a parameter needs a shape");
 			fail(r, pat, "parameter %" PRId64 " %s", pn,
@@ -2388,10 +2413,8 @@ static void map_comp(struct hr *r, const char *name, uint32_t nlen, const char *
 		r->arg_owner = grow(r, r->arg_owner, &r->argcap, r->nargs + n, sizeof *r->arg_owner);
 		for (size_t j = 0; j < n; j++) {
 			pl_value *a = pl_func_add_arg(f, leaf_name(r, pi, tuple, (uint32_t)j), r->types[j]);
-			if (!a) {
-				free(ps);
+			if (!a)
 				nomem(r);
-			}
 			push_leaf(r, a);
 			r->arg_owner[r->nargs++] = (uint32_t)(pi - r->insts);
 		}
@@ -2399,24 +2422,16 @@ static void map_comp(struct hr *r, const char *name, uint32_t nlen, const char *
 		put_shape(r, &r->sb, pi->shape);
 		size_t len = r->sb.len;
 		pl_hlo_put_types_(&r->sb, r->types, n);
-		if (r->sb.failed) {
-			free(ps);
+		if (r->sb.failed)
 			nomem(r);
-		}
 		if (tuple || n != 1 || r->sb.len != 2 * len || memcmp(r->sb.data, r->sb.data + len, len))
 			shapes_differ = true;
 		have_attrs = have_attrs || pi->nat;
 	}
 	/* what the writer needs to print the parameters back */
 	if (shapes_differ || have_attrs) {
-		const pl_attr **sv = malloc((np ? np : 1) * sizeof *sv);
-		const pl_attr **av = malloc((np ? np : 1) * sizeof *av);
-		if (!sv || !av) {
-			free(sv);
-			free(av);
-			free(ps);
-			nomem(r);
-		}
+		const pl_attr **sv = scratch(r, SCRATCH_PARAM_SHAPES, np, sizeof *sv);
+		const pl_attr **av = scratch(r, SCRATCH_PARAM_ATTRS, np, sizeof *av);
 		bool bad = false;
 		for (size_t k = 0; k < np; k++) {
 			r->sb.len = 0;
@@ -2434,22 +2449,14 @@ static void map_comp(struct hr *r, const char *name, uint32_t nlen, const char *
 		}
 		const pl_attr *l1 = bad ? NULL : pl_attr_list(r->m, sv, np);
 		const pl_attr *l2 = bad || !have_attrs ? NULL : pl_attr_list(r->m, av, np);
-		free(sv);
-		free(av);
 		if (bad || !l1 || (have_attrs && !l2) ||
 		    pl_attrs_set(pl_func_attrs(f), "hlo_param_shapes", l1) != PL_OK ||
-		    (l2 && pl_attrs_set(pl_func_attrs(f), "hlo_param_attrs", l2) != PL_OK)) {
-			free(ps);
+		    (l2 && pl_attrs_set(pl_func_attrs(f), "hlo_param_attrs", l2) != PL_OK))
 			nomem(r);
-		}
 	}
 	/* where the parameters stand among the instructions, when not first
 	 * and in number order */
-	int64_t *pos = malloc((np ? np : 1) * sizeof *pos);
-	if (!pos) {
-		free(ps);
-		nomem(r);
-	}
+	int64_t *pos = scratch(r, SCRATCH_PARAM_AT, np, sizeof *pos);
 	/* a place counts the instructions before it that the writer prints
 	 * as such: tuple (but one nothing uses) and get-tuple-element are not
 	 * among them */
@@ -2466,17 +2473,11 @@ static void map_comp(struct hr *r, const char *name, uint32_t nlen, const char *
 		    !word_is(c->opc, c->olen, "get-tuple-element"))
 			seen++;
 	}
-	if (!moved)
-		free(pos);
 	if (moved) {
 		const pl_attr *l = pl_attr_int_list(r->m, pos, np);
-		free(pos);
-		if (!l || pl_attrs_set(pl_func_attrs(f), "hlo_param_at", l) != PL_OK) {
-			free(ps);
+		if (!l || pl_attrs_set(pl_func_attrs(f), "hlo_param_at", l) != PL_OK)
 			nomem(r);
-		}
 	}
-	free(ps);
 	r->last_line = 0;
 	for (size_t k = 0; k < r->ni; k++) {
 		struct pinst *pi = &r->insts[k];
@@ -2771,6 +2772,8 @@ static void hr_free(struct hr *r)
 	free(r->namebuf);
 	pl_sb_free(&r->sb);
 	pl_sb_free(&r->sb2);
+	for (int k = 0; k < SCRATCH_COUNT; k++)
+		free(r->scratch[k]);
 }
 
 int pl_parse_hlo_buffer(const char *text, size_t len, const char *source_name,
@@ -2803,7 +2806,7 @@ int pl_parse_hlo_buffer(const char *text, size_t len, const char *source_name,
 		pl_diags_add(diags, PL_SEV_ERROR, r->file, line, col, "NUL byte in the text");
 	} else if (setjmp(r->jb) == 0) {
 		parse_module(r);
-		r->status = PL_OK;
+		r->status = pl_hlo_verify_(r->m, r->file, diags);
 	}
 	int rc = r->status;
 	if (rc == PL_ENOMEM)

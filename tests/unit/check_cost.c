@@ -727,6 +727,333 @@ START_TEST(masked_memo)
 }
 END_TEST
 
+/* ---- keys by name, decimals, presets (ABI 1.1 additions) ----------------- */
+
+static void set_text_ok(pl_cost_model *cm, const char *key, const char *value)
+{
+	char err[256] = "";
+	int rc = pl_cost_model_set_text(cm, key, value, err, sizeof err);
+	ck_assert_msg(rc == PL_OK, "%s = %s: %s", key, value, err);
+}
+
+static void set_text_fails(pl_cost_model *cm, const char *key, const char *value, int want,
+                           const char *message)
+{
+	char err[256] = "";
+	ck_assert_int_eq(pl_cost_model_set_text(cm, key, value, err, sizeof err), want);
+	ck_assert_msg(strstr(err, message) != NULL, "%s = %s: '%s' lacks '%s'", key, value, err,
+	              message);
+}
+
+static double get_double(const pl_cost_model *cm, const char *key)
+{
+	double v = -1;
+	ck_assert_int_eq(pl_cost_model_get_double(cm, key, &v), PL_OK);
+	return v;
+}
+
+START_TEST(model_params)
+{
+	size_t n = pl_cost_model_num_params();
+	ck_assert_uint_ge(n, 20);
+	ck_assert_str_eq(pl_cost_model_param_name(0), "preset");
+	ck_assert_int_eq(pl_cost_model_param_kind(0), PL_COST_KEY_TEXT);
+	ck_assert_ptr_null(pl_cost_model_param_name(n));
+	ck_assert_int_eq(pl_cost_model_param_kind(n), 0);
+	size_t aliases = 0, ints = 0;
+	bool floor = false, bus = false;
+	for (size_t i = 0; i < n; i++) {
+		const char *name = pl_cost_model_param_name(i);
+		ck_assert_ptr_nonnull(pl_cost_model_param_help(i));
+		aliases += pl_cost_model_param_kind(i) == PL_COST_KEY_ALIAS;
+		ints += pl_cost_model_param_kind(i) == PL_COST_KEY_INT;
+		floor = floor || (strcmp(name, "kernel_floor_us") == 0 &&
+		                  pl_cost_model_param_kind(i) == PL_COST_KEY_DOUBLE);
+		bus = bus || strcmp(name, "all_to_all.bus_gb_per_s") == 0;
+	}
+	ck_assert_uint_eq(aliases, 4); /* the old integer keys */
+	ck_assert_uint_eq(ints, 1);    /* devices_per_node */
+	ck_assert(floor && bus);
+	/* every preset loads and gives every key a value */
+	ck_assert_uint_ge(pl_cost_model_num_presets(), 2);
+	for (size_t p = 0; p < pl_cost_model_num_presets(); p++) {
+		pl_cost_model *cm = pl_cost_model_new();
+		set_text_ok(cm, "preset", pl_cost_model_preset_name(p));
+		ck_assert_str_eq(pl_cost_model_preset(cm), pl_cost_model_preset_name(p));
+		ck_assert_ptr_nonnull(strstr(pl_cost_model_preset_source(p), "fit_cost_model.py"));
+		ck_assert(!pl_cost_model_is_exact(cm));
+		for (size_t i = 1; i < n; i++) {
+			double v = get_double(cm, pl_cost_model_param_name(i));
+			ck_assert_msg(v >= 0 && v < 1e10, "%s %s = %g", pl_cost_model_preset_name(p),
+			              pl_cost_model_param_name(i), v);
+		}
+		pl_cost_model_free(cm);
+	}
+	ck_assert_ptr_null(pl_cost_model_preset_name(pl_cost_model_num_presets()));
+}
+END_TEST
+
+START_TEST(model_text)
+{
+	pl_cost_model *cm = pl_cost_model_new();
+	ck_assert(pl_cost_model_is_exact(cm));
+	ck_assert_ptr_null(pl_cost_model_preset(cm));
+	/* an old key is an alias, and leaves the model exact */
+	set_text_ok(cm, "peak_gflops", "500000");
+	ck_assert(pl_cost_model_is_exact(cm));
+	ck_assert(get_double(cm, "peak_tflops.bf16") == 500);
+	ck_assert(get_double(cm, "peak_tflops.fp8") == 500);
+	set_text_ok(cm, "latency_ns", "2500");
+	ck_assert(get_double(cm, "collective.latency_us") == 2.5);
+	ck_assert(get_double(cm, "all_gather.latency_us") == 2.5); /* a kind takes the general */
+	set_text_ok(cm, "link_gbps", "40");
+	ck_assert(get_double(cm, "inter.link_gb_per_s") == 40);
+	ck_assert(get_double(cm, "all_reduce.bus_gb_per_s") == 40);
+	/* a decimal key by its new name: no longer the exact model */
+	set_text_ok(cm, "kernel_floor_us", "2.5");
+	ck_assert(!pl_cost_model_is_exact(cm));
+	ck_assert(get_double(cm, "kernel_floor_us") == 2.5);
+	set_text_ok(cm, "memory_gb_per_s", "1e3");
+	ck_assert(get_double(cm, "memory_gb_per_s") == 1000);
+	int64_t i = 0;
+	ck_assert_int_eq(pl_cost_model_get(cm, "memory_gbps", &i), PL_OK);
+	ck_assert_int_eq(i, 1000);
+	/* a key overrides the preset, set before it or after */
+	set_text_ok(cm, "preset", "h100");
+	ck_assert(get_double(cm, "kernel_floor_us") == 2.5);
+	ck_assert(pl_cost_model_is_set(cm, "kernel_floor_us"));
+	ck_assert(pl_cost_model_is_set(cm, "preset"));
+	ck_assert(!pl_cost_model_is_set(cm, "peak_tflops.f64"));
+	char buf[64];
+	ck_assert_int_eq(pl_cost_model_format(cm, "kernel_floor_us", buf, sizeof buf), PL_OK);
+	ck_assert_str_eq(buf, "2.5");
+	ck_assert_int_eq(pl_cost_model_format(cm, "preset", buf, sizeof buf), PL_OK);
+	ck_assert_str_eq(buf, "h100");
+	ck_assert_int_eq(pl_cost_model_format(cm, "preset", buf, 2), PL_EINVAL);
+	set_text_ok(cm, "preset", "b200");
+	ck_assert_str_eq(pl_cost_model_preset(cm), "b200");
+	ck_assert(get_double(cm, "kernel_floor_us") == 2.5);
+	/* bad keys and values, with the reason; the model unchanged */
+	set_text_fails(cm, "preset", "h1000", PL_EINVAL, "unknown preset 'h1000' (known: h100, b200");
+	set_text_fails(cm, "kernel_floor", "1", PL_ENOTFOUND, "unknown key 'kernel_floor'");
+	set_text_fails(cm, "kernel_floor_us", "fast", PL_EINVAL, "'fast' is not a decimal number");
+	set_text_fails(cm, "kernel_floor_us", "1.5us", PL_EINVAL, "not a decimal number");
+	set_text_fails(cm, "kernel_floor_us", "-1", PL_EINVAL, "-1 is below the minimum 0");
+	set_text_fails(cm, "peak_tflops.bf16", "0", PL_EINVAL, "0 is below the minimum");
+	set_text_fails(cm, "devices_per_node", "8.5", PL_EINVAL, "'8.5' is not a whole number");
+	set_text_fails(cm, "peak_gflops", "1.5", PL_EINVAL, "'1.5' is not an integer");
+	set_text_fails(cm, "latency_ns", "-1", PL_EINVAL, "-1 is below the minimum 0");
+	set_text_fails(cm, "memory_gb_per_s", "nan", PL_EINVAL, "not a decimal number");
+	ck_assert(get_double(cm, "kernel_floor_us") == 2.5);
+	ck_assert_int_eq(pl_cost_model_set_double(cm, "intra.latency_us", 0.75), PL_OK);
+	ck_assert(get_double(cm, "intra.latency_us") == 0.75);
+	ck_assert_int_eq(pl_cost_model_set_double(cm, "preset", 1), PL_ENOTFOUND);
+	ck_assert_int_eq(pl_cost_model_set_double(cm, "nope", 1), PL_ENOTFOUND);
+	pl_cost_model_free(cm);
+}
+END_TEST
+
+/* The time of the instruction of the entry computation of HLO text whose
+ * result is named name. */
+static uint64_t hlo_time(const char *text, const char *name, const pl_cost_model *cm)
+{
+	pl_diags *d = pl_diags_new();
+	pl_module *m = NULL;
+	int rc = pl_parse_hlo_buffer(text, strlen(text), "t.hlo", d, &m);
+	ck_assert_msg(rc == PL_OK, "HLO: %s", tu_first_diag(d));
+	pl_diags_free(d);
+	const pl_func *f = pl_module_find_func(m, "main");
+	ck_assert_ptr_nonnull(f);
+	uint64_t t = UINT64_MAX;
+	bool found = false;
+	for (const pl_inst *i = pl_func_first_inst(f); i && !found; i = pl_inst_next(i)) {
+		if (!pl_inst_num_results(i) || !pl_value_name(pl_inst_result(i, 0)) ||
+		    strcmp(pl_value_name(pl_inst_result(i, 0)), name) != 0)
+			continue;
+		found = true;
+		rc = pl_inst_time_ns(i, cm, &t);
+		ck_assert_msg(rc == PL_OK, "%s: %s", name, pl_status_string(rc));
+	}
+	ck_assert_msg(found, "no %s", name);
+	pl_module_free(m);
+	return t;
+}
+
+/* A model whose every number is round, so the times below are checked by
+ * hand: peaks 200 (fp8), 100 (bf16), 50 (tf32), 10 (f32) TFLOP/s, i.e.
+ * 200000 ... 10000 FLOP per ns; memory 1000 bytes per ns; floor 2 us. */
+static pl_cost_model *model_round(void)
+{
+	pl_cost_model *cm = pl_cost_model_new();
+	set_text_ok(cm, "peak_tflops.fp8", "200");
+	set_text_ok(cm, "peak_tflops.bf16", "100");
+	set_text_ok(cm, "peak_tflops.tf32", "50");
+	set_text_ok(cm, "peak_tflops.f32", "10");
+	set_text_ok(cm, "memory_gb_per_s", "1000");
+	set_text_ok(cm, "kernel_floor_us", "2");
+	set_text_ok(cm, "collective.latency_us", "10");
+	set_text_ok(cm, "intra.link_gb_per_s", "100");
+	set_text_ok(cm, "intra.latency_us", "1");
+	set_text_ok(cm, "inter.link_gb_per_s", "10");
+	set_text_ok(cm, "inter.latency_us", "5");
+	set_text_ok(cm, "devices_per_node", "4");
+	return cm;
+}
+
+static const char roofline_hlo[] =
+	"HloModule m, replica_count=8\n"
+	"\n"
+	"ENTRY main {\n"
+	"  x = f32[1024]{0} parameter(0)\n"
+	"  l = bf16[1,256,256]{2,1,0} parameter(1)\n"
+	"  q = f8e4m3fn[1,512,512]{2,1,0} parameter(2)\n"
+	"  a = bf16[256,512]{1,0} parameter(3)\n"
+	"  b = bf16[512,128]{1,0} parameter(4)\n"
+	"  i = s32[] parameter(5)\n"
+	"  d = bf16[1,256,256]{2,1,0} dot(l, l), lhs_batch_dims={0}, rhs_batch_dims={0}, "
+	"lhs_contracting_dims={2}, rhs_contracting_dims={1}\n"
+	"  f8 = bf16[1,512,512]{2,1,0} dot(q, q), lhs_batch_dims={0}, rhs_batch_dims={0}, "
+	"lhs_contracting_dims={2}, rhs_contracting_dims={1}\n"
+	"  e = f32[1024]{0} exponential(x)\n"
+	"  bc = s32[1024]{0} bitcast(x)\n"
+	"  k = f32[] constant(1)\n"
+	"  ds = f32[16]{0} dynamic-slice(x, i), dynamic_slice_sizes={16}\n"
+	"  g = (bf16[256,128]{1,0}, s8[1024]{0}) custom-call(a, b), "
+	"custom_call_target=\"__cublas$gemm\"\n"
+	"  u = f32[1024]{0} custom-call(x), custom_call_target=\"acme_kernel\"\n"
+	"  ROOT t = (bf16[1,256,256]{2,1,0}, f32[1024]{0}) tuple(d, e)\n"
+	"}\n";
+
+START_TEST(time_roofline)
+{
+	pl_cost_model *cm = model_round();
+	/* bf16 dot: 2 x 256^3 = 33554432 flops / 100000 = 335.5 ns; bytes 3 x
+	 * 131072 = 393216 / 1000 = 393.2 ns (memory-bound); + 2000 -> 2394 */
+	ck_assert_uint_eq(hlo_time(roofline_hlo, "d", cm), 2394);
+	/* fp8 dot at the fp8 peak: 2 x 512^3 = 268435456 / 200000 = 1342.2 ns
+	 * against 262144 + 262144 + 524288 bytes = 1048.6 ns; + 2000 -> 3343 */
+	ck_assert_uint_eq(hlo_time(roofline_hlo, "f8", cm), 3343);
+	/* elementwise at the f32 peak: 1024 / 10000 = 0.1 ns; 8192 bytes / 1000
+	 * = 8.192 ns; + 2000 -> 2009 */
+	ck_assert_uint_eq(hlo_time(roofline_hlo, "e", cm), 2009);
+	/* naming ops take no time */
+	ck_assert_uint_eq(hlo_time(roofline_hlo, "bc", cm), 0);
+	ck_assert_uint_eq(hlo_time(roofline_hlo, "k", cm), 0);
+	/* a dynamic slice reads what it writes: 2 x 64 + 4 (the index) = 132
+	 * bytes, 0.132 ns; + 2000 -> 2001 */
+	ck_assert_uint_eq(hlo_time(roofline_hlo, "ds", cm), 2001);
+	/* cuBLAS GEMM from its shapes: k^2 = 131072 x 65536 / 32768 = 512^2,
+	 * 2 x 32768 x 512 = 33554432 flops / 100000 = 335.5 ns; bytes 262144 +
+	 * 131072 + 65536 + 1024 = 459776 -> 459.8 ns; + 2000 -> 2460 */
+	ck_assert_uint_eq(hlo_time(roofline_hlo, "g$0", cm), 2460);
+	/* an unknown target: bytes only, 8192 / 1000 + 2000 -> 2009 */
+	ck_assert_uint_eq(hlo_time(roofline_hlo, "u", cm), 2009);
+	/* the exact model (the defaults) on HLO: the exponential's bytes count
+	 * too, max(ceil(1024 / 400000), ceil(8192 / 2000)) = 5 */
+	pl_cost_model *def = pl_cost_model_new();
+	ck_assert_uint_eq(hlo_time(roofline_hlo, "e", def), 5);
+	/* the bf16 dot: max(ceil(33554432 / 400000), ceil(393216 / 2000)) = 197 */
+	ck_assert_uint_eq(hlo_time(roofline_hlo, "d", def), 197);
+	pl_cost_model_free(def);
+	pl_cost_model_free(cm);
+}
+END_TEST
+
+static const char collectives_hlo[] =
+	"HloModule m, replica_count=8\n"
+	"\n"
+	"add {\n"
+	"  x = f32[] parameter(0)\n"
+	"  y = f32[] parameter(1)\n"
+	"  ROOT s = f32[] add(x, y)\n"
+	"}\n"
+	"\n"
+	"ENTRY main {\n"
+	"  p = f32[256]{0} parameter(0)\n"
+	"  h = f32[512]{0} parameter(1)\n"
+	"  w = f32[1024]{0} parameter(2)\n"
+	"  ag = f32[1024]{0} all-gather(p), replica_groups=[2,4]<=[8], dimensions={0}\n"
+	"  agx = f32[1024]{0} all-gather(h), replica_groups={{0,4},{1,5},{2,6},{3,7}}, "
+	"dimensions={0}\n"
+	"  agt = f32[1024]{0} all-gather(h), replica_groups=[4,2]<=[2,4]T(1,0), dimensions={0}\n"
+	"  ar = f32[1024]{0} all-reduce(w), replica_groups={{0,1,2,3},{4,5,6,7}}, to_apply=add\n"
+	"  a2a = f32[1024]{0} all-to-all(w), replica_groups=[2,4]<=[8], dimensions={0}\n"
+	"  cp = f32[1024]{0} collective-permute(w), source_target_pairs={{0,1},{1,0}}\n"
+	"  cpx = f32[1024]{0} collective-permute(w), source_target_pairs={{3,4}}\n"
+	"  ROOT t = (f32[1024]{0}, f32[1024]{0}) tuple(ag, a2a)\n"
+	"}\n";
+
+START_TEST(time_collectives_two_tier)
+{
+	pl_cost_model *cm = model_round(); /* 4 devices per node */
+	/* all-gather, groups {0..3},{4..7}: F = 4 in one node, B = 4096 result
+	 * bytes; 3 steps of 1 us, share 3/4: (10 + 3) us + 3072 / 100 -> 13031 */
+	ck_assert_uint_eq(hlo_time(collectives_hlo, "ag", cm), 13031);
+	/* groups {0,4},...: F = 2 across nodes: 1 step of 5 us, the NIC's 10
+	 * GB/s: 15 us + 2048 / 10 = 15204.8 -> 15205 */
+	ck_assert_uint_eq(hlo_time(collectives_hlo, "agx", cm), 15205);
+	/* the same groups written as a transposed iota */
+	ck_assert_uint_eq(hlo_time(collectives_hlo, "agt", cm), 15205);
+	/* all-reduce, F = 4: 6 steps, share 2 x 3/4: 16 us + 6144 / 100 -> 16062 */
+	ck_assert_uint_eq(hlo_time(collectives_hlo, "ar", cm), 16062);
+	/* all-to-all is communication, like a gather: 13031 */
+	ck_assert_uint_eq(hlo_time(collectives_hlo, "a2a", cm), 13031);
+	/* collective-permute: one step, the whole message: 11 us + 40.96 */
+	ck_assert_uint_eq(hlo_time(collectives_hlo, "cp", cm), 11041);
+	/* a pair across nodes: 15 us + 4096 / 10 = 15409.6 */
+	ck_assert_uint_eq(hlo_time(collectives_hlo, "cpx", cm), 15410);
+	/* one-shot up to 4 KiB: the all-reduce in one step: 11 us + 61.44 */
+	set_text_ok(cm, "one_shot_max_kib", "4");
+	ck_assert_uint_eq(hlo_time(collectives_hlo, "ar", cm), 11062);
+	ck_assert_uint_eq(hlo_time(collectives_hlo, "ag", cm), 11031); /* 11 us + 30.72 */
+	set_text_ok(cm, "one_shot_max_kib", "0");
+	/* a kind's own terms: (20 + 3) us + 3072 / 200 + 4096 / 1000 = 23019.5 */
+	set_text_ok(cm, "all_to_all.latency_us", "20");
+	set_text_ok(cm, "all_to_all.bus_gb_per_s", "200");
+	set_text_ok(cm, "all_to_all.copy_gb_per_s", "1000");
+	ck_assert_uint_eq(hlo_time(collectives_hlo, "a2a", cm), 23020);
+	ck_assert_uint_eq(hlo_time(collectives_hlo, "ag", cm), 13031);
+	/* the exact model: a permute sends its whole message, 10000 + 4096 /
+	 * 100 -> 10041; an all-to-all without factor moves nothing: 10000 */
+	pl_cost_model *def = pl_cost_model_new();
+	ck_assert_uint_eq(hlo_time(collectives_hlo, "cp", def), 10041);
+	ck_assert_uint_eq(hlo_time(collectives_hlo, "a2a", def), 10000);
+	pl_cost_model_free(def);
+	pl_cost_model_free(cm);
+}
+END_TEST
+
+START_TEST(sim_all_to_all_is_communication)
+{
+	/* under the defaults: the exponential computes max(1, ceil(8192 / 2000))
+	 * = 5 ns; the all-to-all is a collective on its own lane: 10000 */
+	const char *text = "HloModule m, replica_count=8\n\nENTRY main {\n"
+	                   "  w = f32[1024]{0} parameter(0)\n"
+	                   "  e = f32[1024]{0} exponential(w)\n"
+	                   "  ROOT a = f32[1024]{0} all-to-all(e), replica_groups=[2,4]<=[8], "
+	                   "dimensions={0}\n}\n";
+	pl_diags *d = pl_diags_new();
+	pl_module *m = NULL;
+	ck_assert_int_eq(pl_parse_hlo_buffer(text, strlen(text), "t.hlo", d, &m), PL_OK);
+	pl_diags_free(d);
+	pl_cost_model *cm = pl_cost_model_new();
+	pl_schedule *s = NULL;
+	ck_assert_int_eq(pl_schedule_new(&s, pl_module_find_func(m, "main"), cm), PL_OK);
+	ck_assert_uint_eq(pl_schedule_compute_ns(s), 5);
+	ck_assert_uint_eq(pl_schedule_comm_ns(s), 10000);
+	ck_assert_uint_eq(pl_schedule_exposed_ns(s), 10000);
+	ck_assert_uint_eq(pl_schedule_makespan_ns(s), 10005);
+	ck_assert_uint_eq(pl_schedule_lane(s, 1), 1);
+	/* and its bytes: operand and result, 8192 */
+	uint64_t b = 0;
+	ck_assert_int_eq(pl_inst_kernel_bytes(pl_schedule_inst(s, 1), &b), PL_OK);
+	ck_assert_uint_eq(b, 8192);
+	pl_schedule_free(s);
+	pl_cost_model_free(cm);
+	pl_module_free(m);
+}
+END_TEST
+
 static Suite *cost_suite(void)
 {
 	Suite *s = suite_create("cost");
@@ -734,6 +1061,8 @@ static Suite *cost_suite(void)
 	tcase_add_test(model, model_keys);
 	tcase_add_test(model, model_set_get);
 	tcase_add_test(model, ctx_model);
+	tcase_add_test(model, model_params);
+	tcase_add_test(model, model_text);
 	suite_add_tcase(s, model);
 	TCase *time = tcase_create("time");
 	tcase_add_test(time, time_compute);
@@ -742,6 +1071,8 @@ static Suite *cost_suite(void)
 	tcase_add_test(time, time_past_2_128);
 	tcase_add_test(time, time_errors);
 	tcase_add_test(time, masked_memo);
+	tcase_add_test(time, time_roofline);
+	tcase_add_test(time, time_collectives_two_tier);
 	suite_add_tcase(s, time);
 	TCase *sim = tcase_create("simulation");
 	tcase_add_test(sim, sim_synchronous);
@@ -754,6 +1085,7 @@ static Suite *cost_suite(void)
 	tcase_add_test(sim, sim_wide);
 	tcase_add_test(sim, sim_errors);
 	tcase_add_test(sim, sim_empty);
+	tcase_add_test(sim, sim_all_to_all_is_communication);
 	suite_add_tcase(s, sim);
 	return s;
 }

@@ -42,6 +42,20 @@ tests_unit_check_cost_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_check_cost_LDADD = $(UNIT_LDADD)
 TESTS += tests/unit/check_cost
 
+# live bytes over an instruction order (pl_func_peak_bytes)
+check_PROGRAMS += tests/unit/check_memory
+tests_unit_check_memory_SOURCES = tests/unit/check_memory.c
+tests_unit_check_memory_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_check_memory_LDADD = $(UNIT_LDADD)
+TESTS += tests/unit/check_memory
+
+# the call graph: sites, executions from the entry, trip counts, a step's time
+check_PROGRAMS += tests/unit/check_callgraph
+tests_unit_check_callgraph_SOURCES = tests/unit/check_callgraph.c
+tests_unit_check_callgraph_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_check_callgraph_LDADD = $(UNIT_LDADD)
+TESTS += tests/unit/check_callgraph
+
 check_PROGRAMS += tests/unit/check_fusion
 tests_unit_check_fusion_SOURCES = tests/unit/check_fusion.c
 tests_unit_check_fusion_CFLAGS = $(UNIT_CFLAGS)
@@ -87,5 +101,5 @@ tests_unit_check_split_SOURCES = tests/unit/check_split.c fuzz/split_same.h fuzz
 	$(libpassline_la_SOURCES)
 tests_unit_check_split_CPPFLAGS = $(AM_CPPFLAGS) -I$(srcdir)/sdk
 tests_unit_check_split_CFLAGS = $(UNIT_CFLAGS)
-tests_unit_check_split_LDADD = $(CHECK_LIBS)
+tests_unit_check_split_LDADD = $(CHECK_LIBS) $(LIBM)
 TESTS += tests/unit/check_split

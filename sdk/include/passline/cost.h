@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: MIT */
-/* passline/cost.h — a cost model in integers, the time of an instruction
- * and the simulation of one function's schedule. Added in ABI 1.1.
+/* passline/cost.h — the cost model, the time of an instruction and the
+ * simulation of one function's schedule. Added in ABI 1.1.
  *
- * Everything is exact integer arithmetic in nanoseconds, so that a result
- * can be checked by hand to the nanosecond; see passline-plugin(7) for the
- * model and a worked example.
+ * Times are whole nanoseconds. The model of the four integer keys below
+ * is exact integer arithmetic, so that a result can be checked by hand to
+ * the nanosecond; a preset or a key set by its new name (further below)
+ * counts in decimals and rounds each instruction's time up once. See
+ * passline-pipeline(5) for the formulas and passline-plugin(7).
  */
 #ifndef PASSLINE_COST_H
 #define PASSLINE_COST_H
@@ -50,7 +52,8 @@ PL_API const pl_option_decl *pl_cost_model_key(size_t i);
  * ABI 1.1. */
 PL_API const pl_cost_model *pl_ctx_cost_model(const pl_pass_ctx *ctx);
 
-/* The time of one instruction in ns, exactly:
+/* The time of one instruction in ns. Under the exact integer model (see
+ * pl_cost_model_is_exact), for the SDK's ops, exactly:
  *  - n = pl_inst_masked_dynamic_instances, flops = pl_inst_flops;
  *    a load or store moves n * dtype size bytes (a load's result, a store's
  *    stored value) and computes nothing; every other compute instruction
@@ -64,11 +67,78 @@ PL_API const pl_cost_model *pl_ctx_cost_model(const pl_pass_ctx *ctx);
  *    overflow at any width: ceil((F-1)*B / (F*link_gbps)) resp.
  *    ceil(2*(F-1)*B / (F*link_gbps));
  *  - return, dones, pack and unpack (0-flop data movement): 0.
+ * An op read from XLA HLO also moves the bytes of pl_inst_kernel_bytes
+ * (max of the two ceilings), and XLA's all-to-all, collective-permute and
+ * collective-broadcast are collectives. Under any other model: a roofline
+ * per kernel and a two-tier collective formula, passline-pipeline(5).
  * PL_OK; PL_EOVERFLOW when the result passes UINT64_MAX; the errors of the
  * counts (PL_ETYPE for a malformed attribute, PL_EINVAL for a factor below
  * 1, a load without a result or a store without a stored value). *out is
  * set only on PL_OK. Added in ABI 1.1. */
 PL_API int pl_inst_time_ns(const pl_inst *inst, const pl_cost_model *cm, uint64_t *out);
+
+/* ---- every key by name, decimals and presets (added in ABI 1.1) ---------
+ * Besides the four integer keys above (kept as aliases: peak_gflops sets
+ * every peak_tflops.* to it / 1000, memory_gbps sets memory_gb_per_s,
+ * link_gbps both link_gb_per_s, latency_ns collective.latency_us to it /
+ * 1000), the model has keys with units in their names, decimals allowed,
+ * and "preset", a device whose numbers the other keys start from. A key
+ * set by name overrides the preset whatever the order. passline-plugin(7)
+ * lists them and the formulas. */
+enum {
+	PL_COST_KEY_TEXT = 1,   /* "preset": a name */
+	PL_COST_KEY_DOUBLE = 2, /* a decimal number */
+	PL_COST_KEY_INT = 3,    /* a whole number (devices_per_node) */
+	PL_COST_KEY_ALIAS = 4   /* one of the four old integer keys */
+};
+/* Every key, i in 0 .. pl_cost_model_num_params() - 1 ("preset" first, the
+ * old integer keys last): its name, kind (PL_COST_KEY_*) and one line of
+ * help; NULL / 0 when i is out of range. Added in ABI 1.1. */
+PL_API size_t pl_cost_model_num_params(void);
+PL_API const char *pl_cost_model_param_name(size_t i);
+PL_API int pl_cost_model_param_kind(size_t i);
+PL_API const char *pl_cost_model_param_help(size_t i);
+/* The presets, i in 0 .. pl_cost_model_num_presets() - 1: name ("h100")
+ * and where its numbers come from. Added in ABI 1.1. */
+PL_API size_t pl_cost_model_num_presets(void);
+PL_API const char *pl_cost_model_preset_name(size_t i);
+PL_API const char *pl_cost_model_preset_source(size_t i);
+/* Sets key from text: a preset's name for "preset", a decimal for the
+ * others (a whole number for the integer ones). PL_OK; PL_ENOTFOUND for an
+ * unknown key, PL_EINVAL for a bad value, out of range or an unknown
+ * preset (cm unchanged); then err (errlen bytes, may be NULL) says why, in
+ * words ("0 is below the minimum 1e-09"). Added in ABI 1.1. */
+PL_API int pl_cost_model_set_text(pl_cost_model *cm, const char *key, const char *value,
+                                  char *err, size_t errlen);
+/* As pl_cost_model_set for a decimal value; not for "preset". Added in
+ * ABI 1.1. */
+PL_API int pl_cost_model_set_double(pl_cost_model *cm, const char *key, double value);
+/* The value in force (a kind's latency or bandwidth left unset reads as
+ * the general key it takes). PL_OK or PL_ENOTFOUND. Added in ABI 1.1. */
+PL_API int pl_cost_model_get_double(const pl_cost_model *cm, const char *key, double *out);
+/* The value in force as text that reads back to the same value (the
+ * preset's name, "" without one). PL_OK, PL_ENOTFOUND, PL_EINVAL when len
+ * is too small. Added in ABI 1.1. */
+PL_API int pl_cost_model_format(const pl_cost_model *cm, const char *key, char *buf,
+                                size_t len);
+/* The preset's name, NULL when none. Added in ABI 1.1. */
+PL_API const char *pl_cost_model_preset(const pl_cost_model *cm);
+/* Whether key was set to a value other than the one it starts from (the
+ * preset's or the default): what a printed pipeline must say. Added in
+ * ABI 1.1. */
+PL_API bool pl_cost_model_is_set(const pl_cost_model *cm, const char *key);
+
+/* Whether cm is the exact integer model: no preset and no key set by its
+ * new name (only the four old integer keys). Such a model counts as ABI
+ * 1.1's first release did, in exact integers; any other in doubles,
+ * rounded up to the ns once per instruction. Added in ABI 1.1. */
+PL_API bool pl_cost_model_is_exact(const pl_cost_model *cm);
+
+/* The bytes a kernel moves: the bytes of its operands and results as the
+ * cost model counts them (see passline-plugin(7): gathers and slices by
+ * what they read, naming ops nothing). PL_OK, or the errors of
+ * pl_type_num_bytes. Added in ABI 1.1. */
+PL_API int pl_inst_kernel_bytes(const pl_inst *inst, uint64_t *out);
 
 /* ---- the simulation of one function --------------------------------------
  * A compute clock C and one stream clock G[g] per process group (the
@@ -123,6 +193,18 @@ PL_API size_t pl_schedule_num_groups(const pl_schedule *s);
 /* The group_id of group g ("" for the group of collectives without one);
  * valid while s is. Added in ABI 1.1. */
 PL_API const char *pl_schedule_group_name(const pl_schedule *s, size_t g);
+
+/* ---- memory -------------------------------------------------------------
+ * The most bytes f holds live at once over its instruction order, into
+ * *out: every argument for the whole function; every result from the
+ * instruction that defines it to its last use (a result nothing uses, at
+ * its definition only); an operand of a collective start until the
+ * start's done (in flight); a done's ready values take the place of its
+ * start's in-flight buffers. At an instruction its operands and results
+ * are live together. Bytes are those of the types (pl_type_num_bytes);
+ * domains do not multiply them. Linear in instructions and uses. PL_OK or
+ * PL_ENOMEM (*out unchanged). Added in ABI 1.1. */
+PL_API int pl_func_peak_bytes(const pl_func *f, uint64_t *out);
 
 #ifdef __cplusplus
 }

@@ -13,6 +13,7 @@
 #include <passline/plugin.h>
 #include <passline/u128.h>
 #include <passline/cost.h>
+#include <passline/callgraph.h>
 #include <passline/fusion.h>
 
 #endif

@@ -15,8 +15,10 @@
 //     ns: [74,84).
 //   makespan 84, compute 9 + 13 + 10 = 32, comm 52, exposed 52; kernels 3,
 //   bytes 144 + 512 + 256 = 912.
-// Op by op: %c, %m, %r, %n, %d, %e 1 ns each (their flops round up to
-// one ns) and %g 52: makespan 58.
+// Op by op (HLO ops by their roofline over operand and result bytes): %c
+// 0 (a constant), %m 384 bytes -> 4, %r 148 -> 2, %n 32 -> 1, %d 512
+// flops -> 1, %g 52, %e 256 bytes -> 3: makespan 63.
+// peak_bytes 656: at %g, the arguments 384, %n 16, %d 128 and %g 128.
 func @add(%a: f32[], %b: f32[]) {
   %s = hlo.add %a, %b : f32[]
   return %s

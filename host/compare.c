@@ -1,0 +1,278 @@
+/* SPDX-License-Identifier: MIT */
+/* host/compare.c — passline --compare: one module through several
+ * pipelines, one table. Each pipeline runs on a fresh copy of the input
+ * (read again, so no pipeline sees another's changes); the module is
+ * measured before (once) and after each: collectives (a start counts, its
+ * done does not), buckets (collectives of two or more operands, or of a
+ * buffer CoalesceCCOp packed), their
+ * result bytes, and the simulated schedule of every function summed (step
+ * time, communication, exposed communication) under the pipeline's cost
+ * model; and the wall time the pipeline's passes took. Nothing is written
+ * but the table (standard output) and, with --stats-json, the same as
+ * JSON; files passes hand over are dropped. */
+#include "host.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct measure {
+	uint64_t collectives, buckets, bytes;
+	uint64_t step_ns, comm_ns, exposed_ns;
+	double seconds;
+	bool simulated;
+};
+
+struct row {
+	const char *label; /* the pipeline's name, or its file */
+	const char *file;
+	struct measure m;
+};
+
+static uint64_t add_sat(uint64_t a, uint64_t b)
+{
+	return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
+
+static bool is_counted_collective(const pl_inst *i)
+{
+	unsigned t = pl_inst_traits(i);
+	return (t & (PL_TRAIT_COLLECTIVE | PL_TRAIT_COLLECTIVE_START)) != 0;
+}
+
+/* Counts and simulates m under cm (NULL: the defaults). */
+static int measure_module(pl_module *m, const pl_cost_model *cm, struct measure *out)
+{
+	memset(out, 0, sizeof *out);
+	pl_cost_model *own = NULL;
+	if (!cm && !(cm = own = pl_cost_model_new()))
+		return PL_ENOMEM;
+	int rc = pl_module_prepare_counts(m);
+	for (size_t k = 0; k < pl_module_num_funcs(m) && rc == PL_OK; k++) {
+		pl_func *f = pl_module_func_at(m, k);
+		for (pl_inst *i = pl_func_first_inst(f); i; i = pl_inst_next(i)) {
+			if (!is_counted_collective(i))
+				continue;
+			out->collectives++;
+			/* a bucket: a tuple collective, or one CoalesceCCOp packed */
+			const pl_inst *def = pl_inst_num_operands(i) ? pl_value_def(pl_inst_operand(i, 0))
+			                                             : NULL;
+			if (pl_inst_num_operands(i) >= 2 || (def && pl_inst_op(def) == PL_OP_PACK))
+				out->buckets++;
+			for (size_t r = 0; r < pl_inst_num_results(i); r++) {
+				uint64_t b;
+				if (pl_type_num_bytes(pl_value_type(pl_inst_result(i, r)), &b) == PL_OK)
+					out->bytes = add_sat(out->bytes, b);
+			}
+		}
+		pl_schedule *s;
+		rc = pl_schedule_new_totals(&s, f, cm);
+		if (rc != PL_OK)
+			break;
+		out->step_ns = add_sat(out->step_ns, pl_schedule_makespan_ns(s));
+		out->comm_ns = add_sat(out->comm_ns, pl_schedule_comm_ns(s));
+		out->exposed_ns = add_sat(out->exposed_ns, pl_schedule_exposed_ns(s));
+		pl_schedule_free(s);
+	}
+	out->simulated = rc == PL_OK;
+	pl_cost_model_free(own);
+	return rc == PL_ENOMEM ? rc : PL_OK; /* a schedule that cannot be: shown as "-" */
+}
+
+/* Reads the input and verifies it; EXIT_OK or EXIT_INPUT. */
+static int read_verified(const struct compare_request *rq, pl_module **m)
+{
+	pl_diags *d = pl_diags_new();
+	if (!d) {
+		host_error("out of memory");
+		return EXIT_INPUT;
+	}
+	*m = NULL;
+	int rc = rq->read(rq->read_ud, d, m);
+	if (rc == PL_OK)
+		rc = pl_verify_module(*m, d);
+	host_print_diags(d);
+	pl_diags_free(d);
+	if (rc != PL_OK) {
+		pl_module_free(*m);
+		*m = NULL;
+		return EXIT_INPUT;
+	}
+	return EXIT_OK;
+}
+
+/* Runs one pipeline file on a fresh copy of the input. */
+static int run_one(const struct compare_request *rq, const char *file, struct row *row,
+                   struct measure *before)
+{
+	struct pipeline pl;
+	if (!pipeline_read_file(file, &pl)) {
+		pipeline_free(&pl);
+		return EXIT_INPUT;
+	}
+	int status = EXIT_OK;
+	for (size_t k = 0; k < rq->noverrides && status == EXIT_OK; k++)
+		status = pipeline_override(&pl, rq->overrides[k], rq->override_origins[k]);
+	struct loader ld;
+	loader_init(&ld, pl.plugin_dir, rq->plugin_dirs, rq->nplugin_dirs);
+	ld.allow_insecure = rq->allow_insecure;
+	if (status == EXIT_OK)
+		status = loader_resolve(&ld, &pl);
+	pl_diags *diags = pl_diags_new();
+	if (!diags) {
+		host_error("out of memory");
+		loader_free(&ld);
+		pipeline_free(&pl);
+		return EXIT_INPUT;
+	}
+	pl_diags_set_handler(diags, host_diag_printer, NULL);
+	if (status == EXIT_OK)
+		status = runner_configure(&pl, diags, rq->remarks);
+	pl_module *m = NULL;
+	if (status == EXIT_OK)
+		status = read_verified(rq, &m);
+	if (status == EXIT_OK && before && measure_module(m, pl.cost_model, before) != PL_OK) {
+		host_error("out of memory");
+		status = EXIT_INPUT;
+	}
+	if (status == EXIT_OK) {
+		struct run_options ro = {rq->verify_each, false};
+		double t0 = now_seconds();
+		status = runner_run(&pl, m, &ro);
+		row->m.seconds = now_seconds() - t0;
+	}
+	if (status == EXIT_OK) {
+		pl_diags *vd = pl_diags_new();
+		int vrc = vd ? pl_verify_module(m, vd) : PL_ENOMEM;
+		if (vd)
+			host_print_diags(vd);
+		pl_diags_free(vd);
+		if (vrc != PL_OK) {
+			host_error("the IR is invalid after the pipeline %s", file);
+			status = EXIT_PASS;
+		}
+	}
+	if (status == EXIT_OK) {
+		double s = row->m.seconds;
+		if (measure_module(m, pl.cost_model, &row->m) != PL_OK) {
+			host_error("out of memory");
+			status = EXIT_INPUT;
+		}
+		row->m.seconds = s;
+		row->label = xstrdup(pl.name ? pl.name : file);
+	}
+	pl_module_free(m);
+	runner_finish(&pl);
+	pl_diags_free(diags);
+	loader_free(&ld);
+	pipeline_free(&pl);
+	return status;
+}
+
+static void num(char *buf, size_t n, uint64_t v, bool known)
+{
+	if (known)
+		snprintf(buf, n, "%" PRIu64, v);
+	else
+		snprintf(buf, n, "-");
+}
+
+static void print_row(FILE *out, const char *label, const struct measure *m, bool timed)
+{
+	char s[32], c[32], e[32];
+	num(s, sizeof s, m->step_ns, m->simulated);
+	num(c, sizeof c, m->comm_ns, m->simulated);
+	num(e, sizeof e, m->exposed_ns, m->simulated);
+	fprintf(out, "%-24s %11" PRIu64 " %7" PRIu64 " %14" PRIu64 " %14s %14s %14s", label,
+	        m->collectives, m->buckets, m->bytes, s, c, e);
+	if (timed)
+		fprintf(out, " %10.3f\n", m->seconds * 1e3);
+	else
+		fprintf(out, " %10s\n", "-");
+}
+
+static void json_string(FILE *out, const char *s)
+{
+	fputc('"', out);
+	for (; *s; s++) {
+		unsigned char ch = (unsigned char)*s;
+		if (ch == '"' || ch == '\\')
+			fprintf(out, "\\%c", ch);
+		else if (ch < 0x20)
+			fprintf(out, "\\u%04x", ch);
+		else
+			fputc(ch, out);
+	}
+	fputc('"', out);
+}
+
+static void json_measure(FILE *out, const struct measure *m, bool timed)
+{
+	fprintf(out,
+	        "\"collectives\": %" PRIu64 ", \"buckets\": %" PRIu64 ", \"bytes\": %" PRIu64,
+	        m->collectives, m->buckets, m->bytes);
+	if (m->simulated)
+		fprintf(out,
+		        ", \"step_ns\": %" PRIu64 ", \"comm_ns\": %" PRIu64
+		        ", \"exposed_comm_ns\": %" PRIu64,
+		        m->step_ns, m->comm_ns, m->exposed_ns);
+	if (timed)
+		fprintf(out, ", \"seconds\": %.6f", m->seconds);
+}
+
+static bool write_json(const struct compare_request *rq, const struct measure *before,
+                       const struct row *rows, size_t n)
+{
+	struct atomic_file af;
+	if (!atomic_open(&af, rq->stats_json))
+		return false;
+	FILE *out = af.fp;
+	fputs("{\"input\": ", out);
+	json_string(out, rq->input);
+	fputs(", \"before\": {", out);
+	json_measure(out, before, false);
+	fputs("}, \"pipelines\": [", out);
+	for (size_t k = 0; k < n; k++) {
+		fputs(k ? ", {\"name\": " : "{\"name\": ", out);
+		json_string(out, rows[k].label);
+		fputs(", \"file\": ", out);
+		json_string(out, rows[k].file);
+		fputs(", ", out);
+		json_measure(out, &rows[k].m, true);
+		fputc('}', out);
+	}
+	fputs("]}\n", out);
+	if (fflush(out) != 0 || ferror(out)) {
+		atomic_abort(&af);
+		return false;
+	}
+	return atomic_commit(&af);
+}
+
+int compare_run(const struct compare_request *rq)
+{
+	struct row *rows = xcalloc(rq->nfiles, sizeof *rows);
+	struct measure before;
+	memset(&before, 0, sizeof before);
+	int status = EXIT_OK;
+	for (size_t k = 0; k < rq->nfiles && status == EXIT_OK; k++) {
+		rows[k].file = rq->files[k];
+		status = run_one(rq, rq->files[k], &rows[k], k == 0 ? &before : NULL);
+	}
+	if (status == EXIT_OK) {
+		FILE *out = stdout;
+		fprintf(out, "%-24s %11s %7s %14s %14s %14s %14s %10s\n", "pipeline", "collectives",
+		        "buckets", "bytes", "step_ns", "comm_ns", "exposed_ns", "pass_ms");
+		print_row(out, "(input)", &before, false);
+		for (size_t k = 0; k < rq->nfiles; k++)
+			print_row(out, rows[k].label, &rows[k].m, true);
+		if (fflush(out) != 0 || ferror(out))
+			status = EXIT_INPUT;
+	}
+	if (status == EXIT_OK && rq->stats_json && !write_json(rq, &before, rows, rq->nfiles))
+		status = EXIT_INPUT;
+	for (size_t k = 0; k < rq->nfiles; k++)
+		free((char *)rows[k].label);
+	free(rows);
+	return status;
+}

@@ -1,0 +1,88 @@
+/* SPDX-License-Identifier: MIT */
+/* sdk/analysis/cost_model.h — the cost model's keys and values, shared by
+ * the model (cost.c), its presets (cost_presets.c) and the time of an
+ * instruction (cost_time.c). Private to the library. */
+#ifndef PL_ANALYSIS_COST_MODEL_H
+#define PL_ANALYSIS_COST_MODEL_H
+
+#include "ir/internal.h"
+
+/* The collective kinds, each with its own latency, bus bandwidth and copy
+ * bandwidth keys ("all_gather.latency_us", ...). */
+enum pl_coll_kind {
+	PL_CK_ALL_GATHER,
+	PL_CK_REDUCE_SCATTER,
+	PL_CK_ALL_REDUCE,
+	PL_CK_ALL_TO_ALL,
+	PL_CK_PERMUTE,
+	PL_CK_BROADCAST,
+	PL_CK__COUNT
+};
+
+/* The dtype classes of the peaks ("peak_tflops.bf16", ...). */
+enum pl_dclass { PL_DC_FP8, PL_DC_BF16, PL_DC_TF32, PL_DC_F32, PL_DC_F64, PL_DC__COUNT };
+
+/* The numeric keys, in the order pl_cost_model_param_name lists them after
+ * "preset". Times in us, bandwidths in GB/s (= bytes per ns), peaks in
+ * TFLOP/s (= 1000 FLOP per ns). */
+enum {
+	CK_PEAK, /* + pl_dclass */
+	CK_MEMORY = CK_PEAK + PL_DC__COUNT,
+	CK_FLOOR,
+	CK_DEVICES_PER_NODE,
+	CK_INTRA_LINK,
+	CK_INTRA_LATENCY,
+	CK_INTER_LINK,
+	CK_INTER_LATENCY,
+	CK_COLL_LATENCY,
+	CK_ONE_SHOT_KIB,
+	CK_KIND, /* + 3 * kind + {0 latency, 1 bus, 2 copy} */
+	CK__COUNT = CK_KIND + 3 * PL_CK__COUNT
+};
+enum { CK_KIND_LATENCY, CK_KIND_BUS, CK_KIND_COPY };
+
+/* The old integer keys: aliases, in the order of pl_cost_model_key. */
+enum { LK_PEAK, LK_MEMORY, LK_LINK, LK_LATENCY, LK__COUNT };
+
+struct pl_cost_model {
+	int preset;                /* -1: none; else an index of the preset table */
+	double base[CK__COUNT];    /* the preset's values, or the defaults */
+	double user[CK__COUNT];    /* keys set by name */
+	bool set[CK__COUNT];
+	int64_t alias[LK__COUNT];  /* the old integer keys' values */
+	bool alias_set[LK__COUNT];
+	/* what is in force: base, then the aliases set, then the keys set;
+	 * NAN for a kind's latency or bus bandwidth that takes the general one */
+	double v[CK__COUNT];
+	/* no preset and no key set by its new name: the exact integer model of
+	 * ABI 1.1's first release, with alias[] as its four keys */
+	bool legacy;
+};
+
+struct pl_cost_preset {
+	const char *name;
+	const char *source; /* where the numbers come from, one line */
+	double v[CK__COUNT];
+};
+PL_INTERNAL extern const struct pl_cost_preset pl_cost_presets_[];
+PL_INTERNAL extern const size_t pl_cost_num_presets_;
+
+/* The time in ns (not rounded) of one kernel that computes flops FLOPs of
+ * dtype class dc and moves bytes bytes of memory, under cm:
+ * kernel_floor + max(flops / peak(dc), bytes / memory). For a caller that
+ * models a kernel of its own (a fusion) the same way every op is costed. */
+PL_INTERNAL double pl_roofline_ns_(const pl_cost_model *cm, double flops, enum pl_dclass dc,
+                                   double bytes);
+
+/* The dtype class a contraction (a dot) runs at: that of its narrowest
+ * input. */
+PL_INTERNAL enum pl_dclass pl_contraction_class_(const pl_inst *inst);
+
+/* What an instruction is to the schedule: compute, a synchronous
+ * collective, a start or a done. Besides the SDK's collectives, XLA's
+ * all-to-all, collective-permute and collective-broadcast (and their
+ * -start / -done or async-start / async-done forms) are communication. */
+enum pl_comm_role { PL_COMM_NONE, PL_COMM_SYNC, PL_COMM_START, PL_COMM_DONE };
+PL_INTERNAL enum pl_comm_role pl_comm_role_(const pl_inst *inst, enum pl_coll_kind *kind);
+
+#endif

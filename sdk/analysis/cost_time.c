@@ -1,0 +1,567 @@
+/* SPDX-License-Identifier: MIT */
+/* sdk/analysis/cost_time.c — the time of one instruction under the cost
+ * model (passline/cost.h): a roofline for every kernel, a two-tier
+ * formula for every collective.
+ *
+ * Two ways to count. A model with no preset and no key set by its new name
+ * (the "legacy" model) is the exact integer model of ABI 1.1's first
+ * release, extended to the ops it did not know (bytes of HLO ops,
+ * all-to-all and permutes) in the same integers. Any other model is
+ * counted in doubles and rounded up to the nanosecond once.
+ */
+#include "analysis/cost_model.h"
+#include "analysis/cost_groups.h"
+
+#include <math.h>
+
+/* ---- exact integers (the legacy model) ---- */
+
+static pl_u128 ceil_div(pl_u128 n, pl_u128 d)
+{
+	if ((n | d) <= UINT64_MAX) /* the common case, without a 128-bit division */
+		return (uint64_t)n / (uint64_t)d + ((uint64_t)n % (uint64_t)d != 0);
+	return n / d + (n % d != 0);
+}
+
+/* ceil(a * b / d) for a < 2^64 and d > 0, whatever the width of a * b;
+ * PL_EOVERFLOW when it passes UINT64_MAX. */
+static int mul_div_ceil(uint64_t a, pl_u128 b, pl_u128 d, uint64_t *out)
+{
+	/* a * b as hi * 2^128 + lo */
+	pl_u128 p0 = (pl_u128)a * (uint64_t)b;
+	pl_u128 p1 = (pl_u128)a * (uint64_t)(b >> 64);
+	pl_u128 lo = p0 + (p1 << 64);
+	pl_u128 hi = (p1 >> 64) + (lo < p0);
+	pl_u128 q;
+	if (hi == 0) {
+		q = ceil_div(lo, d);
+	} else {
+		if (hi >= d)
+			return PL_EOVERFLOW; /* the quotient has more than 128 bits */
+		/* long division, one bit at a time: rare (a product past 2^128) */
+		pl_u128 rem = hi;
+		q = 0;
+		for (int bit = 127; bit >= 0; bit--) {
+			bool carry = rem >> 127;
+			rem = (rem << 1) | ((lo >> bit) & 1);
+			q <<= 1;
+			if (carry || rem >= d) {
+				rem -= d;
+				q |= 1;
+			}
+		}
+		if (rem && ++q == 0)
+			return PL_EOVERFLOW;
+	}
+	if (q > UINT64_MAX)
+		return PL_EOVERFLOW;
+	*out = (uint64_t)q;
+	return PL_OK;
+}
+
+static int ns_of(double t, uint64_t *out)
+{
+	t = ceil(t);
+	if (!(t < 18446744073709551616.0)) /* 2^64; NaN too */
+		return PL_EOVERFLOW;
+	*out = t > 0 ? (uint64_t)t : 0;
+	return PL_OK;
+}
+
+/* ---- what an op is ---- */
+
+static bool named(const char *opname, const char *want)
+{
+	return strcmp(opname, want) == 0;
+}
+
+static bool prefixed(const char *s, const char *prefix)
+{
+	return strncmp(s, prefix, strlen(prefix)) == 0;
+}
+
+/* Ops that only name, regroup or call values: no kernel of their own. */
+static bool free_op(const char *op)
+{
+	static const char *const names[] = {
+		"hlo.parameter", "hlo.constant", "hlo.tuple", "hlo.get_tuple_element",
+		"hlo.bitcast", "hlo.after_all", "hlo.partition_id", "hlo.replica_id",
+		"hlo.opt_barrier", "hlo.optimization_barrier", "hlo.add_dependency",
+		"hlo.get_dimension_size", "hlo.domain", "hlo.while", "hlo.call",
+		"hlo.conditional", "hlo.async_start", "hlo.async_update", "hlo.async_done",
+		"hlo.copy_start", "hlo.copy_done", "hlo.send", "hlo.send_done", "hlo.recv",
+		"hlo.recv_done", "hlo.iota", NULL};
+	if (!prefixed(op, "hlo."))
+		return false;
+	for (size_t i = 0; names[i]; i++)
+		if (named(op, names[i]))
+			return true;
+	return false;
+}
+
+static bool hlo_kind(const char *op, enum pl_coll_kind *kind)
+{
+	static const struct {
+		const char *name;
+		enum pl_coll_kind kind;
+	} table[] = {
+		{"all_gather", PL_CK_ALL_GATHER}, {"reduce_scatter", PL_CK_REDUCE_SCATTER},
+		{"all_reduce", PL_CK_ALL_REDUCE}, {"all_to_all", PL_CK_ALL_TO_ALL},
+		{"collective_permute", PL_CK_PERMUTE}, {"collective_broadcast", PL_CK_BROADCAST},
+		{"ragged_all_to_all", PL_CK_ALL_TO_ALL},
+	};
+	for (size_t i = 0; i < sizeof table / sizeof table[0]; i++) {
+		size_t n = strlen(table[i].name);
+		if (strncmp(op, table[i].name, n) == 0 &&
+		    (op[n] == '\0' || strcmp(op + n, "_start") == 0 || strcmp(op + n, "_done") == 0)) {
+			*kind = table[i].kind;
+			return true;
+		}
+	}
+	return false;
+}
+
+/* The collective an async-start calls, by the root of its computation. */
+static bool async_kind(const pl_inst *inst, enum pl_coll_kind *kind)
+{
+	const char *callee;
+	size_t len;
+	if (pl_attrs_get_string(&inst->attrs, "hlo_calls", &callee, &len) != PL_OK || len >= 256)
+		return false;
+	char name[256];
+	memcpy(name, callee, len);
+	name[len] = '\0';
+	const pl_func *f = pl_module_find_func(pl_func_module(pl_inst_func_(inst)), name);
+	const pl_inst *ret = f ? pl_func_last_inst(f) : NULL;
+	if (!ret || pl_inst_num_operands(ret) < 1)
+		return false;
+	const pl_inst *root = pl_value_def(pl_inst_operand(ret, 0));
+	if (!root)
+		return false;
+	pl_op op = pl_inst_op_(root);
+	const char *rn = pl_inst_opname_(root);
+	if (op == PL_OP_ALL_GATHER || op == PL_OP_ALL_REDUCE || op == PL_OP_REDUCE_SCATTER)
+		rn = pl_op_name(op);
+	else if (prefixed(rn, "hlo."))
+		rn += 4;
+	else
+		return false;
+	return hlo_kind(rn, kind);
+}
+
+enum pl_comm_role pl_comm_role_(const pl_inst *inst, enum pl_coll_kind *kind)
+{
+	pl_op op = pl_inst_op_(inst);
+	unsigned traits = pl_op_traits(op);
+	if (traits & (PL_TRAIT_COLLECTIVE | PL_TRAIT_COLLECTIVE_START | PL_TRAIT_COLLECTIVE_DONE)) {
+		switch (op) {
+		case PL_OP_ALL_GATHER: case PL_OP_ALL_GATHER_START: case PL_OP_ALL_GATHER_DONE:
+			*kind = PL_CK_ALL_GATHER; break;
+		case PL_OP_REDUCE_SCATTER: case PL_OP_REDUCE_SCATTER_START:
+		case PL_OP_REDUCE_SCATTER_DONE:
+			*kind = PL_CK_REDUCE_SCATTER; break;
+		default: *kind = PL_CK_ALL_REDUCE; break;
+		}
+		return traits & PL_TRAIT_COLLECTIVE         ? PL_COMM_SYNC
+		       : traits & PL_TRAIT_COLLECTIVE_START ? PL_COMM_START
+		                                            : PL_COMM_DONE;
+	}
+	if (op != PL_OP_OTHER)
+		return PL_COMM_NONE;
+	const char *name = pl_inst_opname_(inst);
+	if (!prefixed(name, "hlo."))
+		return PL_COMM_NONE;
+	name += 4;
+	if (strcmp(name, "async_start") == 0)
+		return async_kind(inst, kind) ? PL_COMM_START : PL_COMM_NONE;
+	if (strcmp(name, "async_done") == 0) {
+		const pl_inst *st = inst->nops ? pl_value_def(pl_inst_operand(inst, 0)) : NULL;
+		return st && pl_comm_role_(st, kind) == PL_COMM_START ? PL_COMM_DONE : PL_COMM_NONE;
+	}
+	if (!hlo_kind(name, kind))
+		return PL_COMM_NONE;
+	size_t n = strlen(name);
+	if (n > 6 && strcmp(name + n - 6, "_start") == 0)
+		return PL_COMM_START;
+	if (n > 5 && strcmp(name + n - 5, "_done") == 0)
+		return PL_COMM_DONE;
+	return PL_COMM_SYNC;
+}
+
+/* An instruction read from HLO: an hlo.* op, or a known op carrying
+ * attributes the HLO reader keeps (hlo_*). */
+static bool from_hlo(const pl_inst *inst)
+{
+	if (prefixed(pl_inst_opname_(inst), "hlo."))
+		return true;
+	for (size_t i = 0, n = pl_attrs_count(&inst->attrs); i < n; i++)
+		if (prefixed(pl_attrs_key_at(&inst->attrs, i), "hlo_"))
+			return true;
+	return false;
+}
+
+/* ---- bytes ---- */
+
+static int value_bytes(const pl_value *v, pl_u128 *sum)
+{
+	uint64_t b;
+	int rc = pl_type_num_bytes(v->type, &b);
+	if (rc == PL_OK)
+		*sum += b;
+	return rc;
+}
+
+/* The bytes of operands [from, to) and of the results (when results). */
+static int sum_bytes(const pl_inst *inst, size_t from, size_t to, bool results, pl_u128 *out)
+{
+	pl_u128 sum = 0;
+	int rc = PL_OK;
+	for (size_t k = from; k < to && k < inst->nops && rc == PL_OK; k++)
+		rc = value_bytes(pl_use_val_(&pl_inst_ops_(inst)[k]), &sum);
+	for (size_t k = 0; results && k < inst->nres && rc == PL_OK; k++)
+		rc = value_bytes(&pl_inst_res_(inst)[k], &sum);
+	*out = sum; /* at most 2^33 terms below 2^63 */
+	return rc;
+}
+
+static int operand_bytes(const pl_inst *inst, size_t k, pl_u128 *out)
+{
+	*out = 0;
+	return k < inst->nops ? value_bytes(pl_use_val_(&pl_inst_ops_(inst)[k]), out) : PL_OK;
+}
+
+static int kernel_bytes(const pl_inst *inst, pl_u128 *out)
+{
+	const char *op = pl_inst_opname_(inst);
+	pl_u128 a, b;
+	int rc;
+	if (free_op(op)) {
+		*out = 0;
+		return PL_OK;
+	}
+	/* a slice or gather reads what it writes (and its indices) */
+	if (named(op, "hlo.dynamic_slice") || named(op, "hlo.gather") || named(op, "hlo.slice")) {
+		if ((rc = sum_bytes(inst, 1, inst->nops, true, &a)) ||
+		    (rc = sum_bytes(inst, 0, 0, true, &b)))
+			return rc;
+		*out = a + b;
+		return PL_OK;
+	}
+	/* an update in place reads and writes the update, and reads the indices */
+	if (named(op, "hlo.dynamic_update_slice") || named(op, "hlo.scatter")) {
+		if ((rc = sum_bytes(inst, 1, inst->nops, false, &a)) ||
+		    (rc = operand_bytes(inst, named(op, "hlo.scatter") ? 2 : 1, &b)))
+			return rc;
+		*out = a + b;
+		return PL_OK;
+	}
+	return sum_bytes(inst, 0, inst->nops, true, out);
+}
+
+int pl_inst_kernel_bytes(const pl_inst *inst, uint64_t *out)
+{
+	unsigned traits = pl_op_traits(pl_inst_op_(inst));
+	pl_u128 b;
+	int rc;
+	if (traits & (PL_TRAIT_LOAD | PL_TRAIT_STORE)) {
+		/* a load or store moves one element per dynamic instance */
+		struct pl_count_attrs attrs;
+		pl_count_attrs_(&inst->attrs, &attrs);
+		uint64_t n;
+		if ((rc = pl_masked_dynamic_instances_(inst, &attrs, &n)))
+			return rc;
+		const pl_value *v = traits & PL_TRAIT_LOAD
+		                            ? (inst->nres ? &pl_inst_res_(inst)[0] : NULL)
+		                            : (inst->nops ? pl_use_val_(&pl_inst_ops_(inst)[0]) : NULL);
+		if (!v)
+			return PL_EINVAL;
+		b = (pl_u128)n * pl_dtype_size((pl_dtype)v->type->dtype);
+	} else if (traits & (PL_TRAIT_COLLECTIVE_DONE | PL_TRAIT_TERMINATOR)) {
+		b = 0;
+	} else if ((rc = kernel_bytes(inst, &b))) {
+		return rc;
+	}
+	if (b > UINT64_MAX)
+		return PL_EOVERFLOW;
+	*out = (uint64_t)b;
+	return PL_OK;
+}
+
+/* ---- compute ---- */
+
+static enum pl_dclass class_of_dtype(pl_dtype dt, bool contraction)
+{
+	switch (dt) {
+	case PL_DTYPE_F64: case PL_DTYPE_C128: return PL_DC_F64;
+	default: break;
+	}
+	if (!contraction)
+		return PL_DC_F32;
+	switch (dt) {
+	case PL_DTYPE_BF16: case PL_DTYPE_F16: return PL_DC_BF16;
+	case PL_DTYPE_F32: case PL_DTYPE_C64: return PL_DC_TF32;
+	default: break;
+	}
+	return pl_dtype_bits(dt) <= 8 && dt != PL_DTYPE_INVALID ? PL_DC_FP8 : PL_DC_F32;
+}
+
+static pl_dtype operand_dtype(const pl_inst *inst, size_t k)
+{
+	return k < inst->nops ? (pl_dtype)pl_use_val_(&pl_inst_ops_(inst)[k])->type->dtype
+	                      : PL_DTYPE_INVALID;
+}
+
+/* A contraction runs at the peak of its narrowest input. */
+static enum pl_dclass contraction_class(const pl_inst *inst)
+{
+	enum pl_dclass a = class_of_dtype(operand_dtype(inst, 0), true);
+	enum pl_dclass b = inst->nops > 1 ? class_of_dtype(operand_dtype(inst, 1), true) : a;
+	return a < b ? a : b; /* the classes are ordered fastest first */
+}
+
+enum pl_dclass pl_contraction_class_(const pl_inst *inst)
+{
+	return contraction_class(inst);
+}
+
+static double elements(const pl_value *v)
+{
+	uint64_t n = 0;
+	pl_type_num_elements(v->type, &n);
+	return (double)n;
+}
+
+/* A custom call the model knows: its FLOPs from its shapes; false for an
+ * unknown target (bytes only). */
+static bool custom_call_flops(const pl_inst *inst, double *flops, enum pl_dclass *dc)
+{
+	const char *t;
+	size_t len;
+	if (pl_attrs_get_string(&inst->attrs, "hlo_custom_call_target", &t, &len) != PL_OK)
+		return false;
+	char target[96];
+	size_t k = 0;
+	for (size_t i = 0; i < len && k + 1 < sizeof target; i++)
+		if (t[i] != '"' && t[i] != '\\')
+			target[k++] = t[i];
+	target[k] = '\0';
+	if (inst->nops < 2 || inst->nres < 1)
+		return false;
+	const pl_value *lhs = pl_use_val_(&pl_inst_ops_(inst)[0]);
+	const pl_value *rhs = pl_use_val_(&pl_inst_ops_(inst)[1]);
+	const pl_value *res = &pl_inst_res_(inst)[0];
+	*dc = contraction_class(inst);
+	if (prefixed(target, "__cublas$gemm") || prefixed(target, "__cublas$lt$matmul")) {
+		/* lhs [b..,m,k], rhs [b..,k,n], out [b..,m,n]: lhs * rhs / out = b * k^2 */
+		size_t r = pl_type_rank(res->type);
+		double batch = 1;
+		for (size_t i = 0; i + 2 < r; i++)
+			batch *= (double)pl_type_dim(res->type, i);
+		double out = elements(res);
+		if (out <= 0 || batch <= 0)
+			return false;
+		double kk = round(sqrt(elements(lhs) * elements(rhs) / (out * batch)));
+		*flops = 2 * out * kk;
+		return true;
+	}
+	if (prefixed(target, "__cudnn$fmha") || prefixed(target, "te_fused_attn")) {
+		/* q [b, s_q, h, d], k [b, s_kv, h, d]: two matmuls of 2 b h s_q s_kv d
+		 * forward, 2.5 times that backward, half of it under a causal mask */
+		if (pl_type_rank(rhs->type) != 4)
+			return false;
+		double f = 4 * elements(lhs) * (double)pl_type_dim(rhs->type, 1);
+		if (strstr(target, "ackward"))
+			f *= 2.5;
+		const char *cfg;
+		size_t clen;
+		if (pl_attrs_get_string(&inst->attrs, "hlo_backend_config", &cfg, &clen) == PL_OK) {
+			for (size_t i = 0; i + 6 <= clen; i++)
+				if (memcmp(cfg + i, "CAUSAL", 6) == 0) {
+					f /= 2;
+					break;
+				}
+		}
+		*flops = f;
+		return true;
+	}
+	return false;
+}
+
+double pl_roofline_ns_(const pl_cost_model *cm, double flops, enum pl_dclass dc, double bytes)
+{
+	double compute = flops / (cm->v[CK_PEAK + dc] * 1000);
+	double memory = bytes / cm->v[CK_MEMORY];
+	return cm->v[CK_FLOOR] * 1000 + (compute > memory ? compute : memory);
+}
+
+static int compute_time(const pl_inst *inst, const pl_cost_model *cm, uint64_t *out)
+{
+	unsigned traits = pl_op_traits(pl_inst_op_(inst));
+	const char *op = pl_inst_opname_(inst);
+	if (free_op(op) || ((traits & PL_TRAIT_DATA_MOVEMENT) && cm->legacy)) {
+		*out = 0;
+		return PL_OK;
+	}
+	/* the legacy model counts no bytes for a .pir op that computes: that
+	 * model's results stay what they were */
+	uint64_t bytes = 0;
+	int rc = PL_OK;
+	if ((!cm->legacy || from_hlo(inst) || (traits & (PL_TRAIT_LOAD | PL_TRAIT_STORE))) &&
+	    (rc = pl_inst_kernel_bytes(inst, &bytes)))
+		return rc;
+	bool memory_only = traits & (PL_TRAIT_LOAD | PL_TRAIT_STORE | PL_TRAIT_DATA_MOVEMENT);
+	double flops_d = 0;
+	enum pl_dclass dc = PL_DC_F32;
+	bool known_call = false;
+	if (named(op, "hlo.custom_call")) {
+		known_call = custom_call_flops(inst, &flops_d, &dc);
+		memory_only = !known_call;
+	}
+	pl_u128 flops = 0;
+	if (!memory_only && !known_call) {
+		struct pl_count_attrs attrs;
+		pl_count_attrs_(&inst->attrs, &attrs);
+		uint64_t n;
+		int64_t f;
+		if ((rc = pl_masked_dynamic_instances_(inst, &attrs, &n)) ||
+		    (rc = pl_flops_(inst, &attrs, &f)))
+			return rc;
+		flops = (pl_u128)n * (uint64_t)f; /* below 2^127 */
+		flops_d = (double)flops;
+		if (traits & PL_TRAIT_CONTRACT)
+			dc = contraction_class(inst);
+		else if (inst->nres)
+			dc = class_of_dtype((pl_dtype)pl_inst_res_(inst)[0].type->dtype, false);
+	}
+	if (!cm->legacy)
+		return ns_of(pl_roofline_ns_(cm, flops_d, dc, (double)bytes), out);
+	/* exact: max(ceil(flops / peak_gflops), ceil(bytes / memory_gbps)) */
+	if (known_call)
+		flops = (pl_u128)flops_d; /* whole numbers, below 2^64 for any real shape */
+	pl_u128 tc = ceil_div(flops, (pl_u128)(uint64_t)cm->alias[LK_PEAK]);
+	pl_u128 tm = ceil_div(bytes, (pl_u128)(uint64_t)cm->alias[LK_MEMORY]);
+	pl_u128 t = tc > tm ? tc : tm;
+	if (t > UINT64_MAX)
+		return PL_EOVERFLOW;
+	*out = (uint64_t)t;
+	return PL_OK;
+}
+
+/* ---- collectives ---- */
+
+/* The devices of the collective's groups: from its replica groups or
+ * source-target pairs where it has them, else `factor` devices 0 .. F-1
+ * (a permute without pairs: 2). */
+static void group_shape(const pl_inst *inst, const pl_cost_model *cm, enum pl_coll_kind kind,
+                        int64_t factor, struct pl_group_shape *g)
+{
+	int64_t per_node = (int64_t)cm->v[CK_DEVICES_PER_NODE];
+	const char *s;
+	size_t len;
+	if (pl_attrs_get_string(&inst->attrs, "hlo_source_target_pairs", &s, &len) == PL_OK &&
+	    pl_pairs_shape_(s, len, per_node, g))
+		return;
+	if (pl_attrs_get_string(&inst->attrs, "hlo_replica_groups", &s, &len) == PL_OK &&
+	    pl_replica_groups_shape_(s, len, per_node, g))
+		return;
+	if (kind == PL_CK_PERMUTE && factor < 2)
+		factor = 2;
+	g->size = factor;
+	g->nodes = (factor + per_node - 1) / per_node;
+}
+
+/* B: the bytes XLA counts a collective by: an all-gather's results (its
+ * operands' bytes for an unmapped start, whose results hold both), every
+ * other's operands. */
+static int message_bytes(const pl_inst *inst, enum pl_coll_kind kind, pl_u128 *out)
+{
+	pl_u128 ops, all;
+	int rc;
+	if (kind != PL_CK_ALL_GATHER)
+		return sum_bytes(inst, 0, inst->nops, false, out);
+	if ((rc = sum_bytes(inst, 0, 0, true, &all)))
+		return rc;
+	bool unmapped_start = pl_inst_op_(inst) == PL_OP_OTHER &&
+	                      strcmp(pl_inst_opname_(inst), "hlo.all_gather_start") == 0;
+	if (unmapped_start && (rc = sum_bytes(inst, 0, inst->nops, false, &ops)) == PL_OK)
+		all = all > ops ? all - ops : 0;
+	*out = all;
+	return rc;
+}
+
+static int collective_time(const pl_inst *inst, enum pl_coll_kind kind,
+                           const pl_cost_model *cm, uint64_t *out)
+{
+	int64_t factor = 1;
+	int rc = pl_attrs_get_int(&inst->attrs, "factor", &factor);
+	if (rc == PL_ETYPE)
+		return rc;
+	if (factor < 1)
+		return PL_EINVAL;
+	pl_u128 bytes;
+	if ((rc = message_bytes(inst, kind, &bytes)))
+		return rc;
+	if (cm->legacy) {
+		/* W / link = c * (F-1) * B / (F * link), one ceiling (a permute
+		 * sends its whole message: W = B) */
+		if (kind == PL_CK_PERMUTE || kind == PL_CK_BROADCAST)
+			factor = 2;
+		uint64_t a = (uint64_t)(factor - 1) * (kind == PL_CK_ALL_REDUCE ? 2u : 1u);
+		uint64_t f = kind == PL_CK_PERMUTE || kind == PL_CK_BROADCAST ? 1 : (uint64_t)factor;
+		pl_u128 d = (pl_u128)f * (uint64_t)cm->alias[LK_LINK];
+		uint64_t wire;
+		if ((rc = mul_div_ceil(a, bytes, d, &wire)))
+			return rc;
+		pl_u128 t = (pl_u128)(uint64_t)cm->alias[LK_LATENCY] + wire;
+		if (t > UINT64_MAX)
+			return PL_EOVERFLOW;
+		*out = (uint64_t)t;
+		return PL_OK;
+	}
+	struct pl_group_shape g;
+	group_shape(inst, cm, kind, factor, &g);
+	double F = (double)g.size, B = (double)bytes;
+	/* the share of the message each device sends, and the algorithm's steps */
+	double share, steps;
+	switch (kind) {
+	case PL_CK_ALL_REDUCE: share = 2 * (F - 1) / F; steps = 2 * (F - 1); break;
+	case PL_CK_PERMUTE: share = 1; steps = 1; break;
+	case PL_CK_BROADCAST: share = F > 1 ? 1 : 0; steps = F - 1; break;
+	default: share = (F - 1) / F; steps = F - 1; break;
+	}
+	if (B <= cm->v[CK_ONE_SHOT_KIB] * 1024 && steps > 1)
+		steps = 1; /* one-shot: every device sends to every other at once */
+	const double *k = &cm->v[CK_KIND + 3 * kind];
+	double latency = isnan(k[CK_KIND_LATENCY]) ? cm->v[CK_COLL_LATENCY] : k[CK_KIND_LATENCY];
+	double bus = isnan(k[CK_KIND_BUS]) ? cm->v[CK_INTRA_LINK] : k[CK_KIND_BUS];
+	double step = cm->v[CK_INTRA_LATENCY];
+	if (g.nodes > 1) { /* the ring crosses the NICs: they set the pace */
+		step = cm->v[CK_INTER_LATENCY];
+		if (cm->v[CK_INTER_LINK] < bus)
+			bus = cm->v[CK_INTER_LINK];
+	}
+	double t = (latency + steps * step) * 1000 + share * B / bus;
+	if (k[CK_KIND_COPY] > 0)
+		t += B / k[CK_KIND_COPY];
+	return ns_of(t, out);
+}
+
+int pl_inst_time_ns(const pl_inst *inst, const pl_cost_model *cm, uint64_t *out)
+{
+	unsigned traits = pl_op_traits(pl_inst_op_(inst));
+	if (traits & PL_TRAIT_TERMINATOR) {
+		*out = 0;
+		return PL_OK;
+	}
+	enum pl_coll_kind kind;
+	switch (pl_comm_role_(inst, &kind)) {
+	case PL_COMM_DONE:
+		*out = 0;
+		return PL_OK;
+	case PL_COMM_SYNC:
+	case PL_COMM_START:
+		return collective_time(inst, kind, cm, out);
+	default:
+		return compute_time(inst, cm, out);
+	}
+}

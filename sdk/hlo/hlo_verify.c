@@ -1,0 +1,678 @@
+/* SPDX-License-Identifier: MIT */
+/* sdk/hlo/hlo_verify.c — the shape and attribute checks XLA's verifier
+ * makes, on a module the HLO reader has mapped onto the IR: operands of
+ * elementwise ops, dot dimensions, broadcast/transpose/reshape/concatenate
+ * shapes, reduce and its reducer, the computations an instruction names,
+ * each collective's shape against its groups and dimension, replica
+ * groups and source_target_pairs. The first finding stops the check.
+ * Every rule is linear in the instruction's operands and attributes. */
+#include "hlo/hlo_verify.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#define MAX_LIST 64             /* dimensions in an attribute list */
+#define MAX_DEVICE (1 << 20)    /* device numbers in a replica group */
+
+struct hv {
+	const pl_module *m;
+	const char *file;
+	pl_diags *diags;
+	const pl_inst *at;
+	int rc;
+	unsigned char *seen; /* devices met in a group list, by number */
+	size_t seencap;
+};
+
+static PL_PRINTF(2, 3) bool bad(struct hv *v, const char *fmt, ...)
+{
+	char buf[512];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof buf, fmt, ap);
+	va_end(ap);
+	if (pl_diags_add(v->diags, PL_SEV_ERROR, v->file, pl_inst_line(v->at), pl_inst_col(v->at),
+	                 "%s", buf) != PL_OK)
+		v->rc = PL_ENOMEM;
+	else if (v->rc == PL_OK)
+		v->rc = PL_EPARSE;
+	return false;
+}
+
+/* The instruction's name, for messages. */
+static const char *iname(const pl_inst *i)
+{
+	const char *s = NULL;
+	size_t len;
+	if (pl_attrs_get_string(pl_inst_attrs_const(i), "hlo_name", &s, &len) == PL_OK)
+		return s;
+	if (pl_inst_num_results(i))
+		return pl_value_name(pl_inst_result(i, 0));
+	return pl_inst_opname(i);
+}
+
+static const char *str_attr(const pl_inst *i, const char *key, size_t *len)
+{
+	const char *s = NULL;
+	if (pl_attrs_get_string(pl_inst_attrs_const(i), key, &s, len) != PL_OK)
+		return NULL;
+	return s;
+}
+
+/* "{1,2}" (or "1", or "1,2]"); the count, or -1 when it is not such a list. */
+static int int_list(const char *s, size_t len, int64_t *out)
+{
+	size_t k = 0;
+	int n = 0;
+	while (k < len && (s[k] == ' ' || s[k] == '{'))
+		k++;
+	while (k < len && s[k] != '}' && s[k] != ']') {
+		bool neg = s[k] == '-';
+		if (neg)
+			k++;
+		if (k >= len || s[k] < '0' || s[k] > '9' || n >= MAX_LIST)
+			return -1;
+		int64_t x = 0;
+		while (k < len && s[k] >= '0' && s[k] <= '9') {
+			if (x > INT64_MAX / 16)
+				return -1;
+			x = x * 10 + (s[k++] - '0');
+		}
+		out[n++] = neg ? -x : x;
+		while (k < len && s[k] == ' ')
+			k++;
+		if (k < len && s[k] == ',')
+			k++;
+		while (k < len && s[k] == ' ')
+			k++;
+	}
+	return n;
+}
+
+/* A list attribute; -2 when absent, -1 when malformed (an error given). */
+static int list_attr(struct hv *v, const char *key, int64_t *out)
+{
+	size_t len;
+	const char *s = str_attr(v->at, key, &len);
+	if (!s)
+		return -2;
+	int n = int_list(s, len, out);
+	if (n < 0)
+		bad(v, "%s of '%s' must be a list of numbers {a,b,...}", key + 4, iname(v->at));
+	return n;
+}
+
+static void put_type(char *buf, size_t n, const pl_type *t)
+{
+	size_t k = (size_t)snprintf(buf, n, "%s[", pl_dtype_name((pl_dtype)t->dtype));
+	for (uint32_t i = 0; i < t->rank && k < n; i++)
+		k += (size_t)snprintf(buf + k, n - k, "%s%lld", i ? "," : "", (long long)t->dims[i]);
+	if (k < n)
+		snprintf(buf + k, n - k, "]");
+}
+
+static bool same_dims(const pl_type *a, const pl_type *b)
+{
+	if (a->rank != b->rank)
+		return false;
+	for (uint32_t i = 0; i < a->rank; i++)
+		if (a->dims[i] != b->dims[i])
+			return false;
+	return true;
+}
+
+static const pl_type *op_type(const pl_inst *i, size_t k)
+{
+	return pl_value_type(pl_inst_operand(i, k));
+}
+
+static bool is_word(const char *s, const char *const *list)
+{
+	for (; *list; list++)
+		if (!strcmp(s, *list))
+			return true;
+	return false;
+}
+
+static const char *const unary_ops[] = {
+	"abs",        "cbrt",       "ceil",  "copy",  "cosine", "count-leading-zeros", "erf",
+	"exponential", "exponential-minus-one", "floor", "imag", "is-finite", "log", "log-plus-one",
+	"logistic",   "negate",     "not",   "popcnt", "real", "round-nearest-afz",
+	"round-nearest-even", "rsqrt", "sign", "sine", "sqrt", "tan", "tanh", NULL};
+static const char *const binary_ops[] = {
+	"add",     "and",       "atan2",      "complex",   "divide",
+	"maximum", "minimum",   "multiply",   "or",        "power",
+	"remainder", "shift-left", "shift-right-arithmetic", "shift-right-logical",
+	"subtract", "xor",     NULL};
+
+/* Operands and result of an elementwise op: n operands, all of the
+ * result's dimensions; the element types agree unless the op changes
+ * them (compare, complex, is-finite, real, imag). */
+static bool elementwise(struct hv *v, const char *opc, size_t n, bool keep_dtype)
+{
+	const pl_inst *i = v->at;
+	if (pl_inst_num_operands(i) != n)
+		return bad(v, "'%s' takes %zu operand%s, not %zu", opc, n, n == 1 ? "" : "s",
+		           pl_inst_num_operands(i));
+	if (pl_inst_num_results(i) != 1)
+		return true;
+	const pl_type *r = pl_value_type(pl_inst_result(i, 0));
+	for (size_t k = 0; k < n; k++) {
+		const pl_type *t = op_type(i, k);
+		if (!same_dims(t, r) || (keep_dtype && t->dtype != r->dtype)) {
+			char a[160], b[160];
+			put_type(a, sizeof a, t);
+			put_type(b, sizeof b, r);
+			return bad(v, "operand %zu of '%s' (%s) is %s: expected the result's shape %s", k,
+			           iname(i), opc, a, b);
+		}
+	}
+	return true;
+}
+
+/* Each computation an attribute names must exist; the first one named
+ * is returned through callee. */
+static bool computations(struct hv *v, const char *key, const pl_func **callee)
+{
+	size_t len;
+	const char *s = str_attr(v->at, key, &len);
+	if (!s)
+		return true;
+	size_t k = 0;
+	while (k < len) {
+		while (k < len && (s[k] == '{' || s[k] == '}' || s[k] == ',' || s[k] == ' ' ||
+		                   s[k] == '%'))
+			k++;
+		size_t b = k;
+		while (k < len && s[k] != ',' && s[k] != '}' && s[k] != ' ')
+			k++;
+		if (k == b)
+			break;
+		char name[256];
+		if (k - b >= sizeof name)
+			return bad(v, "%s of '%s' names no computation", key + 4, iname(v->at));
+		memcpy(name, s + b, k - b);
+		name[k - b] = 0;
+		const pl_func *f = pl_module_find_func(v->m, name);
+		if (!f)
+			return bad(v, "%s of '%s' names computation '%s', which the module does not have",
+			           key + 4, iname(v->at), name);
+		if (callee && !*callee)
+			*callee = f;
+	}
+	return true;
+}
+
+/* Reads one replica group list: "{}" (size 0: every device),
+ * "{{0,1},{2,3}}" or the iota form "[G,S]<=[d...]" (with an optional
+ * "T(perm)"). Checks no device is in two groups, the groups are of one
+ * size, and an iota list's two shapes hold as many devices. */
+static bool groups(struct hv *v, const char *key, int64_t *size)
+{
+	*size = -1;
+	size_t len;
+	const char *s = str_attr(v->at, key, &len);
+	if (!s)
+		return true;
+	const char *what = key + 4;
+	if (len && s[0] == '[') {
+		int64_t a[MAX_LIST], b[MAX_LIST];
+		const char *le = memchr(s, '<', len);
+		if (!le || le + 2 >= s + len || le[1] != '=' || le[2] != '[')
+			return bad(v, "%s of '%s': expected [groups,size]<=[devices]", what, iname(v->at));
+		size_t l1 = (size_t)(le - s), r0 = l1 + 2;
+		const char *re = memchr(s + r0, ']', len - r0);
+		int na = int_list(s + 1, l1 - 1, a);
+		int nb = re ? int_list(s + r0 + 1, (size_t)(re - s - r0 - 1), b) : -1;
+		if (na != 2 || nb < 1)
+			return bad(v, "%s of '%s': expected [groups,size]<=[devices]", what, iname(v->at));
+		int64_t pa = 1, pb = 1;
+		for (int k = 0; k < na; k++)
+			pa = a[k] > 0 && pa <= INT64_MAX / a[k] ? pa * a[k] : -1;
+		for (int k = 0; k < nb; k++)
+			pb = b[k] > 0 && pb <= INT64_MAX / b[k] && pb > 0 ? pb * b[k] : -1;
+		if (pa < 1 || pb < 1 || pa != pb)
+			return bad(v, "%s of '%s': [%lld,%lld] holds %lld devices, the device list %lld",
+			           what, iname(v->at), (long long)a[0], (long long)a[1], (long long)pa,
+			           (long long)pb);
+		*size = a[1];
+		return true;
+	}
+	/* explicit groups: each number once, every group of one size */
+	int64_t gsize = -1, count = 0, maxid = -1;
+	bool ok = true;
+	size_t k = 0;
+	while (k < len && s[k] != '{')
+		k++;
+	k++;
+	for (int pass = 0; pass < 2 && ok; pass++) {
+		size_t q = k;
+		int64_t cur = -1;
+		while (q < len) {
+			char c = s[q];
+			if (c == '{') {
+				cur = 0;
+				q++;
+			} else if (c == '}') {
+				if (cur >= 0) {
+					if (gsize >= 0 && cur != gsize && pass == 0)
+						return bad(v, "%s of '%s': groups of %lld and %lld devices; expected "
+						              "groups of one size",
+						           what, iname(v->at), (long long)gsize, (long long)cur);
+					gsize = cur;
+					cur = -1;
+				}
+				q++;
+			} else if (c >= '0' && c <= '9') {
+				int64_t x = 0;
+				while (q < len && s[q] >= '0' && s[q] <= '9' && x <= MAX_DEVICE)
+					x = x * 10 + (s[q++] - '0');
+				if (x >= MAX_DEVICE)
+					return bad(v, "%s of '%s': device %lld is beyond %d", what, iname(v->at),
+					           (long long)x, MAX_DEVICE);
+				if (cur >= 0)
+					cur++;
+				if (pass == 0) {
+					count++;
+					if (x > maxid)
+						maxid = x;
+				} else {
+					if (v->seen[x])
+						return bad(v, "%s of '%s': device %lld is in two groups", what,
+						           iname(v->at), (long long)x);
+					v->seen[x] = 1;
+				}
+			} else if (c == '-') {
+				return bad(v, "%s of '%s': a negative device number", what, iname(v->at));
+			} else {
+				q++;
+			}
+		}
+		if (pass == 0 && maxid >= 0) {
+			if ((size_t)maxid + 1 > v->seencap) {
+				unsigned char *n = realloc(v->seen, (size_t)maxid + 1);
+				if (!n) {
+					v->rc = PL_ENOMEM;
+					return false;
+				}
+				v->seen = n;
+				v->seencap = (size_t)maxid + 1;
+			}
+			memset(v->seen, 0, (size_t)maxid + 1);
+		}
+		if (maxid < 0)
+			break;
+	}
+	(void)count;
+	*size = gsize < 0 ? 0 : gsize;
+	return true;
+}
+
+/* source_target_pairs={{0,1},{1,2}}: each source once, each target once. */
+static bool pairs(struct hv *v)
+{
+	size_t len;
+	const char *s = str_attr(v->at, "hlo_source_target_pairs", &len);
+	/* in-place permutes (slice_sizes) may send one device several slices */
+	if (!s || str_attr(v->at, "hlo_slice_sizes", &len))
+		return true;
+	int64_t ids[2 * MAX_LIST * 16];
+	size_t n = 0;
+	for (size_t k = 0; k < len;) {
+		if (s[k] >= '0' && s[k] <= '9') {
+			int64_t x = 0;
+			while (k < len && s[k] >= '0' && s[k] <= '9' && x <= MAX_DEVICE)
+				x = x * 10 + (s[k++] - '0');
+			if (x >= MAX_DEVICE || n >= sizeof ids / sizeof *ids)
+				return true; /* beyond what is checked here */
+			ids[n++] = x;
+		} else {
+			k++;
+		}
+	}
+	if (n % 2)
+		return bad(v, "source_target_pairs of '%s': expected pairs {source,target}", iname(v->at));
+	int64_t maxid = 0;
+	for (size_t k = 0; k < n; k++)
+		if (ids[k] > maxid)
+			maxid = ids[k];
+	size_t need = 2 * ((size_t)maxid + 1);
+	if (need > v->seencap) {
+		unsigned char *nb = realloc(v->seen, need);
+		if (!nb) {
+			v->rc = PL_ENOMEM;
+			return false;
+		}
+		v->seen = nb;
+		v->seencap = need;
+	}
+	memset(v->seen, 0, need);
+	for (size_t k = 0; k < n; k++) {
+		size_t slot = (size_t)ids[k] * 2 + (k % 2);
+		if (v->seen[slot])
+			return bad(v, "source_target_pairs of '%s': device %lld is a %s twice", iname(v->at),
+			           (long long)ids[k], k % 2 ? "target" : "source");
+		v->seen[slot] = 1;
+	}
+	return true;
+}
+
+/* all-gather: result = operand x group size along the dimension;
+ * reduce-scatter divides; all-reduce keeps the shape. */
+static bool collective(struct hv *v, pl_op op)
+{
+	const pl_inst *i = v->at;
+	int64_t size;
+	if (!groups(v, "hlo_replica_groups", &size))
+		return false;
+	size_t n = pl_inst_num_operands(i);
+	if (pl_inst_num_results(i) != n)
+		return true;
+	int64_t dv[MAX_LIST];
+	int nd = op == PL_OP_ALL_REDUCE ? 0 : list_attr(v, "hlo_dimensions", dv);
+	if (nd == -1)
+		return false;
+	for (size_t k = 0; k < n; k++) {
+		const pl_type *a = op_type(i, k), *r = pl_value_type(pl_inst_result(i, k));
+		char ta[160], tr[160];
+		put_type(ta, sizeof ta, a);
+		put_type(tr, sizeof tr, r);
+		if (op == PL_OP_ALL_REDUCE) {
+			if (!same_dims(a, r))
+				return bad(v, "'%s' (all-reduce) turns %s into %s: expected the same shape",
+				           iname(i), ta, tr);
+			continue;
+		}
+		if (nd != 1)
+			continue;
+		int64_t d = dv[0];
+		if (!a->rank && !r->rank)
+			continue; /* a scalar rides along, as PyTorch/XLA writes them */
+		if (d < 0 || (uint64_t)d >= a->rank)
+			return bad(v, "dimensions={%lld} of '%s' is not a dimension of %s (rank %u)",
+			           (long long)d, iname(i), ta, a->rank);
+		bool fits = a->rank == r->rank;
+		for (uint32_t j = 0; fits && j < a->rank; j++)
+			if (j != (uint32_t)d && a->dims[j] != r->dims[j])
+				fits = false;
+		if (!fits)
+			return bad(v, "'%s' turns %s into %s: expected the same extents but dimension %lld",
+			           iname(i), ta, tr, (long long)d);
+		if (size <= 0)
+			continue;
+		if (op == PL_OP_ALL_GATHER && r->dims[d] != a->dims[d] * size)
+			return bad(v, "'%s' (all-gather over groups of %lld) turns %s into %s: expected "
+			              "dimension %lld to be %lld",
+			           iname(i), (long long)size, ta, tr, (long long)d,
+			           (long long)(a->dims[d] * size));
+		if (op == PL_OP_REDUCE_SCATTER && (a->dims[d] % size || r->dims[d] != a->dims[d] / size)) {
+			if (a->dims[d] % size)
+				return bad(v, "'%s' (reduce-scatter over groups of %lld): dimension %lld of %s "
+				              "does not divide by %lld",
+				           iname(i), (long long)size, (long long)d, ta, (long long)size);
+			return bad(v, "'%s' (reduce-scatter over groups of %lld) turns %s into %s: "
+			              "expected dimension %lld to be %lld",
+			           iname(i), (long long)size, ta, tr, (long long)d,
+			           (long long)(a->dims[d] / size));
+		}
+	}
+	return true;
+}
+
+/* dot: contracting dimensions and batch dimensions in range, as many on
+ * each side, of equal extents. */
+static bool dot(struct hv *v)
+{
+	const pl_inst *i = v->at;
+	if (pl_inst_num_operands(i) != 2)
+		return bad(v, "dot '%s' takes 2 operands, not %zu", iname(i), pl_inst_num_operands(i));
+	const pl_type *l = op_type(i, 0), *r = op_type(i, 1);
+	static const char *const keys[2][2] = {{"hlo_lhs_contracting_dims", "hlo_rhs_contracting_dims"},
+	                                       {"hlo_lhs_batch_dims", "hlo_rhs_batch_dims"}};
+	for (int kind = 0; kind < 2; kind++) {
+		int64_t a[MAX_LIST], b[MAX_LIST];
+		int na = list_attr(v, keys[kind][0], a), nb = list_attr(v, keys[kind][1], b);
+		if (na == -1 || nb == -1)
+			return false;
+		na = na < 0 ? 0 : na;
+		nb = nb < 0 ? 0 : nb;
+		const char *what = kind ? "batch" : "contracting";
+		if (na != nb)
+			return bad(v, "dot '%s' has %d lhs and %d rhs %s dimensions: expected as many", iname(i),
+			           na, nb, what);
+		for (int k = 0; k < na; k++) {
+			if (a[k] < 0 || (uint64_t)a[k] >= l->rank)
+				return bad(v, "dot '%s': lhs %s dimension %lld is beyond its rank %u", iname(i),
+				           what, (long long)a[k], l->rank);
+			if (b[k] < 0 || (uint64_t)b[k] >= r->rank)
+				return bad(v, "dot '%s': rhs %s dimension %lld is beyond its rank %u", iname(i),
+				           what, (long long)b[k], r->rank);
+			if (l->dims[a[k]] != r->dims[b[k]])
+				return bad(v, "dot '%s': lhs %s dimension %lld is %lld, rhs dimension %lld is %lld: "
+				              "expected equal extents",
+				           iname(i), what, (long long)a[k], (long long)l->dims[a[k]],
+				           (long long)b[k], (long long)r->dims[b[k]]);
+		}
+	}
+	return true;
+}
+
+static bool broadcast(struct hv *v)
+{
+	const pl_inst *i = v->at;
+	if (pl_inst_num_operands(i) != 1 || pl_inst_num_results(i) != 1)
+		return true;
+	int64_t d[MAX_LIST];
+	int n = list_attr(v, "hlo_dimensions", d);
+	if (n == -1)
+		return false;
+	if (n == -2)
+		return true;
+	const pl_type *a = op_type(i, 0), *r = pl_value_type(pl_inst_result(i, 0));
+	if ((uint32_t)n != a->rank)
+		return bad(v, "broadcast '%s' has %d dimensions for an operand of rank %u: expected %u",
+		           iname(i), n, a->rank, a->rank);
+	for (int k = 0; k < n; k++) {
+		if (d[k] < 0 || (uint64_t)d[k] >= r->rank)
+			return bad(v, "dimensions={..%lld..} of '%s' is not a dimension of its rank-%u result",
+			           (long long)d[k], iname(i), r->rank);
+		if (a->dims[k] != 1 && a->dims[k] != r->dims[d[k]])
+			return bad(v, "broadcast '%s': operand dimension %d is %lld, result dimension %lld "
+			              "is %lld: expected equal",
+			           iname(i), k, (long long)a->dims[k], (long long)d[k],
+			           (long long)r->dims[d[k]]);
+	}
+	return true;
+}
+
+static bool transpose(struct hv *v)
+{
+	const pl_inst *i = v->at;
+	if (pl_inst_num_operands(i) != 1 || pl_inst_num_results(i) != 1)
+		return true;
+	int64_t d[MAX_LIST];
+	int n = list_attr(v, "hlo_dimensions", d);
+	if (n < 0)
+		return n == -2;
+	const pl_type *a = op_type(i, 0), *r = pl_value_type(pl_inst_result(i, 0));
+	if ((uint32_t)n != a->rank)
+		return bad(v, "transpose '%s' has %d dimensions for an operand of rank %u: expected a "
+		              "permutation of %u",
+		           iname(i), n, a->rank, a->rank);
+	uint64_t used = 0;
+	for (int k = 0; k < n; k++) {
+		if (d[k] < 0 || (uint64_t)d[k] >= a->rank || (used >> d[k] & 1))
+			return bad(v, "dimensions of transpose '%s' are not a permutation of 0..%u", iname(i),
+			           a->rank ? a->rank - 1 : 0);
+		used |= 1ull << d[k];
+		if (r->rank == a->rank && r->dims[k] != a->dims[d[k]])
+			return bad(v, "transpose '%s': result dimension %d is %lld, expected %lld", iname(i), k,
+			           (long long)r->dims[k], (long long)a->dims[d[k]]);
+	}
+	return true;
+}
+
+static bool reshape(struct hv *v)
+{
+	const pl_inst *i = v->at;
+	if (pl_inst_num_operands(i) != 1 || pl_inst_num_results(i) != 1)
+		return bad(v, "reshape '%s' takes 1 operand", iname(i));
+	const pl_type *a = op_type(i, 0), *r = pl_value_type(pl_inst_result(i, 0));
+	if (a->elements != r->elements) {
+		char ta[160], tr[160];
+		put_type(ta, sizeof ta, a);
+		put_type(tr, sizeof tr, r);
+		return bad(v, "reshape '%s' turns %s (%llu elements) into %s (%llu): expected as many "
+		              "elements",
+		           iname(i), ta, (unsigned long long)a->elements, tr,
+		           (unsigned long long)r->elements);
+	}
+	return true;
+}
+
+static bool concatenate(struct hv *v)
+{
+	const pl_inst *i = v->at;
+	size_t n = pl_inst_num_operands(i);
+	int64_t d[MAX_LIST];
+	int nd = list_attr(v, "hlo_dimensions", d);
+	if (nd == -1)
+		return false;
+	if (nd != 1 || !n || pl_inst_num_results(i) != 1)
+		return true;
+	const pl_type *r = pl_value_type(pl_inst_result(i, 0));
+	if (d[0] < 0 || (uint64_t)d[0] >= r->rank)
+		return bad(v, "dimensions={%lld} of '%s' is not a dimension of its rank-%u result",
+		           (long long)d[0], iname(i), r->rank);
+	int64_t sum = 0;
+	for (size_t k = 0; k < n; k++) {
+		const pl_type *t = op_type(i, k);
+		bool fits = t->rank == r->rank;
+		for (uint32_t j = 0; fits && j < t->rank; j++)
+			if (j != (uint32_t)d[0] && t->dims[j] != r->dims[j])
+				fits = false;
+		if (!fits) {
+			char ta[160], tr[160];
+			put_type(ta, sizeof ta, t);
+			put_type(tr, sizeof tr, r);
+			return bad(v, "operand %zu of concatenate '%s' is %s: expected the extents of %s but "
+			              "dimension %lld",
+			           k, iname(i), ta, tr, (long long)d[0]);
+		}
+		sum += t->dims[d[0]];
+	}
+	if (sum != r->dims[d[0]])
+		return bad(v, "concatenate '%s': the operands' dimension %lld adds up to %lld, the "
+		              "result's is %lld",
+		           iname(i), (long long)d[0], (long long)sum, (long long)r->dims[d[0]]);
+	return true;
+}
+
+/* reduce: dimensions in the operand's range; the reducer takes two
+ * scalars per input. */
+static bool reduce(struct hv *v, const pl_func *reducer)
+{
+	const pl_inst *i = v->at;
+	size_t n = pl_inst_num_operands(i);
+	if (n < 2 || n % 2)
+		return bad(v, "reduce '%s' has %zu operands: expected inputs and as many initial values",
+		           iname(i), n);
+	int64_t d[MAX_LIST];
+	int nd = list_attr(v, "hlo_dimensions", d);
+	if (nd == -1)
+		return false;
+	const pl_type *a = op_type(i, 0);
+	for (int k = 0; k < nd; k++)
+		if (d[k] < 0 || (uint64_t)d[k] >= a->rank)
+			return bad(v, "dimensions={..%lld..} of '%s' is not a dimension of its rank-%u operand",
+			           (long long)d[k], iname(i), a->rank);
+	if (reducer && pl_func_num_args(reducer) != n)
+		return bad(v, "reduce '%s' has %zu inputs but its reducer '%s' takes %zu parameters: "
+		              "expected %zu",
+		           iname(i), n / 2, pl_func_name(reducer), pl_func_num_args(reducer), n);
+	if (reducer)
+		for (size_t k = 0; k < pl_func_num_args(reducer); k++)
+			if (pl_value_type(pl_func_arg(reducer, k))->rank)
+				return bad(v, "the reducer '%s' of '%s' takes a non-scalar parameter %zu",
+				           pl_func_name(reducer), iname(i), k);
+	return true;
+}
+
+static bool call(struct hv *v, const pl_func *f)
+{
+	const pl_inst *i = v->at;
+	if (!f)
+		return true;
+	size_t n = pl_inst_num_operands(i);
+	if (pl_func_num_args(f) != n)
+		return bad(v, "call '%s' passes %zu argument%s; '%s' takes %zu", iname(i), n,
+		           n == 1 ? "" : "s", pl_func_name(f), pl_func_num_args(f));
+	for (size_t k = 0; k < n; k++) {
+		const pl_type *a = op_type(i, k), *p = pl_value_type(pl_func_arg(f, k));
+		if (!same_dims(a, p) || a->dtype != p->dtype) {
+			char ta[160], tp[160];
+			put_type(ta, sizeof ta, a);
+			put_type(tp, sizeof tp, p);
+			return bad(v, "call '%s': argument %zu is %s, parameter %zu of '%s' is %s", iname(i), k,
+			           ta, k, pl_func_name(f), tp);
+		}
+	}
+	return true;
+}
+
+static bool check_inst(struct hv *v, const pl_inst *i)
+{
+	v->at = i;
+	const pl_func *callee = NULL;
+	static const char *const refs[] = {"hlo_to_apply",           "hlo_calls",
+	                                   "hlo_body",               "hlo_condition",
+	                                   "hlo_true_computation",   "hlo_false_computation",
+	                                   "hlo_branch_computations", NULL};
+	for (const char *const *k = refs; *k; k++)
+		if (!computations(v, *k, &callee))
+			return false;
+	pl_op op = pl_inst_op(i);
+	if (op == PL_OP_ALL_GATHER || op == PL_OP_REDUCE_SCATTER || op == PL_OP_ALL_REDUCE)
+		return collective(v, op);
+	if (op == PL_OP_TENSOR_CONTRACT)
+		return dot(v);
+	const char *name = pl_inst_opname(i);
+	if (strncmp(name, "hlo.", 4))
+		return true;
+	const char *opc = name + 4;
+	int64_t gs;
+	if (!groups(v, "hlo_replica_groups", &gs) || !pairs(v))
+		return false;
+	if (is_word(opc, unary_ops))
+		return elementwise(v, opc, 1, strcmp(opc, "is-finite") && strcmp(opc, "real") &&
+		                                  strcmp(opc, "imag") && strcmp(opc, "abs"));
+	if (is_word(opc, binary_ops))
+		return elementwise(v, opc, 2, strcmp(opc, "complex") != 0);
+	if (!strcmp(opc, "compare"))
+		return elementwise(v, opc, 2, false);
+	if (!strcmp(opc, "broadcast"))
+		return broadcast(v);
+	if (!strcmp(opc, "transpose"))
+		return transpose(v);
+	if (!strcmp(opc, "reshape"))
+		return reshape(v);
+	if (!strcmp(opc, "concatenate"))
+		return concatenate(v);
+	if (!strcmp(opc, "reduce"))
+		return reduce(v, callee);
+	if (!strcmp(opc, "call"))
+		return call(v, callee);
+	return true;
+}
+
+int pl_hlo_verify_(const pl_module *m, const char *file, pl_diags *diags)
+{
+	struct hv v = {.m = m, .file = file, .diags = diags, .rc = PL_OK};
+	for (size_t f = 0; f < pl_module_num_funcs(m) && v.rc == PL_OK; f++)
+		for (const pl_inst *i = pl_func_first_inst(pl_module_func_at(m, f)); i && v.rc == PL_OK;
+		     i = pl_inst_next(i))
+			check_inst(&v, i);
+	free(v.seen);
+	return v.rc;
+}

@@ -1,0 +1,15 @@
+/* SPDX-License-Identifier: MIT */
+/* sdk/hlo/hlo_verify.h — the checks XLA makes of a module's shapes and
+ * attributes, run on a module the HLO reader has mapped onto the IR.
+ * Nothing here is installed. */
+#ifndef PL_HLO_VERIFY_H
+#define PL_HLO_VERIFY_H
+
+#include "ir/internal.h"
+
+/* Checks m, read from file; each finding goes to diags as
+ * "file:line:col: error: ..." at the instruction. Returns PL_OK, or
+ * PL_EPARSE after the first error, or PL_ENOMEM. */
+int pl_hlo_verify_(const pl_module *m, const char *file, pl_diags *diags);
+
+#endif

@@ -1,0 +1,14 @@
+// Two gathers of one group in flight across an op nobody knows (a
+// barrier): the second start waits for the stream (one in flight), but
+// the first's done waits for the barrier, which waits for the second
+// start. The scheduler takes that start past the limit rather than fail:
+// %g_s, %a, %h_s, the barrier, the dones.
+func @step(%x: bf16[4096,4096], %w: bf16[4096,4096], %p: bf16[512,512], %q: bf16[512,512]) {
+  %a = tensor_contract %x, %w {domain = [4096, 4096, 4096]} : f32[4096,4096]
+  %g_s = all_gather_start %p {group_id = "dp", factor = 8} : bf16[4096,512]
+  %h_s = all_gather_start %q {group_id = "dp", factor = 8} : bf16[4096,512]
+  %b = acme.barrier %x : bf16[4096,4096]
+  %g = all_gather_done %g_s : bf16[4096,512]
+  %h = all_gather_done %h_s : bf16[4096,512]
+  return %a, %b, %g, %h
+}

@@ -1,0 +1,62 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# tests/schedule_pipeline.sh — conf/schedule.ini (hoisting, bucketing,
+# splitting, LatencyHidingScheduler, coalescing, the estimators): on the
+# bundled example and, where the real HLO is (HLO_DIR, by default the
+# shared/hlo folder beside the source tree), on every real training step.
+# The scheduler's promises are checked on each: the output verifies and
+# reads again, a second run gives the same bytes, the simulated time and
+# the exposed communication are never worse than the input order's, and
+# the peak of live bytes stays within the limit (the input's peak + 10%).
+. "$top_srcdir/tests/tap.sh"
+: "${PASSLINE:?}" "${PLUGIN_DIR:?}"
+S=$(cd "$top_srcdir" && pwd)
+P="$PASSLINE --plugin-dir $PLUGIN_DIR"
+cd "$T" || exit 99
+mkdir work && cd work || exit 99
+
+# the value of STAT in stats.json (one line of JSON)
+stat() {
+	sed -n "s/.*\"$1\": \([0-9]*\).*/\1/p" stats.json
+}
+
+check_step() { # check_step FILE NAME
+	run $P -p "$S/conf/schedule.ini" --verify-each "$1" -o out.$3 --stats-json stats.json
+	expect_status 0 "conf/schedule.ini runs on $2, every pass leaving valid IR"
+	cp out.$3 first.$3
+	run $P -p "$S/conf/schedule.ini" "$1" -o out.$3
+	cmp -s out.$3 first.$3
+	ok $? "$2: a second run writes the same bytes"
+	run $P --passes= out.$3 -o back.pir
+	expect_status 0 "$2: the output reads again"
+	mb=$(stat makespan_ns_before) ma=$(stat makespan_ns_after)
+	eb=$(stat exposed_ns_before) ea=$(stat exposed_ns_after)
+	pb=$(stat peak_bytes_before) pa=$(stat peak_bytes_after)
+	[ -n "$ma" ] && [ "$ma" -le "$mb" ]
+	ok $? "$2: simulated time $mb -> $ma ns, never worse"
+	[ -n "$ea" ] && [ "$ea" -le "$eb" ]
+	ok $? "$2: exposed communication $eb -> $ea ns, never more"
+	[ -n "$pa" ] && [ "$pa" -le $((pb + pb / 10 + 1)) ]
+	ok $? "$2: peak bytes $pb -> $pa, within the input's + 10%"
+}
+
+check_step "$S/examples/fsdp_step.pir" examples/fsdp_step.pir pir
+for f in timeline-before.svg timeline-after.svg; do
+	[ -s "$f" ] && grep -q '<svg' "$f"
+	ok $? "the pipeline draws $f"
+done
+run $P --list-passes
+for key in max_in_flight memory_limit_bytes memory_headroom_percent split \
+	num_functions_scheduled peak_bytes_after top_exposed peak_bytes; do
+	expect_out "$key" "--list-passes shows $key"
+done
+
+D=${HLO_DIR:-$top_srcdir/../shared/hlo}
+if [ -d "$D/dumps" ]; then
+	for f in "$D"/dumps/*.hlo; do
+		check_step "$f" "${f#"$D"/}" hlo
+	done
+else
+	skip "no real HLO at $D (set HLO_DIR)"
+fi
+done_testing
