@@ -40,6 +40,7 @@
 #include <stdlib.h>
 
 #include "labels.h"
+#include "inst_bytes.h"
 #include "pass_end.h"
 #include "ptr_map.h"
 
@@ -185,21 +186,6 @@ static bool is_store(const struct bucketizer *b, const pl_inst *inst, pl_op op)
 {
 	unsigned traits = (unsigned)op < PL_OP__COUNT ? b->traits[op] : pl_op_traits(op);
 	return (traits & PL_TRAIT_STORE) && pl_inst_num_operands(inst) >= 2;
-}
-
-/* The sum of the result bytes; UINT64_MAX when it overflows. */
-static uint64_t result_bytes(const pl_inst *inst)
-{
-	uint64_t sum = 0;
-	size_t nres = pl_inst_num_results(inst);
-	for (size_t k = 0; k < nres; k++) {
-		uint64_t n;
-		if (pl_type_num_bytes(pl_value_type(pl_inst_result(inst, k)), &n) != PL_OK ||
-		    n > UINT64_MAX - sum)
-			return UINT64_MAX;
-		sum += n;
-	}
-	return sum;
 }
 
 static uint64_t add_saturating(uint64_t a, uint64_t b)

@@ -34,14 +34,14 @@ plugins_HoistFSDPCollectives_la_LIBADD = $(PLUGIN_LIBADD)
 
 plugins_LTLIBRARIES += plugins/BucketizeCCOp.la
 plugins_BucketizeCCOp_la_SOURCES = plugins/bucketize_ccop.c \
-	plugins/ptr_map.h plugins/pass_end.h plugins/labels.h
+	plugins/ptr_map.h plugins/pass_end.h plugins/labels.h plugins/inst_bytes.h
 plugins_BucketizeCCOp_la_CFLAGS = $(PLUGIN_CFLAGS)
 plugins_BucketizeCCOp_la_LDFLAGS = $(PLUGIN_LDFLAGS)
 plugins_BucketizeCCOp_la_LIBADD = $(PLUGIN_LIBADD)
 
 plugins_LTLIBRARIES += plugins/CoalesceCCOp.la
 plugins_CoalesceCCOp_la_SOURCES = plugins/coalesce_ccop.c \
-	plugins/ptr_map.h plugins/pass_end.h plugins/labels.h
+	plugins/ptr_map.h plugins/pass_end.h plugins/labels.h plugins/inst_bytes.h
 plugins_CoalesceCCOp_la_CFLAGS = $(PLUGIN_CFLAGS)
 plugins_CoalesceCCOp_la_LDFLAGS = $(PLUGIN_LDFLAGS)
 plugins_CoalesceCCOp_la_LIBADD = $(PLUGIN_LIBADD)
@@ -71,21 +71,22 @@ plugins_Timeline_la_LIBADD = $(PLUGIN_LIBADD)
 
 plugins_LTLIBRARIES += plugins/SplitAsyncCCOp.la
 plugins_SplitAsyncCCOp_la_SOURCES = plugins/split_async_ccop.c \
-	plugins/ptr_map.h plugins/pass_end.h plugins/labels.h
+	plugins/ptr_map.h plugins/pass_end.h plugins/labels.h plugins/inst_bytes.h
 plugins_SplitAsyncCCOp_la_CFLAGS = $(PLUGIN_CFLAGS)
 plugins_SplitAsyncCCOp_la_LDFLAGS = $(PLUGIN_LDFLAGS)
 plugins_SplitAsyncCCOp_la_LIBADD = $(PLUGIN_LIBADD)
 
 plugins_LTLIBRARIES += plugins/LatencyHidingScheduler.la
 plugins_LatencyHidingScheduler_la_SOURCES = plugins/latency_hiding_scheduler.c \
-	plugins/ptr_map.h plugins/pass_end.h plugins/labels.h
+	plugins/ptr_map.h plugins/pass_end.h plugins/labels.h plugins/inst_bytes.h
 plugins_LatencyHidingScheduler_la_CFLAGS = $(PLUGIN_CFLAGS)
 plugins_LatencyHidingScheduler_la_LDFLAGS = $(PLUGIN_LDFLAGS)
 plugins_LatencyHidingScheduler_la_LIBADD = $(PLUGIN_LIBADD)
 
 plugins_LTLIBRARIES += plugins/XlaCombineCCOp.la
 plugins_XlaCombineCCOp_la_SOURCES = plugins/xla_combine_ccop.c \
-	plugins/ptr_map.h plugins/pass_end.h plugins/labels.h
+	plugins/ptr_map.h plugins/pass_end.h plugins/labels.h plugins/inst_bytes.h
 plugins_XlaCombineCCOp_la_CFLAGS = $(PLUGIN_CFLAGS)
 plugins_XlaCombineCCOp_la_LDFLAGS = $(PLUGIN_LDFLAGS)
 plugins_XlaCombineCCOp_la_LIBADD = $(PLUGIN_LIBADD)
+EXTRA_DIST += plugins/inst_bytes.h

@@ -16,6 +16,7 @@
  * instructions between them, not by the function.
  */
 #include "overlap_info.h"
+#include "inst_bytes.h"
 #include "../sdk/ir/grow.h"
 
 #include <stdlib.h>
@@ -34,19 +35,6 @@ static uint32_t lower_bound(const struct ov_func *F, uint64_t pos, uint32_t lo, 
 			hi = mid;
 	}
 	return lo;
-}
-
-static uint64_t result_bytes(const pl_inst *inst)
-{
-	uint64_t sum = 0;
-	for (size_t k = 0, n = pl_inst_num_results(inst); k < n; k++) {
-		uint64_t b;
-		if (pl_type_num_bytes(pl_value_type(pl_inst_result(inst, k)), &b) != PL_OK ||
-		    b > UINT64_MAX - sum)
-			return UINT64_MAX;
-		sum += b;
-	}
-	return sum;
 }
 
 static void line_unlink(struct ov_func *F, uint32_t c, uint32_t *head, uint32_t *tail)

@@ -30,6 +30,7 @@
 #include "../sdk/ir/grow.h"
 #include "executions.h"
 #include "labels.h"
+#include "inst_bytes.h"
 #include "pass_end.h"
 #include "ptr_map.h"
 #include "schedule_functions.h"
@@ -138,17 +139,6 @@ static int by_exposed(const void *a, const void *b)
 	if (x->ns != y->ns)
 		return x->ns < y->ns ? 1 : -1;
 	return x->seq < y->seq ? -1 : x->seq > y->seq;
-}
-
-static uint64_t result_bytes(const pl_inst *i)
-{
-	uint64_t sum = 0;
-	for (size_t r = 0; r < pl_inst_num_results(i); r++) {
-		uint64_t b = 0;
-		if (pl_type_num_bytes(pl_value_type(pl_inst_result(i, r)), &b) == PL_OK)
-			sum += b;
-	}
-	return sum;
 }
 
 /* One report line and one remark for each of the top most exposed. */

@@ -38,6 +38,7 @@
 #include <string.h>
 
 #include "labels.h"
+#include "inst_bytes.h"
 #include "pass_end.h"
 #include "ptr_map.h"
 #include "../sdk/ir/grow.h"
@@ -330,20 +331,6 @@ static void keys_clear(struct keys *k)
 		free(k->text[i]);
 	k->n = 0;
 	pl_ht_clear(&k->index);
-}
-
-/* The sum of inst's result bytes; UINT64_MAX when it overflows. */
-static uint64_t result_bytes(const pl_inst *inst)
-{
-	uint64_t sum = 0;
-	for (size_t k = 0, n = pl_inst_num_results(inst); k < n; k++) {
-		uint64_t b;
-		if (pl_type_num_bytes(pl_value_type(pl_inst_result(inst, k)), &b) != PL_OK ||
-		    b > UINT64_MAX - sum)
-			return UINT64_MAX;
-		sum += b;
-	}
-	return sum;
 }
 
 static int kind_of(pl_op op, bool *async)
