@@ -7,7 +7,9 @@
  * buffer CoalesceCCOp packed), their
  * result bytes, and the simulated schedule of every function summed (step
  * time, communication, exposed communication) under the pipeline's cost
- * model; and the wall time the pipeline's passes took. Nothing is written
+ * model, each function times how often it runs from the entry, and an
+ * unfused HLO function as the kernels of the fusion model, as
+ * ScheduleEstimate's makespan_ns counts them; and the wall time the pipeline's passes took. Nothing is written
  * but the table (standard output) and, with --stats-json, the same as
  * JSON; files passes hand over are dropped. */
 #include "host.h"
@@ -40,16 +42,67 @@ static bool is_counted_collective(const pl_inst *i)
 	return (t & (PL_TRAIT_COLLECTIVE | PL_TRAIT_COLLECTIVE_START)) != 0;
 }
 
-/* Counts and simulates m under cm (NULL: the defaults). */
+/* Whether m is XLA HLO (its entry computation says so). */
+static bool is_hlo_module(const pl_module *m)
+{
+	for (size_t k = 0; k < pl_module_num_funcs(m); k++) {
+		bool entry = false;
+		if (pl_attrs_get_bool(pl_func_attrs(pl_module_func_at(m, k)), "hlo_entry", &entry) ==
+		        PL_OK &&
+		    entry)
+			return true;
+	}
+	return false;
+}
+
+/* f's schedule as ScheduleEstimate costs it by default: the kernels of
+ * the fusion model for a function of an HLO module XLA has not fused, op
+ * by op otherwise. */
+static int simulate_like_estimate(const pl_func *f, const pl_cost_model *cm, bool hlo,
+                                  pl_schedule **s)
+{
+	if (!hlo || pl_func_has_fusion(f))
+		return pl_schedule_new_totals(s, f, cm);
+	pl_fusion *fu;
+	int rc = pl_fusion_new(&fu, f, cm, 1000); /* ScheduleEstimate's kernel_floor_ns */
+	if (rc == PL_OK) {
+		rc = pl_schedule_new_fused_totals(s, f, cm, fu);
+		pl_fusion_free(fu);
+	}
+	return rc;
+}
+
+/* x * n, saturating. */
+static uint64_t mul_sat(uint64_t x, uint64_t hi, uint64_t lo)
+{
+	if (!x)
+		return 0;
+	if (hi || lo > UINT64_MAX / x)
+		return UINT64_MAX;
+	return x * lo;
+}
+
+/* Counts and simulates m under cm (NULL: the defaults), each function
+ * times how often it runs from the module's entry (once each without
+ * one), as ScheduleEstimate does. */
 static int measure_module(pl_module *m, const pl_cost_model *cm, struct measure *out)
 {
 	memset(out, 0, sizeof *out);
 	pl_cost_model *own = NULL;
+	pl_callgraph *cg = NULL;
 	if (!cm && !(cm = own = pl_cost_model_new()))
 		return PL_ENOMEM;
 	int rc = pl_module_prepare_counts(m);
+	if (rc == PL_OK)
+		rc = pl_callgraph_new(&cg, m, NULL, NULL, NULL, 0);
+	bool hlo = is_hlo_module(m);
 	for (size_t k = 0; k < pl_module_num_funcs(m) && rc == PL_OK; k++) {
 		pl_func *f = pl_module_func_at(m, k);
+		uint64_t hi = 0, lo = 1;
+		if ((rc = pl_callgraph_executions(cg, f, &hi, &lo)) != PL_OK)
+			break;
+		if (!hi && !lo)
+			continue; /* never runs: a reducer, or unreachable */
 		for (pl_inst *i = pl_func_first_inst(f); i; i = pl_inst_next(i)) {
 			if (!is_counted_collective(i))
 				continue;
@@ -66,15 +119,15 @@ static int measure_module(pl_module *m, const pl_cost_model *cm, struct measure 
 			}
 		}
 		pl_schedule *s;
-		rc = pl_schedule_new_totals(&s, f, cm);
-		if (rc != PL_OK)
+		if ((rc = simulate_like_estimate(f, cm, hlo, &s)) != PL_OK)
 			break;
-		out->step_ns = add_sat(out->step_ns, pl_schedule_makespan_ns(s));
-		out->comm_ns = add_sat(out->comm_ns, pl_schedule_comm_ns(s));
-		out->exposed_ns = add_sat(out->exposed_ns, pl_schedule_exposed_ns(s));
+		out->step_ns = add_sat(out->step_ns, mul_sat(pl_schedule_makespan_ns(s), hi, lo));
+		out->comm_ns = add_sat(out->comm_ns, mul_sat(pl_schedule_comm_ns(s), hi, lo));
+		out->exposed_ns = add_sat(out->exposed_ns, mul_sat(pl_schedule_exposed_ns(s), hi, lo));
 		pl_schedule_free(s);
 	}
 	out->simulated = rc == PL_OK;
+	pl_callgraph_free(cg);
 	pl_cost_model_free(own);
 	return rc == PL_ENOMEM ? rc : PL_OK; /* a schedule that cannot be: shown as "-" */
 }
