@@ -144,7 +144,8 @@ static int by_exposed(const void *a, const void *b)
 /* One report line and one remark for each of the top most exposed. */
 static int report_exposed(pl_pass_ctx *ctx, struct exposed_list *l, size_t top)
 {
-	qsort(l->v, l->n, sizeof *l->v, by_exposed);
+	if (l->n) /* qsort wants an array, even of none */
+		qsort(l->v, l->n, sizeof *l->v, by_exposed);
 	int rc = PL_OK;
 	for (size_t k = 0; k < l->n && k < top && rc == PL_OK; k++) {
 		const struct exposed *e = &l->v[k];

@@ -228,7 +228,7 @@ static Suite *split_suite(void)
 {
 	Suite *s = suite_create("split");
 	TCase *tc = tcase_create("read on two readers");
-	tcase_set_timeout(tc, 120);
+	tcase_set_timeout(tc, 300); /* under the sanitizers, beside the real-step tests */
 	tcase_add_test(tc, same_module_from_every_line);
 	tcase_add_test(tc, same_module_with_the_first_instruction_of_a_function);
 	tcase_add_test(tc, same_diagnostics_for_wrong_text);
