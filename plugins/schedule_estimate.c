@@ -370,12 +370,14 @@ static void remark_function(pl_pass_ctx *ctx, const pl_callgraph *cg, const pl_f
 	              (unsigned long long)pl_schedule_exposed_ns(s), runs);
 }
 
-/* The time of one step: the entry simulated with its calls. */
-static int entry_step(pl_pass_ctx *ctx, const pl_callgraph *cg, u128 *out)
+/* The time of one step: the entry simulated with its calls, each
+ * function costed as the rest of the pass costs it. */
+static int entry_step(pl_pass_ctx *ctx, const pl_callgraph *cg, pl_fusion_mode mode,
+                      uint64_t floor_ns, u128 *out)
 {
 	const pl_func *entry = pl_callgraph_entry(cg);
 	uint64_t t = 0;
-	int rc = pl_callgraph_step_ns(cg, entry, pl_ctx_cost_model(ctx), &t);
+	int rc = pl_callgraph_step_fused_ns(cg, entry, pl_ctx_cost_model(ctx), mode, floor_ns, &t);
 	if (rc == PL_EOVERFLOW)
 		pl_ctx_error(ctx, pl_func_first_inst(entry),
 		             "cannot simulate the step of @%s: it is longer than 2^64 - 1 ns",
@@ -504,7 +506,8 @@ static int schedule_run(pl_pass_ctx *ctx, void *state, pl_module *m)
 	}
 	u128 step = 0;
 	if (rc == PL_OK && pl_callgraph_entry(cg))
-		rc = entry_step(ctx, cg, &step);
+		rc = entry_step(ctx, cg, on ? PL_FUSION_ON : off ? PL_FUSION_OFF : PL_FUSION_AUTO,
+		                (uint64_t)floor_ns, &step);
 	const char *functions = "";
 	pl_ctx_get_string(ctx, "functions", &functions);
 	if (rc == PL_OK && *functions)

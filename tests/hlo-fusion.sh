@@ -100,4 +100,19 @@ expect_status 0 "fusion=auto on the dump after optimization"
 [ "$(stat kernels auto.json)" = 0 ]
 ok $? "auto leaves a fused module op by op (no kernels from the model)"
 
+# the step time is that of the kernels too: the dump before optimization
+# has no loop, so its step is its entry's fused makespan, and it lies
+# within 25% of the step of the dump XLA fused, each existing fusion one
+# kernel (op by op it is over three times as long: the check can fail)
+step_b=$(stat step_ns before.json)
+[ -n "$step_b" ] && [ "$step_b" = "$(stat fused_makespan_ns before.json)" ]
+ok $? "step_ns of the dump before is its fused makespan ($step_b ns)"
+within "$step_b" "$(stat step_ns auto.json)"
+ok $? "and within 25% of the step of the dump after optimization"
+run $P --passes=ScheduleEstimate -O ScheduleEstimate.fusion=off "$BEFORE" -o /dev/null \
+	--stats-json off.json
+expect_status 0 "fusion=off on the dump before optimization"
+[ "$(stat step_ns off.json)" = "$(stat unfused_makespan_ns before.json)" ]
+ok $? "fusion=off: step_ns is the op-by-op makespan"
+
 done_testing

@@ -8,6 +8,8 @@
  * count to its callees. Functions and sites are found by address through
  * sorted arrays (binary search): the graph is small beside the module.
  */
+#include "analysis/cost_model.h"
+#include "analysis/fusion.h"
 #include "analysis/schedule.h"
 #include "ir/internal.h"
 #include "ir/grow.h"
@@ -724,7 +726,22 @@ struct step {
 	size_t *site_first; /* per function: its first site (CSR by caller) */
 	size_t cursor, end; /* the next and the end of the sites of the function
 	                     * being simulated */
+	/* with the fusion model: which functions it costs, and the model of
+	 * the function being simulated (NULL: op by op) with the index of the
+	 * instruction the walk is at */
+	pl_fusion_mode mode;
+	bool hlo;
+	uint64_t floor_ns;
+	const pl_fusion *fu;
+	size_t index;
 };
+
+/* An existing fusion instruction is one kernel: with the fusion model it
+ * takes its own time, not that of its body op by op. */
+static bool own_time(const struct step *st, const pl_inst *inst)
+{
+	return st->mode != PL_FUSION_OFF && op_is(inst, "hlo.fusion");
+}
 
 
 /* The time of inst when it calls something (*handled), from its sites. */
@@ -734,6 +751,11 @@ static int call_time(const pl_inst *inst, void *arg, uint64_t *t, bool *handled)
 	const pl_callgraph *cg = st->cg;
 	uint64_t total = 0, branch_max = 0;
 	bool any = false, branches = false;
+	if (own_time(st, inst)) {
+		while (st->cursor < st->end && cg->sites[st->cursor].inst == inst)
+			st->cursor++;
+		return PL_OK;
+	}
 	/* the simulation walks the instructions in order, and the sites of
 	 * one function are consecutive and in instruction order */
 	for (; st->cursor < st->end && cg->sites[st->cursor].inst == inst; st->cursor++) {
@@ -764,6 +786,22 @@ static int call_time(const pl_inst *inst, void *arg, uint64_t *t, bool *handled)
 	return PL_OK;
 }
 
+/* The time of inst in a step: what it calls, else under the fusion model
+ * the time of the kernels that end at it (collectives keep theirs), else
+ * its own. */
+static int step_time(const pl_inst *inst, void *arg, uint64_t *t, bool *handled)
+{
+	struct step *st = arg;
+	size_t i = st->index++;
+	int rc = call_time(inst, arg, t, handled);
+	enum pl_coll_kind kind;
+	if (rc == PL_OK && !*handled && st->fu && pl_comm_role_(inst, &kind) == PL_COMM_NONE) {
+		*t = pl_fusion_inst_time_(st->fu, i);
+		*handled = true;
+	}
+	return rc;
+}
+
 static int step_of(struct step *st, size_t f, int depth)
 {
 	const pl_callgraph *cg = st->cg;
@@ -773,13 +811,26 @@ static int step_of(struct step *st, size_t f, int depth)
 		return PL_EINVAL; /* f calls itself */
 	st->done[f] = 1;
 	for (size_t s = st->site_first[f]; s < st->site_first[f + 1]; s++) {
+		if (own_time(st, cg->sites[s].inst))
+			continue;
 		int rc = step_of(st, cg->sites[s].callee, depth + 1);
 		if (rc)
 			return rc;
 	}
+	const pl_func *fn = cg->fns[f].f;
+	pl_fusion *fu = NULL;
+	int rc = PL_OK;
+	if (st->mode == PL_FUSION_ON ||
+	    (st->mode == PL_FUSION_AUTO && st->hlo && !pl_func_has_fusion(fn)))
+		rc = pl_fusion_new(&fu, fn, st->cm, st->floor_ns);
 	st->cursor = st->site_first[f];
 	st->end = st->site_first[f + 1];
-	int rc = pl_schedule_makespan_hooked_(cg->fns[f].f, st->cm, call_time, st, &st->time[f]);
+	st->fu = fu;
+	st->index = 0;
+	if (rc == PL_OK)
+		rc = pl_schedule_makespan_hooked_(fn, st->cm, step_time, st, &st->time[f]);
+	pl_fusion_free(fu);
+	st->fu = NULL;
 	if (rc == PL_OK)
 		st->done[f] = 2;
 	return rc;
@@ -788,10 +839,22 @@ static int step_of(struct step *st, size_t f, int depth)
 int pl_callgraph_step_ns(const pl_callgraph *cg, const pl_func *f, const pl_cost_model *cm,
                          uint64_t *out)
 {
+	return pl_callgraph_step_fused_ns(cg, f, cm, PL_FUSION_OFF, 0, out);
+}
+
+int pl_callgraph_step_fused_ns(const pl_callgraph *cg, const pl_func *f,
+                               const pl_cost_model *cm, pl_fusion_mode mode, uint64_t floor_ns,
+                               uint64_t *out)
+{
 	long fi = fn_index(cg, f);
 	if (fi < 0)
 		return PL_ENOTFOUND;
-	struct step st = {.cg = cg, .cm = cm};
+	if ((unsigned)mode > PL_FUSION_AUTO)
+		return PL_EINVAL;
+	bool hlo = false;
+	if (cg->entry >= 0)
+		pl_attrs_get_bool(&cg->fns[cg->entry].f->attrs, "hlo_entry", &hlo);
+	struct step st = {.cg = cg, .cm = cm, .mode = mode, .hlo = hlo, .floor_ns = floor_ns};
 	int rc = PL_ENOMEM;
 	st.time = calloc(cg->nfns, sizeof *st.time);
 	st.done = calloc(cg->nfns, 1);

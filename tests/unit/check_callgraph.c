@@ -368,6 +368,88 @@ START_TEST(step_time)
 }
 END_TEST
 
+/* The step with the fusion model, exact model at 1 byte/ns and 1000
+ * flop/ns, each kernel its roofline time plus a floor of 100 ns. The body
+ * (3 trips) reads x (4000 B) and writes b = exp(-x) (4000 B) in one loop
+ * kernel: 8000 + 100 ns; its counter j = i + 1 is a kernel of its own
+ * (i read, j written, 4 B each; the constant inside it): 8 + 100 ns; a
+ * get-tuple-element, a constant and the tuple cost nothing. So the body
+ * takes 8208 ns; the condition's compare reads 4 B and writes 1 B:
+ * 5 + 100 ns. The entry: the while 3 x 8208 + 4 x 105 = 25044, then
+ * sqrt(y), 8000 + 100: 33144 ns. Op by op the body is negate 8000 +
+ * exp 8000 + add 12 (two operands and a result) = 16012 ns, the
+ * condition's compare 9 (4 + 4 + 1 B), the entry 3 x 16012 + 4 x 9 +
+ * 8000 = 56072. An existing fusion instruction is one kernel: the entry
+ * of the second module reads and writes 4000 B through one fusion
+ * (8000 ns, no floor: the function is costed op by op) while its body op
+ * by op would take 16000. */
+START_TEST(step_time_fused)
+{
+	static const char text[] =
+		"HloModule t\n"
+		"body {\n"
+		"  p = (s32[], f32[1000]) parameter(0)\n"
+		"  i = s32[] get-tuple-element(p), index=0\n"
+		"  x = f32[1000] get-tuple-element(p), index=1\n"
+		"  one = s32[] constant(1)\n"
+		"  j = s32[] add(i, one)\n"
+		"  a = f32[1000] negate(x)\n"
+		"  b = f32[1000] exponential(a)\n"
+		"  ROOT r = (s32[], f32[1000]) tuple(j, b)\n}\n"
+		"cond {\n"
+		"  p = (s32[], f32[1000]) parameter(0)\n"
+		"  i = s32[] get-tuple-element(p), index=0\n"
+		"  n = s32[] constant(3)\n"
+		"  ROOT c = pred[] compare(i, n), direction=LT\n}\n"
+		"ENTRY main {\n"
+		"  x = f32[1000] parameter(0)\n"
+		"  z = s32[] constant(0)\n"
+		"  t = (s32[], f32[1000]) tuple(z, x)\n"
+		"  w = (s32[], f32[1000]) while(t), condition=cond, body=body\n"
+		"  y = f32[1000] get-tuple-element(w), index=1\n"
+		"  ROOT s = f32[1000] sqrt(y)\n}\n";
+	static const char fused[] =
+		"HloModule u\n"
+		"f {\n"
+		"  x = f32[1000] parameter(0)\n"
+		"  a = f32[1000] negate(x)\n"
+		"  ROOT b = f32[1000] exponential(a)\n}\n"
+		"ENTRY main {\n"
+		"  x = f32[1000] parameter(0)\n"
+		"  ROOT k = f32[1000] fusion(x), kind=kLoop, calls=f\n}\n";
+	pl_cost_model *cm = pl_cost_model_new();
+	ck_assert_int_eq(pl_cost_model_set(cm, "peak_gflops", 1000), PL_OK);
+	ck_assert_int_eq(pl_cost_model_set(cm, "memory_gbps", 1), PL_OK);
+	pl_module *m = parse_hlo(text);
+	pl_callgraph *cg = graph(m, "");
+	const pl_func *entry = pl_callgraph_entry(cg);
+	uint64_t t = 0, off = 0;
+	ck_assert_int_eq(pl_callgraph_step_fused_ns(cg, entry, cm, PL_FUSION_AUTO, 100, &t), PL_OK);
+	ck_assert_uint_eq(t, 33144);
+	ck_assert_int_eq(pl_callgraph_step_fused_ns(cg, entry, cm, PL_FUSION_ON, 100, &t), PL_OK);
+	ck_assert_uint_eq(t, 33144);
+	ck_assert_int_eq(pl_callgraph_step_fused_ns(cg, entry, cm, PL_FUSION_OFF, 100, &off), PL_OK);
+	ck_assert_uint_eq(off, 56072);
+	ck_assert_int_eq(pl_callgraph_step_ns(cg, entry, cm, &t), PL_OK);
+	ck_assert_uint_eq(t, off);
+	ck_assert_int_eq(pl_callgraph_step_fused_ns(cg, entry, cm, (pl_fusion_mode)7, 100, &t),
+	                 PL_EINVAL);
+	pl_callgraph_free(cg);
+	pl_module_free(m);
+
+	m = parse_hlo(fused);
+	cg = graph(m, "");
+	entry = pl_callgraph_entry(cg);
+	ck_assert_int_eq(pl_callgraph_step_fused_ns(cg, entry, cm, PL_FUSION_AUTO, 100, &t), PL_OK);
+	ck_assert_uint_eq(t, 8000);
+	ck_assert_int_eq(pl_callgraph_step_fused_ns(cg, entry, cm, PL_FUSION_OFF, 100, &t), PL_OK);
+	ck_assert_uint_eq(t, 16000);
+	pl_callgraph_free(cg);
+	pl_module_free(m);
+	pl_cost_model_free(cm);
+}
+END_TEST
+
 static void expect_error(const char *text, const char *trips, int want_rc, const char *want_msg,
                          bool want_at)
 {
@@ -426,6 +508,7 @@ static Suite *callgraph_suite(void)
 	tcase_add_test(tc, no_entry);
 	tcase_add_test(tc, wide_counts);
 	tcase_add_test(tc, step_time);
+	tcase_add_test(tc, step_time_fused);
 	tcase_add_test(tc, errors);
 	suite_add_tcase(s, tc);
 	return s;

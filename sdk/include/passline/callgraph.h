@@ -39,6 +39,7 @@
 
 #include <passline/common.h>
 #include <passline/cost.h>
+#include <passline/fusion.h>
 #include <passline/ir.h>
 
 #ifdef __cplusplus
@@ -123,6 +124,16 @@ PL_API const char *pl_callgraph_loop_name(const pl_callgraph *cg, size_t i);
  * pl_schedule_new. */
 PL_API int pl_callgraph_step_ns(const pl_callgraph *cg, const pl_func *f,
                                 const pl_cost_model *cm, uint64_t *out);
+
+/* The same with the functions mode picks costed as the kernels of the
+ * fusion model (pl_fusion_new with floor_ns; collectives, loops and calls
+ * as above) and, unless mode is PL_FUSION_OFF, an existing fusion
+ * instruction taking its own time as one kernel instead of its body's op
+ * by op. pl_callgraph_step_ns is this with PL_FUSION_OFF. Also PL_EINVAL
+ * for an unknown mode and the errors of pl_fusion_new. Added in ABI 1.1. */
+PL_API int pl_callgraph_step_fused_ns(const pl_callgraph *cg, const pl_func *f,
+                                      const pl_cost_model *cm, pl_fusion_mode mode,
+                                      uint64_t floor_ns, uint64_t *out);
 
 #ifdef __cplusplus
 }

@@ -23,6 +23,14 @@ extern "C" {
 
 typedef struct pl_fusion pl_fusion; /* opaque, owns its memory */
 
+/* Which functions a caller costs with the model. Added in ABI 1.1. */
+typedef enum pl_fusion_mode {
+	PL_FUSION_OFF = 0, /* none: every instruction op by op */
+	PL_FUSION_ON = 1,  /* every function */
+	PL_FUSION_AUTO = 2 /* the functions of an HLO module (its entry has
+	                    * hlo_entry) that hold no fusion instruction */
+} pl_fusion_mode;
+
 /* What a kernel is. Added in ABI 1.1. */
 typedef enum pl_kernel_kind {
 	PL_KERNEL_LOOP = 0,    /* element-wise work and data movement */
