@@ -90,7 +90,8 @@ def model_of(js):
     kinds = {}
     for kind in cm.KINDS.values():
         kinds[kind] = {"latency_us": m[kind + ".latency_us"], "bus": m[kind + ".bus_gb_per_s"],
-                       "copy": m[kind + ".copy_gb_per_s"], "step_us": m["intra.latency_us"],
+                       "copy": m[kind + ".copy_gb_per_s"], "ramp_us": m[kind + ".ramp_us"],
+                       "step_us": m["intra.latency_us"],
                        "one_shot_kib": m["one_shot_max_kib"]}
     return m, kinds
 
@@ -143,7 +144,8 @@ def main():
             st = js["stats"]["ScheduleEstimate"]
             m, _ = model_of(js)
             want = cm.matmul_ns(m["kernel_floor_us"], m["peak_tflops." + r["cls"]],
-                                m["memory_gb_per_s"], r["flops"], r["bytes"])
+                                m["memory_gb_per_s"], r["flops"], r["bytes"],
+                                m["ramp_us." + r["cls"]])
             if st["compute_ns"] != want or st["comm_ns"] != 0:
                 mismatches += 1
                 print("differs: %s matmul %s b%d m%d n%d k%d: passline %d ns, formula %d ns" % (

@@ -91,18 +91,21 @@ def share_steps(kind, F):
 
 
 def collective_ns(p, kind, F, B):
-    """p: {"latency_us", "bus", "copy"} of the kind, "step_us", "one_shot_kib"."""
+    """p: {"latency_us", "bus", "copy", "ramp_us"} of the kind, "step_us",
+    "one_shot_kib"."""
     share, steps = share_steps(kind, F)
     if B <= p.get("one_shot_kib", 0) * 1024 and steps > 1:
         steps = 1
     t = (p["latency_us"] + steps * p.get("step_us", 0)) * 1000 + share * B / p["bus"]
     if p.get("copy", 0) > 0:
         t += B / p["copy"]
+    t += p.get("ramp_us", 0) * 1000 * math.sqrt(B / 1e6)
     return math.ceil(t)
 
 
-def matmul_ns(floor_us, peak_tflops, mem, flops, nbytes):
-    return math.ceil(floor_us * 1000 + max(flops / (peak_tflops * 1000), nbytes / mem))
+def matmul_ns(floor_us, peak_tflops, mem, flops, nbytes, ramp_us=0.0):
+    return math.ceil(floor_us * 1000 + max(flops / (peak_tflops * 1000), nbytes / mem) +
+                     ramp_us * 1000 * math.sqrt(flops / 1e12))
 
 
 def rel_err(pred, meas):

@@ -10,14 +10,21 @@ $COSTMODEL_DIR), and checks the shape of the model on held-out rows.
 
 The fit is of few parameters per kind, never of the rows:
  - per collective kind: a fixed latency (us), a bus bandwidth (GB/s) for the
-   share of the message a ring moves, and a copy bandwidth (GB/s) at which
-   the whole message is touched once: t = L + share * B / bus + B / copy;
+   share of the message a ring moves, a copy bandwidth (GB/s) at which
+   the whole message is touched once, and a ramp (us at 1 MB) growing with
+   the square root of the message, the term a transfer sent in pipelined
+   chunks pays to reach its bandwidth ((sqrt(a) + sqrt(B / bw))^2 =
+   a + B / bw + 2 sqrt(a B / bw)):
+   t = L + share * B / bus + B / copy + ramp * sqrt(B / 1 MB);
    one step latency shared by every kind (intra.latency_us, times the ring's
    steps). Minimises the sum of |pred/meas - 1| (iteratively reweighted
-   least squares over the three terms, which are linear).
+   least squares over the four terms, which are linear).
  - per device: one kernel floor (us) and one memory bandwidth for every
-   matmul, one peak per dtype class (fp8, bf16, tf32):
-   t = floor + max(flops / peak, bytes / memory), by grid search.
+   matmul, one peak and one ramp (us at 1e12 FLOP) per dtype class (fp8,
+   bf16, tf32): t = floor + max(flops / peak, bytes / memory) +
+   ramp * sqrt(flops / 1e12) (a small matmul has too few tiles to reach
+   the peak), by grid search: floor, memory and peaks without a ramp, then
+   each class's peak and ramp, then all finely.
 Held out: the rows are split in two by alternate sizes (even and odd
 positions in size order within each device, kind and group shape or
 dtype); the model is fitted on one half and its error reported on the
@@ -68,17 +75,19 @@ def solve(a, b):
 
 
 def fit_kind(rows, step_us, one_shot):
-    """L (ns), 1/bus, 1/copy >= 0 minimising sum |pred/meas - 1| (IRLS)."""
+    """L (ns), 1/bus, 1/copy, ramp (ns at 1 MB) >= 0 minimising
+    sum |pred/meas - 1| (IRLS)."""
     feats = []
     for r in rows:
         share, steps = cm.share_steps(r["kind"], r["F"])
         if r["bytes"] <= one_shot * 1024 and steps > 1:
             steps = 1
-        feats.append(([1.0, share * r["bytes"], float(r["bytes"])],
+        feats.append(([1.0, share * r["bytes"], float(r["bytes"]),
+                       1000 * math.sqrt(r["bytes"] / 1e6)],
                       r["time"] - steps * step_us * 1000, r["time"]))
-    active = [0, 1, 2]
+    active = [0, 1, 2, 3]
     w = [1.0] * len(rows)
-    x = [0.0, 0.0, 0.0]
+    x = [0.0] * 4
     for _ in range(60):
         while True:
             a = [[0.0] * len(active) for _ in active]
@@ -90,16 +99,16 @@ def fit_kind(rows, step_us, one_shot):
                     for j, cj in enumerate(active):
                         a[i][j] += s * f[ci] * f[cj]
             sol = solve(a, b)
-            if sol is None:  # collinear terms (a permute's share is 1): fewer
+            if sol is None:  # collinear terms (a permute's share is 1): no copy
                 if len(active) == 1:
                     return None
-                active = active[:-1]
+                active = [c for c in active if c != 2] if 2 in active else active[:-1]
                 continue
             neg = [ci for ci, v in zip(active, sol) if v < 0]
             if not neg:
                 break
             active = [ci for ci in active if ci not in neg]
-        x = [0.0, 0.0, 0.0]
+        x = [0.0] * 4
         for ci, v in zip(active, sol):
             x[ci] = v
         w = []
@@ -111,7 +120,7 @@ def fit_kind(rows, step_us, one_shot):
 
 def kind_params(x, step_us, one_shot):
     return {"latency_us": x[0] / 1000, "bus": 1 / x[1] if x[1] > 0 else 1e9,
-            "copy": 1 / x[2] if x[2] > 0 else 0, "step_us": step_us,
+            "copy": 1 / x[2] if x[2] > 0 else 0, "ramp_us": x[3], "step_us": step_us,
             "one_shot_kib": one_shot}
 
 
@@ -153,12 +162,13 @@ def fit_matmuls(rows, sheet):
     by = {c: [r for r in rows if r["cls"] == c] for c in classes}
 
     def best_peak(floor, mem, c, grid):
+        """grid: (peak, ramp) pairs."""
         best = None
-        for peak in grid:
-            e = sum(cm.rel_err(cm.matmul_ns(floor, peak, mem, r["flops"], r["bytes"]), r["time"])
-                    for r in by[c])
+        for peak, ramp in grid:
+            e = sum(cm.rel_err(cm.matmul_ns(floor, peak, mem, r["flops"], r["bytes"], ramp),
+                               r["time"]) for r in by[c])
             if best is None or e < best[0]:
-                best = (e, peak)
+                best = (e, (peak, ramp))
         return best
 
     def search(floors, mems, grids):
@@ -176,17 +186,24 @@ def fit_matmuls(rows, sheet):
 
     top = sheet["memory"]
     coarse = search([i * 0.5 for i in range(0, 13)], log_grid(top / 8, top, 7),
-                    {c: log_grid(sheet[c] / 20, sheet[c] * 2, 31) for c in classes})
+                    {c: [(p, 0.0) for p in log_grid(sheet[c] / 20, sheet[c] * 2, 31)]
+                     for c in classes})
     _, f0, m0, p0 = coarse
+    ramps = search([f0], [m0], {c: [(p, r) for p in log_grid(p0[c][0] / 2, p0[c][0] * 3, 31)
+                                    for r in [0, 2.5, 5, 10, 20, 40, 80, 160]]
+                                for c in classes})
+    _, _, _, p1 = ramps
     fine = search([max(0.0, f0 + i * 0.1) for i in range(-5, 6)],
                   [min(top, m0 * (1 + i * 0.05)) for i in range(-4, 5)],
-                  {c: [p0[c] * (1 + i * 0.02) for i in range(-10, 11)] for c in classes})
-    _, floor, mem, peaks = fine
-    return floor, mem, peaks
+                  {c: [(p1[c][0] * (1 + i * 0.02), p1[c][1] * (1 + j * 0.1))
+                       for i in range(-10, 11) for j in range(-3, 4)] for c in classes})
+    _, floor, mem, both = fine
+    return floor, mem, {c: both[c][0] for c in classes}, {c: both[c][1] for c in classes}
 
 
-def mm_errors(floor, mem, peaks, rows):
-    return [cm.rel_err(cm.matmul_ns(floor, peaks[r["cls"]], mem, r["flops"], r["bytes"]),
+def mm_errors(floor, mem, peaks, ramps, rows):
+    return [cm.rel_err(cm.matmul_ns(floor, peaks[r["cls"]], mem, r["flops"], r["bytes"],
+                                    ramps[r["cls"]]),
                        r["time"]) for r in rows]
 
 
@@ -231,17 +248,19 @@ def c_table(fits):
 
         def kind(name):
             if name not in k:
-                return "KIND(NAN, NAN, 0)"
+                return "KIND(NAN, NAN, 0, 0)"
             p = k[name]
-            return "KIND(%s, %s, %s)" % (fmt(p["latency_us"]), fmt(p["bus"]), fmt(p["copy"]))
+            return "KIND(%s, %s, %s, %s)" % (fmt(p["latency_us"]), fmt(p["bus"]), fmt(p["copy"]),
+                                             fmt(p["ramp_us"]))
         vals = [fmt(f["peaks"]["fp8"]), fmt(f["peaks"]["bf16"]), fmt(f["peaks"]["tf32"]),
                 fmt(ds["f32"]), fmt(ds["f64"]), fmt(f["mem"]), fmt(f["floor"]), "8",
                 fmt(ds["intra.link"]), fmt(f["step"]), fmt(ds["inter.link"]),
                 fmt(ds["inter.latency"]), fmt(lat), fmt(f["one_shot"])]
         kinds = [kind(n) for n in ("all_gather", "reduce_scatter", "all_reduce", "all_to_all",
-                                   "collective_permute")] + ["KIND(NAN, NAN, 0)"]
-        out.append('\t{"%s",\n\t "%s",\n\t {%s,\n\t  %s,\n\t  %s}},' % (
-            dev, SOURCES[dev], ", ".join(vals), ", ".join(kinds[:3]), ", ".join(kinds[3:])))
+                                   "collective_permute")] + ["KIND(NAN, NAN, 0, 0)"]
+        ramp = "RAMP(%s, %s, %s)" % tuple(fmt(f["ramps"][c]) for c in ("fp8", "bf16", "tf32"))
+        out.append('\t{"%s",\n\t "%s",\n\t {%s,\n\t  %s,\n\t  %s,\n\t  %s}},' % (
+            dev, SOURCES[dev], ", ".join(vals), ", ".join(kinds[:3]), ", ".join(kinds[3:]), ramp))
     return "\n".join(out)
 
 
@@ -270,7 +289,7 @@ def main():
             for name, (fit_c, test_c, fit_m, test_m) in (("A->B", (ca, cb, ma, mb)),
                                                          ("B->A", (cb, ca, mb, ma))):
                 kinds, _, _ = fit_collectives(fit_c)
-                floor, mem, peaks = fit_matmuls(fit_m, DATASHEET[dev])
+                floor, mem, peaks, ramps = fit_matmuls(fit_m, DATASHEET[dev])
                 kg = {}
                 for r in test_c:
                     kg.setdefault(r["kind"], []).append(r)
@@ -279,11 +298,11 @@ def main():
                 dg = {}
                 for r in test_m:
                     dg.setdefault("matmul " + r["cls"], []).append(r)
-                report("", dg, lambda rs: mm_errors(floor, mem, peaks, rs))
+                report("", dg, lambda rs: mm_errors(floor, mem, peaks, ramps, rs))
         kinds, step, one_shot = fit_collectives(cr)
-        floor, mem, peaks = fit_matmuls(mr, DATASHEET[dev])
+        floor, mem, peaks, ramps = fit_matmuls(mr, DATASHEET[dev])
         fits[dev] = {"kinds": kinds, "step": step, "one_shot": one_shot, "floor": floor,
-                     "mem": mem, "peaks": peaks}
+                     "mem": mem, "peaks": peaks, "ramps": ramps}
         kg = {}
         for r in cr:
             kg.setdefault(r["kind"], []).append(r)
@@ -291,7 +310,7 @@ def main():
         dg = {}
         for r in mr:
             dg.setdefault("matmul " + r["cls"], []).append(r)
-        report("", dg, lambda rs: mm_errors(floor, mem, peaks, rs))
+        report("", dg, lambda rs: mm_errors(floor, mem, peaks, ramps, rs))
     table = c_table(fits)
     print("\n/* BEGIN FITTED PRESETS */\n%s\n/* END FITTED PRESETS */" % table)
     if args.write:

@@ -39,13 +39,17 @@ struct param {
 	const char *help;
 };
 
+#define KIND_KEY(k, field) (CK_KIND + CK_KIND_KEYS * (k) + (field))
 #define KIND_KEYS(k, n)                                                                     \
-	{#n ".latency_us", PL_COST_KEY_DOUBLE, CK_KIND + 3 * (k) + CK_KIND_LATENCY, 0, 1e12,     \
+	{#n ".latency_us", PL_COST_KEY_DOUBLE, KIND_KEY(k, CK_KIND_LATENCY), 0, 1e12,            \
 	 "Fixed time of one " #n " in us (default: collective.latency_us)."},                   \
-	{#n ".bus_gb_per_s", PL_COST_KEY_DOUBLE, CK_KIND + 3 * (k) + CK_KIND_BUS, 1e-9, 1e12,    \
+	{#n ".bus_gb_per_s", PL_COST_KEY_DOUBLE, KIND_KEY(k, CK_KIND_BUS), 1e-9, 1e12,           \
 	 "Bus bandwidth of " #n " inside a node, GB/s (default: intra.link_gb_per_s)."},        \
-	{#n ".copy_gb_per_s", PL_COST_KEY_DOUBLE, CK_KIND + 3 * (k) + CK_KIND_COPY, 0, 1e12,     \
-	 "Rate at which " #n " touches its whole message, GB/s (0: no such term)."}
+	{#n ".copy_gb_per_s", PL_COST_KEY_DOUBLE, KIND_KEY(k, CK_KIND_COPY), 0, 1e12,            \
+	 "Rate at which " #n " touches its whole message, GB/s (0: no such term)."},          \
+	{#n ".ramp_us", PL_COST_KEY_DOUBLE, KIND_KEY(k, CK_KIND_RAMP), 0, 1e12,                  \
+	 "Time " #n " takes to reach its bandwidth, us at a 1 MB message, growing with the "    \
+	 "square root of the message (0: no such term)."}
 
 static const struct param params[] = {
 	{"preset", PL_COST_KEY_TEXT, -1, 0, 0,
@@ -62,6 +66,17 @@ static const struct param params[] = {
 	 "Peak of f64 work, TFLOP/s."},
 	{"memory_gb_per_s", PL_COST_KEY_DOUBLE, CK_MEMORY, 1e-9, 1e12,
 	 "Memory bandwidth, GB/s (= bytes per ns)."},
+	{"ramp_us.fp8", PL_COST_KEY_DOUBLE, CK_RAMP + PL_DC_FP8, 0, 1e12,
+	 "Time an 8-bit contraction takes to reach its peak, us at 1e12 FLOP, growing with "
+	 "the square root of its FLOP (0: none)."},
+	{"ramp_us.bf16", PL_COST_KEY_DOUBLE, CK_RAMP + PL_DC_BF16, 0, 1e12,
+	 "The same for bf16 and f16 contractions."},
+	{"ramp_us.tf32", PL_COST_KEY_DOUBLE, CK_RAMP + PL_DC_TF32, 0, 1e12,
+	 "The same for f32 contractions."},
+	{"ramp_us.f32", PL_COST_KEY_DOUBLE, CK_RAMP + PL_DC_F32, 0, 1e12,
+	 "The same for every other kernel."},
+	{"ramp_us.f64", PL_COST_KEY_DOUBLE, CK_RAMP + PL_DC_F64, 0, 1e12,
+	 "The same for f64 work."},
 	{"kernel_floor_us", PL_COST_KEY_DOUBLE, CK_FLOOR, 0, 1e12,
 	 "Time every kernel takes besides its roofline (launch, tail), us."},
 	{"devices_per_node", PL_COST_KEY_INT, CK_DEVICES_PER_NODE, 1, 1 << 30,
@@ -96,10 +111,10 @@ static const struct param params[] = {
 };
 enum { NPARAMS = sizeof params / sizeof params[0] };
 
-#define KIND_DEFAULTS NAN, NAN, 0
+#define KIND_DEFAULTS NAN, NAN, 0, 0
 #define DEFAULT_VALUES                                                                     \
 	{400, 400, 400, 400, 400, 2000, 0, 8, 100, 0, 100, 0, 10, 0, KIND_DEFAULTS,          \
-	 KIND_DEFAULTS, KIND_DEFAULTS, KIND_DEFAULTS, KIND_DEFAULTS, KIND_DEFAULTS}
+	 KIND_DEFAULTS, KIND_DEFAULTS, KIND_DEFAULTS, KIND_DEFAULTS, KIND_DEFAULTS, 0, 0, 0, 0, 0}
 _Static_assert(sizeof((double[])DEFAULT_VALUES) / sizeof(double) == CK__COUNT,
                "a default for every key");
 static const pl_cost_model defaults = {
@@ -275,7 +290,7 @@ int pl_cost_model_get_double(const pl_cost_model *cm, const char *key, double *o
 	int i = params[k].index;
 	double v = cm->v[i];
 	if (isnan(v)) /* a kind's latency or bandwidth that takes the general one */
-		v = (i - CK_KIND) % 3 == CK_KIND_LATENCY ? cm->v[CK_COLL_LATENCY]
+		v = (i - CK_KIND) % CK_KIND_KEYS == CK_KIND_LATENCY ? cm->v[CK_COLL_LATENCY]
 		                                         : cm->v[CK_INTRA_LINK];
 	*out = v;
 	return PL_OK;

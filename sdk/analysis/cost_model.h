@@ -22,9 +22,10 @@ enum pl_coll_kind {
 /* The dtype classes of the peaks ("peak_tflops.bf16", ...). */
 enum pl_dclass { PL_DC_FP8, PL_DC_BF16, PL_DC_TF32, PL_DC_F32, PL_DC_F64, PL_DC__COUNT };
 
-/* The numeric keys, in the order pl_cost_model_param_name lists them after
- * "preset". Times in us, bandwidths in GB/s (= bytes per ns), peaks in
- * TFLOP/s (= 1000 FLOP per ns). */
+/* The numeric keys, in the order of the preset table (the keys'
+ * listing, pl_cost_model_param_name, is in cost.c). Times in us,
+ * bandwidths in GB/s (= bytes per ns), peaks in TFLOP/s (= 1000 FLOP per
+ * ns). */
 enum {
 	CK_PEAK, /* + pl_dclass */
 	CK_MEMORY = CK_PEAK + PL_DC__COUNT,
@@ -36,10 +37,12 @@ enum {
 	CK_INTER_LATENCY,
 	CK_COLL_LATENCY,
 	CK_ONE_SHOT_KIB,
-	CK_KIND, /* + 3 * kind + {0 latency, 1 bus, 2 copy} */
-	CK__COUNT = CK_KIND + 3 * PL_CK__COUNT
+	CK_KIND, /* + CK_KIND_KEYS * kind + CK_KIND_* */
+	CK_RAMP = CK_KIND + 4 * PL_CK__COUNT, /* + pl_dclass */
+	CK__COUNT = CK_RAMP + PL_DC__COUNT
 };
-enum { CK_KIND_LATENCY, CK_KIND_BUS, CK_KIND_COPY };
+enum { CK_KIND_LATENCY, CK_KIND_BUS, CK_KIND_COPY, CK_KIND_RAMP, CK_KIND_KEYS };
+_Static_assert(CK_RAMP == CK_KIND + CK_KIND_KEYS * PL_CK__COUNT, "keys of every kind");
 
 /* The old integer keys: aliases, in the order of pl_cost_model_key. */
 enum { LK_PEAK, LK_MEMORY, LK_LINK, LK_LATENCY, LK__COUNT };

@@ -14,20 +14,23 @@
 #include <math.h>
 
 /* Keys in the order of enum CK_*. */
-#define KIND(lat, bus, copy) (lat), (bus), (copy)
+#define KIND(lat, bus, copy, ramp) (lat), (bus), (copy), (ramp)
+#define RAMP(fp8, bf16, tf32) (fp8), (bf16), (tf32), 0, 0
 
 const struct pl_cost_preset pl_cost_presets_[] = {
 	/* BEGIN FITTED PRESETS */
 	{"h100",
 	 "NVIDIA H100 SXM: collectives, matmul peaks, floor and memory fitted by bench/fit_cost_model.py; f32, f64, NVLink and NIC from the datasheet",
-	 {2614, 784, 283.1, 67, 67, 3350, 5.6, 8, 450, 2, 50, 5, 12.13, 0,
-	  KIND(12.13, 595.8, 865.1), KIND(16.52, 1e+09, 356.8), KIND(12.03, 1493, 249.2),
-	  KIND(24.1, 438.6, 1451), KIND(10.68, 252.9, 0), KIND(NAN, NAN, 0)}},
+	 {2578, 819.9, 368, 67, 67, 3350, 5.4, 8, 450, 2, 50, 5, 9.335, 0,
+	  KIND(9.019, 576.6, 1189, 4.659), KIND(14.44, 3.159e+04, 392, 3.22), KIND(9.335, 1832, 294.2, 6.395),
+	  KIND(19.57, 436.7, 5726, 8.627), KIND(8.682, 347.3, 0, 18.5), KIND(NAN, NAN, 0, 0),
+	  RAMP(0, 13, 104)}},
 	{"b200",
 	 "NVIDIA B200: collectives, matmul peaks, floor and memory fitted by bench/fit_cost_model.py; f32, f64, NVLink and NIC from the datasheet",
-	 {2857, 1428, 698.4, 80, 40, 5374, 5.8, 8, 900, 1.5, 50, 5, 24.73, 0,
-	  KIND(23.26, 1281, 1173), KIND(25.97, 1149, 1358), KIND(24.73, 867.8, 858.5),
-	  KIND(30.28, 1e+09, 636.9), KIND(15.98, 442, 0), KIND(NAN, NAN, 0)}},
+	 {2870, 1435, 856.1, 80, 40, 5940, 5.8, 8, 900, 1.5, 50, 5, 22.68, 0,
+	  KIND(20.79, 1256, 1484, 2.674), KIND(23.37, 1571, 1362, 2.587), KIND(22.68, 967.5, 993.4, 4.429),
+	  KIND(25.46, 7678, 905, 6.482), KIND(12.22, 922.1, 0, 26.9), KIND(NAN, NAN, 0, 0),
+	  RAMP(0, 0, 40)}},
 	/* END FITTED PRESETS */
 };
 const size_t pl_cost_num_presets_ = sizeof pl_cost_presets_ / sizeof pl_cost_presets_[0];

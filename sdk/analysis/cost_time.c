@@ -391,7 +391,10 @@ double pl_roofline_ns_(const pl_cost_model *cm, double flops, enum pl_dclass dc,
 {
 	double compute = flops / (cm->v[CK_PEAK + dc] * 1000);
 	double memory = bytes / cm->v[CK_MEMORY];
-	return cm->v[CK_FLOOR] * 1000 + (compute > memory ? compute : memory);
+	/* a small contraction runs below its peak (too few tiles to fill the
+	 * device): a ramp growing with the square root of its work */
+	double ramp = cm->v[CK_RAMP + dc] * 1000 * sqrt(flops / 1e12);
+	return cm->v[CK_FLOOR] * 1000 + (compute > memory ? compute : memory) + ramp;
 }
 
 static int compute_time(const pl_inst *inst, const pl_cost_model *cm, uint64_t *out)
@@ -531,7 +534,7 @@ static int collective_time(const pl_inst *inst, enum pl_coll_kind kind,
 	}
 	if (B <= cm->v[CK_ONE_SHOT_KIB] * 1024 && steps > 1)
 		steps = 1; /* one-shot: every device sends to every other at once */
-	const double *k = &cm->v[CK_KIND + 3 * kind];
+	const double *k = &cm->v[CK_KIND + CK_KIND_KEYS * kind];
 	double latency = isnan(k[CK_KIND_LATENCY]) ? cm->v[CK_COLL_LATENCY] : k[CK_KIND_LATENCY];
 	double bus = isnan(k[CK_KIND_BUS]) ? cm->v[CK_INTRA_LINK] : k[CK_KIND_BUS];
 	double step = cm->v[CK_INTRA_LATENCY];
@@ -543,6 +546,9 @@ static int collective_time(const pl_inst *inst, enum pl_coll_kind kind,
 	double t = (latency + steps * step) * 1000 + share * B / bus;
 	if (k[CK_KIND_COPY] > 0)
 		t += B / k[CK_KIND_COPY];
+	/* the ramp to full bandwidth of a transfer sent in pipelined chunks:
+	 * (sqrt(a) + sqrt(B / bw))^2 = a + B / bw + 2 sqrt(a B / bw) */
+	t += k[CK_KIND_RAMP] * 1000 * sqrt(B / 1e6);
 	return ns_of(t, out);
 }
 

@@ -948,6 +948,15 @@ START_TEST(time_roofline)
 	ck_assert_uint_eq(hlo_time(roofline_hlo, "g$0", cm), 2460);
 	/* an unknown target: bytes only, 8192 / 1000 + 2000 -> 2009 */
 	ck_assert_uint_eq(hlo_time(roofline_hlo, "u", cm), 2009);
+	/* a bf16 ramp of 1000 us at 1e12 FLOP: sqrt(33554432 / 1e12) =
+	 * 0.0057926 -> 5792.6 ns more for the bf16 dot (2393.2 + 5792.6 =
+	 * 8185.8 -> 8186) and for the bf16 GEMM (2459.8 + 5792.6 = 8252.4 ->
+	 * 8253); the fp8 dot and the exponential are other classes */
+	set_text_ok(cm, "ramp_us.bf16", "1000");
+	ck_assert_uint_eq(hlo_time(roofline_hlo, "d", cm), 8186);
+	ck_assert_uint_eq(hlo_time(roofline_hlo, "g$0", cm), 8253);
+	ck_assert_uint_eq(hlo_time(roofline_hlo, "f8", cm), 3343);
+	ck_assert_uint_eq(hlo_time(roofline_hlo, "e", cm), 2009);
 	/* the exact model (the defaults) on HLO: the exponential's bytes count
 	 * too, max(ceil(1024 / 400000), ceil(8192 / 2000)) = 5 */
 	pl_cost_model *def = pl_cost_model_new();
@@ -1012,6 +1021,11 @@ START_TEST(time_collectives_two_tier)
 	set_text_ok(cm, "all_to_all.bus_gb_per_s", "200");
 	set_text_ok(cm, "all_to_all.copy_gb_per_s", "1000");
 	ck_assert_uint_eq(hlo_time(collectives_hlo, "a2a", cm), 23020);
+	ck_assert_uint_eq(hlo_time(collectives_hlo, "ag", cm), 13031);
+	/* and its ramp: 50 us at 1 MB times sqrt(4096 / 1e6) = 0.064 -> 3.2 us
+	 * more: 26219.5 */
+	set_text_ok(cm, "all_to_all.ramp_us", "50");
+	ck_assert_uint_eq(hlo_time(collectives_hlo, "a2a", cm), 26220);
 	ck_assert_uint_eq(hlo_time(collectives_hlo, "ag", cm), 13031);
 	/* the exact model: a permute sends its whole message, 10000 + 4096 /
 	 * 100 -> 10041; an all-to-all without factor moves nothing: 10000 */
