@@ -1436,11 +1436,17 @@ static void collective_attrs(struct hr *r, const struct pinst *pi, pl_inst *inst
 		if (size > 0) {
 			factor = size;
 		} else if (size == 0) {
+			/* every device of the mode: the replicas without a channel,
+			 * else replicas x partitions, each 1 when the header names
+			 * only the other (XLA's defaults) */
 			bool ch = find_attr(r, pi, "channel_id") != NULL;
-			factor = !ch ? r->replica_count
-			         : r->replica_count && r->num_partitions
-			                 ? r->replica_count * r->num_partitions
-			                 : 0;
+			int64_t rc = r->replica_count ? r->replica_count : 1;
+			int64_t np = r->num_partitions ? r->num_partitions : 1;
+			if (!ch)
+				factor = r->replica_count;
+			else if ((r->replica_count || r->num_partitions) &&
+			         __builtin_mul_overflow(rc, np, &factor))
+				factor = 0; /* past any real machine: unknown */
 		}
 	} else if (dim >= 0 && nops) {
 		/* from the shapes: every operand must agree */
