@@ -121,21 +121,27 @@ static bool hlo_kind(const char *op, enum pl_coll_kind *kind)
 	return false;
 }
 
-/* The collective an async-start calls, by the root of its computation. */
-static bool async_kind(const pl_inst *inst, enum pl_coll_kind *kind)
+/* The root of the computation an async-start calls, or NULL. */
+static const pl_inst *async_root(const pl_inst *inst)
 {
 	const char *callee;
 	size_t len;
 	if (pl_attrs_get_string(&inst->attrs, "hlo_calls", &callee, &len) != PL_OK || len >= 256)
-		return false;
+		return NULL;
 	char name[256];
 	memcpy(name, callee, len);
 	name[len] = '\0';
 	const pl_func *f = pl_module_find_func(pl_func_module(pl_inst_func_(inst)), name);
 	const pl_inst *ret = f ? pl_func_last_inst(f) : NULL;
 	if (!ret || pl_inst_num_operands(ret) < 1)
-		return false;
-	const pl_inst *root = pl_value_def(pl_inst_operand(ret, 0));
+		return NULL;
+	return pl_value_def(pl_inst_operand(ret, 0));
+}
+
+/* The collective an async-start calls, by the root of its computation. */
+static bool async_kind(const pl_inst *inst, enum pl_coll_kind *kind)
+{
+	const pl_inst *root = async_root(inst);
 	if (!root)
 		return false;
 	pl_op op = pl_inst_op_(root);
@@ -495,6 +501,13 @@ static int message_bytes(const pl_inst *inst, enum pl_coll_kind kind, pl_u128 *o
 static int collective_time(const pl_inst *inst, enum pl_coll_kind kind,
                            const pl_cost_model *cm, uint64_t *out)
 {
+	/* an async-start wrapper is timed as the collective it calls: the
+	 * groups, factor and message are that one's */
+	if (pl_inst_op_(inst) == PL_OP_OTHER && strcmp(pl_inst_opname_(inst), "hlo.async_start") == 0) {
+		const pl_inst *root = async_root(inst);
+		if (root)
+			inst = root;
+	}
 	int64_t factor = 1;
 	int rc = pl_attrs_get_int(&inst->attrs, "factor", &factor);
 	if (rc == PL_ETYPE)

@@ -1027,6 +1027,19 @@ START_TEST(time_collectives_two_tier)
 	set_text_ok(cm, "all_to_all.ramp_us", "50");
 	ck_assert_uint_eq(hlo_time(collectives_hlo, "a2a", cm), 26220);
 	ck_assert_uint_eq(hlo_time(collectives_hlo, "ag", cm), 13031);
+	/* an async-start wrapper is timed as the collective it calls: the
+	 * all-to-all of groups {0..3},{4..7} of "a2a" above with its own terms
+	 * set, 26220 (as a group of one it took 23205). The reader makes an
+	 * SDK all-gather start of a wrapped all-gather; an all-to-all stays a
+	 * wrapper. */
+	static const char wrapped[] =
+		"HloModule m, replica_count=8\n\nx {\n  p = f32[1024]{0} parameter(0)\n"
+		"  ROOT a = f32[1024]{0} all-to-all(p), replica_groups=[2,4]<=[8], dimensions={0}\n}\n\n"
+		"ENTRY main {\n  p = f32[1024]{0} parameter(0)\n"
+		"  s = ((f32[1024]{0}), f32[1024]{0}) async-start(p), calls=x\n"
+		"  ROOT d = f32[1024]{0} async-done(s)\n}\n";
+	ck_assert_uint_eq(hlo_time(wrapped, "s$0", cm), 26220);
+	ck_assert_uint_eq(hlo_time(wrapped, "d", cm), 0);
 	/* empty replica groups: every device of the mode. With a channel and
 	 * only num_partitions = 8 in the header (replica_count 1, as XLA
 	 * defaults it): F = 8 over two nodes of 4, 14 steps of 5 us at the
