@@ -48,7 +48,10 @@ bench-cost: all
 EXTRA_DIST += bench/bench_cost.py bench/fit_cost_model.py bench/cost_model_lib.py
 
 # make bench-pipelines: the shipped pipelines and the other orders of their
-# passes on the real steps of HLO_DIR (bench/pipelines.sh, bench/README.md).
+# passes on the real steps of HLO_DIR (bench/pipelines.sh, bench/README.md),
+# under the default cost model, then under the h100 preset.
 bench-pipelines: all
 	srcdir=$(srcdir) builddir=$(builddir) HLO_DIR='$(HLO_DIR)' $(SHELL) $(srcdir)/bench/pipelines.sh
+	srcdir=$(srcdir) builddir=$(builddir) HLO_DIR='$(HLO_DIR)' $(SHELL) $(srcdir)/bench/pipelines.sh \
+		-O cost_model.preset=h100
 .PHONY: bench-pipelines

@@ -16,31 +16,131 @@ const struct tl_class_info tl_classes[TL_NUM_CLASSES] = {
 	[TL_CONTRACT] = {"contract", "contract", "#4e79a7"},
 	[TL_LOAD_STORE] = {"load_store", "load/store", "#59a14f"},
 	[TL_OTHER] = {"compute", "other compute", "#bab0ac"},
+	[TL_EXPOSED] = {"exposed", "exposed wait", "#e15759"},
 	[TL_ALL_GATHER] = {"all_gather", "all-gather", "#f28e2b"},
 	[TL_REDUCE_SCATTER] = {"reduce_scatter", "reduce-scatter", "#b07aa1"},
 	[TL_ALL_REDUCE] = {"all_reduce", "all-reduce", "#76b7b2"},
-	[TL_EXPOSED] = {"exposed", "exposed wait", "#e15759"},
+	[TL_ALL_TO_ALL] = {"all_to_all", "all-to-all", "#edc948"},
+	[TL_PERMUTE] = {"collective_permute", "permute", "#9c755f"},
+	[TL_BROADCAST] = {"collective_broadcast", "broadcast", "#ff9da7"},
+	[TL_OTHER_COMM] = {"collective", "other collective", "#79706e"},
 };
 
-enum tl_class tl_class_of(const pl_inst *inst)
+/* The class of an XLA collective's op name without "hlo." ("all_to_all",
+ * "collective_permute_start", ...): the op, its -start or its -done (*done
+ * set); TL_NONE for any other name. */
+static enum tl_class hlo_class(const char *op, bool *done)
 {
-	switch (pl_inst_op(inst)) {
+	static const struct {
+		const char *name;
+		enum tl_class cls;
+	} table[] = {
+		{"all_gather", TL_ALL_GATHER}, {"reduce_scatter", TL_REDUCE_SCATTER},
+		{"all_reduce", TL_ALL_REDUCE}, {"all_to_all", TL_ALL_TO_ALL},
+		{"ragged_all_to_all", TL_ALL_TO_ALL}, {"collective_permute", TL_PERMUTE},
+		{"collective_broadcast", TL_BROADCAST},
+	};
+	for (size_t k = 0; k < sizeof table / sizeof table[0]; k++) {
+		size_t n = strlen(table[k].name);
+		if (strncmp(op, table[k].name, n) != 0)
+			continue;
+		if (op[n] == '\0' || strcmp(op + n, "_start") == 0)
+			return table[k].cls;
+		if (strcmp(op + n, "_done") == 0) {
+			*done = true;
+			return TL_NONE;
+		}
+	}
+	return TL_NONE;
+}
+
+static enum tl_class sdk_class(pl_op op)
+{
+	switch (op) {
 	case PL_OP_ALL_GATHER:
 	case PL_OP_ALL_GATHER_START: return TL_ALL_GATHER;
 	case PL_OP_REDUCE_SCATTER:
 	case PL_OP_REDUCE_SCATTER_START: return TL_REDUCE_SCATTER;
 	case PL_OP_ALL_REDUCE:
 	case PL_OP_ALL_REDUCE_START: return TL_ALL_REDUCE;
-	default: break;
+	default: return TL_NONE;
 	}
-	unsigned traits = pl_inst_traits(inst);
-	if (traits & (PL_TRAIT_COLLECTIVE_DONE | PL_TRAIT_TERMINATOR))
+}
+
+/* The class of the collective an async-start calls: that of the root of
+ * its computation (hlo_calls), else TL_NONE. */
+static enum tl_class async_class(const pl_inst *inst)
+{
+	const char *callee;
+	size_t len;
+	char name[256];
+	if (pl_attrs_get_string(pl_inst_attrs_const(inst), "hlo_calls", &callee, &len) != PL_OK ||
+	    len >= sizeof name)
 		return TL_NONE;
+	memcpy(name, callee, len);
+	name[len] = '\0';
+	const pl_func *f = pl_module_find_func(pl_func_module(pl_inst_func(inst)), name);
+	const pl_inst *ret = f ? pl_func_last_inst(f) : NULL;
+	const pl_inst *root = ret && pl_inst_num_operands(ret) ? pl_value_def(pl_inst_operand(ret, 0))
+	                                                       : NULL;
+	if (!root)
+		return TL_NONE;
+	enum tl_class cls = sdk_class(pl_inst_op(root));
+	const char *op = pl_inst_opname(root);
+	bool done = false;
+	if (cls == TL_NONE && strncmp(op, "hlo.", 4) == 0)
+		cls = hlo_class(op + 4, &done);
+	return done ? TL_NONE : cls;
+}
+
+/* Whether start is an async-start of a collective (its async-done is a
+ * collective's done). */
+static bool is_async_collective(const pl_inst *start)
+{
+	return start && strcmp(pl_inst_opname(start), "hlo.async_start") == 0 &&
+	       async_class(start) != TL_NONE;
+}
+
+/* The class of inst by what it is, as tl_class_at says. */
+static enum tl_class class_of(const pl_inst *inst, bool *done)
+{
+	enum tl_class cls = sdk_class(pl_inst_op(inst));
+	unsigned traits = pl_inst_traits(inst);
+	const char *op = pl_inst_opname(inst);
+	*done = false;
+	if (cls != TL_NONE)
+		return cls;
+	if (traits & PL_TRAIT_COLLECTIVE_DONE) {
+		*done = true;
+		return TL_NONE;
+	}
+	if (traits & PL_TRAIT_TERMINATOR)
+		return TL_NONE;
+	if (pl_inst_op(inst) == PL_OP_OTHER && strncmp(op, "hlo.", 4) == 0) {
+		op += 4;
+		if (strcmp(op, "async_start") == 0)
+			cls = async_class(inst);
+		else if (strcmp(op, "async_done") == 0)
+			*done = is_async_collective(
+			        pl_inst_num_operands(inst) ? pl_value_def(pl_inst_operand(inst, 0)) : NULL);
+		else
+			cls = hlo_class(op, done);
+		if (cls != TL_NONE || *done)
+			return cls;
+	}
 	if (traits & PL_TRAIT_CONTRACT)
 		return TL_CONTRACT;
 	if (traits & (PL_TRAIT_LOAD | PL_TRAIT_STORE))
 		return TL_LOAD_STORE;
 	return TL_OTHER;
+}
+
+enum tl_class tl_class_at(const pl_schedule *s, size_t i, bool *done)
+{
+	enum tl_class cls = class_of(pl_schedule_inst(s, i), done);
+	if (pl_schedule_lane(s, i) != 0 && cls < TL_FIRST_COMM)
+		cls = TL_OTHER_COMM;
+	return cls;
 }
 
 /* ---- lane labels ---- */

@@ -12,17 +12,23 @@
 
 #include <passline/passline.h>
 
-/* What a box is, for its colour and its trace category. */
+/* What a box is, for its colour and its trace category: compute (the
+ * first four, the first row of the legend) or a collective (the rest). */
 enum tl_class {
 	TL_CONTRACT,
 	TL_LOAD_STORE,
 	TL_OTHER,          /* other compute */
-	TL_ALL_GATHER,     /* the synchronous op or a start */
+	TL_EXPOSED,        /* the compute stream waiting for communication */
+	TL_ALL_GATHER,     /* the synchronous op or a start, of every kind */
 	TL_REDUCE_SCATTER,
 	TL_ALL_REDUCE,
-	TL_EXPOSED,        /* the compute stream waiting for communication */
+	TL_ALL_TO_ALL,     /* and ragged all-to-all */
+	TL_PERMUTE,        /* collective-permute */
+	TL_BROADCAST,      /* collective-broadcast */
+	TL_OTHER_COMM,     /* on a process group's lane, of no kind above */
 	TL_NONE,           /* dones, return: nothing of their own to draw */
-	TL_NUM_CLASSES = TL_NONE
+	TL_NUM_CLASSES = TL_NONE,
+	TL_FIRST_COMM = TL_ALL_GATHER
 };
 
 struct tl_class_info {
@@ -32,7 +38,13 @@ struct tl_class_info {
 };
 extern const struct tl_class_info tl_classes[TL_NUM_CLASSES];
 
-enum tl_class tl_class_of(const pl_inst *inst);
+/* The class of instruction i of s, the communication it is read from as
+ * the cost model reads it (the SDK's collectives, XLA's all-to-all,
+ * ragged all-to-all, collective-permute and collective-broadcast, their
+ * -start forms and the async-starts that call them); TL_NONE for a
+ * collective's done (*done set) and for return. Whatever s put on a
+ * process group's lane is a collective class. */
+enum tl_class tl_class_at(const pl_schedule *s, size_t i, bool *done);
 
 /* The picture's input: one function's schedule and its captions. */
 struct tl_view {

@@ -24,6 +24,7 @@ enum {
 	LANE_H = 28,
 	PITCH = 36,      /* lane to lane */
 	LEGEND_STEP = 150,
+	LEGEND_ROW = 20, /* the legend's second row below its first */
 	LABEL_MAX = 18   /* longer group names get a short label, in full in a tooltip */
 };
 
@@ -240,14 +241,17 @@ void tl_write_svg(struct tl_buf *b, const struct tl_view *v)
 		uint64_t t0 = pl_schedule_begin_ns(s, i), t1 = pl_schedule_end_ns(s, i);
 		uint64_t exposed = pl_schedule_inst_exposed_ns(s, i);
 		size_t lane = pl_schedule_lane(s, i);
-		enum tl_class cls = tl_class_of(inst);
+		bool done;
+		enum tl_class cls = tl_class_at(s, i, &done);
 		if (cls != TL_NONE)
 			add(&lanes[lane], &sc, inst, cls, t0, t1);
 		if (exposed)
 			add(&lanes[nlanes], &sc, inst, TL_EXPOSED, t1 - exposed, t1);
 	}
 	unsigned axis_y = LANE_TOP + (unsigned)nlanes * PITCH;
-	unsigned legend_y = axis_y + 40, caption_y = legend_y + 26, height = caption_y + 14;
+	/* the legend in two rows: compute, then communication */
+	unsigned legend_y = axis_y + 40, caption_y = legend_y + LEGEND_ROW + 26;
+	unsigned height = caption_y + 14;
 
 	tl_buf_printf(b,
 	              "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
@@ -278,12 +282,13 @@ void tl_write_svg(struct tl_buf *b, const struct tl_view *v)
 	free(lanes);
 	axis(b, &sc, axis_y);
 	for (int c = 0; c < TL_NUM_CLASSES; c++) {
-		unsigned x = LEFT + (unsigned)c * LEGEND_STEP;
+		bool comm = c >= TL_FIRST_COMM;
+		unsigned x = LEFT + (unsigned)(comm ? c - TL_FIRST_COMM : c) * LEGEND_STEP;
+		unsigned y = legend_y + (comm ? LEGEND_ROW : 0);
 		tl_buf_printf(b,
 		              "<rect x=\"%u\" y=\"%u\" width=\"12\" height=\"12\" fill=\"%s\"/>"
 		              "<text x=\"%u\" y=\"%u\">%s</text>\n",
-		              x, legend_y - 10, tl_classes[c].colour, x + 18, legend_y,
-		              tl_classes[c].legend);
+		              x, y - 10, tl_classes[c].colour, x + 18, y, tl_classes[c].legend);
 	}
 	tl_buf_printf(b, "<text x=\"%d\" y=\"%u\">makespan ", LEFT, caption_y);
 	duration(b, pl_schedule_makespan_ns(s));

@@ -115,8 +115,8 @@ void tl_write_trace(struct tl_buf *b, const struct tl_view *v)
 		uint64_t t0 = pl_schedule_begin_ns(s, i), t1 = pl_schedule_end_ns(s, i);
 		uint64_t exposed = pl_schedule_inst_exposed_ns(s, i);
 		size_t tid = pl_schedule_lane(s, i);
-		enum tl_class cls = tl_class_of(inst);
-		bool done = pl_inst_traits(inst) & PL_TRAIT_COLLECTIVE_DONE;
+		bool done;
+		enum tl_class cls = tl_class_at(s, i, &done);
 		if (done)
 			event(b, inst, "", NULL, exposed ? "exposed" : "done", exposed, tid, t0, t1);
 		else if (cls != TL_NONE && t1 > t0)

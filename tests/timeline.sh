@@ -106,6 +106,29 @@ else
 	skip "python3 is not installed"
 fi
 
+# every collective kind the cost model times as communication, XLA's too,
+# on its group's lane in the colour of its kind
+run $P -p "$D/kinds.ini" "$D/kinds.hlo" -o o/kinds.hlo
+expect_status 0 "Timeline on every kind of collective, read from XLA HLO"
+expect_same_file o/kinds.svg "$D/kinds.svg" "each kind in its colour: the picture computed by hand"
+! grep -E 'y="(76|112)" width="[0-9.]+" height="28" fill="#(bab0ac|4e79a7|59a14f|e15759)"' \
+	o/kinds.svg &&
+	[ "$(grep -c 'y="40" width="[0-9.]*" height="28" fill="#e15759"><title>waiting: ' o/kinds.svg)" -eq 6 ]
+ok $? "no collective in a compute colour, no done drawn as compute"
+if have python3; then
+	python3 "$CHECK" trace o/kinds.json >kinds.txt 2>"$T/err"
+	expect_same_file kinds.txt "$D/kinds.trace" "the trace's events are the same schedule"
+	grep -q '"name":"%as$0, %as$1","cat":"hlo.async_start",.*"class":"all_to_all"' o/kinds.json &&
+		grep -q '"name":"%cps$0, %cps$1",.*"class":"collective_permute"' o/kinds.json &&
+		grep -q '"name":"%cb",.*"class":"collective_broadcast"' o/kinds.json &&
+		grep -q '"name":"%cpd",.*"class":"done"' o/kinds.json &&
+		grep -q '"name":"%ad",.*"class":"exposed"' o/kinds.json
+	ok $? "trace classes: the kind of each collective, an XLA done a done"
+else
+	skip "python3 is not installed"
+	skip "python3 is not installed"
+fi
+
 # ---- conf/async.ini: before and after the split ----
 mkdir async
 run $P -p "$top_srcdir/conf/async.ini" "$top_srcdir/examples/fsdp_step.pir" -o async/step.pir
@@ -144,7 +167,7 @@ render() { # render SVG PNG WIDTH HEIGHT
 }
 if have chromium && have python3; then
 	cp "$D/small.svg" small.svg
-	render "$T/small.svg" small.png 1200 228
+	render "$T/small.svg" small.png 1200 248
 	ok $? "Chromium renders the SVG to a PNG"
 	run python3 "$CHECK" png small.svg small.png
 	expect_status 0 "the picture is not blank and every box is where the SVG put it"
@@ -155,8 +178,12 @@ if have chromium && have python3; then
 	sed 's/x="520" y="112"/x="820" y="112"/' small.svg >moved.svg
 	run python3 "$CHECK" png moved.svg small.png
 	expect_status 1 "a box the picture does not show is caught"
+	cp "$D/kinds.svg" kinds.svg
+	render "$T/kinds.svg" kinds.png 1200 248 && python3 "$CHECK" png kinds.svg kinds.png >kinds.out &&
+		grep -q "lane 76: 6 boxes seen" kinds.out
+	ok $? "Chromium draws every collective kind in its colour"
 else
-	for k in 1 2 3 4 5 6; do skip "chromium or python3 is not installed"; done
+	for k in 1 2 3 4 5 6 7; do skip "chromium or python3 is not installed"; done
 fi
 
 done_testing

@@ -21,7 +21,8 @@ import zlib
 
 SVG = "{http://www.w3.org/2000/svg}"
 CLASSES = ("contract", "load_store", "compute", "all_gather", "reduce_scatter", "all_reduce",
-           "exposed", "done")
+           "exposed", "done", "all_to_all", "collective_permute", "collective_broadcast",
+           "collective")
 
 
 def trace(path):
