@@ -9,7 +9,9 @@
  * time, communication, exposed communication) under the pipeline's cost
  * model, each function times how often it runs from the entry, and an
  * unfused HLO function as the kernels of the fusion model, as
- * ScheduleEstimate's makespan_ns counts them; and the wall time the pipeline's passes took. Nothing is written
+ * ScheduleEstimate's makespan_ns counts them; the largest peak of live
+ * bytes of a function that runs (pl_func_peak_bytes, ScheduleEstimate's
+ * peak_bytes); and the wall time the pipeline's passes took. Nothing is written
  * but the table (standard output) and, with --stats-json, the same as
  * JSON; files passes hand over are dropped. */
 #include "host.h"
@@ -21,6 +23,7 @@
 struct measure {
 	uint64_t collectives, buckets, bytes;
 	uint64_t step_ns, comm_ns, exposed_ns;
+	uint64_t peak_bytes; /* the largest peak of live bytes of a function that runs */
 	double seconds;
 	bool simulated;
 };
@@ -118,6 +121,11 @@ static int measure_module(pl_module *m, const pl_cost_model *cm, struct measure 
 					out->bytes = add_sat(out->bytes, b);
 			}
 		}
+		uint64_t peak = 0;
+		if ((rc = pl_func_peak_bytes(f, &peak)) != PL_OK)
+			break;
+		if (peak > out->peak_bytes)
+			out->peak_bytes = peak;
 		pl_schedule *s;
 		if ((rc = simulate_like_estimate(f, cm, hlo, &s)) != PL_OK)
 			break;
@@ -232,12 +240,13 @@ static void num(char *buf, size_t n, uint64_t v, bool known)
 
 static void print_row(FILE *out, const char *label, const struct measure *m, bool timed)
 {
-	char s[32], c[32], e[32];
+	char s[32], c[32], e[32], p[32];
 	num(s, sizeof s, m->step_ns, m->simulated);
 	num(c, sizeof c, m->comm_ns, m->simulated);
 	num(e, sizeof e, m->exposed_ns, m->simulated);
-	fprintf(out, "%-24s %11" PRIu64 " %7" PRIu64 " %14" PRIu64 " %14s %14s %14s", label,
-	        m->collectives, m->buckets, m->bytes, s, c, e);
+	num(p, sizeof p, m->peak_bytes, m->simulated);
+	fprintf(out, "%-24s %11" PRIu64 " %7" PRIu64 " %14" PRIu64 " %14s %14s %14s %14s", label,
+	        m->collectives, m->buckets, m->bytes, s, c, e, p);
 	if (timed)
 		fprintf(out, " %10.3f\n", m->seconds * 1e3);
 	else
@@ -267,8 +276,8 @@ static void json_measure(FILE *out, const struct measure *m, bool timed)
 	if (m->simulated)
 		fprintf(out,
 		        ", \"step_ns\": %" PRIu64 ", \"comm_ns\": %" PRIu64
-		        ", \"exposed_comm_ns\": %" PRIu64,
-		        m->step_ns, m->comm_ns, m->exposed_ns);
+		        ", \"exposed_comm_ns\": %" PRIu64 ", \"peak_bytes\": %" PRIu64,
+		        m->step_ns, m->comm_ns, m->exposed_ns, m->peak_bytes);
 	if (timed)
 		fprintf(out, ", \"seconds\": %.6f", m->seconds);
 }
@@ -314,8 +323,9 @@ int compare_run(const struct compare_request *rq)
 	}
 	if (status == EXIT_OK) {
 		FILE *out = stdout;
-		fprintf(out, "%-24s %11s %7s %14s %14s %14s %14s %10s\n", "pipeline", "collectives",
-		        "buckets", "bytes", "step_ns", "comm_ns", "exposed_ns", "pass_ms");
+		fprintf(out, "%-24s %11s %7s %14s %14s %14s %14s %14s %10s\n", "pipeline",
+		        "collectives", "buckets", "bytes", "step_ns", "comm_ns", "exposed_ns",
+		        "peak_bytes", "pass_ms");
 		print_row(out, "(input)", &before, false);
 		for (size_t k = 0; k < rq->nfiles; k++)
 			print_row(out, rows[k].label, &rows[k].m, true);

@@ -15,7 +15,7 @@ run $P --compare -p "$C/compare-neuron.ini" -p "$C/compare-xla.ini" \
 	-p "$C/compare-overlap.ini" "$STEP" --stats-json c.json
 expect_status 0 "--compare runs the three shipped pipelines"
 cp "$T/out" table
-head -1 table | grep -q '^pipeline  *collectives  *buckets  *bytes  *step_ns  *comm_ns  *exposed_ns  *pass_ms$'
+head -1 table | grep -q '^pipeline  *collectives  *buckets  *bytes  *step_ns  *comm_ns  *exposed_ns  *peak_bytes  *pass_ms$'
 ok $? "the table has its header"
 row() { # row LABEL: the first four columns of LABEL's row
 	awk -v l="$1" '$1 == l { print $1, $2, $3, $4 }' table
@@ -38,6 +38,21 @@ ok $? "one row per pipeline and one for the input"
 awk 'NR > 1 && !($5 ~ /^[0-9]+$/ && $6 ~ /^[0-9]+$/ && $7 ~ /^[0-9]+$/ && $7 <= $6) { bad = 1 }
 	END { exit bad }' table
 ok $? "step, communication and exposed time are numbers, exposed <= communication"
+# peak live bytes of the input, by hand: the arguments (448 KiB) and the
+# three gathers (512 KiB) live to the return; at %s its operand %u and
+# itself (64 KiB each) too: 1088 KiB
+[ "$(awk '$1 == "(input)" { print $8 }' table)" = 1114112 ]
+ok $? "the input's peak bytes: 1114112, worked out by hand"
+# each pipeline's peak is ScheduleEstimate's peak_bytes of its output
+for name in neuron xla overlap; do
+	$P -p "$C/compare-$name.ini" "$STEP" -o "$name.pir" 2>/dev/null &&
+	$P --passes ScheduleEstimate "$name.pir" -o /dev/null --stats 2>&1 |
+		awk '$2 == "ScheduleEstimate.peak_bytes" { print $1 }' >"$name.peak"
+	[ -s "$name.peak" ] && [ "$(awk -v l=$name '$1 == l { print $8 }' table)" = "$(cat "$name.peak")" ]
+	ok $? "$name: peak_bytes is ScheduleEstimate's for the pipeline's output"
+done
+grep -q '"peak_bytes": 1114112' c.json
+ok $? "--stats-json has the peak bytes"
 grep -q '"pipelines": \[{"name": "neuron", "file": ".*compare-neuron.ini", "collectives": 4, "buckets": 1' c.json
 ok $? "--stats-json names each pipeline with its counts"
 grep -q '"before": {"collectives": 5, "buckets": 0, "bytes": 655360, "step_ns": ' c.json
