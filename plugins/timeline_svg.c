@@ -222,6 +222,8 @@ void tl_write_svg(struct tl_buf *b, const struct tl_view *v)
 	const pl_schedule *s = v->s;
 	size_t ngroups = pl_schedule_num_groups(s), nlanes = ngroups + 1;
 	struct scale sc = {pl_schedule_makespan_ns(s)};
+	if (v->span_ns > sc.span)
+		sc.span = v->span_ns;
 	if (!sc.span)
 		sc.span = 1;
 	/* the compute lane's exposed waits are merged apart from its compute
@@ -246,8 +248,10 @@ void tl_write_svg(struct tl_buf *b, const struct tl_view *v)
 		if (exposed)
 			add(&lanes[nlanes], &sc, inst, TL_EXPOSED, t1 - exposed, t1);
 	}
+	/* without the axis and legend, the caption right under the lanes */
 	unsigned axis_y = LANE_TOP + (unsigned)nlanes * PITCH;
-	unsigned legend_y = axis_y + 40, caption_y = legend_y + 26, height = caption_y + 14;
+	unsigned legend_y = axis_y + 40;
+	unsigned caption_y = v->axis ? legend_y + 26 : axis_y + 8, height = caption_y + 14;
 
 	tl_buf_printf(b,
 	              "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
@@ -276,8 +280,9 @@ void tl_write_svg(struct tl_buf *b, const struct tl_view *v)
 		}
 	}
 	free(lanes);
-	axis(b, &sc, axis_y);
-	for (int c = 0; c < TL_NUM_CLASSES; c++) {
+	if (v->axis)
+		axis(b, &sc, axis_y);
+	for (int c = 0; v->axis && c < TL_NUM_CLASSES; c++) {
 		unsigned x = LEFT + (unsigned)c * LEGEND_STEP;
 		tl_buf_printf(b,
 		              "<rect x=\"%u\" y=\"%u\" width=\"12\" height=\"12\" fill=\"%s\"/>"
