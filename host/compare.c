@@ -13,7 +13,9 @@
  * bytes of a function that runs (pl_func_peak_bytes, ScheduleEstimate's
  * peak_bytes); and the wall time the pipeline's passes took. Nothing is written
  * but the table (standard output) and, with --stats-json, the same as
- * JSON; files passes hand over are dropped. */
+ * JSON, and with --compare-svg the picture of each pipeline's schedule
+ * stacked on one time axis (compare_svg.c); files passes hand over are
+ * dropped. */
 #include "host.h"
 
 #include <inttypes.h>
@@ -32,6 +34,7 @@ struct row {
 	const char *label; /* the pipeline's name, or its file */
 	const char *file;
 	struct measure m;
+	struct compare_drawn drawn; /* with --compare-svg */
 };
 
 static uint64_t add_sat(uint64_t a, uint64_t b)
@@ -222,6 +225,18 @@ static int run_one(const struct compare_request *rq, const char *file, struct ro
 		row->m.seconds = s;
 		row->label = xstrdup(pl.name ? pl.name : file);
 	}
+	if (status == EXIT_OK && rq->svg) {
+		/* kept to be drawn when every pipeline has run, on one scale */
+		if (compare_svg_pick(m, pl.cost_model, &row->drawn) != PL_OK) {
+			host_error("--compare-svg: cannot simulate the result of %s", file);
+			status = EXIT_PASS;
+		} else {
+			row->drawn.module = m;
+			row->drawn.cost_model = pl.cost_model;
+			m = NULL;
+			pl.cost_model = NULL;
+		}
+	}
 	pl_module_free(m);
 	runner_finish(&pl);
 	pl_diags_free(diags);
@@ -282,13 +297,9 @@ static void json_measure(FILE *out, const struct measure *m, bool timed)
 		fprintf(out, ", \"seconds\": %.6f", m->seconds);
 }
 
-static bool write_json(const struct compare_request *rq, const struct measure *before,
-                       const struct row *rows, size_t n)
+static void print_json(FILE *out, const struct compare_request *rq,
+                       const struct measure *before, const struct row *rows, size_t n)
 {
-	struct atomic_file af;
-	if (!atomic_open(&af, rq->stats_json))
-		return false;
-	FILE *out = af.fp;
 	fputs("{\"input\": ", out);
 	json_string(out, rq->input);
 	fputs(", \"before\": {", out);
@@ -304,11 +315,49 @@ static bool write_json(const struct compare_request *rq, const struct measure *b
 		fputc('}', out);
 	}
 	fputs("]}\n", out);
-	if (fflush(out) != 0 || ferror(out)) {
-		atomic_abort(&af);
-		return false;
+}
+
+/* Writes --stats-json and --compare-svg, both or neither (short of a
+ * failure in the final renames). */
+static int write_files(const struct compare_request *rq, const struct measure *before,
+                       const struct row *rows, size_t n)
+{
+	char **svg = xcalloc(n, sizeof *svg);
+	const char **labels = xcalloc(n, sizeof *labels);
+	struct compare_drawn *drawn = xcalloc(n, sizeof *drawn);
+	for (size_t k = 0; k < n; k++) {
+		labels[k] = rows[k].label;
+		drawn[k] = rows[k].drawn;
 	}
-	return atomic_commit(&af);
+	int status = rq->svg ? compare_svg_draw(rq, drawn, labels, n, svg) : EXIT_OK;
+	struct atomic_file json = {0}, pic = {0};
+	if (status == EXIT_OK && rq->stats_json && !atomic_open(&json, rq->stats_json))
+		status = EXIT_INPUT;
+	if (status == EXIT_OK && rq->svg && !atomic_open(&pic, rq->svg))
+		status = EXIT_INPUT;
+	if (status == EXIT_OK && json.fp)
+		print_json(json.fp, rq, before, rows, n);
+	if (status == EXIT_OK && pic.fp)
+		compare_svg_print(pic.fp, rq, drawn, labels, svg, n);
+	if (status == EXIT_OK && ((json.fp && (fflush(json.fp) != 0 || ferror(json.fp))) ||
+	                          (pic.fp && (fflush(pic.fp) != 0 || ferror(pic.fp))))) {
+		host_error("cannot write %s", json.fp && ferror(json.fp) ? rq->stats_json : rq->svg);
+		status = EXIT_INPUT;
+	}
+	if (status == EXIT_OK) {
+		if (json.path && !atomic_commit(&json))
+			status = EXIT_INPUT;
+		if (pic.path && !atomic_commit(&pic))
+			status = EXIT_INPUT;
+	}
+	atomic_abort(&json); /* nothing left open after a commit */
+	atomic_abort(&pic);
+	for (size_t k = 0; k < n; k++)
+		free(svg[k]);
+	free(svg);
+	free(labels);
+	free(drawn);
+	return status;
 }
 
 int compare_run(const struct compare_request *rq)
@@ -332,10 +381,13 @@ int compare_run(const struct compare_request *rq)
 		if (fflush(out) != 0 || ferror(out))
 			status = EXIT_INPUT;
 	}
-	if (status == EXIT_OK && rq->stats_json && !write_json(rq, &before, rows, rq->nfiles))
-		status = EXIT_INPUT;
-	for (size_t k = 0; k < rq->nfiles; k++)
+	if (status == EXIT_OK && (rq->stats_json || rq->svg))
+		status = write_files(rq, &before, rows, rq->nfiles);
+	for (size_t k = 0; k < rq->nfiles; k++) {
 		free((char *)rows[k].label);
+		pl_module_free(rows[k].drawn.module);
+		pl_cost_model_free(rows[k].drawn.cost_model);
+	}
 	free(rows);
 	return status;
 }
