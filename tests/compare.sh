@@ -2,8 +2,10 @@
 # SPDX-License-Identifier: MIT
 # tests/compare.sh — passline --compare: one module through the shipped
 # Neuron, XLA and overlap pipelines (conf/compare-*.ini), one table and
-# its JSON; the counts of tests/compare/step.pir worked out by hand;
-# usage errors; a bad pipeline writes nothing.
+# its JSON; the counts and input's peak bytes of tests/compare/step.pir
+# worked out by hand, each pipeline's peak bytes ScheduleEstimate's; the
+# stacked SVG of --compare-svg (structure, scale, a real browser); usage
+# errors; a bad pipeline writes nothing.
 . "$top_srcdir/tests/tap.sh"
 : "${PASSLINE:?}" "${PLUGIN_DIR:?}"
 P="$PASSLINE --plugin-dir $PLUGIN_DIR"
@@ -64,7 +66,102 @@ awk '{ $NF = ""; print }' "$T/out" >b
 cmp -s a b
 ok $? "the same table on a second run (pass times aside)"
 
+# ---- --compare-svg: the three schedules stacked on one time axis ----
+CHECK="$top_srcdir/tests/timeline_check.py"
+have() { command -v "$1" >/dev/null 2>&1; }
+run $P --compare -p "$C/compare-neuron.ini" -p "$C/compare-xla.ini" \
+	-p "$C/compare-overlap.ini" "$STEP" --compare-svg c.svg --stats-json c2.json
+expect_status 0 "--compare-svg runs"
+awk '{ $NF = ""; print }' "$T/out" >b
+cmp -s a b
+ok $? "the table is the same with the picture"
+if have xmllint; then
+	xmllint --noout c.svg 2>"$T/err"
+	ok $? "xmllint accepts the stacked SVG"
+else
+	skip "xmllint is not installed"
+fi
+if have python3; then
+	python3 "$CHECK" stack c.svg >stack.txt 2>"$T/err"
+	ok $? "the stacked SVG reads back"
+	[ "$(awk '$1 != "axes"' stack.txt | cut -d' ' -f1 | tr '\n' ' ')" = "neuron xla overlap " ]
+	ok $? "one strategy group per pipeline, in order"
+	[ "$(awk '$1 == "axes" { print $2 }' stack.txt)" = 1 ]
+	ok $? "one time axis for the three"
+	# one scale: the longest makespan fills the plot (1040 px), the others
+	# end at makespan / span of it; all share the span
+	awk '$1 != "axes" { want = $2 / $3 * 1040; d = $4 - want; if (d < 0) d = -d
+		if (d > 0.02 || $3 != span0 && span0 != "") bad = 1; span0 = $3 }
+		END { exit bad }' stack.txt
+	ok $? "each strategy's boxes end at its makespan on the shared scale"
+	# the step has one function: the drawn makespan is the table's step_ns
+	for name in neuron xla overlap; do
+		[ "$(awk -v l=$name '$1 == l { print $2 }' stack.txt)" = \
+		  "$(awk -v l=$name '$1 == l { print $5 }' table)" ]
+		ok $? "$name: the drawn makespan is the table's step_ns"
+	done
+	[ "$(awk '$1 != "axes" { print $3 }' stack.txt | sort -u)" = \
+	  "$(awk 'NR > 2 { print $5 }' table | sort -n | tail -1)" ]
+	ok $? "the span is the longest makespan"
+else
+	for k in 1 2 3 4 5 6 7 8; do skip "python3 is not installed"; done
+fi
+grep -q '<text x="120" y="24" font-size="16" font-weight="bold">xla: @step</text>' c.svg &&
+	grep -q '>makespan 35.616 µs, compute 371 ns, communication 35.245 µs, exposed 35.245 µs<' c.svg
+ok $? "each strategy is titled by its pipeline and function, its caption the makespan and exposed time"
+grep -q '"peak_bytes": 1114112' c2.json
+ok $? "--stats-json is written beside the picture"
+run $P --compare -p "$C/compare-neuron.ini" -p "$C/compare-xla.ini" \
+	-p "$C/compare-overlap.ini" "$STEP" --compare-svg c2.svg
+expect_same_file c.svg c2.svg "the same picture on a second run"
+# a pipeline that fails: the picture there before stays as it was
+cp c.svg keep.svg
+printf '[pass NoSuchPass]\n' >bad.ini
+run $P --compare -p "$C/compare-xla.ini" -p bad.ini "$STEP" --compare-svg c.svg
+[ "$status" -ne 0 ]
+ok $? "--compare-svg with a pipeline that cannot load fails"
+expect_same_file c.svg keep.svg "and leaves the SVG there untouched"
+# every plugin but Timeline: the pipeline runs, the picture cannot be
+# drawn, and neither the picture nor the JSON is written
+mkdir noplug
+for so in "$PLUGIN_DIR"/*.so; do
+	case "$so" in */Timeline.so) ;; *) cp "$so" noplug/ ;; esac
+done
+run "$PASSLINE" --plugin-dir noplug --compare -p "$C/compare-xla.ini" "$STEP" \
+	--compare-svg new.svg --stats-json new.json
+if [ "$status" -ne 0 ]; then
+	[ ! -e new.svg ] && [ ! -e new.json ] && grep -q "Timeline" "$T/err"
+	ok $? "a picture that cannot be drawn writes neither file, and says why"
+else
+	skip "Timeline is installed where the host finds it"
+fi
+
+# a real browser draws every box where the stacked SVG put it
+render() { # render SVG PNG WIDTH HEIGHT
+	rm -rf chrome
+	timeout 120 chromium --headless --no-sandbox --disable-gpu --disable-quic \
+		--no-first-run --disable-background-networking --disable-component-update \
+		--disable-sync --user-data-dir="$T/chrome" --hide-scrollbars \
+		--force-device-scale-factor=1 --window-size="$3,$4" --screenshot="$2" \
+		"file://$1" >/dev/null 2>&1 && [ -s "$2" ]
+}
+if have chromium && have python3; then
+	h=$(sed -n 's/^<svg [^>]* height="\([0-9]*\)".*/\1/p' keep.svg | head -1)
+	render "$T/keep.svg" c.png 1200 "$h"
+	ok $? "Chromium renders the stacked SVG to a PNG"
+	run python3 "$CHECK" png keep.svg c.png
+	expect_status 0 "every box of the three strategies is where the SVG put it"
+	[ "$(grep -c '^lane ' "$T/out")" -eq 9 ]
+	ok $? "three lanes seen in each of the three strategies"
+else
+	for k in 1 2 3; do skip "chromium or python3 is not installed"; done
+fi
+
 # usage
+run $P --compare-svg x.svg -p "$C/compare-xla.ini" "$STEP"
+expect_status 2 "--compare-svg without --compare is a usage error"
+run $P --compare --compare-svg - -p "$C/compare-xla.ini" "$STEP"
+expect_status 2 "--compare-svg - is a usage error (the table is on standard output)"
 run $P -p "$C/compare-neuron.ini" -p "$C/compare-xla.ini" "$STEP"
 expect_status 2 "several -p without --compare is a usage error"
 run $P --compare "$STEP"
