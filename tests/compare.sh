@@ -4,8 +4,9 @@
 # Neuron, XLA and overlap pipelines (conf/compare-*.ini), one table and
 # its JSON; the counts and input's peak bytes of tests/compare/step.pir
 # worked out by hand, each pipeline's peak bytes ScheduleEstimate's; the
-# stacked SVG of --compare-svg (structure, scale, a real browser); usage
-# errors; a bad pipeline writes nothing.
+# stacked SVG of --compare-svg (structure, scale, a real browser); every
+# strategy honouring pinned collectives, loops and cost-model presets
+# (tests/compare/honours.pir); usage errors; a bad pipeline writes nothing.
 . "$top_srcdir/tests/tap.sh"
 : "${PASSLINE:?}" "${PLUGIN_DIR:?}"
 P="$PASSLINE --plugin-dir $PLUGIN_DIR"
@@ -156,6 +157,57 @@ if have chromium && have python3; then
 else
 	for k in 1 2 3; do skip "chromium or python3 is not installed"; done
 fi
+
+# ---- every strategy honours pinned, loops and the cost model's presets ----
+H="$top_srcdir/tests/compare/honours.pir"
+PINNED='^  %p = all_gather %wp {group_id = "dp", factor = 4, fsdp = true, pinned = true} : bf16\[256,256\]$'
+gathers() { grep -c ' = all_gather\(_start\)\? %' "$1"; }
+for passes in BucketizeCCOp XlaCombineCCOp SplitAsyncCCOp,OverlapBucketCCOp; do
+	$P --passes "$passes" "$H" -o alone.pir 2>/dev/null &&
+		grep -q "$PINNED" alone.pir && [ "$(gathers alone.pir)" -eq 2 ]
+	ok $? "$passes merges the loop body's two gathers and leaves the pinned one as it was"
+done
+run $P --compare -p "$C/compare-neuron.ini" -p "$C/compare-xla.ini" \
+	-p "$C/compare-overlap.ini" "$H"
+expect_status 0 "--compare runs on the loop with a pinned gather"
+cp "$T/out" htable
+for name in neuron xla overlap; do
+	$P -p "$C/compare-$name.ini" "$H" -o "h-$name.pir" 2>/dev/null &&
+		grep -q "$PINNED" "h-$name.pir" && [ "$(gathers "h-$name.pir")" -eq 2 ] &&
+		[ "$(awk -v l=$name '$1 == l { print $2, $3 }' htable)" = "3 1" ]
+	ok $? "$name: one bucket in the loop, the pinned gather left alone"
+	# the loop counted as ScheduleEstimate counts it (3 trips, 4 tests)
+	$P --passes ScheduleEstimate "h-$name.pir" -o /dev/null --stats 2>&1 |
+		awk '$2 == "ScheduleEstimate.makespan_ns" { print $1 }' >want
+	[ -s want ] && [ "$(awk -v l=$name '$1 == l { print $5 }' htable)" = "$(cat want)" ]
+	ok $? "$name: step_ns is ScheduleEstimate's makespan_ns, loops counted"
+done
+# step_ns grows by the same amount with each trip: s(6) - s(3) = 3 (s(4) - s(3)) > 0
+for n in 3 4 6; do
+	sed "s/hlo_constant = \"3\"/hlo_constant = \"$n\"/" "$H" >trips$n.pir
+	$P --compare -p "$C/compare-xla.ini" trips$n.pir | awk '$1 == "xla" { print $5 }' >s$n
+done
+[ "$(cat s4)" -gt "$(cat s3)" ] && [ $(($(cat s6) - $(cat s3))) -eq $((3 * ($(cat s4) - $(cat s3)))) ]
+ok $? "each trip of the loop adds its body and test to step_ns"
+run $P --compare -p "$C/compare-xla.ini" -O XlaCombineCCOp.combine_while_loops=false "$H"
+[ "$(awk '$1 == "xla" { print $2, $3 }' "$T/out")" = "4 0" ]
+ok $? "xla with combine_while_loops = false leaves the loop body alone"
+# a preset: other times, the same as ScheduleEstimate's under it
+run $P --compare -O cost_model.preset=h100 -p "$C/compare-neuron.ini" \
+	-p "$C/compare-xla.ini" -p "$C/compare-overlap.ini" "$H"
+expect_status 0 "--compare under -O cost_model.preset=h100"
+cp "$T/out" h100table
+for name in '(input)' neuron xla overlap; do
+	[ "$(awk -v l="$name" '$1 == l { print $5 }' h100table)" != \
+	  "$(awk -v l="$name" '$1 == l { print $5 }' htable)" ]
+	ok $? "$name: the h100 preset gives another step time than the default"
+done
+for name in neuron xla overlap; do
+	$P --passes ScheduleEstimate -O cost_model.preset=h100 "h-$name.pir" -o /dev/null \
+		--stats 2>&1 | awk '$2 == "ScheduleEstimate.makespan_ns" { print $1 }' >want
+	[ -s want ] && [ "$(awk -v l=$name '$1 == l { print $5 }' h100table)" = "$(cat want)" ]
+	ok $? "$name: under h100, step_ns is ScheduleEstimate's under h100"
+done
 
 # usage
 run $P --compare-svg x.svg -p "$C/compare-xla.ini" "$STEP"
