@@ -209,6 +209,27 @@ for name in neuron xla overlap; do
 	ok $? "$name: under h100, step_ns is ScheduleEstimate's under h100"
 done
 
+# ---- on real steps (HLO_DIR, when present; never copied here) ----
+# the table's step_ns, exposed_ns and peak_bytes are ScheduleEstimate's
+# makespan_ns, exposed_comm_ns and peak_bytes: on a step XLA fused (the
+# computations its kernels run are part of them) and on one it did not
+D=${HLO_DIR:-$top_srcdir/../shared/hlo}/dumps
+printf '[pipeline]\nname = estimate\n[pass ScheduleEstimate]\n' >estimate.ini
+for f in silencelamb-vllm__module_1235.SyncTensorsGraph.2199.sm_8.0_gpu_after_optimizations.hlo \
+	xla-benchmarks__hlo_llama31_70b_bf16_16x8.hlo; do
+	if [ ! -r "$D/$f" ]; then
+		skip "no $f in $D (set HLO_DIR)"
+		continue
+	fi
+	got=$($P --compare -p estimate.ini "$D/$f" | awk '$1 == "estimate" { print $5, $7, $8 }')
+	want=$($P --passes ScheduleEstimate "$D/$f" -o /dev/null --stats 2>&1 |
+		awk '$2 == "ScheduleEstimate.makespan_ns" { m = $1 }
+			$2 == "ScheduleEstimate.exposed_comm_ns" { e = $1 }
+			$2 == "ScheduleEstimate.peak_bytes" { p = $1 } END { print m, e, p }')
+	[ -n "$got" ] && [ "$got" = "$want" ]
+	ok $? "$f: step, exposed and peak as ScheduleEstimate's ($want)"
+done
+
 # usage
 run $P --compare-svg x.svg -p "$C/compare-xla.ini" "$STEP"
 expect_status 2 "--compare-svg without --compare is a usage error"
