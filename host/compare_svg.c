@@ -71,6 +71,10 @@ static int draw_one(struct loader *ld, const struct compare_drawn *d, const char
 {
 	struct pipeline tl;
 	*svg = NULL;
+	if (!d->func) {
+		host_error("--compare-svg: the result of %s has no function to draw", label);
+		return EXIT_INPUT;
+	}
 	if (!pipeline_from_list("Timeline", &tl)) {
 		pipeline_free(&tl);
 		return EXIT_INPUT;
@@ -129,17 +133,43 @@ static const char *body_of(const char *svg)
 	return svg;
 }
 
+/* The length of the well-formed UTF-8 sequence at s (shortest form, no
+ * surrogate), else 0. */
+static size_t utf8_len(const unsigned char *s)
+{
+	unsigned c = s[0];
+	size_t n = c < 0x80 ? 1 : (c & 0xE0) == 0xC0 ? 2 : (c & 0xF0) == 0xE0 ? 3
+	                   : (c & 0xF8) == 0xF0 ? 4 : 0;
+	if (n == 0 || (n == 2 && c < 0xC2) || (n == 4 && c > 0xF4))
+		return 0;
+	for (size_t k = 1; k < n; k++)
+		if ((s[k] & 0xC0) != 0x80)
+			return 0;
+	if (n == 3 && ((c == 0xE0 && s[1] < 0xA0) || (c == 0xED && s[1] >= 0xA0)))
+		return 0;
+	if (n == 4 && ((c == 0xF0 && s[1] < 0x90) || (c == 0xF4 && s[1] >= 0x90)))
+		return 0;
+	return n;
+}
+
+/* s as XML text: the five entities, '?' for control characters and bytes
+ * that are not UTF-8 (names are bytes; the file is UTF-8). */
 static void xml_text(FILE *out, const char *s)
 {
-	for (; *s; s++) {
+	while (*s) {
+		size_t n = utf8_len((const unsigned char *)s);
 		switch (*s) {
 		case '&': fputs("&amp;", out); break;
 		case '<': fputs("&lt;", out); break;
 		case '>': fputs("&gt;", out); break;
 		case '"': fputs("&quot;", out); break;
 		default:
-			fputc((unsigned char)*s < 0x20 ? '?' : *s, out);
+			if (!n || (unsigned char)*s < 0x20)
+				fputc('?', out);
+			else
+				fwrite(s, 1, n, out);
 		}
+		s += n ? n : 1;
 	}
 }
 
@@ -184,7 +214,7 @@ void compare_svg_print(FILE *out, const struct compare_request *rq,
 	        width, height, width, height, width, height);
 	const char *slash = strrchr(rq->input, '/');
 	xml_text(out, slash ? slash + 1 : rq->input);
-	fprintf(out, ": %zu pipelines on one time axis</text>\n", n);
+	fprintf(out, ": %zu pipeline%s on one time axis</text>\n", n, n == 1 ? "" : "s");
 	unsigned long y = HEADING;
 	for (size_t k = 0; k < n; k++) {
 		fputs("<g class=\"strategy\" data-pipeline=\"", out);

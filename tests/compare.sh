@@ -115,6 +115,20 @@ ok $? "--stats-json is written beside the picture"
 run $P --compare -p "$C/compare-neuron.ini" -p "$C/compare-xla.ini" \
 	-p "$C/compare-overlap.ini" "$STEP" --compare-svg c2.svg
 expect_same_file c.svg c2.svg "the same picture on a second run"
+# a name that XML must escape, in the title and the group's attribute
+printf '[pipeline]\nname = caf\303\251 <x> & "y"\n[pass CountOps]\n' >odd.ini
+run $P --compare -p odd.ini "$STEP" --compare-svg odd.svg
+expect_status 0 "--compare-svg with one pipeline of an odd name"
+grep -q 'data-pipeline="café &lt;x&gt; &amp; &quot;y&quot;"' odd.svg &&
+	grep -q '>café &lt;x&gt; &amp; &quot;y&quot;: @step<' odd.svg &&
+	grep -q '>step.pir: 1 pipeline on one time axis<' odd.svg
+ok $? "the name is escaped in the group and the title"
+if have xmllint; then
+	xmllint --noout odd.svg 2>"$T/err"
+	ok $? "xmllint accepts it"
+else
+	skip "xmllint is not installed"
+fi
 # a pipeline that fails: the picture there before stays as it was
 cp c.svg keep.svg
 printf '[pass NoSuchPass]\n' >bad.ini
