@@ -9,9 +9,13 @@
  * time, communication, exposed communication) under the pipeline's cost
  * model, each function times how often it runs from the entry, and an
  * unfused HLO function as the kernels of the fusion model, as
- * ScheduleEstimate's makespan_ns counts them; and the wall time the pipeline's passes took. Nothing is written
+ * ScheduleEstimate's makespan_ns counts them; the largest peak of live
+ * bytes of a function that runs (pl_func_peak_bytes, ScheduleEstimate's
+ * peak_bytes); and the wall time the pipeline's passes took. Nothing is written
  * but the table (standard output) and, with --stats-json, the same as
- * JSON; files passes hand over are dropped. */
+ * JSON, and with --compare-svg the picture of each pipeline's schedule
+ * stacked on one time axis (compare_svg.c); files passes hand over are
+ * dropped. */
 #include "host.h"
 
 #include <inttypes.h>
@@ -21,6 +25,7 @@
 struct measure {
 	uint64_t collectives, buckets, bytes;
 	uint64_t step_ns, comm_ns, exposed_ns;
+	uint64_t peak_bytes; /* the largest peak of live bytes of a function that runs */
 	double seconds;
 	bool simulated;
 };
@@ -29,6 +34,7 @@ struct row {
 	const char *label; /* the pipeline's name, or its file */
 	const char *file;
 	struct measure m;
+	struct compare_drawn drawn; /* with --compare-svg */
 };
 
 static uint64_t add_sat(uint64_t a, uint64_t b)
@@ -72,6 +78,75 @@ static int simulate_like_estimate(const pl_func *f, const pl_cost_model *cm, boo
 	return rc;
 }
 
+/* ---- the computations a kernel runs inside itself ---- */
+
+static int ptr_cmp(const void *a, const void *b)
+{
+	const void *x = *(const void *const *)a, *y = *(const void *const *)b;
+	return (x > y) - (x < y);
+}
+
+struct callees {
+	const pl_func **v; /* sorted */
+	size_t n;
+};
+
+/* Adds the function inst's attribute key names ("%name" or "name"). */
+static void add_callee(struct callees *c, size_t *cap, const pl_module *m, pl_inst *inst,
+                       const char *key)
+{
+	const char *s;
+	size_t len;
+	if (pl_attrs_get_string(pl_inst_attrs(inst), key, &s, &len) != PL_OK)
+		return;
+	if (len && s[0] == '%') {
+		s++;
+		len--;
+	}
+	char *name = xmalloc(len + 1);
+	memcpy(name, s, len);
+	name[len] = '\0';
+	const pl_func *f = pl_module_find_func(m, name);
+	free(name);
+	if (!f)
+		return;
+	if (c->n == *cap) {
+		*cap = *cap ? 2 * *cap : 16;
+		c->v = xrealloc(c->v, *cap * sizeof *c->v);
+	}
+	c->v[c->n++] = f;
+}
+
+/* As ScheduleEstimate: a fusion's body (hlo_calls), a reducer or
+ * comparator (hlo_to_apply, but a call's or an async-start's),
+ * select-and-scatter's two. Under the fusion model they are part of
+ * their caller's kernel and take no time of their own. */
+static void find_callees(struct callees *c, const pl_module *m)
+{
+	size_t cap = 0;
+	memset(c, 0, sizeof *c);
+	for (size_t k = 0; k < pl_module_num_funcs(m); k++)
+		for (pl_inst *i = pl_func_first_inst(pl_module_func_at(m, k)); i;
+		     i = pl_inst_next(i)) {
+			const char *op = pl_inst_opname(i);
+			if (strcmp(op, "hlo.fusion") == 0)
+				add_callee(c, &cap, m, i, "hlo_calls");
+			else if (strcmp(op, "hlo.call") != 0 && strcmp(op, "hlo.async_start") != 0)
+				add_callee(c, &cap, m, i, "hlo_to_apply");
+			if (strcmp(op, "hlo.select_and_scatter") == 0) {
+				add_callee(c, &cap, m, i, "hlo_select");
+				add_callee(c, &cap, m, i, "hlo_scatter");
+			}
+		}
+	if (c->n)
+		qsort(c->v, c->n, sizeof *c->v, ptr_cmp);
+}
+
+static bool is_callee(const struct callees *c, const pl_func *f)
+{
+	return c->n && bsearch(&f, c->v, c->n, sizeof *c->v, ptr_cmp);
+}
+
 /* x * n, saturating. */
 static uint64_t mul_sat(uint64_t x, uint64_t hi, uint64_t lo)
 {
@@ -96,6 +171,9 @@ static int measure_module(pl_module *m, const pl_cost_model *cm, struct measure 
 	if (rc == PL_OK)
 		rc = pl_callgraph_new(&cg, m, NULL, NULL, NULL, 0);
 	bool hlo = is_hlo_module(m);
+	struct callees callees = {0};
+	if (hlo)
+		find_callees(&callees, m);
 	for (size_t k = 0; k < pl_module_num_funcs(m) && rc == PL_OK; k++) {
 		pl_func *f = pl_module_func_at(m, k);
 		uint64_t hi = 0, lo = 1;
@@ -103,6 +181,7 @@ static int measure_module(pl_module *m, const pl_cost_model *cm, struct measure 
 			break;
 		if (!hi && !lo)
 			continue; /* never runs: a reducer, or unreachable */
+		bool in_kernel = hlo && !pl_func_has_fusion(f) && is_callee(&callees, f);
 		for (pl_inst *i = pl_func_first_inst(f); i; i = pl_inst_next(i)) {
 			if (!is_counted_collective(i))
 				continue;
@@ -118,6 +197,13 @@ static int measure_module(pl_module *m, const pl_cost_model *cm, struct measure 
 					out->bytes = add_sat(out->bytes, b);
 			}
 		}
+		if (in_kernel)
+			continue; /* its collectives counted, its time in its caller's */
+		uint64_t peak = 0;
+		if ((rc = pl_func_peak_bytes(f, &peak)) != PL_OK)
+			break;
+		if (peak > out->peak_bytes)
+			out->peak_bytes = peak;
 		pl_schedule *s;
 		if ((rc = simulate_like_estimate(f, cm, hlo, &s)) != PL_OK)
 			break;
@@ -127,6 +213,7 @@ static int measure_module(pl_module *m, const pl_cost_model *cm, struct measure 
 		pl_schedule_free(s);
 	}
 	out->simulated = rc == PL_OK;
+	free(callees.v);
 	pl_callgraph_free(cg);
 	pl_cost_model_free(own);
 	return rc == PL_ENOMEM ? rc : PL_OK; /* a schedule that cannot be: shown as "-" */
@@ -214,6 +301,18 @@ static int run_one(const struct compare_request *rq, const char *file, struct ro
 		row->m.seconds = s;
 		row->label = xstrdup(pl.name ? pl.name : file);
 	}
+	if (status == EXIT_OK && rq->svg) {
+		/* kept to be drawn when every pipeline has run, on one scale */
+		if (compare_svg_pick(m, pl.cost_model, &row->drawn) != PL_OK) {
+			host_error("--compare-svg: cannot simulate the result of %s", file);
+			status = EXIT_PASS;
+		} else {
+			row->drawn.module = m;
+			row->drawn.cost_model = pl.cost_model;
+			m = NULL;
+			pl.cost_model = NULL;
+		}
+	}
 	pl_module_free(m);
 	runner_finish(&pl);
 	pl_diags_free(diags);
@@ -232,12 +331,13 @@ static void num(char *buf, size_t n, uint64_t v, bool known)
 
 static void print_row(FILE *out, const char *label, const struct measure *m, bool timed)
 {
-	char s[32], c[32], e[32];
+	char s[32], c[32], e[32], p[32];
 	num(s, sizeof s, m->step_ns, m->simulated);
 	num(c, sizeof c, m->comm_ns, m->simulated);
 	num(e, sizeof e, m->exposed_ns, m->simulated);
-	fprintf(out, "%-24s %11" PRIu64 " %7" PRIu64 " %14" PRIu64 " %14s %14s %14s", label,
-	        m->collectives, m->buckets, m->bytes, s, c, e);
+	num(p, sizeof p, m->peak_bytes, m->simulated);
+	fprintf(out, "%-24s %11" PRIu64 " %7" PRIu64 " %14" PRIu64 " %14s %14s %14s %14s", label,
+	        m->collectives, m->buckets, m->bytes, s, c, e, p);
 	if (timed)
 		fprintf(out, " %10.3f\n", m->seconds * 1e3);
 	else
@@ -267,19 +367,15 @@ static void json_measure(FILE *out, const struct measure *m, bool timed)
 	if (m->simulated)
 		fprintf(out,
 		        ", \"step_ns\": %" PRIu64 ", \"comm_ns\": %" PRIu64
-		        ", \"exposed_comm_ns\": %" PRIu64,
-		        m->step_ns, m->comm_ns, m->exposed_ns);
+		        ", \"exposed_comm_ns\": %" PRIu64 ", \"peak_bytes\": %" PRIu64,
+		        m->step_ns, m->comm_ns, m->exposed_ns, m->peak_bytes);
 	if (timed)
 		fprintf(out, ", \"seconds\": %.6f", m->seconds);
 }
 
-static bool write_json(const struct compare_request *rq, const struct measure *before,
-                       const struct row *rows, size_t n)
+static void print_json(FILE *out, const struct compare_request *rq,
+                       const struct measure *before, const struct row *rows, size_t n)
 {
-	struct atomic_file af;
-	if (!atomic_open(&af, rq->stats_json))
-		return false;
-	FILE *out = af.fp;
 	fputs("{\"input\": ", out);
 	json_string(out, rq->input);
 	fputs(", \"before\": {", out);
@@ -295,11 +391,49 @@ static bool write_json(const struct compare_request *rq, const struct measure *b
 		fputc('}', out);
 	}
 	fputs("]}\n", out);
-	if (fflush(out) != 0 || ferror(out)) {
-		atomic_abort(&af);
-		return false;
+}
+
+/* Writes --stats-json and --compare-svg, both or neither (short of a
+ * failure in the final renames). */
+static int write_files(const struct compare_request *rq, const struct measure *before,
+                       const struct row *rows, size_t n)
+{
+	char **svg = xcalloc(n, sizeof *svg);
+	const char **labels = xcalloc(n, sizeof *labels);
+	struct compare_drawn *drawn = xcalloc(n, sizeof *drawn);
+	for (size_t k = 0; k < n; k++) {
+		labels[k] = rows[k].label;
+		drawn[k] = rows[k].drawn;
 	}
-	return atomic_commit(&af);
+	int status = rq->svg ? compare_svg_draw(rq, drawn, labels, n, svg) : EXIT_OK;
+	struct atomic_file json = {0}, pic = {0};
+	if (status == EXIT_OK && rq->stats_json && !atomic_open(&json, rq->stats_json))
+		status = EXIT_INPUT;
+	if (status == EXIT_OK && rq->svg && !atomic_open(&pic, rq->svg))
+		status = EXIT_INPUT;
+	if (status == EXIT_OK && json.fp)
+		print_json(json.fp, rq, before, rows, n);
+	if (status == EXIT_OK && pic.fp)
+		compare_svg_print(pic.fp, rq, drawn, labels, svg, n);
+	if (status == EXIT_OK && ((json.fp && (fflush(json.fp) != 0 || ferror(json.fp))) ||
+	                          (pic.fp && (fflush(pic.fp) != 0 || ferror(pic.fp))))) {
+		host_error("cannot write %s", json.fp && ferror(json.fp) ? rq->stats_json : rq->svg);
+		status = EXIT_INPUT;
+	}
+	if (status == EXIT_OK) {
+		if (json.path && !atomic_commit(&json))
+			status = EXIT_INPUT;
+		if (pic.path && !atomic_commit(&pic))
+			status = EXIT_INPUT;
+	}
+	atomic_abort(&json); /* nothing left open after a commit */
+	atomic_abort(&pic);
+	for (size_t k = 0; k < n; k++)
+		free(svg[k]);
+	free(svg);
+	free(labels);
+	free(drawn);
+	return status;
 }
 
 int compare_run(const struct compare_request *rq)
@@ -314,18 +448,22 @@ int compare_run(const struct compare_request *rq)
 	}
 	if (status == EXIT_OK) {
 		FILE *out = stdout;
-		fprintf(out, "%-24s %11s %7s %14s %14s %14s %14s %10s\n", "pipeline", "collectives",
-		        "buckets", "bytes", "step_ns", "comm_ns", "exposed_ns", "pass_ms");
+		fprintf(out, "%-24s %11s %7s %14s %14s %14s %14s %14s %10s\n", "pipeline",
+		        "collectives", "buckets", "bytes", "step_ns", "comm_ns", "exposed_ns",
+		        "peak_bytes", "pass_ms");
 		print_row(out, "(input)", &before, false);
 		for (size_t k = 0; k < rq->nfiles; k++)
 			print_row(out, rows[k].label, &rows[k].m, true);
 		if (fflush(out) != 0 || ferror(out))
 			status = EXIT_INPUT;
 	}
-	if (status == EXIT_OK && rq->stats_json && !write_json(rq, &before, rows, rq->nfiles))
-		status = EXIT_INPUT;
-	for (size_t k = 0; k < rq->nfiles; k++)
+	if (status == EXIT_OK && (rq->stats_json || rq->svg))
+		status = write_files(rq, &before, rows, rq->nfiles);
+	for (size_t k = 0; k < rq->nfiles; k++) {
 		free((char *)rows[k].label);
+		pl_module_free(rows[k].drawn.module);
+		pl_cost_model_free(rows[k].drawn.cost_model);
+	}
 	free(rows);
 	return status;
 }

@@ -236,10 +236,32 @@ struct compare_request {
 	size_t noverrides;
 	bool allow_insecure, remarks, verify_each;
 	const char *stats_json; /* NULL: none */
+	const char *svg;        /* --compare-svg; NULL: none */
 	/* reads the input afresh into *m (filling d); a PL_ status */
 	int (*read)(void *ud, pl_diags *d, pl_module **m);
 	void *read_ud;
 };
 int compare_run(const struct compare_request *rq);
+
+/* ---- compare_svg.c ---- */
+/* A pipeline's result kept for --compare-svg, and the function drawn. */
+struct compare_drawn {
+	pl_module *module;
+	pl_cost_model *cost_model; /* the pipeline's; NULL: the defaults */
+	const char *func;          /* in module */
+	uint64_t makespan_ns, exposed_ns;
+};
+/* Picks the function Timeline draws by default (the largest makespan, the
+ * first of equals) into out's func and times. A PL_ status. */
+int compare_svg_pick(const pl_module *m, const pl_cost_model *cm, struct compare_drawn *out);
+/* Runs the Timeline plugin on each of drawn[0..n) with one time span
+ * (the largest makespan), the axis on the last only; svg[k] the pictures
+ * (malloc'd). An exit status; errors are printed. */
+int compare_svg_draw(const struct compare_request *rq, const struct compare_drawn *drawn,
+                     const char *const *labels, size_t n, char **svg);
+/* The stacked picture of the svg[k], each in a <g class="strategy">. */
+void compare_svg_print(FILE *out, const struct compare_request *rq,
+                       const struct compare_drawn *drawn, const char *const *labels,
+                       char *const *svg, size_t n);
 
 #endif

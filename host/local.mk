@@ -5,6 +5,7 @@ passline_SOURCES = \
 	host/host.h \
 	host/atomic.c \
 	host/compare.c \
+	host/compare_svg.c \
 	host/crash.c \
 	host/loader.c \
 	host/main.c \

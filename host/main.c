@@ -26,6 +26,7 @@ struct cli {
 	const char **pipeline_files; /* every -p, for --compare */
 	size_t npipeline_files;
 	bool compare;
+	const char *compare_svg; /* --compare-svg FILE */
 	const char *passes;
 	const char *output;
 	const char *stats_json;
@@ -56,13 +57,16 @@ static void help(void)
 		"Pipeline:\n"
 		"  -p, --pipeline FILE     run the pipeline in FILE (INI; see passline-pipeline(5))\n"
 		"      --passes A,B,C      run these passes with default options (empty: none)\n"
-		"      --compare           run INPUT through each -p FILE (repeat -p) and print\n"
-		"                          one table: collectives, buckets, bytes, simulated\n"
-		"                          step, communication and exposed time, pass time\n"
 		"                          without -p or --passes the default pipeline runs:\n"
 		"                          $PASSLINE_DEFAULT_PIPELINE if set, else\n"
 		"                          " INSTALLED_DEFAULT_PIPELINE "\n"
 		"                          if it exists, else the built-in copy of it\n"
+		"      --compare           run INPUT through each -p FILE (repeat -p) and print\n"
+		"                          one table: collectives, buckets, bytes, simulated\n"
+		"                          step, communication and exposed time, peak bytes,\n"
+		"                          pass time\n"
+		"      --compare-svg FILE  with --compare: write FILE, each pipeline's schedule\n"
+		"                          (Timeline's picture) stacked on one time axis\n"
 		"  -O PASS.KEY=VALUE       set an option of every step of PASS (repeatable;\n"
 		"                          KEY may be 'enabled'); -O cost_model.KEY=VALUE\n"
 		"                          sets a key of the cost model\n"
@@ -153,7 +157,8 @@ enum {
 	OPT_CCOP_AR,
 	OPT_INPUT_FORMAT,
 	OPT_OUTPUT_FORMAT,
-	OPT_COMPARE
+	OPT_COMPARE,
+	OPT_COMPARE_SVG
 };
 
 static unsigned threads_option; /* -j; 0: host_threads chooses */
@@ -181,6 +186,7 @@ static void parse_cli(int argc, char **argv, struct cli *c)
 		{"input-format", required_argument, NULL, OPT_INPUT_FORMAT},
 		{"output-format", required_argument, NULL, OPT_OUTPUT_FORMAT},
 		{"compare", no_argument, NULL, OPT_COMPARE},
+		{"compare-svg", required_argument, NULL, OPT_COMPARE_SVG},
 		{"internal-ccop-bucketing", optional_argument, NULL, OPT_CCOP},
 		{"internal-ccop-bucketing-allgather-size-in-bytes", required_argument, NULL,
 		 OPT_CCOP_AG},
@@ -202,6 +208,9 @@ static void parse_cli(int argc, char **argv, struct cli *c)
 			break;
 		case OPT_COMPARE:
 			c->compare = true;
+			break;
+		case OPT_COMPARE_SVG:
+			c->compare_svg = optarg;
 			break;
 		case OPT_PASSES:
 			c->passes = optarg;
@@ -302,6 +311,12 @@ static void parse_cli(int argc, char **argv, struct cli *c)
 		usage_error("%s", "-p and --passes cannot be used together");
 	if (c->npipeline_files > 1 && !c->compare)
 		usage_error("%s", "several -p need --compare");
+	if (c->compare_svg && !c->compare)
+		usage_error("%s", "--compare-svg needs --compare");
+	if (c->compare_svg && strcmp(c->compare_svg, "-") == 0)
+		usage_error("%s", "--compare-svg needs a file: the table is on standard output");
+	if (c->compare_svg && c->stats_json && strcmp(c->compare_svg, c->stats_json) == 0)
+		usage_error("%s", "--compare-svg and --stats-json name the same file");
 	if (c->compare && !c->npipeline_files)
 		usage_error("%s", "--compare needs one -p FILE per pipeline to compare");
 	if (c->compare && (c->output || c->print_pipeline || c->list_passes || c->stats ||
@@ -658,7 +673,7 @@ static int run_compare(struct cli *c)
 		.plugin_dirs = c->plugin_dirs, .nplugin_dirs = c->nplugin_dirs,
 		.overrides = ov, .override_origins = origin, .noverrides = c->noverrides,
 		.allow_insecure = c->allow_insecure, .remarks = c->remarks,
-		.verify_each = c->verify_each, .stats_json = c->stats_json,
+		.verify_each = c->verify_each, .stats_json = c->stats_json, .svg = c->compare_svg,
 		.read = read_for_compare, .read_ud = c};
 	int status = compare_run(&rq);
 	free(ov);

@@ -391,6 +391,10 @@ static const pl_option_decl timeline_options[] = {
 	PL_OPTION_STRING("function", "",
 	                 "The function to draw (empty: the one with the largest makespan)."),
 	PL_OPTION_STRING("title", "", "The picture's title (empty: the function's name)."),
+	PL_OPTION_INT("span_ns", "0", 0, INT64_MAX,
+	              "Time across the SVG's plot in ns (0: the makespan; never less than it)."),
+	PL_OPTION_BOOL("axis", "true",
+	               "Draw the SVG's time axis and legend (false: lanes and caption only)."),
 	PL_OPTION_END
 };
 
@@ -452,6 +456,10 @@ static int timeline_run(pl_pass_ctx *ctx, void *state, pl_module *m)
 	pl_ctx_get_string(ctx, "trace", &trace);
 	pl_ctx_get_string(ctx, "function", &function);
 	pl_ctx_get_string(ctx, "title", &title);
+	int64_t span = 0;
+	bool axis = true;
+	pl_ctx_get_int(ctx, "span_ns", &span);
+	pl_ctx_get_bool(ctx, "axis", &axis);
 	int prc = pl_module_prepare_counts(m); /* each pair counted once */
 	if (prc)
 		return pass_end_report(ctx, prc, "count");
@@ -472,7 +480,8 @@ static int timeline_run(pl_pass_ctx *ctx, void *state, pl_module *m)
 			if (deftitle)
 				snprintf(deftitle, n, "@%s", pl_func_name(f));
 		}
-		struct tl_view v = {s, pl_func_name(f), *title ? title : deftitle};
+		struct tl_view v = {s, pl_func_name(f), *title ? title : deftitle, (uint64_t)span,
+		                    axis};
 		rc = v.title ? PL_OK : PL_ENOMEM;
 		if (rc == PL_OK)
 			rc = written_rc = write_one(ctx, svg, &v, tl_write_svg);

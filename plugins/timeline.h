@@ -51,6 +51,12 @@ struct tl_view {
 	const pl_schedule *s;
 	const char *func;  /* the function's name */
 	const char *title;
+	/* the SVG only: the time across the plot (0, or less than the
+	 * makespan: the makespan), so that pictures drawn with one span share
+	 * a scale; and whether to draw the axis and legend (false: a panel
+	 * of a stack whose last panel draws them) */
+	uint64_t span_ns;
+	bool axis;
 };
 
 /* Text that grows; a failed allocation sticks (failed) and later appends

@@ -223,6 +223,8 @@ void tl_write_svg(struct tl_buf *b, const struct tl_view *v)
 	const pl_schedule *s = v->s;
 	size_t ngroups = pl_schedule_num_groups(s), nlanes = ngroups + 1;
 	struct scale sc = {pl_schedule_makespan_ns(s)};
+	if (v->span_ns > sc.span)
+		sc.span = v->span_ns;
 	if (!sc.span)
 		sc.span = 1;
 	/* the compute lane's exposed waits are merged apart from its compute
@@ -248,9 +250,11 @@ void tl_write_svg(struct tl_buf *b, const struct tl_view *v)
 		if (exposed)
 			add(&lanes[nlanes], &sc, inst, TL_EXPOSED, t1 - exposed, t1);
 	}
+	/* without the axis and legend, the caption right under the lanes */
 	unsigned axis_y = LANE_TOP + (unsigned)nlanes * PITCH;
 	/* the legend in two rows: compute, then communication */
-	unsigned legend_y = axis_y + 40, caption_y = legend_y + LEGEND_ROW + 26;
+	unsigned legend_y = axis_y + 40;
+	unsigned caption_y = v->axis ? legend_y + LEGEND_ROW + 26 : axis_y + 8;
 	unsigned height = caption_y + 14;
 
 	tl_buf_printf(b,
@@ -280,8 +284,9 @@ void tl_write_svg(struct tl_buf *b, const struct tl_view *v)
 		}
 	}
 	free(lanes);
-	axis(b, &sc, axis_y);
-	for (int c = 0; c < TL_NUM_CLASSES; c++) {
+	if (v->axis)
+		axis(b, &sc, axis_y);
+	for (int c = 0; v->axis && c < TL_NUM_CLASSES; c++) {
 		bool comm = c >= TL_FIRST_COMM;
 		unsigned x = LEFT + (unsigned)(comm ? c - TL_FIRST_COMM : c) * LEGEND_STEP;
 		unsigned y = legend_y + (comm ? LEGEND_ROW : 0);

@@ -2,8 +2,11 @@
 # SPDX-License-Identifier: MIT
 # tests/compare.sh — passline --compare: one module through the shipped
 # Neuron, XLA and overlap pipelines (conf/compare-*.ini), one table and
-# its JSON; the counts of tests/compare/step.pir worked out by hand;
-# usage errors; a bad pipeline writes nothing.
+# its JSON; the counts and input's peak bytes of tests/compare/step.pir
+# worked out by hand, each pipeline's peak bytes ScheduleEstimate's; the
+# stacked SVG of --compare-svg (structure, scale, a real browser); every
+# strategy honouring pinned collectives, loops and cost-model presets
+# (tests/compare/honours.pir); usage errors; a bad pipeline writes nothing.
 . "$top_srcdir/tests/tap.sh"
 : "${PASSLINE:?}" "${PLUGIN_DIR:?}"
 P="$PASSLINE --plugin-dir $PLUGIN_DIR"
@@ -15,7 +18,7 @@ run $P --compare -p "$C/compare-neuron.ini" -p "$C/compare-xla.ini" \
 	-p "$C/compare-overlap.ini" "$STEP" --stats-json c.json
 expect_status 0 "--compare runs the three shipped pipelines"
 cp "$T/out" table
-head -1 table | grep -q '^pipeline  *collectives  *buckets  *bytes  *step_ns  *comm_ns  *exposed_ns  *pass_ms$'
+head -1 table | grep -q '^pipeline  *collectives  *buckets  *bytes  *step_ns  *comm_ns  *exposed_ns  *peak_bytes  *pass_ms$'
 ok $? "the table has its header"
 row() { # row LABEL: the first four columns of LABEL's row
 	awk -v l="$1" '$1 == l { print $1, $2, $3, $4 }' table
@@ -38,6 +41,21 @@ ok $? "one row per pipeline and one for the input"
 awk 'NR > 1 && !($5 ~ /^[0-9]+$/ && $6 ~ /^[0-9]+$/ && $7 ~ /^[0-9]+$/ && $7 <= $6) { bad = 1 }
 	END { exit bad }' table
 ok $? "step, communication and exposed time are numbers, exposed <= communication"
+# peak live bytes of the input, by hand: the arguments (448 KiB) and the
+# three gathers (512 KiB) live to the return; at %s its operand %u and
+# itself (64 KiB each) too: 1088 KiB
+[ "$(awk '$1 == "(input)" { print $8 }' table)" = 1114112 ]
+ok $? "the input's peak bytes: 1114112, worked out by hand"
+# each pipeline's peak is ScheduleEstimate's peak_bytes of its output
+for name in neuron xla overlap; do
+	$P -p "$C/compare-$name.ini" "$STEP" -o "$name.pir" 2>/dev/null &&
+	$P --passes ScheduleEstimate "$name.pir" -o /dev/null --stats 2>&1 |
+		awk '$2 == "ScheduleEstimate.peak_bytes" { print $1 }' >"$name.peak"
+	[ -s "$name.peak" ] && [ "$(awk -v l=$name '$1 == l { print $8 }' table)" = "$(cat "$name.peak")" ]
+	ok $? "$name: peak_bytes is ScheduleEstimate's for the pipeline's output"
+done
+grep -q '"peak_bytes": 1114112' c.json
+ok $? "--stats-json has the peak bytes"
 grep -q '"pipelines": \[{"name": "neuron", "file": ".*compare-neuron.ini", "collectives": 4, "buckets": 1' c.json
 ok $? "--stats-json names each pipeline with its counts"
 grep -q '"before": {"collectives": 5, "buckets": 0, "bytes": 655360, "step_ns": ' c.json
@@ -49,7 +67,188 @@ awk '{ $NF = ""; print }' "$T/out" >b
 cmp -s a b
 ok $? "the same table on a second run (pass times aside)"
 
+# ---- --compare-svg: the three schedules stacked on one time axis ----
+CHECK="$top_srcdir/tests/timeline_check.py"
+have() { command -v "$1" >/dev/null 2>&1; }
+run $P --compare -p "$C/compare-neuron.ini" -p "$C/compare-xla.ini" \
+	-p "$C/compare-overlap.ini" "$STEP" --compare-svg c.svg --stats-json c2.json
+expect_status 0 "--compare-svg runs"
+awk '{ $NF = ""; print }' "$T/out" >b
+cmp -s a b
+ok $? "the table is the same with the picture"
+if have xmllint; then
+	xmllint --noout c.svg 2>"$T/err"
+	ok $? "xmllint accepts the stacked SVG"
+else
+	skip "xmllint is not installed"
+fi
+if have python3; then
+	python3 "$CHECK" stack c.svg >stack.txt 2>"$T/err"
+	ok $? "the stacked SVG reads back"
+	[ "$(awk '$1 != "axes"' stack.txt | cut -d' ' -f1 | tr '\n' ' ')" = "neuron xla overlap " ]
+	ok $? "one strategy group per pipeline, in order"
+	[ "$(awk '$1 == "axes" { print $2 }' stack.txt)" = 1 ]
+	ok $? "one time axis for the three"
+	# one scale: the longest makespan fills the plot (1040 px), the others
+	# end at makespan / span of it; all share the span
+	awk '$1 != "axes" { want = $2 / $3 * 1040; d = $4 - want; if (d < 0) d = -d
+		if (d > 0.02 || $3 != span0 && span0 != "") bad = 1; span0 = $3 }
+		END { exit bad }' stack.txt
+	ok $? "each strategy's boxes end at its makespan on the shared scale"
+	# the step has one function: the drawn makespan is the table's step_ns
+	for name in neuron xla overlap; do
+		[ "$(awk -v l=$name '$1 == l { print $2 }' stack.txt)" = \
+		  "$(awk -v l=$name '$1 == l { print $5 }' table)" ]
+		ok $? "$name: the drawn makespan is the table's step_ns"
+	done
+	[ "$(awk '$1 != "axes" { print $3 }' stack.txt | sort -u)" = \
+	  "$(awk 'NR > 2 { print $5 }' table | sort -n | tail -1)" ]
+	ok $? "the span is the longest makespan"
+else
+	for k in 1 2 3 4 5 6 7 8; do skip "python3 is not installed"; done
+fi
+grep -q '<text x="120" y="24" font-size="16" font-weight="bold">xla: @step</text>' c.svg &&
+	grep -q '>makespan 35.616 µs, compute 371 ns, communication 35.245 µs, exposed 35.245 µs<' c.svg
+ok $? "each strategy is titled by its pipeline and function, its caption the makespan and exposed time"
+grep -q '"peak_bytes": 1114112' c2.json
+ok $? "--stats-json is written beside the picture"
+run $P --compare -p "$C/compare-neuron.ini" -p "$C/compare-xla.ini" \
+	-p "$C/compare-overlap.ini" "$STEP" --compare-svg c2.svg
+expect_same_file c.svg c2.svg "the same picture on a second run"
+# a name that XML must escape, in the title and the group's attribute
+printf '[pipeline]\nname = caf\303\251 <x> & "y"\n[pass CountOps]\n' >odd.ini
+run $P --compare -p odd.ini "$STEP" --compare-svg odd.svg
+expect_status 0 "--compare-svg with one pipeline of an odd name"
+grep -q 'data-pipeline="café &lt;x&gt; &amp; &quot;y&quot;"' odd.svg &&
+	grep -q '>café &lt;x&gt; &amp; &quot;y&quot;: @step<' odd.svg &&
+	grep -q '>step.pir: 1 pipeline on one time axis<' odd.svg
+ok $? "the name is escaped in the group and the title"
+if have xmllint; then
+	xmllint --noout odd.svg 2>"$T/err"
+	ok $? "xmllint accepts it"
+else
+	skip "xmllint is not installed"
+fi
+# a pipeline that fails: the picture there before stays as it was
+cp c.svg keep.svg
+printf '[pass NoSuchPass]\n' >bad.ini
+run $P --compare -p "$C/compare-xla.ini" -p bad.ini "$STEP" --compare-svg c.svg
+[ "$status" -ne 0 ]
+ok $? "--compare-svg with a pipeline that cannot load fails"
+expect_same_file c.svg keep.svg "and leaves the SVG there untouched"
+# every plugin but Timeline: the pipeline runs, the picture cannot be
+# drawn, and neither the picture nor the JSON is written
+mkdir noplug
+for so in "$PLUGIN_DIR"/*.so; do
+	case "$so" in */Timeline.so) ;; *) cp "$so" noplug/ ;; esac
+done
+run "$PASSLINE" --plugin-dir noplug --compare -p "$C/compare-xla.ini" "$STEP" \
+	--compare-svg new.svg --stats-json new.json
+if [ "$status" -ne 0 ]; then
+	[ ! -e new.svg ] && [ ! -e new.json ] && grep -q "Timeline" "$T/err"
+	ok $? "a picture that cannot be drawn writes neither file, and says why"
+else
+	skip "Timeline is installed where the host finds it"
+fi
+
+# a real browser draws every box where the stacked SVG put it
+render() { # render SVG PNG WIDTH HEIGHT
+	rm -rf chrome
+	timeout 120 chromium --headless --no-sandbox --disable-gpu --disable-quic \
+		--no-first-run --disable-background-networking --disable-component-update \
+		--disable-sync --user-data-dir="$T/chrome" --hide-scrollbars \
+		--force-device-scale-factor=1 --window-size="$3,$4" --screenshot="$2" \
+		"file://$1" >/dev/null 2>&1 && [ -s "$2" ]
+}
+if have chromium && have python3; then
+	h=$(sed -n 's/^<svg [^>]* height="\([0-9]*\)".*/\1/p' keep.svg | head -1)
+	render "$T/keep.svg" c.png 1200 "$h"
+	ok $? "Chromium renders the stacked SVG to a PNG"
+	run python3 "$CHECK" png keep.svg c.png
+	expect_status 0 "every box of the three strategies is where the SVG put it"
+	[ "$(grep -c '^lane ' "$T/out")" -eq 9 ]
+	ok $? "three lanes seen in each of the three strategies"
+else
+	for k in 1 2 3; do skip "chromium or python3 is not installed"; done
+fi
+
+# ---- every strategy honours pinned, loops and the cost model's presets ----
+H="$top_srcdir/tests/compare/honours.pir"
+PINNED='^  %p = all_gather %wp {group_id = "dp", factor = 4, fsdp = true, pinned = true} : bf16\[256,256\]$'
+gathers() { grep -c ' = all_gather\(_start\)\? %' "$1"; }
+for passes in BucketizeCCOp XlaCombineCCOp SplitAsyncCCOp,OverlapBucketCCOp; do
+	$P --passes "$passes" "$H" -o alone.pir 2>/dev/null &&
+		grep -q "$PINNED" alone.pir && [ "$(gathers alone.pir)" -eq 2 ]
+	ok $? "$passes merges the loop body's two gathers and leaves the pinned one as it was"
+done
+run $P --compare -p "$C/compare-neuron.ini" -p "$C/compare-xla.ini" \
+	-p "$C/compare-overlap.ini" "$H"
+expect_status 0 "--compare runs on the loop with a pinned gather"
+cp "$T/out" htable
+for name in neuron xla overlap; do
+	$P -p "$C/compare-$name.ini" "$H" -o "h-$name.pir" 2>/dev/null &&
+		grep -q "$PINNED" "h-$name.pir" && [ "$(gathers "h-$name.pir")" -eq 2 ] &&
+		[ "$(awk -v l=$name '$1 == l { print $2, $3 }' htable)" = "3 1" ]
+	ok $? "$name: one bucket in the loop, the pinned gather left alone"
+	# the loop counted as ScheduleEstimate counts it (3 trips, 4 tests)
+	$P --passes ScheduleEstimate "h-$name.pir" -o /dev/null --stats 2>&1 |
+		awk '$2 == "ScheduleEstimate.makespan_ns" { print $1 }' >want
+	[ -s want ] && [ "$(awk -v l=$name '$1 == l { print $5 }' htable)" = "$(cat want)" ]
+	ok $? "$name: step_ns is ScheduleEstimate's makespan_ns, loops counted"
+done
+# step_ns grows by the same amount with each trip: s(6) - s(3) = 3 (s(4) - s(3)) > 0
+for n in 3 4 6; do
+	sed "s/hlo_constant = \"3\"/hlo_constant = \"$n\"/" "$H" >trips$n.pir
+	$P --compare -p "$C/compare-xla.ini" trips$n.pir | awk '$1 == "xla" { print $5 }' >s$n
+done
+[ "$(cat s4)" -gt "$(cat s3)" ] && [ $(($(cat s6) - $(cat s3))) -eq $((3 * ($(cat s4) - $(cat s3)))) ]
+ok $? "each trip of the loop adds its body and test to step_ns"
+run $P --compare -p "$C/compare-xla.ini" -O XlaCombineCCOp.combine_while_loops=false "$H"
+[ "$(awk '$1 == "xla" { print $2, $3 }' "$T/out")" = "4 0" ]
+ok $? "xla with combine_while_loops = false leaves the loop body alone"
+# a preset: other times, the same as ScheduleEstimate's under it
+run $P --compare -O cost_model.preset=h100 -p "$C/compare-neuron.ini" \
+	-p "$C/compare-xla.ini" -p "$C/compare-overlap.ini" "$H"
+expect_status 0 "--compare under -O cost_model.preset=h100"
+cp "$T/out" h100table
+for name in '(input)' neuron xla overlap; do
+	[ "$(awk -v l="$name" '$1 == l { print $5 }' h100table)" != \
+	  "$(awk -v l="$name" '$1 == l { print $5 }' htable)" ]
+	ok $? "$name: the h100 preset gives another step time than the default"
+done
+for name in neuron xla overlap; do
+	$P --passes ScheduleEstimate -O cost_model.preset=h100 "h-$name.pir" -o /dev/null \
+		--stats 2>&1 | awk '$2 == "ScheduleEstimate.makespan_ns" { print $1 }' >want
+	[ -s want ] && [ "$(awk -v l=$name '$1 == l { print $5 }' h100table)" = "$(cat want)" ]
+	ok $? "$name: under h100, step_ns is ScheduleEstimate's under h100"
+done
+
+# ---- on real steps (HLO_DIR, when present; never copied here) ----
+# the table's step_ns, exposed_ns and peak_bytes are ScheduleEstimate's
+# makespan_ns, exposed_comm_ns and peak_bytes: on a step XLA fused (the
+# computations its kernels run are part of them) and on one it did not
+D=${HLO_DIR:-$top_srcdir/../shared/hlo}/dumps
+printf '[pipeline]\nname = estimate\n[pass ScheduleEstimate]\n' >estimate.ini
+for f in silencelamb-vllm__module_1235.SyncTensorsGraph.2199.sm_8.0_gpu_after_optimizations.hlo \
+	xla-benchmarks__hlo_llama31_70b_bf16_16x8.hlo; do
+	if [ ! -r "$D/$f" ]; then
+		skip "no $f in $D (set HLO_DIR)"
+		continue
+	fi
+	got=$($P --compare -p estimate.ini "$D/$f" | awk '$1 == "estimate" { print $5, $7, $8 }')
+	want=$($P --passes ScheduleEstimate "$D/$f" -o /dev/null --stats 2>&1 |
+		awk '$2 == "ScheduleEstimate.makespan_ns" { m = $1 }
+			$2 == "ScheduleEstimate.exposed_comm_ns" { e = $1 }
+			$2 == "ScheduleEstimate.peak_bytes" { p = $1 } END { print m, e, p }')
+	[ -n "$got" ] && [ "$got" = "$want" ]
+	ok $? "$f: step, exposed and peak as ScheduleEstimate's ($want)"
+done
+
 # usage
+run $P --compare-svg x.svg -p "$C/compare-xla.ini" "$STEP"
+expect_status 2 "--compare-svg without --compare is a usage error"
+run $P --compare --compare-svg - -p "$C/compare-xla.ini" "$STEP"
+expect_status 2 "--compare-svg - is a usage error (the table is on standard output)"
 run $P -p "$C/compare-neuron.ini" -p "$C/compare-xla.ini" "$STEP"
 expect_status 2 "several -p without --compare is a usage error"
 run $P --compare "$STEP"

@@ -141,7 +141,7 @@ EXTRA_DIST += tests/hlo-real.sh
 TESTS += tests/hlo-fusion.sh
 EXTRA_DIST += tests/hlo-fusion.sh
 check-real-hlo: all
-	@$(MAKE) $(AM_MAKEFLAGS) check TESTS='tests/hlo-real.sh tests/xla_combine.sh tests/hlo-fusion.sh' \
+	@$(MAKE) $(AM_MAKEFLAGS) check TESTS='tests/hlo-real.sh tests/xla_combine.sh tests/hlo-fusion.sh tests/compare.sh' \
 		HLO_DIR='$(HLO_DIR)'
 .PHONY: check-real-hlo
 

@@ -154,6 +154,19 @@ else
 fi
 rm -f big.pir o/big.pir
 
+# ---- a shared scale, no axis (the panels passline --compare-svg stacks) ----
+# twice the makespan (2.08 µs) across the plot: the all-reduce at 800 ns
+# for 200 ns, x = 120 + 800 / 4160 * 1040 = 320, width 50
+run $P -p "$D/small.ini" -O Timeline.span_ns=4160 -O Timeline.axis=false "$D/small.pir" \
+	-o o/span.pir
+expect_status 0 "Timeline with span_ns and axis = false runs"
+grep -q '<rect x="320" y="112" width="50" height="28" fill="#76b7b2">' o/small.svg
+ok $? "span_ns: the boxes drawn on the longer scale"
+! grep -q '<line\|>all-gather</text>' o/small.svg && grep -q '>makespan 2.08 µs' o/small.svg
+ok $? "axis = false: no axis, no legend, the caption kept"
+run $P -p "$D/small.ini" -O Timeline.span_ns=1000 "$D/small.pir" -o o/short.pir
+expect_same_file o/small.svg "$D/small.svg" "a span shorter than the makespan is the makespan"
+
 # ---- a real browser ----
 # Chromium renders the SVG at its size; the PNG must show each box's
 # colour at the box's centre, in every lane.

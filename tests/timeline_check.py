@@ -10,7 +10,12 @@
       checks a browser's rendering of the SVG: the picture is not blank,
       and at the centre of every box of the SVG (a rect with a tooltip, at
       least 3 pixels wide) the PNG has the box's colour; prints one line
-      per lane ("lane Y: N boxes seen") and exits 1 on a mismatch.
+      per lane ("lane Y: N boxes seen", Y on the page) and exits 1 on a
+      mismatch. Nested pictures (passline --compare-svg) are placed by
+      their groups' translate() and their svg's x and y.
+  timeline_check.py stack FILE.svg
+      the stacked picture of passline --compare-svg: per strategy its
+      name, makespan, span and where its last box ends; the number of axes.
 Only the standard library: json, zlib, xml.etree.
 """
 import json
@@ -97,6 +102,52 @@ def colour(hexa):
     return tuple(int(hexa[k:k + 2], 16) for k in (1, 3, 5))
 
 
+def offset(e):
+    """What e moves its children by: translate(X,Y) of a group, x and y of
+    a nested svg."""
+    t = e.get("transform", "")
+    if t.startswith("translate(") and t.endswith(")"):
+        parts = t[len("translate("):-1].replace(",", " ").split()
+        return float(parts[0]), float(parts[1]) if len(parts) > 1 else 0.0
+    if e.tag == SVG + "svg":
+        return float(e.get("x", 0)), float(e.get("y", 0))
+    return 0.0, 0.0
+
+
+def placed_rects(e, dx=0.0, dy=0.0, top=True):
+    """Every rect under e with where it lands on the page (the stacked
+    pictures of passline --compare-svg nest one svg per strategy)."""
+    for c in e:
+        if c.tag == SVG + "rect":
+            yield c, dx, dy
+        else:
+            ox, oy = offset(c)
+            yield from placed_rects(c, dx + ox, dy + oy, False)
+
+
+def stack(svg_path):
+    """The structure of passline --compare-svg's picture: one line per
+    strategy, "NAME makespan span right", right the end of its last box
+    (pixels from the plot's left edge); then "axes N", the time axes."""
+    root = ET.parse(svg_path).getroot()
+    axes = 0
+    for g in root.findall(SVG + "g"):
+        assert g.get("class") == "strategy", g.attrib
+        inner = g.findall(SVG + "svg")
+        assert len(inner) == 1, "one picture per strategy"
+        right = 0.0
+        for r, _, _ in placed_rects(inner[0]):
+            if r.find(SVG + "title") is not None:
+                right = max(right, float(r.get("x")) + float(r.get("width")) - 120)
+        print(g.get("data-pipeline"), g.get("data-makespan-ns"), g.get("data-span-ns"),
+              "%.2f" % right)
+    for line in root.iter(SVG + "line"):
+        if line.get("x1") == "120" and line.get("x2") == "1160" and \
+                line.get("y1") == line.get("y2"):
+            axes += 1
+    print("axes", axes)
+
+
 def png(svg_path, png_path):
     root = ET.parse(svg_path).getroot()
     width, height, rows = read_png(png_path)
@@ -109,10 +160,10 @@ def png(svg_path, png_path):
         print("blank picture: %d white pixels, %d colours" % (white, len(colours)))
         bad += 1
     lanes = {}
-    for r in root.iter(SVG + "rect"):
+    for r, dx, dy in placed_rects(root):
         if r.find(SVG + "title") is None:
             continue
-        x, y = float(r.get("x")), float(r.get("y"))
+        x, y = float(r.get("x")) + dx, float(r.get("y")) + dy
         w, h = float(r.get("width")), float(r.get("height"))
         if w < 3:
             continue
@@ -135,7 +186,9 @@ if __name__ == "__main__":
         except (AssertionError, KeyError, ValueError, TypeError) as e:
             print("bad trace:", repr(e))
             sys.exit(1)
+    elif len(sys.argv) == 3 and sys.argv[1] == "stack":
+        stack(sys.argv[2])
     elif len(sys.argv) == 4 and sys.argv[1] == "png":
         sys.exit(png(sys.argv[2], sys.argv[3]))
     else:
-        sys.exit("usage: timeline_check.py trace FILE | png SVG PNG")
+        sys.exit("usage: timeline_check.py trace FILE | stack SVG | png SVG PNG")
