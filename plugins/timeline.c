@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "executions.h"
 #include "pass_end.h"
 
 const struct tl_class_info tl_classes[TL_NUM_CLASSES] = {
@@ -20,6 +21,7 @@ const struct tl_class_info tl_classes[TL_NUM_CLASSES] = {
 	[TL_REDUCE_SCATTER] = {"reduce_scatter", "reduce-scatter", "#b07aa1"},
 	[TL_ALL_REDUCE] = {"all_reduce", "all-reduce", "#76b7b2"},
 	[TL_EXPOSED] = {"exposed", "exposed wait", "#e15759"},
+	[TL_SPAN] = {"span", "loop / call", "#edc948"},
 };
 
 enum tl_class tl_class_of(const pl_inst *inst)
@@ -289,8 +291,10 @@ static const pl_option_decl timeline_options[] = {
 	PL_OPTION_STRING("trace", "",
 	                 "Chrome trace-event JSON file to write (empty: none)."),
 	PL_OPTION_STRING("function", "",
-	                 "The function to draw (empty: the one with the largest makespan)."),
+	                 "The function to draw (empty: the entry with its loops and calls, in a "
+	                 "module without one the function with the largest makespan)."),
 	PL_OPTION_STRING("title", "", "The picture's title (empty: the function's name)."),
+	EXECUTIONS_OPTION,
 	PL_OPTION_END
 };
 
@@ -344,6 +348,62 @@ static int write_one(pl_pass_ctx *ctx, const char *name, const struct tl_view *v
 	return rc;
 }
 
+/* The title: the option, else "@NAME" (NULL when out of memory). */
+static char *title_of(const char *title, const pl_func *f)
+{
+	const char *src = *title ? title : pl_func_name(f);
+	size_t n = strlen(src) + 2;
+	char *t = malloc(n);
+	if (t)
+		snprintf(t, n, "%s%s", *title ? "" : "@", src);
+	return t;
+}
+
+static int write_both(pl_pass_ctx *ctx, const struct tl_view *v, const char *svg,
+                      const char *trace, int *written_rc)
+{
+	int rc = *written_rc = write_one(ctx, svg, v, tl_write_svg);
+	if (rc == PL_OK)
+		rc = *written_rc = write_one(ctx, trace, v, tl_write_trace);
+	return rc;
+}
+
+/* A whole step: root (the function option, else the entry) with what its
+ * loops, calls and conditionals run, as the step simulates it. */
+static int draw_step(pl_pass_ctx *ctx, pl_module *m, const pl_callgraph *cg,
+                     const char *function, const char *title, const char *svg,
+                     const char *trace)
+{
+	const pl_func *root = pl_callgraph_entry(cg), *failed = NULL;
+	if (*function) {
+		const char *name = function[0] == '@' ? function + 1 : function;
+		if (!(root = pl_module_find_func(m, name))) {
+			pl_ctx_error(ctx, NULL, "no function @%s in the module", name);
+			return PL_ENOTFOUND;
+		}
+	}
+	struct tl_step st = {0};
+	int rc = tl_step_build(&st, cg, root, pl_ctx_cost_model(ctx), &failed), written_rc = 0;
+	bool explained = false;
+	char *t = rc ? NULL : title_of(title, root);
+	if (rc == PL_OK && !t)
+		rc = PL_ENOMEM;
+	if (rc == PL_OK) {
+		struct tl_view v = {st.parts[0].s, pl_func_name(root), t, &st};
+		rc = write_both(ctx, &v, svg, trace, &written_rc);
+	} else if (failed && rc != PL_ENOMEM) {
+		pl_ctx_error(ctx, pl_func_first_inst(failed), "cannot simulate @%s in the step: %s",
+		             pl_func_name(failed),
+		             rc == PL_EOVERFLOW ? "longer than 2^64 - 1 ns" : pl_status_string(rc));
+		explained = true;
+	}
+	free(t);
+	tl_step_free(&st);
+	if (explained || (rc == PL_EINVAL && written_rc == PL_EINVAL))
+		return rc; /* already explained */
+	return pass_end_report(ctx, rc, "simulate the step");
+}
+
 static int timeline_run(pl_pass_ctx *ctx, void *state, pl_module *m)
 {
 	(void)state;
@@ -355,6 +415,15 @@ static int timeline_run(pl_pass_ctx *ctx, void *state, pl_module *m)
 	int prc = pl_module_prepare_counts(m); /* each pair counted once */
 	if (prc)
 		return pass_end_report(ctx, prc, "count");
+	pl_callgraph *cg = NULL;
+	if ((prc = executions_graph(ctx, m, &cg)))
+		return prc;
+	if (pl_callgraph_entry(cg)) {
+		prc = draw_step(ctx, m, cg, function, title, svg, trace);
+		pl_callgraph_free(cg);
+		return prc;
+	}
+	pl_callgraph_free(cg); /* no entry: one function, as it runs once */
 	pl_schedule *s;
 	const pl_func *f;
 	int rc = pick(ctx, m, function, &s, &f), written_rc = PL_OK;
@@ -365,20 +434,10 @@ static int timeline_run(pl_pass_ctx *ctx, void *state, pl_module *m)
 		return PL_OK;
 	}
 	if (rc == PL_OK) {
-		char *deftitle = NULL;
-		if (!*title) {
-			size_t n = strlen(pl_func_name(f)) + 2;
-			deftitle = malloc(n);
-			if (deftitle)
-				snprintf(deftitle, n, "@%s", pl_func_name(f));
-		}
-		struct tl_view v = {s, pl_func_name(f), *title ? title : deftitle};
-		rc = v.title ? PL_OK : PL_ENOMEM;
-		if (rc == PL_OK)
-			rc = written_rc = write_one(ctx, svg, &v, tl_write_svg);
-		if (rc == PL_OK)
-			rc = written_rc = write_one(ctx, trace, &v, tl_write_trace);
-		free(deftitle);
+		char *t = title_of(title, f);
+		struct tl_view v = {s, pl_func_name(f), t, NULL};
+		rc = t ? write_both(ctx, &v, svg, trace, &written_rc) : PL_ENOMEM;
+		free(t);
 	}
 	pl_schedule_free(s);
 	if (rc == PL_EINVAL && written_rc == PL_EINVAL)
@@ -389,8 +448,9 @@ static int timeline_run(pl_pass_ctx *ctx, void *state, pl_module *m)
 static const pl_pass_desc timeline_pass = {
 	PL_PASS_DESC_INIT,
 	.name = "Timeline",
-	.summary = "Draws the simulated schedule of a function as SVG and as a Chrome "
-	           "trace (changes nothing).",
+	.summary = "Draws the simulated schedule of a whole step (the entry, each loop, call "
+	           "and conditional a span with what it runs drawn once below) or of a "
+	           "function, as SVG and as a Chrome trace (changes nothing).",
 	.options = timeline_options,
 	.run = timeline_run,
 };

@@ -21,6 +21,7 @@ enum tl_class {
 	TL_REDUCE_SCATTER,
 	TL_ALL_REDUCE,
 	TL_EXPOSED,        /* the compute stream waiting for communication */
+	TL_SPAN,           /* a loop, call or conditional of a whole step's picture */
 	TL_NONE,           /* dones, return: nothing of their own to draw */
 	TL_NUM_CLASSES = TL_NONE
 };
@@ -34,11 +35,53 @@ extern const struct tl_class_info tl_classes[TL_NUM_CLASSES];
 
 enum tl_class tl_class_of(const pl_inst *inst);
 
-/* The picture's input: one function's schedule and its captions. */
+/* The classes a picture of one function has (no spans). */
+#define TL_PLAIN_CLASSES TL_SPAN
+
+/* A calling instruction a whole step's picture draws as one span. */
+struct tl_span {
+	size_t row;        /* in its part's schedule */
+	char *label;       /* "@body ×3", "@f", "@then | @else" */
+	bool loop;
+	uint64_t trips;    /* a loop's */
+	uint64_t body_ns, cond_ns; /* a loop's, per iteration */
+	const pl_inst *inst;
+};
+
+/* One function of a whole step's picture: the root, or a callee drawn once
+ * below the span that runs it, on its own time axis (one run). */
+struct tl_part {
+	const pl_func *f;
+	pl_schedule *s;    /* pl_callgraph_schedule_new */
+	char *heading;     /* what it is a run of; NULL for the root */
+	char *thread;      /* the trace's name for its compute track */
+	size_t depth;      /* 0 for the root */
+	size_t end;        /* the parts after it up to end are drawn inside it */
+	uint64_t offset_ns; /* where the trace puts its first run */
+	struct tl_span *spans; /* in row order */
+	size_t nspans;
+	uint64_t spans_ns; /* the spans' time together */
+};
+
+/* The parts of a whole step in drawing order (each part before the parts
+ * inside it), built from the call graph. */
+struct tl_step {
+	struct tl_part *parts;
+	size_t n, cap;
+};
+/* PL_OK, or an error (st then holds what was built: free it) with *failed
+ * the function whose simulation failed, or NULL. */
+int tl_step_build(struct tl_step *st, const pl_callgraph *cg, const pl_func *root,
+                  const pl_cost_model *cm, const pl_func **failed);
+void tl_step_free(struct tl_step *st);
+
+/* The picture's input: one function's schedule and its captions; for a
+ * whole step (step non-NULL) the parts, s the root's. */
 struct tl_view {
 	const pl_schedule *s;
 	const char *func;  /* the function's name */
 	const char *title;
+	const struct tl_step *step;
 };
 
 /* Text that grows; a failed allocation sticks (failed) and later appends

@@ -73,6 +73,7 @@ struct lane {
 	/* the first pending box, drawn as itself when it stays alone */
 	const pl_inst *inst;
 	enum tl_class cls;
+	const struct tl_span *span;
 };
 
 struct scale {
@@ -96,8 +97,40 @@ static void rect(struct lane *l, uint64_t x0, uint64_t x1, const char *fill)
 	tl_buf_printf(&l->out, "\" height=\"%d\" fill=\"%s\"><title>", LANE_H, fill);
 }
 
+/* A span's tooltip: what it runs, how often, and its time. */
+static void span_title(struct tl_buf *b, const struct tl_span *sp, uint64_t ns)
+{
+	tl_buf_xml(b, sp->label);
+	if (sp->loop) {
+		tl_buf_printf(b, " = %llu × (", (unsigned long long)sp->trips);
+		duration(b, sp->body_ns);
+		TL_PUTS(b, " body + ");
+		duration(b, sp->cond_ns);
+		TL_PUTS(b, " condition) + ");
+		duration(b, sp->cond_ns);
+	}
+	TL_PUTS(b, ", ");
+	duration(b, ns);
+}
+
+/* A span's label inside its box, in its left half (the box's colour
+ * stays at its centre) or not at all: about 7 pixels a letter. */
+static void span_label(struct lane *l, uint64_t x0, uint64_t x1, const struct tl_span *sp)
+{
+	size_t letters = 0;
+	for (const char *c = sp->label; *c; c++)
+		letters += ((unsigned char)*c & 0xC0) != 0x80;
+	if ((x1 - x0) / 100 < 2 * (letters * 7 + 8))
+		return;
+	TL_PUTS(&l->out, "<text x=\"");
+	px(&l->out, x0 + 400);
+	tl_buf_printf(&l->out, "\" y=\"%u\" fill=\"#333\">", l->top + 18);
+	tl_buf_xml(&l->out, sp->label);
+	TL_PUTS(&l->out, "</text>\n");
+}
+
 static void box(struct lane *l, uint64_t x0, uint64_t x1, const pl_inst *inst,
-                enum tl_class cls, uint64_t ns)
+                enum tl_class cls, uint64_t ns, const struct tl_span *span)
 {
 	rect(l, x0, x1, tl_classes[cls].colour);
 	struct tl_buf *b = &l->out;
@@ -109,8 +142,13 @@ static void box(struct lane *l, uint64_t x0, uint64_t x1, const pl_inst *inst,
 	}
 	tl_buf_xml(b, pl_inst_opname(inst));
 	TL_PUTS(b, ", ");
-	duration(b, ns);
+	if (span)
+		span_title(b, span, ns);
+	else
+		duration(b, ns);
 	TL_PUTS(b, "</title></rect>\n");
+	if (span)
+		span_label(l, x0, x1, span);
 }
 
 static void flush(struct lane *l)
@@ -119,7 +157,7 @@ static void flush(struct lane *l)
 		return;
 	l->pending = false;
 	if (l->count == 1) {
-		box(l, l->x0, l->x1, l->inst, l->cls, l->t1 - l->t0);
+		box(l, l->x0, l->x1, l->inst, l->cls, l->t1 - l->t0, l->span);
 		return;
 	}
 	int best = 0;
@@ -135,14 +173,14 @@ static void flush(struct lane *l)
 
 /* [t0, t1) of inst on lane l, drawn in class cls. */
 static void add(struct lane *l, const struct scale *sc, const pl_inst *inst,
-                enum tl_class cls, uint64_t t0, uint64_t t1)
+                enum tl_class cls, uint64_t t0, uint64_t t1, const struct tl_span *span)
 {
 	if (t1 <= t0)
 		return;
 	uint64_t x0 = x_of(sc, t0), x1 = x_of(sc, t1);
 	if (x1 - x0 >= 100) {
 		flush(l);
-		box(l, x0, x1, inst, cls, t1 - t0);
+		box(l, x0, x1, inst, cls, t1 - t0, span);
 		return;
 	}
 	if (l->pending && x0 < l->x0 + 100) {
@@ -154,7 +192,8 @@ static void add(struct lane *l, const struct scale *sc, const pl_inst *inst,
 	}
 	flush(l);
 	*l = (struct lane){.out = l->out, .top = l->top, .pending = true, .x0 = x0, .x1 = x1,
-	                   .t0 = t0, .t1 = t1, .count = 1, .inst = inst, .cls = cls};
+	                   .t0 = t0, .t1 = t1, .count = 1, .inst = inst, .cls = cls,
+	                   .span = span};
 	l->ns[cls] = t1 - t0;
 }
 
@@ -217,10 +256,12 @@ static void axis(struct tl_buf *b, const struct scale *sc, unsigned y)
 	}
 }
 
-void tl_write_svg(struct tl_buf *b, const struct tl_view *v)
+/* The lanes of schedule s from y = top (labels, boxes; a row of spans
+ * drawn as its span), into b; the axis below them. Returns the axis' y. */
+static unsigned draw_lanes(struct tl_buf *b, const pl_schedule *s, unsigned top,
+                           const struct tl_span *spans, size_t nspans)
 {
-	const pl_schedule *s = v->s;
-	size_t ngroups = pl_schedule_num_groups(s), nlanes = ngroups + 1;
+	size_t ngroups = pl_schedule_num_groups(s), nlanes = ngroups + 1, next = 0;
 	struct scale sc = {pl_schedule_makespan_ns(s)};
 	if (!sc.span)
 		sc.span = 1;
@@ -230,35 +271,24 @@ void tl_write_svg(struct tl_buf *b, const struct tl_view *v)
 	struct lane *lanes = calloc(nlanes + 1, sizeof *lanes);
 	if (!lanes) {
 		b->failed = true;
-		return;
+		return top;
 	}
 	for (size_t k = 0; k < nlanes; k++)
-		lanes[k].top = LANE_TOP + (unsigned)k * PITCH;
-	lanes[nlanes].top = LANE_TOP;
+		lanes[k].top = top + (unsigned)k * PITCH;
+	lanes[nlanes].top = top;
 	for (size_t i = 0; i < pl_schedule_num_insts(s); i++) {
 		const pl_inst *inst = pl_schedule_inst(s, i);
 		uint64_t t0 = pl_schedule_begin_ns(s, i), t1 = pl_schedule_end_ns(s, i);
 		uint64_t exposed = pl_schedule_inst_exposed_ns(s, i);
 		size_t lane = pl_schedule_lane(s, i);
-		enum tl_class cls = tl_class_of(inst);
+		const struct tl_span *span = next < nspans && spans[next].row == i ? &spans[next++]
+		                                                                    : NULL;
+		enum tl_class cls = span ? TL_SPAN : tl_class_of(inst);
 		if (cls != TL_NONE)
-			add(&lanes[lane], &sc, inst, cls, t0, t1);
+			add(&lanes[lane], &sc, inst, cls, t0, t1, span);
 		if (exposed)
-			add(&lanes[nlanes], &sc, inst, TL_EXPOSED, t1 - exposed, t1);
+			add(&lanes[nlanes], &sc, inst, TL_EXPOSED, t1 - exposed, t1, NULL);
 	}
-	unsigned axis_y = LANE_TOP + (unsigned)nlanes * PITCH;
-	unsigned legend_y = axis_y + 40, caption_y = legend_y + 26, height = caption_y + 14;
-
-	tl_buf_printf(b,
-	              "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-	              "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%u\" "
-	              "viewBox=\"0 0 %d %u\" font-family=\"sans-serif\" font-size=\"12\" "
-	              "shape-rendering=\"crispEdges\">\n",
-	              WIDTH, height, WIDTH, height);
-	tl_buf_printf(b, "<rect width=\"%d\" height=\"%u\" fill=\"#ffffff\"/>\n", WIDTH, height);
-	tl_buf_printf(b, "<text x=\"%d\" y=\"24\" font-size=\"16\" font-weight=\"bold\">", LEFT);
-	tl_buf_xml(b, v->title);
-	TL_PUTS(b, "</text>\n");
 	for (size_t k = 0; k < nlanes; k++) {
 		struct lane *l = &lanes[k];
 		flush(l);
@@ -276,8 +306,28 @@ void tl_write_svg(struct tl_buf *b, const struct tl_view *v)
 		}
 	}
 	free(lanes);
+	unsigned axis_y = top + (unsigned)nlanes * PITCH;
 	axis(b, &sc, axis_y);
-	for (int c = 0; c < TL_NUM_CLASSES; c++) {
+	return axis_y;
+}
+
+static void header(struct tl_buf *b, unsigned height, const char *title)
+{
+	tl_buf_printf(b,
+	              "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+	              "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%u\" "
+	              "viewBox=\"0 0 %d %u\" font-family=\"sans-serif\" font-size=\"12\" "
+	              "shape-rendering=\"crispEdges\">\n",
+	              WIDTH, height, WIDTH, height);
+	tl_buf_printf(b, "<rect width=\"%d\" height=\"%u\" fill=\"#ffffff\"/>\n", WIDTH, height);
+	tl_buf_printf(b, "<text x=\"%d\" y=\"24\" font-size=\"16\" font-weight=\"bold\">", LEFT);
+	tl_buf_xml(b, title);
+	TL_PUTS(b, "</text>\n");
+}
+
+static void legend(struct tl_buf *b, unsigned legend_y, int nclasses)
+{
+	for (int c = 0; c < nclasses; c++) {
 		unsigned x = LEFT + (unsigned)c * LEGEND_STEP;
 		tl_buf_printf(b,
 		              "<rect x=\"%u\" y=\"%u\" width=\"12\" height=\"12\" fill=\"%s\"/>"
@@ -285,7 +335,12 @@ void tl_write_svg(struct tl_buf *b, const struct tl_view *v)
 		              x, legend_y - 10, tl_classes[c].colour, x + 18, legend_y,
 		              tl_classes[c].legend);
 	}
-	tl_buf_printf(b, "<text x=\"%d\" y=\"%u\">makespan ", LEFT, caption_y);
+}
+
+/* "makespan M, compute C, communication W, exposed E" of s. */
+static void totals(struct tl_buf *b, const pl_schedule *s)
+{
+	TL_PUTS(b, "makespan ");
 	duration(b, pl_schedule_makespan_ns(s));
 	TL_PUTS(b, ", compute ");
 	duration(b, pl_schedule_compute_ns(s));
@@ -293,5 +348,118 @@ void tl_write_svg(struct tl_buf *b, const struct tl_view *v)
 	duration(b, pl_schedule_comm_ns(s));
 	TL_PUTS(b, ", exposed ");
 	duration(b, pl_schedule_exposed_ns(s));
+}
+
+static void write_function(struct tl_buf *b, const struct tl_view *v)
+{
+	const pl_schedule *s = v->s;
+	struct tl_buf body = {0};
+	unsigned axis_y = draw_lanes(&body, s, LANE_TOP, NULL, 0);
+	unsigned legend_y = axis_y + 40, caption_y = legend_y + 26, height = caption_y + 14;
+	header(b, height, v->title);
+	tl_buf_put(b, body.data ? body.data : "", body.len);
+	if (body.failed)
+		b->failed = true;
+	tl_buf_free(&body);
+	legend(b, legend_y, TL_PLAIN_CLASSES);
+	tl_buf_printf(b, "<text x=\"%d\" y=\"%u\">", LEFT, caption_y);
+	totals(b, s);
 	TL_PUTS(b, "</text>\n</svg>\n");
+}
+
+/* ---- a whole step ---- */
+
+enum {
+	HEAD_H = 26,   /* a part's heading above its lanes */
+	CAPTION_GAP = 36, /* axis to the part's caption */
+	PART_GAP = 22,  /* caption to the next part */
+	BAR_X = 8,     /* the bars that show what is inside what */
+	BAR_STEP = 10
+};
+
+/* Part p's caption: its own totals, the time of its spans apart. */
+static void part_caption(struct tl_buf *b, const struct tl_part *p, unsigned y)
+{
+	const pl_schedule *s = p->s;
+	tl_buf_printf(b, "<text x=\"%d\" y=\"%u\">%s ", LEFT, y,
+	              p->depth ? "one run:" : "the step:");
+	duration(b, pl_schedule_makespan_ns(s));
+	TL_PUTS(b, "; compute ");
+	duration(b, pl_schedule_compute_ns(s) - p->spans_ns);
+	if (p->nspans) {
+		TL_PUTS(b, ", loops and calls ");
+		duration(b, p->spans_ns);
+	}
+	TL_PUTS(b, ", communication ");
+	duration(b, pl_schedule_comm_ns(s));
+	TL_PUTS(b, ", exposed ");
+	duration(b, pl_schedule_exposed_ns(s));
+	TL_PUTS(b, "</text>\n");
+}
+
+/* Parts from..to drawn from y down; *tops gets each part's top. Returns
+ * the y below them. */
+static unsigned draw_parts(struct tl_buf *b, const struct tl_step *st, unsigned y,
+                           unsigned *tops)
+{
+	for (size_t k = 0; k < st->n; k++) {
+		const struct tl_part *p = &st->parts[k];
+		tops[k] = y;
+		if (p->heading) {
+			tl_buf_printf(b, "<text x=\"%d\" y=\"%u\" font-weight=\"bold\">", LEFT,
+			              y + 16);
+			tl_buf_xml(b, p->heading);
+			TL_PUTS(b, "</text>\n");
+			y += HEAD_H;
+		}
+		unsigned axis_y = draw_lanes(b, p->s, y, p->spans, p->nspans);
+		part_caption(b, p, axis_y + CAPTION_GAP);
+		y = axis_y + CAPTION_GAP + PART_GAP;
+	}
+	return y;
+}
+
+/* A bar left of each part inside another, from its top to the end of
+ * the parts inside it, further right the deeper it is. */
+static void bars(struct tl_buf *b, const struct tl_step *st, const unsigned *tops,
+                 unsigned bottom)
+{
+	for (size_t k = 1; k < st->n; k++) {
+		const struct tl_part *p = &st->parts[k];
+		unsigned end = p->end < st->n ? tops[p->end] - PART_GAP / 2 : bottom;
+		tl_buf_printf(b, "<rect x=\"%u\" y=\"%u\" width=\"3\" height=\"%u\" "
+		                 "fill=\"#edc948\"/>\n",
+		              BAR_X + (unsigned)(p->depth - 1) * BAR_STEP, tops[k],
+		              end - tops[k]);
+	}
+}
+
+static void write_step(struct tl_buf *b, const struct tl_view *v)
+{
+	const struct tl_step *st = v->step;
+	struct tl_buf body = {0};
+	unsigned *tops = calloc(st->n, sizeof *tops);
+	if (!tops) {
+		b->failed = true;
+		return;
+	}
+	unsigned bottom = draw_parts(&body, st, LANE_TOP, tops);
+	unsigned legend_y = bottom + 4, height = legend_y + 14;
+	header(b, height, v->title);
+	bars(b, st, tops, bottom - PART_GAP);
+	tl_buf_put(b, body.data ? body.data : "", body.len);
+	if (body.failed)
+		b->failed = true;
+	tl_buf_free(&body);
+	free(tops);
+	legend(b, legend_y, TL_NUM_CLASSES);
+	TL_PUTS(b, "</svg>\n");
+}
+
+void tl_write_svg(struct tl_buf *b, const struct tl_view *v)
+{
+	if (v->step)
+		write_step(b, v);
+	else
+		write_function(b, v);
 }

@@ -785,8 +785,10 @@ static int step_of(struct step *st, size_t f, int depth)
 	return rc;
 }
 
-int pl_callgraph_step_ns(const pl_callgraph *cg, const pl_func *f, const pl_cost_model *cm,
-                         uint64_t *out)
+/* The callees' times of function fi, then fi simulated with them: its
+ * time (rows NULL) or its schedule with rows (*rows). */
+static int step_run(const pl_callgraph *cg, const pl_func *f, const pl_cost_model *cm,
+                    uint64_t *out, pl_schedule **rows)
 {
 	long fi = fn_index(cg, f);
 	if (fi < 0)
@@ -802,11 +804,30 @@ int pl_callgraph_step_ns(const pl_callgraph *cg, const pl_func *f, const pl_cost
 		for (size_t i = 0; i < cg->nfns; i++)
 			st.site_first[i + 1] += st.site_first[i];
 		rc = step_of(&st, (size_t)fi, 0);
-		if (rc == PL_OK)
+		if (rc == PL_OK && out)
 			*out = st.time[fi];
+		if (rc == PL_OK && rows) {
+			/* the callees are done: f once more, with rows */
+			st.cursor = st.site_first[fi];
+			st.end = st.site_first[fi + 1];
+			rc = pl_schedule_new_hooked_(rows, f, cm, call_time, &st);
+		}
 	}
 	free(st.time);
 	free(st.done);
 	free(st.site_first);
 	return rc;
+}
+
+int pl_callgraph_step_ns(const pl_callgraph *cg, const pl_func *f, const pl_cost_model *cm,
+                         uint64_t *out)
+{
+	return step_run(cg, f, cm, out, NULL);
+}
+
+int pl_callgraph_schedule_new(pl_schedule **out, const pl_callgraph *cg, const pl_func *f,
+                              const pl_cost_model *cm)
+{
+	*out = NULL;
+	return step_run(cg, f, cm, NULL, out);
 }

@@ -124,6 +124,15 @@ PL_API const char *pl_callgraph_loop_name(const pl_callgraph *cg, size_t i);
 PL_API int pl_callgraph_step_ns(const pl_callgraph *cg, const pl_func *f,
                                 const pl_cost_model *cm, uint64_t *out);
 
+/* The schedule of one execution of f as pl_callgraph_step_ns simulates it:
+ * the rows of pl_schedule_new, the row of each calling instruction
+ * spanning the time of what it runs; its makespan is f's step time. For
+ * a picture of a whole step. PL_OK and *out (free with pl_schedule_free);
+ * else *out is NULL and the errors of pl_callgraph_step_ns. Linear in the
+ * instructions f reaches. */
+PL_API int pl_callgraph_schedule_new(pl_schedule **out, const pl_callgraph *cg,
+                                     const pl_func *f, const pl_cost_model *cm);
+
 #ifdef __cplusplus
 }
 #endif
