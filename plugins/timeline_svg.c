@@ -327,8 +327,10 @@ static void header(struct tl_buf *b, unsigned height, const char *title)
 
 static void legend(struct tl_buf *b, unsigned legend_y, int nclasses)
 {
+	/* a picture with spans has one more class: closer, within the plot */
+	unsigned step = nclasses > TL_PLAIN_CLASSES ? PLOT / TL_NUM_CLASSES : LEGEND_STEP;
 	for (int c = 0; c < nclasses; c++) {
-		unsigned x = LEFT + (unsigned)c * LEGEND_STEP;
+		unsigned x = LEFT + (unsigned)c * step;
 		tl_buf_printf(b,
 		              "<rect x=\"%u\" y=\"%u\" width=\"12\" height=\"12\" fill=\"%s\"/>"
 		              "<text x=\"%u\" y=\"%u\">%s</text>\n",

@@ -21,7 +21,7 @@ import zlib
 
 SVG = "{http://www.w3.org/2000/svg}"
 CLASSES = ("contract", "load_store", "compute", "all_gather", "reduce_scatter", "all_reduce",
-           "exposed", "done")
+           "exposed", "span", "done")
 
 
 def trace(path):
