@@ -68,6 +68,7 @@ struct tl_part {
 struct tl_step {
 	struct tl_part *parts;
 	size_t n, cap;
+	bool whole; /* the root is the entry: its run is the whole step */
 };
 /* PL_OK, or an error (st then holds what was built: free it) with *failed
  * the function whose simulation failed, or NULL. */

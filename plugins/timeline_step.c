@@ -235,6 +235,7 @@ int tl_step_build(struct tl_step *st, const pl_callgraph *cg, const pl_func *roo
 	struct builder bd = {.st = st, .cg = cg, .cm = cm, .failed = failed};
 	size_t ri;
 	*failed = NULL;
+	st->whole = root == pl_callgraph_entry(cg);
 	int rc = index_graph(&bd);
 	if (rc == PL_OK && (rc = add_part(&bd, root, 0, &ri)) == PL_OK)
 		rc = expand(&bd, ri);

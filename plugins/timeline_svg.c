@@ -380,11 +380,11 @@ enum {
 };
 
 /* Part p's caption: its own totals, the time of its spans apart. */
-static void part_caption(struct tl_buf *b, const struct tl_part *p, unsigned y)
+static void part_caption(struct tl_buf *b, const struct tl_part *p, bool whole, unsigned y)
 {
 	const pl_schedule *s = p->s;
 	tl_buf_printf(b, "<text x=\"%d\" y=\"%u\">%s ", LEFT, y,
-	              p->depth ? "one run:" : "the step:");
+	              p->depth || !whole ? "one run:" : "the step:");
 	duration(b, pl_schedule_makespan_ns(s));
 	TL_PUTS(b, "; compute ");
 	duration(b, pl_schedule_compute_ns(s) - p->spans_ns);
@@ -415,7 +415,7 @@ static unsigned draw_parts(struct tl_buf *b, const struct tl_step *st, unsigned 
 			y += HEAD_H;
 		}
 		unsigned axis_y = draw_lanes(b, p->s, y, p->spans, p->nspans);
-		part_caption(b, p, axis_y + CAPTION_GAP);
+		part_caption(b, p, st->whole, axis_y + CAPTION_GAP);
 		y = axis_y + CAPTION_GAP + PART_GAP;
 	}
 	return y;

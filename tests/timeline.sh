@@ -153,7 +153,7 @@ ok $? "function= draws that function with what its loops and calls run"
 
 if have chromium && have python3; then
 	cp "$D/nested.svg" nested.svg
-	render "$T/nested.svg" nested.png 1200 548
+	render "$T/nested.svg" nested.png 1200 788
 	run python3 "$CHECK" png nested.svg nested.png
 	expect_status 0 "Chromium draws every box and span of the nested step where the SVG put it"
 else
