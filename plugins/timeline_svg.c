@@ -113,18 +113,18 @@ static void span_title(struct tl_buf *b, const struct tl_span *sp, uint64_t ns)
 	duration(b, ns);
 }
 
-/* A span's label inside its box, in its left half (the box's colour
- * stays at its centre) or not at all: about 7 pixels a letter. */
+/* A span's label inside its box, small, in its upper half (the box's
+ * colour stays at its centre), when it fits: about 6 pixels a letter. */
 static void span_label(struct lane *l, uint64_t x0, uint64_t x1, const struct tl_span *sp)
 {
 	size_t letters = 0;
 	for (const char *c = sp->label; *c; c++)
 		letters += ((unsigned char)*c & 0xC0) != 0x80;
-	if ((x1 - x0) / 100 < 2 * (letters * 7 + 8))
+	if ((x1 - x0) / 100 < letters * 6 + 8)
 		return;
 	TL_PUTS(&l->out, "<text x=\"");
 	px(&l->out, x0 + 400);
-	tl_buf_printf(&l->out, "\" y=\"%u\" fill=\"#333\">", l->top + 18);
+	tl_buf_printf(&l->out, "\" y=\"%u\" font-size=\"10\" fill=\"#333\">", l->top + 11);
 	tl_buf_xml(&l->out, sp->label);
 	TL_PUTS(&l->out, "</text>\n");
 }
