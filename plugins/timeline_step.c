@@ -129,9 +129,10 @@ static int loop_span(struct builder *bd, size_t pi, struct tl_span *sp, size_t f
 	const char *lname = li ? pl_callgraph_loop_name(cg, (uintptr_t)li - 1) : "?";
 	sp->loop = true;
 	sp->trips = li ? pl_callgraph_loop_trips(cg, (uintptr_t)li - 1) : 1;
+	bool unknown = li && pl_callgraph_loop_source(cg, (uintptr_t)li - 1) == PL_TRIP_UNKNOWN;
 	int rc = cond ? time_of(bd, cond, &sp->cond_ns) : PL_OK;
-	sp->label = body ? fmt("@%s ×%llu", pl_func_name(body), (unsigned long long)sp->trips)
-	                 : fmt("loop ×%llu", (unsigned long long)sp->trips);
+	sp->label = fmt("@%s ×%llu%s", body ? pl_func_name(body) : "?",
+	                (unsigned long long)sp->trips, unknown ? " (trip count unknown)" : "");
 	if (rc || !sp->label || !body)
 		return rc ? rc : sp->label ? PL_OK : PL_ENOMEM;
 	const pl_func *in = bd->st->parts[pi].f;

@@ -151,6 +151,11 @@ grep -q 'font-weight="bold">@outer_body</text>' nested/step.svg &&
 	! grep -q '@outer_body ×2' nested/step.svg && grep -q '>@inner_body ×3</text>' nested/step.svg
 ok $? "function= draws that function with what its loops and calls run"
 
+run $P --passes Timeline -O Timeline.svg=unknown.svg \
+	"$top_srcdir/tests/golden/pipeline/loop_unknown.pir" -o o/unknown.pir
+grep -q '= hlo.while, @body ×1 (trip count unknown) = 1 × (' o/unknown.svg
+ok $? "a loop of unknown trip count says so, counted once"
+
 if have chromium && have python3; then
 	cp "$D/nested.svg" nested.svg
 	render "$T/nested.svg" nested.png 1200 788
