@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* plugins/timeline.c — Timeline: a picture of the simulated schedule of
- * one function (passline/cost.h), as SVG and as Chrome trace-event JSON,
- * handed to the host as files. Reads: the module and the cost model.
- * Changes: nothing. */
+ * a whole step (the entry as its step is simulated, passline/callgraph.h;
+ * timeline_step.c) or, in a module without an entry, of one function
+ * (passline/cost.h), as SVG and as Chrome trace-event JSON, handed to the
+ * host as files. Reads: the module and the cost model. Changes: nothing. */
 #include "timeline.h"
 
 #include <inttypes.h>

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* plugins/timeline.h — the parts of the Timeline pass: what it draws (the
- * simulated schedule of one function, passline/cost.h), the classes that
+ * simulated schedule of one function, passline/cost.h, or of a whole step
+ * as parts, one per function its loops and calls run), the classes that
  * colour it, and a growing text buffer the two writers share. */
 #ifndef PLUGINS_TIMELINE_H
 #define PLUGINS_TIMELINE_H

@@ -8,7 +8,11 @@
  * the same on every machine). Boxes narrower than a pixel are merged with
  * their neighbours on the lane until the merged box is a pixel wide, drawn
  * in the colour that has most of its time: a lane holds at most a few
- * boxes per pixel, whatever the size of the function. */
+ * boxes per pixel, whatever the size of the function.
+ *
+ * A whole step draws its parts one below the other, each with its lanes,
+ * axis and caption, a bar at the left beside each part inside another;
+ * one legend at the bottom, with the spans' class. */
 #include "timeline.h"
 
 #include <inttypes.h>

@@ -5,7 +5,10 @@
  * events, one complete event ("ph": "X") per instruction that takes time
  * or waits, named by the instruction with its opcode as category and its
  * bytes, group and exposed time in args, timestamps and durations in microseconds with the exact
- * nanoseconds as three decimals. */
+ * nanoseconds as three decimals. A whole step's loop, call or conditional
+ * is one slice named by its label ("@body ×80"), and each part below it
+ * has threads of its own after the root's, its slices from where its
+ * first run starts. */
 #include "timeline.h"
 
 #include <inttypes.h>
