@@ -4,7 +4,10 @@
 # against a golden picture checked by hand (tests/timeline_golden/README), valid
 # XML (xmllint), the trace read back as JSON with its events checked,
 # deterministic output, a million instructions in a small SVG, and a real
-# browser (headless Chromium) drawing the boxes where the SVG put them.
+# browser (headless Chromium) drawing the boxes where the SVG put them;
+# the whole step of small HLO modules with loops, a call and a conditional
+# against goldens checked by hand, and of a real scanned step (HLO_DIR)
+# against ScheduleEstimate's step_ns.
 . "$top_srcdir/tests/tap.sh"
 : "${PASSLINE:?}" "${PLUGIN_DIR:?}"
 P="$PASSLINE --plugin-dir $PLUGIN_DIR"
@@ -157,12 +160,14 @@ grep -q '= hlo.while, @body ×1 (trip count unknown) = 1 × (' o/unknown.svg
 ok $? "a loop of unknown trip count says so, counted once"
 
 if have chromium && have python3; then
-	cp "$D/nested.svg" nested.svg
-	render "$T/nested.svg" nested.png 1200 788
-	run python3 "$CHECK" png nested.svg nested.png
-	expect_status 0 "Chromium draws every box and span of the nested step where the SVG put it"
+	for g in loop3:308 nested:788; do
+		cp "$D/${g%:*}.svg" "${g%:*}.svg"
+		render "$T/${g%:*}.svg" "${g%:*}.png" 1200 "${g#*:}"
+		run python3 "$CHECK" png "${g%:*}.svg" "${g%:*}.png"
+		expect_status 0 "Chromium draws every box and span of ${g%:*}.hlo's step where the SVG put it"
+	done
 else
-	skip "chromium or python3 is not installed"
+	for g in loop3 nested; do skip "chromium or python3 is not installed"; done
 fi
 
 # a real step: its loop and its length are those of ScheduleEstimate
