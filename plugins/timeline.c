@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* plugins/timeline.c — Timeline: a picture of the simulated schedule of
- * one function (passline/cost.h), as SVG and as Chrome trace-event JSON,
- * handed to the host as files. Reads: the module and the cost model.
- * Changes: nothing. */
+ * a whole step (the entry as its step is simulated, passline/callgraph.h;
+ * timeline_step.c) or, in a module without an entry, of one function
+ * (passline/cost.h), as SVG and as Chrome trace-event JSON, handed to the
+ * host as files. Reads: the module and the cost model. Changes: nothing. */
 #include "timeline.h"
 
 #include <inttypes.h>
@@ -10,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "executions.h"
 #include "pass_end.h"
 
 const struct tl_class_info tl_classes[TL_NUM_CLASSES] = {
@@ -24,6 +26,7 @@ const struct tl_class_info tl_classes[TL_NUM_CLASSES] = {
 	[TL_PERMUTE] = {"collective_permute", "permute", "#9c755f"},
 	[TL_BROADCAST] = {"collective_broadcast", "broadcast", "#ff9da7"},
 	[TL_OTHER_COMM] = {"collective", "other collective", "#79706e"},
+	[TL_SPAN] = {"span", "loop / call", "#a0cbe8"},
 };
 
 /* The class of an XLA collective's op name without "hlo." ("all_to_all",
@@ -384,17 +387,27 @@ void tl_buf_results(struct tl_buf *b, const pl_inst *inst,
 
 /* ---- the pass ---- */
 
+static const char *const fusion_choices[] = {"auto", "on", "off", NULL};
+
 static const pl_option_decl timeline_options[] = {
 	PL_OPTION_STRING("svg", "", "SVG file to write, beside the output (empty: none)."),
 	PL_OPTION_STRING("trace", "",
 	                 "Chrome trace-event JSON file to write (empty: none)."),
 	PL_OPTION_STRING("function", "",
-	                 "The function to draw (empty: the one with the largest makespan)."),
+	                 "The function to draw (empty: the entry with its loops and calls, in a "
+	                 "module without one the function with the largest makespan)."),
 	PL_OPTION_STRING("title", "", "The picture's title (empty: the function's name)."),
 	PL_OPTION_INT("span_ns", "0", 0, INT64_MAX,
 	              "Time across the SVG's plot in ns (0: the makespan; never less than it)."),
 	PL_OPTION_BOOL("axis", "true",
 	               "Draw the SVG's time axis and legend (false: lanes and caption only)."),
+	EXECUTIONS_OPTION,
+	PL_OPTION_ENUM("fusion", "auto", fusion_choices,
+	               "Draw a step's functions as the kernels of the fusion model, as "
+	               "ScheduleEstimate times them: on, off, or auto (on for an HLO function "
+	               "without fusion instructions)."),
+	PL_OPTION_INT("kernel_floor_ns", "1000", 0, INT64_MAX,
+	              "Time every kernel of the fusion model takes at least (ns)."),
 	PL_OPTION_END
 };
 
@@ -448,21 +461,101 @@ static int write_one(pl_pass_ctx *ctx, const char *name, const struct tl_view *v
 	return rc;
 }
 
+/* The title: the option, else "@NAME" (NULL when out of memory). */
+static char *title_of(const char *title, const pl_func *f)
+{
+	const char *src = *title ? title : pl_func_name(f);
+	size_t n = strlen(src) + 2;
+	char *t = malloc(n);
+	if (t)
+		snprintf(t, n, "%s%s", *title ? "" : "@", src);
+	return t;
+}
+
+static int write_both(pl_pass_ctx *ctx, const struct tl_view *v, const char *svg,
+                      const char *trace, int *written_rc)
+{
+	int rc = *written_rc = write_one(ctx, svg, v, tl_write_svg);
+	if (rc == PL_OK)
+		rc = *written_rc = write_one(ctx, trace, v, tl_write_trace);
+	return rc;
+}
+
+/* What the options ask for. */
+struct tl_opts {
+	const char *svg, *trace, *function, *title;
+	int64_t span_ns, floor_ns;
+	bool axis;
+	pl_fusion_mode mode;
+};
+
+/* A whole step: root (the function option, else the entry) with what its
+ * loops, calls and conditionals run, as the step simulates it. */
+static int draw_step(pl_pass_ctx *ctx, pl_module *m, const pl_callgraph *cg,
+                     const struct tl_opts *o)
+{
+	const char *function = o->function, *title = o->title;
+	const pl_func *root = pl_callgraph_entry(cg), *failed = NULL;
+	if (*function) {
+		const char *name = function[0] == '@' ? function + 1 : function;
+		if (!(root = pl_module_find_func(m, name))) {
+			pl_ctx_error(ctx, NULL, "no function @%s in the module", name);
+			return PL_ENOTFOUND;
+		}
+	}
+	struct tl_step st = {0};
+	int rc = tl_step_build(&st, cg, root, pl_ctx_cost_model(ctx), o->mode,
+	                       (uint64_t)o->floor_ns, &failed);
+	int written_rc = 0;
+	bool explained = false;
+	char *t = rc ? NULL : title_of(title, root);
+	if (rc == PL_OK && !t)
+		rc = PL_ENOMEM;
+	if (rc == PL_OK) {
+		struct tl_view v = {st.parts[0].s, pl_func_name(root), t, (uint64_t)o->span_ns,
+		                    o->axis, &st};
+		rc = write_both(ctx, &v, o->svg, o->trace, &written_rc);
+	} else if (failed && rc != PL_ENOMEM) {
+		pl_ctx_error(ctx, pl_func_first_inst(failed), "cannot simulate @%s in the step: %s",
+		             pl_func_name(failed),
+		             rc == PL_EOVERFLOW ? "longer than 2^64 - 1 ns" : pl_status_string(rc));
+		explained = true;
+	}
+	free(t);
+	tl_step_free(&st);
+	if (explained || (rc == PL_EINVAL && written_rc == PL_EINVAL))
+		return rc; /* already explained */
+	return pass_end_report(ctx, rc, "simulate the step");
+}
+
 static int timeline_run(pl_pass_ctx *ctx, void *state, pl_module *m)
 {
 	(void)state;
-	const char *svg = "", *trace = "", *function = "", *title = "";
-	pl_ctx_get_string(ctx, "svg", &svg);
-	pl_ctx_get_string(ctx, "trace", &trace);
-	pl_ctx_get_string(ctx, "function", &function);
-	pl_ctx_get_string(ctx, "title", &title);
-	int64_t span = 0;
-	bool axis = true;
-	pl_ctx_get_int(ctx, "span_ns", &span);
-	pl_ctx_get_bool(ctx, "axis", &axis);
+	struct tl_opts o = {"", "", "", "", 0, 1000, true, PL_FUSION_AUTO};
+	const char *mode = "auto";
+	pl_ctx_get_string(ctx, "svg", &o.svg);
+	pl_ctx_get_string(ctx, "trace", &o.trace);
+	pl_ctx_get_string(ctx, "function", &o.function);
+	pl_ctx_get_string(ctx, "title", &o.title);
+	pl_ctx_get_int(ctx, "span_ns", &o.span_ns);
+	pl_ctx_get_bool(ctx, "axis", &o.axis);
+	pl_ctx_get_string(ctx, "fusion", &mode);
+	pl_ctx_get_int(ctx, "kernel_floor_ns", &o.floor_ns);
+	o.mode = strcmp(mode, "on") == 0 ? PL_FUSION_ON : strcmp(mode, "off") == 0 ? PL_FUSION_OFF
+	                                                                            : PL_FUSION_AUTO;
+	const char *svg = o.svg, *trace = o.trace, *function = o.function, *title = o.title;
 	int prc = pl_module_prepare_counts(m); /* each pair counted once */
 	if (prc)
 		return pass_end_report(ctx, prc, "count");
+	pl_callgraph *cg = NULL;
+	if ((prc = executions_graph(ctx, m, &cg)))
+		return prc;
+	if (pl_callgraph_entry(cg)) {
+		prc = draw_step(ctx, m, cg, &o);
+		pl_callgraph_free(cg);
+		return prc;
+	}
+	pl_callgraph_free(cg); /* no entry: one function, as it runs once */
 	pl_schedule *s;
 	const pl_func *f;
 	int rc = pick(ctx, m, function, &s, &f), written_rc = PL_OK;
@@ -473,21 +566,10 @@ static int timeline_run(pl_pass_ctx *ctx, void *state, pl_module *m)
 		return PL_OK;
 	}
 	if (rc == PL_OK) {
-		char *deftitle = NULL;
-		if (!*title) {
-			size_t n = strlen(pl_func_name(f)) + 2;
-			deftitle = malloc(n);
-			if (deftitle)
-				snprintf(deftitle, n, "@%s", pl_func_name(f));
-		}
-		struct tl_view v = {s, pl_func_name(f), *title ? title : deftitle, (uint64_t)span,
-		                    axis};
-		rc = v.title ? PL_OK : PL_ENOMEM;
-		if (rc == PL_OK)
-			rc = written_rc = write_one(ctx, svg, &v, tl_write_svg);
-		if (rc == PL_OK)
-			rc = written_rc = write_one(ctx, trace, &v, tl_write_trace);
-		free(deftitle);
+		char *t = title_of(title, f);
+		struct tl_view v = {s, pl_func_name(f), t, (uint64_t)o.span_ns, o.axis, NULL};
+		rc = t ? write_both(ctx, &v, svg, trace, &written_rc) : PL_ENOMEM;
+		free(t);
 	}
 	pl_schedule_free(s);
 	if (rc == PL_EINVAL && written_rc == PL_EINVAL)
@@ -498,8 +580,9 @@ static int timeline_run(pl_pass_ctx *ctx, void *state, pl_module *m)
 static const pl_pass_desc timeline_pass = {
 	PL_PASS_DESC_INIT,
 	.name = "Timeline",
-	.summary = "Draws the simulated schedule of a function as SVG and as a Chrome "
-	           "trace (changes nothing).",
+	.summary = "Draws the simulated schedule of a whole step (the entry, each loop, call "
+	           "and conditional a span with what it runs drawn once below) or of a "
+	           "function, as SVG and as a Chrome trace (changes nothing).",
 	.options = timeline_options,
 	.run = timeline_run,
 };

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* plugins/timeline.h — the parts of the Timeline pass: what it draws (the
- * simulated schedule of one function, passline/cost.h), the classes that
+ * simulated schedule of one function, passline/cost.h, or of a whole step
+ * as parts, one per function its loops and calls run), the classes that
  * colour it, and a growing text buffer the two writers share. */
 #ifndef PLUGINS_TIMELINE_H
 #define PLUGINS_TIMELINE_H
@@ -26,6 +27,7 @@ enum tl_class {
 	TL_PERMUTE,        /* collective-permute */
 	TL_BROADCAST,      /* collective-broadcast */
 	TL_OTHER_COMM,     /* on a process group's lane, of no kind above */
+	TL_SPAN,           /* a loop, call or conditional of a whole step's picture */
 	TL_NONE,           /* dones, return: nothing of their own to draw */
 	TL_NUM_CLASSES = TL_NONE,
 	TL_FIRST_COMM = TL_ALL_GATHER
@@ -46,17 +48,60 @@ extern const struct tl_class_info tl_classes[TL_NUM_CLASSES];
  * process group's lane is a collective class. */
 enum tl_class tl_class_at(const pl_schedule *s, size_t i, bool *done);
 
-/* The picture's input: one function's schedule and its captions. */
+/* A calling instruction a whole step's picture draws as one span. */
+struct tl_span {
+	size_t row;        /* in its part's schedule */
+	char *label;       /* "@body ×3", "@f", "@then | @else" */
+	bool loop;
+	uint64_t trips;    /* a loop's */
+	uint64_t body_ns, cond_ns; /* a loop's, per iteration */
+	const pl_inst *inst;
+};
+
+/* One function of a whole step's picture: the root, or a callee drawn once
+ * below the span that runs it, on its own time axis (one run). */
+struct tl_part {
+	const pl_func *f;
+	pl_schedule *s;    /* pl_callgraph_schedule_new */
+	char *heading;     /* what it is a run of; NULL for the root */
+	char *thread;      /* the trace's name for its compute track */
+	size_t depth;      /* 0 for the root */
+	size_t end;        /* the parts after it up to end are drawn inside it */
+	uint64_t offset_ns; /* where the trace puts its first run */
+	struct tl_span *spans; /* in row order */
+	size_t nspans;
+	uint64_t spans_ns; /* the spans' time together */
+};
+
+/* The parts of a whole step in drawing order (each part before the parts
+ * inside it), built from the call graph. */
+struct tl_step {
+	struct tl_part *parts;
+	size_t n, cap;
+	bool whole; /* the root is the entry: its run is the whole step */
+};
+/* PL_OK, or an error (st then holds what was built: free it) with *failed
+ * the function whose simulation failed, or NULL. mode and floor_ns: the
+ * fusion model as pl_callgraph_step_fused_ns takes it. */
+int tl_step_build(struct tl_step *st, const pl_callgraph *cg, const pl_func *root,
+                  const pl_cost_model *cm, pl_fusion_mode mode, uint64_t floor_ns,
+                  const pl_func **failed);
+void tl_step_free(struct tl_step *st);
+
+/* The picture's input: one function's schedule and its captions; for a
+ * whole step (step non-NULL) the parts, s the root's. */
 struct tl_view {
 	const pl_schedule *s;
 	const char *func;  /* the function's name */
 	const char *title;
 	/* the SVG only: the time across the plot (0, or less than the
-	 * makespan: the makespan), so that pictures drawn with one span share
-	 * a scale; and whether to draw the axis and legend (false: a panel
-	 * of a stack whose last panel draws them) */
+	 * makespan: the makespan; a whole step's: its root's), so that
+	 * pictures drawn with one span share a scale; and whether to draw the
+	 * axis and legend (false: a panel of a stack whose last panel draws
+	 * them; a whole step keeps its parts' axes) */
 	uint64_t span_ns;
 	bool axis;
+	const struct tl_step *step;
 };
 
 /* Text that grows; a failed allocation sticks (failed) and later appends

@@ -8,7 +8,11 @@
  * the same on every machine). Boxes narrower than a pixel are merged with
  * their neighbours on the lane until the merged box is a pixel wide, drawn
  * in the colour that has most of its time: a lane holds at most a few
- * boxes per pixel, whatever the size of the function. */
+ * boxes per pixel, whatever the size of the function.
+ *
+ * A whole step draws its parts one below the other, each with its lanes,
+ * axis and caption, a bar at the left beside each part inside another;
+ * one legend at the bottom, with the spans' class. */
 #include "timeline.h"
 
 #include <inttypes.h>
@@ -74,6 +78,7 @@ struct lane {
 	/* the first pending box, drawn as itself when it stays alone */
 	const pl_inst *inst;
 	enum tl_class cls;
+	const struct tl_span *span;
 };
 
 struct scale {
@@ -97,8 +102,40 @@ static void rect(struct lane *l, uint64_t x0, uint64_t x1, const char *fill)
 	tl_buf_printf(&l->out, "\" height=\"%d\" fill=\"%s\"><title>", LANE_H, fill);
 }
 
+/* A span's tooltip: what it runs, how often, and its time. */
+static void span_title(struct tl_buf *b, const struct tl_span *sp, uint64_t ns)
+{
+	tl_buf_xml(b, sp->label);
+	if (sp->loop) {
+		tl_buf_printf(b, " = %llu × (", (unsigned long long)sp->trips);
+		duration(b, sp->body_ns);
+		TL_PUTS(b, " body + ");
+		duration(b, sp->cond_ns);
+		TL_PUTS(b, " condition) + ");
+		duration(b, sp->cond_ns);
+	}
+	TL_PUTS(b, ", ");
+	duration(b, ns);
+}
+
+/* A span's label inside its box, small, in its upper half (the box's
+ * colour stays at its centre), when it fits: about 6 pixels a letter. */
+static void span_label(struct lane *l, uint64_t x0, uint64_t x1, const struct tl_span *sp)
+{
+	size_t letters = 0;
+	for (const char *c = sp->label; *c; c++)
+		letters += ((unsigned char)*c & 0xC0) != 0x80;
+	if ((x1 - x0) / 100 < letters * 6 + 8)
+		return;
+	TL_PUTS(&l->out, "<text x=\"");
+	px(&l->out, x0 + 400);
+	tl_buf_printf(&l->out, "\" y=\"%u\" font-size=\"10\" fill=\"#333\">", l->top + 11);
+	tl_buf_xml(&l->out, sp->label);
+	TL_PUTS(&l->out, "</text>\n");
+}
+
 static void box(struct lane *l, uint64_t x0, uint64_t x1, const pl_inst *inst,
-                enum tl_class cls, uint64_t ns)
+                enum tl_class cls, uint64_t ns, const struct tl_span *span)
 {
 	rect(l, x0, x1, tl_classes[cls].colour);
 	struct tl_buf *b = &l->out;
@@ -110,8 +147,13 @@ static void box(struct lane *l, uint64_t x0, uint64_t x1, const pl_inst *inst,
 	}
 	tl_buf_xml(b, pl_inst_opname(inst));
 	TL_PUTS(b, ", ");
-	duration(b, ns);
+	if (span)
+		span_title(b, span, ns);
+	else
+		duration(b, ns);
 	TL_PUTS(b, "</title></rect>\n");
+	if (span)
+		span_label(l, x0, x1, span);
 }
 
 static void flush(struct lane *l)
@@ -120,7 +162,7 @@ static void flush(struct lane *l)
 		return;
 	l->pending = false;
 	if (l->count == 1) {
-		box(l, l->x0, l->x1, l->inst, l->cls, l->t1 - l->t0);
+		box(l, l->x0, l->x1, l->inst, l->cls, l->t1 - l->t0, l->span);
 		return;
 	}
 	int best = 0;
@@ -136,14 +178,14 @@ static void flush(struct lane *l)
 
 /* [t0, t1) of inst on lane l, drawn in class cls. */
 static void add(struct lane *l, const struct scale *sc, const pl_inst *inst,
-                enum tl_class cls, uint64_t t0, uint64_t t1)
+                enum tl_class cls, uint64_t t0, uint64_t t1, const struct tl_span *span)
 {
 	if (t1 <= t0)
 		return;
 	uint64_t x0 = x_of(sc, t0), x1 = x_of(sc, t1);
 	if (x1 - x0 >= 100) {
 		flush(l);
-		box(l, x0, x1, inst, cls, t1 - t0);
+		box(l, x0, x1, inst, cls, t1 - t0, span);
 		return;
 	}
 	if (l->pending && x0 < l->x0 + 100) {
@@ -155,7 +197,8 @@ static void add(struct lane *l, const struct scale *sc, const pl_inst *inst,
 	}
 	flush(l);
 	*l = (struct lane){.out = l->out, .top = l->top, .pending = true, .x0 = x0, .x1 = x1,
-	                   .t0 = t0, .t1 = t1, .count = 1, .inst = inst, .cls = cls};
+	                   .t0 = t0, .t1 = t1, .count = 1, .inst = inst, .cls = cls,
+	                   .span = span};
 	l->ns[cls] = t1 - t0;
 }
 
@@ -218,13 +261,17 @@ static void axis(struct tl_buf *b, const struct scale *sc, unsigned y)
 	}
 }
 
-void tl_write_svg(struct tl_buf *b, const struct tl_view *v)
+/* The lanes of schedule s from y = top (labels, boxes; a row of spans
+ * drawn as its span), into b, span_ns (or the makespan, if longer) across
+ * the plot; with_axis, the axis below them. Returns the axis' y. */
+static unsigned draw_lanes(struct tl_buf *b, const pl_schedule *s, unsigned top,
+                           const struct tl_span *spans, size_t nspans, uint64_t span_ns,
+                           bool with_axis)
 {
-	const pl_schedule *s = v->s;
-	size_t ngroups = pl_schedule_num_groups(s), nlanes = ngroups + 1;
+	size_t ngroups = pl_schedule_num_groups(s), nlanes = ngroups + 1, next = 0;
 	struct scale sc = {pl_schedule_makespan_ns(s)};
-	if (v->span_ns > sc.span)
-		sc.span = v->span_ns;
+	if (span_ns > sc.span)
+		sc.span = span_ns;
 	if (!sc.span)
 		sc.span = 1;
 	/* the compute lane's exposed waits are merged apart from its compute
@@ -233,40 +280,25 @@ void tl_write_svg(struct tl_buf *b, const struct tl_view *v)
 	struct lane *lanes = calloc(nlanes + 1, sizeof *lanes);
 	if (!lanes) {
 		b->failed = true;
-		return;
+		return top;
 	}
 	for (size_t k = 0; k < nlanes; k++)
-		lanes[k].top = LANE_TOP + (unsigned)k * PITCH;
-	lanes[nlanes].top = LANE_TOP;
+		lanes[k].top = top + (unsigned)k * PITCH;
+	lanes[nlanes].top = top;
 	for (size_t i = 0; i < pl_schedule_num_insts(s); i++) {
 		const pl_inst *inst = pl_schedule_inst(s, i);
 		uint64_t t0 = pl_schedule_begin_ns(s, i), t1 = pl_schedule_end_ns(s, i);
 		uint64_t exposed = pl_schedule_inst_exposed_ns(s, i);
 		size_t lane = pl_schedule_lane(s, i);
+		const struct tl_span *span = next < nspans && spans[next].row == i ? &spans[next++]
+		                                                                    : NULL;
 		bool done;
-		enum tl_class cls = tl_class_at(s, i, &done);
+		enum tl_class cls = span ? TL_SPAN : tl_class_at(s, i, &done);
 		if (cls != TL_NONE)
-			add(&lanes[lane], &sc, inst, cls, t0, t1);
+			add(&lanes[lane], &sc, inst, cls, t0, t1, span);
 		if (exposed)
-			add(&lanes[nlanes], &sc, inst, TL_EXPOSED, t1 - exposed, t1);
+			add(&lanes[nlanes], &sc, inst, TL_EXPOSED, t1 - exposed, t1, NULL);
 	}
-	/* without the axis and legend, the caption right under the lanes */
-	unsigned axis_y = LANE_TOP + (unsigned)nlanes * PITCH;
-	/* the legend in two rows: compute, then communication */
-	unsigned legend_y = axis_y + 40;
-	unsigned caption_y = v->axis ? legend_y + LEGEND_ROW + 26 : axis_y + 8;
-	unsigned height = caption_y + 14;
-
-	tl_buf_printf(b,
-	              "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-	              "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%u\" "
-	              "viewBox=\"0 0 %d %u\" font-family=\"sans-serif\" font-size=\"12\" "
-	              "shape-rendering=\"crispEdges\">\n",
-	              WIDTH, height, WIDTH, height);
-	tl_buf_printf(b, "<rect width=\"%d\" height=\"%u\" fill=\"#ffffff\"/>\n", WIDTH, height);
-	tl_buf_printf(b, "<text x=\"%d\" y=\"24\" font-size=\"16\" font-weight=\"bold\">", LEFT);
-	tl_buf_xml(b, v->title);
-	TL_PUTS(b, "</text>\n");
 	for (size_t k = 0; k < nlanes; k++) {
 		struct lane *l = &lanes[k];
 		flush(l);
@@ -284,18 +316,48 @@ void tl_write_svg(struct tl_buf *b, const struct tl_view *v)
 		}
 	}
 	free(lanes);
-	if (v->axis)
+	unsigned axis_y = top + (unsigned)nlanes * PITCH;
+	if (with_axis)
 		axis(b, &sc, axis_y);
-	for (int c = 0; v->axis && c < TL_NUM_CLASSES; c++) {
-		bool comm = c >= TL_FIRST_COMM;
-		unsigned x = LEFT + (unsigned)(comm ? c - TL_FIRST_COMM : c) * LEGEND_STEP;
+	return axis_y;
+}
+
+static void header(struct tl_buf *b, unsigned height, const char *title)
+{
+	tl_buf_printf(b,
+	              "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+	              "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%u\" "
+	              "viewBox=\"0 0 %d %u\" font-family=\"sans-serif\" font-size=\"12\" "
+	              "shape-rendering=\"crispEdges\">\n",
+	              WIDTH, height, WIDTH, height);
+	tl_buf_printf(b, "<rect width=\"%d\" height=\"%u\" fill=\"#ffffff\"/>\n", WIDTH, height);
+	tl_buf_printf(b, "<text x=\"%d\" y=\"24\" font-size=\"16\" font-weight=\"bold\">", LEFT);
+	tl_buf_xml(b, title);
+	TL_PUTS(b, "</text>\n");
+}
+
+/* The legend in two rows from legend_y: compute (and, with spans, loops
+ * and calls), then communication. */
+static void legend(struct tl_buf *b, unsigned legend_y, bool spans)
+{
+	for (int c = 0; c < TL_NUM_CLASSES; c++) {
+		if (c == TL_SPAN && !spans)
+			continue;
+		bool comm = c >= TL_FIRST_COMM && c < TL_SPAN;
+		int col = c == TL_SPAN ? TL_FIRST_COMM : comm ? c - TL_FIRST_COMM : c;
+		unsigned x = LEFT + (unsigned)col * LEGEND_STEP;
 		unsigned y = legend_y + (comm ? LEGEND_ROW : 0);
 		tl_buf_printf(b,
 		              "<rect x=\"%u\" y=\"%u\" width=\"12\" height=\"12\" fill=\"%s\"/>"
 		              "<text x=\"%u\" y=\"%u\">%s</text>\n",
 		              x, y - 10, tl_classes[c].colour, x + 18, y, tl_classes[c].legend);
 	}
-	tl_buf_printf(b, "<text x=\"%d\" y=\"%u\">makespan ", LEFT, caption_y);
+}
+
+/* "makespan M, compute C, communication W, exposed E" of s. */
+static void totals(struct tl_buf *b, const pl_schedule *s)
+{
+	TL_PUTS(b, "makespan ");
 	duration(b, pl_schedule_makespan_ns(s));
 	TL_PUTS(b, ", compute ");
 	duration(b, pl_schedule_compute_ns(s));
@@ -303,5 +365,125 @@ void tl_write_svg(struct tl_buf *b, const struct tl_view *v)
 	duration(b, pl_schedule_comm_ns(s));
 	TL_PUTS(b, ", exposed ");
 	duration(b, pl_schedule_exposed_ns(s));
+}
+
+static void write_function(struct tl_buf *b, const struct tl_view *v)
+{
+	const pl_schedule *s = v->s;
+	struct tl_buf body = {0};
+	unsigned axis_y = draw_lanes(&body, s, LANE_TOP, NULL, 0, v->span_ns, v->axis);
+	/* without the axis and legend, the caption right under the lanes */
+	unsigned legend_y = axis_y + 40;
+	unsigned caption_y = v->axis ? legend_y + LEGEND_ROW + 26 : axis_y + 8;
+	unsigned height = caption_y + 14;
+	header(b, height, v->title);
+	tl_buf_put(b, body.data ? body.data : "", body.len);
+	if (body.failed)
+		b->failed = true;
+	tl_buf_free(&body);
+	if (v->axis)
+		legend(b, legend_y, false);
+	tl_buf_printf(b, "<text x=\"%d\" y=\"%u\">", LEFT, caption_y);
+	totals(b, s);
 	TL_PUTS(b, "</text>\n</svg>\n");
+}
+
+/* ---- a whole step ---- */
+
+enum {
+	HEAD_H = 26,   /* a part's heading above its lanes */
+	CAPTION_GAP = 36, /* axis to the part's caption */
+	PART_GAP = 22,  /* caption to the next part */
+	BAR_X = 8,     /* the bars that show what is inside what */
+	BAR_STEP = 10
+};
+
+/* Part p's caption: its own totals, the time of its spans apart. */
+static void part_caption(struct tl_buf *b, const struct tl_part *p, bool whole, unsigned y)
+{
+	const pl_schedule *s = p->s;
+	tl_buf_printf(b, "<text x=\"%d\" y=\"%u\">%s ", LEFT, y,
+	              p->depth || !whole ? "one run:" : "the step:");
+	duration(b, pl_schedule_makespan_ns(s));
+	TL_PUTS(b, "; compute ");
+	duration(b, pl_schedule_compute_ns(s) - p->spans_ns);
+	if (p->nspans) {
+		TL_PUTS(b, ", loops and calls ");
+		duration(b, p->spans_ns);
+	}
+	TL_PUTS(b, ", communication ");
+	duration(b, pl_schedule_comm_ns(s));
+	TL_PUTS(b, ", exposed ");
+	duration(b, pl_schedule_exposed_ns(s));
+	TL_PUTS(b, "</text>\n");
+}
+
+/* Parts from..to drawn from y down; *tops gets each part's top. Returns
+ * the y below them. */
+static unsigned draw_parts(struct tl_buf *b, const struct tl_step *st, unsigned y,
+                           unsigned *tops, uint64_t span_ns)
+{
+	for (size_t k = 0; k < st->n; k++) {
+		const struct tl_part *p = &st->parts[k];
+		tops[k] = y;
+		if (p->heading) {
+			tl_buf_printf(b, "<text x=\"%d\" y=\"%u\" font-weight=\"bold\">", LEFT,
+			              y + 16);
+			tl_buf_xml(b, p->heading);
+			TL_PUTS(b, "</text>\n");
+			y += HEAD_H;
+		}
+		/* span_ns scales the root, the picture other pictures share */
+		unsigned axis_y = draw_lanes(b, p->s, y, p->spans, p->nspans, k ? 0 : span_ns, true);
+		part_caption(b, p, st->whole, axis_y + CAPTION_GAP);
+		y = axis_y + CAPTION_GAP + PART_GAP;
+	}
+	return y;
+}
+
+/* A bar left of each part inside another, from its top to the end of
+ * the parts inside it, further right the deeper it is. */
+static void bars(struct tl_buf *b, const struct tl_step *st, const unsigned *tops,
+                 unsigned bottom)
+{
+	for (size_t k = 1; k < st->n; k++) {
+		const struct tl_part *p = &st->parts[k];
+		unsigned end = p->end < st->n ? tops[p->end] - PART_GAP / 2 : bottom;
+		tl_buf_printf(b, "<rect x=\"%u\" y=\"%u\" width=\"3\" height=\"%u\" "
+		                 "fill=\"%s\"/>\n",
+		              BAR_X + (unsigned)(p->depth - 1) * BAR_STEP, tops[k], end - tops[k],
+		              tl_classes[TL_SPAN].colour);
+	}
+}
+
+static void write_step(struct tl_buf *b, const struct tl_view *v)
+{
+	const struct tl_step *st = v->step;
+	struct tl_buf body = {0};
+	unsigned *tops = calloc(st->n, sizeof *tops);
+	if (!tops) {
+		b->failed = true;
+		return;
+	}
+	unsigned bottom = draw_parts(&body, st, LANE_TOP, tops, v->span_ns);
+	unsigned legend_y = bottom + 4;
+	unsigned height = v->axis ? legend_y + LEGEND_ROW + 14 : bottom;
+	header(b, height, v->title);
+	bars(b, st, tops, bottom - PART_GAP);
+	tl_buf_put(b, body.data ? body.data : "", body.len);
+	if (body.failed)
+		b->failed = true;
+	tl_buf_free(&body);
+	free(tops);
+	if (v->axis) /* "loop / call" only where there is one */
+		legend(b, legend_y, st->n > 1 || st->parts[0].nspans);
+	TL_PUTS(b, "</svg>\n");
+}
+
+void tl_write_svg(struct tl_buf *b, const struct tl_view *v)
+{
+	if (v->step)
+		write_step(b, v);
+	else
+		write_function(b, v);
 }

@@ -169,6 +169,10 @@ EXTRA_DIST += tests/cost_model.sh
 TESTS += tests/loops.sh
 EXTRA_DIST += tests/loops.sh tests/loops
 
+# Passes that move or merge collectives keep them in their functions.
+TESTS += tests/boundaries.sh
+EXTRA_DIST += tests/boundaries.sh
+
 # The presets on measured rows through passline agree with the fitted formula.
 TESTS += tests/cost_bench.sh
 EXTRA_DIST += tests/cost_bench.sh

@@ -4,7 +4,10 @@
 # against a golden picture checked by hand (tests/timeline_golden/README), valid
 # XML (xmllint), the trace read back as JSON with its events checked,
 # deterministic output, a million instructions in a small SVG, and a real
-# browser (headless Chromium) drawing the boxes where the SVG put them.
+# browser (headless Chromium) drawing the boxes where the SVG put them;
+# the whole step of small HLO modules with loops, a call and a conditional
+# against goldens checked by hand, and of a real scanned step (HLO_DIR)
+# against ScheduleEstimate's step_ns.
 . "$top_srcdir/tests/tap.sh"
 : "${PASSLINE:?}" "${PLUGIN_DIR:?}"
 P="$PASSLINE --plugin-dir $PLUGIN_DIR"
@@ -129,6 +132,84 @@ else
 	skip "python3 is not installed"
 fi
 
+render() { # render SVG PNG WIDTH HEIGHT
+	rm -rf chrome
+	timeout 120 chromium --headless --no-sandbox --disable-gpu --disable-quic \
+		--no-first-run --disable-background-networking --disable-component-update \
+		--disable-sync --user-data-dir="$T/chrome" --hide-scrollbars \
+		--force-device-scale-factor=1 --window-size="$3,$4" --screenshot="$2" \
+		"file://$1" >/dev/null 2>&1 && [ -s "$2" ]
+}
+# ---- a whole step: loops and calls (README) ----
+stepstat() { sed -n 's/.*"step_ns": \([0-9]*\).*/\1/p' "$1"; }
+for g in loop3 nested; do
+	mkdir "$g"
+	run $P -p "$D/step.ini" "$D/$g.hlo" -o "$g/out.hlo" --stats-json "$g/s.json"
+	expect_status 0 "Timeline of the step of $g.hlo"
+	expect_same_file "$g/step.svg" "$D/$g.svg" "its SVG is the picture computed by hand"
+	if have python3; then
+		python3 "$CHECK" trace "$g/step.json" >"$g/trace.txt" 2>"$T/err"
+		expect_same_file "$g/trace.txt" "$D/$g.trace" "its trace is the one computed by hand"
+	else
+		skip "python3 is not installed"
+	fi
+	if have xmllint; then
+		xmllint --noout "$g/step.svg" 2>"$T/err"
+		ok $? "xmllint accepts the SVG of $g.hlo"
+	else
+		skip "xmllint is not installed"
+	fi
+done
+grep -q '"step_ns":3656}' loop3/step.json && [ "$(stepstat loop3/s.json)" = 3656 ]
+ok $? "the trace's step is ScheduleEstimate's step_ns (3656 ns)"
+grep -q '"name":"@body ×3 %w$0, %w$1","cat":"hlo.while",.*"dur":3.144,.*"trips":3,"body_ns":1036,"cond_ns":9' loop3/step.json
+ok $? "the loop is one slice of its 3 trips' time, named by its body and trip count"
+grep -q '>@body ×3</text>' loop3/step.svg && grep -q '>@inner_body ×3</text>' nested/step.svg &&
+	grep -q '>@outer_body ×2</text>' nested/step.svg
+ok $? "each loop's span is labelled with its body and trip count"
+grep -q '"tid":2,"args":{"name":"@inner_body (1 of 3 iterations)"}' nested/step.json
+ok $? "the inner body has a track of its own in the trace"
+run $P -p "$D/step.ini" -O Timeline.trip_counts=w=5 "$D/loop3.hlo" -o loop3/five.hlo
+grep -q '>@body ×5</text>' loop3/step.svg && grep -q '"makespan_ns":5746,' loop3/step.json
+ok $? "trip_counts sets the picture's trips (5 x 1036 + 6 x 9 + 512 = 5746 ns)"
+run $P -p "$D/step.ini" -O Timeline.function=@outer_body "$D/nested.hlo" -o nested/o.hlo
+grep -q 'font-weight="bold">@outer_body</text>' nested/step.svg &&
+	! grep -q '@outer_body ×2' nested/step.svg && grep -q '>@inner_body ×3</text>' nested/step.svg
+ok $? "function= draws that function with what its loops and calls run"
+
+run $P --passes Timeline -O Timeline.svg=unknown.svg \
+	"$top_srcdir/tests/golden/pipeline/loop_unknown.pir" -o o/unknown.pir
+grep -q '= hlo.while, @body ×1 (trip count unknown) = 1 × (' o/unknown.svg
+ok $? "a loop of unknown trip count says so, counted once"
+
+if have chromium && have python3; then
+	for g in loop3:328 nested:808; do
+		cp "$D/${g%:*}.svg" "${g%:*}.svg"
+		render "$T/${g%:*}.svg" "${g%:*}.png" 1200 "${g#*:}"
+		run python3 "$CHECK" png "${g%:*}.svg" "${g%:*}.png"
+		expect_status 0 "Chromium draws every box and span of ${g%:*}.hlo's step where the SVG put it"
+	done
+else
+	for g in loop3 nested; do skip "chromium or python3 is not installed"; done
+fi
+
+# a real step: its loop and its length are those of ScheduleEstimate
+R=${HLO_DIR:-$top_srcdir/../shared/hlo}/dumps/xla-benchmarks__hlo_llama31_70b_bf16_16x8.hlo
+if [ -f "$R" ]; then
+	run $P --passes Timeline,ScheduleEstimate -O Timeline.svg=real.svg -O Timeline.trace=real.json \
+		"$R" -o o/real.hlo --stats-json real.s.json
+	expect_status 0 "Timeline of a real scanned step"
+	step=$(stepstat real.s.json)
+	grep -q "\"makespan_ns\":$step," o/real.json && grep -q "\"step_ns\":$step}" o/real.json
+	ok $? "the drawn step is ScheduleEstimate's step_ns ($step ns)"
+	grep -q 'fill="#a0cbe8"><title>[^<]*= hlo.while, @[^<]* ×80 = 80 × (' o/real.svg
+	ok $? "its layer loop is one span of 80 trips"
+else
+	skip "no real dump at $R (set HLO_DIR)"
+	skip "no real dump at $R (set HLO_DIR)"
+	skip "no real dump at $R (set HLO_DIR)"
+fi
+
 # ---- conf/async.ini: before and after the split ----
 mkdir async
 run $P -p "$top_srcdir/conf/async.ini" "$top_srcdir/examples/fsdp_step.pir" -o async/step.pir
@@ -170,14 +251,6 @@ expect_same_file o/small.svg "$D/small.svg" "a span shorter than the makespan is
 # ---- a real browser ----
 # Chromium renders the SVG at its size; the PNG must show each box's
 # colour at the box's centre, in every lane.
-render() { # render SVG PNG WIDTH HEIGHT
-	rm -rf chrome
-	timeout 120 chromium --headless --no-sandbox --disable-gpu --disable-quic \
-		--no-first-run --disable-background-networking --disable-component-update \
-		--disable-sync --user-data-dir="$T/chrome" --hide-scrollbars \
-		--force-device-scale-factor=1 --window-size="$3,$4" --screenshot="$2" \
-		"file://$1" >/dev/null 2>&1 && [ -s "$2" ]
-}
 if have chromium && have python3; then
 	cp "$D/small.svg" small.svg
 	render "$T/small.svg" small.png 1200 248
@@ -192,7 +265,7 @@ if have chromium && have python3; then
 	run python3 "$CHECK" png moved.svg small.png
 	expect_status 1 "a box the picture does not show is caught"
 	cp "$D/kinds.svg" kinds.svg
-	render "$T/kinds.svg" kinds.png 1200 248 && python3 "$CHECK" png kinds.svg kinds.png >kinds.out &&
+	render "$T/kinds.svg" kinds.png 1200 244 && python3 "$CHECK" png kinds.svg kinds.png >kinds.out &&
 		grep -q "lane 76: 6 boxes seen" kinds.out
 	ok $? "Chromium draws every collective kind in its colour"
 else

@@ -27,7 +27,7 @@ import zlib
 SVG = "{http://www.w3.org/2000/svg}"
 CLASSES = ("contract", "load_store", "compute", "all_gather", "reduce_scatter", "all_reduce",
            "exposed", "done", "all_to_all", "collective_permute", "collective_broadcast",
-           "collective")
+           "collective", "span")
 
 
 def trace(path):

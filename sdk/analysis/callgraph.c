@@ -802,6 +802,8 @@ static int step_time(const pl_inst *inst, void *arg, uint64_t *t, bool *handled)
 	return rc;
 }
 
+static int simulate_one(struct step *st, size_t f, pl_schedule **rows);
+
 static int step_of(struct step *st, size_t f, int depth)
 {
 	const pl_callgraph *cg = st->cg;
@@ -817,7 +819,17 @@ static int step_of(struct step *st, size_t f, int depth)
 		if (rc)
 			return rc;
 	}
-	const pl_func *fn = cg->fns[f].f;
+	int rc = simulate_one(st, f, NULL);
+	if (rc == PL_OK)
+		st->done[f] = 2;
+	return rc;
+}
+
+/* Function f simulated with its callees' times known: its time in
+ * st->time[f], and with rows its schedule too. */
+static int simulate_one(struct step *st, size_t f, pl_schedule **rows)
+{
+	const pl_func *fn = st->cg->fns[f].f;
 	pl_fusion *fu = NULL;
 	int rc = PL_OK;
 	if (st->mode == PL_FUSION_ON ||
@@ -827,24 +839,22 @@ static int step_of(struct step *st, size_t f, int depth)
 	st->end = st->site_first[f + 1];
 	st->fu = fu;
 	st->index = 0;
-	if (rc == PL_OK)
+	if (rc == PL_OK && rows) {
+		rc = pl_schedule_new_hooked_(rows, fn, st->cm, step_time, st);
+		if (rc == PL_OK)
+			st->time[f] = pl_schedule_makespan_ns(*rows);
+	} else if (rc == PL_OK) {
 		rc = pl_schedule_makespan_hooked_(fn, st->cm, step_time, st, &st->time[f]);
+	}
 	pl_fusion_free(fu);
 	st->fu = NULL;
-	if (rc == PL_OK)
-		st->done[f] = 2;
 	return rc;
 }
 
-int pl_callgraph_step_ns(const pl_callgraph *cg, const pl_func *f, const pl_cost_model *cm,
-                         uint64_t *out)
-{
-	return pl_callgraph_step_fused_ns(cg, f, cm, PL_FUSION_OFF, 0, out);
-}
-
-int pl_callgraph_step_fused_ns(const pl_callgraph *cg, const pl_func *f,
-                               const pl_cost_model *cm, pl_fusion_mode mode, uint64_t floor_ns,
-                               uint64_t *out)
+/* The callees' times of f, then f simulated with them: its time (out) or
+ * its schedule (rows), each function costed as mode says. */
+static int step_run(const pl_callgraph *cg, const pl_func *f, const pl_cost_model *cm,
+                    pl_fusion_mode mode, uint64_t floor_ns, uint64_t *out, pl_schedule **rows)
 {
 	long fi = fn_index(cg, f);
 	if (fi < 0)
@@ -865,11 +875,33 @@ int pl_callgraph_step_fused_ns(const pl_callgraph *cg, const pl_func *f,
 		for (size_t i = 0; i < cg->nfns; i++)
 			st.site_first[i + 1] += st.site_first[i];
 		rc = step_of(&st, (size_t)fi, 0);
-		if (rc == PL_OK)
+		if (rc == PL_OK && rows) /* the callees are done: f once more, with rows */
+			rc = simulate_one(&st, (size_t)fi, rows);
+		if (rc == PL_OK && out)
 			*out = st.time[fi];
 	}
 	free(st.time);
 	free(st.done);
 	free(st.site_first);
 	return rc;
+}
+
+int pl_callgraph_step_ns(const pl_callgraph *cg, const pl_func *f, const pl_cost_model *cm,
+                         uint64_t *out)
+{
+	return step_run(cg, f, cm, PL_FUSION_OFF, 0, out, NULL);
+}
+
+int pl_callgraph_step_fused_ns(const pl_callgraph *cg, const pl_func *f,
+                               const pl_cost_model *cm, pl_fusion_mode mode, uint64_t floor_ns,
+                               uint64_t *out)
+{
+	return step_run(cg, f, cm, mode, floor_ns, out, NULL);
+}
+
+int pl_callgraph_schedule_new(pl_schedule **out, const pl_callgraph *cg, const pl_func *f,
+                              const pl_cost_model *cm, pl_fusion_mode mode, uint64_t floor_ns)
+{
+	*out = NULL;
+	return step_run(cg, f, cm, mode, floor_ns, NULL, out);
 }

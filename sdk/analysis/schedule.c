@@ -242,11 +242,10 @@ static int fused_time(const pl_inst *inst, void *arg, uint64_t *t, bool *handled
 	return PL_OK;
 }
 
-static int schedule_new(pl_schedule **out, const pl_func *f, const pl_cost_model *cm,
-                        bool rows, const pl_fusion *fu)
+/* A schedule of f, with rows or totals only, times from hook first. */
+static int schedule_alloc(pl_schedule **out, const pl_func *f, const pl_cost_model *cm,
+                          bool rows, pl_time_hook_ hook, void *arg)
 {
-	if (fu && pl_fusion_func_(fu) != f)
-		return PL_EINVAL;
 	pl_schedule *s = calloc(1, sizeof *s);
 	if (!s)
 		return PL_ENOMEM;
@@ -258,14 +257,29 @@ static int schedule_new(pl_schedule **out, const pl_func *f, const pl_cost_model
 			return PL_ENOMEM;
 		}
 	}
-	int rc = fu ? simulate(s, f, cm, fused_time, &(struct fused_walk){fu, 0})
-	            : simulate(s, f, cm, NULL, NULL);
+	int rc = simulate(s, f, cm, hook, arg);
 	if (rc) {
 		pl_schedule_free(s);
 		return rc;
 	}
 	*out = s;
 	return PL_OK;
+}
+
+static int schedule_new(pl_schedule **out, const pl_func *f, const pl_cost_model *cm,
+                        bool rows, const pl_fusion *fu)
+{
+	if (fu && pl_fusion_func_(fu) != f)
+		return PL_EINVAL;
+	if (!fu)
+		return schedule_alloc(out, f, cm, rows, NULL, NULL);
+	return schedule_alloc(out, f, cm, rows, fused_time, &(struct fused_walk){fu, 0});
+}
+
+int pl_schedule_new_hooked_(pl_schedule **out, const pl_func *f, const pl_cost_model *cm,
+                            pl_time_hook_ hook, void *arg)
+{
+	return schedule_alloc(out, f, cm, true, hook, arg);
 }
 
 int pl_schedule_new(pl_schedule **out, const pl_func *f, const pl_cost_model *cm)

@@ -19,4 +19,9 @@ typedef int (*pl_time_hook_)(const pl_inst *inst, void *arg, uint64_t *t, bool *
 PL_INTERNAL int pl_schedule_makespan_hooked_(const pl_func *f, const pl_cost_model *cm,
                                              pl_time_hook_ hook, void *arg, uint64_t *out);
 
+/* pl_schedule_new (with rows), each instruction's time from hook first.
+ * Its errors. */
+PL_INTERNAL int pl_schedule_new_hooked_(pl_schedule **out, const pl_func *f,
+                                        const pl_cost_model *cm, pl_time_hook_ hook, void *arg);
+
 #endif

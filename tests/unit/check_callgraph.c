@@ -360,6 +360,25 @@ START_TEST(step_time)
 	ck_assert_uint_eq(t, 15);
 	ck_assert_int_eq(pl_callgraph_step_ns(cg, pl_module_find_func(m, "b"), cm, &t), PL_OK);
 	ck_assert_uint_eq(t, 2);
+	/* the same step with rows: the while [0, 8), the conditional [8, 13),
+	 * the call [13, 15) */
+	pl_schedule *s = (pl_schedule *)1;
+	ck_assert_int_eq(pl_callgraph_schedule_new(&s, cg, pl_module_find_func(m, "main"), cm, PL_FUSION_OFF, 0),
+	                 PL_OK);
+	ck_assert_uint_eq(pl_schedule_makespan_ns(s), 15);
+	ck_assert_uint_eq(pl_schedule_num_insts(s), 6); /* and the return */
+	static const uint64_t begin[] = {0, 0, 8, 8, 13, 15}, end[] = {0, 8, 8, 13, 15, 15};
+	for (size_t i = 0; i < 6; i++) {
+		ck_assert_uint_eq(pl_schedule_begin_ns(s, i), begin[i]);
+		ck_assert_uint_eq(pl_schedule_end_ns(s, i), end[i]);
+	}
+	pl_schedule_free(s);
+	s = (pl_schedule *)1;
+	pl_module *other = parse_pir(text);
+	ck_assert_int_eq(pl_callgraph_schedule_new(&s, cg, pl_module_find_func(other, "main"), cm, PL_FUSION_OFF, 0),
+	                 PL_ENOTFOUND);
+	ck_assert_ptr_null(s);
+	pl_module_free(other);
 	ck_assert_uint_eq(runs(cg, m, "three"), 1);
 	ck_assert_uint_eq(runs(cg, m, "two"), 1);
 	pl_cost_model_free(cm);

@@ -135,6 +135,18 @@ PL_API int pl_callgraph_step_fused_ns(const pl_callgraph *cg, const pl_func *f,
                                       const pl_cost_model *cm, pl_fusion_mode mode,
                                       uint64_t floor_ns, uint64_t *out);
 
+/* The schedule of one execution of f as pl_callgraph_step_fused_ns
+ * simulates it: the rows of pl_schedule_new (under the fusion model, a
+ * kernel's time in the row of its last instruction), the row of each
+ * calling instruction spanning the time of what it runs; its makespan is
+ * f's step time. For a picture of a whole step. PL_OK and *out (free with
+ * pl_schedule_free); else *out is NULL and the errors of
+ * pl_callgraph_step_fused_ns. Linear in the instructions f reaches. Added
+ * in ABI 1.1. */
+PL_API int pl_callgraph_schedule_new(pl_schedule **out, const pl_callgraph *cg,
+                                     const pl_func *f, const pl_cost_model *cm,
+                                     pl_fusion_mode mode, uint64_t floor_ns);
+
 #ifdef __cplusplus
 }
 #endif

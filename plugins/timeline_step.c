@@ -1,0 +1,266 @@
+/* SPDX-License-Identifier: MIT */
+/* plugins/timeline_step.c — the parts of a whole step's picture: the root
+ * function's schedule as the step simulates it (pl_callgraph_schedule_new:
+ * a loop takes its trips' time, a call its callee's, a conditional its
+ * longest branch), each loop, call and conditional of it a span, and the
+ * function each span runs drawn once below it (a loop's body, a call's
+ * callee, each branch), spans inside those nesting the same way.
+ *
+ * Each function is drawn once, at its first span (in drawing order), and
+ * at most MAX_DEPTH deep: the parts are then at most MAX_DEPTH times the
+ * module's instructions, and the picture's size follows the functions it
+ * draws, not how often they run. Fusions and async calls stay boxes of
+ * their callee's time, as the step counts them. */
+#include "timeline.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ptr_map.h"
+
+enum { MAX_DEPTH = 8 };
+
+struct builder {
+	struct tl_step *st;
+	const pl_callgraph *cg;
+	const pl_cost_model *cm;
+	pl_fusion_mode mode; /* which functions the fusion model costs */
+	uint64_t floor_ns;
+	struct ptr_map first_site; /* inst -> its first site + 1 */
+	struct ptr_map loop_of;    /* inst -> its loop index + 1 */
+	struct ptr_map drawn;      /* function -> its part + 1 */
+	const pl_func **failed;
+};
+
+/* printf into a new string, or NULL. */
+static char *fmt(const char *f, ...) PL_PRINTF(1, 2);
+static char *fmt(const char *f, ...)
+{
+	va_list ap;
+	va_start(ap, f);
+	int n = vsnprintf(NULL, 0, f, ap);
+	va_end(ap);
+	char *out = n < 0 ? NULL : malloc((size_t)n + 1);
+	if (out) {
+		va_start(ap, f);
+		vsnprintf(out, (size_t)n + 1, f, ap);
+		va_end(ap);
+	}
+	return out;
+}
+
+/* The instruction's name for people: "%" and its first result's name, else
+ * its op. */
+static char *inst_name(const pl_inst *inst)
+{
+	const char *n = pl_inst_num_results(inst) ? pl_value_name(pl_inst_result(inst, 0)) : NULL;
+	return n ? fmt("%%%s", n) : fmt("%s", pl_inst_opname(inst));
+}
+
+static int add_part(struct builder *bd, const pl_func *f, size_t depth, size_t *out)
+{
+	struct tl_step *st = bd->st;
+	if (!PL_GROW(st->parts, st->cap, st->n + 1))
+		return PL_ENOMEM;
+	struct tl_part *p = &st->parts[st->n];
+	*p = (struct tl_part){.f = f, .depth = depth};
+	int rc = pl_callgraph_schedule_new(&p->s, bd->cg, f, bd->cm, bd->mode, bd->floor_ns);
+	if (rc) {
+		*bd->failed = f;
+		return rc;
+	}
+	if (!ptr_map_put(&bd->drawn, f, (void *)(uintptr_t)(st->n + 1))) {
+		pl_schedule_free(p->s);
+		return PL_ENOMEM;
+	}
+	*out = st->n++;
+	return PL_OK;
+}
+
+/* The time of one run of f: its part's makespan when drawn, else its step. */
+static int time_of(struct builder *bd, const pl_func *f, uint64_t *out)
+{
+	void *v = ptr_map_get(&bd->drawn, f);
+	if (v) {
+		*out = pl_schedule_makespan_ns(bd->st->parts[(uintptr_t)v - 1].s);
+		return PL_OK;
+	}
+	int rc = pl_callgraph_step_fused_ns(bd->cg, f, bd->cm, bd->mode, bd->floor_ns, out);
+	if (rc)
+		*bd->failed = f;
+	return rc;
+}
+
+static int expand(struct builder *bd, size_t pi);
+
+/* Draws callee below the span at row begin t0 of part pi, unless it is
+ * drawn already or too deep; takes heading and thread. */
+static int draw_callee(struct builder *bd, size_t pi, const pl_func *callee, uint64_t t0,
+                       char *heading, char *thread)
+{
+	struct tl_step *st = bd->st;
+	size_t depth = st->parts[pi].depth + 1, ci;
+	bool skip = ptr_map_get(&bd->drawn, callee) || depth > MAX_DEPTH;
+	int rc = !heading || !thread ? PL_ENOMEM : skip ? PL_OK : add_part(bd, callee, depth, &ci);
+	if (rc || skip) {
+		free(heading);
+		free(thread);
+		return rc;
+	}
+	st->parts[ci].heading = heading;
+	st->parts[ci].thread = thread;
+	st->parts[ci].offset_ns = st->parts[pi].offset_ns + t0;
+	return expand(bd, ci);
+}
+
+/* The span of a loop: its body drawn below, its first iteration after
+ * the condition's first run. */
+static int loop_span(struct builder *bd, size_t pi, struct tl_span *sp, size_t first)
+{
+	const pl_callgraph *cg = bd->cg;
+	const pl_func *body = NULL, *cond = NULL;
+	for (size_t k = first; k < pl_callgraph_num_sites(cg) &&
+	                       pl_callgraph_site_inst(cg, k) == sp->inst; k++) {
+		if (pl_callgraph_site_kind(cg, k) == PL_CALL_LOOP_BODY)
+			body = pl_callgraph_site_callee(cg, k);
+		else if (pl_callgraph_site_kind(cg, k) == PL_CALL_LOOP_COND)
+			cond = pl_callgraph_site_callee(cg, k);
+	}
+	void *li = ptr_map_get(&bd->loop_of, sp->inst);
+	const char *lname = li ? pl_callgraph_loop_name(cg, (uintptr_t)li - 1) : "?";
+	sp->loop = true;
+	sp->trips = li ? pl_callgraph_loop_trips(cg, (uintptr_t)li - 1) : 1;
+	bool unknown = li && pl_callgraph_loop_source(cg, (uintptr_t)li - 1) == PL_TRIP_UNKNOWN;
+	int rc = cond ? time_of(bd, cond, &sp->cond_ns) : PL_OK;
+	sp->label = fmt("@%s ×%llu%s", body ? pl_func_name(body) : "?",
+	                (unsigned long long)sp->trips, unknown ? " (trip count unknown)" : "");
+	if (rc || !sp->label || !body)
+		return rc ? rc : sp->label ? PL_OK : PL_ENOMEM;
+	const pl_func *in = bd->st->parts[pi].f;
+	uint64_t t0 = pl_schedule_begin_ns(bd->st->parts[pi].s, sp->row) + sp->cond_ns;
+	rc = draw_callee(bd, pi, body, t0,
+	                 fmt("@%s: 1 of %llu iterations of loop '%s' in @%s", pl_func_name(body),
+	                     (unsigned long long)sp->trips, lname, pl_func_name(in)),
+	                 fmt("@%s (1 of %llu iterations)", pl_func_name(body),
+	                     (unsigned long long)sp->trips));
+	return rc ? rc : time_of(bd, body, &sp->body_ns);
+}
+
+/* The span of a call or conditional: each callee drawn below. */
+static int call_span(struct builder *bd, size_t pi, struct tl_span *sp, size_t first,
+                     size_t n)
+{
+	const pl_callgraph *cg = bd->cg;
+	struct tl_buf label = {0};
+	for (size_t k = 0; k < n && k < 3; k++)
+		tl_buf_printf(&label, "%s@%s", k ? " | " : "",
+		              pl_func_name(pl_callgraph_site_callee(cg, first + k)));
+	if (n > 3)
+		tl_buf_printf(&label, " | … (%zu branches)", n);
+	if (label.failed) {
+		tl_buf_free(&label);
+		return PL_ENOMEM;
+	}
+	sp->label = label.data;
+	const pl_func *in = bd->st->parts[pi].f;
+	uint64_t t0 = pl_schedule_begin_ns(bd->st->parts[pi].s, sp->row);
+	char *iname = inst_name(sp->inst);
+	int rc = iname ? PL_OK : PL_ENOMEM;
+	for (size_t k = 0; k < n && rc == PL_OK; k++) {
+		const pl_func *callee = pl_callgraph_site_callee(cg, first + k);
+		const char *cn = pl_func_name(callee);
+		if (pl_callgraph_site_kind(cg, first + k) == PL_CALL_BRANCH)
+			rc = draw_callee(bd, pi, callee, t0,
+			                 fmt("@%s: branch %zu of %zu of %s in @%s", cn, k + 1, n, iname,
+			                     pl_func_name(in)),
+			                 fmt("@%s (branch %zu of %zu)", cn, k + 1, n));
+		else
+			rc = draw_callee(bd, pi, callee, t0,
+			                 fmt("@%s: called by %s in @%s", cn, iname, pl_func_name(in)),
+			                 fmt("@%s (call)", cn));
+	}
+	free(iname);
+	return rc;
+}
+
+/* The spans of part pi, each callee drawn below as it comes (so the parts
+ * inside pi follow it). */
+static int expand(struct builder *bd, size_t pi)
+{
+	const pl_callgraph *cg = bd->cg;
+	const pl_schedule *s = bd->st->parts[pi].s;
+	size_t cap = 0;
+	int rc = PL_OK;
+	for (size_t i = 0; i < pl_schedule_num_insts(s) && rc == PL_OK; i++) {
+		const pl_inst *inst = pl_schedule_inst(s, i);
+		void *v = ptr_map_get(&bd->first_site, inst);
+		const char *op = pl_inst_opname(inst);
+		bool loop = strcmp(op, "hlo.while") == 0, call = strcmp(op, "hlo.call") == 0;
+		if (!v || !(loop || call || strcmp(op, "hlo.conditional") == 0))
+			continue; /* a fusion or async call: a box of its callee's time */
+		size_t first = (uintptr_t)v - 1, n = 0;
+		while (first + n < pl_callgraph_num_sites(cg) &&
+		       pl_callgraph_site_inst(cg, first + n) == inst)
+			n++;
+		struct tl_part *p = &bd->st->parts[pi];
+		if (!PL_GROW(p->spans, cap, p->nspans + 1))
+			return PL_ENOMEM;
+		struct tl_span *sp = &p->spans[p->nspans++];
+		*sp = (struct tl_span){.row = i, .inst = inst};
+		p->spans_ns += pl_schedule_end_ns(s, i) - pl_schedule_begin_ns(s, i);
+		size_t si = p->nspans - 1;
+		/* the parts array may move while the callees are drawn */
+		struct tl_span tmp = *sp;
+		rc = loop ? loop_span(bd, pi, &tmp, first) : call_span(bd, pi, &tmp, first, n);
+		bd->st->parts[pi].spans[si] = tmp;
+	}
+	bd->st->parts[pi].end = bd->st->n;
+	return rc;
+}
+
+static int index_graph(struct builder *bd)
+{
+	const pl_callgraph *cg = bd->cg;
+	for (size_t k = pl_callgraph_num_sites(cg); k-- > 0;) /* the first wins */
+		if (!ptr_map_put(&bd->first_site, pl_callgraph_site_inst(cg, k),
+		                 (void *)(uintptr_t)(k + 1)))
+			return PL_ENOMEM;
+	for (size_t k = 0; k < pl_callgraph_num_loops(cg); k++)
+		if (!ptr_map_put(&bd->loop_of, pl_callgraph_loop(cg, k), (void *)(uintptr_t)(k + 1)))
+			return PL_ENOMEM;
+	return PL_OK;
+}
+
+int tl_step_build(struct tl_step *st, const pl_callgraph *cg, const pl_func *root,
+                  const pl_cost_model *cm, pl_fusion_mode mode, uint64_t floor_ns,
+                  const pl_func **failed)
+{
+	struct builder bd = {.st = st, .cg = cg, .cm = cm, .mode = mode, .floor_ns = floor_ns,
+	                     .failed = failed};
+	size_t ri;
+	*failed = NULL;
+	st->whole = root == pl_callgraph_entry(cg);
+	int rc = index_graph(&bd);
+	if (rc == PL_OK && (rc = add_part(&bd, root, 0, &ri)) == PL_OK)
+		rc = expand(&bd, ri);
+	ptr_map_free(&bd.first_site);
+	ptr_map_free(&bd.loop_of);
+	ptr_map_free(&bd.drawn);
+	return rc;
+}
+
+void tl_step_free(struct tl_step *st)
+{
+	for (size_t k = 0; k < st->n; k++) {
+		struct tl_part *p = &st->parts[k];
+		pl_schedule_free(p->s);
+		free(p->heading);
+		free(p->thread);
+		for (size_t j = 0; j < p->nspans; j++)
+			free(p->spans[j].label);
+		free(p->spans);
+	}
+	free(st->parts);
+	memset(st, 0, sizeof *st);
+}
