@@ -69,7 +69,6 @@ ok $? "the same table on a second run (pass times aside)"
 
 # ---- --compare-svg: the three schedules stacked on one time axis ----
 CHECK="$top_srcdir/tests/timeline_check.py"
-have() { command -v "$1" >/dev/null 2>&1; }
 run $P --compare -p "$C/compare-neuron.ini" -p "$C/compare-xla.ini" \
 	-p "$C/compare-overlap.ini" "$STEP" --compare-svg c.svg --stats-json c2.json
 expect_status 0 "--compare-svg runs"
@@ -152,14 +151,6 @@ else
 fi
 
 # a real browser draws every box where the stacked SVG put it
-render() { # render SVG PNG WIDTH HEIGHT
-	rm -rf chrome
-	timeout 120 chromium --headless --no-sandbox --disable-gpu --disable-quic \
-		--no-first-run --disable-background-networking --disable-component-update \
-		--disable-sync --user-data-dir="$T/chrome" --hide-scrollbars \
-		--force-device-scale-factor=1 --window-size="$3,$4" --screenshot="$2" \
-		"file://$1" >/dev/null 2>&1 && [ -s "$2" ]
-}
 if have chromium && have python3; then
 	h=$(sed -n 's/^<svg [^>]* height="\([0-9]*\)".*/\1/p' keep.svg | head -1)
 	render "$T/keep.svg" c.png 1200 "$h"

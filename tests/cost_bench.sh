@@ -9,7 +9,6 @@
 . "$top_srcdir/tests/tap.sh"
 : "${PASSLINE:?}" "${PLUGIN_DIR:?}"
 cd "$T" || exit 99
-have() { command -v "$1" >/dev/null 2>&1; }
 
 if ! have python3; then
 	skip "python3 is not installed"

@@ -103,6 +103,19 @@ expect_same_file() { # expect_same_file A B DESCRIPTION
 	ok $? "$3"
 }
 
+have() { command -v "$1" >/dev/null 2>&1; }
+
+# render SVG PNG WIDTH HEIGHT: a headless Chromium's screenshot of the
+# picture at SVG (an absolute path) into PNG, WIDTH x HEIGHT pixels
+render() {
+	rm -rf chrome
+	timeout 120 chromium --headless --no-sandbox --disable-gpu --disable-quic \
+		--no-first-run --disable-background-networking --disable-component-update \
+		--disable-sync --user-data-dir="$T/chrome" --hide-scrollbars \
+		--force-device-scale-factor=1 --window-size="$3,$4" --screenshot="$2" \
+		"file://$1" >/dev/null 2>&1 && [ -s "$2" ]
+}
+
 done_testing() {
 	echo "1..$tap_n"
 }

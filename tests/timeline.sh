@@ -13,7 +13,6 @@
 P="$PASSLINE --plugin-dir $PLUGIN_DIR"
 D="$top_srcdir/tests/timeline_golden"
 CHECK="$top_srcdir/tests/timeline_check.py"
-have() { command -v "$1" >/dev/null 2>&1; }
 cd "$T" || exit 99
 mkdir o
 
@@ -132,14 +131,6 @@ else
 	skip "python3 is not installed"
 fi
 
-render() { # render SVG PNG WIDTH HEIGHT
-	rm -rf chrome
-	timeout 120 chromium --headless --no-sandbox --disable-gpu --disable-quic \
-		--no-first-run --disable-background-networking --disable-component-update \
-		--disable-sync --user-data-dir="$T/chrome" --hide-scrollbars \
-		--force-device-scale-factor=1 --window-size="$3,$4" --screenshot="$2" \
-		"file://$1" >/dev/null 2>&1 && [ -s "$2" ]
-}
 # ---- a whole step: loops and calls (README) ----
 stepstat() { sed -n 's/.*"step_ns": \([0-9]*\).*/\1/p' "$1"; }
 for g in loop3 nested; do
