@@ -49,6 +49,8 @@ static const pl_stat_decl schedule_stats[] = {
 	PL_STAT("unfused_makespan_ns",
 	        "Makespan of the functions the fusion model costed, costed op by op (ns)."),
 	PL_STAT("fused_makespan_ns", "Makespan of the same functions under the fusion model (ns)."),
+	PL_STAT("step_peak_bytes",
+	        "The most bytes one execution of the entry holds live, with what it calls."),
 	PL_STAT_END
 };
 
@@ -505,9 +507,15 @@ static int schedule_run(pl_pass_ctx *ctx, void *state, pl_module *m)
 		}
 	}
 	u128 step = 0;
+	uint64_t step_peak = 0;
 	if (rc == PL_OK && pl_callgraph_entry(cg))
 		rc = entry_step(ctx, cg, on ? PL_FUSION_ON : off ? PL_FUSION_OFF : PL_FUSION_AUTO,
 		                (uint64_t)floor_ns, &step);
+	if (rc == PL_OK && pl_callgraph_entry(cg) &&
+	    (rc = pl_callgraph_step_peak_bytes(cg, pl_callgraph_entry(cg), &step_peak)) &&
+	    rc != PL_ENOMEM)
+		pl_ctx_error(ctx, pl_func_first_inst(pl_callgraph_entry(cg)),
+		             "cannot find the peak of the step: %s", pl_status_string(rc));
 	const char *functions = "";
 	pl_ctx_get_string(ctx, "functions", &functions);
 	if (rc == PL_OK && *functions)
@@ -527,9 +535,9 @@ static int schedule_run(pl_pass_ctx *ctx, void *state, pl_module *m)
 	}
 	const char *names[] = {"makespan_ns", "compute_ns", "comm_ns", "exposed_comm_ns",
 	                       "step_ns", "kernels", "kernel_bytes", "unfused_makespan_ns",
-	                       "fused_makespan_ns"};
+	                       "fused_makespan_ns", "step_peak_bytes"};
 	const u128 values[] = {makespan, compute, comm, exposed, step, kernels, kbytes,
-	                       unfused_total, fused_total};
+	                       unfused_total, fused_total, step_peak};
 	for (size_t k = 0; k < sizeof names / sizeof *names && rc == PL_OK; k++) {
 		rc = add_wide(ctx, names[k], values[k]);
 		if (rc == PL_OK && k == 4) /* in the order the statistics are declared */

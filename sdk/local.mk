@@ -37,7 +37,7 @@ libpassline_la_SOURCES = \
 	sdk/analysis/cost_presets.c \
 	sdk/analysis/cost_time.c \
 	sdk/analysis/cost_groups.c sdk/analysis/cost_groups.h \
-	sdk/analysis/schedule.c sdk/analysis/schedule.h \
+	sdk/analysis/schedule.c sdk/analysis/schedule.h sdk/analysis/memory.h \
 	sdk/analysis/memory.c \
 	sdk/analysis/callgraph.c \
 	sdk/analysis/fusion.c sdk/analysis/fusion.h

@@ -10,6 +10,7 @@
  */
 #include "analysis/cost_model.h"
 #include "analysis/fusion.h"
+#include "analysis/memory.h"
 #include "analysis/schedule.h"
 #include "ir/internal.h"
 #include "ir/grow.h"
@@ -716,6 +717,20 @@ const char *pl_callgraph_loop_name(const pl_callgraph *cg, size_t i)
 	return i < cg->nloops ? cg->loops[i].name : NULL;
 }
 
+/* Where each function's sites begin, in function order (CSR: the sites
+ * of f are first[f] .. first[f + 1] - 1, in instruction order), or NULL. */
+static size_t *sites_by_caller(const pl_callgraph *cg)
+{
+	size_t *first = calloc(cg->nfns + 1, sizeof *first);
+	if (!first)
+		return NULL;
+	for (size_t s = 0; s < cg->nsites; s++)
+		first[cg->sites[s].caller + 1]++;
+	for (size_t i = 0; i < cg->nfns; i++)
+		first[i + 1] += first[i];
+	return first;
+}
+
 /* ---- the time of a step ---- */
 
 struct step {
@@ -868,12 +883,8 @@ static int step_run(const pl_callgraph *cg, const pl_func *f, const pl_cost_mode
 	int rc = PL_ENOMEM;
 	st.time = calloc(cg->nfns, sizeof *st.time);
 	st.done = calloc(cg->nfns, 1);
-	st.site_first = calloc(cg->nfns + 1, sizeof *st.site_first);
+	st.site_first = sites_by_caller(cg);
 	if (st.time && st.done && st.site_first) {
-		for (size_t s = 0; s < cg->nsites; s++)
-			st.site_first[cg->sites[s].caller + 1]++;
-		for (size_t i = 0; i < cg->nfns; i++)
-			st.site_first[i + 1] += st.site_first[i];
 		rc = step_of(&st, (size_t)fi, 0);
 		if (rc == PL_OK && rows) /* the callees are done: f once more, with rows */
 			rc = simulate_one(&st, (size_t)fi, rows);
@@ -904,4 +915,91 @@ int pl_callgraph_schedule_new(pl_schedule **out, const pl_callgraph *cg, const p
 {
 	*out = NULL;
 	return step_run(cg, f, cm, mode, floor_ns, NULL, out);
+}
+
+/* ---- the peak of a step ---- */
+
+struct peak_walk {
+	const pl_callgraph *cg;
+	uint64_t *peak; /* per function, once known */
+	unsigned char *done;
+	size_t *site_first;
+	size_t cursor, end; /* the sites of the function being walked */
+};
+
+static uint64_t args_bytes(const pl_func *f)
+{
+	uint64_t sum = 0, b;
+	for (size_t a = 0; a < pl_func_num_args(f); a++)
+		if (pl_type_num_bytes(pl_value_type(pl_func_arg(f, a)), &b) == PL_OK)
+			sum = sum + b < sum ? UINT64_MAX : sum + b;
+	return sum;
+}
+
+/* A fusion is one kernel: what its body holds is in the kernel, not in
+ * memory. */
+static bool runs_in_memory(const pl_inst *inst)
+{
+	return !op_is(inst, "hlo.fusion");
+}
+
+/* What a calling instruction holds while what it calls runs: the largest
+ * peak of a callee beyond its arguments (the caller's operands, live at
+ * the instruction already). */
+static int call_bytes(const pl_inst *inst, void *arg, uint64_t *bytes)
+{
+	struct peak_walk *w = arg;
+	uint64_t most = 0;
+	for (; w->cursor < w->end && w->cg->sites[w->cursor].inst == inst; w->cursor++) {
+		size_t c = w->cg->sites[w->cursor].callee;
+		uint64_t a = args_bytes(w->cg->fns[c].f), p = w->peak[c];
+		if (runs_in_memory(inst) && p > a && p - a > most)
+			most = p - a;
+	}
+	*bytes = most;
+	return PL_OK;
+}
+
+static int peak_of(struct peak_walk *w, size_t f, int depth)
+{
+	const pl_callgraph *cg = w->cg;
+	if (w->done[f] == 2)
+		return PL_OK;
+	if (w->done[f] == 1 || depth > 10000)
+		return PL_EINVAL; /* f calls itself */
+	w->done[f] = 1;
+	for (size_t s = w->site_first[f]; s < w->site_first[f + 1]; s++) {
+		if (!runs_in_memory(cg->sites[s].inst))
+			continue;
+		int rc = peak_of(w, cg->sites[s].callee, depth + 1);
+		if (rc)
+			return rc;
+	}
+	w->cursor = w->site_first[f];
+	w->end = w->site_first[f + 1];
+	int rc = pl_func_peak_bytes_hooked_(cg->fns[f].f, call_bytes, w, &w->peak[f]);
+	if (rc == PL_OK)
+		w->done[f] = 2;
+	return rc;
+}
+
+int pl_callgraph_step_peak_bytes(const pl_callgraph *cg, const pl_func *f, uint64_t *out)
+{
+	long fi = fn_index(cg, f);
+	if (fi < 0)
+		return PL_ENOTFOUND;
+	struct peak_walk w = {.cg = cg};
+	int rc = PL_ENOMEM;
+	w.peak = calloc(cg->nfns ? cg->nfns : 1, sizeof *w.peak);
+	w.done = calloc(cg->nfns ? cg->nfns : 1, 1);
+	w.site_first = sites_by_caller(cg);
+	if (w.peak && w.done && w.site_first) {
+		rc = peak_of(&w, (size_t)fi, 0);
+		if (rc == PL_OK)
+			*out = w.peak[fi];
+	}
+	free(w.peak);
+	free(w.done);
+	free(w.site_first);
+	return rc;
 }

@@ -7,6 +7,7 @@
  * bytes to the instruction that frees it, and a last sweep adds and frees
  * in order. Linear in instructions and uses.
  */
+#include "analysis/memory.h"
 #include "ir/internal.h"
 #include "ir/grow.h"
 
@@ -39,6 +40,12 @@ static void add_sat(uint64_t *acc, uint64_t b)
 }
 
 int pl_func_peak_bytes(const pl_func *f, uint64_t *out)
+{
+	return pl_func_peak_bytes_hooked_(f, NULL, NULL, out);
+}
+
+int pl_func_peak_bytes_hooked_(const pl_func *f, pl_bytes_hook_ extra, void *arg,
+                               uint64_t *out)
 {
 	size_t n = pl_func_num_insts(f);
 	struct pl_ht index = {0};
@@ -80,6 +87,12 @@ int pl_func_peak_bytes(const pl_func *f, uint64_t *out)
 		 * the two are never live at once */
 		bool handover = (pl_inst_traits(i) & PL_TRAIT_COLLECTIVE_DONE) != 0;
 		uint64_t at = handover && live != UINT64_MAX ? live - freed[k] : live;
+		if (extra) {
+			uint64_t x = 0;
+			if ((rc = extra(i, arg, &x)))
+				break;
+			add_sat(&at, x);
+		}
 		if (at > peak)
 			peak = at;
 		if (live != UINT64_MAX)

@@ -469,6 +469,47 @@ START_TEST(step_time_fused)
 }
 END_TEST
 
+/* The peak of a step, worked by hand (f32[16] is 64 bytes, f32[1024]
+ * 4096). @big holds its argument (64), then %a (4096), then %b beside %a
+ * (64): 4224. @small: 64 + 64 = 128. @main holds %x (64) throughout; %p
+ * (1); at %k its operands and result, 64 + 1 + 64 = 129, and while a
+ * branch runs the larger one's peak beyond its argument, 4224 - 64 =
+ * 4160: 4289; at the fusion of @big 64 + 64 + 64 = 192 and nothing more (a
+ * fusion's body is one kernel). So the step's peak is 4289, @main's own
+ * 192 (at the fusion), and @big's step is its own peak. */
+START_TEST(step_peak)
+{
+	static const char text[] =
+		"func @big(%x: f32[16]) {\n"
+		"  %a = hlo.negate %x : f32[1024]\n"
+		"  %b = hlo.negate %a : f32[16]\n"
+		"  return %b\n}\n"
+		"func @small(%x: f32[16]) {\n"
+		"  %a = hlo.negate %x : f32[16]\n  return %a\n}\n"
+		"func @main(%x: f32[16]) attributes {entry = true} {\n"
+		"  %p = hlo.constant {hlo_constant = \"true\"} : bool[]\n"
+		"  %k = hlo.conditional %p, %x, %x {hlo_branch_computations = \"{%big, %small}\"} "
+		": f32[16]\n"
+		"  %f = hlo.fusion %k {hlo_calls = \"big\"} : f32[16]\n"
+		"  return %f\n}\n";
+	pl_module *m = parse_pir(text);
+	pl_callgraph *cg = graph(m, "");
+	uint64_t b = 0;
+	ck_assert_int_eq(pl_callgraph_step_peak_bytes(cg, pl_module_find_func(m, "main"), &b), PL_OK);
+	ck_assert_uint_eq(b, 4289);
+	ck_assert_int_eq(pl_func_peak_bytes(pl_module_find_func(m, "main"), &b), PL_OK);
+	ck_assert_uint_eq(b, 192);
+	ck_assert_int_eq(pl_callgraph_step_peak_bytes(cg, pl_module_find_func(m, "big"), &b), PL_OK);
+	ck_assert_uint_eq(b, 4224);
+	pl_module *other = parse_pir(text);
+	ck_assert_int_eq(pl_callgraph_step_peak_bytes(cg, pl_module_find_func(other, "main"), &b),
+	                 PL_ENOTFOUND);
+	pl_module_free(other);
+	pl_callgraph_free(cg);
+	pl_module_free(m);
+}
+END_TEST
+
 static void expect_error(const char *text, const char *trips, int want_rc, const char *want_msg,
                          bool want_at)
 {
@@ -528,6 +569,7 @@ static Suite *callgraph_suite(void)
 	tcase_add_test(tc, wide_counts);
 	tcase_add_test(tc, step_time);
 	tcase_add_test(tc, step_time_fused);
+	tcase_add_test(tc, step_peak);
 	tcase_add_test(tc, errors);
 	suite_add_tcase(s, tc);
 	return s;

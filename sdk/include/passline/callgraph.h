@@ -147,6 +147,18 @@ PL_API int pl_callgraph_schedule_new(pl_schedule **out, const pl_callgraph *cg,
                                      const pl_func *f, const pl_cost_model *cm,
                                      pl_fusion_mode mode, uint64_t floor_ns);
 
+/* The most bytes one execution of f holds live at once with what it
+ * calls: pl_func_peak_bytes of f, where an instruction that calls
+ * functions also holds, while they run, the largest peak of one of them
+ * (a loop's body or condition, a called function, a branch, an
+ * async-start's computation) beyond its arguments, which are the
+ * instruction's operands, live already; a fusion's body holds nothing
+ * (it is one kernel). Callees first, each once. For the entry it is the
+ * peak of a whole step. PL_OK; PL_ENOTFOUND when f is not of the graph's
+ * module; PL_EINVAL when f calls itself; PL_ENOMEM. Added in ABI 1.1. */
+PL_API int pl_callgraph_step_peak_bytes(const pl_callgraph *cg, const pl_func *f,
+                                        uint64_t *out);
+
 #ifdef __cplusplus
 }
 #endif

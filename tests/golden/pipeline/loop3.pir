@@ -19,6 +19,12 @@
 //   makespan_ns = 10001 + 3 x 10044 + 4 x 1 = 40137; compute_ns = 0 + 3 x 43
 //   + 4 x 1 = 133; comm_ns = exposed = 10001 + 3 x 10001 = 40004;
 //   step_ns = 0 + (3 x 10044 + 4 x 1) + 10001 = 40137.
+// step_peak_bytes: @body holds its arguments (4 + 64) and at most the
+// all_gather's 128 unused bytes beside %n (4): 200; @cond 68 + 4 + 1 = 73;
+// @main holds %x (64), at the while %z (4) and its results (4 + 64), and
+// while the loop runs the larger of the body's and the condition's peaks
+// beyond their arguments (200 - 68 = 132; 73 - 68 = 5): 64 + 4 + 68 + 132
+// = 268, more than the all_reduce's 64 + 64 + 64 = 192 after it.
 // Total_bytes_moved counts the operand and result bytes of the ops read
 // from HLO (those with hlo_ attributes, constants none): the add 12 x 3,
 // the compare 9 x 4, the all_reduce 64 + 64 = 128: 200.
