@@ -31,6 +31,7 @@ libpassline_la_SOURCES = \
 	sdk/hlo/hlo.h sdk/hlo/hlo_read.c sdk/hlo/hlo_write.c \
 	sdk/hlo/hlo_opcodes.c sdk/hlo/hlo_opcodes.h \
 	sdk/hlo/hlo_verify.c sdk/hlo/hlo_verify.h \
+	sdk/hlo/hlo_eof.c sdk/hlo/hlo_eof.h \
 	sdk/verify/verify.c \
 	sdk/analysis/predicate.c \
 	sdk/analysis/cost.c sdk/analysis/cost_model.h \
