@@ -41,6 +41,7 @@ libpassline_la_SOURCES = \
 	sdk/analysis/schedule.c sdk/analysis/schedule.h \
 	sdk/analysis/memory.c \
 	sdk/analysis/callgraph.c \
+	sdk/analysis/rewritable.c \
 	sdk/analysis/fusion.c sdk/analysis/fusion.h
 EXTRA_DIST += sdk/README.md sdk/ir/README.md sdk/pass/README.md sdk/text/README.md \
 	sdk/hlo/README.md sdk/verify/README.md sdk/analysis/README.md

@@ -150,6 +150,10 @@ EXTRA_DIST += tests/hlo/bad/eof-attribute.err tests/hlo/bad/eof-attribute.hlo \
 	tests/hlo/bad/eof-signature.hlo tests/hlo/bad/eof-string.err \
 	tests/hlo/bad/eof-string.hlo tests/hlo/bad/eof-tuple.err tests/hlo/bad/eof-tuple.hlo
 
+# The passes leave alone what an async-start, fusion or reducer calls.
+TESTS += tests/called-computations.sh
+EXTRA_DIST += tests/called-computations.sh tests/hlo/called.hlo
+
 # Real XLA HLO, read from HLO_DIR (default: shared/hlo beside the source
 # tree, never copied into it): `make check-real-hlo HLO_DIR=...`.
 HLO_DIR = $(abs_top_srcdir)/../shared/hlo
