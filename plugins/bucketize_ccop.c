@@ -42,6 +42,7 @@
 #include "labels.h"
 #include "inst_bytes.h"
 #include "pass_end.h"
+#include "rewritable.h"
 #include "ptr_map.h"
 
 enum kind { KIND_ALL_GATHER, KIND_REDUCE_SCATTER, KIND_ALL_REDUCE, NUM_KINDS, KIND_NONE = -1 };
@@ -473,9 +474,12 @@ static int bucketize_run(pl_pass_ctx *ctx, void *state, pl_module *m)
 	                       .keys = {.names = key_names, .count = NUM_READ}};
 	for (int op = 0; op < PL_OP__COUNT; op++)
 		b.traits[op] = pl_op_traits((pl_op)op);
-	int rc = PL_OK;
+	struct rewritable rw;
+	int rc = rewritable_init(&rw, m);
 	for (size_t k = 0; k < pl_module_num_funcs(m) && rc == PL_OK; k++)
-		rc = bucketize_func(&b, pl_module_func_at(m, k));
+		if (rewritable_at(&rw, k))
+			rc = bucketize_func(&b, pl_module_func_at(m, k));
+	rewritable_free(&rw);
 	for (int k = 0; k < NUM_KINDS; k++) {
 		free(b.runs[k].members.v);
 		/* every merge that was made counts, as when each added its own */

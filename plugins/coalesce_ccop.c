@@ -41,6 +41,7 @@
 
 #include "labels.h"
 #include "pass_end.h"
+#include "rewritable.h"
 #include "ptr_map.h"
 #include "../sdk/ir/grow.h"
 
@@ -589,9 +590,12 @@ static int coalesce_run(pl_pass_ctx *ctx, void *state, pl_module *m)
 	                      .keys = {.names = key_names, .count = NUM_KEYS}};
 	for (int op = 0; op < PL_OP__COUNT; op++)
 		c.traits[op] = pl_op_traits((pl_op)op);
-	int rc = PL_OK;
+	struct rewritable rw;
+	int rc = rewritable_init(&rw, m);
 	for (size_t k = 0; k < pl_module_num_funcs(m) && rc == PL_OK; k++) {
 		pl_func *f = pl_module_func_at(m, k);
+		if (!rewritable_at(&rw, k))
+			continue;
 		for (pl_inst *i = pl_func_first_inst(f), *next; i && rc == PL_OK; i = next) {
 			next = pl_inst_next(i);
 			pl_op op = pl_inst_op(i);

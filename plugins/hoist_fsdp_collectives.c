@@ -55,6 +55,7 @@
 
 #include "labels.h"
 #include "pass_end.h"
+#include "rewritable.h"
 #include "ptr_map.h"
 #include "../sdk/ir/grow.h"
 
@@ -614,9 +615,12 @@ static int hoist_run(pl_pass_ctx *ctx, void *state, pl_module *m)
 	                   .remarks = pl_ctx_remarks_enabled(ctx)};
 	for (int op = 0; op < PL_OP__COUNT; op++)
 		mv.traits[op] = pl_op_traits((pl_op)op);
-	int rc = PL_OK;
+	struct rewritable rw;
+	int rc = rewritable_init(&rw, m);
 	for (size_t k = 0; k < pl_module_num_funcs(m) && rc == PL_OK; k++)
-		rc = move_collectives(&mv, pl_module_func_at(m, k));
+		if (rewritable_at(&rw, k))
+			rc = move_collectives(&mv, pl_module_func_at(m, k));
+	rewritable_free(&rw);
 	/* every move made counts, as when each function added its own */
 	pass_end_stat(ctx, "num_all_gathers_hoisted", mv.hoisted, &rc);
 	pass_end_stat(ctx, "num_reduce_scatters_sunk", mv.sunk, &rc);

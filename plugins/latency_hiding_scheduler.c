@@ -51,6 +51,7 @@
 #include "../sdk/ir/grow.h"
 #include "labels.h"
 #include "pass_end.h"
+#include "rewritable.h"
 #include "ptr_map.h"
 
 static const pl_option_decl lhs_options[] = {
@@ -938,9 +939,12 @@ static int lhs_run(pl_pass_ctx *ctx, void *state, pl_module *m)
 	                  .remarks = pl_ctx_remarks_enabled(ctx), .pinned = {.name = "pinned"},
 	                  .group_id = {.name = "group_id"},
 	                  .side_effect = {.name = "hlo.custom_call_has_side_effect"}};
-	int rc = PL_OK;
+	struct rewritable rw;
+	int rc = rewritable_init(&rw, m);
 	for (size_t k = 0; k < pl_module_num_funcs(m) && rc == PL_OK; k++)
-		rc = schedule_func(&s, pl_module_func_at(m, k));
+		if (rewritable_at(&rw, k))
+			rc = schedule_func(&s, pl_module_func_at(m, k));
+	rewritable_free(&rw);
 	pass_end_stat(ctx, "num_functions_scheduled", s.scheduled, &rc);
 	pass_end_stat(ctx, "num_functions_kept", s.kept, &rc);
 	pass_end_stat(ctx, "num_collectives_split", s.split, &rc);

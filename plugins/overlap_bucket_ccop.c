@@ -46,6 +46,7 @@
 #include "overlap_bucket.h"
 #include "overlap_info.h"
 #include "pass_end.h"
+#include "rewritable.h"
 #include "ptr_map.h"
 #include "../sdk/ir/grow.h"
 
@@ -751,9 +752,14 @@ static int overlap_run(pl_pass_ctx *ctx, void *state, pl_module *m)
 	struct bucketer B = {.ctx = ctx, .cfg = state, .remarks = pl_ctx_remarks_enabled(ctx),
 	                     .attrs = {.names = attr_names, .count = NUM_ATTRS}};
 	const pl_cost_model *cm = pl_ctx_cost_model(ctx);
-	int rc = pl_module_prepare_counts(m); /* each pair counted once */
+	struct rewritable rw;
+	int rc = rewritable_init(&rw, m);
+	if (rc == PL_OK)
+		rc = pl_module_prepare_counts(m); /* each pair counted once */
 	for (size_t k = 0; k < pl_module_num_funcs(m) && rc == PL_OK; k++)
-		rc = overlap_func(&B, pl_module_func_at(m, k), cm);
+		if (rewritable_at(&rw, k))
+			rc = overlap_func(&B, pl_module_func_at(m, k), cm);
+	rewritable_free(&rw);
 	if (rc != PL_OK && rc != PL_ENOMEM && B.failed)
 		pl_ctx_error(ctx, NULL, "cannot simulate @%s: %s", pl_func_name(B.failed),
 		             pl_status_string(rc));

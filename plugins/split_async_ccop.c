@@ -36,6 +36,7 @@
 #include "../sdk/ir/grow.h"
 #include "labels.h"
 #include "pass_end.h"
+#include "rewritable.h"
 #include "ptr_map.h"
 
 static const pl_option_decl split_options[] = {
@@ -430,9 +431,12 @@ static int split_run(pl_pass_ctx *ctx, void *state, pl_module *m)
 {
 	struct splitter sp = {.ctx = ctx, .cfg = state, .remarks = pl_ctx_remarks_enabled(ctx),
 	                      .pinned = {.name = "pinned"}};
-	int rc = PL_OK;
+	struct rewritable rw;
+	int rc = rewritable_init(&rw, m);
 	for (size_t k = 0; k < pl_module_num_funcs(m) && rc == PL_OK; k++)
-		rc = split_func(&sp, pl_module_func_at(m, k));
+		if (rewritable_at(&rw, k))
+			rc = split_func(&sp, pl_module_func_at(m, k));
+	rewritable_free(&rw);
 	pass_end_stat(ctx, "num_collectives_split", sp.split, &rc);
 	ptr_map_free(&sp.entry_of);
 	ptr_map_free(&sp.readers_of);

@@ -40,6 +40,7 @@
 #include "labels.h"
 #include "inst_bytes.h"
 #include "pass_end.h"
+#include "rewritable.h"
 #include "ptr_map.h"
 #include "../sdk/ir/grow.h"
 
@@ -815,13 +816,16 @@ static int xla_run(pl_pass_ctx *ctx, void *state, pl_module *m)
 	struct combiner c = {.ctx = ctx, .cfg = cfg, .module = m,
 	                     .remarks = pl_ctx_remarks_enabled(ctx),
 	                     .attrs = {.names = attr_names, .count = NUM_ATTRS}};
-	int rc = PL_OK;
+	struct rewritable rw;
+	int rc = rewritable_init(&rw, m);
 	/* as XLA: a threshold of 0 turns the combiner off */
-	if (cfg->threshold && cfg->count)
+	if (rc == PL_OK && cfg->threshold && cfg->count)
 		rc = scan_module(&c, m);
 	for (size_t k = 0; cfg->threshold && cfg->count && k < pl_module_num_funcs(m) && rc == PL_OK;
 	     k++) {
 		pl_func *f = pl_module_func_at(m, k);
+		if (!rewritable_at(&rw, k))
+			continue;
 		if (!cfg->while_loops && is_loop_func(&c, f)) {
 			if (c.remarks)
 				pl_ctx_remark(ctx, pl_func_first_inst(f),
@@ -837,6 +841,7 @@ static int xla_run(pl_pass_ctx *ctx, void *state, pl_module *m)
 	free(c.keys.text);
 	pl_ht_free(&c.keys.index);
 	free(c.cands);
+	rewritable_free(&rw);
 	free(c.members.v);
 	free(c.dones.v);
 	free(c.moved.v);

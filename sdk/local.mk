@@ -31,6 +31,7 @@ libpassline_la_SOURCES = \
 	sdk/hlo/hlo.h sdk/hlo/hlo_read.c sdk/hlo/hlo_write.c \
 	sdk/hlo/hlo_opcodes.c sdk/hlo/hlo_opcodes.h \
 	sdk/hlo/hlo_verify.c sdk/hlo/hlo_verify.h \
+	sdk/hlo/hlo_eof.c sdk/hlo/hlo_eof.h \
 	sdk/verify/verify.c \
 	sdk/analysis/predicate.c \
 	sdk/analysis/cost.c sdk/analysis/cost_model.h \
@@ -40,6 +41,7 @@ libpassline_la_SOURCES = \
 	sdk/analysis/schedule.c sdk/analysis/schedule.h sdk/analysis/memory.h \
 	sdk/analysis/memory.c \
 	sdk/analysis/callgraph.c \
+	sdk/analysis/rewritable.c \
 	sdk/analysis/fusion.c sdk/analysis/fusion.h
 EXTRA_DIST += sdk/README.md sdk/ir/README.md sdk/pass/README.md sdk/text/README.md \
 	sdk/hlo/README.md sdk/verify/README.md sdk/analysis/README.md

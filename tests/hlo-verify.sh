@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# tests/hlo-verify.sh — HLO that XLA rejects is refused: one module per
-# rule in tests/hlo/bad, each with the message it must give (NAME.err),
+# tests/hlo-verify.sh — HLO that XLA rejects, or that is cut short, is
+# refused: one module per rule in tests/hlo/bad (eof-*: per kind of place
+# a file can end early), each with the message it must give (NAME.err),
 # exit status 1 and no output file written.
 . "$top_srcdir/tests/tap.sh"
 : "${PASSLINE:?}" "${PLUGIN_DIR:?}"

@@ -190,7 +190,7 @@ bad 'HloModule m
 ENTRY e {
   a = f32[4] parameter(0), sharding={replicated
 }
-' "bad.hlo:5:1: error: expected '}' to close computation 'e'" "an attribute value that takes the closing brace"
+' "bad.hlo:5:1: error: file ends inside the body of computation 'e' (opened at 2:9)" "an attribute value that takes the closing brace"
 bad 'HloModule m
 ENTRY e {
   a = f32[4] parameter(1)
@@ -232,7 +232,7 @@ ENTRY e {
 bad 'HloModule m
 ENTRY e {
   /* open
-' "bad.hlo:3:3: error: unterminated comment" "an unterminated comment"
+' "bad.hlo:4:1: error: file ends inside a comment (opened at 3:3)" "an unterminated comment"
 bad 'HloModule m, replica_count=x
 ENTRY e { a = f32[] parameter(0) }
 ' "bad.hlo:1:28: error: expected a count" "a bad replica count"

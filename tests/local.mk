@@ -132,6 +132,28 @@ EXTRA_DIST += tests/hlo-verify.sh tests/hlo/bad/all-gather-size.err \
 	tests/hlo/bad/unknown-opcode.hlo tests/hlo/bad/while-body.err \
 	tests/hlo/bad/while-body.hlo
 
+# HLO cut short: where the file ends, one module per kind of place.
+EXTRA_DIST += tests/hlo/bad/eof-attribute.err tests/hlo/bad/eof-attribute.hlo \
+	tests/hlo/bad/eof-backend-config.err tests/hlo/bad/eof-backend-config.hlo \
+	tests/hlo/bad/eof-body.err tests/hlo/bad/eof-body.hlo tests/hlo/bad/eof-comment.err \
+	tests/hlo/bad/eof-comment.hlo tests/hlo/bad/eof-computation-name.err \
+	tests/hlo/bad/eof-computation-name.hlo tests/hlo/bad/eof-frames.err \
+	tests/hlo/bad/eof-frames.hlo tests/hlo/bad/eof-header.err tests/hlo/bad/eof-header.hlo \
+	tests/hlo/bad/eof-layout.err tests/hlo/bad/eof-layout.hlo \
+	tests/hlo/bad/eof-metadata.err tests/hlo/bad/eof-metadata.hlo \
+	tests/hlo/bad/eof-module.err tests/hlo/bad/eof-module.hlo tests/hlo/bad/eof-name.err \
+	tests/hlo/bad/eof-name.hlo tests/hlo/bad/eof-opcode.err tests/hlo/bad/eof-opcode.hlo \
+	tests/hlo/bad/eof-operands.err tests/hlo/bad/eof-operands.hlo \
+	tests/hlo/bad/eof-reducer.err tests/hlo/bad/eof-reducer.hlo \
+	tests/hlo/bad/eof-replica-groups.err tests/hlo/bad/eof-replica-groups.hlo \
+	tests/hlo/bad/eof-shape.err tests/hlo/bad/eof-shape.hlo tests/hlo/bad/eof-signature.err \
+	tests/hlo/bad/eof-signature.hlo tests/hlo/bad/eof-string.err \
+	tests/hlo/bad/eof-string.hlo tests/hlo/bad/eof-tuple.err tests/hlo/bad/eof-tuple.hlo
+
+# The passes leave alone what an async-start, fusion or reducer calls.
+TESTS += tests/called-computations.sh
+EXTRA_DIST += tests/called-computations.sh tests/hlo/called.hlo
+
 # Real XLA HLO, read from HLO_DIR (default: shared/hlo beside the source
 # tree, never copied into it): `make check-real-hlo HLO_DIR=...`.
 HLO_DIR = $(abs_top_srcdir)/../shared/hlo

@@ -14,6 +14,7 @@
  * rejected whole.
  */
 #include "hlo/hlo.h"
+#include "hlo/hlo_eof.h"
 #include "hlo/hlo_opcodes.h"
 #include "hlo/hlo_verify.h"
 #include "ir/grow.h"
@@ -135,6 +136,10 @@ struct hr {
 	char *namebuf;
 	size_t namecap;
 	int64_t replica_count, num_partitions; /* 0: not in the header */
+	/* the part of the module being read, from where it starts: an error
+	 * in a part the text ends inside of says so (hlo_eof.h) */
+	const char *part_at;
+	enum pl_hlo_part part;
 	const char *header;
 	size_t header_len;
 	const char *frames;
@@ -186,16 +191,76 @@ static void locate(struct hr *r, const char *at, uint32_t *line, uint32_t *col)
 	*col = (uint32_t)(at - r->lstart) + 1;
 }
 
+/* Whether nothing but blanks, comments and at most one name follows p,
+ * or a string that never closes: an error there is one the end of the
+ * text caused. */
+static bool near_end(const struct hr *r, const char *p)
+{
+	const char *q = p > r->end ? r->end : p;
+	if (q < r->end && (*q == '"' || *q == '\'')) {
+		for (const char *c = q + 1; c < r->end; c++) {
+			if (*c == '\\')
+				c++;
+			else if (*c == *q)
+				return false;
+		}
+		return true;
+	}
+	while (q < r->end && ((*q >= 'a' && *q <= 'z') || (*q >= 'A' && *q <= 'Z') ||
+	                      (*q >= '0' && *q <= '9') || *q == '_' || *q == '.' || *q == '-' ||
+	                      *q == '%'))
+		q++;
+	for (;;) {
+		while (q < r->end && (*q == ' ' || *q == '\t' || *q == '\n' || *q == '\r'))
+			q++;
+		if (q + 1 < r->end && q[0] == '/' && q[1] == '/') {
+			const char *nl = memchr(q, '\n', (size_t)(r->end - q));
+			q = nl ? nl : r->end;
+		} else {
+			return q >= r->end || (q + 1 == r->end && *q == '/');
+		}
+	}
+}
+
+static const char no_comp_msg[] = "file ends before the module's first computation";
+
+/* Reports "file ends inside ..." at the end of the text when the part
+ * being read stops early there; false when it does not. */
+static bool fail_at_end(struct hr *r, const char *at)
+{
+	if (!r->part_at)
+		return false;
+	struct pl_hlo_eof e;
+	if (!pl_hlo_ends_inside_(r->part_at, r->end, r->part, &e) &&
+	    !near_end(r, at))
+		return false;
+	uint32_t line, col, oline = 0, ocol = 0;
+	if (e.opened)
+		locate(r, e.opened, &oline, &ocol);
+	locate(r, r->end, &line, &col);
+	if (e.opened)
+		pl_diags_add(r->diags, PL_SEV_ERROR, r->file, line, col,
+		             "file ends inside %s (opened at %u:%u)", e.what, oline, ocol);
+	else if (e.what[0])
+		pl_diags_add(r->diags, PL_SEV_ERROR, r->file, line, col, "file ends inside %s",
+		             e.what);
+	else
+		pl_diags_add(r->diags, PL_SEV_ERROR, r->file, line, col, "%s", no_comp_msg);
+	return true;
+}
+
 static _Noreturn PL_PRINTF(3, 4) void fail(struct hr *r, const char *at, const char *fmt, ...)
 {
 	uint32_t line, col;
 	if (at > r->end)
 		at = r->end;
-	locate(r, at, &line, &col);
-	va_list ap;
-	va_start(ap, fmt);
-	pl_diags_vadd_(r->diags, PL_SEV_ERROR, r->file, line, col, fmt, ap);
-	va_end(ap);
+	if (!fail_at_end(r, at)) {
+		locate(r, at, &line, &col);
+		va_list ap;
+		va_start(ap, fmt);
+		pl_diags_vadd_(r->diags, PL_SEV_ERROR, r->file, line, col, fmt, ap);
+		va_end(ap);
+	}
 	r->status = PL_EPARSE;
 	longjmp(r->jb, 1);
 }
@@ -2594,6 +2659,8 @@ static void map_comp(struct hr *r, const char *name, uint32_t nlen, const char *
 static void parse_comp(struct hr *r)
 {
 	const char *at = skip_from(r, r->p);
+	r->part_at = at;
+	r->part = PL_HLO_PART_COMP;
 	bool entry = false;
 	if (at_word(r, "ENTRY")) {
 		r->p += 5;
@@ -2666,6 +2733,8 @@ static void parse_comp(struct hr *r)
 static void parse_header(struct hr *r)
 {
 	const char *b = skip_from(r, r->p);
+	r->part_at = b;
+	r->part = PL_HLO_PART_HEADER;
 	r->p = b + strlen("HloModule");
 	const char *name;
 	uint32_t nlen;
@@ -2698,6 +2767,8 @@ static void parse_header(struct hr *r)
 	 * frames_words */
 	const char *fb = skip_from(r, r->p);
 	if (at_word(r, "FileNames")) {
+		r->part_at = fb;
+		r->part = PL_HLO_PART_FRAMES;
 		for (;;) {
 			char c = peek(r);
 			if (is_digit(c)) {
@@ -2726,6 +2797,8 @@ static void parse_module(struct hr *r)
 {
 	if (r->end - r->src >= 3 && memcmp(r->src, "\xEF\xBB\xBF", 3) == 0)
 		r->p += 3;
+	r->part_at = r->p;
+	r->part = PL_HLO_PART_TOP;
 	if (at_word(r, "HloModule"))
 		parse_header(r);
 	else if (!at_word(r, "ENTRY") && !at_shape(r)) {
@@ -2736,10 +2809,16 @@ static void parse_module(struct hr *r)
 			fail(r, save, "expected 'HloModule' or a computation");
 		r->p = save;
 	}
-	while (peek(r))
+	for (;;) {
+		r->part_at = r->p;
+		r->part = PL_HLO_PART_TOP;
+		if (!peek(r))
+			break;
 		parse_comp(r);
+	}
+	r->part_at = NULL;
 	if (!r->entry)
-		fail(r, r->p, "the module has no computation");
+		fail(r, r->p, "%s", no_comp_msg);
 	/* the header goes on the entry function, verbatim */
 	pl_attrs *d = pl_func_attrs(r->entry);
 	if (pl_attrs_set(d, "hlo_entry", pl_attr_bool(r->m, true)) != PL_OK)

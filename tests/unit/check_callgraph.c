@@ -282,6 +282,51 @@ START_TEST(no_entry)
 }
 END_TEST
 
+/* pl_module_rewritable_funcs: what an async-start, fusion or reducer
+ * calls, and what that calls in turn, is part of one instruction; the
+ * entry, a call's callee, a loop's body and condition are code. */
+START_TEST(rewritable)
+{
+	static const char text[] =
+		"func @r(%a: f32[], %b: f32[]) {\n  %s = hlo.add %a, %b : f32[]\n  return %s\n}\n"
+		"func @inner(%x: f32[4]) {\n  return %x\n}\n"
+		"func @fz(%x: f32[4]) {\n"
+		"  %c = hlo.call %x {hlo_to_apply = \"inner\"} : f32[4]\n"
+		"  %z = hlo.constant {hlo_constant = \"0\"} : f32[]\n"
+		"  %d = hlo.reduce %c, %z {hlo_to_apply = \"%r\"} : f32[]\n"
+		"  return %c\n}\n"
+		"func @w(%x: f32[4]) {\n  return %x\n}\n"
+		"func @both(%x: f32[4]) {\n  return %x\n}\n"
+		"func @callee(%x: f32[4]) {\n  return %x\n}\n"
+		"func @body(%i: i32[]) {\n  return %i\n}\n"
+		"func @cond(%i: i32[]) {\n  %t = hlo.constant {hlo_constant = \"true\"} : bool[]\n"
+		"  return %t\n}\n"
+		"func @main(%x: f32[4]) attributes {entry = true} {\n"
+		"  %f = hlo.fusion %x {hlo_calls = \"{%fz}\"} : f32[4]\n"
+		"  %a = hlo.async_start %x {hlo_calls = \"%w\"} : f32[4]\n"
+		"  %k = hlo.call %x {hlo_to_apply = \"callee\"} : f32[4]\n"
+		"  %b = hlo.call %x {hlo_to_apply = \"both\"} : f32[4]\n"
+		"  %m = hlo.map %x {hlo_to_apply = \"both\"} : f32[4]\n"
+		"  %z = hlo.constant {hlo_constant = \"0\"} : i32[]\n"
+		"  %l = hlo.while %z {hlo_body = \"body\", hlo_condition = \"cond\"} : i32[]\n"
+		"  return %f\n}\n";
+	static const char *const names[] = {"r", "inner", "fz", "w", "both", "callee", "body",
+	                                    "cond", "main"};
+	static const bool want[] = {false, false, false, false, false, true, true, true, true};
+	pl_module *m = parse_pir(text);
+	size_t n = pl_module_num_funcs(m);
+	ck_assert_uint_eq(n, 9);
+	bool out[9];
+	ck_assert_int_eq(pl_module_rewritable_funcs(m, out, n), PL_OK);
+	for (size_t k = 0; k < n; k++) {
+		ck_assert_str_eq(pl_func_name(pl_module_func_at(m, k)), names[k]);
+		ck_assert_msg(out[k] == want[k], "@%s: %d", names[k], out[k]);
+	}
+	ck_assert_int_eq(pl_module_rewritable_funcs(m, out, n - 1), PL_EINVAL);
+	pl_module_free(m);
+}
+END_TEST
+
 /* Nested loops of 1000 trips: five deep, 10^15 runs; seven deep, 10^21,
  * past 2^64 and exact in 128 bits. */
 START_TEST(wide_counts)
@@ -571,6 +616,7 @@ static Suite *callgraph_suite(void)
 	tcase_add_test(tc, step_time_fused);
 	tcase_add_test(tc, step_peak);
 	tcase_add_test(tc, errors);
+	tcase_add_test(tc, rewritable);
 	suite_add_tcase(s, tc);
 	return s;
 }

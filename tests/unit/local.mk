@@ -103,3 +103,10 @@ tests_unit_check_split_CPPFLAGS = $(AM_CPPFLAGS) -I$(srcdir)/sdk
 tests_unit_check_split_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_check_split_LDADD = $(CHECK_LIBS) $(LIBM)
 TESTS += tests/unit/check_split
+
+# HLO text cut at every byte says where the file ends
+check_PROGRAMS += tests/unit/check_hlo_eof
+tests_unit_check_hlo_eof_SOURCES = tests/unit/check_hlo_eof.c
+tests_unit_check_hlo_eof_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_check_hlo_eof_LDADD = $(UNIT_LDADD)
+TESTS += tests/unit/check_hlo_eof

@@ -159,6 +159,21 @@ PL_API int pl_callgraph_schedule_new(pl_schedule **out, const pl_callgraph *cg,
 PL_API int pl_callgraph_step_peak_bytes(const pl_callgraph *cg, const pl_func *f,
                                         uint64_t *out);
 
+/* Which functions passes that move or rewrite instructions may work in:
+ * out[k] (n = pl_module_num_funcs(m)) is true for function k when it runs
+ * as code of its own (the entry, a function nothing calls, a call's
+ * callee, a while's body and condition, a conditional's branches), false
+ * when it is part of one instruction: the computation an async-start,
+ * fusion or any other instruction names in hlo_calls or
+ * hlo_called_computations, a reducer, comparator or mapped function
+ * (hlo_to_apply of any op but hlo.call), and every function those reach.
+ * Such a computation is what that instruction does; rewriting inside it
+ * changes the instruction, so a pass leaves it alone unless it says it
+ * does. PL_OK; PL_EINVAL when n is not the number of functions;
+ * PL_ENOMEM. Linear in the instructions of m (and log of its functions).
+ * Added in ABI 1.1. */
+PL_API int pl_module_rewritable_funcs(const pl_module *m, bool *out, size_t n);
+
 #ifdef __cplusplus
 }
 #endif

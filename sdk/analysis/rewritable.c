@@ -1,0 +1,177 @@
+/* SPDX-License-Identifier: MIT */
+/* sdk/analysis/rewritable.c — which functions run as code of their own,
+ * where passes that move or rewrite instructions may work
+ * (pl_module_rewritable_funcs, passline/callgraph.h).
+ *
+ * One walk over the instructions reads every reference to a function: a
+ * call, a while's body and condition, a conditional's branches run as
+ * code; any other instruction's hlo_calls, hlo_to_apply or
+ * hlo_called_computations is part of that instruction (an async-start's
+ * or fusion's computation, a reducer, a comparator). Those, and all they
+ * reach in turn, are not rewritable.
+ */
+#include "ir/internal.h"
+
+#include <passline/callgraph.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+struct ref {
+	size_t from, to;
+};
+
+struct walk {
+	const pl_module *m;
+	const pl_func **by_addr; /* the functions, sorted by address */
+	size_t n;
+	struct ref *refs;
+	size_t nrefs, cap;
+	unsigned char *inside; /* 1: part of an instruction */
+};
+
+static int cmp_ptr(const void *a, const void *b)
+{
+	uintptr_t x = (uintptr_t)*(const pl_func *const *)a;
+	uintptr_t y = (uintptr_t)*(const pl_func *const *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* Where f stands in the sorted copy. */
+static size_t sorted_pos(const struct walk *w, const pl_func *f)
+{
+	const pl_func **hit = bsearch(&f, w->by_addr, w->n, sizeof *w->by_addr, cmp_ptr);
+	return (size_t)(hit - w->by_addr);
+}
+
+/* The index of f in module order (order: sorted position -> index). */
+static size_t index_of(const struct walk *w, const pl_func *f, const size_t *order)
+{
+	return order[sorted_pos(w, f)];
+}
+
+/* Each name of "{%a, %b}" or "%a" that names a function of the module. */
+static int add_refs(struct walk *w, size_t from, const char *s, size_t len, bool code,
+                    const size_t *order)
+{
+	size_t i = 0;
+	while (i < len) {
+		while (i < len && (s[i] == '{' || s[i] == '}' || s[i] == ',' || s[i] == ' ' ||
+		                   s[i] == '%' || s[i] == '\n' || s[i] == '\t'))
+			i++;
+		size_t j = i;
+		while (j < len && s[j] != ',' && s[j] != '}' && s[j] != ' ')
+			j++;
+		const pl_func *f = j > i ? pl_module_find_func_(w->m, s + i, j - i) : NULL;
+		if (f) {
+			size_t to = index_of(w, f, order);
+			if (!code)
+				w->inside[to] = 1;
+			if (w->nrefs == w->cap) {
+				size_t cap = w->cap ? 2 * w->cap : 16;
+				struct ref *r = realloc(w->refs, cap * sizeof *r);
+				if (!r)
+					return PL_ENOMEM;
+				w->refs = r;
+				w->cap = cap;
+			}
+			w->refs[w->nrefs++] = (struct ref){from, to};
+		}
+		i = j;
+	}
+	return PL_OK;
+}
+
+static bool op_is(const pl_inst *inst, const char *name)
+{
+	return strcmp(pl_inst_opname(inst), name) == 0;
+}
+
+static int read_refs(struct walk *w, size_t from, const pl_inst *inst, const size_t *order)
+{
+	static const char *const keys[] = {"hlo_body", "hlo_condition", "hlo_to_apply",
+	                                   "hlo_calls", "hlo_called_computations",
+	                                   "hlo_branch_computations", "hlo_true_computation",
+	                                   "hlo_false_computation"};
+	bool loop = op_is(inst, "hlo.while"), call = op_is(inst, "hlo.call"),
+	     cond = op_is(inst, "hlo.conditional");
+	const pl_attrs *a = pl_inst_attrs_const(inst);
+	for (size_t k = 0; k < sizeof keys / sizeof *keys; k++) {
+		const char *s;
+		size_t len;
+		if (pl_attrs_get_string(a, keys[k], &s, &len) != PL_OK)
+			continue;
+		bool code = (loop && k < 2) || (call && k == 2) || (cond && k >= 5);
+		int rc = add_refs(w, from, s, len, code, order);
+		if (rc)
+			return rc;
+	}
+	return PL_OK;
+}
+
+int pl_module_rewritable_funcs(const pl_module *m, bool *out, size_t n)
+{
+	if (!m || (!out && n) || n != pl_module_num_funcs(m))
+		return PL_EINVAL;
+	struct walk w = {.m = m, .n = n};
+	size_t *order = malloc((n ? n : 1) * sizeof *order);
+	size_t *first = calloc(n + 1, sizeof *first); /* refs by caller */
+	size_t *stack = malloc((n ? n : 1) * sizeof *stack);
+	struct ref *sorted = NULL;
+	w.by_addr = malloc((n ? n : 1) * sizeof *w.by_addr);
+	w.inside = calloc(n ? n : 1, 1);
+	int rc = PL_ENOMEM;
+	if (!order || !first || !stack || !w.by_addr || !w.inside)
+		goto out;
+	for (size_t k = 0; k < n; k++)
+		w.by_addr[k] = pl_module_func_at(m, k);
+	qsort(w.by_addr, n, sizeof *w.by_addr, cmp_ptr);
+	for (size_t k = 0; k < n; k++)
+		order[sorted_pos(&w, pl_module_func_at(m, k))] = k;
+	rc = PL_OK;
+	for (size_t k = 0; k < n && rc == PL_OK; k++)
+		for (const pl_inst *i = pl_func_first_inst(pl_module_func_at(m, k)); i && rc == PL_OK;
+		     i = pl_inst_next(i))
+			rc = read_refs(&w, k, i, order);
+	if (rc)
+		goto out;
+	/* the references grouped by caller (a counting sort) */
+	sorted = malloc((w.nrefs ? w.nrefs : 1) * sizeof *sorted);
+	if (!sorted) {
+		rc = PL_ENOMEM;
+		goto out;
+	}
+	for (size_t r = 0; r < w.nrefs; r++)
+		first[w.refs[r].from + 1]++;
+	for (size_t k = 0; k < n; k++)
+		first[k + 1] += first[k];
+	for (size_t r = 0; r < w.nrefs; r++)
+		sorted[first[w.refs[r].from]++] = w.refs[r];
+	for (size_t k = n; k > 0; k--)
+		first[k] = first[k - 1];
+	first[0] = 0;
+	/* what a function inside an instruction calls is inside it too */
+	size_t top = 0;
+	for (size_t k = 0; k < n; k++)
+		if (w.inside[k])
+			stack[top++] = k;
+	while (top) {
+		size_t f = stack[--top];
+		for (size_t r = first[f]; r < first[f + 1]; r++)
+			if (!w.inside[sorted[r].to]) {
+				w.inside[sorted[r].to] = 1;
+				stack[top++] = sorted[r].to;
+			}
+	}
+	for (size_t k = 0; k < n; k++)
+		out[k] = !w.inside[k];
+out:
+	free(order);
+	free(first);
+	free(stack);
+	free(sorted);
+	free(w.by_addr);
+	free(w.inside);
+	free(w.refs);
+	return rc;
+}
