@@ -615,6 +615,7 @@ static int coalesce_run(pl_pass_ctx *ctx, void *state, pl_module *m)
 		}
 	}
 	/* every tuple that was rewritten counts, as when each added its own */
+	rewritable_free(&rw);
 	pass_end_stat(ctx, "num_collectives_flattened", c.flattened, &rc);
 	free_layouts(&c);
 	ptr_map_free(&c.keys.seen);

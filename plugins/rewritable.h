@@ -23,7 +23,12 @@ static inline int rewritable_init(struct rewritable *rw, const pl_module *m)
 	rw->code = malloc(rw->n ? rw->n : 1);
 	if (!rw->code)
 		return PL_ENOMEM;
-	return pl_module_rewritable_funcs(m, rw->code, rw->n);
+	int rc = pl_module_rewritable_funcs(m, rw->code, rw->n);
+	if (rc) {
+		free(rw->code);
+		rw->code = NULL;
+	}
+	return rc;
 }
 
 /* Whether function k may be rewritten (one the pass added itself may). */
