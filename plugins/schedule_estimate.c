@@ -27,7 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../sdk/ir/grow.h"
+#include <passline/grow.h>
 #include "executions.h"
 #include "labels.h"
 #include "inst_bytes.h"
