@@ -112,6 +112,17 @@ static int read_refs(struct walk *w, size_t from, const pl_inst *inst, const siz
 	return PL_OK;
 }
 
+/* The walk's function index: the functions sorted by address, and
+ * order (n entries) from a sorted position to the module's index. */
+static void index_funcs(struct walk *w, size_t *order)
+{
+	for (size_t k = 0; k < w->n; k++)
+		w->by_addr[k] = pl_module_func_at(w->m, k);
+	qsort(w->by_addr, w->n, sizeof *w->by_addr, cmp_ptr);
+	for (size_t k = 0; k < w->n; k++)
+		order[sorted_pos(w, pl_module_func_at(w->m, k))] = k;
+}
+
 int pl_module_rewritable_funcs(const pl_module *m, bool *out, size_t n)
 {
 	if (!m || (!out && n) || n != pl_module_num_funcs(m))
@@ -126,11 +137,7 @@ int pl_module_rewritable_funcs(const pl_module *m, bool *out, size_t n)
 	int rc = PL_ENOMEM;
 	if (!order || !first || !stack || !w.by_addr || !w.inside)
 		goto out;
-	for (size_t k = 0; k < n; k++)
-		w.by_addr[k] = pl_module_func_at(m, k);
-	qsort(w.by_addr, n, sizeof *w.by_addr, cmp_ptr);
-	for (size_t k = 0; k < n; k++)
-		order[sorted_pos(&w, pl_module_func_at(m, k))] = k;
+	index_funcs(&w, order);
 	rc = PL_OK;
 	for (size_t k = 0; k < n && rc == PL_OK; k++)
 		for (const pl_inst *i = pl_func_first_inst(pl_module_func_at(m, k)); i && rc == PL_OK;
@@ -206,11 +213,7 @@ int pl_module_kernel_funcs(const pl_module *m, bool *out, size_t n)
 	w.inside = calloc(n ? n : 1, 1);
 	int rc = PL_ENOMEM;
 	if (order && w.by_addr && w.inside) {
-		for (size_t k = 0; k < n; k++)
-			w.by_addr[k] = pl_module_func_at(m, k);
-		qsort(w.by_addr, n, sizeof *w.by_addr, cmp_ptr);
-		for (size_t k = 0; k < n; k++)
-			order[sorted_pos(&w, pl_module_func_at(m, k))] = k;
+		index_funcs(&w, order);
 		rc = PL_OK;
 	}
 	for (size_t k = 0; k < n && rc == PL_OK; k++)
