@@ -78,75 +78,6 @@ static int simulate_like_estimate(const pl_func *f, const pl_cost_model *cm, boo
 	return rc;
 }
 
-/* ---- the computations a kernel runs inside itself ---- */
-
-static int ptr_cmp(const void *a, const void *b)
-{
-	const void *x = *(const void *const *)a, *y = *(const void *const *)b;
-	return (x > y) - (x < y);
-}
-
-struct callees {
-	const pl_func **v; /* sorted */
-	size_t n;
-};
-
-/* Adds the function inst's attribute key names ("%name" or "name"). */
-static void add_callee(struct callees *c, size_t *cap, const pl_module *m, pl_inst *inst,
-                       const char *key)
-{
-	const char *s;
-	size_t len;
-	if (pl_attrs_get_string(pl_inst_attrs(inst), key, &s, &len) != PL_OK)
-		return;
-	if (len && s[0] == '%') {
-		s++;
-		len--;
-	}
-	char *name = xmalloc(len + 1);
-	memcpy(name, s, len);
-	name[len] = '\0';
-	const pl_func *f = pl_module_find_func(m, name);
-	free(name);
-	if (!f)
-		return;
-	if (c->n == *cap) {
-		*cap = *cap ? 2 * *cap : 16;
-		c->v = xrealloc(c->v, *cap * sizeof *c->v);
-	}
-	c->v[c->n++] = f;
-}
-
-/* As ScheduleEstimate: a fusion's body (hlo_calls), a reducer or
- * comparator (hlo_to_apply, but a call's or an async-start's),
- * select-and-scatter's two. Under the fusion model they are part of
- * their caller's kernel and take no time of their own. */
-static void find_callees(struct callees *c, const pl_module *m)
-{
-	size_t cap = 0;
-	memset(c, 0, sizeof *c);
-	for (size_t k = 0; k < pl_module_num_funcs(m); k++)
-		for (pl_inst *i = pl_func_first_inst(pl_module_func_at(m, k)); i;
-		     i = pl_inst_next(i)) {
-			const char *op = pl_inst_opname(i);
-			if (strcmp(op, "hlo.fusion") == 0)
-				add_callee(c, &cap, m, i, "hlo_calls");
-			else if (strcmp(op, "hlo.call") != 0 && strcmp(op, "hlo.async_start") != 0)
-				add_callee(c, &cap, m, i, "hlo_to_apply");
-			if (strcmp(op, "hlo.select_and_scatter") == 0) {
-				add_callee(c, &cap, m, i, "hlo_select");
-				add_callee(c, &cap, m, i, "hlo_scatter");
-			}
-		}
-	if (c->n)
-		qsort(c->v, c->n, sizeof *c->v, ptr_cmp);
-}
-
-static bool is_callee(const struct callees *c, const pl_func *f)
-{
-	return c->n && bsearch(&f, c->v, c->n, sizeof *c->v, ptr_cmp);
-}
-
 /* x * n, saturating. */
 static uint64_t mul_sat(uint64_t x, uint64_t hi, uint64_t lo)
 {
@@ -171,9 +102,11 @@ static int measure_module(pl_module *m, const pl_cost_model *cm, struct measure 
 	if (rc == PL_OK)
 		rc = pl_callgraph_new(&cg, m, NULL, NULL, NULL, 0);
 	bool hlo = is_hlo_module(m);
-	struct callees callees = {0};
-	if (hlo)
-		find_callees(&callees, m);
+	size_t nf = pl_module_num_funcs(m);
+	/* as ScheduleEstimate: what a kernel applies takes no time of its own */
+	bool *applied = xmalloc((nf ? nf : 1) * sizeof *applied);
+	if (rc == PL_OK)
+		rc = pl_module_kernel_funcs(m, applied, nf);
 	for (size_t k = 0; k < pl_module_num_funcs(m) && rc == PL_OK; k++) {
 		pl_func *f = pl_module_func_at(m, k);
 		uint64_t hi = 0, lo = 1;
@@ -181,7 +114,7 @@ static int measure_module(pl_module *m, const pl_cost_model *cm, struct measure 
 			break;
 		if (!hi && !lo)
 			continue; /* never runs: a reducer, or unreachable */
-		bool in_kernel = hlo && !pl_func_has_fusion(f) && is_callee(&callees, f);
+		bool in_kernel = hlo && !pl_func_has_fusion(f) && applied[k];
 		for (pl_inst *i = pl_func_first_inst(f); i; i = pl_inst_next(i)) {
 			if (!is_counted_collective(i))
 				continue;
@@ -213,7 +146,7 @@ static int measure_module(pl_module *m, const pl_cost_model *cm, struct measure 
 		pl_schedule_free(s);
 	}
 	out->simulated = rc == PL_OK;
-	free(callees.v);
+	free(applied);
 	pl_callgraph_free(cg);
 	pl_cost_model_free(own);
 	return rc == PL_ENOMEM ? rc : PL_OK; /* a schedule that cannot be: shown as "-" */

@@ -43,7 +43,7 @@
 #include "pass_end.h"
 #include "rewritable.h"
 #include "ptr_map.h"
-#include "../sdk/ir/grow.h"
+#include <passline/grow.h>
 
 static const pl_option_decl coalesce_options[] = {
 	PL_OPTION_INT("min_operands", "2", 2, INT64_MAX,

@@ -57,7 +57,7 @@
 #include "pass_end.h"
 #include "rewritable.h"
 #include "ptr_map.h"
-#include "../sdk/ir/grow.h"
+#include <passline/grow.h>
 
 static const pl_option_decl hoist_options[] = {
 	PL_OPTION_BOOL("hoist_all_gathers", "true",

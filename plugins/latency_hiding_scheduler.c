@@ -48,7 +48,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../sdk/ir/grow.h"
+#include <passline/grow.h>
 #include "labels.h"
 #include "pass_end.h"
 #include "rewritable.h"

@@ -11,7 +11,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "../sdk/ir/grow.h"
+#include <passline/grow.h>
 #include "labels.h"
 #include "overlap_info.h"
 #include "ptr_map.h"

@@ -48,7 +48,7 @@
 #include "pass_end.h"
 #include "rewritable.h"
 #include "ptr_map.h"
-#include "../sdk/ir/grow.h"
+#include <passline/grow.h>
 
 __extension__ typedef unsigned __int128 u128;
 

@@ -17,7 +17,7 @@
  */
 #include "overlap_info.h"
 #include "inst_bytes.h"
-#include "../sdk/ir/grow.h"
+#include <passline/grow.h>
 
 #include <stdlib.h>
 #include <string.h>

@@ -26,8 +26,8 @@
 
 #include <passline/passline.h>
 
-#include "../sdk/ir/grow.h"
-#include "../sdk/ir/hash_table.h" /* internal: not installed, not exported */
+#include <passline/grow.h>
+#include <passline/hash_table.h>
 
 struct ptr_map {
 	struct pl_ht t; /* items: the keys; values beside them */

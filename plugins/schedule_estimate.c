@@ -27,7 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../sdk/ir/grow.h"
+#include <passline/grow.h>
 #include "executions.h"
 #include "labels.h"
 #include "inst_bytes.h"
@@ -209,80 +209,6 @@ static int add_wide(pl_pass_ctx *ctx, const char *stat, u128 v)
 	return v ? pl_ctx_stat_add_wide(ctx, stat, (uint64_t)(v >> 64), (uint64_t)v) : PL_OK;
 }
 
-/* ---- the computations kernels call ---- */
-
-static int ptr_cmp(const void *a, const void *b)
-{
-	const void *x = *(const void *const *)a, *y = *(const void *const *)b;
-	return (x > y) - (x < y);
-}
-
-struct callees {
-	const pl_func **v; /* sorted */
-	size_t n, cap;
-};
-
-static int add_callee(struct callees *c, const pl_module *m, const pl_inst *inst, const char *key)
-{
-	const pl_attr *a = pl_attrs_get(pl_inst_attrs_const(inst), key);
-	if (!a || pl_attr_get_kind(a) != PL_ATTR_STRING)
-		return PL_OK;
-	size_t len;
-	const char *s = pl_attr_get_string(a, &len);
-	char name[256];
-	if (len && s[0] == '%') {
-		s++;
-		len--;
-	}
-	if (len >= sizeof name)
-		return PL_OK;
-	memcpy(name, s, len);
-	name[len] = '\0';
-	const pl_func *f = pl_module_find_func(m, name);
-	if (!f)
-		return PL_OK;
-	if (c->n == c->cap) {
-		size_t cap = c->cap ? 2 * c->cap : 16;
-		const pl_func **v = realloc(c->v, cap * sizeof *v);
-		if (!v)
-			return PL_ENOMEM;
-		c->v = v;
-		c->cap = cap;
-	}
-	c->v[c->n++] = f;
-	return PL_OK;
-}
-
-/* The functions an instruction applies inside its own kernel: a fusion's
- * body (calls), a reducer or comparator (to_apply, except a call's),
- * select-and-scatter's two. */
-static int find_callees(struct callees *c, const pl_module *m)
-{
-	int rc = PL_OK;
-	for (size_t fi = 0; fi < pl_module_num_funcs(m) && rc == PL_OK; fi++)
-		for (const pl_inst *inst = pl_func_first_inst(pl_module_func_at(m, fi));
-		     inst && rc == PL_OK; inst = pl_inst_next(inst)) {
-			const char *op = pl_inst_opname(inst);
-			if (strcmp(op, "hlo.fusion") == 0)
-				rc = add_callee(c, m, inst, "hlo_calls");
-			else if (strcmp(op, "hlo.call") != 0 && strcmp(op, "hlo.async_start") != 0)
-				rc = add_callee(c, m, inst, "hlo_to_apply");
-			if (rc == PL_OK && strcmp(op, "hlo.select_and_scatter") == 0) {
-				rc = add_callee(c, m, inst, "hlo_select");
-				if (rc == PL_OK)
-					rc = add_callee(c, m, inst, "hlo_scatter");
-			}
-		}
-	if (c->n)
-		qsort(c->v, c->n, sizeof *c->v, ptr_cmp);
-	return rc;
-}
-
-static bool is_callee(const struct callees *c, const pl_func *f)
-{
-	return c->n && bsearch(&f, c->v, c->n, sizeof *c->v, ptr_cmp);
-}
-
 static bool is_hlo_module(const pl_module *m)
 {
 	for (size_t fi = 0; fi < pl_module_num_funcs(m); fi++) {
@@ -438,18 +364,18 @@ static int schedule_run(pl_pass_ctx *ctx, void *state, pl_module *m)
 	if ((prc = executions_graph(ctx, m, &cg)))
 		return prc;
 	size_t nf = pl_module_num_funcs(m);
-	struct callees callees = {0};
 	bool hlo = !off && is_hlo_module(m);
 	pl_fusion **kept = calloc(nf ? nf : 1, sizeof *kept);
+	bool *in_kernel = calloc(nf ? nf : 1, sizeof *in_kernel);
 	struct costly costliest[10];
 	size_t ncostly = 0;
-	int rc = kept ? PL_OK : PL_ENOMEM;
-	if (rc == PL_OK && !off)
-		rc = find_callees(&callees, m);
+	int rc = kept && in_kernel ? PL_OK : PL_ENOMEM;
+	if (rc == PL_OK && !off) /* what a kernel applies: part of its caller's */
+		rc = pl_module_kernel_funcs(m, in_kernel, nf);
 	for (size_t fi = 0; fi < nf && rc == PL_OK; fi++) {
 		const pl_func *f = pl_module_func_at(m, fi);
 		bool fused = on || (hlo && !pl_func_has_fusion(f));
-		if (fused && is_callee(&callees, f))
+		if (fused && in_kernel[fi])
 			continue; /* its work is in its caller's kernel */
 		pl_schedule *s;
 		pl_fusion *fu = NULL;
@@ -528,7 +454,7 @@ static int schedule_run(pl_pass_ctx *ctx, void *state, pl_module *m)
 	for (size_t fi = 0; kept && fi < nf; fi++)
 		pl_fusion_free(kept[fi]);
 	free(kept);
-	free(callees.v);
+	free(in_kernel);
 	if (rc) { /* reported where it happened, but running out of memory */
 		free(worst.v);
 		return rc == PL_ENOMEM ? pass_end_report(ctx, rc, "simulate") : rc;

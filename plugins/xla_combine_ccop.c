@@ -42,7 +42,7 @@
 #include "pass_end.h"
 #include "rewritable.h"
 #include "ptr_map.h"
-#include "../sdk/ir/grow.h"
+#include <passline/grow.h>
 
 enum kind { K_AG, K_RS, K_AR, NUM_KINDS };
 

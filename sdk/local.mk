@@ -9,7 +9,6 @@ libpassline_la_SOURCES = \
 	sdk/ir/internal.h \
 	sdk/ir/arena.c sdk/ir/arena.h \
 	sdk/ir/region.c sdk/ir/region.h \
-	sdk/ir/hash_table.h sdk/ir/grow.h \
 	sdk/ir/attr.c \
 	sdk/ir/count_memo.c sdk/ir/count_memo.h \
 	sdk/ir/diag.c \
@@ -66,6 +65,8 @@ passlineinclude_HEADERS = \
 	sdk/include/passline/cost.h \
 	sdk/include/passline/diag.h \
 	sdk/include/passline/fusion.h \
+	sdk/include/passline/grow.h \
+	sdk/include/passline/hash_table.h \
 	sdk/include/passline/host.h \
 	sdk/include/passline/ir.h \
 	sdk/include/passline/ops.h \

@@ -13,7 +13,7 @@
 #include "analysis/memory.h"
 #include "analysis/schedule.h"
 #include "ir/internal.h"
-#include "ir/grow.h"
+#include <passline/grow.h>
 
 #include <passline/callgraph.h>
 

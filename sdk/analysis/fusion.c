@@ -39,8 +39,8 @@
  */
 #include "analysis/fusion.h"
 #include "analysis/cost_model.h"
-#include "ir/grow.h"
-#include "ir/hash_table.h"
+#include <passline/grow.h>
+#include <passline/hash_table.h>
 
 #include <stdio.h>
 #include <math.h>

@@ -9,7 +9,7 @@
  */
 #include "analysis/memory.h"
 #include "ir/internal.h"
-#include "ir/grow.h"
+#include <passline/grow.h>
 
 #include <stdlib.h>
 

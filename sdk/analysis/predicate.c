@@ -26,7 +26,7 @@
  * coefficients no partial sum passes 2^127.
  */
 #include "ir/count_memo.h"
-#include "ir/grow.h"
+#include <passline/grow.h>
 
 #include <stdlib.h>
 

@@ -9,6 +9,9 @@
  * hlo_called_computations is part of that instruction (an async-start's
  * or fusion's computation, a reducer, a comparator). Those, and all they
  * reach in turn, are not rewritable.
+ *
+ * pl_module_kernel_funcs reads the same references for another question:
+ * which functions an instruction applies inside its own kernel.
  */
 #include "ir/internal.h"
 
@@ -109,6 +112,17 @@ static int read_refs(struct walk *w, size_t from, const pl_inst *inst, const siz
 	return PL_OK;
 }
 
+/* The walk's function index: the functions sorted by address, and
+ * order (n entries) from a sorted position to the module's index. */
+static void index_funcs(struct walk *w, size_t *order)
+{
+	for (size_t k = 0; k < w->n; k++)
+		w->by_addr[k] = pl_module_func_at(w->m, k);
+	qsort(w->by_addr, w->n, sizeof *w->by_addr, cmp_ptr);
+	for (size_t k = 0; k < w->n; k++)
+		order[sorted_pos(w, pl_module_func_at(w->m, k))] = k;
+}
+
 int pl_module_rewritable_funcs(const pl_module *m, bool *out, size_t n)
 {
 	if (!m || (!out && n) || n != pl_module_num_funcs(m))
@@ -123,11 +137,7 @@ int pl_module_rewritable_funcs(const pl_module *m, bool *out, size_t n)
 	int rc = PL_ENOMEM;
 	if (!order || !first || !stack || !w.by_addr || !w.inside)
 		goto out;
-	for (size_t k = 0; k < n; k++)
-		w.by_addr[k] = pl_module_func_at(m, k);
-	qsort(w.by_addr, n, sizeof *w.by_addr, cmp_ptr);
-	for (size_t k = 0; k < n; k++)
-		order[sorted_pos(&w, pl_module_func_at(m, k))] = k;
+	index_funcs(&w, order);
 	rc = PL_OK;
 	for (size_t k = 0; k < n && rc == PL_OK; k++)
 		for (const pl_inst *i = pl_func_first_inst(pl_module_func_at(m, k)); i && rc == PL_OK;
@@ -170,6 +180,54 @@ out:
 	free(first);
 	free(stack);
 	free(sorted);
+	free(w.by_addr);
+	free(w.inside);
+	free(w.refs);
+	return rc;
+}
+
+/* The keys naming what inst applies inside its kernel (NULL-terminated). */
+static const char *const *kernel_keys(const pl_inst *inst)
+{
+	static const char *const fusion[] = {"hlo_calls", NULL};
+	static const char *const select_scatter[] = {"hlo_to_apply", "hlo_select", "hlo_scatter",
+	                                             NULL};
+	static const char *const applied[] = {"hlo_to_apply", NULL};
+	static const char *const none[] = {NULL};
+	if (op_is(inst, "hlo.fusion"))
+		return fusion;
+	if (op_is(inst, "hlo.select_and_scatter"))
+		return select_scatter;
+	if (op_is(inst, "hlo.call") || op_is(inst, "hlo.async_start"))
+		return none;
+	return applied;
+}
+
+int pl_module_kernel_funcs(const pl_module *m, bool *out, size_t n)
+{
+	if (!m || (!out && n) || n != pl_module_num_funcs(m))
+		return PL_EINVAL;
+	struct walk w = {.m = m, .n = n};
+	size_t *order = malloc((n ? n : 1) * sizeof *order);
+	w.by_addr = malloc((n ? n : 1) * sizeof *w.by_addr);
+	w.inside = calloc(n ? n : 1, 1);
+	int rc = PL_ENOMEM;
+	if (order && w.by_addr && w.inside) {
+		index_funcs(&w, order);
+		rc = PL_OK;
+	}
+	for (size_t k = 0; k < n && rc == PL_OK; k++)
+		for (const pl_inst *i = pl_func_first_inst(pl_module_func_at(m, k)); i && rc == PL_OK;
+		     i = pl_inst_next(i))
+			for (const char *const *key = kernel_keys(i); *key && rc == PL_OK; key++) {
+				const char *s;
+				size_t len;
+				if (pl_attrs_get_string(pl_inst_attrs_const(i), *key, &s, &len) == PL_OK)
+					rc = add_refs(&w, k, s, len, false, order);
+			}
+	for (size_t k = 0; k < n && rc == PL_OK; k++)
+		out[k] = w.inside[k];
+	free(order);
 	free(w.by_addr);
 	free(w.inside);
 	free(w.refs);

@@ -11,7 +11,7 @@
 #include "analysis/schedule.h"
 #include "ir/internal.h"
 #include "analysis/cost_model.h"
-#include "ir/grow.h"
+#include <passline/grow.h>
 #include "analysis/fusion.h"
 
 #include <stdlib.h>

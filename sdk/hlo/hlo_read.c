@@ -17,8 +17,8 @@
 #include "hlo/hlo_eof.h"
 #include "hlo/hlo_opcodes.h"
 #include "hlo/hlo_verify.h"
-#include "ir/grow.h"
-#include "ir/hash_table.h"
+#include <passline/grow.h>
+#include <passline/hash_table.h>
 
 #include <passline/text.h>
 

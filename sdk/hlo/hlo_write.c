@@ -11,8 +11,8 @@
  * is XLA's short form: names without '%', no signatures, untyped operands.
  */
 #include "hlo/hlo.h"
-#include "ir/hash_table.h"
-#include "ir/grow.h"
+#include <passline/hash_table.h>
+#include <passline/grow.h>
 
 #include <passline/text.h>
 

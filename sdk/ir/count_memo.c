@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* sdk/ir/count_memo.c — see count_memo.h. */
 #include "ir/count_memo.h"
-#include "ir/grow.h"
+#include <passline/grow.h>
 
 void pl_count_memo_free_(struct pl_count_memo *memo)
 {

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* sdk/ir/diag.c — the diagnostics list. */
 #include "ir/internal.h"
-#include "ir/grow.h"
+#include <passline/grow.h>
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -16,7 +16,7 @@
 #include <string.h>
 
 #include "ir/arena.h"
-#include "ir/hash_table.h"
+#include <passline/hash_table.h>
 #include "ir/region.h"
 
 #define PL_INTERNAL __attribute__((visibility("hidden")))

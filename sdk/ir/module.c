@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* sdk/ir/module.c — modules, interning and types. */
 #include "ir/internal.h"
-#include "ir/grow.h"
+#include <passline/grow.h>
 
 #include <stdlib.h>
 

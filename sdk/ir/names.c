@@ -3,7 +3,7 @@
  * created (the printer needs every value of a function to have its own
  * name). */
 #include "ir/internal.h"
-#include "ir/grow.h"
+#include <passline/grow.h>
 
 #include <stdlib.h>
 

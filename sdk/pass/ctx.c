@@ -2,7 +2,7 @@
 /* sdk/pass/ctx.c — the pass context: options, statistics, messages and report
  * lines of one pipeline step. */
 #include "ir/internal.h"
-#include "ir/grow.h"
+#include <passline/grow.h>
 
 #include <stdio.h>
 #include <stdlib.h>

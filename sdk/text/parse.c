@@ -30,7 +30,7 @@
  */
 #include "text/lex.h" /* first: config.h, before any system header */
 #include "text/parse.h"
-#include "ir/grow.h"
+#include <passline/grow.h>
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -10,7 +10,7 @@
 #define PL_PARSE_H
 
 #include "ir/internal.h"
-#include "ir/hash_table.h"
+#include <passline/hash_table.h>
 
 struct pl_parse_job {
 	const char *text;

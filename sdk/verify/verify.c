@@ -5,7 +5,7 @@
  * a buffer's in-flight interval is kept per value in a hash table. Every
  * violation is reported; the walk does not stop at the first. */
 #include "ir/internal.h"
-#include "ir/grow.h"
+#include <passline/grow.h>
 
 #include <pthread.h>
 #include <stddef.h>

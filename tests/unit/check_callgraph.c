@@ -323,6 +323,14 @@ START_TEST(rewritable)
 		ck_assert_msg(out[k] == want[k], "@%s: %d", names[k], out[k]);
 	}
 	ck_assert_int_eq(pl_module_rewritable_funcs(m, out, n - 1), PL_EINVAL);
+	/* applied inside a kernel, not transitively: @fz (a fusion's body),
+	 * @r (a reduce's reducer) and @both (a map's function); not @inner
+	 * (called by @fz), @w (an async-start's), @callee, the loop's */
+	static const bool kernel[] = {true, false, true, false, true, false, false, false, false};
+	ck_assert_int_eq(pl_module_kernel_funcs(m, out, n), PL_OK);
+	for (size_t k = 0; k < n; k++)
+		ck_assert_msg(out[k] == kernel[k], "kernel @%s: %d", names[k], out[k]);
+	ck_assert_int_eq(pl_module_kernel_funcs(m, out, n + 1), PL_EINVAL);
 	pl_module_free(m);
 }
 END_TEST

@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /* tests/unit/check_grow.c — the one way the library and the plugins grow
- * an array (sdk/ir/grow.h): room for what is asked, the elements kept, the
+ * an array (passline/grow.h): room for what is asked, the elements kept, the
  * capacity doubling, and nothing changed when the size would overflow.
  * Leaks show under the sanitizers' build. */
 #include "testutil.h"
 
-#include "../../sdk/ir/grow.h"
+#include <passline/grow.h>
 
 #include <stdint.h>
 

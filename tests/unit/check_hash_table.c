@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* tests/unit/check_hash_table.c — the one hash table of the library and
- * the plugins (sdk/ir/hash_table.h), and what the reader shares through it:
+ * the plugins (passline/hash_table.h), and what the reader shares through it:
  *
  * table:   inserts and finds against a plain array, across growth; equal
  *          hashes of different items; clearing in O(1) by generation,
@@ -16,7 +16,7 @@
  */
 #include "testutil.h"
 
-#include "../../sdk/ir/hash_table.h"
+#include <passline/hash_table.h>
 
 #include <stdio.h>
 

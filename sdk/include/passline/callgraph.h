@@ -174,6 +174,16 @@ PL_API int pl_callgraph_step_peak_bytes(const pl_callgraph *cg, const pl_func *f
  * Added in ABI 1.1. */
 PL_API int pl_module_rewritable_funcs(const pl_module *m, bool *out, size_t n);
 
+/* Which functions an instruction applies inside its own kernel, taking no
+ * time of their own when it is costed as one: out[k] (n =
+ * pl_module_num_funcs(m)) is true for function k when a fusion names it
+ * in hlo_calls, any op but hlo.call and hlo.async_start in hlo_to_apply
+ * (a reducer, a comparator, a mapped function), or a select-and-scatter
+ * in hlo_select or hlo_scatter. Not transitive. PL_OK; PL_EINVAL when n
+ * is not the number of functions; PL_ENOMEM. Linear in the instructions
+ * of m (and log of its functions). Added in ABI 1.1. */
+PL_API int pl_module_kernel_funcs(const pl_module *m, bool *out, size_t n);
+
 #ifdef __cplusplus
 }
 #endif

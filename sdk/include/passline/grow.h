@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* sdk/ir/grow.h — the one way the library and the shipped plugins grow an
- * array (they include it through their include path; it is not installed
- * and nothing in it is exported).
+/* passline/grow.h — the one way the library and the plugins grow an
+ * array. Installed for plugin authors; header-only (static inline), so
+ * nothing in it is part of the library's ABI.
  *
  *	if (!PL_GROW(s->v, s->cap, s->n + 1))
  *		return PL_ENOMEM;

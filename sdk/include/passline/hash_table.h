@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
-/* sdk/ir/hash_table.h — the one hash table of the library and of the shipped
- * plugins (which include it through their include path; it is not
- * installed and nothing in it is exported).
+/* passline/hash_table.h — the one hash table of the library and of the
+ * plugins. Installed for plugin authors (a map keyed by instruction or
+ * value: pl_ht_ptr_put, pl_ht_ptr_get); header-only (static inline), so
+ * nothing in it is part of the library's ABI.
  *
  * Open addressing with linear probing, at most three quarters full. A slot
  * holds an item (a pointer, or a number cast to one), the item's 32-bit
@@ -167,7 +168,7 @@ static __attribute__((noinline, unused)) void pl_ht_zero_(void *p, size_t n)
  * _GNU_SOURCE (config.h) came before the first of them; a file that
  * defines it too late would quietly lose the hint below. */
 #if defined(_GNU_SOURCE) && defined(__linux__) && !defined(MADV_HUGEPAGE)
-#error "include config.h (or internal.h) before any system header"
+#error "define _GNU_SOURCE before the first system header (or not at all)"
 #endif
 
 /* The memory of n bytes of slots. A large table is probed at random, so
