@@ -99,6 +99,17 @@ static void comp_name(const char *from, const char *end, char *buf, size_t n)
 		snprintf(buf, n, "computation '%.*s'", (int)(q - b), b);
 }
 
+/* Puts it innermost on the stack of depth open items, in the last slot
+ * when the deeper ones were only counted; the depth st now holds. */
+static size_t push_innermost(struct open_item *st, size_t depth, struct open_item it)
+{
+	if (depth >= EOF_STACK)
+		depth = EOF_STACK - 1;
+	st[depth] = it;
+	return depth + 1;
+}
+
+/* depth: the items st holds (at most EOF_STACK). */
 static void describe(const struct open_item *st, size_t depth, const char *from,
                      const char *comp, const char *part, struct pl_hlo_eof *out)
 {
@@ -197,8 +208,7 @@ bool pl_hlo_ends_inside_(const char *from, const char *end, enum pl_hlo_part par
 		if (c == '"' || c == '\'') {
 			const char *e = skip_quoted(q, end);
 			if (!e) {
-				if (depth < EOF_STACK)
-					st[depth++] = (struct open_item){q, OPEN_STRING};
+				depth = push_innermost(st, depth, (struct open_item){q, OPEN_STRING});
 				describe(st, depth, from, comp, part_name, out);
 				return true;
 			}
@@ -215,8 +225,7 @@ bool pl_hlo_ends_inside_(const char *from, const char *end, enum pl_hlo_part par
 			while (e + 1 < end && !(e[0] == '*' && e[1] == '/'))
 				e++;
 			if (e + 1 >= end) {
-				if (depth < EOF_STACK)
-					st[depth++] = (struct open_item){q, OPEN_COMMENT};
+				depth = push_innermost(st, depth, (struct open_item){q, OPEN_COMMENT});
 				describe(st, depth, from, comp, part_name, out);
 				return true;
 			}
