@@ -14,9 +14,9 @@
  *  2. a done whose collective has ended by the compute clock (it frees a
  *     place in its group's stream at no cost);
  *  3. a compute instruction (or a synchronous collective): the earliest in
- *     the input order, so that computation keeps its order and only
- *     what waits on a collective is overtaken; but when its results would
- *     pass the memory limit, a done that must wait comes first;
+ *     the input order, or first what leads to the earliest start (see
+ *     ways[] below); but when its results would pass the memory limit, a
+ *     done that must wait comes first;
  *  4. else a done that must wait: the one whose collective ends first;
  *  5. else a start held back by memory alone;
  *  6. else a start held back by its stream: the dones that would free
@@ -33,9 +33,11 @@
  * barriers: nothing crosses them. The terminator stays last. Nothing crosses a function: each is scheduled
  * alone.
  *
- * The order found is kept only when the simulated time of the function is
- * no worse than the input's and its peak of live bytes (pl_func_peak_bytes)
- * within the limit; else the input order stays, with a remark.
+ * Each function is scheduled in up to four ways (ways[]) and the schedules
+ * judged as ScheduleEstimate times the function (under the fusion model
+ * where it applies). The best is kept only when faster than the input
+ * order and its peak of live bytes (pl_func_peak_bytes) within the limit,
+ * or as fast and no higher; else the input order stays, with a remark.
  *
  * O((n + e) log n) for n instructions and e dependences: one heap per
  * kind of ready instruction, and every instruction enters each at most
@@ -49,6 +51,7 @@
 #include <string.h>
 
 #include <passline/grow.h>
+#include "fusion_option.h"
 #include "labels.h"
 #include "pass_end.h"
 #include "rewritable.h"
@@ -65,6 +68,9 @@ static const pl_option_decl lhs_options[] = {
 	              "the schedule may go, in percent."),
 	PL_OPTION_BOOL("split", "false",
 	               "First split each synchronous collective into a start and a done."),
+	FUSION_OPTIONS("Judge a function's schedules with the kernels of the fusion model, as "
+	               "ScheduleEstimate times them: on, off, or auto (on for an HLO function "
+	               "without fusion instructions)."),
 	PL_OPTION_END
 };
 
@@ -95,7 +101,8 @@ enum held { HELD_NOT, HELD_STREAM, HELD_MEMORY };
 
 struct node {
 	pl_inst *inst;
-	uint64_t time;   /* the cost model's, ns */
+	uint64_t time;   /* the cost model's, ns: op by op */
+	uint64_t ktime;  /* the same under the fusion model (kernel_times) */
 	uint64_t alloc;  /* bytes of its results */
 	uint64_t end;    /* a start's: when its collective ends */
 	uint64_t ready_c; /* a start's: the compute clock when it became ready */
@@ -104,6 +111,7 @@ struct node {
 	uint32_t partner; /* a start's done, a done's start (index + 1; 0: none) */
 	uint32_t group;   /* a collective's process group */
 	uint32_t val;     /* its first result's index in the values */
+	uint32_t feed;    /* the first start (by input index) it leads to; UINT32_MAX: none */
 	uint8_t kind;
 	uint8_t held;
 };
@@ -169,6 +177,10 @@ struct sched {
 	const struct config *cfg;
 	const pl_cost_model *cm;
 	bool remarks;
+	pl_fusion_mode fusion; /* how schedules are judged */
+	uint64_t floor_ns;
+	bool hlo;    /* the module came from HLO */
+	bool fused;  /* the function at hand is judged as kernels */
 	struct attr_key pinned, group_id, side_effect;
 	struct node *nodes;
 	size_t n, ncap;
@@ -187,6 +199,8 @@ struct sched {
 	uint32_t *remaining; /* per result value: uses not yet scheduled */
 	size_t nvals, vcap;
 	uint32_t *order;
+	bool by_feed; /* compute ordered by the first start it leads to, not input order */
+	bool kernel_clock; /* the clocks run on the fusion model's kernel times */
 	struct heap starts, dones_ended, dones, compute, held_by_memory;
 	/* totals of the run */
 	uint64_t scheduled, kept, split, exp_before, exp_after, span_before, span_after,
@@ -378,6 +392,7 @@ static int make_nodes(struct sched *s, pl_func *f)
 		int rc = pl_inst_time_ns(i, s->cm, &nd->time);
 		if (rc != PL_OK)
 			return rc;
+		nd->ktime = nd->time;
 		for (size_t r = 0; r < pl_inst_num_results(i); r++) {
 			if (!PL_GROW(s->remaining, s->vcap, s->nvals + 1))
 				return PL_ENOMEM;
@@ -392,6 +407,26 @@ static int make_nodes(struct sched *s, pl_func *f)
 			return PL_ENOMEM;
 		s->n++;
 	}
+	return PL_OK;
+}
+
+/* Under the fusion model, a kernel's time is its last instruction's (in
+ * the input order) and the others' none, so that the list scheduler's
+ * clocks follow the judge's. */
+static int kernel_times(struct sched *s, const pl_func *f)
+{
+	pl_fusion *fu = NULL;
+	int rc = pl_fusion_new(&fu, f, s->cm, s->floor_ns);
+	if (rc != PL_OK)
+		return rc;
+	for (size_t k = 0; k < pl_fusion_num_kernels(fu); k++) {
+		size_t ni = pl_fusion_kernel_num_insts(fu, k);
+		for (size_t j = 0; j < ni; j++) {
+			uint32_t at = node_of(s, pl_fusion_kernel_inst(fu, k, j));
+			s->nodes[at].ktime = j + 1 == ni ? pl_fusion_kernel_time_ns(fu, k) : 0;
+		}
+	}
+	pl_fusion_free(fu);
 	return PL_OK;
 }
 
@@ -471,6 +506,16 @@ static int make_edges(struct sched *s, pl_func *f)
 		struct node *from = &s->nodes[s->edges[e].from];
 		s->succs[from->succ + from->nsucc++] = s->edges[e].to;
 	}
+	/* every edge goes forward in the input order: one backward sweep */
+	for (uint32_t k = s->n; k-- > 0;) {
+		struct node *nd = &s->nodes[k];
+		nd->feed = nd->kind == K_START ? k : UINT32_MAX;
+		for (uint32_t e = 0; e < nd->nsucc; e++) {
+			uint32_t to = s->nodes[s->succs[nd->succ + e]].feed;
+			if (to < nd->feed)
+				nd->feed = to;
+		}
+	}
 	return PL_OK;
 }
 
@@ -492,6 +537,11 @@ static void free_operand(struct sched *s, struct clock *c, const pl_value *v)
 		c->live -= c->live < value_bytes(v) ? c->live : value_bytes(v);
 }
 
+static uint64_t node_time(const struct sched *s, const struct node *nd)
+{
+	return s->kernel_clock ? nd->ktime : nd->time;
+}
+
 /* Puts node k in the ready heap of its kind. */
 static bool make_ready(struct sched *s, const struct clock *c, uint32_t k)
 {
@@ -506,7 +556,7 @@ static bool make_ready(struct sched *s, const struct clock *c, uint32_t k)
 		return end <= c->compute ? heap_push(&s->dones_ended, k, k) : heap_push(&s->dones, end, k);
 	}
 	default: /* compute, synchronous collectives, barriers: input order */
-		return heap_push(&s->compute, k, k);
+		return heap_push(&s->compute, s->by_feed ? (uint64_t)nd->feed << 32 | k : k, k);
 	}
 }
 
@@ -520,7 +570,7 @@ static bool take(struct sched *s, struct clock *c, uint32_t k, size_t *norder)
 	case K_START: {
 		struct group *g = &s->groups[nd->group];
 		uint64_t begin = c->compute > g->clock ? c->compute : g->clock;
-		nd->end = g->clock = begin + nd->time;
+		nd->end = g->clock = begin + node_time(s, nd);
 		g->in_flight++;
 		break;
 	}
@@ -539,11 +589,11 @@ static bool take(struct sched *s, struct clock *c, uint32_t k, size_t *norder)
 	case K_SYNC: {
 		struct group *g = &s->groups[nd->group];
 		uint64_t begin = c->compute > g->clock ? c->compute : g->clock;
-		c->compute = g->clock = begin + nd->time;
+		c->compute = g->clock = begin + node_time(s, nd);
 		break;
 	}
 	default:
-		c->compute += nd->time;
+		c->compute += node_time(s, nd);
 	}
 	c->live += nd->alloc;
 	/* results nothing uses are freed at once; a start's operands stay */
@@ -634,6 +684,18 @@ static int list_schedule(struct sched *s, uint64_t limit, uint64_t args_bytes)
 		s->groups[g].clock = s->groups[g].in_flight = 0;
 		s->groups[g].waiting.n = 0;
 	}
+	/* each run starts from the graph: a function is scheduled twice */
+	for (uint32_t k = 0; k < s->n; k++) {
+		struct node *nd = &s->nodes[k];
+		nd->npred = 0;
+		nd->held = HELD_NOT;
+		nd->end = 0;
+		for (size_t r = 0; r < pl_inst_num_results(nd->inst); r++)
+			s->remaining[nd->val + r] = (uint32_t)pl_value_num_uses(pl_inst_result(nd->inst, r));
+	}
+	for (uint32_t k = 0; k < s->n; k++)
+		for (uint32_t e = 0; e < s->nodes[k].nsucc; e++)
+			s->nodes[s->succs[s->nodes[k].succ + e]].npred++;
 	size_t norder = 0;
 	for (uint32_t k = 0; k < s->n; k++)
 		if (!s->nodes[k].npred && !make_ready(s, &c, k))
@@ -775,10 +837,25 @@ struct sim {
 	uint64_t makespan, exposed, peak;
 };
 
+/* The schedule of f as ScheduleEstimate simulates it: op by op, or as the
+ * fusion model's kernels; rows or totals. */
+static int schedule_of(struct sched *s, const pl_func *f, bool rows, pl_schedule **out)
+{
+	if (!s->fused)
+		return rows ? pl_schedule_new(out, f, s->cm) : pl_schedule_new_totals(out, f, s->cm);
+	pl_fusion *fu = NULL;
+	int rc = pl_fusion_new(&fu, f, s->cm, s->floor_ns);
+	if (rc == PL_OK)
+		rc = rows ? pl_schedule_new_fused(out, f, s->cm, fu)
+		          : pl_schedule_new_fused_totals(out, f, s->cm, fu);
+	pl_fusion_free(fu);
+	return rc;
+}
+
 static int simulate(struct sched *s, const pl_func *f, struct sim *out)
 {
 	pl_schedule *sc = NULL;
-	int rc = pl_schedule_new_totals(&sc, f, s->cm);
+	int rc = schedule_of(s, f, false, &sc);
 	if (rc == PL_OK) {
 		out->makespan = pl_schedule_makespan_ns(sc);
 		out->exposed = pl_schedule_exposed_ns(sc);
@@ -814,7 +891,7 @@ static void restore_order(struct sched *s)
 static int explain_exposed(struct sched *s, pl_func *f)
 {
 	pl_schedule *sc = NULL;
-	int rc = pl_schedule_new(&sc, f, s->cm);
+	int rc = schedule_of(s, f, true, &sc);
 	if (rc != PL_OK)
 		return rc;
 	for (size_t r = 0; r < pl_schedule_num_insts(sc); r++) {
@@ -845,12 +922,51 @@ static int explain_exposed(struct sched *s, pl_func *f)
 	return PL_OK;
 }
 
+/* The ways a function is scheduled: the order of computation (the
+ * input's, which suits a step that computation bounds, or first what
+ * leads to the earliest start, which feeds the streams sooner where
+ * communication bounds it) and the clocks (op by op, or the kernels of the
+ * fusion model). Each gives a schedule; the judge keeps the best. */
+static const struct way {
+	bool by_feed, kernel_clock;
+} ways[] = {{false, false}, {true, false}, {false, true}, {true, true}};
+
+/* The schedule of way w, applied to f and simulated into *out. */
+static int try_way(struct sched *s, pl_func *f, size_t w, uint64_t limit, uint64_t args,
+                   struct sim *out)
+{
+	s->by_feed = ways[w].by_feed;
+	s->kernel_clock = ways[w].kernel_clock;
+	int rc = list_schedule(s, limit, args);
+	if (rc != PL_OK)
+		return rc;
+	apply_order(s);
+	return simulate(s, f, out);
+}
+
+/* A schedule is taken when it is faster than the input and within the
+ * limit (or no higher than the input's peak), or as fast and no higher;
+ * of two, the faster, then the one with the lower peak, then the first
+ * tried. */
+static bool acceptable(const struct sim *a, const struct sim *before, uint64_t limit)
+{
+	if (a->makespan == before->makespan)
+		return a->peak <= before->peak;
+	return a->makespan < before->makespan && (a->peak <= limit || a->peak <= before->peak);
+}
+
+static bool better(const struct sim *a, const struct sim *b)
+{
+	return a->makespan < b->makespan || (a->makespan == b->makespan && a->peak < b->peak);
+}
+
 static int schedule_func(struct sched *s, pl_func *f)
 {
 	int rc = PL_OK;
 	if (s->cfg->split && (rc = split_func(s, f)) != PL_OK)
 		return rc;
-	struct sim before, after;
+	s->fused = fusion_applies(s->fusion, s->hlo, f);
+	struct sim before, after, tried;
 	if ((rc = simulate(s, f, &before)) != PL_OK)
 		return rc;
 	uint64_t limit = s->cfg->memory_limit;
@@ -862,21 +978,31 @@ static int schedule_func(struct sched *s, pl_func *f)
 	uint64_t args = 0;
 	for (size_t a = 0; a < pl_func_num_args(f); a++)
 		args += value_bytes(pl_func_arg(f, a));
-	if ((rc = make_nodes(s, f)) != PL_OK || (rc = make_edges(s, f)) != PL_OK)
+	if ((rc = make_nodes(s, f)) != PL_OK || (rc = make_edges(s, f)) != PL_OK ||
+	    (s->fused && (rc = kernel_times(s, f)) != PL_OK))
 		return rc;
 	s->order = realloc(s->order, (s->n ? s->n : 1) * sizeof *s->order);
 	if (!s->order)
 		return PL_ENOMEM;
-	if ((rc = list_schedule(s, limit, args)) != PL_OK)
+	size_t nways = s->fused ? sizeof ways / sizeof *ways : 2, best = SIZE_MAX;
+	for (size_t w = 0; w < nways; w++) {
+		if ((rc = try_way(s, f, w, limit, args, &tried)) != PL_OK)
+			return rc;
+		/* the first found stands for all in a remark when none is taken */
+		if (w == 0 || (acceptable(&tried, &before, limit) &&
+		               (best == SIZE_MAX || better(&tried, &after)))) {
+			after = tried;
+			best = acceptable(&tried, &before, limit) ? w : SIZE_MAX;
+		}
+	}
+	/* the best made again (its order and why each start waited) */
+	if (best != SIZE_MAX && best != nways - 1 &&
+	    (rc = try_way(s, f, best, limit, args, &after)) != PL_OK)
 		return rc;
-	apply_order(s);
-	if ((rc = simulate(s, f, &after)) != PL_OK)
-		return rc;
-	bool worse = after.makespan > before.makespan || (after.peak > limit && after.peak > before.peak);
 	bool moved = false;
 	for (size_t k = 0; k < s->n && !moved; k++)
 		moved = s->order[k] != k;
-	if (worse) {
+	if (!acceptable(&after, &before, limit)) {
 		restore_order(s);
 		if (s->remarks)
 			pl_ctx_remark(s->ctx, NULL, "@%s kept in its input order: the schedule found "
@@ -939,6 +1065,8 @@ static int lhs_run(pl_pass_ctx *ctx, void *state, pl_module *m)
 	                  .remarks = pl_ctx_remarks_enabled(ctx), .pinned = {.name = "pinned"},
 	                  .group_id = {.name = "group_id"},
 	                  .side_effect = {.name = "hlo.custom_call_has_side_effect"}};
+	s.fusion = fusion_option(ctx, &s.floor_ns);
+	s.hlo = fusion_hlo_module(m);
 	struct rewritable rw;
 	int rc = rewritable_init(&rw, m);
 	for (size_t k = 0; k < pl_module_num_funcs(m) && rc == PL_OK; k++)

@@ -49,7 +49,8 @@ plugins_CoalesceCCOp_la_LIBADD = $(PLUGIN_LIBADD)
 plugins_LTLIBRARIES += plugins/ScheduleEstimate.la
 plugins_ScheduleEstimate_la_SOURCES = plugins/schedule_estimate.c plugins/pass_end.h \
 	plugins/ptr_map.h plugins/labels.h \
-	plugins/schedule_functions.c plugins/schedule_functions.h plugins/executions.h
+	plugins/schedule_functions.c plugins/schedule_functions.h plugins/executions.h \
+	plugins/fusion_option.h
 plugins_ScheduleEstimate_la_CFLAGS = $(PLUGIN_CFLAGS)
 plugins_ScheduleEstimate_la_LDFLAGS = $(PLUGIN_LDFLAGS)
 plugins_ScheduleEstimate_la_LIBADD = $(PLUGIN_LIBADD)
@@ -65,7 +66,7 @@ plugins_OverlapBucketCCOp_la_LIBADD = $(PLUGIN_LIBADD)
 plugins_LTLIBRARIES += plugins/Timeline.la
 plugins_Timeline_la_SOURCES = plugins/timeline.c plugins/timeline.h plugins/timeline_svg.c \
 	plugins/timeline_trace.c plugins/pass_end.h \
-	plugins/timeline_step.c plugins/ptr_map.h plugins/executions.h
+	plugins/timeline_step.c plugins/ptr_map.h plugins/executions.h plugins/fusion_option.h
 plugins_Timeline_la_CFLAGS = $(PLUGIN_CFLAGS)
 plugins_Timeline_la_LDFLAGS = $(PLUGIN_LDFLAGS)
 plugins_Timeline_la_LIBADD = $(PLUGIN_LIBADD)
@@ -78,7 +79,7 @@ plugins_SplitAsyncCCOp_la_LDFLAGS = $(PLUGIN_LDFLAGS)
 plugins_SplitAsyncCCOp_la_LIBADD = $(PLUGIN_LIBADD)
 
 plugins_LTLIBRARIES += plugins/LatencyHidingScheduler.la
-plugins_LatencyHidingScheduler_la_SOURCES = plugins/latency_hiding_scheduler.c \
+plugins_LatencyHidingScheduler_la_SOURCES = plugins/latency_hiding_scheduler.c plugins/fusion_option.h \
 	plugins/ptr_map.h plugins/pass_end.h plugins/labels.h plugins/inst_bytes.h
 plugins_LatencyHidingScheduler_la_CFLAGS = $(PLUGIN_CFLAGS)
 plugins_LatencyHidingScheduler_la_LDFLAGS = $(PLUGIN_LDFLAGS)

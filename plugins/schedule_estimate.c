@@ -29,6 +29,7 @@
 
 #include <passline/grow.h>
 #include "executions.h"
+#include "fusion_option.h"
 #include "labels.h"
 #include "inst_bytes.h"
 #include "pass_end.h"
@@ -54,7 +55,6 @@ static const pl_stat_decl schedule_stats[] = {
 	PL_STAT_END
 };
 
-static const char *const fusion_choices[] = {"auto", "on", "off", NULL};
 
 
 static int schedule_create(pl_pass_ctx *ctx, void **state)
@@ -209,17 +209,6 @@ static int add_wide(pl_pass_ctx *ctx, const char *stat, u128 v)
 	return v ? pl_ctx_stat_add_wide(ctx, stat, (uint64_t)(v >> 64), (uint64_t)v) : PL_OK;
 }
 
-static bool is_hlo_module(const pl_module *m)
-{
-	for (size_t fi = 0; fi < pl_module_num_funcs(m); fi++) {
-		bool entry = false;
-		pl_func *f = pl_module_func_at(m, fi);
-		if (pl_attrs_get_bool(pl_func_attrs(f), "hlo_entry", &entry) == PL_OK && entry)
-			return true;
-	}
-	return false;
-}
-
 /* ---- the costliest kernels ---- */
 
 struct costly {
@@ -348,11 +337,8 @@ static int simulate_one(pl_pass_ctx *ctx, const pl_func *f, bool fused, uint64_t
 static int schedule_run(pl_pass_ctx *ctx, void *state, pl_module *m)
 {
 	size_t top = (size_t)*(const int64_t *)state;
-	const char *mode = "auto";
-	int64_t floor_ns = 1000;
-	pl_ctx_get_string(ctx, "fusion", &mode);
-	pl_ctx_get_int(ctx, "kernel_floor_ns", &floor_ns);
-	bool on = strcmp(mode, "on") == 0, off = strcmp(mode, "off") == 0;
+	uint64_t floor_ns;
+	pl_fusion_mode mode = fusion_option(ctx, &floor_ns);
 	struct exposed_list worst = {0};
 	uint64_t peak = 0;
 	u128 makespan = 0, compute = 0, comm = 0, exposed = 0;
@@ -364,17 +350,17 @@ static int schedule_run(pl_pass_ctx *ctx, void *state, pl_module *m)
 	if ((prc = executions_graph(ctx, m, &cg)))
 		return prc;
 	size_t nf = pl_module_num_funcs(m);
-	bool hlo = !off && is_hlo_module(m);
+	bool hlo = fusion_hlo_module(m);
 	pl_fusion **kept = calloc(nf ? nf : 1, sizeof *kept);
 	bool *in_kernel = calloc(nf ? nf : 1, sizeof *in_kernel);
 	struct costly costliest[10];
 	size_t ncostly = 0;
 	int rc = kept && in_kernel ? PL_OK : PL_ENOMEM;
-	if (rc == PL_OK && !off) /* what a kernel applies: part of its caller's */
+	if (rc == PL_OK && mode != PL_FUSION_OFF) /* what a kernel applies: part of its caller's */
 		rc = pl_module_kernel_funcs(m, in_kernel, nf);
 	for (size_t fi = 0; fi < nf && rc == PL_OK; fi++) {
 		const pl_func *f = pl_module_func_at(m, fi);
-		bool fused = on || (hlo && !pl_func_has_fusion(f));
+		bool fused = fusion_applies(mode, hlo, f);
 		if (fused && in_kernel[fi])
 			continue; /* its work is in its caller's kernel */
 		pl_schedule *s;
@@ -383,7 +369,7 @@ static int schedule_run(pl_pass_ctx *ctx, void *state, pl_module *m)
 		uint64_t unfused = 0;
 		if ((rc = executions_of(ctx, cg, f, &times)))
 			break;
-		rc = simulate_one(ctx, f, fused, (uint64_t)floor_ns, top != 0, &s, &fu, &unfused);
+		rc = simulate_one(ctx, f, fused, floor_ns, top != 0, &s, &fu, &unfused);
 		uint64_t fpeak = 0;
 		if (rc == PL_OK && (rc = pl_func_peak_bytes(f, &fpeak)) != PL_OK)
 			pl_schedule_free(s);
@@ -435,8 +421,7 @@ static int schedule_run(pl_pass_ctx *ctx, void *state, pl_module *m)
 	u128 step = 0;
 	uint64_t step_peak = 0;
 	if (rc == PL_OK && pl_callgraph_entry(cg))
-		rc = entry_step(ctx, cg, on ? PL_FUSION_ON : off ? PL_FUSION_OFF : PL_FUSION_AUTO,
-		                (uint64_t)floor_ns, &step);
+		rc = entry_step(ctx, cg, mode, floor_ns, &step);
 	if (rc == PL_OK && pl_callgraph_entry(cg) &&
 	    (rc = pl_callgraph_step_peak_bytes(cg, pl_callgraph_entry(cg), &step_peak)) &&
 	    rc != PL_ENOMEM)
@@ -482,11 +467,8 @@ static const pl_option_decl schedule_options[] = {
 	                 "figures and the cost model in force (empty: none)."),
 	PL_OPTION_INT("top_exposed", "0", 0, 1000000,
 	              "Report the N collectives that leave the most communication exposed."),
-	PL_OPTION_ENUM("fusion", "auto", fusion_choices,
-	               "Cost functions as the kernels of the fusion model: on, off, or auto "
+	FUSION_OPTIONS("Cost functions as the kernels of the fusion model: on, off, or auto "
 	               "(on for an HLO function without fusion instructions)."),
-	PL_OPTION_INT("kernel_floor_ns", "1000", 0, INT64_MAX,
-	              "Time every kernel of the fusion model takes at least (ns)."),
 	PL_OPTION_END
 };
 

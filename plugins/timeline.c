@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "executions.h"
+#include "fusion_option.h"
 #include "pass_end.h"
 
 const struct tl_class_info tl_classes[TL_NUM_CLASSES] = {
@@ -387,8 +388,6 @@ void tl_buf_results(struct tl_buf *b, const pl_inst *inst,
 
 /* ---- the pass ---- */
 
-static const char *const fusion_choices[] = {"auto", "on", "off", NULL};
-
 static const pl_option_decl timeline_options[] = {
 	PL_OPTION_STRING("svg", "", "SVG file to write, beside the output (empty: none)."),
 	PL_OPTION_STRING("trace", "",
@@ -402,12 +401,9 @@ static const pl_option_decl timeline_options[] = {
 	PL_OPTION_BOOL("axis", "true",
 	               "Draw the SVG's time axis and legend (false: lanes and caption only)."),
 	EXECUTIONS_OPTION,
-	PL_OPTION_ENUM("fusion", "auto", fusion_choices,
-	               "Draw a step's functions as the kernels of the fusion model, as "
+	FUSION_OPTIONS("Draw a step's functions as the kernels of the fusion model, as "
 	               "ScheduleEstimate times them: on, off, or auto (on for an HLO function "
 	               "without fusion instructions)."),
-	PL_OPTION_INT("kernel_floor_ns", "1000", 0, INT64_MAX,
-	              "Time every kernel of the fusion model takes at least (ns)."),
 	PL_OPTION_END
 };
 
@@ -484,7 +480,8 @@ static int write_both(pl_pass_ctx *ctx, const struct tl_view *v, const char *svg
 /* What the options ask for. */
 struct tl_opts {
 	const char *svg, *trace, *function, *title;
-	int64_t span_ns, floor_ns;
+	int64_t span_ns;
+	uint64_t floor_ns;
 	bool axis;
 	pl_fusion_mode mode;
 };
@@ -505,7 +502,7 @@ static int draw_step(pl_pass_ctx *ctx, pl_module *m, const pl_callgraph *cg,
 	}
 	struct tl_step st = {0};
 	int rc = tl_step_build(&st, cg, root, pl_ctx_cost_model(ctx), o->mode,
-	                       (uint64_t)o->floor_ns, &failed);
+	                       o->floor_ns, &failed);
 	int written_rc = 0;
 	bool explained = false;
 	char *t = rc ? NULL : title_of(title, root);
@@ -532,17 +529,13 @@ static int timeline_run(pl_pass_ctx *ctx, void *state, pl_module *m)
 {
 	(void)state;
 	struct tl_opts o = {"", "", "", "", 0, 1000, true, PL_FUSION_AUTO};
-	const char *mode = "auto";
 	pl_ctx_get_string(ctx, "svg", &o.svg);
 	pl_ctx_get_string(ctx, "trace", &o.trace);
 	pl_ctx_get_string(ctx, "function", &o.function);
 	pl_ctx_get_string(ctx, "title", &o.title);
 	pl_ctx_get_int(ctx, "span_ns", &o.span_ns);
 	pl_ctx_get_bool(ctx, "axis", &o.axis);
-	pl_ctx_get_string(ctx, "fusion", &mode);
-	pl_ctx_get_int(ctx, "kernel_floor_ns", &o.floor_ns);
-	o.mode = strcmp(mode, "on") == 0 ? PL_FUSION_ON : strcmp(mode, "off") == 0 ? PL_FUSION_OFF
-	                                                                            : PL_FUSION_AUTO;
+	o.mode = fusion_option(ctx, &o.floor_ns);
 	const char *svg = o.svg, *trace = o.trace, *function = o.function, *title = o.title;
 	int prc = pl_module_prepare_counts(m); /* each pair counted once */
 	if (prc)

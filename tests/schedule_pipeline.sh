@@ -51,6 +51,21 @@ for key in max_in_flight memory_limit_bytes memory_headroom_percent split \
 	expect_out "$key" "--list-passes shows $key"
 done
 
+# the scheduler judges a schedule as ScheduleEstimate times it: under the
+# fusion model on unfused HLO (the default), op by op with fusion = off
+for mode in auto off; do
+	run $P --passes=SplitAsyncCCOp,LatencyHidingScheduler,ScheduleEstimate \
+		-O LatencyHidingScheduler.fusion=$mode -O ScheduleEstimate.fusion=$mode \
+		"$S/tests/hlo/coalesce.out.hlo" -o judged.hlo --stats-json stats.json
+	expect_status 0 "fusion = $mode: the scheduler runs on tests/hlo/coalesce.out.hlo"
+	after=$(stat exposed_ns_after) est=$(stat exposed_comm_ns)
+	[ -n "$after" ] && [ "$after" = "$est" ] && [ "$after" -lt "$(stat exposed_ns_before)" ]
+	ok $? "fusion = $mode: the scheduler's exposed time ($after ns) is ScheduleEstimate's ($est ns), lower than before"
+	eval "exposed_$mode=\$after"
+done
+[ "$exposed_auto" != "$exposed_off" ]
+ok $? "the two judges differ ($exposed_auto vs $exposed_off ns)"
+
 D=${HLO_DIR:-$top_srcdir/../shared/hlo}
 if [ -d "$D/dumps" ]; then
 	for f in "$D"/dumps/*.hlo; do

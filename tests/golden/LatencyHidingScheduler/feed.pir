@@ -1,0 +1,12 @@
+// What leads to a collective is computed first: %y, which the all-reduce
+// reads, goes before %a, and %a's contraction then hides the all-reduce.
+// Computed in the input order, %a comes first and the all-reduce starts
+// only after it, with nothing left to hide it: its whole time is exposed.
+func @step(%x: bf16[4096,4096], %w: bf16[4096,4096], %q: bf16[1024,1024]) {
+  %a = tensor_contract %x, %w {domain = [4096, 4096, 4096]} : f32[4096,4096]
+  %y = tensor_contract %q, %q {domain = [1024, 1024, 1024]} : f32[1024,1024]
+  %r_s = all_reduce_start %y {group_id = "dp", factor = 8, reduce = "add"} : f32[1024,1024]
+  %r = all_reduce_done %r_s : f32[1024,1024]
+  %c = tensor_contract %r, %r {domain = [1024, 1024, 1024]} : f32[1024,1024]
+  return %a, %c
+}
