@@ -52,6 +52,9 @@ static const pl_stat_decl schedule_stats[] = {
 	PL_STAT("fused_makespan_ns", "Makespan of the same functions under the fusion model (ns)."),
 	PL_STAT("step_peak_bytes",
 	        "The most bytes one execution of the entry holds live, with what it calls."),
+	PL_STAT("exposed_floor_ns",
+	        "The least exposed communication any order of each function could leave: "
+	        "its busiest stream's time minus its computation, summed (ns)."),
 	PL_STAT_END
 };
 
@@ -341,7 +344,7 @@ static int schedule_run(pl_pass_ctx *ctx, void *state, pl_module *m)
 	pl_fusion_mode mode = fusion_option(ctx, &floor_ns);
 	struct exposed_list worst = {0};
 	uint64_t peak = 0;
-	u128 makespan = 0, compute = 0, comm = 0, exposed = 0;
+	u128 makespan = 0, compute = 0, comm = 0, exposed = 0, floor_total = 0;
 	u128 kernels = 0, kbytes = 0, unfused_total = 0, fused_total = 0;
 	int prc = pl_module_prepare_counts(m); /* each pair counted once */
 	if (prc)
@@ -397,6 +400,9 @@ static int schedule_run(pl_pass_ctx *ctx, void *state, pl_module *m)
 		                         "comm_ns")) == PL_OK)
 			rc = executions_add(ctx, f, &exposed, pl_schedule_exposed_ns(s), times,
 			                    "exposed_comm_ns");
+		if (rc == PL_OK)
+			rc = executions_add(ctx, f, &floor_total, pl_schedule_exposed_floor_ns(s), times,
+			                    "exposed_floor_ns");
 		if (rc == PL_OK && fu &&
 		    (rc = executions_add(ctx, f, &kernels, pl_fusion_num_kernels(fu), times,
 		                         "kernels")) == PL_OK &&
@@ -446,9 +452,9 @@ static int schedule_run(pl_pass_ctx *ctx, void *state, pl_module *m)
 	}
 	const char *names[] = {"makespan_ns", "compute_ns", "comm_ns", "exposed_comm_ns",
 	                       "step_ns", "kernels", "kernel_bytes", "unfused_makespan_ns",
-	                       "fused_makespan_ns", "step_peak_bytes"};
+	                       "fused_makespan_ns", "step_peak_bytes", "exposed_floor_ns"};
 	const u128 values[] = {makespan, compute, comm, exposed, step, kernels, kbytes,
-	                       unfused_total, fused_total, step_peak};
+	                       unfused_total, fused_total, step_peak, floor_total};
 	for (size_t k = 0; k < sizeof names / sizeof *names && rc == PL_OK; k++) {
 		rc = add_wide(ctx, names[k], values[k]);
 		if (rc == PL_OK && k == 4) /* in the order the statistics are declared */

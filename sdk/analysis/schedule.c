@@ -26,6 +26,7 @@ struct group {
 	const char *name; /* the module's bytes while simulating; then s->names */
 	size_t len;
 	uint64_t clock;
+	uint64_t busy; /* the sum of its collectives' times */
 };
 
 struct pl_schedule {
@@ -69,7 +70,7 @@ static int group_of(pl_schedule *s, struct pl_ht *m, size_t *cap, const char *na
 	}
 	if (!PL_GROW(s->groups, *cap, s->ngroups + 1))
 		return PL_ENOMEM;
-	s->groups[s->ngroups] = (struct group){name, len, 0};
+	s->groups[s->ngroups] = (struct group){name, len, 0, 0};
 	pl_ht_put(m, j, hash, (const void *)(uintptr_t)++s->ngroups);
 	*out = s->ngroups - 1;
 	return PL_OK;
@@ -191,6 +192,7 @@ static int simulate(pl_schedule *s, const pl_func *f, const pl_cost_model *cm,
 				break;
 			}
 			*clock = r.end;
+			s->groups[g].busy += t; /* at most comm: cannot wrap */
 			if (role == PL_COMM_START) {
 				rc = add_start(&starts, inst, r.end);
 			} else {
@@ -359,6 +361,20 @@ size_t pl_schedule_lane(const pl_schedule *s, size_t i)
 }
 
 size_t pl_schedule_num_groups(const pl_schedule *s) { return s->ngroups; }
+
+uint64_t pl_schedule_group_comm_ns(const pl_schedule *s, size_t g)
+{
+	return g < s->ngroups ? s->groups[g].busy : 0;
+}
+
+uint64_t pl_schedule_exposed_floor_ns(const pl_schedule *s)
+{
+	uint64_t most = 0;
+	for (size_t g = 0; g < s->ngroups; g++)
+		if (s->groups[g].busy > most)
+			most = s->groups[g].busy;
+	return most > s->compute ? most - s->compute : 0;
+}
 
 const char *pl_schedule_group_name(const pl_schedule *s, size_t g)
 {

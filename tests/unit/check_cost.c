@@ -90,8 +90,13 @@ static void expect_schedule(const char *text, const pl_cost_model *cm, const str
 	ck_assert_uint_eq(pl_schedule_comm_ns(t), comm);
 	ck_assert_uint_eq(pl_schedule_exposed_ns(t), exposed);
 	ck_assert_uint_eq(pl_schedule_num_groups(t), pl_schedule_num_groups(s));
-	for (size_t g = 0; g < pl_schedule_num_groups(s); g++)
+	for (size_t g = 0; g < pl_schedule_num_groups(s); g++) {
 		ck_assert_str_eq(pl_schedule_group_name(t, g), pl_schedule_group_name(s, g));
+		ck_assert_uint_eq(pl_schedule_group_comm_ns(t, g), pl_schedule_group_comm_ns(s, g));
+	}
+	ck_assert_uint_eq(pl_schedule_exposed_floor_ns(t), pl_schedule_exposed_floor_ns(s));
+	/* no order exposes less than the floor: this one neither */
+	ck_assert_uint_le(pl_schedule_exposed_floor_ns(s), exposed);
 	pl_schedule_free(t);
 	pl_schedule_free(s);
 	pl_module_free(m);
@@ -497,6 +502,11 @@ START_TEST(sim_two_groups)
 	ck_assert_str_eq(pl_schedule_group_name(s, 0), "dp");
 	ck_assert_str_eq(pl_schedule_group_name(s, 1), "tp");
 	ck_assert_ptr_null(pl_schedule_group_name(s, 2));
+	/* dp carries 170, tp 90; the floor is dp's 170 less 50 of compute */
+	ck_assert_uint_eq(pl_schedule_group_comm_ns(s, 0), 170);
+	ck_assert_uint_eq(pl_schedule_group_comm_ns(s, 1), 90);
+	ck_assert_uint_eq(pl_schedule_group_comm_ns(s, 2), 0);
+	ck_assert_uint_eq(pl_schedule_exposed_floor_ns(s), 120);
 	pl_schedule_free(s);
 	pl_module_free(m);
 	pl_cost_model_free(cm);

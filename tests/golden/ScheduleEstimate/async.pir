@@ -18,7 +18,9 @@
 //   makespan 340, compute 200, comm 340, exposed 140.
 // Sums: makespan_ns 210 + 180 + 170 + 340 = 900, compute_ns 210 + 110 + 50
 // + 200 = 570, comm_ns 170 + 170 + 260 + 340 = 940, exposed_comm_ns
-// 0 + 70 + 120 + 140 = 330.
+// 0 + 70 + 120 + 140 = 330. exposed_floor_ns, the busiest stream minus the
+// computation, per function: 170 - 210 < 0 so 0, 170 - 110 = 60, dp's
+// 170 - 50 = 120, dp's 340 - 200 = 140: 320.
 func @hidden(%x: f32[100], %w: f32[100]) {
   %s = all_gather_start %x {group_id = "dp", factor = 4} : f32[400]
   %a = tensor_contract %x, %w {num_dynamic_instances = 100000} : f32[100]

@@ -14,7 +14,7 @@
 //   2 {%e}: reads %g 128, writes %e 128: 256 bytes; flops 32; 3 + 7 = 10
 //     ns: [74,84).
 //   makespan 84, compute 9 + 13 + 10 = 32, comm 52, exposed 52; kernels 3,
-//   bytes 144 + 512 + 256 = 912.
+//   bytes 144 + 512 + 256 = 912; exposed_floor_ns 52 - 32 = 20.
 // Op by op (HLO ops by their roofline over operand and result bytes): %c
 // 0 (a constant), %m 384 bytes -> 4, %r 148 -> 2, %n 32 -> 1, %d 512
 // flops -> 1, %g 52, %e 256 bytes -> 3: makespan 63.

@@ -15,7 +15,9 @@
 //     %m 3 flops x 200 elements / 400000 -> 1, [20012,20013).
 //     makespan 20013, compute 1, comm 20012, exposed 20012.
 // Sums: makespan_ns 30333, compute_ns 41, comm_ns 30292,
-// exposed_comm_ns 30292.
+// exposed_comm_ns 30292. exposed_floor_ns, the busiest stream minus the
+// computation, per function: @a 10280 - 40 = 10240, @b "tp"'s 10012 - 1 =
+// 10011 (the stream without a group carries 10000): 20251.
 func @a(%x: f32[1000], %buf: f32[10000]) {
   %c = tensor_contract %x, %x {num_dynamic_instances = 4000000} : f32[1000]
   %g = all_gather %c {group_id = "dp", factor = 8} : f32[8000]

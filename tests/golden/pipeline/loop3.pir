@@ -18,7 +18,9 @@
 //     all_reduce 10001: makespan 10001.
 //   makespan_ns = 10001 + 3 x 10044 + 4 x 1 = 40137; compute_ns = 0 + 3 x 43
 //   + 4 x 1 = 133; comm_ns = exposed = 10001 + 3 x 10001 = 40004;
-//   step_ns = 0 + (3 x 10044 + 4 x 1) + 10001 = 40137.
+//   step_ns = 0 + (3 x 10044 + 4 x 1) + 10001 = 40137;
+//   exposed_floor_ns (the busiest stream minus the computation, per
+//   execution) = (10001 - 0) + 3 x (10001 - 43) = 39875.
 // step_peak_bytes: @body holds its arguments (4 + 64) and at most the
 // all_gather's 128 unused bytes beside %n (4): 200; @cond 68 + 4 + 1 = 73;
 // @main holds %x (64), at the while %z (4) and its results (4 + 64), and
