@@ -26,7 +26,7 @@ struct group {
 	const char *name; /* the module's bytes while simulating; then s->names */
 	size_t len;
 	uint64_t clock;
-	uint64_t busy; /* the sum of its collectives' times */
+	uint64_t busy; /* the times of its collectives that are waited for */
 };
 
 struct pl_schedule {
@@ -100,6 +100,8 @@ static int keep_names(pl_schedule *s)
 struct started {
 	const pl_inst *inst;
 	uint64_t end;
+	size_t group;
+	uint64_t time; /* counted in its group's busy time when waited for */
 };
 
 struct starts {
@@ -113,13 +115,14 @@ static bool start_is(const void *item, const void *probe, const void *ctx)
 	return ((const struct started *)ctx)[(uintptr_t)item - 1].inst == probe;
 }
 
-static int add_start(struct starts *st, const pl_inst *inst, uint64_t end)
+static int add_start(struct starts *st, const pl_inst *inst, uint64_t end, size_t group,
+                     uint64_t time)
 {
 	if (!PL_GROW(st->v, st->cap, st->n + 1))
 		return PL_ENOMEM;
 	if (!pl_ht_reserve(&st->map))
 		return PL_ENOMEM;
-	st->v[st->n] = (struct started){inst, end};
+	st->v[st->n] = (struct started){inst, end, group, time};
 	uint32_t hash = pl_ht_hash_ptr(inst);
 	size_t j = pl_ht_find(&st->map, hash, start_is, inst, st->v);
 	pl_ht_put(&st->map, j, hash, (const void *)(uintptr_t)++st->n);
@@ -127,7 +130,7 @@ static int add_start(struct starts *st, const pl_inst *inst, uint64_t end)
 }
 
 /* The start whose result done takes, or NULL. */
-static const struct started *start_of(const struct starts *st, const pl_inst *done)
+static struct started *start_of(const struct starts *st, const pl_inst *done)
 {
 	if (!done->nops)
 		return NULL;
@@ -164,11 +167,13 @@ static int simulate(pl_schedule *s, const pl_func *f, const pl_cost_model *cm,
 		enum pl_coll_kind kind;
 		enum pl_comm_role role = pl_comm_role_(inst, &kind);
 		if (role == PL_COMM_DONE) {
-			const struct started *start = start_of(&starts, inst);
+			struct started *start = start_of(&starts, inst);
 			if (!start) {
 				rc = PL_EINVAL;
 				break;
 			}
+			s->groups[start->group].busy += start->time; /* at most comm */
+			start->time = 0;
 			r.begin = c;
 			r.end = start->end > c ? start->end : c;
 			r.exposed = r.end - c;
@@ -192,10 +197,10 @@ static int simulate(pl_schedule *s, const pl_func *f, const pl_cost_model *cm,
 				break;
 			}
 			*clock = r.end;
-			s->groups[g].busy += t; /* at most comm: cannot wrap */
 			if (role == PL_COMM_START) {
-				rc = add_start(&starts, inst, r.end);
+				rc = add_start(&starts, inst, r.end, g, t);
 			} else {
+				s->groups[g].busy += t; /* at most comm: cannot wrap */
 				r.exposed = r.end - c;
 				c = r.end;
 				if (!add_u64(&s->exposed, r.exposed))

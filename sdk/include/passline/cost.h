@@ -193,15 +193,16 @@ PL_API size_t pl_schedule_num_groups(const pl_schedule *s);
 /* The group_id of group g ("" for the group of collectives without one);
  * valid while s is. Added in ABI 1.1. */
 PL_API const char *pl_schedule_group_name(const pl_schedule *s, size_t g);
-/* The time group g's stream carries: the sum of its collectives' times
- * (0 past the last group); also in totals. Added in ABI 1.1. */
+/* The time group g's stream carries for the collectives the function
+ * waits for: synchronous ones and the starts whose done it holds (0 past
+ * the last group); also in totals. Added in ABI 1.1. */
 PL_API uint64_t pl_schedule_group_comm_ns(const pl_schedule *s, size_t g);
 /* The least exposed time any order of the function's instructions could
- * have under the same times: the busiest group's communication minus the
- * computation, or 0. Every collective is waited for by the end, and a
- * group's stream carries one collective at a time while the compute clock
- * runs the rest, so the makespan is at least that stream's time and the
- * exposed time is the makespan minus the computation. Added in ABI 1.1. */
+ * have under the same times: the busiest group's pl_schedule_group_comm_ns
+ * minus the computation, or 0. The compute clock ends after every
+ * collective it waits for, and a stream carries one collective at a time,
+ * so it ends after that stream's time; its end is the computation plus the
+ * exposed time. Added in ABI 1.1. */
 PL_API uint64_t pl_schedule_exposed_floor_ns(const pl_schedule *s);
 
 /* ---- memory -------------------------------------------------------------
