@@ -7,7 +7,8 @@
 # The scheduler's promises are checked on each: the output verifies and
 # reads again, a second run gives the same bytes, the simulated time and
 # the exposed communication are never worse than the input order's, and
-# the peak of live bytes stays within the limit (the input's peak + 10%).
+# the peak of live bytes stays within the limit (the input's peak + 10%),
+# and ScheduleEstimate's exposed time is no less than its floor.
 . "$top_srcdir/tests/tap.sh"
 : "${PASSLINE:?}" "${PLUGIN_DIR:?}"
 S=$(cd "$top_srcdir" && pwd)
@@ -38,6 +39,9 @@ check_step() { # check_step FILE NAME
 	ok $? "$2: exposed communication $eb -> $ea ns, never more"
 	[ -n "$pa" ] && [ "$pa" -le $((pb + pb / 10 + 1)) ]
 	ok $? "$2: peak bytes $pb -> $pa, within the input's + 10%"
+	fl=$(stat exposed_floor_ns) ex=$(stat exposed_comm_ns)
+	[ -n "$fl" ] && [ -n "$ex" ] && [ "$fl" -le "$ex" ]
+	ok $? "$2: exposed communication $ex ns, no less than the floor $fl ns"
 }
 
 check_step "$S/examples/fsdp_step.pir" examples/fsdp_step.pir pir
