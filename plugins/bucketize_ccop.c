@@ -111,7 +111,6 @@ struct bucketizer {
 	struct run runs[NUM_KINDS];
 	struct ptr_map last_store; /* buffer value -> last store to it so far */
 	struct key_classes keys;   /* key_names by address */
-	unsigned traits[PL_OP__COUNT]; /* pl_op_traits of each op, asked once */
 	uint64_t merged[NUM_KINDS];    /* members merged, for the stats */
 };
 
@@ -181,12 +180,6 @@ static bool read_key(struct bucketizer *b, pl_inst *inst, struct key *key)
 	if (pinned && pl_attr_get_kind(pinned) == PL_ATTR_BOOL && pl_attr_get_bool(pinned))
 		return false;
 	return has_group_id(key);
-}
-
-static bool is_store(const struct bucketizer *b, const pl_inst *inst, pl_op op)
-{
-	unsigned traits = (unsigned)op < PL_OP__COUNT ? b->traits[op] : pl_op_traits(op);
-	return (traits & PL_TRAIT_STORE) && pl_inst_num_operands(inst) >= 2;
 }
 
 static uint64_t add_saturating(uint64_t a, uint64_t b)
@@ -447,7 +440,7 @@ static int bucketize_func(struct bucketizer *b, pl_func *f)
 	for (pl_inst *i = pl_func_first_inst(f), *next; i && rc == PL_OK; i = next) {
 		next = pl_inst_next(i);
 		pl_op op = pl_inst_op(i);
-		if (is_store(b, i, op)) {
+		if (inst_is_store(i)) {
 			if (!ptr_map_put(&b->last_store, pl_inst_operand(i, 1), i))
 				rc = PL_ENOMEM;
 			continue;
@@ -472,8 +465,6 @@ static int bucketize_run(pl_pass_ctx *ctx, void *state, pl_module *m)
 {
 	struct bucketizer b = {.ctx = ctx, .cfg = state, .remarks = pl_ctx_remarks_enabled(ctx),
 	                       .keys = {.names = key_names, .count = NUM_READ}};
-	for (int op = 0; op < PL_OP__COUNT; op++)
-		b.traits[op] = pl_op_traits((pl_op)op);
 	struct rewritable rw;
 	int rc = rewritable_init(&rw, m);
 	for (size_t k = 0; k < pl_module_num_funcs(m) && rc == PL_OK; k++)

@@ -120,7 +120,6 @@ struct coalescer {
 	const struct config *cfg;
 	bool remarks;
 	struct key_classes keys;
-	unsigned traits[PL_OP__COUNT]; /* pl_op_traits of each op, asked once */
 	struct layout *layouts;        /* the layouts built so far */
 	size_t nlayouts, layouts_cap;
 	struct pl_ht layout_index;     /* their indexes + 1, by contents */
@@ -588,8 +587,6 @@ static int coalesce_run(pl_pass_ctx *ctx, void *state, pl_module *m)
 {
 	struct coalescer c = {.ctx = ctx, .cfg = state, .remarks = pl_ctx_remarks_enabled(ctx),
 	                      .keys = {.names = key_names, .count = NUM_KEYS}};
-	for (int op = 0; op < PL_OP__COUNT; op++)
-		c.traits[op] = pl_op_traits((pl_op)op);
 	struct rewritable rw;
 	int rc = rewritable_init(&rw, m);
 	for (size_t k = 0; k < pl_module_num_funcs(m) && rc == PL_OK; k++) {
@@ -599,7 +596,7 @@ static int coalesce_run(pl_pass_ctx *ctx, void *state, pl_module *m)
 		for (pl_inst *i = pl_func_first_inst(f), *next; i && rc == PL_OK; i = next) {
 			next = pl_inst_next(i);
 			pl_op op = pl_inst_op(i);
-			unsigned traits = (unsigned)op < PL_OP__COUNT ? c.traits[op] : pl_op_traits(op);
+			unsigned traits = pl_op_traits(op);
 			if (pl_inst_num_operands(i) < c.cfg->min_operands)
 				continue;
 			if (traits & PL_TRAIT_COLLECTIVE) {

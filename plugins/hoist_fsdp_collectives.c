@@ -53,6 +53,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "inst_bytes.h"
 #include "labels.h"
 #include "pass_end.h"
 #include "rewritable.h"
@@ -95,7 +96,6 @@ struct move_vec {
 struct mover {
 	pl_pass_ctx *ctx;
 	const struct config *cfg;
-	unsigned traits[PL_OP__COUNT]; /* pl_op_traits of each op, asked once */
 	pl_inst *last_stay;       /* the last instruction that stays put, in sweep order */
 	pl_inst *terminator;      /* the function's return, or NULL (sinking stops there) */
 	struct inst_vec stay;     /* all of them, kept only with max_distance */
@@ -263,17 +263,6 @@ static bool is_fsdp_reduce_scatter(struct mover *mv, const pl_inst *inst)
 {
 	return pl_inst_op(inst) == PL_OP_REDUCE_SCATTER && is_true(&mv->fsdp, inst) &&
 	       !is_true(&mv->pinned, inst);
-}
-
-static unsigned op_traits(const struct mover *mv, pl_op op)
-{
-	return (unsigned)op < PL_OP__COUNT ? mv->traits[op] : pl_op_traits(op);
-}
-
-/* A store of op (already known) to its operand 1. */
-static bool is_store(const struct mover *mv, const pl_inst *inst, pl_op op)
-{
-	return (op_traits(mv, op) & PL_TRAIT_STORE) && pl_inst_num_operands(inst) >= 2;
 }
 
 /* The later of two instructions; NULL stands for the top of the function. */
@@ -558,7 +547,7 @@ static int plan_moves(struct mover *mv, pl_func *f, const struct direction *d)
 		if (!d->candidate(mv, i, op)) {
 			if (!note_stay(mv, i))
 				return PL_ENOMEM;
-			if (is_store(mv, i, op) &&
+			if (inst_is_store(i) &&
 			    !ptr_map_put(&mv->nearest_store, pl_inst_operand(i, 1), i))
 				return PL_ENOMEM;
 			continue;
@@ -613,8 +602,6 @@ static int hoist_run(pl_pass_ctx *ctx, void *state, pl_module *m)
 {
 	struct mover mv = {.ctx = ctx, .cfg = state, .fsdp = {"fsdp", NULL}, .pinned = {"pinned", NULL},
 	                   .remarks = pl_ctx_remarks_enabled(ctx)};
-	for (int op = 0; op < PL_OP__COUNT; op++)
-		mv.traits[op] = pl_op_traits((pl_op)op);
 	struct rewritable rw;
 	int rc = rewritable_init(&rw, m);
 	for (size_t k = 0; k < pl_module_num_funcs(m) && rc == PL_OK; k++)

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* plugins/inst_bytes.h — the bytes of an instruction's results, as every
- * shipped pass that weighs a collective counts them. */
+ * shipped pass that weighs a collective counts them, and which
+ * instructions write a buffer, as every pass that moves one sees them. */
 #ifndef PLUGINS_INST_BYTES_H
 #define PLUGINS_INST_BYTES_H
 
@@ -21,6 +22,12 @@ static inline uint64_t result_bytes(const pl_inst *inst)
 		sum += b;
 	}
 	return sum;
+}
+
+/* Whether inst stores into its operand 1 (a store with its buffer). */
+static inline bool inst_is_store(const pl_inst *inst)
+{
+	return (pl_inst_traits(inst) & PL_TRAIT_STORE) && pl_inst_num_operands(inst) >= 2;
 }
 
 #endif

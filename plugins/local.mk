@@ -26,7 +26,7 @@ plugins_DetailDynInst_la_CFLAGS = $(PLUGIN_CFLAGS)
 plugins_DetailDynInst_la_LDFLAGS = $(PLUGIN_LDFLAGS)
 plugins_DetailDynInst_la_LIBADD = $(PLUGIN_LIBADD)
 plugins_LTLIBRARIES += plugins/HoistFSDPCollectives.la
-plugins_HoistFSDPCollectives_la_SOURCES = plugins/hoist_fsdp_collectives.c plugins/ptr_map.h \
+plugins_HoistFSDPCollectives_la_SOURCES = plugins/hoist_fsdp_collectives.c plugins/ptr_map.h plugins/inst_bytes.h \
 	plugins/pass_end.h plugins/labels.h
 plugins_HoistFSDPCollectives_la_CFLAGS = $(PLUGIN_CFLAGS)
 plugins_HoistFSDPCollectives_la_LDFLAGS = $(PLUGIN_LDFLAGS)

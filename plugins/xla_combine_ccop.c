@@ -429,11 +429,6 @@ static bool read_candidate(struct combiner *c, pl_inst *inst, int kind, bool asy
 
 /* ---- dependence ----------------------------------------------------------- */
 
-static bool is_store(const pl_inst *inst)
-{
-	return (pl_inst_traits(inst) & PL_TRAIT_STORE) && pl_inst_num_operands(inst) >= 2;
-}
-
 static bool tainted(struct combiner *c, const pl_inst *inst)
 {
 	return inst && (uint64_t)(uintptr_t)ptr_map_get(&c->taint, inst) == c->epoch;
@@ -454,7 +449,7 @@ static bool at_epoch(struct combiner *c, struct ptr_map *m, const void *key)
  * a read of a buffer a dependant wrote). */
 static bool depends(struct combiner *c, const pl_inst *inst)
 {
-	bool store = is_store(inst);
+	bool store = inst_is_store(inst);
 	for (size_t k = 0, n = pl_inst_num_operands(inst); k < n; k++) {
 		const pl_value *v = pl_inst_operand(inst, k);
 		if (tainted(c, pl_value_def(v)))
@@ -470,7 +465,7 @@ static bool depends(struct combiner *c, const pl_inst *inst)
 /* Records that the dependant inst touched its stored operands. */
 static int mark_dependant(struct combiner *c, const pl_inst *inst)
 {
-	bool store = is_store(inst);
+	bool store = inst_is_store(inst);
 	void *e = (void *)(uintptr_t)c->epoch;
 	for (size_t k = 0, n = pl_inst_num_operands(inst); k < n; k++) {
 		const pl_value *v = pl_inst_operand(inst, k);
@@ -754,7 +749,7 @@ static int combine_func(struct combiner *c, pl_func *f)
 	ptr_map_clear(&c->cand_of);
 	ptr_map_clear(&c->stored);
 	for (pl_inst *i = pl_func_first_inst(f); i; i = pl_inst_next(i)) {
-		if (is_store(i) && !ptr_map_put(&c->stored, pl_inst_operand(i, 1), (void *)1))
+		if (inst_is_store(i) && !ptr_map_put(&c->stored, pl_inst_operand(i, 1), (void *)1))
 			return PL_ENOMEM;
 		if (!strcmp(pl_inst_opname(i), "hlo.domain"))
 			has_domains = true;
