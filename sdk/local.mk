@@ -39,7 +39,7 @@ libpassline_la_SOURCES = \
 	sdk/analysis/cost_groups.c sdk/analysis/cost_groups.h \
 	sdk/analysis/schedule.c sdk/analysis/schedule.h sdk/analysis/memory.h \
 	sdk/analysis/memory.c \
-	sdk/analysis/callgraph.c \
+	sdk/analysis/callgraph.c sdk/analysis/name_list.h \
 	sdk/analysis/rewritable.c \
 	sdk/analysis/fusion.c sdk/analysis/fusion.h
 EXTRA_DIST += sdk/README.md sdk/ir/README.md sdk/pass/README.md sdk/text/README.md \

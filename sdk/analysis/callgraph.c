@@ -11,6 +11,7 @@
 #include "analysis/cost_model.h"
 #include "analysis/fusion.h"
 #include "analysis/memory.h"
+#include "analysis/name_list.h"
 #include "analysis/schedule.h"
 #include "ir/internal.h"
 #include <passline/grow.h>
@@ -136,20 +137,12 @@ static int add_site(struct build *b, const pl_inst *inst, size_t caller, const c
 static int add_sites(struct build *b, const pl_inst *inst, size_t caller, const char *s,
                      size_t len, pl_call_kind kind, size_t loop)
 {
-	size_t i = 0;
-	while (i < len) {
-		while (i < len && (s[i] == '{' || s[i] == '}' || s[i] == ',' || s[i] == ' ' ||
-		                   s[i] == '%' || s[i] == '\n' || s[i] == '\t'))
-			i++;
-		size_t j = i;
-		while (j < len && s[j] != ',' && s[j] != '}' && s[j] != ' ')
-			j++;
-		if (j > i) {
-			int rc = add_site(b, inst, caller, s + i, j - i, kind, loop);
-			if (rc)
-				return rc;
-		}
-		i = j;
+	size_t at = 0, n;
+	const char *name;
+	while (name_list_next(s, len, &at, &name, &n)) {
+		int rc = add_site(b, inst, caller, name, n, kind, loop);
+		if (rc)
+			return rc;
 	}
 	return PL_OK;
 }

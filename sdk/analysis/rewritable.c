@@ -13,7 +13,9 @@
  * pl_module_kernel_funcs reads the same references for another question:
  * which functions an instruction applies inside its own kernel.
  */
+#include "analysis/name_list.h"
 #include "ir/internal.h"
+#include <passline/grow.h>
 
 #include <passline/callgraph.h>
 
@@ -57,30 +59,18 @@ static size_t index_of(const struct walk *w, const pl_func *f, const size_t *ord
 static int add_refs(struct walk *w, size_t from, const char *s, size_t len, bool code,
                     const size_t *order)
 {
-	size_t i = 0;
-	while (i < len) {
-		while (i < len && (s[i] == '{' || s[i] == '}' || s[i] == ',' || s[i] == ' ' ||
-		                   s[i] == '%' || s[i] == '\n' || s[i] == '\t'))
-			i++;
-		size_t j = i;
-		while (j < len && s[j] != ',' && s[j] != '}' && s[j] != ' ')
-			j++;
-		const pl_func *f = j > i ? pl_module_find_func_(w->m, s + i, j - i) : NULL;
-		if (f) {
-			size_t to = index_of(w, f, order);
-			if (!code)
-				w->inside[to] = 1;
-			if (w->nrefs == w->cap) {
-				size_t cap = w->cap ? 2 * w->cap : 16;
-				struct ref *r = realloc(w->refs, cap * sizeof *r);
-				if (!r)
-					return PL_ENOMEM;
-				w->refs = r;
-				w->cap = cap;
-			}
-			w->refs[w->nrefs++] = (struct ref){from, to};
-		}
-		i = j;
+	size_t at = 0, n;
+	const char *name;
+	while (name_list_next(s, len, &at, &name, &n)) {
+		const pl_func *f = pl_module_find_func_(w->m, name, n);
+		if (!f)
+			continue;
+		size_t to = index_of(w, f, order);
+		if (!code)
+			w->inside[to] = 1;
+		if (!PL_GROW(w->refs, w->cap, w->nrefs + 1))
+			return PL_ENOMEM;
+		w->refs[w->nrefs++] = (struct ref){from, to};
 	}
 	return PL_OK;
 }
