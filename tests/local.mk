@@ -159,6 +159,14 @@ EXTRA_DIST += tests/hlo/bad/call-result.err tests/hlo/bad/call-result.hlo \
 	tests/hlo/bad/while-body-result.err tests/hlo/bad/while-body-result.hlo \
 	tests/hlo/bad/while-condition.err tests/hlo/bad/while-condition.hlo
 
+# ... sort, scatter, convolution and all-to-all.
+EXTRA_DIST += tests/hlo/bad/all-to-all-split.err tests/hlo/bad/all-to-all-split.hlo \
+	tests/hlo/bad/convolution-groups.err tests/hlo/bad/convolution-groups.hlo \
+	tests/hlo/bad/convolution-labels.err tests/hlo/bad/convolution-labels.hlo \
+	tests/hlo/bad/convolution-window.err tests/hlo/bad/convolution-window.hlo \
+	tests/hlo/bad/scatter-updates.err tests/hlo/bad/scatter-updates.hlo \
+	tests/hlo/bad/sort-comparator.err tests/hlo/bad/sort-comparator.hlo
+
 # HLO cut short: where the file ends, one module per kind of place.
 EXTRA_DIST += tests/hlo/bad/eof-attribute.err tests/hlo/bad/eof-attribute.hlo \
 	tests/hlo/bad/eof-backend-config.err tests/hlo/bad/eof-backend-config.hlo \

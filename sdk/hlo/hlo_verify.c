@@ -4,7 +4,8 @@
  * elementwise ops, dot dimensions, broadcast/transpose/reshape/concatenate
  * shapes, reduce and its reducer, the computations an instruction names,
  * each collective's shape against its groups and dimension, replica
- * groups and source_target_pairs. The first finding stops the check.
+ * groups and source_target_pairs, all-to-all's split (hlo_verify_ops.c has
+ * the rest). The first finding stops the check.
  * Every rule is linear in the instruction's operands and attributes. */
 #include "hlo/hlo_verify_int.h"
 
@@ -626,6 +627,35 @@ static bool call(struct hv *v, const pl_func *f)
 	return true;
 }
 
+/* all-to-all with dimensions={d} (one array): dimension d of the operand
+ * splits into as many parts as a group has devices; the result keeps the
+ * operand's shape. */
+static bool all_to_all(struct hv *v, int64_t size)
+{
+	const pl_inst *i = v->at;
+	int64_t d[MAX_LIST];
+	int nd = hv_list(v, "hlo_dimensions", d);
+	if (nd == -1)
+		return false;
+	if (nd != 1 || pl_inst_num_operands(i) != 1 || pl_inst_num_results(i) != 1)
+		return true;
+	const pl_type *a = hv_op_type(i, 0), *r = pl_value_type(pl_inst_result(i, 0));
+	char ta[160], tr[160];
+	hv_type(ta, sizeof ta, a);
+	hv_type(tr, sizeof tr, r);
+	if (d[0] < 0 || (uint64_t)d[0] >= a->rank)
+		return hv_bad(v, "dimensions={%lld} of '%s' is not a dimension of %s (rank %u)",
+		              (long long)d[0], hv_name(i), ta, a->rank);
+	if (size > 0 && a->dims[d[0]] % size)
+		return hv_bad(v, "'%s' (all-to-all over groups of %lld): dimension %lld of %s does not "
+		                 "divide by %lld",
+		              hv_name(i), (long long)size, (long long)d[0], ta, (long long)size);
+	if (!hv_same_dims(a, r))
+		return hv_bad(v, "'%s' (all-to-all) turns %s into %s: expected the same shape", hv_name(i),
+		              ta, tr);
+	return true;
+}
+
 static bool check_inst(struct hv *v, const pl_inst *i)
 {
 	v->at = i;
@@ -648,6 +678,8 @@ static bool check_inst(struct hv *v, const pl_inst *i)
 	const char *opc = name + 4;
 	int64_t gs;
 	if (!groups(v, "hlo_replica_groups", &gs) || !pairs(v))
+		return false;
+	if (hv_opc_is(opc, "all-to-all") && !all_to_all(v, gs))
 		return false;
 	if (is_word(opc, unary_ops))
 		return elementwise(v, opc, 1, !hv_opc_is(opc, "is-finite") && !hv_opc_is(opc, "real") &&

@@ -505,6 +505,159 @@ static bool convert(struct hv *v)
 	return !r || dims_are(v, "the result", r, hv_op_type(i, 0));
 }
 
+/* A computation to_apply names takes two scalars per operand (of the
+ * operands' element types, from operand k0 on, n of them) and returns
+ * pred[] (a comparator) or as many scalars (a combiner). */
+static bool scalar_pairs(struct hv *v, const char *role, size_t k0, size_t n, bool comparator)
+{
+	const pl_inst *i = v->at;
+	const pl_func *f = callee(v, "hlo_to_apply", 0);
+	if (!f)
+		return true;
+	size_t want = 2 * n;
+	if (pl_func_num_args(f) != want)
+		return hv_bad(v, "%s '%s' of '%s' takes %zu parameters: expected %zu, two scalars per "
+		                 "operand",
+		              role, pl_func_name(f), hv_name(i), pl_func_num_args(f), want);
+	for (size_t k = 0; k < want; k++) {
+		const pl_type *p = pl_value_type(pl_func_arg(f, k));
+		size_t o = k0 + (comparator ? k / 2 : k % n);
+		if (p->rank || p->dtype != hv_op_type(i, o)->dtype)
+			return hv_bad(v, "parameter %zu of %s '%s' is not a scalar of operand %zu's element "
+			                 "type",
+			              k, role, pl_func_name(f), o);
+	}
+	const pl_inst *r = returned(f);
+	if (comparator && r &&
+	    (pl_inst_num_operands(r) != 1 || hv_op_type(r, 0)->rank ||
+	     hv_op_type(r, 0)->dtype != PL_DTYPE_BOOL))
+		return hv_bad(v, "comparator '%s' of '%s' does not return pred[]", pl_func_name(f),
+		              hv_name(i));
+	return true;
+}
+
+/* sort: operands of one shape, dimension in range, a comparator. */
+static bool sort(struct hv *v)
+{
+	const pl_inst *i = v->at;
+	size_t n = pl_inst_num_operands(i);
+	int64_t d[MAX_LIST];
+	int nd = hv_list(v, "hlo_dimensions", d);
+	if (!n || nd == -1)
+		return n != 0;
+	const pl_type *a = hv_op_type(i, 0);
+	for (size_t k = 1; k < n; k++)
+		if (!dims_are(v, "an operand", hv_op_type(i, k), a))
+			return false;
+	if (nd == 1 && (d[0] < 0 || (uint64_t)d[0] >= a->rank))
+		return hv_bad(v, "dimensions={%lld} of sort '%s' is not a dimension of its rank-%u "
+		                 "operands",
+		              (long long)d[0], hv_name(i), a->rank);
+	return scalar_pairs(v, "comparator", 0, n, true);
+}
+
+/* scatter: operands, indices, updates; index_vector_dim within the
+ * indices; one scatter_dims_to_operand_dims per index; window and
+ * inserted dimensions make up the operand; updates have the window and
+ * batch dimensions; the combiner takes two scalars per operand. */
+static bool scatter(struct hv *v)
+{
+	const pl_inst *i = v->at;
+	size_t n = pl_inst_num_operands(i);
+	if (n < 3 || n % 2 == 0)
+		return hv_bad(v, "scatter '%s' has %zu operands: expected operands, indices and as many "
+		                 "updates",
+		              hv_name(i), n);
+	size_t k = (n - 1) / 2;
+	const pl_type *a = hv_op_type(i, 0), *x = hv_op_type(i, k), *u = hv_op_type(i, k + 1);
+	int64_t uw[MAX_LIST], iw[MAX_LIST], sd[MAX_LIST], ib[MAX_LIST], ivd;
+	int nuw = hv_list(v, "hlo_update_window_dims", uw);
+	int niw = hv_list(v, "hlo_inserted_window_dims", iw);
+	int nsd = hv_list(v, "hlo_scatter_dims_to_operand_dims", sd);
+	int nib = hv_list(v, "hlo_input_batching_dims", ib);
+	if (nuw == -1 || niw == -1 || nsd == -1 || nib == -1)
+		return false;
+	if (!num_attr(i, "hlo_index_vector_dim", &ivd))
+		return true;
+	nuw = nuw < 0 ? 0 : nuw;
+	niw = niw < 0 ? 0 : niw;
+	nsd = nsd < 0 ? 0 : nsd;
+	nib = nib < 0 ? 0 : nib;
+	if (ivd < 0 || (uint64_t)ivd > x->rank)
+		return hv_bad(v, "index_vector_dim=%lld of '%s' is beyond its rank-%u indices",
+		              (long long)ivd, hv_name(i), x->rank);
+	int64_t nidx = (uint64_t)ivd == x->rank ? 1 : x->dims[ivd];
+	if (nsd != nidx)
+		return hv_bad(v, "scatter_dims_to_operand_dims of '%s' has %d entries: expected %lld, "
+		                 "one per index",
+		              hv_name(i), nsd, (long long)nidx);
+	if (!dims_in(v, "hlo_scatter_dims_to_operand_dims", sd, nsd, a->rank) ||
+	    !dims_in(v, "hlo_inserted_window_dims", iw, niw, a->rank))
+		return false;
+	if ((uint32_t)(nuw + niw + nib) != a->rank)
+		return hv_bad(v, "scatter '%s': %d window, %d inserted and %d batching dimensions for a "
+		                 "rank-%u operand: expected them to add up to %u",
+		              hv_name(i), nuw, niw, nib, a->rank, a->rank);
+	uint32_t want = (uint32_t)nuw + x->rank - ((uint64_t)ivd < x->rank);
+	if (u->rank != want)
+		return hv_bad(v, "the updates of scatter '%s' have rank %u: expected %u (window and "
+		                 "batch dimensions)",
+		              hv_name(i), u->rank, want);
+	return scalar_pairs(v, "combiner", 0, k, false);
+}
+
+/* convolution: dim_labels as long as the ranks, a window over the spatial
+ * dimensions, feature_group_count dividing the input features, whose
+ * share is the kernel's input features. */
+static bool convolution(struct hv *v)
+{
+	const pl_inst *i = v->at;
+	size_t len;
+	const char *s = hv_str(i, "hlo_dim_labels", &len);
+	const pl_type *r = RESULT_OF(i);
+	if (!want_operands(v, "convolution", 2))
+		return false;
+	const char *us = s ? memchr(s, '_', len) : NULL, *ar = s ? strstr(s, "->") : NULL;
+	if (!s || !r)
+		return true;
+	if (!us || !ar || ar < us)
+		return hv_bad(v, "dim_labels of '%s': expected lhs_rhs->out, as b01f_01io->b01f",
+		              hv_name(i));
+	const pl_type *lhs = hv_op_type(i, 0), *rhs = hv_op_type(i, 1);
+	size_t nl = (size_t)(us - s), nr = (size_t)(ar - us - 1), no = len - (size_t)(ar + 2 - s);
+	if (nl != lhs->rank || nr != rhs->rank || no != r->rank)
+		return hv_bad(v, "dim_labels of '%s' name %zu, %zu and %zu dimensions: expected %u, %u "
+		                 "and %u, the ranks of its input, kernel and result",
+		              hv_name(i), nl, nr, no, lhs->rank, rhs->rank, r->rank);
+	const char *f = memchr(s, 'f', nl), *ki = memchr(us + 1, 'i', nr), *ko = memchr(us + 1, 'o', nr);
+	if (!f || !ki || !ko)
+		return hv_bad(v, "dim_labels of '%s' name no feature dimension (f, i, o)", hv_name(i));
+	size_t wlen;
+	const char *w = hv_str(i, "hlo_window", &wlen);
+	const char *sz = w ? strstr(w, "size=") : NULL;
+	if (sz && sz < w + wlen) {
+		size_t nw = 1;
+		for (const char *c = sz + 5; c < w + wlen && *c != ' ' && *c != '}'; c++)
+			nw += *c == 'x';
+		if (nw != nl - 2)
+			return hv_bad(v, "the window of '%s' has %zu dimensions: expected %zu, the spatial "
+			                 "ones",
+			              hv_name(i), nw, nl - 2);
+	}
+	int64_t g = 1, in = lhs->dims[f - s], kin = rhs->dims[ki - us - 1];
+	num_attr(i, "hlo_feature_group_count", &g);
+	if (g < 1 || in % g)
+		return hv_bad(v, "convolution '%s': %lld input features do not divide into "
+		                 "feature_group_count=%lld groups",
+		              hv_name(i), (long long)in, (long long)g);
+	if (in / g != kin)
+		return hv_bad(v, "convolution '%s': %lld input features in %lld groups give %lld per "
+		                 "group: expected %lld, the kernel's input features",
+		              hv_name(i), (long long)in, (long long)g, (long long)(in / g),
+		              (long long)kin);
+	return true;
+}
+
 bool hv_check_more(struct hv *v, const char *opc)
 {
 	if (hv_opc_is(opc, "while"))
@@ -531,5 +684,11 @@ bool hv_check_more(struct hv *v, const char *opc)
 		return gather(v);
 	if (hv_opc_is(opc, "convert"))
 		return convert(v);
+	if (hv_opc_is(opc, "sort"))
+		return sort(v);
+	if (hv_opc_is(opc, "scatter"))
+		return scatter(v);
+	if (hv_opc_is(opc, "convolution"))
+		return convolution(v);
 	return true;
 }
