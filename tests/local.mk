@@ -167,6 +167,12 @@ EXTRA_DIST += tests/hlo/bad/all-to-all-split.err tests/hlo/bad/all-to-all-split.
 	tests/hlo/bad/scatter-updates.err tests/hlo/bad/scatter-updates.hlo \
 	tests/hlo/bad/sort-comparator.err tests/hlo/bad/sort-comparator.hlo
 
+# ... tuple and get-tuple-element (checked as the reader resolves them).
+EXTRA_DIST += tests/hlo/bad/get-tuple-element-index.err \
+	tests/hlo/bad/get-tuple-element-index.hlo tests/hlo/bad/get-tuple-element-shape.err \
+	tests/hlo/bad/get-tuple-element-shape.hlo tests/hlo/bad/tuple-shape.err \
+	tests/hlo/bad/tuple-shape.hlo
+
 # HLO cut short: where the file ends, one module per kind of place.
 EXTRA_DIST += tests/hlo/bad/eof-attribute.err tests/hlo/bad/eof-attribute.hlo \
 	tests/hlo/bad/eof-backend-config.err tests/hlo/bad/eof-backend-config.hlo \
