@@ -132,6 +132,47 @@ EXTRA_DIST += tests/hlo-verify.sh tests/hlo/bad/all-gather-size.err \
 	tests/hlo/bad/unknown-opcode.hlo tests/hlo/bad/while-body.err \
 	tests/hlo/bad/while-body.hlo
 
+# ... slices, selects, conversions, gather, pad, and the computations
+# while, conditional, fusion and call run.
+EXTRA_DIST += tests/hlo/bad/call-result.err tests/hlo/bad/call-result.hlo \
+	tests/hlo/bad/clamp-bounds.err tests/hlo/bad/clamp-bounds.hlo \
+	tests/hlo/bad/compare-direction.err tests/hlo/bad/compare-direction.hlo \
+	tests/hlo/bad/conditional-branches.err tests/hlo/bad/conditional-branches.hlo \
+	tests/hlo/bad/conditional-index.err tests/hlo/bad/conditional-index.hlo \
+	tests/hlo/bad/conditional-result.err tests/hlo/bad/conditional-result.hlo \
+	tests/hlo/bad/convert-shape.err tests/hlo/bad/convert-shape.hlo \
+	tests/hlo/bad/dynamic-slice-indices.err tests/hlo/bad/dynamic-slice-indices.hlo \
+	tests/hlo/bad/dynamic-slice-sizes.err tests/hlo/bad/dynamic-slice-sizes.hlo \
+	tests/hlo/bad/dynamic-update-slice-update.err \
+	tests/hlo/bad/dynamic-update-slice-update.hlo tests/hlo/bad/fusion-parameters.err \
+	tests/hlo/bad/fusion-parameters.hlo tests/hlo/bad/fusion-result.err \
+	tests/hlo/bad/fusion-result.hlo tests/hlo/bad/gather-collapsed.err \
+	tests/hlo/bad/gather-collapsed.hlo tests/hlo/bad/gather-index-map.err \
+	tests/hlo/bad/gather-index-map.hlo tests/hlo/bad/gather-slice-sizes.err \
+	tests/hlo/bad/gather-slice-sizes.hlo tests/hlo/bad/iota-dimension.err \
+	tests/hlo/bad/iota-dimension.hlo tests/hlo/bad/pad-rank.err tests/hlo/bad/pad-rank.hlo \
+	tests/hlo/bad/pad-result.err tests/hlo/bad/pad-result.hlo \
+	tests/hlo/bad/select-shapes.err tests/hlo/bad/select-shapes.hlo \
+	tests/hlo/bad/slice-bounds.err tests/hlo/bad/slice-bounds.hlo \
+	tests/hlo/bad/slice-result.err tests/hlo/bad/slice-result.hlo \
+	tests/hlo/bad/while-body-parameter.err tests/hlo/bad/while-body-parameter.hlo \
+	tests/hlo/bad/while-body-result.err tests/hlo/bad/while-body-result.hlo \
+	tests/hlo/bad/while-condition.err tests/hlo/bad/while-condition.hlo
+
+# ... sort, scatter, convolution and all-to-all.
+EXTRA_DIST += tests/hlo/bad/all-to-all-split.err tests/hlo/bad/all-to-all-split.hlo \
+	tests/hlo/bad/convolution-groups.err tests/hlo/bad/convolution-groups.hlo \
+	tests/hlo/bad/convolution-labels.err tests/hlo/bad/convolution-labels.hlo \
+	tests/hlo/bad/convolution-window.err tests/hlo/bad/convolution-window.hlo \
+	tests/hlo/bad/scatter-updates.err tests/hlo/bad/scatter-updates.hlo \
+	tests/hlo/bad/sort-comparator.err tests/hlo/bad/sort-comparator.hlo
+
+# ... tuple and get-tuple-element (checked as the reader resolves them).
+EXTRA_DIST += tests/hlo/bad/get-tuple-element-index.err \
+	tests/hlo/bad/get-tuple-element-index.hlo tests/hlo/bad/get-tuple-element-shape.err \
+	tests/hlo/bad/get-tuple-element-shape.hlo tests/hlo/bad/tuple-shape.err \
+	tests/hlo/bad/tuple-shape.hlo
+
 # HLO cut short: where the file ends, one module per kind of place.
 EXTRA_DIST += tests/hlo/bad/eof-attribute.err tests/hlo/bad/eof-attribute.hlo \
 	tests/hlo/bad/eof-backend-config.err tests/hlo/bad/eof-backend-config.hlo \

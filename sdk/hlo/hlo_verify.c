@@ -4,28 +4,18 @@
  * elementwise ops, dot dimensions, broadcast/transpose/reshape/concatenate
  * shapes, reduce and its reducer, the computations an instruction names,
  * each collective's shape against its groups and dimension, replica
- * groups and source_target_pairs. The first finding stops the check.
+ * groups and source_target_pairs, all-to-all's split (hlo_verify_ops.c has
+ * the rest). The first finding stops the check.
  * Every rule is linear in the instruction's operands and attributes. */
-#include "hlo/hlo_verify.h"
+#include "hlo/hlo_verify_int.h"
+
+#include "hlo/hlo.h"
 
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 
-#define MAX_LIST 64             /* dimensions in an attribute list */
-#define MAX_DEVICE (1 << 20)    /* device numbers in a replica group */
-
-struct hv {
-	const pl_module *m;
-	const char *file;
-	pl_diags *diags;
-	const pl_inst *at;
-	int rc;
-	unsigned char *seen; /* devices met in a group list, by number */
-	size_t seencap;
-};
-
-static PL_PRINTF(2, 3) bool bad(struct hv *v, const char *fmt, ...)
+PL_PRINTF(2, 3) bool hv_bad(struct hv *v, const char *fmt, ...)
 {
 	char buf[512];
 	va_list ap;
@@ -41,18 +31,26 @@ static PL_PRINTF(2, 3) bool bad(struct hv *v, const char *fmt, ...)
 }
 
 /* The instruction's name, for messages. */
-static const char *iname(const pl_inst *i)
+const char *hv_name(const pl_inst *i)
 {
 	const char *s = NULL;
 	size_t len;
 	if (pl_attrs_get_string(pl_inst_attrs_const(i), "hlo_name", &s, &len) == PL_OK)
 		return s;
-	if (pl_inst_num_results(i))
-		return pl_value_name(pl_inst_result(i, 0));
-	return pl_inst_opname(i);
+	if (!pl_inst_num_results(i))
+		return pl_inst_opname(i);
+	/* a tuple's leaves are "name$k": the instruction is "name" */
+	static _Thread_local char buf[256];
+	s = pl_value_name(pl_inst_result(i, 0));
+	const char *cut = s ? strchr(s, '$') : NULL;
+	if (!cut || (size_t)(cut - s) >= sizeof buf)
+		return s;
+	memcpy(buf, s, (size_t)(cut - s));
+	buf[cut - s] = 0;
+	return buf;
 }
 
-static const char *str_attr(const pl_inst *i, const char *key, size_t *len)
+const char *hv_str(const pl_inst *i, const char *key, size_t *len)
 {
 	const char *s = NULL;
 	if (pl_attrs_get_string(pl_inst_attrs_const(i), key, &s, len) != PL_OK)
@@ -61,7 +59,7 @@ static const char *str_attr(const pl_inst *i, const char *key, size_t *len)
 }
 
 /* "{1,2}" (or "1", or "1,2]"); the count, or -1 when it is not such a list. */
-static int int_list(const char *s, size_t len, int64_t *out)
+int hv_ints(const char *s, size_t len, int64_t *out)
 {
 	size_t k = 0;
 	int n = 0;
@@ -91,28 +89,28 @@ static int int_list(const char *s, size_t len, int64_t *out)
 }
 
 /* A list attribute; -2 when absent, -1 when malformed (an error given). */
-static int list_attr(struct hv *v, const char *key, int64_t *out)
+int hv_list(struct hv *v, const char *key, int64_t *out)
 {
 	size_t len;
-	const char *s = str_attr(v->at, key, &len);
+	const char *s = hv_str(v->at, key, &len);
 	if (!s)
 		return -2;
-	int n = int_list(s, len, out);
+	int n = hv_ints(s, len, out);
 	if (n < 0)
-		bad(v, "%s of '%s' must be a list of numbers {a,b,...}", key + 4, iname(v->at));
+		hv_bad(v, "%s of '%s' must be a list of numbers {a,b,...}", key + 4, hv_name(v->at));
 	return n;
 }
 
-static void put_type(char *buf, size_t n, const pl_type *t)
+void hv_type(char *buf, size_t n, const pl_type *t)
 {
-	size_t k = (size_t)snprintf(buf, n, "%s[", pl_dtype_name((pl_dtype)t->dtype));
+	size_t k = (size_t)snprintf(buf, n, "%s[", pl_hlo_dtype_name_((pl_dtype)t->dtype));
 	for (uint32_t i = 0; i < t->rank && k < n; i++)
 		k += (size_t)snprintf(buf + k, n - k, "%s%lld", i ? "," : "", (long long)t->dims[i]);
 	if (k < n)
 		snprintf(buf + k, n - k, "]");
 }
 
-static bool same_dims(const pl_type *a, const pl_type *b)
+bool hv_same_dims(const pl_type *a, const pl_type *b)
 {
 	if (a->rank != b->rank)
 		return false;
@@ -122,15 +120,23 @@ static bool same_dims(const pl_type *a, const pl_type *b)
 	return true;
 }
 
-static const pl_type *op_type(const pl_inst *i, size_t k)
+const pl_type *hv_op_type(const pl_inst *i, size_t k)
 {
 	return pl_value_type(pl_inst_operand(i, k));
+}
+
+bool hv_opc_is(const char *opc, const char *word)
+{
+	for (; *opc && *word; opc++, word++)
+		if (*opc != *word && !(*opc == '_' && *word == '-'))
+			return false;
+	return !*opc && !*word;
 }
 
 static bool is_word(const char *s, const char *const *list)
 {
 	for (; *list; list++)
-		if (!strcmp(s, *list))
+		if (hv_opc_is(s, *list))
 			return true;
 	return false;
 }
@@ -153,19 +159,19 @@ static bool elementwise(struct hv *v, const char *opc, size_t n, bool keep_dtype
 {
 	const pl_inst *i = v->at;
 	if (pl_inst_num_operands(i) != n)
-		return bad(v, "'%s' takes %zu operand%s, not %zu", opc, n, n == 1 ? "" : "s",
+		return hv_bad(v, "'%s' takes %zu operand%s, not %zu", opc, n, n == 1 ? "" : "s",
 		           pl_inst_num_operands(i));
 	if (pl_inst_num_results(i) != 1)
 		return true;
 	const pl_type *r = pl_value_type(pl_inst_result(i, 0));
 	for (size_t k = 0; k < n; k++) {
-		const pl_type *t = op_type(i, k);
-		if (!same_dims(t, r) || (keep_dtype && t->dtype != r->dtype)) {
+		const pl_type *t = hv_op_type(i, k);
+		if (!hv_same_dims(t, r) || (keep_dtype && t->dtype != r->dtype)) {
 			char a[160], b[160];
-			put_type(a, sizeof a, t);
-			put_type(b, sizeof b, r);
-			return bad(v, "operand %zu of '%s' (%s) is %s: expected the result's shape %s", k,
-			           iname(i), opc, a, b);
+			hv_type(a, sizeof a, t);
+			hv_type(b, sizeof b, r);
+			return hv_bad(v, "operand %zu of '%s' (%s) is %s: expected the result's shape %s", k,
+			           hv_name(i), opc, a, b);
 		}
 	}
 	return true;
@@ -176,7 +182,7 @@ static bool elementwise(struct hv *v, const char *opc, size_t n, bool keep_dtype
 static bool computations(struct hv *v, const char *key, const pl_func **callee)
 {
 	size_t len;
-	const char *s = str_attr(v->at, key, &len);
+	const char *s = hv_str(v->at, key, &len);
 	if (!s)
 		return true;
 	size_t k = 0;
@@ -191,13 +197,13 @@ static bool computations(struct hv *v, const char *key, const pl_func **callee)
 			break;
 		char name[256];
 		if (k - b >= sizeof name)
-			return bad(v, "%s of '%s' names no computation", key + 4, iname(v->at));
+			return hv_bad(v, "%s of '%s' names no computation", key + 4, hv_name(v->at));
 		memcpy(name, s + b, k - b);
 		name[k - b] = 0;
 		const pl_func *f = pl_module_find_func(v->m, name);
 		if (!f)
-			return bad(v, "%s of '%s' names computation '%s', which the module does not have",
-			           key + 4, iname(v->at), name);
+			return hv_bad(v, "%s of '%s' names computation '%s', which the module does not have",
+			           key + 4, hv_name(v->at), name);
 		if (callee && !*callee)
 			*callee = f;
 	}
@@ -212,7 +218,7 @@ static bool groups(struct hv *v, const char *key, int64_t *size)
 {
 	*size = -1;
 	size_t len;
-	const char *s = str_attr(v->at, key, &len);
+	const char *s = hv_str(v->at, key, &len);
 	if (!s)
 		return true;
 	const char *what = key + 4;
@@ -220,21 +226,21 @@ static bool groups(struct hv *v, const char *key, int64_t *size)
 		int64_t a[MAX_LIST], b[MAX_LIST];
 		const char *le = memchr(s, '<', len);
 		if (!le || le + 2 >= s + len || le[1] != '=' || le[2] != '[')
-			return bad(v, "%s of '%s': expected [groups,size]<=[devices]", what, iname(v->at));
+			return hv_bad(v, "%s of '%s': expected [groups,size]<=[devices]", what, hv_name(v->at));
 		size_t l1 = (size_t)(le - s), r0 = l1 + 2;
 		const char *re = memchr(s + r0, ']', len - r0);
-		int na = int_list(s + 1, l1 - 1, a);
-		int nb = re ? int_list(s + r0 + 1, (size_t)(re - s - r0 - 1), b) : -1;
+		int na = hv_ints(s + 1, l1 - 1, a);
+		int nb = re ? hv_ints(s + r0 + 1, (size_t)(re - s - r0 - 1), b) : -1;
 		if (na != 2 || nb < 1)
-			return bad(v, "%s of '%s': expected [groups,size]<=[devices]", what, iname(v->at));
+			return hv_bad(v, "%s of '%s': expected [groups,size]<=[devices]", what, hv_name(v->at));
 		int64_t pa = 1, pb = 1;
 		for (int k = 0; k < na; k++)
 			pa = a[k] > 0 && pa <= INT64_MAX / a[k] ? pa * a[k] : -1;
 		for (int k = 0; k < nb; k++)
 			pb = b[k] > 0 && pb <= INT64_MAX / b[k] && pb > 0 ? pb * b[k] : -1;
 		if (pa < 1 || pb < 1 || pa != pb)
-			return bad(v, "%s of '%s': [%lld,%lld] holds %lld devices, the device list %lld",
-			           what, iname(v->at), (long long)a[0], (long long)a[1], (long long)pa,
+			return hv_bad(v, "%s of '%s': [%lld,%lld] holds %lld devices, the device list %lld",
+			           what, hv_name(v->at), (long long)a[0], (long long)a[1], (long long)pa,
 			           (long long)pb);
 		*size = a[1];
 		return true;
@@ -257,9 +263,9 @@ static bool groups(struct hv *v, const char *key, int64_t *size)
 			} else if (c == '}') {
 				if (cur >= 0) {
 					if (gsize >= 0 && cur != gsize && pass == 0)
-						return bad(v, "%s of '%s': groups of %lld and %lld devices; expected "
+						return hv_bad(v, "%s of '%s': groups of %lld and %lld devices; expected "
 						              "groups of one size",
-						           what, iname(v->at), (long long)gsize, (long long)cur);
+						           what, hv_name(v->at), (long long)gsize, (long long)cur);
 					gsize = cur;
 					cur = -1;
 				}
@@ -269,7 +275,7 @@ static bool groups(struct hv *v, const char *key, int64_t *size)
 				while (q < len && s[q] >= '0' && s[q] <= '9' && x <= MAX_DEVICE)
 					x = x * 10 + (s[q++] - '0');
 				if (x >= MAX_DEVICE)
-					return bad(v, "%s of '%s': device %lld is beyond %d", what, iname(v->at),
+					return hv_bad(v, "%s of '%s': device %lld is beyond %d", what, hv_name(v->at),
 					           (long long)x, MAX_DEVICE);
 				if (cur >= 0)
 					cur++;
@@ -279,12 +285,12 @@ static bool groups(struct hv *v, const char *key, int64_t *size)
 						maxid = x;
 				} else {
 					if (v->seen[x])
-						return bad(v, "%s of '%s': device %lld is in two groups", what,
-						           iname(v->at), (long long)x);
+						return hv_bad(v, "%s of '%s': device %lld is in two groups", what,
+						           hv_name(v->at), (long long)x);
 					v->seen[x] = 1;
 				}
 			} else if (c == '-') {
-				return bad(v, "%s of '%s': a negative device number", what, iname(v->at));
+				return hv_bad(v, "%s of '%s': a negative device number", what, hv_name(v->at));
 			} else {
 				q++;
 			}
@@ -313,9 +319,9 @@ static bool groups(struct hv *v, const char *key, int64_t *size)
 static bool pairs(struct hv *v)
 {
 	size_t len;
-	const char *s = str_attr(v->at, "hlo_source_target_pairs", &len);
+	const char *s = hv_str(v->at, "hlo_source_target_pairs", &len);
 	/* in-place permutes (slice_sizes) may send one device several slices */
-	if (!s || str_attr(v->at, "hlo_slice_sizes", &len))
+	if (!s || hv_str(v->at, "hlo_slice_sizes", &len))
 		return true;
 	int64_t ids[2 * MAX_LIST * 16];
 	size_t n = 0;
@@ -332,7 +338,7 @@ static bool pairs(struct hv *v)
 		}
 	}
 	if (n % 2)
-		return bad(v, "source_target_pairs of '%s': expected pairs {source,target}", iname(v->at));
+		return hv_bad(v, "source_target_pairs of '%s': expected pairs {source,target}", hv_name(v->at));
 	int64_t maxid = 0;
 	for (size_t k = 0; k < n; k++)
 		if (ids[k] > maxid)
@@ -351,7 +357,7 @@ static bool pairs(struct hv *v)
 	for (size_t k = 0; k < n; k++) {
 		size_t slot = (size_t)ids[k] * 2 + (k % 2);
 		if (v->seen[slot])
-			return bad(v, "source_target_pairs of '%s': device %lld is a %s twice", iname(v->at),
+			return hv_bad(v, "source_target_pairs of '%s': device %lld is a %s twice", hv_name(v->at),
 			           (long long)ids[k], k % 2 ? "target" : "source");
 		v->seen[slot] = 1;
 	}
@@ -370,18 +376,18 @@ static bool collective(struct hv *v, pl_op op)
 	if (pl_inst_num_results(i) != n)
 		return true;
 	int64_t dv[MAX_LIST];
-	int nd = op == PL_OP_ALL_REDUCE ? 0 : list_attr(v, "hlo_dimensions", dv);
+	int nd = op == PL_OP_ALL_REDUCE ? 0 : hv_list(v, "hlo_dimensions", dv);
 	if (nd == -1)
 		return false;
 	for (size_t k = 0; k < n; k++) {
-		const pl_type *a = op_type(i, k), *r = pl_value_type(pl_inst_result(i, k));
+		const pl_type *a = hv_op_type(i, k), *r = pl_value_type(pl_inst_result(i, k));
 		char ta[160], tr[160];
-		put_type(ta, sizeof ta, a);
-		put_type(tr, sizeof tr, r);
+		hv_type(ta, sizeof ta, a);
+		hv_type(tr, sizeof tr, r);
 		if (op == PL_OP_ALL_REDUCE) {
-			if (!same_dims(a, r))
-				return bad(v, "'%s' (all-reduce) turns %s into %s: expected the same shape",
-				           iname(i), ta, tr);
+			if (!hv_same_dims(a, r))
+				return hv_bad(v, "'%s' (all-reduce) turns %s into %s: expected the same shape",
+				           hv_name(i), ta, tr);
 			continue;
 		}
 		if (nd != 1)
@@ -390,30 +396,30 @@ static bool collective(struct hv *v, pl_op op)
 		if (!a->rank && !r->rank)
 			continue; /* a scalar rides along, as PyTorch/XLA writes them */
 		if (d < 0 || (uint64_t)d >= a->rank)
-			return bad(v, "dimensions={%lld} of '%s' is not a dimension of %s (rank %u)",
-			           (long long)d, iname(i), ta, a->rank);
+			return hv_bad(v, "dimensions={%lld} of '%s' is not a dimension of %s (rank %u)",
+			           (long long)d, hv_name(i), ta, a->rank);
 		bool fits = a->rank == r->rank;
 		for (uint32_t j = 0; fits && j < a->rank; j++)
 			if (j != (uint32_t)d && a->dims[j] != r->dims[j])
 				fits = false;
 		if (!fits)
-			return bad(v, "'%s' turns %s into %s: expected the same extents but dimension %lld",
-			           iname(i), ta, tr, (long long)d);
+			return hv_bad(v, "'%s' turns %s into %s: expected the same extents but dimension %lld",
+			           hv_name(i), ta, tr, (long long)d);
 		if (size <= 0)
 			continue;
 		if (op == PL_OP_ALL_GATHER && r->dims[d] != a->dims[d] * size)
-			return bad(v, "'%s' (all-gather over groups of %lld) turns %s into %s: expected "
+			return hv_bad(v, "'%s' (all-gather over groups of %lld) turns %s into %s: expected "
 			              "dimension %lld to be %lld",
-			           iname(i), (long long)size, ta, tr, (long long)d,
+			           hv_name(i), (long long)size, ta, tr, (long long)d,
 			           (long long)(a->dims[d] * size));
 		if (op == PL_OP_REDUCE_SCATTER && (a->dims[d] % size || r->dims[d] != a->dims[d] / size)) {
 			if (a->dims[d] % size)
-				return bad(v, "'%s' (reduce-scatter over groups of %lld): dimension %lld of %s "
+				return hv_bad(v, "'%s' (reduce-scatter over groups of %lld): dimension %lld of %s "
 				              "does not divide by %lld",
-				           iname(i), (long long)size, (long long)d, ta, (long long)size);
-			return bad(v, "'%s' (reduce-scatter over groups of %lld) turns %s into %s: "
+				           hv_name(i), (long long)size, (long long)d, ta, (long long)size);
+			return hv_bad(v, "'%s' (reduce-scatter over groups of %lld) turns %s into %s: "
 			              "expected dimension %lld to be %lld",
-			           iname(i), (long long)size, ta, tr, (long long)d,
+			           hv_name(i), (long long)size, ta, tr, (long long)d,
 			           (long long)(a->dims[d] / size));
 		}
 	}
@@ -426,32 +432,32 @@ static bool dot(struct hv *v)
 {
 	const pl_inst *i = v->at;
 	if (pl_inst_num_operands(i) != 2)
-		return bad(v, "dot '%s' takes 2 operands, not %zu", iname(i), pl_inst_num_operands(i));
-	const pl_type *l = op_type(i, 0), *r = op_type(i, 1);
+		return hv_bad(v, "dot '%s' takes 2 operands, not %zu", hv_name(i), pl_inst_num_operands(i));
+	const pl_type *l = hv_op_type(i, 0), *r = hv_op_type(i, 1);
 	static const char *const keys[2][2] = {{"hlo_lhs_contracting_dims", "hlo_rhs_contracting_dims"},
 	                                       {"hlo_lhs_batch_dims", "hlo_rhs_batch_dims"}};
 	for (int kind = 0; kind < 2; kind++) {
 		int64_t a[MAX_LIST], b[MAX_LIST];
-		int na = list_attr(v, keys[kind][0], a), nb = list_attr(v, keys[kind][1], b);
+		int na = hv_list(v, keys[kind][0], a), nb = hv_list(v, keys[kind][1], b);
 		if (na == -1 || nb == -1)
 			return false;
 		na = na < 0 ? 0 : na;
 		nb = nb < 0 ? 0 : nb;
 		const char *what = kind ? "batch" : "contracting";
 		if (na != nb)
-			return bad(v, "dot '%s' has %d lhs and %d rhs %s dimensions: expected as many", iname(i),
+			return hv_bad(v, "dot '%s' has %d lhs and %d rhs %s dimensions: expected as many", hv_name(i),
 			           na, nb, what);
 		for (int k = 0; k < na; k++) {
 			if (a[k] < 0 || (uint64_t)a[k] >= l->rank)
-				return bad(v, "dot '%s': lhs %s dimension %lld is beyond its rank %u", iname(i),
+				return hv_bad(v, "dot '%s': lhs %s dimension %lld is beyond its rank %u", hv_name(i),
 				           what, (long long)a[k], l->rank);
 			if (b[k] < 0 || (uint64_t)b[k] >= r->rank)
-				return bad(v, "dot '%s': rhs %s dimension %lld is beyond its rank %u", iname(i),
+				return hv_bad(v, "dot '%s': rhs %s dimension %lld is beyond its rank %u", hv_name(i),
 				           what, (long long)b[k], r->rank);
 			if (l->dims[a[k]] != r->dims[b[k]])
-				return bad(v, "dot '%s': lhs %s dimension %lld is %lld, rhs dimension %lld is %lld: "
+				return hv_bad(v, "dot '%s': lhs %s dimension %lld is %lld, rhs dimension %lld is %lld: "
 				              "expected equal extents",
-				           iname(i), what, (long long)a[k], (long long)l->dims[a[k]],
+				           hv_name(i), what, (long long)a[k], (long long)l->dims[a[k]],
 				           (long long)b[k], (long long)r->dims[b[k]]);
 		}
 	}
@@ -464,23 +470,23 @@ static bool broadcast(struct hv *v)
 	if (pl_inst_num_operands(i) != 1 || pl_inst_num_results(i) != 1)
 		return true;
 	int64_t d[MAX_LIST];
-	int n = list_attr(v, "hlo_dimensions", d);
+	int n = hv_list(v, "hlo_dimensions", d);
 	if (n == -1)
 		return false;
 	if (n == -2)
 		return true;
-	const pl_type *a = op_type(i, 0), *r = pl_value_type(pl_inst_result(i, 0));
+	const pl_type *a = hv_op_type(i, 0), *r = pl_value_type(pl_inst_result(i, 0));
 	if ((uint32_t)n != a->rank)
-		return bad(v, "broadcast '%s' has %d dimensions for an operand of rank %u: expected %u",
-		           iname(i), n, a->rank, a->rank);
+		return hv_bad(v, "broadcast '%s' has %d dimensions for an operand of rank %u: expected %u",
+		           hv_name(i), n, a->rank, a->rank);
 	for (int k = 0; k < n; k++) {
 		if (d[k] < 0 || (uint64_t)d[k] >= r->rank)
-			return bad(v, "dimensions={..%lld..} of '%s' is not a dimension of its rank-%u result",
-			           (long long)d[k], iname(i), r->rank);
+			return hv_bad(v, "dimensions={..%lld..} of '%s' is not a dimension of its rank-%u result",
+			           (long long)d[k], hv_name(i), r->rank);
 		if (a->dims[k] != 1 && a->dims[k] != r->dims[d[k]])
-			return bad(v, "broadcast '%s': operand dimension %d is %lld, result dimension %lld "
+			return hv_bad(v, "broadcast '%s': operand dimension %d is %lld, result dimension %lld "
 			              "is %lld: expected equal",
-			           iname(i), k, (long long)a->dims[k], (long long)d[k],
+			           hv_name(i), k, (long long)a->dims[k], (long long)d[k],
 			           (long long)r->dims[d[k]]);
 	}
 	return true;
@@ -492,22 +498,22 @@ static bool transpose(struct hv *v)
 	if (pl_inst_num_operands(i) != 1 || pl_inst_num_results(i) != 1)
 		return true;
 	int64_t d[MAX_LIST];
-	int n = list_attr(v, "hlo_dimensions", d);
+	int n = hv_list(v, "hlo_dimensions", d);
 	if (n < 0)
 		return n == -2;
-	const pl_type *a = op_type(i, 0), *r = pl_value_type(pl_inst_result(i, 0));
+	const pl_type *a = hv_op_type(i, 0), *r = pl_value_type(pl_inst_result(i, 0));
 	if ((uint32_t)n != a->rank)
-		return bad(v, "transpose '%s' has %d dimensions for an operand of rank %u: expected a "
+		return hv_bad(v, "transpose '%s' has %d dimensions for an operand of rank %u: expected a "
 		              "permutation of %u",
-		           iname(i), n, a->rank, a->rank);
+		           hv_name(i), n, a->rank, a->rank);
 	uint64_t used = 0;
 	for (int k = 0; k < n; k++) {
 		if (d[k] < 0 || (uint64_t)d[k] >= a->rank || (used >> d[k] & 1))
-			return bad(v, "dimensions of transpose '%s' are not a permutation of 0..%u", iname(i),
+			return hv_bad(v, "dimensions of transpose '%s' are not a permutation of 0..%u", hv_name(i),
 			           a->rank ? a->rank - 1 : 0);
 		used |= 1ull << d[k];
 		if (r->rank == a->rank && r->dims[k] != a->dims[d[k]])
-			return bad(v, "transpose '%s': result dimension %d is %lld, expected %lld", iname(i), k,
+			return hv_bad(v, "transpose '%s': result dimension %d is %lld, expected %lld", hv_name(i), k,
 			           (long long)r->dims[k], (long long)a->dims[d[k]]);
 	}
 	return true;
@@ -517,15 +523,15 @@ static bool reshape(struct hv *v)
 {
 	const pl_inst *i = v->at;
 	if (pl_inst_num_operands(i) != 1 || pl_inst_num_results(i) != 1)
-		return bad(v, "reshape '%s' takes 1 operand", iname(i));
-	const pl_type *a = op_type(i, 0), *r = pl_value_type(pl_inst_result(i, 0));
+		return hv_bad(v, "reshape '%s' takes 1 operand", hv_name(i));
+	const pl_type *a = hv_op_type(i, 0), *r = pl_value_type(pl_inst_result(i, 0));
 	if (a->elements != r->elements) {
 		char ta[160], tr[160];
-		put_type(ta, sizeof ta, a);
-		put_type(tr, sizeof tr, r);
-		return bad(v, "reshape '%s' turns %s (%llu elements) into %s (%llu): expected as many "
+		hv_type(ta, sizeof ta, a);
+		hv_type(tr, sizeof tr, r);
+		return hv_bad(v, "reshape '%s' turns %s (%llu elements) into %s (%llu): expected as many "
 		              "elements",
-		           iname(i), ta, (unsigned long long)a->elements, tr,
+		           hv_name(i), ta, (unsigned long long)a->elements, tr,
 		           (unsigned long long)r->elements);
 	}
 	return true;
@@ -536,36 +542,36 @@ static bool concatenate(struct hv *v)
 	const pl_inst *i = v->at;
 	size_t n = pl_inst_num_operands(i);
 	int64_t d[MAX_LIST];
-	int nd = list_attr(v, "hlo_dimensions", d);
+	int nd = hv_list(v, "hlo_dimensions", d);
 	if (nd == -1)
 		return false;
 	if (nd != 1 || !n || pl_inst_num_results(i) != 1)
 		return true;
 	const pl_type *r = pl_value_type(pl_inst_result(i, 0));
 	if (d[0] < 0 || (uint64_t)d[0] >= r->rank)
-		return bad(v, "dimensions={%lld} of '%s' is not a dimension of its rank-%u result",
-		           (long long)d[0], iname(i), r->rank);
+		return hv_bad(v, "dimensions={%lld} of '%s' is not a dimension of its rank-%u result",
+		           (long long)d[0], hv_name(i), r->rank);
 	int64_t sum = 0;
 	for (size_t k = 0; k < n; k++) {
-		const pl_type *t = op_type(i, k);
+		const pl_type *t = hv_op_type(i, k);
 		bool fits = t->rank == r->rank;
 		for (uint32_t j = 0; fits && j < t->rank; j++)
 			if (j != (uint32_t)d[0] && t->dims[j] != r->dims[j])
 				fits = false;
 		if (!fits) {
 			char ta[160], tr[160];
-			put_type(ta, sizeof ta, t);
-			put_type(tr, sizeof tr, r);
-			return bad(v, "operand %zu of concatenate '%s' is %s: expected the extents of %s but "
+			hv_type(ta, sizeof ta, t);
+			hv_type(tr, sizeof tr, r);
+			return hv_bad(v, "operand %zu of concatenate '%s' is %s: expected the extents of %s but "
 			              "dimension %lld",
-			           k, iname(i), ta, tr, (long long)d[0]);
+			           k, hv_name(i), ta, tr, (long long)d[0]);
 		}
 		sum += t->dims[d[0]];
 	}
 	if (sum != r->dims[d[0]])
-		return bad(v, "concatenate '%s': the operands' dimension %lld adds up to %lld, the "
+		return hv_bad(v, "concatenate '%s': the operands' dimension %lld adds up to %lld, the "
 		              "result's is %lld",
-		           iname(i), (long long)d[0], (long long)sum, (long long)r->dims[d[0]]);
+		           hv_name(i), (long long)d[0], (long long)sum, (long long)r->dims[d[0]]);
 	return true;
 }
 
@@ -576,26 +582,26 @@ static bool reduce(struct hv *v, const pl_func *reducer)
 	const pl_inst *i = v->at;
 	size_t n = pl_inst_num_operands(i);
 	if (n < 2 || n % 2)
-		return bad(v, "reduce '%s' has %zu operands: expected inputs and as many initial values",
-		           iname(i), n);
+		return hv_bad(v, "reduce '%s' has %zu operands: expected inputs and as many initial values",
+		           hv_name(i), n);
 	int64_t d[MAX_LIST];
-	int nd = list_attr(v, "hlo_dimensions", d);
+	int nd = hv_list(v, "hlo_dimensions", d);
 	if (nd == -1)
 		return false;
-	const pl_type *a = op_type(i, 0);
+	const pl_type *a = hv_op_type(i, 0);
 	for (int k = 0; k < nd; k++)
 		if (d[k] < 0 || (uint64_t)d[k] >= a->rank)
-			return bad(v, "dimensions={..%lld..} of '%s' is not a dimension of its rank-%u operand",
-			           (long long)d[k], iname(i), a->rank);
+			return hv_bad(v, "dimensions={..%lld..} of '%s' is not a dimension of its rank-%u operand",
+			           (long long)d[k], hv_name(i), a->rank);
 	if (reducer && pl_func_num_args(reducer) != n)
-		return bad(v, "reduce '%s' has %zu inputs but its reducer '%s' takes %zu parameters: "
+		return hv_bad(v, "reduce '%s' has %zu inputs but its reducer '%s' takes %zu parameters: "
 		              "expected %zu",
-		           iname(i), n / 2, pl_func_name(reducer), pl_func_num_args(reducer), n);
+		           hv_name(i), n / 2, pl_func_name(reducer), pl_func_num_args(reducer), n);
 	if (reducer)
 		for (size_t k = 0; k < pl_func_num_args(reducer); k++)
 			if (pl_value_type(pl_func_arg(reducer, k))->rank)
-				return bad(v, "the reducer '%s' of '%s' takes a non-scalar parameter %zu",
-				           pl_func_name(reducer), iname(i), k);
+				return hv_bad(v, "the reducer '%s' of '%s' takes a non-scalar parameter %zu",
+				           pl_func_name(reducer), hv_name(i), k);
 	return true;
 }
 
@@ -606,18 +612,47 @@ static bool call(struct hv *v, const pl_func *f)
 		return true;
 	size_t n = pl_inst_num_operands(i);
 	if (pl_func_num_args(f) != n)
-		return bad(v, "call '%s' passes %zu argument%s; '%s' takes %zu", iname(i), n,
+		return hv_bad(v, "call '%s' passes %zu argument%s; '%s' takes %zu", hv_name(i), n,
 		           n == 1 ? "" : "s", pl_func_name(f), pl_func_num_args(f));
 	for (size_t k = 0; k < n; k++) {
-		const pl_type *a = op_type(i, k), *p = pl_value_type(pl_func_arg(f, k));
-		if (!same_dims(a, p) || a->dtype != p->dtype) {
+		const pl_type *a = hv_op_type(i, k), *p = pl_value_type(pl_func_arg(f, k));
+		if (!hv_same_dims(a, p) || a->dtype != p->dtype) {
 			char ta[160], tp[160];
-			put_type(ta, sizeof ta, a);
-			put_type(tp, sizeof tp, p);
-			return bad(v, "call '%s': argument %zu is %s, parameter %zu of '%s' is %s", iname(i), k,
+			hv_type(ta, sizeof ta, a);
+			hv_type(tp, sizeof tp, p);
+			return hv_bad(v, "call '%s': argument %zu is %s, parameter %zu of '%s' is %s", hv_name(i), k,
 			           ta, k, pl_func_name(f), tp);
 		}
 	}
+	return true;
+}
+
+/* all-to-all with dimensions={d} (one array): dimension d of the operand
+ * splits into as many parts as a group has devices; the result keeps the
+ * operand's shape. */
+static bool all_to_all(struct hv *v, int64_t size)
+{
+	const pl_inst *i = v->at;
+	int64_t d[MAX_LIST];
+	int nd = hv_list(v, "hlo_dimensions", d);
+	if (nd == -1)
+		return false;
+	if (nd != 1 || pl_inst_num_operands(i) != 1 || pl_inst_num_results(i) != 1)
+		return true;
+	const pl_type *a = hv_op_type(i, 0), *r = pl_value_type(pl_inst_result(i, 0));
+	char ta[160], tr[160];
+	hv_type(ta, sizeof ta, a);
+	hv_type(tr, sizeof tr, r);
+	if (d[0] < 0 || (uint64_t)d[0] >= a->rank)
+		return hv_bad(v, "dimensions={%lld} of '%s' is not a dimension of %s (rank %u)",
+		              (long long)d[0], hv_name(i), ta, a->rank);
+	if (size > 0 && a->dims[d[0]] % size)
+		return hv_bad(v, "'%s' (all-to-all over groups of %lld): dimension %lld of %s does not "
+		                 "divide by %lld",
+		              hv_name(i), (long long)size, (long long)d[0], ta, (long long)size);
+	if (!hv_same_dims(a, r))
+		return hv_bad(v, "'%s' (all-to-all) turns %s into %s: expected the same shape", hv_name(i),
+		              ta, tr);
 	return true;
 }
 
@@ -644,13 +679,13 @@ static bool check_inst(struct hv *v, const pl_inst *i)
 	int64_t gs;
 	if (!groups(v, "hlo_replica_groups", &gs) || !pairs(v))
 		return false;
+	if (hv_opc_is(opc, "all-to-all") && !all_to_all(v, gs))
+		return false;
 	if (is_word(opc, unary_ops))
-		return elementwise(v, opc, 1, strcmp(opc, "is-finite") && strcmp(opc, "real") &&
-		                                  strcmp(opc, "imag") && strcmp(opc, "abs"));
+		return elementwise(v, opc, 1, !hv_opc_is(opc, "is-finite") && !hv_opc_is(opc, "real") &&
+		                                  !hv_opc_is(opc, "imag") && !hv_opc_is(opc, "abs"));
 	if (is_word(opc, binary_ops))
-		return elementwise(v, opc, 2, strcmp(opc, "complex") != 0);
-	if (!strcmp(opc, "compare"))
-		return elementwise(v, opc, 2, false);
+		return elementwise(v, opc, 2, !hv_opc_is(opc, "complex"));
 	if (!strcmp(opc, "broadcast"))
 		return broadcast(v);
 	if (!strcmp(opc, "transpose"))
@@ -661,9 +696,15 @@ static bool check_inst(struct hv *v, const pl_inst *i)
 		return concatenate(v);
 	if (!strcmp(opc, "reduce"))
 		return reduce(v, callee);
-	if (!strcmp(opc, "call"))
-		return call(v, callee);
-	return true;
+	if (!strcmp(opc, "call") && !call(v, callee))
+		return false;
+	if (!strcmp(opc, "compare")) {
+		if (!hv_str(i, "hlo_direction", &(size_t){0}))
+			return hv_bad(v, "compare '%s' has no direction=: expected EQ, NE, LT, LE, GT or GE",
+			              hv_name(i));
+		return elementwise(v, opc, 2, false);
+	}
+	return hv_check_more(v, opc);
 }
 
 int pl_hlo_verify_(const pl_module *m, const char *file, pl_diags *diags)

@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: MIT */
+/* sdk/hlo/hlo_verify_int.h — what the verifier's files share: its state
+ * and the helpers that read attributes, name instructions and give an
+ * error. Nothing here is installed. */
+#ifndef PL_HLO_VERIFY_INT_H
+#define PL_HLO_VERIFY_INT_H
+
+#include "hlo/hlo_verify.h"
+
+#define MAX_LIST 64          /* dimensions in an attribute list */
+#define MAX_DEVICE (1 << 20) /* device numbers in a replica group */
+
+struct hv {
+	const pl_module *m;
+	const char *file;
+	pl_diags *diags;
+	const pl_inst *at;
+	int rc;
+	unsigned char *seen; /* devices met in a group list, by number */
+	size_t seencap;
+};
+
+/* Adds the error at v->at; always false, so a rule can return it. */
+bool hv_bad(struct hv *v, const char *fmt, ...) PL_PRINTF(2, 3);
+/* The instruction's name, for messages (a buffer of this thread's for a
+ * tuple-shaped one: name one instruction per message). */
+const char *hv_name(const pl_inst *i);
+/* A string attribute, or NULL. */
+const char *hv_str(const pl_inst *i, const char *key, size_t *len);
+/* "{1,2}" (or "1", or "1,2]"); the count, or -1 when it is not such a list. */
+int hv_ints(const char *s, size_t len, int64_t *out);
+/* A list attribute; -2 when absent, -1 when malformed (an error given). */
+int hv_list(struct hv *v, const char *key, int64_t *out);
+/* t as HLO spells it, f32[4,8], into buf. */
+void hv_type(char *buf, size_t n, const pl_type *t);
+bool hv_same_dims(const pl_type *a, const pl_type *b);
+const pl_type *hv_op_type(const pl_inst *i, size_t k);
+
+/* The rules of hlo_verify_ops.c for the opcode opc ("hlo." dropped, '_'
+ * or '-' alike); true when it passes or has no rule there. */
+bool hv_check_more(struct hv *v, const char *opc);
+/* opc is the HLO opcode word, '_' matching '-'. */
+bool hv_opc_is(const char *opc, const char *word);
+
+#endif
