@@ -60,6 +60,13 @@ struct gen {
 	/* --unique-attrs: every instruction ends its attributes with an
 	 * op_name under scope and a source line of its own */
 	bool unique_attrs;
+	/* --unique-attr-kinds: beside those, a unique int, float, string and
+	 * list on every instruction */
+	bool unique_kinds;
+	/* --unique-opnames: every op but return renamed acme.OP_N, N the
+	 * instruction's index, as a third party's generator names its ops */
+	bool unique_opnames;
+	uint64_t line_base; /* --line-base: the first source line (default 100) */
 	const char *scope; /* "layer_17/fwd", as a tracing compiler names it */
 };
 
@@ -208,13 +215,45 @@ static void add_metadata(struct gen *g, size_t start)
 		open = " {";
 		close = "}";
 	}
+	uint64_t u = g->ninsts;
 	int k = snprintf(ins, sizeof ins,
-	                 "%sop_name = \"jit(train_step)/%s/%.*s\", source_line = %" PRIu64 "%s",
-	                 open, g->scope, (int)(op_end - op), op, g->ninsts + 100, close);
+	                 "%sop_name = \"jit(train_step)/%s/%.*s\", source_line = %" PRIu64,
+	                 open, g->scope, (int)(op_end - op), op, u + g->line_base);
+	if (g->unique_kinds)
+		k += snprintf(ins + k, sizeof ins - (size_t)k,
+		              ", uid = %" PRIu64 ", scale = %" PRIu64 ".5, tag = \"t%" PRIu64
+		              "\", dims = [%" PRIu64 ", %" PRIu64 ", \"d%" PRIu64 "\"]",
+		              u * 7919 + 13, u, u * 31, u, u + 1, u);
+	k += snprintf(ins + k, sizeof ins - (size_t)k, "%s", close);
 	size_t n = (size_t)(end - line);
 	memmove(at + k, at, (size_t)(line + n - at));
 	memcpy(at, ins, (size_t)k);
 	g->len += (size_t)k;
+}
+
+/* --unique-opnames: the op of the line at g->buf + start (not return)
+ * becomes acme.OP_N, its dialect prefix dropped, N the instruction's index:
+ * no two instructions share an op name. */
+static void rename_op(struct gen *g, size_t start)
+{
+	char *line = g->buf + start, *end = g->buf + g->len;
+	char *op = line + 2;
+	if (*op == '%')
+		op = (char *)memmem(line, (size_t)(end - line), " = ", 3) + 3;
+	char *op_end = op;
+	while (op_end < end && *op_end != ' ')
+		op_end++;
+	if (op_end - op == 6 && memcmp(op, "return", 6) == 0)
+		return;
+	char *base = memrchr(op, '.', (size_t)(op_end - op));
+	base = base ? base + 1 : op;
+	char ins[160];
+	int k = snprintf(ins, sizeof ins, "acme.%.*s_%" PRIu64, (int)(op_end - base), base,
+	                 g->ninsts);
+	size_t tail = (size_t)(end - op_end);
+	memmove(op + k, op_end, tail);
+	memcpy(op, ins, (size_t)k);
+	g->len = (size_t)(op + k + tail - g->buf);
 }
 
 /* One instruction line: indent, text, newline. */
@@ -231,6 +270,8 @@ static void inst(struct gen *g, const char *fmt, ...)
 	va_start(ap, fmt);
 	emitv(g, fmt, ap);
 	va_end(ap);
+	if (g->unique_opnames)
+		rename_op(g, start);
 	if (g->unique_attrs)
 		add_metadata(g, start);
 	put(g, "\n", 1);
@@ -618,7 +659,19 @@ struct opts {
 	uint64_t seed;
 	bool single;
 	bool long_names; /* values named as a framework's module path names them */
+	uint64_t huge_sig; /* --huge-signature: extra arguments of the first function */
 };
+
+/* --huge-signature N: N more arguments in the first function's signature,
+ * as a generator that passes every weight shard separately writes them */
+static void huge_signature(struct gen *g, const struct opts *o)
+{
+	char name[32];
+	for (uint64_t k = 0; k < o->huge_sig; k++) {
+		snprintf(name, sizeof name, "sig_arg%" PRIu64, k);
+		emit(g, ", %g: f32[%d]", name, (int64_t)(k % 97 + 1));
+	}
+}
 
 /* The prefix of layer l's values (section "fwd", "bwd") or of its
  * parameters ("params"), and the scope of its op names. */
@@ -684,6 +737,7 @@ static void module_single(struct gen *g, const struct model *m, const struct opt
 		enter(g, &b, o, l, "fwd");
 		layer_args(g, m, &L);
 	}
+	huge_signature(g, o);
 	emit(g, ") attributes {num_layers = %d} {\n", o->layers);
 	for (int64_t l = 0; l < o->layers; l++) {
 		layer_init(&L, m, o->seed, (int)l);
@@ -738,8 +792,10 @@ static void module_per_layer(struct gen *g, const struct model *m, const struct 
 	struct layer L;
 	g->vpre = g->ppre = "";
 	g->scope = "loss";
-	emit(g, "func @loss(%g: %t, %g: %t, %g: %t) {\n", "h", T2(ACT, m->T, m->H), "labels",
+	emit(g, "func @loss(%g: %t, %g: %t, %g: %t", "h", T2(ACT, m->T, m->H), "labels",
 	     T1("i32", m->T), "loss_buf", T0(ACC));
+	huge_signature(g, o);
+	emit(g, ") {\n");
 	loss(g, m, "h");
 	inst(g, "return %v, %v", "loss", "dy");
 	emit(g, "}\n");
@@ -809,6 +865,11 @@ static void usage(FILE *fp)
 	      "                      of its own, as a tracing compiler's dump has\n"
 	      "  --long-names        values named by module path\n"
 	      "                      (model.transformer.layers.17.fwd.q)\n"
+	      "  --unique-attr-kinds with --unique-attrs, also a unique int, float,\n"
+	      "                      string and list on every instruction\n"
+	      "  --unique-opnames    every op but return named acme.OP_N: no two alike\n"
+	      "  --line-base N       source lines start at N (default 100)\n"
+	      "  --huge-signature N  N more arguments in the first function\n"
 	      "  -o FILE             write to FILE (default: standard output)\n"
 	      "  -v, --verbose       report the layer and instruction counts on stderr\n"
 	      "  -h, --help          show this help\n",
@@ -854,7 +915,9 @@ static _Noreturn void bad_value(const char *name, const char *v)
 
 int main(int argc, char **argv)
 {
-	struct opts o = {4, 1, false, false};
+	static struct gen g; /* 1 MiB buffer: not on the stack */
+	g.line_base = 100;
+	struct opts o = {4, 1, false, false, 0};
 	uint64_t target = 0, v;
 	bool have_layers = false, verbose = false, unique = false;
 	const char *out = NULL, *val;
@@ -869,6 +932,16 @@ int main(int argc, char **argv)
 			o.long_names = true;
 		} else if (strcmp(a, "--unique-attrs") == 0) {
 			unique = true;
+		} else if (strcmp(a, "--unique-attr-kinds") == 0) {
+			g.unique_kinds = true;
+		} else if (strcmp(a, "--unique-opnames") == 0) {
+			g.unique_opnames = true;
+		} else if ((val = opt_value(argc, argv, &i, "--line-base"))) {
+			if (!parse_u64(val, &g.line_base) || g.line_base > 1000000000000)
+				bad_value("--line-base", val);
+		} else if ((val = opt_value(argc, argv, &i, "--huge-signature"))) {
+			if (!parse_u64(val, &o.huge_sig) || o.huge_sig > 10000000)
+				bad_value("--huge-signature", val);
 		} else if (strcmp(a, "-v") == 0 || strcmp(a, "--verbose") == 0) {
 			verbose = true;
 		} else if ((val = opt_value(argc, argv, &i, "--layers"))) {
@@ -894,7 +967,10 @@ int main(int argc, char **argv)
 		return 2;
 	}
 
-	static struct gen g; /* 1 MiB buffer: not on the stack */
+	if (g.unique_kinds && !unique) {
+		fputs("pl-genmodel: --unique-attr-kinds needs --unique-attrs\n", stderr);
+		return 2;
+	}
 	g.unique_attrs = unique;
 	struct model m;
 	model_init(&m, o.seed);

@@ -13,7 +13,8 @@
 # pipeline's time per instruction at 10^6 over that at 10^4, and the time
 # of one DetailDynInst count of a 2^40-point domain with a tail mask.
 #
-# Environment: BENCH_RUNS, BENCH_SIZES (default "10000 100000 1000000"),
+# Environment: BENCH_RUNS, BENCH_SHAPE_RUNS (runs per shape of the bytes
+# per instruction table, default 3), BENCH_SIZES (default "10000 100000 1000000"),
 # BENCH_TARGET_INSTS (default 1200000, empty to skip), BENCH_LAYOUT (flags
 # of bench/pl-genmodel for the table, e.g. "--single-function
 # --unique-attrs"), BENCH_MLIR_OPT (mlir-opt to compare with), srcdir,
@@ -161,6 +162,58 @@ if [ -n "$target_n" ]; then
 		"$l_insts" "$l_total" "$l_bpi" "${t_sched:-0}" "$u_insts" "$u_total" "$u_bpi" "$u_ratio" \
 		"$l_parts_json" "$u_parts_json")
 fi
+# Peak memory per instruction of every shape pl-genmodel makes, on
+# BENCH_TARGET_INSTS instructions: the default pipeline's peak resident
+# memory over the instruction count (median of BENCH_SHAPE_RUNS runs,
+# default 3), and what the module read is made of (bench/pl-memory).
+# Memory must not depend on the module's shape: at most 200 bytes per
+# instruction on each.
+shape_runs=${BENCH_SHAPE_RUNS:-3}
+shapes_json=""
+shapes_out=""
+if [ -n "$target_n" ]; then
+	for shape in per-layer single single-unique per-layer-unique unique-opnames \
+		unique-all-kinds huge-signature third-party; do
+		case $shape in
+		per-layer) flags= ;;
+		single) flags=--single-function ;;
+		single-unique) flags="--single-function --unique-attrs" ;;
+		per-layer-unique) flags=--unique-attrs ;;
+		unique-opnames) flags="--single-function --unique-opnames" ;;
+		unique-all-kinds) flags="--single-function --unique-attrs --unique-attr-kinds" ;;
+		huge-signature) flags="--single-function --huge-signature 20000" ;;
+		third-party) flags="--single-function --unique-attrs --unique-attr-kinds --unique-opnames --line-base 1000000000 --huge-signature 20000 --long-names" ;;
+		esac
+		# shellcheck disable=SC2086
+		"$gen" --target-insts "$target_n" --seed 1 $flags -o "$tmp/m.pir"
+		sh_insts=$(grep -c '^  ' "$tmp/m.pir")
+		# a shape the host cannot read is reported as such, not a stop
+		if "$passline" --plugin-dir "$plugins" -p "$srcdir/conf/default.ini" -q "$tmp/m.pir" \
+			-o /dev/null 2>"$tmp/err"; then
+			saved_runs=$runs
+			runs=$shape_runs
+			run_config default "$tmp/m.pir" -p "$srcdir/conf/default.ini"
+			runs=$saved_runs
+			sh_bpi=$(awk -v n="$sh_insts" -v r="$m_rss" 'BEGIN {printf "%.1f", r * 1048576 / n}')
+			sh_verdict=$(verdict "$sh_bpi" 200)
+			"$builddir/bench/pl-memory" "$tmp/m.pir" >"$tmp/parts"
+			sh_parts=$(awk '$1 != "json" && $1 != "total" {printf "%s%s %s", sep, $1, $2; sep = ", "}' "$tmp/parts")
+			sh_parts_json=$(sed -n 's/^json //p' "$tmp/parts")
+		else
+			m_total=null m_rss=null sh_bpi=null sh_parts_json=null
+			sh_verdict="MISSED (not read: $(sed -n '1s/^[^ ]*: error: //p' "$tmp/err"))"
+			sh_parts="-"
+		fi
+		[ -z "$shapes_json" ] || shapes_json="$shapes_json, "
+		shapes_json="$shapes_json$(printf '{"shape": "%s", "flags": "%s", "insts": %s, "total_s": %s, "peak_rss_mib": %s, "bytes_per_inst": %s, "target": "%s", "memory_parts": %s}' \
+			"$shape" "$flags" "$sh_insts" "$m_total" "$m_rss" "$sh_bpi" "$sh_verdict" \
+			"$sh_parts_json")"
+		shapes_out="$shapes_out$(printf '    %-17s %8s insts %7s B/inst (<= 200): %s\n      of which the module read, one thread: %s' \
+			"$shape" "$sh_insts" "${sh_bpi#null}" "$sh_verdict" "$sh_parts")
+"
+	done
+	target_json="$target_json, \"shapes\": [$shapes_json]"
+fi
 # Beside LLVM's MLIR, the reference a compiler engineer compares with:
 # mlir-opt parsing and printing the same one-function module with unique
 # attributes, written as MLIR's generic form (bench/pir-to-mlir.py), against
@@ -216,6 +269,10 @@ if [ -n "$target_n" ]; then
 	printf '      of which the module read, one thread: %s\n' "$u_parts"
 	printf '    time per instruction there over that at %s instructions: %s (<= 1.2): %s\n' \
 		"$s_insts" "$u_ratio" "$(verdict "$u_ratio" 1.2)"
+fi
+if [ -n "$shapes_out" ]; then
+	echo "  peak memory per instruction by shape, default pipeline, median of $shape_runs runs:"
+	printf '%s' "$shapes_out"
 fi
 [ -z "$mlir_line" ] || echo "$mlir_line"
 printf '  one 2^40-point count with a tail mask: %s microseconds (< 1000): %s\n' "$count_us" \

@@ -12,7 +12,7 @@ RT="$top_builddir/bench/pl-roundtrip"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/genmodel.XXXXXX") || exit 99
 trap 'rm -rf "$tmp"' EXIT
 
-echo "1..27"
+echo "1..39"
 n=0
 ok() { n=$((n + 1)); echo "ok $n - $1"; }
 not_ok() { n=$((n + 1)); echo "not ok $n - $1"; }
@@ -105,5 +105,28 @@ check "--unique-attrs: op names carry the layer scope" \
 check "--long-names: values named by module path" \
 	grep -q '^  %model\.transformer\.layers\.1\.fwd\.q = tensor_contract ' "$tmp/uuniqueattrslongnames.pir"
 
+# (f) the shapes of other generators: every kind of attribute unique, op
+# names all distinct, large source lines, a huge signature; canonical too
+third="--single-function --unique-attrs --unique-attr-kinds --unique-opnames --line-base 1000000000 --huge-signature 300"
+for flags in "--unique-attrs --unique-attr-kinds" "--unique-opnames" "--huge-signature 50" "$third"; do
+	f="$tmp/k$(echo "$flags" | tr -dc 'a-z0-9')"
+	# shellcheck disable=SC2086
+	"$GEN" --layers 2 --seed 4 $flags -o "$f.pir"
+	check "$flags: print(parse(x)) == x" sh -c '"$1" "$2" "$3" >/dev/null && cmp "$2" "$3"' \
+		sh "$RT" "$f.pir" "$f.out"
+done
+"$GEN" --layers 2 --seed 4 $third -o "$tmp/third.pir"
+lines=$(grep -c '^  ' "$tmp/third.pir")
+for pat in 'acme\.[a-z_]*_[0-9]* ' 'uid = [0-9]*' 'scale = [0-9.]*' 'tag = "[^"]*"' 'dims = \[[^]]*\]'; do
+	distinct=$(grep '^  ' "$tmp/third.pir" | grep -v '^  return' | grep -o "$pat" | sort -u | wc -l)
+	check "third-party shape: [$pat] distinct on each of $lines - 1 instructions" \
+		test "$distinct" -eq $((lines - 1))
+done
+check "--line-base: the first source line is the base + 1" \
+	grep -q 'source_line = 1000000001[,}]' "$tmp/third.pir"
+check "--huge-signature 300: 300 more arguments" \
+	test "$(head -1 "$tmp/third.pir" | grep -o '%sig_arg[0-9]*:' | sort -u | wc -l)" -eq 300
+check "--unique-attr-kinds alone exits 2" \
+	sh -c '"$1" --unique-attr-kinds >/dev/null 2>&1; test $? -eq 2' sh "$GEN"
 check "bad usage exits 2" sh -c '"$1" --layers 0 >/dev/null 2>&1; test $? -eq 2' sh "$GEN"
 exit 0
