@@ -57,6 +57,8 @@ EXTRA_DIST += tests/tap-selftest.sh
 # -j/--threads: the same result on any number of threads.
 TESTS += tests/threads.sh
 EXTRA_DIST += tests/threads.sh
+TESTS += tests/threads-real.sh
+EXTRA_DIST += tests/threads-real.sh
 
 # Which default pipeline runs, and --print-pipeline naming it.
 TESTS += tests/defaults.sh
