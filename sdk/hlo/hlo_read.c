@@ -1999,103 +1999,142 @@ static bool leaves_fit(struct hr *r, uint32_t node, pl_value *const *v, size_t f
 	return true;
 }
 
-static void map_inst(struct hr *r, pl_func *f, struct pinst *pi)
+/* A tuple nothing uses: an instruction without results, so that it is
+ * written back. */
+static void map_unused_tuple(struct hr *r, pl_func *f, struct pinst *pi)
 {
-	/* a tuple nothing uses: an instruction without results, so that it is
-	 * written back */
-	if (!pi->used && pi->opcode == HLO_OP_TUPLE) {
-		bool tuple_operand;
-		size_t nops = gather_operands(r, pi, &tuple_operand);
-		if (pi->has_shape && !leaves_fit(r, pi->shape, r->vals.v, 0, nops))
-			fail(r, pi->at, "the shape of tuple '%.*s' does not match its operands",
-			     (int)pi->nlen, pi->name);
-		pl_inst *inst = new_inst(r, f, "hlo.tuple", nops, 0, pi);
-		pl_attrs *d = pl_inst_attrs(inst);
-		name_results(r, pi, inst, false);
-		if (pi->has_shape) {
-			/* kept unless it is what the writer prints without it: the
-			 * flat tuple of the operands' types (r->types.v, which fit) */
-			r->sb.len = 0;
-			put_shape(r, &r->sb, pi->shape);
-			size_t len = r->sb.len;
-			if (!tuple_operand)
-				pl_hlo_put_tuple_(&r->sb, r->types.v, nops);
-			if (r->sb.failed)
-				nomem(r);
-			if (tuple_operand || r->sb.len != 2 * len ||
-			    memcmp(r->sb.data, r->sb.data + len, len) != 0)
-				set_str(r, d, "hlo_shape", r->sb.data, len);
-		}
-		if (tuple_operand)
-			keep_structure(r, pi, d);
-		keep_alias_names(r, pi, d);
-		keep_attrs(r, pi, d);
-		pin_control(r, pi, inst);
-		pi->inst = inst;
-		pi->leaf0 = (uint32_t)r->leaves.n;
-		pi->nleaves = 0;
-		return;
+	bool tuple_operand;
+	size_t nops = gather_operands(r, pi, &tuple_operand);
+	if (pi->has_shape && !leaves_fit(r, pi->shape, r->vals.v, 0, nops))
+		fail(r, pi->at, "the shape of tuple '%.*s' does not match its operands",
+		     (int)pi->nlen, pi->name);
+	pl_inst *inst = new_inst(r, f, "hlo.tuple", nops, 0, pi);
+	pl_attrs *d = pl_inst_attrs(inst);
+	name_results(r, pi, inst, false);
+	if (pi->has_shape) {
+		/* kept unless it is what the writer prints without it: the
+		 * flat tuple of the operands' types (r->types.v, which fit) */
+		r->sb.len = 0;
+		put_shape(r, &r->sb, pi->shape);
+		size_t len = r->sb.len;
+		if (!tuple_operand)
+			pl_hlo_put_tuple_(&r->sb, r->types.v, nops);
+		if (r->sb.failed)
+			nomem(r);
+		if (tuple_operand || r->sb.len != 2 * len ||
+		    memcmp(r->sb.data, r->sb.data + len, len) != 0)
+			set_str(r, d, "hlo_shape", r->sb.data, len);
 	}
-	/* aliases: no instruction */
-	if (pi->opcode == HLO_OP_TUPLE) {
-		pi->anchor = r->last_line;
-		uint32_t node;
-		uint32_t l0 = (uint32_t)r->leaves.n;
-		if (pi->has_shape) {
-			node = pi->shape;
-		} else {
-			node = (uint32_t)r->nodes.n;
-			struct snode *t = PUSH(r, nodes);
-			memset(t, 0, sizeof *t);
-			t->tuple = 1;
-		}
-		uint32_t total = 0;
-		for (uint32_t k = 0; k < pi->nops; k++) {
-			uint32_t on, ol, onl;
-			operand_view(r, &r->opnds.v[pi->op0 + k], &on, &ol, &onl);
-			if (!pi->has_shape)
-				copy_shape(r, on);
-			for (uint32_t j = 0; j < onl; j++)
-				push_leaf(r, r->leaves.v[ol + j]);
-			total += onl;
-		}
-		if (!pi->has_shape) {
-			r->nodes.v[node].size = (uint32_t)(r->nodes.n - node);
-			r->nodes.v[node].nleaves = total;
-		} else if (!leaves_fit(r, node, r->leaves.v, l0, total)) {
-			fail(r, pi->at, "the shape of tuple '%.*s' does not match its operands",
-			     (int)pi->nlen, pi->name);
-		}
-		pi->shape = node;
-		pi->leaf0 = l0;
-		pi->nleaves = total;
-		pi->kind = KIND_ALIAS;
-		return;
+	if (tuple_operand)
+		keep_structure(r, pi, d);
+	keep_alias_names(r, pi, d);
+	keep_attrs(r, pi, d);
+	pin_control(r, pi, inst);
+	pi->inst = inst;
+	pi->leaf0 = (uint32_t)r->leaves.n;
+	pi->nleaves = 0;
+}
+
+/* A tuple that is used: an alias of its operands' leaves, no instruction. */
+static void map_tuple_alias(struct hr *r, struct pinst *pi)
+{
+	pi->anchor = r->last_line;
+	uint32_t node;
+	uint32_t l0 = (uint32_t)r->leaves.n;
+	if (pi->has_shape) {
+		node = pi->shape;
+	} else {
+		node = (uint32_t)r->nodes.n;
+		struct snode *t = PUSH(r, nodes);
+		memset(t, 0, sizeof *t);
+		t->tuple = 1;
 	}
-	if (pi->opcode == HLO_OP_GET_TUPLE_ELEMENT) {
-		const struct pattr *ia = find_attr(r, pi, "index");
-		if (pi->nops != 1 || !ia)
-			fail(r, pi->at, "get-tuple-element takes one operand and an index");
+	uint32_t total = 0;
+	for (uint32_t k = 0; k < pi->nops; k++) {
 		uint32_t on, ol, onl;
-		operand_view(r, &r->opnds.v[pi->op0], &on, &ol, &onl);
-		int64_t idx = 0;
-		for (uint32_t i = 0; i < ia->vlen; i++) {
-			if (!is_digit(ia->val[i]) || idx > INT32_MAX / 10)
-				fail(r, ia->at, "the index must be a number");
-			idx = idx * 10 + (ia->val[i] - '0');
-		}
-		uint32_t c = child_at(r, on, idx, &ol);
-		if (c == UINT32_MAX)
-			fail(r, ia->at, "tuple index %" PRId64 " is out of range", idx);
-		if (pi->has_shape && !leaves_fit(r, pi->shape, r->leaves.v, ol, r->nodes.v[c].nleaves))
-			fail(r, pi->at, "the shape of '%.*s' does not match the element", (int)pi->nlen,
-			     pi->name);
-		pi->shape = pi->has_shape ? pi->shape : c;
-		pi->leaf0 = ol;
-		pi->nleaves = r->nodes.v[c].nleaves;
-		pi->kind = KIND_ALIAS;
-		return;
+		operand_view(r, &r->opnds.v[pi->op0 + k], &on, &ol, &onl);
+		if (!pi->has_shape)
+			copy_shape(r, on);
+		for (uint32_t j = 0; j < onl; j++)
+			push_leaf(r, r->leaves.v[ol + j]);
+		total += onl;
 	}
+	if (!pi->has_shape) {
+		r->nodes.v[node].size = (uint32_t)(r->nodes.n - node);
+		r->nodes.v[node].nleaves = total;
+	} else if (!leaves_fit(r, node, r->leaves.v, l0, total)) {
+		fail(r, pi->at, "the shape of tuple '%.*s' does not match its operands",
+		     (int)pi->nlen, pi->name);
+	}
+	pi->shape = node;
+	pi->leaf0 = l0;
+	pi->nleaves = total;
+	pi->kind = KIND_ALIAS;
+}
+
+/* get-tuple-element: an alias of one element's leaves, no instruction. */
+static void map_get_tuple_element(struct hr *r, struct pinst *pi)
+{
+	const struct pattr *ia = find_attr(r, pi, "index");
+	if (pi->nops != 1 || !ia)
+		fail(r, pi->at, "get-tuple-element takes one operand and an index");
+	uint32_t on, ol, onl;
+	operand_view(r, &r->opnds.v[pi->op0], &on, &ol, &onl);
+	int64_t idx = 0;
+	for (uint32_t i = 0; i < ia->vlen; i++) {
+		if (!is_digit(ia->val[i]) || idx > INT32_MAX / 10)
+			fail(r, ia->at, "the index must be a number");
+		idx = idx * 10 + (ia->val[i] - '0');
+	}
+	uint32_t c = child_at(r, on, idx, &ol);
+	if (c == UINT32_MAX)
+		fail(r, ia->at, "tuple index %" PRId64 " is out of range", idx);
+	if (pi->has_shape && !leaves_fit(r, pi->shape, r->leaves.v, ol, r->nodes.v[c].nleaves))
+		fail(r, pi->at, "the shape of '%.*s' does not match the element", (int)pi->nlen,
+		     pi->name);
+	pi->shape = pi->has_shape ? pi->shape : c;
+	pi->leaf0 = ol;
+	pi->nleaves = r->nodes.v[c].nleaves;
+	pi->kind = KIND_ALIAS;
+}
+
+/* The leaves of the value of pi, mapped to inst: its results, and for a
+ * collective start of shape (operands, results[, contexts]) the operands
+ * it aliases and no value for the contexts. */
+static void push_op_leaves(struct hr *r, struct pinst *pi, pl_inst *inst, pl_op start,
+                           uint32_t res_node, size_t nres)
+{
+	if (start != PL_OP_OTHER) {
+		pi->kind = KIND_START;
+		pi->start_op = start;
+		pi->leaf0 = (uint32_t)r->leaves.n;
+		uint32_t total = r->nodes.v[pi->shape].nleaves;
+		uint32_t before = 0;
+		if (res_node != pi->shape)
+			child_at(r, pi->shape, 1, &before);
+		/* the operands' part aliases the operands; contexts have no value */
+		uint32_t k = 0;
+		for (; k < before; k++)
+			push_leaf(r, r->vals.v[k]);
+		pi->res0 = (uint32_t)r->leaves.n;
+		pi->nres = (uint32_t)nres;
+		for (uint32_t j = 0; j < nres; j++, k++)
+			push_leaf(r, pl_inst_result(inst, j));
+		for (; k < total; k++)
+			push_leaf(r, NULL);
+		pi->nleaves = total;
+	} else {
+		pi->leaf0 = (uint32_t)r->leaves.n;
+		pi->nleaves = (uint32_t)nres;
+		for (uint32_t j = 0; j < nres; j++)
+			push_leaf(r, pl_inst_result(inst, j));
+	}
+}
+
+/* Any other instruction: the SDK's own op (collectives, dot) or
+ * "hlo.<opcode>", with the attributes the writer needs back. */
+static void map_op(struct hr *r, pl_func *f, struct pinst *pi)
+{
 	if (!pi->has_shape)
 		pi->shape = infer_shape(r, pi);
 	bool tuple_operand = false;
@@ -2223,32 +2262,26 @@ static void map_inst(struct hr *r, pl_func *f, struct pinst *pi)
 		set_str(r, d, "hlo_constant", pi->lit, pi->litlen);
 	keep_attrs(r, pi, d);
 	pin_control(r, pi, inst);
-	/* the value's leaves */
 	pi->inst = inst;
-	if (start != PL_OP_OTHER) {
-		pi->kind = KIND_START;
-		pi->start_op = start;
-		pi->leaf0 = (uint32_t)r->leaves.n;
-		uint32_t total = r->nodes.v[pi->shape].nleaves;
-		uint32_t before = 0;
-		if (res_node != pi->shape)
-			child_at(r, pi->shape, 1, &before);
-		/* the operands' part aliases the operands; contexts have no value */
-		uint32_t k = 0;
-		for (; k < before; k++)
-			push_leaf(r, r->vals.v[k]);
-		pi->res0 = (uint32_t)r->leaves.n;
-		pi->nres = (uint32_t)nres;
-		for (uint32_t j = 0; j < nres; j++, k++)
-			push_leaf(r, pl_inst_result(inst, j));
-		for (; k < total; k++)
-			push_leaf(r, NULL);
-		pi->nleaves = total;
-	} else {
-		pi->leaf0 = (uint32_t)r->leaves.n;
-		pi->nleaves = (uint32_t)nres;
-		for (uint32_t j = 0; j < nres; j++)
-			push_leaf(r, pl_inst_result(inst, j));
+	push_op_leaves(r, pi, inst, start, res_node, nres);
+}
+
+/* Maps one instruction of the computation onto f, by its opcode. */
+static void map_inst(struct hr *r, pl_func *f, struct pinst *pi)
+{
+	switch (pi->opcode) {
+	case HLO_OP_TUPLE:
+		if (pi->used)
+			map_tuple_alias(r, pi);
+		else
+			map_unused_tuple(r, f, pi);
+		break;
+	case HLO_OP_GET_TUPLE_ELEMENT:
+		map_get_tuple_element(r, pi);
+		break;
+	default:
+		map_op(r, f, pi);
+		break;
 	}
 }
 
