@@ -4,9 +4,10 @@
 
 #include <string.h>
 
-#define PL_HLO_OPCODE_NAME_(s) s,
+#define PL_HLO_OPCODE_NAME_(id, s) s,
 static const char *const opcodes[] = {PL_HLO_OPCODES(PL_HLO_OPCODE_NAME_)};
 #define NOPCODES (sizeof opcodes / sizeof *opcodes)
+_Static_assert(NOPCODES == HLO_OP_OTHER, "one name per enum hlo_op");
 
 /* byte order of s[0..len) against the NUL-ended t */
 static int cmp_name(const char *s, size_t len, const char *t)
@@ -18,33 +19,48 @@ static int cmp_name(const char *s, size_t len, const char *t)
 	return len < tl ? -1 : len > tl;
 }
 
-static bool in_table(const char *s, size_t len)
+/* The index of s[0..len) in the table (its enum hlo_op), or HLO_OP_OTHER */
+static enum hlo_op in_table(const char *s, size_t len)
 {
 	size_t lo = 0, hi = NOPCODES;
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 		int c = cmp_name(s, len, opcodes[mid]);
 		if (!c)
-			return true;
+			return (enum hlo_op)mid;
 		if (c < 0)
 			hi = mid;
 		else
 			lo = mid + 1;
 	}
-	return false;
+	return HLO_OP_OTHER;
+}
+
+enum hlo_op pl_hlo_opcode_of_(const char *s, size_t len, enum hlo_phase *phase)
+{
+	*phase = HLO_PHASE_NONE;
+	enum hlo_op op = in_table(s, len);
+	if (op != HLO_OP_OTHER)
+		return op;
+	static const char *const sugar[] = {"-start", "-update", "-done"};
+	static const enum hlo_phase phases[] = {HLO_PHASE_START, HLO_PHASE_UPDATE,
+	                                        HLO_PHASE_DONE};
+	for (size_t k = 0; k < 3; k++) {
+		size_t sl = strlen(sugar[k]);
+		if (len > sl && !memcmp(s + len - sl, sugar[k], sl)) {
+			op = in_table(s, len - sl);
+			if (op != HLO_OP_OTHER)
+				*phase = phases[k];
+			return op;
+		}
+	}
+	return HLO_OP_OTHER;
 }
 
 bool pl_hlo_opcode_known_(const char *s, size_t len)
 {
-	if (in_table(s, len))
-		return true;
-	static const char *const sugar[] = {"-start", "-update", "-done"};
-	for (size_t k = 0; k < 3; k++) {
-		size_t sl = strlen(sugar[k]);
-		if (len > sl && !memcmp(s + len - sl, sugar[k], sl))
-			return in_table(s, len - sl);
-	}
-	return false;
+	enum hlo_phase phase;
+	return pl_hlo_opcode_of_(s, len, &phase) != HLO_OP_OTHER;
 }
 
 /* Edit distance of a and b, both shorter than 40 bytes; 3 when longer. */

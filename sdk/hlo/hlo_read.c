@@ -16,6 +16,7 @@
 #include "hlo/hlo.h"
 #include "hlo/hlo_eof.h"
 #include "hlo/hlo_opcodes.h"
+#include "hlo/hlo_read.h"
 #include "hlo/hlo_verify.h"
 #include <passline/grow.h>
 #include <passline/hash_table.h>
@@ -28,146 +29,6 @@
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
-/* A shape, as a preorder array: a tuple node is followed by its children. */
-struct snode {
-	uint32_t size;    /* nodes in the subtree, this one included */
-	uint32_t nleaves; /* arrays in the subtree */
-	uint8_t tuple;
-	uint8_t dtype;
-	uint16_t rank;
-	uint32_t dims;          /* index of the first extent in hr.dims */
-	uint64_t bounded, unbounded; /* bit i: extent i is "<=N" / "?" */
-	const char *layout;     /* the text between the layout braces */
-	uint32_t layout_len;
-	bool has_layout;
-};
-
-struct pattr {
-	const char *key, *val;
-	uint32_t klen, vlen;
-	const char *at;
-};
-
-struct popnd {
-	uint32_t ref;          /* the instruction it names */
-	uint32_t path, npath;  /* "#i" indices, in hr.paths */
-	const char *at;
-};
-
-enum { KIND_PLAIN, KIND_ALIAS, KIND_PARAM, KIND_START };
-
-struct pinst {
-	const char *name, *opc, *at, *lit;
-	uint32_t nlen, olen, litlen;
-	uint32_t shape;
-	uint32_t op0, nops, at0, nat;
-	int64_t param;
-	bool root, has_shape, mapped, named_anon;
-	uint8_t kind;
-	pl_op start_op;          /* KIND_START: the collective's start op */
-	uint32_t leaf0, nleaves; /* the value's leaves, in hr.leaves */
-	uint32_t res0, nres;     /* KIND_START: where the IR results are */
-	uint32_t anchor;         /* a tuple: 1 + the last instruction or parameter
-	                          * line before it; 0: none */
-	bool used;               /* an operand or the root */
-	uint8_t labeled;         /* a tuple: 0 not known yet, 1 labeled, 2 not */
-	uint8_t vnode;           /* an alias: VNODE_*, from value_node */
-	pl_inst *inst;
-};
-
-/* What later computations need to know of an earlier one. */
-struct comp {
-	const char *name;
-	size_t len;
-	pl_func *f;
-	pl_inst *root;       /* the root's IR instruction, if it is one */
-	const char *reduce;  /* the reduction its root computes, if any */
-	bool bare;           /* exactly p0, p1, ROOT op(p0, p1) on scalars */
-	bool root_on_params; /* the root's operands are the parameters, in order */
-};
-
-/* the reader's scratch buffers (struct hr's scratch) */
-enum scratch_use {
-	SCRATCH_PARAMS,       /* map_comp: the parameters in number order */
-	SCRATCH_PARAM_SHAPES, /* map_comp: their shape texts */
-	SCRATCH_PARAM_ATTRS,  /* map_comp: their attribute texts */
-	SCRATCH_PARAM_AT,     /* map_comp: where each stands */
-	SCRATCH_ALIAS,        /* keep_alias_names: names, then attributes */
-	SCRATCH_COUNT
-};
-
-struct hr {
-	const char *src, *p, *end;
-	const char *file;
-	pl_diags *diags;
-	jmp_buf jb;
-	int status;
-	pl_module *m;
-	/* line counting for locations: the last position asked for */
-	const char *lpos, *lstart;
-	uint32_t lline;
-
-	struct snode *nodes;
-	size_t nn, ncap;
-	int64_t *dims;
-	size_t nd, dcap;
-	struct pinst *insts;
-	size_t ni, icap;
-	struct popnd *opnds;
-	size_t no, ocap;
-	struct popnd *side; /* operands set aside while nested ones are read */
-	size_t nside, sidecap;
-	struct pattr *attrs;
-	size_t na, acap;
-	uint32_t *paths;
-	size_t np, pcap;
-	pl_value **leaves;
-	size_t nl, lcap;
-	struct pl_ht names; /* the computation's instructions by name: items
-	                     * are instruction index + 1 */
-	struct comp *comps;
-	size_t nc, ccap;
-	pl_value **vals;
-	size_t vcap;
-	const pl_type **types;
-	size_t tcap;
-	struct pl_strbuf sb, sb2;
-	char *namebuf;
-	size_t namecap;
-	int64_t replica_count, num_partitions; /* 0: not in the header */
-	/* the part of the module being read, from where it starts: an error
-	 * in a part the text ends inside of says so (hlo_eof.h) */
-	const char *part_at;
-	enum pl_hlo_part part;
-	const char *header;
-	size_t header_len;
-	const char *frames;
-	size_t frames_len;
-	pl_func *entry;
-	bool entry_marked;
-	/* the numbers of the "hlo_<name>" keys, by the HLO attribute name */
-	struct keymemo {
-		const char *name;
-		uint32_t len;
-		uint32_t key;
-	} keys[64];
-	unsigned nkeys;
-	const char *entry_name;
-	size_t entry_len;
-	uint32_t last_line; /* 1 + the last instruction or parameter mapped */
-	/* whose value an IR value is part of: a map from instruction to the
-	 * index of its line, and the line of each argument */
-	struct pl_ht owners;
-	uint32_t owners_upto;    /* the lines before it are in owners */
-	struct pl_ht comp_index; /* the computations by name: index + 1 */
-	uint32_t *arg_owner;
-	size_t nargs, argcap;
-	/* scratch buffers, one per use, owned here and freed by hr_free, so
-	 * that a throw between setjmp and return loses nothing */
-	void *scratch[SCRATCH_COUNT];
-	size_t scratch_cap[SCRATCH_COUNT];
-};
 
 /* ---- errors and locations ---- */
 
@@ -284,9 +145,12 @@ static inline void *grow(struct hr *r, void *ptr, size_t *cap, size_t need, size
 	return need <= *cap ? ptr : grow_slow(r, ptr, cap, need, elem);
 }
 
-#define PUSH(r, arr, n, cap) \
-	(*(void **)&(r)->arr = grow((r), (r)->arr, &(r)->cap, (r)->n + 1, sizeof *(r)->arr), \
-	 &(r)->arr[(r)->n++])
+/* Appends one element to r's growable array arr (an HR_ARRAY) and
+ * returns it. */
+#define PUSH(r, arr) \
+	(*(void **)&(r)->arr.v = grow((r), (r)->arr.v, &(r)->arr.cap, (r)->arr.n + 1, \
+	                             sizeof *(r)->arr.v), \
+	 &(r)->arr.v[(r)->arr.n++])
 
 /* Scratch buffer `use` of r with room for n items of elem bytes (at least
  * one); owned by r, valid until the next call for the same use. */
@@ -306,10 +170,10 @@ static void *ok(struct hr *r, void *p)
 /* A NUL-terminated copy of s, in a scratch buffer. */
 static const char *cstr(struct hr *r, const char *s, size_t len)
 {
-	r->namebuf = grow(r, r->namebuf, &r->namecap, len + 1, 1);
-	memcpy(r->namebuf, s, len);
-	r->namebuf[len] = 0;
-	return r->namebuf;
+	r->namebuf.v = grow(r, r->namebuf.v, &r->namebuf.cap, len + 1, 1);
+	memcpy(r->namebuf.v, s, len);
+	r->namebuf.v[len] = 0;
+	return r->namebuf.v;
 }
 
 /* ---- lexing ---- */
@@ -682,23 +546,23 @@ static uint32_t parse_shape_at(struct hr *r, unsigned depth)
 	if (depth > PL_MAX_NESTING)
 		fail(r, r->p, "shape nested deeper than %d", PL_MAX_NESTING);
 	char c = peek(r);
-	uint32_t idx = (uint32_t)r->nn;
+	uint32_t idx = (uint32_t)r->nodes.n;
 	if (c == 'b' && r->p + 1 < r->end && r->p[1] == '(') {
 		r->p += 2;
 		uint32_t inner = parse_shape_at(r, depth + 1);
 		expect(r, ')', "')' after a buffer shape");
 		return inner;
 	}
-	struct snode *n = PUSH(r, nodes, nn, ncap);
+	struct snode *n = PUSH(r, nodes);
 	memset(n, 0, sizeof *n);
 	if (c == '(') {
 		r->p++;
-		r->nodes[idx].tuple = 1;
+		r->nodes.v[idx].tuple = 1;
 		uint32_t leaves = 0;
 		if (peek(r) != ')') {
 			for (;;) {
 				uint32_t ch = parse_shape_at(r, depth + 1);
-				leaves += r->nodes[ch].nleaves;
+				leaves += r->nodes.v[ch].nleaves;
 				if (peek(r) == ',') {
 					r->p++;
 					continue;
@@ -707,8 +571,8 @@ static uint32_t parse_shape_at(struct hr *r, unsigned depth)
 			}
 		}
 		expect(r, ')', "',' or ')' in a tuple shape");
-		r->nodes[idx].size = (uint32_t)(r->nn - idx);
-		r->nodes[idx].nleaves = leaves;
+		r->nodes.v[idx].size = (uint32_t)(r->nodes.n - idx);
+		r->nodes.v[idx].nleaves = leaves;
 		return idx;
 	}
 	const char *b = r->p, *q = r->p;
@@ -721,7 +585,7 @@ static uint32_t parse_shape_at(struct hr *r, unsigned depth)
 		fail(r, b, "unknown element type '%.*s'", (int)(q - b), b);
 	r->p = q;
 	expect(r, '[', "'[' after an element type");
-	uint32_t d0 = (uint32_t)r->nd;
+	uint32_t d0 = (uint32_t)r->dims.n;
 	uint64_t bounded = 0, unbounded = 0;
 	unsigned rank = 0;
 	if (peek(r) != ']') {
@@ -743,7 +607,7 @@ static uint32_t parse_shape_at(struct hr *r, unsigned depth)
 				if (v < 0)
 					fail(r, at, "negative extent %" PRId64, v);
 			}
-			*(int64_t *)PUSH(r, dims, nd, dcap) = v;
+			*(int64_t *)PUSH(r, dims) = v;
 			rank++;
 			if (peek(r) == ',') {
 				r->p++;
@@ -753,7 +617,7 @@ static uint32_t parse_shape_at(struct hr *r, unsigned depth)
 		}
 	}
 	expect(r, ']', "',' or ']' in a shape");
-	n = &r->nodes[idx];
+	n = &r->nodes.v[idx];
 	n->dtype = (uint8_t)dt;
 	n->rank = (uint16_t)rank;
 	n->dims = d0;
@@ -794,14 +658,14 @@ static uint32_t parse_shape_at(struct hr *r, unsigned depth)
  * default one, as XLA's printer does. */
 static void put_shape(struct hr *r, struct pl_strbuf *sb, uint32_t idx)
 {
-	const struct snode *n = &r->nodes[idx];
+	const struct snode *n = &r->nodes.v[idx];
 	if (n->tuple) {
 		pl_sb_putc(sb, '(');
 		uint32_t c = idx + 1;
 		for (size_t i = 0; c < idx + n->size; i++) {
 			pl_hlo_put_sep_(sb, i);
 			put_shape(r, sb, c);
-			c += r->nodes[c].size;
+			c += r->nodes.v[c].size;
 		}
 		pl_sb_putc(sb, ')');
 		return;
@@ -818,7 +682,7 @@ static void put_shape(struct hr *r, struct pl_strbuf *sb, uint32_t idx)
 		}
 		if (n->bounded >> i & 1)
 			pl_sb_puts(sb, "<=");
-		pl_sb_put(sb, num, pl_fmt_i64(num, r->dims[n->dims + i]));
+		pl_sb_put(sb, num, pl_fmt_i64(num, r->dims.v[n->dims + i]));
 	}
 	pl_sb_putc(sb, ']');
 	if (n->has_layout) {
@@ -836,21 +700,21 @@ static void put_shape(struct hr *r, struct pl_strbuf *sb, uint32_t idx)
 	}
 }
 
-/* The IR types of a shape's leaves, appended to r->types from index at. */
+/* The IR types of a shape's leaves, appended to r->types.v from index at. */
 static size_t leaf_types(struct hr *r, uint32_t idx, size_t at)
 {
-	const struct snode *n = &r->nodes[idx];
+	const struct snode *n = &r->nodes.v[idx];
 	if (n->tuple) {
 		uint32_t c = idx + 1;
 		while (c < idx + n->size) {
 			at = leaf_types(r, c, at);
-			c += r->nodes[c].size;
+			c += r->nodes.v[c].size;
 		}
 		return at;
 	}
-	r->types = grow(r, r->types, &r->tcap, at + 1, sizeof *r->types);
-	r->types[at] = ok(r, (void *)(uintptr_t)pl_type_get(r->m, (pl_dtype)n->dtype,
-	                                                    n->rank ? &r->dims[n->dims] : NULL, n->rank));
+	r->types.v = grow(r, r->types.v, &r->types.cap, at + 1, sizeof *r->types.v);
+	r->types.v[at] = ok(r, (void *)(uintptr_t)pl_type_get(r->m, (pl_dtype)n->dtype,
+	                                                    n->rank ? &r->dims.v[n->dims] : NULL, n->rank));
 	return at + 1;
 }
 
@@ -858,15 +722,15 @@ static size_t leaf_types(struct hr *r, uint32_t idx, size_t at)
  * advanced by the leaves before it. */
 static uint32_t child_at(const struct hr *r, uint32_t idx, int64_t i, uint32_t *leaf)
 {
-	const struct snode *n = &r->nodes[idx];
+	const struct snode *n = &r->nodes.v[idx];
 	if (!n->tuple || i < 0)
 		return UINT32_MAX;
 	uint32_t c = idx + 1;
 	for (int64_t k = 0; c < idx + n->size; k++) {
 		if (k == i)
 			return c;
-		*leaf += r->nodes[c].nleaves;
-		c += r->nodes[c].size;
+		*leaf += r->nodes.v[c].nleaves;
+		c += r->nodes.v[c].size;
 	}
 	return UINT32_MAX;
 }
@@ -874,10 +738,10 @@ static uint32_t child_at(const struct hr *r, uint32_t idx, int64_t i, uint32_t *
 /* A copy of subtree src at the end of the node pool. */
 static uint32_t copy_shape(struct hr *r, uint32_t src)
 {
-	uint32_t size = r->nodes[src].size, at = (uint32_t)r->nn;
-	r->nodes = grow(r, r->nodes, &r->ncap, r->nn + size, sizeof *r->nodes);
-	memcpy(&r->nodes[at], &r->nodes[src], size * sizeof *r->nodes);
-	r->nn += size;
+	uint32_t size = r->nodes.v[src].size, at = (uint32_t)r->nodes.n;
+	r->nodes.v = grow(r, r->nodes.v, &r->nodes.cap, r->nodes.n + size, sizeof *r->nodes.v);
+	memcpy(&r->nodes.v[at], &r->nodes.v[src], size * sizeof *r->nodes.v);
+	r->nodes.n += size;
 	return at;
 }
 
@@ -898,7 +762,7 @@ static bool same_name(const void *item, const void *probe, const void *ctx)
 {
 	const struct hr *r = ctx;
 	const struct name_ref *n = probe;
-	const struct pinst *pi = &r->insts[(uintptr_t)item - 1];
+	const struct pinst *pi = &r->insts.v[(uintptr_t)item - 1];
 	return pi->nlen == n->len && memcmp(pi->name, n->s, n->len) == 0;
 }
 
@@ -907,7 +771,7 @@ static bool same_name(const void *item, const void *probe, const void *ctx)
 static void owners_sync(struct hr *r, uint32_t upto)
 {
 	for (; r->owners_upto < upto; r->owners_upto++) {
-		const struct pinst *pi = &r->insts[r->owners_upto];
+		const struct pinst *pi = &r->insts.v[r->owners_upto];
 		if (!pi->inst || !pi->nleaves)
 			continue;
 		if (!pl_ht_reserve(&r->owners))
@@ -923,7 +787,7 @@ static void name_define(struct hr *r, uint32_t idx)
 {
 	if (!pl_ht_reserve(&r->names))
 		nomem(r);
-	const struct pinst *pi = &r->insts[idx];
+	const struct pinst *pi = &r->insts.v[idx];
 	struct name_ref n = {pi->name, pi->nlen};
 	uint32_t h = name_hash(n.s, n.len);
 	size_t j = pl_ht_find(&r->names, h, same_name, &n, r);
@@ -947,7 +811,7 @@ static uint32_t parse_inst(struct hr *r, bool nested, unsigned depth);
 static void parse_operand(struct hr *r, unsigned depth)
 {
 	const char *at = skip_from(r, r->p);
-	size_t nn0 = r->nn, nd0 = r->nd;
+	size_t nn0 = r->nodes.n, nd0 = r->dims.n;
 	if (at_shape(r))
 		parse_shape(r); /* a typed operand: the type is the definition's */
 	const char *s;
@@ -959,22 +823,22 @@ static void parse_operand(struct hr *r, unsigned depth)
 	uint32_t ref;
 	if (!pct && peek(r) == '(') {
 		/* a nested instruction without a name */
-		r->nn = nn0;
-		r->nd = nd0;
+		r->nodes.n = nn0;
+		r->dims.n = nd0;
 		r->p = at;
 		ref = parse_inst(r, true, depth + 1);
 	} else {
-		r->nn = nn0;
-		r->nd = nd0;
+		r->nodes.n = nn0;
+		r->dims.n = nd0;
 		uint32_t v = name_lookup(r, s, len);
 		if (!v)
 			fail(r, name_at, "'%.*s' is not defined before this use", (int)len, s);
 		ref = v - 1;
 	}
-	struct popnd *o = PUSH(r, opnds, no, ocap);
+	struct popnd *o = PUSH(r, opnds);
 	o->ref = ref;
 	o->at = at;
-	o->path = (uint32_t)r->np;
+	o->path = (uint32_t)r->paths.n;
 	o->npath = 0;
 	while (r->p < r->end && *r->p == '#') {
 		r->p++;
@@ -983,9 +847,9 @@ static void parse_operand(struct hr *r, unsigned depth)
 		int64_t i = read_int(r);
 		if (i > UINT32_MAX)
 			fail(r, at, "tuple index out of range");
-		uint32_t *pp = PUSH(r, paths, np, pcap);
+		uint32_t *pp = PUSH(r, paths);
 		*pp = (uint32_t)i;
-		r->opnds[r->no - 1].npath++;
+		r->opnds.v[r->opnds.n - 1].npath++;
 	}
 }
 
@@ -1050,33 +914,37 @@ static uint32_t parse_inst(struct hr *r, bool nested, unsigned depth)
 	 * spells all-gather */
 	if (memchr(ob, '_', pi.olen))
 		fail(r, ob, "'%.*s' is not an HLO opcode (they have no '_')", (int)pi.olen, ob);
-	if (!pl_hlo_opcode_known_(ob, pi.olen)) {
+	enum hlo_phase phase;
+	enum hlo_op op = pl_hlo_opcode_of_(ob, pi.olen, &phase);
+	pi.opcode = (uint8_t)op;
+	pi.phase = (uint8_t)phase;
+	if (op == HLO_OP_OTHER) {
 		const char *near = pl_hlo_opcode_nearest_(ob, pi.olen);
 		fail(r, ob, "unknown HLO opcode '%.*s'%s%s%s", (int)pi.olen, ob,
 		     near ? " (did you mean '" : "", near ? near : "", near ? "'?)" : "");
 	}
 	r->p = q;
 	expect(r, '(', "'(' after the opcode");
-	pi.op0 = (uint32_t)r->no;
+	pi.op0 = (uint32_t)r->opnds.n;
 	pi.param = -1;
-	if (word_is(pi.opc, pi.olen, "parameter")) {
+	if (pi.opcode == HLO_OP_PARAMETER) {
 		const char *at = skip_from(r, r->p);
 		pi.param = read_int(r);
 		if (pi.param < 0)
 			fail(r, at, "negative parameter number");
 		expect(r, ')', "')' after the parameter number");
-	} else if (word_is(pi.opc, pi.olen, "constant")) {
+	} else if (pi.opcode == HLO_OP_CONSTANT) {
 		capture_parens(r, &pi.lit, &pi.litlen);
 		r->p++;
 	} else {
 		/* a nested instruction appends its own operands while this one's
 		 * are read: keep this one's aside on a stack, append them after */
-		size_t count = 0, base = r->nside;
+		size_t count = 0, base = r->side.n;
 		if (peek(r) != ')') {
 			for (;;) {
 				parse_operand(r, depth);
-				struct popnd o = r->opnds[--r->no];
-				*PUSH(r, side, nside, sidecap) = o;
+				struct popnd o = r->opnds.v[--r->opnds.n];
+				*PUSH(r, side) = o;
 				count++;
 				if (peek(r) == ',') {
 					r->p++;
@@ -1088,13 +956,13 @@ static uint32_t parse_inst(struct hr *r, bool nested, unsigned depth)
 		if (peek(r) != ')')
 			expected(r, "',' or ')' after an operand");
 		r->p++;
-		pi.op0 = (uint32_t)r->no;
-		for (size_t k = base; k < r->nside; k++)
-			*PUSH(r, opnds, no, ocap) = r->side[k];
-		r->nside = base;
+		pi.op0 = (uint32_t)r->opnds.n;
+		for (size_t k = base; k < r->side.n; k++)
+			*PUSH(r, opnds) = r->side.v[k];
+		r->side.n = base;
 		pi.nops = (uint32_t)count;
 	}
-	pi.at0 = (uint32_t)r->na;
+	pi.at0 = (uint32_t)r->attrs.n;
 	for (;;) {
 		const char *c = skip_from(r, r->p);
 		if (c >= r->end || *c != ',')
@@ -1105,26 +973,26 @@ static uint32_t parse_inst(struct hr *r, bool nested, unsigned depth)
 			ke++;
 		if (ke == k || ke >= r->end || *ke != '=')
 			break;
-		if (r->na - pi.at0 >= 1024)
+		if (r->attrs.n - pi.at0 >= 1024)
 			fail(r, k, "more than 1024 attributes");
-		for (uint32_t a = pi.at0; a < r->na; a++)
-			if (r->attrs[a].klen == ke - k && memcmp(r->attrs[a].key, k, (size_t)(ke - k)) == 0)
+		for (uint32_t a = pi.at0; a < r->attrs.n; a++)
+			if (r->attrs.v[a].klen == ke - k && memcmp(r->attrs.v[a].key, k, (size_t)(ke - k)) == 0)
 				fail(r, k, "attribute '%.*s' is given twice", (int)(ke - k), k);
 		r->p = ke + 1;
-		struct pattr *a = PUSH(r, attrs, na, acap);
+		struct pattr *a = PUSH(r, attrs);
 		a->key = k;
 		a->klen = (uint32_t)(ke - k);
 		a->at = k;
-		capture_value_at(r, &r->attrs[r->na - 1].val, &r->attrs[r->na - 1].vlen,
+		capture_value_at(r, &r->attrs.v[r->attrs.n - 1].val, &r->attrs.v[r->attrs.n - 1].vlen,
 		                 word_is(k, (size_t)(ke - k), "literal"));
 	}
-	pi.nat = (uint32_t)(r->na - pi.at0);
-	struct pinst *slot = PUSH(r, insts, ni, icap);
+	pi.nat = (uint32_t)(r->attrs.n - pi.at0);
+	struct pinst *slot = PUSH(r, insts);
 	*slot = pi;
-	uint32_t idx = (uint32_t)(r->ni - 1);
+	uint32_t idx = (uint32_t)(r->insts.n - 1);
 	if (nested) {
 		/* XLA names it "<opcode>.anon", made unique */
-		struct pinst *me = &r->insts[idx];
+		struct pinst *me = &r->insts.v[idx];
 		me->named_anon = true;
 		for (unsigned k = 0;; k++) {
 			r->sb2.len = 0;
@@ -1152,8 +1020,8 @@ static uint32_t parse_inst(struct hr *r, bool nested, unsigned depth)
 static const struct pattr *find_attr(struct hr *r, const struct pinst *pi, const char *key)
 {
 	for (uint32_t a = pi->at0; a < pi->at0 + pi->nat; a++)
-		if (word_is(r->attrs[a].key, r->attrs[a].klen, key))
-			return &r->attrs[a];
+		if (word_is(r->attrs.v[a].key, r->attrs.v[a].klen, key))
+			return &r->attrs.v[a];
 	return NULL;
 }
 
@@ -1223,7 +1091,7 @@ static uint32_t key_id(struct hr *r, const struct pattr *a)
 static void keep_attrs_but(struct hr *r, const struct pinst *pi, pl_attrs *d, const char *skip)
 {
 	for (uint32_t a = pi->at0; a < pi->at0 + pi->nat; a++) {
-		const struct pattr *at = &r->attrs[a];
+		const struct pattr *at = &r->attrs.v[a];
 		if (skip && word_is(at->key, at->klen, skip))
 			continue;
 		uint32_t key = key_id(r, at);
@@ -1295,7 +1163,7 @@ static bool same_comp(const void *item, const void *probe, const void *ctx)
 {
 	const struct hr *r = ctx;
 	const struct name_ref *n = probe;
-	const struct comp *c = &r->comps[(uintptr_t)item - 1];
+	const struct comp *c = &r->comps.v[(uintptr_t)item - 1];
 	return c->len == n->len && memcmp(c->name, n->s, n->len) == 0;
 }
 
@@ -1311,7 +1179,7 @@ static struct comp *find_comp(struct hr *r, const char *s, size_t len)
 		return NULL;
 	struct name_ref n = {s, len};
 	uintptr_t k = (uintptr_t)pl_ht_get(&r->comp_index, name_hash(s, len), same_comp, &n, r);
-	return k ? &r->comps[k - 1] : NULL;
+	return k ? &r->comps.v[k - 1] : NULL;
 }
 
 /* The canonical text of the groups of a collective: expanded, ordered
@@ -1551,20 +1419,20 @@ static void collective_attrs(struct hr *r, const struct pinst *pi, pl_inst *inst
 static void operand_view(struct hr *r, const struct popnd *o, uint32_t *node, uint32_t *leaf0,
                          uint32_t *nleaves)
 {
-	const struct pinst *d = &r->insts[o->ref];
+	const struct pinst *d = &r->insts.v[o->ref];
 	uint32_t n = d->shape, l = d->leaf0;
 	for (uint32_t k = 0; k < o->npath; k++) {
-		uint32_t c = child_at(r, n, r->paths[o->path + k], &l);
+		uint32_t c = child_at(r, n, r->paths.v[o->path + k], &l);
 		if (c == UINT32_MAX)
-			fail(r, o->at, "tuple index %u is out of range for '%.*s'", r->paths[o->path + k],
+			fail(r, o->at, "tuple index %u is out of range for '%.*s'", r->paths.v[o->path + k],
 			     (int)d->nlen, d->name);
 		n = c;
 	}
 	*node = n;
 	*leaf0 = l;
-	*nleaves = r->nodes[n].nleaves;
+	*nleaves = r->nodes.v[n].nleaves;
 	for (uint32_t k = 0; k < *nleaves; k++)
-		if (!r->leaves[l + k])
+		if (!r->leaves.v[l + k])
 			fail(r, o->at, "the context of an asynchronous collective cannot be used");
 }
 
@@ -1574,7 +1442,7 @@ static bool default_array(const struct snode *n);
  * with texts, an array whose shape is not the default gives its text. */
 static void put_structure_of(struct hr *r, struct pl_strbuf *sb, uint32_t node, bool texts)
 {
-	const struct snode *n = &r->nodes[node];
+	const struct snode *n = &r->nodes.v[node];
 	if (!n->tuple) {
 		if (!texts || default_array(n))
 			pl_sb_putc(sb, '_');
@@ -1588,7 +1456,7 @@ static void put_structure_of(struct hr *r, struct pl_strbuf *sb, uint32_t node, 
 		if (!first)
 			pl_sb_putc(sb, ',');
 		put_structure_of(r, sb, c, texts);
-		c += r->nodes[c].size;
+		c += r->nodes.v[c].size;
 	}
 	pl_sb_putc(sb, ')');
 }
@@ -1614,8 +1482,8 @@ static const char *leaf_name(struct hr *r, const struct pinst *pi, bool tuple, u
 
 static uint32_t push_leaf(struct hr *r, pl_value *v)
 {
-	*PUSH(r, leaves, nl, lcap) = v;
-	return (uint32_t)(r->nl - 1);
+	*PUSH(r, leaves) = v;
+	return (uint32_t)(r->leaves.n - 1);
 }
 
 /* An array with no layout or the default one ("2,1,0"), static extents. */
@@ -1654,7 +1522,7 @@ static void keep_shape(struct hr *r, pl_attrs *d, uint32_t node, const pl_type *
 	pl_hlo_put_types_(&r->sb, types, n);
 	if (r->sb.failed)
 		nomem(r);
-	bool same = r->nodes[node].tuple == (n != 1) && r->sb.len == 2 * len &&
+	bool same = r->nodes.v[node].tuple == (n != 1) && r->sb.len == 2 * len &&
 	            memcmp(r->sb.data, r->sb.data + len, len) == 0;
 	if (!same)
 		set_str(r, d, "hlo_shape", r->sb.data, len);
@@ -1698,23 +1566,23 @@ static uint32_t infer_shape(struct hr *r, const struct pinst *pi)
 	bool ok_op = false;
 	for (const char *const *w = same; *w; w++)
 		ok_op = ok_op || word_is(pi->opc, pi->olen, *w);
-	if (word_is(pi->opc, pi->olen, "select") && pi->nops == 3) {
+	if (pi->opcode == HLO_OP_SELECT && pi->nops == 3) {
 		uint32_t node, l0, nl;
-		operand_view(r, &r->opnds[pi->op0 + 1], &node, &l0, &nl);
+		operand_view(r, &r->opnds.v[pi->op0 + 1], &node, &l0, &nl);
 		return node;
 	}
 	if (ok_op && pi->nops >= 1) {
 		uint32_t node, l0, nl;
-		operand_view(r, &r->opnds[pi->op0], &node, &l0, &nl);
+		operand_view(r, &r->opnds.v[pi->op0], &node, &l0, &nl);
 		return node;
 	}
-	if (word_is(pi->opc, pi->olen, "compare") && pi->nops == 2) {
+	if (pi->opcode == HLO_OP_COMPARE && pi->nops == 2) {
 		uint32_t node, l0, nl;
-		operand_view(r, &r->opnds[pi->op0], &node, &l0, &nl);
-		if (!r->nodes[node].tuple) {
+		operand_view(r, &r->opnds.v[pi->op0], &node, &l0, &nl);
+		if (!r->nodes.v[node].tuple) {
 			uint32_t c = copy_shape(r, node);
-			r->nodes[c].dtype = PL_DTYPE_BOOL;
-			r->nodes[c].has_layout = false;
+			r->nodes.v[c].dtype = PL_DTYPE_BOOL;
+			r->nodes.v[c].has_layout = false;
 			return c;
 		}
 	}
@@ -1775,7 +1643,7 @@ static bool dot_domain(struct hr *r, const struct pinst *pi, pl_value *const *op
 			dom[m++] = b->dims[k];
 	/* the result is batch x lhs-free x rhs-free, as XLA's dot: else the
 	 * dot stays hlo.dot */
-	const pl_type *res = r->types[0];
+	const pl_type *res = r->types.v[0];
 	if (nlb != nrb || nlc != nrc || res->rank != m)
 		return false;
 	for (size_t k = 0; k < m; k++)
@@ -1790,7 +1658,7 @@ static bool dot_domain(struct hr *r, const struct pinst *pi, pl_value *const *op
 static pl_inst *new_inst(struct hr *r, pl_func *f, const char *opname, size_t nops, size_t nres,
                          const struct pinst *pi)
 {
-	pl_inst *inst = ok(r, pl_inst_new(f, opname, r->vals, nops, r->types, nres));
+	pl_inst *inst = ok(r, pl_inst_new(f, opname, r->vals.v, nops, r->types.v, nres));
 	pl_func_append(f, inst);
 	uint32_t line, col;
 	locate(r, pi->at, &line, &col);
@@ -1808,7 +1676,7 @@ static void name_results(struct hr *r, const struct pinst *pi, pl_inst *inst, bo
 		set_str(r, pl_inst_attrs(inst), "hlo_name", pi->name, pi->nlen);
 }
 
-/* The operands' leaves into r->vals; returns their count. hlo_operands
+/* The operands' leaves into r->vals.v; returns their count. hlo_operands
  * records the structure when an operand is a tuple. */
 static size_t gather_operands(struct hr *r, const struct pinst *pi, bool *tuple_operand)
 {
@@ -1816,12 +1684,12 @@ static size_t gather_operands(struct hr *r, const struct pinst *pi, bool *tuple_
 	*tuple_operand = false;
 	for (uint32_t k = 0; k < pi->nops; k++) {
 		uint32_t node, l0, nl;
-		operand_view(r, &r->opnds[pi->op0 + k], &node, &l0, &nl);
-		if (r->nodes[node].tuple)
+		operand_view(r, &r->opnds.v[pi->op0 + k], &node, &l0, &nl);
+		if (r->nodes.v[node].tuple)
 			*tuple_operand = true;
-		r->vals = grow(r, r->vals, &r->vcap, n + nl, sizeof *r->vals);
+		r->vals.v = grow(r, r->vals.v, &r->vals.cap, n + nl, sizeof *r->vals.v);
 		for (uint32_t j = 0; j < nl; j++)
-			r->vals[n++] = r->leaves[l0 + j];
+			r->vals.v[n++] = r->leaves.v[l0 + j];
 	}
 	return n;
 }
@@ -1850,7 +1718,7 @@ static bool generated_name(const struct pinst *a)
 static bool alias_has_attrs(struct hr *r, const struct pinst *a)
 {
 	for (uint32_t k = a->at0; k < a->at0 + a->nat; k++)
-		if (!word_is(r->attrs[k].key, r->attrs[k].klen, "index"))
+		if (!word_is(r->attrs.v[k].key, r->attrs.v[k].klen, "index"))
 			return true;
 	return false;
 }
@@ -1863,10 +1731,10 @@ static const struct pinst *owner_of(struct hr *r, const pl_value *v, uint32_t up
 {
 	if (pl_value_is_arg(v)) {
 		size_t arg = pl_value_index(v);
-		if (arg >= r->nargs)
+		if (arg >= r->arg_owner.n)
 			return NULL;
-		const struct pinst *c = &r->insts[r->arg_owner[arg]];
-		*leaf = (uint32_t)(arg - pl_value_index(r->leaves[c->leaf0]));
+		const struct pinst *c = &r->insts.v[r->arg_owner.v[arg]];
+		*leaf = (uint32_t)(arg - pl_value_index(r->leaves.v[c->leaf0]));
 		return c;
 	}
 	const pl_inst *def = pl_value_def(v);
@@ -1877,7 +1745,7 @@ static const struct pinst *owner_of(struct hr *r, const pl_value *v, uint32_t up
 	if (!pl_ht_used(&r->owners, j))
 		return NULL;
 	*leaf = (uint32_t)pl_value_index(v);
-	return &r->insts[(uintptr_t)r->owners.vals[j]];
+	return &r->insts.v[(uintptr_t)r->owners.vals[j]];
 }
 
 enum { VNODE_UNKNOWN, VNODE_WHOLE, VNODE_PART, VNODE_NONE };
@@ -1894,15 +1762,15 @@ static int value_node(struct hr *r, struct pinst *a)
 	a->vnode = VNODE_NONE;
 	if (!a->nleaves)
 		return a->vnode;
-	pl_value *v0 = r->leaves[a->leaf0];
+	pl_value *v0 = r->leaves.v[a->leaf0];
 	uint32_t j = 0;
-	uint32_t upto = (uint32_t)(a - r->insts);
+	uint32_t upto = (uint32_t)(a - r->insts.v);
 	const struct pinst *c = owner_of(r, v0, upto, &j);
 	if (!c)
 		return a->vnode;
 	for (uint32_t k = 1; k < a->nleaves; k++) {
 		uint32_t jk = 0;
-		if (owner_of(r, r->leaves[a->leaf0 + k], upto, &jk) != c || jk != j + k)
+		if (owner_of(r, r->leaves.v[a->leaf0 + k], upto, &jk) != c || jk != j + k)
 			return a->vnode;
 	}
 	r->sb2.len = 0;
@@ -1912,7 +1780,7 @@ static int value_node(struct hr *r, struct pinst *a)
 	size_t la = r->sb2.len;
 	uint32_t node = c->shape, first = 0;
 	for (unsigned depth = 0;; depth++) {
-		const struct snode *n = &r->nodes[node];
+		const struct snode *n = &r->nodes.v[node];
 		if (first == j && n->nleaves == a->nleaves) {
 			r->sb2.len = la;
 			put_structure(r, &r->sb2, node);
@@ -1926,9 +1794,9 @@ static int value_node(struct hr *r, struct pinst *a)
 		if (!n->tuple || depth == PL_MAX_NESTING)
 			return a->vnode;
 		uint32_t ch = node + 1;
-		while (ch < node + n->size && first + r->nodes[ch].nleaves <= j) {
-			first += r->nodes[ch].nleaves;
-			ch += r->nodes[ch].size;
+		while (ch < node + n->size && first + r->nodes.v[ch].nleaves <= j) {
+			first += r->nodes.v[ch].nleaves;
+			ch += r->nodes.v[ch].size;
 		}
 		if (ch >= node + n->size)
 			return a->vnode;
@@ -1941,12 +1809,12 @@ static int value_node(struct hr *r, struct pinst *a)
  * hlo_operands. */
 static bool labeled_tuple(struct hr *r, const struct popnd *o)
 {
-	struct pinst *a = &r->insts[o->ref];
-	if (o->npath || a->kind != KIND_ALIAS || !word_is(a->opc, a->olen, "tuple"))
+	struct pinst *a = &r->insts.v[o->ref];
+	if (o->npath || a->kind != KIND_ALIAS || a->opcode != HLO_OP_TUPLE)
 		return false;
 	/* an empty tuple is no value of the IR: the writer makes one where it
 	 * is used, as for any other empty operand, so its name is not kept */
-	if (!r->nodes[a->shape].nleaves)
+	if (!r->nodes.v[a->shape].nleaves)
 		return false;
 	if (!a->labeled)
 		a->labeled = value_node(r, a) != VNODE_NONE ? 2 : 1;
@@ -1960,8 +1828,8 @@ static bool labeled_tuple(struct hr *r, const struct popnd *o)
  * whole, and none that is empty (no value of the IR). */
 static bool kept_alias(struct hr *r, const struct popnd *o)
 {
-	struct pinst *a = &r->insts[o->ref];
-	return !o->npath && a->kind == KIND_ALIAS && r->nodes[a->shape].nleaves &&
+	struct pinst *a = &r->insts.v[o->ref];
+	return !o->npath && a->kind == KIND_ALIAS && r->nodes.v[a->shape].nleaves &&
 	       !labeled_tuple(r, o) && (!generated_name(a) || alias_has_attrs(r, a)) &&
 	       value_node(r, a) != VNODE_WHOLE;
 }
@@ -1973,9 +1841,9 @@ static void keep_alias_names(struct hr *r, const struct pinst *pi, pl_attrs *d)
 {
 	bool any = false;
 	for (uint32_t k = 0; k < pi->nops && !any; k++) {
-		const struct popnd *o = &r->opnds[pi->op0 + k];
+		const struct popnd *o = &r->opnds.v[pi->op0 + k];
 		any = kept_alias(r, o) ||
-		      (labeled_tuple(r, o) && alias_has_attrs(r, &r->insts[o->ref]));
+		      (labeled_tuple(r, o) && alias_has_attrs(r, &r->insts.v[o->ref]));
 	}
 	if (!any)
 		return;
@@ -1983,15 +1851,15 @@ static void keep_alias_names(struct hr *r, const struct pinst *pi, pl_attrs *d)
 	const pl_attr **av = v + pi->nops;
 	bool bad = false, attrs = false, names = false;
 	for (uint32_t k = 0; k < pi->nops; k++) {
-		const struct popnd *o = &r->opnds[pi->op0 + k];
-		const struct pinst *a = &r->insts[o->ref];
+		const struct popnd *o = &r->opnds.v[pi->op0 + k];
+		const struct pinst *a = &r->insts.v[o->ref];
 		bool alias = kept_alias(r, o);
 		bool with_attrs = alias || labeled_tuple(r, o);
 		names = names || alias;
 		v[k] = pl_attr_string(r->m, alias ? a->name : "", alias ? a->nlen : 0);
 		r->sb2.len = 0;
 		for (uint32_t j = a->at0; with_attrs && j < a->at0 + a->nat; j++) {
-			const struct pattr *x = &r->attrs[j];
+			const struct pattr *x = &r->attrs.v[j];
 			if (word_is(x->key, x->klen, "index"))
 				continue;
 			pl_sb_puts(&r->sb2, ", ");
@@ -2023,20 +1891,20 @@ static void put_operand(struct hr *r, struct pl_strbuf *sb, const struct popnd *
 		put_structure_of(r, sb, node, texts);
 		return;
 	}
-	const struct pinst *a = &r->insts[o->ref];
+	const struct pinst *a = &r->insts.v[o->ref];
 	pl_sb_put(sb, a->name, a->nlen);
 	pl_sb_putc(sb, '@');
 	if (a->anchor)
-		pl_sb_put(sb, r->insts[a->anchor - 1].name, r->insts[a->anchor - 1].nlen);
+		pl_sb_put(sb, r->insts.v[a->anchor - 1].name, r->insts.v[a->anchor - 1].nlen);
 	pl_sb_putc(sb, '(');
 	uint32_t leaf = 0;
 	for (uint32_t k = 0; k < a->nops; k++) {
-		const struct popnd *ok_ = &r->opnds[a->op0 + k];
+		const struct popnd *ok_ = &r->opnds.v[a->op0 + k];
 		uint32_t on, ol, onl;
 		operand_view(r, ok_, &on, &ol, &onl);
 		/* the tuple's own shape gives the texts, where it has this part */
 		uint32_t c = child_at(r, a->shape, k, &leaf);
-		if (c == UINT32_MAX || r->nodes[c].nleaves != onl || r->nodes[c].tuple != r->nodes[on].tuple)
+		if (c == UINT32_MAX || r->nodes.v[c].nleaves != onl || r->nodes.v[c].tuple != r->nodes.v[on].tuple)
 			c = on;
 		if (k)
 			pl_sb_putc(sb, ',');
@@ -2051,10 +1919,10 @@ static void keep_structure(struct hr *r, const struct pinst *pi, pl_attrs *d)
 	r->sb.len = 0;
 	for (uint32_t k = 0; k < pi->nops; k++) {
 		uint32_t node, l0, nl;
-		operand_view(r, &r->opnds[pi->op0 + k], &node, &l0, &nl);
+		operand_view(r, &r->opnds.v[pi->op0 + k], &node, &l0, &nl);
 		if (k)
 			pl_sb_putc(&r->sb, ',');
-		put_operand(r, &r->sb, &r->opnds[pi->op0 + k], node, false);
+		put_operand(r, &r->sb, &r->opnds.v[pi->op0 + k], node, false);
 	}
 	if (r->sb.failed)
 		nomem(r);
@@ -2110,11 +1978,11 @@ static void pin_control(struct hr *r, const struct pinst *pi, pl_inst *inst)
 			break;
 		}
 		uint32_t v = name_lookup(r, b, (size_t)(s - b));
-		if (!v || v - 1 >= (uint32_t)(pi - r->insts))
+		if (!v || v - 1 >= (uint32_t)(pi - r->insts.v))
 			fail(r, cp->at, "control predecessor '%.*s' is not defined before this use",
 			     (int)(s - b), b);
-		if (r->insts[v - 1].inst)
-			pin(r, r->insts[v - 1].inst);
+		if (r->insts.v[v - 1].inst)
+			pin(r, r->insts.v[v - 1].inst);
 	}
 }
 
@@ -2122,121 +1990,160 @@ static void pin_control(struct hr *r, const struct pinst *pi, pl_inst *inst)
  * NULL when n is 0; leaf_types does not move it). */
 static bool leaves_fit(struct hr *r, uint32_t node, pl_value *const *v, size_t first, size_t n)
 {
-	if (r->nodes[node].nleaves != n)
+	if (r->nodes.v[node].nleaves != n)
 		return false;
 	leaf_types(r, node, 0);
 	for (size_t k = 0; k < n; k++)
-		if (r->types[k] != pl_value_type(v[first + k]))
+		if (r->types.v[k] != pl_value_type(v[first + k]))
 			return false;
 	return true;
 }
 
-static void map_inst(struct hr *r, pl_func *f, struct pinst *pi)
+/* A tuple nothing uses: an instruction without results, so that it is
+ * written back. */
+static void map_unused_tuple(struct hr *r, pl_func *f, struct pinst *pi)
 {
-	/* a tuple nothing uses: an instruction without results, so that it is
-	 * written back */
-	if (!pi->used && word_is(pi->opc, pi->olen, "tuple")) {
-		bool tuple_operand;
-		size_t nops = gather_operands(r, pi, &tuple_operand);
-		if (pi->has_shape && !leaves_fit(r, pi->shape, r->vals, 0, nops))
-			fail(r, pi->at, "the shape of tuple '%.*s' does not match its operands",
-			     (int)pi->nlen, pi->name);
-		pl_inst *inst = new_inst(r, f, "hlo.tuple", nops, 0, pi);
-		pl_attrs *d = pl_inst_attrs(inst);
-		name_results(r, pi, inst, false);
-		if (pi->has_shape) {
-			/* kept unless it is what the writer prints without it: the
-			 * flat tuple of the operands' types (r->types, which fit) */
-			r->sb.len = 0;
-			put_shape(r, &r->sb, pi->shape);
-			size_t len = r->sb.len;
-			if (!tuple_operand)
-				pl_hlo_put_tuple_(&r->sb, r->types, nops);
-			if (r->sb.failed)
-				nomem(r);
-			if (tuple_operand || r->sb.len != 2 * len ||
-			    memcmp(r->sb.data, r->sb.data + len, len) != 0)
-				set_str(r, d, "hlo_shape", r->sb.data, len);
-		}
-		if (tuple_operand)
-			keep_structure(r, pi, d);
-		keep_alias_names(r, pi, d);
-		keep_attrs(r, pi, d);
-		pin_control(r, pi, inst);
-		pi->inst = inst;
-		pi->leaf0 = (uint32_t)r->nl;
-		pi->nleaves = 0;
-		return;
+	bool tuple_operand;
+	size_t nops = gather_operands(r, pi, &tuple_operand);
+	if (pi->has_shape && !leaves_fit(r, pi->shape, r->vals.v, 0, nops))
+		fail(r, pi->at, "the shape of tuple '%.*s' does not match its operands",
+		     (int)pi->nlen, pi->name);
+	pl_inst *inst = new_inst(r, f, "hlo.tuple", nops, 0, pi);
+	pl_attrs *d = pl_inst_attrs(inst);
+	name_results(r, pi, inst, false);
+	if (pi->has_shape) {
+		/* kept unless it is what the writer prints without it: the
+		 * flat tuple of the operands' types (r->types.v, which fit) */
+		r->sb.len = 0;
+		put_shape(r, &r->sb, pi->shape);
+		size_t len = r->sb.len;
+		if (!tuple_operand)
+			pl_hlo_put_tuple_(&r->sb, r->types.v, nops);
+		if (r->sb.failed)
+			nomem(r);
+		if (tuple_operand || r->sb.len != 2 * len ||
+		    memcmp(r->sb.data, r->sb.data + len, len) != 0)
+			set_str(r, d, "hlo_shape", r->sb.data, len);
 	}
-	/* aliases: no instruction */
-	if (word_is(pi->opc, pi->olen, "tuple")) {
-		pi->anchor = r->last_line;
-		uint32_t node;
-		uint32_t l0 = (uint32_t)r->nl;
-		if (pi->has_shape) {
-			node = pi->shape;
-		} else {
-			node = (uint32_t)r->nn;
-			struct snode *t = PUSH(r, nodes, nn, ncap);
-			memset(t, 0, sizeof *t);
-			t->tuple = 1;
-		}
-		uint32_t total = 0;
-		for (uint32_t k = 0; k < pi->nops; k++) {
-			uint32_t on, ol, onl;
-			operand_view(r, &r->opnds[pi->op0 + k], &on, &ol, &onl);
-			if (!pi->has_shape)
-				copy_shape(r, on);
-			for (uint32_t j = 0; j < onl; j++)
-				push_leaf(r, r->leaves[ol + j]);
-			total += onl;
-		}
-		if (!pi->has_shape) {
-			r->nodes[node].size = (uint32_t)(r->nn - node);
-			r->nodes[node].nleaves = total;
-		} else if (!leaves_fit(r, node, r->leaves, l0, total)) {
-			fail(r, pi->at, "the shape of tuple '%.*s' does not match its operands",
-			     (int)pi->nlen, pi->name);
-		}
-		pi->shape = node;
-		pi->leaf0 = l0;
-		pi->nleaves = total;
-		pi->kind = KIND_ALIAS;
-		return;
+	if (tuple_operand)
+		keep_structure(r, pi, d);
+	keep_alias_names(r, pi, d);
+	keep_attrs(r, pi, d);
+	pin_control(r, pi, inst);
+	pi->inst = inst;
+	pi->leaf0 = (uint32_t)r->leaves.n;
+	pi->nleaves = 0;
+}
+
+/* A tuple that is used: an alias of its operands' leaves, no instruction. */
+static void map_tuple_alias(struct hr *r, struct pinst *pi)
+{
+	pi->anchor = r->last_line;
+	uint32_t node;
+	uint32_t l0 = (uint32_t)r->leaves.n;
+	if (pi->has_shape) {
+		node = pi->shape;
+	} else {
+		node = (uint32_t)r->nodes.n;
+		struct snode *t = PUSH(r, nodes);
+		memset(t, 0, sizeof *t);
+		t->tuple = 1;
 	}
-	if (word_is(pi->opc, pi->olen, "get-tuple-element")) {
-		const struct pattr *ia = find_attr(r, pi, "index");
-		if (pi->nops != 1 || !ia)
-			fail(r, pi->at, "get-tuple-element takes one operand and an index");
+	uint32_t total = 0;
+	for (uint32_t k = 0; k < pi->nops; k++) {
 		uint32_t on, ol, onl;
-		operand_view(r, &r->opnds[pi->op0], &on, &ol, &onl);
-		int64_t idx = 0;
-		for (uint32_t i = 0; i < ia->vlen; i++) {
-			if (!is_digit(ia->val[i]) || idx > INT32_MAX / 10)
-				fail(r, ia->at, "the index must be a number");
-			idx = idx * 10 + (ia->val[i] - '0');
-		}
-		uint32_t c = child_at(r, on, idx, &ol);
-		if (c == UINT32_MAX)
-			fail(r, ia->at, "tuple index %" PRId64 " is out of range", idx);
-		if (pi->has_shape && !leaves_fit(r, pi->shape, r->leaves, ol, r->nodes[c].nleaves))
-			fail(r, pi->at, "the shape of '%.*s' does not match the element", (int)pi->nlen,
-			     pi->name);
-		pi->shape = pi->has_shape ? pi->shape : c;
-		pi->leaf0 = ol;
-		pi->nleaves = r->nodes[c].nleaves;
-		pi->kind = KIND_ALIAS;
-		return;
+		operand_view(r, &r->opnds.v[pi->op0 + k], &on, &ol, &onl);
+		if (!pi->has_shape)
+			copy_shape(r, on);
+		for (uint32_t j = 0; j < onl; j++)
+			push_leaf(r, r->leaves.v[ol + j]);
+		total += onl;
 	}
+	if (!pi->has_shape) {
+		r->nodes.v[node].size = (uint32_t)(r->nodes.n - node);
+		r->nodes.v[node].nleaves = total;
+	} else if (!leaves_fit(r, node, r->leaves.v, l0, total)) {
+		fail(r, pi->at, "the shape of tuple '%.*s' does not match its operands",
+		     (int)pi->nlen, pi->name);
+	}
+	pi->shape = node;
+	pi->leaf0 = l0;
+	pi->nleaves = total;
+	pi->kind = KIND_ALIAS;
+}
+
+/* get-tuple-element: an alias of one element's leaves, no instruction. */
+static void map_get_tuple_element(struct hr *r, struct pinst *pi)
+{
+	const struct pattr *ia = find_attr(r, pi, "index");
+	if (pi->nops != 1 || !ia)
+		fail(r, pi->at, "get-tuple-element takes one operand and an index");
+	uint32_t on, ol, onl;
+	operand_view(r, &r->opnds.v[pi->op0], &on, &ol, &onl);
+	int64_t idx = 0;
+	for (uint32_t i = 0; i < ia->vlen; i++) {
+		if (!is_digit(ia->val[i]) || idx > INT32_MAX / 10)
+			fail(r, ia->at, "the index must be a number");
+		idx = idx * 10 + (ia->val[i] - '0');
+	}
+	uint32_t c = child_at(r, on, idx, &ol);
+	if (c == UINT32_MAX)
+		fail(r, ia->at, "tuple index %" PRId64 " is out of range", idx);
+	if (pi->has_shape && !leaves_fit(r, pi->shape, r->leaves.v, ol, r->nodes.v[c].nleaves))
+		fail(r, pi->at, "the shape of '%.*s' does not match the element", (int)pi->nlen,
+		     pi->name);
+	pi->shape = pi->has_shape ? pi->shape : c;
+	pi->leaf0 = ol;
+	pi->nleaves = r->nodes.v[c].nleaves;
+	pi->kind = KIND_ALIAS;
+}
+
+/* The leaves of the value of pi, mapped to inst: its results, and for a
+ * collective start of shape (operands, results[, contexts]) the operands
+ * it aliases and no value for the contexts. */
+static void push_op_leaves(struct hr *r, struct pinst *pi, pl_inst *inst, pl_op start,
+                           uint32_t res_node, size_t nres)
+{
+	if (start != PL_OP_OTHER) {
+		pi->kind = KIND_START;
+		pi->start_op = start;
+		pi->leaf0 = (uint32_t)r->leaves.n;
+		uint32_t total = r->nodes.v[pi->shape].nleaves;
+		uint32_t before = 0;
+		if (res_node != pi->shape)
+			child_at(r, pi->shape, 1, &before);
+		/* the operands' part aliases the operands; contexts have no value */
+		uint32_t k = 0;
+		for (; k < before; k++)
+			push_leaf(r, r->vals.v[k]);
+		pi->res0 = (uint32_t)r->leaves.n;
+		pi->nres = (uint32_t)nres;
+		for (uint32_t j = 0; j < nres; j++, k++)
+			push_leaf(r, pl_inst_result(inst, j));
+		for (; k < total; k++)
+			push_leaf(r, NULL);
+		pi->nleaves = total;
+	} else {
+		pi->leaf0 = (uint32_t)r->leaves.n;
+		pi->nleaves = (uint32_t)nres;
+		for (uint32_t j = 0; j < nres; j++)
+			push_leaf(r, pl_inst_result(inst, j));
+	}
+}
+
+/* Any other instruction: the SDK's own op (collectives, dot) or
+ * "hlo.<opcode>", with the attributes the writer needs back. */
+static void map_op(struct hr *r, pl_func *f, struct pinst *pi)
+{
 	if (!pi->has_shape)
 		pi->shape = infer_shape(r, pi);
 	bool tuple_operand = false;
 	/* a done takes its start's results, not the start's whole value */
-	bool done_of_start = pi->nops == 1 && r->opnds[pi->op0].npath == 0 &&
-	                     r->insts[r->opnds[pi->op0].ref].kind == KIND_START;
+	bool done_of_start = pi->nops == 1 && r->opnds.v[pi->op0].npath == 0 &&
+	                     r->insts.v[r->opnds.v[pi->op0].ref].kind == KIND_START;
 	size_t nops = done_of_start ? 0 : gather_operands(r, pi, &tuple_operand);
 	size_t nres = leaf_types(r, pi->shape, 0);
-	bool tuple = r->nodes[pi->shape].tuple;
+	bool tuple = r->nodes.v[pi->shape].tuple;
 	const char *opname = NULL;
 	pl_op cop = collective_of(pi->opc, pi->olen);
 	pl_op start = PL_OP_OTHER, done = PL_OP_OTHER;
@@ -2247,12 +2154,12 @@ static void map_inst(struct hr *r, pl_func *f, struct pinst *pi)
 	bool op_results = false;
 	if (cop != PL_OP_OTHER && !tuple_operand && nops == nres) {
 		opname = pl_op_name(cop);
-	} else if (word_is(pi->opc, pi->olen, "all-gather-start") ||
-	           word_is(pi->opc, pi->olen, "all-reduce-start") ||
-	           word_is(pi->opc, pi->olen, "reduce-scatter-start") ||
-	           word_is(pi->opc, pi->olen, "async-start")) {
+	} else if (pi->opcode == HLO_OP_ALL_GATHER_START ||
+	           pi->opcode == HLO_OP_ALL_REDUCE_START ||
+	           (pi->opcode == HLO_OP_REDUCE_SCATTER && pi->phase == HLO_PHASE_START) ||
+	           pi->opcode == HLO_OP_ASYNC_START) {
 		pl_op base = collective_of(pi->opc, pi->olen - 6);
-		if (word_is(pi->opc, pi->olen, "async-start")) {
+		if (pi->opcode == HLO_OP_ASYNC_START) {
 			const struct pattr *ca = find_attr(r, pi, "calls");
 			wrapped = ca ? find_comp(r, ca->val, ca->vlen) : NULL;
 			base = wrapped && wrapped->root && wrapped->root_on_params
@@ -2265,7 +2172,7 @@ static void map_inst(struct hr *r, pl_func *f, struct pinst *pi)
 			 * start that calls a computation is written async-start */
 			base = PL_OP_OTHER;
 		}
-		const struct snode *s = &r->nodes[pi->shape];
+		const struct snode *s = &r->nodes.v[pi->shape];
 		bool split = base != PL_OP_ALL_REDUCE || wrapped;
 		if (base != PL_OP_OTHER && !tuple_operand) {
 			if (split && s->tuple && s->size > 1) {
@@ -2273,13 +2180,13 @@ static void map_inst(struct hr *r, pl_func *f, struct pinst *pi)
 				uint32_t e0 = child_at(r, pi->shape, 0, &l);
 				uint32_t lr = 0;
 				uint32_t e1 = child_at(r, pi->shape, 1, &lr);
-				if (e1 != UINT32_MAX && r->nodes[e0].nleaves == nops &&
-				    r->nodes[e1].nleaves == nops) {
+				if (e1 != UINT32_MAX && r->nodes.v[e0].nleaves == nops &&
+				    r->nodes.v[e1].nleaves == nops) {
 					/* element 0 is the operands, type for type */
 					leaf_types(r, e0, 0);
 					bool same = true;
 					for (size_t k = 0; k < nops; k++)
-						same = same && r->types[k] == pl_value_type(r->vals[k]);
+						same = same && r->types.v[k] == pl_value_type(r->vals.v[k]);
 					res_node = e1;
 					op_results = same;
 				}
@@ -2292,25 +2199,25 @@ static void map_inst(struct hr *r, pl_func *f, struct pinst *pi)
 			opname = pl_op_name(start);
 			nres = leaf_types(r, res_node, 0);
 		}
-	} else if ((word_is(pi->opc, pi->olen, "all-gather-done") ||
-	            word_is(pi->opc, pi->olen, "all-reduce-done") ||
-	            word_is(pi->opc, pi->olen, "reduce-scatter-done") ||
-	            word_is(pi->opc, pi->olen, "async-done")) &&
+	} else if ((pi->opcode == HLO_OP_ALL_GATHER_DONE ||
+	            pi->opcode == HLO_OP_ALL_REDUCE_DONE ||
+	            (pi->opcode == HLO_OP_REDUCE_SCATTER && pi->phase == HLO_PHASE_DONE) ||
+	            pi->opcode == HLO_OP_ASYNC_DONE) &&
 	           done_of_start) {
-		const struct pinst *st = &r->insts[r->opnds[pi->op0].ref];
+		const struct pinst *st = &r->insts.v[r->opnds.v[pi->op0].ref];
 		if (st->nres != nres)
 			fail(r, pi->at, "'%.*s' does not match its start", (int)pi->nlen, pi->name);
 		done = done_of(st->start_op);
 		opname = pl_op_name(done);
 		nops = st->nres;
-		r->vals = grow(r, r->vals, &r->vcap, nops, sizeof *r->vals);
+		r->vals.v = grow(r, r->vals.v, &r->vals.cap, nops, sizeof *r->vals.v);
 		for (uint32_t k = 0; k < nops; k++)
-			r->vals[k] = r->leaves[st->res0 + k];
+			r->vals.v[k] = r->leaves.v[st->res0 + k];
 	}
 	int64_t dom[PL_MAX_RANK * 2];
 	size_t ndom = 0;
-	bool is_dot = !opname && word_is(pi->opc, pi->olen, "dot") && !tuple_operand && nres == 1 &&
-	              dot_domain(r, pi, r->vals, nops, dom, &ndom);
+	bool is_dot = !opname && pi->opcode == HLO_OP_DOT && !tuple_operand && nres == 1 &&
+	              dot_domain(r, pi, r->vals.v, nops, dom, &ndom);
 	if (is_dot)
 		opname = "tensor_contract";
 	if (!opname)
@@ -2318,7 +2225,7 @@ static void map_inst(struct hr *r, pl_func *f, struct pinst *pi)
 	pl_inst *inst = new_inst(r, f, opname, nops, nres, pi);
 	pl_attrs *d = pl_inst_attrs(inst);
 	if (cop != PL_OP_OTHER && start == PL_OP_OTHER && pl_inst_op(inst) == cop)
-		collective_attrs(r, attr_src, inst, cop, r->vals, nops, r->types);
+		collective_attrs(r, attr_src, inst, cop, r->vals.v, nops, r->types.v);
 	if (start != PL_OP_OTHER) {
 		if (wrapped) {
 			static const char *const keys[] = {"group_id", "factor", "dimension", "reduce"};
@@ -2328,7 +2235,7 @@ static void map_inst(struct hr *r, pl_func *f, struct pinst *pi)
 					set_attr(r, inst, keys[k], v);
 			}
 		} else {
-			collective_attrs(r, attr_src, inst, start, r->vals, nops, r->types);
+			collective_attrs(r, attr_src, inst, start, r->vals.v, nops, r->types.v);
 		}
 	}
 	if (is_dot) {
@@ -2344,8 +2251,8 @@ static void map_inst(struct hr *r, pl_func *f, struct pinst *pi)
 			nomem(r);
 		set_str(r, d, "hlo_shape", r->sb.data, r->sb.len);
 	} else if (done != PL_OP_OTHER || tuple || nres != 1 ||
-	           !default_array(&r->nodes[pi->shape])) {
-		keep_shape(r, d, pi->shape, r->types, nres);
+	           !default_array(&r->nodes.v[pi->shape])) {
+		keep_shape(r, d, pi->shape, r->types.v, nres);
 	}
 	if (tuple_operand && done == PL_OP_OTHER)
 		keep_structure(r, pi, d);
@@ -2355,32 +2262,26 @@ static void map_inst(struct hr *r, pl_func *f, struct pinst *pi)
 		set_str(r, d, "hlo_constant", pi->lit, pi->litlen);
 	keep_attrs(r, pi, d);
 	pin_control(r, pi, inst);
-	/* the value's leaves */
 	pi->inst = inst;
-	if (start != PL_OP_OTHER) {
-		pi->kind = KIND_START;
-		pi->start_op = start;
-		pi->leaf0 = (uint32_t)r->nl;
-		uint32_t total = r->nodes[pi->shape].nleaves;
-		uint32_t before = 0;
-		if (res_node != pi->shape)
-			child_at(r, pi->shape, 1, &before);
-		/* the operands' part aliases the operands; contexts have no value */
-		uint32_t k = 0;
-		for (; k < before; k++)
-			push_leaf(r, r->vals[k]);
-		pi->res0 = (uint32_t)r->nl;
-		pi->nres = (uint32_t)nres;
-		for (uint32_t j = 0; j < nres; j++, k++)
-			push_leaf(r, pl_inst_result(inst, j));
-		for (; k < total; k++)
-			push_leaf(r, NULL);
-		pi->nleaves = total;
-	} else {
-		pi->leaf0 = (uint32_t)r->nl;
-		pi->nleaves = (uint32_t)nres;
-		for (uint32_t j = 0; j < nres; j++)
-			push_leaf(r, pl_inst_result(inst, j));
+	push_op_leaves(r, pi, inst, start, res_node, nres);
+}
+
+/* Maps one instruction of the computation onto f, by its opcode. */
+static void map_inst(struct hr *r, pl_func *f, struct pinst *pi)
+{
+	switch (pi->opcode) {
+	case HLO_OP_TUPLE:
+		if (pi->used)
+			map_tuple_alias(r, pi);
+		else
+			map_unused_tuple(r, f, pi);
+		break;
+	case HLO_OP_GET_TUPLE_ELEMENT:
+		map_get_tuple_element(r, pi);
+		break;
+	default:
+		map_op(r, f, pi);
+		break;
 	}
 }
 
@@ -2397,14 +2298,14 @@ static void reducer_kind(struct hr *r, struct comp *c, const struct pinst *root)
 		if (word_is(root->opc, root->olen, kinds[k].opc))
 			c->reduce = kinds[k].reduce;
 	c->bare = false;
-	if (!c->reduce || r->ni != 3 || root->nops != 2)
+	if (!c->reduce || r->insts.n != 3 || root->nops != 2)
 		return;
 	bool seen[2] = {false, false};
 	for (uint32_t k = 0; k < 2; k++) {
-		const struct popnd *o = &r->opnds[root->op0 + k];
-		const struct pinst *d = &r->insts[o->ref];
+		const struct popnd *o = &r->opnds.v[root->op0 + k];
+		const struct pinst *d = &r->insts.v[o->ref];
 		if (o->npath || d->param < 0 || d->param > 1 || seen[d->param] ||
-		    r->nodes[d->shape].tuple || r->nodes[d->shape].rank)
+		    r->nodes.v[d->shape].tuple || r->nodes.v[d->shape].rank)
 			return;
 		seen[d->param] = true;
 	}
@@ -2420,33 +2321,33 @@ static int cmp_param(const void *a, const void *b)
 static void map_comp(struct hr *r, const char *name, uint32_t nlen, const char *at, bool entry,
                      const char *thread, uint32_t thread_len)
 {
-	if (r->ni == 0)
+	if (r->insts.n == 0)
 		fail(r, at, "computation '%.*s' has no instructions", (int)nlen, name);
 	/* the root: marked, or the last instruction */
 	struct pinst *root = NULL;
-	for (size_t k = 0; k < r->ni; k++)
-		if (r->insts[k].root) {
+	for (size_t k = 0; k < r->insts.n; k++)
+		if (r->insts.v[k].root) {
 			if (root)
-				fail(r, r->insts[k].at, "a computation has one ROOT");
-			root = &r->insts[k];
+				fail(r, r->insts.v[k].at, "a computation has one ROOT");
+			root = &r->insts.v[k];
 		}
 	if (!root) {
-		for (size_t k = r->ni; k-- > 0;)
-			if (!r->insts[k].named_anon) {
-				root = &r->insts[k];
+		for (size_t k = r->insts.n; k-- > 0;)
+			if (!r->insts.v[k].named_anon) {
+				root = &r->insts.v[k];
 				break;
 			}
 		if (!root)
-			root = &r->insts[r->ni - 1];
+			root = &r->insts.v[r->insts.n - 1];
 	}
 	pl_ht_clear(&r->owners);
 	r->owners_upto = 0;
-	r->nargs = 0;
+	r->arg_owner.n = 0;
 	/* what is used: a tuple nothing uses is kept as an instruction */
 	root->used = true;
-	for (size_t k = 0; k < r->ni; k++)
-		for (uint32_t j = 0; j < r->insts[k].nops; j++)
-			r->insts[r->opnds[r->insts[k].op0 + j].ref].used = true;
+	for (size_t k = 0; k < r->insts.n; k++)
+		for (uint32_t j = 0; j < r->insts.v[k].nops; j++)
+			r->insts.v[r->opnds.v[r->insts.v[k].op0 + j].ref].used = true;
 	const char *nz = cstr(r, name, nlen);
 	if (find_comp(r, nz, nlen))
 		fail(r, at, "computation '%.*s' is defined twice", (int)nlen, name);
@@ -2455,13 +2356,13 @@ static void map_comp(struct hr *r, const char *name, uint32_t nlen, const char *
 		fail(r, at, "computation name '%.*s' is not supported", (int)nlen, name);
 	/* parameters, in number order */
 	size_t np = 0;
-	for (size_t k = 0; k < r->ni; k++)
-		np += r->insts[k].param >= 0;
+	for (size_t k = 0; k < r->insts.n; k++)
+		np += r->insts.v[k].param >= 0;
 	struct pinst **ps = scratch(r, SCRATCH_PARAMS, np, sizeof *ps);
 	np = 0;
-	for (size_t k = 0; k < r->ni; k++)
-		if (r->insts[k].param >= 0)
-			ps[np++] = &r->insts[k];
+	for (size_t k = 0; k < r->insts.n; k++)
+		if (r->insts.v[k].param >= 0)
+			ps[np++] = &r->insts.v[k];
 	qsort(ps, np, sizeof *ps, cmp_param);
 	for (size_t k = 0; k < np; k++)
 		if (ps[k]->param != (int64_t)k || !ps[k]->has_shape) {
@@ -2477,22 +2378,22 @@ static void map_comp(struct hr *r, const char *name, uint32_t nlen, const char *
 	for (size_t k = 0; k < np; k++) {
 		struct pinst *pi = ps[k];
 		size_t n = leaf_types(r, pi->shape, 0);
-		bool tuple = r->nodes[pi->shape].tuple;
-		pi->leaf0 = (uint32_t)r->nl;
+		bool tuple = r->nodes.v[pi->shape].tuple;
+		pi->leaf0 = (uint32_t)r->leaves.n;
 		pi->nleaves = (uint32_t)n;
 		pi->kind = KIND_PARAM;
-		r->arg_owner = grow(r, r->arg_owner, &r->argcap, r->nargs + n, sizeof *r->arg_owner);
+		r->arg_owner.v = grow(r, r->arg_owner.v, &r->arg_owner.cap, r->arg_owner.n + n, sizeof *r->arg_owner.v);
 		for (size_t j = 0; j < n; j++) {
-			pl_value *a = pl_func_add_arg(f, leaf_name(r, pi, tuple, (uint32_t)j), r->types[j]);
+			pl_value *a = pl_func_add_arg(f, leaf_name(r, pi, tuple, (uint32_t)j), r->types.v[j]);
 			if (!a)
 				nomem(r);
 			push_leaf(r, a);
-			r->arg_owner[r->nargs++] = (uint32_t)(pi - r->insts);
+			r->arg_owner.v[r->arg_owner.n++] = (uint32_t)(pi - r->insts.v);
 		}
 		r->sb.len = 0;
 		put_shape(r, &r->sb, pi->shape);
 		size_t len = r->sb.len;
-		pl_hlo_put_types_(&r->sb, r->types, n);
+		pl_hlo_put_types_(&r->sb, r->types.v, n);
 		if (r->sb.failed)
 			nomem(r);
 		if (tuple || n != 1 || r->sb.len != 2 * len || memcmp(r->sb.data, r->sb.data + len, len))
@@ -2511,9 +2412,9 @@ static void map_comp(struct hr *r, const char *name, uint32_t nlen, const char *
 			r->sb.len = 0;
 			for (uint32_t a = ps[k]->at0; a < ps[k]->at0 + ps[k]->nat; a++) {
 				pl_sb_puts(&r->sb, ", ");
-				pl_sb_put(&r->sb, r->attrs[a].key, r->attrs[a].klen);
+				pl_sb_put(&r->sb, r->attrs.v[a].key, r->attrs.v[a].klen);
 				pl_sb_putc(&r->sb, '=');
-				pl_sb_put(&r->sb, r->attrs[a].val, r->attrs[a].vlen);
+				pl_sb_put(&r->sb, r->attrs.v[a].val, r->attrs.v[a].vlen);
 			}
 			av[k] = r->sb.failed ? NULL : pl_attr_string(r->m, r->sb.data ? r->sb.data : "", r->sb.len);
 			bad = bad || !sv[k] || !av[k];
@@ -2532,16 +2433,16 @@ static void map_comp(struct hr *r, const char *name, uint32_t nlen, const char *
 	 * as such: tuple (but one nothing uses) and get-tuple-element are not
 	 * among them */
 	bool moved = false;
-	for (size_t k = 0, seen = 0, j = 0; k < r->ni && j < np; k++) {
-		const struct pinst *c = &r->insts[k];
+	for (size_t k = 0, seen = 0, j = 0; k < r->insts.n && j < np; k++) {
+		const struct pinst *c = &r->insts.v[k];
 		if (c->param >= 0) {
 			/* ps is in number order: parameter N is ps[N] */
 			pos[c->param] = (int64_t)seen;
 			moved = moved || c->param != (int64_t)seen;
 			j++;
 		}
-		if (!(word_is(c->opc, c->olen, "tuple") && c->used) &&
-		    !word_is(c->opc, c->olen, "get-tuple-element"))
+		if (!(c->opcode == HLO_OP_TUPLE && c->used) &&
+		    c->opcode != HLO_OP_GET_TUPLE_ELEMENT)
 			seen++;
 	}
 	if (moved) {
@@ -2550,8 +2451,8 @@ static void map_comp(struct hr *r, const char *name, uint32_t nlen, const char *
 			nomem(r);
 	}
 	r->last_line = 0;
-	for (size_t k = 0; k < r->ni; k++) {
-		struct pinst *pi = &r->insts[k];
+	for (size_t k = 0; k < r->insts.n; k++) {
+		struct pinst *pi = &r->insts.v[k];
 		if (pi->param >= 0)
 			pin_control(r, pi, NULL);
 		else
@@ -2559,10 +2460,10 @@ static void map_comp(struct hr *r, const char *name, uint32_t nlen, const char *
 		if (pi->kind != KIND_ALIAS)
 			r->last_line = (uint32_t)k + 1;
 	}
-	r->vals = grow(r, r->vals, &r->vcap, root->nleaves + 1, sizeof *r->vals);
+	r->vals.v = grow(r, r->vals.v, &r->vals.cap, root->nleaves + 1, sizeof *r->vals.v);
 	for (uint32_t k = 0; k < root->nleaves; k++) {
-		r->vals[k] = r->leaves[root->leaf0 + k];
-		if (!r->vals[k])
+		r->vals.v[k] = r->leaves.v[root->leaf0 + k];
+		if (!r->vals.v[k])
 			fail(r, root->at, "the context of an asynchronous collective cannot be returned");
 	}
 	struct pinst rp = *root;
@@ -2572,16 +2473,16 @@ static void map_comp(struct hr *r, const char *name, uint32_t nlen, const char *
 	 * leaves are all of that one's, in order, in the same structure */
 	const struct pinst *owner = NULL;
 	if (root->nleaves) {
-		pl_value *v0 = r->leaves[root->leaf0];
-		for (size_t k = 0; k < r->ni && !owner; k++) {
-			const struct pinst *c = &r->insts[k];
+		pl_value *v0 = r->leaves.v[root->leaf0];
+		for (size_t k = 0; k < r->insts.n && !owner; k++) {
+			const struct pinst *c = &r->insts.v[k];
 			if (c->kind == KIND_ALIAS || c->kind == KIND_START ||
-			    c->nleaves != root->nleaves || r->leaves[c->leaf0] != v0 ||
+			    c->nleaves != root->nleaves || r->leaves.v[c->leaf0] != v0 ||
 			    (c->kind == KIND_PLAIN && !c->inst))
 				continue;
 			bool same = true;
 			for (uint32_t j = 1; same && j < c->nleaves; j++)
-				same = r->leaves[c->leaf0 + j] == r->leaves[root->leaf0 + j];
+				same = r->leaves.v[c->leaf0 + j] == r->leaves.v[root->leaf0 + j];
 			if (!same)
 				continue;
 			r->sb.len = 0;
@@ -2610,9 +2511,9 @@ static void map_comp(struct hr *r, const char *name, uint32_t nlen, const char *
 			keep_attrs_but(r, root, d, "index");
 		/* a root tuple of tuples that have names of their own */
 		bool named = false;
-		if (word_is(root->opc, root->olen, "tuple"))
+		if (root->opcode == HLO_OP_TUPLE)
 			for (uint32_t k = 0; k < root->nops && !named; k++)
-				named = labeled_tuple(r, &r->opnds[root->op0 + k]);
+				named = labeled_tuple(r, &r->opnds.v[root->op0 + k]);
 		if (named)
 			keep_structure(r, root, d);
 		if (root->nleaves)
@@ -2625,22 +2526,22 @@ static void map_comp(struct hr *r, const char *name, uint32_t nlen, const char *
 	/* what later computations need */
 	if (!pl_ht_reserve(&r->comp_index))
 		nomem(r);
-	struct comp *c = PUSH(r, comps, nc, ccap);
+	struct comp *c = PUSH(r, comps);
 	memset(c, 0, sizeof *c);
 	c->name = pl_func_name(f);
 	c->len = strlen(c->name);
 	struct name_ref cn = {c->name, c->len};
 	uint32_t ch = name_hash(cn.s, cn.len);
 	pl_ht_put(&r->comp_index, pl_ht_find(&r->comp_index, ch, same_comp, &cn, r), ch,
-	          (const void *)(uintptr_t)r->nc);
+	          (const void *)(uintptr_t)r->comps.n);
 	c->f = f;
 	c->root = whole && owner == root ? root->inst : NULL;
 	reducer_kind(r, c, root);
 	if (c->root && root->nops == np) {
 		bool in_order = true;
 		for (uint32_t k = 0; k < root->nops; k++) {
-			const struct popnd *o = &r->opnds[root->op0 + k];
-			in_order = in_order && !o->npath && r->insts[o->ref].param == (int64_t)k;
+			const struct popnd *o = &r->opnds.v[root->op0 + k];
+			in_order = in_order && !o->npath && r->insts.v[o->ref].param == (int64_t)k;
 		}
 		c->root_on_params = in_order;
 	}
@@ -2682,10 +2583,10 @@ static void parse_comp(struct hr *r)
 				uint32_t pl;
 				need_name(r, &pn, &pl, "a parameter name");
 				expect(r, ':', "':' after a parameter name");
-				size_t nn0 = r->nn, nd0 = r->nd;
+				size_t nn0 = r->nodes.n, nd0 = r->dims.n;
 				parse_shape(r);
-				r->nn = nn0;
-				r->nd = nd0;
+				r->nodes.n = nn0;
+				r->dims.n = nd0;
 				if (peek(r) == ',') {
 					r->p++;
 					continue;
@@ -2698,14 +2599,14 @@ static void parse_comp(struct hr *r)
 		if (r->end - r->p < 2 || r->p[0] != '-' || r->p[1] != '>')
 			expected(r, "'->' after the parameters");
 		r->p += 2;
-		size_t nn0 = r->nn, nd0 = r->nd;
+		size_t nn0 = r->nodes.n, nd0 = r->dims.n;
 		parse_shape(r);
-		r->nn = nn0;
-		r->nd = nd0;
+		r->nodes.n = nn0;
+		r->dims.n = nd0;
 	}
 	expect(r, '{', "'{' to open the computation");
 	pl_ht_clear(&r->names);
-	r->ni = r->no = r->na = r->np = r->nl = 0;
+	r->insts.n = r->opnds.n = r->attrs.n = r->paths.n = r->leaves.n = 0;
 	while (peek(r) != '}') {
 		if (r->p >= r->end)
 			fail(r, r->p, "expected '}' to close computation '%.*s'", (int)nlen, name);
@@ -2726,7 +2627,7 @@ static void parse_comp(struct hr *r)
 		capture_value(r, &thread, &tlen);
 	}
 	map_comp(r, name, nlen, at, entry, thread, tlen);
-	r->nn = r->nd = 0;
+	r->nodes.n = r->dims.n = 0;
 }
 
 /* The header's attributes are kept verbatim; the counts are read. */
@@ -2839,22 +2740,22 @@ static void parse_module(struct hr *r)
 
 static void hr_free(struct hr *r)
 {
-	free(r->nodes);
-	free(r->dims);
-	free(r->insts);
-	free(r->opnds);
-	free(r->side);
-	free(r->attrs);
-	free(r->paths);
-	free(r->leaves);
+	free(r->nodes.v);
+	free(r->dims.v);
+	free(r->insts.v);
+	free(r->opnds.v);
+	free(r->side.v);
+	free(r->attrs.v);
+	free(r->paths.v);
+	free(r->leaves.v);
 	pl_ht_free(&r->names);
 	pl_ht_free(&r->owners);
 	pl_ht_free(&r->comp_index);
-	free(r->arg_owner);
-	free(r->comps);
-	free(r->vals);
-	free(r->types);
-	free(r->namebuf);
+	free(r->arg_owner.v);
+	free(r->comps.v);
+	free(r->vals.v);
+	free(r->types.v);
+	free(r->namebuf.v);
 	pl_sb_free(&r->sb);
 	pl_sb_free(&r->sb2);
 	for (int k = 0; k < SCRATCH_COUNT; k++)
