@@ -43,6 +43,26 @@ struct ent {
 	bool printed;
 };
 
+/* print_function's scratch for the function being printed. */
+struct fn_scratch {
+	const pl_attrs *fa;       /* the function's attributes */
+	const pl_attr *pa;        /* hlo_param_attrs */
+	bool grouped;             /* parameters grouped as recorded */
+	size_t nparams;           /* entities [0, nparams) are parameters */
+	struct pl_strbuf txt;     /* texts of the instructions' synthesized shapes */
+	struct pl_strbuf rtxt;    /* texts of the root's synthesized shape */
+	pl_inst *ret;             /* the return */
+	size_t nret;
+	pl_value **rv;            /* its operands */
+	const pl_type **rt;       /* and their types */
+	struct wnode *rtree;      /* the root's shape; NULL: from the types */
+	uint32_t rnt;
+	struct ent *root_ent;     /* the entity that is the root, if one is */
+	int64_t *pat;             /* the parameters' places */
+	size_t *porder;           /* the parameters in print order */
+	size_t lines_at;          /* where the function's lines start in out */
+};
+
 struct hw {
 	pl_module *m;
 	pl_diags *diags;
@@ -50,6 +70,7 @@ struct hw {
 	void *ud;
 	int status;
 	struct pl_strbuf out, line, tmp, tmp2;
+	struct pl_strbuf body; /* the computations, printed before the heading */
 	struct pl_strbuf ops; /* print_inst's operand text */
 	pl_value **vals;      /* print_inst's operands */
 	size_t nvals;
@@ -76,10 +97,10 @@ struct hw {
 	const pl_attr *param_attrs; /* hlo_param_attrs when the grouping fits */
 	/* group_ids warned about: written as all devices */
 	char **warned;
-	size_t nwarned;
+	size_t nwarned, wcap;
 	/* reducers made for new collectives: "kind.dtype" */
 	char **reducers;
-	size_t nreducers;
+	size_t nreducers, rcap;
 	/* tuple lines to make after the line they followed in the input: the
 	 * operand structures that name them (owned), the tuples in the order
 	 * they are made, and a map from the name of a line to the first tuple
@@ -89,6 +110,7 @@ struct hw {
 	struct planned *planned;
 	size_t nplanned, plcap;
 	struct pl_ht plan_index;
+	struct fn_scratch fn;
 };
 
 /* A tuple line to make after the line named anchor. */
@@ -277,17 +299,15 @@ static struct wnode *fitting_shape(const pl_attrs *d, const char *key, const pl_
 	struct wnode *t = NULL;
 	size_t nn = 0, cap = 0;
 	const char *p = s;
-	if (!parse_wshape(&t, &nn, &cap, &p, s + len, 0) || wskip(p, s + len) != s + len ||
-	    t[0].nleaves != n) {
+	bool fits = parse_wshape(&t, &nn, &cap, &p, s + len, 0) && wskip(p, s + len) == s + len &&
+	            t[0].nleaves == n;
+	for (size_t k = 0, leaf = 0; fits && k < nn; k++)
+		if (!t[k].tuple)
+			fits = array_fits(t[k].text, t[k].len, types[leaf++]);
+	if (!fits) {
 		free(t);
 		return NULL;
 	}
-	size_t leaf = 0;
-	for (size_t k = 0; k < nn; k++)
-		if (!t[k].tuple && !array_fits(t[k].text, t[k].len, types[leaf++])) {
-			free(t);
-			return NULL;
-		}
 	*ntree = (uint32_t)nn;
 	return t;
 }
@@ -923,15 +943,11 @@ static const char *reducer_name(struct hw *w, const char *kind, pl_dtype dt)
 	for (size_t k = 0; k < w->nreducers; k++)
 		if (!strcmp(w->reducers[k], name))
 			return w->reducers[k];
-	char **nr = realloc(w->reducers, (w->nreducers + 1) * sizeof *nr);
-	char *c = nr ? malloc(strlen(name) + 1) : NULL;
-	if (nr)
-		w->reducers = nr;
+	char *c = PL_GROW(w->reducers, w->rcap, w->nreducers + 1) ? strdup(name) : NULL;
 	if (!c) {
 		set_err(w, PL_ENOMEM);
 		return "add";
 	}
-	strcpy(c, name);
 	w->reducers[w->nreducers++] = c;
 	return c;
 }
@@ -943,10 +959,7 @@ static void warn_group(struct hw *w, const pl_inst *i, const char *g)
 	for (size_t k = 0; k < w->nwarned; k++)
 		if (!strcmp(w->warned[k], g))
 			return;
-	char **nw = realloc(w->warned, (w->nwarned + 1) * sizeof *nw);
-	char *c = nw ? strdup(g) : NULL;
-	if (nw)
-		w->warned = nw;
+	char *c = PL_GROW(w->warned, w->wcap, w->nwarned + 1) ? strdup(g) : NULL;
 	if (!c) {
 		set_err(w, PL_ENOMEM);
 		return;
@@ -1099,10 +1112,8 @@ static struct wnode *operand_structure(pl_inst *i, uint32_t *ntree, size_t *ngro
 	for (;;) {
 		size_t at = nn;
 		/* '_' is an array, "(...)" or "NAME@ANCHOR(...)" a tuple */
-		if (!parse_wshape(&t, &nn, &cap, &p, e, 0)) {
-			free(t);
-			return NULL;
-		}
+		if (!parse_wshape(&t, &nn, &cap, &p, e, 0))
+			goto fail;
 		leaves += t[at].nleaves;
 		groups++;
 		if (p < e && *p == ',') {
@@ -1111,17 +1122,13 @@ static struct wnode *operand_structure(pl_inst *i, uint32_t *ntree, size_t *ngro
 		}
 		break;
 	}
-	if (p != e || leaves != pl_inst_num_operands(i)) {
-		free(t);
-		return NULL;
-	}
+	if (p != e || leaves != pl_inst_num_operands(i))
+		goto fail;
 	/* a copy of the text after the nodes, the names NUL-terminated */
 	size_t tb = nn * sizeof *t;
 	struct wnode *all = realloc(t, tb + len + 1);
-	if (!all) {
-		free(t);
-		return NULL;
-	}
+	if (!all)
+		goto fail;
 	t = all;
 	char *txt = (char *)all + tb;
 	memcpy(txt, s, len);
@@ -1140,6 +1147,9 @@ static struct wnode *operand_structure(pl_inst *i, uint32_t *ntree, size_t *ngro
 	*ntree = (uint32_t)nn;
 	*ngroups = groups;
 	return t;
+fail:
+	free(t);
+	return NULL;
 }
 
 /* ---- pack and unpack, lowered to reshape, bitcast-convert, transpose,
@@ -1245,147 +1255,280 @@ static const char *pack_member(struct hw *w, const char *stem, const char *x, co
 	return lower_line(w, NULL, stem, false, unit, &m, 1, "reshape", a, NULL);
 }
 
+/* A pack or unpack being lowered: its kind, factor and members' layout
+ * in the buffer. */
+struct pack_plan {
+	pl_inst *i;
+	struct ent *e;
+	bool root;
+	bool pack, ar, ag;       /* pack (else unpack); all_reduce; all_gather */
+	const char *kind;
+	int64_t f;               /* the factor */
+	size_t nm;               /* the members */
+	int64_t *off, *cnt, *dims; /* per member; one allocation at off */
+	pl_dtype unit;           /* the buffer's element type */
+	int64_t seg;             /* the units of all members */
+	struct pl_strbuf names;  /* the members' lines, comma-separated */
+};
+
+/* Reads a pack's or unpack's attributes into k; false after an error. */
+static bool pack_layout(struct hw *w, struct pack_plan *k)
+{
+	pl_inst *i = k->i;
+	const pl_attrs *d = pl_inst_attrs_const(i);
+	size_t kl, nm = k->nm;
+	if (pl_attrs_get_string(d, "kind", &k->kind, &kl) != PL_OK ||
+	    (strcmp(k->kind, "all_gather") && strcmp(k->kind, "reduce_scatter") &&
+	     strcmp(k->kind, "all_reduce"))) {
+		inst_error(w, i, "'kind' must be all_gather, reduce_scatter or all_reduce");
+		return false;
+	}
+	k->ar = !strcmp(k->kind, "all_reduce");
+	k->ag = !strcmp(k->kind, "all_gather");
+	if (!k->ar && pl_attrs_get_int(d, "factor", &k->f) != PL_OK) {
+		inst_error(w, i, "it needs its 'factor'");
+		return false;
+	}
+	k->off = malloc(3 * (nm + 1) * sizeof *k->off);
+	if (!k->off) {
+		set_err(w, PL_ENOMEM);
+		return false;
+	}
+	k->cnt = k->off + nm + 1;
+	k->dims = k->cnt + nm + 1;
+	for (size_t j = 0; j < nm; j++)
+		k->dims[j] = 0;
+	if (!int_list_attr(d, "offsets", nm, k->off) || !int_list_attr(d, "counts", nm, k->cnt) ||
+	    (!k->ar && !int_list_attr(d, "dimensions", nm, k->dims)) || k->f < 1 ||
+	    (k->pack ? pl_inst_num_results(i) != 1 : pl_inst_num_operands(i) != 1)) {
+		inst_error(w, i, "its offsets, counts, dimensions or factor do not fit its members");
+		return false;
+	}
+	const pl_type *buf = k->pack ? pl_value_type(pl_inst_result(i, 0))
+	                             : pl_value_type(pl_inst_operand(i, 0));
+	k->unit = (pl_dtype)buf->dtype;
+	for (size_t j = 0; j < nm; j++)
+		k->seg += k->cnt[j];
+	return true;
+}
+
+/* pack: each member into its part, then the parts concatenated. */
+static void lower_pack_members(struct hw *w, struct pack_plan *k)
+{
+	pl_inst *i = k->i;
+	const char *name = k->e->name;
+	for (size_t j = 0; j < k->nm; j++) {
+		pl_value *v = pl_inst_operand(i, j);
+		const char *x = ref(w, &v, 1, NULL, 0, NULL);
+		const char *p = pack_member(w, name, x, pl_value_type(v), k->unit, k->kind, k->f,
+		                            k->dims[j]);
+		pl_sb_printf(&k->names, "%s%s", j ? ", " : "", p);
+	}
+	pl_sb_putc(&k->names, 0);
+	int64_t fs[2] = {k->f, k->seg}, total = k->ar || k->ag ? k->seg : k->f * k->seg;
+	if (k->ar || k->ag) {
+		lower_line(w, name, NULL, k->root, k->unit, &total, 1, "concatenate", k->names.data,
+		           ", dimensions={0}");
+	} else {
+		const char *c = lower_line(w, NULL, name, false, k->unit, fs, 2, "concatenate",
+		                           k->names.data, ", dimensions={1}");
+		lower_line(w, name, NULL, k->root, k->unit, &total, 1, "reshape", c, NULL);
+	}
+}
+
+/* An all_gather member out of the [F, seg] grid: its columns, in its
+ * own element type, F moved next to its dimension, in its shape. */
+static const char *unpack_gathered(struct hw *w, struct pack_plan *k, size_t j,
+                                   const char *grid)
+{
+	const char *name = k->e->name;
+	const pl_type *t = pl_value_type(pl_inst_result(k->i, j));
+	pl_dtype dt = (pl_dtype)t->dtype, unit = k->unit;
+	int64_t f = k->f, off = k->off[j], cnt = k->cnt[j];
+	char sl[96];
+	snprintf(sl, sizeof sl, ", slice={[0:%" PRId64 "], [%" PRId64 ":%" PRId64 "]}", f, off,
+	         off + cnt);
+	int64_t fc[3] = {f, cnt, 1};
+	const char *a = lower_line(w, NULL, name, false, unit, fc, 2, "slice", grid, sl);
+	unsigned sb = pl_dtype_bits(dt), ub = pl_dtype_bits(unit);
+	if (dt != unit && sb == ub) {
+		a = lower_line(w, NULL, name, false, dt, fc, 2, "bitcast-convert", a, NULL);
+	} else if (dt != unit) {
+		fc[1] = cnt / (int64_t)(sb / ub);
+		fc[2] = (int64_t)(sb / ub);
+		a = lower_line(w, NULL, name, false, unit, fc, 3, "reshape", a, NULL);
+		a = lower_line(w, NULL, name, false, dt, fc, 2, "bitcast-convert", a, NULL);
+	}
+	/* [F, operand shape] -> F next to dimension d -> result */
+	int64_t dim = k->dims[j], od[PL_MAX_RANK + 1], td[PL_MAX_RANK + 1];
+	od[0] = f;
+	for (uint32_t q = 0; q < t->rank; q++)
+		od[q + 1] = (int64_t)q == dim ? t->dims[q] / f : t->dims[q];
+	a = lower_line(w, NULL, name, false, dt, od, t->rank + 1, "reshape", a, NULL);
+	if (dim > 0) {
+		struct pl_strbuf perm = {0};
+		pl_sb_puts(&perm, ", dimensions={");
+		size_t q = 0;
+		for (int64_t x = 1; x <= dim; x++) {
+			pl_sb_printf(&perm, "%s%" PRId64, q ? "," : "", x);
+			td[q++] = od[x];
+		}
+		pl_sb_printf(&perm, ",0");
+		td[q++] = f;
+		for (uint32_t x = (uint32_t)dim + 1; x <= t->rank; x++) {
+			pl_sb_printf(&perm, ",%u", x);
+			td[q++] = od[x];
+		}
+		pl_sb_putc(&perm, '}');
+		a = lower_line(w, NULL, name, false, dt, td, q, "transpose", a, perm.data);
+		pl_sb_free(&perm);
+	}
+	const char *last_name = k->nm == 1 ? name : NULL;
+	return lower_line(w, last_name, name, k->root && k->nm == 1, dt, t->dims, t->rank,
+	                  "reshape", a, NULL);
+}
+
+/* unpack: each member out of the buffer, then a tuple of them when
+ * there are several. */
+static void lower_unpack_members(struct hw *w, struct pack_plan *k)
+{
+	pl_inst *i = k->i;
+	struct ent *e = k->e;
+	pl_value *v = pl_inst_operand(i, 0);
+	const char *flat = ref(w, &v, 1, NULL, 0, NULL);
+	const char *grid = flat;
+	if (k->ag) {
+		int64_t fs[2] = {k->f, k->seg};
+		grid = lower_line(w, NULL, e->name, false, k->unit, fs, 2, "reshape", flat, NULL);
+	}
+	for (size_t j = 0; j < k->nm; j++) {
+		const pl_type *t = pl_value_type(pl_inst_result(i, j));
+		const char *a;
+		if (!k->ag) {
+			char sl[96];
+			snprintf(sl, sizeof sl, ", slice={[%" PRId64 ":%" PRId64 "]}", k->off[j],
+			         k->off[j] + k->cnt[j]);
+			a = lower_line(w, NULL, e->name, false, k->unit, &k->cnt[j], 1, "slice", flat, sl);
+			a = lower_line(w, k->nm == 1 ? e->name : NULL, e->name, k->root && k->nm == 1,
+			               (pl_dtype)t->dtype, t->dims, t->rank, "reshape", a, NULL);
+		} else {
+			a = unpack_gathered(w, k, j, grid);
+		}
+		pl_sb_printf(&k->names, "%s%s", j ? ", " : "", a);
+	}
+	if (k->nm != 1) {
+		struct pl_strbuf l = {0};
+		if (k->root)
+			pl_sb_puts(&l, "ROOT ");
+		pl_sb_printf(&l, "%s = ", e->name);
+		put_tree(&l, e->tree, 0);
+		pl_sb_printf(&l, " tuple(%.*s)", (int)k->names.len, k->names.data ? k->names.data : "");
+		if (l.failed)
+			set_err(w, PL_ENOMEM);
+		else
+			emit_line(w, &l);
+		pl_sb_free(&l);
+	}
+}
+
+/* A pack or unpack as plain HLO lines: reshapes, bitcasts, slices and
+ * concatenates over the buffer. */
 static void lower_pack(struct hw *w, pl_inst *i, struct ent *e, bool root)
 {
-	const pl_attrs *d = pl_inst_attrs_const(i);
-	bool pack = pl_inst_op(i) == PL_OP_PACK;
-	size_t nm = pack ? pl_inst_num_operands(i) : pl_inst_num_results(i);
-	const char *kind;
-	size_t kl;
-	int64_t f = 1;
-	if (pl_attrs_get_string(d, "kind", &kind, &kl) != PL_OK ||
-	    (strcmp(kind, "all_gather") && strcmp(kind, "reduce_scatter") &&
-	     strcmp(kind, "all_reduce"))) {
-		inst_error(w, i, "'kind' must be all_gather, reduce_scatter or all_reduce");
-		return;
-	}
-	bool ar = !strcmp(kind, "all_reduce"), ag = !strcmp(kind, "all_gather");
-	if (!ar && pl_attrs_get_int(d, "factor", &f) != PL_OK) {
-		inst_error(w, i, "it needs its 'factor'");
-		return;
-	}
-	int64_t *off = malloc(3 * (nm + 1) * sizeof *off);
-	if (!off) {
+	struct pack_plan k = {.i = i, .e = e, .root = root, .f = 1};
+	k.pack = pl_inst_op(i) == PL_OP_PACK;
+	k.nm = k.pack ? pl_inst_num_operands(i) : pl_inst_num_results(i);
+	if (!pack_layout(w, &k))
+		goto done;
+	if (k.pack)
+		lower_pack_members(w, &k);
+	else
+		lower_unpack_members(w, &k);
+	if (k.names.failed)
 		set_err(w, PL_ENOMEM);
-		return;
-	}
-	int64_t *cnt = off + nm + 1, *dims = cnt + nm + 1;
-	for (size_t k = 0; k < nm; k++)
-		dims[k] = 0;
-	if (!int_list_attr(d, "offsets", nm, off) || !int_list_attr(d, "counts", nm, cnt) ||
-	    (!ar && !int_list_attr(d, "dimensions", nm, dims)) || f < 1 ||
-	    (pack ? pl_inst_num_results(i) != 1 : pl_inst_num_operands(i) != 1)) {
-		free(off);
-		inst_error(w, i, "its offsets, counts, dimensions or factor do not fit its members");
-		return;
-	}
-	const pl_type *buf = pack ? pl_value_type(pl_inst_result(i, 0))
-	                          : pl_value_type(pl_inst_operand(i, 0));
-	pl_dtype unit = (pl_dtype)buf->dtype;
-	int64_t seg = 0;
-	for (size_t k = 0; k < nm; k++)
-		seg += cnt[k];
-	struct pl_strbuf names = {0};
-	if (pack) {
-		for (size_t k = 0; k < nm; k++) {
-			pl_value *v = pl_inst_operand(i, k);
-			const char *x = ref(w, &v, 1, NULL, 0, NULL);
-			const char *p = pack_member(w, e->name, x, pl_value_type(v), unit, kind, f, dims[k]);
-			pl_sb_printf(&names, "%s%s", k ? ", " : "", p);
-		}
-		pl_sb_putc(&names, 0);
-		int64_t fs[2] = {f, seg}, total = ar || ag ? seg : f * seg;
-		if (ar || ag) {
-			lower_line(w, e->name, NULL, root, unit, &total, 1, "concatenate", names.data,
-			           ", dimensions={0}");
-		} else {
-			const char *c = lower_line(w, NULL, e->name, false, unit, fs, 2, "concatenate",
-			                           names.data, ", dimensions={1}");
-			lower_line(w, e->name, NULL, root, unit, &total, 1, "reshape", c, NULL);
-		}
-	} else {
-		pl_value *v = pl_inst_operand(i, 0);
-		const char *flat = ref(w, &v, 1, NULL, 0, NULL);
-		const char *grid = flat;
-		if (ag) {
-			int64_t fs[2] = {f, seg};
-			grid = lower_line(w, NULL, e->name, false, unit, fs, 2, "reshape", flat, NULL);
-		}
-		for (size_t k = 0; k < nm; k++) {
-			const pl_type *t = pl_value_type(pl_inst_result(i, k));
-			pl_dtype dt = (pl_dtype)t->dtype;
-			const char *last_name = nm == 1 ? e->name : NULL;
-			char sl[96];
-			const char *a;
-			if (!ag) {
-				snprintf(sl, sizeof sl, ", slice={[%" PRId64 ":%" PRId64 "]}", off[k],
-				         off[k] + cnt[k]);
-				a = lower_line(w, NULL, e->name, false, unit, &cnt[k], 1, "slice", flat, sl);
-				a = lower_line(w, last_name, e->name, root && nm == 1, dt, t->dims, t->rank,
-				               "reshape", a, NULL);
-			} else {
-				snprintf(sl, sizeof sl, ", slice={[0:%" PRId64 "], [%" PRId64 ":%" PRId64 "]}",
-				         f, off[k], off[k] + cnt[k]);
-				int64_t fc[3] = {f, cnt[k], 1};
-				a = lower_line(w, NULL, e->name, false, unit, fc, 2, "slice", grid, sl);
-				unsigned sb = pl_dtype_bits(dt), ub = pl_dtype_bits(unit);
-				if (dt != unit && sb == ub) {
-					a = lower_line(w, NULL, e->name, false, dt, fc, 2, "bitcast-convert", a, NULL);
-				} else if (dt != unit) {
-					fc[1] = cnt[k] / (int64_t)(sb / ub);
-					fc[2] = (int64_t)(sb / ub);
-					a = lower_line(w, NULL, e->name, false, unit, fc, 3, "reshape", a, NULL);
-					a = lower_line(w, NULL, e->name, false, dt, fc, 2, "bitcast-convert", a,
-					               NULL);
-				}
-				/* [F, operand shape] -> F next to dimension d -> result */
-				int64_t dim = dims[k], od[PL_MAX_RANK + 1], td[PL_MAX_RANK + 1];
-				od[0] = f;
-				for (uint32_t j = 0; j < t->rank; j++)
-					od[j + 1] = (int64_t)j == dim ? t->dims[j] / f : t->dims[j];
-				a = lower_line(w, NULL, e->name, false, dt, od, t->rank + 1, "reshape", a, NULL);
-				if (dim > 0) {
-					struct pl_strbuf perm = {0};
-					pl_sb_puts(&perm, ", dimensions={");
-					size_t q = 0;
-					for (int64_t j = 1; j <= dim; j++) {
-						pl_sb_printf(&perm, "%s%" PRId64, q ? "," : "", j);
-						td[q++] = od[j];
-					}
-					pl_sb_printf(&perm, ",0");
-					td[q++] = f;
-					for (uint32_t j = (uint32_t)dim + 1; j <= t->rank; j++) {
-						pl_sb_printf(&perm, ",%u", j);
-						td[q++] = od[j];
-					}
-					pl_sb_putc(&perm, '}');
-					a = lower_line(w, NULL, e->name, false, dt, td, q, "transpose", a, perm.data);
-					pl_sb_free(&perm);
-				}
-				a = lower_line(w, last_name, e->name, root && nm == 1, dt, t->dims, t->rank,
-				               "reshape", a, NULL);
-			}
-			pl_sb_printf(&names, "%s%s", k ? ", " : "", a);
-		}
-		if (nm != 1) {
-			struct pl_strbuf l = {0};
-			if (root)
-				pl_sb_puts(&l, "ROOT ");
-			pl_sb_printf(&l, "%s = ", e->name);
-			put_tree(&l, e->tree, 0);
-			pl_sb_printf(&l, " tuple(%.*s)", (int)names.len, names.data ? names.data : "");
-			if (l.failed)
-				set_err(w, PL_ENOMEM);
-			else
-				emit_line(w, &l);
-			pl_sb_free(&l);
-		}
-	}
-	if (names.failed)
-		set_err(w, PL_ENOMEM);
-	pl_sb_free(&names);
-	free(off);
 	e->printed = true;
+done:
+	pl_sb_free(&k.names);
+	free(k.off);
+}
+
+/* An instruction's operand text into w->ops: the start's name for a
+ * done, else each operand group by reference (get-tuple-element or
+ * tuple lines made as needed); false after an error. */
+static bool put_operands(struct hw *w, pl_inst *i)
+{
+	/* the operand text and values: buffers of w's, as print_inst is
+	 * never entered again while it runs */
+	struct pl_strbuf *ops = &w->ops;
+	ops->len = 0;
+	size_t nops = pl_inst_num_operands(i);
+	if (!PL_GROW(w->vals, w->nvals, nops)) {
+		set_err(w, PL_ENOMEM);
+		return false;
+	}
+	pl_value **vals = w->vals;
+	for (size_t k = 0; k < nops; k++)
+		vals[k] = pl_inst_operand(i, k);
+	if (pl_inst_traits(i) & PL_TRAIT_COLLECTIVE_DONE) {
+		pl_inst *st = nops ? pl_value_def(vals[0]) : NULL;
+		uint32_t se = st ? imap_find(w, st) : UINT32_MAX;
+		if (se == UINT32_MAX) {
+			inst_error(w, i, "its operands are not the results of a start");
+			return false;
+		}
+		pl_sb_puts(ops, w->ents[se].name);
+		return true;
+	}
+	uint32_t nt = 0;
+	size_t ngroups = 0;
+	struct wnode *st = operand_structure(i, &nt, &ngroups);
+	const pl_attr *names = pl_attrs_get(pl_inst_attrs_const(i), "hlo_operand_names");
+	const pl_attr *attrs = pl_attrs_get(pl_inst_attrs_const(i), "hlo_operand_attrs");
+	uint32_t off = 0, c = 0;
+	for (size_t g = 0; g < (st ? ngroups : nops); g++) {
+		if (g)
+			pl_sb_puts(ops, ", ");
+		uint32_t n = st ? st[c].nleaves : 1;
+		const pl_attr *nm = names && pl_attr_get_kind(names) == PL_ATTR_LIST &&
+		                            g < pl_attr_list_size(names)
+		                    ? pl_attr_list_at(names, g) : NULL;
+		const char *want = nm ? pl_attr_get_string(nm, NULL) : NULL;
+		const pl_attr *na = attrs && pl_attr_get_kind(attrs) == PL_ATTR_LIST &&
+		                            g < pl_attr_list_size(attrs)
+		                    ? pl_attr_list_at(attrs, g) : NULL;
+		w->want_attrs = na ? pl_attr_get_string(na, &w->want_attrs_len) : NULL;
+		pl_sb_puts(ops, ref(w, vals ? vals + off : NULL, n, st, c, want && *want ? want : NULL));
+		w->want_attrs = NULL;
+		off += n;
+		if (st)
+			c += st[c].size;
+	}
+	free(st);
+	return true;
+}
+
+/* A collective's attributes: the kept ones, a changed dimension over
+ * the kept text, then what the collective itself says. */
+static void put_collective_tail(struct hw *w, struct pl_strbuf *l, pl_inst *i, pl_op base)
+{
+	const pl_attrs *d = pl_inst_attrs_const(i);
+	int64_t dim;
+	const char *kd;
+	size_t kl;
+	bool dim_changed = base != PL_OP_ALL_REDUCE && pl_attrs_get_int(d, "dimension", &dim) == PL_OK &&
+	                   pl_attrs_get_string(d, "hlo_dimensions", &kd, &kl) == PL_OK;
+	if (dim_changed) {
+		/* the kept text "{d}" (spaces allowed) against dim */
+		int64_t kept = -1;
+		for (size_t q = 0; q < kl; q++)
+			if (is_dig(kd[q]))
+				kept = (kept < 0 ? 0 : kept * 10) + (kd[q] - '0');
+		dim_changed = kept != dim;
+	}
+	put_kept_attrs(w, l, i, dim_changed ? "dimensions" : NULL);
+	if (dim_changed)
+		pl_sb_printf(l, ", dimensions={%" PRId64 "}", dim);
+	put_collective_attrs(w, l, i, base);
 }
 
 static void print_inst(struct hw *w, pl_inst *i, struct ent *e, bool root)
@@ -1401,54 +1544,9 @@ static void print_inst(struct hw *w, pl_inst *i, struct ent *e, bool root)
 	pl_op op = pl_inst_op(i);
 	unsigned traits = pl_inst_traits(i);
 	/* operands first: they may need get-tuple-element or tuple lines */
-	/* the operand text and values: buffers of w's, as print_inst is
-	 * never entered again while it runs */
-	struct pl_strbuf *ops = &w->ops;
-	ops->len = 0;
-	size_t nops = pl_inst_num_operands(i);
-	if (!PL_GROW(w->vals, w->nvals, nops)) {
-		set_err(w, PL_ENOMEM);
+	if (!put_operands(w, i))
 		return;
-	}
-	pl_value **vals = w->vals;
-	for (size_t k = 0; k < nops; k++)
-		vals[k] = pl_inst_operand(i, k);
-	if (traits & PL_TRAIT_COLLECTIVE_DONE) {
-		pl_inst *st = nops ? pl_value_def(vals[0]) : NULL;
-		uint32_t se = st ? imap_find(w, st) : UINT32_MAX;
-		if (se == UINT32_MAX) {
-			inst_error(w, i, "its operands are not the results of a start");
-			return;
-		}
-		pl_sb_puts(ops, w->ents[se].name);
-	} else {
-		uint32_t nt = 0;
-		size_t ngroups = 0;
-		struct wnode *st = operand_structure(i, &nt, &ngroups);
-		const pl_attr *names = pl_attrs_get(pl_inst_attrs_const(i), "hlo_operand_names");
-		const pl_attr *attrs = pl_attrs_get(pl_inst_attrs_const(i), "hlo_operand_attrs");
-		uint32_t off = 0, c = 0;
-		for (size_t g = 0; g < (st ? ngroups : nops); g++) {
-			if (g)
-				pl_sb_puts(ops, ", ");
-			uint32_t n = st ? st[c].nleaves : 1;
-			const pl_attr *nm = names && pl_attr_get_kind(names) == PL_ATTR_LIST &&
-			                            g < pl_attr_list_size(names)
-			                    ? pl_attr_list_at(names, g) : NULL;
-			const char *want = nm ? pl_attr_get_string(nm, NULL) : NULL;
-			const pl_attr *na = attrs && pl_attr_get_kind(attrs) == PL_ATTR_LIST &&
-			                            g < pl_attr_list_size(attrs)
-			                    ? pl_attr_list_at(attrs, g) : NULL;
-			w->want_attrs = na ? pl_attr_get_string(na, &w->want_attrs_len) : NULL;
-			pl_sb_puts(ops, ref(w, vals ? vals + off : NULL, n, st, c,
-			                    want && *want ? want : NULL));
-			w->want_attrs = NULL;
-			off += n;
-			if (st)
-				c += st[c].size;
-		}
-		free(st);
-	}
+	struct pl_strbuf *ops = &w->ops;
 	struct pl_strbuf *l = &w->line;
 	l->len = 0;
 	if (root)
@@ -1470,31 +1568,11 @@ static void print_inst(struct hw *w, pl_inst *i, struct ent *e, bool root)
 		pl_sb_put(l, lit, litlen);
 	pl_sb_put(l, ops->data ? ops->data : "", ops->len);
 	pl_sb_putc(l, ')');
-	pl_op base = base_of(op);
 	if (traits & (PL_TRAIT_COLLECTIVE | PL_TRAIT_COLLECTIVE_START)) {
-		if (generic) {
+		if (generic)
 			put_kept_attrs(w, l, i, NULL);
-		} else {
-			/* a changed dimension wins over the kept text */
-			int64_t dim;
-			const char *kd;
-			size_t kl;
-			bool dim_changed = base != PL_OP_ALL_REDUCE &&
-			                   pl_attrs_get_int(d, "dimension", &dim) == PL_OK &&
-			                   pl_attrs_get_string(d, "hlo_dimensions", &kd, &kl) == PL_OK;
-			if (dim_changed) {
-				/* the kept text "{d}" (spaces allowed) against dim */
-				int64_t kept = -1;
-				for (size_t q = 0; q < kl; q++)
-					if (is_dig(kd[q]))
-						kept = (kept < 0 ? 0 : kept * 10) + (kd[q] - '0');
-				dim_changed = kept != dim;
-			}
-			put_kept_attrs(w, l, i, dim_changed ? "dimensions" : NULL);
-			if (dim_changed)
-				pl_sb_printf(l, ", dimensions={%" PRId64 "}", dim);
-			put_collective_attrs(w, l, i, base);
-		}
+		else
+			put_collective_tail(w, l, i, base_of(op));
 	} else {
 		if (op == PL_OP_TENSOR_CONTRACT && !pl_attrs_get(d, "hlo_lhs_contracting_dims") &&
 		    !pl_attrs_get(d, "hlo_rhs_contracting_dims") && !pl_attrs_get(d, "hlo_lhs_batch_dims") &&
@@ -1592,6 +1670,139 @@ static void free_function_state(struct hw *w)
 	pl_ht_clear(&w->plan_index);
 }
 
+/* Whether a recorded async-start shape tr (nn nodes) still fits: split,
+ * (operands, results) with each array fitting; else the results. */
+static bool start_shape_fits(pl_inst *i, const struct wnode *tr, size_t nn,
+                             const pl_type *const *t, bool split, bool generic)
+{
+	size_t nres = pl_inst_num_results(i), nops = pl_inst_num_operands(i);
+	bool good;
+	if (split && !tr[0].tuple && nres == 1 && !generic) {
+		/* the older all-gather-start of the result's shape */
+		good = array_fits(tr[0].text, tr[0].len, t[0]);
+	} else if (split) {
+		/* element 0: the operands, element 1: the results */
+		good = tr[0].tuple && tr[0].size > 1;
+		uint32_t c0 = 1, c1 = good ? 1 + tr[1].size : 0;
+		good = good && c1 < tr[0].size && tr[c0].nleaves == nops && tr[c1].nleaves == nres;
+		size_t leaf = 0;
+		for (uint32_t k = c0; good && k < c0 + tr[c0].size; k++)
+			if (!tr[k].tuple)
+				good = array_fits(tr[k].text, tr[k].len,
+				                  pl_value_type(pl_inst_operand(i, leaf++)));
+		leaf = 0;
+		for (uint32_t k = c1; good && k < c1 + tr[c1].size; k++)
+			if (!tr[k].tuple)
+				good = array_fits(tr[k].text, tr[k].len, t[leaf++]);
+	} else {
+		good = tr[0].nleaves == nres;
+		size_t leaf = 0;
+		for (uint32_t k = 0; good && k < nn; k++)
+			if (!tr[k].tuple)
+				good = array_fits(tr[k].text, tr[k].len, t[leaf++]);
+	}
+	return good;
+}
+
+/* An async-start's shape from its types: native all-gather-start
+ * (operand(s), result(s)), reduce-scatter-start ((operands), result(s)),
+ * else the results. */
+static void put_start_shape(struct pl_strbuf *part, pl_inst *i, const pl_type *const *t,
+                            bool split)
+{
+	size_t nres = pl_inst_num_results(i), nops = pl_inst_num_operands(i);
+	if (!split) {
+		pl_hlo_put_types_(part, t, nres);
+		return;
+	}
+	bool rs = pl_inst_op(i) == PL_OP_REDUCE_SCATTER_START;
+	pl_sb_putc(part, '(');
+	if (rs || nops != 1)
+		pl_sb_putc(part, '(');
+	for (size_t k = 0; k < nops; k++) {
+		if (k)
+			pl_sb_puts(part, ", ");
+		pl_hlo_put_type_(part, pl_value_type(pl_inst_operand(i, k)));
+	}
+	if (rs || nops != 1)
+		pl_sb_putc(part, ')');
+	pl_sb_puts(part, ", ");
+	pl_hlo_put_types_(part, t, nres);
+	pl_sb_putc(part, ')');
+}
+
+/* An async-start's tree synthesized from its types: its texts are
+ * offsets into txt. */
+static bool synth_start_tree(struct hw *w, pl_inst *i, struct ent *e, const pl_type *const *t,
+                             bool split, struct pl_strbuf *txt)
+{
+	struct pl_strbuf part = {0};
+	struct wnode *tr = NULL;
+	size_t nn = 0, cap = 0;
+	bool ok = false;
+	put_start_shape(&part, i, t, split);
+	if (part.failed)
+		goto done;
+	/* parse it from a copy that lives in txt: offsets */
+	size_t off = txt->len;
+	pl_sb_put(txt, part.data, part.len);
+	if (txt->failed)
+		goto done;
+	const char *p = txt->data + off;
+	if (!parse_wshape(&tr, &nn, &cap, &p, txt->data + txt->len, 0))
+		goto done;
+	for (size_t k = 0; k < nn; k++)
+		if (!tr[k].tuple)
+			tr[k].text = (const char *)(uintptr_t)(tr[k].text - txt->data);
+	e->tree = tr;
+	e->ntree = (uint32_t)nn;
+	tr = NULL;
+	ok = true;
+done:
+	if (!ok)
+		set_err(w, PL_ENOMEM);
+	free(tr);
+	pl_sb_free(&part);
+	return ok;
+}
+
+/* An async-start's tree: (operands, results[, contexts]) except for
+ * all-reduce-start (the results); a recorded shape whose parts fit is
+ * kept, else one is synthesized (*offsets). */
+static bool start_tree(struct hw *w, pl_inst *i, struct ent *e, const pl_type *const *t,
+                       struct pl_strbuf *txt, bool *offsets)
+{
+	bool generic;
+	op_text(w, i, &generic);
+	bool split = pl_inst_op(i) != PL_OP_ALL_REDUCE_START || generic;
+	size_t len;
+	const char *s;
+	e->tree = NULL;
+	if (pl_attrs_get_string(pl_inst_attrs_const(i), "hlo_shape", &s, &len) == PL_OK) {
+		struct wnode *tr = NULL;
+		size_t nn = 0, cap = 0;
+		const char *p = s;
+		if (parse_wshape(&tr, &nn, &cap, &p, s + len, 0) &&
+		    start_shape_fits(i, tr, nn, t, split, generic)) {
+			e->tree = tr;
+			e->ntree = (uint32_t)nn;
+		} else {
+			free(tr);
+		}
+	}
+	if (!e->tree && generic) {
+		inst_error(w, i, "it is an async-start (it has hlo_calls), whose shape "
+		                 "(hlo_shape) is missing or no longer fits");
+		return false;
+	}
+	if (!e->tree) {
+		if (!synth_start_tree(w, i, e, t, split, txt))
+			return false;
+		*offsets = true;
+	}
+	return true;
+}
+
 /* Sets up an entity's tree for an instruction. Trees whose texts are
  * offsets into txt are fixed up by the caller. */
 static bool inst_tree(struct hw *w, pl_inst *i, struct ent *e, struct pl_strbuf *txt,
@@ -1606,119 +1817,11 @@ static bool inst_tree(struct hw *w, pl_inst *i, struct ent *e, struct pl_strbuf 
 	for (size_t k = 0; k < nres; k++)
 		t[k] = pl_value_type(pl_inst_result(i, k));
 	*offsets = false;
-	unsigned traits = pl_inst_traits(i);
-	if (traits & PL_TRAIT_COLLECTIVE_START) {
-		/* (operands, results[, contexts]) except for all-reduce-start
-		 * (the results); a recorded shape whose parts fit is kept */
-		size_t nops = pl_inst_num_operands(i);
-		bool generic;
-		op_text(w, i, &generic);
-		bool split = pl_inst_op(i) != PL_OP_ALL_REDUCE_START || generic;
-		size_t len;
-		const char *s;
-		e->tree = NULL;
-		if (pl_attrs_get_string(pl_inst_attrs_const(i), "hlo_shape", &s, &len) == PL_OK) {
-			struct wnode *tr = NULL;
-			size_t nn = 0, cap = 0;
-			const char *p = s;
-			bool good = parse_wshape(&tr, &nn, &cap, &p, s + len, 0);
-			if (good && split && !tr[0].tuple && nres == 1 && !generic) {
-				/* the older all-gather-start of the result's shape */
-				good = array_fits(tr[0].text, tr[0].len, t[0]);
-			} else if (good && split) {
-				/* element 0: the operands, element 1: the results */
-				good = tr[0].tuple && tr[0].size > 1;
-				uint32_t c0 = 1, c1 = good ? 1 + tr[1].size : 0;
-				good = good && c1 < tr[0].size && tr[c0].nleaves == nops &&
-				       tr[c1].nleaves == nres;
-				size_t leaf = 0;
-				for (uint32_t k = c0; good && k < c0 + tr[c0].size; k++)
-					if (!tr[k].tuple)
-						good = array_fits(tr[k].text, tr[k].len,
-						                  pl_value_type(pl_inst_operand(i, leaf++)));
-				leaf = 0;
-				for (uint32_t k = c1; good && k < c1 + tr[c1].size; k++)
-					if (!tr[k].tuple)
-						good = array_fits(tr[k].text, tr[k].len, t[leaf++]);
-			} else if (good) {
-				good = tr[0].nleaves == nres;
-				size_t leaf = 0;
-				for (uint32_t k = 0; good && k < nn; k++)
-					if (!tr[k].tuple)
-						good = array_fits(tr[k].text, tr[k].len, t[leaf++]);
-			}
-			if (good) {
-				e->tree = tr;
-				e->ntree = (uint32_t)nn;
-			} else {
-				free(tr);
-			}
-		}
-		if (!e->tree && generic) {
-			inst_error(w, i, "it is an async-start (it has hlo_calls), whose shape "
-			                 "(hlo_shape) is missing or no longer fits");
-			free(t);
-			return false;
-		}
-		if (!e->tree) {
-			/* synthesized: texts as offsets into txt */
-			struct pl_strbuf part = {0};
-			if (split) {
-				/* native all-gather-start: (operand(s), result(s));
-				 * reduce-scatter-start: ((operands), result(s)) */
-				bool rs = pl_inst_op(i) == PL_OP_REDUCE_SCATTER_START;
-				pl_sb_putc(&part, '(');
-				if (rs || nops != 1)
-					pl_sb_putc(&part, '(');
-				for (size_t k = 0; k < nops; k++) {
-					if (k)
-						pl_sb_puts(&part, ", ");
-					pl_hlo_put_type_(&part, pl_value_type(pl_inst_operand(i, k)));
-				}
-				if (rs || nops != 1)
-					pl_sb_putc(&part, ')');
-				pl_sb_puts(&part, ", ");
-				pl_hlo_put_types_(&part, t, nres);
-				pl_sb_putc(&part, ')');
-			} else {
-				pl_hlo_put_types_(&part, t, nres);
-			}
-			if (part.failed) {
-				pl_sb_free(&part);
-				set_err(w, PL_ENOMEM);
-				free(t);
-				return false;
-			}
-			/* parse it from a copy that lives in txt: offsets */
-			size_t off = txt->len;
-			pl_sb_put(txt, part.data, part.len);
-			pl_sb_free(&part);
-			if (txt->failed) {
-				set_err(w, PL_ENOMEM);
-				free(t);
-				return false;
-			}
-			struct wnode *tr = NULL;
-			size_t nn = 0, cap = 0;
-			const char *p = txt->data + off;
-			if (!parse_wshape(&tr, &nn, &cap, &p, txt->data + txt->len, 0)) {
-				free(tr);
-				set_err(w, PL_ENOMEM);
-				free(t);
-				return false;
-			}
-			for (size_t k = 0; k < nn; k++)
-				if (!tr[k].tuple)
-					tr[k].text = (const char *)(uintptr_t)(tr[k].text - txt->data);
-			e->tree = tr;
-			e->ntree = (uint32_t)nn;
-			*offsets = true;
-		}
-		free(t);
-		return true;
-	}
+	bool ok;
 	uint32_t nt = 0;
-	if (nres == 0 && !strcmp(pl_inst_opname(i), "hlo.tuple")) {
+	if (pl_inst_traits(i) & PL_TRAIT_COLLECTIVE_START) {
+		ok = start_tree(w, i, e, t, txt, offsets);
+	} else if (nres == 0 && !strcmp(pl_inst_opname(i), "hlo.tuple")) {
 		/* a tuple nothing uses: its shape is its operands' */
 		size_t nops = pl_inst_num_operands(i);
 		for (size_t k = 0; k < nops; k++)
@@ -1729,20 +1832,20 @@ static bool inst_tree(struct hw *w, pl_inst *i, struct ent *e, struct pl_strbuf 
 			*offsets = true;
 		}
 		e->ntree = nt;
-		free(t);
-		return e->tree != NULL;
-	}
-	e->tree = fitting_shape(pl_inst_attrs_const(i), "hlo_shape", t, nres, &nt);
-	e->ntree = nt;
-	if (e->tree && !e->tree[0].tuple && nres == 1) {
-		/* one array: the tree keeps its recorded text */
-	} else if (!e->tree && nres != 1) {
-		e->tree = flat_tree(w, txt, t, nres, &nt);
+		ok = e->tree != NULL;
+	} else {
+		/* one array whose recorded shape fits keeps its text */
+		e->tree = fitting_shape(pl_inst_attrs_const(i), "hlo_shape", t, nres, &nt);
 		e->ntree = nt;
-		*offsets = true;
+		if (!e->tree && nres != 1) {
+			e->tree = flat_tree(w, txt, t, nres, &nt);
+			e->ntree = nt;
+			*offsets = true;
+		}
+		ok = e->tree != NULL || nres == 1;
 	}
 	free(t);
-	return e->tree != NULL || nres == 1;
+	return ok;
 }
 
 /* When a line from `from` on in the output is "NAME = REST" (name of
@@ -1819,62 +1922,78 @@ static void print_param(struct hw *w, size_t k, const struct ent *root_ent, cons
 	make_planned(w, e->name);
 }
 
-static void print_function(struct hw *w, pl_func *f, bool entry)
+/* print_function's scratch for one function, owned by the writer state
+ * and freed in one place (end_function). */
+static void end_function(struct hw *w)
 {
-	w->f = f;
-	w->serial = 0;
-	struct pl_strbuf txt = {0}, rtxt = {0}; /* texts of synthesized shapes */
+	struct fn_scratch *p = &w->fn;
+	free(p->rv);
+	free(p->rt);
+	free(p->rtree);
+	free(p->pat);
+	free(p->porder);
+	pl_sb_free(&p->txt);
+	pl_sb_free(&p->rtxt);
+	memset(p, 0, sizeof *p);
+}
+
+/* The parameters as the recorded grouping of the arguments
+ * (hlo_param_shapes) when every group still fits; true when they are. */
+static bool group_params(struct hw *w)
+{
+	pl_func *f = w->f;
 	size_t nargs = pl_func_num_args(f);
-	w->arg_ent = malloc((nargs ? nargs : 1) * sizeof *w->arg_ent);
-	if (!w->arg_ent) {
-		set_err(w, PL_ENOMEM);
-		return;
-	}
-	const pl_attrs *fa = pl_func_attrs(f);
-	/* parameters: the recorded grouping of the arguments when it fits */
-	const pl_attr *ps = pl_attrs_get(fa, "hlo_param_shapes");
-	const pl_attr *pa = pl_attrs_get(fa, "hlo_param_attrs");
-	bool grouped = false;
-	if (ps && pl_attr_get_kind(ps) == PL_ATTR_LIST) {
-		size_t np = pl_attr_list_size(ps), arg = 0;
-		grouped = true;
-		size_t first_ent = w->nents;
-		for (size_t k = 0; k < np && grouped; k++) {
-			const pl_attr *sv = pl_attr_list_at(ps, k);
-			size_t len;
-			const char *s = pl_attr_get_string(sv, &len);
-			struct wnode *tr = NULL;
-			size_t nn = 0, cap = 0;
-			const char *p = s;
-			grouped = pl_attr_get_kind(sv) == PL_ATTR_STRING &&
-			          parse_wshape(&tr, &nn, &cap, &p, s + len, 0) &&
-			          arg + tr[0].nleaves <= nargs;
-			for (size_t j = 0, leaf = 0; grouped && j < nn; j++)
-				if (!tr[j].tuple)
-					grouped = array_fits(tr[j].text, tr[j].len,
-					                     pl_value_type(pl_func_arg(f, arg + leaf++)));
-			struct ent *e = grouped ? new_ent(w) : NULL;
-			if (!e) {
-				free(tr);
-				grouped = false;
-				break;
-			}
-			e->tree = tr;
-			e->ntree = (uint32_t)nn;
-			e->leaf0 = (uint32_t)arg;
-			e->nleaves = tr[0].nleaves;
-			for (uint32_t j = 0; j < e->nleaves; j++)
-				w->arg_ent[arg + j] = (uint32_t)(w->nents - 1);
-			arg += e->nleaves;
-		}
-		if (!grouped || arg != nargs) {
+	const pl_attr *ps = pl_attrs_get(w->fn.fa, "hlo_param_shapes");
+	if (!ps || pl_attr_get_kind(ps) != PL_ATTR_LIST)
+		return false;
+	size_t np = pl_attr_list_size(ps), arg = 0;
+	bool grouped = true;
+	size_t first_ent = w->nents;
+	for (size_t k = 0; k < np && grouped; k++) {
+		const pl_attr *sv = pl_attr_list_at(ps, k);
+		size_t len;
+		const char *s = pl_attr_get_string(sv, &len);
+		struct wnode *tr = NULL;
+		size_t nn = 0, cap = 0;
+		const char *p = s;
+		grouped = pl_attr_get_kind(sv) == PL_ATTR_STRING &&
+		          parse_wshape(&tr, &nn, &cap, &p, s + len, 0) &&
+		          arg + tr[0].nleaves <= nargs;
+		for (size_t j = 0, leaf = 0; grouped && j < nn; j++)
+			if (!tr[j].tuple)
+				grouped = array_fits(tr[j].text, tr[j].len,
+				                     pl_value_type(pl_func_arg(f, arg + leaf++)));
+		struct ent *e = grouped ? new_ent(w) : NULL;
+		if (!e) {
+			free(tr);
 			grouped = false;
-			for (size_t k = first_ent; k < w->nents; k++)
-				free(w->ents[k].tree);
-			w->nents = first_ent;
+			break;
 		}
+		e->tree = tr;
+		e->ntree = (uint32_t)nn;
+		e->leaf0 = (uint32_t)arg;
+		e->nleaves = tr[0].nleaves;
+		for (uint32_t j = 0; j < e->nleaves; j++)
+			w->arg_ent[arg + j] = (uint32_t)(w->nents - 1);
+		arg += e->nleaves;
 	}
-	if (!grouped) {
+	if (!grouped || arg != nargs) {
+		grouped = false;
+		for (size_t k = first_ent; k < w->nents; k++)
+			free(w->ents[k].tree);
+		w->nents = first_ent;
+	}
+	return grouped;
+}
+
+/* The parameter entities: grouped as recorded, else one per argument;
+ * named after their first argument. */
+static void param_ents(struct hw *w)
+{
+	struct fn_scratch *p = &w->fn;
+	size_t nargs = pl_func_num_args(w->f);
+	p->grouped = group_params(w);
+	if (!p->grouped) {
 		for (size_t k = 0; k < nargs; k++) {
 			struct ent *e = new_ent(w);
 			if (!e)
@@ -1884,19 +2003,19 @@ static void print_function(struct hw *w, pl_func *f, bool entry)
 			w->arg_ent[k] = (uint32_t)(w->nents - 1);
 		}
 	}
-	size_t nparams = w->nents;
-	for (size_t k = 0; k < nparams; k++) {
+	p->nparams = w->nents;
+	for (size_t k = 0; k < p->nparams; k++) {
 		struct ent *e = &w->ents[k];
-		if (e->tree && !e->tree[0].tuple) {
-			/* an array keeps its recorded text; names come from the arg */
-		}
-		e->name = take_name(w, e->nleaves ? pl_value_name(pl_func_arg(f, e->leaf0)) : "param");
+		e->name = take_name(w, e->nleaves ? pl_value_name(pl_func_arg(w->f, e->leaf0)) : "param");
 	}
-	/* instructions: names and shapes */
-	pl_inst *ret = NULL;
-	for (pl_inst *i = pl_func_first_inst(f); i; i = pl_inst_next(i)) {
+}
+
+/* An entity per instruction but the return (kept in fn.ret), named. */
+static void inst_ents(struct hw *w)
+{
+	for (pl_inst *i = pl_func_first_inst(w->f); i; i = pl_inst_next(i)) {
 		if (pl_inst_op(i) == PL_OP_RETURN) {
-			ret = i;
+			w->fn.ret = i;
 			continue;
 		}
 		struct ent *e = new_ent(w);
@@ -1918,218 +2037,262 @@ static void print_function(struct hw *w, pl_func *f, bool entry)
 		e->name = take_name(w, nm);
 		imap_put(w, i, (uint32_t)(w->nents - 1));
 	}
-	for (size_t k = nparams; k < w->nents && w->status == PL_OK; k++) {
+}
+
+/* The instructions' shape trees; synthesized texts go to fn.txt and are
+ * resolved once it has stopped growing. */
+static void inst_shapes(struct hw *w)
+{
+	struct fn_scratch *p = &w->fn;
+	for (size_t k = p->nparams; k < w->nents && w->status == PL_OK; k++) {
 		bool offsets;
-		if (!inst_tree(w, w->ents[k].inst, &w->ents[k], &txt, &offsets))
+		if (!inst_tree(w, w->ents[k].inst, &w->ents[k], &p->txt, &offsets))
 			break;
 		w->ents[k].printed = offsets; /* marks trees to fix up below */
 	}
-	/* resolve the synthesized texts now that txt has stopped growing */
-	for (size_t k = nparams; k < w->nents; k++) {
+	for (size_t k = p->nparams; k < w->nents; k++) {
 		struct ent *e = &w->ents[k];
 		if (e->printed && e->tree)
 			for (uint32_t j = 0; j < e->ntree; j++)
 				if (!e->tree[j].tuple)
-					e->tree[j].text = txt.data + (uintptr_t)e->tree[j].text;
+					e->tree[j].text = p->txt.data + (uintptr_t)e->tree[j].text;
 		e->printed = false;
 	}
-	if (w->status != PL_OK) {
-		pl_sb_free(&txt);
-		pl_sb_free(&rtxt);
-		return;
-	}
-	/* the root: one entity's whole value, or a tuple made at the end */
-	struct wnode *rtree = NULL;
-	uint32_t rnt = 0;
+}
+
+/* The entity whose whole value the return gives, if any: the values
+ * in order, or for a return without values the instruction it names. */
+static struct ent *whole_root(struct hw *w)
+{
+	struct fn_scratch *p = &w->fn;
 	struct ent *root_ent = NULL;
-	size_t nret = ret ? pl_inst_num_operands(ret) : 0;
-	pl_value **rv = malloc((nret ? nret : 1) * sizeof *rv);
-	const pl_type **rt = malloc((nret ? nret : 1) * sizeof *rt);
-	if (!rv || !rt) {
-		free(rv);
-		free(rt);
-		pl_sb_free(&txt);
-		pl_sb_free(&rtxt);
+	if (p->nret > 0) {
+		uint32_t leaf;
+		struct ent *e = ent_of(w, p->rv[0], &leaf);
+		bool whole = e && leaf == 0 && e->nleaves == p->nret &&
+		             !(e->inst && (pl_inst_traits(e->inst) & PL_TRAIT_COLLECTIVE_START));
+		for (size_t k = 1; whole && k < p->nret; k++) {
+			uint32_t l2;
+			whole = ent_of(w, p->rv[k], &l2) == e && l2 == k;
+		}
+		if (whole && (!p->rtree || same_structure(p->rtree, 0, e->tree, 0)))
+			root_ent = e;
+	}
+	const char *rn;
+	size_t rl;
+	if (!root_ent && p->nret == 0 &&
+	    pl_attrs_get_string(pl_inst_attrs_const(p->ret), "hlo_name", &rn, &rl) == PL_OK)
+		for (size_t k = p->nparams; k < w->nents && !root_ent; k++)
+			if (w->ents[k].nleaves == 0 && strlen(w->ents[k].name) == rl &&
+			    !memcmp(w->ents[k].name, rn, rl))
+				root_ent = &w->ents[k];
+	return root_ent;
+}
+
+/* The root: one entity's whole value, or a tuple made at the end (its
+ * shape in fn.rtree). */
+static void plan_root(struct hw *w)
+{
+	struct fn_scratch *p = &w->fn;
+	pl_inst *ret = p->ret;
+	p->nret = ret ? pl_inst_num_operands(ret) : 0;
+	p->rv = malloc((p->nret ? p->nret : 1) * sizeof *p->rv);
+	p->rt = malloc((p->nret ? p->nret : 1) * sizeof *p->rt);
+	if (!p->rv || !p->rt) {
 		set_err(w, PL_ENOMEM);
 		return;
 	}
-	for (size_t k = 0; k < nret; k++) {
-		rv[k] = pl_inst_operand(ret, k);
-		rt[k] = pl_value_type(rv[k]);
+	for (size_t k = 0; k < p->nret; k++) {
+		p->rv[k] = pl_inst_operand(ret, k);
+		p->rt[k] = pl_value_type(p->rv[k]);
 	}
 	if (!ret) {
-		pl_diags_add(w->diags, PL_SEV_ERROR, pl_module_source_name(w->m), pl_func_line(f),
-		             pl_func_col(f), "@%s cannot be written as XLA HLO: it has no return",
-		             pl_func_name(f));
+		pl_diags_add(w->diags, PL_SEV_ERROR, pl_module_source_name(w->m), pl_func_line(w->f),
+		             pl_func_col(w->f), "@%s cannot be written as XLA HLO: it has no return",
+		             pl_func_name(w->f));
 		set_err(w, PL_EINVAL);
-	} else {
-		rtree = fitting_shape(pl_inst_attrs_const(ret), "hlo_shape", rt, nret, &rnt);
-		if (nret > 0) {
-			uint32_t leaf;
-			struct ent *e = ent_of(w, rv[0], &leaf);
-			bool whole = e && leaf == 0 && e->nleaves == nret &&
-			             !(e->inst && (pl_inst_traits(e->inst) & PL_TRAIT_COLLECTIVE_START));
-			for (size_t k = 1; whole && k < nret; k++) {
-				uint32_t l2;
-				whole = ent_of(w, rv[k], &l2) == e && l2 == k;
-			}
-			if (whole && (!rtree || same_structure(rtree, 0, e->tree, 0)))
-				root_ent = e;
-		}
-		/* a root without values: the instruction the return names */
-		const char *rn;
-		size_t rl;
-		if (!root_ent && nret == 0 &&
-		    pl_attrs_get_string(pl_inst_attrs_const(ret), "hlo_name", &rn, &rl) == PL_OK)
-			for (size_t k = nparams; k < w->nents && !root_ent; k++)
-				if (w->ents[k].nleaves == 0 && strlen(w->ents[k].name) == rl &&
-				    !memcmp(w->ents[k].name, rn, rl))
-					root_ent = &w->ents[k];
-		if (!root_ent && !rtree && nret != 1) {
-			/* its own buffer: txt's texts are pointed to already */
-			rtree = flat_tree(w, &rtxt, rt, nret, &rnt);
-			for (uint32_t j = 0; rtree && j < rnt; j++)
-				if (!rtree[j].tuple)
-					rtree[j].text = rtxt.data + (uintptr_t)rtree[j].text;
-		}
-	}
-	if (w->status != PL_OK) {
-		free(rv);
-		free(rt);
-		free(rtree);
-		pl_sb_free(&txt);
-		pl_sb_free(&rtxt);
 		return;
 	}
+	p->rtree = fitting_shape(pl_inst_attrs_const(ret), "hlo_shape", p->rt, p->nret, &p->rnt);
+	p->root_ent = whole_root(w);
+	if (!p->root_ent && !p->rtree && p->nret != 1) {
+		/* its own buffer: txt's texts are pointed to already */
+		p->rtree = flat_tree(w, &p->rtxt, p->rt, p->nret, &p->rnt);
+		for (uint32_t j = 0; p->rtree && j < p->rnt; j++)
+			if (!p->rtree[j].tuple)
+				p->rtree[j].text = p->rtxt.data + (uintptr_t)p->rtree[j].text;
+	}
+}
+
+/* The order parameters are printed in: by their recorded places
+ * (hlo_param_at), else first. */
+static void order_params(struct hw *w)
+{
+	struct fn_scratch *p = &w->fn;
+	size_t n = p->nparams;
+	p->pat = calloc(n ? n : 1, sizeof *p->pat);
+	p->porder = malloc((n ? n : 1) * sizeof *p->porder);
+	if (!p->pat || !p->porder) {
+		set_err(w, PL_ENOMEM);
+		return;
+	}
+	const pl_attr *pa_at = pl_attrs_get(p->fa, "hlo_param_at");
+	for (size_t k = 0; k < n; k++) {
+		p->porder[k] = k;
+		if (pa_at && pl_attr_get_kind(pa_at) == PL_ATTR_LIST && pl_attr_list_size(pa_at) == n)
+			p->pat[k] = pl_attr_get_int(pl_attr_list_at(pa_at, k));
+		else
+			p->pat[k] = (int64_t)k;
+	}
+	for (size_t k = 1; k < n; k++) /* by place; few parameters */
+		for (size_t j = k; j > 0 && p->pat[p->porder[j - 1]] > p->pat[p->porder[j]]; j--) {
+			size_t x = p->porder[j];
+			p->porder[j] = p->porder[j - 1];
+			p->porder[j - 1] = x;
+		}
+}
+
+/* The parameter and instruction lines, with the tuples planned after
+ * them. */
+static void print_body(struct hw *w)
+{
+	struct fn_scratch *p = &w->fn;
+	const pl_attr *pa = p->grouped ? p->pa : NULL;
+	w->param_attrs = pa;
+	plan_tuples(w, p->nparams);
+	if (p->ret && !p->root_ent && p->rtree && p->rtree[0].tuple) {
+		uint32_t nt = 0;
+		size_t ngroups = 0;
+		const struct wnode *t = plan_inst(w, p->ret, &nt, &ngroups);
+		label_root(p->rtree, t, nt);
+	}
+	make_planned(w, "");
+	size_t next_param = 0, line_no = 0;
+	for (size_t k = p->nparams; k < w->nents && w->status == PL_OK; k++) {
+		while (next_param < p->nparams && p->pat[p->porder[next_param]] <= (int64_t)line_no) {
+			print_param(w, p->porder[next_param++], p->root_ent, pa);
+			line_no++;
+		}
+		print_inst(w, w->ents[k].inst, &w->ents[k], &w->ents[k] == p->root_ent);
+		make_planned(w, w->ents[k].name);
+		line_no++;
+	}
+	while (next_param < p->nparams)
+		print_param(w, p->porder[next_param++], p->root_ent, pa);
+}
+
+/* A root that is one array inside a tuple: a get-tuple-element line as
+ * the root, or the same line made already for an earlier use. */
+static void print_gte_root(struct hw *w, const char *want, size_t wl)
+{
+	struct fn_scratch *p = &w->fn;
+	uint32_t leaf;
+	struct ent *e = ent_of(w, p->rv[0], &leaf);
+	struct pl_strbuf *l = &w->line;
+	if (!e || !e->tree) {
+		inst_error(w, p->ret, "the returned value has no HLO name");
+		return;
+	}
+	/* find the path of leaf */
+	uint32_t idx = 0, first = 0, parent_depth = 0;
+	uint32_t path[PL_MAX_NESTING + 1];
+	while (e->tree[idx].tuple && parent_depth < PL_MAX_NESTING) {
+		uint32_t c = idx + 1, k = 0;
+		while (first + e->tree[c].nleaves <= leaf) {
+			first += e->tree[c].nleaves;
+			c += e->tree[c].size;
+			k++;
+		}
+		path[parent_depth++] = k;
+		idx = c;
+	}
+	const char *parent = parent_depth == 1 ? e->name
+	                     : gte_name(w, e, path, parent_depth - 1, 0, NULL);
+	/* the line after "ROOT NAME = " */
+	struct pl_strbuf *rest = &w->tmp2;
+	rest->len = 0;
+	if (p->rtree)
+		put_tree(rest, p->rtree, 0);
+	else
+		pl_hlo_put_type_(rest, p->rt[0]);
+	pl_sb_printf(rest, " get-tuple-element(%s), index=%u", parent, path[parent_depth - 1]);
+	put_kept_attrs(w, rest, p->ret, "index");
+	if (rest->failed)
+		set_err(w, PL_ENOMEM);
+	/* the same line made already under the name the root had, for a use
+	 * of it before the root (ROOT need not be last): that one is the root */
+	if (!(want && name_used(w, want, wl) && mark_root(w, p->lines_at, want, wl, rest))) {
+		const char *name = take_name(w, want ? want : "get-tuple-element");
+		l->len = 0;
+		pl_sb_printf(l, "ROOT %s = ", name);
+		pl_sb_put(l, rest->data, rest->len);
+		emit_line(w, l);
+	}
+}
+
+/* The root line when no entity is the root: a tuple or a
+ * get-tuple-element made at the end. */
+static void print_made_root(struct hw *w)
+{
+	struct fn_scratch *p = &w->fn;
+	const char *want;
+	size_t wl;
+	if (pl_attrs_get_string(pl_inst_attrs_const(p->ret), "hlo_name", &want, &wl) != PL_OK)
+		want = NULL;
+	if (p->rtree && p->rtree[0].tuple)
+		make_tuple(w, p->rv, (uint32_t)p->nret, p->rtree, 0, want, true,
+		           pl_inst_attrs_const(p->ret));
+	else if (p->nret == 1)
+		print_gte_root(w, want, wl);
+	else
+		inst_error(w, p->ret, "the returned values have no HLO form");
+}
+
+static void print_function(struct hw *w, pl_func *f, bool entry)
+{
+	struct fn_scratch *p = &w->fn;
+	w->f = f;
+	w->serial = 0;
+	size_t nargs = pl_func_num_args(f);
+	w->arg_ent = malloc((nargs ? nargs : 1) * sizeof *w->arg_ent);
+	if (!w->arg_ent) {
+		set_err(w, PL_ENOMEM);
+		goto done;
+	}
+	p->fa = pl_func_attrs(f);
+	p->pa = pl_attrs_get(p->fa, "hlo_param_attrs");
+	param_ents(w);
+	if (w->status != PL_OK)
+		goto done;
+	inst_ents(w);
+	inst_shapes(w);
+	if (w->status != PL_OK)
+		goto done;
+	plan_root(w);
+	if (w->status != PL_OK)
+		goto done;
 	/* the heading */
 	if (entry)
 		pl_sb_puts(&w->out, "ENTRY ");
 	pl_sb_puts(&w->out, pl_func_name(f));
 	pl_sb_puts(&w->out, " {\n");
-	size_t lines_at = w->out.len;
-	/* parameters: in their recorded places, else first */
-	int64_t *pat = calloc(nparams ? nparams : 1, sizeof *pat);
-	size_t *porder = malloc((nparams ? nparams : 1) * sizeof *porder);
-	if (!pat || !porder) {
-		free(pat);
-		free(porder);
-		free(rv);
-		free(rt);
-		free(rtree);
-		pl_sb_free(&txt);
-		pl_sb_free(&rtxt);
-		set_err(w, PL_ENOMEM);
-		return;
-	}
-	const pl_attr *pa_at = pl_attrs_get(fa, "hlo_param_at");
-	w->param_attrs = grouped ? pa : NULL;
-	for (size_t k = 0; k < nparams; k++) {
-		porder[k] = k;
-		if (pa_at && pl_attr_get_kind(pa_at) == PL_ATTR_LIST &&
-		    pl_attr_list_size(pa_at) == nparams)
-			pat[k] = pl_attr_get_int(pl_attr_list_at(pa_at, k));
-		else
-			pat[k] = (int64_t)k;
-	}
-	for (size_t k = 1; k < nparams; k++) /* by place; few parameters */
-		for (size_t j = k; j > 0 && pat[porder[j - 1]] > pat[porder[j]]; j--) {
-			size_t x = porder[j];
-			porder[j] = porder[j - 1];
-			porder[j - 1] = x;
-		}
-	plan_tuples(w, nparams);
-	if (ret && !root_ent && rtree && rtree[0].tuple) {
-		uint32_t nt = 0;
-		size_t ngroups = 0;
-		const struct wnode *t = plan_inst(w, ret, &nt, &ngroups);
-		label_root(rtree, t, nt);
-	}
-	make_planned(w, "");
-	size_t next_param = 0, line_no = 0;
-	for (size_t k = nparams; k < w->nents && w->status == PL_OK; k++) {
-		while (next_param < nparams && pat[porder[next_param]] <= (int64_t)line_no) {
-			print_param(w, porder[next_param++], root_ent, grouped ? pa : NULL);
-			line_no++;
-		}
-		print_inst(w, w->ents[k].inst, &w->ents[k], &w->ents[k] == root_ent);
-		make_planned(w, w->ents[k].name);
-		line_no++;
-	}
-	while (next_param < nparams)
-		print_param(w, porder[next_param++], root_ent, grouped ? pa : NULL);
-	free(pat);
-	free(porder);
-	if (ret && !root_ent && w->status == PL_OK) {
-		const char *want;
-		size_t wl;
-		if (pl_attrs_get_string(pl_inst_attrs_const(ret), "hlo_name", &want, &wl) != PL_OK)
-			want = NULL;
-		if (rtree && rtree[0].tuple) {
-			make_tuple(w, rv, (uint32_t)nret, rtree, 0, want, true, pl_inst_attrs_const(ret));
-		} else if (nret == 1) {
-			/* one array inside a tuple: a get-tuple-element as the root */
-			uint32_t leaf;
-			struct ent *e = ent_of(w, rv[0], &leaf);
-			struct pl_strbuf *l = &w->line;
-			if (!e || !e->tree) {
-				inst_error(w, ret, "the returned value has no HLO name");
-			} else {
-				/* find the path of leaf */
-				uint32_t idx = 0, first = 0, parent_depth = 0;
-				uint32_t path[PL_MAX_NESTING + 1];
-				while (e->tree[idx].tuple && parent_depth < PL_MAX_NESTING) {
-					uint32_t c = idx + 1, k = 0;
-					while (first + e->tree[c].nleaves <= leaf) {
-						first += e->tree[c].nleaves;
-						c += e->tree[c].size;
-						k++;
-					}
-					path[parent_depth++] = k;
-					idx = c;
-				}
-				const char *parent = parent_depth == 1 ? e->name
-				                     : gte_name(w, e, path, parent_depth - 1, 0, NULL);
-				/* the line after "ROOT NAME = " */
-				struct pl_strbuf *rest = &w->tmp2;
-				rest->len = 0;
-				if (rtree)
-					put_tree(rest, rtree, 0);
-				else
-					pl_hlo_put_type_(rest, rt[0]);
-				pl_sb_printf(rest, " get-tuple-element(%s), index=%u", parent,
-				             path[parent_depth - 1]);
-				put_kept_attrs(w, rest, ret, "index");
-				if (rest->failed)
-					set_err(w, PL_ENOMEM);
-				/* the same line made already under the name the root
-				 * had, for a use of it before the root (ROOT need not
-				 * be last): that one is the root */
-				if (!(want && name_used(w, want, wl) &&
-				      mark_root(w, lines_at, want, wl, rest))) {
-					const char *name = take_name(w, want ? want : "get-tuple-element");
-					l->len = 0;
-					pl_sb_printf(l, "ROOT %s = ", name);
-					pl_sb_put(l, rest->data, rest->len);
-					emit_line(w, l);
-				}
-			}
-		} else {
-			inst_error(w, ret, "the returned values have no HLO form");
-		}
-	}
+	p->lines_at = w->out.len;
+	order_params(w);
+	if (w->status != PL_OK)
+		goto done;
+	print_body(w);
+	if (p->ret && !p->root_ent && w->status == PL_OK)
+		print_made_root(w);
 	pl_sb_puts(&w->out, "}");
 	const char *thr;
 	size_t tl;
-	if (pl_attrs_get_string(fa, "hlo_execution_thread", &thr, &tl) == PL_OK) {
+	if (pl_attrs_get_string(p->fa, "hlo_execution_thread", &thr, &tl) == PL_OK) {
 		pl_sb_puts(&w->out, ", execution_thread=");
 		pl_sb_put(&w->out, thr, tl);
 	}
 	pl_sb_puts(&w->out, "\n\n");
-	free(rv);
-	free(rt);
-	free(rtree);
-	pl_sb_free(&txt);
-		pl_sb_free(&rtxt);
+done:
+	end_function(w);
 }
 
 static int flush_out(struct hw *w)
@@ -2142,22 +2305,10 @@ static int flush_out(struct hw *w)
 	return PL_OK;
 }
 
-int pl_print_hlo_module(pl_module *m, pl_diags *diags, pl_write_fn write, void *userdata)
+/* The entry: the function marked hlo_entry, else the last one; NULL in
+ * an empty module. */
+static pl_func *entry_func(pl_module *m)
 {
-	if (!m || !write)
-		return PL_EINVAL;
-	int rc = pl_module_name_values(m);
-	if (rc != PL_OK)
-		return rc;
-	struct hw w;
-	memset(&w, 0, sizeof w);
-	w.m = m;
-	w.diags = diags;
-	w.write = write;
-	w.ud = userdata;
-	w.gte_index.map = true;
-	w.plan_index.map = true;
-	w.imap.map = true;
 	size_t nf = pl_module_num_funcs(m);
 	pl_func *entry = NULL;
 	for (size_t k = 0; k < nf; k++) {
@@ -2168,78 +2319,111 @@ int pl_print_hlo_module(pl_module *m, pl_diags *diags, pl_write_fn write, void *
 	}
 	if (!entry && nf)
 		entry = pl_module_func_at(m, nf - 1);
+	return entry;
+}
+
+/* The module's heading and the reducer computations the body needs,
+ * into w->out. */
+static void put_heading(struct hw *w, pl_func *entry)
+{
+	const char *h;
+	size_t hl;
+	if (pl_attrs_get_string(pl_func_attrs(entry), "hlo_module", &h, &hl) == PL_OK) {
+		pl_sb_put(&w->out, h, hl);
+	} else {
+		pl_sb_puts(&w->out, "HloModule ");
+		pl_sb_puts(&w->out, pl_func_name(entry));
+	}
+	pl_sb_putc(&w->out, '\n');
+	if (pl_attrs_get_string(pl_func_attrs(entry), "hlo_stack_frames", &h, &hl) == PL_OK) {
+		pl_sb_put(&w->out, h, hl);
+		pl_sb_putc(&w->out, '\n');
+	}
+	pl_sb_putc(&w->out, '\n');
+	for (size_t k = 0; k < w->nreducers; k++) {
+		char *kind = w->reducers[k];
+		char *dot = strchr(kind, '.');
+		char *dt = dot + 1;
+		char *dot2 = strchr(dt, '.');
+		pl_sb_printf(&w->out,
+		             "%s {\n  p0 = %.*s[] parameter(0)\n  p1 = %.*s[] parameter(1)\n"
+		             "  ROOT r = %.*s[] %.*s(p0, p1)\n}\n\n",
+		             kind, (int)(dot2 - dt), dt, (int)(dot2 - dt), dt, (int)(dot2 - dt), dt,
+		             (int)strlen(reducer_op(kind)), reducer_op(kind));
+	}
+}
+
+/* Everything the writer owns. */
+static void free_writer(struct hw *w)
+{
+	pl_sb_free(&w->body);
+	pl_sb_free(&w->out);
+	pl_sb_free(&w->line);
+	pl_sb_free(&w->tmp);
+	pl_sb_free(&w->tmp2);
+	pl_sb_free(&w->ops);
+	free(w->vals);
+	for (size_t k = 0; k < w->nreducers; k++)
+		free(w->reducers[k]);
+	free(w->reducers);
+	for (size_t k = 0; k < w->nwarned; k++)
+		free(w->warned[k]);
+	free(w->warned);
+	free(w->ents);
+	free(w->names);
+	pl_ht_free(&w->name_set);
+	free(w->gte_keys);
+	pl_ht_free(&w->gte_index);
+	free(w->ptrees);
+	free(w->planned);
+	pl_ht_free(&w->plan_index);
+	pl_ht_free(&w->imap);
+}
+
+int pl_print_hlo_module(pl_module *m, pl_diags *diags, pl_write_fn write, void *userdata)
+{
+	if (!m || !write)
+		return PL_EINVAL;
+	int rc = pl_module_name_values(m);
+	if (rc != PL_OK)
+		return rc;
+	pl_func *entry = entry_func(m);
 	if (!entry) {
 		pl_diags_add(diags, PL_SEV_ERROR, pl_module_source_name(m), 0, 0,
 		             "an empty module cannot be written as XLA HLO");
 		return PL_EINVAL;
 	}
+	struct hw w;
+	memset(&w, 0, sizeof w);
+	w.m = m;
+	w.diags = diags;
+	w.write = write;
+	w.ud = userdata;
+	w.gte_index.map = true;
+	w.plan_index.map = true;
+	w.imap.map = true;
 	/* the body first, to learn which reducers it needs; the computations
 	 * in the module's order, the entry in its place, so that reading the
 	 * text back gives the same order (XLA prints the entry last, and so
 	 * does every module read from it) */
-	struct pl_strbuf body = {0};
+	size_t nf = pl_module_num_funcs(m);
 	for (size_t k = 0; k < nf && w.status == PL_OK; k++) {
 		pl_func *f = pl_module_func_at(m, k);
 		print_function(&w, f, f == entry);
 		free_function_state(&w);
 	}
-	body = w.out;
+	w.body = w.out;
 	memset(&w.out, 0, sizeof w.out);
 	rc = w.status;
 	if (rc == PL_OK) {
-		const char *h;
-		size_t hl;
-		if (pl_attrs_get_string(pl_func_attrs(entry), "hlo_module", &h, &hl) == PL_OK) {
-			pl_sb_put(&w.out, h, hl);
-		} else {
-			pl_sb_puts(&w.out, "HloModule ");
-			pl_sb_puts(&w.out, pl_func_name(entry));
-		}
-		pl_sb_putc(&w.out, '\n');
-		if (pl_attrs_get_string(pl_func_attrs(entry), "hlo_stack_frames", &h, &hl) == PL_OK) {
-			pl_sb_put(&w.out, h, hl);
-			pl_sb_putc(&w.out, '\n');
-		}
-		pl_sb_putc(&w.out, '\n');
-		for (size_t k = 0; k < w.nreducers; k++) {
-			char *kind = w.reducers[k];
-			char *dot = strchr(kind, '.');
-			char *dt = dot + 1;
-			char *dot2 = strchr(dt, '.');
-			pl_sb_printf(&w.out,
-			             "%s {\n  p0 = %.*s[] parameter(0)\n  p1 = %.*s[] parameter(1)\n"
-			             "  ROOT r = %.*s[] %.*s(p0, p1)\n}\n\n",
-			             kind, (int)(dot2 - dt), dt, (int)(dot2 - dt), dt, (int)(dot2 - dt), dt,
-			             (int)strlen(reducer_op(kind)), reducer_op(kind));
-		}
+		put_heading(&w, entry);
 		rc = flush_out(&w);
-		if (rc == PL_OK && body.len && write(userdata, body.data, body.len) != 0)
+		if (rc == PL_OK && w.body.len && write(userdata, w.body.data, w.body.len) != 0)
 			rc = PL_EIO;
-		if (body.failed)
+		if (w.body.failed)
 			rc = PL_ENOMEM;
 	}
-	pl_sb_free(&body);
-	pl_sb_free(&w.out);
-	pl_sb_free(&w.line);
-	pl_sb_free(&w.tmp);
-	pl_sb_free(&w.tmp2);
-	pl_sb_free(&w.ops);
-	free(w.vals);
-	for (size_t k = 0; k < w.nreducers; k++)
-		free(w.reducers[k]);
-	free(w.reducers);
-	for (size_t k = 0; k < w.nwarned; k++)
-		free(w.warned[k]);
-	free(w.warned);
-	free(w.ents);
-	free(w.names);
-	pl_ht_free(&w.name_set);
-	free(w.gte_keys);
-	pl_ht_free(&w.gte_index);
-	free(w.ptrees);
-	free(w.planned);
-	pl_ht_free(&w.plan_index);
-	pl_ht_free(&w.imap);
+	free_writer(&w);
 	return rc;
 }
 
