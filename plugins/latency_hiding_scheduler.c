@@ -489,11 +489,9 @@ static int make_edges(struct sched *s, pl_func *f)
 		return rc;
 	/* successor lists by counting sort on the source */
 	for (uint32_t k = 0; k < s->n; k++)
-		s->nodes[k].nsucc = s->nodes[k].npred = 0;
-	for (size_t e = 0; e < s->nedges; e++) {
+		s->nodes[k].nsucc = 0;
+	for (size_t e = 0; e < s->nedges; e++)
 		s->nodes[s->edges[e].from].nsucc++;
-		s->nodes[s->edges[e].to].npred++;
-	}
 	uint32_t at = 0;
 	for (uint32_t k = 0; k < s->n; k++) {
 		s->nodes[k].succ = at;
@@ -684,7 +682,8 @@ static int list_schedule(struct sched *s, uint64_t limit, uint64_t args_bytes)
 		s->groups[g].clock = s->groups[g].in_flight = 0;
 		s->groups[g].waiting.n = 0;
 	}
-	/* each run starts from the graph: a function is scheduled twice */
+	/* each run starts from the graph (predecessors counted, every use to
+	 * come): a function is scheduled once per way */
 	for (uint32_t k = 0; k < s->n; k++) {
 		struct node *nd = &s->nodes[k];
 		nd->npred = 0;
