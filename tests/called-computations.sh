@@ -13,9 +13,10 @@ P="$PASSLINE --plugin-dir $PLUGIN_DIR"
 cd "$T" || exit 99
 cp "$top_srcdir/tests/hlo/called.hlo" called.hlo
 
-# comp FILE NAME: the lines of computation NAME as written
+# comp FILE NAME: the lines of computation NAME as written (with its
+# signature and '%', as the module was read)
 comp() {
-	awk -v n="$2" '$1 == n && $2 == "{" { on = 1 } on { print } on && /^}/ { on = 0 }' "$1"
+	awk -v n="$2" '($1 == n || $1 == "%" n) && /{$/ { on = 1 } on { print } on && /^}/ { on = 0 }' "$1"
 }
 
 run $P --passes= called.hlo -o none.hlo

@@ -197,6 +197,11 @@ EXTRA_DIST += tests/hlo/bad/eof-attribute.err tests/hlo/bad/eof-attribute.hlo \
 TESTS += tests/called-computations.sh
 EXTRA_DIST += tests/called-computations.sh tests/hlo/called.hlo
 
+# HLO written back in the spelling it was read in.
+TESTS += tests/hlo-roundtrip.sh
+EXTRA_DIST += tests/hlo-roundtrip.sh tests/hlo/form/long.hlo tests/hlo/form/xla.hlo \
+	tests/hlo/form/bare.hlo
+
 # Real XLA HLO, read from HLO_DIR (default: shared/hlo beside the source
 # tree, never copied into it): `make check-real-hlo HLO_DIR=...`.
 HLO_DIR = $(abs_top_srcdir)/../shared/hlo
@@ -206,7 +211,7 @@ EXTRA_DIST += tests/hlo-real.sh
 TESTS += tests/hlo-fusion.sh
 EXTRA_DIST += tests/hlo-fusion.sh
 check-real-hlo: all
-	@$(MAKE) $(AM_MAKEFLAGS) check TESTS='tests/hlo-real.sh tests/xla_combine.sh tests/hlo-fusion.sh tests/compare.sh' \
+	@$(MAKE) $(AM_MAKEFLAGS) check TESTS='tests/hlo-real.sh tests/hlo-roundtrip.sh tests/xla_combine.sh tests/hlo-fusion.sh tests/compare.sh' \
 		HLO_DIR='$(HLO_DIR)'
 .PHONY: check-real-hlo
 

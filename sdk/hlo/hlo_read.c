@@ -646,6 +646,7 @@ static uint32_t parse_shape_at(struct hr *r, unsigned depth)
 				fail(r, q2, "unterminated layout");
 			check_minor_to_major(r, in, e, rank);
 			n->has_layout = true;
+			r->layouts = true;
 			n->layout = q2 + 1;
 			n->layout_len = (uint32_t)(e - (q2 + 1));
 			r->p = e + 1;
@@ -812,8 +813,10 @@ static void parse_operand(struct hr *r, unsigned depth)
 {
 	const char *at = skip_from(r, r->p);
 	size_t nn0 = r->nodes.n, nd0 = r->dims.n;
-	if (at_shape(r))
+	if (at_shape(r)) {
 		parse_shape(r); /* a typed operand: the type is the definition's */
+		r->typed_operands = true;
+	}
 	const char *s;
 	uint32_t len;
 	bool pct;
@@ -895,7 +898,10 @@ static uint32_t parse_inst(struct hr *r, bool nested, unsigned depth)
 			r->p += 4;
 			pi.root = true;
 		}
-		need_name(r, &pi.name, &pi.nlen, "an instruction name");
+		bool pct;
+		if (!read_name(r, &pi.name, &pi.nlen, &pct))
+			expected(r, "an instruction name");
+		r->sigils = r->sigils || pct;
 		expect(r, '=', "'=' after an instruction name");
 	}
 	if (at_shape(r)) {
@@ -1829,7 +1835,7 @@ static bool labeled_tuple(struct hr *r, const struct popnd *o)
 static bool kept_alias(struct hr *r, const struct popnd *o)
 {
 	struct pinst *a = &r->insts.v[o->ref];
-	return !o->npath && a->kind == KIND_ALIAS && r->nodes.v[a->shape].nleaves &&
+	return !o->npath && a->kind == KIND_ALIAS &&
 	       !labeled_tuple(r, o) && (!generated_name(a) || alias_has_attrs(r, a)) &&
 	       value_node(r, a) != VNODE_WHOLE;
 }
@@ -2426,6 +2432,23 @@ static void map_comp(struct hr *r, const char *name, uint32_t nlen, const char *
 		    (l2 && pl_attrs_set(pl_func_attrs(f), "hlo_param_attrs", l2) != PL_OK))
 			nomem(r);
 	}
+	/* the names of the parameters that are empty tuples: no argument
+	 * carries them */
+	bool unnamed = false;
+	for (size_t k = 0; k < np && !unnamed; k++)
+		unnamed = !r->nodes.v[ps[k]->shape].nleaves;
+	if (unnamed) {
+		const pl_attr **nv = scratch(r, SCRATCH_PARAM_NAMES, np, sizeof *nv);
+		bool bad = false;
+		for (size_t k = 0; k < np; k++) {
+			bool empty = !r->nodes.v[ps[k]->shape].nleaves;
+			nv[k] = pl_attr_string(r->m, empty ? ps[k]->name : "", empty ? ps[k]->nlen : 0);
+			bad = bad || !nv[k];
+		}
+		const pl_attr *l = bad ? NULL : pl_attr_list(r->m, nv, np);
+		if (!l || pl_attrs_set(pl_func_attrs(f), "hlo_param_names", l) != PL_OK)
+			nomem(r);
+	}
 	/* where the parameters stand among the instructions, when not first
 	 * and in number order */
 	int64_t *pos = scratch(r, SCRATCH_PARAM_AT, np, sizeof *pos);
@@ -2575,7 +2598,9 @@ static void parse_comp(struct hr *r)
 			fail(r, name, "a computation may not be named '%s' (the word opens a table of "
 			              "stack frames after the module's header)", frames_words[k]);
 	if (peek(r) == '(') {
-		/* the signature repeats the parameters: read and dropped */
+		/* the signature repeats the parameters: read and dropped (the
+		 * writer makes it again from the parameters) */
+		r->signatures = true;
 		r->p++;
 		if (peek(r) != ')') {
 			for (;;) {
@@ -2736,6 +2761,16 @@ static void parse_module(struct hr *r)
 	}
 	if (r->frames)
 		set_str(r, d, "hlo_stack_frames", r->frames, r->frames_len);
+	const struct {
+		bool on;
+		const char *key;
+	} form[] = {{r->sigils, "hlo_sigils"},
+	            {r->signatures, "hlo_signatures"},
+	            {r->typed_operands, "hlo_typed_operands"},
+	            {!r->layouts, "hlo_no_layouts"}};
+	for (size_t k = 0; k < sizeof form / sizeof *form; k++)
+		if (form[k].on && pl_attrs_set(d, form[k].key, pl_attr_bool(r->m, true)) != PL_OK)
+			nomem(r);
 }
 
 static void hr_free(struct hr *r)

@@ -91,6 +91,7 @@ enum scratch_use {
 	SCRATCH_PARAM_SHAPES, /* map_comp: their shape texts */
 	SCRATCH_PARAM_ATTRS,  /* map_comp: their attribute texts */
 	SCRATCH_PARAM_AT,     /* map_comp: where each stands */
+	SCRATCH_PARAM_NAMES,  /* map_comp: the names no argument carries */
 	SCRATCH_ALIAS,        /* keep_alias_names: names, then attributes */
 	SCRATCH_COUNT
 };
@@ -134,6 +135,10 @@ struct hr {
 	size_t frames_len;
 	pl_func *entry;
 	bool entry_marked;
+	/* how the text spells what the writer may print either way: names
+	 * with '%', computations with signatures, operands with their shapes,
+	 * any array with a layout */
+	bool sigils, signatures, typed_operands, layouts;
 	/* the numbers of the "hlo_<name>" keys, by the HLO attribute name */
 	struct keymemo {
 		const char *name;

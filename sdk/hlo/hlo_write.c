@@ -8,9 +8,12 @@
  * under its name right after the line it followed), start/done pairs,
  * and reducer computations a new collective needs. A recorded shape is used only while it still fits
  * the IR's types; otherwise the shape is printed from the types. The text
- * is XLA's short form: names without '%', no signatures, untyped operands.
+ * is XLA's short form (names without '%', no signatures, untyped operands),
+ * each computation then rewritten into the longer form the module was read
+ * in (hlo_form.c).
  */
 #include "hlo/hlo.h"
+#include "hlo/hlo_form.h"
 #include <passline/hash_table.h>
 #include <passline/grow.h>
 
@@ -111,6 +114,7 @@ struct hw {
 	size_t nplanned, plcap;
 	struct pl_ht plan_index;
 	struct fn_scratch fn;
+	struct pl_hlo_form form; /* the spelling the module was read in */
 };
 
 /* A tuple line to make after the line named anchor. */
@@ -2004,9 +2008,15 @@ static void param_ents(struct hw *w)
 		}
 	}
 	p->nparams = w->nents;
+	/* a parameter without arguments (an empty tuple) by its kept name */
+	const pl_attr *kept = pl_attrs_get(p->fa, "hlo_param_names");
+	if (kept && (pl_attr_get_kind(kept) != PL_ATTR_LIST || pl_attr_list_size(kept) != p->nparams))
+		kept = NULL;
 	for (size_t k = 0; k < p->nparams; k++) {
 		struct ent *e = &w->ents[k];
-		e->name = take_name(w, e->nleaves ? pl_value_name(pl_func_arg(w->f, e->leaf0)) : "param");
+		const char *nm = kept ? pl_attr_get_string(pl_attr_list_at(kept, k), NULL) : NULL;
+		e->name = take_name(w, e->nleaves ? pl_value_name(pl_func_arg(w->f, e->leaf0))
+		                       : nm && *nm ? nm : "param");
 	}
 }
 
@@ -2272,6 +2282,7 @@ static void print_function(struct hw *w, pl_func *f, bool entry)
 	if (w->status != PL_OK)
 		goto done;
 	/* the heading */
+	size_t head_at = w->out.len;
 	if (entry)
 		pl_sb_puts(&w->out, "ENTRY ");
 	pl_sb_puts(&w->out, pl_func_name(f));
@@ -2283,6 +2294,8 @@ static void print_function(struct hw *w, pl_func *f, bool entry)
 	print_body(w);
 	if (p->ret && !p->root_ent && w->status == PL_OK)
 		print_made_root(w);
+	if (w->status == PL_OK)
+		set_err(w, pl_hlo_put_form_(&w->out, head_at, &w->form));
 	pl_sb_puts(&w->out, "}");
 	const char *thr;
 	size_t tl;
@@ -2345,11 +2358,14 @@ static void put_heading(struct hw *w, pl_func *entry)
 		char *dot = strchr(kind, '.');
 		char *dt = dot + 1;
 		char *dot2 = strchr(dt, '.');
+		size_t at = w->out.len;
 		pl_sb_printf(&w->out,
 		             "%s {\n  p0 = %.*s[] parameter(0)\n  p1 = %.*s[] parameter(1)\n"
-		             "  ROOT r = %.*s[] %.*s(p0, p1)\n}\n\n",
+		             "  ROOT r = %.*s[] %.*s(p0, p1)\n",
 		             kind, (int)(dot2 - dt), dt, (int)(dot2 - dt), dt, (int)(dot2 - dt), dt,
 		             (int)strlen(reducer_op(kind)), reducer_op(kind));
+		set_err(w, pl_hlo_put_form_(&w->out, at, &w->form));
+		pl_sb_puts(&w->out, "}\n\n");
 	}
 }
 
@@ -2402,6 +2418,7 @@ int pl_print_hlo_module(pl_module *m, pl_diags *diags, pl_write_fn write, void *
 	w.gte_index.map = true;
 	w.plan_index.map = true;
 	w.imap.map = true;
+	w.form = pl_hlo_form_of_(pl_func_attrs(entry));
 	/* the body first, to learn which reducers it needs; the computations
 	 * in the module's order, the entry in its place, so that reading the
 	 * text back gives the same order (XLA prints the entry last, and so
@@ -2417,7 +2434,7 @@ int pl_print_hlo_module(pl_module *m, pl_diags *diags, pl_write_fn write, void *
 	rc = w.status;
 	if (rc == PL_OK) {
 		put_heading(&w, entry);
-		rc = flush_out(&w);
+		rc = w.status != PL_OK ? w.status : flush_out(&w);
 		if (rc == PL_OK && w.body.len && write(userdata, w.body.data, w.body.len) != 0)
 			rc = PL_EIO;
 		if (w.body.failed)

@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: MIT */
+/* sdk/hlo/hlo_form.h — the spellings of HLO text the writer keeps.
+ *
+ * XLA prints the same module in a short form (names without '%', no
+ * signatures, operands by name) and in longer ones: names with '%', each
+ * computation's heading with its signature "(p: shape, ...) -> shape",
+ * each operand after its shape. The reader records which of the three a
+ * module uses (hlo_sigils, hlo_signatures, hlo_typed_operands on the entry
+ * function), and whether it writes no layouts at all (hlo_no_layouts, as
+ * tests often do); the writer prints the short form with layouts and,
+ * where the module asks, rewrites each computation it printed.
+ */
+#ifndef PL_HLO_FORM_H
+#define PL_HLO_FORM_H
+
+#include "hlo/hlo.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct pl_hlo_form {
+	bool sigils;         /* names written "%name" */
+	bool signatures;     /* "NAME (p: shape, ...) -> shape {" */
+	bool typed_operands; /* "add(f32[] %x, f32[] %y)" */
+	bool no_layouts;     /* "f32[8]": no shape with a layout */
+};
+
+/* The form recorded on the attributes d of a module's entry function. */
+PL_INTERNAL struct pl_hlo_form pl_hlo_form_of_(const pl_attrs *d);
+
+/* Whether f asks for anything but the short form. */
+static inline bool pl_hlo_form_long_(const struct pl_hlo_form *f)
+{
+	return f->sigils || f->signatures || f->typed_operands || f->no_layouts;
+}
+
+/* Rewrites the computation the writer printed into sb from byte `at` on
+ * (its heading "[ENTRY ]NAME {" and its lines "  [ROOT ]NAME = SHAPE
+ * OPCODE(OPERANDS)ATTRIBUTES", each ending in a newline, nothing after)
+ * into form f. A signature lists the parameters by number, each shape and
+ * the root's without layouts, as XLA prints them. PL_OK, or PL_ENOMEM
+ * (sb is then of no use: the writer writes nothing). */
+PL_INTERNAL int pl_hlo_put_form_(struct pl_strbuf *sb, size_t at, const struct pl_hlo_form *f);
+
+#endif
