@@ -12,7 +12,7 @@ RT="$top_builddir/bench/pl-roundtrip"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/genmodel.XXXXXX") || exit 99
 trap 'rm -rf "$tmp"' EXIT
 
-echo "1..39"
+echo "1..41"
 n=0
 ok() { n=$((n + 1)); echo "ok $n - $1"; }
 not_ok() { n=$((n + 1)); echo "not ok $n - $1"; }
@@ -126,6 +126,12 @@ check "--line-base: the first source line is the base + 1" \
 	grep -q 'source_line = 1000000001[,}]' "$tmp/third.pir"
 check "--huge-signature 300: 300 more arguments" \
 	test "$(head -1 "$tmp/third.pir" | grep -o '%sig_arg[0-9]*:' | sort -u | wc -l)" -eq 300
+# more distinct op names than 16 bits number: the op's number has 24 bits
+"$GEN" --single-function --unique-opnames --layers 700 --seed 4 -o "$tmp/ops.pir"
+check "--unique-opnames --layers 700: more than 65,536 distinct op names" \
+	test "$(grep -o 'acme\.[a-z_]*_[0-9]* ' "$tmp/ops.pir" | sort -u | wc -l)" -gt 65536
+check "a module of more than 65,536 op names reads and prints back" \
+	sh -c '"$1" "$2" "$3" >/dev/null && cmp "$2" "$3"' sh "$RT" "$tmp/ops.pir" "$tmp/ops.out"
 check "--unique-attr-kinds alone exits 2" \
 	sh -c '"$1" --unique-attr-kinds >/dev/null 2>&1; test $? -eq 2' sh "$GEN"
 check "bad usage exits 2" sh -c '"$1" --layers 0 >/dev/null 2>&1; test $? -eq 2' sh "$GEN"

@@ -229,7 +229,7 @@ static void unlink_inst(pl_inst *inst)
 	else
 		f->last = prev;
 	inst->prev = inst->next = 0;
-	inst->flags &= (uint16_t)~PL_INST_LINKED;
+	inst->flags &= ~PL_INST_LINKED & 0xffu;
 	f->ninsts--;
 	f->m->ninsts--;
 }
@@ -504,7 +504,7 @@ int pl_inst_erase(pl_inst *inst)
 
 /* split: may cut the block from a larger recycled one. The reader, which
  * erases nothing, only looks for one of its size, as before. */
-static pl_inst *inst_alloc(pl_func *f, uint16_t op, size_t nops, size_t nres, bool split)
+static pl_inst *inst_alloc(pl_func *f, uint32_t op, size_t nops, size_t nres, bool split)
 {
 	if (nops > UINT32_MAX / 2 || nres > UINT32_MAX / 2)
 		return NULL;
@@ -531,7 +531,7 @@ static pl_inst *inst_alloc(pl_func *f, uint16_t op, size_t nops, size_t nres, bo
 	return inst;
 }
 
-pl_inst *pl_inst_alloc_(pl_func *f, uint16_t op, size_t nops, size_t nres)
+pl_inst *pl_inst_alloc_(pl_func *f, uint32_t op, size_t nops, size_t nres)
 {
 	return inst_alloc(f, op, nops, nres, false);
 }
@@ -566,7 +566,7 @@ int pl_inst_create(pl_inst **out, pl_func *f, const char *opname, pl_value *cons
 	 * literals in one 8-byte word took turns in one slot) */
 	pl_module *m = f->m;
 	size_t slot = pl_ht_hash_ptr(opname) >> 28; /* 16 slots */
-	uint16_t op = m->op_cache[slot].op;
+	uint32_t op = m->op_cache[slot].op;
 	if (m->op_cache[slot].given != opname || strcmp(m->ops.names[op], opname) != 0) {
 		if (!pl_is_opname_(opname, strlen(opname)))
 			return PL_EINVAL;
@@ -574,7 +574,7 @@ int pl_inst_create(pl_inst **out, pl_func *f, const char *opname, pl_value *cons
 		uint32_t number = name ? pl_op_number_(m, name) : 0;
 		if (!number)
 			return name && m->ops.n == m->ops.max ? PL_ELIMIT : PL_ENOMEM;
-		op = (uint16_t)number;
+		op = number;
 		m->op_cache[slot].given = opname;
 		m->op_cache[slot].op = op;
 	}

@@ -148,8 +148,8 @@ struct pl_inst {
 	 * known op's pl_op, or PL_OP__COUNT and up for the ops the library
 	 * does not know, so the name costs no pointer (pl_inst_op_ and
 	 * pl_inst_opname_ below) */
-	uint16_t op;
-	uint16_t flags;
+	uint32_t op : 24;
+	uint32_t flags : 8;
 	uint32_t pos;
 	uint32_t nops, nres;
 	uint32_t func; /* pl_inst_func_ */
@@ -307,7 +307,7 @@ struct pl_module {
 	/* op names a pass created instructions of, by the caller's address */
 	struct {
 		const char *given;
-		uint16_t op; /* its number in ops */
+		uint32_t op; /* its number in ops */
 	} op_cache[16];
 	/* attribute keys numbered lately, by the address the caller passed:
 	 * passes pass the same literals over and over */
@@ -427,8 +427,9 @@ static inline const char *pl_key_name_(const pl_module *m, uint32_t id)
 {
 	return m->keys.names[id];
 }
-/* At most this many op names in a module, known ops included. */
-enum { PL_OPNAME_MAX = UINT16_MAX };
+/* At most this many op names in a module, known ops included: an op's
+ * number has 24 bits in an instruction's header. */
+enum { PL_OPNAME_MAX = (1 << 24) - 1 };
 /* The op number of the interned op name in m (at most PL_OPNAME_MAX). */
 static inline uint32_t pl_op_number_(pl_module *m, const char *interned)
 {
@@ -475,7 +476,7 @@ PL_INTERNAL int pl_masked_dynamic_instances_(const pl_inst *inst,
 PL_INTERNAL int pl_flops_(const pl_inst *inst, const struct pl_count_attrs *a, int64_t *out);
 /* A new instruction of the op numbered op in f's module (pl_op_number_),
  * not linked, its operands unset. */
-PL_INTERNAL pl_inst *pl_inst_alloc_(pl_func *f, uint16_t op, size_t nops, size_t nres);
+PL_INTERNAL pl_inst *pl_inst_alloc_(pl_func *f, uint32_t op, size_t nops, size_t nres);
 PL_INTERNAL void pl_use_set_(pl_use *u, pl_value *v);
 
 /* --- names.c --- */

@@ -656,9 +656,9 @@ static void parse_attrs(struct parser *p, pl_attrs *d)
 /* ---- instructions and functions ---- */
 
 /* OPNAME: its number in the module's op names */
-static uint16_t parse_opname(struct parser *p)
+static uint32_t parse_opname(struct parser *p)
 {
-	uint16_t op = (uint16_t)number_word(p, &p->ops, "an op name", pl_is_opname_,
+	uint32_t op = (uint32_t)number_word(p, &p->ops, "an op name", pl_is_opname_,
 	                                    &p->m->ops, "op names");
 	next(p);
 	return op;
@@ -680,7 +680,7 @@ static void parse_inst(struct parser *p, pl_func *f)
 	size_t nres = p->have_results ? p->results.n : 0;
 	p->have_results = false;
 	prefetch_slots(p, &p->results, nres);
-	uint16_t op = parse_opname(p);
+	uint32_t op = parse_opname(p);
 
 	p->operands.n = 0;
 	if (TOK.kind == PL_T_LOCAL) {

@@ -136,7 +136,7 @@ static void remap_attrs(struct remap *r, pl_attrs *d)
 
 static void remap_inst(struct remap *r, pl_inst *i, uint32_t lines)
 {
-	i->op = (uint16_t)r->op_ids[i->op];
+	i->op = r->op_ids[i->op];
 	remap_attrs(r, &i->attrs);
 	pl_value *res = pl_inst_res_(i);
 	for (uint32_t k = 0; k < i->nres; k++)
