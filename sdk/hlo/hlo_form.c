@@ -161,7 +161,8 @@ static bool put_signature(struct pl_strbuf *sb, const struct form_state *st)
 	for (size_t k = 0; k < st->n; k++) {
 		if (st->lines[k].parsed && st->lines[k].param >= 0)
 			params[np++] = &st->lines[k];
-		if (st->lines[k].parsed && st->lines[k].root)
+		/* the ROOT line, else the last (XLA's rule when none is marked) */
+		if (st->lines[k].parsed && (st->lines[k].root || !root || !root->root))
 			root = &st->lines[k];
 	}
 	qsort(params, np, sizeof *params, cmp_param);
