@@ -7,7 +7,10 @@
 # up to white space, and the lines passes make take the same spelling.
 # Every real dump (HLO_DIR, by default the shared/hlo folder beside the
 # source tree, when present) keeps each line but its get-tuple-element and
-# tuple lines: the same lines, up to white space, in any order.
+# tuple lines: the same lines, up to white space, in any order; and the
+# names the writer makes (written back with no pass, and after the default
+# and the asynchronous pipelines) are new in the whole module: no name is
+# defined twice where the dump defines each once.
 . "$top_srcdir/tests/tap.sh"
 : "${PASSLINE:?}" "${PLUGIN_DIR:?}"
 P="$PASSLINE --plugin-dir $PLUGIN_DIR"
@@ -66,6 +69,11 @@ if [ -d "$D/dumps" ]; then
 		     l ~ /get-tuple-element|tuple/ { if (!(key(l) in out)) print l; next }
 		     out[key(l)] != l { print l }' "$2" "$1"
 	}
+	# twice FILE: the names defined more than once in FILE.
+	twice() {
+		sed -n 's/^[ \t]*\(ROOT \)\{0,1\}%\{0,1\}\([A-Za-z_][A-Za-z0-9_.-]*\) = .*/\2/p' "$1" |
+			sort | uniq -d
+	}
 	for f in "$D"/dumps/*.hlo; do
 		run $P --passes= "$f" -o d.hlo
 		s=$status
@@ -73,6 +81,21 @@ if [ -d "$D/dumps" ]; then
 		[ "$s" -eq 0 ] && [ ! -s missing ]
 		ok $? "dumps/${f##*/}: every line but get-tuple-element and tuple ones comes back"
 		[ -s missing ] && head -n 3 missing | sed 's/^/# missing: /'
+		twice "$f" >dup.in
+		[ -s dup.in ] && continue
+		for pipe in none default async; do
+			if [ $pipe = none ]; then
+				cp d.hlo p.hlo
+			else
+				run $P -p "$top_srcdir/conf/$pipe.ini" "$f" -o p.hlo
+				expect_status 0 "dumps/${f##*/}: conf/$pipe.ini runs"
+				[ "$status" -eq 0 ] || continue
+			fi
+			twice p.hlo >dup
+			[ ! -s dup ]
+			ok $? "dumps/${f##*/} ($pipe): no name is defined twice in the module"
+			[ -s dup ] && head -n 3 dup | sed 's/^/# twice: /'
+		done
 	done
 else
 	skip "no real HLO at $D (set HLO_DIR)"

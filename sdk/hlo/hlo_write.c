@@ -84,16 +84,19 @@ struct hw {
 	uint32_t *arg_ent; /* argument -> entity */
 	/* instruction -> entity index, a map by address */
 	struct pl_ht imap;
-	/* names in use in the function (owned), and a set of them */
+	/* names made (owned, kept to the end), the set of those in use in
+	 * the function, and the set of every name the module keeps or the
+	 * writer made, so that a made name is new in the whole module */
 	char **names;
 	size_t nnames, ncap;
 	struct pl_ht name_set;
+	struct pl_ht module_names;
 	/* get-tuple-element and tuple lines already made: their keys
 	 * ("entity#path", owned) and a map from key to the line's name */
 	char **gte_keys;
 	size_t ngtes, gcap;
 	struct pl_ht gte_index;
-	unsigned serial;
+	unsigned serial; /* the last "get-tuple-element.N" or "tuple.N" made */
 	/* the kept attributes of the alias operand being rebuilt by name */
 	const char *want_attrs;
 	size_t want_attrs_len;
@@ -376,26 +379,79 @@ static uint32_t text_hash(const char *s, size_t len)
 	return (uint32_t)pl_hash_bytes_(s, len);
 }
 
-static bool name_used(struct hw *w, const char *s, size_t len)
+static bool name_in(struct pl_ht *set, const char *s, size_t len)
 {
 	struct text_ref r = {s, len};
-	return pl_ht_get(&w->name_set, text_hash(s, len), same_text, &r, NULL) != NULL;
+	return pl_ht_get(set, text_hash(s, len), same_text, &r, NULL) != NULL;
 }
 
-/* Adds name (owned by w->names) to the set; false when out of memory. */
-static bool name_add(struct hw *w, const char *name, size_t len)
+static bool name_used(struct hw *w, const char *s, size_t len)
 {
-	if (!pl_ht_reserve(&w->name_set))
+	return name_in(&w->name_set, s, len);
+}
+
+/* Adds name (NUL-terminated, outliving the set) to set; false when out
+ * of memory. */
+static bool name_add(struct pl_ht *set, const char *name, size_t len)
+{
+	if (!pl_ht_reserve(set))
 		return false;
 	struct text_ref r = {name, len};
 	uint32_t h = text_hash(name, len);
-	pl_ht_put(&w->name_set, pl_ht_find(&w->name_set, h, same_text, &r, NULL), h, name);
+	size_t j = pl_ht_find(set, h, same_text, &r, NULL);
+	if (!pl_ht_used(set, j))
+		pl_ht_put(set, j, h, name);
 	return true;
 }
 
+static void seed_list(struct hw *w, const pl_attr *list)
+{
+	if (!list || pl_attr_get_kind(list) != PL_ATTR_LIST)
+		return;
+	for (size_t k = 0; k < pl_attr_list_size(list); k++) {
+		size_t len;
+		const char *n = pl_attr_get_string(pl_attr_list_at(list, k), &len);
+		if (n && len && !name_add(&w->module_names, n, len))
+			set_err(w, PL_ENOMEM);
+	}
+}
+
+/* Every name the module's lines keep: the values' and those the reader
+ * kept of lines that have no value of their own. A name the writer makes
+ * is none of them, in any computation. */
+static void seed_module_names(struct hw *w)
+{
+	size_t nf = pl_module_num_funcs(w->m);
+	for (size_t k = 0; k < nf && w->status == PL_OK; k++) {
+		pl_func *f = pl_module_func_at(w->m, k);
+		for (size_t a = 0; a < pl_func_num_args(f); a++) {
+			const char *n = pl_value_name(pl_func_arg(f, a));
+			if (n && !name_add(&w->module_names, n, strlen(n)))
+				set_err(w, PL_ENOMEM);
+		}
+		seed_list(w, pl_attrs_get(pl_func_attrs(f), "hlo_param_names"));
+		for (pl_inst *i = pl_func_first_inst(f); i; i = pl_inst_next(i)) {
+			const pl_attrs *at = pl_inst_attrs_const(i);
+			for (size_t r = 0; r < pl_inst_num_results(i); r++) {
+				const char *n = pl_value_name(pl_inst_result(i, r));
+				if (n && !name_add(&w->module_names, n, strlen(n)))
+					set_err(w, PL_ENOMEM);
+			}
+			const char *n;
+			size_t len;
+			if (pl_attrs_get_string(at, "hlo_name", &n, &len) == PL_OK && len &&
+			    !name_add(&w->module_names, n, len))
+				set_err(w, PL_ENOMEM);
+			seed_list(w, pl_attrs_get(at, "hlo_operand_names"));
+		}
+	}
+}
+
 /* A name of the function's own: base (up to '$'), made a valid HLO name
- * and unique with ".N". */
-static const char *take_name(struct hw *w, const char *base)
+ * and unique with ".N". A name the module keeps is taken as it is where
+ * the function has not used it yet; a made one (made, or base with ".N")
+ * is also new in the module. */
+static const char *take_name(struct hw *w, const char *base, bool made)
 {
 	struct pl_strbuf *sb = &w->tmp;
 	sb->len = 0;
@@ -416,7 +472,10 @@ static const char *take_name(struct hw *w, const char *base)
 		i = run;
 	}
 	size_t stem = sb->len;
-	for (unsigned k = 1; !sb->failed && name_used(w, sb->data, sb->len); k++) {
+	for (unsigned k = 1;
+	     !sb->failed && (name_used(w, sb->data, sb->len) ||
+	                     ((made || k > 1) && name_in(&w->module_names, sb->data, sb->len)));
+	     k++) {
 		sb->len = stem;
 		pl_sb_printf(sb, ".%u", k);
 	}
@@ -425,7 +484,8 @@ static const char *take_name(struct hw *w, const char *base)
 		return "x";
 	}
 	char *copy = malloc(sb->len + 1);
-	if (!copy || !PL_GROW(w->names, w->ncap, w->nnames + 1) || !pl_ht_reserve(&w->name_set)) {
+	if (!copy || !PL_GROW(w->names, w->ncap, w->nnames + 1) || !pl_ht_reserve(&w->name_set) ||
+	    !pl_ht_reserve(&w->module_names)) {
 		free(copy);
 		set_err(w, PL_ENOMEM);
 		return "x";
@@ -433,8 +493,22 @@ static const char *take_name(struct hw *w, const char *base)
 	memcpy(copy, sb->data, sb->len);
 	copy[sb->len] = 0;
 	w->names[w->nnames++] = copy;
-	name_add(w, copy, sb->len); /* cannot fail: room was reserved */
+	/* cannot fail: room was reserved */
+	name_add(&w->name_set, copy, sb->len);
+	name_add(&w->module_names, copy, sb->len);
 	return copy;
+}
+
+/* A made name "stem.N", N the module's next number that gives a new name
+ * (XLA numbers the lines it makes so, across the module). */
+static const char *take_serial(struct hw *w, const char *stem)
+{
+	char base[64];
+	size_t len;
+	do {
+		len = (size_t)snprintf(base, sizeof base, "%s.%u", stem, ++w->serial);
+	} while (name_used(w, base, len) || name_in(&w->module_names, base, len));
+	return take_name(w, base, true);
 }
 
 /* ---- lines already made, by key ---- */
@@ -577,9 +651,7 @@ static const char *gte_name(struct hw *w, struct ent *e, const uint32_t *path, s
 	}
 	const char *parent = depth == 1 ? e->name : gte_name(w, e, path, depth - 1, 0, NULL);
 	(void)node; /* the node is found again from the path below */
-	char base[64];
-	snprintf(base, sizeof base, "get-tuple-element.%u", ++w->serial);
-	const char *name = take_name(w, want ? want : base);
+	const char *name = want ? take_name(w, want, false) : take_serial(w, "get-tuple-element");
 	struct pl_strbuf l = {0};
 	pl_sb_puts(&l, name);
 	pl_sb_puts(&l, " = ");
@@ -662,9 +734,7 @@ static const char *make_tuple(struct hw *w, pl_value *const *v, uint32_t n, cons
 		c += s[c].size;
 	}
 	w->want_attrs = want_attrs;
-	char base[64];
-	snprintf(base, sizeof base, "tuple.%u", ++w->serial);
-	const char *name = take_name(w, want_name ? want_name : base);
+	const char *name = want_name ? take_name(w, want_name, false) : take_serial(w, "tuple");
 	struct pl_strbuf l = {0};
 	if (root)
 		pl_sb_puts(&l, "ROOT ");
@@ -1180,7 +1250,7 @@ static const char *lower_line(struct hw *w, const char *final, const char *stem,
                               pl_dtype dt, const int64_t *dims, size_t rank, const char *opcode,
                               const char *operands, const char *rest)
 {
-	const char *name = final ? final : take_name(w, stem);
+	const char *name = final ? final : take_name(w, stem, true);
 	struct pl_strbuf l = {0};
 	if (root)
 		pl_sb_puts(&l, "ROOT ");
@@ -1656,9 +1726,6 @@ static void free_function_state(struct hw *w)
 	for (size_t k = 0; k < w->nents; k++)
 		free(w->ents[k].tree);
 	w->nents = 0;
-	for (size_t k = 0; k < w->nnames; k++)
-		free(w->names[k]);
-	w->nnames = 0;
 	pl_ht_clear(&w->name_set);
 	for (size_t k = 0; k < w->ngtes; k++)
 		free(w->gte_keys[k]);
@@ -2015,8 +2082,10 @@ static void param_ents(struct hw *w)
 	for (size_t k = 0; k < p->nparams; k++) {
 		struct ent *e = &w->ents[k];
 		const char *nm = kept ? pl_attr_get_string(pl_attr_list_at(kept, k), NULL) : NULL;
-		e->name = take_name(w, e->nleaves ? pl_value_name(pl_func_arg(w->f, e->leaf0))
-		                       : nm && *nm ? nm : "param");
+		if (e->nleaves)
+			e->name = take_name(w, pl_value_name(pl_func_arg(w->f, e->leaf0)), false);
+		else
+			e->name = nm && *nm ? take_name(w, nm, false) : take_name(w, "param", true);
 	}
 }
 
@@ -2039,12 +2108,7 @@ static void inst_ents(struct hw *w)
 			nm = pl_value_name(pl_inst_result(i, 0));
 		else if (pl_attrs_get_string(pl_inst_attrs_const(i), "hlo_name", &nm, &nl) != PL_OK)
 			nm = NULL;
-		char gen[64];
-		if (!nm) {
-			snprintf(gen, sizeof gen, "%s", pl_inst_opname(i));
-			nm = gen;
-		}
-		e->name = take_name(w, nm);
+		e->name = nm ? take_name(w, nm, false) : take_name(w, pl_inst_opname(i), true);
 		imap_put(w, i, (uint32_t)(w->nents - 1));
 	}
 }
@@ -2232,7 +2296,8 @@ static void print_gte_root(struct hw *w, const char *want, size_t wl)
 	/* the same line made already under the name the root had, for a use
 	 * of it before the root (ROOT need not be last): that one is the root */
 	if (!(want && name_used(w, want, wl) && mark_root(w, p->lines_at, want, wl, rest))) {
-		const char *name = take_name(w, want ? want : "get-tuple-element");
+		const char *name = want ? take_name(w, want, false)
+		                        : take_name(w, "get-tuple-element", true);
 		l->len = 0;
 		pl_sb_printf(l, "ROOT %s = ", name);
 		pl_sb_put(l, rest->data, rest->len);
@@ -2262,7 +2327,6 @@ static void print_function(struct hw *w, pl_func *f, bool entry)
 {
 	struct fn_scratch *p = &w->fn;
 	w->f = f;
-	w->serial = 0;
 	size_t nargs = pl_func_num_args(f);
 	w->arg_ent = malloc((nargs ? nargs : 1) * sizeof *w->arg_ent);
 	if (!w->arg_ent) {
@@ -2386,8 +2450,11 @@ static void free_writer(struct hw *w)
 		free(w->warned[k]);
 	free(w->warned);
 	free(w->ents);
+	for (size_t k = 0; k < w->nnames; k++)
+		free(w->names[k]);
 	free(w->names);
 	pl_ht_free(&w->name_set);
+	pl_ht_free(&w->module_names);
 	free(w->gte_keys);
 	pl_ht_free(&w->gte_index);
 	free(w->ptrees);
@@ -2423,6 +2490,7 @@ int pl_print_hlo_module(pl_module *m, pl_diags *diags, pl_write_fn write, void *
 	 * in the module's order, the entry in its place, so that reading the
 	 * text back gives the same order (XLA prints the entry last, and so
 	 * does every module read from it) */
+	seed_module_names(&w);
 	size_t nf = pl_module_num_funcs(m);
 	for (size_t k = 0; k < nf && w.status == PL_OK; k++) {
 		pl_func *f = pl_module_func_at(m, k);
