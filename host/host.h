@@ -92,7 +92,10 @@ struct pipeline {
 	                            * NULL: every key at its default */
 	struct step *steps;
 	size_t nsteps;
+	/* -O hlo.async_form: 0 as the module has it, else HLO_ASYNC_* */
+	int hlo_async_form;
 };
+enum { HLO_ASYNC_WRAPPED = 1, HLO_ASYNC_START_DONE = 2 };
 
 /* The longest line of a pipeline file, leading blanks aside: what the
  * system inih reads in one piece (INI_MAX_LINE, less newline and NUL). */
@@ -108,9 +111,10 @@ bool pipeline_read_text(const char *path, const char *dir, const char *buf, size
 bool pipeline_default(struct pipeline *pl);
 /* A pipeline of the named passes, "A,B,C"; "" gives none. */
 bool pipeline_from_list(const char *list, struct pipeline *pl);
-/* Applies PASS.KEY=VALUE to every step of PASS, or cost_model.KEY=VALUE
- * to the cost model; origin names the flag in errors. Returns an exit
- * status (EXIT_OK, EXIT_USAGE, EXIT_INPUT). */
+/* Applies PASS.KEY=VALUE to every step of PASS, cost_model.KEY=VALUE
+ * to the cost model, or hlo.async_form=VALUE to the HLO written; origin
+ * names the flag in errors. Returns an exit status (EXIT_OK, EXIT_USAGE,
+ * EXIT_INPUT). */
 int pipeline_override(struct pipeline *pl, const char *assignment, const char *origin);
 /* The effective pipeline as a pipeline file that reads back to the same
  * pipeline; false (after an error) when a line would be too long. */

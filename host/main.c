@@ -69,7 +69,9 @@ static void help(void)
 		"                          (Timeline's picture) stacked on one time axis\n"
 		"  -O PASS.KEY=VALUE       set an option of every step of PASS (repeatable;\n"
 		"                          KEY may be 'enabled'); -O cost_model.KEY=VALUE\n"
-		"                          sets a key of the cost model\n"
+		"                          sets a key of the cost model; -O hlo.async_form=\n"
+		"                          wrapped|start_done: how HLO output writes the\n"
+		"                          collectives passes make asynchronous\n"
 		"      --plugin-dir DIR    search DIR for plugins (repeatable, before\n"
 		"                          PASSLINE_PLUGIN_PATH and the installed folder)\n"
 		"      --allow-insecure-plugins\n"
@@ -454,6 +456,30 @@ static int read_input(const struct cli *c, pl_diags *diags, pl_module **m)
 	return rc;
 }
 
+/* -O hlo.async_form: records on the entry function (the one marked
+ * hlo_entry, else the last) how HLO output writes the collectives passes
+ * made asynchronous. false (after an error) when out of memory. */
+static bool set_async_form(const struct pipeline *pl, pl_module *m)
+{
+	size_t nf = pl_module_num_funcs(m);
+	if (!pl->hlo_async_form || !nf)
+		return true;
+	pl_func *entry = pl_module_func_at(m, nf - 1);
+	for (size_t k = 0; k < nf; k++) {
+		bool b;
+		if (pl_attrs_get_bool(pl_func_attrs(pl_module_func_at(m, k)), "hlo_entry", &b) ==
+		        PL_OK &&
+		    b)
+			entry = pl_module_func_at(m, k);
+	}
+	if (pl_attrs_set_bool(pl_func_attrs(entry), "hlo_async_wrapped",
+	                      pl->hlo_async_form == HLO_ASYNC_WRAPPED) != PL_OK) {
+		host_error("out of memory");
+		return false;
+	}
+	return true;
+}
+
 /* Writes the module, the JSON stats and the files passes handed over; all
  * or none. With job, the result's verification decides. */
 static int write_outputs(const struct cli *c, pl_module *m, struct pipeline *pl,
@@ -635,6 +661,8 @@ static int run(struct cli *c)
 	} else {
 		struct run_options ro = {c->verify_each, c->print_after_all};
 		status = runner_run(&pl, m, &ro);
+		if (status == EXIT_OK && !set_async_form(&pl, m))
+			status = EXIT_INPUT;
 		struct verify_job job;
 		bool check = !c->verify_each;
 		if (status == EXIT_OK && check && !verify_start(&job, m, &t))

@@ -484,6 +484,23 @@ int pipeline_override(struct pipeline *pl, const char *assignment, const char *o
 	const char *value = eq + 1;
 	int status = EXIT_OK;
 	size_t matched = 0;
+	if (strcmp(pass, "hlo") == 0) {
+		if (strcmp(key, "async_form") != 0) {
+			host_error("%s: unknown key '%s' of hlo (the one key is async_form)", origin, key);
+			status = EXIT_INPUT;
+		} else if (strcmp(value, "wrapped") == 0) {
+			pl->hlo_async_form = HLO_ASYNC_WRAPPED;
+		} else if (strcmp(value, "start_done") == 0) {
+			pl->hlo_async_form = HLO_ASYNC_START_DONE;
+		} else {
+			host_error("%s: hlo.async_form: expected wrapped or start_done, not '%s'", origin,
+			           value);
+			status = EXIT_INPUT;
+		}
+		free(pass);
+		free(key);
+		return status;
+	}
 	if (strcmp(pass, "cost_model") == 0) {
 		char *why = cost_model_assign(pl, key, value);
 		if (why) {

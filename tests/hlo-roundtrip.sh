@@ -54,6 +54,56 @@ for m in long bare; do
 	expect_same_file $m.split.hlo $m.again.hlo "$m.hlo after SplitAsyncCCOp reads back to the same text"
 done
 
+# XLA:GPU's wrapped form of async collectives: "async-start(...),
+# calls=%c" over a computation of the collective, and async-done. A module
+# written so comes back so; the collectives passes make asynchronous take
+# its form (new computations and names), and -O hlo.async_form picks one.
+W="$F/wrapped.hlo"
+run $P --passes= "$W" -o w0.hlo
+expect_status 0 "wrapped.hlo reads and writes"
+diff -b -B "$W" w0.hlo >/dev/null
+ok $? "wrapped.hlo is written back as it was, up to white space"
+run $P --passes= "$W" -o w0.pir
+grep -q 'hlo_async_wrapped = true' w0.pir
+ok $? "wrapped.hlo records hlo_async_wrapped"
+grep -q 'hlo_async_wrapped' long.pir
+[ $? -ne 0 ]
+ok $? "long.hlo, which has none, records no hlo_async_wrapped"
+run $P --passes=SplitAsyncCCOp "$W" -o w1.hlo
+expect_status 0 "SplitAsyncCCOp runs on wrapped.hlo"
+grep -q '^  %all-reduce.6_s = ((f32\[8\]{0}), f32\[8\]{0}) async-start(%multiply.5), calls=%all-reduce.6_s.wrapped$' w1.hlo
+ok $? "the all-reduce made asynchronous is an async-start over a computation, as the module's all-gather"
+grep -q '^%all-reduce.6_s.wrapped (param_0.1: f32\[8\]) -> f32\[8\] {$' w1.hlo &&
+	grep -q '^  %param_0.1 = f32\[8\]{0} parameter(0)$' w1.hlo &&
+	grep -q '^  ROOT %all-reduce = f32\[8\]{0} all-reduce(%param_0.1), channel_id=2, replica_groups=\[1,4\]<=\[4\], use_global_device_ids=true, to_apply=%region_0.3$' w1.hlo
+ok $? "its computation holds the all-reduce and its attributes, under names new in the module"
+grep -q '^  %all-reduce.6 = f32\[8\]{0} async-done(%all-reduce.6_s)$' w1.hlo && ! grep -q 'all-reduce-start' w1.hlo
+ok $? "its done is an async-done"
+run $P --passes= w1.hlo -o w2.hlo
+expect_same_file w1.hlo w2.hlo "wrapped.hlo after SplitAsyncCCOp reads back to the same text"
+run $P --passes=SplitAsyncCCOp -O hlo.async_form=start_done "$W" -o w3.hlo
+grep -q '^  %all-reduce.6_s = f32\[8\]{0} all-reduce-start(%multiply.5), ' w3.hlo &&
+	grep -q '^  %all-gather-start = ((f32\[4,8\]{1,0}), f32\[16,8\]{1,0}) async-start(%Arg_0.1), calls=%wrapped_all_gather$' w3.hlo
+ok $? "-O hlo.async_form=start_done: the new one all-reduce-start, the one read wrapped stays so"
+run $P --passes=SplitAsyncCCOp -O hlo.async_form=wrapped "$F/xla.hlo" -o x1.hlo
+grep -q '^  %all-gather.4_s = ((f32\[4,8\]{1,0}), f32\[16,8\]{1,0}) async-start(%Arg_0.1), calls=%all-gather.4_s.wrapped$' x1.hlo &&
+	grep -q 'async-start(%multiply.5), calls=%all-reduce.6_s.wrapped$' x1.hlo && ! grep -q 'all-gather-start\|all-reduce-start\|all-gather-done\|all-reduce-done' x1.hlo
+ok $? "-O hlo.async_form=wrapped on xla.hlo: both new ones wrapped"
+run $P --passes=SplitAsyncCCOp "$F/xla.hlo" -o x2.hlo
+grep -q 'all-gather-start(' x2.hlo && grep -q 'all-reduce-start(' x2.hlo
+ok $? "by default, in a module with no async collective, the new ones are all-gather-start and all-reduce-start"
+run $P --passes=ScheduleEstimate --stats-json x1.json x1.hlo -o /dev/null
+run $P --passes=ScheduleEstimate --stats-json x2.json x2.hlo -o /dev/null
+sed 's/"input": "[^"]*"//' x1.json >x1.s
+sed 's/"input": "[^"]*"//' x2.json >x2.s
+grep -q '"comm_ns": [1-9]' x1.s && cmp -s x1.s x2.s
+ok $? "the two forms read back to the same schedule (ScheduleEstimate's stats)"
+run $P --passes= -O hlo.async_form=both "$W" -o bad.hlo
+expect_status 1 "-O hlo.async_form=both is refused"
+expect_err "hlo.async_form: expected wrapped or start_done, not 'both'" "naming the two forms"
+[ ! -e bad.hlo ]
+ok $? "and nothing is written"
+
 D=${HLO_DIR:-$top_srcdir/../shared/hlo}
 if [ -d "$D/dumps" ]; then
 	# same IN OUT: each instruction line of IN that is no get-tuple-element

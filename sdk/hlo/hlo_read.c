@@ -2173,10 +2173,13 @@ static void map_op(struct hr *r, pl_func *f, struct pinst *pi)
 			if (base != PL_OP_ALL_GATHER && base != PL_OP_ALL_REDUCE &&
 			    base != PL_OP_REDUCE_SCATTER)
 				base = PL_OP_OTHER;
+			r->async_wrapped = r->async_wrapped || base != PL_OP_OTHER;
 		} else if (find_attr(r, pi, "calls")) {
 			/* not XLA's: kept as it is written, since a collective
 			 * start that calls a computation is written async-start */
 			base = PL_OP_OTHER;
+		} else {
+			r->async_native = true;
 		}
 		const struct snode *s = &r->nodes.v[pi->shape];
 		bool split = base != PL_OP_ALL_REDUCE || wrapped;
@@ -2767,7 +2770,9 @@ static void parse_module(struct hr *r)
 	} form[] = {{r->sigils, "hlo_sigils"},
 	            {r->signatures, "hlo_signatures"},
 	            {r->typed_operands, "hlo_typed_operands"},
-	            {!r->layouts, "hlo_no_layouts"}};
+	            {!r->layouts, "hlo_no_layouts"},
+	            /* new async collectives as the module's are, unless mixed */
+	            {r->async_wrapped && !r->async_native, "hlo_async_wrapped"}};
 	for (size_t k = 0; k < sizeof form / sizeof *form; k++)
 		if (form[k].on && pl_attrs_set(d, form[k].key, pl_attr_bool(r->m, true)) != PL_OK)
 			nomem(r);

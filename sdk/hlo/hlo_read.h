@@ -139,6 +139,9 @@ struct hr {
 	 * with '%', computations with signatures, operands with their shapes,
 	 * any array with a layout */
 	bool sigils, signatures, typed_operands, layouts;
+	/* async collectives written over a computation (async-start), and
+	 * written native (all-gather-start, ...) */
+	bool async_wrapped, async_native;
 	/* the numbers of the "hlo_<name>" keys, by the HLO attribute name */
 	struct keymemo {
 		const char *name;

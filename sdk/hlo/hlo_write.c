@@ -118,6 +118,9 @@ struct hw {
 	struct pl_ht plan_index;
 	struct fn_scratch fn;
 	struct pl_hlo_form form; /* the spelling the module was read in */
+	/* the computations wrapping the function's new async collectives,
+	 * written before the function */
+	struct pl_strbuf wrapped;
 };
 
 /* A tuple line to make after the line named anchor. */
@@ -1101,6 +1104,8 @@ static const char *op_text(struct hw *w, pl_inst *i, bool *generic_async)
 			*generic_async = true;
 			return "async-start";
 		}
+		if (w->form.async_wrapped)
+			return "async-start";
 		return pl_inst_op(i) == PL_OP_ALL_GATHER_START ? "all-gather-start"
 		       : pl_inst_op(i) == PL_OP_ALL_REDUCE_START ? "all-reduce-start"
 		                                                 : "reduce-scatter-start";
@@ -1108,7 +1113,8 @@ static const char *op_text(struct hw *w, pl_inst *i, bool *generic_async)
 	case PL_OP_ALL_REDUCE_DONE:
 	case PL_OP_REDUCE_SCATTER_DONE: {
 		pl_inst *st = pl_inst_num_operands(i) ? pl_value_def(pl_inst_operand(i, 0)) : NULL;
-		if (st && pl_attrs_get(pl_inst_attrs_const(st), "hlo_calls"))
+		if (st && (pl_attrs_get(pl_inst_attrs_const(st), "hlo_calls") ||
+		           ((pl_inst_traits(st) & PL_TRAIT_COLLECTIVE_START) && w->form.async_wrapped)))
 			return "async-done";
 		return pl_inst_op(i) == PL_OP_ALL_GATHER_DONE ? "all-gather-done"
 		       : pl_inst_op(i) == PL_OP_ALL_REDUCE_DONE ? "all-reduce-done"
@@ -1605,6 +1611,76 @@ static void put_collective_tail(struct hw *w, struct pl_strbuf *l, pl_inst *i, p
 	put_collective_attrs(w, l, i, base);
 }
 
+/* A new async collective as XLA:GPU writes it: ", calls=NAME" after
+ * async-start(...) into l, and the computation NAME of the collective
+ * itself into w->wrapped. */
+static void put_wrapped(struct hw *w, struct pl_strbuf *l, pl_inst *i, const struct ent *e)
+{
+	struct pl_strbuf *c = &w->wrapped;
+	struct pl_strbuf nb = {0}, *name = &nb;
+	pl_sb_printf(name, "%s.wrapped", e->name);
+	size_t stem = name->len;
+	pl_sb_putc(name, 0);
+	for (unsigned k = 1; !name->failed && pl_module_find_func(w->m, name->data); k++) {
+		name->len = stem;
+		pl_sb_printf(name, ".%u", k);
+		pl_sb_putc(name, 0);
+	}
+	if (name->failed) {
+		set_err(w, PL_ENOMEM);
+		pl_sb_free(name);
+		return;
+	}
+	size_t at = c->len;
+	pl_sb_printf(c, "%s {\n", name->data);
+	/* its lines' names are new in the module too */
+	size_t nops = pl_inst_num_operands(i), nres = pl_inst_num_results(i);
+	const char **pn = calloc(nops ? nops : 1, sizeof *pn);
+	if (!pn) {
+		set_err(w, PL_ENOMEM);
+		pl_sb_free(name);
+		return;
+	}
+	pl_op base = base_of(pl_inst_op(i));
+	const char *opc = base == PL_OP_ALL_GATHER   ? "all-gather"
+	                  : base == PL_OP_ALL_REDUCE ? "all-reduce"
+	                                             : "reduce-scatter";
+	for (size_t k = 0; k < nops; k++) {
+		char pb[32];
+		snprintf(pb, sizeof pb, "param_%zu", k);
+		pn[k] = take_name(w, pb, true);
+		pl_sb_printf(c, "  %s = ", pn[k]);
+		pl_hlo_put_type_(c, pl_value_type(pl_inst_operand(i, k)));
+		pl_sb_printf(c, " parameter(%zu)\n", k);
+	}
+	pl_sb_printf(c, "  ROOT %s = ", take_name(w, opc, true));
+	if (nres == 1) {
+		pl_hlo_put_type_(c, pl_value_type(pl_inst_result(i, 0)));
+	} else {
+		pl_sb_putc(c, '(');
+		for (size_t k = 0; k < nres; k++) {
+			if (k)
+				pl_sb_puts(c, ", ");
+			pl_hlo_put_type_(c, pl_value_type(pl_inst_result(i, k)));
+		}
+		pl_sb_putc(c, ')');
+	}
+	pl_sb_printf(c, " %s(", opc);
+	for (size_t k = 0; k < nops; k++)
+		pl_sb_printf(c, "%s%s", k ? ", " : "", pn[k]);
+	pl_sb_putc(c, ')');
+	free(pn);
+	put_collective_tail(w, c, i, base);
+	pl_sb_putc(c, '\n');
+	if (!c->failed)
+		set_err(w, pl_hlo_put_form_(c, at, &w->form));
+	pl_sb_puts(c, "}\n\n");
+	pl_sb_printf(l, ", calls=%s%s", w->form.sigils ? "%" : "", name->data);
+	if (c->failed || l->failed)
+		set_err(w, PL_ENOMEM);
+	pl_sb_free(name);
+}
+
 static void print_inst(struct hw *w, pl_inst *i, struct ent *e, bool root)
 {
 	if (pl_inst_op(i) == PL_OP_PACK || pl_inst_op(i) == PL_OP_UNPACK) {
@@ -1645,6 +1721,8 @@ static void print_inst(struct hw *w, pl_inst *i, struct ent *e, bool root)
 	if (traits & (PL_TRAIT_COLLECTIVE | PL_TRAIT_COLLECTIVE_START)) {
 		if (generic)
 			put_kept_attrs(w, l, i, NULL);
+		else if ((traits & PL_TRAIT_COLLECTIVE_START) && w->form.async_wrapped)
+			put_wrapped(w, l, i, e);
 		else
 			put_collective_tail(w, l, i, base_of(op));
 	} else {
@@ -1779,14 +1857,15 @@ static bool start_shape_fits(pl_inst *i, const struct wnode *tr, size_t nn,
  * (operand(s), result(s)), reduce-scatter-start ((operands), result(s)),
  * else the results. */
 static void put_start_shape(struct pl_strbuf *part, pl_inst *i, const pl_type *const *t,
-                            bool split)
+                            bool split, bool wrapped)
 {
 	size_t nres = pl_inst_num_results(i), nops = pl_inst_num_operands(i);
 	if (!split) {
 		pl_hlo_put_types_(part, t, nres);
 		return;
 	}
-	bool rs = pl_inst_op(i) == PL_OP_REDUCE_SCATTER_START;
+	/* XLA's operands are a tuple but in all-gather-start of one */
+	bool rs = pl_inst_op(i) == PL_OP_REDUCE_SCATTER_START || wrapped;
 	pl_sb_putc(part, '(');
 	if (rs || nops != 1)
 		pl_sb_putc(part, '(');
@@ -1805,13 +1884,13 @@ static void put_start_shape(struct pl_strbuf *part, pl_inst *i, const pl_type *c
 /* An async-start's tree synthesized from its types: its texts are
  * offsets into txt. */
 static bool synth_start_tree(struct hw *w, pl_inst *i, struct ent *e, const pl_type *const *t,
-                             bool split, struct pl_strbuf *txt)
+                             bool split, bool wrapped, struct pl_strbuf *txt)
 {
 	struct pl_strbuf part = {0};
 	struct wnode *tr = NULL;
 	size_t nn = 0, cap = 0;
 	bool ok = false;
-	put_start_shape(&part, i, t, split);
+	put_start_shape(&part, i, t, split, wrapped);
 	if (part.failed)
 		goto done;
 	/* parse it from a copy that lives in txt: offsets */
@@ -1845,7 +1924,9 @@ static bool start_tree(struct hw *w, pl_inst *i, struct ent *e, const pl_type *c
 {
 	bool generic;
 	op_text(w, i, &generic);
-	bool split = pl_inst_op(i) != PL_OP_ALL_REDUCE_START || generic;
+	/* a new start written over a computation of its collective */
+	bool wrapped = !generic && w->form.async_wrapped;
+	bool split = pl_inst_op(i) != PL_OP_ALL_REDUCE_START || generic || wrapped;
 	size_t len;
 	const char *s;
 	e->tree = NULL;
@@ -1854,7 +1935,8 @@ static bool start_tree(struct hw *w, pl_inst *i, struct ent *e, const pl_type *c
 		size_t nn = 0, cap = 0;
 		const char *p = s;
 		if (parse_wshape(&tr, &nn, &cap, &p, s + len, 0) &&
-		    start_shape_fits(i, tr, nn, t, split, generic)) {
+		    start_shape_fits(i, tr, nn, t, split, generic || wrapped) &&
+		    (!wrapped || (tr[0].tuple && nn > 1 && tr[1].tuple))) {
 			e->tree = tr;
 			e->ntree = (uint32_t)nn;
 		} else {
@@ -1867,7 +1949,7 @@ static bool start_tree(struct hw *w, pl_inst *i, struct ent *e, const pl_type *c
 		return false;
 	}
 	if (!e->tree) {
-		if (!synth_start_tree(w, i, e, t, split, txt))
+		if (!synth_start_tree(w, i, e, t, split, wrapped, txt))
 			return false;
 		*offsets = true;
 	}
@@ -2323,6 +2405,20 @@ static void print_made_root(struct hw *w)
 		inst_error(w, p->ret, "the returned values have no HLO form");
 }
 
+/* Puts the text of what before byte at of sb, and empties what. */
+static void insert_text(struct hw *w, struct pl_strbuf *sb, size_t at, struct pl_strbuf *what)
+{
+	size_t n = what->len, tail = sb->len - at;
+	pl_sb_put(sb, what->data, n); /* room */
+	if (sb->failed || what->failed) {
+		set_err(w, PL_ENOMEM);
+		return;
+	}
+	memmove(sb->data + at + n, sb->data + at, tail);
+	memcpy(sb->data + at, what->data, n);
+	what->len = 0;
+}
+
 static void print_function(struct hw *w, pl_func *f, bool entry)
 {
 	struct fn_scratch *p = &w->fn;
@@ -2360,6 +2456,8 @@ static void print_function(struct hw *w, pl_func *f, bool entry)
 		print_made_root(w);
 	if (w->status == PL_OK)
 		set_err(w, pl_hlo_put_form_(&w->out, head_at, &w->form));
+	if (w->wrapped.len && w->status == PL_OK)
+		insert_text(w, &w->out, head_at, &w->wrapped);
 	pl_sb_puts(&w->out, "}");
 	const char *thr;
 	size_t tl;
@@ -2442,6 +2540,7 @@ static void free_writer(struct hw *w)
 	pl_sb_free(&w->tmp);
 	pl_sb_free(&w->tmp2);
 	pl_sb_free(&w->ops);
+	pl_sb_free(&w->wrapped);
 	free(w->vals);
 	for (size_t k = 0; k < w->nreducers; k++)
 		free(w->reducers[k]);
