@@ -1531,7 +1531,7 @@ static void keep_shape(struct hr *r, pl_attrs *d, uint32_t node, const pl_type *
 	bool same = r->nodes.v[node].tuple == (n != 1) && r->sb.len == 2 * len &&
 	            memcmp(r->sb.data, r->sb.data + len, len) == 0;
 	if (!same)
-		set_str(r, d, "hlo_shape", r->sb.data, len);
+		set_str(r, d, HK(SHAPE), r->sb.data, len);
 }
 
 static pl_op collective_of(const char *s, size_t len)
@@ -1679,7 +1679,7 @@ static void name_results(struct hr *r, const struct pinst *pi, pl_inst *inst, bo
 		if (pl_value_set_name(pl_inst_result(inst, k), leaf_name(r, pi, tuple, (uint32_t)k)))
 			nomem(r);
 	if (n == 0)
-		set_str(r, pl_inst_attrs(inst), "hlo_name", pi->name, pi->nlen);
+		set_str(r, pl_inst_attrs(inst), HK(NAME), pi->name, pi->nlen);
 }
 
 /* The operands' leaves into r->vals.v; returns their count. hlo_operands
@@ -1881,8 +1881,8 @@ static void keep_alias_names(struct hr *r, const struct pinst *pi, pl_attrs *d)
 	const pl_attr *l = bad || !names ? NULL : pl_attr_list(r->m, v, pi->nops);
 	const pl_attr *la = bad || !attrs ? NULL : pl_attr_list(r->m, av, pi->nops);
 	if (bad || (names && !l) || (attrs && !la) ||
-	    (l && pl_attrs_set(d, "hlo_operand_names", l) != PL_OK) ||
-	    (la && pl_attrs_set(d, "hlo_operand_attrs", la) != PL_OK))
+	    (l && pl_attrs_set(d, HK(OPERAND_NAMES), l) != PL_OK) ||
+	    (la && pl_attrs_set(d, HK(OPERAND_ATTRS), la) != PL_OK))
 		nomem(r);
 }
 
@@ -1932,7 +1932,7 @@ static void keep_structure(struct hr *r, const struct pinst *pi, pl_attrs *d)
 	}
 	if (r->sb.failed)
 		nomem(r);
-	set_str(r, d, "hlo_operands", r->sb.data, r->sb.len);
+	set_str(r, d, HK(OPERANDS), r->sb.data, r->sb.len);
 }
 
 /* The IR op an instruction maps to: hlo.<opcode>, '-' spelled '_'. */
@@ -2029,7 +2029,7 @@ static void map_unused_tuple(struct hr *r, pl_func *f, struct pinst *pi)
 			nomem(r);
 		if (tuple_operand || r->sb.len != 2 * len ||
 		    memcmp(r->sb.data, r->sb.data + len, len) != 0)
-			set_str(r, d, "hlo_shape", r->sb.data, len);
+			set_str(r, d, HK(SHAPE), r->sb.data, len);
 	}
 	if (tuple_operand)
 		keep_structure(r, pi, d);
@@ -2255,7 +2255,7 @@ static void map_op(struct hr *r, pl_func *f, struct pinst *pi)
 		put_shape(r, &r->sb, pi->shape);
 		if (r->sb.failed)
 			nomem(r);
-		set_str(r, d, "hlo_shape", r->sb.data, r->sb.len);
+		set_str(r, d, HK(SHAPE), r->sb.data, r->sb.len);
 	} else if (done != PL_OP_OTHER || tuple || nres != 1 ||
 	           !default_array(&r->nodes.v[pi->shape])) {
 		keep_shape(r, d, pi->shape, r->types.v, nres);
@@ -2265,7 +2265,7 @@ static void map_op(struct hr *r, pl_func *f, struct pinst *pi)
 	if (done == PL_OP_OTHER)
 		keep_alias_names(r, pi, d);
 	if (pi->lit)
-		set_str(r, d, "hlo_constant", pi->lit, pi->litlen);
+		set_str(r, d, HK(CONSTANT), pi->lit, pi->litlen);
 	keep_attrs(r, pi, d);
 	pin_control(r, pi, inst);
 	pi->inst = inst;
@@ -2428,8 +2428,8 @@ static void map_comp(struct hr *r, const char *name, uint32_t nlen, const char *
 		const pl_attr *l1 = bad ? NULL : pl_attr_list(r->m, sv, np);
 		const pl_attr *l2 = bad || !have_attrs ? NULL : pl_attr_list(r->m, av, np);
 		if (bad || !l1 || (have_attrs && !l2) ||
-		    pl_attrs_set(pl_func_attrs(f), "hlo_param_shapes", l1) != PL_OK ||
-		    (l2 && pl_attrs_set(pl_func_attrs(f), "hlo_param_attrs", l2) != PL_OK))
+		    pl_attrs_set(pl_func_attrs(f), HK(PARAM_SHAPES), l1) != PL_OK ||
+		    (l2 && pl_attrs_set(pl_func_attrs(f), HK(PARAM_ATTRS), l2) != PL_OK))
 			nomem(r);
 	}
 	/* the names of the parameters that are empty tuples: no argument
@@ -2446,7 +2446,7 @@ static void map_comp(struct hr *r, const char *name, uint32_t nlen, const char *
 			bad = bad || !nv[k];
 		}
 		const pl_attr *l = bad ? NULL : pl_attr_list(r->m, nv, np);
-		if (!l || pl_attrs_set(pl_func_attrs(f), "hlo_param_names", l) != PL_OK)
+		if (!l || pl_attrs_set(pl_func_attrs(f), HK(PARAM_NAMES), l) != PL_OK)
 			nomem(r);
 	}
 	/* where the parameters stand among the instructions, when not first
@@ -2470,7 +2470,7 @@ static void map_comp(struct hr *r, const char *name, uint32_t nlen, const char *
 	}
 	if (moved) {
 		const pl_attr *l = pl_attr_int_list(r->m, pos, np);
-		if (!l || pl_attrs_set(pl_func_attrs(f), "hlo_param_at", l) != PL_OK)
+		if (!l || pl_attrs_set(pl_func_attrs(f), HK(PARAM_AT), l) != PL_OK)
 			nomem(r);
 	}
 	r->last_line = 0;
@@ -2521,12 +2521,12 @@ static void map_comp(struct hr *r, const char *name, uint32_t nlen, const char *
 	bool whole = owner != NULL;
 	if (!whole) {
 		pl_attrs *d = pl_inst_attrs(ret);
-		set_str(r, d, "hlo_name", root->name, root->nlen);
+		set_str(r, d, HK(NAME), root->name, root->nlen);
 		r->sb.len = 0;
 		put_shape(r, &r->sb, root->shape);
 		if (r->sb.failed)
 			nomem(r);
-		set_str(r, d, "hlo_shape", r->sb.data, r->sb.len);
+		set_str(r, d, HK(SHAPE), r->sb.data, r->sb.len);
 		/* a get-tuple-element's index is where its value is, which the
 		 * writer works out; an empty root is no value: the writer makes it
 		 * a tuple() */
@@ -2540,12 +2540,12 @@ static void map_comp(struct hr *r, const char *name, uint32_t nlen, const char *
 		if (named)
 			keep_structure(r, root, d);
 		if (root->nleaves)
-			set_str(r, d, "hlo_opcode", root->opc, root->olen);
+			set_str(r, d, HK(OPCODE), root->opc, root->olen);
 		else
-			set_str(r, d, "hlo_opcode", "tuple", 5);
+			set_str(r, d, HK(OPCODE), "tuple", 5);
 	}
 	if (thread)
-		set_str(r, pl_func_attrs(f), "hlo_execution_thread", thread, thread_len);
+		set_str(r, pl_func_attrs(f), HK(EXECUTION_THREAD), thread, thread_len);
 	/* what later computations need */
 	if (!pl_ht_reserve(&r->comp_index))
 		nomem(r);
@@ -2747,27 +2747,27 @@ static void parse_module(struct hr *r)
 		fail(r, r->p, "%s", no_comp_msg);
 	/* the header goes on the entry function, verbatim */
 	pl_attrs *d = pl_func_attrs(r->entry);
-	if (pl_attrs_set(d, "hlo_entry", pl_attr_bool(r->m, true)) != PL_OK)
+	if (pl_attrs_set(d, HK(ENTRY), pl_attr_bool(r->m, true)) != PL_OK)
 		nomem(r);
 	if (r->header) {
-		set_str(r, d, "hlo_module", r->header, r->header_len);
+		set_str(r, d, HK(MODULE), r->header, r->header_len);
 	} else {
 		r->sb.len = 0;
 		pl_sb_puts(&r->sb, "HloModule module_");
 		pl_sb_put(&r->sb, r->entry_name, r->entry_len);
 		if (r->sb.failed)
 			nomem(r);
-		set_str(r, d, "hlo_module", r->sb.data, r->sb.len);
+		set_str(r, d, HK(MODULE), r->sb.data, r->sb.len);
 	}
 	if (r->frames)
-		set_str(r, d, "hlo_stack_frames", r->frames, r->frames_len);
+		set_str(r, d, HK(STACK_FRAMES), r->frames, r->frames_len);
 	const struct {
 		bool on;
 		const char *key;
-	} form[] = {{r->sigils, "hlo_sigils"},
-	            {r->signatures, "hlo_signatures"},
-	            {r->typed_operands, "hlo_typed_operands"},
-	            {!r->layouts, "hlo_no_layouts"}};
+	} form[] = {{r->sigils, HK(SIGILS)},
+	            {r->signatures, HK(SIGNATURES)},
+	            {r->typed_operands, HK(TYPED_OPERANDS)},
+	            {!r->layouts, HK(NO_LAYOUTS)}};
 	for (size_t k = 0; k < sizeof form / sizeof *form; k++)
 		if (form[k].on && pl_attrs_set(d, form[k].key, pl_attr_bool(r->m, true)) != PL_OK)
 			nomem(r);
