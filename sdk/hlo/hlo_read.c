@@ -2324,12 +2324,10 @@ static int cmp_param(const void *a, const void *b)
 	return (x->param > y->param) - (x->param < y->param);
 }
 
-static void map_comp(struct hr *r, const char *name, uint32_t nlen, const char *at, bool entry,
-                     const char *thread, uint32_t thread_len)
+/* The root of the computation read: the one marked ROOT, else the last
+ * instruction (not counting the named anonymous ones). */
+static struct pinst *find_root(struct hr *r)
 {
-	if (r->insts.n == 0)
-		fail(r, at, "computation '%.*s' has no instructions", (int)nlen, name);
-	/* the root: marked, or the last instruction */
 	struct pinst *root = NULL;
 	for (size_t k = 0; k < r->insts.n; k++)
 		if (r->insts.v[k].root) {
@@ -2346,21 +2344,13 @@ static void map_comp(struct hr *r, const char *name, uint32_t nlen, const char *
 		if (!root)
 			root = &r->insts.v[r->insts.n - 1];
 	}
-	pl_ht_clear(&r->owners);
-	r->owners_upto = 0;
-	r->arg_owner.n = 0;
-	/* what is used: a tuple nothing uses is kept as an instruction */
-	root->used = true;
-	for (size_t k = 0; k < r->insts.n; k++)
-		for (uint32_t j = 0; j < r->insts.v[k].nops; j++)
-			r->insts.v[r->opnds.v[r->insts.v[k].op0 + j].ref].used = true;
-	const char *nz = cstr(r, name, nlen);
-	if (find_comp(r, nz, nlen))
-		fail(r, at, "computation '%.*s' is defined twice", (int)nlen, name);
-	pl_func *f = pl_func_new(r->m, nz);
-	if (!f)
-		fail(r, at, "computation name '%.*s' is not supported", (int)nlen, name);
-	/* parameters, in number order */
+	return root;
+}
+
+/* The parameters of the computation read, in number order (a scratch
+ * array of *np), each checked: numbered 0.. without gaps, with a shape. */
+static struct pinst **sorted_params(struct hr *r, size_t *np_out)
+{
 	size_t np = 0;
 	for (size_t k = 0; k < r->insts.n; k++)
 		np += r->insts.v[k].param >= 0;
@@ -2380,6 +2370,96 @@ static void map_comp(struct hr *r, const char *name, uint32_t nlen, const char *
 			fail(r, pat, "parameter %" PRId64 " %s", pn,
 			     pn < (int64_t)k ? "is declared twice" : "leaves a gap in the numbering");
 		}
+	*np_out = np;
+	return ps;
+}
+
+/* The parameters' shapes and attributes, when the types alone do not
+ * give them back. */
+static void keep_param_shapes(struct hr *r, pl_func *f, struct pinst **ps, size_t np,
+                              bool have_attrs)
+{
+	const pl_attr **sv = scratch(r, SCRATCH_PARAM_SHAPES, np, sizeof *sv);
+	const pl_attr **av = scratch(r, SCRATCH_PARAM_ATTRS, np, sizeof *av);
+	bool bad = false;
+	for (size_t k = 0; k < np; k++) {
+		r->sb.len = 0;
+		put_shape(r, &r->sb, ps[k]->shape);
+		sv[k] = r->sb.failed ? NULL : pl_attr_string(r->m, r->sb.data, r->sb.len);
+		r->sb.len = 0;
+		for (uint32_t a = ps[k]->at0; a < ps[k]->at0 + ps[k]->nat; a++) {
+			pl_sb_puts(&r->sb, ", ");
+			pl_sb_put(&r->sb, r->attrs.v[a].key, r->attrs.v[a].klen);
+			pl_sb_putc(&r->sb, '=');
+			pl_sb_put(&r->sb, r->attrs.v[a].val, r->attrs.v[a].vlen);
+		}
+		av[k] = r->sb.failed ? NULL : pl_attr_string(r->m, r->sb.data ? r->sb.data : "", r->sb.len);
+		bad = bad || !sv[k] || !av[k];
+	}
+	const pl_attr *l1 = bad ? NULL : pl_attr_list(r->m, sv, np);
+	const pl_attr *l2 = bad || !have_attrs ? NULL : pl_attr_list(r->m, av, np);
+	if (bad || !l1 || (have_attrs && !l2) ||
+	    pl_attrs_set(pl_func_attrs(f), HK(PARAM_SHAPES), l1) != PL_OK ||
+	    (l2 && pl_attrs_set(pl_func_attrs(f), HK(PARAM_ATTRS), l2) != PL_OK))
+		nomem(r);
+}
+
+/* The names of the parameters that are empty tuples: no argument carries
+ * them. */
+static void keep_param_names(struct hr *r, pl_func *f, struct pinst **ps, size_t np)
+{
+	bool unnamed = false;
+	for (size_t k = 0; k < np && !unnamed; k++)
+		unnamed = !r->nodes.v[ps[k]->shape].nleaves;
+	if (!unnamed)
+		return;
+	const pl_attr **nv = scratch(r, SCRATCH_PARAM_NAMES, np, sizeof *nv);
+	bool bad = false;
+	for (size_t k = 0; k < np; k++) {
+		bool empty = !r->nodes.v[ps[k]->shape].nleaves;
+		nv[k] = pl_attr_string(r->m, empty ? ps[k]->name : "", empty ? ps[k]->nlen : 0);
+		bad = bad || !nv[k];
+	}
+	const pl_attr *l = bad ? NULL : pl_attr_list(r->m, nv, np);
+	if (!l || pl_attrs_set(pl_func_attrs(f), HK(PARAM_NAMES), l) != PL_OK)
+		nomem(r);
+}
+
+/* Where the parameters stand among the instructions, when not first and
+ * in number order. */
+static void keep_param_places(struct hr *r, pl_func *f, size_t np)
+{
+	int64_t *pos = scratch(r, SCRATCH_PARAM_AT, np, sizeof *pos);
+	/* a place counts the instructions before it that the writer prints
+	 * as such: tuple (but one nothing uses) and get-tuple-element are not
+	 * among them */
+	bool moved = false;
+	for (size_t k = 0, seen = 0, j = 0; k < r->insts.n && j < np; k++) {
+		const struct pinst *c = &r->insts.v[k];
+		if (c->param >= 0) {
+			/* parameter N is the Nth in number order */
+			pos[c->param] = (int64_t)seen;
+			moved = moved || c->param != (int64_t)seen;
+			j++;
+		}
+		if (!(c->opcode == HLO_OP_TUPLE && c->used) &&
+		    c->opcode != HLO_OP_GET_TUPLE_ELEMENT)
+			seen++;
+	}
+	if (moved) {
+		const pl_attr *l = pl_attr_int_list(r->m, pos, np);
+		if (!l || pl_attrs_set(pl_func_attrs(f), HK(PARAM_AT), l) != PL_OK)
+			nomem(r);
+	}
+}
+
+/* The parameters become f's arguments, one per leaf, in number order;
+ * what the writer needs to print them back is kept on f. Returns their
+ * count. */
+static size_t map_params(struct hr *r, pl_func *f)
+{
+	size_t np;
+	struct pinst **ps = sorted_params(r, &np);
 	bool shapes_differ = false, have_attrs = false;
 	for (size_t k = 0; k < np; k++) {
 		struct pinst *pi = ps[k];
@@ -2406,83 +2486,77 @@ static void map_comp(struct hr *r, const char *name, uint32_t nlen, const char *
 			shapes_differ = true;
 		have_attrs = have_attrs || pi->nat;
 	}
-	/* what the writer needs to print the parameters back */
-	if (shapes_differ || have_attrs) {
-		const pl_attr **sv = scratch(r, SCRATCH_PARAM_SHAPES, np, sizeof *sv);
-		const pl_attr **av = scratch(r, SCRATCH_PARAM_ATTRS, np, sizeof *av);
-		bool bad = false;
-		for (size_t k = 0; k < np; k++) {
-			r->sb.len = 0;
-			put_shape(r, &r->sb, ps[k]->shape);
-			sv[k] = r->sb.failed ? NULL : pl_attr_string(r->m, r->sb.data, r->sb.len);
-			r->sb.len = 0;
-			for (uint32_t a = ps[k]->at0; a < ps[k]->at0 + ps[k]->nat; a++) {
-				pl_sb_puts(&r->sb, ", ");
-				pl_sb_put(&r->sb, r->attrs.v[a].key, r->attrs.v[a].klen);
-				pl_sb_putc(&r->sb, '=');
-				pl_sb_put(&r->sb, r->attrs.v[a].val, r->attrs.v[a].vlen);
-			}
-			av[k] = r->sb.failed ? NULL : pl_attr_string(r->m, r->sb.data ? r->sb.data : "", r->sb.len);
-			bad = bad || !sv[k] || !av[k];
-		}
-		const pl_attr *l1 = bad ? NULL : pl_attr_list(r->m, sv, np);
-		const pl_attr *l2 = bad || !have_attrs ? NULL : pl_attr_list(r->m, av, np);
-		if (bad || !l1 || (have_attrs && !l2) ||
-		    pl_attrs_set(pl_func_attrs(f), HK(PARAM_SHAPES), l1) != PL_OK ||
-		    (l2 && pl_attrs_set(pl_func_attrs(f), HK(PARAM_ATTRS), l2) != PL_OK))
-			nomem(r);
-	}
-	/* the names of the parameters that are empty tuples: no argument
-	 * carries them */
-	bool unnamed = false;
-	for (size_t k = 0; k < np && !unnamed; k++)
-		unnamed = !r->nodes.v[ps[k]->shape].nleaves;
-	if (unnamed) {
-		const pl_attr **nv = scratch(r, SCRATCH_PARAM_NAMES, np, sizeof *nv);
-		bool bad = false;
-		for (size_t k = 0; k < np; k++) {
-			bool empty = !r->nodes.v[ps[k]->shape].nleaves;
-			nv[k] = pl_attr_string(r->m, empty ? ps[k]->name : "", empty ? ps[k]->nlen : 0);
-			bad = bad || !nv[k];
-		}
-		const pl_attr *l = bad ? NULL : pl_attr_list(r->m, nv, np);
-		if (!l || pl_attrs_set(pl_func_attrs(f), HK(PARAM_NAMES), l) != PL_OK)
-			nomem(r);
-	}
-	/* where the parameters stand among the instructions, when not first
-	 * and in number order */
-	int64_t *pos = scratch(r, SCRATCH_PARAM_AT, np, sizeof *pos);
-	/* a place counts the instructions before it that the writer prints
-	 * as such: tuple (but one nothing uses) and get-tuple-element are not
-	 * among them */
-	bool moved = false;
-	for (size_t k = 0, seen = 0, j = 0; k < r->insts.n && j < np; k++) {
+	if (shapes_differ || have_attrs)
+		keep_param_shapes(r, f, ps, np, have_attrs);
+	keep_param_names(r, f, ps, np);
+	keep_param_places(r, f, np);
+	return np;
+}
+
+/* The instruction or parameter whose whole value the root is: its leaves
+ * are all of that one's, in order, in the same structure; NULL if none. */
+static const struct pinst *root_owner(struct hr *r, const struct pinst *root)
+{
+	const struct pinst *owner = NULL;
+	if (!root->nleaves)
+		return NULL;
+	pl_value *v0 = r->leaves.v[root->leaf0];
+	for (size_t k = 0; k < r->insts.n && !owner; k++) {
 		const struct pinst *c = &r->insts.v[k];
-		if (c->param >= 0) {
-			/* ps is in number order: parameter N is ps[N] */
-			pos[c->param] = (int64_t)seen;
-			moved = moved || c->param != (int64_t)seen;
-			j++;
-		}
-		if (!(c->opcode == HLO_OP_TUPLE && c->used) &&
-		    c->opcode != HLO_OP_GET_TUPLE_ELEMENT)
-			seen++;
-	}
-	if (moved) {
-		const pl_attr *l = pl_attr_int_list(r->m, pos, np);
-		if (!l || pl_attrs_set(pl_func_attrs(f), HK(PARAM_AT), l) != PL_OK)
+		if (c->kind == KIND_ALIAS || c->kind == KIND_START ||
+		    c->nleaves != root->nleaves || r->leaves.v[c->leaf0] != v0 ||
+		    (c->kind == KIND_PLAIN && !c->inst))
+			continue;
+		bool same = true;
+		for (uint32_t j = 1; same && j < c->nleaves; j++)
+			same = r->leaves.v[c->leaf0 + j] == r->leaves.v[root->leaf0 + j];
+		if (!same)
+			continue;
+		r->sb.len = 0;
+		put_structure(r, &r->sb, c->shape);
+		size_t l1 = r->sb.len;
+		put_structure(r, &r->sb, root->shape);
+		if (r->sb.failed)
 			nomem(r);
+		if (r->sb.len == 2 * l1 && memcmp(r->sb.data, r->sb.data + l1, l1) == 0)
+			owner = c;
 	}
-	r->last_line = 0;
-	for (size_t k = 0; k < r->insts.n; k++) {
-		struct pinst *pi = &r->insts.v[k];
-		if (pi->param >= 0)
-			pin_control(r, pi, NULL);
-		else
-			map_inst(r, f, pi);
-		if (pi->kind != KIND_ALIAS)
-			r->last_line = (uint32_t)k + 1;
-	}
+	return owner;
+}
+
+/* What the return needs to print a root line that is no one's whole
+ * value back: its name, shape, opcode, attributes and structure. */
+static void keep_root(struct hr *r, pl_inst *ret, const struct pinst *root)
+{
+	pl_attrs *d = pl_inst_attrs(ret);
+	set_str(r, d, HK(NAME), root->name, root->nlen);
+	r->sb.len = 0;
+	put_shape(r, &r->sb, root->shape);
+	if (r->sb.failed)
+		nomem(r);
+	set_str(r, d, HK(SHAPE), r->sb.data, r->sb.len);
+	/* a get-tuple-element's index is where its value is, which the
+	 * writer works out; an empty root is no value: the writer makes it
+	 * a tuple() */
+	if (root->kind == KIND_ALIAS)
+		keep_attrs_but(r, root, d, "index");
+	/* a root tuple of tuples that have names of their own */
+	bool named = false;
+	if (root->opcode == HLO_OP_TUPLE)
+		for (uint32_t k = 0; k < root->nops && !named; k++)
+			named = labeled_tuple(r, &r->opnds.v[root->op0 + k]);
+	if (named)
+		keep_structure(r, root, d);
+	if (root->nleaves)
+		set_str(r, d, HK(OPCODE), root->opc, root->olen);
+	else
+		set_str(r, d, HK(OPCODE), "tuple", 5);
+}
+
+/* The return of the computation; its root's whole value's owner, or
+ * NULL. */
+static const struct pinst *map_root(struct hr *r, pl_func *f, struct pinst *root)
+{
 	r->vals.v = grow(r, r->vals.v, &r->vals.cap, root->nleaves + 1, sizeof *r->vals.v);
 	for (uint32_t k = 0; k < root->nleaves; k++) {
 		r->vals.v[k] = r->leaves.v[root->leaf0 + k];
@@ -2492,61 +2566,18 @@ static void map_comp(struct hr *r, const char *name, uint32_t nlen, const char *
 	struct pinst rp = *root;
 	rp.at = root->at;
 	pl_inst *ret = new_inst(r, f, "return", root->nleaves, 0, &rp);
-	/* the root is one instruction's or parameter's whole value when its
-	 * leaves are all of that one's, in order, in the same structure */
-	const struct pinst *owner = NULL;
-	if (root->nleaves) {
-		pl_value *v0 = r->leaves.v[root->leaf0];
-		for (size_t k = 0; k < r->insts.n && !owner; k++) {
-			const struct pinst *c = &r->insts.v[k];
-			if (c->kind == KIND_ALIAS || c->kind == KIND_START ||
-			    c->nleaves != root->nleaves || r->leaves.v[c->leaf0] != v0 ||
-			    (c->kind == KIND_PLAIN && !c->inst))
-				continue;
-			bool same = true;
-			for (uint32_t j = 1; same && j < c->nleaves; j++)
-				same = r->leaves.v[c->leaf0 + j] == r->leaves.v[root->leaf0 + j];
-			if (!same)
-				continue;
-			r->sb.len = 0;
-			put_structure(r, &r->sb, c->shape);
-			size_t l1 = r->sb.len;
-			put_structure(r, &r->sb, root->shape);
-			if (r->sb.failed)
-				nomem(r);
-			if (r->sb.len == 2 * l1 && memcmp(r->sb.data, r->sb.data + l1, l1) == 0)
-				owner = c;
-		}
-	}
-	bool whole = owner != NULL;
-	if (!whole) {
-		pl_attrs *d = pl_inst_attrs(ret);
-		set_str(r, d, HK(NAME), root->name, root->nlen);
-		r->sb.len = 0;
-		put_shape(r, &r->sb, root->shape);
-		if (r->sb.failed)
-			nomem(r);
-		set_str(r, d, HK(SHAPE), r->sb.data, r->sb.len);
-		/* a get-tuple-element's index is where its value is, which the
-		 * writer works out; an empty root is no value: the writer makes it
-		 * a tuple() */
-		if (root->kind == KIND_ALIAS)
-			keep_attrs_but(r, root, d, "index");
-		/* a root tuple of tuples that have names of their own */
-		bool named = false;
-		if (root->opcode == HLO_OP_TUPLE)
-			for (uint32_t k = 0; k < root->nops && !named; k++)
-				named = labeled_tuple(r, &r->opnds.v[root->op0 + k]);
-		if (named)
-			keep_structure(r, root, d);
-		if (root->nleaves)
-			set_str(r, d, HK(OPCODE), root->opc, root->olen);
-		else
-			set_str(r, d, HK(OPCODE), "tuple", 5);
-	}
-	if (thread)
-		set_str(r, pl_func_attrs(f), HK(EXECUTION_THREAD), thread, thread_len);
-	/* what later computations need */
+	const struct pinst *owner = root_owner(r, root);
+	if (!owner)
+		keep_root(r, ret, root);
+	return owner;
+}
+
+/* Remembers f for the computations after it: its name, its root when
+ * that is one instruction's whole value, its reducer kind, and whether it
+ * is the entry. */
+static void add_comp(struct hr *r, pl_func *f, struct pinst *root, bool root_is_inst, size_t np,
+                     const char *at, bool entry)
+{
 	if (!pl_ht_reserve(&r->comp_index))
 		nomem(r);
 	struct comp *c = PUSH(r, comps);
@@ -2558,7 +2589,7 @@ static void map_comp(struct hr *r, const char *name, uint32_t nlen, const char *
 	pl_ht_put(&r->comp_index, pl_ht_find(&r->comp_index, ch, same_comp, &cn, r), ch,
 	          (const void *)(uintptr_t)r->comps.n);
 	c->f = f;
-	c->root = whole && owner == root ? root->inst : NULL;
+	c->root = root_is_inst ? root->inst : NULL;
 	reducer_kind(r, c, root);
 	if (c->root && root->nops == np) {
 		bool in_order = true;
@@ -2578,6 +2609,43 @@ static void map_comp(struct hr *r, const char *name, uint32_t nlen, const char *
 		r->entry_name = c->name;
 		r->entry_len = c->len;
 	}
+}
+
+static void map_comp(struct hr *r, const char *name, uint32_t nlen, const char *at, bool entry,
+                     const char *thread, uint32_t thread_len)
+{
+	if (r->insts.n == 0)
+		fail(r, at, "computation '%.*s' has no instructions", (int)nlen, name);
+	struct pinst *root = find_root(r);
+	pl_ht_clear(&r->owners);
+	r->owners_upto = 0;
+	r->arg_owner.n = 0;
+	/* what is used: a tuple nothing uses is kept as an instruction */
+	root->used = true;
+	for (size_t k = 0; k < r->insts.n; k++)
+		for (uint32_t j = 0; j < r->insts.v[k].nops; j++)
+			r->insts.v[r->opnds.v[r->insts.v[k].op0 + j].ref].used = true;
+	const char *nz = cstr(r, name, nlen);
+	if (find_comp(r, nz, nlen))
+		fail(r, at, "computation '%.*s' is defined twice", (int)nlen, name);
+	pl_func *f = pl_func_new(r->m, nz);
+	if (!f)
+		fail(r, at, "computation name '%.*s' is not supported", (int)nlen, name);
+	size_t np = map_params(r, f);
+	r->last_line = 0;
+	for (size_t k = 0; k < r->insts.n; k++) {
+		struct pinst *pi = &r->insts.v[k];
+		if (pi->param >= 0)
+			pin_control(r, pi, NULL);
+		else
+			map_inst(r, f, pi);
+		if (pi->kind != KIND_ALIAS)
+			r->last_line = (uint32_t)k + 1;
+	}
+	const struct pinst *owner = map_root(r, f, root);
+	if (thread)
+		set_str(r, pl_func_attrs(f), HK(EXECUTION_THREAD), thread, thread_len);
+	add_comp(r, f, root, owner == root, np, at, entry);
 }
 
 static void parse_comp(struct hr *r)
