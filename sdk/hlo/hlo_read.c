@@ -1188,6 +1188,146 @@ static struct comp *find_comp(struct hr *r, const char *s, size_t len)
 	return k ? &r->comps.v[k - 1] : NULL;
 }
 
+/* The integers of the text b[0..tl) read as the list "{b}"; false when
+ * it is not one (or too long to copy). */
+enum { BRACED_TMP = 512 };
+
+static bool braced_ints(const char *b, size_t tl, int64_t *out, size_t max, size_t *n)
+{
+	char tmp[BRACED_TMP];
+	if (tl > sizeof tmp - 3)
+		return false;
+	tmp[0] = '{';
+	memcpy(tmp + 1, b, tl);
+	tmp[tl + 1] = '}';
+	return int_list(tmp, tl + 2, out, max, n);
+}
+
+/* Explicit groups {{0,1},{2,3}}: the numbers, spaces dropped; *size the
+ * first group's. */
+static void explicit_groups(struct hr *r, const struct pattr *rg, struct pl_strbuf *sb,
+                            int64_t *size)
+{
+	const char *s = rg->val;
+	size_t len = rg->vlen;
+	int64_t cur = 0;
+	bool first_done = false;
+	for (size_t i = 0; i < len; i++) {
+		char c = s[i];
+		if (is_space(c))
+			continue;
+		if (!is_digit(c) && c != ',' && c != '{' && c != '}')
+			fail(r, rg->at, "malformed replica_groups");
+		pl_sb_putc(sb, c);
+		if (is_digit(c) && (i + 1 >= len || !is_digit(s[i + 1])) && !first_done)
+			cur++;
+		if (c == '}' && i > 0 && !first_done && cur) {
+			*size = cur;
+			first_done = true;
+		}
+	}
+}
+
+/* The walk of the iota list [G,S]<=[d0,d1,...]T(p0,p1,...): the
+ * transposed array in row-major order, G groups of S. */
+static void expand_iota(struct pl_strbuf *sb, const int64_t *gs, const int64_t *d,
+                        const int64_t *perm, size_t ndim, int64_t total)
+{
+	int64_t idx[PL_MAX_RANK] = {0}, stride[PL_MAX_RANK];
+	stride[ndim - 1] = 1;
+	for (size_t k = ndim - 1; k-- > 0;)
+		stride[k] = stride[k + 1] * d[k + 1];
+	pl_sb_putc(sb, '{');
+	char num[24];
+	for (int64_t n = 0; n < total; n++) {
+		int64_t lin = 0;
+		for (size_t k = 0; k < ndim; k++)
+			lin += idx[k] * stride[perm[k]];
+		if (n % gs[1] == 0)
+			pl_sb_puts(sb, n ? "},{" : "{");
+		else
+			pl_sb_putc(sb, ',');
+		pl_sb_put(sb, num, pl_fmt_i64(num, lin));
+		for (size_t k = ndim; k-- > 0;) {
+			if (++idx[k] < d[perm[k]])
+				break;
+			idx[k] = 0;
+		}
+	}
+	pl_sb_puts(sb, "}}");
+}
+
+/* An iota list [G,S]<=[d0,d1,...]T(p0,p1,...) expanded into sb, *size
+ * S; false (sb untouched) when s is not one or is too large to expand. */
+static bool iota_groups(const char *s, size_t len, struct pl_strbuf *sb, int64_t *size)
+{
+	int64_t gs[2], d[PL_MAX_RANK], perm[PL_MAX_RANK];
+	size_t ng = 0, ndim = 0, nperm = 0, i = 1;
+	const char *e = memchr(s, ']', len);
+	if (!e || (size_t)(e - s) > BRACED_TMP - 3 ||
+	    !braced_ints(s + 1, (size_t)(e - s) - 1, gs, 2, &ng) || ng != 2)
+		return false;
+	i = (size_t)(e - s) + 1;
+	if (i + 3 > len || s[i] != '<' || s[i + 1] != '=' || s[i + 2] != '[')
+		return false;
+	i += 3;
+	const char *e2 = memchr(s + i, ']', len - i);
+	if (!e2 || !braced_ints(s + i, (size_t)(e2 - (s + i)), d, PL_MAX_RANK, &ndim) || ndim == 0)
+		return false;
+	i = (size_t)(e2 - s) + 1;
+	if (i < len && s[i] == 'T') {
+		if (i + 1 >= len || s[i + 1] != '(')
+			return false;
+		const char *e3 = memchr(s + i, ')', len - i);
+		if (!e3 || !braced_ints(s + i + 2, (size_t)(e3 - (s + i + 2)), perm, PL_MAX_RANK, &nperm) ||
+		    nperm != ndim)
+			return false;
+		i = (size_t)(e3 - s) + 1;
+	} else {
+		nperm = ndim;
+		for (size_t k = 0; k < ndim; k++)
+			perm[k] = (int64_t)k;
+	}
+	if (i != len)
+		return false;
+	int64_t total = 1;
+	for (size_t k = 0; k < ndim; k++) {
+		if (d[k] <= 0 || total > (1 << 20) / d[k])
+			return false;
+		total *= d[k];
+	}
+	bool seen[PL_MAX_RANK] = {false};
+	for (size_t k = 0; k < ndim; k++) {
+		if (perm[k] < 0 || (size_t)perm[k] >= ndim || seen[perm[k]])
+			return false;
+		seen[perm[k]] = true;
+	}
+	if (gs[0] <= 0 || gs[1] <= 0 || gs[0] * gs[1] != total)
+		return false;
+	expand_iota(sb, gs, d, perm, ndim, total);
+	*size = gs[1];
+	return true;
+}
+
+/* An iota list too large to expand, or the mesh form: kept as text,
+ * spaces dropped. */
+static void raw_groups(struct hr *r, const struct pattr *rg, struct pl_strbuf *sb)
+{
+	const char *s = rg->val;
+	size_t len = rg->vlen;
+	if (s[0] != '[' && !(len > 4 && memcmp(s, "mesh", 4) == 0))
+		fail(r, rg->at, "malformed replica_groups");
+	for (size_t i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)s[i];
+		if (c < 0x20 && !is_space(s[i]))
+			fail(r, rg->at, "malformed replica_groups");
+		if (c >= 0x7f)
+			fail(r, rg->at, "malformed replica_groups");
+		if (!is_space(s[i]))
+			pl_sb_putc(sb, s[i]);
+	}
+}
+
 /* The canonical text of the groups of a collective: expanded, ordered
  * groups after the group mode, so that an iota list and the explicit list
  * it stands for give the same text. *size is the first group's size (0 for
@@ -1201,135 +1341,13 @@ static void group_text(struct hr *r, const struct pinst *pi, struct pl_strbuf *s
 	bool global = ug && word_is(ug->val, ug->vlen, "true");
 	pl_sb_puts(sb, !ch ? "replica:" : global ? "global:" : "replica_partition:");
 	*size = -1;
-	const char *s = rg ? rg->val : "{}";
-	size_t len = rg ? rg->vlen : 2;
-	if (len == 2 && s[0] == '{' && s[1] == '}') {
+	if (!rg || (rg->vlen == 2 && rg->val[0] == '{' && rg->val[1] == '}')) {
 		pl_sb_puts(sb, "all");
 		*size = 0;
-		return;
-	}
-	if (s[0] == '{') {
-		/* explicit: the numbers, spaces dropped */
-		int64_t cur = 0;
-		bool first_done = false;
-		for (size_t i = 0; i < len; i++) {
-			char c = s[i];
-			if (is_space(c))
-				continue;
-			if (!is_digit(c) && c != ',' && c != '{' && c != '}')
-				fail(r, rg->at, "malformed replica_groups");
-			pl_sb_putc(sb, c);
-			if (is_digit(c) && (i + 1 >= len || !is_digit(s[i + 1])) && !first_done)
-				cur++;
-			if (c == '}' && i > 0 && !first_done && cur) {
-				*size = cur;
-				first_done = true;
-			}
-		}
-		return;
-	}
-	if (s[0] == '[') {
-		/* [G,S]<=[d0,d1,...]T(p0,p1,...) */
-		int64_t gs[2], d[PL_MAX_RANK], perm[PL_MAX_RANK];
-		size_t ng = 0, ndim = 0, nperm = 0, i = 1;
-		const char *e = memchr(s, ']', len);
-		/* reuse int_list by rewriting the brackets' contents */
-		char tmp[512];
-		size_t tl;
-		if (!e || (size_t)(e - s) > sizeof tmp - 3)
-			goto raw;
-		tl = (size_t)(e - s) - 1;
-		tmp[0] = '{';
-		memcpy(tmp + 1, s + 1, tl);
-		tmp[tl + 1] = '}';
-		if (!int_list(tmp, tl + 2, gs, 2, &ng) || ng != 2)
-			goto raw;
-		i = (size_t)(e - s) + 1;
-		if (i + 3 > len || s[i] != '<' || s[i + 1] != '=' || s[i + 2] != '[')
-			goto raw;
-		i += 3;
-		const char *e2 = memchr(s + i, ']', len - i);
-		if (!e2 || (size_t)(e2 - (s + i)) > sizeof tmp - 3)
-			goto raw;
-		tl = (size_t)(e2 - (s + i));
-		tmp[0] = '{';
-		memcpy(tmp + 1, s + i, tl);
-		tmp[tl + 1] = '}';
-		if (!int_list(tmp, tl + 2, d, PL_MAX_RANK, &ndim) || ndim == 0)
-			goto raw;
-		i = (size_t)(e2 - s) + 1;
-		if (i < len && s[i] == 'T') {
-			if (i + 1 >= len || s[i + 1] != '(')
-				goto raw;
-			const char *e3 = memchr(s + i, ')', len - i);
-			if (!e3 || (size_t)(e3 - (s + i + 2)) > sizeof tmp - 3)
-				goto raw;
-			tl = (size_t)(e3 - (s + i + 2));
-			tmp[0] = '{';
-			memcpy(tmp + 1, s + i + 2, tl);
-			tmp[tl + 1] = '}';
-			if (!int_list(tmp, tl + 2, perm, PL_MAX_RANK, &nperm) || nperm != ndim)
-				goto raw;
-			i = (size_t)(e3 - s) + 1;
-		} else {
-			nperm = ndim;
-			for (size_t k = 0; k < ndim; k++)
-				perm[k] = (int64_t)k;
-		}
-		if (i != len)
-			goto raw;
-		int64_t total = 1;
-		for (size_t k = 0; k < ndim; k++) {
-			if (d[k] <= 0 || total > (1 << 20) / d[k])
-				goto raw;
-			total *= d[k];
-		}
-		bool seen[PL_MAX_RANK] = {false};
-		for (size_t k = 0; k < ndim; k++) {
-			if (perm[k] < 0 || (size_t)perm[k] >= ndim || seen[perm[k]])
-				goto raw;
-			seen[perm[k]] = true;
-		}
-		if (gs[0] <= 0 || gs[1] <= 0 || gs[0] * gs[1] != total)
-			goto raw;
-		/* walk the transposed array in row-major order */
-		int64_t idx[PL_MAX_RANK] = {0}, stride[PL_MAX_RANK];
-		stride[ndim - 1] = 1;
-		for (size_t k = ndim - 1; k-- > 0;)
-			stride[k] = stride[k + 1] * d[k + 1];
-		pl_sb_putc(sb, '{');
-		char num[24];
-		for (int64_t n = 0; n < total; n++) {
-			int64_t lin = 0;
-			for (size_t k = 0; k < ndim; k++)
-				lin += idx[k] * stride[perm[k]];
-			if (n % gs[1] == 0)
-				pl_sb_puts(sb, n ? "},{" : "{");
-			else
-				pl_sb_putc(sb, ',');
-			pl_sb_put(sb, num, pl_fmt_i64(num, lin));
-			for (size_t k = ndim; k-- > 0;) {
-				if (++idx[k] < d[perm[k]])
-					break;
-				idx[k] = 0;
-			}
-		}
-		pl_sb_puts(sb, "}}");
-		*size = gs[1];
-		return;
-	}
-raw:
-	/* an iota list too large to expand, or the mesh form: kept as text */
-	if (s[0] != '[' && !(len > 4 && memcmp(s, "mesh", 4) == 0))
-		fail(r, rg->at, "malformed replica_groups");
-	for (size_t i = 0; i < len; i++) {
-		unsigned char c = (unsigned char)s[i];
-		if (c < 0x20 && !is_space(s[i]))
-			fail(r, rg->at, "malformed replica_groups");
-		if (c >= 0x7f)
-			fail(r, rg->at, "malformed replica_groups");
-		if (!is_space(s[i]))
-			pl_sb_putc(sb, s[i]);
+	} else if (rg->val[0] == '{') {
+		explicit_groups(r, rg, sb, size);
+	} else if (rg->val[0] != '[' || !iota_groups(rg->val, rg->vlen, sb, size)) {
+		raw_groups(r, rg, sb);
 	}
 }
 
