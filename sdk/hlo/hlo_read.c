@@ -2155,139 +2155,173 @@ static void push_op_leaves(struct hr *r, struct pinst *pi, pl_inst *inst, pl_op 
 	}
 }
 
+/* What an instruction becomes: the op's name, its operands and results
+ * (operands in r->vals, result types in r->types), and for a collective
+ * start or done which. */
+struct op_plan {
+	const char *opname;           /* NULL: not decided yet */
+	size_t nops, nres;
+	bool tuple_operand;
+	pl_op start, done;            /* PL_OP_OTHER when it is neither */
+	const struct comp *wrapped;   /* what an async-start calls */
+	uint32_t res_node;            /* the results' part of the shape */
+};
+
+static bool is_start(const struct pinst *pi)
+{
+	return pi->opcode == HLO_OP_ALL_GATHER_START || pi->opcode == HLO_OP_ALL_REDUCE_START ||
+	       (pi->opcode == HLO_OP_REDUCE_SCATTER && pi->phase == HLO_PHASE_START) ||
+	       pi->opcode == HLO_OP_ASYNC_START;
+}
+
+static bool is_done(const struct pinst *pi)
+{
+	return pi->opcode == HLO_OP_ALL_GATHER_DONE || pi->opcode == HLO_OP_ALL_REDUCE_DONE ||
+	       (pi->opcode == HLO_OP_REDUCE_SCATTER && pi->phase == HLO_PHASE_DONE) ||
+	       pi->opcode == HLO_OP_ASYNC_DONE;
+}
+
+/* A collective start (native, or an async-start calling a computation
+ * whose root is the collective) becomes the SDK's start when its shape is
+ * (operands, results[, contexts]) with the operands type for type. */
+static void plan_start(struct hr *r, const struct pinst *pi, struct op_plan *p)
+{
+	pl_op base = collective_of(pi->opc, pi->olen - 6);
+	if (pi->opcode == HLO_OP_ASYNC_START) {
+		const struct pattr *ca = find_attr(r, pi, "calls");
+		p->wrapped = ca ? find_comp(r, ca->val, ca->vlen) : NULL;
+		base = p->wrapped && p->wrapped->root && p->wrapped->root_on_params
+		               ? pl_inst_op(p->wrapped->root) : PL_OP_OTHER;
+		if (base != PL_OP_ALL_GATHER && base != PL_OP_ALL_REDUCE &&
+		    base != PL_OP_REDUCE_SCATTER)
+			base = PL_OP_OTHER;
+	} else if (find_attr(r, pi, "calls")) {
+		/* not XLA's: kept as it is written, since a collective
+		 * start that calls a computation is written async-start */
+		base = PL_OP_OTHER;
+	}
+	const struct snode *s = &r->nodes.v[pi->shape];
+	bool split = base != PL_OP_ALL_REDUCE || p->wrapped;
+	bool op_results = false;
+	if (base != PL_OP_OTHER && !p->tuple_operand) {
+		if (split && s->tuple && s->size > 1) {
+			uint32_t l = 0;
+			uint32_t e0 = child_at(r, pi->shape, 0, &l);
+			uint32_t lr = 0;
+			uint32_t e1 = child_at(r, pi->shape, 1, &lr);
+			if (e1 != UINT32_MAX && r->nodes.v[e0].nleaves == p->nops &&
+			    r->nodes.v[e1].nleaves == p->nops) {
+				/* element 0 is the operands, type for type */
+				leaf_types(r, e0, 0);
+				bool same = true;
+				for (size_t k = 0; k < p->nops; k++)
+					same = same && r->types.v[k] == pl_value_type(r->vals.v[k]);
+				p->res_node = e1;
+				op_results = same;
+			}
+		} else if (!p->wrapped && p->nres == p->nops) {
+			op_results = true;
+		}
+	}
+	if (op_results) {
+		p->start = start_of(base);
+		p->opname = pl_op_name(p->start);
+		p->nres = leaf_types(r, p->res_node, 0);
+	}
+}
+
+/* A done of a start the SDK made takes the start's results. */
+static void plan_done(struct hr *r, const struct pinst *pi, struct op_plan *p)
+{
+	const struct pinst *st = &r->insts.v[r->opnds.v[pi->op0].ref];
+	if (st->nres != p->nres)
+		fail(r, pi->at, "'%.*s' does not match its start", (int)pi->nlen, pi->name);
+	p->done = done_of(st->start_op);
+	p->opname = pl_op_name(p->done);
+	p->nops = st->nres;
+	r->vals.v = grow(r, r->vals.v, &r->vals.cap, p->nops, sizeof *r->vals.v);
+	for (uint32_t k = 0; k < p->nops; k++)
+		r->vals.v[k] = r->leaves.v[st->res0 + k];
+}
+
+/* The collective attributes of a collective or a start: derived from the
+ * HLO, or those of the collective an async-start wraps. */
+static void op_collective_attrs(struct hr *r, const struct pinst *pi, pl_inst *inst,
+                                const struct op_plan *p, pl_op cop)
+{
+	if (cop != PL_OP_OTHER && p->start == PL_OP_OTHER && pl_inst_op(inst) == cop)
+		collective_attrs(r, pi, inst, cop, r->vals.v, p->nops, r->types.v);
+	if (p->start == PL_OP_OTHER)
+		return;
+	if (p->wrapped) {
+		static const char *const keys[] = {"group_id", "factor", "dimension", "reduce"};
+		for (size_t k = 0; k < 4; k++) {
+			const pl_attr *v = pl_attrs_get(pl_inst_attrs(p->wrapped->root), keys[k]);
+			if (v)
+				set_attr(r, inst, keys[k], v);
+		}
+	} else {
+		collective_attrs(r, pi, inst, p->start, r->vals.v, p->nops, r->types.v);
+	}
+}
+
 /* Any other instruction: the SDK's own op (collectives, dot) or
  * "hlo.<opcode>", with the attributes the writer needs back. */
 static void map_op(struct hr *r, pl_func *f, struct pinst *pi)
 {
 	if (!pi->has_shape)
 		pi->shape = infer_shape(r, pi);
-	bool tuple_operand = false;
+	struct op_plan p = {NULL, 0, 0, false, PL_OP_OTHER, PL_OP_OTHER, NULL, pi->shape};
 	/* a done takes its start's results, not the start's whole value */
 	bool done_of_start = pi->nops == 1 && r->opnds.v[pi->op0].npath == 0 &&
 	                     r->insts.v[r->opnds.v[pi->op0].ref].kind == KIND_START;
-	size_t nops = done_of_start ? 0 : gather_operands(r, pi, &tuple_operand);
-	size_t nres = leaf_types(r, pi->shape, 0);
+	p.nops = done_of_start ? 0 : gather_operands(r, pi, &p.tuple_operand);
+	p.nres = leaf_types(r, pi->shape, 0);
 	bool tuple = r->nodes.v[pi->shape].tuple;
-	const char *opname = NULL;
 	pl_op cop = collective_of(pi->opc, pi->olen);
-	pl_op start = PL_OP_OTHER, done = PL_OP_OTHER;
-	const struct pinst *attr_src = pi; /* where the collective's attributes are */
-	const struct comp *wrapped = NULL;
-	uint32_t res_node = pi->shape; /* the results' part of the shape */
-	/* the start's shape: (operands, results[, contexts]) */
-	bool op_results = false;
-	if (cop != PL_OP_OTHER && !tuple_operand && nops == nres) {
-		opname = pl_op_name(cop);
-	} else if (pi->opcode == HLO_OP_ALL_GATHER_START ||
-	           pi->opcode == HLO_OP_ALL_REDUCE_START ||
-	           (pi->opcode == HLO_OP_REDUCE_SCATTER && pi->phase == HLO_PHASE_START) ||
-	           pi->opcode == HLO_OP_ASYNC_START) {
-		pl_op base = collective_of(pi->opc, pi->olen - 6);
-		if (pi->opcode == HLO_OP_ASYNC_START) {
-			const struct pattr *ca = find_attr(r, pi, "calls");
-			wrapped = ca ? find_comp(r, ca->val, ca->vlen) : NULL;
-			base = wrapped && wrapped->root && wrapped->root_on_params
-			               ? pl_inst_op(wrapped->root) : PL_OP_OTHER;
-			if (base != PL_OP_ALL_GATHER && base != PL_OP_ALL_REDUCE &&
-			    base != PL_OP_REDUCE_SCATTER)
-				base = PL_OP_OTHER;
-		} else if (find_attr(r, pi, "calls")) {
-			/* not XLA's: kept as it is written, since a collective
-			 * start that calls a computation is written async-start */
-			base = PL_OP_OTHER;
-		}
-		const struct snode *s = &r->nodes.v[pi->shape];
-		bool split = base != PL_OP_ALL_REDUCE || wrapped;
-		if (base != PL_OP_OTHER && !tuple_operand) {
-			if (split && s->tuple && s->size > 1) {
-				uint32_t l = 0;
-				uint32_t e0 = child_at(r, pi->shape, 0, &l);
-				uint32_t lr = 0;
-				uint32_t e1 = child_at(r, pi->shape, 1, &lr);
-				if (e1 != UINT32_MAX && r->nodes.v[e0].nleaves == nops &&
-				    r->nodes.v[e1].nleaves == nops) {
-					/* element 0 is the operands, type for type */
-					leaf_types(r, e0, 0);
-					bool same = true;
-					for (size_t k = 0; k < nops; k++)
-						same = same && r->types.v[k] == pl_value_type(r->vals.v[k]);
-					res_node = e1;
-					op_results = same;
-				}
-			} else if (!wrapped && nres == nops) {
-				op_results = true;
-			}
-		}
-		if (op_results) {
-			start = start_of(base);
-			opname = pl_op_name(start);
-			nres = leaf_types(r, res_node, 0);
-		}
-	} else if ((pi->opcode == HLO_OP_ALL_GATHER_DONE ||
-	            pi->opcode == HLO_OP_ALL_REDUCE_DONE ||
-	            (pi->opcode == HLO_OP_REDUCE_SCATTER && pi->phase == HLO_PHASE_DONE) ||
-	            pi->opcode == HLO_OP_ASYNC_DONE) &&
-	           done_of_start) {
-		const struct pinst *st = &r->insts.v[r->opnds.v[pi->op0].ref];
-		if (st->nres != nres)
-			fail(r, pi->at, "'%.*s' does not match its start", (int)pi->nlen, pi->name);
-		done = done_of(st->start_op);
-		opname = pl_op_name(done);
-		nops = st->nres;
-		r->vals.v = grow(r, r->vals.v, &r->vals.cap, nops, sizeof *r->vals.v);
-		for (uint32_t k = 0; k < nops; k++)
-			r->vals.v[k] = r->leaves.v[st->res0 + k];
-	}
+	if (cop != PL_OP_OTHER && !p.tuple_operand && p.nops == p.nres)
+		p.opname = pl_op_name(cop);
+	else if (is_start(pi))
+		plan_start(r, pi, &p);
+	else if (is_done(pi) && done_of_start)
+		plan_done(r, pi, &p);
 	int64_t dom[PL_MAX_RANK * 2];
 	size_t ndom = 0;
-	bool is_dot = !opname && pi->opcode == HLO_OP_DOT && !tuple_operand && nres == 1 &&
-	              dot_domain(r, pi, r->vals.v, nops, dom, &ndom);
+	bool is_dot = !p.opname && pi->opcode == HLO_OP_DOT && !p.tuple_operand && p.nres == 1 &&
+	              dot_domain(r, pi, r->vals.v, p.nops, dom, &ndom);
 	if (is_dot)
-		opname = "tensor_contract";
-	if (!opname)
-		opname = generic_opname(r, pi);
-	pl_inst *inst = new_inst(r, f, opname, nops, nres, pi);
+		p.opname = "tensor_contract";
+	if (!p.opname)
+		p.opname = generic_opname(r, pi);
+	pl_inst *inst = new_inst(r, f, p.opname, p.nops, p.nres, pi);
 	pl_attrs *d = pl_inst_attrs(inst);
-	if (cop != PL_OP_OTHER && start == PL_OP_OTHER && pl_inst_op(inst) == cop)
-		collective_attrs(r, attr_src, inst, cop, r->vals.v, nops, r->types.v);
-	if (start != PL_OP_OTHER) {
-		if (wrapped) {
-			static const char *const keys[] = {"group_id", "factor", "dimension", "reduce"};
-			for (size_t k = 0; k < 4; k++) {
-				const pl_attr *v = pl_attrs_get(pl_inst_attrs(wrapped->root), keys[k]);
-				if (v)
-					set_attr(r, inst, keys[k], v);
-			}
-		} else {
-			collective_attrs(r, attr_src, inst, start, r->vals.v, nops, r->types.v);
-		}
-	}
+	op_collective_attrs(r, pi, inst, &p, cop);
 	if (is_dot) {
 		const pl_attr *v = pl_attr_int_list(r->m, dom, ndom);
 		set_attr(r, inst, "domain", v);
 	}
-	name_results(r, pi, inst, start != PL_OP_OTHER ? nres != 1 : tuple);
-	if (start != PL_OP_OTHER) {
+	name_results(r, pi, inst, p.start != PL_OP_OTHER ? p.nres != 1 : tuple);
+	if (p.start != PL_OP_OTHER) {
 		/* always: the form of the start is in its shape */
 		r->sb.len = 0;
 		put_shape(r, &r->sb, pi->shape);
 		if (r->sb.failed)
 			nomem(r);
 		set_str(r, d, HK(SHAPE), r->sb.data, r->sb.len);
-	} else if (done != PL_OP_OTHER || tuple || nres != 1 ||
+	} else if (p.done != PL_OP_OTHER || tuple || p.nres != 1 ||
 	           !default_array(&r->nodes.v[pi->shape])) {
-		keep_shape(r, d, pi->shape, r->types.v, nres);
+		keep_shape(r, d, pi->shape, r->types.v, p.nres);
 	}
-	if (tuple_operand && done == PL_OP_OTHER)
+	if (p.tuple_operand && p.done == PL_OP_OTHER)
 		keep_structure(r, pi, d);
-	if (done == PL_OP_OTHER)
+	if (p.done == PL_OP_OTHER)
 		keep_alias_names(r, pi, d);
 	if (pi->lit)
 		set_str(r, d, HK(CONSTANT), pi->lit, pi->litlen);
 	keep_attrs(r, pi, d);
 	pin_control(r, pi, inst);
 	pi->inst = inst;
-	push_op_leaves(r, pi, inst, start, res_node, nres);
+	push_op_leaves(r, pi, inst, p.start, p.res_node, p.nres);
 }
 
 /* Maps one instruction of the computation onto f, by its opcode. */
