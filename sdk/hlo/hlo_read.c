@@ -886,6 +886,132 @@ static void capture_parens(struct hr *r, const char **s, uint32_t *len)
 	r->p = q;
 }
 
+/* The opcode of an instruction, classified once. */
+static void parse_opcode(struct hr *r, struct pinst *pi)
+{
+	peek(r);
+	const char *ob = r->p, *q = r->p;
+	while (q < r->end && ((*q >= 'a' && *q <= 'z') || is_digit(*q) || *q == '-' || *q == '_'))
+		q++;
+	if (q == ob || !(*ob >= 'a' && *ob <= 'z'))
+		expected(r, "an opcode");
+	pi->opc = ob;
+	pi->olen = (uint32_t)(q - ob);
+	/* XLA's opcodes have dashes, never underscores: hlo.all_gather
+	 * spells all-gather */
+	if (memchr(ob, '_', pi->olen))
+		fail(r, ob, "'%.*s' is not an HLO opcode (they have no '_')", (int)pi->olen, ob);
+	enum hlo_phase phase;
+	enum hlo_op op = pl_hlo_opcode_of_(ob, pi->olen, &phase);
+	pi->opcode = (uint8_t)op;
+	pi->phase = (uint8_t)phase;
+	if (op == HLO_OP_OTHER) {
+		const char *near = pl_hlo_opcode_nearest_(ob, pi->olen);
+		fail(r, ob, "unknown HLO opcode '%.*s'%s%s%s", (int)pi->olen, ob,
+		     near ? " (did you mean '" : "", near ? near : "", near ? "'?)" : "");
+	}
+	r->p = q;
+}
+
+/* What is between the parentheses after the opcode: a parameter's
+ * number, a constant's literal, or the operands. */
+static void parse_args(struct hr *r, struct pinst *pi, unsigned depth)
+{
+	expect(r, '(', "'(' after the opcode");
+	pi->op0 = (uint32_t)r->opnds.n;
+	pi->param = -1;
+	if (pi->opcode == HLO_OP_PARAMETER) {
+		const char *at = skip_from(r, r->p);
+		pi->param = read_int(r);
+		if (pi->param < 0)
+			fail(r, at, "negative parameter number");
+		expect(r, ')', "')' after the parameter number");
+		return;
+	}
+	if (pi->opcode == HLO_OP_CONSTANT) {
+		capture_parens(r, &pi->lit, &pi->litlen);
+		r->p++;
+		return;
+	}
+	/* a nested instruction appends its own operands while this one's
+	 * are read: keep this one's aside on a stack, append them after */
+	size_t count = 0, base = r->side.n;
+	if (peek(r) != ')') {
+		for (;;) {
+			parse_operand(r, depth);
+			struct popnd o = r->opnds.v[--r->opnds.n];
+			*PUSH(r, side) = o;
+			count++;
+			if (peek(r) == ',') {
+				r->p++;
+				continue;
+			}
+			break;
+		}
+	}
+	if (peek(r) != ')')
+		expected(r, "',' or ')' after an operand");
+	r->p++;
+	pi->op0 = (uint32_t)r->opnds.n;
+	for (size_t k = base; k < r->side.n; k++)
+		*PUSH(r, opnds) = r->side.v[k];
+	r->side.n = base;
+	pi->nops = (uint32_t)count;
+}
+
+/* The attributes after the operands, ", name=value" each. */
+static void parse_attrs(struct hr *r, struct pinst *pi)
+{
+	pi->at0 = (uint32_t)r->attrs.n;
+	for (;;) {
+		const char *c = skip_from(r, r->p);
+		if (c >= r->end || *c != ',')
+			break;
+		/* an attribute is "name=": otherwise the comma is the caller's */
+		const char *k = skip_from(r, c + 1), *ke = k;
+		while (ke < r->end && is_ident(*ke))
+			ke++;
+		if (ke == k || ke >= r->end || *ke != '=')
+			break;
+		if (r->attrs.n - pi->at0 >= 1024)
+			fail(r, k, "more than 1024 attributes");
+		for (uint32_t a = pi->at0; a < r->attrs.n; a++)
+			if (r->attrs.v[a].klen == ke - k && memcmp(r->attrs.v[a].key, k, (size_t)(ke - k)) == 0)
+				fail(r, k, "attribute '%.*s' is given twice", (int)(ke - k), k);
+		r->p = ke + 1;
+		struct pattr *a = PUSH(r, attrs);
+		a->key = k;
+		a->klen = (uint32_t)(ke - k);
+		a->at = k;
+		capture_value_at(r, &r->attrs.v[r->attrs.n - 1].val, &r->attrs.v[r->attrs.n - 1].vlen,
+		                 word_is(k, (size_t)(ke - k), "literal"));
+	}
+	pi->nat = (uint32_t)(r->attrs.n - pi->at0);
+}
+
+/* A nested instruction's name: XLA names it "<opcode>.anon", made
+ * unique. */
+static void name_anon(struct hr *r, struct pinst *me)
+{
+	me->named_anon = true;
+	for (unsigned k = 0;; k++) {
+		r->sb2.len = 0;
+		pl_sb_put(&r->sb2, me->opc, me->olen);
+		pl_sb_puts(&r->sb2, ".anon");
+		if (k)
+			pl_sb_printf(&r->sb2, ".%u", k);
+		if (r->sb2.failed)
+			nomem(r);
+		if (!name_lookup(r, r->sb2.data, r->sb2.len)) {
+			char *nm = ok(r, pl_arena_alloc(&r->m->arena, r->sb2.len));
+			memcpy(nm, r->sb2.data, r->sb2.len);
+			me->name = nm;
+			me->nlen = (uint32_t)r->sb2.len;
+			break;
+		}
+	}
+}
+
 static uint32_t parse_inst(struct hr *r, bool nested, unsigned depth)
 {
 	if (depth > PL_MAX_NESTING)
@@ -908,115 +1034,14 @@ static uint32_t parse_inst(struct hr *r, bool nested, unsigned depth)
 		pi.shape = parse_shape(r);
 		pi.has_shape = true;
 	}
-	peek(r);
-	const char *ob = r->p, *q = r->p;
-	while (q < r->end && ((*q >= 'a' && *q <= 'z') || is_digit(*q) || *q == '-' || *q == '_'))
-		q++;
-	if (q == ob || !(*ob >= 'a' && *ob <= 'z'))
-		expected(r, "an opcode");
-	pi.opc = ob;
-	pi.olen = (uint32_t)(q - ob);
-	/* XLA's opcodes have dashes, never underscores: hlo.all_gather
-	 * spells all-gather */
-	if (memchr(ob, '_', pi.olen))
-		fail(r, ob, "'%.*s' is not an HLO opcode (they have no '_')", (int)pi.olen, ob);
-	enum hlo_phase phase;
-	enum hlo_op op = pl_hlo_opcode_of_(ob, pi.olen, &phase);
-	pi.opcode = (uint8_t)op;
-	pi.phase = (uint8_t)phase;
-	if (op == HLO_OP_OTHER) {
-		const char *near = pl_hlo_opcode_nearest_(ob, pi.olen);
-		fail(r, ob, "unknown HLO opcode '%.*s'%s%s%s", (int)pi.olen, ob,
-		     near ? " (did you mean '" : "", near ? near : "", near ? "'?)" : "");
-	}
-	r->p = q;
-	expect(r, '(', "'(' after the opcode");
-	pi.op0 = (uint32_t)r->opnds.n;
-	pi.param = -1;
-	if (pi.opcode == HLO_OP_PARAMETER) {
-		const char *at = skip_from(r, r->p);
-		pi.param = read_int(r);
-		if (pi.param < 0)
-			fail(r, at, "negative parameter number");
-		expect(r, ')', "')' after the parameter number");
-	} else if (pi.opcode == HLO_OP_CONSTANT) {
-		capture_parens(r, &pi.lit, &pi.litlen);
-		r->p++;
-	} else {
-		/* a nested instruction appends its own operands while this one's
-		 * are read: keep this one's aside on a stack, append them after */
-		size_t count = 0, base = r->side.n;
-		if (peek(r) != ')') {
-			for (;;) {
-				parse_operand(r, depth);
-				struct popnd o = r->opnds.v[--r->opnds.n];
-				*PUSH(r, side) = o;
-				count++;
-				if (peek(r) == ',') {
-					r->p++;
-					continue;
-				}
-				break;
-			}
-		}
-		if (peek(r) != ')')
-			expected(r, "',' or ')' after an operand");
-		r->p++;
-		pi.op0 = (uint32_t)r->opnds.n;
-		for (size_t k = base; k < r->side.n; k++)
-			*PUSH(r, opnds) = r->side.v[k];
-		r->side.n = base;
-		pi.nops = (uint32_t)count;
-	}
-	pi.at0 = (uint32_t)r->attrs.n;
-	for (;;) {
-		const char *c = skip_from(r, r->p);
-		if (c >= r->end || *c != ',')
-			break;
-		/* an attribute is "name=": otherwise the comma is the caller's */
-		const char *k = skip_from(r, c + 1), *ke = k;
-		while (ke < r->end && is_ident(*ke))
-			ke++;
-		if (ke == k || ke >= r->end || *ke != '=')
-			break;
-		if (r->attrs.n - pi.at0 >= 1024)
-			fail(r, k, "more than 1024 attributes");
-		for (uint32_t a = pi.at0; a < r->attrs.n; a++)
-			if (r->attrs.v[a].klen == ke - k && memcmp(r->attrs.v[a].key, k, (size_t)(ke - k)) == 0)
-				fail(r, k, "attribute '%.*s' is given twice", (int)(ke - k), k);
-		r->p = ke + 1;
-		struct pattr *a = PUSH(r, attrs);
-		a->key = k;
-		a->klen = (uint32_t)(ke - k);
-		a->at = k;
-		capture_value_at(r, &r->attrs.v[r->attrs.n - 1].val, &r->attrs.v[r->attrs.n - 1].vlen,
-		                 word_is(k, (size_t)(ke - k), "literal"));
-	}
-	pi.nat = (uint32_t)(r->attrs.n - pi.at0);
+	parse_opcode(r, &pi);
+	parse_args(r, &pi, depth);
+	parse_attrs(r, &pi);
 	struct pinst *slot = PUSH(r, insts);
 	*slot = pi;
 	uint32_t idx = (uint32_t)(r->insts.n - 1);
-	if (nested) {
-		/* XLA names it "<opcode>.anon", made unique */
-		struct pinst *me = &r->insts.v[idx];
-		me->named_anon = true;
-		for (unsigned k = 0;; k++) {
-			r->sb2.len = 0;
-			pl_sb_put(&r->sb2, me->opc, me->olen);
-			pl_sb_puts(&r->sb2, ".anon");
-			if (k)
-				pl_sb_printf(&r->sb2, ".%u", k);
-			if (r->sb2.failed)
-				nomem(r);
-			if (!name_lookup(r, r->sb2.data, r->sb2.len)) {
-				char *nm = ok(r, pl_arena_alloc(&r->m->arena, r->sb2.len));
-				memcpy(nm, r->sb2.data, r->sb2.len);
-				me->name = nm;
-				me->nlen = (uint32_t)r->sb2.len;
-				break;
-			}
-		}
-	}
+	if (nested)
+		name_anon(r, &r->insts.v[idx]);
 	name_define(r, idx);
 	return idx;
 }
