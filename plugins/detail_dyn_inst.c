@@ -40,8 +40,6 @@
 #include "pass_end.h"
 #include "ptr_map.h"
 
-typedef unsigned __int128 u128;
-
 static const pl_stat_decl detail_stats[] = {
 	PL_STAT("Total_flops", "Total flops."),
 	PL_STAT("Total_bytes_moved", "Total bytes moved."),
@@ -59,8 +57,7 @@ struct dict_facts {
 
 struct cache {
 	struct attr_key predicate, domain, num_dynamic_instances, flops;
-	unsigned traits[PL_OP__COUNT];      /* pl_op_traits of each op, asked once */
-	int64_t default_flops[PL_OP__COUNT]; /* pl_op_default_flops, likewise */
+	int64_t default_flops[PL_OP__COUNT]; /* pl_op_default_flops of each op, asked once */
 };
 
 /* ---- messages ---------------------------------------------------------- */
@@ -158,8 +155,8 @@ static int overflow_error(pl_pass_ctx *ctx, const pl_inst *inst, const u128 *tot
 	             "%s overflows 128 bits at %s: %s + %s (%llu %s x %llu dynamic instances) "
 	             "> 2^128 - 1",
 	             stat, what,
-	             pl_u128_format((uint64_t)(*total >> 64), (uint64_t)*total, sofar),
-	             pl_u128_format((uint64_t)(a >> 64), (uint64_t)a, add),
+	             u128_format(*total, sofar),
+	             u128_format(a, add),
 	             (unsigned long long)factor, unit, (unsigned long long)n);
 	return PL_EOVERFLOW;
 }
@@ -251,7 +248,7 @@ static int visit_reporting(pl_pass_ctx *ctx, struct cache *c, struct totals *t,
 
 	pl_op op = pl_inst_op(inst);
 	bool known_op = (unsigned)op < PL_OP__COUNT;
-	unsigned traits = known_op ? c->traits[op] : pl_op_traits(op);
+	unsigned traits = pl_inst_traits(inst);
 	if (traits & (PL_TRAIT_LOAD | PL_TRAIT_STORE)) {
 		const pl_value *v = traits & PL_TRAIT_LOAD
 		                          ? (pl_inst_num_results(inst) ? pl_inst_result(inst, 0) : NULL)
@@ -285,8 +282,7 @@ static int visit(pl_pass_ctx *ctx, struct cache *c, struct totals *t, const pl_i
 	uint64_t n;
 	if (pl_inst_masked_dynamic_instances(inst, &n) != PL_OK)
 		return visit_reporting(ctx, c, t, inst);
-	pl_op op = pl_inst_op(inst);
-	unsigned traits = (unsigned)op < PL_OP__COUNT ? c->traits[op] : pl_op_traits(op);
+	unsigned traits = pl_inst_traits(inst);
 	if (traits & (PL_TRAIT_LOAD | PL_TRAIT_STORE)) {
 		const pl_value *v = traits & PL_TRAIT_LOAD
 		                          ? (pl_inst_num_results(inst) ? pl_inst_result(inst, 0) : NULL)
@@ -313,7 +309,6 @@ static int detail_run(pl_pass_ctx *ctx, void *state, pl_module *m)
 	cache.num_dynamic_instances.name = "num_dynamic_instances";
 	cache.flops.name = "flops";
 	for (int op = 0; op < PL_OP__COUNT; op++) {
-		cache.traits[op] = pl_op_traits((pl_op)op);
 		cache.default_flops[op] = pl_op_default_flops((pl_op)op);
 	}
 	struct totals t = {0, 0};
@@ -334,7 +329,7 @@ static int detail_run(pl_pass_ctx *ctx, void *state, pl_module *m)
 		for (const pl_inst *inst = pl_func_first_inst(f); inst && rc == PL_OK;
 		     inst = pl_inst_next(inst))
 			rc = visit(ctx, &cache, into, inst);
-		exec_u128 times = 0;
+		u128 times = 0;
 		if (rc == PL_OK && weighed && (rc = executions_of(ctx, cg, f, &times)) == PL_OK &&
 		    (rc = executions_add(ctx, f, &t.flops, ft.flops, times, "Total_flops")) == PL_OK)
 			rc = executions_add(ctx, f, &t.bytes, ft.bytes, times, "Total_bytes_moved");
@@ -344,8 +339,8 @@ static int detail_run(pl_pass_ctx *ctx, void *state, pl_module *m)
 		return rc;
 
 	char flops[PL_U128_DEC_BUFSIZE], bytes[PL_U128_DEC_BUFSIZE];
-	pl_u128_format((uint64_t)(t.flops >> 64), (uint64_t)t.flops, flops);
-	pl_u128_format((uint64_t)(t.bytes >> 64), (uint64_t)t.bytes, bytes);
+	u128_format(t.flops, flops);
+	u128_format(t.bytes, bytes);
 	rc = pl_ctx_stat_add_wide(ctx, "Total_flops", (uint64_t)(t.flops >> 64),
 	                          (uint64_t)t.flops);
 	if (rc == PL_OK)

@@ -31,8 +31,6 @@
 #include "labels.h"
 #include "ptr_map.h"
 
-typedef unsigned __int128 u128;
-
 #define LOAD_STORE_DIVISOR ((uint64_t)1 << 16) /* 65536 */
 #define CONTRACT_DIVISOR ((uint64_t)1 << 23)   /* 8388608 */
 
@@ -41,12 +39,7 @@ static const pl_stat_decl estimator_stats[] = {
 	PL_STAT_END
 };
 
-struct counter {
-	unsigned traits[PL_OP__COUNT]; /* pl_op_traits of each op, asked once */
-};
-
-static int estimate(pl_pass_ctx *ctx, struct counter *c, pl_module *m,
-                    const pl_callgraph *cg)
+static int estimate(pl_pass_ctx *ctx, pl_module *m, const pl_callgraph *cg)
 {
 	u128 total = 0;
 	for (size_t fi = 0; fi < pl_module_num_funcs(m); fi++) {
@@ -55,7 +48,7 @@ static int estimate(pl_pass_ctx *ctx, struct counter *c, pl_module *m,
 		u128 ftotal = 0; /* this function's, once */
 		for (pl_inst *inst = pl_func_first_inst(f); inst; inst = pl_inst_next(inst)) {
 			pl_op op = pl_inst_op(inst);
-			unsigned traits = (unsigned)op < PL_OP__COUNT ? c->traits[op] : pl_op_traits(op);
+			unsigned traits = pl_inst_traits(inst);
 			uint64_t divisor = 0;
 			if (op == PL_OP_TENSOR_CONTRACT)
 				divisor = CONTRACT_DIVISOR;
@@ -83,7 +76,7 @@ static int estimate(pl_pass_ctx *ctx, struct counter *c, pl_module *m,
 					has_copy = true;
 			}
 		}
-		exec_u128 times;
+		u128 times;
 		int rc = executions_of(ctx, cg, f, &times);
 		if (rc == PL_OK)
 			rc = executions_add(ctx, f, &total, ftotal, times, "est_inst_count");
@@ -113,13 +106,10 @@ static int estimate(pl_pass_ctx *ctx, struct counter *c, pl_module *m,
 static int estimator_run(pl_pass_ctx *ctx, void *state, pl_module *m)
 {
 	(void)state;
-	struct counter c;
-	for (int op = 0; op < PL_OP__COUNT; op++)
-		c.traits[op] = pl_op_traits((pl_op)op);
 	pl_callgraph *cg = NULL;
 	int rc = executions_graph(ctx, m, &cg);
 	if (rc == PL_OK)
-		rc = estimate(ctx, &c, m, cg);
+		rc = estimate(ctx, m, cg);
 	pl_callgraph_free(cg);
 	return rc;
 }

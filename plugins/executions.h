@@ -12,14 +12,14 @@
 
 #include <stdio.h>
 
+#include "u128_int.h"
+
 /* The option every counting pass has. */
 #define EXECUTIONS_OPTION                                                                  \
 	PL_OPTION_STRING("trip_counts", "",                                                    \
 	                 "Trip counts of loops by name, NAME=N[,NAME=N...]: they win over "     \
 	                 "the counts found in the module (a loop whose count cannot be found " \
 	                 "counts 1, with a remark)")
-
-typedef unsigned __int128 exec_u128;
 
 /* The call graph of m, or an error reported. */
 static inline int executions_graph(pl_pass_ctx *ctx, const pl_module *m, pl_callgraph **out)
@@ -69,7 +69,7 @@ static inline int executions_graph(pl_pass_ctx *ctx, const pl_module *m, pl_call
 
 /* How often f runs, or an error reported. */
 static inline int executions_of(pl_pass_ctx *ctx, const pl_callgraph *cg, const pl_func *f,
-                                exec_u128 *out)
+                                u128 *out)
 {
 	uint64_t hi = 0, lo = 0;
 	int rc = pl_callgraph_executions(cg, f, &hi, &lo);
@@ -79,22 +79,22 @@ static inline int executions_of(pl_pass_ctx *ctx, const pl_callgraph *cg, const 
 	else if (rc)
 		pl_ctx_error(ctx, NULL, "cannot count the executions of @%s: %s", pl_func_name(f),
 		             pl_status_string(rc));
-	*out = ((exec_u128)hi << 64) | lo;
+	*out = u128_of(hi, lo);
 	return rc;
 }
 
 /* *total += v x times, or an error naming stat and f reported. */
-static inline int executions_add(pl_pass_ctx *ctx, const pl_func *f, exec_u128 *total,
-                                 exec_u128 v, exec_u128 times, const char *stat)
+static inline int executions_add(pl_pass_ctx *ctx, const pl_func *f, u128 *total,
+                                 u128 v, u128 times, const char *stat)
 {
-	exec_u128 x;
+	u128 x;
 	if (!__builtin_mul_overflow(v, times, &x) && !__builtin_add_overflow(*total, x, total))
 		return PL_OK;
 	char a[PL_U128_DEC_BUFSIZE], b[PL_U128_DEC_BUFSIZE];
 	pl_ctx_error(ctx, pl_func_first_inst(f),
 	             "%s overflows 128 bits at @%s: %s per execution x %s executions", stat,
-	             pl_func_name(f), pl_u128_format((uint64_t)(v >> 64), (uint64_t)v, a),
-	             pl_u128_format((uint64_t)(times >> 64), (uint64_t)times, b));
+	             pl_func_name(f), u128_format(v, a),
+	             u128_format(times, b));
 	return PL_EOVERFLOW;
 }
 

@@ -92,6 +92,7 @@ plugins_XlaCombineCCOp_la_CFLAGS = $(PLUGIN_CFLAGS)
 plugins_XlaCombineCCOp_la_LDFLAGS = $(PLUGIN_LDFLAGS)
 plugins_XlaCombineCCOp_la_LIBADD = $(PLUGIN_LIBADD)
 EXTRA_DIST += plugins/inst_bytes.h
+EXTRA_DIST += plugins/u128_int.h
 
 # how the passes that rewrite pick the functions they work in
 EXTRA_DIST += plugins/rewritable.h

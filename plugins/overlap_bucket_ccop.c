@@ -48,9 +48,8 @@
 #include "pass_end.h"
 #include "rewritable.h"
 #include "ptr_map.h"
+#include "u128_int.h"
 #include <passline/grow.h>
-
-__extension__ typedef unsigned __int128 u128;
 
 /* The search allowance of one bucket's growth, in units of work (an edge
  * a reachability search follows or a use it skips, an event or member a

@@ -17,12 +17,11 @@
  */
 #include "overlap_info.h"
 #include "inst_bytes.h"
+#include "u128_int.h"
 #include <passline/grow.h>
 
 #include <stdlib.h>
 #include <string.h>
-
-__extension__ typedef unsigned __int128 u128;
 
 /* The index in [lo, hi) of the first instruction at position pos or later. */
 static uint32_t lower_bound(const struct ov_func *F, uint64_t pos, uint32_t lo, uint32_t hi)

@@ -36,8 +36,6 @@
 #include "ptr_map.h"
 #include "schedule_functions.h"
 
-typedef unsigned __int128 u128;
-
 static const pl_stat_decl schedule_stats[] = {
 	PL_STAT("makespan_ns", "Simulated time of every function, summed (ns)."),
 	PL_STAT("compute_ns", "Compute time, summed (ns)."),
@@ -279,7 +277,7 @@ static void remark_function(pl_pass_ctx *ctx, const pl_callgraph *cg, const pl_f
 	if (pl_callgraph_entry(cg)) {
 		char n[PL_U128_DEC_BUFSIZE];
 		snprintf(runs, sizeof runs, ", runs %s times",
-		         pl_u128_format((uint64_t)(times >> 64), (uint64_t)times, n));
+		         u128_format(times, n));
 	}
 	pl_ctx_remark(ctx, pl_func_first_inst(f),
 	              "@%s: makespan %llu ns, compute %llu ns, communication %llu ns, "
@@ -368,7 +366,7 @@ static int schedule_run(pl_pass_ctx *ctx, void *state, pl_module *m)
 			continue; /* its work is in its caller's kernel */
 		pl_schedule *s;
 		pl_fusion *fu = NULL;
-		exec_u128 times;
+		u128 times;
 		uint64_t unfused = 0;
 		if ((rc = executions_of(ctx, cg, f, &times)))
 			break;

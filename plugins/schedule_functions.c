@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "schedule_functions.h"
+#include "u128_int.h"
 
 struct buf {
 	char *data;
@@ -64,15 +65,15 @@ static void put_string(struct buf *b, const char *s)
 	put(b, "\"");
 }
 
-static void put_u128(struct buf *b, unsigned __int128 v)
+static void put_u128(struct buf *b, u128 v)
 {
 	char dec[PL_U128_DEC_BUFSIZE];
-	put(b, "%s", pl_u128_format((uint64_t)(v >> 64), (uint64_t)v, dec));
+	put(b, "%s", u128_format(v, dec));
 }
 
 /* flops and bytes of one execution of f, as DetailDynInst counts them. */
-static int count(pl_pass_ctx *ctx, const pl_func *f, unsigned __int128 *flops,
-                 unsigned __int128 *bytes)
+static int count(pl_pass_ctx *ctx, const pl_func *f, u128 *flops,
+                 u128 *bytes)
 {
 	*flops = *bytes = 0;
 	for (const pl_inst *inst = pl_func_first_inst(f); inst; inst = pl_inst_next(inst)) {
@@ -98,9 +99,9 @@ static int count(pl_pass_ctx *ctx, const pl_func *f, unsigned __int128 *flops,
 		/* each product is below 2^127; a function's sum of them cannot
 		 * pass 2^128 - 1 for fewer than 2 instructions per byte of it */
 		if (v)
-			*bytes += (unsigned __int128)n * pl_dtype_size(pl_type_dtype(pl_value_type(v)));
+			*bytes += (u128)n * pl_dtype_size(pl_type_dtype(pl_value_type(v)));
 		else
-			*flops += (unsigned __int128)n * (uint64_t)fl;
+			*flops += (u128)n * (uint64_t)fl;
 	}
 	return PL_OK;
 }
@@ -127,7 +128,7 @@ int schedule_write_functions(pl_pass_ctx *ctx, const pl_module *m, const pl_call
 	for (size_t fi = 0; fi < pl_module_num_funcs(m) && rc == PL_OK; fi++) {
 		const pl_func *f = pl_module_func_at(m, fi);
 		uint64_t hi = 0, lo = 0;
-		unsigned __int128 flops, bytes;
+		u128 flops, bytes;
 		pl_schedule *s = NULL;
 		pl_callgraph_executions(cg, f, &hi, &lo); /* the pass checked them */
 		if ((rc = count(ctx, f, &flops, &bytes)) ||
@@ -136,7 +137,7 @@ int schedule_write_functions(pl_pass_ctx *ctx, const pl_module *m, const pl_call
 		put(&b, "%s\n  {\"name\": ", fi ? "," : "");
 		put_string(&b, pl_func_name(f));
 		put(&b, ", \"executions\": ");
-		put_u128(&b, ((unsigned __int128)hi << 64) | lo);
+		put_u128(&b, u128_of(hi, lo));
 		put(&b, ", \"flops\": ");
 		put_u128(&b, flops);
 		put(&b, ", \"bytes\": ");

@@ -14,6 +14,7 @@
  * axis and caption, a bar at the left beside each part inside another;
  * one legend at the bottom, with the spans' class. */
 #include "timeline.h"
+#include "u128_int.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -88,7 +89,7 @@ struct scale {
 static uint64_t x_of(const struct scale *sc, uint64_t t)
 {
 	return (uint64_t)LEFT * 100 +
-	       (uint64_t)((unsigned __int128)t * (PLOT * 100) / sc->span);
+	       (uint64_t)((u128)t * (PLOT * 100) / sc->span);
 }
 
 static void rect(struct lane *l, uint64_t x0, uint64_t x1, const char *fill)

@@ -27,7 +27,7 @@ libpassline_la_SOURCES = \
 	sdk/text/splice.c \
 	sdk/text/print.c sdk/text/print.h \
 	sdk/text/print_threads.c \
-	sdk/hlo/hlo.h sdk/hlo/hlo_read.c sdk/hlo/hlo_read.h sdk/hlo/hlo_write.c \
+	sdk/hlo/hlo.h sdk/hlo/hlo_keys.c sdk/hlo/hlo_keys.h sdk/hlo/hlo_read.c sdk/hlo/hlo_read.h sdk/hlo/hlo_write.c \
 	sdk/hlo/hlo_opcodes.c sdk/hlo/hlo_opcodes.h \
 	sdk/hlo/hlo_form.c sdk/hlo/hlo_form.h \
 	sdk/hlo/hlo_verify.c sdk/hlo/hlo_verify.h sdk/hlo/hlo_verify_int.h \

@@ -197,6 +197,10 @@ EXTRA_DIST += tests/hlo/bad/eof-attribute.err tests/hlo/bad/eof-attribute.hlo \
 TESTS += tests/called-computations.sh
 EXTRA_DIST += tests/called-computations.sh tests/hlo/called.hlo
 
+# Every hlo_* key of the table is documented in passline-pir(5), and no other.
+TESTS += tests/hlo-keys.sh
+EXTRA_DIST += tests/hlo-keys.sh
+
 # HLO written back in the spelling it was read in.
 TESTS += tests/hlo-roundtrip.sh
 EXTRA_DIST += tests/hlo-roundtrip.sh tests/hlo/form/long.hlo tests/hlo/form/xla.hlo \

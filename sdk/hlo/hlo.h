@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /* sdk/hlo/hlo.h — what the XLA HLO reader and writer share: element type
- * names, attribute key spelling, and the default text of a shape. Nothing
+ * names, the hlo_* keys (hlo_keys.h), and the default text of a shape. Nothing
  * here is installed. */
 #ifndef PL_HLO_H
 #define PL_HLO_H
 
+#include "hlo/hlo_keys.h"
 #include "ir/internal.h"
 
 /* HLO spells a few element types differently from the IR. */
@@ -110,28 +111,6 @@ static inline void pl_hlo_put_types_(struct pl_strbuf *sb, const pl_type *const 
 		pl_hlo_put_type_(sb, t[0]);
 	else
 		pl_hlo_put_tuple_(sb, t, n);
-}
-
-/* Attribute keys: an HLO attribute "foo" is kept under "hlo_foo"; the
- * one HLO attribute with a dash, control-predecessors, is spelled with an
- * underscore. */
-#define PL_HLO_KEY_PREFIX "hlo_"
-
-/* Whether k, a key "hlo_...", is one the reader keeps for itself (the
- * shape, operands, name, opcode or literal of an instruction) rather
- * than an HLO attribute kept verbatim. */
-static inline bool pl_hlo_internal_key_(const char *k)
-{
-	static const char *const keys[] = {"hlo_shape",         "hlo_operands", "hlo_operand_names",
-	                                   "hlo_operand_attrs", "hlo_name",     "hlo_constant",
-	                                   "hlo_opcode",        NULL};
-	/* each is "hlo_" and a word starting with one of these letters */
-	if (k[4] != 's' && k[4] != 'o' && k[4] != 'n' && k[4] != 'c')
-		return false;
-	for (const char *const *p = keys; *p; p++)
-		if (!strcmp(k, *p))
-			return true;
-	return false;
 }
 
 #endif

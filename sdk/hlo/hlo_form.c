@@ -18,11 +18,11 @@ struct pl_hlo_form pl_hlo_form_of_(const pl_attrs *d)
 {
 	struct pl_hlo_form f = {false, false, false, false, false};
 	bool b;
-	f.sigils = pl_attrs_get_bool(d, "hlo_sigils", &b) == PL_OK && b;
-	f.signatures = pl_attrs_get_bool(d, "hlo_signatures", &b) == PL_OK && b;
-	f.typed_operands = pl_attrs_get_bool(d, "hlo_typed_operands", &b) == PL_OK && b;
-	f.no_layouts = pl_attrs_get_bool(d, "hlo_no_layouts", &b) == PL_OK && b;
-	f.async_wrapped = pl_attrs_get_bool(d, "hlo_async_wrapped", &b) == PL_OK && b;
+	f.sigils = pl_attrs_get_bool(d, HK(SIGILS), &b) == PL_OK && b;
+	f.signatures = pl_attrs_get_bool(d, HK(SIGNATURES), &b) == PL_OK && b;
+	f.typed_operands = pl_attrs_get_bool(d, HK(TYPED_OPERANDS), &b) == PL_OK && b;
+	f.no_layouts = pl_attrs_get_bool(d, HK(NO_LAYOUTS), &b) == PL_OK && b;
+	f.async_wrapped = pl_attrs_get_bool(d, HK(ASYNC_WRAPPED), &b) == PL_OK && b;
 	return f;
 }
 

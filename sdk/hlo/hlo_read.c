@@ -886,6 +886,132 @@ static void capture_parens(struct hr *r, const char **s, uint32_t *len)
 	r->p = q;
 }
 
+/* The opcode of an instruction, classified once. */
+static void parse_opcode(struct hr *r, struct pinst *pi)
+{
+	peek(r);
+	const char *ob = r->p, *q = r->p;
+	while (q < r->end && ((*q >= 'a' && *q <= 'z') || is_digit(*q) || *q == '-' || *q == '_'))
+		q++;
+	if (q == ob || !(*ob >= 'a' && *ob <= 'z'))
+		expected(r, "an opcode");
+	pi->opc = ob;
+	pi->olen = (uint32_t)(q - ob);
+	/* XLA's opcodes have dashes, never underscores: hlo.all_gather
+	 * spells all-gather */
+	if (memchr(ob, '_', pi->olen))
+		fail(r, ob, "'%.*s' is not an HLO opcode (they have no '_')", (int)pi->olen, ob);
+	enum hlo_phase phase;
+	enum hlo_op op = pl_hlo_opcode_of_(ob, pi->olen, &phase);
+	pi->opcode = (uint8_t)op;
+	pi->phase = (uint8_t)phase;
+	if (op == HLO_OP_OTHER) {
+		const char *near = pl_hlo_opcode_nearest_(ob, pi->olen);
+		fail(r, ob, "unknown HLO opcode '%.*s'%s%s%s", (int)pi->olen, ob,
+		     near ? " (did you mean '" : "", near ? near : "", near ? "'?)" : "");
+	}
+	r->p = q;
+}
+
+/* What is between the parentheses after the opcode: a parameter's
+ * number, a constant's literal, or the operands. */
+static void parse_args(struct hr *r, struct pinst *pi, unsigned depth)
+{
+	expect(r, '(', "'(' after the opcode");
+	pi->op0 = (uint32_t)r->opnds.n;
+	pi->param = -1;
+	if (pi->opcode == HLO_OP_PARAMETER) {
+		const char *at = skip_from(r, r->p);
+		pi->param = read_int(r);
+		if (pi->param < 0)
+			fail(r, at, "negative parameter number");
+		expect(r, ')', "')' after the parameter number");
+		return;
+	}
+	if (pi->opcode == HLO_OP_CONSTANT) {
+		capture_parens(r, &pi->lit, &pi->litlen);
+		r->p++;
+		return;
+	}
+	/* a nested instruction appends its own operands while this one's
+	 * are read: keep this one's aside on a stack, append them after */
+	size_t count = 0, base = r->side.n;
+	if (peek(r) != ')') {
+		for (;;) {
+			parse_operand(r, depth);
+			struct popnd o = r->opnds.v[--r->opnds.n];
+			*PUSH(r, side) = o;
+			count++;
+			if (peek(r) == ',') {
+				r->p++;
+				continue;
+			}
+			break;
+		}
+	}
+	if (peek(r) != ')')
+		expected(r, "',' or ')' after an operand");
+	r->p++;
+	pi->op0 = (uint32_t)r->opnds.n;
+	for (size_t k = base; k < r->side.n; k++)
+		*PUSH(r, opnds) = r->side.v[k];
+	r->side.n = base;
+	pi->nops = (uint32_t)count;
+}
+
+/* The attributes after the operands, ", name=value" each. */
+static void parse_attrs(struct hr *r, struct pinst *pi)
+{
+	pi->at0 = (uint32_t)r->attrs.n;
+	for (;;) {
+		const char *c = skip_from(r, r->p);
+		if (c >= r->end || *c != ',')
+			break;
+		/* an attribute is "name=": otherwise the comma is the caller's */
+		const char *k = skip_from(r, c + 1), *ke = k;
+		while (ke < r->end && is_ident(*ke))
+			ke++;
+		if (ke == k || ke >= r->end || *ke != '=')
+			break;
+		if (r->attrs.n - pi->at0 >= 1024)
+			fail(r, k, "more than 1024 attributes");
+		for (uint32_t a = pi->at0; a < r->attrs.n; a++)
+			if (r->attrs.v[a].klen == ke - k && memcmp(r->attrs.v[a].key, k, (size_t)(ke - k)) == 0)
+				fail(r, k, "attribute '%.*s' is given twice", (int)(ke - k), k);
+		r->p = ke + 1;
+		struct pattr *a = PUSH(r, attrs);
+		a->key = k;
+		a->klen = (uint32_t)(ke - k);
+		a->at = k;
+		capture_value_at(r, &r->attrs.v[r->attrs.n - 1].val, &r->attrs.v[r->attrs.n - 1].vlen,
+		                 word_is(k, (size_t)(ke - k), "literal"));
+	}
+	pi->nat = (uint32_t)(r->attrs.n - pi->at0);
+}
+
+/* A nested instruction's name: XLA names it "<opcode>.anon", made
+ * unique. */
+static void name_anon(struct hr *r, struct pinst *me)
+{
+	me->named_anon = true;
+	for (unsigned k = 0;; k++) {
+		r->sb2.len = 0;
+		pl_sb_put(&r->sb2, me->opc, me->olen);
+		pl_sb_puts(&r->sb2, ".anon");
+		if (k)
+			pl_sb_printf(&r->sb2, ".%u", k);
+		if (r->sb2.failed)
+			nomem(r);
+		if (!name_lookup(r, r->sb2.data, r->sb2.len)) {
+			char *nm = ok(r, pl_arena_alloc(&r->m->arena, r->sb2.len));
+			memcpy(nm, r->sb2.data, r->sb2.len);
+			me->name = nm;
+			me->nlen = (uint32_t)r->sb2.len;
+			break;
+		}
+	}
+}
+
 static uint32_t parse_inst(struct hr *r, bool nested, unsigned depth)
 {
 	if (depth > PL_MAX_NESTING)
@@ -908,115 +1034,14 @@ static uint32_t parse_inst(struct hr *r, bool nested, unsigned depth)
 		pi.shape = parse_shape(r);
 		pi.has_shape = true;
 	}
-	peek(r);
-	const char *ob = r->p, *q = r->p;
-	while (q < r->end && ((*q >= 'a' && *q <= 'z') || is_digit(*q) || *q == '-' || *q == '_'))
-		q++;
-	if (q == ob || !(*ob >= 'a' && *ob <= 'z'))
-		expected(r, "an opcode");
-	pi.opc = ob;
-	pi.olen = (uint32_t)(q - ob);
-	/* XLA's opcodes have dashes, never underscores: hlo.all_gather
-	 * spells all-gather */
-	if (memchr(ob, '_', pi.olen))
-		fail(r, ob, "'%.*s' is not an HLO opcode (they have no '_')", (int)pi.olen, ob);
-	enum hlo_phase phase;
-	enum hlo_op op = pl_hlo_opcode_of_(ob, pi.olen, &phase);
-	pi.opcode = (uint8_t)op;
-	pi.phase = (uint8_t)phase;
-	if (op == HLO_OP_OTHER) {
-		const char *near = pl_hlo_opcode_nearest_(ob, pi.olen);
-		fail(r, ob, "unknown HLO opcode '%.*s'%s%s%s", (int)pi.olen, ob,
-		     near ? " (did you mean '" : "", near ? near : "", near ? "'?)" : "");
-	}
-	r->p = q;
-	expect(r, '(', "'(' after the opcode");
-	pi.op0 = (uint32_t)r->opnds.n;
-	pi.param = -1;
-	if (pi.opcode == HLO_OP_PARAMETER) {
-		const char *at = skip_from(r, r->p);
-		pi.param = read_int(r);
-		if (pi.param < 0)
-			fail(r, at, "negative parameter number");
-		expect(r, ')', "')' after the parameter number");
-	} else if (pi.opcode == HLO_OP_CONSTANT) {
-		capture_parens(r, &pi.lit, &pi.litlen);
-		r->p++;
-	} else {
-		/* a nested instruction appends its own operands while this one's
-		 * are read: keep this one's aside on a stack, append them after */
-		size_t count = 0, base = r->side.n;
-		if (peek(r) != ')') {
-			for (;;) {
-				parse_operand(r, depth);
-				struct popnd o = r->opnds.v[--r->opnds.n];
-				*PUSH(r, side) = o;
-				count++;
-				if (peek(r) == ',') {
-					r->p++;
-					continue;
-				}
-				break;
-			}
-		}
-		if (peek(r) != ')')
-			expected(r, "',' or ')' after an operand");
-		r->p++;
-		pi.op0 = (uint32_t)r->opnds.n;
-		for (size_t k = base; k < r->side.n; k++)
-			*PUSH(r, opnds) = r->side.v[k];
-		r->side.n = base;
-		pi.nops = (uint32_t)count;
-	}
-	pi.at0 = (uint32_t)r->attrs.n;
-	for (;;) {
-		const char *c = skip_from(r, r->p);
-		if (c >= r->end || *c != ',')
-			break;
-		/* an attribute is "name=": otherwise the comma is the caller's */
-		const char *k = skip_from(r, c + 1), *ke = k;
-		while (ke < r->end && is_ident(*ke))
-			ke++;
-		if (ke == k || ke >= r->end || *ke != '=')
-			break;
-		if (r->attrs.n - pi.at0 >= 1024)
-			fail(r, k, "more than 1024 attributes");
-		for (uint32_t a = pi.at0; a < r->attrs.n; a++)
-			if (r->attrs.v[a].klen == ke - k && memcmp(r->attrs.v[a].key, k, (size_t)(ke - k)) == 0)
-				fail(r, k, "attribute '%.*s' is given twice", (int)(ke - k), k);
-		r->p = ke + 1;
-		struct pattr *a = PUSH(r, attrs);
-		a->key = k;
-		a->klen = (uint32_t)(ke - k);
-		a->at = k;
-		capture_value_at(r, &r->attrs.v[r->attrs.n - 1].val, &r->attrs.v[r->attrs.n - 1].vlen,
-		                 word_is(k, (size_t)(ke - k), "literal"));
-	}
-	pi.nat = (uint32_t)(r->attrs.n - pi.at0);
+	parse_opcode(r, &pi);
+	parse_args(r, &pi, depth);
+	parse_attrs(r, &pi);
 	struct pinst *slot = PUSH(r, insts);
 	*slot = pi;
 	uint32_t idx = (uint32_t)(r->insts.n - 1);
-	if (nested) {
-		/* XLA names it "<opcode>.anon", made unique */
-		struct pinst *me = &r->insts.v[idx];
-		me->named_anon = true;
-		for (unsigned k = 0;; k++) {
-			r->sb2.len = 0;
-			pl_sb_put(&r->sb2, me->opc, me->olen);
-			pl_sb_puts(&r->sb2, ".anon");
-			if (k)
-				pl_sb_printf(&r->sb2, ".%u", k);
-			if (r->sb2.failed)
-				nomem(r);
-			if (!name_lookup(r, r->sb2.data, r->sb2.len)) {
-				char *nm = ok(r, pl_arena_alloc(&r->m->arena, r->sb2.len));
-				memcpy(nm, r->sb2.data, r->sb2.len);
-				me->name = nm;
-				me->nlen = (uint32_t)r->sb2.len;
-				break;
-			}
-		}
-	}
+	if (nested)
+		name_anon(r, &r->insts.v[idx]);
 	name_define(r, idx);
 	return idx;
 }
@@ -1188,6 +1213,146 @@ static struct comp *find_comp(struct hr *r, const char *s, size_t len)
 	return k ? &r->comps.v[k - 1] : NULL;
 }
 
+/* The integers of the text b[0..tl) read as the list "{b}"; false when
+ * it is not one (or too long to copy). */
+enum { BRACED_TMP = 512 };
+
+static bool braced_ints(const char *b, size_t tl, int64_t *out, size_t max, size_t *n)
+{
+	char tmp[BRACED_TMP];
+	if (tl > sizeof tmp - 3)
+		return false;
+	tmp[0] = '{';
+	memcpy(tmp + 1, b, tl);
+	tmp[tl + 1] = '}';
+	return int_list(tmp, tl + 2, out, max, n);
+}
+
+/* Explicit groups {{0,1},{2,3}}: the numbers, spaces dropped; *size the
+ * first group's. */
+static void explicit_groups(struct hr *r, const struct pattr *rg, struct pl_strbuf *sb,
+                            int64_t *size)
+{
+	const char *s = rg->val;
+	size_t len = rg->vlen;
+	int64_t cur = 0;
+	bool first_done = false;
+	for (size_t i = 0; i < len; i++) {
+		char c = s[i];
+		if (is_space(c))
+			continue;
+		if (!is_digit(c) && c != ',' && c != '{' && c != '}')
+			fail(r, rg->at, "malformed replica_groups");
+		pl_sb_putc(sb, c);
+		if (is_digit(c) && (i + 1 >= len || !is_digit(s[i + 1])) && !first_done)
+			cur++;
+		if (c == '}' && i > 0 && !first_done && cur) {
+			*size = cur;
+			first_done = true;
+		}
+	}
+}
+
+/* The walk of the iota list [G,S]<=[d0,d1,...]T(p0,p1,...): the
+ * transposed array in row-major order, G groups of S. */
+static void expand_iota(struct pl_strbuf *sb, const int64_t *gs, const int64_t *d,
+                        const int64_t *perm, size_t ndim, int64_t total)
+{
+	int64_t idx[PL_MAX_RANK] = {0}, stride[PL_MAX_RANK];
+	stride[ndim - 1] = 1;
+	for (size_t k = ndim - 1; k-- > 0;)
+		stride[k] = stride[k + 1] * d[k + 1];
+	pl_sb_putc(sb, '{');
+	char num[24];
+	for (int64_t n = 0; n < total; n++) {
+		int64_t lin = 0;
+		for (size_t k = 0; k < ndim; k++)
+			lin += idx[k] * stride[perm[k]];
+		if (n % gs[1] == 0)
+			pl_sb_puts(sb, n ? "},{" : "{");
+		else
+			pl_sb_putc(sb, ',');
+		pl_sb_put(sb, num, pl_fmt_i64(num, lin));
+		for (size_t k = ndim; k-- > 0;) {
+			if (++idx[k] < d[perm[k]])
+				break;
+			idx[k] = 0;
+		}
+	}
+	pl_sb_puts(sb, "}}");
+}
+
+/* An iota list [G,S]<=[d0,d1,...]T(p0,p1,...) expanded into sb, *size
+ * S; false (sb untouched) when s is not one or is too large to expand. */
+static bool iota_groups(const char *s, size_t len, struct pl_strbuf *sb, int64_t *size)
+{
+	int64_t gs[2], d[PL_MAX_RANK], perm[PL_MAX_RANK];
+	size_t ng = 0, ndim = 0, nperm = 0, i = 1;
+	const char *e = memchr(s, ']', len);
+	if (!e || (size_t)(e - s) > BRACED_TMP - 3 ||
+	    !braced_ints(s + 1, (size_t)(e - s) - 1, gs, 2, &ng) || ng != 2)
+		return false;
+	i = (size_t)(e - s) + 1;
+	if (i + 3 > len || s[i] != '<' || s[i + 1] != '=' || s[i + 2] != '[')
+		return false;
+	i += 3;
+	const char *e2 = memchr(s + i, ']', len - i);
+	if (!e2 || !braced_ints(s + i, (size_t)(e2 - (s + i)), d, PL_MAX_RANK, &ndim) || ndim == 0)
+		return false;
+	i = (size_t)(e2 - s) + 1;
+	if (i < len && s[i] == 'T') {
+		if (i + 1 >= len || s[i + 1] != '(')
+			return false;
+		const char *e3 = memchr(s + i, ')', len - i);
+		if (!e3 || !braced_ints(s + i + 2, (size_t)(e3 - (s + i + 2)), perm, PL_MAX_RANK, &nperm) ||
+		    nperm != ndim)
+			return false;
+		i = (size_t)(e3 - s) + 1;
+	} else {
+		nperm = ndim;
+		for (size_t k = 0; k < ndim; k++)
+			perm[k] = (int64_t)k;
+	}
+	if (i != len)
+		return false;
+	int64_t total = 1;
+	for (size_t k = 0; k < ndim; k++) {
+		if (d[k] <= 0 || total > (1 << 20) / d[k])
+			return false;
+		total *= d[k];
+	}
+	bool seen[PL_MAX_RANK] = {false};
+	for (size_t k = 0; k < ndim; k++) {
+		if (perm[k] < 0 || (size_t)perm[k] >= ndim || seen[perm[k]])
+			return false;
+		seen[perm[k]] = true;
+	}
+	if (gs[0] <= 0 || gs[1] <= 0 || gs[0] * gs[1] != total)
+		return false;
+	expand_iota(sb, gs, d, perm, ndim, total);
+	*size = gs[1];
+	return true;
+}
+
+/* An iota list too large to expand, or the mesh form: kept as text,
+ * spaces dropped. */
+static void raw_groups(struct hr *r, const struct pattr *rg, struct pl_strbuf *sb)
+{
+	const char *s = rg->val;
+	size_t len = rg->vlen;
+	if (s[0] != '[' && !(len > 4 && memcmp(s, "mesh", 4) == 0))
+		fail(r, rg->at, "malformed replica_groups");
+	for (size_t i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)s[i];
+		if (c < 0x20 && !is_space(s[i]))
+			fail(r, rg->at, "malformed replica_groups");
+		if (c >= 0x7f)
+			fail(r, rg->at, "malformed replica_groups");
+		if (!is_space(s[i]))
+			pl_sb_putc(sb, s[i]);
+	}
+}
+
 /* The canonical text of the groups of a collective: expanded, ordered
  * groups after the group mode, so that an iota list and the explicit list
  * it stands for give the same text. *size is the first group's size (0 for
@@ -1201,135 +1366,13 @@ static void group_text(struct hr *r, const struct pinst *pi, struct pl_strbuf *s
 	bool global = ug && word_is(ug->val, ug->vlen, "true");
 	pl_sb_puts(sb, !ch ? "replica:" : global ? "global:" : "replica_partition:");
 	*size = -1;
-	const char *s = rg ? rg->val : "{}";
-	size_t len = rg ? rg->vlen : 2;
-	if (len == 2 && s[0] == '{' && s[1] == '}') {
+	if (!rg || (rg->vlen == 2 && rg->val[0] == '{' && rg->val[1] == '}')) {
 		pl_sb_puts(sb, "all");
 		*size = 0;
-		return;
-	}
-	if (s[0] == '{') {
-		/* explicit: the numbers, spaces dropped */
-		int64_t cur = 0;
-		bool first_done = false;
-		for (size_t i = 0; i < len; i++) {
-			char c = s[i];
-			if (is_space(c))
-				continue;
-			if (!is_digit(c) && c != ',' && c != '{' && c != '}')
-				fail(r, rg->at, "malformed replica_groups");
-			pl_sb_putc(sb, c);
-			if (is_digit(c) && (i + 1 >= len || !is_digit(s[i + 1])) && !first_done)
-				cur++;
-			if (c == '}' && i > 0 && !first_done && cur) {
-				*size = cur;
-				first_done = true;
-			}
-		}
-		return;
-	}
-	if (s[0] == '[') {
-		/* [G,S]<=[d0,d1,...]T(p0,p1,...) */
-		int64_t gs[2], d[PL_MAX_RANK], perm[PL_MAX_RANK];
-		size_t ng = 0, ndim = 0, nperm = 0, i = 1;
-		const char *e = memchr(s, ']', len);
-		/* reuse int_list by rewriting the brackets' contents */
-		char tmp[512];
-		size_t tl;
-		if (!e || (size_t)(e - s) > sizeof tmp - 3)
-			goto raw;
-		tl = (size_t)(e - s) - 1;
-		tmp[0] = '{';
-		memcpy(tmp + 1, s + 1, tl);
-		tmp[tl + 1] = '}';
-		if (!int_list(tmp, tl + 2, gs, 2, &ng) || ng != 2)
-			goto raw;
-		i = (size_t)(e - s) + 1;
-		if (i + 3 > len || s[i] != '<' || s[i + 1] != '=' || s[i + 2] != '[')
-			goto raw;
-		i += 3;
-		const char *e2 = memchr(s + i, ']', len - i);
-		if (!e2 || (size_t)(e2 - (s + i)) > sizeof tmp - 3)
-			goto raw;
-		tl = (size_t)(e2 - (s + i));
-		tmp[0] = '{';
-		memcpy(tmp + 1, s + i, tl);
-		tmp[tl + 1] = '}';
-		if (!int_list(tmp, tl + 2, d, PL_MAX_RANK, &ndim) || ndim == 0)
-			goto raw;
-		i = (size_t)(e2 - s) + 1;
-		if (i < len && s[i] == 'T') {
-			if (i + 1 >= len || s[i + 1] != '(')
-				goto raw;
-			const char *e3 = memchr(s + i, ')', len - i);
-			if (!e3 || (size_t)(e3 - (s + i + 2)) > sizeof tmp - 3)
-				goto raw;
-			tl = (size_t)(e3 - (s + i + 2));
-			tmp[0] = '{';
-			memcpy(tmp + 1, s + i + 2, tl);
-			tmp[tl + 1] = '}';
-			if (!int_list(tmp, tl + 2, perm, PL_MAX_RANK, &nperm) || nperm != ndim)
-				goto raw;
-			i = (size_t)(e3 - s) + 1;
-		} else {
-			nperm = ndim;
-			for (size_t k = 0; k < ndim; k++)
-				perm[k] = (int64_t)k;
-		}
-		if (i != len)
-			goto raw;
-		int64_t total = 1;
-		for (size_t k = 0; k < ndim; k++) {
-			if (d[k] <= 0 || total > (1 << 20) / d[k])
-				goto raw;
-			total *= d[k];
-		}
-		bool seen[PL_MAX_RANK] = {false};
-		for (size_t k = 0; k < ndim; k++) {
-			if (perm[k] < 0 || (size_t)perm[k] >= ndim || seen[perm[k]])
-				goto raw;
-			seen[perm[k]] = true;
-		}
-		if (gs[0] <= 0 || gs[1] <= 0 || gs[0] * gs[1] != total)
-			goto raw;
-		/* walk the transposed array in row-major order */
-		int64_t idx[PL_MAX_RANK] = {0}, stride[PL_MAX_RANK];
-		stride[ndim - 1] = 1;
-		for (size_t k = ndim - 1; k-- > 0;)
-			stride[k] = stride[k + 1] * d[k + 1];
-		pl_sb_putc(sb, '{');
-		char num[24];
-		for (int64_t n = 0; n < total; n++) {
-			int64_t lin = 0;
-			for (size_t k = 0; k < ndim; k++)
-				lin += idx[k] * stride[perm[k]];
-			if (n % gs[1] == 0)
-				pl_sb_puts(sb, n ? "},{" : "{");
-			else
-				pl_sb_putc(sb, ',');
-			pl_sb_put(sb, num, pl_fmt_i64(num, lin));
-			for (size_t k = ndim; k-- > 0;) {
-				if (++idx[k] < d[perm[k]])
-					break;
-				idx[k] = 0;
-			}
-		}
-		pl_sb_puts(sb, "}}");
-		*size = gs[1];
-		return;
-	}
-raw:
-	/* an iota list too large to expand, or the mesh form: kept as text */
-	if (s[0] != '[' && !(len > 4 && memcmp(s, "mesh", 4) == 0))
-		fail(r, rg->at, "malformed replica_groups");
-	for (size_t i = 0; i < len; i++) {
-		unsigned char c = (unsigned char)s[i];
-		if (c < 0x20 && !is_space(s[i]))
-			fail(r, rg->at, "malformed replica_groups");
-		if (c >= 0x7f)
-			fail(r, rg->at, "malformed replica_groups");
-		if (!is_space(s[i]))
-			pl_sb_putc(sb, s[i]);
+	} else if (rg->val[0] == '{') {
+		explicit_groups(r, rg, sb, size);
+	} else if (rg->val[0] != '[' || !iota_groups(rg->val, rg->vlen, sb, size)) {
+		raw_groups(r, rg, sb);
 	}
 }
 
@@ -1531,7 +1574,7 @@ static void keep_shape(struct hr *r, pl_attrs *d, uint32_t node, const pl_type *
 	bool same = r->nodes.v[node].tuple == (n != 1) && r->sb.len == 2 * len &&
 	            memcmp(r->sb.data, r->sb.data + len, len) == 0;
 	if (!same)
-		set_str(r, d, "hlo_shape", r->sb.data, len);
+		set_str(r, d, HK(SHAPE), r->sb.data, len);
 }
 
 static pl_op collective_of(const char *s, size_t len)
@@ -1679,7 +1722,7 @@ static void name_results(struct hr *r, const struct pinst *pi, pl_inst *inst, bo
 		if (pl_value_set_name(pl_inst_result(inst, k), leaf_name(r, pi, tuple, (uint32_t)k)))
 			nomem(r);
 	if (n == 0)
-		set_str(r, pl_inst_attrs(inst), "hlo_name", pi->name, pi->nlen);
+		set_str(r, pl_inst_attrs(inst), HK(NAME), pi->name, pi->nlen);
 }
 
 /* The operands' leaves into r->vals.v; returns their count. hlo_operands
@@ -1881,8 +1924,8 @@ static void keep_alias_names(struct hr *r, const struct pinst *pi, pl_attrs *d)
 	const pl_attr *l = bad || !names ? NULL : pl_attr_list(r->m, v, pi->nops);
 	const pl_attr *la = bad || !attrs ? NULL : pl_attr_list(r->m, av, pi->nops);
 	if (bad || (names && !l) || (attrs && !la) ||
-	    (l && pl_attrs_set(d, "hlo_operand_names", l) != PL_OK) ||
-	    (la && pl_attrs_set(d, "hlo_operand_attrs", la) != PL_OK))
+	    (l && pl_attrs_set(d, HK(OPERAND_NAMES), l) != PL_OK) ||
+	    (la && pl_attrs_set(d, HK(OPERAND_ATTRS), la) != PL_OK))
 		nomem(r);
 }
 
@@ -1932,7 +1975,7 @@ static void keep_structure(struct hr *r, const struct pinst *pi, pl_attrs *d)
 	}
 	if (r->sb.failed)
 		nomem(r);
-	set_str(r, d, "hlo_operands", r->sb.data, r->sb.len);
+	set_str(r, d, HK(OPERANDS), r->sb.data, r->sb.len);
 }
 
 /* The IR op an instruction maps to: hlo.<opcode>, '-' spelled '_'. */
@@ -2029,7 +2072,7 @@ static void map_unused_tuple(struct hr *r, pl_func *f, struct pinst *pi)
 			nomem(r);
 		if (tuple_operand || r->sb.len != 2 * len ||
 		    memcmp(r->sb.data, r->sb.data + len, len) != 0)
-			set_str(r, d, "hlo_shape", r->sb.data, len);
+			set_str(r, d, HK(SHAPE), r->sb.data, len);
 	}
 	if (tuple_operand)
 		keep_structure(r, pi, d);
@@ -2137,142 +2180,176 @@ static void push_op_leaves(struct hr *r, struct pinst *pi, pl_inst *inst, pl_op 
 	}
 }
 
+/* What an instruction becomes: the op's name, its operands and results
+ * (operands in r->vals, result types in r->types), and for a collective
+ * start or done which. */
+struct op_plan {
+	const char *opname;           /* NULL: not decided yet */
+	size_t nops, nres;
+	bool tuple_operand;
+	pl_op start, done;            /* PL_OP_OTHER when it is neither */
+	const struct comp *wrapped;   /* what an async-start calls */
+	uint32_t res_node;            /* the results' part of the shape */
+};
+
+static bool is_start(const struct pinst *pi)
+{
+	return pi->opcode == HLO_OP_ALL_GATHER_START || pi->opcode == HLO_OP_ALL_REDUCE_START ||
+	       (pi->opcode == HLO_OP_REDUCE_SCATTER && pi->phase == HLO_PHASE_START) ||
+	       pi->opcode == HLO_OP_ASYNC_START;
+}
+
+static bool is_done(const struct pinst *pi)
+{
+	return pi->opcode == HLO_OP_ALL_GATHER_DONE || pi->opcode == HLO_OP_ALL_REDUCE_DONE ||
+	       (pi->opcode == HLO_OP_REDUCE_SCATTER && pi->phase == HLO_PHASE_DONE) ||
+	       pi->opcode == HLO_OP_ASYNC_DONE;
+}
+
+/* A collective start (native, or an async-start calling a computation
+ * whose root is the collective) becomes the SDK's start when its shape is
+ * (operands, results[, contexts]) with the operands type for type. */
+static void plan_start(struct hr *r, const struct pinst *pi, struct op_plan *p)
+{
+	pl_op base = collective_of(pi->opc, pi->olen - 6);
+	if (pi->opcode == HLO_OP_ASYNC_START) {
+		const struct pattr *ca = find_attr(r, pi, "calls");
+		p->wrapped = ca ? find_comp(r, ca->val, ca->vlen) : NULL;
+		base = p->wrapped && p->wrapped->root && p->wrapped->root_on_params
+		               ? pl_inst_op(p->wrapped->root) : PL_OP_OTHER;
+		if (base != PL_OP_ALL_GATHER && base != PL_OP_ALL_REDUCE &&
+		    base != PL_OP_REDUCE_SCATTER)
+			base = PL_OP_OTHER;
+		r->async_wrapped = r->async_wrapped || base != PL_OP_OTHER;
+	} else if (find_attr(r, pi, "calls")) {
+		/* not XLA's: kept as it is written, since a collective
+		 * start that calls a computation is written async-start */
+		base = PL_OP_OTHER;
+	} else {
+		r->async_native = true;
+	}
+	const struct snode *s = &r->nodes.v[pi->shape];
+	bool split = base != PL_OP_ALL_REDUCE || p->wrapped;
+	bool op_results = false;
+	if (base != PL_OP_OTHER && !p->tuple_operand) {
+		if (split && s->tuple && s->size > 1) {
+			uint32_t l = 0;
+			uint32_t e0 = child_at(r, pi->shape, 0, &l);
+			uint32_t lr = 0;
+			uint32_t e1 = child_at(r, pi->shape, 1, &lr);
+			if (e1 != UINT32_MAX && r->nodes.v[e0].nleaves == p->nops &&
+			    r->nodes.v[e1].nleaves == p->nops) {
+				/* element 0 is the operands, type for type */
+				leaf_types(r, e0, 0);
+				bool same = true;
+				for (size_t k = 0; k < p->nops; k++)
+					same = same && r->types.v[k] == pl_value_type(r->vals.v[k]);
+				p->res_node = e1;
+				op_results = same;
+			}
+		} else if (!p->wrapped && p->nres == p->nops) {
+			op_results = true;
+		}
+	}
+	if (op_results) {
+		p->start = start_of(base);
+		p->opname = pl_op_name(p->start);
+		p->nres = leaf_types(r, p->res_node, 0);
+	}
+}
+
+/* A done of a start the SDK made takes the start's results. */
+static void plan_done(struct hr *r, const struct pinst *pi, struct op_plan *p)
+{
+	const struct pinst *st = &r->insts.v[r->opnds.v[pi->op0].ref];
+	if (st->nres != p->nres)
+		fail(r, pi->at, "'%.*s' does not match its start", (int)pi->nlen, pi->name);
+	p->done = done_of(st->start_op);
+	p->opname = pl_op_name(p->done);
+	p->nops = st->nres;
+	r->vals.v = grow(r, r->vals.v, &r->vals.cap, p->nops, sizeof *r->vals.v);
+	for (uint32_t k = 0; k < p->nops; k++)
+		r->vals.v[k] = r->leaves.v[st->res0 + k];
+}
+
+/* The collective attributes of a collective or a start: derived from the
+ * HLO, or those of the collective an async-start wraps. */
+static void op_collective_attrs(struct hr *r, const struct pinst *pi, pl_inst *inst,
+                                const struct op_plan *p, pl_op cop)
+{
+	if (cop != PL_OP_OTHER && p->start == PL_OP_OTHER && pl_inst_op(inst) == cop)
+		collective_attrs(r, pi, inst, cop, r->vals.v, p->nops, r->types.v);
+	if (p->start == PL_OP_OTHER)
+		return;
+	if (p->wrapped) {
+		static const char *const keys[] = {"group_id", "factor", "dimension", "reduce"};
+		for (size_t k = 0; k < 4; k++) {
+			const pl_attr *v = pl_attrs_get(pl_inst_attrs(p->wrapped->root), keys[k]);
+			if (v)
+				set_attr(r, inst, keys[k], v);
+		}
+	} else {
+		collective_attrs(r, pi, inst, p->start, r->vals.v, p->nops, r->types.v);
+	}
+}
+
 /* Any other instruction: the SDK's own op (collectives, dot) or
  * "hlo.<opcode>", with the attributes the writer needs back. */
 static void map_op(struct hr *r, pl_func *f, struct pinst *pi)
 {
 	if (!pi->has_shape)
 		pi->shape = infer_shape(r, pi);
-	bool tuple_operand = false;
+	struct op_plan p = {NULL, 0, 0, false, PL_OP_OTHER, PL_OP_OTHER, NULL, pi->shape};
 	/* a done takes its start's results, not the start's whole value */
 	bool done_of_start = pi->nops == 1 && r->opnds.v[pi->op0].npath == 0 &&
 	                     r->insts.v[r->opnds.v[pi->op0].ref].kind == KIND_START;
-	size_t nops = done_of_start ? 0 : gather_operands(r, pi, &tuple_operand);
-	size_t nres = leaf_types(r, pi->shape, 0);
+	p.nops = done_of_start ? 0 : gather_operands(r, pi, &p.tuple_operand);
+	p.nres = leaf_types(r, pi->shape, 0);
 	bool tuple = r->nodes.v[pi->shape].tuple;
-	const char *opname = NULL;
 	pl_op cop = collective_of(pi->opc, pi->olen);
-	pl_op start = PL_OP_OTHER, done = PL_OP_OTHER;
-	const struct pinst *attr_src = pi; /* where the collective's attributes are */
-	const struct comp *wrapped = NULL;
-	uint32_t res_node = pi->shape; /* the results' part of the shape */
-	/* the start's shape: (operands, results[, contexts]) */
-	bool op_results = false;
-	if (cop != PL_OP_OTHER && !tuple_operand && nops == nres) {
-		opname = pl_op_name(cop);
-	} else if (pi->opcode == HLO_OP_ALL_GATHER_START ||
-	           pi->opcode == HLO_OP_ALL_REDUCE_START ||
-	           (pi->opcode == HLO_OP_REDUCE_SCATTER && pi->phase == HLO_PHASE_START) ||
-	           pi->opcode == HLO_OP_ASYNC_START) {
-		pl_op base = collective_of(pi->opc, pi->olen - 6);
-		if (pi->opcode == HLO_OP_ASYNC_START) {
-			const struct pattr *ca = find_attr(r, pi, "calls");
-			wrapped = ca ? find_comp(r, ca->val, ca->vlen) : NULL;
-			base = wrapped && wrapped->root && wrapped->root_on_params
-			               ? pl_inst_op(wrapped->root) : PL_OP_OTHER;
-			if (base != PL_OP_ALL_GATHER && base != PL_OP_ALL_REDUCE &&
-			    base != PL_OP_REDUCE_SCATTER)
-				base = PL_OP_OTHER;
-			r->async_wrapped = r->async_wrapped || base != PL_OP_OTHER;
-		} else if (find_attr(r, pi, "calls")) {
-			/* not XLA's: kept as it is written, since a collective
-			 * start that calls a computation is written async-start */
-			base = PL_OP_OTHER;
-		} else {
-			r->async_native = true;
-		}
-		const struct snode *s = &r->nodes.v[pi->shape];
-		bool split = base != PL_OP_ALL_REDUCE || wrapped;
-		if (base != PL_OP_OTHER && !tuple_operand) {
-			if (split && s->tuple && s->size > 1) {
-				uint32_t l = 0;
-				uint32_t e0 = child_at(r, pi->shape, 0, &l);
-				uint32_t lr = 0;
-				uint32_t e1 = child_at(r, pi->shape, 1, &lr);
-				if (e1 != UINT32_MAX && r->nodes.v[e0].nleaves == nops &&
-				    r->nodes.v[e1].nleaves == nops) {
-					/* element 0 is the operands, type for type */
-					leaf_types(r, e0, 0);
-					bool same = true;
-					for (size_t k = 0; k < nops; k++)
-						same = same && r->types.v[k] == pl_value_type(r->vals.v[k]);
-					res_node = e1;
-					op_results = same;
-				}
-			} else if (!wrapped && nres == nops) {
-				op_results = true;
-			}
-		}
-		if (op_results) {
-			start = start_of(base);
-			opname = pl_op_name(start);
-			nres = leaf_types(r, res_node, 0);
-		}
-	} else if ((pi->opcode == HLO_OP_ALL_GATHER_DONE ||
-	            pi->opcode == HLO_OP_ALL_REDUCE_DONE ||
-	            (pi->opcode == HLO_OP_REDUCE_SCATTER && pi->phase == HLO_PHASE_DONE) ||
-	            pi->opcode == HLO_OP_ASYNC_DONE) &&
-	           done_of_start) {
-		const struct pinst *st = &r->insts.v[r->opnds.v[pi->op0].ref];
-		if (st->nres != nres)
-			fail(r, pi->at, "'%.*s' does not match its start", (int)pi->nlen, pi->name);
-		done = done_of(st->start_op);
-		opname = pl_op_name(done);
-		nops = st->nres;
-		r->vals.v = grow(r, r->vals.v, &r->vals.cap, nops, sizeof *r->vals.v);
-		for (uint32_t k = 0; k < nops; k++)
-			r->vals.v[k] = r->leaves.v[st->res0 + k];
-	}
+	if (cop != PL_OP_OTHER && !p.tuple_operand && p.nops == p.nres)
+		p.opname = pl_op_name(cop);
+	else if (is_start(pi))
+		plan_start(r, pi, &p);
+	else if (is_done(pi) && done_of_start)
+		plan_done(r, pi, &p);
 	int64_t dom[PL_MAX_RANK * 2];
 	size_t ndom = 0;
-	bool is_dot = !opname && pi->opcode == HLO_OP_DOT && !tuple_operand && nres == 1 &&
-	              dot_domain(r, pi, r->vals.v, nops, dom, &ndom);
+	bool is_dot = !p.opname && pi->opcode == HLO_OP_DOT && !p.tuple_operand && p.nres == 1 &&
+	              dot_domain(r, pi, r->vals.v, p.nops, dom, &ndom);
 	if (is_dot)
-		opname = "tensor_contract";
-	if (!opname)
-		opname = generic_opname(r, pi);
-	pl_inst *inst = new_inst(r, f, opname, nops, nres, pi);
+		p.opname = "tensor_contract";
+	if (!p.opname)
+		p.opname = generic_opname(r, pi);
+	pl_inst *inst = new_inst(r, f, p.opname, p.nops, p.nres, pi);
 	pl_attrs *d = pl_inst_attrs(inst);
-	if (cop != PL_OP_OTHER && start == PL_OP_OTHER && pl_inst_op(inst) == cop)
-		collective_attrs(r, attr_src, inst, cop, r->vals.v, nops, r->types.v);
-	if (start != PL_OP_OTHER) {
-		if (wrapped) {
-			static const char *const keys[] = {"group_id", "factor", "dimension", "reduce"};
-			for (size_t k = 0; k < 4; k++) {
-				const pl_attr *v = pl_attrs_get(pl_inst_attrs(wrapped->root), keys[k]);
-				if (v)
-					set_attr(r, inst, keys[k], v);
-			}
-		} else {
-			collective_attrs(r, attr_src, inst, start, r->vals.v, nops, r->types.v);
-		}
-	}
+	op_collective_attrs(r, pi, inst, &p, cop);
 	if (is_dot) {
 		const pl_attr *v = pl_attr_int_list(r->m, dom, ndom);
 		set_attr(r, inst, "domain", v);
 	}
-	name_results(r, pi, inst, start != PL_OP_OTHER ? nres != 1 : tuple);
-	if (start != PL_OP_OTHER) {
+	name_results(r, pi, inst, p.start != PL_OP_OTHER ? p.nres != 1 : tuple);
+	if (p.start != PL_OP_OTHER) {
 		/* always: the form of the start is in its shape */
 		r->sb.len = 0;
 		put_shape(r, &r->sb, pi->shape);
 		if (r->sb.failed)
 			nomem(r);
-		set_str(r, d, "hlo_shape", r->sb.data, r->sb.len);
-	} else if (done != PL_OP_OTHER || tuple || nres != 1 ||
+		set_str(r, d, HK(SHAPE), r->sb.data, r->sb.len);
+	} else if (p.done != PL_OP_OTHER || tuple || p.nres != 1 ||
 	           !default_array(&r->nodes.v[pi->shape])) {
-		keep_shape(r, d, pi->shape, r->types.v, nres);
+		keep_shape(r, d, pi->shape, r->types.v, p.nres);
 	}
-	if (tuple_operand && done == PL_OP_OTHER)
+	if (p.tuple_operand && p.done == PL_OP_OTHER)
 		keep_structure(r, pi, d);
-	if (done == PL_OP_OTHER)
+	if (p.done == PL_OP_OTHER)
 		keep_alias_names(r, pi, d);
 	if (pi->lit)
-		set_str(r, d, "hlo_constant", pi->lit, pi->litlen);
+		set_str(r, d, HK(CONSTANT), pi->lit, pi->litlen);
 	keep_attrs(r, pi, d);
 	pin_control(r, pi, inst);
 	pi->inst = inst;
-	push_op_leaves(r, pi, inst, start, res_node, nres);
+	push_op_leaves(r, pi, inst, p.start, p.res_node, p.nres);
 }
 
 /* Maps one instruction of the computation onto f, by its opcode. */
@@ -2327,12 +2404,10 @@ static int cmp_param(const void *a, const void *b)
 	return (x->param > y->param) - (x->param < y->param);
 }
 
-static void map_comp(struct hr *r, const char *name, uint32_t nlen, const char *at, bool entry,
-                     const char *thread, uint32_t thread_len)
+/* The root of the computation read: the one marked ROOT, else the last
+ * instruction (not counting the named anonymous ones). */
+static struct pinst *find_root(struct hr *r)
 {
-	if (r->insts.n == 0)
-		fail(r, at, "computation '%.*s' has no instructions", (int)nlen, name);
-	/* the root: marked, or the last instruction */
 	struct pinst *root = NULL;
 	for (size_t k = 0; k < r->insts.n; k++)
 		if (r->insts.v[k].root) {
@@ -2349,21 +2424,13 @@ static void map_comp(struct hr *r, const char *name, uint32_t nlen, const char *
 		if (!root)
 			root = &r->insts.v[r->insts.n - 1];
 	}
-	pl_ht_clear(&r->owners);
-	r->owners_upto = 0;
-	r->arg_owner.n = 0;
-	/* what is used: a tuple nothing uses is kept as an instruction */
-	root->used = true;
-	for (size_t k = 0; k < r->insts.n; k++)
-		for (uint32_t j = 0; j < r->insts.v[k].nops; j++)
-			r->insts.v[r->opnds.v[r->insts.v[k].op0 + j].ref].used = true;
-	const char *nz = cstr(r, name, nlen);
-	if (find_comp(r, nz, nlen))
-		fail(r, at, "computation '%.*s' is defined twice", (int)nlen, name);
-	pl_func *f = pl_func_new(r->m, nz);
-	if (!f)
-		fail(r, at, "computation name '%.*s' is not supported", (int)nlen, name);
-	/* parameters, in number order */
+	return root;
+}
+
+/* The parameters of the computation read, in number order (a scratch
+ * array of *np), each checked: numbered 0.. without gaps, with a shape. */
+static struct pinst **sorted_params(struct hr *r, size_t *np_out)
+{
 	size_t np = 0;
 	for (size_t k = 0; k < r->insts.n; k++)
 		np += r->insts.v[k].param >= 0;
@@ -2383,6 +2450,96 @@ static void map_comp(struct hr *r, const char *name, uint32_t nlen, const char *
 			fail(r, pat, "parameter %" PRId64 " %s", pn,
 			     pn < (int64_t)k ? "is declared twice" : "leaves a gap in the numbering");
 		}
+	*np_out = np;
+	return ps;
+}
+
+/* The parameters' shapes and attributes, when the types alone do not
+ * give them back. */
+static void keep_param_shapes(struct hr *r, pl_func *f, struct pinst **ps, size_t np,
+                              bool have_attrs)
+{
+	const pl_attr **sv = scratch(r, SCRATCH_PARAM_SHAPES, np, sizeof *sv);
+	const pl_attr **av = scratch(r, SCRATCH_PARAM_ATTRS, np, sizeof *av);
+	bool bad = false;
+	for (size_t k = 0; k < np; k++) {
+		r->sb.len = 0;
+		put_shape(r, &r->sb, ps[k]->shape);
+		sv[k] = r->sb.failed ? NULL : pl_attr_string(r->m, r->sb.data, r->sb.len);
+		r->sb.len = 0;
+		for (uint32_t a = ps[k]->at0; a < ps[k]->at0 + ps[k]->nat; a++) {
+			pl_sb_puts(&r->sb, ", ");
+			pl_sb_put(&r->sb, r->attrs.v[a].key, r->attrs.v[a].klen);
+			pl_sb_putc(&r->sb, '=');
+			pl_sb_put(&r->sb, r->attrs.v[a].val, r->attrs.v[a].vlen);
+		}
+		av[k] = r->sb.failed ? NULL : pl_attr_string(r->m, r->sb.data ? r->sb.data : "", r->sb.len);
+		bad = bad || !sv[k] || !av[k];
+	}
+	const pl_attr *l1 = bad ? NULL : pl_attr_list(r->m, sv, np);
+	const pl_attr *l2 = bad || !have_attrs ? NULL : pl_attr_list(r->m, av, np);
+	if (bad || !l1 || (have_attrs && !l2) ||
+	    pl_attrs_set(pl_func_attrs(f), HK(PARAM_SHAPES), l1) != PL_OK ||
+	    (l2 && pl_attrs_set(pl_func_attrs(f), HK(PARAM_ATTRS), l2) != PL_OK))
+		nomem(r);
+}
+
+/* The names of the parameters that are empty tuples: no argument carries
+ * them. */
+static void keep_param_names(struct hr *r, pl_func *f, struct pinst **ps, size_t np)
+{
+	bool unnamed = false;
+	for (size_t k = 0; k < np && !unnamed; k++)
+		unnamed = !r->nodes.v[ps[k]->shape].nleaves;
+	if (!unnamed)
+		return;
+	const pl_attr **nv = scratch(r, SCRATCH_PARAM_NAMES, np, sizeof *nv);
+	bool bad = false;
+	for (size_t k = 0; k < np; k++) {
+		bool empty = !r->nodes.v[ps[k]->shape].nleaves;
+		nv[k] = pl_attr_string(r->m, empty ? ps[k]->name : "", empty ? ps[k]->nlen : 0);
+		bad = bad || !nv[k];
+	}
+	const pl_attr *l = bad ? NULL : pl_attr_list(r->m, nv, np);
+	if (!l || pl_attrs_set(pl_func_attrs(f), HK(PARAM_NAMES), l) != PL_OK)
+		nomem(r);
+}
+
+/* Where the parameters stand among the instructions, when not first and
+ * in number order. */
+static void keep_param_places(struct hr *r, pl_func *f, size_t np)
+{
+	int64_t *pos = scratch(r, SCRATCH_PARAM_AT, np, sizeof *pos);
+	/* a place counts the instructions before it that the writer prints
+	 * as such: tuple (but one nothing uses) and get-tuple-element are not
+	 * among them */
+	bool moved = false;
+	for (size_t k = 0, seen = 0, j = 0; k < r->insts.n && j < np; k++) {
+		const struct pinst *c = &r->insts.v[k];
+		if (c->param >= 0) {
+			/* parameter N is the Nth in number order */
+			pos[c->param] = (int64_t)seen;
+			moved = moved || c->param != (int64_t)seen;
+			j++;
+		}
+		if (!(c->opcode == HLO_OP_TUPLE && c->used) &&
+		    c->opcode != HLO_OP_GET_TUPLE_ELEMENT)
+			seen++;
+	}
+	if (moved) {
+		const pl_attr *l = pl_attr_int_list(r->m, pos, np);
+		if (!l || pl_attrs_set(pl_func_attrs(f), HK(PARAM_AT), l) != PL_OK)
+			nomem(r);
+	}
+}
+
+/* The parameters become f's arguments, one per leaf, in number order;
+ * what the writer needs to print them back is kept on f. Returns their
+ * count. */
+static size_t map_params(struct hr *r, pl_func *f)
+{
+	size_t np;
+	struct pinst **ps = sorted_params(r, &np);
 	bool shapes_differ = false, have_attrs = false;
 	for (size_t k = 0; k < np; k++) {
 		struct pinst *pi = ps[k];
@@ -2409,83 +2566,77 @@ static void map_comp(struct hr *r, const char *name, uint32_t nlen, const char *
 			shapes_differ = true;
 		have_attrs = have_attrs || pi->nat;
 	}
-	/* what the writer needs to print the parameters back */
-	if (shapes_differ || have_attrs) {
-		const pl_attr **sv = scratch(r, SCRATCH_PARAM_SHAPES, np, sizeof *sv);
-		const pl_attr **av = scratch(r, SCRATCH_PARAM_ATTRS, np, sizeof *av);
-		bool bad = false;
-		for (size_t k = 0; k < np; k++) {
-			r->sb.len = 0;
-			put_shape(r, &r->sb, ps[k]->shape);
-			sv[k] = r->sb.failed ? NULL : pl_attr_string(r->m, r->sb.data, r->sb.len);
-			r->sb.len = 0;
-			for (uint32_t a = ps[k]->at0; a < ps[k]->at0 + ps[k]->nat; a++) {
-				pl_sb_puts(&r->sb, ", ");
-				pl_sb_put(&r->sb, r->attrs.v[a].key, r->attrs.v[a].klen);
-				pl_sb_putc(&r->sb, '=');
-				pl_sb_put(&r->sb, r->attrs.v[a].val, r->attrs.v[a].vlen);
-			}
-			av[k] = r->sb.failed ? NULL : pl_attr_string(r->m, r->sb.data ? r->sb.data : "", r->sb.len);
-			bad = bad || !sv[k] || !av[k];
-		}
-		const pl_attr *l1 = bad ? NULL : pl_attr_list(r->m, sv, np);
-		const pl_attr *l2 = bad || !have_attrs ? NULL : pl_attr_list(r->m, av, np);
-		if (bad || !l1 || (have_attrs && !l2) ||
-		    pl_attrs_set(pl_func_attrs(f), "hlo_param_shapes", l1) != PL_OK ||
-		    (l2 && pl_attrs_set(pl_func_attrs(f), "hlo_param_attrs", l2) != PL_OK))
-			nomem(r);
-	}
-	/* the names of the parameters that are empty tuples: no argument
-	 * carries them */
-	bool unnamed = false;
-	for (size_t k = 0; k < np && !unnamed; k++)
-		unnamed = !r->nodes.v[ps[k]->shape].nleaves;
-	if (unnamed) {
-		const pl_attr **nv = scratch(r, SCRATCH_PARAM_NAMES, np, sizeof *nv);
-		bool bad = false;
-		for (size_t k = 0; k < np; k++) {
-			bool empty = !r->nodes.v[ps[k]->shape].nleaves;
-			nv[k] = pl_attr_string(r->m, empty ? ps[k]->name : "", empty ? ps[k]->nlen : 0);
-			bad = bad || !nv[k];
-		}
-		const pl_attr *l = bad ? NULL : pl_attr_list(r->m, nv, np);
-		if (!l || pl_attrs_set(pl_func_attrs(f), "hlo_param_names", l) != PL_OK)
-			nomem(r);
-	}
-	/* where the parameters stand among the instructions, when not first
-	 * and in number order */
-	int64_t *pos = scratch(r, SCRATCH_PARAM_AT, np, sizeof *pos);
-	/* a place counts the instructions before it that the writer prints
-	 * as such: tuple (but one nothing uses) and get-tuple-element are not
-	 * among them */
-	bool moved = false;
-	for (size_t k = 0, seen = 0, j = 0; k < r->insts.n && j < np; k++) {
+	if (shapes_differ || have_attrs)
+		keep_param_shapes(r, f, ps, np, have_attrs);
+	keep_param_names(r, f, ps, np);
+	keep_param_places(r, f, np);
+	return np;
+}
+
+/* The instruction or parameter whose whole value the root is: its leaves
+ * are all of that one's, in order, in the same structure; NULL if none. */
+static const struct pinst *root_owner(struct hr *r, const struct pinst *root)
+{
+	const struct pinst *owner = NULL;
+	if (!root->nleaves)
+		return NULL;
+	pl_value *v0 = r->leaves.v[root->leaf0];
+	for (size_t k = 0; k < r->insts.n && !owner; k++) {
 		const struct pinst *c = &r->insts.v[k];
-		if (c->param >= 0) {
-			/* ps is in number order: parameter N is ps[N] */
-			pos[c->param] = (int64_t)seen;
-			moved = moved || c->param != (int64_t)seen;
-			j++;
-		}
-		if (!(c->opcode == HLO_OP_TUPLE && c->used) &&
-		    c->opcode != HLO_OP_GET_TUPLE_ELEMENT)
-			seen++;
-	}
-	if (moved) {
-		const pl_attr *l = pl_attr_int_list(r->m, pos, np);
-		if (!l || pl_attrs_set(pl_func_attrs(f), "hlo_param_at", l) != PL_OK)
+		if (c->kind == KIND_ALIAS || c->kind == KIND_START ||
+		    c->nleaves != root->nleaves || r->leaves.v[c->leaf0] != v0 ||
+		    (c->kind == KIND_PLAIN && !c->inst))
+			continue;
+		bool same = true;
+		for (uint32_t j = 1; same && j < c->nleaves; j++)
+			same = r->leaves.v[c->leaf0 + j] == r->leaves.v[root->leaf0 + j];
+		if (!same)
+			continue;
+		r->sb.len = 0;
+		put_structure(r, &r->sb, c->shape);
+		size_t l1 = r->sb.len;
+		put_structure(r, &r->sb, root->shape);
+		if (r->sb.failed)
 			nomem(r);
+		if (r->sb.len == 2 * l1 && memcmp(r->sb.data, r->sb.data + l1, l1) == 0)
+			owner = c;
 	}
-	r->last_line = 0;
-	for (size_t k = 0; k < r->insts.n; k++) {
-		struct pinst *pi = &r->insts.v[k];
-		if (pi->param >= 0)
-			pin_control(r, pi, NULL);
-		else
-			map_inst(r, f, pi);
-		if (pi->kind != KIND_ALIAS)
-			r->last_line = (uint32_t)k + 1;
-	}
+	return owner;
+}
+
+/* What the return needs to print a root line that is no one's whole
+ * value back: its name, shape, opcode, attributes and structure. */
+static void keep_root(struct hr *r, pl_inst *ret, const struct pinst *root)
+{
+	pl_attrs *d = pl_inst_attrs(ret);
+	set_str(r, d, HK(NAME), root->name, root->nlen);
+	r->sb.len = 0;
+	put_shape(r, &r->sb, root->shape);
+	if (r->sb.failed)
+		nomem(r);
+	set_str(r, d, HK(SHAPE), r->sb.data, r->sb.len);
+	/* a get-tuple-element's index is where its value is, which the
+	 * writer works out; an empty root is no value: the writer makes it
+	 * a tuple() */
+	if (root->kind == KIND_ALIAS)
+		keep_attrs_but(r, root, d, "index");
+	/* a root tuple of tuples that have names of their own */
+	bool named = false;
+	if (root->opcode == HLO_OP_TUPLE)
+		for (uint32_t k = 0; k < root->nops && !named; k++)
+			named = labeled_tuple(r, &r->opnds.v[root->op0 + k]);
+	if (named)
+		keep_structure(r, root, d);
+	if (root->nleaves)
+		set_str(r, d, HK(OPCODE), root->opc, root->olen);
+	else
+		set_str(r, d, HK(OPCODE), "tuple", 5);
+}
+
+/* The return of the computation; its root's whole value's owner, or
+ * NULL. */
+static const struct pinst *map_root(struct hr *r, pl_func *f, struct pinst *root)
+{
 	r->vals.v = grow(r, r->vals.v, &r->vals.cap, root->nleaves + 1, sizeof *r->vals.v);
 	for (uint32_t k = 0; k < root->nleaves; k++) {
 		r->vals.v[k] = r->leaves.v[root->leaf0 + k];
@@ -2495,61 +2646,18 @@ static void map_comp(struct hr *r, const char *name, uint32_t nlen, const char *
 	struct pinst rp = *root;
 	rp.at = root->at;
 	pl_inst *ret = new_inst(r, f, "return", root->nleaves, 0, &rp);
-	/* the root is one instruction's or parameter's whole value when its
-	 * leaves are all of that one's, in order, in the same structure */
-	const struct pinst *owner = NULL;
-	if (root->nleaves) {
-		pl_value *v0 = r->leaves.v[root->leaf0];
-		for (size_t k = 0; k < r->insts.n && !owner; k++) {
-			const struct pinst *c = &r->insts.v[k];
-			if (c->kind == KIND_ALIAS || c->kind == KIND_START ||
-			    c->nleaves != root->nleaves || r->leaves.v[c->leaf0] != v0 ||
-			    (c->kind == KIND_PLAIN && !c->inst))
-				continue;
-			bool same = true;
-			for (uint32_t j = 1; same && j < c->nleaves; j++)
-				same = r->leaves.v[c->leaf0 + j] == r->leaves.v[root->leaf0 + j];
-			if (!same)
-				continue;
-			r->sb.len = 0;
-			put_structure(r, &r->sb, c->shape);
-			size_t l1 = r->sb.len;
-			put_structure(r, &r->sb, root->shape);
-			if (r->sb.failed)
-				nomem(r);
-			if (r->sb.len == 2 * l1 && memcmp(r->sb.data, r->sb.data + l1, l1) == 0)
-				owner = c;
-		}
-	}
-	bool whole = owner != NULL;
-	if (!whole) {
-		pl_attrs *d = pl_inst_attrs(ret);
-		set_str(r, d, "hlo_name", root->name, root->nlen);
-		r->sb.len = 0;
-		put_shape(r, &r->sb, root->shape);
-		if (r->sb.failed)
-			nomem(r);
-		set_str(r, d, "hlo_shape", r->sb.data, r->sb.len);
-		/* a get-tuple-element's index is where its value is, which the
-		 * writer works out; an empty root is no value: the writer makes it
-		 * a tuple() */
-		if (root->kind == KIND_ALIAS)
-			keep_attrs_but(r, root, d, "index");
-		/* a root tuple of tuples that have names of their own */
-		bool named = false;
-		if (root->opcode == HLO_OP_TUPLE)
-			for (uint32_t k = 0; k < root->nops && !named; k++)
-				named = labeled_tuple(r, &r->opnds.v[root->op0 + k]);
-		if (named)
-			keep_structure(r, root, d);
-		if (root->nleaves)
-			set_str(r, d, "hlo_opcode", root->opc, root->olen);
-		else
-			set_str(r, d, "hlo_opcode", "tuple", 5);
-	}
-	if (thread)
-		set_str(r, pl_func_attrs(f), "hlo_execution_thread", thread, thread_len);
-	/* what later computations need */
+	const struct pinst *owner = root_owner(r, root);
+	if (!owner)
+		keep_root(r, ret, root);
+	return owner;
+}
+
+/* Remembers f for the computations after it: its name, its root when
+ * that is one instruction's whole value, its reducer kind, and whether it
+ * is the entry. */
+static void add_comp(struct hr *r, pl_func *f, struct pinst *root, bool root_is_inst, size_t np,
+                     const char *at, bool entry)
+{
 	if (!pl_ht_reserve(&r->comp_index))
 		nomem(r);
 	struct comp *c = PUSH(r, comps);
@@ -2561,7 +2669,7 @@ static void map_comp(struct hr *r, const char *name, uint32_t nlen, const char *
 	pl_ht_put(&r->comp_index, pl_ht_find(&r->comp_index, ch, same_comp, &cn, r), ch,
 	          (const void *)(uintptr_t)r->comps.n);
 	c->f = f;
-	c->root = whole && owner == root ? root->inst : NULL;
+	c->root = root_is_inst ? root->inst : NULL;
 	reducer_kind(r, c, root);
 	if (c->root && root->nops == np) {
 		bool in_order = true;
@@ -2581,6 +2689,43 @@ static void map_comp(struct hr *r, const char *name, uint32_t nlen, const char *
 		r->entry_name = c->name;
 		r->entry_len = c->len;
 	}
+}
+
+static void map_comp(struct hr *r, const char *name, uint32_t nlen, const char *at, bool entry,
+                     const char *thread, uint32_t thread_len)
+{
+	if (r->insts.n == 0)
+		fail(r, at, "computation '%.*s' has no instructions", (int)nlen, name);
+	struct pinst *root = find_root(r);
+	pl_ht_clear(&r->owners);
+	r->owners_upto = 0;
+	r->arg_owner.n = 0;
+	/* what is used: a tuple nothing uses is kept as an instruction */
+	root->used = true;
+	for (size_t k = 0; k < r->insts.n; k++)
+		for (uint32_t j = 0; j < r->insts.v[k].nops; j++)
+			r->insts.v[r->opnds.v[r->insts.v[k].op0 + j].ref].used = true;
+	const char *nz = cstr(r, name, nlen);
+	if (find_comp(r, nz, nlen))
+		fail(r, at, "computation '%.*s' is defined twice", (int)nlen, name);
+	pl_func *f = pl_func_new(r->m, nz);
+	if (!f)
+		fail(r, at, "computation name '%.*s' is not supported", (int)nlen, name);
+	size_t np = map_params(r, f);
+	r->last_line = 0;
+	for (size_t k = 0; k < r->insts.n; k++) {
+		struct pinst *pi = &r->insts.v[k];
+		if (pi->param >= 0)
+			pin_control(r, pi, NULL);
+		else
+			map_inst(r, f, pi);
+		if (pi->kind != KIND_ALIAS)
+			r->last_line = (uint32_t)k + 1;
+	}
+	const struct pinst *owner = map_root(r, f, root);
+	if (thread)
+		set_str(r, pl_func_attrs(f), HK(EXECUTION_THREAD), thread, thread_len);
+	add_comp(r, f, root, owner == root, np, at, entry);
 }
 
 static void parse_comp(struct hr *r)
@@ -2750,29 +2895,29 @@ static void parse_module(struct hr *r)
 		fail(r, r->p, "%s", no_comp_msg);
 	/* the header goes on the entry function, verbatim */
 	pl_attrs *d = pl_func_attrs(r->entry);
-	if (pl_attrs_set(d, "hlo_entry", pl_attr_bool(r->m, true)) != PL_OK)
+	if (pl_attrs_set(d, HK(ENTRY), pl_attr_bool(r->m, true)) != PL_OK)
 		nomem(r);
 	if (r->header) {
-		set_str(r, d, "hlo_module", r->header, r->header_len);
+		set_str(r, d, HK(MODULE), r->header, r->header_len);
 	} else {
 		r->sb.len = 0;
 		pl_sb_puts(&r->sb, "HloModule module_");
 		pl_sb_put(&r->sb, r->entry_name, r->entry_len);
 		if (r->sb.failed)
 			nomem(r);
-		set_str(r, d, "hlo_module", r->sb.data, r->sb.len);
+		set_str(r, d, HK(MODULE), r->sb.data, r->sb.len);
 	}
 	if (r->frames)
-		set_str(r, d, "hlo_stack_frames", r->frames, r->frames_len);
+		set_str(r, d, HK(STACK_FRAMES), r->frames, r->frames_len);
 	const struct {
 		bool on;
 		const char *key;
-	} form[] = {{r->sigils, "hlo_sigils"},
-	            {r->signatures, "hlo_signatures"},
-	            {r->typed_operands, "hlo_typed_operands"},
-	            {!r->layouts, "hlo_no_layouts"},
+	} form[] = {{r->sigils, HK(SIGILS)},
+	            {r->signatures, HK(SIGNATURES)},
+	            {r->typed_operands, HK(TYPED_OPERANDS)},
+	            {!r->layouts, HK(NO_LAYOUTS)},
 	            /* new async collectives as the module's are, unless mixed */
-	            {r->async_wrapped && !r->async_native, "hlo_async_wrapped"}};
+	            {r->async_wrapped && !r->async_native, HK(ASYNC_WRAPPED)}};
 	for (size_t k = 0; k < sizeof form / sizeof *form; k++)
 		if (form[k].on && pl_attrs_set(d, form[k].key, pl_attr_bool(r->m, true)) != PL_OK)
 			nomem(r);

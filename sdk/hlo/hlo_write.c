@@ -432,7 +432,7 @@ static void seed_module_names(struct hw *w)
 			if (n && !name_add(&w->module_names, n, strlen(n)))
 				set_err(w, PL_ENOMEM);
 		}
-		seed_list(w, pl_attrs_get(pl_func_attrs(f), "hlo_param_names"));
+		seed_list(w, pl_attrs_get(pl_func_attrs(f), HK(PARAM_NAMES)));
 		for (pl_inst *i = pl_func_first_inst(f); i; i = pl_inst_next(i)) {
 			const pl_attrs *at = pl_inst_attrs_const(i);
 			for (size_t r = 0; r < pl_inst_num_results(i); r++) {
@@ -442,10 +442,10 @@ static void seed_module_names(struct hw *w)
 			}
 			const char *n;
 			size_t len;
-			if (pl_attrs_get_string(at, "hlo_name", &n, &len) == PL_OK && len &&
+			if (pl_attrs_get_string(at, HK(NAME), &n, &len) == PL_OK && len &&
 			    !name_add(&w->module_names, n, len))
 				set_err(w, PL_ENOMEM);
-			seed_list(w, pl_attrs_get(at, "hlo_operand_names"));
+			seed_list(w, pl_attrs_get(at, HK(OPERAND_NAMES)));
 		}
 	}
 }
@@ -752,7 +752,7 @@ static const char *make_tuple(struct hw *w, pl_value *const *v, uint32_t n, cons
 		pl_sb_put(&l, w->want_attrs, w->want_attrs_len);
 	for (size_t k = 0; keep && k < pl_attrs_count(keep); k++) {
 		const char *key = pl_attrs_key_at(keep, k);
-		if (strncmp(key, "hlo_", 4) || pl_hlo_internal_key_(key))
+		if (strncmp(key, PL_HLO_KEY_PREFIX, PL_HLO_KEY_PREFIX_LEN) || pl_hlo_internal_key_(key))
 			continue;
 		const pl_attr *a = pl_attrs_value_at(keep, k);
 		if (pl_attr_get_kind(a) != PL_ATTR_STRING)
@@ -864,7 +864,7 @@ static const struct wnode *plan_inst(struct hw *w, pl_inst *i, uint32_t *ntree, 
 {
 	size_t len;
 	const char *s;
-	if (pl_attrs_get_string(pl_inst_attrs_const(i), "hlo_operands", &s, &len) != PL_OK ||
+	if (pl_attrs_get_string(pl_inst_attrs_const(i), HK(OPERANDS), &s, &len) != PL_OK ||
 	    !memchr(s, '@', len))
 		return NULL;
 	struct wnode *t = operand_structure(i, ntree, ngroups);
@@ -945,7 +945,7 @@ static void make_planned(struct hw *w, const char *name)
 			const char *want_attrs = w->want_attrs;
 			size_t want_attrs_len = w->want_attrs_len;
 			const pl_attr *attrs = pl_attrs_get(pl_inst_attrs_const(q->inst),
-			                                    "hlo_operand_attrs");
+			                                    HK(OPERAND_ATTRS));
 			const pl_attr *na = q->group != UINT32_MAX && attrs &&
 			                            pl_attr_get_kind(attrs) == PL_ATTR_LIST &&
 			                            q->group < pl_attr_list_size(attrs)
@@ -961,11 +961,12 @@ static void make_planned(struct hw *w, const char *name)
 
 /* ---- instructions ---- */
 
-/* ", NAME=" for the kept attribute "hlo_NAME" */
+/* ", NAME=" for the kept attribute hlo_NAME */
 static void put_attr_key(struct pl_strbuf *l, const char *key)
 {
 	pl_sb_puts(l, ", ");
-	pl_sb_puts(l, strcmp(key + 4, "control_predecessors") ? key + 4 : "control-predecessors");
+	bool cp = !strcmp(key, HK(CONTROL_PREDECESSORS));
+	pl_sb_puts(l, cp ? "control-predecessors" : key + PL_HLO_KEY_PREFIX_LEN);
 	pl_sb_putc(l, '=');
 }
 
@@ -974,9 +975,9 @@ static void put_kept_attrs(struct hw *w, struct pl_strbuf *l, pl_inst *i, const 
 	const pl_attrs *d = pl_inst_attrs_const(i);
 	for (size_t k = 0; k < pl_attrs_count(d); k++) {
 		const char *key = pl_attrs_key_at(d, k);
-		if (strncmp(key, PL_HLO_KEY_PREFIX, 4) || pl_hlo_internal_key_(key))
+		if (strncmp(key, PL_HLO_KEY_PREFIX, PL_HLO_KEY_PREFIX_LEN) || pl_hlo_internal_key_(key))
 			continue;
-		if (skip1 && !strcmp(key + 4, skip1))
+		if (skip1 && !strcmp(key + PL_HLO_KEY_PREFIX_LEN, skip1))
 			continue;
 		const pl_attr *a = pl_attrs_value_at(d, k);
 		if (pl_attr_get_kind(a) != PL_ATTR_STRING) {
@@ -1054,7 +1055,7 @@ static void put_collective_attrs(struct hw *w, struct pl_strbuf *l, pl_inst *i, 
 	const pl_attrs *d = pl_inst_attrs_const(i);
 	int64_t dim = 0;
 	pl_attrs_get_int(d, "dimension", &dim);
-	bool have_groups = pl_attrs_get(d, "hlo_replica_groups") != NULL;
+	bool have_groups = pl_attrs_get(d, HK(REPLICA_GROUPS)) != NULL;
 	const char *g;
 	size_t len;
 	/* groups from a group_id the reader made; no replica_groups is all */
@@ -1072,9 +1073,9 @@ static void put_collective_attrs(struct hw *w, struct pl_strbuf *l, pl_inst *i, 
 				pl_sb_puts(l, ", use_global_device_ids=true");
 		}
 	}
-	if (base != PL_OP_ALL_REDUCE && !pl_attrs_get(d, "hlo_dimensions"))
+	if (base != PL_OP_ALL_REDUCE && !pl_attrs_get(d, HK(DIMENSIONS)))
 		pl_sb_printf(l, ", dimensions={%" PRId64 "}", dim);
-	if (base != PL_OP_ALL_GATHER && !pl_attrs_get(d, "hlo_to_apply")) {
+	if (base != PL_OP_ALL_GATHER && !pl_attrs_get(d, HK(TO_APPLY))) {
 		const char *kind = "add";
 		pl_attrs_get_string(d, "reduce", &kind, &len);
 		if (!reduce_opcode(kind)) {
@@ -1100,7 +1101,7 @@ static const char *op_text(struct hw *w, pl_inst *i, bool *generic_async)
 	case PL_OP_ALL_GATHER_START:
 	case PL_OP_ALL_REDUCE_START:
 	case PL_OP_REDUCE_SCATTER_START:
-		if (pl_attrs_get(pl_inst_attrs_const(i), "hlo_calls")) {
+		if (pl_attrs_get(pl_inst_attrs_const(i), HK(CALLS))) {
 			*generic_async = true;
 			return "async-start";
 		}
@@ -1113,7 +1114,7 @@ static const char *op_text(struct hw *w, pl_inst *i, bool *generic_async)
 	case PL_OP_ALL_REDUCE_DONE:
 	case PL_OP_REDUCE_SCATTER_DONE: {
 		pl_inst *st = pl_inst_num_operands(i) ? pl_value_def(pl_inst_operand(i, 0)) : NULL;
-		if (st && (pl_attrs_get(pl_inst_attrs_const(st), "hlo_calls") ||
+		if (st && (pl_attrs_get(pl_inst_attrs_const(st), HK(CALLS)) ||
 		           ((pl_inst_traits(st) & PL_TRAIT_COLLECTIVE_START) && w->form.async_wrapped)))
 			return "async-done";
 		return pl_inst_op(i) == PL_OP_ALL_GATHER_DONE ? "all-gather-done"
@@ -1183,7 +1184,7 @@ static struct wnode *operand_structure(pl_inst *i, uint32_t *ntree, size_t *ngro
 {
 	size_t len;
 	const char *s;
-	if (pl_attrs_get_string(pl_inst_attrs_const(i), "hlo_operands", &s, &len) != PL_OK)
+	if (pl_attrs_get_string(pl_inst_attrs_const(i), HK(OPERANDS), &s, &len) != PL_OK)
 		return NULL;
 	struct wnode *t = NULL;
 	size_t nn = 0, cap = 0, groups = 0;
@@ -1562,8 +1563,8 @@ static bool put_operands(struct hw *w, pl_inst *i)
 	uint32_t nt = 0;
 	size_t ngroups = 0;
 	struct wnode *st = operand_structure(i, &nt, &ngroups);
-	const pl_attr *names = pl_attrs_get(pl_inst_attrs_const(i), "hlo_operand_names");
-	const pl_attr *attrs = pl_attrs_get(pl_inst_attrs_const(i), "hlo_operand_attrs");
+	const pl_attr *names = pl_attrs_get(pl_inst_attrs_const(i), HK(OPERAND_NAMES));
+	const pl_attr *attrs = pl_attrs_get(pl_inst_attrs_const(i), HK(OPERAND_ATTRS));
 	uint32_t off = 0, c = 0;
 	for (size_t g = 0; g < (st ? ngroups : nops); g++) {
 		if (g)
@@ -1596,7 +1597,7 @@ static void put_collective_tail(struct hw *w, struct pl_strbuf *l, pl_inst *i, p
 	const char *kd;
 	size_t kl;
 	bool dim_changed = base != PL_OP_ALL_REDUCE && pl_attrs_get_int(d, "dimension", &dim) == PL_OK &&
-	                   pl_attrs_get_string(d, "hlo_dimensions", &kd, &kl) == PL_OK;
+	                   pl_attrs_get_string(d, HK(DIMENSIONS), &kd, &kl) == PL_OK;
 	if (dim_changed) {
 		/* the kept text "{d}" (spaces allowed) against dim */
 		int64_t kept = -1;
@@ -1714,7 +1715,7 @@ static void print_inst(struct hw *w, pl_inst *i, struct ent *e, bool root)
 	const pl_attrs *d = pl_inst_attrs_const(i);
 	const char *lit;
 	size_t litlen;
-	if (pl_attrs_get_string(d, "hlo_constant", &lit, &litlen) == PL_OK)
+	if (pl_attrs_get_string(d, HK(CONSTANT), &lit, &litlen) == PL_OK)
 		pl_sb_put(l, lit, litlen);
 	pl_sb_put(l, ops->data ? ops->data : "", ops->len);
 	pl_sb_putc(l, ')');
@@ -1726,9 +1727,9 @@ static void print_inst(struct hw *w, pl_inst *i, struct ent *e, bool root)
 		else
 			put_collective_tail(w, l, i, base_of(op));
 	} else {
-		if (op == PL_OP_TENSOR_CONTRACT && !pl_attrs_get(d, "hlo_lhs_contracting_dims") &&
-		    !pl_attrs_get(d, "hlo_rhs_contracting_dims") && !pl_attrs_get(d, "hlo_lhs_batch_dims") &&
-		    !pl_attrs_get(d, "hlo_rhs_batch_dims") && !dot_dims(w, i, l)) {
+		if (op == PL_OP_TENSOR_CONTRACT && !pl_attrs_get(d, HK(LHS_CONTRACTING_DIMS)) &&
+		    !pl_attrs_get(d, HK(RHS_CONTRACTING_DIMS)) && !pl_attrs_get(d, HK(LHS_BATCH_DIMS)) &&
+		    !pl_attrs_get(d, HK(RHS_BATCH_DIMS)) && !dot_dims(w, i, l)) {
 			return;
 		}
 		put_kept_attrs(w, l, i, NULL);
@@ -1930,7 +1931,7 @@ static bool start_tree(struct hw *w, pl_inst *i, struct ent *e, const pl_type *c
 	size_t len;
 	const char *s;
 	e->tree = NULL;
-	if (pl_attrs_get_string(pl_inst_attrs_const(i), "hlo_shape", &s, &len) == PL_OK) {
+	if (pl_attrs_get_string(pl_inst_attrs_const(i), HK(SHAPE), &s, &len) == PL_OK) {
 		struct wnode *tr = NULL;
 		size_t nn = 0, cap = 0;
 		const char *p = s;
@@ -1979,7 +1980,7 @@ static bool inst_tree(struct hw *w, pl_inst *i, struct ent *e, struct pl_strbuf 
 		size_t nops = pl_inst_num_operands(i);
 		for (size_t k = 0; k < nops; k++)
 			t[k] = pl_value_type(pl_inst_operand(i, k));
-		e->tree = fitting_shape(pl_inst_attrs_const(i), "hlo_shape", t, nops, &nt);
+		e->tree = fitting_shape(pl_inst_attrs_const(i), HK(SHAPE), t, nops, &nt);
 		if (!e->tree) {
 			e->tree = flat_tree(w, txt, t, nops, &nt);
 			*offsets = true;
@@ -1988,7 +1989,7 @@ static bool inst_tree(struct hw *w, pl_inst *i, struct ent *e, struct pl_strbuf 
 		ok = e->tree != NULL;
 	} else {
 		/* one array whose recorded shape fits keeps its text */
-		e->tree = fitting_shape(pl_inst_attrs_const(i), "hlo_shape", t, nres, &nt);
+		e->tree = fitting_shape(pl_inst_attrs_const(i), HK(SHAPE), t, nres, &nt);
 		e->ntree = nt;
 		if (!e->tree && nres != 1) {
 			e->tree = flat_tree(w, txt, t, nres, &nt);
@@ -2096,7 +2097,7 @@ static bool group_params(struct hw *w)
 {
 	pl_func *f = w->f;
 	size_t nargs = pl_func_num_args(f);
-	const pl_attr *ps = pl_attrs_get(w->fn.fa, "hlo_param_shapes");
+	const pl_attr *ps = pl_attrs_get(w->fn.fa, HK(PARAM_SHAPES));
 	if (!ps || pl_attr_get_kind(ps) != PL_ATTR_LIST)
 		return false;
 	size_t np = pl_attr_list_size(ps), arg = 0;
@@ -2158,7 +2159,7 @@ static void param_ents(struct hw *w)
 	}
 	p->nparams = w->nents;
 	/* a parameter without arguments (an empty tuple) by its kept name */
-	const pl_attr *kept = pl_attrs_get(p->fa, "hlo_param_names");
+	const pl_attr *kept = pl_attrs_get(p->fa, HK(PARAM_NAMES));
 	if (kept && (pl_attr_get_kind(kept) != PL_ATTR_LIST || pl_attr_list_size(kept) != p->nparams))
 		kept = NULL;
 	for (size_t k = 0; k < p->nparams; k++) {
@@ -2188,7 +2189,7 @@ static void inst_ents(struct hw *w)
 		size_t nl;
 		if (pl_inst_num_results(i))
 			nm = pl_value_name(pl_inst_result(i, 0));
-		else if (pl_attrs_get_string(pl_inst_attrs_const(i), "hlo_name", &nm, &nl) != PL_OK)
+		else if (pl_attrs_get_string(pl_inst_attrs_const(i), HK(NAME), &nm, &nl) != PL_OK)
 			nm = NULL;
 		e->name = nm ? take_name(w, nm, false) : take_name(w, pl_inst_opname(i), true);
 		imap_put(w, i, (uint32_t)(w->nents - 1));
@@ -2237,7 +2238,7 @@ static struct ent *whole_root(struct hw *w)
 	const char *rn;
 	size_t rl;
 	if (!root_ent && p->nret == 0 &&
-	    pl_attrs_get_string(pl_inst_attrs_const(p->ret), "hlo_name", &rn, &rl) == PL_OK)
+	    pl_attrs_get_string(pl_inst_attrs_const(p->ret), HK(NAME), &rn, &rl) == PL_OK)
 		for (size_t k = p->nparams; k < w->nents && !root_ent; k++)
 			if (w->ents[k].nleaves == 0 && strlen(w->ents[k].name) == rl &&
 			    !memcmp(w->ents[k].name, rn, rl))
@@ -2269,7 +2270,7 @@ static void plan_root(struct hw *w)
 		set_err(w, PL_EINVAL);
 		return;
 	}
-	p->rtree = fitting_shape(pl_inst_attrs_const(ret), "hlo_shape", p->rt, p->nret, &p->rnt);
+	p->rtree = fitting_shape(pl_inst_attrs_const(ret), HK(SHAPE), p->rt, p->nret, &p->rnt);
 	p->root_ent = whole_root(w);
 	if (!p->root_ent && !p->rtree && p->nret != 1) {
 		/* its own buffer: txt's texts are pointed to already */
@@ -2292,7 +2293,7 @@ static void order_params(struct hw *w)
 		set_err(w, PL_ENOMEM);
 		return;
 	}
-	const pl_attr *pa_at = pl_attrs_get(p->fa, "hlo_param_at");
+	const pl_attr *pa_at = pl_attrs_get(p->fa, HK(PARAM_AT));
 	for (size_t k = 0; k < n; k++) {
 		p->porder[k] = k;
 		if (pa_at && pl_attr_get_kind(pa_at) == PL_ATTR_LIST && pl_attr_list_size(pa_at) == n)
@@ -2394,7 +2395,7 @@ static void print_made_root(struct hw *w)
 	struct fn_scratch *p = &w->fn;
 	const char *want;
 	size_t wl;
-	if (pl_attrs_get_string(pl_inst_attrs_const(p->ret), "hlo_name", &want, &wl) != PL_OK)
+	if (pl_attrs_get_string(pl_inst_attrs_const(p->ret), HK(NAME), &want, &wl) != PL_OK)
 		want = NULL;
 	if (p->rtree && p->rtree[0].tuple)
 		make_tuple(w, p->rv, (uint32_t)p->nret, p->rtree, 0, want, true,
@@ -2430,7 +2431,7 @@ static void print_function(struct hw *w, pl_func *f, bool entry)
 		goto done;
 	}
 	p->fa = pl_func_attrs(f);
-	p->pa = pl_attrs_get(p->fa, "hlo_param_attrs");
+	p->pa = pl_attrs_get(p->fa, HK(PARAM_ATTRS));
 	param_ents(w);
 	if (w->status != PL_OK)
 		goto done;
@@ -2461,7 +2462,7 @@ static void print_function(struct hw *w, pl_func *f, bool entry)
 	pl_sb_puts(&w->out, "}");
 	const char *thr;
 	size_t tl;
-	if (pl_attrs_get_string(p->fa, "hlo_execution_thread", &thr, &tl) == PL_OK) {
+	if (pl_attrs_get_string(p->fa, HK(EXECUTION_THREAD), &thr, &tl) == PL_OK) {
 		pl_sb_puts(&w->out, ", execution_thread=");
 		pl_sb_put(&w->out, thr, tl);
 	}
@@ -2488,7 +2489,7 @@ static pl_func *entry_func(pl_module *m)
 	pl_func *entry = NULL;
 	for (size_t k = 0; k < nf; k++) {
 		bool b;
-		if (pl_attrs_get_bool(pl_func_attrs(pl_module_func_at(m, k)), "hlo_entry", &b) == PL_OK &&
+		if (pl_attrs_get_bool(pl_func_attrs(pl_module_func_at(m, k)), HK(ENTRY), &b) == PL_OK &&
 		    b)
 			entry = pl_module_func_at(m, k);
 	}
@@ -2503,14 +2504,14 @@ static void put_heading(struct hw *w, pl_func *entry)
 {
 	const char *h;
 	size_t hl;
-	if (pl_attrs_get_string(pl_func_attrs(entry), "hlo_module", &h, &hl) == PL_OK) {
+	if (pl_attrs_get_string(pl_func_attrs(entry), HK(MODULE), &h, &hl) == PL_OK) {
 		pl_sb_put(&w->out, h, hl);
 	} else {
 		pl_sb_puts(&w->out, "HloModule ");
 		pl_sb_puts(&w->out, pl_func_name(entry));
 	}
 	pl_sb_putc(&w->out, '\n');
-	if (pl_attrs_get_string(pl_func_attrs(entry), "hlo_stack_frames", &h, &hl) == PL_OK) {
+	if (pl_attrs_get_string(pl_func_attrs(entry), HK(STACK_FRAMES), &h, &hl) == PL_OK) {
 		pl_sb_put(&w->out, h, hl);
 		pl_sb_putc(&w->out, '\n');
 	}

@@ -1,0 +1,88 @@
+/* SPDX-License-Identifier: MIT */
+/* sdk/hlo/hlo_keys.h — every "hlo_*" attribute key the HLO reader sets and
+ * the writer reads, in one table. passline-pir(5) documents each of them
+ * (tests/hlo-keys.sh checks the two agree, both ways).
+ *
+ * A row is X(ID, KEY, ON, FORM, MEANING):
+ *   ON    MODULE (on the entry function), FUNC or INST;
+ *   FORM  BOOL, TEXT (a string), LIST (a list of strings), INTS (a list of
+ *         integers), or ATTR: an HLO attribute the reader keeps verbatim,
+ *         as it keeps every other, that the library reads by name.
+ * The reader refuses an HLO attribute whose key would be one of its own
+ * instruction keys (ON INST, FORM not ATTR), and the writer never prints
+ * those as attributes. Nothing here is installed. */
+#ifndef PL_HLO_KEYS_H
+#define PL_HLO_KEYS_H
+
+#include "ir/internal.h"
+
+/* clang-format off */
+#define PL_HLO_KEYS(X) \
+	X(ENTRY, "hlo_entry", MODULE, BOOL, "the entry computation") \
+	X(MODULE, "hlo_module", MODULE, TEXT, "the HloModule line, verbatim") \
+	X(STACK_FRAMES, "hlo_stack_frames", MODULE, TEXT, "the stack frame tables after the HloModule line, verbatim") \
+	X(SIGILS, "hlo_sigils", MODULE, BOOL, "names are written %name") \
+	X(SIGNATURES, "hlo_signatures", MODULE, BOOL, "each computation's heading has its signature") \
+	X(TYPED_OPERANDS, "hlo_typed_operands", MODULE, BOOL, "each operand is written after its shape") \
+	X(NO_LAYOUTS, "hlo_no_layouts", MODULE, BOOL, "no shape of the input has a layout") \
+	X(ASYNC_WRAPPED, "hlo_async_wrapped", MODULE, BOOL, "asynchronous collectives passes make are written async-start over a computation") \
+	X(PARAM_SHAPES, "hlo_param_shapes", FUNC, LIST, "the parameters' shapes") \
+	X(PARAM_ATTRS, "hlo_param_attrs", FUNC, LIST, "the parameters' attributes") \
+	X(PARAM_AT, "hlo_param_at", FUNC, INTS, "the parameters' places among the instructions") \
+	X(PARAM_NAMES, "hlo_param_names", FUNC, LIST, "the names of the parameters that are empty tuples") \
+	X(EXECUTION_THREAD, "hlo_execution_thread", FUNC, TEXT, "the computation's execution_thread") \
+	X(SHAPE, "hlo_shape", INST, TEXT, "the result shape with layouts and tuple structure") \
+	X(OPERANDS, "hlo_operands", INST, TEXT, "the tuple structure of the operands") \
+	X(OPERAND_NAMES, "hlo_operand_names", INST, LIST, "per operand, the name of a get-tuple-element") \
+	X(OPERAND_ATTRS, "hlo_operand_attrs", INST, LIST, "per operand, the attributes of its tuple or get-tuple-element line") \
+	X(NAME, "hlo_name", INST, TEXT, "the name of an instruction without results, or of a tuple root") \
+	X(CONSTANT, "hlo_constant", INST, TEXT, "a constant's literal") \
+	X(OPCODE, "hlo_opcode", INST, TEXT, "the opcode of a root the return stands for") \
+	X(TO_APPLY, "hlo_to_apply", INST, ATTR, "the computation called (a reducer, a call)") \
+	X(CALLS, "hlo_calls", INST, ATTR, "the computations called (a fusion, an async start)") \
+	X(BODY, "hlo_body", INST, ATTR, "a while's body") \
+	X(CONDITION, "hlo_condition", INST, ATTR, "a while's condition") \
+	X(BRANCH_COMPUTATIONS, "hlo_branch_computations", INST, ATTR, "a conditional's branches") \
+	X(TRUE_COMPUTATION, "hlo_true_computation", INST, ATTR, "a conditional's true branch") \
+	X(FALSE_COMPUTATION, "hlo_false_computation", INST, ATTR, "a conditional's false branch") \
+	X(CONTROL_PREDECESSORS, "hlo_control_predecessors", INST, ATTR, "control-predecessors, the one HLO attribute with a dash") \
+	X(DIMENSIONS, "hlo_dimensions", INST, ATTR, "a collective's dimensions") \
+	X(REPLICA_GROUPS, "hlo_replica_groups", INST, ATTR, "a collective's replica groups") \
+	X(LHS_CONTRACTING_DIMS, "hlo_lhs_contracting_dims", INST, ATTR, "a dot's contracting dimensions, left") \
+	X(RHS_CONTRACTING_DIMS, "hlo_rhs_contracting_dims", INST, ATTR, "a dot's contracting dimensions, right") \
+	X(LHS_BATCH_DIMS, "hlo_lhs_batch_dims", INST, ATTR, "a dot's batch dimensions, left") \
+	X(RHS_BATCH_DIMS, "hlo_rhs_batch_dims", INST, ATTR, "a dot's batch dimensions, right")
+/* clang-format on */
+
+/* An HLO attribute "foo" is kept under "hlo_foo"; control-predecessors is
+ * spelled with an underscore. */
+#define PL_HLO_KEY_PREFIX "hlo_"
+#define PL_HLO_KEY_PREFIX_LEN 4
+
+enum pl_hlo_key {
+#define PL_HLO_KEY_ENUM_(id, key, on, form, meaning) PL_HK_##id,
+	PL_HLO_KEYS(PL_HLO_KEY_ENUM_)
+#undef PL_HLO_KEY_ENUM_
+	PL_HK_COUNT_
+};
+
+enum pl_hlo_key_on { PL_HK_ON_MODULE, PL_HK_ON_FUNC, PL_HK_ON_INST };
+enum pl_hlo_key_form { PL_HK_FORM_BOOL, PL_HK_FORM_TEXT, PL_HK_FORM_LIST, PL_HK_FORM_INTS, PL_HK_FORM_ATTR };
+
+struct pl_hlo_key_info {
+	const char *key;
+	uint8_t on, form; /* enum pl_hlo_key_on, enum pl_hlo_key_form */
+	const char *meaning;
+};
+
+PL_INTERNAL extern const struct pl_hlo_key_info pl_hlo_keys_[PL_HK_COUNT_];
+
+/* The key of row ID: HK(SHAPE) is "hlo_shape". */
+#define HK(id) (pl_hlo_keys_[PL_HK_##id].key)
+
+/* Whether k, a key "hlo_...", is one the reader keeps for itself on an
+ * instruction (its shape, operands, name, opcode or literal) rather than
+ * an HLO attribute kept verbatim. */
+PL_INTERNAL bool pl_hlo_internal_key_(const char *k);
+
+#endif
