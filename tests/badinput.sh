@@ -32,13 +32,13 @@ expect_status 0 "an empty file is a valid empty module"
 ok $? "an empty module prints as nothing"
 
 printf 'func @f() {\n  acme.x {a = 1}\n' >trunc.pir
-bad "input truncated inside a function" 1 "trunc.pir:3:1: error: expected an instruction or '}', found end of input" --passes= trunc.pir
+bad "input truncated inside a function" 1 "trunc.pir:3:1: error: file ends inside the function body (opened at 1:11): expected an instruction or '}'" --passes= trunc.pir
 printf 'func @f() {\n  %%a = acme.x {a = [1, 2' >trunc2.pir
-bad "input truncated inside a list" 1 "trunc2.pir:2:25: error: expected ',' or ']' in list, found end of input" --passes= trunc2.pir
+bad "input truncated inside a list" 1 "trunc2.pir:2:25: error: file ends inside the list (opened at 2:20): expected ',' or ']' in list" --passes= trunc2.pir
 printf 'func @f() {\n  %%a = acme.x : f32[' >trunc3.pir
-bad "input truncated inside a type" 1 "trunc3.pir:2:21: error: expected an integer extent, found end of input" --passes= trunc3.pir
+bad "input truncated inside a type" 1 "trunc3.pir:2:21: error: file ends inside the type (opened at 2:17): expected an integer extent" --passes= trunc3.pir
 printf 'func @f() {\n  acme.x {s = "abc' >trunc4.pir
-bad "input truncated inside a string" 1 "trunc4.pir:2:15: error: unterminated string" --passes= trunc4.pir
+bad "input truncated inside a string" 1 "trunc4.pir:2:19: error: file ends inside the string (opened at 2:15): expected the closing '\"'" --passes= trunc4.pir
 printf 'func @f() {\n  acme.x\000\n}\n' >nul.pir
 bad "a NUL byte" 1 "nul.pir:2:9: error: NUL byte in input" --passes= nul.pir
 printf 'func @f() {\n  acme.x {s = "\377"}\n}\n' >utf8.pir

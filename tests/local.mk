@@ -112,6 +112,20 @@ EXTRA_DIST += tests/hlo.sh tests/hlo/step.hlo tests/hlo/step.pir tests/hlo/step.
 
 # HLO that XLA rejects: one module per rule, with the message it gives.
 TESTS += tests/hlo-verify.sh
+EXTRA_DIST += tests/hlo/bad/reduce-window-rank.hlo tests/hlo/bad/reduce-window-rank.err \
+	tests/hlo/bad/reduce-window-result.hlo tests/hlo/bad/reduce-window-result.err \
+	tests/hlo/bad/bitcast-convert-ratio.hlo tests/hlo/bad/bitcast-convert-ratio.err \
+	tests/hlo/bad/rng-distribution.hlo tests/hlo/bad/rng-distribution.err \
+	tests/hlo/bad/rng-operands.hlo tests/hlo/bad/rng-operands.err \
+	tests/hlo/bad/convolution-batch-groups.hlo tests/hlo/bad/convolution-batch-groups.err \
+	tests/hlo/bad/reduce-variadic-reducer.hlo tests/hlo/bad/reduce-variadic-reducer.err \
+	tests/hlo/bad/reduce-result.hlo tests/hlo/bad/reduce-result.err \
+	tests/hlo/bad/reverse-dimensions.hlo tests/hlo/bad/reverse-dimensions.err \
+	tests/hlo/bad/reduce-precision-bits.hlo tests/hlo/bad/reduce-precision-bits.err \
+	tests/hlo/bad/map-parameters.hlo tests/hlo/bad/map-parameters.err \
+	tests/hlo/bad/scatter-window-bounds.hlo tests/hlo/bad/scatter-window-bounds.err
+TESTS += tests/pir-eof.sh
+EXTRA_DIST += tests/pir-eof.sh
 EXTRA_DIST += tests/hlo-verify.sh tests/hlo/bad/all-gather-size.err \
 	tests/hlo/bad/all-gather-size.hlo tests/hlo/bad/all-reduce-shape.err \
 	tests/hlo/bad/all-reduce-shape.hlo tests/hlo/bad/broadcast-dimensions.err \

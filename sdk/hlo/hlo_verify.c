@@ -575,36 +575,6 @@ static bool concatenate(struct hv *v)
 	return true;
 }
 
-/* reduce: dimensions in the operand's range; the reducer takes two
- * scalars per input. */
-static bool reduce(struct hv *v, const pl_func *reducer)
-{
-	const pl_inst *i = v->at;
-	size_t n = pl_inst_num_operands(i);
-	if (n < 2 || n % 2)
-		return hv_bad(v, "reduce '%s' has %zu operands: expected inputs and as many initial values",
-		           hv_name(i), n);
-	int64_t d[MAX_LIST];
-	int nd = hv_list(v, "hlo_dimensions", d);
-	if (nd == -1)
-		return false;
-	const pl_type *a = hv_op_type(i, 0);
-	for (int k = 0; k < nd; k++)
-		if (d[k] < 0 || (uint64_t)d[k] >= a->rank)
-			return hv_bad(v, "dimensions={..%lld..} of '%s' is not a dimension of its rank-%u operand",
-			           (long long)d[k], hv_name(i), a->rank);
-	if (reducer && pl_func_num_args(reducer) != n)
-		return hv_bad(v, "reduce '%s' has %zu inputs but its reducer '%s' takes %zu parameters: "
-		              "expected %zu",
-		           hv_name(i), n / 2, pl_func_name(reducer), pl_func_num_args(reducer), n);
-	if (reducer)
-		for (size_t k = 0; k < pl_func_num_args(reducer); k++)
-			if (pl_value_type(pl_func_arg(reducer, k))->rank)
-				return hv_bad(v, "the reducer '%s' of '%s' takes a non-scalar parameter %zu",
-				           pl_func_name(reducer), hv_name(i), k);
-	return true;
-}
-
 static bool call(struct hv *v, const pl_func *f)
 {
 	const pl_inst *i = v->at;
@@ -695,7 +665,7 @@ static bool check_inst(struct hv *v, const pl_inst *i)
 	if (!strcmp(opc, "concatenate"))
 		return concatenate(v);
 	if (!strcmp(opc, "reduce"))
-		return reduce(v, callee);
+		return hv_reduce(v);
 	if (!strcmp(opc, "call") && !call(v, callee))
 		return false;
 	if (!strcmp(opc, "compare")) {

@@ -42,4 +42,35 @@ bool hv_check_more(struct hv *v, const char *opc);
 /* opc is the HLO opcode word, '_' matching '-'. */
 bool hv_opc_is(const char *opc, const char *word);
 
+/* Shared by the rule files (hlo_verify_ops.c defines them). */
+/* The instruction's one result type; NULL when it has several. */
+#define RESULT_OF(i) (pl_inst_num_results(i) == 1 ? pl_value_type(pl_inst_result(i, 0)) : NULL)
+/* The value of key, a number; false (and *x untouched) when absent. */
+bool hv_num_attr(const pl_inst *i, const char *key, int64_t *x);
+bool hv_same_type(const pl_type *a, const pl_type *b);
+/* The nth computation key names; NULL when there is none. */
+const pl_func *hv_callee(const struct hv *v, const char *key, size_t nth);
+/* f's return instruction, or NULL. */
+const pl_inst *hv_returned(const pl_func *f);
+bool hv_want_operands(struct hv *v, const char *opc, size_t n);
+/* got has want's dimensions; what names got in the message. */
+bool hv_dims_are(struct hv *v, const char *what, const pl_type *got, const pl_type *want);
+/* Each of the nd entries of list key is a dimension of a rank-n array. */
+bool hv_dims_in(struct hv *v, const char *key, const int64_t *d, int nd, uint32_t rank);
+/* to_apply takes two scalars per operand k0..k0+n-1 and (a comparator)
+ * returns pred[]. */
+bool hv_scalar_pairs(struct hv *v, const char *role, size_t k0, size_t n, bool comparator);
+
+/* The rules of hlo_verify_window.c (convolution, reduce-window),
+ * hlo_verify_reduce.c (reduce, map) and hlo_verify_elem.c (bitcast-convert,
+ * rng, reverse, reduce-precision); true when they pass. */
+bool hv_convolution(struct hv *v);
+bool hv_reduce_window(struct hv *v);
+bool hv_reduce(struct hv *v);
+bool hv_map(struct hv *v);
+bool hv_bitcast_convert(struct hv *v);
+bool hv_rng(struct hv *v);
+bool hv_reverse(struct hv *v);
+bool hv_reduce_precision(struct hv *v);
+
 #endif

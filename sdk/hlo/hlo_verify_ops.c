@@ -10,7 +10,7 @@
 #include <stdio.h>
 
 /* The value of key, a number; false (and *x untouched) when absent. */
-static bool num_attr(const pl_inst *i, const char *key, int64_t *x)
+bool hv_num_attr(const pl_inst *i, const char *key, int64_t *x)
 {
 	size_t len;
 	const char *s = hv_str(i, key, &len);
@@ -21,14 +21,14 @@ static bool num_attr(const pl_inst *i, const char *key, int64_t *x)
 	return true;
 }
 
-static bool same_type(const pl_type *a, const pl_type *b)
+bool hv_same_type(const pl_type *a, const pl_type *b)
 {
 	return a->dtype == b->dtype && hv_same_dims(a, b);
 }
 
 /* The computation key names (its first name); NULL when there is none
  * (the reader's reference check has already named a missing one). */
-static const pl_func *callee(const struct hv *v, const char *key, size_t nth)
+const pl_func *hv_callee(const struct hv *v, const char *key, size_t nth)
 {
 	size_t len, k = 0;
 	const char *s = hv_str(v->at, key, &len);
@@ -51,7 +51,7 @@ static const pl_func *callee(const struct hv *v, const char *key, size_t nth)
 	return NULL;
 }
 
-static const pl_inst *returned(const pl_func *f)
+const pl_inst *hv_returned(const pl_func *f)
 {
 	const pl_inst *r = pl_func_last_inst(f);
 	return r && pl_inst_op(r) == PL_OP_RETURN ? r : NULL;
@@ -68,7 +68,7 @@ static bool params_fit(struct hv *v, const char *role, const pl_func *f, size_t 
 		              pl_func_num_args(f) == 1 ? "" : "s", n);
 	for (size_t k = 0; k < n; k++) {
 		const pl_type *a = hv_op_type(i, k0 + k), *p = pl_value_type(pl_func_arg(f, k));
-		if (!same_type(a, p)) {
+		if (!hv_same_type(a, p)) {
 			char ta[160], tp[160];
 			hv_type(ta, sizeof ta, a);
 			hv_type(tp, sizeof tp, p);
@@ -83,7 +83,7 @@ static bool params_fit(struct hv *v, const char *role, const pl_func *f, size_t 
 /* f returns what the instruction's results are (leaf by leaf). */
 static bool returns_fit(struct hv *v, const char *role, const pl_func *f)
 {
-	const pl_inst *i = v->at, *r = returned(f);
+	const pl_inst *i = v->at, *r = hv_returned(f);
 	if (!r)
 		return true;
 	size_t n = pl_inst_num_results(i);
@@ -93,7 +93,7 @@ static bool returns_fit(struct hv *v, const char *role, const pl_func *f)
 		              pl_inst_num_operands(r) == 1 ? "" : "s", n);
 	for (size_t k = 0; k < n; k++) {
 		const pl_type *a = hv_op_type(r, k), *t = pl_value_type(pl_inst_result(i, k));
-		if (!same_type(a, t)) {
+		if (!hv_same_type(a, t)) {
 			char ta[160], tt[160];
 			hv_type(ta, sizeof ta, a);
 			hv_type(tt, sizeof tt, t);
@@ -111,11 +111,11 @@ static bool while_loop(struct hv *v)
 {
 	const pl_inst *i = v->at;
 	size_t n = pl_inst_num_operands(i);
-	const pl_func *c = callee(v, "hlo_condition", 0), *b = callee(v, "hlo_body", 0);
+	const pl_func *c = hv_callee(v, "hlo_condition", 0), *b = hv_callee(v, "hlo_body", 0);
 	if (c) {
 		if (!params_fit(v, "condition", c, 0, n))
 			return false;
-		const pl_inst *r = returned(c);
+		const pl_inst *r = hv_returned(c);
 		if (r && (pl_inst_num_operands(r) != 1 || hv_op_type(r, 0)->rank ||
 		          hv_op_type(r, 0)->dtype != PL_DTYPE_BOOL))
 			return hv_bad(v, "condition '%s' of while '%s' does not return pred[]: expected a "
@@ -126,7 +126,7 @@ static bool while_loop(struct hv *v)
 		return false;
 	if (pl_inst_num_results(i) == n)
 		for (size_t k = 0; k < n; k++)
-			if (!same_type(hv_op_type(i, k), pl_value_type(pl_inst_result(i, k)))) {
+			if (!hv_same_type(hv_op_type(i, k), pl_value_type(pl_inst_result(i, k)))) {
 				char ta[160], tr[160];
 				hv_type(ta, sizeof ta, hv_op_type(i, k));
 				hv_type(tr, sizeof tr, pl_value_type(pl_inst_result(i, k)));
@@ -156,8 +156,8 @@ static bool conditional(struct hv *v)
 	}
 	size_t k = 1, nb = 0;
 	for (;; nb++) {
-		const pl_func *b = listed ? callee(v, "hlo_branch_computations", nb)
-		                   : callee(v, nb ? "hlo_false_computation" : "hlo_true_computation", 0);
+		const pl_func *b = listed ? hv_callee(v, "hlo_branch_computations", nb)
+		                   : hv_callee(v, nb ? "hlo_false_computation" : "hlo_true_computation", 0);
 		if (!b || (!listed && nb == 2))
 			break;
 		size_t na = pl_func_num_args(b);
@@ -179,15 +179,12 @@ static bool conditional(struct hv *v)
 /* fusion and call: the computation takes the operands, returns the result. */
 static bool called(struct hv *v, const char *role, const char *key)
 {
-	const pl_func *f = callee(v, key, 0);
+	const pl_func *f = hv_callee(v, key, 0);
 	return !f || (params_fit(v, role, f, 0, pl_inst_num_operands(v->at)) &&
 	              returns_fit(v, role, f));
 }
 
-/* operand and result types, for the shape rules below */
-#define RESULT_OF(i) (pl_inst_num_results(i) == 1 ? pl_value_type(pl_inst_result(i, 0)) : NULL)
-
-static bool want_operands(struct hv *v, const char *opc, size_t n)
+bool hv_want_operands(struct hv *v, const char *opc, size_t n)
 {
 	size_t got = pl_inst_num_operands(v->at);
 	if (got == n)
@@ -196,7 +193,7 @@ static bool want_operands(struct hv *v, const char *opc, size_t n)
 	              got == 1 ? "" : "s", n);
 }
 
-static bool dims_are(struct hv *v, const char *what, const pl_type *got, const pl_type *want)
+bool hv_dims_are(struct hv *v, const char *what, const pl_type *got, const pl_type *want)
 {
 	if (hv_same_dims(got, want))
 		return true;
@@ -215,7 +212,7 @@ static bool slice(struct hv *v)
 	size_t len, k = 0;
 	const char *s = hv_str(i, "hlo_slice", &len);
 	const pl_type *a, *r = RESULT_OF(i);
-	if (!want_operands(v, "slice", 1))
+	if (!hv_want_operands(v, "slice", 1))
 		return false;
 	if (!s || !r)
 		return true;
@@ -336,7 +333,7 @@ static bool dynamic_update_slice(struct hv *v)
 			return hv_bad(v, "the update of '%s' is %lld in dimension %u: expected at most the "
 			                 "operand's %lld",
 			              hv_name(i), (long long)u->dims[k], k, (long long)a->dims[k]);
-	return !r || dims_are(v, "the result", r, a);
+	return !r || hv_dims_are(v, "the result", r, a);
 }
 
 /* select(pred, on_true, on_false) and clamp(min, x, max): the middle (or
@@ -345,7 +342,7 @@ static bool select_clamp(struct hv *v, bool is_select)
 {
 	const pl_inst *i = v->at;
 	const pl_type *r = RESULT_OF(i);
-	if (!want_operands(v, is_select ? "select" : "clamp", 3))
+	if (!hv_want_operands(v, is_select ? "select" : "clamp", 3))
 		return false;
 	if (!r)
 		return true;
@@ -375,7 +372,7 @@ static bool iota(struct hv *v)
 	const pl_inst *i = v->at;
 	const pl_type *r = RESULT_OF(i);
 	int64_t d;
-	if (!r || !num_attr(i, "hlo_iota_dimension", &d))
+	if (!r || !hv_num_attr(i, "hlo_iota_dimension", &d))
 		return true;
 	if (d < 0 || (uint64_t)d >= r->rank)
 		return hv_bad(v, "iota_dimension=%lld of '%s' is not a dimension of its rank-%u result",
@@ -390,7 +387,7 @@ static bool pad(struct hv *v)
 	const pl_type *r = RESULT_OF(i);
 	size_t len;
 	const char *s = hv_str(i, "hlo_padding", &len);
-	if (!want_operands(v, "pad", 2))
+	if (!hv_want_operands(v, "pad", 2))
 		return false;
 	if (!s || !r)
 		return true;
@@ -428,7 +425,7 @@ static bool pad(struct hv *v)
 }
 
 /* A list attribute whose entries are dimensions of a rank-n array. */
-static bool dims_in(struct hv *v, const char *key, const int64_t *d, int nd, uint32_t rank)
+bool hv_dims_in(struct hv *v, const char *key, const int64_t *d, int nd, uint32_t rank)
 {
 	for (int k = 0; k < nd; k++)
 		if (d[k] < 0 || (uint64_t)d[k] >= rank)
@@ -444,7 +441,7 @@ static bool gather(struct hv *v)
 {
 	const pl_inst *i = v->at;
 	const pl_type *r = RESULT_OF(i);
-	if (!want_operands(v, "gather", 2))
+	if (!hv_want_operands(v, "gather", 2))
 		return false;
 	const pl_type *a = hv_op_type(i, 0), *x = hv_op_type(i, 1);
 	int64_t off[MAX_LIST], col[MAX_LIST], map[MAX_LIST], sz[MAX_LIST], ob[MAX_LIST], ivd;
@@ -453,7 +450,7 @@ static bool gather(struct hv *v)
 	int nob = hv_list(v, "hlo_operand_batching_dims", ob);
 	if (noff == -1 || ncol == -1 || nmap == -1 || nsz == -1 || nob == -1)
 		return false;
-	if (nsz < 0 || !num_attr(i, "hlo_index_vector_dim", &ivd) || !r)
+	if (nsz < 0 || !hv_num_attr(i, "hlo_index_vector_dim", &ivd) || !r)
 		return true;
 	noff = noff < 0 ? 0 : noff;
 	ncol = ncol < 0 ? 0 : ncol;
@@ -467,9 +464,9 @@ static bool gather(struct hv *v)
 			return hv_bad(v, "slice_sizes of '%s': size %lld of dimension %d is beyond the "
 			                 "operand's %lld",
 			              hv_name(i), (long long)sz[k], k, (long long)a->dims[k]);
-	if (!dims_in(v, "hlo_collapsed_slice_dims", col, ncol, a->rank) ||
-	    !dims_in(v, "hlo_start_index_map", map, nmap, a->rank) ||
-	    !dims_in(v, "hlo_offset_dims", off, noff, r->rank))
+	if (!hv_dims_in(v, "hlo_collapsed_slice_dims", col, ncol, a->rank) ||
+	    !hv_dims_in(v, "hlo_start_index_map", map, nmap, a->rank) ||
+	    !hv_dims_in(v, "hlo_offset_dims", off, noff, r->rank))
 		return false;
 	for (int k = 0; k < ncol; k++)
 		if (sz[col[k]] > 1)
@@ -500,18 +497,18 @@ static bool convert(struct hv *v)
 {
 	const pl_inst *i = v->at;
 	const pl_type *r = RESULT_OF(i);
-	if (!want_operands(v, "convert", 1))
+	if (!hv_want_operands(v, "convert", 1))
 		return false;
-	return !r || dims_are(v, "the result", r, hv_op_type(i, 0));
+	return !r || hv_dims_are(v, "the result", r, hv_op_type(i, 0));
 }
 
 /* A computation to_apply names takes two scalars per operand (of the
  * operands' element types, from operand k0 on, n of them) and returns
  * pred[] (a comparator) or as many scalars (a combiner). */
-static bool scalar_pairs(struct hv *v, const char *role, size_t k0, size_t n, bool comparator)
+bool hv_scalar_pairs(struct hv *v, const char *role, size_t k0, size_t n, bool comparator)
 {
 	const pl_inst *i = v->at;
-	const pl_func *f = callee(v, "hlo_to_apply", 0);
+	const pl_func *f = hv_callee(v, "hlo_to_apply", 0);
 	if (!f)
 		return true;
 	size_t want = 2 * n;
@@ -527,7 +524,7 @@ static bool scalar_pairs(struct hv *v, const char *role, size_t k0, size_t n, bo
 			                 "type",
 			              k, role, pl_func_name(f), o);
 	}
-	const pl_inst *r = returned(f);
+	const pl_inst *r = hv_returned(f);
 	if (comparator && r &&
 	    (pl_inst_num_operands(r) != 1 || hv_op_type(r, 0)->rank ||
 	     hv_op_type(r, 0)->dtype != PL_DTYPE_BOOL))
@@ -547,13 +544,42 @@ static bool sort(struct hv *v)
 		return n != 0;
 	const pl_type *a = hv_op_type(i, 0);
 	for (size_t k = 1; k < n; k++)
-		if (!dims_are(v, "an operand", hv_op_type(i, k), a))
+		if (!hv_dims_are(v, "an operand", hv_op_type(i, k), a))
 			return false;
 	if (nd == 1 && (d[0] < 0 || (uint64_t)d[0] >= a->rank))
 		return hv_bad(v, "dimensions={%lld} of sort '%s' is not a dimension of its rank-%u "
 		                 "operands",
 		              (long long)d[0], hv_name(i), a->rank);
-	return scalar_pairs(v, "comparator", 0, n, true);
+	return hv_scalar_pairs(v, "comparator", 0, n, true);
+}
+
+/* Each update window dimension of scatter is at most the operand
+ * dimension it lands on: the operand's dimensions in order, less the
+ * inserted and batching ones, pair up with update_window_dims. */
+static bool window_bounds(struct hv *v, const pl_type *a, const pl_type *u, const int64_t *uw,
+                          int nuw, const int64_t *iw, int niw, const int64_t *ib, int nib)
+{
+	bool skip[MAX_LIST] = {false};
+	if (a->rank > MAX_LIST || !hv_dims_in(v, "hlo_update_window_dims", uw, nuw, u->rank) ||
+	    !hv_dims_in(v, "hlo_input_batching_dims", ib, nib, a->rank))
+		return a->rank > MAX_LIST;
+	for (int k = 0; k < niw; k++)
+		skip[iw[k]] = true;
+	for (int k = 0; k < nib; k++)
+		skip[ib[k]] = true;
+	uint32_t d = 0;
+	for (int k = 0; k < nuw; k++, d++) {
+		while (d < a->rank && skip[d])
+			d++;
+		if (d >= a->rank)
+			break;
+		if (u->dims[uw[k]] > a->dims[d])
+			return hv_bad(v, "scatter '%s': update window dimension %lld is %lld: expected at "
+			                 "most %lld, operand dimension %u",
+			              hv_name(v->at), (long long)uw[k], (long long)u->dims[uw[k]],
+			              (long long)a->dims[d], d);
+	}
+	return true;
 }
 
 /* scatter: operands, indices, updates; index_vector_dim within the
@@ -577,7 +603,7 @@ static bool scatter(struct hv *v)
 	int nib = hv_list(v, "hlo_input_batching_dims", ib);
 	if (nuw == -1 || niw == -1 || nsd == -1 || nib == -1)
 		return false;
-	if (!num_attr(i, "hlo_index_vector_dim", &ivd))
+	if (!hv_num_attr(i, "hlo_index_vector_dim", &ivd))
 		return true;
 	nuw = nuw < 0 ? 0 : nuw;
 	niw = niw < 0 ? 0 : niw;
@@ -591,8 +617,8 @@ static bool scatter(struct hv *v)
 		return hv_bad(v, "scatter_dims_to_operand_dims of '%s' has %d entries: expected %lld, "
 		                 "one per index",
 		              hv_name(i), nsd, (long long)nidx);
-	if (!dims_in(v, "hlo_scatter_dims_to_operand_dims", sd, nsd, a->rank) ||
-	    !dims_in(v, "hlo_inserted_window_dims", iw, niw, a->rank))
+	if (!hv_dims_in(v, "hlo_scatter_dims_to_operand_dims", sd, nsd, a->rank) ||
+	    !hv_dims_in(v, "hlo_inserted_window_dims", iw, niw, a->rank))
 		return false;
 	if ((uint32_t)(nuw + niw + nib) != a->rank)
 		return hv_bad(v, "scatter '%s': %d window, %d inserted and %d batching dimensions for a "
@@ -603,59 +629,8 @@ static bool scatter(struct hv *v)
 		return hv_bad(v, "the updates of scatter '%s' have rank %u: expected %u (window and "
 		                 "batch dimensions)",
 		              hv_name(i), u->rank, want);
-	return scalar_pairs(v, "combiner", 0, k, false);
-}
-
-/* convolution: dim_labels as long as the ranks, a window over the spatial
- * dimensions, feature_group_count dividing the input features, whose
- * share is the kernel's input features. */
-static bool convolution(struct hv *v)
-{
-	const pl_inst *i = v->at;
-	size_t len;
-	const char *s = hv_str(i, "hlo_dim_labels", &len);
-	const pl_type *r = RESULT_OF(i);
-	if (!want_operands(v, "convolution", 2))
-		return false;
-	const char *us = s ? memchr(s, '_', len) : NULL, *ar = s ? strstr(s, "->") : NULL;
-	if (!s || !r)
-		return true;
-	if (!us || !ar || ar < us)
-		return hv_bad(v, "dim_labels of '%s': expected lhs_rhs->out, as b01f_01io->b01f",
-		              hv_name(i));
-	const pl_type *lhs = hv_op_type(i, 0), *rhs = hv_op_type(i, 1);
-	size_t nl = (size_t)(us - s), nr = (size_t)(ar - us - 1), no = len - (size_t)(ar + 2 - s);
-	if (nl != lhs->rank || nr != rhs->rank || no != r->rank)
-		return hv_bad(v, "dim_labels of '%s' name %zu, %zu and %zu dimensions: expected %u, %u "
-		                 "and %u, the ranks of its input, kernel and result",
-		              hv_name(i), nl, nr, no, lhs->rank, rhs->rank, r->rank);
-	const char *f = memchr(s, 'f', nl), *ki = memchr(us + 1, 'i', nr), *ko = memchr(us + 1, 'o', nr);
-	if (!f || !ki || !ko)
-		return hv_bad(v, "dim_labels of '%s' name no feature dimension (f, i, o)", hv_name(i));
-	size_t wlen;
-	const char *w = hv_str(i, "hlo_window", &wlen);
-	const char *sz = w ? strstr(w, "size=") : NULL;
-	if (sz && sz < w + wlen) {
-		size_t nw = 1;
-		for (const char *c = sz + 5; c < w + wlen && *c != ' ' && *c != '}'; c++)
-			nw += *c == 'x';
-		if (nw != nl - 2)
-			return hv_bad(v, "the window of '%s' has %zu dimensions: expected %zu, the spatial "
-			                 "ones",
-			              hv_name(i), nw, nl - 2);
-	}
-	int64_t g = 1, in = lhs->dims[f - s], kin = rhs->dims[ki - us - 1];
-	num_attr(i, "hlo_feature_group_count", &g);
-	if (g < 1 || in % g)
-		return hv_bad(v, "convolution '%s': %lld input features do not divide into "
-		                 "feature_group_count=%lld groups",
-		              hv_name(i), (long long)in, (long long)g);
-	if (in / g != kin)
-		return hv_bad(v, "convolution '%s': %lld input features in %lld groups give %lld per "
-		                 "group: expected %lld, the kernel's input features",
-		              hv_name(i), (long long)in, (long long)g, (long long)(in / g),
-		              (long long)kin);
-	return true;
+	return window_bounds(v, a, u, uw, nuw, iw, niw, ib, nib) &&
+	       hv_scalar_pairs(v, "combiner", 0, k, false);
 }
 
 bool hv_check_more(struct hv *v, const char *opc)
@@ -689,6 +664,18 @@ bool hv_check_more(struct hv *v, const char *opc)
 	if (hv_opc_is(opc, "scatter"))
 		return scatter(v);
 	if (hv_opc_is(opc, "convolution"))
-		return convolution(v);
+		return hv_convolution(v);
+	if (hv_opc_is(opc, "reduce-window"))
+		return hv_reduce_window(v);
+	if (hv_opc_is(opc, "map"))
+		return hv_map(v);
+	if (hv_opc_is(opc, "bitcast-convert"))
+		return hv_bitcast_convert(v);
+	if (hv_opc_is(opc, "rng"))
+		return hv_rng(v);
+	if (hv_opc_is(opc, "reverse"))
+		return hv_reverse(v);
+	if (hv_opc_is(opc, "reduce-precision"))
+		return hv_reduce_precision(v);
 	return true;
 }

@@ -79,15 +79,41 @@ _Noreturn void pl_lex_fail_(struct pl_lexer *lx, int status)
 	longjmp(lx->fail, 1);
 }
 
+/* An error where the text ends: "file ends inside the WHAT (opened at
+ * L:C): expected ...", naming the innermost open construct. */
+static void add_at_end(struct pl_lexer *lx, uint32_t line, uint32_t col, const char *fmt,
+                       va_list ap)
+{
+	char msg[512];
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	static const char found[] = ", found end of input";
+	size_t n = strlen(msg), fl = sizeof found - 1;
+	if (n >= fl && !strcmp(msg + n - fl, found))
+		msg[n - fl] = 0;
+	if (!lx->nopen) {
+		pl_diags_add(lx->diags, PL_SEV_ERROR, lx->file, line, col, "file ends: %s", msg);
+		return;
+	}
+	const struct pl_lex_open *o =
+	        &lx->open[(lx->nopen < PL_LEX_OPEN_MAX ? lx->nopen : PL_LEX_OPEN_MAX) - 1];
+	pl_diags_add(lx->diags, PL_SEV_ERROR, lx->file, line, col,
+	             "file ends inside the %s (opened at %u:%u): %s", o->what, o->line, o->col, msg);
+}
+
 _Noreturn void pl_lex_error_(struct pl_lexer *lx, uint32_t line, uint32_t col,
                              const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	pl_diags_vadd_(lx->diags, PL_SEV_ERROR, lx->file, line, col, fmt, ap);
+	/* the token at the error is the end of the text: say so */
+	if (lx->tok.kind == PL_T_EOF && lx->tok.line == line && lx->tok.col == col)
+		add_at_end(lx, line, col, fmt, ap);
+	else
+		pl_diags_vadd_(lx->diags, PL_SEV_ERROR, lx->file, line, col, fmt, ap);
 	va_end(ap);
 	pl_lex_fail_(lx, PL_EPARSE);
 }
+
 
 static uint32_t col_of(const struct pl_lexer *lx, const char *at)
 {
@@ -96,6 +122,16 @@ static uint32_t col_of(const struct pl_lexer *lx, const char *at)
 }
 
 #define ERROR_AT(lx, at, ...) pl_lex_error_((lx), (lx)->line, col_of((lx), (at)), __VA_ARGS__)
+
+/* The text ends inside the string that opened at s. */
+static _Noreturn void string_ends(struct pl_lexer *lx, const char *s)
+{
+	pl_lex_open_(lx, "string", lx->line, col_of(lx, s));
+	lx->tok.kind = PL_T_EOF;
+	lx->tok.line = lx->line;
+	lx->tok.col = col_of(lx, lx->end);
+	pl_lex_error_(lx, lx->tok.line, lx->tok.col, "expected the closing '\"'");
+}
 
 const char *pl_lex_describe_(const struct pl_token *t, char *buf, size_t n)
 {
@@ -141,7 +177,10 @@ static size_t check_utf8(struct pl_lexer *lx, const char *s)
 		return len;
 	case PL_UTF8_BAD_LEAD:
 		ERROR_AT(lx, s, "invalid UTF-8 byte 0x%02x", (unsigned char)*s);
-	case PL_UTF8_TRUNCATED:
+	case PL_UTF8_TRUNCATED: /* the text ends inside the sequence */
+		lx->tok.kind = PL_T_EOF;
+		lx->tok.line = lx->line;
+		lx->tok.col = col_of(lx, s);
 		ERROR_AT(lx, s, "truncated UTF-8 sequence");
 	default:
 		ERROR_AT(lx, s, "invalid UTF-8 sequence");
@@ -251,8 +290,10 @@ static __attribute__((noinline)) void lex_number(struct pl_lexer *lx, const char
 		ndigits += (size_t)(q - frac);
 	}
 	/* "-e5" and "-." have no digit (strtod would read them as 0.0) */
-	if (ndigits == 0)
+	if (ndigits == 0) {
+		t->kind = q == end ? PL_T_EOF : t->kind; /* the end cut it short */
 		ERROR_AT(lx, s, "expected a digit after '-'");
+	}
 	if (q < end && (*q == 'e' || *q == 'E')) {
 		const char *e = q + 1;
 		if (e < end && (*e == '+' || *e == '-'))
@@ -263,8 +304,13 @@ static __attribute__((noinline)) void lex_number(struct pl_lexer *lx, const char
 				q++;
 		}
 	}
-	if (q < end && ((cclass[(unsigned char)*q] & C_IDENT) || *q == '-'))
-		ERROR_AT(lx, q, "unexpected character '%c' in number", *q);
+	if (q < end && ((cclass[(unsigned char)*q] & C_IDENT) || *q == '-')) {
+		/* an exponent the end cut short: "1e", "1e-" */
+		const char *e = q + (*q == 'e' || *q == 'E');
+		e += e > q && e < end && (*e == '+' || *e == '-');
+		t->kind = e > q && e == end ? PL_T_EOF : t->kind;
+		ERROR_AT(lx, t->kind == PL_T_EOF ? s : q, "unexpected character '%c' in number", *q);
+	}
 	t->s = s;
 	t->len = (size_t)(q - s);
 	check_len(lx, s, t->len);
@@ -323,22 +369,24 @@ static __attribute__((noinline)) void lex_string(struct pl_lexer *lx, const char
 		q = pl_str_plain_end_(q, end);
 		pl_sb_put(sb, run, (size_t)(q - run));
 		if (q == end)
-			ERROR_AT(lx, s, "unterminated string");
+			string_ends(lx, s);
 		unsigned char c = (unsigned char)*q;
 		if (c == '"')
 			break;
 		if (c == '\\') {
 			char e = q + 1 < end ? q[1] : '\0';
 			if (q + 1 == end)
-				ERROR_AT(lx, s, "unterminated string");
+				string_ends(lx, s);
 			if (e == '"' || e == '\\' || e == 'n' || e == 't') {
 				pl_sb_putc(sb, e == 'n' ? '\n' : e == 't' ? '\t' : e);
 				q += 2;
 			} else if (e == 'x') {
 				unsigned hi = q + 2 < end ? hexval(q[2]) : 16;
 				unsigned lo = q + 3 < end ? hexval(q[3]) : 16;
-				if (hi > 15 || lo > 15)
+				if ((q + 2 < end && hi > 15) || (q + 3 < end && lo > 15))
 					ERROR_AT(lx, q, "expected two hex digits after '\\x'");
+				if (q + 3 >= end)
+					string_ends(lx, s);
 				pl_sb_putc(sb, (char)(hi * 16 + lo));
 				q += 4;
 			} else {
@@ -410,12 +458,15 @@ void pl_lex_token_(struct pl_lexer *lx, const char *s)
 		lx->p = s;
 		return;
 	}
+	t->kind = PL_T_INT; /* until read: any kind but the end's */
 	unsigned char c = (unsigned char)*s;
 	/* most common first: punctuators rarely get here (see pl_lex_next_) */
 	if (c == '%' || c == '@') {
 		const char *q = scan_class(s + 1, end, C_NAME);
-		if (q == s + 1)
+		if (q == s + 1) {
+			t->kind = q == end ? PL_T_EOF : t->kind; /* the text ends there */
 			ERROR_AT(lx, s, "expected a name after '%c'", c);
+		}
 		t->kind = c == '@' ? PL_T_GLOBAL : PL_T_LOCAL;
 		t->s = s + 1;
 		t->len = (size_t)(q - s - 1);
@@ -459,6 +510,8 @@ void pl_lex_token_(struct pl_lexer *lx, const char *s)
 	} else if (c < 0x20 || c == 0x7f) {
 		ERROR_AT(lx, s, "unexpected control character 0x%02x", c);
 	} else {
+		if ((c == '/' || c == '.') && s + 1 == end) /* a comment or ".5" cut short */
+			t->kind = PL_T_EOF;
 		ERROR_AT(lx, s, "unexpected character '%c'", c);
 	}
 }

@@ -39,6 +39,8 @@ struct pl_token {
 	double f;
 };
 
+#define PL_LEX_OPEN_MAX 16
+
 struct pl_lexer {
 	const char *p, *end;    /* what is left of the text */
 	const char *line_start; /* for columns */
@@ -49,7 +51,28 @@ struct pl_lexer {
 	int status;             /* why it failed: PL_EPARSE or PL_ENOMEM */
 	struct pl_token tok;    /* the current token */
 	struct pl_strbuf str;   /* a string literal, decoded */
+	/* the constructs open where the text is, innermost last, for "file
+	 * ends inside ..." (deeper ones are counted, not kept) */
+	struct pl_lex_open {
+		const char *what;
+		uint32_t line, col;
+	} open[PL_LEX_OPEN_MAX];
+	unsigned nopen;
 };
+
+/* The parser opens a construct (what: "attribute list") at line:col, and
+ * closes the innermost one; an error at the end of the text names it. */
+static inline void pl_lex_open_(struct pl_lexer *lx, const char *what, uint32_t line,
+                                uint32_t col)
+{
+	if (lx->nopen < PL_LEX_OPEN_MAX)
+		lx->open[lx->nopen] = (struct pl_lex_open){what, line, col};
+	lx->nopen++;
+}
+static inline void pl_lex_close_(struct pl_lexer *lx)
+{
+	lx->nopen--;
+}
 
 /* Starts at text (a UTF-8 byte order mark there is skipped); the first
  * token is read by the first pl_lex_next_. */

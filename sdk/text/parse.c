@@ -155,6 +155,16 @@ static bool is_word(const struct parser *p, const char *w)
 	return pl_lex_is_word_(&p->lx, w, strlen(w));
 }
 
+/* The word at the end of the text, which the end may have cut short
+ * (full, or any word when full is NULL, began with it), is the end: an
+ * error there says the file ends. */
+static void cut_short(struct parser *p, const char *full)
+{
+	if (TOK.kind == PL_T_IDENT && TOK.s + TOK.len == p->lx.end &&
+	    (!full || (TOK.len < strlen(full) && !memcmp(TOK.s, full, TOK.len))))
+		TOK.kind = PL_T_EOF;
+}
+
 /* c (NUL-terminated, no NUL inside) is r's text */
 static bool same_text(const char *c, const struct ref *r)
 {
@@ -237,6 +247,8 @@ static pl_value *use_value(struct parser *p, const struct ref *r)
 	const pl_value *v = pl_ht_get(&p->values, hash, value_named, r, NULL);
 	if (!v && p->in_cont)
 		v = hole(p, r, hash);
+	if (!v && TOK.kind == PL_T_EOF) /* a name the cut text may have cut short */
+		error_at(p, TOK.line, TOK.col, "expected the rest of the instruction");
 	if (!v)
 		error_at(p, r->line, r->col, "use of undefined value '%%%.*s'",
 		         (int)(r->len > 64 ? 64 : r->len), r->s);
@@ -394,6 +406,9 @@ static const pl_type *parse_type(struct parser *p)
 	if (!pl_ht_used(&p->dtypes, j)) {
 		pl_dtype dt = pl_dtype_from_name(r.s, r.len);
 		if (dt == PL_DTYPE_INVALID) {
+			cut_short(p, NULL);
+			if (TOK.kind == PL_T_EOF)
+				expected(p, "a type");
 			char buf[64];
 			error_at(p, TOK.line, TOK.col, "unknown dtype %s",
 			         pl_lex_describe_(&TOK, buf, sizeof buf));
@@ -410,6 +425,7 @@ static const pl_type *parse_type(struct parser *p)
 		next(p);
 		return get_type(p, dtype, dims, rank);
 	}
+	pl_lex_open_(&p->lx, "type", TOK.line, TOK.col);
 	next(p);
 	expect(p, PL_T_LBRACKET, "'[' after the dtype");
 	if (TOK.kind != PL_T_RBRACKET) {
@@ -426,6 +442,7 @@ static const pl_type *parse_type(struct parser *p)
 		} while (another(p, PL_T_RBRACKET, "an integer extent"));
 	}
 	expect(p, PL_T_RBRACKET, "',' or ']' in type");
+	pl_lex_close_(&p->lx);
 	return get_type(p, dtype, dims, rank);
 }
 
@@ -438,12 +455,14 @@ static void parse_result_types(struct parser *p, size_t nres)
 	if (has_colon) {
 		next(p);
 		if (TOK.kind == PL_T_LPAREN) {
+			pl_lex_open_(&p->lx, "result type list", TOK.line, TOK.col);
 			next(p);
 			if (TOK.kind != PL_T_RPAREN)
 				do
 					PUSH(p, p->types, parse_type(p));
 				while (another(p, PL_T_RPAREN, "a type"));
 			expect(p, PL_T_RPAREN, "',' or ')' in the result types");
+			pl_lex_close_(&p->lx);
 		} else {
 			PUSH(p, p->types, parse_type(p));
 		}
@@ -505,6 +524,7 @@ static void parse_list(struct parser *p, pl_attr *out)
 		         PL_MAX_NESTING);
 	size_t base = p->elems.n, n;
 	int64_t ints[64];
+	pl_lex_open_(&p->lx, "list", TOK.line, TOK.col);
 	const char *q = plain_ints(TOK.s, p->lx.end, ints, 64, &n);
 	if (q) { /* integers, as mostly written: in one go */
 		for (size_t k = 0; k < n; k++)
@@ -526,6 +546,7 @@ static void parse_list(struct parser *p, pl_attr *out)
 	*out = list_of(p, n ? p->elems.v + base : NULL, n); /* no array before the first list */
 	p->elems.n = base;
 	p->depth--;
+	pl_lex_close_(&p->lx);
 }
 
 static void parse_attr(struct parser *p, pl_attr *out)
@@ -551,6 +572,7 @@ static void parse_attr(struct parser *p, pl_attr *out)
 		}
 		/* fall through */
 	default:
+		cut_short(p, TOK.len && TOK.s[0] == 't' ? "true" : "false");
 		expected(p, "an attribute value");
 	}
 	next(p);
@@ -619,6 +641,7 @@ static void keep_dict(struct parser *p, pl_attrs *d)
 /* "{" [ KEY "=" attr { "," KEY "=" attr } ] "}" into d */
 static void parse_attrs(struct parser *p, pl_attrs *d)
 {
+	pl_lex_open_(&p->lx, "attribute list", TOK.line, TOK.col);
 	next(p);
 	p->entries.n = p->entry_at.n = 0;
 	while (TOK.kind != PL_T_RBRACE) {
@@ -628,8 +651,12 @@ static void parse_attrs(struct parser *p, pl_attrs *d)
 		struct ref at = {name, 0, TOK.line, TOK.col, 0};
 		/* keys are numbered: a repeat is a repeated number */
 		for (size_t k = 0; p->entries.n < 64 && k < p->entries.n; k++)
-			if (p->entries.v[k].val.key == key)
+			if (p->entries.v[k].val.key == key) {
+				cut_short(p, NULL); /* "{neg = 1, n": a key cut short */
+				if (TOK.kind == PL_T_EOF)
+					expected(p, "'=' after the attribute name");
 				error_at(p, at.line, at.col, "duplicate attribute '%s'", name);
+			}
 		if (!pl_lex_skip_(&p->lx, '=')) {
 			next(p);
 			if (TOK.kind != PL_T_EQUAL)
@@ -647,6 +674,7 @@ static void parse_attrs(struct parser *p, pl_attrs *d)
 			break;
 	}
 	expect(p, PL_T_RBRACE, "',' or '}' in attributes");
+	pl_lex_close_(&p->lx);
 	if (p->entries.n > 64)
 		check_repeats(p);
 	if (p->entries.n)
@@ -670,7 +698,9 @@ static void parse_inst(struct parser *p, pl_func *f)
 	if (p->have_results) {
 		line = p->results.v[0].line;
 		col = p->results.v[0].col;
-	} else if (TOK.kind == PL_T_LOCAL) {
+	}
+	pl_lex_open_(&p->lx, "instruction", line, col);
+	if (!p->have_results && TOK.kind == PL_T_LOCAL) {
 		parse_values(p);
 		if (TOK.kind != PL_T_EQUAL)
 			expected(p, "'=' after the results");
@@ -718,6 +748,7 @@ static void parse_inst(struct parser *p, pl_func *f)
 		define_value(p, &res[k], &p->results.v[k]);
 	}
 	pl_func_append(f, inst);
+	pl_lex_close_(&p->lx);
 }
 
 /* GLOBAL, a function of its own */
@@ -773,9 +804,12 @@ static void parse_body(struct parser *p, pl_func *f)
 
 static void parse_func(struct parser *p)
 {
-	if (!is_word(p, "func"))
+	if (!is_word(p, "func")) {
+		cut_short(p, "func");
 		expected(p, "'func'");
+	}
 	uint32_t line = TOK.line, col = TOK.col;
+	pl_lex_open_(&p->lx, "function", line, col);
 	next(p);
 	if (TOK.kind != PL_T_GLOBAL)
 		expected(p, "a function name '@...'");
@@ -783,7 +817,9 @@ static void parse_func(struct parser *p)
 	f->line = line;
 	f->col = col;
 	pl_ht_clear(&p->values);
+	uint32_t pl = TOK.line, pc = TOK.col;
 	expect(p, PL_T_LPAREN, "'(' after the function name");
+	pl_lex_open_(&p->lx, "argument list", pl, pc);
 	while (TOK.kind != PL_T_RPAREN) {
 		if (TOK.kind != PL_T_LOCAL)
 			expected(p, "an argument '%...'");
@@ -796,14 +832,20 @@ static void parse_func(struct parser *p)
 			break;
 	}
 	expect(p, PL_T_RPAREN, "',' or ')' after the arguments");
+	pl_lex_close_(&p->lx);
 	if (is_word(p, "attributes")) {
 		next(p);
 		if (TOK.kind != PL_T_LBRACE)
 			expected(p, "'{' after 'attributes'");
 		parse_attrs(p, &f->attrs);
 	}
+	cut_short(p, "attributes");
+	uint32_t bl = TOK.line, bc = TOK.col;
 	expect(p, PL_T_LBRACE, "'{' to open the function body");
+	pl_lex_close_(&p->lx); /* the function, whose body is open instead */
+	pl_lex_open_(&p->lx, "function body", bl, bc);
 	parse_body(p, f);
+	pl_lex_close_(&p->lx);
 }
 
 /* The tables of values by name, far bigger in a large function than

@@ -598,7 +598,7 @@ START_TEST(test_err_invalid_utf8)
 {
 	/* in a comment */
 	expect_error("// \xff\nfunc", "test.pir:1:4: error: invalid UTF-8 byte 0xff");
-	expect_error("// ok é\n// \xe2\x82", "test.pir:2:4: error: truncated UTF-8 sequence");
+	expect_error("// ok é\n// \xe2\x82", "test.pir:2:4: error: file ends: truncated UTF-8 sequence");
 	expect_error("// \xe0\x80\x80", "test.pir:1:4: error: invalid UTF-8 sequence"); /* overlong */
 	expect_error("// \xed\xa0\x80", "test.pir:1:4: error: invalid UTF-8 sequence"); /* surrogate */
 	expect_error("// \xf4\x90\x80\x80", "test.pir:1:4: error: invalid UTF-8 sequence");
@@ -623,8 +623,8 @@ END_TEST
 
 START_TEST(test_err_unterminated_string)
 {
-	expect_error("func @f() { acme.x {s = \"abc", "test.pir:1:25: error: unterminated string");
-	expect_error("func @f() { acme.x {s = \"abc\\", "test.pir:1:25: error: unterminated string");
+	expect_error("func @f() { acme.x {s = \"abc", "test.pir:1:29: error: file ends inside the string (opened at 1:25): expected the closing '\"'");
+	expect_error("func @f() { acme.x {s = \"abc\\", "test.pir:1:30: error: file ends inside the string (opened at 1:25): expected the closing '\"'");
 	expect_error("func @f() { acme.x {s = \"ab\ncd\"} }",
 	             "test.pir:1:25: error: unterminated string (newline in string)");
 }
@@ -714,9 +714,9 @@ START_TEST(test_err_bad_hex_escape)
 	expect_error("func @f() { acme.x {s = \"\\x4\"} }",
 	             "test.pir:1:26: error: expected two hex digits after '\\x'");
 	expect_error("func @f() { acme.x {s = \"ab\\x", /* input ends */
-	             "test.pir:1:28: error: expected two hex digits after '\\x'");
+	             "test.pir:1:30: error: file ends inside the string (opened at 1:25): expected the closing '\"'");
 	expect_error("func @f() { acme.x {s = \"\\x4", /* input ends */
-	             "test.pir:1:26: error: expected two hex digits after '\\x'");
+	             "test.pir:1:29: error: file ends inside the string (opened at 1:25): expected the closing '\"'");
 }
 END_TEST
 
@@ -1220,47 +1220,47 @@ START_TEST(test_err_truncated)
 	static const struct {
 		const char *text, *msg;
 	} cases[] = {
-		{"func", "test.pir:1:5: error: expected a function name '@...', found end of input"},
-		{"func @f", "test.pir:1:8: error: expected '(' after the function name, found end of input"},
-		{"func @f(", "test.pir:1:9: error: expected an argument '%...', found end of input"},
-		{"func @f(%a", "test.pir:1:11: error: expected ':' after the argument, found end of input"},
-		{"func @f(%a:", "test.pir:1:12: error: expected a type, found end of input"},
-		{"func @f(%a: f32", "test.pir:1:16: error: expected '[' after the dtype, found end of input"},
-		{"func @f(%a: f32[", "test.pir:1:17: error: expected an integer extent, found end of input"},
-		{"func @f(%a: f32[4", "test.pir:1:18: error: expected ',' or ']' in type, found end of input"},
-		{"func @f(%a: f32[4,", "test.pir:1:19: error: expected an integer extent, found end of input"},
-		{"func @f(%a: f32[4]", "test.pir:1:19: error: expected ',' or ')' after the arguments, found end of input"},
-		{"func @f(%a: f32[4],", "test.pir:1:20: error: expected an argument '%...', found end of input"},
-		{"func @f()", "test.pir:1:10: error: expected '{' to open the function body, found end of input"},
-		{"func @f() attributes", "test.pir:1:21: error: expected '{' after 'attributes', found end of input"},
-		{"func @f() attributes {", "test.pir:1:23: error: expected an attribute name, found end of input"},
-		{"func @f() attributes {}", "test.pir:1:24: error: expected '{' to open the function body, found end of input"},
-		{"func @f() {", "test.pir:1:12: error: expected an instruction or '}', found end of input"},
-		{"func @f() {\n  // comment\n", "test.pir:3:1: error: expected an instruction or '}', found end of input"},
-		{"func @f() { %a", "test.pir:1:15: error: expected '=' after the results, found end of input"},
-		{"func @f() { %a,", "test.pir:1:16: error: expected a value after ',', found end of input"},
-		{"func @f() { %a =", "test.pir:1:17: error: expected an op name, found end of input"},
-		{"func @f() { acme.x", "test.pir:1:19: error: expected an instruction or '}', found end of input"},
-		{"func @f(%b: f32[]) { acme.x %b", "test.pir:1:31: error: expected an instruction or '}', found end of input"},
-		{"func @f(%b: f32[]) { acme.x %b,", "test.pir:1:32: error: expected a value after ',', found end of input"},
-		{"func @f(%b: f32[]) { acme.x %b, %c =", "test.pir:1:37: error: expected an op name, found end of input"},
-		{"func @f() { acme.x {", "test.pir:1:21: error: expected an attribute name, found end of input"},
-		{"func @f() { acme.x {a", "test.pir:1:22: error: expected '=' after the attribute name, found end of input"},
-		{"func @f() { acme.x {a =", "test.pir:1:24: error: expected an attribute value, found end of input"},
-		{"func @f() { acme.x {a = 1", "test.pir:1:26: error: expected ',' or '}' in attributes, found end of input"},
-		{"func @f() { acme.x {a = 1,", "test.pir:1:27: error: expected an attribute name, found end of input"},
-		{"func @f() { acme.x {a = [", "test.pir:1:26: error: expected an attribute value, found end of input"},
-		{"func @f() { acme.x {a = [1", "test.pir:1:27: error: expected ',' or ']' in list, found end of input"},
-		{"func @f() { acme.x {a = [1,", "test.pir:1:28: error: expected an attribute value, found end of input"},
-		{"func @f() { acme.x {a = [1]", "test.pir:1:28: error: expected ',' or '}' in attributes, found end of input"},
-		{"func @f() { acme.x {a = 1}", "test.pir:1:27: error: expected an instruction or '}', found end of input"},
-		{"func @f() { %a = acme.x", "test.pir:1:24: error: expected ':' and 1 result type"},
-		{"func @f() { %a = acme.x :", "test.pir:1:26: error: expected a type, found end of input"},
-		{"func @f() { %a = acme.x : (", "test.pir:1:28: error: expected a type, found end of input"},
-		{"func @f() { %a = acme.x : (f32[]", "test.pir:1:33: error: expected ',' or ')' in the result types, found end of input"},
-		{"func @f() { %a = acme.x : (f32[],", "test.pir:1:34: error: expected a type, found end of input"},
-		{"func @f() { %a = acme.x : f32[]", "test.pir:1:32: error: expected an instruction or '}', found end of input"},
-		{"func @f() {}\nfunc", "test.pir:2:5: error: expected a function name '@...', found end of input"},
+		{"func", "test.pir:1:5: error: file ends inside the function (opened at 1:1): expected a function name '@...'"},
+		{"func @f", "test.pir:1:8: error: file ends inside the function (opened at 1:1): expected '(' after the function name"},
+		{"func @f(", "test.pir:1:9: error: file ends inside the argument list (opened at 1:8): expected an argument '%...'"},
+		{"func @f(%a", "test.pir:1:11: error: file ends inside the argument list (opened at 1:8): expected ':' after the argument"},
+		{"func @f(%a:", "test.pir:1:12: error: file ends inside the argument list (opened at 1:8): expected a type"},
+		{"func @f(%a: f32", "test.pir:1:16: error: file ends inside the type (opened at 1:13): expected '[' after the dtype"},
+		{"func @f(%a: f32[", "test.pir:1:17: error: file ends inside the type (opened at 1:13): expected an integer extent"},
+		{"func @f(%a: f32[4", "test.pir:1:18: error: file ends inside the type (opened at 1:13): expected ',' or ']' in type"},
+		{"func @f(%a: f32[4,", "test.pir:1:19: error: file ends inside the type (opened at 1:13): expected an integer extent"},
+		{"func @f(%a: f32[4]", "test.pir:1:19: error: file ends inside the argument list (opened at 1:8): expected ',' or ')' after the arguments"},
+		{"func @f(%a: f32[4],", "test.pir:1:20: error: file ends inside the argument list (opened at 1:8): expected an argument '%...'"},
+		{"func @f()", "test.pir:1:10: error: file ends inside the function (opened at 1:1): expected '{' to open the function body"},
+		{"func @f() attributes", "test.pir:1:21: error: file ends inside the function (opened at 1:1): expected '{' after 'attributes'"},
+		{"func @f() attributes {", "test.pir:1:23: error: file ends inside the attribute list (opened at 1:22): expected an attribute name"},
+		{"func @f() attributes {}", "test.pir:1:24: error: file ends inside the function (opened at 1:1): expected '{' to open the function body"},
+		{"func @f() {", "test.pir:1:12: error: file ends inside the function body (opened at 1:11): expected an instruction or '}'"},
+		{"func @f() {\n  // comment\n", "test.pir:3:1: error: file ends inside the function body (opened at 1:11): expected an instruction or '}'"},
+		{"func @f() { %a", "test.pir:1:15: error: file ends inside the instruction (opened at 1:13): expected '=' after the results"},
+		{"func @f() { %a,", "test.pir:1:16: error: file ends inside the instruction (opened at 1:13): expected a value after ','"},
+		{"func @f() { %a =", "test.pir:1:17: error: file ends inside the instruction (opened at 1:13): expected an op name"},
+		{"func @f() { acme.x", "test.pir:1:19: error: file ends inside the function body (opened at 1:11): expected an instruction or '}'"},
+		{"func @f(%b: f32[]) { acme.x %b", "test.pir:1:31: error: file ends inside the function body (opened at 1:20): expected an instruction or '}'"},
+		{"func @f(%b: f32[]) { acme.x %b,", "test.pir:1:32: error: file ends inside the instruction (opened at 1:22): expected a value after ','"},
+		{"func @f(%b: f32[]) { acme.x %b, %c =", "test.pir:1:37: error: file ends inside the instruction (opened at 1:29): expected an op name"},
+		{"func @f() { acme.x {", "test.pir:1:21: error: file ends inside the attribute list (opened at 1:20): expected an attribute name"},
+		{"func @f() { acme.x {a", "test.pir:1:22: error: file ends inside the attribute list (opened at 1:20): expected '=' after the attribute name"},
+		{"func @f() { acme.x {a =", "test.pir:1:24: error: file ends inside the attribute list (opened at 1:20): expected an attribute value"},
+		{"func @f() { acme.x {a = 1", "test.pir:1:26: error: file ends inside the attribute list (opened at 1:20): expected ',' or '}' in attributes"},
+		{"func @f() { acme.x {a = 1,", "test.pir:1:27: error: file ends inside the attribute list (opened at 1:20): expected an attribute name"},
+		{"func @f() { acme.x {a = [", "test.pir:1:26: error: file ends inside the list (opened at 1:25): expected an attribute value"},
+		{"func @f() { acme.x {a = [1", "test.pir:1:27: error: file ends inside the list (opened at 1:25): expected ',' or ']' in list"},
+		{"func @f() { acme.x {a = [1,", "test.pir:1:28: error: file ends inside the list (opened at 1:25): expected an attribute value"},
+		{"func @f() { acme.x {a = [1]", "test.pir:1:28: error: file ends inside the attribute list (opened at 1:20): expected ',' or '}' in attributes"},
+		{"func @f() { acme.x {a = 1}", "test.pir:1:27: error: file ends inside the function body (opened at 1:11): expected an instruction or '}'"},
+		{"func @f() { %a = acme.x", "test.pir:1:24: error: file ends inside the instruction (opened at 1:13): expected ':' and 1 result type"},
+		{"func @f() { %a = acme.x :", "test.pir:1:26: error: file ends inside the instruction (opened at 1:13): expected a type"},
+		{"func @f() { %a = acme.x : (", "test.pir:1:28: error: file ends inside the result type list (opened at 1:27): expected a type"},
+		{"func @f() { %a = acme.x : (f32[]", "test.pir:1:33: error: file ends inside the result type list (opened at 1:27): expected ',' or ')' in the result types"},
+		{"func @f() { %a = acme.x : (f32[],", "test.pir:1:34: error: file ends inside the result type list (opened at 1:27): expected a type"},
+		{"func @f() { %a = acme.x : f32[]", "test.pir:1:32: error: file ends inside the function body (opened at 1:11): expected an instruction or '}'"},
+		{"func @f() {}\nfunc", "test.pir:2:5: error: file ends inside the function (opened at 2:1): expected a function name '@...'"},
 	};
 	for (size_t k = 0; k < sizeof cases / sizeof *cases; k++)
 		expect_error(cases[k].text, cases[k].msg);

@@ -1,0 +1,203 @@
+/* SPDX-License-Identifier: MIT */
+/* sdk/hlo/hlo_verify_window.c — the verifier's rules for the ops that
+ * slide a window: convolution (dim_labels, window, feature and batch
+ * groups) and reduce-window (window against the operand, result shape,
+ * reducer). A window is window={size=AxB stride=.. pad=lo_hi.. lhs_dilate=..
+ * rhs_dilate=..}, one entry per dimension in each field. */
+#include "hlo/hlo_verify_int.h"
+
+#include <stdio.h>
+
+struct win {
+	int n; /* dimensions, from size= */
+	int64_t size[MAX_LIST], stride[MAX_LIST], lo[MAX_LIST], hi[MAX_LIST];
+	int64_t lhs_dil[MAX_LIST], rhs_dil[MAX_LIST];
+};
+
+/* The field key= of window text w: its 'x'-separated entries (lo_hi
+ * pairs when pairs) into a (and b); the count, 0 when absent, -1 when
+ * malformed or longer than MAX_LIST. */
+static int field(const char *w, size_t len, const char *key, bool pairs, int64_t *a, int64_t *b)
+{
+	size_t kl = strlen(key), k = 0;
+	for (; k + kl <= len; k++)
+		if ((k == 0 || w[k - 1] == ' ' || w[k - 1] == '{') && !memcmp(w + k, key, kl))
+			break;
+	if (k + kl > len)
+		return 0;
+	int n = 0;
+	for (k += kl; k < len && w[k] != ' ' && w[k] != '}'; n++) {
+		if (n == MAX_LIST)
+			return -1;
+		int64_t *out[2] = {a + n, b ? b + n : NULL};
+		for (int half = 0; half < (pairs ? 2 : 1); half++) {
+			bool neg = k < len && w[k] == '-';
+			k += neg;
+			if (k >= len || w[k] < '0' || w[k] > '9')
+				return -1;
+			int64_t x = 0;
+			while (k < len && w[k] >= '0' && w[k] <= '9' && x < INT64_MAX / 16)
+				x = x * 10 + (w[k++] - '0');
+			*out[half] = neg ? -x : x;
+			if (pairs && !half && (k >= len || w[k++] != '_'))
+				return -1;
+		}
+		if (k < len && w[k] == 'x')
+			k++;
+	}
+	return n;
+}
+
+/* Reads the instruction's window; false when it has none (*ok true) or
+ * it is malformed (an error given, *ok false). */
+static bool read_window(struct hv *v, struct win *w, bool *ok)
+{
+	size_t len;
+	const char *s = hv_str(v->at, "hlo_window", &len);
+	*ok = true;
+	if (!s)
+		return false;
+	w->n = field(s, len, "size=", false, w->size, NULL);
+	int fields[4] = {field(s, len, "stride=", false, w->stride, NULL),
+	                 field(s, len, "pad=", true, w->lo, w->hi),
+	                 field(s, len, "lhs_dilate=", false, w->lhs_dil, NULL),
+	                 field(s, len, "rhs_dilate=", false, w->rhs_dil, NULL)};
+	int64_t *fill[4] = {w->stride, w->lo, w->lhs_dil, w->rhs_dil};
+	static const int64_t dflt[4] = {1, 0, 1, 1};
+	bool bad = w->n < 0;
+	for (int f = 0; f < 4 && !bad; f++) {
+		bad = fields[f] < 0 || (fields[f] > 0 && fields[f] != w->n);
+		for (int d = fields[f] > 0 ? fields[f] : 0; d < w->n && !bad; d++) {
+			fill[f][d] = dflt[f];
+			if (f == 1)
+				w->hi[d] = 0;
+		}
+	}
+	for (int d = 0; d < w->n && !bad; d++)
+		bad = w->size[d] < 1 || w->stride[d] < 1 || w->lhs_dil[d] < 1 || w->rhs_dil[d] < 1;
+	if (bad) {
+		*ok = hv_bad(v, "window of '%s': expected size=, stride=, pad=lo_hi, lhs_dilate= and "
+		                "rhs_dilate= with one positive entry per window dimension",
+		             hv_name(v->at));
+		return false;
+	}
+	return true;
+}
+
+/* The size dimension d of an input of size in has once the window has
+ * slid over it (XLA's window output shape). */
+static int64_t slid(const struct win *w, int d, int64_t in)
+{
+	int64_t padded = (in ? (in - 1) * w->lhs_dil[d] + 1 : 0) + w->lo[d] + w->hi[d];
+	int64_t span = (w->size[d] - 1) * w->rhs_dil[d] + 1;
+	return padded < span ? 0 : (padded - span) / w->stride[d] + 1;
+}
+
+/* feature_group_count divides the input features into the kernel's;
+ * batch_group_count divides the input batch and the kernel's output
+ * features; at most one of them is above 1. */
+static bool groups(struct hv *v, const pl_type *lhs, const pl_type *rhs, size_t f, size_t b,
+                   size_t ki, size_t ko)
+{
+	const pl_inst *i = v->at;
+	int64_t g = 1, bg = 1, in = lhs->dims[f], kin = rhs->dims[ki];
+	hv_num_attr(i, "hlo_feature_group_count", &g);
+	hv_num_attr(i, "hlo_batch_group_count", &bg);
+	if (g < 1 || in % g)
+		return hv_bad(v, "convolution '%s': %lld input features do not divide into "
+		                 "feature_group_count=%lld groups",
+		              hv_name(i), (long long)in, (long long)g);
+	if (in / g != kin)
+		return hv_bad(v, "convolution '%s': %lld input features in %lld groups give %lld per "
+		                 "group: expected %lld, the kernel's input features",
+		              hv_name(i), (long long)in, (long long)g, (long long)(in / g),
+		              (long long)kin);
+	if (bg < 1 || (g > 1 && bg > 1))
+		return hv_bad(v, "convolution '%s' has batch_group_count=%lld and "
+		                 "feature_group_count=%lld: expected at least 1 each, and not both "
+		                 "above 1",
+		              hv_name(i), (long long)bg, (long long)g);
+	if (lhs->dims[b] % bg || rhs->dims[ko] % bg)
+		return hv_bad(v, "convolution '%s': batch %lld and kernel output features %lld do not "
+		                 "both divide by batch_group_count=%lld",
+		              hv_name(i), (long long)lhs->dims[b], (long long)rhs->dims[ko],
+		              (long long)bg);
+	return true;
+}
+
+/* convolution: dim_labels as long as the ranks, a window over the spatial
+ * dimensions, then the groups. */
+bool hv_convolution(struct hv *v)
+{
+	const pl_inst *i = v->at;
+	size_t len;
+	const char *s = hv_str(i, "hlo_dim_labels", &len);
+	const pl_type *r = RESULT_OF(i);
+	if (!hv_want_operands(v, "convolution", 2))
+		return false;
+	const char *us = s ? memchr(s, '_', len) : NULL, *ar = s ? strstr(s, "->") : NULL;
+	if (!s || !r)
+		return true;
+	if (!us || !ar || ar < us)
+		return hv_bad(v, "dim_labels of '%s': expected lhs_rhs->out, as b01f_01io->b01f",
+		              hv_name(i));
+	const pl_type *lhs = hv_op_type(i, 0), *rhs = hv_op_type(i, 1);
+	size_t nl = (size_t)(us - s), nr = (size_t)(ar - us - 1), no = len - (size_t)(ar + 2 - s);
+	if (nl != lhs->rank || nr != rhs->rank || no != r->rank)
+		return hv_bad(v, "dim_labels of '%s' name %zu, %zu and %zu dimensions: expected %u, %u "
+		                 "and %u, the ranks of its input, kernel and result",
+		              hv_name(i), nl, nr, no, lhs->rank, rhs->rank, r->rank);
+	const char *f = memchr(s, 'f', nl), *b = memchr(s, 'b', nl);
+	const char *ki = memchr(us + 1, 'i', nr), *ko = memchr(us + 1, 'o', nr);
+	if (!f || !b || !ki || !ko)
+		return hv_bad(v, "dim_labels of '%s' name no batch or feature dimension (b, f, i, o)",
+		              hv_name(i));
+	struct win w;
+	bool ok;
+	if (read_window(v, &w, &ok) && (size_t)w.n != nl - 2)
+		return hv_bad(v, "the window of '%s' has %d dimensions: expected %zu, the spatial ones",
+		              hv_name(i), w.n, nl - 2);
+	return ok && groups(v, lhs, rhs, (size_t)(f - s), (size_t)(b - s), (size_t)(ki - us - 1),
+	                    (size_t)(ko - us - 1));
+}
+
+/* reduce-window: inputs and as many initial values, the inputs of one
+ * shape; a window dimension per input dimension; each result dimension
+ * what the window leaves of the input's; the reducer as reduce's. */
+bool hv_reduce_window(struct hv *v)
+{
+	const pl_inst *i = v->at;
+	size_t n = pl_inst_num_operands(i);
+	if (n < 2 || n % 2)
+		return hv_bad(v, "reduce-window '%s' has %zu operands: expected inputs and as many "
+		                 "initial values",
+		              hv_name(i), n);
+	const pl_type *a = hv_op_type(i, 0);
+	for (size_t k = 1; k < n / 2; k++)
+		if (!hv_dims_are(v, "an input", hv_op_type(i, k), a))
+			return false;
+	for (size_t k = n / 2; k < n; k++)
+		if (hv_op_type(i, k)->rank)
+			return hv_bad(v, "initial value %zu of reduce-window '%s' is not a scalar",
+			              k - n / 2, hv_name(i));
+	struct win w;
+	bool ok;
+	if (!read_window(v, &w, &ok))
+		return ok && hv_scalar_pairs(v, "reducer", 0, n / 2, false);
+	if ((uint32_t)w.n != a->rank)
+		return hv_bad(v, "the window of '%s' has %d dimension%s: expected %u, its input's rank",
+		              hv_name(i), w.n, w.n == 1 ? "" : "s", a->rank);
+	for (size_t k = 0; k < pl_inst_num_results(i) && k < n / 2; k++) {
+		const pl_type *r = pl_value_type(pl_inst_result(i, k));
+		if (r->rank != a->rank)
+			return hv_bad(v, "reduce-window '%s' has a rank-%u result: expected rank %u",
+			              hv_name(i), r->rank, a->rank);
+		for (int d = 0; d < w.n; d++)
+			if (r->dims[d] != slid(&w, d, a->dims[d]))
+				return hv_bad(v, "reduce-window '%s': result dimension %d is %lld: expected "
+				                 "%lld, what the window leaves of %lld",
+				              hv_name(i), d, (long long)r->dims[d],
+				              (long long)slid(&w, d, a->dims[d]), (long long)a->dims[d]);
+	}
+	return hv_scalar_pairs(v, "reducer", 0, n / 2, false);
+}

@@ -1,0 +1,3 @@
+func @f(%x: f32[4]) {
+  %y = acme.scale %x {factor = 2} : f32[4]
+  return %y

@@ -1,0 +1,1 @@
+func @f(%x: f32[4]) attributes {kind = "entry"

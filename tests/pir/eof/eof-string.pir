@@ -1,0 +1,2 @@
+func @f(%x: f32[4]) {
+  %y = acme.scale %x {name = "half
