@@ -44,18 +44,52 @@ int pl_func_peak_bytes(const pl_func *f, uint64_t *out)
 	return pl_func_peak_bytes_hooked_(f, NULL, NULL, out);
 }
 
+/* The index of each instruction of a function, by the instruction's
+ * offset in its module's region: 8 bytes a slot, sized once for the
+ * function (a map of addresses took 24 a slot and grew, the old slots
+ * beside the new: the largest part of the pass's peak on a large
+ * function). Open addressing, linear probing, at most 3/4 full. */
+struct inst_index {
+	struct inst_slot {
+		uint32_t off; /* 0: empty */
+		uint32_t index;
+	} *slots;
+	size_t mask;
+};
+
+static size_t index_slot(const struct inst_index *t, uint32_t off)
+{
+	size_t j = (size_t)(((uint64_t)off * UINT64_C(0x9e3779b97f4a7c15)) >> 32) & t->mask;
+	while (t->slots[j].off && t->slots[j].off != off)
+		j = (j + 1) & t->mask;
+	return j;
+}
+
+/* The index of i, or SIZE_MAX when it is not there. */
+static size_t index_of(const struct inst_index *t, const pl_inst *i)
+{
+	const struct inst_slot *q = &t->slots[index_slot(t, pl_region_off_(i))];
+	return q->off ? q->index : SIZE_MAX;
+}
+
 int pl_func_peak_bytes_hooked_(const pl_func *f, pl_bytes_hook_ extra, void *arg,
                                uint64_t *out)
 {
-	size_t n = pl_func_num_insts(f);
-	struct pl_ht index = {0};
+	size_t n = pl_func_num_insts(f), cap = 64;
+	while (cap * 3 < (n + 1) * 4)
+		cap *= 2;
+	/* probed at random: huge pages where they are had (hash_table.h) */
+	struct inst_index index = {pl_ht_mem_(cap * sizeof *index.slots), cap - 1};
+	if (index.slots)
+		pl_ht_zero_(index.slots, cap * sizeof *index.slots);
 	uint64_t *alloc = calloc(n ? n : 1, sizeof *alloc);
 	uint64_t *freed = calloc(n ? n : 1, sizeof *freed);
-	int rc = alloc && freed ? PL_OK : PL_ENOMEM;
+	int rc = index.slots && alloc && freed ? PL_OK : PL_ENOMEM;
 	size_t k = 0;
-	for (const pl_inst *i = pl_func_first_inst(f); rc == PL_OK && i; i = pl_inst_next(i), k++)
-		if (!pl_ht_ptr_put(&index, i, (void *)(uintptr_t)(k + 1)))
-			rc = PL_ENOMEM;
+	for (const pl_inst *i = pl_func_first_inst(f); rc == PL_OK && i; i = pl_inst_next(i), k++) {
+		uint32_t off = pl_region_off_(i);
+		index.slots[index_slot(&index, off)] = (struct inst_slot){off, (uint32_t)k};
+	}
 	/* every result: allocated where defined, freed after its last use; an
 	 * operand of a start is held until the start's done (in flight) */
 	k = 0;
@@ -68,9 +102,9 @@ int pl_func_peak_bytes_hooked_(const pl_func *f, pl_bytes_hook_ extra, void *arg
 				const pl_inst *user = pl_use_user(u);
 				if (is_start(user) && done_of(user))
 					user = done_of(user);
-				size_t j = (size_t)(uintptr_t)pl_ht_ptr_get(&index, user);
-				if (j && j - 1 > last)
-					last = j - 1;
+				size_t j = index_of(&index, user);
+				if (j != SIZE_MAX && j > last)
+					last = j;
 			}
 			add_sat(&alloc[k], b);
 			add_sat(&freed[last], b);
@@ -100,7 +134,7 @@ int pl_func_peak_bytes_hooked_(const pl_func *f, pl_bytes_hook_ extra, void *arg
 	}
 	if (rc == PL_OK)
 		*out = peak;
-	pl_ht_free(&index);
+	free(index.slots);
 	free(alloc);
 	free(freed);
 	return rc;
