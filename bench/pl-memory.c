@@ -44,6 +44,12 @@ static size_t table_bytes(const struct pl_ht *t)
 	return t->cap * (pl_ht_slot_size_(t) + (t->map ? sizeof *t->vals : 0));
 }
 
+/* A numbered table's slots and its array of names. */
+static size_t numbered_bytes(const struct pl_numbered *t)
+{
+	return t->slots_cap * sizeof *t->slots + t->cap * sizeof *t->names;
+}
+
 static bool same_address(const void *item, const void *probe, const void *ctx)
 {
 	(void)ctx;
@@ -116,8 +122,7 @@ int main(int argc, char **argv)
 	size_t known = strings + lists, in_blocks = headers + uses + values + args + dicts;
 	size_t tables = table_bytes(&m->strings) + table_bytes(&m->types) + table_bytes(&m->lists) +
 	                table_bytes(&m->names) + table_bytes(&m->funcs_by_name) +
-	                table_bytes(&m->keys.ids) + m->keys.cap * sizeof *m->keys.names +
-	                table_bytes(&m->ops.ids) + m->ops.cap * sizeof *m->ops.names;
+	                numbered_bytes(&m->keys) + numbered_bytes(&m->ops);
 	double n = m->ninsts ? (double)m->ninsts : 1.0;
 	const struct {
 		const char *name;

@@ -243,13 +243,25 @@ struct pl_func {
 	struct pl_name_change *renamed;
 };
 
+/* A slot of a numbered table: a number (0: empty) and the hash of its
+ * name's bytes (pl_hash_short_). */
+struct pl_number_slot {
+	uint32_t id;
+	uint32_t hash;
+};
+
 /* Interned strings numbered from 1 in the order they were entered:
- * names[id] is the string, ids maps each string (by address) to its
- * number. At most max of them. */
+ * names[id] is the string; slots (open addressing, linear probing, at
+ * most three quarters full) find a string's number by the hash of its
+ * bytes, so a reader looks a word of its text up without interning it
+ * first, and a module whose every op name differs pays 8 bytes a slot
+ * (no table of addresses with a value beside each, nor one of the
+ * reader's own). At most max of them. */
 struct pl_numbered {
 	const char **names; /* names[0] is unused */
 	uint32_t n, cap, max;
-	struct pl_ht ids;
+	struct pl_number_slot *slots;
+	size_t slots_cap; /* 0 or a power of two */
 };
 
 enum { PL_FREE_BLOCK_MAX = 1024, PL_FREE_BLOCK_CLASSES = PL_FREE_BLOCK_MAX / 8 + 1,
@@ -418,6 +430,26 @@ enum { PL_KEY_DOMAIN = 1, PL_KEY_PREDICATE, PL_KEY_NUM_DYNAMIC_INSTANCES, PL_KEY
 /* The number of interned in t, entered when new; 0 when out of memory
  * or when t holds its max already (module.c). */
 PL_INTERNAL uint32_t pl_number_(struct pl_numbered *t, const char *interned);
+PL_INTERNAL void pl_numbered_free_(struct pl_numbered *t);
+/* The number of the string s[0..len), whose pl_hash_short_ is hash, in t;
+ * 0 when t has none. */
+static inline uint32_t pl_number_find_(const struct pl_numbered *t, const char *s, size_t len,
+                                       uint32_t hash)
+{
+	if (!t->slots_cap)
+		return 0;
+	size_t mask = t->slots_cap - 1;
+	for (size_t j = hash & mask;; j = (j + 1) & mask) {
+		const struct pl_number_slot *q = &t->slots[j];
+		if (!q->id)
+			return 0;
+		if (q->hash == hash) {
+			const char *name = t->names[q->id];
+			if (pl_blob_len_(name) == len && memcmp(name, s, len) == 0)
+				return q->id;
+		}
+	}
+}
 /* The number of the interned key in m's keys (at most PL_KEY_MAX). */
 static inline uint32_t pl_key_id_(pl_module *m, const char *interned)
 {

@@ -140,11 +140,39 @@ const char *pl_intern_str_(pl_module *m, const char *s, size_t len)
 	return pl_intern_blob_(m, &m->strings, s, len);
 }
 
+/* Room in t's slots for one more number; false when out of memory. */
+static bool number_slots_reserve(struct pl_numbered *t)
+{
+	if ((t->n + 1) * (size_t)4 <= t->slots_cap * 3)
+		return true;
+	size_t cap = t->slots_cap ? t->slots_cap * 2 : 64;
+	struct pl_number_slot *slots = pl_ht_mem_(cap * sizeof *slots);
+	if (!slots)
+		return false;
+	pl_ht_zero_(slots, cap * sizeof *slots);
+	for (size_t i = 0; i < t->slots_cap; i++) {
+		if (!t->slots[i].id)
+			continue;
+		size_t j = t->slots[i].hash & (cap - 1);
+		while (slots[j].id)
+			j = (j + 1) & (cap - 1);
+		slots[j] = t->slots[i];
+	}
+	free(t->slots);
+	t->slots = slots;
+	t->slots_cap = cap;
+	return true;
+}
+
 uint32_t pl_number_(struct pl_numbered *t, const char *interned)
 {
-	void *known = pl_ht_ptr_get(&t->ids, interned); /* numbers start at 1 */
-	if (known)
-		return (uint32_t)(uintptr_t)known;
+	size_t len = pl_blob_len_(interned);
+	uint32_t hash = pl_hash_short_(interned, len);
+	size_t mask = t->slots_cap - 1, j = hash & mask;
+	/* interned: one string has one address */
+	for (; t->slots_cap && t->slots[j].id; j = (j + 1) & mask)
+		if (t->names[t->slots[j].id] == interned)
+			return t->slots[j].id; /* numbers start at 1 */
 	if (t->n == t->max)
 		return 0;
 	if (t->n + 1 >= t->cap) {
@@ -155,10 +183,23 @@ uint32_t pl_number_(struct pl_numbered *t, const char *interned)
 		t->names = names;
 		t->cap = cap;
 	}
-	if (!pl_ht_ptr_put(&t->ids, interned, (void *)(uintptr_t)(t->n + 1)))
-		return 0;
+	if ((t->n + 1) * (size_t)4 > t->slots_cap * 3) {
+		if (!number_slots_reserve(t))
+			return 0;
+		mask = t->slots_cap - 1;
+		for (j = hash & mask; t->slots[j].id; j = (j + 1) & mask)
+			;
+	}
 	t->names[++t->n] = interned;
+	t->slots[j] = (struct pl_number_slot){t->n, hash};
 	return t->n;
+}
+
+void pl_numbered_free_(struct pl_numbered *t)
+{
+	free(t->slots);
+	free(t->names);
+	*t = (struct pl_numbered){.max = t->max};
 }
 
 /* Enters the names in order, so that the k-th has number first + k. */
@@ -235,10 +276,8 @@ void pl_module_free(pl_module *m)
 	pl_intern_free_(&m->scalars);
 	pl_ht_free(&m->names);
 	pl_ht_free(&m->funcs_by_name);
-	pl_ht_free(&m->keys.ids);
-	free(m->keys.names);
-	pl_ht_free(&m->ops.ids);
-	free(m->ops.names);
+	pl_numbered_free_(&m->keys);
+	pl_numbered_free_(&m->ops);
 	pl_count_memo_free_(m->count_memo);
 	pl_arena_free(&m->arena);
 	pl_arena_free(&m->insts);

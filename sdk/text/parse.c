@@ -70,8 +70,6 @@ struct parser {
 	struct VEC(pl_attr) elems;
 	unsigned depth;
 	struct pl_ht values; /* the current function's values, by name */
-	struct pl_ht ops;    /* op names by text: interned name -> its number */
-	struct pl_ht keys;   /* attribute keys by text */
 	struct pl_ht dtypes; /* dtype names by text -> pl_dtype */
 	struct recent_dict {
 		struct pl_attr_entry *v;
@@ -291,54 +289,34 @@ static bool word_is(const void *item, const void *probe, const void *ctx)
 	return same_text(item, probe);
 }
 
-/* item, an interned string (its length stored before it), is r's text */
-static bool interned_is(const void *item, const void *probe, const void *ctx)
+/* The current word, which is not in nums (the module's op names or
+ * keys) yet, when valid says it may be one: checked, interned and
+ * numbered. */
+static __attribute__((noinline)) uint32_t new_word(struct parser *p, const char *what,
+                                                   bool (*valid)(const char *, size_t),
+                                                   struct pl_numbered *nums,
+                                                   const char *names)
 {
-	(void)ctx;
-	const struct ref *r = probe;
-	return ((const uint64_t *)item)[-1] == r->len && memcmp(item, r->s, r->len) == 0;
-}
-
-/* The current word, interned, when valid says it may be one; checked,
- * interned and numbered in nums (the module's op names or keys) once per
- * distinct word, its number kept beside it in t. The slot's index in t is
- * left in *slot. */
-static __attribute__((noinline)) size_t new_word(struct parser *p, struct pl_ht *t,
-                                                 const char *what,
-                                                 bool (*valid)(const char *, size_t),
-                                                 struct pl_numbered *nums,
-                                                 const char *names, uint32_t hash)
-{
-	struct ref r = {TOK.s, TOK.len, 0, 0, 0};
-	if (!valid(r.s, r.len))
+	if (!valid(TOK.s, TOK.len))
 		expected(p, what);
-	const char *word = nn(p, pl_intern_str_(p->m, r.s, r.len));
+	const char *word = nn(p, pl_intern_str_(p->m, TOK.s, TOK.len));
 	uint32_t id = pl_number_(nums, word);
 	if (!id && nums->n == nums->max)
 		error_at(p, TOK.line, TOK.col, "more than %u distinct %s", nums->max, names);
 	if (!id)
 		pl_lex_fail_(&p->lx, PL_ENOMEM);
-	reserve(p, t);
-	size_t j = pl_ht_find(t, hash, interned_is, &r, NULL);
-	pl_ht_put(t, j, hash, word);
-	t->vals[j] = (void *)(uintptr_t)id;
-	return j;
+	return id;
 }
 
-/* The number of the current word in nums; t maps words read before to
- * theirs. */
-static inline uint32_t number_word(struct parser *p, struct pl_ht *t, const char *what,
+/* The number of the current word in nums, found by its text. */
+static inline uint32_t number_word(struct parser *p, const char *what,
                                    bool (*valid)(const char *, size_t),
                                    struct pl_numbered *nums, const char *names)
 {
 	if (TOK.kind != PL_T_IDENT)
 		expected(p, what);
-	struct ref r = {TOK.s, TOK.len, 0, 0, 0};
-	uint32_t hash = pl_hash_short_(r.s, r.len);
-	size_t j = 0;
-	if (!t->count || !pl_ht_used(t, j = pl_ht_find(t, hash, interned_is, &r, NULL)))
-		j = new_word(p, t, what, valid, nums, names, hash);
-	return (uint32_t)(uintptr_t)t->vals[j];
+	uint32_t id = pl_number_find_(nums, TOK.s, TOK.len, pl_hash_short_(TOK.s, TOK.len));
+	return id ? id : new_word(p, what, valid, nums, names);
 }
 
 /* ---- types ---- */
@@ -645,7 +623,7 @@ static void parse_attrs(struct parser *p, pl_attrs *d)
 	next(p);
 	p->entries.n = p->entry_at.n = 0;
 	while (TOK.kind != PL_T_RBRACE) {
-		uint32_t key = number_word(p, &p->keys, "an attribute name", pl_is_key_,
+		uint32_t key = number_word(p, "an attribute name", pl_is_key_,
 		                           &p->m->keys, "attribute names");
 		const char *name = pl_key_name_(p->m, key);
 		struct ref at = {name, 0, TOK.line, TOK.col, 0};
@@ -686,7 +664,7 @@ static void parse_attrs(struct parser *p, pl_attrs *d)
 /* OPNAME: its number in the module's op names */
 static uint32_t parse_opname(struct parser *p)
 {
-	uint32_t op = (uint32_t)number_word(p, &p->ops, "an op name", pl_is_opname_,
+	uint32_t op = (uint32_t)number_word(p, "an op name", pl_is_opname_,
 	                                    &p->m->ops, "op names");
 	next(p);
 	return op;
@@ -877,7 +855,7 @@ int pl_parse_job_(struct pl_parse_job *job, pl_module **out)
 		return PL_ENOMEM;
 	pl_lex_init_(&p->lx, job->text, job->len, job->source_name, job->diags);
 	p->job = job;
-	p->ops.map = p->keys.map = p->dtypes.map = true;
+	p->dtypes.map = true;
 	p->m = job->region ? pl_module_new_in_(job->source_name, job->region)
 	                   : pl_module_new(job->source_name);
 	/* held until the tables, whose slots lie in it, are freed below */
@@ -920,8 +898,6 @@ int pl_parse_job_(struct pl_parse_job *job, pl_module **out)
 	free(p->elems.v);
 	pl_ht_free(&p->values);
 	pl_ht_free(&p->holes);
-	pl_ht_free(&p->ops);
-	pl_ht_free(&p->keys);
 	pl_ht_free(&p->dtypes);
 	pl_region_drop(region);
 	free(p);

@@ -105,6 +105,47 @@ START_TEST(order_matters)
 }
 END_TEST
 
+/* The order is the function's, not the memory's: order_matters' first
+ * order, read, then %r moved before %q (so that the blocks lie in
+ * memory as the first order has them, the instructions as the second):
+ * 4120, as the second order read; and an instruction made later, whose
+ * block lies after all others, counts where it is linked. */
+START_TEST(order_is_the_functions)
+{
+	pl_diags *d;
+	pl_module *m = tu_parse("func @f(%a: f32[10]) {\n"
+	                        "  %p = acme.op %a : f32[1000]\n"
+	                        "  %q = acme.op %a : f32[1000]\n"
+	                        "  %r = acme.op %p : f32[10]\n"
+	                        "  %s = acme.op %q, %r : f32[10]\n"
+	                        "  return %s\n}\n",
+	                        &d);
+	ck_assert_msg(m != NULL, "parse failed: %s", tu_first_diag(d));
+	pl_diags_free(d);
+	pl_func *f = pl_module_func_at(m, 0);
+	pl_inst *p = pl_func_first_inst(f), *q = pl_inst_next(p), *r = pl_inst_next(q);
+	uint64_t peak = 0;
+	ck_assert_int_eq(pl_func_peak_bytes(f, &peak), PL_OK);
+	ck_assert_uint_eq(peak, 8080);
+	pl_inst_move_before(r, q);
+	ck_assert_int_eq(pl_func_peak_bytes(f, &peak), PL_OK);
+	ck_assert_uint_eq(peak, 4120);
+	/* %t = acme.op %p (4 bytes), made now (its block after all the
+	 * others in memory) and linked after %q: %p lives to %t, so at %t
+	 * the argument, %r, %q, %p and %t: 40 + 40 + 4000 + 4000 + 4 = 8084;
+	 * after it %p and %t are freed, and at %s 4120 again. Taken in the
+	 * memory's order, %t would be last and %p live at %s: 8120. */
+	const pl_type *t4 = pl_type_get(m, PL_DTYPE_F32, (const int64_t[]){1}, 1);
+	pl_value *pv = pl_inst_result(p, 0);
+	pl_inst *t = pl_inst_new(f, "acme.op", &pv, 1, &t4, 1);
+	ck_assert_ptr_nonnull(t);
+	pl_inst_insert_after(t, q);
+	ck_assert_int_eq(pl_func_peak_bytes(f, &peak), PL_OK);
+	ck_assert_uint_eq(peak, 8084);
+	pl_module_free(m);
+}
+END_TEST
+
 static Suite *memory_suite(void)
 {
 	Suite *s = suite_create("memory");
@@ -115,6 +156,7 @@ static Suite *memory_suite(void)
 	tcase_add_test(tc, unused_result);
 	tcase_add_test(tc, in_flight_holds_operands);
 	tcase_add_test(tc, order_matters);
+	tcase_add_test(tc, order_is_the_functions);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -1462,11 +1462,22 @@ START_TEST(test_limit_op_names)
 	char last[32];
 	snprintf(last, sizeof last, "acme.o%zu", room - 1);
 	ck_assert_str_eq(pl_inst_opname(pl_func_last_inst(f)), last);
+	/* each instruction kept its own name (numbered by the hash of its
+	 * bytes: no two confused), and one name is one interned string */
+	size_t k = 0;
+	for (const pl_inst *j = pl_func_first_inst(f); j; j = pl_inst_next(j), k++) {
+		snprintf(last, sizeof last, "acme.o%zu", k);
+		ck_assert_str_eq(pl_inst_opname(j), last);
+	}
+	ck_assert_uint_eq(k, room);
 	pl_inst *i = NULL;
 	ck_assert_int_eq(pl_inst_create(&i, f, "acme.more", NULL, 0, NULL, 0), PL_OK);
 	ck_assert_str_eq(pl_inst_opname(i), "acme.more");
 	ck_assert_int_eq(pl_inst_create(&i, f, "acme.o7", NULL, 0, NULL, 0), PL_OK);
 	ck_assert_str_eq(pl_inst_opname(i), "acme.o7");
+	ck_assert_ptr_eq(pl_inst_opname(i), pl_inst_opname(pl_inst_next(
+		pl_inst_next(pl_inst_next(pl_inst_next(pl_inst_next(pl_inst_next(
+		pl_inst_next(pl_func_first_inst(f))))))))));
 	ck_assert_int_eq(pl_inst_op(i), PL_OP_OTHER);
 	ck_assert_int_eq(pl_inst_create(&i, f, "all_gather", NULL, 0, NULL, 0), PL_OK);
 	ck_assert_int_eq(pl_inst_op(i), PL_OP_ALL_GATHER);
