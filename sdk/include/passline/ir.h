@@ -195,7 +195,7 @@ PL_API pl_inst *pl_inst_new(pl_func *f, const char *opname,
  *                an operand is NULL or a value of another function, or a
  *                result type is NULL (or an array is NULL with a count);
  *   PL_ELIMIT    more than 2^31 - 1 operands or results, or a new op
- *                name in a module that has 65,535 (known ops included);
+ *                name in a module that has 16,777,215 (known ops included);
  *   PL_ENOMEM    out of memory.
  * Nothing is changed on failure. Added in ABI 1.1. */
 PL_API int pl_inst_create(pl_inst **out, pl_func *f, const char *opname,
