@@ -246,7 +246,8 @@ static void put_line(struct pl_strbuf *sb, const struct form_state *st,
 }
 
 /* The end of the line from i: the first newline outside brackets and
- * strings (a kept attribute's text may hold newlines). */
+ * strings that the next line's indent follows (a kept attribute's text
+ * may hold newlines, and brackets or quotes it does not close). */
 static size_t line_end(const char *s, size_t i, size_t end)
 {
 	int depth = 0;
@@ -262,7 +263,8 @@ static size_t line_end(const char *s, size_t i, size_t end)
 			depth++;
 		} else if (c == ')' || c == '}' || c == ']') {
 			depth -= depth > 0;
-		} else if (c == '\n' && !depth) {
+		} else if (c == '\n' && !depth &&
+		           (i + 1 == end || (i + 2 < end && s[i + 1] == ' ' && s[i + 2] == ' '))) {
 			return i;
 		}
 	}
