@@ -11,30 +11,6 @@
 #include <ctype.h>
 #include <stdio.h>
 
-static char *slurp(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return NULL;
-	char *buf = NULL;
-	size_t cap = 0, n = 0;
-	for (;;) {
-		if (n == cap) {
-			cap = cap ? 2 * cap : 4096;
-			char *nb = realloc(buf, cap);
-			ck_assert_ptr_nonnull(nb);
-			buf = nb;
-		}
-		size_t got = fread(buf + n, 1, cap - n, f);
-		if (!got)
-			break;
-		n += got;
-	}
-	fclose(f);
-	*len = n;
-	return buf;
-}
-
 static bool blank(char c)
 {
 	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
@@ -139,7 +115,7 @@ static size_t cut_everywhere(const char *name, const char *text, size_t len)
 static void cut_file(const char *path)
 {
 	size_t len = 0;
-	char *text = slurp(path, &len);
+	char *text = tu_read_file(path, &len);
 	ck_assert_msg(text != NULL, "cannot read %s", path);
 	size_t refused = cut_everywhere(path, text, len);
 	ck_assert_msg(refused > len / 2, "%s: only %zu of %zu cuts refused", path, refused, len);

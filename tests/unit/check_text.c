@@ -62,26 +62,8 @@ static void expect_error(const char *text, const char *msg)
 
 static char *read_file(const char *path, size_t *len)
 {
-	FILE *f = fopen(path, "rb");
-	ck_assert_msg(f != NULL, "cannot open %s: %s", path, strerror(errno));
-	char *buf = NULL;
-	size_t n = 0, cap = 0;
-	for (;;) {
-		if (n + 4096 + 1 > cap) {
-			cap = cap ? cap * 2 : 8192;
-			buf = realloc(buf, cap);
-			ck_assert_ptr_nonnull(buf);
-		}
-		size_t r = fread(buf + n, 1, 4096, f);
-		n += r;
-		if (r == 0)
-			break;
-	}
-	ck_assert(!ferror(f));
-	fclose(f);
-	buf[n] = '\0';
-	if (len)
-		*len = n;
+	char *buf = tu_read_file(path, len);
+	ck_assert_msg(buf != NULL, "cannot open %s: %s", path, strerror(errno));
 	return buf;
 }
 

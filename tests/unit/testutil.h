@@ -6,6 +6,7 @@
 #define PL_TESTUTIL_H
 
 #include <check.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -27,6 +28,35 @@ static inline const char *tu_first_diag(pl_diags *d)
 	if (pl_diags_count(d) == 0)
 		return "";
 	return pl_diags_format(d, 0);
+}
+
+/* The bytes of the file at path, NUL-terminated (malloc'd), their count
+ * in *len when len is not NULL; NULL when the file cannot be opened. */
+static inline char *tu_read_file(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return NULL;
+	char *buf = NULL;
+	size_t n = 0, cap = 0;
+	for (;;) {
+		if (n + 4096 + 1 > cap) {
+			cap = cap ? cap * 2 : 8192;
+			char *nb = realloc(buf, cap);
+			ck_assert_ptr_nonnull(nb);
+			buf = nb;
+		}
+		size_t got = fread(buf + n, 1, 4096, f);
+		n += got;
+		if (got == 0)
+			break;
+	}
+	ck_assert(!ferror(f));
+	fclose(f);
+	buf[n] = '\0';
+	if (len)
+		*len = n;
+	return buf;
 }
 
 static int tu_write_sb(void *ud, const char *bytes, size_t len)
