@@ -24,7 +24,7 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 		pl_diags_free(d);
 		return 0;
 	}
-	struct text_buf hlo = {NULL, 0}, first = {NULL, 0}, second = {NULL, 0};
+	struct text_buf hlo = {0}, first = {0}, second = {0};
 	if (pl_print_module(m, text_buf_append, &first) != PL_OK)
 		abort();
 	int rc = pl_print_hlo_module(m, d, text_buf_append, &hlo);

@@ -73,7 +73,7 @@ static inline void fuzz_pipeline_property(const unsigned char *data, size_t size
 			fuzz_fail("verifier:", d);
 		}
 	}
-	struct text_buf first = {NULL, 0}, second = {NULL, 0};
+	struct text_buf first = {0}, second = {0};
 	if (pl_print_module(m, text_buf_append, &first) != PL_OK)
 		abort();
 	pl_module *m2 = NULL;
