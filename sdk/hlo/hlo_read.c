@@ -2867,6 +2867,18 @@ static void parse_header(struct hr *r)
 	}
 }
 
+/* Whether the text's last line (after any final newline) is blank, as
+ * when a blank line follows the last computation. */
+static bool blank_at_end(const struct hr *r)
+{
+	const char *e = r->end;
+	if (e > r->src && e[-1] == '\n')
+		e--;
+	while (e > r->src && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\r'))
+		e--;
+	return e > r->src && e[-1] == '\n';
+}
+
 static void parse_module(struct hr *r)
 {
 	if (r->end - r->src >= 3 && memcmp(r->src, "\xEF\xBB\xBF", 3) == 0)
@@ -2916,6 +2928,7 @@ static void parse_module(struct hr *r)
 	            {r->signatures, HK(SIGNATURES)},
 	            {r->typed_operands, HK(TYPED_OPERANDS)},
 	            {!r->layouts, HK(NO_LAYOUTS)},
+	            {!blank_at_end(r), HK(NO_FINAL_BLANK)},
 	            /* new async collectives as the module's are, unless mixed */
 	            {r->async_wrapped && !r->async_native, HK(ASYNC_WRAPPED)}};
 	for (size_t k = 0; k < sizeof form / sizeof *form; k++)

@@ -2597,6 +2597,12 @@ int pl_print_hlo_module(pl_module *m, pl_diags *diags, pl_write_fn write, void *
 		print_function(&w, f, f == entry);
 		free_function_state(&w);
 	}
+	/* each computation ends with a blank line; the last one's goes when
+	 * the module read had none */
+	bool b;
+	if (w.out.len >= 2 && w.out.data[w.out.len - 2] == '\n' &&
+	    pl_attrs_get_bool(pl_func_attrs(entry), HK(NO_FINAL_BLANK), &b) == PL_OK && b)
+		w.out.len--;
 	w.body = w.out;
 	memset(&w.out, 0, sizeof w.out);
 	rc = w.status;
