@@ -1743,15 +1743,19 @@ static size_t gather_operands(struct hr *r, const struct pinst *pi, bool *tuple_
 	return n;
 }
 
-/* The names of alias operands, which make no instruction: the writer
- * gives them back to the get-tuple-element lines it makes. Names like
- * XLA's own (and the writer's) generated ones, "get-tuple-element.12", are
- * not kept: the writer makes such names. */
-static bool generated_name(const struct pinst *a)
+/* Whether alias a is named as XLA and the writer name the get-tuple-
+ * elements they make, "get-tuple-element.12", and stood right before its
+ * first user, where the writer makes one: its name is not kept then (the
+ * writer's own lines, read back, give the same IR). Known at its first
+ * use, as the users are mapped in order. */
+static bool made_as_writer_would(struct hr *r, struct pinst *a)
 {
+	if (!a->at_use)
+		a->at_use = a->anchor == r->last_line ? 1 : 2;
+	if (a->at_use != 1)
+		return false;
 	const char *s = a->name, *e = a->name + a->nlen;
-	size_t n = (size_t)(e - s);
-	if (n < 17 || memcmp(s, "get-tuple-element", 17) != 0)
+	if ((size_t)(e - s) < 17 || memcmp(s, "get-tuple-element", 17) != 0)
 		return false;
 	s += 17;
 	while (s < e) {
@@ -1872,20 +1876,21 @@ static bool labeled_tuple(struct hr *r, const struct popnd *o)
 
 /* An alias operand whose name (and attributes) the writer gets back on
  * the get-tuple-element it makes: a get-tuple-element, or a tuple that is
- * a node of a value; one not named as XLA and the writer name their own
- * get-tuple-elements, unless it has attributes; none that is another value
- * whole, and none that is empty (no value of the IR). */
+ * a node of a value; none the writer would make as it was, unless it has
+ * attributes; none that is another value whole, and none that is empty
+ * (no value of the IR). */
 static bool kept_alias(struct hr *r, const struct popnd *o)
 {
 	struct pinst *a = &r->insts.v[o->ref];
 	return !o->npath && a->kind == KIND_ALIAS &&
-	       !labeled_tuple(r, o) && (!generated_name(a) || alias_has_attrs(r, a)) &&
+	       !labeled_tuple(r, o) && (!made_as_writer_would(r, a) || alias_has_attrs(r, a)) &&
 	       value_node(r, a) != VNODE_WHOLE;
 }
 
 /* hlo_operand_names: the names of the kept alias operands ("" for the
- * others); hlo_operand_attrs: the attributes of those and of the tuple
- * operands rebuilt by name. */
+ * others); hlo_operand_after: the line each of those came after ("": the
+ * writer makes it where it is used); hlo_operand_attrs: the attributes of
+ * those and of the tuple operands rebuilt by name. */
 static void keep_alias_names(struct hr *r, const struct pinst *pi, pl_attrs *d)
 {
 	bool any = false;
@@ -1896,8 +1901,8 @@ static void keep_alias_names(struct hr *r, const struct pinst *pi, pl_attrs *d)
 	}
 	if (!any)
 		return;
-	const pl_attr **v = scratch(r, SCRATCH_ALIAS, 2 * (size_t)pi->nops, sizeof *v);
-	const pl_attr **av = v + pi->nops;
+	const pl_attr **v = scratch(r, SCRATCH_ALIAS, 3 * (size_t)pi->nops, sizeof *v);
+	const pl_attr **av = v + pi->nops, **after = av + pi->nops;
 	bool bad = false, attrs = false, names = false;
 	for (uint32_t k = 0; k < pi->nops; k++) {
 		const struct popnd *o = &r->opnds.v[pi->op0 + k];
@@ -1906,6 +1911,11 @@ static void keep_alias_names(struct hr *r, const struct pinst *pi, pl_attrs *d)
 		bool with_attrs = alias || labeled_tuple(r, o);
 		names = names || alias;
 		v[k] = pl_attr_string(r->m, alias ? a->name : "", alias ? a->nlen : 0);
+		/* a get-tuple-element's place; an empty tuple is made where used */
+		const struct pinst *an = alias && a->opcode == HLO_OP_GET_TUPLE_ELEMENT && a->anchor
+		                                 ? &r->insts.v[a->anchor - 1] : NULL;
+		after[k] = pl_attr_string(r->m, an ? an->name : "", an ? an->nlen : 0);
+		bad = bad || !after[k];
 		r->sb2.len = 0;
 		for (uint32_t j = a->at0; with_attrs && j < a->at0 + a->nat; j++) {
 			const struct pattr *x = &r->attrs.v[j];
@@ -1923,8 +1933,10 @@ static void keep_alias_names(struct hr *r, const struct pinst *pi, pl_attrs *d)
 	}
 	const pl_attr *l = bad || !names ? NULL : pl_attr_list(r->m, v, pi->nops);
 	const pl_attr *la = bad || !attrs ? NULL : pl_attr_list(r->m, av, pi->nops);
-	if (bad || (names && !l) || (attrs && !la) ||
+	const pl_attr *lf = bad || !names ? NULL : pl_attr_list(r->m, after, pi->nops);
+	if (bad || (names && (!l || !lf)) || (attrs && !la) ||
 	    (l && pl_attrs_set(d, HK(OPERAND_NAMES), l) != PL_OK) ||
+	    (lf && pl_attrs_set(d, HK(OPERAND_AFTER), lf) != PL_OK) ||
 	    (la && pl_attrs_set(d, HK(OPERAND_ATTRS), la) != PL_OK))
 		nomem(r);
 }
@@ -2145,6 +2157,7 @@ static void map_get_tuple_element(struct hr *r, struct pinst *pi)
 	pi->leaf0 = ol;
 	pi->nleaves = r->nodes.v[c].nleaves;
 	pi->kind = KIND_ALIAS;
+	pi->anchor = r->last_line;
 }
 
 /* The leaves of the value of pi, mapped to inst: its results, and for a

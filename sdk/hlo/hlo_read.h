@@ -64,11 +64,13 @@ struct pinst {
 	pl_op start_op;          /* KIND_START: the collective's start op */
 	uint32_t leaf0, nleaves; /* the value's leaves, in hr.leaves */
 	uint32_t res0, nres;     /* KIND_START: where the IR results are */
-	uint32_t anchor;         /* a tuple: 1 + the last instruction or parameter
+	uint32_t anchor;         /* an alias: 1 + the last instruction or parameter
 	                          * line before it; 0: none */
 	bool used;               /* an operand or the root */
 	uint8_t labeled;         /* a tuple: 0 not known yet, 1 labeled, 2 not */
 	uint8_t vnode;           /* an alias: VNODE_*, from value_node */
+	uint8_t at_use;          /* an alias: 0 not known yet, 1 right before its
+	                          * first user, 2 elsewhere */
 	pl_inst *inst;
 };
 
@@ -92,7 +94,7 @@ enum scratch_use {
 	SCRATCH_PARAM_ATTRS,  /* map_comp: their attribute texts */
 	SCRATCH_PARAM_AT,     /* map_comp: where each stands */
 	SCRATCH_PARAM_NAMES,  /* map_comp: the names no argument carries */
-	SCRATCH_ALIAS,        /* keep_alias_names: names, then attributes */
+	SCRATCH_ALIAS,        /* keep_alias_names: names, attributes, anchors */
 	SCRATCH_COUNT
 };
 

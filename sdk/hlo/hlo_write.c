@@ -130,6 +130,8 @@ struct planned {
 	uint32_t node, off;        /* the tuple's node and its first operand */
 	uint32_t group;            /* its operand group; UINT32_MAX: nested */
 	uint32_t next, last;       /* the next after the same line; last: in the first */
+	const char *want;          /* a kept get-tuple-element's name (tree may be NULL:
+	                            * one array at off); NULL: a named tuple */
 };
 
 static void set_err(struct hw *w, int st)
@@ -820,6 +822,8 @@ static const char *ref(struct hw *w, pl_value *const *v, uint32_t n, const struc
 
 static struct wnode *operand_structure(pl_inst *i, uint32_t *ntree, size_t *ngroups);
 
+static void plan_after(struct hw *w, uint32_t me, const char *anchor);
+
 /* Plans the named tuples of tree (node idx, operands from off) children
  * first, as the input defines them. */
 static void plan_node(struct hw *w, pl_inst *i, const struct wnode *t, uint32_t idx, uint32_t off,
@@ -844,12 +848,18 @@ static void plan_node(struct hw *w, pl_inst *i, const struct wnode *t, uint32_t 
 		return;
 	}
 	uint32_t me = (uint32_t)w->nplanned++;
-	w->planned[me] = (struct planned){i, t, idx, off, group, UINT32_MAX, me};
-	struct text_ref r = {t[idx].anchor, strlen(t[idx].anchor)};
+	w->planned[me] = (struct planned){i, t, idx, off, group, UINT32_MAX, me, NULL};
+	plan_after(w, me, t[idx].anchor);
+}
+
+/* Files planned line me under the line named anchor, after those there. */
+static void plan_after(struct hw *w, uint32_t me, const char *anchor)
+{
+	struct text_ref r = {anchor, strlen(anchor)};
 	uint32_t h = text_hash(r.s, r.len);
 	size_t j = pl_ht_find(&w->plan_index, h, same_text, &r, NULL);
 	if (!pl_ht_used(&w->plan_index, j)) {
-		pl_ht_put(&w->plan_index, j, h, t[idx].anchor);
+		pl_ht_put(&w->plan_index, j, h, anchor);
 		w->plan_index.vals[j] = (void *)(uintptr_t)me;
 		return;
 	}
@@ -885,13 +895,66 @@ static const struct wnode *plan_inst(struct hw *w, pl_inst *i, uint32_t *ntree, 
 	return t;
 }
 
-/* Plans the named tuple lines of the function's operand structures. */
+/* Plans the get-tuple-element lines of i's operands whose names the
+ * reader kept, after the lines they came after in the input (tree: i's
+ * operand structure, or NULL when it is not kept yet). */
+static void plan_gtes(struct hw *w, pl_inst *i, const struct wnode *tree)
+{
+	const pl_attrs *d = pl_inst_attrs_const(i);
+	const pl_attr *names = pl_attrs_get(d, HK(OPERAND_NAMES));
+	const pl_attr *after = pl_attrs_get(d, HK(OPERAND_AFTER));
+	if (!names || !after || pl_attr_get_kind(names) != PL_ATTR_LIST ||
+	    pl_attr_get_kind(after) != PL_ATTR_LIST)
+		return;
+	size_t ng = pl_attr_list_size(names);
+	if (pl_attr_list_size(after) != ng)
+		return;
+	uint32_t nt = 0;
+	size_t ngroups = 0;
+	const struct wnode *t = tree;
+	if (!t && pl_attrs_get(d, HK(OPERANDS))) {
+		struct wnode *own = operand_structure(i, &nt, &ngroups);
+		if (!own)
+			return;
+		if (!PL_GROW(w->ptrees, w->ptcap, w->nptrees + 1)) {
+			free(own);
+			set_err(w, PL_ENOMEM);
+			return;
+		}
+		w->ptrees[w->nptrees++] = own;
+		t = own;
+	}
+	uint32_t off = 0, c = 0;
+	size_t nops = pl_inst_num_operands(i);
+	for (size_t g = 0; g < ng && off < nops && w->status == PL_OK; g++) {
+		const char *want = pl_attr_get_string(pl_attr_list_at(names, g), NULL);
+		const char *an = pl_attr_get_string(pl_attr_list_at(after, g), NULL);
+		if (want && *want && an && *an) {
+			if (!PL_GROW(w->planned, w->plcap, w->nplanned + 1) ||
+			    !pl_ht_reserve(&w->plan_index)) {
+				set_err(w, PL_ENOMEM);
+				return;
+			}
+			uint32_t me = (uint32_t)w->nplanned++;
+			w->planned[me] = (struct planned){i, t, t ? c : 0, off, (uint32_t)g,
+			                                  UINT32_MAX, me, want};
+			plan_after(w, me, an);
+		}
+		off += t ? t[c].nleaves : 1;
+		if (t)
+			c += t[c].size;
+	}
+}
+
+/* Plans the named tuple lines of the function's operand structures, and
+ * its kept get-tuple-element lines. */
 static void plan_tuples(struct hw *w, size_t first_inst)
 {
 	for (size_t k = first_inst; k < w->nents && w->status == PL_OK; k++) {
 		uint32_t nt = 0;
 		size_t ngroups = 0;
-		plan_inst(w, w->ents[k].inst, &nt, &ngroups);
+		const struct wnode *t = plan_inst(w, w->ents[k].inst, &nt, &ngroups);
+		plan_gtes(w, w->ents[k].inst, t);
 	}
 }
 
@@ -927,7 +990,7 @@ static void make_planned(struct hw *w, const char *name)
 	for (uint32_t p = (uint32_t)(uintptr_t)w->plan_index.vals[j]; p != UINT32_MAX;
 	     p = w->planned[p].next) {
 		const struct planned *q = &w->planned[p];
-		uint32_t n = q->tree[q->node].nleaves;
+		uint32_t n = q->tree ? q->tree[q->node].nleaves : 1;
 		pl_value **v = malloc((n ? n : 1) * sizeof *v);
 		if (!v) {
 			set_err(w, PL_ENOMEM);
@@ -951,7 +1014,7 @@ static void make_planned(struct hw *w, const char *name)
 			                            q->group < pl_attr_list_size(attrs)
 			                    ? pl_attr_list_at(attrs, q->group) : NULL;
 			w->want_attrs = na ? pl_attr_get_string(na, &w->want_attrs_len) : NULL;
-			ref(w, v, n, q->tree, q->node, NULL);
+			ref(w, v, n, q->tree, q->node, q->want);
 			w->want_attrs = want_attrs;
 			w->want_attrs_len = want_attrs_len;
 		}
@@ -2323,11 +2386,17 @@ static void print_body(struct hw *w)
 		const struct wnode *t = plan_inst(w, p->ret, &nt, &ngroups);
 		label_root(p->rtree, t, nt);
 	}
+	if (p->ret)
+		plan_gtes(w, p->ret, NULL);
 	make_planned(w, "");
 	size_t next_param = 0, line_no = 0;
 	for (size_t k = p->nparams; k < w->nents && w->status == PL_OK; k++) {
 		while (next_param < p->nparams && p->pat[p->porder[next_param]] <= (int64_t)line_no) {
-			print_param(w, p->porder[next_param++], p->root_ent, pa);
+			size_t q = p->porder[next_param++];
+			bool was = w->ents[q].printed;
+			print_param(w, q, p->root_ent, pa);
+			if (!was)
+				make_planned(w, w->ents[q].name);
 			line_no++;
 		}
 		print_inst(w, w->ents[k].inst, &w->ents[k], &w->ents[k] == p->root_ent);
