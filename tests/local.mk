@@ -123,7 +123,8 @@ EXTRA_DIST += tests/hlo/bad/reduce-window-rank.hlo tests/hlo/bad/reduce-window-r
 	tests/hlo/bad/reverse-dimensions.hlo tests/hlo/bad/reverse-dimensions.err \
 	tests/hlo/bad/reduce-precision-bits.hlo tests/hlo/bad/reduce-precision-bits.err \
 	tests/hlo/bad/map-parameters.hlo tests/hlo/bad/map-parameters.err \
-	tests/hlo/bad/scatter-window-bounds.hlo tests/hlo/bad/scatter-window-bounds.err
+	tests/hlo/bad/scatter-window-bounds.hlo tests/hlo/bad/scatter-window-bounds.err \
+	tests/hlo/bad/async-start-calls.hlo tests/hlo/bad/async-start-calls.err
 TESTS += tests/pir-eof.sh
 EXTRA_DIST += tests/pir-eof.sh
 EXTRA_DIST += tests/hlo-verify.sh tests/hlo/bad/all-gather-size.err \

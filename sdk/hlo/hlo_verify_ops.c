@@ -643,6 +643,9 @@ bool hv_check_more(struct hv *v, const char *opc)
 		return called(v, "fused computation", "hlo_calls");
 	if (hv_opc_is(opc, "call"))
 		return called(v, "computation", "hlo_to_apply");
+	if (hv_opc_is(opc, "async-start") && !hv_str(v->at, "hlo_calls", &(size_t){0}))
+		return hv_bad(v, "async-start '%s' has no calls=: expected the computation it runs",
+		              hv_name(v->at));
 	if (hv_opc_is(opc, "slice"))
 		return slice(v);
 	if (hv_opc_is(opc, "dynamic-slice"))
