@@ -125,6 +125,19 @@ EXTRA_DIST += tests/hlo/bad/reduce-window-rank.hlo tests/hlo/bad/reduce-window-r
 	tests/hlo/bad/map-parameters.hlo tests/hlo/bad/map-parameters.err \
 	tests/hlo/bad/scatter-window-bounds.hlo tests/hlo/bad/scatter-window-bounds.err \
 	tests/hlo/bad/async-start-calls.hlo tests/hlo/bad/async-start-calls.err
+# Asynchronous and collective start/done shapes (hlo_verify_async.c).
+EXTRA_DIST += tests/hlo/good/async-wrapped.hlo tests/hlo/good/collective-start-done.hlo \
+	tests/hlo/bad/all-gather-done-result.hlo tests/hlo/bad/all-gather-done-result.err \
+	tests/hlo/bad/all-gather-start-operand.hlo tests/hlo/bad/all-gather-start-operand.err \
+	tests/hlo/bad/all-gather-start-result.hlo tests/hlo/bad/all-gather-start-result.err \
+	tests/hlo/bad/all-reduce-done-result.hlo tests/hlo/bad/all-reduce-done-result.err \
+	tests/hlo/bad/all-reduce-start-shape.hlo tests/hlo/bad/all-reduce-start-shape.err \
+	tests/hlo/bad/async-done-result.hlo tests/hlo/bad/async-done-result.err \
+	tests/hlo/bad/async-start-operands.hlo tests/hlo/bad/async-start-operands.err \
+	tests/hlo/bad/async-start-result.hlo tests/hlo/bad/async-start-result.err \
+	tests/hlo/bad/async-update-shape.hlo tests/hlo/bad/async-update-shape.err \
+	tests/hlo/bad/collective-permute-done-result.hlo tests/hlo/bad/collective-permute-done-result.err \
+	tests/hlo/bad/collective-permute-start-result.hlo tests/hlo/bad/collective-permute-start-result.err
 TESTS += tests/pir-eof.sh
 EXTRA_DIST += tests/pir-eof.sh
 EXTRA_DIST += tests/hlo-verify.sh tests/hlo/bad/all-gather-size.err \

@@ -365,22 +365,23 @@ static bool pairs(struct hv *v)
 }
 
 /* all-gather: result = operand x group size along the dimension;
- * reduce-scatter divides; all-reduce keeps the shape. */
-static bool collective(struct hv *v, pl_op op)
+ * reduce-scatter divides; all-reduce keeps the shape. Result value res0+k
+ * is operand k's (res0 > 0: a start's results after its operands part). */
+bool hv_collective(struct hv *v, pl_op op, size_t res0)
 {
 	const pl_inst *i = v->at;
 	int64_t size;
 	if (!groups(v, "hlo_replica_groups", &size))
 		return false;
 	size_t n = pl_inst_num_operands(i);
-	if (pl_inst_num_results(i) != n)
+	if (pl_inst_num_results(i) < res0 + n || (!res0 && pl_inst_num_results(i) != n))
 		return true;
 	int64_t dv[MAX_LIST];
 	int nd = op == PL_OP_ALL_REDUCE ? 0 : hv_list(v, "hlo_dimensions", dv);
 	if (nd == -1)
 		return false;
 	for (size_t k = 0; k < n; k++) {
-		const pl_type *a = hv_op_type(i, k), *r = pl_value_type(pl_inst_result(i, k));
+		const pl_type *a = hv_op_type(i, k), *r = pl_value_type(pl_inst_result(i, res0 + k));
 		char ta[160], tr[160];
 		hv_type(ta, sizeof ta, a);
 		hv_type(tr, sizeof tr, r);
@@ -639,7 +640,14 @@ static bool check_inst(struct hv *v, const pl_inst *i)
 			return false;
 	pl_op op = pl_inst_op(i);
 	if (op == PL_OP_ALL_GATHER || op == PL_OP_REDUCE_SCATTER || op == PL_OP_ALL_REDUCE)
-		return collective(v, op);
+		return hv_collective(v, op, 0);
+	/* a start the reader mapped: its results are the collective's */
+	if (op == PL_OP_ALL_GATHER_START)
+		return hv_collective(v, PL_OP_ALL_GATHER, 0);
+	if (op == PL_OP_REDUCE_SCATTER_START)
+		return hv_collective(v, PL_OP_REDUCE_SCATTER, 0);
+	if (op == PL_OP_ALL_REDUCE_START)
+		return hv_collective(v, PL_OP_ALL_REDUCE, 0);
 	if (op == PL_OP_TENSOR_CONTRACT)
 		return dot(v);
 	const char *name = pl_inst_opname(i);

@@ -61,6 +61,14 @@ bool hv_dims_in(struct hv *v, const char *key, const int64_t *d, int nd, uint32_
  * returns pred[]. */
 bool hv_scalar_pairs(struct hv *v, const char *role, size_t k0, size_t n, bool comparator);
 
+/* all-gather, reduce-scatter, all-reduce (op): result value res0+k
+ * against operand k, the groups and the dimension (hlo_verify.c). */
+bool hv_collective(struct hv *v, pl_op op, size_t res0);
+/* hlo_verify_async.c: async-start/-update/-done against the computation
+ * called, and the tuples of a collective's start and done; true when they
+ * pass or opc is none of them. */
+bool hv_async(struct hv *v, const char *opc);
+
 /* The rules of hlo_verify_window.c (convolution, reduce-window),
  * hlo_verify_reduce.c (reduce, map) and hlo_verify_elem.c (bitcast-convert,
  * rng, reverse, reduce-precision); true when they pass. */

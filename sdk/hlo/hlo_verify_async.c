@@ -1,0 +1,216 @@
+/* SPDX-License-Identifier: MIT */
+/* sdk/hlo/hlo_verify_async.c — the shapes of asynchronous instructions the
+ * reader keeps as HLO ops (those it does not map onto the SDK's start and
+ * done, which carry their own checks): an async-start's value is
+ * ((operands), result, context...) of the computation it calls, an
+ * async-update passes its operand's value through, an async-done gives the
+ * computation's result; a collective's start holds its operands then its
+ * results (all-gather-start, collective-permute-start) or is the
+ * collective's result (all-reduce-start), and its done gives those results.
+ * Values are leaves: a tuple is its leaves, in order. */
+#include "hlo/hlo_verify_int.h"
+
+#include "hlo/hlo.h"
+
+/* The instruction's HLO opcode, dashes for the IR's underscores. */
+static const char *opword(const pl_inst *i)
+{
+	static _Thread_local char buf[64];
+	const char *s = pl_inst_opname(i) + 4;
+	size_t k = 0;
+	for (; s[k] && k + 1 < sizeof buf; k++)
+		buf[k] = s[k] == '_' ? '-' : s[k];
+	buf[k] = 0;
+	return buf;
+}
+
+/* Result value k of the instruction is want; what names want. */
+static bool leaf_is(struct hv *v, size_t k, const pl_type *want, const char *what)
+{
+	const pl_type *got = pl_value_type(pl_inst_result(v->at, k));
+	if (hv_same_type(got, want))
+		return true;
+	char tg[160], tw[160];
+	hv_type(tg, sizeof tg, got);
+	hv_type(tw, sizeof tw, want);
+	return hv_bad(v, "value %zu of '%s' (%s) is %s: expected %s, %s", k, hv_name(v->at),
+	              opword(v->at), tg, tw, what);
+}
+
+static bool want_results(struct hv *v, size_t n, const char *what)
+{
+	size_t got = pl_inst_num_results(v->at);
+	if (got >= n)
+		return true;
+	return hv_bad(v, "'%s' (%s) has %zu value%s: expected at least %zu, %s", hv_name(v->at),
+	              opword(v->at), got, got == 1 ? "" : "s", n, what);
+}
+
+/* async-start: operands are the parameters; its value starts with them,
+ * then the computation's result. */
+static bool async_start(struct hv *v)
+{
+	const pl_inst *i = v->at;
+	const pl_func *f = hv_callee(v, "hlo_calls", 0);
+	const pl_inst *ret = f ? hv_returned(f) : NULL;
+	if (!ret)
+		return true;
+	size_t np = pl_func_num_args(f), nr = pl_inst_num_operands(ret);
+	if (pl_inst_num_operands(i) != np)
+		return hv_bad(v, "async-start '%s' passes %zu operand%s; '%s' takes %zu", hv_name(i),
+		              pl_inst_num_operands(i), pl_inst_num_operands(i) == 1 ? "" : "s",
+		              pl_func_name(f), np);
+	if (!want_results(v, np + nr, "the operands then the called computation's result"))
+		return false;
+	for (size_t k = 0; k < np; k++)
+		if (!hv_same_type(hv_op_type(i, k), pl_value_type(pl_func_arg(f, k)))) {
+			char ta[160], tp[160];
+			hv_type(ta, sizeof ta, hv_op_type(i, k));
+			hv_type(tp, sizeof tp, pl_value_type(pl_func_arg(f, k)));
+			return hv_bad(v, "async-start '%s': operand %zu is %s, parameter %zu of '%s' is %s",
+			              hv_name(i), k, ta, k, pl_func_name(f), tp);
+		}
+	for (size_t k = 0; k < np; k++)
+		if (!leaf_is(v, k, hv_op_type(i, k), "the shape of its operand"))
+			return false;
+	for (size_t k = 0; k < nr; k++)
+		if (!leaf_is(v, np + k, hv_op_type(ret, k), "what the called computation returns"))
+			return false;
+	return true;
+}
+
+/* The async-start whose value reaches operand 0 through async-updates. */
+static const pl_inst *start_of(const pl_inst *i)
+{
+	for (int hops = 0; hops < 64 && pl_inst_num_operands(i); hops++) {
+		const pl_inst *d = pl_value_def(pl_inst_operand(i, 0));
+		if (!d || strncmp(pl_inst_opname(d), "hlo.", 4))
+			return NULL;
+		const char *opc = pl_inst_opname(d) + 4;
+		if (hv_opc_is(opc, "async-start"))
+			return d;
+		if (!hv_opc_is(opc, "async-update"))
+			return NULL;
+		i = d;
+	}
+	return NULL;
+}
+
+/* async-update: the start's value, unchanged. */
+static bool async_update(struct hv *v)
+{
+	const pl_inst *i = v->at;
+	size_t n = pl_inst_num_operands(i);
+	if (pl_inst_num_results(i) != n)
+		return hv_bad(v, "async-update '%s' has %zu values for an operand of %zu: expected its "
+		                 "operand's shape",
+		              hv_name(i), pl_inst_num_results(i), n);
+	for (size_t k = 0; k < n; k++)
+		if (!leaf_is(v, k, hv_op_type(i, k), "as its operand has"))
+			return false;
+	return true;
+}
+
+/* async-done: the called computation's result. */
+static bool async_done(struct hv *v)
+{
+	const pl_inst *i = v->at, *st = start_of(i);
+	const pl_func *f = NULL;
+	if (st) {
+		const pl_inst *was = v->at;
+		v->at = st;
+		f = hv_callee(v, "hlo_calls", 0);
+		v->at = was;
+	}
+	const pl_inst *ret = f ? hv_returned(f) : NULL;
+	if (!ret)
+		return true;
+	size_t nr = pl_inst_num_operands(ret);
+	if (pl_inst_num_results(i) != nr)
+		return hv_bad(v, "async-done '%s' has %zu value%s: expected %zu, what '%s' returns",
+		              hv_name(i), pl_inst_num_results(i), pl_inst_num_results(i) == 1 ? "" : "s",
+		              nr, pl_func_name(f));
+	for (size_t k = 0; k < nr; k++)
+		if (!leaf_is(v, k, hv_op_type(ret, k), "what the called computation returns"))
+			return false;
+	return true;
+}
+
+/* A collective's start: its operands, then one result per operand
+ * (all-gather's gathered, collective-permute's of the same shape), then
+ * any context. */
+static bool collective_start(struct hv *v, bool gather)
+{
+	const pl_inst *i = v->at;
+	size_t n = pl_inst_num_operands(i);
+	if (!want_results(v, 2 * n, "its operands then one result per operand"))
+		return false;
+	for (size_t k = 0; k < n; k++)
+		if (!leaf_is(v, k, hv_op_type(i, k), "the shape of its operand"))
+			return false;
+	if (gather)
+		return hv_collective(v, PL_OP_ALL_GATHER, n);
+	/* an in-place permute (slice_sizes) writes into a buffer of its own shape */
+	if (hv_str(i, "hlo_slice_sizes", &(size_t){0}))
+		return true;
+	for (size_t k = 0; k < n; k++)
+		if (!leaf_is(v, n + k, hv_op_type(i, k), "the shape of the operand it permutes"))
+			return false;
+	return true;
+}
+
+/* A collective's done: the results part of its start's value (all of it
+ * for all-reduce-start, which has no operands part). */
+static bool collective_done(struct hv *v, const char *start_opc, bool has_operands_part)
+{
+	const pl_inst *i = v->at;
+	const pl_inst *st = pl_inst_num_operands(i) ? pl_value_def(pl_inst_operand(i, 0)) : NULL;
+	if (!st || strncmp(pl_inst_opname(st), "hlo.", 4) ||
+	    !hv_opc_is(pl_inst_opname(st) + 4, start_opc))
+		return true;
+	size_t off = has_operands_part ? pl_inst_num_operands(st) : 0;
+	size_t nr = has_operands_part ? pl_inst_num_operands(st) : pl_inst_num_results(st);
+	if (pl_inst_num_results(i) != nr || pl_inst_num_results(st) < off + nr)
+		return hv_bad(v, "'%s' (%s) has %zu value%s: expected %zu, the results of its start",
+		              hv_name(i), opword(i), pl_inst_num_results(i),
+		              pl_inst_num_results(i) == 1 ? "" : "s", nr);
+	for (size_t k = 0; k < nr; k++)
+		if (!leaf_is(v, k, pl_value_type(pl_inst_result(st, off + k)),
+		             "the result its start holds"))
+			return false;
+	return true;
+}
+
+/* all-reduce-start: as all-reduce, one result per operand of its shape. */
+static bool all_reduce_start(struct hv *v)
+{
+	const pl_inst *i = v->at;
+	if (pl_inst_num_results(i) != pl_inst_num_operands(i))
+		return hv_bad(v, "all-reduce-start '%s' has %zu values for %zu operands: expected one "
+		                 "result per operand, of its shape",
+		              hv_name(i), pl_inst_num_results(i), pl_inst_num_operands(i));
+	return hv_collective(v, PL_OP_ALL_REDUCE, 0);
+}
+
+bool hv_async(struct hv *v, const char *opc)
+{
+	if (hv_opc_is(opc, "async-start"))
+		return async_start(v);
+	if (hv_opc_is(opc, "async-update"))
+		return async_update(v);
+	if (hv_opc_is(opc, "async-done"))
+		return async_done(v);
+	if (hv_opc_is(opc, "all-gather-start"))
+		return collective_start(v, true);
+	if (hv_opc_is(opc, "collective-permute-start"))
+		return collective_start(v, false);
+	if (hv_opc_is(opc, "all-reduce-start"))
+		return all_reduce_start(v);
+	if (hv_opc_is(opc, "all-gather-done"))
+		return collective_done(v, "all-gather-start", true);
+	if (hv_opc_is(opc, "collective-permute-done"))
+		return collective_done(v, "collective-permute-start", true);
+	if (hv_opc_is(opc, "all-reduce-done"))
+		return collective_done(v, "all-reduce-start", false);
+	return true;
+}
