@@ -1743,21 +1743,34 @@ static size_t gather_operands(struct hr *r, const struct pinst *pi, bool *tuple_
 	return n;
 }
 
-/* Whether alias a is named as XLA and the writer name the get-tuple-
- * elements they make, "get-tuple-element.12", and stood right before its
- * first user, where the writer makes one: its name is not kept then (the
- * writer's own lines, read back, give the same IR). Known at its first
- * use, as the users are mapped in order. */
+/* Whether alias a is a get-tuple-element named as the writer names one
+ * it makes (as XLA's parser names a "%t#1" it expands): its tuple's name,
+ * '_', its index, and ".N" where that name was taken ("t_1", "t_1.2"),
+ * and stood right before its first user, where the writer makes one: its
+ * name is not kept then (the writer's own lines, read back, give the same
+ * IR). Every other name is kept. Known at its first use, as the users are
+ * mapped in order. */
 static bool made_as_writer_would(struct hr *r, struct pinst *a)
 {
 	if (!a->at_use)
 		a->at_use = a->anchor == r->last_line ? 1 : 2;
-	if (a->at_use != 1)
+	if (a->at_use != 1 || a->opcode != HLO_OP_GET_TUPLE_ELEMENT || a->nops != 1)
 		return false;
+	const struct popnd *o = &r->opnds.v[a->op0];
+	const struct pinst *t = &r->insts.v[o->ref];
+	const char *idx = NULL;
+	uint32_t ilen = 0;
+	for (uint32_t k = a->at0; k < a->at0 + a->nat; k++)
+		if (word_is(r->attrs.v[k].key, r->attrs.v[k].klen, "index")) {
+			idx = r->attrs.v[k].val;
+			ilen = r->attrs.v[k].vlen;
+		}
 	const char *s = a->name, *e = a->name + a->nlen;
-	if ((size_t)(e - s) < 17 || memcmp(s, "get-tuple-element", 17) != 0)
+	if (o->npath || !idx || (size_t)(e - s) < (size_t)t->nlen + 1 + ilen ||
+	    memcmp(s, t->name, t->nlen) != 0 || s[t->nlen] != '_' ||
+	    memcmp(s + t->nlen + 1, idx, ilen) != 0)
 		return false;
-	s += 17;
+	s += t->nlen + 1 + ilen;
 	while (s < e) {
 		if (*s++ != '.' || s >= e || !is_digit(*s))
 			return false;
@@ -2640,6 +2653,9 @@ static void keep_root(struct hr *r, pl_inst *ret, const struct pinst *root)
 			named = labeled_tuple(r, &r->opnds.v[root->op0 + k]);
 	if (named)
 		keep_structure(r, root, d);
+	/* the names of its get-tuple-element parts */
+	if (root->opcode == HLO_OP_TUPLE)
+		keep_alias_names(r, root, d);
 	if (root->nleaves)
 		set_str(r, d, HK(OPCODE), root->opc, root->olen);
 	else

@@ -656,7 +656,19 @@ static const char *gte_name(struct hw *w, struct ent *e, const uint32_t *path, s
 	}
 	const char *parent = depth == 1 ? e->name : gte_name(w, e, path, depth - 1, 0, NULL);
 	(void)node; /* the node is found again from the path below */
-	const char *name = want ? take_name(w, want, false) : take_serial(w, "get-tuple-element");
+	/* a made one is named as XLA's parser names the line "%t#1" stands
+	 * for: "t_1" (the reader knows that name for a made one) */
+	const char *name;
+	if (want) {
+		name = take_name(w, want, false);
+	} else {
+		struct pl_strbuf b = {0};
+		pl_sb_printf(&b, "%s_%u", parent, path[depth - 1]);
+		if (b.failed)
+			set_err(w, PL_ENOMEM);
+		name = b.failed ? "x" : take_name(w, b.data, true);
+		pl_sb_free(&b);
+	}
 	struct pl_strbuf l = {0};
 	pl_sb_puts(&l, name);
 	pl_sb_puts(&l, " = ");
@@ -731,10 +743,17 @@ static const char *make_tuple(struct hw *w, pl_value *const *v, uint32_t n, cons
 	/* the kept attributes are this line's, not its parts' */
 	const char *want_attrs = w->want_attrs;
 	w->want_attrs = NULL;
+	/* a root tuple's parts under the names the reader kept for them */
+	const pl_attr *names = keep ? pl_attrs_get(keep, HK(OPERAND_NAMES)) : NULL;
+	if (names && pl_attr_get_kind(names) != PL_ATTR_LIST)
+		names = NULL;
 	for (size_t k = 0; s && c < sidx + s[sidx].size; k++) {
 		if (k)
 			pl_sb_puts(&args, ", ");
-		pl_sb_puts(&args, ref(w, v + off, s[c].nleaves, s, c, NULL));
+		const char *part = names && k < pl_attr_list_size(names)
+		                           ? pl_attr_get_string(pl_attr_list_at(names, k), NULL)
+		                           : NULL;
+		pl_sb_puts(&args, ref(w, v + off, s[c].nleaves, s, c, part && *part ? part : NULL));
 		off += s[c].nleaves;
 		c += s[c].size;
 	}
