@@ -1904,7 +1904,7 @@ static bool kept_alias(struct hr *r, const struct popnd *o)
  * others); hlo_operand_after: the line each of those came after ("": the
  * writer makes it where it is used); hlo_operand_attrs: the attributes of
  * those and of the tuple operands rebuilt by name. */
-static void keep_alias_names(struct hr *r, const struct pinst *pi, pl_attrs *d)
+static void keep_alias_names(struct hr *r, struct pinst *pi, pl_attrs *d)
 {
 	bool any = false;
 	for (uint32_t k = 0; k < pi->nops && !any; k++) {
@@ -1927,6 +1927,8 @@ static void keep_alias_names(struct hr *r, const struct pinst *pi, pl_attrs *d)
 		/* a get-tuple-element's place; an empty tuple is made where used */
 		const struct pinst *an = alias && a->opcode == HLO_OP_GET_TUPLE_ELEMENT && a->anchor
 		                                 ? &r->insts.v[a->anchor - 1] : NULL;
+		if (an)
+			r->insts.v[o->ref].kept_after = true;
 		after[k] = pl_attr_string(r->m, an ? an->name : "", an ? an->nlen : 0);
 		bad = bad || !after[k];
 		r->sb2.len = 0;
@@ -1947,6 +1949,7 @@ static void keep_alias_names(struct hr *r, const struct pinst *pi, pl_attrs *d)
 	const pl_attr *l = bad || !names ? NULL : pl_attr_list(r->m, v, pi->nops);
 	const pl_attr *la = bad || !attrs ? NULL : pl_attr_list(r->m, av, pi->nops);
 	const pl_attr *lf = bad || !names ? NULL : pl_attr_list(r->m, after, pi->nops);
+	pi->ranked_ops = lf != NULL;
 	if (bad || (names && (!l || !lf)) || (attrs && !la) ||
 	    (l && pl_attrs_set(d, HK(OPERAND_NAMES), l) != PL_OK) ||
 	    (lf && pl_attrs_set(d, HK(OPERAND_AFTER), lf) != PL_OK) ||
@@ -2632,7 +2635,7 @@ static const struct pinst *root_owner(struct hr *r, const struct pinst *root)
 
 /* What the return needs to print a root line that is no one's whole
  * value back: its name, shape, opcode, attributes and structure. */
-static void keep_root(struct hr *r, pl_inst *ret, const struct pinst *root)
+static void keep_root(struct hr *r, pl_inst *ret, struct pinst *root)
 {
 	pl_attrs *d = pl_inst_attrs(ret);
 	set_str(r, d, HK(NAME), root->name, root->nlen);
@@ -2675,6 +2678,7 @@ static const struct pinst *map_root(struct hr *r, pl_func *f, struct pinst *root
 	struct pinst rp = *root;
 	rp.at = root->at;
 	pl_inst *ret = new_inst(r, f, "return", root->nleaves, 0, &rp);
+	r->ret = ret;
 	const struct pinst *owner = root_owner(r, root);
 	if (!owner)
 		keep_root(r, ret, root);
@@ -2720,6 +2724,49 @@ static void add_comp(struct hr *r, pl_func *f, struct pinst *root, bool root_is_
 	}
 }
 
+/* hlo_operand_rank of the user pi (attributes d) of kept aliases: per
+ * operand, the place of its line among those written back after the
+ * same line (-1 for the others). */
+static void keep_alias_ranks(struct hr *r, const struct pinst *pi, pl_attrs *d)
+{
+	if (!pi->ranked_ops)
+		return;
+	int64_t *v = scratch(r, SCRATCH_RANKS, pi->nops, sizeof *v);
+	for (uint32_t k = 0; k < pi->nops; k++) {
+		const struct popnd *o = &r->opnds.v[pi->op0 + k];
+		const struct pinst *a = &r->insts.v[o->ref];
+		v[k] = !o->npath && a->kept_after ? (int64_t)a->rank - 1 : -1;
+	}
+	const pl_attr *l = pl_attr_int_list(r->m, v, pi->nops);
+	if (!l || pl_attrs_set(d, HK(OPERAND_RANK), l) != PL_OK)
+		nomem(r);
+}
+
+/* Ranks the aliases written back by name after each line in their input
+ * order, once every user is mapped: only those lines, so the text written
+ * reads back to the same ranks. */
+static void rank_kept_aliases(struct hr *r, const struct pinst *root)
+{
+	uint32_t anchor = UINT32_MAX, n = 0;
+	for (size_t k = 0; k < r->insts.n; k++) {
+		struct pinst *a = &r->insts.v[k];
+		if (!a->kept_after)
+			continue;
+		if (a->anchor != anchor) {
+			anchor = a->anchor;
+			n = 0;
+		}
+		a->rank = ++n;
+	}
+	for (size_t k = 0; k < r->insts.n; k++) {
+		const struct pinst *pi = &r->insts.v[k];
+		if (pi->kind != KIND_ALIAS && pi->inst)
+			keep_alias_ranks(r, pi, pl_inst_attrs(pi->inst));
+	}
+	if (r->ret && root->kind == KIND_ALIAS)
+		keep_alias_ranks(r, root, pl_inst_attrs(r->ret));
+}
+
 static void map_comp(struct hr *r, const char *name, uint32_t nlen, const char *at, bool entry,
                      const char *thread, uint32_t thread_len)
 {
@@ -2742,6 +2789,7 @@ static void map_comp(struct hr *r, const char *name, uint32_t nlen, const char *
 		fail(r, at, "computation name '%.*s' is not supported", (int)nlen, name);
 	size_t np = map_params(r, f);
 	r->last_line = 0;
+	r->ret = NULL;
 	for (size_t k = 0; k < r->insts.n; k++) {
 		struct pinst *pi = &r->insts.v[k];
 		if (pi->param >= 0)
@@ -2752,6 +2800,7 @@ static void map_comp(struct hr *r, const char *name, uint32_t nlen, const char *
 			r->last_line = (uint32_t)k + 1;
 	}
 	const struct pinst *owner = map_root(r, f, root);
+	rank_kept_aliases(r, root);
 	if (thread)
 		set_str(r, pl_func_attrs(f), HK(EXECUTION_THREAD), thread, thread_len);
 	add_comp(r, f, root, owner == root, np, at, entry);

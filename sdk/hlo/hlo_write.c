@@ -132,6 +132,8 @@ struct planned {
 	uint32_t next, last;       /* the next after the same line; last: in the first */
 	const char *want;          /* a kept get-tuple-element's name (tree may be NULL:
 	                            * one array at off); NULL: a named tuple */
+	int64_t rank;              /* want's place among the lines after anchor
+	                            * (hlo_operand_rank); -1: not known */
 };
 
 static void set_err(struct hw *w, int st)
@@ -867,7 +869,7 @@ static void plan_node(struct hw *w, pl_inst *i, const struct wnode *t, uint32_t 
 		return;
 	}
 	uint32_t me = (uint32_t)w->nplanned++;
-	w->planned[me] = (struct planned){i, t, idx, off, group, UINT32_MAX, me, NULL};
+	w->planned[me] = (struct planned){i, t, idx, off, group, UINT32_MAX, me, NULL, -1};
 	plan_after(w, me, t[idx].anchor);
 }
 
@@ -922,12 +924,15 @@ static void plan_gtes(struct hw *w, pl_inst *i, const struct wnode *tree)
 	const pl_attrs *d = pl_inst_attrs_const(i);
 	const pl_attr *names = pl_attrs_get(d, HK(OPERAND_NAMES));
 	const pl_attr *after = pl_attrs_get(d, HK(OPERAND_AFTER));
+	const pl_attr *rank = pl_attrs_get(d, HK(OPERAND_RANK));
 	if (!names || !after || pl_attr_get_kind(names) != PL_ATTR_LIST ||
 	    pl_attr_get_kind(after) != PL_ATTR_LIST)
 		return;
 	size_t ng = pl_attr_list_size(names);
 	if (pl_attr_list_size(after) != ng)
 		return;
+	if (rank && (pl_attr_get_kind(rank) != PL_ATTR_LIST || pl_attr_list_size(rank) != ng))
+		rank = NULL;
 	uint32_t nt = 0;
 	size_t ngroups = 0;
 	const struct wnode *t = tree;
@@ -955,8 +960,11 @@ static void plan_gtes(struct hw *w, pl_inst *i, const struct wnode *tree)
 				return;
 			}
 			uint32_t me = (uint32_t)w->nplanned++;
+			const pl_attr *rk = rank ? pl_attr_list_at(rank, g) : NULL;
 			w->planned[me] = (struct planned){i, t, t ? c : 0, off, (uint32_t)g,
-			                                  UINT32_MAX, me, want};
+			                                  UINT32_MAX, me, want,
+			                                  rk && pl_attr_get_kind(rk) == PL_ATTR_INT
+			                                          ? pl_attr_get_int(rk) : -1};
 			plan_after(w, me, an);
 		}
 		off += t ? t[c].nleaves : 1;
@@ -1006,14 +1014,45 @@ static void make_planned(struct hw *w, const char *name)
 	size_t j = pl_ht_find(&w->plan_index, text_hash(r.s, r.len), same_text, &r, NULL);
 	if (!pl_ht_used(&w->plan_index, j))
 		return;
+	/* the chain in planning order (first users first), then the lines
+	 * with a known place put in the order of their places, in the slots
+	 * those lines take: the input's order of the lines after name */
+	size_t n_chain = 0;
 	for (uint32_t p = (uint32_t)(uintptr_t)w->plan_index.vals[j]; p != UINT32_MAX;
-	     p = w->planned[p].next) {
-		const struct planned *q = &w->planned[p];
+	     p = w->planned[p].next)
+		n_chain++;
+	uint32_t *chain = malloc(n_chain * sizeof *chain);
+	if (!chain) {
+		set_err(w, PL_ENOMEM);
+		return;
+	}
+	n_chain = 0;
+	for (uint32_t p = (uint32_t)(uintptr_t)w->plan_index.vals[j]; p != UINT32_MAX;
+	     p = w->planned[p].next)
+		chain[n_chain++] = p;
+	/* insertion sort of the ranked ones, each slot to slot (few lines) */
+	for (size_t a = 1; a < n_chain; a++) {
+		if (w->planned[chain[a]].rank < 0)
+			continue;
+		for (size_t b = a; b > 0;) {
+			size_t c = b; /* the ranked slot before b */
+			while (c > 0 && w->planned[chain[c - 1]].rank < 0)
+				c--;
+			if (c == 0 || w->planned[chain[c - 1]].rank <= w->planned[chain[b]].rank)
+				break;
+			uint32_t x = chain[c - 1];
+			chain[c - 1] = chain[b];
+			chain[b] = x;
+			b = c - 1;
+		}
+	}
+	for (size_t ci = 0; ci < n_chain && w->status == PL_OK; ci++) {
+		const struct planned *q = &w->planned[chain[ci]];
 		uint32_t n = q->tree ? q->tree[q->node].nleaves : 1;
 		pl_value **v = malloc((n ? n : 1) * sizeof *v);
 		if (!v) {
 			set_err(w, PL_ENOMEM);
-			return;
+			break;
 		}
 		bool ready = true;
 		for (uint32_t k = 0; k < n && ready; k++) {
@@ -1039,6 +1078,7 @@ static void make_planned(struct hw *w, const char *name)
 		}
 		free(v);
 	}
+	free(chain);
 }
 
 /* ---- instructions ---- */
