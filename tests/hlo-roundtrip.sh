@@ -92,6 +92,25 @@ run $P --passes=SplitAsyncCCOp -O hlo.async_form=wrapped "$F/xla.hlo" -o x1.hlo
 grep -q '^  %all-gather.4_s = ((f32\[4,8\]{1,0}), f32\[16,8\]{1,0}) async-start(%Arg_0.1), calls=%all-gather.4_s.wrapped$' x1.hlo &&
 	grep -q 'async-start(%multiply.5), calls=%all-reduce.6_s.wrapped$' x1.hlo && ! grep -q 'all-gather-start\|all-reduce-start\|all-gather-done\|all-reduce-done' x1.hlo
 ok $? "-O hlo.async_form=wrapped on xla.hlo: both new ones wrapped"
+# a module's own all-gather-start keeps its form under -O
+# hlo.async_form=wrapped: only the all-reduce SplitAsyncCCOp makes
+# asynchronous is wrapped
+N="$F/native.hlo"
+run $P --passes= "$N" -o n0.hlo
+diff -b -B "$N" n0.hlo >/dev/null
+ok $? "native.hlo is written back as it was, up to white space"
+run $P --passes= "$N" -o n0.pir
+grep -q '= all_gather_start .*hlo_start_done = true' n0.pir
+ok $? "its all-gather-start records hlo_start_done"
+run $P --passes=SplitAsyncCCOp -O hlo.async_form=wrapped "$N" -o n1.hlo
+expect_status 0 "SplitAsyncCCOp -O hlo.async_form=wrapped runs on native.hlo"
+grep -q '^  %all-gather-start = (f32\[4,8\]{1,0}, f32\[16,8\]{1,0}) all-gather-start(%Arg_0.1), channel_id=1, replica_groups=\[1,4\]<=\[4\], dimensions={0}, use_global_device_ids=true$' n1.hlo &&
+	grep -q '^  %all-gather.4 = f32\[16,8\]{1,0} all-gather-done(%all-gather-start)$' n1.hlo &&
+	[ "$(grep -c 'async-start' n1.hlo)" -eq 1 ] &&
+	grep -q '^  %all-reduce.6_s = ((f32\[8\]{0}), f32\[8\]{0}) async-start(%multiply.5), calls=%all-reduce.6_s.wrapped$' n1.hlo
+ok $? "the module's all-gather-start stays so, the new all-reduce start is wrapped"
+run $P --passes= n1.hlo -o n2.hlo
+expect_same_file n1.hlo n2.hlo "native.hlo after SplitAsyncCCOp reads back to the same text"
 run $P --passes=SplitAsyncCCOp "$F/xla.hlo" -o x2.hlo
 grep -q 'all-gather-start(' x2.hlo && grep -q 'all-reduce-start(' x2.hlo
 ok $? "by default, in a module with no async collective, the new ones are all-gather-start and all-reduce-start"

@@ -2365,6 +2365,10 @@ static void map_op(struct hr *r, pl_func *f, struct pinst *pi)
 		if (r->sb.failed)
 			nomem(r);
 		set_str(r, d, HK(SHAPE), r->sb.data, r->sb.len);
+		/* a start of the module's own keeps its form: the one a
+		 * pass makes takes the form -O hlo.async_form picks */
+		if (!p.wrapped && pl_attrs_set(d, HK(START_DONE), pl_attr_bool(r->m, true)) != PL_OK)
+			nomem(r);
 	} else if (p.done != PL_OP_OTHER || tuple || p.nres != 1 ||
 	           !default_array(&r->nodes.v[pi->shape])) {
 		keep_shape(r, d, pi->shape, r->types.v, p.nres);

@@ -1212,6 +1212,17 @@ static void put_collective_attrs(struct hw *w, struct pl_strbuf *l, pl_inst *i, 
 
 /* The HLO opcode of an instruction; NULL (after an error) when there is
  * none. */
+/* Whether start st (an SDK collective start) is written async-start over
+ * a computation of its collective: a start read in the native form
+ * (hlo_start_done) stays so; the passes' new ones take the module's form. */
+static bool wraps(const struct hw *w, const pl_inst *st)
+{
+	bool native;
+	return w->form.async_wrapped &&
+	       !(pl_attrs_get_bool(pl_inst_attrs_const(st), HK(START_DONE), &native) == PL_OK &&
+	         native);
+}
+
 static const char *op_text(struct hw *w, pl_inst *i, bool *generic_async)
 {
 	*generic_async = false;
@@ -1227,7 +1238,7 @@ static const char *op_text(struct hw *w, pl_inst *i, bool *generic_async)
 			*generic_async = true;
 			return "async-start";
 		}
-		if (w->form.async_wrapped)
+		if (wraps(w, i))
 			return "async-start";
 		return pl_inst_op(i) == PL_OP_ALL_GATHER_START ? "all-gather-start"
 		       : pl_inst_op(i) == PL_OP_ALL_REDUCE_START ? "all-reduce-start"
@@ -1237,7 +1248,7 @@ static const char *op_text(struct hw *w, pl_inst *i, bool *generic_async)
 	case PL_OP_REDUCE_SCATTER_DONE: {
 		pl_inst *st = pl_inst_num_operands(i) ? pl_value_def(pl_inst_operand(i, 0)) : NULL;
 		if (st && (pl_attrs_get(pl_inst_attrs_const(st), HK(CALLS)) ||
-		           ((pl_inst_traits(st) & PL_TRAIT_COLLECTIVE_START) && w->form.async_wrapped)))
+		           ((pl_inst_traits(st) & PL_TRAIT_COLLECTIVE_START) && wraps(w, st))))
 			return "async-done";
 		return pl_inst_op(i) == PL_OP_ALL_GATHER_DONE ? "all-gather-done"
 		       : pl_inst_op(i) == PL_OP_ALL_REDUCE_DONE ? "all-reduce-done"
@@ -1844,7 +1855,7 @@ static void print_inst(struct hw *w, pl_inst *i, struct ent *e, bool root)
 	if (traits & (PL_TRAIT_COLLECTIVE | PL_TRAIT_COLLECTIVE_START)) {
 		if (generic)
 			put_kept_attrs(w, l, i, NULL);
-		else if ((traits & PL_TRAIT_COLLECTIVE_START) && w->form.async_wrapped)
+		else if ((traits & PL_TRAIT_COLLECTIVE_START) && wraps(w, i))
 			put_wrapped(w, l, i, e);
 		else
 			put_collective_tail(w, l, i, base_of(op));
@@ -2048,7 +2059,7 @@ static bool start_tree(struct hw *w, pl_inst *i, struct ent *e, const pl_type *c
 	bool generic;
 	op_text(w, i, &generic);
 	/* a new start written over a computation of its collective */
-	bool wrapped = !generic && w->form.async_wrapped;
+	bool wrapped = !generic && wraps(w, i);
 	bool split = pl_inst_op(i) != PL_OP_ALL_REDUCE_START || generic || wrapped;
 	size_t len;
 	const char *s;
