@@ -1924,10 +1924,13 @@ static void keep_alias_names(struct hr *r, struct pinst *pi, pl_attrs *d)
 		bool with_attrs = alias || labeled_tuple(r, o);
 		names = names || alias;
 		v[k] = pl_attr_string(r->m, alias ? a->name : "", alias ? a->nlen : 0);
-		/* a get-tuple-element's place; an empty tuple is made where used */
-		const struct pinst *an = alias && a->opcode == HLO_OP_GET_TUPLE_ELEMENT && a->anchor
-		                                 ? &r->insts.v[a->anchor - 1] : NULL;
-		if (an)
+		/* the place of a get-tuple-element or of an empty tuple (the
+		 * writer makes one where it is used otherwise) */
+		bool placed = alias && (a->opcode == HLO_OP_GET_TUPLE_ELEMENT ||
+		                        (a->opcode == HLO_OP_TUPLE && !a->nleaves));
+		const struct pinst *an = placed && a->anchor ? &r->insts.v[a->anchor - 1] : NULL;
+		/* ranked, also when it comes first ("" and a rank) */
+		if (placed)
 			r->insts.v[o->ref].kept_after = true;
 		after[k] = pl_attr_string(r->m, an ? an->name : "", an ? an->nlen : 0);
 		bad = bad || !after[k];
@@ -2736,11 +2739,15 @@ static void keep_alias_ranks(struct hr *r, const struct pinst *pi, pl_attrs *d)
 	if (!pi->ranked_ops)
 		return;
 	int64_t *v = scratch(r, SCRATCH_RANKS, pi->nops, sizeof *v);
+	bool any = false;
 	for (uint32_t k = 0; k < pi->nops; k++) {
 		const struct popnd *o = &r->opnds.v[pi->op0 + k];
 		const struct pinst *a = &r->insts.v[o->ref];
 		v[k] = !o->npath && a->kept_after ? (int64_t)a->rank - 1 : -1;
+		any = any || v[k] >= 0;
 	}
+	if (!any)
+		return;
 	const pl_attr *l = pl_attr_int_list(r->m, v, pi->nops);
 	if (!l || pl_attrs_set(d, HK(OPERAND_RANK), l) != PL_OK)
 		nomem(r);

@@ -953,18 +953,18 @@ static void plan_gtes(struct hw *w, pl_inst *i, const struct wnode *tree)
 	for (size_t g = 0; g < ng && off < nops && w->status == PL_OK; g++) {
 		const char *want = pl_attr_get_string(pl_attr_list_at(names, g), NULL);
 		const char *an = pl_attr_get_string(pl_attr_list_at(after, g), NULL);
-		if (want && *want && an && *an) {
+		const pl_attr *rk = rank ? pl_attr_list_at(rank, g) : NULL;
+		int64_t place = rk && pl_attr_get_kind(rk) == PL_ATTR_INT ? pl_attr_get_int(rk) : -1;
+		/* "" with a place: the line came first */
+		if (want && *want && an && (*an || place >= 0)) {
 			if (!PL_GROW(w->planned, w->plcap, w->nplanned + 1) ||
 			    !pl_ht_reserve(&w->plan_index)) {
 				set_err(w, PL_ENOMEM);
 				return;
 			}
 			uint32_t me = (uint32_t)w->nplanned++;
-			const pl_attr *rk = rank ? pl_attr_list_at(rank, g) : NULL;
 			w->planned[me] = (struct planned){i, t, t ? c : 0, off, (uint32_t)g,
-			                                  UINT32_MAX, me, want,
-			                                  rk && pl_attr_get_kind(rk) == PL_ATTR_INT
-			                                          ? pl_attr_get_int(rk) : -1};
+			                                  UINT32_MAX, me, want, place};
 			plan_after(w, me, an);
 		}
 		off += t ? t[c].nleaves : 1;
