@@ -36,7 +36,9 @@
 	X(OPERANDS, "hlo_operands", INST, TEXT, "the tuple structure of the operands") \
 	X(OPERAND_NAMES, "hlo_operand_names", INST, LIST, "per operand, the name of a get-tuple-element") \
 	X(OPERAND_AFTER, "hlo_operand_after", INST, LIST, "per operand with a kept name, the instruction or parameter its line came after") \
+	X(OPERAND_RANK, "hlo_operand_rank", INST, INTS, "per operand with a kept name, the place of its line among those written back after the same line (-1: none)") \
 	X(OPERAND_ATTRS, "hlo_operand_attrs", INST, LIST, "per operand, the attributes of its tuple or get-tuple-element line") \
+	X(START_DONE, "hlo_start_done", INST, BOOL, "a collective start read as all-gather-start, all-reduce-start or reduce-scatter-start: written so, whichever form the passes' new ones take") \
 	X(NAME, "hlo_name", INST, TEXT, "the name of an instruction without results, or of a tuple root") \
 	X(CONSTANT, "hlo_constant", INST, TEXT, "a constant's literal") \
 	X(OPCODE, "hlo_opcode", INST, TEXT, "the opcode of a root the return stands for") \

@@ -1743,21 +1743,34 @@ static size_t gather_operands(struct hr *r, const struct pinst *pi, bool *tuple_
 	return n;
 }
 
-/* Whether alias a is named as XLA and the writer name the get-tuple-
- * elements they make, "get-tuple-element.12", and stood right before its
- * first user, where the writer makes one: its name is not kept then (the
- * writer's own lines, read back, give the same IR). Known at its first
- * use, as the users are mapped in order. */
+/* Whether alias a is a get-tuple-element named as the writer names one
+ * it makes (as XLA's parser names a "%t#1" it expands): its tuple's name,
+ * '_', its index, and ".N" where that name was taken ("t_1", "t_1.2"),
+ * and stood right before its first user, where the writer makes one: its
+ * name is not kept then (the writer's own lines, read back, give the same
+ * IR). Every other name is kept. Known at its first use, as the users are
+ * mapped in order. */
 static bool made_as_writer_would(struct hr *r, struct pinst *a)
 {
 	if (!a->at_use)
 		a->at_use = a->anchor == r->last_line ? 1 : 2;
-	if (a->at_use != 1)
+	if (a->at_use != 1 || a->opcode != HLO_OP_GET_TUPLE_ELEMENT || a->nops != 1)
 		return false;
+	const struct popnd *o = &r->opnds.v[a->op0];
+	const struct pinst *t = &r->insts.v[o->ref];
+	const char *idx = NULL;
+	uint32_t ilen = 0;
+	for (uint32_t k = a->at0; k < a->at0 + a->nat; k++)
+		if (word_is(r->attrs.v[k].key, r->attrs.v[k].klen, "index")) {
+			idx = r->attrs.v[k].val;
+			ilen = r->attrs.v[k].vlen;
+		}
 	const char *s = a->name, *e = a->name + a->nlen;
-	if ((size_t)(e - s) < 17 || memcmp(s, "get-tuple-element", 17) != 0)
+	if (o->npath || !idx || (size_t)(e - s) < (size_t)t->nlen + 1 + ilen ||
+	    memcmp(s, t->name, t->nlen) != 0 || s[t->nlen] != '_' ||
+	    memcmp(s + t->nlen + 1, idx, ilen) != 0)
 		return false;
-	s += 17;
+	s += t->nlen + 1 + ilen;
 	while (s < e) {
 		if (*s++ != '.' || s >= e || !is_digit(*s))
 			return false;
@@ -1891,7 +1904,7 @@ static bool kept_alias(struct hr *r, const struct popnd *o)
  * others); hlo_operand_after: the line each of those came after ("": the
  * writer makes it where it is used); hlo_operand_attrs: the attributes of
  * those and of the tuple operands rebuilt by name. */
-static void keep_alias_names(struct hr *r, const struct pinst *pi, pl_attrs *d)
+static void keep_alias_names(struct hr *r, struct pinst *pi, pl_attrs *d)
 {
 	bool any = false;
 	for (uint32_t k = 0; k < pi->nops && !any; k++) {
@@ -1911,9 +1924,14 @@ static void keep_alias_names(struct hr *r, const struct pinst *pi, pl_attrs *d)
 		bool with_attrs = alias || labeled_tuple(r, o);
 		names = names || alias;
 		v[k] = pl_attr_string(r->m, alias ? a->name : "", alias ? a->nlen : 0);
-		/* a get-tuple-element's place; an empty tuple is made where used */
-		const struct pinst *an = alias && a->opcode == HLO_OP_GET_TUPLE_ELEMENT && a->anchor
-		                                 ? &r->insts.v[a->anchor - 1] : NULL;
+		/* the place of a get-tuple-element or of an empty tuple (the
+		 * writer makes one where it is used otherwise) */
+		bool placed = alias && (a->opcode == HLO_OP_GET_TUPLE_ELEMENT ||
+		                        (a->opcode == HLO_OP_TUPLE && !a->nleaves));
+		const struct pinst *an = placed && a->anchor ? &r->insts.v[a->anchor - 1] : NULL;
+		/* ranked, also when it comes first ("" and a rank) */
+		if (placed)
+			r->insts.v[o->ref].kept_after = true;
 		after[k] = pl_attr_string(r->m, an ? an->name : "", an ? an->nlen : 0);
 		bad = bad || !after[k];
 		r->sb2.len = 0;
@@ -1934,6 +1952,7 @@ static void keep_alias_names(struct hr *r, const struct pinst *pi, pl_attrs *d)
 	const pl_attr *l = bad || !names ? NULL : pl_attr_list(r->m, v, pi->nops);
 	const pl_attr *la = bad || !attrs ? NULL : pl_attr_list(r->m, av, pi->nops);
 	const pl_attr *lf = bad || !names ? NULL : pl_attr_list(r->m, after, pi->nops);
+	pi->ranked_ops = lf != NULL;
 	if (bad || (names && (!l || !lf)) || (attrs && !la) ||
 	    (l && pl_attrs_set(d, HK(OPERAND_NAMES), l) != PL_OK) ||
 	    (lf && pl_attrs_set(d, HK(OPERAND_AFTER), lf) != PL_OK) ||
@@ -2349,6 +2368,10 @@ static void map_op(struct hr *r, pl_func *f, struct pinst *pi)
 		if (r->sb.failed)
 			nomem(r);
 		set_str(r, d, HK(SHAPE), r->sb.data, r->sb.len);
+		/* a start of the module's own keeps its form: the one a
+		 * pass makes takes the form -O hlo.async_form picks */
+		if (!p.wrapped && pl_attrs_set(d, HK(START_DONE), pl_attr_bool(r->m, true)) != PL_OK)
+			nomem(r);
 	} else if (p.done != PL_OP_OTHER || tuple || p.nres != 1 ||
 	           !default_array(&r->nodes.v[pi->shape])) {
 		keep_shape(r, d, pi->shape, r->types.v, p.nres);
@@ -2619,7 +2642,7 @@ static const struct pinst *root_owner(struct hr *r, const struct pinst *root)
 
 /* What the return needs to print a root line that is no one's whole
  * value back: its name, shape, opcode, attributes and structure. */
-static void keep_root(struct hr *r, pl_inst *ret, const struct pinst *root)
+static void keep_root(struct hr *r, pl_inst *ret, struct pinst *root)
 {
 	pl_attrs *d = pl_inst_attrs(ret);
 	set_str(r, d, HK(NAME), root->name, root->nlen);
@@ -2640,6 +2663,9 @@ static void keep_root(struct hr *r, pl_inst *ret, const struct pinst *root)
 			named = labeled_tuple(r, &r->opnds.v[root->op0 + k]);
 	if (named)
 		keep_structure(r, root, d);
+	/* the names of its get-tuple-element parts */
+	if (root->opcode == HLO_OP_TUPLE)
+		keep_alias_names(r, root, d);
 	if (root->nleaves)
 		set_str(r, d, HK(OPCODE), root->opc, root->olen);
 	else
@@ -2659,6 +2685,7 @@ static const struct pinst *map_root(struct hr *r, pl_func *f, struct pinst *root
 	struct pinst rp = *root;
 	rp.at = root->at;
 	pl_inst *ret = new_inst(r, f, "return", root->nleaves, 0, &rp);
+	r->ret = ret;
 	const struct pinst *owner = root_owner(r, root);
 	if (!owner)
 		keep_root(r, ret, root);
@@ -2704,6 +2731,53 @@ static void add_comp(struct hr *r, pl_func *f, struct pinst *root, bool root_is_
 	}
 }
 
+/* hlo_operand_rank of the user pi (attributes d) of kept aliases: per
+ * operand, the place of its line among those written back after the
+ * same line (-1 for the others). */
+static void keep_alias_ranks(struct hr *r, const struct pinst *pi, pl_attrs *d)
+{
+	if (!pi->ranked_ops)
+		return;
+	int64_t *v = scratch(r, SCRATCH_RANKS, pi->nops, sizeof *v);
+	bool any = false;
+	for (uint32_t k = 0; k < pi->nops; k++) {
+		const struct popnd *o = &r->opnds.v[pi->op0 + k];
+		const struct pinst *a = &r->insts.v[o->ref];
+		v[k] = !o->npath && a->kept_after ? (int64_t)a->rank - 1 : -1;
+		any = any || v[k] >= 0;
+	}
+	if (!any)
+		return;
+	const pl_attr *l = pl_attr_int_list(r->m, v, pi->nops);
+	if (!l || pl_attrs_set(d, HK(OPERAND_RANK), l) != PL_OK)
+		nomem(r);
+}
+
+/* Ranks the aliases written back by name after each line in their input
+ * order, once every user is mapped: only those lines, so the text written
+ * reads back to the same ranks. */
+static void rank_kept_aliases(struct hr *r, const struct pinst *root)
+{
+	uint32_t anchor = UINT32_MAX, n = 0;
+	for (size_t k = 0; k < r->insts.n; k++) {
+		struct pinst *a = &r->insts.v[k];
+		if (!a->kept_after)
+			continue;
+		if (a->anchor != anchor) {
+			anchor = a->anchor;
+			n = 0;
+		}
+		a->rank = ++n;
+	}
+	for (size_t k = 0; k < r->insts.n; k++) {
+		const struct pinst *pi = &r->insts.v[k];
+		if (pi->kind != KIND_ALIAS && pi->inst)
+			keep_alias_ranks(r, pi, pl_inst_attrs(pi->inst));
+	}
+	if (r->ret && root->kind == KIND_ALIAS)
+		keep_alias_ranks(r, root, pl_inst_attrs(r->ret));
+}
+
 static void map_comp(struct hr *r, const char *name, uint32_t nlen, const char *at, bool entry,
                      const char *thread, uint32_t thread_len)
 {
@@ -2726,6 +2800,7 @@ static void map_comp(struct hr *r, const char *name, uint32_t nlen, const char *
 		fail(r, at, "computation name '%.*s' is not supported", (int)nlen, name);
 	size_t np = map_params(r, f);
 	r->last_line = 0;
+	r->ret = NULL;
 	for (size_t k = 0; k < r->insts.n; k++) {
 		struct pinst *pi = &r->insts.v[k];
 		if (pi->param >= 0)
@@ -2736,6 +2811,7 @@ static void map_comp(struct hr *r, const char *name, uint32_t nlen, const char *
 			r->last_line = (uint32_t)k + 1;
 	}
 	const struct pinst *owner = map_root(r, f, root);
+	rank_kept_aliases(r, root);
 	if (thread)
 		set_str(r, pl_func_attrs(f), HK(EXECUTION_THREAD), thread, thread_len);
 	add_comp(r, f, root, owner == root, np, at, entry);

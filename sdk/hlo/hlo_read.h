@@ -71,6 +71,12 @@ struct pinst {
 	uint8_t vnode;           /* an alias: VNODE_*, from value_node */
 	uint8_t at_use;          /* an alias: 0 not known yet, 1 right before its
 	                          * first user, 2 elsewhere */
+	bool ranked_ops;         /* a user of such aliases: its hlo_operand_after
+	                          * is set */
+	bool kept_after;         /* an alias written back by name after the line
+	                          * before it (hlo_operand_after) */
+	uint32_t rank;           /* such an alias: 1 + its place among those after
+	                          * the same line, from rank_kept_aliases */
 	pl_inst *inst;
 };
 
@@ -95,6 +101,7 @@ enum scratch_use {
 	SCRATCH_PARAM_AT,     /* map_comp: where each stands */
 	SCRATCH_PARAM_NAMES,  /* map_comp: the names no argument carries */
 	SCRATCH_ALIAS,        /* keep_alias_names: names, attributes, anchors */
+	SCRATCH_RANKS,        /* keep_alias_ranks: the operands' places */
 	SCRATCH_COUNT
 };
 
@@ -154,6 +161,7 @@ struct hr {
 	const char *entry_name;
 	size_t entry_len;
 	uint32_t last_line; /* 1 + the last instruction or parameter mapped */
+	pl_inst *ret;       /* the computation's return, once mapped */
 	/* whose value an IR value is part of: a map from instruction to the
 	 * index of its line, and the line of each argument */
 	struct pl_ht owners;

@@ -132,6 +132,8 @@ struct planned {
 	uint32_t next, last;       /* the next after the same line; last: in the first */
 	const char *want;          /* a kept get-tuple-element's name (tree may be NULL:
 	                            * one array at off); NULL: a named tuple */
+	int64_t rank;              /* want's place among the lines after anchor
+	                            * (hlo_operand_rank); -1: not known */
 };
 
 static void set_err(struct hw *w, int st)
@@ -656,7 +658,19 @@ static const char *gte_name(struct hw *w, struct ent *e, const uint32_t *path, s
 	}
 	const char *parent = depth == 1 ? e->name : gte_name(w, e, path, depth - 1, 0, NULL);
 	(void)node; /* the node is found again from the path below */
-	const char *name = want ? take_name(w, want, false) : take_serial(w, "get-tuple-element");
+	/* a made one is named as XLA's parser names the line "%t#1" stands
+	 * for: "t_1" (the reader knows that name for a made one) */
+	const char *name;
+	if (want) {
+		name = take_name(w, want, false);
+	} else {
+		struct pl_strbuf b = {0};
+		pl_sb_printf(&b, "%s_%u", parent, path[depth - 1]);
+		if (b.failed)
+			set_err(w, PL_ENOMEM);
+		name = b.failed ? "x" : take_name(w, b.data, true);
+		pl_sb_free(&b);
+	}
 	struct pl_strbuf l = {0};
 	pl_sb_puts(&l, name);
 	pl_sb_puts(&l, " = ");
@@ -731,10 +745,17 @@ static const char *make_tuple(struct hw *w, pl_value *const *v, uint32_t n, cons
 	/* the kept attributes are this line's, not its parts' */
 	const char *want_attrs = w->want_attrs;
 	w->want_attrs = NULL;
+	/* a root tuple's parts under the names the reader kept for them */
+	const pl_attr *names = keep ? pl_attrs_get(keep, HK(OPERAND_NAMES)) : NULL;
+	if (names && pl_attr_get_kind(names) != PL_ATTR_LIST)
+		names = NULL;
 	for (size_t k = 0; s && c < sidx + s[sidx].size; k++) {
 		if (k)
 			pl_sb_puts(&args, ", ");
-		pl_sb_puts(&args, ref(w, v + off, s[c].nleaves, s, c, NULL));
+		const char *part = names && k < pl_attr_list_size(names)
+		                           ? pl_attr_get_string(pl_attr_list_at(names, k), NULL)
+		                           : NULL;
+		pl_sb_puts(&args, ref(w, v + off, s[c].nleaves, s, c, part && *part ? part : NULL));
 		off += s[c].nleaves;
 		c += s[c].size;
 	}
@@ -848,7 +869,7 @@ static void plan_node(struct hw *w, pl_inst *i, const struct wnode *t, uint32_t 
 		return;
 	}
 	uint32_t me = (uint32_t)w->nplanned++;
-	w->planned[me] = (struct planned){i, t, idx, off, group, UINT32_MAX, me, NULL};
+	w->planned[me] = (struct planned){i, t, idx, off, group, UINT32_MAX, me, NULL, -1};
 	plan_after(w, me, t[idx].anchor);
 }
 
@@ -903,12 +924,15 @@ static void plan_gtes(struct hw *w, pl_inst *i, const struct wnode *tree)
 	const pl_attrs *d = pl_inst_attrs_const(i);
 	const pl_attr *names = pl_attrs_get(d, HK(OPERAND_NAMES));
 	const pl_attr *after = pl_attrs_get(d, HK(OPERAND_AFTER));
+	const pl_attr *rank = pl_attrs_get(d, HK(OPERAND_RANK));
 	if (!names || !after || pl_attr_get_kind(names) != PL_ATTR_LIST ||
 	    pl_attr_get_kind(after) != PL_ATTR_LIST)
 		return;
 	size_t ng = pl_attr_list_size(names);
 	if (pl_attr_list_size(after) != ng)
 		return;
+	if (rank && (pl_attr_get_kind(rank) != PL_ATTR_LIST || pl_attr_list_size(rank) != ng))
+		rank = NULL;
 	uint32_t nt = 0;
 	size_t ngroups = 0;
 	const struct wnode *t = tree;
@@ -929,7 +953,10 @@ static void plan_gtes(struct hw *w, pl_inst *i, const struct wnode *tree)
 	for (size_t g = 0; g < ng && off < nops && w->status == PL_OK; g++) {
 		const char *want = pl_attr_get_string(pl_attr_list_at(names, g), NULL);
 		const char *an = pl_attr_get_string(pl_attr_list_at(after, g), NULL);
-		if (want && *want && an && *an) {
+		const pl_attr *rk = rank ? pl_attr_list_at(rank, g) : NULL;
+		int64_t place = rk && pl_attr_get_kind(rk) == PL_ATTR_INT ? pl_attr_get_int(rk) : -1;
+		/* "" with a place: the line came first */
+		if (want && *want && an && (*an || place >= 0)) {
 			if (!PL_GROW(w->planned, w->plcap, w->nplanned + 1) ||
 			    !pl_ht_reserve(&w->plan_index)) {
 				set_err(w, PL_ENOMEM);
@@ -937,7 +964,7 @@ static void plan_gtes(struct hw *w, pl_inst *i, const struct wnode *tree)
 			}
 			uint32_t me = (uint32_t)w->nplanned++;
 			w->planned[me] = (struct planned){i, t, t ? c : 0, off, (uint32_t)g,
-			                                  UINT32_MAX, me, want};
+			                                  UINT32_MAX, me, want, place};
 			plan_after(w, me, an);
 		}
 		off += t ? t[c].nleaves : 1;
@@ -987,14 +1014,45 @@ static void make_planned(struct hw *w, const char *name)
 	size_t j = pl_ht_find(&w->plan_index, text_hash(r.s, r.len), same_text, &r, NULL);
 	if (!pl_ht_used(&w->plan_index, j))
 		return;
+	/* the chain in planning order (first users first), then the lines
+	 * with a known place put in the order of their places, in the slots
+	 * those lines take: the input's order of the lines after name */
+	size_t n_chain = 0;
 	for (uint32_t p = (uint32_t)(uintptr_t)w->plan_index.vals[j]; p != UINT32_MAX;
-	     p = w->planned[p].next) {
-		const struct planned *q = &w->planned[p];
+	     p = w->planned[p].next)
+		n_chain++;
+	uint32_t *chain = malloc(n_chain * sizeof *chain);
+	if (!chain) {
+		set_err(w, PL_ENOMEM);
+		return;
+	}
+	n_chain = 0;
+	for (uint32_t p = (uint32_t)(uintptr_t)w->plan_index.vals[j]; p != UINT32_MAX;
+	     p = w->planned[p].next)
+		chain[n_chain++] = p;
+	/* insertion sort of the ranked ones, each slot to slot (few lines) */
+	for (size_t a = 1; a < n_chain; a++) {
+		if (w->planned[chain[a]].rank < 0)
+			continue;
+		for (size_t b = a; b > 0;) {
+			size_t c = b; /* the ranked slot before b */
+			while (c > 0 && w->planned[chain[c - 1]].rank < 0)
+				c--;
+			if (c == 0 || w->planned[chain[c - 1]].rank <= w->planned[chain[b]].rank)
+				break;
+			uint32_t x = chain[c - 1];
+			chain[c - 1] = chain[b];
+			chain[b] = x;
+			b = c - 1;
+		}
+	}
+	for (size_t ci = 0; ci < n_chain && w->status == PL_OK; ci++) {
+		const struct planned *q = &w->planned[chain[ci]];
 		uint32_t n = q->tree ? q->tree[q->node].nleaves : 1;
 		pl_value **v = malloc((n ? n : 1) * sizeof *v);
 		if (!v) {
 			set_err(w, PL_ENOMEM);
-			return;
+			break;
 		}
 		bool ready = true;
 		for (uint32_t k = 0; k < n && ready; k++) {
@@ -1020,6 +1078,7 @@ static void make_planned(struct hw *w, const char *name)
 		}
 		free(v);
 	}
+	free(chain);
 }
 
 /* ---- instructions ---- */
@@ -1153,6 +1212,17 @@ static void put_collective_attrs(struct hw *w, struct pl_strbuf *l, pl_inst *i, 
 
 /* The HLO opcode of an instruction; NULL (after an error) when there is
  * none. */
+/* Whether start st (an SDK collective start) is written async-start over
+ * a computation of its collective: a start read in the native form
+ * (hlo_start_done) stays so; the passes' new ones take the module's form. */
+static bool wraps(const struct hw *w, const pl_inst *st)
+{
+	bool native;
+	return w->form.async_wrapped &&
+	       !(pl_attrs_get_bool(pl_inst_attrs_const(st), HK(START_DONE), &native) == PL_OK &&
+	         native);
+}
+
 static const char *op_text(struct hw *w, pl_inst *i, bool *generic_async)
 {
 	*generic_async = false;
@@ -1168,7 +1238,7 @@ static const char *op_text(struct hw *w, pl_inst *i, bool *generic_async)
 			*generic_async = true;
 			return "async-start";
 		}
-		if (w->form.async_wrapped)
+		if (wraps(w, i))
 			return "async-start";
 		return pl_inst_op(i) == PL_OP_ALL_GATHER_START ? "all-gather-start"
 		       : pl_inst_op(i) == PL_OP_ALL_REDUCE_START ? "all-reduce-start"
@@ -1178,7 +1248,7 @@ static const char *op_text(struct hw *w, pl_inst *i, bool *generic_async)
 	case PL_OP_REDUCE_SCATTER_DONE: {
 		pl_inst *st = pl_inst_num_operands(i) ? pl_value_def(pl_inst_operand(i, 0)) : NULL;
 		if (st && (pl_attrs_get(pl_inst_attrs_const(st), HK(CALLS)) ||
-		           ((pl_inst_traits(st) & PL_TRAIT_COLLECTIVE_START) && w->form.async_wrapped)))
+		           ((pl_inst_traits(st) & PL_TRAIT_COLLECTIVE_START) && wraps(w, st))))
 			return "async-done";
 		return pl_inst_op(i) == PL_OP_ALL_GATHER_DONE ? "all-gather-done"
 		       : pl_inst_op(i) == PL_OP_ALL_REDUCE_DONE ? "all-reduce-done"
@@ -1785,7 +1855,7 @@ static void print_inst(struct hw *w, pl_inst *i, struct ent *e, bool root)
 	if (traits & (PL_TRAIT_COLLECTIVE | PL_TRAIT_COLLECTIVE_START)) {
 		if (generic)
 			put_kept_attrs(w, l, i, NULL);
-		else if ((traits & PL_TRAIT_COLLECTIVE_START) && w->form.async_wrapped)
+		else if ((traits & PL_TRAIT_COLLECTIVE_START) && wraps(w, i))
 			put_wrapped(w, l, i, e);
 		else
 			put_collective_tail(w, l, i, base_of(op));
@@ -1989,7 +2059,7 @@ static bool start_tree(struct hw *w, pl_inst *i, struct ent *e, const pl_type *c
 	bool generic;
 	op_text(w, i, &generic);
 	/* a new start written over a computation of its collective */
-	bool wrapped = !generic && w->form.async_wrapped;
+	bool wrapped = !generic && wraps(w, i);
 	bool split = pl_inst_op(i) != PL_OP_ALL_REDUCE_START || generic || wrapped;
 	size_t len;
 	const char *s;
