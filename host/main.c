@@ -633,7 +633,7 @@ static int run(struct cli *c)
 	}
 	pl_diags_set_handler(diags, host_diag_printer, NULL);
 	if (status == EXIT_OK)
-		status = runner_configure(&pl, diags, c->remarks);
+		status = runner_configure(&pl, diags, c->remarks, host_threads());
 	if (status == EXIT_OK && c->print_pipeline) {
 		if (!pipeline_print(&pl, stdout) || fflush(stdout) != 0)
 			status = EXIT_INPUT;
@@ -659,7 +659,7 @@ static int run(struct cli *c)
 	if (rc != PL_OK) {
 		status = EXIT_INPUT;
 	} else {
-		struct run_options ro = {c->verify_each, c->print_after_all};
+		struct run_options ro = {c->verify_each, c->print_after_all, host_threads()};
 		status = runner_run(&pl, m, &ro);
 		if (status == EXIT_OK && !set_async_form(&pl, m))
 			status = EXIT_INPUT;
