@@ -39,7 +39,7 @@ static char *round_trip(const char *name, const char *text, size_t len, size_t *
 		for (size_t k = 0; k < pl.nsteps; k++)
 			pl.steps[k].desc = &pass;
 		pl_diags *d = pl_diags_new();
-		if (runner_configure(&pl, d, false) == EXIT_OK) {
+		if (runner_configure(&pl, d, false, 1) == EXIT_OK) {
 			FILE *f = open_memstream(&buf, out_len);
 			bool ok = pipeline_print(&pl, f);
 			fclose(f);

@@ -200,7 +200,7 @@ static int run_one(const struct compare_request *rq, const char *file, struct ro
 	}
 	pl_diags_set_handler(diags, host_diag_printer, NULL);
 	if (status == EXIT_OK)
-		status = runner_configure(&pl, diags, rq->remarks);
+		status = runner_configure(&pl, diags, rq->remarks, 1);
 	pl_module *m = NULL;
 	if (status == EXIT_OK)
 		status = read_verified(rq, &m);
@@ -209,7 +209,7 @@ static int run_one(const struct compare_request *rq, const char *file, struct ro
 		status = EXIT_INPUT;
 	}
 	if (status == EXIT_OK) {
-		struct run_options ro = {rq->verify_each, false};
+		struct run_options ro = {rq->verify_each, false, 1};
 		double t0 = now_seconds();
 		status = runner_run(&pl, m, &ro);
 		row->m.seconds = now_seconds() - t0;

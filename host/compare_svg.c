@@ -89,7 +89,7 @@ static int draw_one(struct loader *ld, const struct compare_drawn *d, const char
 		pl_diags_set_handler(diags, host_diag_printer, NULL);
 	}
 	if (status == EXIT_OK)
-		status = runner_configure(&tl, diags, false);
+		status = runner_configure(&tl, diags, false, 1);
 	struct step *s = &tl.steps[0];
 	char *title = xasprintf("%s: @%s", label, d->func);
 	char *span_text = xasprintf("%" PRIu64, span);
@@ -101,7 +101,7 @@ static int draw_one(struct loader *ld, const struct compare_drawn *d, const char
 	free(title);
 	free(span_text);
 	if (status == EXIT_OK) {
-		struct run_options ro = {false, false};
+		struct run_options ro = {false, false, 1};
 		status = runner_run(&tl, d->module, &ro);
 	}
 	if (status == EXIT_OK) {

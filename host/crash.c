@@ -12,8 +12,10 @@
 #include <string.h>
 #include <unistd.h>
 
-static const char *volatile current_pass;
-static const char *volatile current_plugin;
+/* per thread: read-only passes may run side by side, and the banner names
+ * the one that crashed (the handler runs on its thread) */
+static _Thread_local const char *volatile current_pass;
+static _Thread_local const char *volatile current_plugin;
 
 void crash_set_current(const char *pass, const char *plugin_path)
 {

@@ -81,6 +81,11 @@ struct step {
 	void *state;
 	bool created;
 	double seconds;
+	/* a read-only pass that may run beside others: its messages, kept
+	 * here until they are passed on in pipeline order (NULL otherwise) */
+	struct held_diags *held;
+	int rc;             /* what run returned, when run on another thread */
+	size_t errors_before;
 };
 
 struct pipeline {
@@ -94,6 +99,7 @@ struct pipeline {
 	size_t nsteps;
 	/* -O hlo.async_form: 0 as the module has it, else HLO_ASYNC_* */
 	int hlo_async_form;
+	pl_diags *diags; /* where the passes' messages go (runner_configure) */
 };
 enum { HLO_ASYNC_WRAPPED = 1, HLO_ASYNC_START_DONE = 2 };
 
@@ -152,15 +158,34 @@ void loader_free(struct loader *ld);
 struct run_options {
 	bool verify_each;
 	bool print_after_all;
+	/* -j: consecutive read-only passes run side by side on up to this
+	 * many threads (0 or 1: one after the other) */
+	unsigned threads;
 };
 
 /* Creates a context for every enabled step and sets its options: errors
  * name the file and line of the bad setting. Returns an exit status. */
-int runner_configure(struct pipeline *pl, pl_diags *diags, bool remarks);
+int runner_configure(struct pipeline *pl, pl_diags *diags, bool remarks, unsigned threads);
 /* Calls create for every enabled step, then run in order. */
 int runner_run(struct pipeline *pl, pl_module *m, const struct run_options *opts);
 /* Calls destroy for every created step and frees the contexts. */
 void runner_finish(struct pipeline *pl);
+
+/* ---- runner_group.c ---- */
+/* Messages held back from diags; NULL when out of memory. */
+struct held_diags *held_new(void);
+void held_free(struct held_diags *h);
+/* A diags list whose messages go to h (set up by held_new). */
+pl_diags *held_list(struct held_diags *h);
+/* Passes the held messages on to to, in the order they came, and forgets
+ * them. */
+void held_release(struct held_diags *h, pl_diags *to);
+/* Whether step s may run beside others (its pass declares read-only and
+ * its messages are held). */
+bool step_read_only(const struct step *s);
+/* Runs the n steps (enabled, read-only, created) on up to threads threads:
+ * each step's rc, errors_before and seconds are set; nothing is reported. */
+void group_run(struct step **steps, size_t n, pl_module *m, unsigned threads);
 
 /* ---- report.c ---- */
 struct stat_total {

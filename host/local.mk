@@ -13,6 +13,7 @@ passline_SOURCES = \
 	host/pipeline.c \
 	host/report.c \
 	host/runner.c \
+	host/runner_group.c \
 	host/util.c
 nodist_passline_SOURCES = host/default_pipeline.c
 passline_CPPFLAGS = $(AM_CPPFLAGS) -DPL_PLUGINDIR='"$(pluginsdir)"' \

@@ -93,8 +93,9 @@ static void help(void)
 		"      --remarks           print what the passes did and why, on standard error\n"
 		"  -q, --quiet             print errors only (no warnings or pass reports)\n"
 		"\n"
-		"  -j, --threads N         read, verify and print on up to N threads (default:\n"
-		"                          the processors online, at most 4); the same result\n"
+		"  -j, --threads N         read, verify and print on up to N threads, and run\n"
+		"                          read-only passes side by side (default: the\n"
+		"                          processors online, at most 4); the same result\n"
 		"\n"
 		"Checking and debugging:\n"
 		"      --verify-each       verify the IR after every pass\n"
@@ -633,7 +634,7 @@ static int run(struct cli *c)
 	}
 	pl_diags_set_handler(diags, host_diag_printer, NULL);
 	if (status == EXIT_OK)
-		status = runner_configure(&pl, diags, c->remarks);
+		status = runner_configure(&pl, diags, c->remarks, host_threads());
 	if (status == EXIT_OK && c->print_pipeline) {
 		if (!pipeline_print(&pl, stdout) || fflush(stdout) != 0)
 			status = EXIT_INPUT;
@@ -659,7 +660,7 @@ static int run(struct cli *c)
 	if (rc != PL_OK) {
 		status = EXIT_INPUT;
 	} else {
-		struct run_options ro = {c->verify_each, c->print_after_all};
+		struct run_options ro = {c->verify_each, c->print_after_all, host_threads()};
 		status = runner_run(&pl, m, &ro);
 		if (status == EXIT_OK && !set_async_form(&pl, m))
 			status = EXIT_INPUT;

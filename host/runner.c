@@ -34,14 +34,19 @@ static void unknown_option(const struct step *s, const struct setting *set)
 	free(names);
 }
 
-int runner_configure(struct pipeline *pl, pl_diags *diags, bool remarks)
+int runner_configure(struct pipeline *pl, pl_diags *diags, bool remarks, unsigned threads)
 {
 	int status = EXIT_OK;
+	pl->diags = diags;
 	for (size_t k = 0; k < pl->nsteps; k++) {
 		struct step *s = &pl->steps[k];
 		if (!s->enabled || !s->desc)
 			continue;
-		s->ctx = pl_ctx_new(s->desc, diags);
+		/* a read-only pass that may run beside others writes its
+		 * messages to a list of its own, passed on in order */
+		if (threads >= 2 && (pl_pass_desc_flags(s->desc) & PL_PASS_READ_ONLY))
+			s->held = held_new();
+		s->ctx = pl_ctx_new(s->desc, s->held ? held_list(s->held) : diags);
 		if (!s->ctx) {
 			host_error("out of memory");
 			return EXIT_INPUT;
@@ -90,6 +95,61 @@ static const char *failure(int rc)
 	return rc != PL_OK ? pl_status_string(rc) : "it reported an error";
 }
 
+/* Passes on what step s said while it ran (held when it may have run on
+ * another thread), shows its reports, and checks it: EXIT_OK or
+ * EXIT_PASS. */
+static int step_done(struct step *s, pl_diags *diags, int rc, size_t errors)
+{
+	if (s->held)
+		held_release(s->held, diags);
+	print_reports(s);
+	if (rc != PL_OK || pl_ctx_num_errors(s->ctx) != errors) {
+		host_error("pass %s failed: %s", s->pass, failure(rc));
+		return EXIT_PASS;
+	}
+	return EXIT_OK;
+}
+
+/* The enabled steps from k on that may run side by side, into group; how
+ * many. Steps that are disabled do not end a group. Stops at the first
+ * enabled step that may write. */
+static size_t read_only_run(struct pipeline *pl, size_t k, struct step **group, size_t *end)
+{
+	size_t n = 0;
+	for (; k < pl->nsteps; k++) {
+		struct step *s = &pl->steps[k];
+		if (!s->enabled)
+			continue;
+		if (!step_read_only(s))
+			break;
+		group[n++] = s;
+	}
+	*end = k;
+	return n;
+}
+
+/* Runs the group of n read-only steps side by side, then takes their
+ * messages, reports and failures in pipeline order. The module's lazily
+ * filled memo of predicated counts is filled first, so that the passes
+ * only read it. */
+static int run_group(struct step **group, size_t n, pl_module *m, pl_diags *diags,
+                     unsigned threads)
+{
+	if (pl_module_prepare_counts(m) != PL_OK)
+		threads = 1; /* out of memory: the memo may still be written */
+	group_run(group, n, m, threads);
+#ifdef HAVE_MALLOC_TRIM
+	malloc_trim(0);
+#endif
+	for (size_t k = 0; k < n; k++) {
+		int status = step_done(group[k], diags, group[k]->rc, group[k]->errors_before);
+		if (status != EXIT_OK)
+			return status; /* the later passes' words are dropped, as
+			                * if they had not run */
+	}
+	return EXIT_OK;
+}
+
 int runner_run(struct pipeline *pl, pl_module *m, const struct run_options *opts)
 {
 	pl_diags *vd = pl_diags_new();
@@ -106,6 +166,8 @@ int runner_run(struct pipeline *pl, pl_module *m, const struct run_options *opts
 		size_t errors = pl_ctx_num_errors(s->ctx);
 		int rc = s->desc->create(s->ctx, &s->state);
 		crash_set_current(NULL, NULL);
+		if (s->held)
+			held_release(s->held, pl->diags);
 		s->created = true;
 		if (rc == PL_EINVAL) { /* an option value the pass does not take */
 			host_error_decl(s->file, s->line, "pass %s rejected its options", s->pass);
@@ -117,10 +179,19 @@ int runner_run(struct pipeline *pl, pl_module *m, const struct run_options *opts
 			status = EXIT_PASS;
 		}
 	}
+	/* side by side only when nothing runs between two passes */
+	bool side_by_side = opts->threads >= 2 && !opts->verify_each && !opts->print_after_all;
+	struct step **group = xcalloc(pl->nsteps ? pl->nsteps : 1, sizeof *group);
 	for (size_t k = 0; k < pl->nsteps && status == EXIT_OK; k++) {
 		struct step *s = &pl->steps[k];
 		if (!s->enabled)
 			continue;
+		size_t end, n = side_by_side ? read_only_run(pl, k, group, &end) : 0;
+		if (n >= 2) {
+			status = run_group(group, n, m, pl->diags, opts->threads);
+			k = end - 1;
+			continue;
+		}
 		crash_set_current(s->pass, s->plugin->path);
 		size_t errors = pl_ctx_num_errors(s->ctx);
 		double t0 = now_seconds();
@@ -133,12 +204,9 @@ int runner_run(struct pipeline *pl, pl_module *m, const struct run_options *opts
 		malloc_trim(0);
 #endif
 		crash_set_current(NULL, NULL);
-		print_reports(s);
-		if (rc != PL_OK || pl_ctx_num_errors(s->ctx) != errors) {
-			host_error("pass %s failed: %s", s->pass, failure(rc));
-			status = EXIT_PASS;
+		status = step_done(s, pl->diags, rc, errors);
+		if (status != EXIT_OK)
 			break;
-		}
 		if (opts->verify_each) {
 			pl_diags_clear(vd);
 			if (pl_verify_module(m, vd) != PL_OK) {
@@ -156,6 +224,7 @@ int runner_run(struct pipeline *pl, pl_module *m, const struct run_options *opts
 			}
 		}
 	}
+	free(group);
 	pl_diags_free(vd);
 	return status;
 }
@@ -172,5 +241,7 @@ void runner_finish(struct pipeline *pl)
 		s->created = false;
 		pl_ctx_free(s->ctx);
 		s->ctx = NULL;
+		held_free(s->held);
+		s->held = NULL;
 	}
 }

@@ -46,6 +46,7 @@ static const pl_pass_desc count_ops_pass = {
 	.summary = "Counts the instructions of each op (changes nothing).",
 	.stats = count_ops_stats,
 	.run = count_ops_run,
+	.flags = PL_PASS_READ_ONLY, /* reports only */
 };
 
 PL_PLUGIN_DEFINE("CountOps", PACKAGE_VERSION, "MIT", "Instruction counts per op.",

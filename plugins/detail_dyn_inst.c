@@ -370,6 +370,7 @@ static const pl_pass_desc detail_pass = {
 	           "entry); changes nothing.",
 	.stats = detail_stats,
 	.run = detail_run,
+	.flags = PL_PASS_READ_ONLY, /* reports only */
 };
 
 PL_PLUGIN_DEFINE("DetailDynInst", PACKAGE_VERSION, "MIT",

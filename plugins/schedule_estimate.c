@@ -488,6 +488,7 @@ static const pl_pass_desc schedule_pass = {
 	.stats = schedule_stats,
 	.create = schedule_create,
 	.run = schedule_run,
+	.flags = PL_PASS_READ_ONLY, /* reports only */
 	.destroy = schedule_destroy,
 };
 

@@ -578,6 +578,7 @@ static const pl_pass_desc timeline_pass = {
 	           "function, as SVG and as a Chrome trace (changes nothing).",
 	.options = timeline_options,
 	.run = timeline_run,
+	.flags = PL_PASS_READ_ONLY, /* reports only */
 };
 
 PL_PLUGIN_DEFINE("Timeline", PACKAGE_VERSION, "MIT",

@@ -59,6 +59,8 @@ TESTS += tests/threads.sh
 EXTRA_DIST += tests/threads.sh
 TESTS += tests/threads-real.sh
 EXTRA_DIST += tests/threads-real.sh
+TESTS += tests/pass-threads.sh
+EXTRA_DIST += tests/pass-threads.sh
 
 # Which default pipeline runs, and --print-pipeline naming it.
 TESTS += tests/defaults.sh

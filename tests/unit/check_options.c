@@ -336,7 +336,7 @@ struct pass_v2 {
 };
 static const struct pass_v2 pass_v2 = {
 	{sizeof(struct pass_v2), "Later", "", &options_v2[0].base, &stats_v2[0].base, NULL, run_nop,
-	 NULL},
+	 NULL, 0},
 	NULL};
 static const pl_pass_desc *const passes_v2[] = {&pass_v2.base, NULL};
 

@@ -126,7 +126,30 @@ typedef struct pl_pass_desc {
 	int (*run)(pl_pass_ctx *ctx, void *state, pl_module *m);
 	/* Optional. Frees what create made. */
 	void (*destroy)(pl_pass_ctx *ctx, void *state);
+	/* PL_PASS_* bits; 0 when the pass declares nothing. Added in ABI 1.2:
+	 * the host reads 0 from a descriptor whose struct_size ends before. */
+	uint32_t flags;
 } pl_pass_desc;
+
+/* The pass only reads the module: run never changes it (no instruction,
+ * value, name, attribute or function is added, changed or removed, not
+ * even to be put back), and keeps no state shared with another pass. It
+ * reports through its context only. A host may then run it on another
+ * thread, side by side with other read-only passes of the pipeline, while
+ * nothing writes the module; the messages, reports and statistics come out
+ * as if the passes had run one after the other. The host does not check
+ * the promise: a pass that declares it and writes is a data race. create
+ * and destroy still run on the host's thread, in pipeline order.
+ * Added in ABI 1.2. */
+#define PL_PASS_READ_ONLY 0x1u
+
+/* The pass's flags: desc->flags when struct_size covers it, else 0. */
+static inline uint32_t pl_pass_desc_flags(const pl_pass_desc *desc)
+{
+	return desc->struct_size >= offsetof(pl_pass_desc, flags) + sizeof desc->flags
+	               ? desc->flags
+	               : 0;
+}
 
 /* Sets struct_size in a designated initializer of a pl_pass_desc. */
 #define PL_PASS_DESC_INIT .struct_size = sizeof(pl_pass_desc)
@@ -148,6 +171,8 @@ typedef struct pl_plugin_desc {
 	(offsetof(pl_plugin_desc, passes) + sizeof(const pl_pass_desc *const *))
 #define PL_PASS_DESC_SIZE_1_0 \
 	(offsetof(pl_pass_desc, destroy) + sizeof(void (*)(void)))
+#define PL_PASS_DESC_SIZE_1_2 \
+	(offsetof(pl_pass_desc, flags) + sizeof(uint32_t))
 #define PL_OPTION_DECL_SIZE_1_0 \
 	(offsetof(pl_option_decl, choices) + sizeof(const char *const *))
 #define PL_STAT_DECL_SIZE_1_0 \
