@@ -24,7 +24,7 @@ for opt in --pipeline --passes -O -o --stats --stats-json --time-passes --verify
 done
 run "$P" --version
 expect_status 0 "--version"
-expect_out "passline 0.2.0 (plugin ABI 1.1" "--version names the release and ABI"
+expect_out "passline 0.2.0 (plugin ABI 1.2" "--version names the release and ABI"
 run "$P"
 expect_status 2 "no INPUT is a usage error"
 expect_err "missing INPUT" "no INPUT says so"
@@ -93,8 +93,8 @@ run "$P" --passes=NoSuchPass "$EX"
 expect_status 1 "an unknown pass is a pipeline error"
 expect_err "unknown pass 'NoSuchPass': no NoSuchPass.so in the plugin search path" "an unknown pass is named"
 for fx in "FxNotPlugin:not a passline plugin (it has no pl_plugin_entry_v1)" \
-	"FxAbiMajor:wrong ABI major version: built for plugin ABI 2.0, this host speaks ABI 1.1" \
-	"FxAbiNewer:needs a newer host: built for plugin ABI 1.2, this host speaks ABI 1.1" \
+	"FxAbiMajor:wrong ABI major version: built for plugin ABI 2.0, this host speaks ABI 1.2" \
+	"FxAbiNewer:needs a newer host: built for plugin ABI 1.3, this host speaks ABI 1.2" \
 	"FxTooSmall:descriptor too small: plugin descriptor too small" \
 	"FxNullDesc:no descriptor: the plugin entry returned no descriptor" \
 	"FxMalformed:malformed descriptor: pass 'FxMalformed' has no run function" \

@@ -173,8 +173,16 @@ if [ -d "$D/dumps" ]; then
 	# up to white space within lines (diff -w), but the files in
 	# roundtrip-known.txt, whose differing lines may only get fewer.
 	K="$top_srcdir/tests/hlo/roundtrip-known.txt"
+	R="$top_srcdir/tests/hlo/refused-real.txt"
 	for f in $(cd "$D" && find dumps xla-tests xla-parser-roundtrip xla-misc -name '*.hlo' 2>/dev/null | LC_ALL=C sort); do
+		rm -f rt.hlo
 		run $P --passes= "$D/$f" -o rt.hlo
+		at=$(awk -v f="$f" '$1 == f { print $2 }' "$R")
+		if [ -n "$at" ]; then
+			[ "$status" -eq 1 ] && [ ! -e rt.hlo ] && grep -q "^$D/$f:$at: error: " "$T/err"
+			ok $? "$f is refused at $at, as XLA's verifier refuses it; nothing written"
+			continue
+		fi
 		if [ "$status" -ne 0 ]; then
 			ok 1 "$f reads and writes"
 			continue

@@ -139,7 +139,8 @@ EXTRA_DIST += tests/hlo/good/async-wrapped.hlo tests/hlo/good/collective-start-d
 	tests/hlo/bad/async-start-result.hlo tests/hlo/bad/async-start-result.err \
 	tests/hlo/bad/async-update-shape.hlo tests/hlo/bad/async-update-shape.err \
 	tests/hlo/bad/collective-permute-done-result.hlo tests/hlo/bad/collective-permute-done-result.err \
-	tests/hlo/bad/collective-permute-start-result.hlo tests/hlo/bad/collective-permute-start-result.err
+	tests/hlo/bad/collective-permute-start-result.hlo tests/hlo/bad/collective-permute-start-result.err \
+	tests/hlo/bad/collective-permute-inplace-buffer.hlo tests/hlo/bad/collective-permute-inplace-buffer.err
 TESTS += tests/pir-eof.sh
 EXTRA_DIST += tests/pir-eof.sh
 EXTRA_DIST += tests/hlo-verify.sh tests/hlo/bad/all-gather-size.err \
@@ -235,7 +236,7 @@ EXTRA_DIST += tests/hlo-keys.sh
 TESTS += tests/hlo-roundtrip.sh
 EXTRA_DIST += tests/hlo-roundtrip.sh tests/hlo/form/long.hlo tests/hlo/form/xla.hlo \
 	tests/hlo/form/bare.hlo tests/hlo/form/wrapped.hlo tests/hlo/form/native.hlo \
-	tests/hlo/roundtrip-known.txt
+	tests/hlo/roundtrip-known.txt tests/hlo/refused-real.txt
 
 # Real XLA HLO, read from HLO_DIR (default: shared/hlo beside the source
 # tree, never copied into it): `make check-real-hlo HLO_DIR=...`.

@@ -136,6 +136,14 @@ static bool async_done(struct hv *v)
 	return true;
 }
 
+/* collective-permute-start in its in-place form: input, output buffer,
+ * input and output start indices (tuples, read as their parts), and
+ * slice_sizes. */
+static bool is_inplace_permute(const pl_inst *i)
+{
+	return pl_inst_num_operands(i) >= 4 && hv_str(i, "hlo_slice_sizes", &(size_t){0});
+}
+
 /* A collective's start: its operands, then one result per operand
  * (all-gather's gathered, collective-permute's of the same shape), then
  * any context. */
@@ -143,6 +151,14 @@ static bool collective_start(struct hv *v, bool gather)
 {
 	const pl_inst *i = v->at;
 	size_t n = pl_inst_num_operands(i);
+	/* the in-place permute (input, output buffer, two index tuples) holds
+	 * its input and its output buffer, then its context */
+	if (!gather && is_inplace_permute(i)) {
+		if (!want_results(v, 2, "its input and output buffer"))
+			return false;
+		return leaf_is(v, 0, hv_op_type(i, 0), "the shape of its input") &&
+		       leaf_is(v, 1, hv_op_type(i, 1), "the shape of its output buffer");
+	}
 	if (!want_results(v, 2 * n, "its operands then one result per operand"))
 		return false;
 	for (size_t k = 0; k < n; k++)
@@ -150,9 +166,6 @@ static bool collective_start(struct hv *v, bool gather)
 			return false;
 	if (gather)
 		return hv_collective(v, PL_OP_ALL_GATHER, n);
-	/* an in-place permute (slice_sizes) writes into a buffer of its own shape */
-	if (hv_str(i, "hlo_slice_sizes", &(size_t){0}))
-		return true;
 	for (size_t k = 0; k < n; k++)
 		if (!leaf_is(v, n + k, hv_op_type(i, k), "the shape of the operand it permutes"))
 			return false;
@@ -170,6 +183,8 @@ static bool collective_done(struct hv *v, const char *start_opc, bool has_operan
 		return true;
 	size_t off = has_operands_part ? pl_inst_num_operands(st) : 0;
 	size_t nr = has_operands_part ? pl_inst_num_operands(st) : pl_inst_num_results(st);
+	if (has_operands_part && is_inplace_permute(st))
+		off = nr = 1; /* the output buffer, after the input */
 	if (pl_inst_num_results(i) != nr || pl_inst_num_results(st) < off + nr)
 		return hv_bad(v, "'%s' (%s) has %zu value%s: expected %zu, the results of its start",
 		              hv_name(i), opword(i), pl_inst_num_results(i),
