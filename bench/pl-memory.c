@@ -10,7 +10,8 @@
  * The parts: the instruction blocks (headers, operand uses, result values,
  * and the ends of chunks too short for the next block), the functions
  * with their arguments and the dictionaries' entry arrays (which lie
- * among the blocks), value names, interned strings and lists, the rest
+ * among the blocks), value names, interned strings and lists, the names
+ * of the ops the library does not know, the rest
  * of the module's arena (types, function names, chunk ends), the module's
  * hash tables, and the reader's table of a function's values, freed
  * after reading but part of its peak (its size is computed, not seen).
@@ -115,11 +116,16 @@ int main(int argc, char **argv)
 	}
 	pl_ht_free(&arrays);
 	size_t strings = blob_bytes(&m->strings), lists = blob_bytes(&m->lists);
+	/* the names of the ops the library does not know, kept apart from
+	 * the interned strings */
+	size_t opnames = 0;
+	for (uint32_t k = PL_OP__COUNT; k <= m->ops.n; k++)
+		opnames += rounded(sizeof(uint64_t) + pl_blob_len_(m->ops.names[k]) + 1);
 	/* the free end of each arena's last chunk is mapped, never touched */
 	size_t arena = m->arena.total - (size_t)(m->arena.end - m->arena.cur);
 	size_t blocks = m->insts.total - (size_t)(m->insts.end - m->insts.cur);
 	names = m->text.total - (size_t)(m->text.end - m->text.cur); /* the names, in a row */
-	size_t known = strings + lists, in_blocks = headers + uses + values + args + dicts;
+	size_t known = strings + lists + opnames, in_blocks = headers + uses + values + args + dicts;
 	size_t tables = table_bytes(&m->strings) + table_bytes(&m->types) + table_bytes(&m->lists) +
 	                table_bytes(&m->names) + table_bytes(&m->funcs_by_name) +
 	                numbered_bytes(&m->keys) + numbered_bytes(&m->ops);
@@ -137,6 +143,7 @@ int main(int argc, char **argv)
 		{"value_names", names},
 		{"interned_strings", strings},
 		{"interned_lists", lists},
+		{"op_names", opnames},
 		{"arena_other", arena > known ? arena - known : 0},
 		{"module_hash_tables", tables},
 		{"reader_value_table", value_table_bytes(largest)},

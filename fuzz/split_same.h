@@ -76,6 +76,16 @@ static bool numbered(pl_module *m, struct pl_numbered *t, uint32_t id)
 	return pl_intern_str_(m, name, strlen(name)) == name && pl_number_(t, name) == id;
 }
 
+/* id is the number of an op name in m, which the op names number by
+ * its bytes (they are not interned in m's strings) */
+static bool numbered_op(pl_module *m, uint32_t id)
+{
+	if (id < 1 || id > m->ops.n)
+		return false;
+	const char *name = m->ops.names[id];
+	return pl_op_number_text_(m, name, strlen(name)) == id && pl_number_(&m->ops, name) == id;
+}
+
 /* every key is numbered in m's keys, under its interned name */
 static bool interned_attrs(pl_module *m, const pl_attrs *d)
 {
@@ -101,7 +111,7 @@ static bool all_interned(pl_module *m)
 			if (!interned_type(m, fn->args[a]->v.type))
 				return false;
 		for (const pl_inst *i = fn->first; i; i = pl_inst_after_(i)) {
-			if (!numbered(m, &m->ops, i->op) || !interned_attrs(m, &i->attrs))
+			if (!numbered_op(m, i->op) || !interned_attrs(m, &i->attrs))
 				return false;
 			const pl_value *res = pl_inst_res_((pl_inst *)(uintptr_t)i);
 			for (uint32_t k = 0; k < i->nres; k++)

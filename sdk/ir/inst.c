@@ -570,10 +570,9 @@ int pl_inst_create(pl_inst **out, pl_func *f, const char *opname, pl_value *cons
 	if (m->op_cache[slot].given != opname || strcmp(m->ops.names[op], opname) != 0) {
 		if (!pl_is_opname_(opname, strlen(opname)))
 			return PL_EINVAL;
-		const char *name = pl_intern_str_(m, opname, strlen(opname));
-		uint32_t number = name ? pl_op_number_(m, name) : 0;
+		uint32_t number = pl_op_number_text_(m, opname, strlen(opname));
 		if (!number)
-			return name && m->ops.n == m->ops.max ? PL_ELIMIT : PL_ENOMEM;
+			return m->ops.n == m->ops.max ? PL_ELIMIT : PL_ENOMEM;
 		op = number;
 		m->op_cache[slot].given = opname;
 		m->op_cache[slot].op = op;

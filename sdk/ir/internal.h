@@ -288,7 +288,7 @@ struct pl_module {
 	size_t nfuncs, funcs_cap;
 	size_t ninsts;
 	/* sets of interned byte blobs (see pl_intern_blob_) */
-	struct pl_ht strings; /* keys, op names, string values */
+	struct pl_ht strings; /* keys, the known ops' names, string values */
 	struct pl_ht types;   /* by dtype and extents (see pl_type_get) */
 	struct pl_ht lists;
 	struct pl_ht scalars; /* the 8 bytes of floats and of wide integers */
@@ -427,8 +427,9 @@ PL_INTERNAL const pl_attr *pl_attr_intern_list_(pl_module *m, const pl_attr *ele
 /* The reserved keys' numbers (see pl_module.keys). */
 enum { PL_KEY_DOMAIN = 1, PL_KEY_PREDICATE, PL_KEY_NUM_DYNAMIC_INSTANCES, PL_KEY_FLOPS };
 
-/* The number of interned in t, entered when new; 0 when out of memory
- * or when t holds its max already (module.c). */
+/* The number of interned (a blob: its length before it) in t, or of the
+ * string of the same bytes that t holds, entered when new; 0 when out of
+ * memory or when t holds its max already (module.c). */
 PL_INTERNAL uint32_t pl_number_(struct pl_numbered *t, const char *interned);
 PL_INTERNAL void pl_numbered_free_(struct pl_numbered *t);
 /* The number of the string s[0..len), whose pl_hash_short_ is hash, in t;
@@ -462,15 +463,14 @@ static inline const char *pl_key_name_(const pl_module *m, uint32_t id)
 /* At most this many op names in a module, known ops included: an op's
  * number has 24 bits in an instruction's header. */
 enum { PL_OPNAME_MAX = (1 << 24) - 1 };
-/* The op number of the interned op name in m (at most PL_OPNAME_MAX). */
-static inline uint32_t pl_op_number_(pl_module *m, const char *interned)
-{
-	return pl_number_(&m->ops, interned);
-}
 static inline pl_op pl_inst_op_(const pl_inst *i)
 {
 	return i->op < PL_OP__COUNT ? (pl_op)i->op : PL_OP_OTHER;
 }
+/* The op number of the op name s[0..len) (a valid one) in m, entered
+ * when new; 0 when out of memory or past PL_OPNAME_MAX. Its copy is the
+ * module's, not entered in m's interned strings. */
+PL_INTERNAL uint32_t pl_op_number_text_(pl_module *m, const char *s, size_t len);
 static inline const char *pl_inst_opname_(const pl_inst *i)
 {
 	return pl_inst_func_(i)->m->ops.names[i->op];
@@ -506,7 +506,7 @@ PL_INTERNAL int pl_num_dynamic_instances_(const pl_inst *inst, const struct pl_c
 PL_INTERNAL int pl_masked_dynamic_instances_(const pl_inst *inst,
                                              const struct pl_count_attrs *a, uint64_t *out);
 PL_INTERNAL int pl_flops_(const pl_inst *inst, const struct pl_count_attrs *a, int64_t *out);
-/* A new instruction of the op numbered op in f's module (pl_op_number_),
+/* A new instruction of the op numbered op in f's module (pl_op_number_text_),
  * not linked, its operands unset. */
 PL_INTERNAL pl_inst *pl_inst_alloc_(pl_func *f, uint32_t op, size_t nops, size_t nres);
 PL_INTERNAL void pl_use_set_(pl_use *u, pl_value *v);

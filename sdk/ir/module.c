@@ -169,10 +169,15 @@ uint32_t pl_number_(struct pl_numbered *t, const char *interned)
 	size_t len = pl_blob_len_(interned);
 	uint32_t hash = pl_hash_short_(interned, len);
 	size_t mask = t->slots_cap - 1, j = hash & mask;
-	/* interned: one string has one address */
-	for (; t->slots_cap && t->slots[j].id; j = (j + 1) & mask)
-		if (t->names[t->slots[j].id] == interned)
+	/* one number a text: an op name is kept apart from the interned
+	 * strings (pl_op_number_text_), so equal bytes may lie at two
+	 * addresses */
+	for (; t->slots_cap && t->slots[j].id; j = (j + 1) & mask) {
+		const char *name = t->names[t->slots[j].id];
+		if (name == interned || (t->slots[j].hash == hash && pl_blob_len_(name) == len &&
+		                         memcmp(name, interned, len) == 0))
 			return t->slots[j].id; /* numbers start at 1 */
+	}
 	if (t->n == t->max)
 		return 0;
 	if (t->n + 1 >= t->cap) {
@@ -193,6 +198,23 @@ uint32_t pl_number_(struct pl_numbered *t, const char *interned)
 	t->names[++t->n] = interned;
 	t->slots[j] = (struct pl_number_slot){t->n, hash};
 	return t->n;
+}
+
+uint32_t pl_op_number_text_(pl_module *m, const char *s, size_t len)
+{
+	uint32_t id = pl_number_find_(&m->ops, s, len, pl_hash_short_(s, len));
+	if (id)
+		return id;
+	/* not entered in m's strings: a module whose every op name differs
+	 * would pay a slot of that set for each, and nothing looks an op
+	 * name up there */
+	uint64_t *copy = pl_arena_alloc(&m->arena, sizeof(uint64_t) + len + 1);
+	if (!copy)
+		return 0;
+	copy[0] = len;
+	memcpy(copy + 1, s, len);
+	((char *)(copy + 1))[len] = '\0';
+	return pl_number_(&m->ops, (const char *)(copy + 1));
 }
 
 void pl_numbered_free_(struct pl_numbered *t)

@@ -299,8 +299,8 @@ static __attribute__((noinline)) uint32_t new_word(struct parser *p, const char 
 {
 	if (!valid(TOK.s, TOK.len))
 		expected(p, what);
-	const char *word = nn(p, pl_intern_str_(p->m, TOK.s, TOK.len));
-	uint32_t id = pl_number_(nums, word);
+	uint32_t id = nums == &p->m->ops ? pl_op_number_text_(p->m, TOK.s, TOK.len)
+	                                 : pl_number_(nums, nn(p, pl_intern_str_(p->m, TOK.s, TOK.len)));
 	if (!id && nums->n == nums->max)
 		error_at(p, TOK.line, TOK.col, "more than %u distinct %s", nums->max, names);
 	if (!id)
