@@ -1,12 +1,12 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# tests/hlo-keys.sh — the table of hlo_* keys (sdk/hlo/hlo_keys.h) and
+# tests/hlo-keys.sh — the table of hlo_* keys (sdk/ir/hlo_keys.h) and
 # passline-pir(5) agree: every key of the table is documented there, and
 # the page documents no hlo_* key the table lacks (hlo_NAME, any kept HLO
 # attribute, is the one pattern). The HLO reader, writer and the code
 # that rewrites the long forms name keys only through the table.
 . "$top_srcdir/tests/tap.sh"
-hdr="$top_srcdir/sdk/hlo/hlo_keys.h"
+hdr="$top_srcdir/sdk/ir/hlo_keys.h"
 page="$top_srcdir/doc/passline-pir.5.in"
 
 # the rows: X(ID, "hlo_key", ON, FORM, "meaning")

@@ -1,6 +1,9 @@
 /* SPDX-License-Identifier: MIT */
-/* sdk/hlo/hlo_keys.h — every "hlo_*" attribute key the HLO reader sets and
- * the writer reads, in one table. passline-pir(5) documents each of them
+/* sdk/ir/hlo_keys.h — every "hlo_*" attribute key the library sets or
+ * reads by name, in one table: the HLO reader sets them, the writer, the
+ * HLO verifier, the counting and the cost model read them. It lives in the
+ * bottom floor so that hlo/ and analysis/ name keys through the same table
+ * (the IR core itself reads none). passline-pir(5) documents each of them
  * (tests/hlo-keys.sh checks the two agree, both ways).
  *
  * A row is X(ID, KEY, ON, FORM, MEANING):
