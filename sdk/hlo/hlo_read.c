@@ -1069,7 +1069,7 @@ static void set_str(struct hr *r, pl_attrs *d, const char *key, const char *s, s
 		nomem(r);
 }
 
-/* "hlo_" + the HLO attribute name, a dash spelled as an underscore. */
+/* PL_HLO_KEY_PREFIX + the HLO attribute name, a dash spelled as an underscore. */
 static const char *hlo_key(struct hr *r, const struct pattr *a)
 {
 	/* control-predecessors is the one name with a dash; its underscore
