@@ -83,14 +83,10 @@ static bool op_is(const pl_inst *inst, const char *name)
 
 static int read_refs(struct walk *w, size_t from, const pl_inst *inst, const size_t *order)
 {
-	const char *const keys[] = {HK(BODY),
-	                            HK(CONDITION),
-	                            HK(TO_APPLY),
-	                            HK(CALLS),
-	                            HK(CALLED_COMPUTATIONS),
-	                            HK(BRANCH_COMPUTATIONS),
-	                            HK(TRUE_COMPUTATION),
-	                            HK(FALSE_COMPUTATION)};
+	/* in this order: code is told apart by the index */
+	const char *const keys[] = {HK(BODY), HK(CONDITION), HK(TO_APPLY), HK(CALLS),
+	                            HK(CALLED_COMPUTATIONS), HK(BRANCH_COMPUTATIONS),
+	                            HK(TRUE_COMPUTATION), HK(FALSE_COMPUTATION)};
 	bool loop = op_is(inst, "hlo.while"), call = op_is(inst, "hlo.call"),
 	     cond = op_is(inst, "hlo.conditional");
 	const pl_attrs *a = pl_inst_attrs_const(inst);
