@@ -27,7 +27,9 @@
  * Speed: the count is pl_inst_masked_dynamic_instances, which every pass
  * shares; pl_module_prepare_counts, first, counts each pair of domain and
  * predicate once (a module of 10^6 instructions repeats a few), and the
- * pass keeps no cache of its own.
+ * pass keeps no count of its own: only the four attribute keys the
+ * reporting path reads, each found by its interned address once
+ * (ptr_map.h's attr_key).
  */
 #include <passline/passline.h>
 
@@ -55,9 +57,9 @@ struct dict_facts {
 	uint64_t n;
 };
 
-struct cache {
+/* The keys visit_reporting reads, each found by its address once. */
+struct dict_keys {
 	struct attr_key predicate, domain, num_dynamic_instances, flops;
-	int64_t default_flops[PL_OP__COUNT]; /* pl_op_default_flops of each op, asked once */
 };
 
 /* ---- messages ---------------------------------------------------------- */
@@ -175,7 +177,7 @@ static inline int add_exact(pl_pass_ctx *ctx, const pl_inst *inst, u128 *total,
 }
 
 /* The facts of inst's dictionary attrs. */
-static int dict_facts(pl_pass_ctx *ctx, struct cache *c, const pl_inst *inst,
+static int dict_facts(pl_pass_ctx *ctx, struct dict_keys *c, const pl_inst *inst,
                       const pl_attrs *attrs, struct dict_facts *out)
 {
 	struct dict_facts f = {0};
@@ -196,6 +198,15 @@ static int dict_facts(pl_pass_ctx *ctx, struct cache *c, const pl_inst *inst,
 	f.has_flops = attr_key_get(&c->flops, attrs) != NULL;
 	*out = f;
 	return PL_OK;
+}
+
+/* The value whose dtype a load or store moves: a load's result, a store's
+ * stored value (operand 0); NULL when it has none. */
+static const pl_value *moved_value(const pl_inst *inst, unsigned traits)
+{
+	if (traits & PL_TRAIT_LOAD)
+		return pl_inst_num_results(inst) ? pl_inst_result(inst, 0) : NULL;
+	return pl_inst_num_operands(inst) ? pl_inst_operand(inst, 0) : NULL;
 }
 
 /* An instruction read from XLA HLO: an hlo.* op, or a known op (a dot's
@@ -228,7 +239,7 @@ static int add_kernel_bytes(pl_pass_ctx *ctx, struct totals *t, const pl_inst *i
 
 /* visit, the way that explains a failure: the dictionary read key by
  * key, so the message says which attribute is wrong. */
-static int visit_reporting(pl_pass_ctx *ctx, struct cache *c, struct totals *t,
+static int visit_reporting(pl_pass_ctx *ctx, struct dict_keys *c, struct totals *t,
                            const pl_inst *inst)
 {
 	const pl_attrs *attrs = pl_inst_attrs_const(inst);
@@ -250,9 +261,7 @@ static int visit_reporting(pl_pass_ctx *ctx, struct cache *c, struct totals *t,
 	bool known_op = (unsigned)op < PL_OP__COUNT;
 	unsigned traits = pl_inst_traits(inst);
 	if (traits & (PL_TRAIT_LOAD | PL_TRAIT_STORE)) {
-		const pl_value *v = traits & PL_TRAIT_LOAD
-		                          ? (pl_inst_num_results(inst) ? pl_inst_result(inst, 0) : NULL)
-		                          : (pl_inst_num_operands(inst) ? pl_inst_operand(inst, 0) : NULL);
+		const pl_value *v = moved_value(inst, traits);
 		if (!v)
 			return count_error(ctx, inst, PL_EINVAL,
 			                   traits & PL_TRAIT_LOAD ? "a load without a result"
@@ -266,7 +275,7 @@ static int visit_reporting(pl_pass_ctx *ctx, struct cache *c, struct totals *t,
 		if (rc)
 			return count_error(ctx, inst, rc, "'flops' must be an integer >= 0");
 	} else {
-		flops = c->default_flops[op]; /* what pl_inst_flops gives without the attribute */
+		flops = pl_op_default_flops(op); /* what pl_inst_flops gives without the attribute */
 	}
 	rc = add_exact(ctx, inst, &t->flops, (uint64_t)flops, n, "Total_flops", "flops");
 	return rc ? rc : add_kernel_bytes(ctx, t, inst, traits);
@@ -277,16 +286,14 @@ static int visit_reporting(pl_pass_ctx *ctx, struct cache *c, struct totals *t,
  * addresses in one call each (no key compared as a string, no lookup of a
  * key the module does not have); only an instruction whose count or flops
  * fail goes through visit_reporting, which reports it as it always did. */
-static int visit(pl_pass_ctx *ctx, struct cache *c, struct totals *t, const pl_inst *inst)
+static int visit(pl_pass_ctx *ctx, struct dict_keys *c, struct totals *t, const pl_inst *inst)
 {
 	uint64_t n;
 	if (pl_inst_masked_dynamic_instances(inst, &n) != PL_OK)
 		return visit_reporting(ctx, c, t, inst);
 	unsigned traits = pl_inst_traits(inst);
 	if (traits & (PL_TRAIT_LOAD | PL_TRAIT_STORE)) {
-		const pl_value *v = traits & PL_TRAIT_LOAD
-		                          ? (pl_inst_num_results(inst) ? pl_inst_result(inst, 0) : NULL)
-		                          : (pl_inst_num_operands(inst) ? pl_inst_operand(inst, 0) : NULL);
+		const pl_value *v = moved_value(inst, traits);
 		if (!v)
 			return visit_reporting(ctx, c, t, inst);
 		unsigned size = pl_dtype_size(pl_type_dtype(pl_value_type(v)));
@@ -302,15 +309,10 @@ static int visit(pl_pass_ctx *ctx, struct cache *c, struct totals *t, const pl_i
 static int detail_run(pl_pass_ctx *ctx, void *state, pl_module *m)
 {
 	(void)state;
-	struct cache cache;
-	memset(&cache, 0, sizeof cache);
-	cache.predicate.name = "predicate";
-	cache.domain.name = "domain";
-	cache.num_dynamic_instances.name = "num_dynamic_instances";
-	cache.flops.name = "flops";
-	for (int op = 0; op < PL_OP__COUNT; op++) {
-		cache.default_flops[op] = pl_op_default_flops((pl_op)op);
-	}
+	struct dict_keys keys = {{"predicate", NULL},
+	                         {"domain", NULL},
+	                         {"num_dynamic_instances", NULL},
+	                         {"flops", NULL}};
 	struct totals t = {0, 0};
 	/* every pair counted once, here, not on each instruction that has it */
 	int rc = pl_module_prepare_counts(m);
@@ -328,7 +330,7 @@ static int detail_run(pl_pass_ctx *ctx, void *state, pl_module *m)
 		struct totals *into = weighed ? &ft : &t;
 		for (const pl_inst *inst = pl_func_first_inst(f); inst && rc == PL_OK;
 		     inst = pl_inst_next(inst))
-			rc = visit(ctx, &cache, into, inst);
+			rc = visit(ctx, &keys, into, inst);
 		u128 times = 0;
 		if (rc == PL_OK && weighed && (rc = executions_of(ctx, cg, f, &times)) == PL_OK &&
 		    (rc = executions_add(ctx, f, &t.flops, ft.flops, times, "Total_flops")) == PL_OK)

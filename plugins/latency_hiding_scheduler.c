@@ -52,6 +52,7 @@
 
 #include <passline/grow.h>
 #include "fusion_option.h"
+#include "inst_bytes.h"
 #include "labels.h"
 #include "pass_end.h"
 #include "rewritable.h"
@@ -358,7 +359,7 @@ static int mark_stored(struct sched *s, struct buffer **bufs, size_t *nb, size_t
                        pl_func *f)
 {
 	for (pl_inst *i = pl_func_first_inst(f); i; i = pl_inst_next(i)) {
-		if (!(pl_inst_traits(i) & PL_TRAIT_STORE) || pl_inst_num_operands(i) < 2)
+		if (!inst_is_store(i))
 			continue;
 		const pl_value *v = pl_inst_operand(i, 1);
 		if (ptr_map_get(&s->buffer_of, v))

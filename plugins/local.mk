@@ -66,7 +66,8 @@ plugins_OverlapBucketCCOp_la_LIBADD = $(PLUGIN_LIBADD)
 plugins_LTLIBRARIES += plugins/Timeline.la
 plugins_Timeline_la_SOURCES = plugins/timeline.c plugins/timeline.h plugins/timeline_svg.c \
 	plugins/timeline_trace.c plugins/pass_end.h \
-	plugins/timeline_step.c plugins/ptr_map.h plugins/executions.h plugins/fusion_option.h
+	plugins/timeline_step.c plugins/ptr_map.h plugins/executions.h plugins/fusion_option.h \
+	plugins/inst_bytes.h
 plugins_Timeline_la_CFLAGS = $(PLUGIN_CFLAGS)
 plugins_Timeline_la_LDFLAGS = $(PLUGIN_LDFLAGS)
 plugins_Timeline_la_LIBADD = $(PLUGIN_LIBADD)

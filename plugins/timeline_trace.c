@@ -10,6 +10,7 @@
  * has threads of its own after the root's, its slices from where its
  * first run starts. */
 #include "timeline.h"
+#include "inst_bytes.h"
 
 #include <inttypes.h>
 #include <string.h>
@@ -62,15 +63,8 @@ static void event(struct tl_buf *b, const pl_inst *inst, const char *prefix, con
 		tl_buf_results(b, inst, tl_buf_json);
 		TL_PUTS(b, "\"");
 	}
-	uint64_t bytes = 0;
-	bool ok = true;
-	for (size_t k = 0; k < pl_inst_num_results(inst) && ok; k++) {
-		uint64_t n;
-		ok = pl_type_num_bytes(pl_value_type(pl_inst_result(inst, k)), &n) == PL_OK &&
-		     bytes + n >= bytes;
-		bytes += ok ? n : 0;
-	}
-	if (ok && pl_inst_num_results(inst)) {
+	uint64_t bytes = result_bytes(inst);
+	if (bytes != UINT64_MAX && pl_inst_num_results(inst)) {
 		TL_PUTS(b, ",\"result_bytes\":");
 		tl_buf_u64(b, bytes);
 	}

@@ -12,6 +12,7 @@ libpassline_la_SOURCES = \
 	sdk/ir/attr.c \
 	sdk/ir/count_memo.c sdk/ir/count_memo.h \
 	sdk/ir/diag.c \
+	sdk/ir/hlo_keys.c sdk/ir/hlo_keys.h \
 	sdk/ir/inst.c \
 	sdk/ir/module.c \
 	sdk/ir/names.c \
@@ -27,7 +28,7 @@ libpassline_la_SOURCES = \
 	sdk/text/splice.c \
 	sdk/text/print.c sdk/text/print.h \
 	sdk/text/print_threads.c \
-	sdk/hlo/hlo.h sdk/hlo/hlo_keys.c sdk/hlo/hlo_keys.h sdk/hlo/hlo_read.c sdk/hlo/hlo_read.h sdk/hlo/hlo_write.c \
+	sdk/hlo/hlo.h sdk/hlo/hlo_read.c sdk/hlo/hlo_read.h sdk/hlo/hlo_write.c \
 	sdk/hlo/hlo_opcodes.c sdk/hlo/hlo_opcodes.h \
 	sdk/hlo/hlo_form.c sdk/hlo/hlo_form.h \
 	sdk/hlo/hlo_verify.c sdk/hlo/hlo_verify.h sdk/hlo/hlo_verify_int.h \

@@ -160,6 +160,58 @@ run $P --passes= rootgte.out.hlo -o rootgte2.pir
 run cmp rootgte.pir rootgte2.pir
 expect_status 0 "reading it back gives the same IR"
 
+# A shape the text leaves out is inferred where XLA's parser infers it:
+# an elementwise op and a while have their first operand's shape, a select
+# its second's, a compare its first's with pred elements.
+cat >infer.hlo <<'EOF_HLO'
+HloModule infer
+
+ENTRY main {
+  a = f32[4]{0} parameter(0)
+  b = f32[4]{0} parameter(1)
+  p = pred[4]{0} parameter(2)
+  n = negate(a)
+  m = multiply(n, b)
+  c = compare(a, b), direction=LT
+  s = select(p, m, b)
+  ROOT e = erf(s)
+}
+EOF_HLO
+run $P --passes= infer.hlo
+expect_status 0 "shapes left out are inferred"
+for line in '%n = hlo.negate %a : f32[4]' '%m = hlo.multiply %n, %b : f32[4]' \
+	'%c = hlo.compare %a, %b {hlo_direction = "LT"} : bool[4]' \
+	'%s = hlo.select %p, %m, %b : f32[4]' '%e = hlo.erf %s : f32[4]'; do
+	expect_out "$line" "inferred: $line"
+done
+
+# A collective's reducer p0, p1, ROOT op(p0, p1) names its reduction by the
+# opcode; any other opcode (or XLA's short async form of one) names none.
+for pair in add:add multiply:mul maximum:max minimum:min and:and or:or subtract: add-start:; do
+	op=${pair%%:*} want=${pair#*:}
+	cat >red.hlo <<EOF_HLO
+HloModule r
+
+red {
+  x = pred[] parameter(0)
+  y = pred[] parameter(1)
+  ROOT s = pred[] $op(x, y)
+}
+
+ENTRY main {
+  a = pred[4]{0} parameter(0)
+  ROOT r = pred[4]{0} all-reduce(a), replica_groups={{0,1}}, to_apply=red
+}
+EOF_HLO
+	run $P --passes= red.hlo
+	if [ -n "$want" ]; then
+		expect_out "reduce = \"$want\"" "a reducer of $op reduces by $want"
+	else
+		! grep -q 'reduce = ' "$T/out"
+		ok $? "a reducer of $op names no reduction"
+	fi
+done
+
 # Bad input: file:line:col, exit 1, nothing written.
 bad() { # bad TEXT MESSAGE DESCRIPTION
 	printf '%s' "$1" >bad.hlo
@@ -208,6 +260,12 @@ ENTRY e {
   ROOT b = custom-call(a)
 }
 ' "error: the shape of 'b' (custom-call) cannot be inferred; write it" "a shape left out where it cannot be inferred"
+bad 'HloModule m
+ENTRY e {
+  a = f32[4] parameter(0)
+  ROOT b = negate-start(a)
+}
+' "bad.hlo:4:3: error: the shape of 'b' (negate-start) cannot be inferred; write it" "XLA's short async form of an elementwise op has no shape inferred"
 bad 'HloModule m
 ENTRY e {
   p = f32[8] parameter(0)

@@ -124,4 +124,28 @@ cmp -s new.pir old.pir && cmp -s new.json old.json
 ok $? "both give the same module and statistics"
 grep -q '"DynamicInstEstimator": {"est_inst_count": [1-9]' new.json
 ok $? "(the passes did run)"
+
+# ---- the shipped plugins are written as a third party would write them ----
+# Each #include names a system header, an installed <passline/...> header
+# (as sdk/local.mk installs them), or a header of plugins/ itself.
+sed -n 's|^[[:space:]]*sdk/include/\(passline/[a-z_0-9]*\.h\).*|\1|p' "$top_srcdir/sdk/local.mk" \
+	| LC_ALL=C sort >installed
+echo passline/version.h >>installed # made by configure, installed as well
+[ "$(grep -c . installed)" -ge 10 ]
+ok $? "the installed headers are listed ($(grep -c . installed))"
+: >stray
+for f in "$top_srcdir"/plugins/*.[ch]; do
+	sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*//p' "$f" | while read -r inc rest; do
+		name=$(echo "$inc" | tr -d '<>"')
+		case $inc in
+		\<passline/*) grep -qx "$name" installed ;;
+		\<*) case $name in *..* | *sdk/*) false ;; *) true ;; esac ;;
+		\"*) case $name in */*) false ;; *) [ -f "$top_srcdir/plugins/$name" ] ;; esac ;;
+		*) false ;;
+		esac || echo "${f#"$top_srcdir"/}: #include $inc" >>stray
+	done
+done
+[ ! -s stray ]
+ok $? "the shipped plugins include only installed SDK headers and their own"
+sed 's/^/# /' stray
 done_testing

@@ -13,6 +13,7 @@
 #include "analysis/memory.h"
 #include "analysis/name_list.h"
 #include "analysis/schedule.h"
+#include "ir/hlo_keys.h"
 #include "ir/internal.h"
 #include <passline/grow.h>
 
@@ -164,24 +165,24 @@ static int read_sites(struct build *b, const pl_inst *inst, size_t caller)
 		cg->loops[loop] = (struct loop){inst, 1, PL_TRIP_UNKNOWN, NULL, -1, -1};
 		int rc = PL_OK;
 		size_t n0 = cg->nsites;
-		if ((s = attr_str(inst, "hlo_body", &len)))
+		if ((s = attr_str(inst, HK(BODY), &len)))
 			rc = add_sites(b, inst, caller, s, len, PL_CALL_LOOP_BODY, loop);
 		if (rc == PL_OK && cg->nsites == n0 + 1)
 			cg->loops[loop].body = (long)cg->sites[n0].callee;
 		n0 = cg->nsites;
-		if (rc == PL_OK && (s = attr_str(inst, "hlo_condition", &len)))
+		if (rc == PL_OK && (s = attr_str(inst, HK(CONDITION), &len)))
 			rc = add_sites(b, inst, caller, s, len, PL_CALL_LOOP_COND, loop);
 		if (rc == PL_OK && cg->nsites == n0 + 1)
 			cg->loops[loop].cond = (long)cg->sites[n0].callee;
 		return rc;
 	}
 	if (op_is(inst, "hlo.call")) {
-		s = attr_str(inst, "hlo_to_apply", &len);
+		s = attr_str(inst, HK(TO_APPLY), &len);
 		return s ? add_sites(b, inst, caller, s, len, PL_CALL_ONCE, 0) : PL_OK;
 	}
 	if (op_is(inst, "hlo.conditional")) {
-		static const char *const keys[] = {"hlo_branch_computations", "hlo_true_computation",
-		                                   "hlo_false_computation"};
+		const char *const keys[] = {HK(BRANCH_COMPUTATIONS), HK(TRUE_COMPUTATION),
+		                            HK(FALSE_COMPUTATION)};
 		for (size_t k = 0; k < 3; k++) {
 			s = attr_str(inst, keys[k], &len);
 			int rc = s ? add_sites(b, inst, caller, s, len, PL_CALL_BRANCH, 0) : PL_OK;
@@ -193,7 +194,7 @@ static int read_sites(struct build *b, const pl_inst *inst, size_t caller)
 	/* a collective start stands for the collective its computation wraps */
 	if (pl_inst_traits(inst) & PL_TRAIT_COLLECTIVE_START)
 		return PL_OK;
-	s = attr_str(inst, "hlo_calls", &len);
+	s = attr_str(inst, HK(CALLS), &len);
 	return s ? add_sites(b, inst, caller, s, len, PL_CALL_ONCE, 0) : PL_OK;
 }
 
@@ -206,7 +207,7 @@ static bool const_int(const pl_value *v, int64_t *out)
 	if (!d || !op_is(d, "hlo.constant"))
 		return false;
 	size_t len;
-	const char *s = attr_str(d, "hlo_constant", &len);
+	const char *s = attr_str(d, HK(CONSTANT), &len);
 	if (!s || !len || len > 30)
 		return false;
 	char buf[32], *end;
@@ -237,7 +238,7 @@ static const pl_value *returned(const pl_func *f, size_t k)
 static bool known_trip_count(const pl_inst *w, uint64_t *out)
 {
 	size_t len;
-	const char *s = attr_str(w, "hlo_backend_config", &len);
+	const char *s = attr_str(w, HK(BACKEND_CONFIG), &len);
 	if (!s)
 		return false;
 	/* {"known_trip_count":{"n":"N"}}, its quotes maybe escaped (a
@@ -322,7 +323,7 @@ static bool counted_loop(const pl_callgraph *cg, size_t li, uint64_t *out)
 	if (!body || !cmp || !op_is(cmp, "hlo.compare") || pl_inst_num_operands(cmp) != 2)
 		return false;
 	size_t dlen;
-	const char *dir = attr_str(cmp, "hlo_direction", &dlen);
+	const char *dir = attr_str(cmp, HK(DIRECTION), &dlen);
 	if (!dir || dlen != 2)
 		return false;
 	char d[3] = {dir[0], dir[1], '\0'};
@@ -566,7 +567,7 @@ static int build(struct build *b, const char *trip_counts)
 		cg->fn_index[f] = (struct by_addr){fn, f};
 		bool e = false;
 		if ((pl_attrs_get_bool(pl_func_attrs(fn), "entry", &e) == PL_OK && e) ||
-		    (pl_attrs_get_bool(pl_func_attrs(fn), "hlo_entry", &e) == PL_OK && e)) {
+		    (pl_attrs_get_bool(pl_func_attrs(fn), HK(ENTRY), &e) == PL_OK && e)) {
 			if (cg->entry >= 0)
 				return fail(b, PL_EINVAL, NULL, "@%s and @%s are both marked entry",
 				            pl_func_name(cg->fns[cg->entry].f), pl_func_name(fn));
@@ -871,7 +872,7 @@ static int step_run(const pl_callgraph *cg, const pl_func *f, const pl_cost_mode
 		return PL_EINVAL;
 	bool hlo = false;
 	if (cg->entry >= 0)
-		pl_attrs_get_bool(&cg->fns[cg->entry].f->attrs, "hlo_entry", &hlo);
+		pl_attrs_get_bool(&cg->fns[cg->entry].f->attrs, HK(ENTRY), &hlo);
 	struct step st = {.cg = cg, .cm = cm, .mode = mode, .hlo = hlo, .floor_ns = floor_ns};
 	int rc = PL_ENOMEM;
 	st.time = calloc(cg->nfns, sizeof *st.time);

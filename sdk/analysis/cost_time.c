@@ -11,6 +11,7 @@
  */
 #include "analysis/cost_model.h"
 #include "analysis/cost_groups.h"
+#include "ir/hlo_keys.h"
 
 #include <math.h>
 
@@ -126,7 +127,7 @@ static const pl_inst *async_root(const pl_inst *inst)
 {
 	const char *callee;
 	size_t len;
-	if (pl_attrs_get_string(&inst->attrs, "hlo_calls", &callee, &len) != PL_OK || len >= 256)
+	if (pl_attrs_get_string(&inst->attrs, HK(CALLS), &callee, &len) != PL_OK || len >= 256)
 		return NULL;
 	char name[256];
 	memcpy(name, callee, len);
@@ -201,7 +202,7 @@ static bool from_hlo(const pl_inst *inst)
 	if (prefixed(pl_inst_opname_(inst), "hlo."))
 		return true;
 	for (size_t i = 0, n = pl_attrs_count(&inst->attrs); i < n; i++)
-		if (prefixed(pl_attrs_key_at(&inst->attrs, i), "hlo_"))
+		if (prefixed(pl_attrs_key_at(&inst->attrs, i), PL_HLO_KEY_PREFIX))
 			return true;
 	return false;
 }
@@ -343,7 +344,7 @@ static bool custom_call_flops(const pl_inst *inst, double *flops, enum pl_dclass
 {
 	const char *t;
 	size_t len;
-	if (pl_attrs_get_string(&inst->attrs, "hlo_custom_call_target", &t, &len) != PL_OK)
+	if (pl_attrs_get_string(&inst->attrs, HK(CUSTOM_CALL_TARGET), &t, &len) != PL_OK)
 		return false;
 	char target[96];
 	size_t k = 0;
@@ -380,7 +381,7 @@ static bool custom_call_flops(const pl_inst *inst, double *flops, enum pl_dclass
 			f *= 2.5;
 		const char *cfg;
 		size_t clen;
-		if (pl_attrs_get_string(&inst->attrs, "hlo_backend_config", &cfg, &clen) == PL_OK) {
+		if (pl_attrs_get_string(&inst->attrs, HK(BACKEND_CONFIG), &cfg, &clen) == PL_OK) {
 			for (size_t i = 0; i + 6 <= clen; i++)
 				if (memcmp(cfg + i, "CAUSAL", 6) == 0) {
 					f /= 2;
@@ -467,10 +468,10 @@ static void group_shape(const pl_inst *inst, const pl_cost_model *cm, enum pl_co
 	int64_t per_node = (int64_t)cm->v[CK_DEVICES_PER_NODE];
 	const char *s;
 	size_t len;
-	if (pl_attrs_get_string(&inst->attrs, "hlo_source_target_pairs", &s, &len) == PL_OK &&
+	if (pl_attrs_get_string(&inst->attrs, HK(SOURCE_TARGET_PAIRS), &s, &len) == PL_OK &&
 	    pl_pairs_shape_(s, len, per_node, g))
 		return;
-	if (pl_attrs_get_string(&inst->attrs, "hlo_replica_groups", &s, &len) == PL_OK &&
+	if (pl_attrs_get_string(&inst->attrs, HK(REPLICA_GROUPS), &s, &len) == PL_OK &&
 	    pl_replica_groups_shape_(s, len, per_node, g))
 		return;
 	if (kind == PL_CK_PERMUTE && factor < 2)

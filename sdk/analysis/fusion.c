@@ -39,6 +39,7 @@
  */
 #include "analysis/fusion.h"
 #include "analysis/cost_model.h"
+#include "ir/hlo_keys.h"
 #include <passline/grow.h>
 #include <passline/hash_table.h>
 
@@ -355,7 +356,7 @@ static bool row_reduce(const pl_inst *inst)
 	const pl_type *t = pl_use_val_(&pl_inst_ops_(inst)[0])->type;
 	const char *s = NULL;
 	size_t len = 0;
-	if (pl_attrs_get_string(&inst->attrs, "hlo_dimensions", &s, &len) != PL_OK || !t->rank)
+	if (pl_attrs_get_string(&inst->attrs, HK(DIMENSIONS), &s, &len) != PL_OK || !t->rank)
 		return false;
 	/* "{R}" with R = rank - 1 */
 	char want[32];
@@ -464,7 +465,7 @@ static int copies(struct build *b)
 {
 	pl_fusion *fu = b->fu;
 	bool entry = false;
-	if (pl_attrs_get_bool(&fu->f->attrs, "hlo_entry", &entry) != PL_OK || !entry || !fu->n)
+	if (pl_attrs_get_bool(&fu->f->attrs, HK(ENTRY), &entry) != PL_OK || !entry || !fu->n)
 		return PL_OK;
 	size_t last = fu->n - 1;
 	const pl_inst *ret = fu->insts[last];
@@ -476,7 +477,7 @@ static int copies(struct build *b)
 		return PL_ENOMEM;
 	const char *h = NULL;
 	size_t hlen = 0;
-	if (pl_attrs_get_string(&fu->f->attrs, "hlo_module", &h, &hlen) == PL_OK)
+	if (pl_attrs_get_string(&fu->f->attrs, HK(MODULE), &h, &hlen) == PL_OK)
 		donated(h, hlen, aliased, nargs);
 	int rc = PL_OK;
 	for (uint32_t r = 0; r < ret->nops && rc == PL_OK; r++) {

@@ -14,6 +14,7 @@
  * which functions an instruction applies inside its own kernel.
  */
 #include "analysis/name_list.h"
+#include "ir/hlo_keys.h"
 #include "ir/internal.h"
 #include <passline/grow.h>
 
@@ -82,10 +83,10 @@ static bool op_is(const pl_inst *inst, const char *name)
 
 static int read_refs(struct walk *w, size_t from, const pl_inst *inst, const size_t *order)
 {
-	static const char *const keys[] = {"hlo_body", "hlo_condition", "hlo_to_apply",
-	                                   "hlo_calls", "hlo_called_computations",
-	                                   "hlo_branch_computations", "hlo_true_computation",
-	                                   "hlo_false_computation"};
+	/* in this order: code is told apart by the index */
+	const char *const keys[] = {HK(BODY), HK(CONDITION), HK(TO_APPLY), HK(CALLS),
+	                            HK(CALLED_COMPUTATIONS), HK(BRANCH_COMPUTATIONS),
+	                            HK(TRUE_COMPUTATION), HK(FALSE_COMPUTATION)};
 	bool loop = op_is(inst, "hlo.while"), call = op_is(inst, "hlo.call"),
 	     cond = op_is(inst, "hlo.conditional");
 	const pl_attrs *a = pl_inst_attrs_const(inst);
@@ -176,14 +177,15 @@ out:
 	return rc;
 }
 
-/* The keys naming what inst applies inside its kernel (NULL-terminated). */
-static const char *const *kernel_keys(const pl_inst *inst)
+/* The keys naming what inst applies inside its kernel (ended by
+ * PL_HK_COUNT_). */
+static const enum pl_hlo_key *kernel_keys(const pl_inst *inst)
 {
-	static const char *const fusion[] = {"hlo_calls", NULL};
-	static const char *const select_scatter[] = {"hlo_to_apply", "hlo_select", "hlo_scatter",
-	                                             NULL};
-	static const char *const applied[] = {"hlo_to_apply", NULL};
-	static const char *const none[] = {NULL};
+	static const enum pl_hlo_key fusion[] = {PL_HK_CALLS, PL_HK_COUNT_};
+	static const enum pl_hlo_key select_scatter[] = {PL_HK_TO_APPLY, PL_HK_SELECT,
+	                                                 PL_HK_SCATTER, PL_HK_COUNT_};
+	static const enum pl_hlo_key applied[] = {PL_HK_TO_APPLY, PL_HK_COUNT_};
+	static const enum pl_hlo_key none[] = {PL_HK_COUNT_};
 	if (op_is(inst, "hlo.fusion"))
 		return fusion;
 	if (op_is(inst, "hlo.select_and_scatter"))
@@ -209,10 +211,12 @@ int pl_module_kernel_funcs(const pl_module *m, bool *out, size_t n)
 	for (size_t k = 0; k < n && rc == PL_OK; k++)
 		for (const pl_inst *i = pl_func_first_inst(pl_module_func_at(m, k)); i && rc == PL_OK;
 		     i = pl_inst_next(i))
-			for (const char *const *key = kernel_keys(i); *key && rc == PL_OK; key++) {
+			for (const enum pl_hlo_key *key = kernel_keys(i);
+			     *key != PL_HK_COUNT_ && rc == PL_OK; key++) {
 				const char *s;
 				size_t len;
-				if (pl_attrs_get_string(pl_inst_attrs_const(i), *key, &s, &len) == PL_OK)
+				if (pl_attrs_get_string(pl_inst_attrs_const(i), pl_hlo_key_(*key), &s,
+				                        &len) == PL_OK)
 					rc = add_refs(&w, k, s, len, false, order);
 			}
 	for (size_t k = 0; k < n && rc == PL_OK; k++)

@@ -5,7 +5,7 @@
 #ifndef PL_HLO_H
 #define PL_HLO_H
 
-#include "hlo/hlo_keys.h"
+#include "ir/hlo_keys.h"
 #include "ir/internal.h"
 
 /* HLO spells a few element types differently from the IR. */

@@ -63,6 +63,43 @@ bool pl_hlo_opcode_known_(const char *s, size_t len)
 	return pl_hlo_opcode_of_(s, len, &phase) != HLO_OP_OTHER;
 }
 
+#define SAME HLO_F_SHAPE_OF_OPERAND
+static const unsigned char flags[HLO_OP_OTHER + 1] = {
+	[HLO_OP_ABS] = SAME, [HLO_OP_ADD] = SAME, [HLO_OP_AND] = SAME, [HLO_OP_ATAN2] = SAME,
+	[HLO_OP_CBRT] = SAME, [HLO_OP_CEIL] = SAME, [HLO_OP_CLAMP] = SAME, [HLO_OP_COPY] = SAME,
+	[HLO_OP_COPY_START] = SAME, [HLO_OP_COSINE] = SAME, [HLO_OP_DIVIDE] = SAME,
+	[HLO_OP_ERF] = SAME, [HLO_OP_EXPONENTIAL] = SAME, [HLO_OP_EXPONENTIAL_MINUS_ONE] = SAME,
+	[HLO_OP_FLOOR] = SAME, [HLO_OP_LOG] = SAME, [HLO_OP_LOG_PLUS_ONE] = SAME,
+	[HLO_OP_LOGISTIC] = SAME, [HLO_OP_MAXIMUM] = SAME, [HLO_OP_MINIMUM] = SAME,
+	[HLO_OP_MULTIPLY] = SAME, [HLO_OP_NEGATE] = SAME, [HLO_OP_NOT] = SAME, [HLO_OP_OR] = SAME,
+	[HLO_OP_POWER] = SAME, [HLO_OP_REMAINDER] = SAME, [HLO_OP_ROUND_NEAREST_AFZ] = SAME,
+	[HLO_OP_ROUND_NEAREST_EVEN] = SAME, [HLO_OP_RSQRT] = SAME, [HLO_OP_SHIFT_LEFT] = SAME,
+	[HLO_OP_SHIFT_RIGHT_ARITHMETIC] = SAME, [HLO_OP_SHIFT_RIGHT_LOGICAL] = SAME,
+	[HLO_OP_SIGN] = SAME, [HLO_OP_SINE] = SAME, [HLO_OP_SQRT] = SAME, [HLO_OP_SUBTRACT] = SAME,
+	[HLO_OP_TAN] = SAME, [HLO_OP_TANH] = SAME, [HLO_OP_WHILE] = SAME, [HLO_OP_XOR] = SAME,
+};
+#undef SAME
+
+unsigned pl_hlo_opcode_flags_(enum hlo_op op, enum hlo_phase phase)
+{
+	return phase == HLO_PHASE_NONE && op <= HLO_OP_OTHER ? flags[op] : 0;
+}
+
+enum hlo_op pl_hlo_opcode_sync_(enum hlo_op op)
+{
+	switch (op) {
+	case HLO_OP_ALL_GATHER_START:
+	case HLO_OP_ALL_GATHER_DONE: return HLO_OP_ALL_GATHER;
+	case HLO_OP_ALL_REDUCE_START:
+	case HLO_OP_ALL_REDUCE_DONE: return HLO_OP_ALL_REDUCE;
+	case HLO_OP_COLLECTIVE_PERMUTE_START:
+	case HLO_OP_COLLECTIVE_PERMUTE_DONE: return HLO_OP_COLLECTIVE_PERMUTE;
+	case HLO_OP_COPY_START:
+	case HLO_OP_COPY_DONE: return HLO_OP_COPY;
+	default: return op;
+	}
+}
+
 /* Edit distance of a and b, both shorter than 40 bytes; 3 when longer. */
 static unsigned distance(const char *a, size_t al, const char *b)
 {

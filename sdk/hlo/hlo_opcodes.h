@@ -161,4 +161,20 @@ const char *pl_hlo_opcode_nearest_(const char *s, size_t len);
  * entry and the phase; else HLO_OP_OTHER. */
 enum hlo_op pl_hlo_opcode_of_(const char *s, size_t len, enum hlo_phase *phase);
 
+/* What the reader knows of an opcode besides its name, as flags. */
+enum hlo_op_flag {
+	/* the result has the first operand's shape (so the text may leave
+	 * it out) */
+	HLO_F_SHAPE_OF_OPERAND = 1u << 0,
+};
+
+/* The flags of op read with phase: none for XLA's short form of an async
+ * pair (add-start is not add). */
+unsigned pl_hlo_opcode_flags_(enum hlo_op op, enum hlo_phase phase);
+
+/* The opcode op is the asynchronous start or done of, where XLA has both
+ * as opcodes of their own (all-gather for all-gather-start and
+ * all-gather-done; all-reduce, collective-permute, copy); else op. */
+enum hlo_op pl_hlo_opcode_sync_(enum hlo_op op);
+
 #endif

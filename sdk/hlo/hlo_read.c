@@ -1069,7 +1069,7 @@ static void set_str(struct hr *r, pl_attrs *d, const char *key, const char *s, s
 		nomem(r);
 }
 
-/* "hlo_" + the HLO attribute name, a dash spelled as an underscore. */
+/* PL_HLO_KEY_PREFIX + the HLO attribute name, a dash spelled as an underscore. */
 static const char *hlo_key(struct hr *r, const struct pattr *a)
 {
 	/* control-predecessors is the one name with a dash; its underscore
@@ -1577,15 +1577,15 @@ static void keep_shape(struct hr *r, pl_attrs *d, uint32_t node, const pl_type *
 		set_str(r, d, HK(SHAPE), r->sb.data, len);
 }
 
-static pl_op collective_of(const char *s, size_t len)
+/* The SDK's collective of an HLO opcode, or PL_OP_OTHER. */
+static pl_op collective_of(enum hlo_op op)
 {
-	if (word_is(s, len, "all-gather"))
-		return PL_OP_ALL_GATHER;
-	if (word_is(s, len, "all-reduce"))
-		return PL_OP_ALL_REDUCE;
-	if (word_is(s, len, "reduce-scatter"))
-		return PL_OP_REDUCE_SCATTER;
-	return PL_OP_OTHER;
+	switch (op) {
+	case HLO_OP_ALL_GATHER: return PL_OP_ALL_GATHER;
+	case HLO_OP_ALL_REDUCE: return PL_OP_ALL_REDUCE;
+	case HLO_OP_REDUCE_SCATTER: return PL_OP_REDUCE_SCATTER;
+	default: return PL_OP_OTHER;
+	}
 }
 
 static pl_op start_of(pl_op op)
@@ -1605,16 +1605,8 @@ static pl_op done_of(pl_op start)
 /* Shape inference for the opcodes whose shape the text may leave out. */
 static uint32_t infer_shape(struct hr *r, const struct pinst *pi)
 {
-	static const char *const same[] = {
-		"abs", "add", "and", "atan2", "cbrt", "ceil", "clamp", "copy", "cosine", "divide",
-		"exponential", "exponential-minus-one", "floor", "log", "log-plus-one", "logistic",
-		"maximum", "minimum", "multiply", "negate", "not", "or", "power", "remainder",
-		"round-nearest-afz", "round-nearest-even", "rsqrt", "shift-left",
-		"shift-right-arithmetic", "shift-right-logical", "sign", "sine", "sqrt", "subtract",
-		"tan", "tanh", "xor", "while", "optimization-barrier", "copy-start", "erf", NULL};
-	bool ok_op = false;
-	for (const char *const *w = same; *w; w++)
-		ok_op = ok_op || word_is(pi->opc, pi->olen, *w);
+	bool ok_op = pl_hlo_opcode_flags_((enum hlo_op)pi->opcode, (enum hlo_phase)pi->phase) &
+	             HLO_F_SHAPE_OF_OPERAND;
 	if (pi->opcode == HLO_OP_SELECT && pi->nops == 3) {
 		uint32_t node, l0, nl;
 		operand_view(r, &r->opnds.v[pi->op0 + 1], &node, &l0, &nl);
@@ -2243,7 +2235,7 @@ static bool is_done(const struct pinst *pi)
  * (operands, results[, contexts]) with the operands type for type. */
 static void plan_start(struct hr *r, const struct pinst *pi, struct op_plan *p)
 {
-	pl_op base = collective_of(pi->opc, pi->olen - 6);
+	pl_op base = collective_of(pl_hlo_opcode_sync_((enum hlo_op)pi->opcode));
 	if (pi->opcode == HLO_OP_ASYNC_START) {
 		const struct pattr *ca = find_attr(r, pi, "calls");
 		p->wrapped = ca ? find_comp(r, ca->val, ca->vlen) : NULL;
@@ -2338,7 +2330,8 @@ static void map_op(struct hr *r, pl_func *f, struct pinst *pi)
 	p.nops = done_of_start ? 0 : gather_operands(r, pi, &p.tuple_operand);
 	p.nres = leaf_types(r, pi->shape, 0);
 	bool tuple = r->nodes.v[pi->shape].tuple;
-	pl_op cop = collective_of(pi->opc, pi->olen);
+	pl_op cop = pi->phase == HLO_PHASE_NONE ? collective_of((enum hlo_op)pi->opcode)
+	                                        : PL_OP_OTHER;
 	if (cop != PL_OP_OTHER && !p.tuple_operand && p.nops == p.nres)
 		p.opname = pl_op_name(cop);
 	else if (is_start(pi))
@@ -2411,14 +2404,16 @@ static void map_inst(struct hr *r, pl_func *f, struct pinst *pi)
  * and which reduction its root computes. */
 static void reducer_kind(struct hr *r, struct comp *c, const struct pinst *root)
 {
-	static const struct {
-		const char *opc, *reduce;
-	} kinds[] = {{"add", "add"}, {"multiply", "mul"}, {"maximum", "max"},
-	             {"minimum", "min"}, {"and", "and"}, {"or", "or"}};
 	c->reduce = NULL;
-	for (size_t k = 0; k < sizeof kinds / sizeof *kinds; k++)
-		if (word_is(root->opc, root->olen, kinds[k].opc))
-			c->reduce = kinds[k].reduce;
+	switch (root->phase == HLO_PHASE_NONE ? root->opcode : HLO_OP_OTHER) {
+	case HLO_OP_ADD: c->reduce = "add"; break;
+	case HLO_OP_MULTIPLY: c->reduce = "mul"; break;
+	case HLO_OP_MAXIMUM: c->reduce = "max"; break;
+	case HLO_OP_MINIMUM: c->reduce = "min"; break;
+	case HLO_OP_AND: c->reduce = "and"; break;
+	case HLO_OP_OR: c->reduce = "or"; break;
+	default: break;
+	}
 	c->bare = false;
 	if (!c->reduce || r->insts.n != 3 || root->nops != 2)
 		return;

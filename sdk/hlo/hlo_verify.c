@@ -35,7 +35,7 @@ const char *hv_name(const pl_inst *i)
 {
 	const char *s = NULL;
 	size_t len;
-	if (pl_attrs_get_string(pl_inst_attrs_const(i), "hlo_name", &s, &len) == PL_OK)
+	if (pl_attrs_get_string(pl_inst_attrs_const(i), HK(NAME), &s, &len) == PL_OK)
 		return s;
 	if (!pl_inst_num_results(i))
 		return pl_inst_opname(i);
@@ -319,9 +319,9 @@ static bool groups(struct hv *v, const char *key, int64_t *size)
 static bool pairs(struct hv *v)
 {
 	size_t len;
-	const char *s = hv_str(v->at, "hlo_source_target_pairs", &len);
+	const char *s = hv_str(v->at, HK(SOURCE_TARGET_PAIRS), &len);
 	/* in-place permutes (slice_sizes) may send one device several slices */
-	if (!s || hv_str(v->at, "hlo_slice_sizes", &len))
+	if (!s || hv_str(v->at, HK(SLICE_SIZES), &len))
 		return true;
 	int64_t ids[2 * MAX_LIST * 16];
 	size_t n = 0;
@@ -371,13 +371,13 @@ bool hv_collective(struct hv *v, pl_op op, size_t res0)
 {
 	const pl_inst *i = v->at;
 	int64_t size;
-	if (!groups(v, "hlo_replica_groups", &size))
+	if (!groups(v, HK(REPLICA_GROUPS), &size))
 		return false;
 	size_t n = pl_inst_num_operands(i);
 	if (pl_inst_num_results(i) < res0 + n || (!res0 && pl_inst_num_results(i) != n))
 		return true;
 	int64_t dv[MAX_LIST];
-	int nd = op == PL_OP_ALL_REDUCE ? 0 : hv_list(v, "hlo_dimensions", dv);
+	int nd = op == PL_OP_ALL_REDUCE ? 0 : hv_list(v, HK(DIMENSIONS), dv);
 	if (nd == -1)
 		return false;
 	for (size_t k = 0; k < n; k++) {
@@ -435,8 +435,8 @@ static bool dot(struct hv *v)
 	if (pl_inst_num_operands(i) != 2)
 		return hv_bad(v, "dot '%s' takes 2 operands, not %zu", hv_name(i), pl_inst_num_operands(i));
 	const pl_type *l = hv_op_type(i, 0), *r = hv_op_type(i, 1);
-	static const char *const keys[2][2] = {{"hlo_lhs_contracting_dims", "hlo_rhs_contracting_dims"},
-	                                       {"hlo_lhs_batch_dims", "hlo_rhs_batch_dims"}};
+	const char *const keys[2][2] = {{HK(LHS_CONTRACTING_DIMS), HK(RHS_CONTRACTING_DIMS)},
+	                                {HK(LHS_BATCH_DIMS), HK(RHS_BATCH_DIMS)}};
 	for (int kind = 0; kind < 2; kind++) {
 		int64_t a[MAX_LIST], b[MAX_LIST];
 		int na = hv_list(v, keys[kind][0], a), nb = hv_list(v, keys[kind][1], b);
@@ -471,7 +471,7 @@ static bool broadcast(struct hv *v)
 	if (pl_inst_num_operands(i) != 1 || pl_inst_num_results(i) != 1)
 		return true;
 	int64_t d[MAX_LIST];
-	int n = hv_list(v, "hlo_dimensions", d);
+	int n = hv_list(v, HK(DIMENSIONS), d);
 	if (n == -1)
 		return false;
 	if (n == -2)
@@ -499,7 +499,7 @@ static bool transpose(struct hv *v)
 	if (pl_inst_num_operands(i) != 1 || pl_inst_num_results(i) != 1)
 		return true;
 	int64_t d[MAX_LIST];
-	int n = hv_list(v, "hlo_dimensions", d);
+	int n = hv_list(v, HK(DIMENSIONS), d);
 	if (n < 0)
 		return n == -2;
 	const pl_type *a = hv_op_type(i, 0), *r = pl_value_type(pl_inst_result(i, 0));
@@ -543,7 +543,7 @@ static bool concatenate(struct hv *v)
 	const pl_inst *i = v->at;
 	size_t n = pl_inst_num_operands(i);
 	int64_t d[MAX_LIST];
-	int nd = hv_list(v, "hlo_dimensions", d);
+	int nd = hv_list(v, HK(DIMENSIONS), d);
 	if (nd == -1)
 		return false;
 	if (nd != 1 || !n || pl_inst_num_results(i) != 1)
@@ -605,7 +605,7 @@ static bool all_to_all(struct hv *v, int64_t size)
 {
 	const pl_inst *i = v->at;
 	int64_t d[MAX_LIST];
-	int nd = hv_list(v, "hlo_dimensions", d);
+	int nd = hv_list(v, HK(DIMENSIONS), d);
 	if (nd == -1)
 		return false;
 	if (nd != 1 || pl_inst_num_operands(i) != 1 || pl_inst_num_results(i) != 1)
@@ -631,10 +631,10 @@ static bool check_inst(struct hv *v, const pl_inst *i)
 {
 	v->at = i;
 	const pl_func *callee = NULL;
-	static const char *const refs[] = {"hlo_to_apply",           "hlo_calls",
-	                                   "hlo_body",               "hlo_condition",
-	                                   "hlo_true_computation",   "hlo_false_computation",
-	                                   "hlo_branch_computations", NULL};
+	const char *const refs[] = {HK(TO_APPLY),         HK(CALLS),
+	                            HK(BODY),             HK(CONDITION),
+	                            HK(TRUE_COMPUTATION), HK(FALSE_COMPUTATION),
+	                            HK(BRANCH_COMPUTATIONS), NULL};
 	for (const char *const *k = refs; *k; k++)
 		if (!computations(v, *k, &callee))
 			return false;
@@ -655,7 +655,7 @@ static bool check_inst(struct hv *v, const pl_inst *i)
 		return true;
 	const char *opc = name + 4;
 	int64_t gs;
-	if (!groups(v, "hlo_replica_groups", &gs) || !pairs(v))
+	if (!groups(v, HK(REPLICA_GROUPS), &gs) || !pairs(v))
 		return false;
 	if (hv_opc_is(opc, "all-to-all") && !all_to_all(v, gs))
 		return false;
@@ -677,7 +677,7 @@ static bool check_inst(struct hv *v, const pl_inst *i)
 	if (!strcmp(opc, "call") && !call(v, callee))
 		return false;
 	if (!strcmp(opc, "compare")) {
-		if (!hv_str(i, "hlo_direction", &(size_t){0}))
+		if (!hv_str(i, HK(DIRECTION), &(size_t){0}))
 			return hv_bad(v, "compare '%s' has no direction=: expected EQ, NE, LT, LE, GT or GE",
 			              hv_name(i));
 		return elementwise(v, opc, 2, false);

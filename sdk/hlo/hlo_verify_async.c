@@ -51,7 +51,7 @@ static bool want_results(struct hv *v, size_t n, const char *what)
 static bool async_start(struct hv *v)
 {
 	const pl_inst *i = v->at;
-	const pl_func *f = hv_callee(v, "hlo_calls", 0);
+	const pl_func *f = hv_callee(v, HK(CALLS), 0);
 	const pl_inst *ret = f ? hv_returned(f) : NULL;
 	if (!ret)
 		return true;
@@ -119,7 +119,7 @@ static bool async_done(struct hv *v)
 	if (st) {
 		const pl_inst *was = v->at;
 		v->at = st;
-		f = hv_callee(v, "hlo_calls", 0);
+		f = hv_callee(v, HK(CALLS), 0);
 		v->at = was;
 	}
 	const pl_inst *ret = f ? hv_returned(f) : NULL;
@@ -141,7 +141,7 @@ static bool async_done(struct hv *v)
  * slice_sizes. */
 static bool is_inplace_permute(const pl_inst *i)
 {
-	return pl_inst_num_operands(i) >= 4 && hv_str(i, "hlo_slice_sizes", &(size_t){0});
+	return pl_inst_num_operands(i) >= 4 && hv_str(i, HK(SLICE_SIZES), &(size_t){0});
 }
 
 /* A collective's start: its operands, then one result per operand

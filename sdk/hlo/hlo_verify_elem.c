@@ -46,7 +46,7 @@ bool hv_rng(struct hv *v)
 	const pl_inst *i = v->at;
 	const pl_type *r = RESULT_OF(i);
 	size_t len;
-	const char *s = hv_str(i, "hlo_distribution", &len);
+	const char *s = hv_str(i, HK(DISTRIBUTION), &len);
 	bool uniform = s && len == 11 && !memcmp(s, "rng_uniform", 11);
 	bool normal = s && len == 10 && !memcmp(s, "rng_normal", 10);
 	if (!uniform && !normal)
@@ -78,8 +78,8 @@ bool hv_reverse(struct hv *v)
 	if (!hv_want_operands(v, "reverse", 1))
 		return false;
 	const pl_type *a = hv_op_type(i, 0);
-	int nd = hv_list(v, "hlo_dimensions", d);
-	if (nd == -1 || !hv_dims_in(v, "hlo_dimensions", d, nd < 0 ? 0 : nd, a->rank))
+	int nd = hv_list(v, HK(DIMENSIONS), d);
+	if (nd == -1 || !hv_dims_in(v, HK(DIMENSIONS), d, nd < 0 ? 0 : nd, a->rank))
 		return false;
 	for (int k = 1; k < nd; k++)
 		for (int e = 0; e < k; e++) /* at most MAX_LIST entries */
@@ -98,7 +98,7 @@ bool hv_reduce_precision(struct hv *v)
 	if (!hv_want_operands(v, "reduce-precision", 1))
 		return false;
 	int64_t e = 1, m = 0;
-	bool he = hv_num_attr(i, "hlo_exponent_bits", &e), hm = hv_num_attr(i, "hlo_mantissa_bits", &m);
+	bool he = hv_num_attr(i, HK(EXPONENT_BITS), &e), hm = hv_num_attr(i, HK(MANTISSA_BITS), &m);
 	if (!he || !hm || e < 1 || m < 0)
 		return hv_bad(v, "reduce-precision '%s': expected exponent_bits= at least 1 and "
 		                 "mantissa_bits= at least 0",

@@ -6,6 +6,7 @@
 #define PL_HLO_VERIFY_INT_H
 
 #include "hlo/hlo_verify.h"
+#include "ir/hlo_keys.h" /* the keys of the attributes the rules read */
 
 #define MAX_LIST 64          /* dimensions in an attribute list */
 #define MAX_DEVICE (1 << 20) /* device numbers in a replica group */

@@ -111,7 +111,7 @@ static bool while_loop(struct hv *v)
 {
 	const pl_inst *i = v->at;
 	size_t n = pl_inst_num_operands(i);
-	const pl_func *c = hv_callee(v, "hlo_condition", 0), *b = hv_callee(v, "hlo_body", 0);
+	const pl_func *c = hv_callee(v, HK(CONDITION), 0), *b = hv_callee(v, HK(BODY), 0);
 	if (c) {
 		if (!params_fit(v, "condition", c, 0, n))
 			return false;
@@ -144,7 +144,7 @@ static bool conditional(struct hv *v)
 {
 	const pl_inst *i = v->at;
 	size_t n = pl_inst_num_operands(i);
-	bool listed = hv_str(i, "hlo_branch_computations", &(size_t){0}) != NULL;
+	bool listed = hv_str(i, HK(BRANCH_COMPUTATIONS), &(size_t){0}) != NULL;
 	if (!n)
 		return hv_bad(v, "conditional '%s' has no operands: expected an index", hv_name(i));
 	const pl_type *x = hv_op_type(i, 0);
@@ -156,8 +156,8 @@ static bool conditional(struct hv *v)
 	}
 	size_t k = 1, nb = 0;
 	for (;; nb++) {
-		const pl_func *b = listed ? hv_callee(v, "hlo_branch_computations", nb)
-		                   : hv_callee(v, nb ? "hlo_false_computation" : "hlo_true_computation", 0);
+		const pl_func *b = listed ? hv_callee(v, HK(BRANCH_COMPUTATIONS), nb)
+		                   : hv_callee(v, nb ? HK(FALSE_COMPUTATION) : HK(TRUE_COMPUTATION), 0);
 		if (!b || (!listed && nb == 2))
 			break;
 		size_t na = pl_func_num_args(b);
@@ -210,7 +210,7 @@ static bool slice(struct hv *v)
 {
 	const pl_inst *i = v->at;
 	size_t len, k = 0;
-	const char *s = hv_str(i, "hlo_slice", &len);
+	const char *s = hv_str(i, HK(SLICE), &len);
 	const pl_type *a, *r = RESULT_OF(i);
 	if (!hv_want_operands(v, "slice", 1))
 		return false;
@@ -288,7 +288,7 @@ static bool dynamic_slice(struct hv *v)
 	if (!start_indices(v, "dynamic-slice", 1, a->rank))
 		return false;
 	int64_t sz[MAX_LIST];
-	int n = hv_list(v, "hlo_dynamic_slice_sizes", sz);
+	int n = hv_list(v, HK(DYNAMIC_SLICE_SIZES), sz);
 	if (n == -1)
 		return false;
 	if (n == -2 || !r)
@@ -372,7 +372,7 @@ static bool iota(struct hv *v)
 	const pl_inst *i = v->at;
 	const pl_type *r = RESULT_OF(i);
 	int64_t d;
-	if (!r || !hv_num_attr(i, "hlo_iota_dimension", &d))
+	if (!r || !hv_num_attr(i, HK(IOTA_DIMENSION), &d))
 		return true;
 	if (d < 0 || (uint64_t)d >= r->rank)
 		return hv_bad(v, "iota_dimension=%lld of '%s' is not a dimension of its rank-%u result",
@@ -386,7 +386,7 @@ static bool pad(struct hv *v)
 	const pl_inst *i = v->at;
 	const pl_type *r = RESULT_OF(i);
 	size_t len;
-	const char *s = hv_str(i, "hlo_padding", &len);
+	const char *s = hv_str(i, HK(PADDING), &len);
 	if (!hv_want_operands(v, "pad", 2))
 		return false;
 	if (!s || !r)
@@ -445,12 +445,12 @@ static bool gather(struct hv *v)
 		return false;
 	const pl_type *a = hv_op_type(i, 0), *x = hv_op_type(i, 1);
 	int64_t off[MAX_LIST], col[MAX_LIST], map[MAX_LIST], sz[MAX_LIST], ob[MAX_LIST], ivd;
-	int noff = hv_list(v, "hlo_offset_dims", off), ncol = hv_list(v, "hlo_collapsed_slice_dims", col);
-	int nmap = hv_list(v, "hlo_start_index_map", map), nsz = hv_list(v, "hlo_slice_sizes", sz);
-	int nob = hv_list(v, "hlo_operand_batching_dims", ob);
+	int noff = hv_list(v, HK(OFFSET_DIMS), off), ncol = hv_list(v, HK(COLLAPSED_SLICE_DIMS), col);
+	int nmap = hv_list(v, HK(START_INDEX_MAP), map), nsz = hv_list(v, HK(SLICE_SIZES), sz);
+	int nob = hv_list(v, HK(OPERAND_BATCHING_DIMS), ob);
 	if (noff == -1 || ncol == -1 || nmap == -1 || nsz == -1 || nob == -1)
 		return false;
-	if (nsz < 0 || !hv_num_attr(i, "hlo_index_vector_dim", &ivd) || !r)
+	if (nsz < 0 || !hv_num_attr(i, HK(INDEX_VECTOR_DIM), &ivd) || !r)
 		return true;
 	noff = noff < 0 ? 0 : noff;
 	ncol = ncol < 0 ? 0 : ncol;
@@ -464,9 +464,9 @@ static bool gather(struct hv *v)
 			return hv_bad(v, "slice_sizes of '%s': size %lld of dimension %d is beyond the "
 			                 "operand's %lld",
 			              hv_name(i), (long long)sz[k], k, (long long)a->dims[k]);
-	if (!hv_dims_in(v, "hlo_collapsed_slice_dims", col, ncol, a->rank) ||
-	    !hv_dims_in(v, "hlo_start_index_map", map, nmap, a->rank) ||
-	    !hv_dims_in(v, "hlo_offset_dims", off, noff, r->rank))
+	if (!hv_dims_in(v, HK(COLLAPSED_SLICE_DIMS), col, ncol, a->rank) ||
+	    !hv_dims_in(v, HK(START_INDEX_MAP), map, nmap, a->rank) ||
+	    !hv_dims_in(v, HK(OFFSET_DIMS), off, noff, r->rank))
 		return false;
 	for (int k = 0; k < ncol; k++)
 		if (sz[col[k]] > 1)
@@ -508,7 +508,7 @@ static bool convert(struct hv *v)
 bool hv_scalar_pairs(struct hv *v, const char *role, size_t k0, size_t n, bool comparator)
 {
 	const pl_inst *i = v->at;
-	const pl_func *f = hv_callee(v, "hlo_to_apply", 0);
+	const pl_func *f = hv_callee(v, HK(TO_APPLY), 0);
 	if (!f)
 		return true;
 	size_t want = 2 * n;
@@ -539,7 +539,7 @@ static bool sort(struct hv *v)
 	const pl_inst *i = v->at;
 	size_t n = pl_inst_num_operands(i);
 	int64_t d[MAX_LIST];
-	int nd = hv_list(v, "hlo_dimensions", d);
+	int nd = hv_list(v, HK(DIMENSIONS), d);
 	if (!n || nd == -1)
 		return n != 0;
 	const pl_type *a = hv_op_type(i, 0);
@@ -560,8 +560,8 @@ static bool window_bounds(struct hv *v, const pl_type *a, const pl_type *u, cons
                           int nuw, const int64_t *iw, int niw, const int64_t *ib, int nib)
 {
 	bool skip[MAX_LIST] = {false};
-	if (a->rank > MAX_LIST || !hv_dims_in(v, "hlo_update_window_dims", uw, nuw, u->rank) ||
-	    !hv_dims_in(v, "hlo_input_batching_dims", ib, nib, a->rank))
+	if (a->rank > MAX_LIST || !hv_dims_in(v, HK(UPDATE_WINDOW_DIMS), uw, nuw, u->rank) ||
+	    !hv_dims_in(v, HK(INPUT_BATCHING_DIMS), ib, nib, a->rank))
 		return a->rank > MAX_LIST;
 	for (int k = 0; k < niw; k++)
 		skip[iw[k]] = true;
@@ -597,13 +597,13 @@ static bool scatter(struct hv *v)
 	size_t k = (n - 1) / 2;
 	const pl_type *a = hv_op_type(i, 0), *x = hv_op_type(i, k), *u = hv_op_type(i, k + 1);
 	int64_t uw[MAX_LIST], iw[MAX_LIST], sd[MAX_LIST], ib[MAX_LIST], ivd;
-	int nuw = hv_list(v, "hlo_update_window_dims", uw);
-	int niw = hv_list(v, "hlo_inserted_window_dims", iw);
-	int nsd = hv_list(v, "hlo_scatter_dims_to_operand_dims", sd);
-	int nib = hv_list(v, "hlo_input_batching_dims", ib);
+	int nuw = hv_list(v, HK(UPDATE_WINDOW_DIMS), uw);
+	int niw = hv_list(v, HK(INSERTED_WINDOW_DIMS), iw);
+	int nsd = hv_list(v, HK(SCATTER_DIMS_TO_OPERAND_DIMS), sd);
+	int nib = hv_list(v, HK(INPUT_BATCHING_DIMS), ib);
 	if (nuw == -1 || niw == -1 || nsd == -1 || nib == -1)
 		return false;
-	if (!hv_num_attr(i, "hlo_index_vector_dim", &ivd))
+	if (!hv_num_attr(i, HK(INDEX_VECTOR_DIM), &ivd))
 		return true;
 	nuw = nuw < 0 ? 0 : nuw;
 	niw = niw < 0 ? 0 : niw;
@@ -617,8 +617,8 @@ static bool scatter(struct hv *v)
 		return hv_bad(v, "scatter_dims_to_operand_dims of '%s' has %d entries: expected %lld, "
 		                 "one per index",
 		              hv_name(i), nsd, (long long)nidx);
-	if (!hv_dims_in(v, "hlo_scatter_dims_to_operand_dims", sd, nsd, a->rank) ||
-	    !hv_dims_in(v, "hlo_inserted_window_dims", iw, niw, a->rank))
+	if (!hv_dims_in(v, HK(SCATTER_DIMS_TO_OPERAND_DIMS), sd, nsd, a->rank) ||
+	    !hv_dims_in(v, HK(INSERTED_WINDOW_DIMS), iw, niw, a->rank))
 		return false;
 	if ((uint32_t)(nuw + niw + nib) != a->rank)
 		return hv_bad(v, "scatter '%s': %d window, %d inserted and %d batching dimensions for a "
@@ -640,10 +640,10 @@ bool hv_check_more(struct hv *v, const char *opc)
 	if (hv_opc_is(opc, "conditional"))
 		return conditional(v);
 	if (hv_opc_is(opc, "fusion"))
-		return called(v, "fused computation", "hlo_calls");
+		return called(v, "fused computation", HK(CALLS));
 	if (hv_opc_is(opc, "call"))
-		return called(v, "computation", "hlo_to_apply");
-	if (hv_opc_is(opc, "async-start") && !hv_str(v->at, "hlo_calls", &(size_t){0}))
+		return called(v, "computation", HK(TO_APPLY));
+	if (hv_opc_is(opc, "async-start") && !hv_str(v->at, HK(CALLS), &(size_t){0}))
 		return hv_bad(v, "async-start '%s' has no calls=: expected the computation it runs",
 		              hv_name(v->at));
 	if (!hv_async(v, opc))

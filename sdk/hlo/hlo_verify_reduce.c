@@ -100,7 +100,7 @@ bool hv_reduce(struct hv *v)
 		                 "values",
 		              hv_name(i), n);
 	int64_t d[MAX_LIST];
-	int nd = hv_list(v, "hlo_dimensions", d);
+	int nd = hv_list(v, HK(DIMENSIONS), d);
 	if (nd == -1)
 		return false;
 	const pl_type *a = hv_op_type(i, 0);
@@ -118,7 +118,7 @@ bool hv_reduce(struct hv *v)
 			              hv_name(i));
 	if (nd >= 0 && !reduced_shape(v, a, d, nd, n / 2))
 		return false;
-	const pl_func *f = hv_callee(v, "hlo_to_apply", 0);
+	const pl_func *f = hv_callee(v, HK(TO_APPLY), 0);
 	return !f || reducer_fits(v, f, n / 2);
 }
 
@@ -134,7 +134,7 @@ bool hv_map(struct hv *v)
 	for (size_t k = 0; k < n; k++)
 		if (!hv_dims_are(v, "an operand", hv_op_type(i, k), r))
 			return false;
-	const pl_func *f = hv_callee(v, "hlo_to_apply", 0);
+	const pl_func *f = hv_callee(v, HK(TO_APPLY), 0);
 	if (!f)
 		return true;
 	if (pl_func_num_args(f) != n)

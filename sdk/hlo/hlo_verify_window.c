@@ -53,7 +53,7 @@ static int field(const char *w, size_t len, const char *key, bool pairs, int64_t
 static bool read_window(struct hv *v, struct win *w, bool *ok)
 {
 	size_t len;
-	const char *s = hv_str(v->at, "hlo_window", &len);
+	const char *s = hv_str(v->at, HK(WINDOW), &len);
 	*ok = true;
 	if (!s)
 		return false;
@@ -101,8 +101,8 @@ static bool groups(struct hv *v, const pl_type *lhs, const pl_type *rhs, size_t 
 {
 	const pl_inst *i = v->at;
 	int64_t g = 1, bg = 1, in = lhs->dims[f], kin = rhs->dims[ki];
-	hv_num_attr(i, "hlo_feature_group_count", &g);
-	hv_num_attr(i, "hlo_batch_group_count", &bg);
+	hv_num_attr(i, HK(FEATURE_GROUP_COUNT), &g);
+	hv_num_attr(i, HK(BATCH_GROUP_COUNT), &bg);
 	if (g < 1 || in % g)
 		return hv_bad(v, "convolution '%s': %lld input features do not divide into "
 		                 "feature_group_count=%lld groups",
@@ -131,7 +131,7 @@ bool hv_convolution(struct hv *v)
 {
 	const pl_inst *i = v->at;
 	size_t len;
-	const char *s = hv_str(i, "hlo_dim_labels", &len);
+	const char *s = hv_str(i, HK(DIM_LABELS), &len);
 	const pl_type *r = RESULT_OF(i);
 	if (!hv_want_operands(v, "convolution", 2))
 		return false;

@@ -1,13 +1,20 @@
 /* SPDX-License-Identifier: MIT */
-/* sdk/hlo/hlo_keys.h — every "hlo_*" attribute key the HLO reader sets and
- * the writer reads, in one table. passline-pir(5) documents each of them
- * (tests/hlo-keys.sh checks the two agree, both ways).
+/* sdk/ir/hlo_keys.h — every "hlo_*" attribute key the library sets or
+ * reads by name, in one table: the HLO reader sets them, the writer, the
+ * HLO verifier, the counting and the cost model read them. It lives in the
+ * bottom floor so that hlo/ and analysis/ name keys through the same table
+ * (the IR core itself reads none). The keys the shipped plugins and the
+ * host read are rows too, though they spell them (they see only the
+ * installed headers). passline-pir(5) documents each row (tests/hlo-keys.sh
+ * checks the two agree, both ways, and that no source of the library
+ * spells a key).
  *
  * A row is X(ID, KEY, ON, FORM, MEANING):
  *   ON    MODULE (on the entry function), FUNC or INST;
  *   FORM  BOOL, TEXT (a string), LIST (a list of strings), INTS (a list of
  *         integers), or ATTR: an HLO attribute the reader keeps verbatim,
- *         as it keeps every other, that the library reads by name.
+ *         as it keeps every other, that the library or a plugin reads
+ *         by name.
  * The reader refuses an HLO attribute whose key would be one of its own
  * instruction keys (ON INST, FORM not ATTR), and the writer never prints
  * those as attributes. Nothing here is installed. */
@@ -52,6 +59,37 @@
 	X(CONTROL_PREDECESSORS, "hlo_control_predecessors", INST, ATTR, "control-predecessors, the one HLO attribute with a dash") \
 	X(DIMENSIONS, "hlo_dimensions", INST, ATTR, "a collective's dimensions") \
 	X(REPLICA_GROUPS, "hlo_replica_groups", INST, ATTR, "a collective's replica groups") \
+	X(SOURCE_TARGET_PAIRS, "hlo_source_target_pairs", INST, ATTR, "a collective-permute's source-target pairs") \
+	X(SLICE_SIZES, "hlo_slice_sizes", INST, ATTR, "an in-place collective-permute's or a gather's slice sizes") \
+	X(CALLED_COMPUTATIONS, "hlo_called_computations", INST, ATTR, "the computations a custom-call calls") \
+	X(SELECT, "hlo_select", INST, ATTR, "a select-and-scatter's select computation") \
+	X(SCATTER, "hlo_scatter", INST, ATTR, "a select-and-scatter's scatter computation") \
+	X(BACKEND_CONFIG, "hlo_backend_config", INST, ATTR, "the backend configuration (a while's known trip count, a custom-call's)") \
+	X(CUSTOM_CALL_TARGET, "hlo_custom_call_target", INST, ATTR, "a custom-call's target") \
+	X(DIRECTION, "hlo_direction", INST, ATTR, "a compare's direction") \
+	X(DISTRIBUTION, "hlo_distribution", INST, ATTR, "an rng's distribution") \
+	X(EXPONENT_BITS, "hlo_exponent_bits", INST, ATTR, "a reduce-precision's exponent bits") \
+	X(MANTISSA_BITS, "hlo_mantissa_bits", INST, ATTR, "a reduce-precision's mantissa bits") \
+	X(SLICE, "hlo_slice", INST, ATTR, "a slice's ranges") \
+	X(DYNAMIC_SLICE_SIZES, "hlo_dynamic_slice_sizes", INST, ATTR, "a dynamic-slice's sizes") \
+	X(IOTA_DIMENSION, "hlo_iota_dimension", INST, ATTR, "an iota's dimension") \
+	X(PADDING, "hlo_padding", INST, ATTR, "a pad's padding") \
+	X(OFFSET_DIMS, "hlo_offset_dims", INST, ATTR, "a gather's offset dimensions") \
+	X(COLLAPSED_SLICE_DIMS, "hlo_collapsed_slice_dims", INST, ATTR, "a gather's collapsed slice dimensions") \
+	X(START_INDEX_MAP, "hlo_start_index_map", INST, ATTR, "a gather's start index map") \
+	X(OPERAND_BATCHING_DIMS, "hlo_operand_batching_dims", INST, ATTR, "a gather's operand batching dimensions") \
+	X(INDEX_VECTOR_DIM, "hlo_index_vector_dim", INST, ATTR, "a gather's or scatter's index vector dimension") \
+	X(UPDATE_WINDOW_DIMS, "hlo_update_window_dims", INST, ATTR, "a scatter's update window dimensions") \
+	X(INSERTED_WINDOW_DIMS, "hlo_inserted_window_dims", INST, ATTR, "a scatter's inserted window dimensions") \
+	X(SCATTER_DIMS_TO_OPERAND_DIMS, "hlo_scatter_dims_to_operand_dims", INST, ATTR, "a scatter's map of index to operand dimensions") \
+	X(INPUT_BATCHING_DIMS, "hlo_input_batching_dims", INST, ATTR, "a scatter's input batching dimensions") \
+	X(WINDOW, "hlo_window", INST, ATTR, "a convolution's or reduce-window's window") \
+	X(DIM_LABELS, "hlo_dim_labels", INST, ATTR, "a convolution's dimension labels") \
+	X(FEATURE_GROUP_COUNT, "hlo_feature_group_count", INST, ATTR, "a convolution's feature group count") \
+	X(BATCH_GROUP_COUNT, "hlo_batch_group_count", INST, ATTR, "a convolution's batch group count") \
+	X(SHARDING, "hlo_sharding", INST, ATTR, "the sharding (read by the plugins that combine collectives)") \
+	X(FRONTEND_ATTRIBUTES, "hlo_frontend_attributes", INST, ATTR, "the frontend attributes (read by the plugins that combine collectives)") \
+	X(CONSTRAIN_LAYOUT, "hlo_constrain_layout", INST, ATTR, "a collective's constrain_layout (read by the plugins that combine collectives)") \
 	X(LHS_CONTRACTING_DIMS, "hlo_lhs_contracting_dims", INST, ATTR, "a dot's contracting dimensions, left") \
 	X(RHS_CONTRACTING_DIMS, "hlo_rhs_contracting_dims", INST, ATTR, "a dot's contracting dimensions, right") \
 	X(LHS_BATCH_DIMS, "hlo_lhs_batch_dims", INST, ATTR, "a dot's batch dimensions, left") \
@@ -83,6 +121,13 @@ PL_INTERNAL extern const struct pl_hlo_key_info pl_hlo_keys_[PL_HK_COUNT_];
 
 /* The key of row ID: HK(SHAPE) is "hlo_shape". */
 #define HK(id) (pl_hlo_keys_[PL_HK_##id].key)
+
+/* The key of row e, for a table of rows (the keys themselves are not
+ * constants a static array could hold). */
+static inline const char *pl_hlo_key_(enum pl_hlo_key e)
+{
+	return pl_hlo_keys_[e].key;
+}
 
 /* Whether k, a key "hlo_...", is one the reader keeps for itself on an
  * instruction (its shape, operands, name, opcode or literal) rather than

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* sdk/hlo/hlo_keys.c — the table of hlo_* keys (hlo_keys.h). */
-#include "hlo/hlo_keys.h"
+/* sdk/ir/hlo_keys.c — the table of hlo_* keys (hlo_keys.h). */
+#include "ir/hlo_keys.h"
 
 const struct pl_hlo_key_info pl_hlo_keys_[PL_HK_COUNT_] = {
 #define PL_HLO_KEY_ROW_(id, key, on, form, meaning) \
