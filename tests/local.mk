@@ -192,6 +192,19 @@ EXTRA_DIST += tests/hlo/bad/call-result.err tests/hlo/bad/call-result.hlo \
 	tests/hlo/bad/while-body-result.err tests/hlo/bad/while-body-result.hlo \
 	tests/hlo/bad/while-condition.err tests/hlo/bad/while-condition.hlo
 
+# ... a convolution's result, dynamic-reshape, collective-broadcast, send,
+# recv and their dones (hlo_verify_window.c, hlo_verify_chan.c).
+EXTRA_DIST += tests/hlo/good/channels-windows.hlo \
+	tests/hlo/bad/convolution-result.hlo tests/hlo/bad/convolution-result.err \
+	tests/hlo/bad/convolution-window-size.hlo tests/hlo/bad/convolution-window-size.err \
+	tests/hlo/bad/dynamic-reshape-elements.hlo tests/hlo/bad/dynamic-reshape-elements.err \
+	tests/hlo/bad/dynamic-reshape-sizes.hlo tests/hlo/bad/dynamic-reshape-sizes.err \
+	tests/hlo/bad/collective-broadcast-shape.hlo tests/hlo/bad/collective-broadcast-shape.err \
+	tests/hlo/bad/send-shape.hlo tests/hlo/bad/send-shape.err \
+	tests/hlo/bad/send-done-operand.hlo tests/hlo/bad/send-done-operand.err \
+	tests/hlo/bad/recv-done-channel.hlo tests/hlo/bad/recv-done-channel.err \
+	tests/hlo/bad/recv-done-data.hlo tests/hlo/bad/recv-done-data.err
+
 # ... sort, scatter, convolution and all-to-all.
 EXTRA_DIST += tests/hlo/bad/all-to-all-split.err tests/hlo/bad/all-to-all-split.hlo \
 	tests/hlo/bad/convolution-groups.err tests/hlo/bad/convolution-groups.hlo \

@@ -68,6 +68,9 @@ bool hv_collective(struct hv *v, pl_op op, size_t res0);
  * called, and the tuples of a collective's start and done; true when they
  * pass or opc is none of them. */
 bool hv_async(struct hv *v, const char *opc);
+/* hlo_verify_chan.c: collective-broadcast, send, recv and their dones,
+ * dynamic-reshape; true when they pass or opc is none of them. */
+bool hv_chan(struct hv *v, const char *opc);
 
 /* The rules of hlo_verify_window.c (convolution, reduce-window),
  * hlo_verify_reduce.c (reduce, map) and hlo_verify_elem.c (bitcast-convert,

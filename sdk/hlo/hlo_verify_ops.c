@@ -646,7 +646,7 @@ bool hv_check_more(struct hv *v, const char *opc)
 	if (hv_opc_is(opc, "async-start") && !hv_str(v->at, "hlo_calls", &(size_t){0}))
 		return hv_bad(v, "async-start '%s' has no calls=: expected the computation it runs",
 		              hv_name(v->at));
-	if (!hv_async(v, opc))
+	if (!hv_async(v, opc) || !hv_chan(v, opc))
 		return false;
 	if (hv_opc_is(opc, "slice"))
 		return slice(v);
