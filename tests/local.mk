@@ -194,7 +194,9 @@ EXTRA_DIST += tests/hlo/bad/call-result.err tests/hlo/bad/call-result.hlo \
 
 # ... a convolution's result, dynamic-reshape, collective-broadcast, send,
 # recv and their dones (hlo_verify_window.c, hlo_verify_chan.c).
-EXTRA_DIST += tests/hlo/good/channels-windows.hlo \
+EXTRA_DIST += tests/hlo/good/channels-windows.hlo tests/hlo/good/async-update-collective.hlo \
+	tests/hlo/bad/async-update-collective-shape.hlo tests/hlo/bad/async-update-collective-shape.err \
+	tests/hlo/bad/async-update-calls.hlo tests/hlo/bad/async-update-calls.err \
 	tests/hlo/bad/convolution-result.hlo tests/hlo/bad/convolution-result.err \
 	tests/hlo/bad/convolution-window-size.hlo tests/hlo/bad/convolution-window-size.err \
 	tests/hlo/bad/dynamic-reshape-elements.hlo tests/hlo/bad/dynamic-reshape-elements.err \
