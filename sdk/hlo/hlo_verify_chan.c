@@ -5,8 +5,9 @@
  * send (data, token) is (data, u32[], token[]), recv (token) is
  * (data, u32[], token[]), send-done token[], recv-done (data, token[]);
  * a done whose operand is a send or recv takes the matching kind, of the
- * same channel_id (XLA accepts both without one). Values are leaves: a
- * tuple is its leaves, in order. */
+ * same channel_id (XLA accepts both without one) and is_host_transfer; and the ops whose
+ * value XLA fixes outright (ids, tokens, copies, dimension sizes). Values
+ * are leaves: a tuple is its leaves, in order. */
 #include "hlo/hlo_verify_int.h"
 
 #include "hlo/hlo.h"
@@ -125,13 +126,26 @@ static bool done_of(struct hv *v, const char *opc, const char *start_opc, const 
 	if (pl_inst_num_operands(i) != pl_inst_num_results(s))
 		return hv_bad(v, "%s '%s' takes %zu values of '%s': expected all %zu of its value", opc,
 		              hv_name(i), pl_inst_num_operands(i), sn, pl_inst_num_results(s));
-	size_t la, lb;
-	const char *a = hv_str(i, HK(CHANNEL_ID), &la), *b = hv_str(s, HK(CHANNEL_ID), &lb);
-	if ((a || b) && (!a || !b || la != lb || memcmp(a, b, la)))
-		return hv_bad(v, "%s '%s' has channel_id=%.*s, its %s '%s' channel_id=%.*s: expected "
-		                 "the same",
-		              opc, hv_name(i), a ? (int)la : 4, a ? a : "none", start_opc, sn,
-		              b ? (int)lb : 4, b ? b : "none");
+	/* the same channel_id and is_host_transfer (absent: none, false) */
+	static const int keys[2] = {PL_HK_CHANNEL_ID, PL_HK_IS_HOST_TRANSFER};
+	static const char *const none[2] = {"none", "false"};
+	for (int k = 0; k < 2; k++) {
+		size_t la, lb;
+		const char *key = pl_hlo_keys_[keys[k]].key;
+		const char *a = hv_str(i, key, &la), *b = hv_str(s, key, &lb);
+		if (!a) {
+			a = none[k];
+			la = strlen(a);
+		}
+		if (!b) {
+			b = none[k];
+			lb = strlen(b);
+		}
+		if (la != lb || memcmp(a, b, la))
+			return hv_bad(v, "%s '%s' has %s=%.*s, its %s '%s' %s=%.*s: expected the same",
+			              opc, hv_name(i), key + 4, (int)la, a, start_opc, sn, key + 4,
+			              (int)lb, b);
+	}
 	*st = s;
 	return true;
 }
@@ -189,7 +203,7 @@ static bool dynamic_reshape(struct hv *v)
 			return hv_bad(v, "size operand %zu of dynamic-reshape '%s' is %s: expected s32",
 			              k, hv_name(i), tt);
 		}
-	if (a->elements != r->elements || a->dtype != r->dtype) {
+	if (a->elements != r->elements || !hv_same_elements(a->dtype, r->dtype)) {
 		char ta[160], tr[160];
 		hv_type(ta, sizeof ta, a);
 		hv_type(tr, sizeof tr, r);
@@ -201,8 +215,96 @@ static bool dynamic_reshape(struct hv *v)
 	return true;
 }
 
+/* Operand leaves k0.. are the result's leaves r0.. (n of them). */
+static bool results_are_operands(struct hv *v, const char *opc, size_t r0, size_t k0, size_t n,
+                                 const char *what)
+{
+	for (size_t k = 0; k < n; k++)
+		if (!result_is(v, opc, r0 + k, hv_op_type(v->at, k0 + k), what))
+			return false;
+	return true;
+}
+
+/* The ops whose value XLA's verifier fixes outright: ids are u32[],
+ * after-all a token, add-dependency and opt-barrier their (first)
+ * operand, copy-start (operand, operand, u32[]) and copy-done the first,
+ * get-dimension-size s32[] of a dimension of its operand,
+ * set-dimension-size its operand, given an s32[] size;
+ * rng-get-and-update-state u64[2]; infeed and outfeed take a token. */
+static bool fixed_value(struct hv *v, const char *opc)
+{
+	const pl_inst *i = v->at;
+	size_t n = pl_inst_num_operands(i), nr = pl_inst_num_results(i);
+	if (hv_opc_is(opc, "partition-id") || hv_opc_is(opc, "replica-id"))
+		return hv_want_operands(v, opc, 0) && count_is(v, opc, 1, "u32[]") &&
+		       scalar_is(v, opc, false, 0, PL_DTYPE_U32, "the value");
+	if (hv_opc_is(opc, "after-all"))
+		return count_is(v, opc, 1, "token[]") &&
+		       scalar_is(v, opc, false, 0, PL_DTYPE_TOKEN, "the value");
+	if (hv_opc_is(opc, "add-dependency"))
+		return hv_want_operands(v, opc, 2) &&
+		       scalar_is(v, opc, true, 1, PL_DTYPE_TOKEN, "operand 1") &&
+		       count_is(v, opc, 1, "its first operand's") &&
+		       results_are_operands(v, opc, 0, 0, 1, "the shape of its first operand");
+	if (hv_opc_is(opc, "opt-barrier"))
+		return count_is(v, opc, n, "its operand's") &&
+		       results_are_operands(v, opc, 0, 0, n, "the shape of its operand");
+	if (hv_opc_is(opc, "copy-start"))
+		return count_is(v, opc, 2 * n + 1, "(operand, operand, u32[])") &&
+		       results_are_operands(v, opc, 0, 0, n, "the shape of its operand") &&
+		       results_are_operands(v, opc, n, 0, n, "the shape of its operand") &&
+		       scalar_is(v, opc, false, 2 * n, PL_DTYPE_U32, "the context");
+	if (hv_opc_is(opc, "copy-done"))
+		return (n == 2 * nr + 1 ||
+		        hv_bad(v, "copy-done '%s' has %zu values for an operand of %zu: expected the "
+		                  "first of its copy-start's (operand, operand, u32[])",
+		               hv_name(i), nr, n)) &&
+		       results_are_operands(v, opc, 0, 0, nr, "the shape its copy-start copies");
+	if (hv_opc_is(opc, "get-dimension-size")) {
+		int64_t d[MAX_LIST];
+		int nd = hv_list(v, HK(DIMENSIONS), d);
+		return hv_want_operands(v, opc, 1) && nd != -1 &&
+		       (nd != 1 || hv_dims_in(v, HK(DIMENSIONS), d, 1, hv_op_type(i, 0)->rank)) &&
+		       count_is(v, opc, 1, "s32[]") &&
+		       scalar_is(v, opc, false, 0, PL_DTYPE_I32, "the value");
+	}
+	if (hv_opc_is(opc, "set-dimension-size"))
+		return hv_want_operands(v, opc, 2) &&
+		       scalar_is(v, opc, true, 1, PL_DTYPE_I32, "the size") &&
+		       count_is(v, opc, 1, "its operand's") &&
+		       (hv_same_dims(pl_value_type(pl_inst_result(i, 0)), hv_op_type(i, 0)) ||
+		        hv_dims_are(v, "the result", pl_value_type(pl_inst_result(i, 0)),
+		                    hv_op_type(i, 0)));
+	if (hv_opc_is(opc, "rng-get-and-update-state")) {
+		const pl_type *r = nr == 1 ? pl_value_type(pl_inst_result(i, 0)) : NULL;
+		if (hv_want_operands(v, opc, 0) &&
+		    (!r || r->dtype != PL_DTYPE_U64 || r->rank != 1 || r->dims[0] != 2))
+			return hv_bad(v, "rng-get-and-update-state '%s' is not u64[2]: expected its state",
+			              hv_name(i));
+		return v->rc == PL_OK;
+	}
+	if (hv_opc_is(opc, "infeed"))
+		return (n ? scalar_is(v, opc, true, n - 1, PL_DTYPE_TOKEN, "the operand")
+		          : hv_want_operands(v, opc, 1)) &&
+		       (nr ? scalar_is(v, opc, false, nr - 1, PL_DTYPE_TOKEN, "the last value")
+		           : count_is(v, opc, 1, "(data, token[])"));
+	if (hv_opc_is(opc, "outfeed"))
+		return (n ? scalar_is(v, opc, true, n - 1, PL_DTYPE_TOKEN, "the last operand")
+		          : hv_want_operands(v, opc, 2)) &&
+		       count_is(v, opc, 1, "token[]") &&
+		       scalar_is(v, opc, false, 0, PL_DTYPE_TOKEN, "the value");
+	return true;
+}
+
 bool hv_chan(struct hv *v, const char *opc)
 {
+	char word[64]; /* the opcode as HLO spells it, for messages */
+	size_t k = 0;
+	for (; opc[k] && k + 1 < sizeof word; k++)
+		word[k] = opc[k] == '_' ? '-' : opc[k];
+	word[k] = 0;
+	if (!fixed_value(v, word))
+		return false;
 	if (hv_opc_is(opc, "collective-broadcast"))
 		return collective_broadcast(v);
 	if (hv_opc_is(opc, "send"))

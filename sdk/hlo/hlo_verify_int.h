@@ -34,6 +34,9 @@ int hv_list(struct hv *v, const char *key, int64_t *out);
 /* t as HLO spells it, f32[4,8], into buf. */
 void hv_type(char *buf, size_t n, const pl_type *t);
 bool hv_same_dims(const pl_type *a, const pl_type *b);
+/* Element types XLA's verifier takes as the same: equal, or both
+ * floating-point (mixed precision allowed). */
+bool hv_same_elements(pl_dtype a, pl_dtype b);
 const pl_type *hv_op_type(const pl_inst *i, size_t k);
 
 /* The rules of hlo_verify_ops.c for the opcode opc ("hlo." dropped, '_'

@@ -7,6 +7,8 @@
  * signature is checked leaf by leaf, in order. */
 #include "hlo/hlo_verify_int.h"
 
+#include "hlo/hlo.h"
+
 #include <stdio.h>
 
 /* The value of key, a number; false (and *x untouched) when absent. */
@@ -366,12 +368,19 @@ static bool select_clamp(struct hv *v, bool is_select)
 	return true;
 }
 
-/* iota: iota_dimension within the result's rank. */
+/* iota: an array of numbers, iota_dimension within its rank. */
 static bool iota(struct hv *v)
 {
 	const pl_inst *i = v->at;
 	const pl_type *r = RESULT_OF(i);
 	int64_t d;
+	if (r && !r->rank)
+		return hv_bad(v, "iota '%s' is a scalar: expected an array", hv_name(i));
+	if (r && (r->dtype == PL_DTYPE_BOOL || r->dtype == PL_DTYPE_TOKEN ||
+	          r->dtype == PL_DTYPE_OPAQUE))
+		return hv_bad(v, "iota '%s' has %s elements: expected integers, floating-point or "
+		                 "complex numbers",
+		              hv_name(i), pl_hlo_dtype_name_(r->dtype));
 	if (!r || !hv_num_attr(i, "hlo_iota_dimension", &d))
 		return true;
 	if (d < 0 || (uint64_t)d >= r->rank)
