@@ -211,7 +211,13 @@ EXTRA_DIST += tests/hlo/good/channels-windows.hlo tests/hlo/good/async-update-co
 # extents, element types kept, replica groups naming 0..n-1 (all-reduce's
 # of any sizes), iota's elements, dot's result, the ops whose value is
 # fixed (ids, tokens, copies, dimension sizes), is_host_transfer.
-EXTRA_DIST += tests/hlo/good/fixed-values.hlo \
+EXTRA_DIST += tests/hlo/good/fixed-values.hlo tests/hlo/good/unary-types.hlo \
+	tests/hlo/bad/unary-element-type.hlo tests/hlo/bad/unary-element-type.err \
+	tests/hlo/bad/unary-result-type.hlo tests/hlo/bad/unary-result-type.err \
+	tests/hlo/bad/concatenate-type.hlo tests/hlo/bad/concatenate-type.err \
+	tests/hlo/bad/pad-value-type.hlo tests/hlo/bad/pad-value-type.err \
+	tests/hlo/bad/bitcast-convert-complex.hlo tests/hlo/bad/bitcast-convert-complex.err \
+	tests/hlo/bad/reduce-precision-type.hlo tests/hlo/bad/reduce-precision-type.err \
 	tests/hlo/bad/broadcast-extent.hlo tests/hlo/bad/broadcast-extent.err \
 	tests/hlo/bad/broadcast-type.hlo tests/hlo/bad/broadcast-type.err \
 	tests/hlo/bad/reshape-type.hlo tests/hlo/bad/reshape-type.err \

@@ -183,7 +183,7 @@ static bool elementwise(struct hv *v, const char *opc, size_t n, bool keep_dtype
 	const pl_type *r = pl_value_type(pl_inst_result(i, 0));
 	for (size_t k = 0; k < n; k++) {
 		const pl_type *t = hv_op_type(i, k);
-		if (!hv_same_dims(t, r) || (keep_dtype && t->dtype != r->dtype)) {
+		if (!hv_same_dims(t, r) || (keep_dtype && !hv_same_elements(t->dtype, r->dtype))) {
 			char a[160], b[160];
 			hv_type(a, sizeof a, t);
 			hv_type(b, sizeof b, r);
@@ -620,6 +620,8 @@ static bool reshape(struct hv *v)
 	return true;
 }
 
+/* concatenate: operands of the result's rank and element type, equal but
+ * in the dimension, whose extents add up to the result's. */
 static bool concatenate(struct hv *v)
 {
 	const pl_inst *i = v->at;
@@ -649,6 +651,11 @@ static bool concatenate(struct hv *v)
 			              "dimension %lld",
 			           k, hv_name(i), ta, tr, (long long)d[0]);
 		}
+		if (!hv_same_elements(t->dtype, r->dtype))
+			return hv_bad(v, "operand %zu of concatenate '%s' has %s elements: expected %s, the "
+			                 "result's",
+			              k, hv_name(i), pl_hlo_dtype_name_(t->dtype),
+			              pl_hlo_dtype_name_(r->dtype));
 		sum += t->dims[d[0]];
 	}
 	if (sum != r->dims[d[0]])
@@ -742,9 +749,9 @@ static bool check_inst(struct hv *v, const pl_inst *i)
 		return false;
 	if (hv_opc_is(opc, "all-to-all") && !all_to_all(v, gs))
 		return false;
+	/* the element types: hv_unary_types */
 	if (is_word(opc, unary_ops))
-		return elementwise(v, opc, 1, !hv_opc_is(opc, "is-finite") && !hv_opc_is(opc, "real") &&
-		                                  !hv_opc_is(opc, "imag") && !hv_opc_is(opc, "abs"));
+		return elementwise(v, opc, 1, false) && hv_unary_types(v, opc);
 	if (is_word(opc, binary_ops))
 		return elementwise(v, opc, 2, !hv_opc_is(opc, "complex"));
 	/* a dot the reader could not map onto tensor_contract */

@@ -86,5 +86,7 @@ bool hv_bitcast_convert(struct hv *v);
 bool hv_rng(struct hv *v);
 bool hv_reverse(struct hv *v);
 bool hv_reduce_precision(struct hv *v);
+/* A unary op's operand element type and its result's (hlo_verify_elem.c). */
+bool hv_unary_types(struct hv *v, const char *opc);
 
 #endif

@@ -389,7 +389,8 @@ static bool iota(struct hv *v)
 	return true;
 }
 
-/* pad: lo_hi[_interior] per dimension; the result adds them up. */
+/* pad: a scalar padding value of the operand's element type; lo_hi[_interior]
+ * per dimension; the result adds them up. */
 static bool pad(struct hv *v)
 {
 	const pl_inst *i = v->at;
@@ -401,6 +402,11 @@ static bool pad(struct hv *v)
 	if (!s || !r)
 		return true;
 	const pl_type *a = hv_op_type(i, 0);
+	if (!hv_same_elements(hv_op_type(i, 1)->dtype, a->dtype))
+		return hv_bad(v, "the padding value of '%s' is %s: expected the operand's element type "
+		                 "%s",
+		              hv_name(i), pl_hlo_dtype_name_(hv_op_type(i, 1)->dtype),
+		              pl_hlo_dtype_name_(a->dtype));
 	if (hv_op_type(i, 1)->rank)
 		return hv_bad(v, "the padding value of '%s' is not a scalar", hv_name(i));
 	uint32_t d = 0;
