@@ -1515,6 +1515,18 @@ static void put_structure(struct hr *r, struct pl_strbuf *sb, uint32_t node)
 	put_structure_of(r, sb, node, false);
 }
 
+/* Whether shapes a and b have the same tuple structure. */
+static bool same_structure(struct hr *r, uint32_t a, uint32_t b)
+{
+	r->sb.len = 0;
+	put_structure(r, &r->sb, a);
+	size_t l1 = r->sb.len;
+	put_structure(r, &r->sb, b);
+	if (r->sb.failed)
+		nomem(r);
+	return r->sb.len == 2 * l1 && memcmp(r->sb.data, r->sb.data + l1, l1) == 0;
+}
+
 /* Names result k of a value with nleaves leaves: the name itself for an
  * array, "name$k" for the leaves of a tuple ('$' is not in HLO names). */
 static const char *leaf_name(struct hr *r, const struct pinst *pi, bool tuple, uint32_t k)
@@ -2340,15 +2352,8 @@ static void map_update_alias(struct hr *r, struct pinst *pi)
 {
 	const struct pinst *st = &r->insts.v[r->opnds.v[pi->op0].ref];
 	if (pi->has_shape) {
-		r->sb.len = 0;
-		put_structure(r, &r->sb, st->shape);
-		size_t l1 = r->sb.len;
-		put_structure(r, &r->sb, pi->shape);
-		if (r->sb.failed)
-			nomem(r);
 		size_t n1 = leaf_types(r, st->shape, 0), n2 = leaf_types(r, pi->shape, n1);
-		bool same = r->sb.len == 2 * l1 && !memcmp(r->sb.data, r->sb.data + l1, l1) &&
-		            n2 == 2 * n1;
+		bool same = same_structure(r, st->shape, pi->shape) && n2 == 2 * n1;
 		for (size_t k = 0; same && k < n1; k++)
 			same = r->types.v[k] == r->types.v[n1 + k];
 		if (!same) {
@@ -2715,13 +2720,7 @@ static const struct pinst *root_owner(struct hr *r, const struct pinst *root)
 			same = r->leaves.v[c->leaf0 + j] == r->leaves.v[root->leaf0 + j];
 		if (!same)
 			continue;
-		r->sb.len = 0;
-		put_structure(r, &r->sb, c->shape);
-		size_t l1 = r->sb.len;
-		put_structure(r, &r->sb, root->shape);
-		if (r->sb.failed)
-			nomem(r);
-		if (r->sb.len == 2 * l1 && memcmp(r->sb.data, r->sb.data + l1, l1) == 0)
+		if (same_structure(r, c->shape, root->shape))
 			owner = c;
 	}
 	return owner;

@@ -602,22 +602,25 @@ static bool transpose(struct hv *v)
 	return true;
 }
 
+bool hv_reshapes(struct hv *v, const char *opc, const pl_type *a, const pl_type *r)
+{
+	if (a->elements == r->elements && hv_same_elements(a->dtype, r->dtype))
+		return true;
+	char ta[160], tr[160];
+	hv_type(ta, sizeof ta, a);
+	hv_type(tr, sizeof tr, r);
+	return hv_bad(v, "%s '%s' turns %s (%llu elements) into %s (%llu): expected as many "
+	                 "elements of the same type",
+	              opc, hv_name(v->at), ta, (unsigned long long)a->elements, tr,
+	              (unsigned long long)r->elements);
+}
+
 static bool reshape(struct hv *v)
 {
 	const pl_inst *i = v->at;
 	if (pl_inst_num_operands(i) != 1 || pl_inst_num_results(i) != 1)
 		return hv_bad(v, "reshape '%s' takes 1 operand", hv_name(i));
-	const pl_type *a = hv_op_type(i, 0), *r = pl_value_type(pl_inst_result(i, 0));
-	if (a->elements != r->elements || !hv_same_elements(a->dtype, r->dtype)) {
-		char ta[160], tr[160];
-		hv_type(ta, sizeof ta, a);
-		hv_type(tr, sizeof tr, r);
-		return hv_bad(v, "reshape '%s' turns %s (%llu elements) into %s (%llu): expected as many "
-		              "elements of the same type",
-		           hv_name(i), ta, (unsigned long long)a->elements, tr,
-		           (unsigned long long)r->elements);
-	}
-	return true;
+	return hv_reshapes(v, "reshape", hv_op_type(i, 0), pl_value_type(pl_inst_result(i, 0)));
 }
 
 /* concatenate: operands of the result's rank and element type, equal but

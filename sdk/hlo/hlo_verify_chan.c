@@ -30,20 +30,6 @@ static bool scalar_is(struct hv *v, const char *opc, bool operand, size_t k, pl_
 	              pl_hlo_dtype_name_(dt));
 }
 
-/* Result value k of the instruction is of type want; what names want. */
-static bool result_is(struct hv *v, const char *opc, size_t k, const pl_type *want,
-                      const char *what)
-{
-	const pl_type *got = pl_value_type(pl_inst_result(v->at, k));
-	if (hv_same_type(got, want))
-		return true;
-	char tg[160], tw[160];
-	hv_type(tg, sizeof tg, got);
-	hv_type(tw, sizeof tw, want);
-	return hv_bad(v, "value %zu of %s '%s' is %s: expected %s, %s", k, opc, hv_name(v->at), tg,
-	              tw, what);
-}
-
 static bool count_is(struct hv *v, const char *opc, size_t want, const char *form)
 {
 	size_t got = pl_inst_num_results(v->at);
@@ -63,7 +49,7 @@ static bool collective_broadcast(struct hv *v)
 		                 "broadcasts",
 		              hv_name(i));
 	return count_is(v, "collective-broadcast", 1, "its operand's array") &&
-	       result_is(v, "collective-broadcast", 0, hv_op_type(i, 0), "the shape of its operand");
+	       hv_value_is(v, "collective-broadcast", 0, hv_op_type(i, 0), "the shape of its operand");
 }
 
 /* send(data, token): (data, u32[], token[]). */
@@ -79,7 +65,7 @@ static bool send(struct hv *v)
 	if (!count_is(v, "send", n + 1, "(data, u32[], token[]) for its data"))
 		return false;
 	for (size_t k = 0; k + 1 < n; k++)
-		if (!result_is(v, "send", k, hv_op_type(i, k), "the data it sends"))
+		if (!hv_value_is(v, "send", k, hv_op_type(i, k), "the data it sends"))
 			return false;
 	return scalar_is(v, "send", false, n - 1, PL_DTYPE_U32, "the context") &&
 	       scalar_is(v, "send", false, n, PL_DTYPE_TOKEN, "the last value");
@@ -175,7 +161,7 @@ static bool recv_done(struct hv *v)
 	              "(data, token[]) for the data of its recv"))
 		return false;
 	for (size_t k = 0; k + 1 < n; k++)
-		if (!result_is(v, "recv-done", k, pl_value_type(pl_inst_result(s, k)),
+		if (!hv_value_is(v, "recv-done", k, pl_value_type(pl_inst_result(s, k)),
 		               "the data of its recv"))
 			return false;
 	return true;
@@ -203,16 +189,7 @@ static bool dynamic_reshape(struct hv *v)
 			return hv_bad(v, "size operand %zu of dynamic-reshape '%s' is %s: expected s32",
 			              k, hv_name(i), tt);
 		}
-	if (a->elements != r->elements || !hv_same_elements(a->dtype, r->dtype)) {
-		char ta[160], tr[160];
-		hv_type(ta, sizeof ta, a);
-		hv_type(tr, sizeof tr, r);
-		return hv_bad(v, "dynamic-reshape '%s' turns %s (%llu elements) into %s (%llu): "
-		                 "expected as many elements of the same type",
-		              hv_name(i), ta, (unsigned long long)a->elements, tr,
-		              (unsigned long long)r->elements);
-	}
-	return true;
+	return hv_reshapes(v, "dynamic-reshape", a, r);
 }
 
 /* Operand leaves k0.. are the result's leaves r0.. (n of them). */
@@ -220,7 +197,7 @@ static bool results_are_operands(struct hv *v, const char *opc, size_t r0, size_
                                  const char *what)
 {
 	for (size_t k = 0; k < n; k++)
-		if (!result_is(v, opc, r0 + k, hv_op_type(v->at, k0 + k), what))
+		if (!hv_value_is(v, opc, r0 + k, hv_op_type(v->at, k0 + k), what))
 			return false;
 	return true;
 }

@@ -51,6 +51,11 @@ bool hv_opc_is(const char *opc, const char *word);
 /* The value of key, a number; false (and *x untouched) when absent. */
 bool hv_num_attr(const pl_inst *i, const char *key, int64_t *x);
 bool hv_same_type(const pl_type *a, const pl_type *b);
+/* Result value k of the instruction (opcode opc) is want; what names
+ * want in the message. */
+bool hv_value_is(struct hv *v, const char *opc, size_t k, const pl_type *want, const char *what);
+/* reshape and dynamic-reshape: a into r keeps the element count and type. */
+bool hv_reshapes(struct hv *v, const char *opc, const pl_type *a, const pl_type *r);
 /* The nth computation key names; NULL when there is none. */
 const pl_func *hv_callee(const struct hv *v, const char *key, size_t nth);
 /* f's return instruction, or NULL. */

@@ -28,6 +28,18 @@ bool hv_same_type(const pl_type *a, const pl_type *b)
 	return a->dtype == b->dtype && hv_same_dims(a, b);
 }
 
+bool hv_value_is(struct hv *v, const char *opc, size_t k, const pl_type *want, const char *what)
+{
+	const pl_type *got = pl_value_type(pl_inst_result(v->at, k));
+	if (hv_same_type(got, want))
+		return true;
+	char tg[160], tw[160];
+	hv_type(tg, sizeof tg, got);
+	hv_type(tw, sizeof tw, want);
+	return hv_bad(v, "value %zu of '%s' (%s) is %s: expected %s, %s", k, hv_name(v->at), opc,
+	              tg, tw, what);
+}
+
 /* The computation key names (its first name); NULL when there is none
  * (the reader's reference check has already named a missing one). */
 const pl_func *hv_callee(const struct hv *v, const char *key, size_t nth)
