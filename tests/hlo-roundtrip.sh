@@ -93,6 +93,29 @@ run $P --passes=SplitAsyncCCOp -O hlo.async_form=wrapped "$F/xla.hlo" -o x1.hlo
 grep -q '^  %all-gather.4_s = ((f32\[4,8\]{1,0}), f32\[16,8\]{1,0}) async-start(%Arg_0.1), calls=%all-gather.4_s.wrapped$' x1.hlo &&
 	grep -q 'async-start(%multiply.5), calls=%all-reduce.6_s.wrapped$' x1.hlo && ! grep -q 'all-gather-start\|all-reduce-start\|all-gather-done\|all-reduce-done' x1.hlo
 ok $? "-O hlo.async_form=wrapped on xla.hlo: both new ones wrapped"
+# async-update between a wrapped collective's start and done (XLA accepts
+# start -> update -> done): the SDK's start and done, the updates kept on
+# the done and written back right before it, through .pir too, and after
+# the asynchronous passes; a fixed point read back
+U="$top_srcdir/tests/hlo/good/async-update-collective.hlo"
+run $P --passes= "$U" -o u0.hlo
+expect_status 0 "async-update-collective.hlo reads and writes"
+diff -b -B "$U" u0.hlo >/dev/null
+ok $? "async-update-collective.hlo is written back as it was, up to white space"
+run $P --passes= "$U" -o u0.pir
+grep -q '= all_gather_start ' u0.pir &&
+	grep -q '= all_gather_done .*hlo_async_updates = \["gu", "gu.1"\]' u0.pir
+ok $? "its start and done are the SDK's, the done names its two updates"
+run $P --passes= u0.pir -o u1.hlo
+diff -b -B "$U" u1.hlo >/dev/null
+ok $? "through .pir it comes back as it was"
+run $P --passes=SplitAsyncCCOp,LatencyHidingScheduler "$U" -o u2.hlo
+expect_status 0 "SplitAsyncCCOp and LatencyHidingScheduler run on it"
+awk '/ async-start\(/ { s = NR } / async-update\(.*%gs\)/ { a = NR } / async-update\(.*%gu\)/ { b = NR }
+     / async-done\(.*%gu.1\)/ { d = NR } END { exit !(s && s < a && a < b && b < d) }' u2.hlo
+ok $? "the updates stay between the start and the done, in order"
+run $P --passes= u2.hlo -o u3.hlo
+expect_same_file u2.hlo u3.hlo "async-update-collective.hlo after the passes reads back to the same text"
 # a module's own all-gather-start keeps its form under -O
 # hlo.async_form=wrapped: only the all-reduce SplitAsyncCCOp makes
 # asynchronous is wrapped

@@ -192,6 +192,46 @@ EXTRA_DIST += tests/hlo/bad/call-result.err tests/hlo/bad/call-result.hlo \
 	tests/hlo/bad/while-body-result.err tests/hlo/bad/while-body-result.hlo \
 	tests/hlo/bad/while-condition.err tests/hlo/bad/while-condition.hlo
 
+# ... a convolution's result, dynamic-reshape, collective-broadcast, send,
+# recv and their dones (hlo_verify_window.c, hlo_verify_chan.c).
+EXTRA_DIST += tests/hlo/good/channels-windows.hlo tests/hlo/good/async-update-collective.hlo \
+	tests/hlo/bad/async-update-collective-shape.hlo tests/hlo/bad/async-update-collective-shape.err \
+	tests/hlo/bad/async-update-calls.hlo tests/hlo/bad/async-update-calls.err \
+	tests/hlo/bad/convolution-result.hlo tests/hlo/bad/convolution-result.err \
+	tests/hlo/bad/convolution-window-size.hlo tests/hlo/bad/convolution-window-size.err \
+	tests/hlo/bad/dynamic-reshape-elements.hlo tests/hlo/bad/dynamic-reshape-elements.err \
+	tests/hlo/bad/dynamic-reshape-sizes.hlo tests/hlo/bad/dynamic-reshape-sizes.err \
+	tests/hlo/bad/collective-broadcast-shape.hlo tests/hlo/bad/collective-broadcast-shape.err \
+	tests/hlo/bad/send-shape.hlo tests/hlo/bad/send-shape.err \
+	tests/hlo/bad/send-done-operand.hlo tests/hlo/bad/send-done-operand.err \
+	tests/hlo/bad/recv-done-channel.hlo tests/hlo/bad/recv-done-channel.err \
+	tests/hlo/bad/recv-done-data.hlo tests/hlo/bad/recv-done-data.err
+
+# ... what a check against XLA's verifier found missing: exact broadcast
+# extents, element types kept, replica groups naming 0..n-1 (all-reduce's
+# of any sizes), iota's elements, dot's result, the ops whose value is
+# fixed (ids, tokens, copies, dimension sizes), is_host_transfer.
+EXTRA_DIST += tests/hlo/good/fixed-values.hlo tests/hlo/good/unary-types.hlo \
+	tests/hlo/bad/unary-element-type.hlo tests/hlo/bad/unary-element-type.err \
+	tests/hlo/bad/unary-result-type.hlo tests/hlo/bad/unary-result-type.err \
+	tests/hlo/bad/concatenate-type.hlo tests/hlo/bad/concatenate-type.err \
+	tests/hlo/bad/pad-value-type.hlo tests/hlo/bad/pad-value-type.err \
+	tests/hlo/bad/bitcast-convert-complex.hlo tests/hlo/bad/bitcast-convert-complex.err \
+	tests/hlo/bad/reduce-precision-type.hlo tests/hlo/bad/reduce-precision-type.err \
+	tests/hlo/bad/broadcast-extent.hlo tests/hlo/bad/broadcast-extent.err \
+	tests/hlo/bad/broadcast-type.hlo tests/hlo/bad/broadcast-type.err \
+	tests/hlo/bad/reshape-type.hlo tests/hlo/bad/reshape-type.err \
+	tests/hlo/bad/replica-groups-gap.hlo tests/hlo/bad/replica-groups-gap.err \
+	tests/hlo/bad/replica-groups-empty.hlo tests/hlo/bad/replica-groups-empty.err \
+	tests/hlo/bad/iota-scalar.hlo tests/hlo/bad/iota-scalar.err \
+	tests/hlo/bad/iota-pred.hlo tests/hlo/bad/iota-pred.err \
+	tests/hlo/bad/dot-result.hlo tests/hlo/bad/dot-result.err \
+	tests/hlo/bad/partition-id-type.hlo tests/hlo/bad/partition-id-type.err \
+	tests/hlo/bad/get-dimension-size-dimension.hlo tests/hlo/bad/get-dimension-size-dimension.err \
+	tests/hlo/bad/copy-done-shape.hlo tests/hlo/bad/copy-done-shape.err \
+	tests/hlo/bad/add-dependency-token.hlo tests/hlo/bad/add-dependency-token.err \
+	tests/hlo/bad/send-done-host-transfer.hlo tests/hlo/bad/send-done-host-transfer.err
+
 # ... sort, scatter, convolution and all-to-all.
 EXTRA_DIST += tests/hlo/bad/all-to-all-split.err tests/hlo/bad/all-to-all-split.hlo \
 	tests/hlo/bad/convolution-groups.err tests/hlo/bad/convolution-groups.hlo \

@@ -245,20 +245,32 @@ static void put_line(struct pl_strbuf *sb, const struct form_state *st,
 	pl_sb_putc(sb, '\n');
 }
 
-/* The end of the line from i: the first newline outside brackets and
- * strings that the next line's indent follows (a kept attribute's text
- * may hold newlines, and brackets or quotes it does not close). */
+/* The end of the line from i: the first newline outside brackets,
+ * strings and comments that the next line's indent follows (a kept
+ * attribute's text may hold newlines, and brackets, quotes or comments it
+ * does not close). Brackets, strings and comments are told apart as the
+ * reader tells them apart in an attribute's value. */
 static size_t line_end(const char *s, size_t i, size_t end)
 {
 	int depth = 0;
 	for (; i < end; i++) {
 		char c = s[i];
-		if (c == '"') {
-			for (i++; i < end && s[i] != '"'; i++)
+		if (c == '"' || c == '\'') {
+			for (i++; i < end && s[i] != c; i++)
 				if (s[i] == '\\')
 					i++;
 			if (i >= end)
 				return end;
+		} else if (c == '/' && i + 1 < end && s[i + 1] == '*') {
+			const char *close = memmem(s + i + 2, end - i - 2, "*/", 2);
+			if (!close)
+				return end;
+			i = (size_t)(close - s) + 1;
+		} else if (c == '/' && i + 1 < end && s[i + 1] == '/') {
+			const char *nl = memchr(s + i, '\n', end - i);
+			if (!nl)
+				return end;
+			i = (size_t)(nl - s) - 1; /* the newline is looked at next */
 		} else if (c == '(' || c == '{' || c == '[') {
 			depth++;
 		} else if (c == ')' || c == '}' || c == ']') {

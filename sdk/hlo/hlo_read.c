@@ -1515,6 +1515,18 @@ static void put_structure(struct hr *r, struct pl_strbuf *sb, uint32_t node)
 	put_structure_of(r, sb, node, false);
 }
 
+/* Whether shapes a and b have the same tuple structure. */
+static bool same_structure(struct hr *r, uint32_t a, uint32_t b)
+{
+	r->sb.len = 0;
+	put_structure(r, &r->sb, a);
+	size_t l1 = r->sb.len;
+	put_structure(r, &r->sb, b);
+	if (r->sb.failed)
+		nomem(r);
+	return r->sb.len == 2 * l1 && memcmp(r->sb.data, r->sb.data + l1, l1) == 0;
+}
+
 /* Names result k of a value with nleaves leaves: the name itself for an
  * array, "name$k" for the leaves of a tuple ('$' is not in HLO names). */
 static const char *leaf_name(struct hr *r, const struct pinst *pi, bool tuple, uint32_t k)
@@ -2317,6 +2329,81 @@ static void op_collective_attrs(struct hr *r, const struct pinst *pi, pl_inst *i
 	}
 }
 
+/* Whether pi is an async-update of a start the SDK made (or of such an
+ * update): it passes the start's value on to the done. */
+static bool is_mapped_update(struct hr *r, const struct pinst *pi)
+{
+	return pi->opcode == HLO_OP_ASYNC_UPDATE && pi->nops == 1 &&
+	       r->opnds.v[pi->op0].npath == 0 && r->insts.v[r->opnds.v[pi->op0].ref].kind == KIND_START;
+}
+
+/* Such an update makes no instruction: it stands for its operand's value
+ * (of the same shape, as XLA requires), and the done records it
+ * (add_updates). */
+static void map_update_alias(struct hr *r, struct pinst *pi)
+{
+	const struct pinst *st = &r->insts.v[r->opnds.v[pi->op0].ref];
+	if (pi->has_shape) {
+		size_t n1 = leaf_types(r, st->shape, 0), n2 = leaf_types(r, pi->shape, n1);
+		bool same = same_structure(r, st->shape, pi->shape) && n2 == 2 * n1;
+		for (size_t k = 0; same && k < n1; k++)
+			same = r->types.v[k] == r->types.v[n1 + k];
+		if (!same) {
+			r->sb.len = 0;
+			put_shape(r, &r->sb, st->shape);
+			if (r->sb.failed)
+				nomem(r);
+			fail(r, pi->at, "the shape of async-update '%.*s' is not its operand's: expected "
+			     "%.*s, the value of '%.*s' passed on",
+			     (int)pi->nlen, pi->name, (int)r->sb.len, r->sb.data, (int)st->nlen, st->name);
+		}
+	}
+	const struct pattr *ca = find_attr(r, pi, "calls"), *cs = find_attr(r, st, "calls");
+	if (ca && cs && (find_comp(r, ca->val, ca->vlen) != find_comp(r, cs->val, cs->vlen)))
+		fail(r, ca->at, "async-update '%.*s' calls another computation than '%.*s'",
+		     (int)pi->nlen, pi->name, (int)st->nlen, st->name);
+	pi->shape = st->shape;
+	pi->kind = KIND_START;
+	pi->start_op = st->start_op;
+	pi->leaf0 = st->leaf0;
+	pi->nleaves = st->nleaves;
+	pi->res0 = st->res0;
+	pi->nres = st->nres;
+}
+
+/* The async-update lines between done pi's start and pi, in order, on
+ * the done: their names and attributes, for the writer. */
+static void add_updates(struct hr *r, const struct pinst *pi, pl_inst *inst)
+{
+	size_t n = 0;
+	for (const struct pinst *u = &r->insts.v[r->opnds.v[pi->op0].ref];
+	     u->opcode == HLO_OP_ASYNC_UPDATE; u = &r->insts.v[r->opnds.v[u->op0].ref])
+		n++;
+	if (!n)
+		return;
+	const pl_attr **v = scratch(r, SCRATCH_ALIAS, 2 * n, sizeof *v), **av = v + n;
+	size_t k = n;
+	for (const struct pinst *u = &r->insts.v[r->opnds.v[pi->op0].ref];
+	     u->opcode == HLO_OP_ASYNC_UPDATE; u = &r->insts.v[r->opnds.v[u->op0].ref]) {
+		k--;
+		r->sb2.len = 0;
+		for (uint32_t j = u->at0; j < u->at0 + u->nat; j++) {
+			const struct pattr *x = &r->attrs.v[j];
+			pl_sb_puts(&r->sb2, ", ");
+			pl_sb_put(&r->sb2, x->key, x->klen);
+			pl_sb_putc(&r->sb2, '=');
+			pl_sb_put(&r->sb2, x->val, x->vlen);
+		}
+		if (r->sb2.failed)
+			nomem(r);
+		v[k] = ok(r, (void *)(uintptr_t)pl_attr_string(r->m, u->name, u->nlen));
+		av[k] = ok(r, (void *)(uintptr_t)pl_attr_string(r->m, r->sb2.data ? r->sb2.data : "",
+		                                                 r->sb2.len));
+	}
+	set_attr(r, inst, HK(ASYNC_UPDATES), pl_attr_list(r->m, v, n));
+	set_attr(r, inst, HK(ASYNC_UPDATE_ATTRS), pl_attr_list(r->m, av, n));
+}
+
 /* Any other instruction: the SDK's own op (collectives, dot) or
  * "hlo.<opcode>", with the attributes the writer needs back. */
 static void map_op(struct hr *r, pl_func *f, struct pinst *pi)
@@ -2373,6 +2460,8 @@ static void map_op(struct hr *r, pl_func *f, struct pinst *pi)
 		keep_structure(r, pi, d);
 	if (p.done == PL_OP_OTHER)
 		keep_alias_names(r, pi, d);
+	else
+		add_updates(r, pi, inst);
 	if (pi->lit)
 		set_str(r, d, HK(CONSTANT), pi->lit, pi->litlen);
 	keep_attrs(r, pi, d);
@@ -2395,7 +2484,10 @@ static void map_inst(struct hr *r, pl_func *f, struct pinst *pi)
 		map_get_tuple_element(r, pi);
 		break;
 	default:
-		map_op(r, f, pi);
+		if (is_mapped_update(r, pi))
+			map_update_alias(r, pi);
+		else
+			map_op(r, f, pi);
 		break;
 	}
 }
@@ -2623,13 +2715,7 @@ static const struct pinst *root_owner(struct hr *r, const struct pinst *root)
 			same = r->leaves.v[c->leaf0 + j] == r->leaves.v[root->leaf0 + j];
 		if (!same)
 			continue;
-		r->sb.len = 0;
-		put_structure(r, &r->sb, c->shape);
-		size_t l1 = r->sb.len;
-		put_structure(r, &r->sb, root->shape);
-		if (r->sb.failed)
-			nomem(r);
-		if (r->sb.len == 2 * l1 && memcmp(r->sb.data, r->sb.data + l1, l1) == 0)
+		if (same_structure(r, c->shape, root->shape))
 			owner = c;
 	}
 	return owner;

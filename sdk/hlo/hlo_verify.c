@@ -120,6 +120,23 @@ bool hv_same_dims(const pl_type *a, const pl_type *b)
 	return true;
 }
 
+/* XLA's verifier, mixed precision allowed as in its compiler pipelines:
+ * equal element types, or two floating-point ones. */
+bool hv_same_elements(pl_dtype a, pl_dtype b)
+{
+	static const pl_dtype fp[] = {
+		PL_DTYPE_F16,      PL_DTYPE_BF16,        PL_DTYPE_F32,         PL_DTYPE_F64,
+		PL_DTYPE_F8E4M3,   PL_DTYPE_F8E5M2,      PL_DTYPE_F8E4M3FN,    PL_DTYPE_F8E4M3FNUZ,
+		PL_DTYPE_F8E5M2FNUZ, PL_DTYPE_F8E4M3B11FNUZ, PL_DTYPE_F8E3M4,  PL_DTYPE_F8E8M0FNU,
+		PL_DTYPE_F4E2M1FN, PL_DTYPE_F6E3M2FN,    PL_DTYPE_F6E2M3FN};
+	bool fa = false, fb = false;
+	for (size_t k = 0; k < sizeof fp / sizeof *fp; k++) {
+		fa = fa || a == fp[k];
+		fb = fb || b == fp[k];
+	}
+	return a == b || (fa && fb);
+}
+
 const pl_type *hv_op_type(const pl_inst *i, size_t k)
 {
 	return pl_value_type(pl_inst_operand(i, k));
@@ -166,7 +183,7 @@ static bool elementwise(struct hv *v, const char *opc, size_t n, bool keep_dtype
 	const pl_type *r = pl_value_type(pl_inst_result(i, 0));
 	for (size_t k = 0; k < n; k++) {
 		const pl_type *t = hv_op_type(i, k);
-		if (!hv_same_dims(t, r) || (keep_dtype && t->dtype != r->dtype)) {
+		if (!hv_same_dims(t, r) || (keep_dtype && !hv_same_elements(t->dtype, r->dtype))) {
 			char a[160], b[160];
 			hv_type(a, sizeof a, t);
 			hv_type(b, sizeof b, r);
@@ -214,7 +231,7 @@ static bool computations(struct hv *v, const char *key, const pl_func **callee)
  * "{{0,1},{2,3}}" or the iota form "[G,S]<=[d...]" (with an optional
  * "T(perm)"). Checks no device is in two groups, the groups are of one
  * size, and an iota list's two shapes hold as many devices. */
-static bool groups(struct hv *v, const char *key, int64_t *size)
+static bool groups(struct hv *v, const char *key, int64_t *size, bool uniform)
 {
 	*size = -1;
 	size_t len;
@@ -245,6 +262,11 @@ static bool groups(struct hv *v, const char *key, int64_t *size)
 		*size = a[1];
 		return true;
 	}
+	/* another form (mesh[...] {axes}) is not checked */
+	if (len && s[0] != '{') {
+		*size = 0;
+		return true;
+	}
 	/* explicit groups: each number once, every group of one size */
 	int64_t gsize = -1, count = 0, maxid = -1;
 	bool ok = true;
@@ -261,8 +283,12 @@ static bool groups(struct hv *v, const char *key, int64_t *size)
 				cur = 0;
 				q++;
 			} else if (c == '}') {
+				if (cur == 0 && pass == 0)
+					return hv_bad(v, "%s of '%s' has an empty group: expected each group to "
+					                 "name a device",
+					              what, hv_name(v->at));
 				if (cur >= 0) {
-					if (gsize >= 0 && cur != gsize && pass == 0)
+					if (uniform && gsize >= 0 && cur != gsize && pass == 0)
 						return hv_bad(v, "%s of '%s': groups of %lld and %lld devices; expected "
 						              "groups of one size",
 						           what, hv_name(v->at), (long long)gsize, (long long)cur);
@@ -310,7 +336,12 @@ static bool groups(struct hv *v, const char *key, int64_t *size)
 		if (maxid < 0)
 			break;
 	}
-	(void)count;
+	/* no device twice, so as many as the highest number + 1 when none
+	 * of 0..max is missing, as XLA requires */
+	if (count && count != maxid + 1)
+		return hv_bad(v, "%s of '%s' name %lld devices up to %lld: expected each of 0..%lld once",
+		              what, hv_name(v->at), (long long)count, (long long)maxid,
+		              (long long)maxid);
 	*size = gsize < 0 ? 0 : gsize;
 	return true;
 }
@@ -371,7 +402,8 @@ bool hv_collective(struct hv *v, pl_op op, size_t res0)
 {
 	const pl_inst *i = v->at;
 	int64_t size;
-	if (!groups(v, HK(REPLICA_GROUPS), &size))
+	/* all-reduce's groups may differ in size (XLA's verifier) */
+	if (!groups(v, HK(REPLICA_GROUPS), &size, op != PL_OP_ALL_REDUCE))
 		return false;
 	size_t n = pl_inst_num_operands(i);
 	if (pl_inst_num_results(i) < res0 + n || (!res0 && pl_inst_num_results(i) != n))
@@ -427,14 +459,56 @@ bool hv_collective(struct hv *v, pl_op op, size_t res0)
 	return true;
 }
 
+/* The extents dot's result has: the batch dimensions (lhs order), then
+ * lhs's and rhs's that are neither batch nor contracting. */
+static bool dot_result(struct hv *v, const int64_t (*d)[MAX_LIST], const int *nd)
+{
+	const pl_inst *i = v->at;
+	const pl_type *res = RESULT_OF(i);
+	if (!res)
+		return true;
+	int64_t want[2 * MAX_LIST];
+	uint32_t n = 0;
+	for (int k = 0; k < nd[2]; k++)
+		want[n++] = hv_op_type(i, 0)->dims[d[2][k]];
+	for (int side = 0; side < 2; side++) {
+		const pl_type *t = hv_op_type(i, (size_t)side);
+		for (uint32_t j = 0; j < t->rank; j++) {
+			bool used = false;
+			for (int k = 0; k < nd[side] && !used; k++)
+				used = d[side][k] == (int64_t)j;
+			for (int k = 0; k < nd[2 + side] && !used; k++)
+				used = d[2 + side][k] == (int64_t)j;
+			if (!used && n < 2 * MAX_LIST)
+				want[n++] = t->dims[j];
+		}
+	}
+	bool same = res->rank == n;
+	for (uint32_t j = 0; same && j < n; j++)
+		same = res->dims[j] == want[j];
+	if (same)
+		return true;
+	char tr[160], tw[160] = "[";
+	size_t k = 1;
+	for (uint32_t j = 0; j < n && k < sizeof tw; j++)
+		k += (size_t)snprintf(tw + k, sizeof tw - k, "%s%lld", j ? "," : "", (long long)want[j]);
+	if (k < sizeof tw)
+		snprintf(tw + k, sizeof tw - k, "]");
+	hv_type(tr, sizeof tr, res);
+	return hv_bad(v, "dot '%s' gives %s: expected the extents %s (batch, lhs free, rhs free)",
+	              hv_name(i), tr, tw);
+}
+
 /* dot: contracting dimensions and batch dimensions in range, as many on
- * each side, of equal extents. */
+ * each side, of equal extents; the result's extents. */
 static bool dot(struct hv *v)
 {
 	const pl_inst *i = v->at;
 	if (pl_inst_num_operands(i) != 2)
 		return hv_bad(v, "dot '%s' takes 2 operands, not %zu", hv_name(i), pl_inst_num_operands(i));
 	const pl_type *l = hv_op_type(i, 0), *r = hv_op_type(i, 1);
+	int64_t dl[4][MAX_LIST]; /* lhs, rhs contracting; lhs, rhs batch */
+	int nl[4];
 	const char *const keys[2][2] = {{HK(LHS_CONTRACTING_DIMS), HK(RHS_CONTRACTING_DIMS)},
 	                                {HK(LHS_BATCH_DIMS), HK(RHS_BATCH_DIMS)}};
 	for (int kind = 0; kind < 2; kind++) {
@@ -444,6 +518,10 @@ static bool dot(struct hv *v)
 			return false;
 		na = na < 0 ? 0 : na;
 		nb = nb < 0 ? 0 : nb;
+		memcpy(dl[2 * kind], a, (size_t)na * sizeof *a);
+		memcpy(dl[2 * kind + 1], b, (size_t)nb * sizeof *b);
+		nl[2 * kind] = na;
+		nl[2 * kind + 1] = nb;
 		const char *what = kind ? "batch" : "contracting";
 		if (na != nb)
 			return hv_bad(v, "dot '%s' has %d lhs and %d rhs %s dimensions: expected as many", hv_name(i),
@@ -462,7 +540,7 @@ static bool dot(struct hv *v)
 				           (long long)b[k], (long long)r->dims[b[k]]);
 		}
 	}
-	return true;
+	return dot_result(v, (const int64_t (*)[MAX_LIST])dl, nl);
 }
 
 static bool broadcast(struct hv *v)
@@ -480,11 +558,15 @@ static bool broadcast(struct hv *v)
 	if ((uint32_t)n != a->rank)
 		return hv_bad(v, "broadcast '%s' has %d dimensions for an operand of rank %u: expected %u",
 		           hv_name(i), n, a->rank, a->rank);
+	if (!hv_same_elements(a->dtype, r->dtype))
+		return hv_bad(v, "broadcast '%s' turns %s elements into %s: expected the same type (or "
+		                 "two floating-point ones)",
+		              hv_name(i), pl_hlo_dtype_name_(a->dtype), pl_hlo_dtype_name_(r->dtype));
 	for (int k = 0; k < n; k++) {
 		if (d[k] < 0 || (uint64_t)d[k] >= r->rank)
 			return hv_bad(v, "dimensions={..%lld..} of '%s' is not a dimension of its rank-%u result",
 			           (long long)d[k], hv_name(i), r->rank);
-		if (a->dims[k] != 1 && a->dims[k] != r->dims[d[k]])
+		if (a->dims[k] != r->dims[d[k]])
 			return hv_bad(v, "broadcast '%s': operand dimension %d is %lld, result dimension %lld "
 			              "is %lld: expected equal",
 			           hv_name(i), k, (long long)a->dims[k], (long long)d[k],
@@ -520,24 +602,29 @@ static bool transpose(struct hv *v)
 	return true;
 }
 
+bool hv_reshapes(struct hv *v, const char *opc, const pl_type *a, const pl_type *r)
+{
+	if (a->elements == r->elements && hv_same_elements(a->dtype, r->dtype))
+		return true;
+	char ta[160], tr[160];
+	hv_type(ta, sizeof ta, a);
+	hv_type(tr, sizeof tr, r);
+	return hv_bad(v, "%s '%s' turns %s (%llu elements) into %s (%llu): expected as many "
+	                 "elements of the same type",
+	              opc, hv_name(v->at), ta, (unsigned long long)a->elements, tr,
+	              (unsigned long long)r->elements);
+}
+
 static bool reshape(struct hv *v)
 {
 	const pl_inst *i = v->at;
 	if (pl_inst_num_operands(i) != 1 || pl_inst_num_results(i) != 1)
 		return hv_bad(v, "reshape '%s' takes 1 operand", hv_name(i));
-	const pl_type *a = hv_op_type(i, 0), *r = pl_value_type(pl_inst_result(i, 0));
-	if (a->elements != r->elements) {
-		char ta[160], tr[160];
-		hv_type(ta, sizeof ta, a);
-		hv_type(tr, sizeof tr, r);
-		return hv_bad(v, "reshape '%s' turns %s (%llu elements) into %s (%llu): expected as many "
-		              "elements",
-		           hv_name(i), ta, (unsigned long long)a->elements, tr,
-		           (unsigned long long)r->elements);
-	}
-	return true;
+	return hv_reshapes(v, "reshape", hv_op_type(i, 0), pl_value_type(pl_inst_result(i, 0)));
 }
 
+/* concatenate: operands of the result's rank and element type, equal but
+ * in the dimension, whose extents add up to the result's. */
 static bool concatenate(struct hv *v)
 {
 	const pl_inst *i = v->at;
@@ -567,6 +654,11 @@ static bool concatenate(struct hv *v)
 			              "dimension %lld",
 			           k, hv_name(i), ta, tr, (long long)d[0]);
 		}
+		if (!hv_same_elements(t->dtype, r->dtype))
+			return hv_bad(v, "operand %zu of concatenate '%s' has %s elements: expected %s, the "
+			                 "result's",
+			              k, hv_name(i), pl_hlo_dtype_name_(t->dtype),
+			              pl_hlo_dtype_name_(r->dtype));
 		sum += t->dims[d[0]];
 	}
 	if (sum != r->dims[d[0]])
@@ -655,15 +747,19 @@ static bool check_inst(struct hv *v, const pl_inst *i)
 		return true;
 	const char *opc = name + 4;
 	int64_t gs;
-	if (!groups(v, HK(REPLICA_GROUPS), &gs) || !pairs(v))
+	bool any_size = hv_opc_is(opc, "all-reduce") || hv_opc_is(opc, "all-reduce-start");
+	if (!groups(v, HK(REPLICA_GROUPS), &gs, !any_size) || !pairs(v))
 		return false;
 	if (hv_opc_is(opc, "all-to-all") && !all_to_all(v, gs))
 		return false;
+	/* the element types: hv_unary_types */
 	if (is_word(opc, unary_ops))
-		return elementwise(v, opc, 1, !hv_opc_is(opc, "is-finite") && !hv_opc_is(opc, "real") &&
-		                                  !hv_opc_is(opc, "imag") && !hv_opc_is(opc, "abs"));
+		return elementwise(v, opc, 1, false) && hv_unary_types(v, opc);
 	if (is_word(opc, binary_ops))
 		return elementwise(v, opc, 2, !hv_opc_is(opc, "complex"));
+	/* a dot the reader could not map onto tensor_contract */
+	if (!strcmp(opc, "dot"))
+		return dot(v);
 	if (!strcmp(opc, "broadcast"))
 		return broadcast(v);
 	if (!strcmp(opc, "transpose"))

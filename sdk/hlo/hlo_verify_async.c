@@ -27,14 +27,7 @@ static const char *opword(const pl_inst *i)
 /* Result value k of the instruction is want; what names want. */
 static bool leaf_is(struct hv *v, size_t k, const pl_type *want, const char *what)
 {
-	const pl_type *got = pl_value_type(pl_inst_result(v->at, k));
-	if (hv_same_type(got, want))
-		return true;
-	char tg[160], tw[160];
-	hv_type(tg, sizeof tg, got);
-	hv_type(tw, sizeof tw, want);
-	return hv_bad(v, "value %zu of '%s' (%s) is %s: expected %s, %s", k, hv_name(v->at),
-	              opword(v->at), tg, tw, what);
+	return hv_value_is(v, opword(v->at), k, want, what);
 }
 
 static bool want_results(struct hv *v, size_t n, const char *what)

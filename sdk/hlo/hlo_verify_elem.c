@@ -9,7 +9,8 @@
 
 #include <stdio.h>
 
-/* bitcast-convert: elements of one width keep the shape; to narrower
+/* bitcast-convert: complex stays complex, real real; elements of one
+ * width keep the shape; to narrower
  * ones, the result gains a last dimension of the ratio; to wider ones,
  * the operand's last dimension is the ratio and goes. */
 bool hv_bitcast_convert(struct hv *v)
@@ -20,6 +21,12 @@ bool hv_bitcast_convert(struct hv *v)
 		return false;
 	const pl_type *a = hv_op_type(i, 0);
 	unsigned bi = pl_dtype_bits(a->dtype), bo = r ? pl_dtype_bits(r->dtype) : 0;
+	bool ci = a->dtype == PL_DTYPE_C64 || a->dtype == PL_DTYPE_C128;
+	bool co = r && (r->dtype == PL_DTYPE_C64 || r->dtype == PL_DTYPE_C128);
+	if (r && ci != co)
+		return hv_bad(v, "bitcast-convert '%s' turns %s elements into %s: expected no conversion "
+		                 "between complex and real ones",
+		              hv_name(i), pl_hlo_dtype_name_(a->dtype), pl_hlo_dtype_name_(r->dtype));
 	if (!bi || !bo || bi == bo)
 		return !r || hv_dims_are(v, "the result", r, a);
 	const pl_type *wide = bi > bo ? a : r, *narrow = bi > bo ? r : a;
@@ -89,14 +96,17 @@ bool hv_reverse(struct hv *v)
 	return !r || hv_dims_are(v, "the result", r, a);
 }
 
-/* reduce-precision: exponent_bits >= 1, mantissa_bits >= 0, the result
- * the operand's shape. */
+/* reduce-precision: floating-point elements, exponent_bits >= 1,
+ * mantissa_bits >= 0, the result the operand's shape. */
 bool hv_reduce_precision(struct hv *v)
 {
 	const pl_inst *i = v->at;
 	const pl_type *r = RESULT_OF(i);
 	if (!hv_want_operands(v, "reduce-precision", 1))
 		return false;
+	if (!hv_same_elements(hv_op_type(i, 0)->dtype, PL_DTYPE_F32))
+		return hv_bad(v, "reduce-precision '%s' takes %s elements: expected floating-point ones",
+		              hv_name(i), pl_hlo_dtype_name_(hv_op_type(i, 0)->dtype));
 	int64_t e = 1, m = 0;
 	bool he = hv_num_attr(i, HK(EXPONENT_BITS), &e), hm = hv_num_attr(i, HK(MANTISSA_BITS), &m);
 	if (!he || !hm || e < 1 || m < 0)
@@ -104,4 +114,96 @@ bool hv_reduce_precision(struct hv *v)
 		                 "mantissa_bits= at least 0",
 		              hv_name(i));
 	return !r || hv_dims_are(v, "the result", r, hv_op_type(i, 0));
+}
+
+enum { C_PRED = 1, C_SINT = 2, C_UINT = 4, C_FLOAT = 8, C_COMPLEX = 16 };
+
+static unsigned dtype_class(pl_dtype t)
+{
+	switch (t) {
+	case PL_DTYPE_BOOL:
+		return C_PRED;
+	case PL_DTYPE_I8: case PL_DTYPE_I16: case PL_DTYPE_I32: case PL_DTYPE_I64:
+	case PL_DTYPE_S4: case PL_DTYPE_S2: case PL_DTYPE_S1:
+		return C_SINT;
+	case PL_DTYPE_U8: case PL_DTYPE_U16: case PL_DTYPE_U32: case PL_DTYPE_U64:
+	case PL_DTYPE_U4: case PL_DTYPE_U2: case PL_DTYPE_U1:
+		return C_UINT;
+	case PL_DTYPE_C64: case PL_DTYPE_C128:
+		return C_COMPLEX;
+	case PL_DTYPE_TOKEN: case PL_DTYPE_OPAQUE: case PL_DTYPE_INVALID:
+		return 0;
+	default:
+		return hv_same_elements(t, PL_DTYPE_F32) ? C_FLOAT : 0;
+	}
+}
+
+/* The unary ops whose operand's element type is limited, and what each
+ * takes; a result type of its own (is-finite, and the real component of
+ * a complex for real, imag and abs) is given by result_of. */
+static const struct {
+	const char *opc;
+	unsigned takes;
+	const char *words;
+} unary_classes[] = {
+	{"floor", C_FLOAT, "floating-point"},
+	{"ceil", C_FLOAT, "floating-point"},
+	{"round-nearest-afz", C_FLOAT, "floating-point"},
+	{"round-nearest-even", C_FLOAT, "floating-point"},
+	{"is-finite", C_FLOAT, "floating-point"},
+	{"cosine", C_FLOAT | C_COMPLEX, "floating-point or complex"},
+	{"sine", C_FLOAT | C_COMPLEX, "floating-point or complex"},
+	{"exponential", C_FLOAT | C_COMPLEX, "floating-point or complex"},
+	{"exponential-minus-one", C_FLOAT | C_COMPLEX, "floating-point or complex"},
+	{"log", C_FLOAT | C_COMPLEX, "floating-point or complex"},
+	{"log-plus-one", C_FLOAT | C_COMPLEX, "floating-point or complex"},
+	{"logistic", C_FLOAT | C_COMPLEX, "floating-point or complex"},
+	{"rsqrt", C_FLOAT | C_COMPLEX, "floating-point or complex"},
+	{"sqrt", C_FLOAT | C_COMPLEX, "floating-point or complex"},
+	{"cbrt", C_FLOAT | C_COMPLEX, "floating-point or complex"},
+	{"tanh", C_FLOAT | C_COMPLEX, "floating-point or complex"},
+	{"real", C_FLOAT | C_COMPLEX, "floating-point or complex"},
+	{"imag", C_FLOAT | C_COMPLEX, "floating-point or complex"},
+	{"abs", C_SINT | C_FLOAT | C_COMPLEX, "signed or complex"},
+	{"sign", C_SINT | C_FLOAT | C_COMPLEX, "signed or complex"},
+	{"count-leading-zeros", C_SINT | C_UINT, "integer"},
+	{"popcnt", C_SINT | C_UINT, "integer"},
+	{"negate", C_SINT | C_UINT | C_FLOAT | C_COMPLEX, "integer, floating-point or complex"},
+	{"not", C_PRED | C_SINT | C_UINT, "pred or integer"},
+};
+
+/* What op opc gives for elements of type t. */
+static pl_dtype result_of(const char *opc, pl_dtype t)
+{
+	if (hv_opc_is(opc, "is-finite"))
+		return PL_DTYPE_BOOL;
+	bool part = hv_opc_is(opc, "real") || hv_opc_is(opc, "imag") || hv_opc_is(opc, "abs");
+	if (part && t == PL_DTYPE_C64)
+		return PL_DTYPE_F32;
+	if (part && t == PL_DTYPE_C128)
+		return PL_DTYPE_F64;
+	return t;
+}
+
+bool hv_unary_types(struct hv *v, const char *opc)
+{
+	const pl_inst *i = v->at;
+	const pl_type *r = RESULT_OF(i);
+	if (pl_inst_num_operands(i) != 1)
+		return true; /* the count is elementwise's to report */
+	pl_dtype t = hv_op_type(i, 0)->dtype;
+	for (size_t k = 0; k < sizeof unary_classes / sizeof *unary_classes; k++) {
+		if (!hv_opc_is(opc, unary_classes[k].opc))
+			continue;
+		if (!(dtype_class(t) & unary_classes[k].takes))
+			return hv_bad(v, "'%s' (%s) takes %s elements: expected %s ones", hv_name(i),
+			              unary_classes[k].opc, pl_hlo_dtype_name_(t), unary_classes[k].words);
+		break;
+	}
+	pl_dtype want = result_of(opc, t);
+	if (r && !hv_same_elements(r->dtype, want))
+		return hv_bad(v, "'%s' gives %s elements for %s ones: expected %s", hv_name(i),
+		              pl_hlo_dtype_name_(r->dtype), pl_hlo_dtype_name_(t),
+		              pl_hlo_dtype_name_(want));
+	return true;
 }

@@ -35,6 +35,9 @@ int hv_list(struct hv *v, const char *key, int64_t *out);
 /* t as HLO spells it, f32[4,8], into buf. */
 void hv_type(char *buf, size_t n, const pl_type *t);
 bool hv_same_dims(const pl_type *a, const pl_type *b);
+/* Element types XLA's verifier takes as the same: equal, or both
+ * floating-point (mixed precision allowed). */
+bool hv_same_elements(pl_dtype a, pl_dtype b);
 const pl_type *hv_op_type(const pl_inst *i, size_t k);
 
 /* The rules of hlo_verify_ops.c for the opcode opc ("hlo." dropped, '_'
@@ -49,6 +52,11 @@ bool hv_opc_is(const char *opc, const char *word);
 /* The value of key, a number; false (and *x untouched) when absent. */
 bool hv_num_attr(const pl_inst *i, const char *key, int64_t *x);
 bool hv_same_type(const pl_type *a, const pl_type *b);
+/* Result value k of the instruction (opcode opc) is want; what names
+ * want in the message. */
+bool hv_value_is(struct hv *v, const char *opc, size_t k, const pl_type *want, const char *what);
+/* reshape and dynamic-reshape: a into r keeps the element count and type. */
+bool hv_reshapes(struct hv *v, const char *opc, const pl_type *a, const pl_type *r);
 /* The nth computation key names; NULL when there is none. */
 const pl_func *hv_callee(const struct hv *v, const char *key, size_t nth);
 /* f's return instruction, or NULL. */
@@ -69,6 +77,9 @@ bool hv_collective(struct hv *v, pl_op op, size_t res0);
  * called, and the tuples of a collective's start and done; true when they
  * pass or opc is none of them. */
 bool hv_async(struct hv *v, const char *opc);
+/* hlo_verify_chan.c: collective-broadcast, send, recv and their dones,
+ * dynamic-reshape; true when they pass or opc is none of them. */
+bool hv_chan(struct hv *v, const char *opc);
 
 /* The rules of hlo_verify_window.c (convolution, reduce-window),
  * hlo_verify_reduce.c (reduce, map) and hlo_verify_elem.c (bitcast-convert,
@@ -81,5 +92,7 @@ bool hv_bitcast_convert(struct hv *v);
 bool hv_rng(struct hv *v);
 bool hv_reverse(struct hv *v);
 bool hv_reduce_precision(struct hv *v);
+/* A unary op's operand element type and its result's (hlo_verify_elem.c). */
+bool hv_unary_types(struct hv *v, const char *opc);
 
 #endif

@@ -7,6 +7,8 @@
  * signature is checked leaf by leaf, in order. */
 #include "hlo/hlo_verify_int.h"
 
+#include "hlo/hlo.h"
+
 #include <stdio.h>
 
 /* The value of key, a number; false (and *x untouched) when absent. */
@@ -24,6 +26,18 @@ bool hv_num_attr(const pl_inst *i, const char *key, int64_t *x)
 bool hv_same_type(const pl_type *a, const pl_type *b)
 {
 	return a->dtype == b->dtype && hv_same_dims(a, b);
+}
+
+bool hv_value_is(struct hv *v, const char *opc, size_t k, const pl_type *want, const char *what)
+{
+	const pl_type *got = pl_value_type(pl_inst_result(v->at, k));
+	if (hv_same_type(got, want))
+		return true;
+	char tg[160], tw[160];
+	hv_type(tg, sizeof tg, got);
+	hv_type(tw, sizeof tw, want);
+	return hv_bad(v, "value %zu of '%s' (%s) is %s: expected %s, %s", k, hv_name(v->at), opc,
+	              tg, tw, what);
 }
 
 /* The computation key names (its first name); NULL when there is none
@@ -366,12 +380,19 @@ static bool select_clamp(struct hv *v, bool is_select)
 	return true;
 }
 
-/* iota: iota_dimension within the result's rank. */
+/* iota: an array of numbers, iota_dimension within its rank. */
 static bool iota(struct hv *v)
 {
 	const pl_inst *i = v->at;
 	const pl_type *r = RESULT_OF(i);
 	int64_t d;
+	if (r && !r->rank)
+		return hv_bad(v, "iota '%s' is a scalar: expected an array", hv_name(i));
+	if (r && (r->dtype == PL_DTYPE_BOOL || r->dtype == PL_DTYPE_TOKEN ||
+	          r->dtype == PL_DTYPE_OPAQUE))
+		return hv_bad(v, "iota '%s' has %s elements: expected integers, floating-point or "
+		                 "complex numbers",
+		              hv_name(i), pl_hlo_dtype_name_(r->dtype));
 	if (!r || !hv_num_attr(i, HK(IOTA_DIMENSION), &d))
 		return true;
 	if (d < 0 || (uint64_t)d >= r->rank)
@@ -380,7 +401,8 @@ static bool iota(struct hv *v)
 	return true;
 }
 
-/* pad: lo_hi[_interior] per dimension; the result adds them up. */
+/* pad: a scalar padding value of the operand's element type; lo_hi[_interior]
+ * per dimension; the result adds them up. */
 static bool pad(struct hv *v)
 {
 	const pl_inst *i = v->at;
@@ -392,6 +414,11 @@ static bool pad(struct hv *v)
 	if (!s || !r)
 		return true;
 	const pl_type *a = hv_op_type(i, 0);
+	if (!hv_same_elements(hv_op_type(i, 1)->dtype, a->dtype))
+		return hv_bad(v, "the padding value of '%s' is %s: expected the operand's element type "
+		                 "%s",
+		              hv_name(i), pl_hlo_dtype_name_(hv_op_type(i, 1)->dtype),
+		              pl_hlo_dtype_name_(a->dtype));
 	if (hv_op_type(i, 1)->rank)
 		return hv_bad(v, "the padding value of '%s' is not a scalar", hv_name(i));
 	uint32_t d = 0;
@@ -646,7 +673,7 @@ bool hv_check_more(struct hv *v, const char *opc)
 	if (hv_opc_is(opc, "async-start") && !hv_str(v->at, HK(CALLS), &(size_t){0}))
 		return hv_bad(v, "async-start '%s' has no calls=: expected the computation it runs",
 		              hv_name(v->at));
-	if (!hv_async(v, opc))
+	if (!hv_async(v, opc) || !hv_chan(v, opc))
 		return false;
 	if (hv_opc_is(opc, "slice"))
 		return slice(v);

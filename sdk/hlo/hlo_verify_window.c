@@ -93,11 +93,11 @@ static int64_t slid(const struct win *w, int d, int64_t in)
 	return padded < span ? 0 : (padded - span) / w->stride[d] + 1;
 }
 
-/* feature_group_count divides the input features into the kernel's;
- * batch_group_count divides the input batch and the kernel's output
+/* feature_group_count divides the input features into the kernel's, and
+ * the kernel's output features; batch_group_count divides the input batch and the kernel's output
  * features; at most one of them is above 1. */
 static bool groups(struct hv *v, const pl_type *lhs, const pl_type *rhs, size_t f, size_t b,
-                   size_t ki, size_t ko)
+                   size_t ki, size_t ko, int64_t *bgp)
 {
 	const pl_inst *i = v->at;
 	int64_t g = 1, bg = 1, in = lhs->dims[f], kin = rhs->dims[ki];
@@ -112,6 +112,10 @@ static bool groups(struct hv *v, const pl_type *lhs, const pl_type *rhs, size_t 
 		                 "group: expected %lld, the kernel's input features",
 		              hv_name(i), (long long)in, (long long)g, (long long)(in / g),
 		              (long long)kin);
+	if (rhs->dims[ko] % g)
+		return hv_bad(v, "convolution '%s': %lld kernel output features do not divide by "
+		                 "feature_group_count=%lld",
+		              hv_name(i), (long long)rhs->dims[ko], (long long)g);
 	if (bg < 1 || (g > 1 && bg > 1))
 		return hv_bad(v, "convolution '%s' has batch_group_count=%lld and "
 		                 "feature_group_count=%lld: expected at least 1 each, and not both "
@@ -122,11 +126,54 @@ static bool groups(struct hv *v, const pl_type *lhs, const pl_type *rhs, size_t 
 		                 "both divide by batch_group_count=%lld",
 		              hv_name(i), (long long)lhs->dims[b], (long long)rhs->dims[ko],
 		              (long long)bg);
+	*bgp = bg;
+	return true;
+}
+
+/* The result's extents from the labels of input (l, nl), kernel (k, nk)
+ * and output (o, no): the batch over batch_group_count, the kernel's
+ * output features, and each spatial dimension (a digit, the window
+ * dimension of that number) what the window leaves of the input's; each
+ * window size is the kernel's extent there (XLA's InferConvolveShape). */
+static bool conv_result(struct hv *v, const struct win *w, const char *l, size_t nl,
+                        const char *k, size_t nk, const char *o, size_t no, int64_t bg)
+{
+	const pl_inst *i = v->at;
+	const pl_type *lhs = hv_op_type(i, 0), *rhs = hv_op_type(i, 1), *r = RESULT_OF(i);
+	const char *b = memchr(l, 'b', nl), *ko = memchr(k, 'o', nk);
+	for (size_t p = 0; p < no; p++) {
+		int64_t want;
+		if (o[p] == 'b') {
+			want = lhs->dims[b - l] / bg;
+		} else if (o[p] == 'f') {
+			want = rhs->dims[ko - k];
+		} else {
+			const char *li = memchr(l, o[p], nl), *ki = memchr(k, o[p], nk);
+			int d = o[p] - '0';
+			if (!li || !ki || d < 0 || d >= w->n)
+				return hv_bad(v, "dim_labels of '%s': output dimension '%c' is not a spatial "
+				                 "dimension (0..%d) of the input, the kernel and the window",
+				              hv_name(i), o[p], w->n - 1);
+			if (w->size[d] != rhs->dims[ki - k])
+				return hv_bad(v, "convolution '%s': window dimension %d has size %lld: expected "
+				                 "%lld, the kernel's spatial dimension %c",
+				              hv_name(i), d, (long long)w->size[d],
+				              (long long)rhs->dims[ki - k], o[p]);
+			want = slid(w, d, lhs->dims[li - l]);
+		}
+		if (r->dims[p] != want) {
+			char tr[160];
+			hv_type(tr, sizeof tr, r);
+			return hv_bad(v, "convolution '%s' gives %s: expected dimension %zu ('%c') to be "
+			                 "%lld",
+			              hv_name(i), tr, p, o[p], (long long)want);
+		}
+	}
 	return true;
 }
 
 /* convolution: dim_labels as long as the ranks, a window over the spatial
- * dimensions, then the groups. */
+ * dimensions, the groups, then the result's extents. */
 bool hv_convolution(struct hv *v)
 {
 	const pl_inst *i = v->at;
@@ -152,13 +199,22 @@ bool hv_convolution(struct hv *v)
 	if (!f || !b || !ki || !ko)
 		return hv_bad(v, "dim_labels of '%s' name no batch or feature dimension (b, f, i, o)",
 		              hv_name(i));
-	struct win w;
-	bool ok;
-	if (read_window(v, &w, &ok) && (size_t)w.n != nl - 2)
+	struct win w = {.n = 0};
+	bool ok, has = read_window(v, &w, &ok);
+	if (has && (size_t)w.n != nl - 2)
 		return hv_bad(v, "the window of '%s' has %d dimensions: expected %zu, the spatial ones",
 		              hv_name(i), w.n, nl - 2);
-	return ok && groups(v, lhs, rhs, (size_t)(f - s), (size_t)(b - s), (size_t)(ki - us - 1),
-	                    (size_t)(ko - us - 1));
+	int64_t bg = 1;
+	if (!ok || !groups(v, lhs, rhs, (size_t)(f - s), (size_t)(b - s), (size_t)(ki - us - 1),
+	                   (size_t)(ko - us - 1), &bg))
+		return false;
+	if (!memchr(ar + 2, 'b', no) || !memchr(ar + 2, 'f', no))
+		return hv_bad(v, "dim_labels of '%s' name no batch or feature dimension (b, f) of the "
+		                 "output",
+		              hv_name(i));
+	/* without a window there are no spatial dimensions to check */
+	return (!has && nl > 2) ||
+	       conv_result(v, &w, s, nl, us + 1, nr, ar + 2, no, bg);
 }
 
 /* reduce-window: inputs and as many initial values, the inputs of one

@@ -450,6 +450,7 @@ static void seed_module_names(struct hw *w)
 			    !name_add(&w->module_names, n, len))
 				set_err(w, PL_ENOMEM);
 			seed_list(w, pl_attrs_get(at, HK(OPERAND_NAMES)));
+			seed_list(w, pl_attrs_get(at, HK(ASYNC_UPDATES)));
 		}
 	}
 }
@@ -1666,6 +1667,44 @@ done:
 	free(k.off);
 }
 
+/* The async-update lines the reader kept on done i (hlo_async_updates),
+ * each the value of start e passed on, made right before the done; the
+ * name the done takes: the last of them, or the start's. */
+static const char *put_updates(struct hw *w, pl_inst *i, const struct ent *e)
+{
+	const pl_attrs *d = pl_inst_attrs_const(i);
+	const pl_attr *names = pl_attrs_get(d, HK(ASYNC_UPDATES));
+	const pl_attr *attrs = pl_attrs_get(d, HK(ASYNC_UPDATE_ATTRS));
+	const char *prev = e->name;
+	if (!names || pl_attr_get_kind(names) != PL_ATTR_LIST)
+		return prev;
+	size_t n = pl_attr_list_size(names);
+	if (attrs && (pl_attr_get_kind(attrs) != PL_ATTR_LIST || pl_attr_list_size(attrs) != n))
+		attrs = NULL;
+	struct pl_strbuf l = {0};
+	for (size_t k = 0; k < n && w->status == PL_OK; k++) {
+		const char *nm = pl_attr_get_string(pl_attr_list_at(names, k), NULL);
+		size_t al = 0;
+		const char *at = attrs ? pl_attr_get_string(pl_attr_list_at(attrs, k), &al) : NULL;
+		if (!nm || !*nm)
+			continue;
+		const char *name = take_name(w, nm, false);
+		l.len = 0;
+		pl_sb_printf(&l, "%s = ", name);
+		put_ent_shape(w, &l, e);
+		pl_sb_printf(&l, " async-update(%s)", prev);
+		if (at)
+			pl_sb_put(&l, at, al);
+		if (l.failed)
+			set_err(w, PL_ENOMEM);
+		else
+			emit_line(w, &l);
+		prev = name;
+	}
+	pl_sb_free(&l);
+	return prev;
+}
+
 /* An instruction's operand text into w->ops: the start's name for a
  * done, else each operand group by reference (get-tuple-element or
  * tuple lines made as needed); false after an error. */
@@ -1690,7 +1729,7 @@ static bool put_operands(struct hw *w, pl_inst *i)
 			inst_error(w, i, "its operands are not the results of a start");
 			return false;
 		}
-		pl_sb_puts(ops, w->ents[se].name);
+		pl_sb_puts(ops, put_updates(w, i, &w->ents[se]));
 		return true;
 	}
 	uint32_t nt = 0;
