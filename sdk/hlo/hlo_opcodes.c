@@ -57,6 +57,11 @@ enum hlo_op pl_hlo_opcode_of_(const char *s, size_t len, enum hlo_phase *phase)
 	return HLO_OP_OTHER;
 }
 
+const char *pl_hlo_opcode_name_(enum hlo_op op)
+{
+	return op < HLO_OP_OTHER ? opcodes[op] : NULL;
+}
+
 bool pl_hlo_opcode_known_(const char *s, size_t len)
 {
 	enum hlo_phase phase;

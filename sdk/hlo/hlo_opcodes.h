@@ -152,6 +152,9 @@ enum hlo_phase { HLO_PHASE_NONE, HLO_PHASE_START, HLO_PHASE_UPDATE, HLO_PHASE_DO
  * "-start", "-update" or "-done" (XLA's short form of an async pair). */
 bool pl_hlo_opcode_known_(const char *s, size_t len);
 
+/* The HLO spelling of op ("all-gather"); NULL for HLO_OP_OTHER. */
+const char *pl_hlo_opcode_name_(enum hlo_op op);
+
 /* The known opcode nearest s[0..len) (at most two edits away, the first
  * of equals in the table's order), or NULL. */
 const char *pl_hlo_opcode_nearest_(const char *s, size_t len);

@@ -142,32 +142,48 @@ const pl_type *hv_op_type(const pl_inst *i, size_t k)
 	return pl_value_type(pl_inst_operand(i, k));
 }
 
-bool hv_opc_is(const char *opc, const char *word)
+enum hlo_op hv_op_of(const pl_inst *i)
 {
-	for (; *opc && *word; opc++, word++)
-		if (*opc != *word && !(*opc == '_' && *word == '-'))
-			return false;
-	return !*opc && !*word;
+	const char *s = pl_inst_opname(i);
+	if (strncmp(s, "hlo.", 4))
+		return HLO_OP_OTHER;
+	/* the IR spells the opcode's '-' as '_' */
+	char word[64];
+	size_t k = 0;
+	for (s += 4; s[k]; k++) {
+		if (k >= sizeof word)
+			return HLO_OP_OTHER;
+		word[k] = s[k] == '_' ? '-' : s[k];
+	}
+	enum hlo_phase phase;
+	enum hlo_op op = pl_hlo_opcode_of_(word, k, &phase);
+	return phase == HLO_PHASE_NONE ? op : HLO_OP_OTHER;
 }
 
-static bool is_word(const char *s, const char *const *list)
+/* The number of operands of an elementwise op, 0 for another op; the
+ * element types of unary ops are hv_unary_types's. */
+static size_t elementwise_arity(enum hlo_op op)
 {
-	for (; *list; list++)
-		if (hv_opc_is(s, *list))
-			return true;
-	return false;
+	switch (op) {
+	case HLO_OP_ABS: case HLO_OP_CBRT: case HLO_OP_CEIL: case HLO_OP_COPY:
+	case HLO_OP_COSINE: case HLO_OP_COUNT_LEADING_ZEROS: case HLO_OP_ERF:
+	case HLO_OP_EXPONENTIAL: case HLO_OP_EXPONENTIAL_MINUS_ONE: case HLO_OP_FLOOR:
+	case HLO_OP_IMAG: case HLO_OP_IS_FINITE: case HLO_OP_LOG: case HLO_OP_LOG_PLUS_ONE:
+	case HLO_OP_LOGISTIC: case HLO_OP_NEGATE: case HLO_OP_NOT: case HLO_OP_POPCNT:
+	case HLO_OP_REAL: case HLO_OP_ROUND_NEAREST_AFZ: case HLO_OP_ROUND_NEAREST_EVEN:
+	case HLO_OP_RSQRT: case HLO_OP_SIGN: case HLO_OP_SINE: case HLO_OP_SQRT:
+	case HLO_OP_TAN: case HLO_OP_TANH:
+		return 1;
+	case HLO_OP_ADD: case HLO_OP_AND: case HLO_OP_ATAN2: case HLO_OP_COMPLEX:
+	case HLO_OP_DIVIDE: case HLO_OP_MAXIMUM: case HLO_OP_MINIMUM: case HLO_OP_MULTIPLY:
+	case HLO_OP_OR: case HLO_OP_POWER: case HLO_OP_REMAINDER: case HLO_OP_SHIFT_LEFT:
+	case HLO_OP_SHIFT_RIGHT_ARITHMETIC: case HLO_OP_SHIFT_RIGHT_LOGICAL:
+	case HLO_OP_SUBTRACT: case HLO_OP_XOR:
+		return 2;
+	default:
+		return 0;
+	}
 }
-
-static const char *const unary_ops[] = {
-	"abs",        "cbrt",       "ceil",  "copy",  "cosine", "count-leading-zeros", "erf",
-	"exponential", "exponential-minus-one", "floor", "imag", "is-finite", "log", "log-plus-one",
-	"logistic",   "negate",     "not",   "popcnt", "real", "round-nearest-afz",
-	"round-nearest-even", "rsqrt", "sign", "sine", "sqrt", "tan", "tanh", NULL};
-static const char *const binary_ops[] = {
-	"add",     "and",       "atan2",      "complex",   "divide",
-	"maximum", "minimum",   "multiply",   "or",        "power",
-	"remainder", "shift-left", "shift-right-arithmetic", "shift-right-logical",
-	"subtract", "xor",     NULL};
 
 /* Operands and result of an elementwise op: n operands, all of the
  * result's dimensions; the element types agree unless the op changes
@@ -722,6 +738,8 @@ static bool all_to_all(struct hv *v, int64_t size)
 static bool check_inst(struct hv *v, const pl_inst *i)
 {
 	v->at = i;
+	v->op = HLO_OP_OTHER;
+	v->opc = pl_inst_opname(i);
 	const pl_func *callee = NULL;
 	const char *const refs[] = {HK(TO_APPLY),         HK(CALLS),
 	                            HK(BODY),             HK(CONDITION),
@@ -742,43 +760,48 @@ static bool check_inst(struct hv *v, const pl_inst *i)
 		return hv_collective(v, PL_OP_ALL_REDUCE, 0);
 	if (op == PL_OP_TENSOR_CONTRACT)
 		return dot(v);
-	const char *name = pl_inst_opname(i);
-	if (strncmp(name, "hlo.", 4))
+	if (strncmp(pl_inst_opname(i), "hlo.", 4))
 		return true;
-	const char *opc = name + 4;
+	v->op = hv_op_of(i);
+	v->opc = v->op == HLO_OP_OTHER ? pl_inst_opname(i) + 4 : pl_hlo_opcode_name_(v->op);
 	int64_t gs;
-	bool any_size = hv_opc_is(opc, "all-reduce") || hv_opc_is(opc, "all-reduce-start");
+	bool any_size = v->op == HLO_OP_ALL_REDUCE || v->op == HLO_OP_ALL_REDUCE_START;
 	if (!groups(v, HK(REPLICA_GROUPS), &gs, !any_size) || !pairs(v))
 		return false;
-	if (hv_opc_is(opc, "all-to-all") && !all_to_all(v, gs))
+	if (v->op == HLO_OP_ALL_TO_ALL && !all_to_all(v, gs))
 		return false;
+	size_t arity = elementwise_arity(v->op);
 	/* the element types: hv_unary_types */
-	if (is_word(opc, unary_ops))
-		return elementwise(v, opc, 1, false) && hv_unary_types(v, opc);
-	if (is_word(opc, binary_ops))
-		return elementwise(v, opc, 2, !hv_opc_is(opc, "complex"));
-	/* a dot the reader could not map onto tensor_contract */
-	if (!strcmp(opc, "dot"))
+	if (arity == 1)
+		return elementwise(v, v->opc, 1, false) && hv_unary_types(v);
+	if (arity == 2)
+		return elementwise(v, v->opc, 2, v->op != HLO_OP_COMPLEX);
+	switch (v->op) {
+	case HLO_OP_DOT: /* a dot the reader could not map onto tensor_contract */
 		return dot(v);
-	if (!strcmp(opc, "broadcast"))
+	case HLO_OP_BROADCAST:
 		return broadcast(v);
-	if (!strcmp(opc, "transpose"))
+	case HLO_OP_TRANSPOSE:
 		return transpose(v);
-	if (!strcmp(opc, "reshape"))
+	case HLO_OP_RESHAPE:
 		return reshape(v);
-	if (!strcmp(opc, "concatenate"))
+	case HLO_OP_CONCATENATE:
 		return concatenate(v);
-	if (!strcmp(opc, "reduce"))
+	case HLO_OP_REDUCE:
 		return hv_reduce(v);
-	if (!strcmp(opc, "call") && !call(v, callee))
-		return false;
-	if (!strcmp(opc, "compare")) {
+	case HLO_OP_CALL:
+		if (!call(v, callee))
+			return false;
+		break;
+	case HLO_OP_COMPARE:
 		if (!hv_str(i, HK(DIRECTION), &(size_t){0}))
 			return hv_bad(v, "compare '%s' has no direction=: expected EQ, NE, LT, LE, GT or GE",
 			              hv_name(i));
-		return elementwise(v, opc, 2, false);
+		return elementwise(v, v->opc, 2, false);
+	default:
+		break;
 	}
-	return hv_check_more(v, opc);
+	return hv_check_more(v);
 }
 
 int pl_hlo_verify_(const pl_module *m, const char *file, pl_diags *diags)

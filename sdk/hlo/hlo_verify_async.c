@@ -12,22 +12,10 @@
 
 #include "hlo/hlo.h"
 
-/* The instruction's HLO opcode, dashes for the IR's underscores. */
-static const char *opword(const pl_inst *i)
-{
-	static _Thread_local char buf[64];
-	const char *s = pl_inst_opname(i) + 4;
-	size_t k = 0;
-	for (; s[k] && k + 1 < sizeof buf; k++)
-		buf[k] = s[k] == '_' ? '-' : s[k];
-	buf[k] = 0;
-	return buf;
-}
-
 /* Result value k of the instruction is want; what names want. */
 static bool leaf_is(struct hv *v, size_t k, const pl_type *want, const char *what)
 {
-	return hv_value_is(v, opword(v->at), k, want, what);
+	return hv_value_is(v, v->opc, k, want, what);
 }
 
 static bool want_results(struct hv *v, size_t n, const char *what)
@@ -36,7 +24,7 @@ static bool want_results(struct hv *v, size_t n, const char *what)
 	if (got >= n)
 		return true;
 	return hv_bad(v, "'%s' (%s) has %zu value%s: expected at least %zu, %s", hv_name(v->at),
-	              opword(v->at), got, got == 1 ? "" : "s", n, what);
+	              v->opc, got, got == 1 ? "" : "s", n, what);
 }
 
 /* async-start: operands are the parameters; its value starts with them,
@@ -77,12 +65,10 @@ static const pl_inst *start_of(const pl_inst *i)
 {
 	for (int hops = 0; hops < 64 && pl_inst_num_operands(i); hops++) {
 		const pl_inst *d = pl_value_def(pl_inst_operand(i, 0));
-		if (!d || strncmp(pl_inst_opname(d), "hlo.", 4))
-			return NULL;
-		const char *opc = pl_inst_opname(d) + 4;
-		if (hv_opc_is(opc, "async-start"))
+		enum hlo_op op = d ? hv_op_of(d) : HLO_OP_OTHER;
+		if (op == HLO_OP_ASYNC_START)
 			return d;
-		if (!hv_opc_is(opc, "async-update"))
+		if (op != HLO_OP_ASYNC_UPDATE)
 			return NULL;
 		i = d;
 	}
@@ -167,12 +153,11 @@ static bool collective_start(struct hv *v, bool gather)
 
 /* A collective's done: the results part of its start's value (all of it
  * for all-reduce-start, which has no operands part). */
-static bool collective_done(struct hv *v, const char *start_opc, bool has_operands_part)
+static bool collective_done(struct hv *v, enum hlo_op start_op, bool has_operands_part)
 {
 	const pl_inst *i = v->at;
 	const pl_inst *st = pl_inst_num_operands(i) ? pl_value_def(pl_inst_operand(i, 0)) : NULL;
-	if (!st || strncmp(pl_inst_opname(st), "hlo.", 4) ||
-	    !hv_opc_is(pl_inst_opname(st) + 4, start_opc))
+	if (!st || hv_op_of(st) != start_op)
 		return true;
 	size_t off = has_operands_part ? pl_inst_num_operands(st) : 0;
 	size_t nr = has_operands_part ? pl_inst_num_operands(st) : pl_inst_num_results(st);
@@ -180,7 +165,7 @@ static bool collective_done(struct hv *v, const char *start_opc, bool has_operan
 		off = nr = 1; /* the output buffer, after the input */
 	if (pl_inst_num_results(i) != nr || pl_inst_num_results(st) < off + nr)
 		return hv_bad(v, "'%s' (%s) has %zu value%s: expected %zu, the results of its start",
-		              hv_name(i), opword(i), pl_inst_num_results(i),
+		              hv_name(i), v->opc, pl_inst_num_results(i),
 		              pl_inst_num_results(i) == 1 ? "" : "s", nr);
 	for (size_t k = 0; k < nr; k++)
 		if (!leaf_is(v, k, pl_value_type(pl_inst_result(st, off + k)),
@@ -200,25 +185,19 @@ static bool all_reduce_start(struct hv *v)
 	return hv_collective(v, PL_OP_ALL_REDUCE, 0);
 }
 
-bool hv_async(struct hv *v, const char *opc)
+bool hv_async(struct hv *v)
 {
-	if (hv_opc_is(opc, "async-start"))
-		return async_start(v);
-	if (hv_opc_is(opc, "async-update"))
-		return async_update(v);
-	if (hv_opc_is(opc, "async-done"))
-		return async_done(v);
-	if (hv_opc_is(opc, "all-gather-start"))
-		return collective_start(v, true);
-	if (hv_opc_is(opc, "collective-permute-start"))
-		return collective_start(v, false);
-	if (hv_opc_is(opc, "all-reduce-start"))
-		return all_reduce_start(v);
-	if (hv_opc_is(opc, "all-gather-done"))
-		return collective_done(v, "all-gather-start", true);
-	if (hv_opc_is(opc, "collective-permute-done"))
-		return collective_done(v, "collective-permute-start", true);
-	if (hv_opc_is(opc, "all-reduce-done"))
-		return collective_done(v, "all-reduce-start", false);
-	return true;
+	switch (v->op) {
+	case HLO_OP_ASYNC_START: return async_start(v);
+	case HLO_OP_ASYNC_UPDATE: return async_update(v);
+	case HLO_OP_ASYNC_DONE: return async_done(v);
+	case HLO_OP_ALL_GATHER_START: return collective_start(v, true);
+	case HLO_OP_COLLECTIVE_PERMUTE_START: return collective_start(v, false);
+	case HLO_OP_ALL_REDUCE_START: return all_reduce_start(v);
+	case HLO_OP_ALL_GATHER_DONE: return collective_done(v, HLO_OP_ALL_GATHER_START, true);
+	case HLO_OP_COLLECTIVE_PERMUTE_DONE:
+		return collective_done(v, HLO_OP_COLLECTIVE_PERMUTE_START, true);
+	case HLO_OP_ALL_REDUCE_DONE: return collective_done(v, HLO_OP_ALL_REDUCE_START, false);
+	default: return true;
+	}
 }

@@ -89,10 +89,8 @@ static bool recv(struct hv *v)
 static const pl_inst *start_of(const pl_inst *i)
 {
 	const pl_inst *d = pl_inst_num_operands(i) ? pl_value_def(pl_inst_operand(i, 0)) : NULL;
-	if (!d || strncmp(pl_inst_opname(d), "hlo.", 4))
-		return NULL;
-	const char *opc = pl_inst_opname(d) + 4;
-	return hv_opc_is(opc, "send") || hv_opc_is(opc, "recv") ? d : NULL;
+	enum hlo_op op = d ? hv_op_of(d) : HLO_OP_OTHER;
+	return op == HLO_OP_SEND || op == HLO_OP_RECV ? d : NULL;
 }
 
 /* send-done / recv-done: the operand is the whole value of a start of the
@@ -105,9 +103,10 @@ static bool done_of(struct hv *v, const char *opc, const char *start_opc, const 
 		return true;
 	char sn[256]; /* hv_name's buffer names one instruction at a time */
 	snprintf(sn, sizeof sn, "%s", hv_name(s));
-	if (!hv_opc_is(pl_inst_opname(s) + 4, start_opc))
+	const char *got = pl_hlo_opcode_name_(hv_op_of(s));
+	if (strcmp(got, start_opc))
 		return hv_bad(v, "the operand of %s '%s' is %s '%s': expected a %s", opc, hv_name(i),
-		              hv_opc_is(pl_inst_opname(s) + 4, "send") ? "send" : "recv", sn, start_opc);
+		              got, sn, start_opc);
 	if (pl_inst_num_operands(i) != pl_inst_num_results(s))
 		return hv_bad(v, "%s '%s' takes %zu values of '%s': expected all %zu of its value", opc,
 		              hv_name(i), pl_inst_num_operands(i), sn, pl_inst_num_results(s));
@@ -207,36 +206,39 @@ static bool results_are_operands(struct hv *v, const char *opc, size_t r0, size_
  * get-dimension-size s32[] of a dimension of its operand,
  * set-dimension-size its operand, given an s32[] size;
  * rng-get-and-update-state u64[2]; infeed and outfeed take a token. */
-static bool fixed_value(struct hv *v, const char *opc)
+static bool fixed_value(struct hv *v)
 {
+	const char *opc = v->opc;
 	const pl_inst *i = v->at;
 	size_t n = pl_inst_num_operands(i), nr = pl_inst_num_results(i);
-	if (hv_opc_is(opc, "partition-id") || hv_opc_is(opc, "replica-id"))
+	switch (v->op) {
+	case HLO_OP_PARTITION_ID:
+	case HLO_OP_REPLICA_ID:
 		return hv_want_operands(v, opc, 0) && count_is(v, opc, 1, "u32[]") &&
 		       scalar_is(v, opc, false, 0, PL_DTYPE_U32, "the value");
-	if (hv_opc_is(opc, "after-all"))
+	case HLO_OP_AFTER_ALL:
 		return count_is(v, opc, 1, "token[]") &&
 		       scalar_is(v, opc, false, 0, PL_DTYPE_TOKEN, "the value");
-	if (hv_opc_is(opc, "add-dependency"))
+	case HLO_OP_ADD_DEPENDENCY:
 		return hv_want_operands(v, opc, 2) &&
 		       scalar_is(v, opc, true, 1, PL_DTYPE_TOKEN, "operand 1") &&
 		       count_is(v, opc, 1, "its first operand's") &&
 		       results_are_operands(v, opc, 0, 0, 1, "the shape of its first operand");
-	if (hv_opc_is(opc, "opt-barrier"))
+	case HLO_OP_OPT_BARRIER:
 		return count_is(v, opc, n, "its operand's") &&
 		       results_are_operands(v, opc, 0, 0, n, "the shape of its operand");
-	if (hv_opc_is(opc, "copy-start"))
+	case HLO_OP_COPY_START:
 		return count_is(v, opc, 2 * n + 1, "(operand, operand, u32[])") &&
 		       results_are_operands(v, opc, 0, 0, n, "the shape of its operand") &&
 		       results_are_operands(v, opc, n, 0, n, "the shape of its operand") &&
 		       scalar_is(v, opc, false, 2 * n, PL_DTYPE_U32, "the context");
-	if (hv_opc_is(opc, "copy-done"))
+	case HLO_OP_COPY_DONE:
 		return (n == 2 * nr + 1 ||
 		        hv_bad(v, "copy-done '%s' has %zu values for an operand of %zu: expected the "
 		                  "first of its copy-start's (operand, operand, u32[])",
 		               hv_name(i), nr, n)) &&
 		       results_are_operands(v, opc, 0, 0, nr, "the shape its copy-start copies");
-	if (hv_opc_is(opc, "get-dimension-size")) {
+	case HLO_OP_GET_DIMENSION_SIZE: {
 		int64_t d[MAX_LIST];
 		int nd = hv_list(v, HK(DIMENSIONS), d);
 		return hv_want_operands(v, opc, 1) && nd != -1 &&
@@ -244,14 +246,14 @@ static bool fixed_value(struct hv *v, const char *opc)
 		       count_is(v, opc, 1, "s32[]") &&
 		       scalar_is(v, opc, false, 0, PL_DTYPE_I32, "the value");
 	}
-	if (hv_opc_is(opc, "set-dimension-size"))
+	case HLO_OP_SET_DIMENSION_SIZE:
 		return hv_want_operands(v, opc, 2) &&
 		       scalar_is(v, opc, true, 1, PL_DTYPE_I32, "the size") &&
 		       count_is(v, opc, 1, "its operand's") &&
 		       (hv_same_dims(pl_value_type(pl_inst_result(i, 0)), hv_op_type(i, 0)) ||
 		        hv_dims_are(v, "the result", pl_value_type(pl_inst_result(i, 0)),
 		                    hv_op_type(i, 0)));
-	if (hv_opc_is(opc, "rng-get-and-update-state")) {
+	case HLO_OP_RNG_GET_AND_UPDATE_STATE: {
 		const pl_type *r = nr == 1 ? pl_value_type(pl_inst_result(i, 0)) : NULL;
 		if (hv_want_operands(v, opc, 0) &&
 		    (!r || r->dtype != PL_DTYPE_U64 || r->rank != 1 || r->dims[0] != 2))
@@ -259,39 +261,32 @@ static bool fixed_value(struct hv *v, const char *opc)
 			              hv_name(i));
 		return v->rc == PL_OK;
 	}
-	if (hv_opc_is(opc, "infeed"))
+	case HLO_OP_INFEED:
 		return (n ? scalar_is(v, opc, true, n - 1, PL_DTYPE_TOKEN, "the operand")
 		          : hv_want_operands(v, opc, 1)) &&
 		       (nr ? scalar_is(v, opc, false, nr - 1, PL_DTYPE_TOKEN, "the last value")
 		           : count_is(v, opc, 1, "(data, token[])"));
-	if (hv_opc_is(opc, "outfeed"))
+	case HLO_OP_OUTFEED:
 		return (n ? scalar_is(v, opc, true, n - 1, PL_DTYPE_TOKEN, "the last operand")
 		          : hv_want_operands(v, opc, 2)) &&
 		       count_is(v, opc, 1, "token[]") &&
 		       scalar_is(v, opc, false, 0, PL_DTYPE_TOKEN, "the value");
-	return true;
+	default:
+		return true;
+	}
 }
 
-bool hv_chan(struct hv *v, const char *opc)
+bool hv_chan(struct hv *v)
 {
-	char word[64]; /* the opcode as HLO spells it, for messages */
-	size_t k = 0;
-	for (; opc[k] && k + 1 < sizeof word; k++)
-		word[k] = opc[k] == '_' ? '-' : opc[k];
-	word[k] = 0;
-	if (!fixed_value(v, word))
+	if (!fixed_value(v))
 		return false;
-	if (hv_opc_is(opc, "collective-broadcast"))
-		return collective_broadcast(v);
-	if (hv_opc_is(opc, "send"))
-		return send(v);
-	if (hv_opc_is(opc, "recv"))
-		return recv(v);
-	if (hv_opc_is(opc, "send-done"))
-		return send_done(v);
-	if (hv_opc_is(opc, "recv-done"))
-		return recv_done(v);
-	if (hv_opc_is(opc, "dynamic-reshape"))
-		return dynamic_reshape(v);
-	return true;
+	switch (v->op) {
+	case HLO_OP_COLLECTIVE_BROADCAST: return collective_broadcast(v);
+	case HLO_OP_SEND: return send(v);
+	case HLO_OP_RECV: return recv(v);
+	case HLO_OP_SEND_DONE: return send_done(v);
+	case HLO_OP_RECV_DONE: return recv_done(v);
+	case HLO_OP_DYNAMIC_RESHAPE: return dynamic_reshape(v);
+	default: return true;
+	}
 }

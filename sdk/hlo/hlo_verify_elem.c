@@ -138,46 +138,53 @@ static unsigned dtype_class(pl_dtype t)
 	}
 }
 
-/* The unary ops whose operand's element type is limited, and what each
- * takes; a result type of its own (is-finite, and the real component of
- * a complex for real, imag and abs) is given by result_of. */
+/* What each unary op whose operand's element type is limited takes, by
+ * opcode (0: no limit); a result type of its own (is-finite, and the real
+ * component of a complex for real, imag and abs) is given by result_of. */
+#define FP C_FLOAT, "floating-point"
+#define FP_C C_FLOAT | C_COMPLEX, "floating-point or complex"
+#define SIGNED C_SINT | C_FLOAT | C_COMPLEX, "signed or complex"
+#define INT C_SINT | C_UINT, "integer"
 static const struct {
-	const char *opc;
 	unsigned takes;
 	const char *words;
-} unary_classes[] = {
-	{"floor", C_FLOAT, "floating-point"},
-	{"ceil", C_FLOAT, "floating-point"},
-	{"round-nearest-afz", C_FLOAT, "floating-point"},
-	{"round-nearest-even", C_FLOAT, "floating-point"},
-	{"is-finite", C_FLOAT, "floating-point"},
-	{"cosine", C_FLOAT | C_COMPLEX, "floating-point or complex"},
-	{"sine", C_FLOAT | C_COMPLEX, "floating-point or complex"},
-	{"exponential", C_FLOAT | C_COMPLEX, "floating-point or complex"},
-	{"exponential-minus-one", C_FLOAT | C_COMPLEX, "floating-point or complex"},
-	{"log", C_FLOAT | C_COMPLEX, "floating-point or complex"},
-	{"log-plus-one", C_FLOAT | C_COMPLEX, "floating-point or complex"},
-	{"logistic", C_FLOAT | C_COMPLEX, "floating-point or complex"},
-	{"rsqrt", C_FLOAT | C_COMPLEX, "floating-point or complex"},
-	{"sqrt", C_FLOAT | C_COMPLEX, "floating-point or complex"},
-	{"cbrt", C_FLOAT | C_COMPLEX, "floating-point or complex"},
-	{"tanh", C_FLOAT | C_COMPLEX, "floating-point or complex"},
-	{"real", C_FLOAT | C_COMPLEX, "floating-point or complex"},
-	{"imag", C_FLOAT | C_COMPLEX, "floating-point or complex"},
-	{"abs", C_SINT | C_FLOAT | C_COMPLEX, "signed or complex"},
-	{"sign", C_SINT | C_FLOAT | C_COMPLEX, "signed or complex"},
-	{"count-leading-zeros", C_SINT | C_UINT, "integer"},
-	{"popcnt", C_SINT | C_UINT, "integer"},
-	{"negate", C_SINT | C_UINT | C_FLOAT | C_COMPLEX, "integer, floating-point or complex"},
-	{"not", C_PRED | C_SINT | C_UINT, "pred or integer"},
+} unary_classes[HLO_OP_OTHER] = {
+	[HLO_OP_FLOOR] = {FP},
+	[HLO_OP_CEIL] = {FP},
+	[HLO_OP_ROUND_NEAREST_AFZ] = {FP},
+	[HLO_OP_ROUND_NEAREST_EVEN] = {FP},
+	[HLO_OP_IS_FINITE] = {FP},
+	[HLO_OP_COSINE] = {FP_C},
+	[HLO_OP_SINE] = {FP_C},
+	[HLO_OP_EXPONENTIAL] = {FP_C},
+	[HLO_OP_EXPONENTIAL_MINUS_ONE] = {FP_C},
+	[HLO_OP_LOG] = {FP_C},
+	[HLO_OP_LOG_PLUS_ONE] = {FP_C},
+	[HLO_OP_LOGISTIC] = {FP_C},
+	[HLO_OP_RSQRT] = {FP_C},
+	[HLO_OP_SQRT] = {FP_C},
+	[HLO_OP_CBRT] = {FP_C},
+	[HLO_OP_TANH] = {FP_C},
+	[HLO_OP_REAL] = {FP_C},
+	[HLO_OP_IMAG] = {FP_C},
+	[HLO_OP_ABS] = {SIGNED},
+	[HLO_OP_SIGN] = {SIGNED},
+	[HLO_OP_COUNT_LEADING_ZEROS] = {INT},
+	[HLO_OP_POPCNT] = {INT},
+	[HLO_OP_NEGATE] = {C_SINT | C_UINT | C_FLOAT | C_COMPLEX, "integer, floating-point or complex"},
+	[HLO_OP_NOT] = {C_PRED | C_SINT | C_UINT, "pred or integer"},
 };
+#undef FP
+#undef FP_C
+#undef SIGNED
+#undef INT
 
-/* What op opc gives for elements of type t. */
-static pl_dtype result_of(const char *opc, pl_dtype t)
+/* What op gives for elements of type t. */
+static pl_dtype result_of(enum hlo_op op, pl_dtype t)
 {
-	if (hv_opc_is(opc, "is-finite"))
+	if (op == HLO_OP_IS_FINITE)
 		return PL_DTYPE_BOOL;
-	bool part = hv_opc_is(opc, "real") || hv_opc_is(opc, "imag") || hv_opc_is(opc, "abs");
+	bool part = op == HLO_OP_REAL || op == HLO_OP_IMAG || op == HLO_OP_ABS;
 	if (part && t == PL_DTYPE_C64)
 		return PL_DTYPE_F32;
 	if (part && t == PL_DTYPE_C128)
@@ -185,22 +192,18 @@ static pl_dtype result_of(const char *opc, pl_dtype t)
 	return t;
 }
 
-bool hv_unary_types(struct hv *v, const char *opc)
+bool hv_unary_types(struct hv *v)
 {
 	const pl_inst *i = v->at;
 	const pl_type *r = RESULT_OF(i);
-	if (pl_inst_num_operands(i) != 1)
+	if (pl_inst_num_operands(i) != 1 || v->op >= HLO_OP_OTHER)
 		return true; /* the count is elementwise's to report */
 	pl_dtype t = hv_op_type(i, 0)->dtype;
-	for (size_t k = 0; k < sizeof unary_classes / sizeof *unary_classes; k++) {
-		if (!hv_opc_is(opc, unary_classes[k].opc))
-			continue;
-		if (!(dtype_class(t) & unary_classes[k].takes))
-			return hv_bad(v, "'%s' (%s) takes %s elements: expected %s ones", hv_name(i),
-			              unary_classes[k].opc, pl_hlo_dtype_name_(t), unary_classes[k].words);
-		break;
-	}
-	pl_dtype want = result_of(opc, t);
+	unsigned takes = unary_classes[v->op].takes;
+	if (takes && !(dtype_class(t) & takes))
+		return hv_bad(v, "'%s' (%s) takes %s elements: expected %s ones", hv_name(i), v->opc,
+		              pl_hlo_dtype_name_(t), unary_classes[v->op].words);
+	pl_dtype want = result_of(v->op, t);
 	if (r && !hv_same_elements(r->dtype, want))
 		return hv_bad(v, "'%s' gives %s elements for %s ones: expected %s", hv_name(i),
 		              pl_hlo_dtype_name_(r->dtype), pl_hlo_dtype_name_(t),

@@ -5,6 +5,7 @@
 #ifndef PL_HLO_VERIFY_INT_H
 #define PL_HLO_VERIFY_INT_H
 
+#include "hlo/hlo_opcodes.h"
 #include "hlo/hlo_verify.h"
 #include "ir/hlo_keys.h" /* the keys of the attributes the rules read */
 
@@ -16,6 +17,11 @@ struct hv {
 	const char *file;
 	pl_diags *diags;
 	const pl_inst *at;
+	/* at's opcode, classified once per instruction (HLO_OP_OTHER for an
+	 * op the reader mapped onto the SDK's own, or XLA's short form of an
+	 * async pair), and its HLO spelling for messages */
+	enum hlo_op op;
+	const char *opc;
 	int rc;
 	unsigned char *seen; /* devices met in a group list, by number */
 	size_t seencap;
@@ -40,11 +46,12 @@ bool hv_same_dims(const pl_type *a, const pl_type *b);
 bool hv_same_elements(pl_dtype a, pl_dtype b);
 const pl_type *hv_op_type(const pl_inst *i, size_t k);
 
-/* The rules of hlo_verify_ops.c for the opcode opc ("hlo." dropped, '_'
- * or '-' alike); true when it passes or has no rule there. */
-bool hv_check_more(struct hv *v, const char *opc);
-/* opc is the HLO opcode word, '_' matching '-'. */
-bool hv_opc_is(const char *opc, const char *word);
+/* The rules of hlo_verify_ops.c for v->op; true when it passes or has
+ * no rule there. */
+bool hv_check_more(struct hv *v);
+/* The HLO opcode of an instruction the reader kept as hlo.<opcode>: one
+ * lookup in the opcode table; HLO_OP_OTHER for any other instruction. */
+enum hlo_op hv_op_of(const pl_inst *i);
 
 /* Shared by the rule files (hlo_verify_ops.c defines them). */
 /* The instruction's one result type; NULL when it has several. */
@@ -75,11 +82,11 @@ bool hv_scalar_pairs(struct hv *v, const char *role, size_t k0, size_t n, bool c
 bool hv_collective(struct hv *v, pl_op op, size_t res0);
 /* hlo_verify_async.c: async-start/-update/-done against the computation
  * called, and the tuples of a collective's start and done; true when they
- * pass or opc is none of them. */
-bool hv_async(struct hv *v, const char *opc);
+ * pass or v->op is none of them. */
+bool hv_async(struct hv *v);
 /* hlo_verify_chan.c: collective-broadcast, send, recv and their dones,
- * dynamic-reshape; true when they pass or opc is none of them. */
-bool hv_chan(struct hv *v, const char *opc);
+ * dynamic-reshape; true when they pass or v->op is none of them. */
+bool hv_chan(struct hv *v);
 
 /* The rules of hlo_verify_window.c (convolution, reduce-window),
  * hlo_verify_reduce.c (reduce, map) and hlo_verify_elem.c (bitcast-convert,
@@ -93,6 +100,6 @@ bool hv_rng(struct hv *v);
 bool hv_reverse(struct hv *v);
 bool hv_reduce_precision(struct hv *v);
 /* A unary op's operand element type and its result's (hlo_verify_elem.c). */
-bool hv_unary_types(struct hv *v, const char *opc);
+bool hv_unary_types(struct hv *v);
 
 #endif

@@ -660,54 +660,46 @@ static bool scatter(struct hv *v)
 	       hv_scalar_pairs(v, "combiner", 0, k, false);
 }
 
-bool hv_check_more(struct hv *v, const char *opc)
+bool hv_check_more(struct hv *v)
 {
-	if (hv_opc_is(opc, "while"))
+	switch (v->op) {
+	case HLO_OP_WHILE:
 		return while_loop(v);
-	if (hv_opc_is(opc, "conditional"))
+	case HLO_OP_CONDITIONAL:
 		return conditional(v);
-	if (hv_opc_is(opc, "fusion"))
+	case HLO_OP_FUSION:
 		return called(v, "fused computation", HK(CALLS));
-	if (hv_opc_is(opc, "call"))
+	case HLO_OP_CALL:
 		return called(v, "computation", HK(TO_APPLY));
-	if (hv_opc_is(opc, "async-start") && !hv_str(v->at, HK(CALLS), &(size_t){0}))
-		return hv_bad(v, "async-start '%s' has no calls=: expected the computation it runs",
-		              hv_name(v->at));
-	if (!hv_async(v, opc) || !hv_chan(v, opc))
+	case HLO_OP_ASYNC_START:
+		if (!hv_str(v->at, HK(CALLS), &(size_t){0}))
+			return hv_bad(v, "async-start '%s' has no calls=: expected the computation it runs",
+			              hv_name(v->at));
+		break;
+	default:
+		break;
+	}
+	if (!hv_async(v) || !hv_chan(v))
 		return false;
-	if (hv_opc_is(opc, "slice"))
-		return slice(v);
-	if (hv_opc_is(opc, "dynamic-slice"))
-		return dynamic_slice(v);
-	if (hv_opc_is(opc, "dynamic-update-slice"))
-		return dynamic_update_slice(v);
-	if (hv_opc_is(opc, "select") || hv_opc_is(opc, "clamp"))
-		return select_clamp(v, hv_opc_is(opc, "select"));
-	if (hv_opc_is(opc, "iota"))
-		return iota(v);
-	if (hv_opc_is(opc, "pad"))
-		return pad(v);
-	if (hv_opc_is(opc, "gather"))
-		return gather(v);
-	if (hv_opc_is(opc, "convert"))
-		return convert(v);
-	if (hv_opc_is(opc, "sort"))
-		return sort(v);
-	if (hv_opc_is(opc, "scatter"))
-		return scatter(v);
-	if (hv_opc_is(opc, "convolution"))
-		return hv_convolution(v);
-	if (hv_opc_is(opc, "reduce-window"))
-		return hv_reduce_window(v);
-	if (hv_opc_is(opc, "map"))
-		return hv_map(v);
-	if (hv_opc_is(opc, "bitcast-convert"))
-		return hv_bitcast_convert(v);
-	if (hv_opc_is(opc, "rng"))
-		return hv_rng(v);
-	if (hv_opc_is(opc, "reverse"))
-		return hv_reverse(v);
-	if (hv_opc_is(opc, "reduce-precision"))
-		return hv_reduce_precision(v);
-	return true;
+	switch (v->op) {
+	case HLO_OP_SLICE: return slice(v);
+	case HLO_OP_DYNAMIC_SLICE: return dynamic_slice(v);
+	case HLO_OP_DYNAMIC_UPDATE_SLICE: return dynamic_update_slice(v);
+	case HLO_OP_SELECT: return select_clamp(v, true);
+	case HLO_OP_CLAMP: return select_clamp(v, false);
+	case HLO_OP_IOTA: return iota(v);
+	case HLO_OP_PAD: return pad(v);
+	case HLO_OP_GATHER: return gather(v);
+	case HLO_OP_CONVERT: return convert(v);
+	case HLO_OP_SORT: return sort(v);
+	case HLO_OP_SCATTER: return scatter(v);
+	case HLO_OP_CONVOLUTION: return hv_convolution(v);
+	case HLO_OP_REDUCE_WINDOW: return hv_reduce_window(v);
+	case HLO_OP_MAP: return hv_map(v);
+	case HLO_OP_BITCAST_CONVERT: return hv_bitcast_convert(v);
+	case HLO_OP_RNG: return hv_rng(v);
+	case HLO_OP_REVERSE: return hv_reverse(v);
+	case HLO_OP_REDUCE_PRECISION: return hv_reduce_precision(v);
+	default: return true;
+	}
 }
