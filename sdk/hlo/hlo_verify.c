@@ -775,7 +775,7 @@ static bool check_inst(struct hv *v, const pl_inst *i)
 	if (arity == 1)
 		return elementwise(v, v->opc, 1, false) && hv_unary_types(v);
 	if (arity == 2)
-		return elementwise(v, v->opc, 2, v->op != HLO_OP_COMPLEX);
+		return elementwise(v, v->opc, 2, v->op != HLO_OP_COMPLEX) && hv_binary_types(v);
 	switch (v->op) {
 	case HLO_OP_DOT: /* a dot the reader could not map onto tensor_contract */
 		return dot(v);
@@ -794,10 +794,7 @@ static bool check_inst(struct hv *v, const pl_inst *i)
 			return false;
 		break;
 	case HLO_OP_COMPARE:
-		if (!hv_str(i, HK(DIRECTION), &(size_t){0}))
-			return hv_bad(v, "compare '%s' has no direction=: expected EQ, NE, LT, LE, GT or GE",
-			              hv_name(i));
-		return elementwise(v, v->opc, 2, false);
+		return hv_compare(v) && elementwise(v, v->opc, 2, false);
 	default:
 		break;
 	}

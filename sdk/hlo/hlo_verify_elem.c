@@ -210,3 +210,105 @@ bool hv_unary_types(struct hv *v)
 		              pl_hlo_dtype_name_(want));
 	return true;
 }
+
+/* The element types XLA's binary ops take (InferBinaryOpShape): and, or
+ * and xor pred or integers; the arithmetic ops that subtract, divide,
+ * raise or shift no pred (shifts of floating-point numbers pass there, as
+ * in XLA); complex two f32 or two f64 into c64 or c128. The two operands
+ * have one element type (or two floating-point ones). */
+bool hv_binary_types(struct hv *v)
+{
+	const pl_inst *i = v->at;
+	const pl_type *r = RESULT_OF(i);
+	if (pl_inst_num_operands(i) != 2)
+		return true; /* the count is elementwise's to report */
+	pl_dtype a = hv_op_type(i, 0)->dtype, b = hv_op_type(i, 1)->dtype;
+	if (!hv_same_elements(a, b))
+		return hv_bad(v, "the operands of '%s' (%s) have %s and %s elements: expected one "
+		                 "element type",
+		              hv_name(i), v->opc, pl_hlo_dtype_name_(a), pl_hlo_dtype_name_(b));
+	unsigned c = dtype_class(a);
+	switch (v->op) {
+	case HLO_OP_AND:
+	case HLO_OP_OR:
+	case HLO_OP_XOR:
+		if (!(c & (C_PRED | C_SINT | C_UINT)))
+			return hv_bad(v, "'%s' (%s) takes %s elements: expected pred or integer ones",
+			              hv_name(i), v->opc, pl_hlo_dtype_name_(a));
+		return true;
+	case HLO_OP_SUBTRACT:
+	case HLO_OP_ATAN2:
+	case HLO_OP_POWER:
+	case HLO_OP_DIVIDE:
+	case HLO_OP_REMAINDER:
+	case HLO_OP_SHIFT_LEFT:
+	case HLO_OP_SHIFT_RIGHT_ARITHMETIC:
+	case HLO_OP_SHIFT_RIGHT_LOGICAL:
+		if (c & C_PRED)
+			return hv_bad(v, "'%s' (%s) takes pred elements: expected numbers", hv_name(i),
+			              v->opc);
+		return true;
+	case HLO_OP_COMPLEX: {
+		pl_dtype want = a == PL_DTYPE_F32 && b == PL_DTYPE_F32   ? PL_DTYPE_C64
+		                : a == PL_DTYPE_F64 && b == PL_DTYPE_F64 ? PL_DTYPE_C128
+		                                                         : PL_DTYPE_INVALID;
+		if (want == PL_DTYPE_INVALID)
+			return hv_bad(v, "complex '%s' takes %s and %s elements: expected two f32 or two "
+			                 "f64 ones",
+			              hv_name(i), pl_hlo_dtype_name_(a), pl_hlo_dtype_name_(b));
+		if (r && r->dtype != want)
+			return hv_bad(v, "complex '%s' gives %s elements for %s ones: expected %s",
+			              hv_name(i), pl_hlo_dtype_name_(r->dtype), pl_hlo_dtype_name_(a),
+			              pl_hlo_dtype_name_(want));
+		return true;
+	}
+	default:
+		return true;
+	}
+}
+
+/* compare: a direction of XLA's six; pred elements out; a type=, when
+ * given, the comparison XLA makes of the operands' elements: FLOAT or
+ * TOTALORDER for floating-point and complex numbers, SIGNED for signed
+ * integers, UNSIGNED for unsigned ones and pred (XLA refuses a partial
+ * order on integers, and picks these types itself). */
+bool hv_compare(struct hv *v)
+{
+	const pl_inst *i = v->at;
+	const pl_type *r = RESULT_OF(i);
+	size_t len;
+	const char *d = hv_str(i, HK(DIRECTION), &len);
+	static const char *const dirs[] = {"EQ", "NE", "LT", "LE", "GT", "GE"};
+	bool known = false;
+	for (size_t k = 0; d && k < 6 && !known; k++)
+		known = len == 2 && !memcmp(d, dirs[k], 2);
+	if (!known)
+		return hv_bad(v, "compare '%s' has %s direction=: expected EQ, NE, LT, LE, GT or GE",
+		              hv_name(i), d ? "an unknown" : "no");
+	if (pl_inst_num_operands(i) != 2)
+		return true; /* the count is elementwise's to report */
+	pl_dtype a = hv_op_type(i, 0)->dtype, b = hv_op_type(i, 1)->dtype;
+	if (!hv_same_elements(a, b))
+		return hv_bad(v, "the operands of compare '%s' have %s and %s elements: expected one "
+		                 "element type",
+		              hv_name(i), pl_hlo_dtype_name_(a), pl_hlo_dtype_name_(b));
+	if (r && r->dtype != PL_DTYPE_BOOL)
+		return hv_bad(v, "compare '%s' gives %s elements: expected pred", hv_name(i),
+		              pl_hlo_dtype_name_(r->dtype));
+	const char *t = hv_str(i, HK(COMPARISON_TYPE), &len);
+	if (!t)
+		return true;
+	unsigned c = dtype_class(a);
+	const char *want = c & (C_FLOAT | C_COMPLEX) ? "FLOAT or TOTALORDER"
+	                   : c & C_SINT               ? "SIGNED"
+	                   : c & (C_UINT | C_PRED)    ? "UNSIGNED"
+	                                              : NULL;
+	bool fits = !want || (c & (C_FLOAT | C_COMPLEX)
+	                          ? (len == 5 && !memcmp(t, "FLOAT", 5)) ||
+	                                (len == 10 && !memcmp(t, "TOTALORDER", 10))
+	                          : len == strlen(want) && !memcmp(t, want, len));
+	if (!fits)
+		return hv_bad(v, "compare '%s' of %s elements has type=%.*s: expected %s", hv_name(i),
+		              pl_hlo_dtype_name_(a), (int)len, t, want);
+	return true;
+}

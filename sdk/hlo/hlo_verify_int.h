@@ -101,5 +101,9 @@ bool hv_reverse(struct hv *v);
 bool hv_reduce_precision(struct hv *v);
 /* A unary op's operand element type and its result's (hlo_verify_elem.c). */
 bool hv_unary_types(struct hv *v);
+/* A binary op's operand element types (and complex's result);
+ * compare's direction, type= and pred result (hlo_verify_elem.c). */
+bool hv_binary_types(struct hv *v);
+bool hv_compare(struct hv *v);
 
 #endif

@@ -363,6 +363,13 @@ static bool select_clamp(struct hv *v, bool is_select)
 	if (is_select && hv_op_type(i, 0)->dtype != PL_DTYPE_BOOL)
 		return hv_bad(v, "the predicate of select '%s' is not pred: expected a pred array",
 		              hv_name(i));
+	for (size_t k = 0; !is_select && k < 3; k += 2)
+		if (!hv_same_elements(hv_op_type(i, k)->dtype, hv_op_type(i, 1)->dtype))
+			return hv_bad(v, "the %s bound of clamp '%s' has %s elements: expected %s, the "
+			                 "operand's",
+			              k ? "upper" : "lower", hv_name(i),
+			              pl_hlo_dtype_name_(hv_op_type(i, k)->dtype),
+			              pl_hlo_dtype_name_(hv_op_type(i, 1)->dtype));
 	for (size_t k = 0; k < 3; k++) {
 		const pl_type *t = hv_op_type(i, k);
 		bool value = is_select ? k > 0 : k == 1;
