@@ -353,3 +353,11 @@ EXTRA_DIST += tests/hlo/good/binary-types.hlo \
 	tests/hlo/bad/compare-type.hlo tests/hlo/bad/compare-type.err \
 	tests/hlo/bad/compare-operand-types.hlo tests/hlo/bad/compare-operand-types.err \
 	tests/hlo/bad/clamp-type.hlo tests/hlo/bad/clamp-type.err
+
+# ... the devices replica groups name against the module's replica_count
+# and num_partitions, in the collective's mode.
+EXTRA_DIST += tests/hlo/good/device-counts.hlo \
+	tests/hlo/bad/replica-count.hlo tests/hlo/bad/replica-count.err \
+	tests/hlo/bad/num-partitions.hlo tests/hlo/bad/num-partitions.err \
+	tests/hlo/bad/flattened-ids-empty.hlo tests/hlo/bad/flattened-ids-empty.err \
+	tests/hlo/bad/global-ids-channel.hlo tests/hlo/bad/global-ids-channel.err

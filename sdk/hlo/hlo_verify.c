@@ -243,6 +243,72 @@ static bool computations(struct hv *v, const char *key, const pl_func **callee)
 	return true;
 }
 
+/* How XLA reads a collective's device numbers (its collective op group
+ * mode): from channel_id and use_global_device_ids, which all-to-all
+ * does not have; -1 for an op whose groups XLA does not count. */
+enum { MODE_REPLICA, MODE_PARTITION, MODE_REPLICA_AND_PARTITION, MODE_FLATTENED };
+
+static int group_mode(const struct hv *v)
+{
+	pl_op op = pl_inst_op(v->at);
+	bool counted = op == PL_OP_ALL_GATHER || op == PL_OP_REDUCE_SCATTER ||
+	               op == PL_OP_ALL_REDUCE || op == PL_OP_ALL_GATHER_START ||
+	               op == PL_OP_REDUCE_SCATTER_START || op == PL_OP_ALL_REDUCE_START;
+	bool a2a = v->op == HLO_OP_ALL_TO_ALL || v->op == HLO_OP_RAGGED_ALL_TO_ALL;
+	switch (v->op) {
+	case HLO_OP_ALL_GATHER: case HLO_OP_ALL_GATHER_START: case HLO_OP_ALL_REDUCE:
+	case HLO_OP_ALL_REDUCE_START: case HLO_OP_REDUCE_SCATTER:
+		counted = true;
+		break;
+	default:
+		break;
+	}
+	if (!counted && !a2a)
+		return -1;
+	size_t len;
+	bool channel = hv_str(v->at, HK(CHANNEL_ID), &len) != NULL;
+	const char *g = hv_str(v->at, HK(USE_GLOBAL_DEVICE_IDS), &len);
+	bool global = g && len == 4 && !memcmp(g, "true", 4);
+	if (!channel)
+		return MODE_REPLICA;
+	if (a2a)
+		return MODE_PARTITION;
+	return global ? MODE_FLATTENED : MODE_REPLICA_AND_PARTITION;
+}
+
+/* n devices named (0: no list) against the module's replica_count and
+ * num_partitions, as XLA's CheckReplicaGroups counts them in the op's
+ * mode; a count of 1 is XLA's default, which it does not check. */
+static bool device_count(struct hv *v, const char *what, int64_t n)
+{
+	int mode = group_mode(v);
+	if (mode < 0)
+		return true;
+	size_t len;
+	const char *g = hv_str(v->at, HK(USE_GLOBAL_DEVICE_IDS), &len);
+	if (mode == MODE_REPLICA && g && len == 4 && !memcmp(g, "true", 4))
+		return hv_bad(v, "'%s' has use_global_device_ids=true and no channel_id: expected a "
+		                 "channel_id with global device ids",
+		              hv_name(v->at));
+	if (mode == MODE_FLATTENED && n == 0)
+		return hv_bad(v, "%s of '%s' is empty: expected the groups listed, as "
+		                 "use_global_device_ids=true asks",
+		              what, hv_name(v->at));
+	int64_t want = mode == MODE_PARTITION   ? v->partitions
+	               : mode == MODE_FLATTENED ? v->replicas * v->partitions
+	                                        : v->replicas;
+	if (n == 0 || want == 1 || n == want)
+		return true;
+	static const char *const why[] = {
+		"the module's replica_count (no channel_id: across replicas)",
+		"the module's num_partitions (a channel_id: across partitions)",
+		"the module's replica_count (a channel_id without use_global_device_ids=true: "
+		"across replicas and partitions)",
+		"replica_count x num_partitions (use_global_device_ids=true: flattened ids)"};
+	return hv_bad(v, "%s of '%s' name %lld devices: expected %lld, %s", what, hv_name(v->at),
+	              (long long)n, (long long)want, why[mode]);
+}
+
 /* Reads one replica group list: "{}" (size 0: every device),
  * "{{0,1},{2,3}}" or the iota form "[G,S]<=[d...]" (with an optional
  * "T(perm)"). Checks no device is in two groups, the groups are of one
@@ -276,7 +342,7 @@ static bool groups(struct hv *v, const char *key, int64_t *size, bool uniform)
 			           what, hv_name(v->at), (long long)a[0], (long long)a[1], (long long)pa,
 			           (long long)pb);
 		*size = a[1];
-		return true;
+		return device_count(v, what, pa);
 	}
 	/* another form (mesh[...] {axes}) is not checked */
 	if (len && s[0] != '{') {
@@ -359,7 +425,7 @@ static bool groups(struct hv *v, const char *key, int64_t *size, bool uniform)
 		              what, hv_name(v->at), (long long)count, (long long)maxid,
 		              (long long)maxid);
 	*size = gsize < 0 ? 0 : gsize;
-	return true;
+	return device_count(v, what, count);
 }
 
 /* source_target_pairs={{0,1},{1,2}}: each source once, each target once. */
@@ -801,9 +867,37 @@ static bool check_inst(struct hv *v, const pl_inst *i)
 	return hv_check_more(v);
 }
 
+/* The number after "key=" in the HloModule line h (a whole attribute:
+ * after a comma or blank), or 1, XLA's default. */
+static int64_t config_number(const char *h, size_t hl, const char *key)
+{
+	size_t kl = strlen(key);
+	for (size_t k = 1; k + kl < hl; k++) {
+		if ((h[k - 1] != ',' && h[k - 1] != ' ') || memcmp(h + k, key, kl))
+			continue;
+		int64_t x = 0;
+		size_t q = k + kl;
+		while (q < hl && h[q] >= '0' && h[q] <= '9' && x < MAX_DEVICE)
+			x = x * 10 + (h[q++] - '0');
+		return q > k + kl && x > 0 ? x : 1;
+	}
+	return 1;
+}
+
 int pl_hlo_verify_(const pl_module *m, const char *file, pl_diags *diags)
 {
-	struct hv v = {.m = m, .file = file, .diags = diags, .rc = PL_OK};
+	struct hv v = {.m = m, .file = file, .diags = diags, .rc = PL_OK, .replicas = 1,
+	               .partitions = 1};
+	for (size_t f = 0; f < pl_module_num_funcs(m); f++) {
+		const pl_attrs *a = pl_func_attrs(pl_module_func_at(m, f));
+		const char *h;
+		size_t hl;
+		if (pl_attrs_get_string(a, HK(MODULE), &h, &hl) == PL_OK) {
+			v.replicas = config_number(h, hl, "replica_count=");
+			v.partitions = config_number(h, hl, "num_partitions=");
+			break;
+		}
+	}
 	for (size_t f = 0; f < pl_module_num_funcs(m) && v.rc == PL_OK; f++)
 		for (const pl_inst *i = pl_func_first_inst(pl_module_func_at(m, f)); i && v.rc == PL_OK;
 		     i = pl_inst_next(i))

@@ -22,6 +22,9 @@ struct hv {
 	 * async pair), and its HLO spelling for messages */
 	enum hlo_op op;
 	const char *opc;
+	/* replica_count and num_partitions of the HloModule line (1 when
+	 * it does not give them, as XLA's config has it) */
+	int64_t replicas, partitions;
 	int rc;
 	unsigned char *seen; /* devices met in a group list, by number */
 	size_t seencap;

@@ -98,7 +98,8 @@
 	X(ASYNC_UPDATES, "hlo_async_updates", INST, LIST, "on a done, the names of the async-update lines between its start and it, in order") \
 	X(ASYNC_UPDATE_ATTRS, "hlo_async_update_attrs", INST, LIST, "on a done, the attributes of each of those lines, verbatim") \
 	X(IS_HOST_TRANSFER, "hlo_is_host_transfer", INST, ATTR, "a send's, recv's or their done's is_host_transfer, the same for a start and its done") \
-	X(COMPARISON_TYPE, "hlo_type", INST, ATTR, "a compare's comparison type (FLOAT, TOTALORDER, SIGNED, UNSIGNED)")
+	X(COMPARISON_TYPE, "hlo_type", INST, ATTR, "a compare's comparison type (FLOAT, TOTALORDER, SIGNED, UNSIGNED)") \
+	X(USE_GLOBAL_DEVICE_IDS, "hlo_use_global_device_ids", INST, ATTR, "a collective's use_global_device_ids: its replica groups name flattened device ids")
 /* clang-format on */
 
 /* An HLO attribute "foo" is kept under "hlo_foo"; control-predecessors is
