@@ -34,6 +34,7 @@ libpassline_la_SOURCES = \
 	sdk/hlo/hlo_verify.c sdk/hlo/hlo_verify.h sdk/hlo/hlo_verify_int.h \
 	sdk/hlo/hlo_verify_ops.c sdk/hlo/hlo_verify_window.c sdk/hlo/hlo_verify_reduce.c \
 	sdk/hlo/hlo_verify_elem.c sdk/hlo/hlo_verify_async.c sdk/hlo/hlo_verify_chan.c \
+	sdk/hlo/hlo_verify_infer.c \
 	sdk/hlo/hlo_eof.c sdk/hlo/hlo_eof.h \
 	sdk/verify/verify.c \
 	sdk/analysis/predicate.c \

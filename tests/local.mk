@@ -361,3 +361,16 @@ EXTRA_DIST += tests/hlo/good/device-counts.hlo \
 	tests/hlo/bad/num-partitions.hlo tests/hlo/bad/num-partitions.err \
 	tests/hlo/bad/flattened-ids-empty.hlo tests/hlo/bad/flattened-ids-empty.err \
 	tests/hlo/bad/global-ids-channel.hlo tests/hlo/bad/global-ids-channel.err
+
+# ... the ops whose result XLA infers from a few attributes: batch-norm,
+# fft, topk, cholesky, triangular-solve (hlo_verify_infer.c).
+EXTRA_DIST += tests/hlo/good/inferred-shapes.hlo \
+	tests/hlo/bad/batch-norm-scale.hlo tests/hlo/bad/batch-norm-scale.err \
+	tests/hlo/bad/batch-norm-feature-index.hlo tests/hlo/bad/batch-norm-feature-index.err \
+	tests/hlo/bad/batch-norm-grad-result.hlo tests/hlo/bad/batch-norm-grad-result.err \
+	tests/hlo/bad/fft-rfft-result.hlo tests/hlo/bad/fft-rfft-result.err \
+	tests/hlo/bad/fft-type.hlo tests/hlo/bad/fft-type.err \
+	tests/hlo/bad/topk-k.hlo tests/hlo/bad/topk-k.err \
+	tests/hlo/bad/topk-indices.hlo tests/hlo/bad/topk-indices.err \
+	tests/hlo/bad/cholesky-square.hlo tests/hlo/bad/cholesky-square.err \
+	tests/hlo/bad/triangular-solve-rhs.hlo tests/hlo/bad/triangular-solve-rhs.err

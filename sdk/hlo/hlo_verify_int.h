@@ -108,5 +108,9 @@ bool hv_unary_types(struct hv *v);
  * compare's direction, type= and pred result (hlo_verify_elem.c). */
 bool hv_binary_types(struct hv *v);
 bool hv_compare(struct hv *v);
+/* hlo_verify_infer.c: batch-norm-*, fft, topk, cholesky and
+ * triangular-solve against what XLA infers of them; true when they pass
+ * or v->op is none of them. */
+bool hv_inferred(struct hv *v);
 
 #endif

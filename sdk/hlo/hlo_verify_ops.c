@@ -686,7 +686,7 @@ bool hv_check_more(struct hv *v)
 	default:
 		break;
 	}
-	if (!hv_async(v) || !hv_chan(v))
+	if (!hv_async(v) || !hv_chan(v) || !hv_inferred(v))
 		return false;
 	switch (v->op) {
 	case HLO_OP_SLICE: return slice(v);

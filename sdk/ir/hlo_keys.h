@@ -99,7 +99,12 @@
 	X(ASYNC_UPDATE_ATTRS, "hlo_async_update_attrs", INST, LIST, "on a done, the attributes of each of those lines, verbatim") \
 	X(IS_HOST_TRANSFER, "hlo_is_host_transfer", INST, ATTR, "a send's, recv's or their done's is_host_transfer, the same for a start and its done") \
 	X(COMPARISON_TYPE, "hlo_type", INST, ATTR, "a compare's comparison type (FLOAT, TOTALORDER, SIGNED, UNSIGNED)") \
-	X(USE_GLOBAL_DEVICE_IDS, "hlo_use_global_device_ids", INST, ATTR, "a collective's use_global_device_ids: its replica groups name flattened device ids")
+	X(USE_GLOBAL_DEVICE_IDS, "hlo_use_global_device_ids", INST, ATTR, "a collective's use_global_device_ids: its replica groups name flattened device ids") \
+	X(FEATURE_INDEX, "hlo_feature_index", INST, ATTR, "a batch-norm's feature dimension") \
+	X(FFT_TYPE, "hlo_fft_type", INST, ATTR, "an fft's kind (FFT, IFFT, RFFT, IRFFT)") \
+	X(FFT_LENGTH, "hlo_fft_length", INST, ATTR, "an fft's lengths, innermost dimensions") \
+	X(K, "hlo_k", INST, ATTR, "a topk's count") \
+	X(LEFT_SIDE, "hlo_left_side", INST, ATTR, "a triangular-solve's side")
 /* clang-format on */
 
 /* An HLO attribute "foo" is kept under "hlo_foo"; control-predecessors is

@@ -1,0 +1,262 @@
+/* SPDX-License-Identifier: MIT */
+/* sdk/hlo/hlo_verify_infer.c — the verifier's rules for the ops whose
+ * result XLA infers from their operands and a few attributes alone:
+ * batch-norm-training, -inference and -grad (a feature_index, vectors of
+ * the feature count), fft (fft_type, fft_length), topk (k), cholesky and
+ * triangular-solve. Values are leaves: a tuple is its leaves, in order. */
+#include "hlo/hlo_verify_int.h"
+
+#include "hlo/hlo.h"
+
+#include <stdio.h>
+
+static bool floating(pl_dtype t)
+{
+	return hv_same_elements(t, PL_DTYPE_F32);
+}
+
+static bool complex_type(pl_dtype t)
+{
+	return t == PL_DTYPE_C64 || t == PL_DTYPE_C128;
+}
+
+/* Result value k has element type dt (or another floating-point one, as
+ * XLA's verifier allows) and the rank dimensions dims; what names it. */
+static bool value_fits(struct hv *v, size_t k, pl_dtype dt, uint32_t rank, const int64_t *dims,
+                       const char *what)
+{
+	const pl_type *got = pl_value_type(pl_inst_result(v->at, k));
+	bool same = got->rank == rank && hv_same_elements(got->dtype, dt);
+	for (uint32_t j = 0; same && j < rank; j++)
+		same = got->dims[j] == dims[j];
+	if (same)
+		return true;
+	char tg[160], tw[160] = "";
+	hv_type(tg, sizeof tg, got);
+	size_t n = (size_t)snprintf(tw, sizeof tw, "%s[", pl_hlo_dtype_name_(dt));
+	for (uint32_t j = 0; j < rank && n < sizeof tw; j++)
+		n += (size_t)snprintf(tw + n, sizeof tw - n, "%s%lld", j ? "," : "", (long long)dims[j]);
+	if (n < sizeof tw)
+		snprintf(tw + n, sizeof tw - n, "]");
+	return hv_bad(v, "value %zu of '%s' (%s) is %s: expected %s, %s", k, hv_name(v->at), v->opc,
+	              tg, tw, what);
+}
+
+static bool want_values(struct hv *v, size_t n, const char *form)
+{
+	size_t got = pl_inst_num_results(v->at);
+	if (got == n)
+		return true;
+	return hv_bad(v, "'%s' (%s) has %zu value%s: expected %zu, %s", hv_name(v->at), v->opc, got,
+	              got == 1 ? "" : "s", n, form);
+}
+
+/* batch-norm-*: a floating-point operand of rank >= 1, feature_index one
+ * of its dimensions; each other operand (grad: but the last, the output
+ * gradient, of the operand's shape) a vector of the feature count, of the
+ * operand's element type. training and grad give (operand's shape,
+ * [features], [features]), inference the operand's shape. */
+static bool batch_norm(struct hv *v)
+{
+	const pl_inst *i = v->at;
+	size_t want = v->op == HLO_OP_BATCH_NORM_TRAINING ? 3 : 5;
+	if (!hv_want_operands(v, v->opc, want))
+		return false;
+	const pl_type *a = hv_op_type(i, 0);
+	int64_t f;
+	if (!hv_num_attr(i, HK(FEATURE_INDEX), &f))
+		return hv_bad(v, "%s '%s' has no feature_index=: expected the dimension of its features",
+		              v->opc, hv_name(i));
+	if (f < 0 || (uint64_t)f >= a->rank)
+		return hv_bad(v, "feature_index=%lld of '%s' is not a dimension of its rank-%u operand",
+		              (long long)f, hv_name(i), a->rank);
+	if (!floating(a->dtype))
+		return hv_bad(v, "%s '%s' takes %s elements: expected floating-point ones", v->opc,
+		              hv_name(i), pl_hlo_dtype_name_(a->dtype));
+	int64_t nf = a->dims[f];
+	size_t vectors = v->op == HLO_OP_BATCH_NORM_GRAD ? want - 1 : want;
+	for (size_t k = 1; k < vectors; k++) {
+		const pl_type *t = hv_op_type(i, k);
+		if (t->rank != 1 || t->dims[0] != nf || !hv_same_elements(t->dtype, a->dtype)) {
+			char tt[160];
+			hv_type(tt, sizeof tt, t);
+			return hv_bad(v, "operand %zu of %s '%s' is %s: expected %s[%lld], one per feature "
+			                 "(dimension %lld of the operand)",
+			              k, v->opc, hv_name(i), tt, pl_hlo_dtype_name_(a->dtype),
+			              (long long)nf, (long long)f);
+		}
+	}
+	if (v->op == HLO_OP_BATCH_NORM_GRAD) {
+		const pl_type *g = hv_op_type(i, 4);
+		if (!hv_same_dims(g, a) || !hv_same_elements(g->dtype, a->dtype)) {
+			char tg[160], ta[160];
+			hv_type(tg, sizeof tg, g);
+			hv_type(ta, sizeof ta, a);
+			return hv_bad(v, "the output gradient of '%s' is %s: expected %s, the operand's "
+			                 "shape",
+			              hv_name(i), tg, ta);
+		}
+	}
+	if (v->op == HLO_OP_BATCH_NORM_INFERENCE)
+		return want_values(v, 1, "the operand's shape") &&
+		       value_fits(v, 0, a->dtype, a->rank, a->dims, "the operand's shape");
+	return want_values(v, 3, "(operand's shape, [features], [features])") &&
+	       value_fits(v, 0, a->dtype, a->rank, a->dims, "the operand's shape") &&
+	       value_fits(v, 1, a->dtype, 1, &nf, "one per feature") &&
+	       value_fits(v, 2, a->dtype, 1, &nf, "one per feature");
+}
+
+/* fft: fft_length of 1 to 3 entries, the operand at least that rank.
+ * FFT and IFFT keep a complex operand; RFFT takes f32 or f64 whose inner
+ * dimensions are fft_length and gives c64 or c128 with the last one
+ * length/2+1; IRFFT takes complex numbers whose inner dimensions are
+ * fft_length but the last, which is length/2+1, and gives their real
+ * component type with the last one the length. */
+static bool fft(struct hv *v)
+{
+	const pl_inst *i = v->at;
+	if (!hv_want_operands(v, "fft", 1) || !want_values(v, 1, "one array"))
+		return false;
+	const pl_type *a = hv_op_type(i, 0);
+	size_t tl;
+	const char *t = hv_str(i, HK(FFT_TYPE), &tl);
+	int64_t len[MAX_LIST];
+	int n = hv_list(v, HK(FFT_LENGTH), len);
+	if (n == -1)
+		return false;
+	static const char *const types[] = {"FFT", "IFFT", "RFFT", "IRFFT"};
+	int kind = -1;
+	for (int k = 0; t && k < 4; k++)
+		if (tl == strlen(types[k]) && !memcmp(t, types[k], tl))
+			kind = k;
+	if (kind < 0)
+		return hv_bad(v, "fft '%s' has %s fft_type=: expected FFT, IFFT, RFFT or IRFFT",
+		              hv_name(i), t ? "an unknown" : "no");
+	if (n < 1 || n > 3)
+		return hv_bad(v, "fft_length of '%s' has %d entries: expected 1 to 3", hv_name(i),
+		              n < 0 ? 0 : n);
+	if (a->rank < (uint32_t)n)
+		return hv_bad(v, "fft '%s' of rank %d takes a rank-%u operand: expected rank %d or more",
+		              hv_name(i), n, a->rank, n);
+	bool real_in = kind == 2;
+	if (real_in ? a->dtype != PL_DTYPE_F32 && a->dtype != PL_DTYPE_F64 : !complex_type(a->dtype))
+		return hv_bad(v, "%s '%s' takes %s elements: expected %s", types[kind], hv_name(i),
+		              pl_hlo_dtype_name_(a->dtype), real_in ? "f32 or f64" : "complex ones");
+	uint32_t inner = a->rank - (uint32_t)n;
+	int checked = kind == 2 ? n : kind == 3 ? n - 1 : 0;
+	for (int k = 0; k < checked; k++)
+		if (a->dims[inner + (uint32_t)k] != len[k])
+			return hv_bad(v, "%s '%s': operand dimension %u is %lld: expected %lld, its "
+			                 "fft_length",
+			              types[kind], hv_name(i), inner + (uint32_t)k,
+			              (long long)a->dims[inner + (uint32_t)k], (long long)len[k]);
+	int64_t dims[MAX_LIST];
+	if (a->rank > MAX_LIST)
+		return true;
+	memcpy(dims, a->dims, a->rank * sizeof *dims);
+	int64_t last = len[n - 1];
+	pl_dtype dt = a->dtype;
+	if (kind == 2) {
+		dt = a->dtype == PL_DTYPE_F32 ? PL_DTYPE_C64 : PL_DTYPE_C128;
+		if (last)
+			dims[a->rank - 1] = last / 2 + 1;
+	} else if (kind == 3) {
+		int64_t have = a->dims[a->rank - 1];
+		if ((have || last) && have != last / 2 + 1)
+			return hv_bad(v, "IRFFT '%s': operand dimension %u is %lld: expected %lld, "
+			                 "fft_length/2+1",
+			              hv_name(i), a->rank - 1, (long long)have, (long long)(last / 2 + 1));
+		dt = a->dtype == PL_DTYPE_C64 ? PL_DTYPE_F32 : PL_DTYPE_F64;
+		dims[a->rank - 1] = last;
+	}
+	return value_fits(v, 0, dt, a->rank, dims, "what the transform gives");
+}
+
+/* topk: k of the operand's last dimension at most; (values, s32 indices),
+ * each the operand's shape with k last. */
+static bool topk(struct hv *v)
+{
+	const pl_inst *i = v->at;
+	if (!hv_want_operands(v, "topk", 1))
+		return false;
+	const pl_type *a = hv_op_type(i, 0);
+	int64_t k;
+	if (!hv_num_attr(i, HK(K), &k))
+		return hv_bad(v, "topk '%s' has no k=: expected how many elements it keeps", hv_name(i));
+	if (!a->rank || a->rank > MAX_LIST)
+		return a->rank || hv_bad(v, "topk '%s' takes a scalar: expected an array", hv_name(i));
+	if (k < 0 || k > a->dims[a->rank - 1])
+		return hv_bad(v, "k=%lld of topk '%s' is beyond the operand's last dimension %lld",
+		              (long long)k, hv_name(i), (long long)a->dims[a->rank - 1]);
+	int64_t dims[MAX_LIST];
+	memcpy(dims, a->dims, a->rank * sizeof *dims);
+	dims[a->rank - 1] = k;
+	return want_values(v, 2, "(values, s32 indices)") &&
+	       value_fits(v, 0, a->dtype, a->rank, dims, "the k values of each row") &&
+	       value_fits(v, 1, PL_DTYPE_I32, a->rank, dims, "their s32 indices");
+}
+
+/* cholesky(a) and triangular-solve(a, b): floating-point or complex
+ * elements, a of rank >= 2 with its two minor dimensions equal; b of a's
+ * rank, element type and batch dimensions, sharing a's size in its
+ * second-minor (left_side=true) or minor dimension; the result a's shape
+ * (cholesky) or b's. */
+static bool linear_solve(struct hv *v)
+{
+	const pl_inst *i = v->at;
+	bool solve = v->op == HLO_OP_TRIANGULAR_SOLVE;
+	if (!hv_want_operands(v, v->opc, solve ? 2 : 1) || !want_values(v, 1, "one array"))
+		return false;
+	const pl_type *a = hv_op_type(i, 0);
+	char ta[160];
+	hv_type(ta, sizeof ta, a);
+	if (!floating(a->dtype) && !complex_type(a->dtype))
+		return hv_bad(v, "%s '%s' takes %s elements: expected floating-point or complex ones",
+		              v->opc, hv_name(i), pl_hlo_dtype_name_(a->dtype));
+	if (a->rank < 2 || a->dims[a->rank - 2] != a->dims[a->rank - 1])
+		return hv_bad(v, "the matrix of %s '%s' is %s: expected rank 2 or more, its two minor "
+		                 "dimensions equal",
+		              v->opc, hv_name(i), ta);
+	const pl_type *out = a;
+	if (solve) {
+		const pl_type *b = hv_op_type(i, 1);
+		size_t l;
+		const char *ls = hv_str(i, HK(LEFT_SIDE), &l);
+		bool left = ls && l == 4 && !memcmp(ls, "true", 4);
+		bool fits = b->rank == a->rank && b->dtype == a->dtype &&
+		            b->dims[b->rank - (left ? 2 : 1)] == a->dims[a->rank - 1];
+		for (uint32_t j = 0; fits && j + 2 < a->rank; j++)
+			fits = a->dims[j] == b->dims[j];
+		if (!fits) {
+			char tb[160];
+			hv_type(tb, sizeof tb, b);
+			return hv_bad(v, "the right-hand side of triangular-solve '%s' is %s: expected "
+			                 "%s's rank, element type and batch dimensions, and its %s "
+			                 "dimension %lld",
+			              hv_name(i), tb, ta, left ? "second-minor" : "minor",
+			              (long long)a->dims[a->rank - 1]);
+		}
+		out = b;
+	}
+	return value_fits(v, 0, out->dtype, out->rank, out->dims,
+	                  solve ? "the right-hand side's shape" : "the matrix's shape");
+}
+
+bool hv_inferred(struct hv *v)
+{
+	switch (v->op) {
+	case HLO_OP_BATCH_NORM_TRAINING:
+	case HLO_OP_BATCH_NORM_INFERENCE:
+	case HLO_OP_BATCH_NORM_GRAD:
+		return batch_norm(v);
+	case HLO_OP_FFT:
+		return fft(v);
+	case HLO_OP_TOPK:
+		return topk(v);
+	case HLO_OP_CHOLESKY:
+	case HLO_OP_TRIANGULAR_SOLVE:
+		return linear_solve(v);
+	default:
+		return true;
+	}
+}
