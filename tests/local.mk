@@ -374,3 +374,7 @@ EXTRA_DIST += tests/hlo/good/inferred-shapes.hlo \
 	tests/hlo/bad/topk-indices.hlo tests/hlo/bad/topk-indices.err \
 	tests/hlo/bad/cholesky-square.hlo tests/hlo/bad/cholesky-square.err \
 	tests/hlo/bad/triangular-solve-rhs.hlo tests/hlo/bad/triangular-solve-rhs.err
+
+# ... a copy-start written without its shape (the reader took the
+# operand's shape; XLA's is (operand, operand, u32[])).
+EXTRA_DIST += tests/hlo/bad/copy-start-shape.hlo tests/hlo/bad/copy-start-shape.err
