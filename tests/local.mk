@@ -360,7 +360,8 @@ EXTRA_DIST += tests/hlo/good/device-counts.hlo \
 	tests/hlo/bad/replica-count.hlo tests/hlo/bad/replica-count.err \
 	tests/hlo/bad/num-partitions.hlo tests/hlo/bad/num-partitions.err \
 	tests/hlo/bad/flattened-ids-empty.hlo tests/hlo/bad/flattened-ids-empty.err \
-	tests/hlo/bad/global-ids-channel.hlo tests/hlo/bad/global-ids-channel.err
+	tests/hlo/bad/global-ids-channel.hlo tests/hlo/bad/global-ids-channel.err \
+	tests/hlo/bad/permute-device-range.hlo tests/hlo/bad/permute-device-range.err
 
 # ... the ops whose result XLA infers from a few attributes: batch-norm,
 # fft, topk, cholesky, triangular-solve (hlo_verify_infer.c).

@@ -428,14 +428,19 @@ static bool groups(struct hv *v, const char *key, int64_t *size, bool uniform)
 	return device_count(v, what, count);
 }
 
-/* source_target_pairs={{0,1},{1,2}}: each source once, each target once. */
+/* source_target_pairs={{0,1},{1,2}}: each source once, each target once,
+ * each below the module's replica_count (no channel_id) or num_partitions
+ * (a channel_id) when that is not 1, as XLA's verifier counts them. */
 static bool pairs(struct hv *v)
 {
-	size_t len;
+	size_t len, sl;
 	const char *s = hv_str(v->at, HK(SOURCE_TARGET_PAIRS), &len);
-	/* in-place permutes (slice_sizes) may send one device several slices */
-	if (!s || hv_str(v->at, HK(SLICE_SIZES), &len))
+	if (!s)
 		return true;
+	bool channel = hv_str(v->at, HK(CHANNEL_ID), &sl) != NULL;
+	int64_t limit = channel ? v->partitions : v->replicas;
+	/* in-place permutes (slice_sizes) may send one device several slices */
+	bool inplace = hv_str(v->at, HK(SLICE_SIZES), &sl) != NULL;
 	int64_t ids[2 * MAX_LIST * 16];
 	size_t n = 0;
 	for (size_t k = 0; k < len;) {
@@ -443,6 +448,14 @@ static bool pairs(struct hv *v)
 			int64_t x = 0;
 			while (k < len && s[k] >= '0' && s[k] <= '9' && x <= MAX_DEVICE)
 				x = x * 10 + (s[k++] - '0');
+			if (limit > 1 && x >= limit)
+				return hv_bad(v, "source_target_pairs of '%s' name device %lld: expected one "
+				                 "below %lld, the module's %s",
+				              hv_name(v->at), (long long)x, (long long)limit,
+				              channel ? "num_partitions (a channel_id: across partitions)"
+				                      : "replica_count (no channel_id: across replicas)");
+			if (inplace)
+				continue;
 			if (x >= MAX_DEVICE || n >= sizeof ids / sizeof *ids)
 				return true; /* beyond what is checked here */
 			ids[n++] = x;
@@ -450,6 +463,8 @@ static bool pairs(struct hv *v)
 			k++;
 		}
 	}
+	if (inplace)
+		return true;
 	if (n % 2)
 		return hv_bad(v, "source_target_pairs of '%s': expected pairs {source,target}", hv_name(v->at));
 	int64_t maxid = 0;
