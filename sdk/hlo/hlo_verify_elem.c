@@ -211,6 +211,17 @@ bool hv_unary_types(struct hv *v)
 	return true;
 }
 
+/* A binary op's two operands have one element type (or two
+ * floating-point ones). */
+static bool one_element_type(struct hv *v, pl_dtype a, pl_dtype b)
+{
+	if (hv_same_elements(a, b))
+		return true;
+	return hv_bad(v, "the operands of '%s' (%s) have %s and %s elements: expected one element "
+	                 "type",
+	              hv_name(v->at), v->opc, pl_hlo_dtype_name_(a), pl_hlo_dtype_name_(b));
+}
+
 /* The element types XLA's binary ops take (InferBinaryOpShape): and, or
  * and xor pred or integers; the arithmetic ops that subtract, divide,
  * raise or shift no pred (shifts of floating-point numbers pass there, as
@@ -223,10 +234,8 @@ bool hv_binary_types(struct hv *v)
 	if (pl_inst_num_operands(i) != 2)
 		return true; /* the count is elementwise's to report */
 	pl_dtype a = hv_op_type(i, 0)->dtype, b = hv_op_type(i, 1)->dtype;
-	if (!hv_same_elements(a, b))
-		return hv_bad(v, "the operands of '%s' (%s) have %s and %s elements: expected one "
-		                 "element type",
-		              hv_name(i), v->opc, pl_hlo_dtype_name_(a), pl_hlo_dtype_name_(b));
+	if (!one_element_type(v, a, b))
+		return false;
 	unsigned c = dtype_class(a);
 	switch (v->op) {
 	case HLO_OP_AND:
@@ -288,10 +297,8 @@ bool hv_compare(struct hv *v)
 	if (pl_inst_num_operands(i) != 2)
 		return true; /* the count is elementwise's to report */
 	pl_dtype a = hv_op_type(i, 0)->dtype, b = hv_op_type(i, 1)->dtype;
-	if (!hv_same_elements(a, b))
-		return hv_bad(v, "the operands of compare '%s' have %s and %s elements: expected one "
-		                 "element type",
-		              hv_name(i), pl_hlo_dtype_name_(a), pl_hlo_dtype_name_(b));
+	if (!one_element_type(v, a, b))
+		return false;
 	if (r && r->dtype != PL_DTYPE_BOOL)
 		return hv_bad(v, "compare '%s' gives %s elements: expected pred", hv_name(i),
 		              pl_hlo_dtype_name_(r->dtype));
