@@ -345,14 +345,15 @@ TESTS += tests/overlap_pipeline.sh
 EXTRA_DIST += tests/overlap_pipeline.sh
 
 # ... the element types of binary ops, compare's direction, type= and
-# operands, clamp's bounds.
+# operands, clamp's bounds, slice's element type.
 EXTRA_DIST += tests/hlo/good/binary-types.hlo \
 	tests/hlo/bad/binary-logical-type.hlo tests/hlo/bad/binary-logical-type.err \
 	tests/hlo/bad/binary-pred.hlo tests/hlo/bad/binary-pred.err \
 	tests/hlo/bad/complex-result.hlo tests/hlo/bad/complex-result.err \
 	tests/hlo/bad/compare-type.hlo tests/hlo/bad/compare-type.err \
 	tests/hlo/bad/compare-operand-types.hlo tests/hlo/bad/compare-operand-types.err \
-	tests/hlo/bad/clamp-type.hlo tests/hlo/bad/clamp-type.err
+	tests/hlo/bad/clamp-type.hlo tests/hlo/bad/clamp-type.err \
+	tests/hlo/bad/slice-type.hlo tests/hlo/bad/slice-type.err
 
 # ... the devices replica groups name against the module's replica_count
 # and num_partitions, in the collective's mode.

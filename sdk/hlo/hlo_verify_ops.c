@@ -231,6 +231,9 @@ static bool slice(struct hv *v)
 	if (!s || !r)
 		return true;
 	a = hv_op_type(i, 0);
+	if (!hv_same_elements(a->dtype, r->dtype))
+		return hv_bad(v, "slice '%s' turns %s elements into %s: expected the operand's",
+		              hv_name(i), pl_hlo_dtype_name_(a->dtype), pl_hlo_dtype_name_(r->dtype));
 	uint32_t d = 0;
 	for (; k < len; d++) {
 		int64_t x[3] = {0, 0, 1};
