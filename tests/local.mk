@@ -353,7 +353,8 @@ EXTRA_DIST += tests/hlo/good/binary-types.hlo \
 	tests/hlo/bad/compare-type.hlo tests/hlo/bad/compare-type.err \
 	tests/hlo/bad/compare-operand-types.hlo tests/hlo/bad/compare-operand-types.err \
 	tests/hlo/bad/clamp-type.hlo tests/hlo/bad/clamp-type.err \
-	tests/hlo/bad/slice-type.hlo tests/hlo/bad/slice-type.err
+	tests/hlo/bad/slice-type.hlo tests/hlo/bad/slice-type.err \
+	tests/hlo/bad/pad-padding-syntax.hlo tests/hlo/bad/pad-padding-syntax.err
 
 # ... the devices replica groups name against the module's replica_count
 # and num_partitions, in the collective's mode.

@@ -434,6 +434,7 @@ static bool pad(struct hv *v)
 	uint32_t d = 0;
 	for (size_t k = 0; k < len; d++) {
 		int64_t x[3] = {0, 0, 0};
+		size_t k0 = k;
 		for (int n = 0; n < 3 && k < len && s[k] != 'x'; n++) {
 			bool neg = s[k] == '-';
 			k += neg;
@@ -443,6 +444,10 @@ static bool pad(struct hv *v)
 			k += k < len && s[k] == '_';
 		}
 		k += k < len && s[k] == 'x';
+		if (k == k0) /* a character no entry takes: it would stop the scan */
+			return hv_bad(v, "padding of '%s': expected lo_hi[_interior] per dimension, "
+			                 "joined by x",
+			              hv_name(i));
 		if (d >= a->rank || r->rank != a->rank)
 			continue;
 		int64_t want = a->dims[d] + x[0] + x[1] + (a->dims[d] ? (a->dims[d] - 1) * x[2] : 0);
