@@ -185,6 +185,7 @@ EXTRA_DIST += tests/hlo/bad/call-result.err tests/hlo/bad/call-result.hlo \
 	tests/hlo/bad/gather-slice-sizes.hlo tests/hlo/bad/iota-dimension.err \
 	tests/hlo/bad/iota-dimension.hlo tests/hlo/bad/pad-rank.err tests/hlo/bad/pad-rank.hlo \
 	tests/hlo/bad/pad-result.err tests/hlo/bad/pad-result.hlo \
+	tests/hlo/bad/pad-padding-text.err tests/hlo/bad/pad-padding-text.hlo \
 	tests/hlo/bad/select-shapes.err tests/hlo/bad/select-shapes.hlo \
 	tests/hlo/bad/slice-bounds.err tests/hlo/bad/slice-bounds.hlo \
 	tests/hlo/bad/slice-result.err tests/hlo/bad/slice-result.hlo \
