@@ -44,37 +44,32 @@ fuzz_replay_async_LDADD = libpassline.la
 TESTS += tests/fuzz-replay.sh
 EXTRA_DIST += tests/fuzz-replay.sh
 
-# libFuzzer builds compile the SDK sources into each harness, so coverage
-# reaches into the library.
+# libFuzzer builds compile the SDK sources once (fuzz/obj, by
+# fuzz/build.sh) and link them into each harness, so coverage reaches into
+# the library.
 FUZZ_CC = clang
 FUZZ_SECONDS = 1800
 FUZZ_SMOKE_SECONDS = 45
 FUZZ_FLAGS = -g -O1 -std=c11 -fsanitize=fuzzer,address,undefined \
 	-fno-sanitize-recover=undefined -I$(top_builddir) -I$(top_srcdir)/sdk/include \
 	-I$(top_builddir)/sdk/include -I$(top_srcdir)/sdk
+FUZZ_JOBS = 2
 fuzz-build: host/default_pipeline.c
 	@$(MKDIR_P) fuzz
-	@sdk=""; for f in $(libpassline_la_SOURCES); do \
-	  case $$f in *.c) sdk="$$sdk $(srcdir)/$$f";; esac; done; \
-	host=""; for f in $(FUZZ_HOST_SOURCES); do \
-	  case $$f in *.c) host="$$host $(srcdir)/$$f";; esac; done; \
-	for h in $(FUZZ_HARNESSES); do \
-	  extra=""; libs=""; \
-	  if [ $$h = pipeline ]; then extra="$$host host/default_pipeline.c $(INIH_CFLAGS)"; libs="$(INIH_LIBS) -ldl"; fi; \
-	  if [ $$h = default ]; then \
-	    for f in $(FUZZ_INPROC_SOURCES); do extra="$$extra $(srcdir)/$$f"; done; fi; \
-	  if [ $$h = async ]; then \
-	    for f in $(FUZZ_ASYNC_SOURCES); do extra="$$extra $(srcdir)/$$f"; done; fi; \
-	  echo "  FUZZ     fuzz/fuzz_$$h"; \
-	  $(FUZZ_CC) $(FUZZ_FLAGS) -o fuzz/fuzz_$$h $(srcdir)/fuzz/fuzz_$$h.c $$sdk $$extra $$libs \
-	    || exit 1; \
-	done
-
+	@CC="$(FUZZ_CC)" FLAGS="$(FUZZ_FLAGS)" JOBS="$(FUZZ_JOBS)" srcdir="$(srcdir)" \
+	  SDK_SOURCES="$(libpassline_la_SOURCES)" HOST_SOURCES="$(FUZZ_HOST_SOURCES)" \
+	  HOST_GENERATED=host/default_pipeline.c INPROC_SOURCES="$(FUZZ_INPROC_SOURCES)" \
+	  ASYNC_SOURCES="$(FUZZ_ASYNC_SOURCES)" INIH_CFLAGS="$(INIH_CFLAGS)" \
+	  INIH_LIBS="$(INIH_LIBS)" $(SHELL) $(srcdir)/fuzz/build.sh $(FUZZ_HARNESSES)
 fuzz: fuzz-build
-	srcdir=$(srcdir) $(SHELL) $(srcdir)/fuzz/run.sh $(FUZZ_SECONDS) $(FUZZ_HARNESSES)
+	FUZZ_JOBS=$(FUZZ_JOBS) srcdir=$(srcdir) $(SHELL) $(srcdir)/fuzz/run.sh $(FUZZ_SECONDS) $(FUZZ_HARNESSES)
 fuzz-smoke: fuzz-build
-	srcdir=$(srcdir) $(SHELL) $(srcdir)/fuzz/run.sh $(FUZZ_SMOKE_SECONDS) $(FUZZ_HARNESSES)
-EXTRA_DIST += fuzz/run.sh
+	FUZZ_JOBS=$(FUZZ_JOBS) srcdir=$(srcdir) $(SHELL) $(srcdir)/fuzz/run.sh $(FUZZ_SMOKE_SECONDS) $(FUZZ_HARNESSES)
+EXTRA_DIST += fuzz/run.sh fuzz/build.sh
 .PHONY: fuzz fuzz-build fuzz-smoke
 CLEANFILES += fuzz/fuzz_pir fuzz/fuzz_predicate fuzz/fuzz_pipeline fuzz/fuzz_default \
-	fuzz/fuzz_async fuzz/fuzz_halves
+	fuzz/fuzz_async fuzz/fuzz_hlo fuzz/fuzz_halves \
+	fuzz/log-pir.txt fuzz/log-predicate.txt fuzz/log-pipeline.txt fuzz/log-default.txt \
+	fuzz/log-async.txt fuzz/log-hlo.txt fuzz/log-halves.txt
+clean-local:
+	-rm -rf fuzz/obj

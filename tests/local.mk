@@ -185,6 +185,7 @@ EXTRA_DIST += tests/hlo/bad/call-result.err tests/hlo/bad/call-result.hlo \
 	tests/hlo/bad/gather-slice-sizes.hlo tests/hlo/bad/iota-dimension.err \
 	tests/hlo/bad/iota-dimension.hlo tests/hlo/bad/pad-rank.err tests/hlo/bad/pad-rank.hlo \
 	tests/hlo/bad/pad-result.err tests/hlo/bad/pad-result.hlo \
+	tests/hlo/bad/pad-padding-text.err tests/hlo/bad/pad-padding-text.hlo \
 	tests/hlo/bad/select-shapes.err tests/hlo/bad/select-shapes.hlo \
 	tests/hlo/bad/slice-bounds.err tests/hlo/bad/slice-bounds.hlo \
 	tests/hlo/bad/slice-result.err tests/hlo/bad/slice-result.hlo \
@@ -275,7 +276,7 @@ EXTRA_DIST += tests/hlo-keys.sh
 # HLO written back in the spelling it was read in.
 TESTS += tests/hlo-roundtrip.sh
 EXTRA_DIST += tests/hlo-roundtrip.sh tests/hlo/form/long.hlo tests/hlo/form/xla.hlo \
-	tests/hlo/form/bare.hlo tests/hlo/form/wrapped.hlo tests/hlo/form/native.hlo \
+	tests/hlo/form/bare.hlo tests/hlo/form/mixed.hlo tests/hlo/form/wrapped.hlo tests/hlo/form/native.hlo \
 	tests/hlo/roundtrip-known.txt tests/hlo/refused-real.txt
 
 # Real XLA HLO, read from HLO_DIR (default: shared/hlo beside the source
@@ -353,8 +354,7 @@ EXTRA_DIST += tests/hlo/good/binary-types.hlo \
 	tests/hlo/bad/compare-type.hlo tests/hlo/bad/compare-type.err \
 	tests/hlo/bad/compare-operand-types.hlo tests/hlo/bad/compare-operand-types.err \
 	tests/hlo/bad/clamp-type.hlo tests/hlo/bad/clamp-type.err \
-	tests/hlo/bad/slice-type.hlo tests/hlo/bad/slice-type.err \
-	tests/hlo/bad/pad-padding-syntax.hlo tests/hlo/bad/pad-padding-syntax.err
+	tests/hlo/bad/slice-type.hlo tests/hlo/bad/slice-type.err
 
 # ... the devices replica groups name against the module's replica_count
 # and num_partitions, in the collective's mode.

@@ -26,6 +26,18 @@ struct pl_hlo_form pl_hlo_form_of_(const pl_attrs *d)
 	return f;
 }
 
+struct pl_hlo_form pl_hlo_form_own_(const struct pl_hlo_form *m, const pl_attrs *d)
+{
+	struct pl_hlo_form f = *m;
+	const pl_attr *s = pl_attrs_get(d, HK(SPELLING));
+	if (!s || pl_attr_get_kind(s) != PL_ATTR_LIST || pl_attr_list_size(s) != 4)
+		return f;
+	bool *flag[4] = {&f.sigils, &f.signatures, &f.typed_operands, &f.no_layouts};
+	for (size_t k = 0; k < 4; k++)
+		*flag[k] = pl_attr_get_int(pl_attr_list_at(s, k)) != 0;
+	return f;
+}
+
 /* One line of the computation, as offsets into the copied text. */
 struct fline {
 	size_t at, len;         /* the whole line, without "  " and newline */

@@ -31,6 +31,9 @@ struct pl_hlo_form {
 
 /* The form recorded on the attributes d of a module's entry function. */
 PL_INTERNAL struct pl_hlo_form pl_hlo_form_of_(const pl_attrs *d);
+/* The form of one computation (attributes d) of a module of form m: its
+ * own where it was read spelled otherwise than the module (hlo_spelling). */
+PL_INTERNAL struct pl_hlo_form pl_hlo_form_own_(const struct pl_hlo_form *m, const pl_attrs *d);
 
 /* Whether f asks for anything but the short form. */
 static inline bool pl_hlo_form_long_(const struct pl_hlo_form *f)

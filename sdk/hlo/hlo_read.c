@@ -2898,11 +2898,30 @@ static void map_comp(struct hr *r, const char *name, uint32_t nlen, const char *
 	add_comp(r, f, root, owner == root, np, at, entry);
 }
 
+/* The spelling the flags of r record, and setting them. */
+static void keep_spellings(struct hr *r);
+
+static struct spelling spelling_now(const struct hr *r)
+{
+	return (struct spelling){r->sigils, r->signatures, r->typed_operands, r->layouts, false, false};
+}
+
+static void spell(struct hr *r, struct spelling s)
+{
+	r->sigils = s.sigils;
+	r->signatures = s.signatures;
+	r->typed_operands = s.typed_operands;
+	r->layouts = s.layouts;
+}
+
 static void parse_comp(struct hr *r)
 {
 	const char *at = skip_from(r, r->p);
 	r->part_at = at;
 	r->part = PL_HLO_PART_COMP;
+	/* the flags record this computation's spelling while it is read */
+	r->before = spelling_now(r);
+	spell(r, (struct spelling){false, false, false, false, false, false});
 	bool entry = false;
 	if (at_word(r, "ENTRY")) {
 		r->p += 5;
@@ -2970,7 +2989,16 @@ static void parse_comp(struct hr *r)
 		capture_value(r, &thread, &tlen);
 	}
 	map_comp(r, name, nlen, at, entry, thread, tlen);
+	struct spelling own = spelling_now(r), b = r->before;
+	for (size_t k = 0; k < r->insts.n; k++)
+		own.operands = own.operands || r->insts.v[k].nops;
+	for (size_t k = 0; k < r->nodes.n; k++)
+		own.arrays = own.arrays || (!r->nodes.v[k].tuple && r->nodes.v[k].rank);
 	r->nodes.n = r->dims.n = 0;
+	r->comps.v[r->comps.n - 1].spelled = own;
+	spell(r, (struct spelling){b.sigils || own.sigils, b.signatures || own.signatures,
+	                           b.typed_operands || own.typed_operands, b.layouts || own.layouts,
+	                           false, false});
 }
 
 /* The header's attributes are kept verbatim; the counts are read. */
@@ -3104,6 +3132,28 @@ static void parse_module(struct hr *r)
 	for (size_t k = 0; k < sizeof form / sizeof *form; k++)
 		if (form[k].on && pl_attrs_set(d, form[k].key, pl_attr_bool(r->m, true)) != PL_OK)
 			nomem(r);
+	keep_spellings(r);
+}
+
+/* A computation spelled otherwise than the module as a whole (XLA's own
+ * tests write some computations short and the entry long) keeps its own
+ * spelling: hlo_spelling, four 1-or-0. */
+static void keep_spellings(struct hr *r)
+{
+	const struct spelling m = spelling_now(r);
+	for (size_t k = 0; k < r->comps.n; k++) {
+		struct spelling c = r->comps.v[k].spelled;
+		/* what its text does not show, it spells as the module */
+		c.typed_operands = c.operands ? c.typed_operands : m.typed_operands;
+		c.layouts = c.arrays ? c.layouts : m.layouts;
+		if (c.sigils == m.sigils && c.signatures == m.signatures &&
+		    c.typed_operands == m.typed_operands && c.layouts == m.layouts)
+			continue;
+		const int64_t v[4] = {c.sigils, c.signatures, c.typed_operands, !c.layouts};
+		const pl_attr *l = pl_attr_int_list(r->m, v, 4);
+		if (!l || pl_attrs_set(pl_func_attrs(r->comps.v[k].f), HK(SPELLING), l) != PL_OK)
+			nomem(r);
+	}
 }
 
 static void hr_free(struct hr *r)

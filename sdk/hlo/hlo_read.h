@@ -91,6 +91,12 @@ struct comp {
 	const char *reduce;  /* the reduction its root computes, if any */
 	bool bare;           /* exactly p0, p1, ROOT op(p0, p1) on scalars */
 	bool root_on_params; /* the root's operands are the parameters, in order */
+	struct spelling {    /* how the computation's own text is spelled */
+		bool sigils, signatures, typed_operands, layouts;
+		/* whether it has operands, arrays of rank 1 or more: else
+		 * nothing says whether it types operands, writes layouts */
+		bool operands, arrays;
+	} spelled;
 };
 
 /* the reader's scratch buffers (struct hr's scratch) */
@@ -146,8 +152,10 @@ struct hr {
 	bool entry_marked;
 	/* how the text spells what the writer may print either way: names
 	 * with '%', computations with signatures, operands with their shapes,
-	 * any array with a layout */
+	 * any array with a layout; while a computation is read, how it does
+	 * (the module's: those of every computation together) */
 	bool sigils, signatures, typed_operands, layouts;
+	struct spelling before; /* the computations' before this one */
 	/* async collectives written over a computation (async-start), and
 	 * written native (all-gather-start, ...) */
 	bool async_wrapped, async_native;

@@ -537,11 +537,11 @@ bool hv_collective(struct hv *v, pl_op op, size_t res0)
 			           hv_name(i), ta, tr, (long long)d);
 		if (size <= 0)
 			continue;
-		if (op == PL_OP_ALL_GATHER && r->dims[d] != a->dims[d] * size)
+		if (op == PL_OP_ALL_GATHER && r->dims[d] != hv_mul(a->dims[d], size))
 			return hv_bad(v, "'%s' (all-gather over groups of %lld) turns %s into %s: expected "
 			              "dimension %lld to be %lld",
 			           hv_name(i), (long long)size, ta, tr, (long long)d,
-			           (long long)(a->dims[d] * size));
+			           (long long)hv_mul(a->dims[d], size));
 		if (op == PL_OP_REDUCE_SCATTER && (a->dims[d] % size || r->dims[d] != a->dims[d] / size)) {
 			if (a->dims[d] % size)
 				return hv_bad(v, "'%s' (reduce-scatter over groups of %lld): dimension %lld of %s "
@@ -756,7 +756,7 @@ static bool concatenate(struct hv *v)
 			                 "result's",
 			              k, hv_name(i), pl_hlo_dtype_name_(t->dtype),
 			              pl_hlo_dtype_name_(r->dtype));
-		sum += t->dims[d[0]];
+		sum = hv_add(sum, t->dims[d[0]]);
 	}
 	if (sum != r->dims[d[0]])
 		return hv_bad(v, "concatenate '%s': the operands' dimension %lld adds up to %lld, the "

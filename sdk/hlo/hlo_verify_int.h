@@ -56,6 +56,30 @@ bool hv_check_more(struct hv *v);
  * lookup in the opcode table; HLO_OP_OTHER for any other instruction. */
 enum hlo_op hv_op_of(const pl_inst *i);
 
+/* Extents and attribute numbers may be anything up to INT64_MAX, so the
+ * rules add and multiply them saturating at INT64_MIN/INT64_MAX: an
+ * absurd module gets a message, never an overflow. */
+static inline int64_t hv_add(int64_t a, int64_t b)
+{
+	if (b > 0 && a > INT64_MAX - b)
+		return INT64_MAX;
+	if (b < 0 && a < INT64_MIN - b)
+		return INT64_MIN;
+	return a + b;
+}
+static inline int64_t hv_mul(int64_t a, int64_t b)
+{
+	if (!a || !b)
+		return 0;
+	bool neg = (a < 0) != (b < 0);
+	/* magnitudes as unsigned: INT64_MIN's has no int64_t */
+	uint64_t ua = a < 0 ? 0 - (uint64_t)a : (uint64_t)a;
+	uint64_t ub = b < 0 ? 0 - (uint64_t)b : (uint64_t)b;
+	if (ua > (uint64_t)INT64_MAX / ub)
+		return neg ? INT64_MIN : INT64_MAX;
+	return neg ? -(int64_t)(ua * ub) : (int64_t)(ua * ub);
+}
+
 /* Shared by the rule files (hlo_verify_ops.c defines them). */
 /* The instruction's one result type; NULL when it has several. */
 #define RESULT_OF(i) (pl_inst_num_results(i) == 1 ? pl_value_type(pl_inst_result(i, 0)) : NULL)

@@ -260,7 +260,7 @@ static bool slice(struct hv *v)
 			                 "operand (%lld): expected 0 <= start <= limit <= %lld, stride >= 1",
 			              (long long)x[0], (long long)x[1], (long long)x[2], hv_name(i), d,
 			              (long long)a->dims[d], (long long)a->dims[d]);
-		int64_t want = (x[1] - x[0] + x[2] - 1) / x[2];
+		int64_t want = hv_add(x[1] - x[0], x[2] - 1) / x[2];
 		if (r->rank == a->rank && r->dims[d] != want)
 			return hv_bad(v, "slice '%s': result dimension %u is %lld: expected %lld", hv_name(i),
 			              d, (long long)r->dims[d], (long long)want);
@@ -434,7 +434,6 @@ static bool pad(struct hv *v)
 	uint32_t d = 0;
 	for (size_t k = 0; k < len; d++) {
 		int64_t x[3] = {0, 0, 0};
-		size_t k0 = k;
 		for (int n = 0; n < 3 && k < len && s[k] != 'x'; n++) {
 			bool neg = s[k] == '-';
 			k += neg;
@@ -443,14 +442,17 @@ static bool pad(struct hv *v)
 			x[n] = neg ? -x[n] : x[n];
 			k += k < len && s[k] == '_';
 		}
-		k += k < len && s[k] == 'x';
-		if (k == k0) /* a character no entry takes: it would stop the scan */
-			return hv_bad(v, "padding of '%s': expected lo_hi[_interior] per dimension, "
-			                 "joined by x",
+		/* each dimension ends at an 'x' or the end: anything else is not
+		 * padding (and would not move k on) */
+		if (k < len && s[k] != 'x')
+			return hv_bad(v, "padding of '%s' is not low_high[_interior] per dimension, "
+			                 "separated by 'x'",
 			              hv_name(i));
+		k += k < len;
 		if (d >= a->rank || r->rank != a->rank)
 			continue;
-		int64_t want = a->dims[d] + x[0] + x[1] + (a->dims[d] ? (a->dims[d] - 1) * x[2] : 0);
+		int64_t want = hv_add(hv_add(a->dims[d], x[0]), x[1]);
+		want = hv_add(want, a->dims[d] ? hv_mul(a->dims[d] - 1, x[2]) : 0);
 		if (x[2] < 0 || r->dims[d] != want)
 			return hv_bad(v, "pad '%s': result dimension %u is %lld: expected %lld (%lld padded "
 			                 "by %lld_%lld_%lld)",

@@ -88,8 +88,9 @@ static bool read_window(struct hv *v, struct win *w, bool *ok)
  * slid over it (XLA's window output shape). */
 static int64_t slid(const struct win *w, int d, int64_t in)
 {
-	int64_t padded = (in ? (in - 1) * w->lhs_dil[d] + 1 : 0) + w->lo[d] + w->hi[d];
-	int64_t span = (w->size[d] - 1) * w->rhs_dil[d] + 1;
+	int64_t padded = in ? hv_add(hv_mul(in - 1, w->lhs_dil[d]), 1) : 0;
+	padded = hv_add(hv_add(padded, w->lo[d]), w->hi[d]);
+	int64_t span = hv_add(hv_mul(w->size[d] - 1, w->rhs_dil[d]), 1);
 	return padded < span ? 0 : (padded - span) / w->stride[d] + 1;
 }
 

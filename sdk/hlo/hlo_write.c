@@ -2633,8 +2633,10 @@ static void print_function(struct hw *w, pl_func *f, bool entry)
 	print_body(w);
 	if (p->ret && !p->root_ent && w->status == PL_OK)
 		print_made_root(w);
-	if (w->status == PL_OK)
-		set_err(w, pl_hlo_put_form_(&w->out, head_at, &w->form));
+	if (w->status == PL_OK) {
+		const struct pl_hlo_form own = pl_hlo_form_own_(&w->form, pl_func_attrs(f));
+		set_err(w, pl_hlo_put_form_(&w->out, head_at, &own));
+	}
 	if (w->wrapped.len && w->status == PL_OK)
 		insert_text(w, &w->out, head_at, &w->wrapped);
 	pl_sb_puts(&w->out, "}");
