@@ -322,6 +322,14 @@ static void parse_label(struct sp *c, uint32_t idx)
 
 static int parse_node(struct sp *c, unsigned depth, uint32_t *out);
 
+const char *pl_hlo_shape_skip_(const char *p, const char *end)
+{
+	struct pl_hlo_shape_err err;
+	struct sp c = {NULL, p, end, 0, &err};
+	skip(&c);
+	return c.p;
+}
+
 static int parse_tuple(struct sp *c, unsigned depth, uint32_t idx)
 {
 	c->p++;

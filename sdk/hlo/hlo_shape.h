@@ -64,6 +64,10 @@ int pl_hlo_shape_parse_(struct pl_hlo_shapes *s, const char **p, const char *end
                         unsigned flags, uint32_t *idx,
                         struct pl_hlo_shape_err *err);
 
+/* Where the next token after p is: past white space and comments (an
+ * unterminated comment is not skipped). */
+const char *pl_hlo_shape_skip_(const char *p, const char *end);
+
 /* Prints node idx of s, a missing layout as the default one (XLA's
  * printer does), "_" as itself; labels are not printed. */
 void pl_hlo_shape_put_(struct pl_strbuf *sb, const struct pl_hlo_shapes *s, uint32_t idx);
