@@ -227,9 +227,41 @@ static int parse_layout(struct sp *c, uint32_t idx)
 	return PL_OK;
 }
 
-/* One extent: N, <=N (a bound) or ? (unbounded). */
-static int parse_extent(struct sp *c, unsigned rank, uint64_t *bounded, uint64_t *unbounded)
+/* Items separated by ',' up to close (a list may be empty): item reads
+ * each; what names the list in the message when close is missing. */
+static int parse_list(struct sp *c, char close, const char *what,
+                      int (*item)(struct sp *, void *), void *arg)
 {
+	char ch;
+	int st = peek(c, &ch);
+	if (st == PL_OK && ch != close) {
+		for (;;) {
+			if ((st = item(c, arg)) != PL_OK)
+				return st;
+			if ((st = peek(c, &ch)) != PL_OK)
+				return st;
+			if (ch != ',')
+				break;
+			c->p++;
+		}
+	}
+	return st == PL_OK ? expect(c, close, what) : st;
+}
+
+/* An array's extents as they are read. */
+struct extents {
+	unsigned rank;
+	uint64_t bounded, unbounded; /* bit i: extent i is "<=N" / "?" */
+};
+
+/* One extent: N, <=N (a bound) or ? (unbounded). */
+static int parse_extent(struct sp *c, void *arg)
+{
+	struct extents *x = arg;
+	if (x->rank == PL_MAX_RANK)
+		return fail(c, c->p, "more than %d dimensions", PL_MAX_RANK);
+	unsigned rank = x->rank++;
+	uint64_t *bounded = &x->bounded, *unbounded = &x->unbounded;
 	int64_t v = 0;
 	char d;
 	int st = peek(c, &d);
@@ -266,37 +298,19 @@ static int parse_array(struct sp *c, uint32_t idx)
 	if (dt == PL_DTYPE_INVALID)
 		return fail(c, b, "unknown element type '%.*s'", (int)(q - b), b);
 	c->p = q;
-	int st = expect(c, '[', "'[' after an element type");
 	uint32_t d0 = (uint32_t)c->s->ndims;
-	uint64_t bounded = 0, unbounded = 0;
-	unsigned rank = 0;
-	char ch;
+	struct extents x = {0};
+	int st = expect(c, '[', "'[' after an element type");
 	if (st == PL_OK)
-		st = peek(c, &ch);
-	if (st == PL_OK && ch != ']') {
-		for (;;) {
-			if (rank == PL_MAX_RANK)
-				return fail(c, c->p, "more than %d dimensions", PL_MAX_RANK);
-			if ((st = parse_extent(c, rank, &bounded, &unbounded)) != PL_OK)
-				return st;
-			rank++;
-			if ((st = peek(c, &ch)) != PL_OK)
-				return st;
-			if (ch != ',')
-				break;
-			c->p++;
-		}
-	}
-	if (st == PL_OK)
-		st = expect(c, ']', "',' or ']' in a shape");
+		st = parse_list(c, ']', "',' or ']' in a shape", parse_extent, &x);
 	if (st != PL_OK)
 		return st;
 	struct pl_hlo_snode *n = &c->s->v[idx];
 	n->dtype = (uint8_t)dt;
-	n->rank = (uint16_t)rank;
+	n->rank = (uint16_t)x.rank;
 	n->dims = d0;
-	n->bounded = bounded;
-	n->unbounded = unbounded;
+	n->bounded = x.bounded;
+	n->unbounded = x.unbounded;
 	n->size = n->nleaves = 1;
 	return parse_layout(c, idx);
 }
@@ -330,30 +344,30 @@ const char *pl_hlo_shape_skip_(const char *p, const char *end)
 	return c.p;
 }
 
+/* A tuple's elements as they are read. */
+struct elements {
+	unsigned depth;
+	uint32_t leaves;
+};
+
+static int parse_element(struct sp *c, void *arg)
+{
+	struct elements *x = arg;
+	uint32_t kid;
+	int st = parse_node(c, x->depth, &kid);
+	if (st == PL_OK)
+		x->leaves += c->s->v[kid].nleaves;
+	return st;
+}
+
 static int parse_tuple(struct sp *c, unsigned depth, uint32_t idx)
 {
 	c->p++;
 	c->s->v[idx].tuple = 1;
-	uint32_t leaves = 0;
-	char ch;
-	int st = peek(c, &ch);
-	if (st == PL_OK && ch != ')') {
-		for (;;) {
-			uint32_t kid;
-			if ((st = parse_node(c, depth + 1, &kid)) != PL_OK)
-				return st;
-			leaves += c->s->v[kid].nleaves;
-			if ((st = peek(c, &ch)) != PL_OK)
-				return st;
-			if (ch != ',')
-				break;
-			c->p++;
-		}
-	}
-	if (st == PL_OK)
-		st = expect(c, ')', "',' or ')' in a tuple shape");
+	struct elements x = {depth + 1, 0};
+	int st = parse_list(c, ')', "',' or ')' in a tuple shape", parse_element, &x);
 	c->s->v[idx].size = (uint32_t)(c->s->n - idx);
-	c->s->v[idx].nleaves = leaves;
+	c->s->v[idx].nleaves = x.leaves;
 	return st;
 }
 
@@ -434,14 +448,8 @@ void pl_hlo_shape_put_(struct pl_strbuf *sb, const struct pl_hlo_shapes *s, uint
 		pl_sb_putc(sb, '{');
 		pl_sb_put(sb, n->layout, n->layout_len);
 		pl_sb_putc(sb, '}');
-	} else if (n->rank) {
-		pl_sb_putc(sb, '{');
-		for (unsigned i = n->rank; i-- > 0;) {
-			pl_sb_put(sb, num, pl_fmt_i64(num, (int64_t)i));
-			if (i)
-				pl_sb_putc(sb, ',');
-		}
-		pl_sb_putc(sb, '}');
+	} else {
+		pl_hlo_put_default_layout_(sb, n->rank);
 	}
 }
 
