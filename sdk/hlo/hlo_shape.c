@@ -315,23 +315,29 @@ static int parse_array(struct sp *c, uint32_t idx)
 	return parse_layout(c, idx);
 }
 
+int pl_hlo_shape_set_label_(struct pl_hlo_shapes *s, uint32_t idx, const struct pl_hlo_label *l)
+{
+	if (s->nlabels >= UINT32_MAX - 1 || !PL_GROW(s->labels, s->lcap, s->nlabels + 1))
+		return PL_ENOMEM;
+	s->labels[s->nlabels++] = *l;
+	s->v[idx].label = (uint32_t)s->nlabels;
+	return PL_OK;
+}
+
 /* NAME@ANCHOR right before a tuple of an operand structure. */
-static void parse_label(struct sp *c, uint32_t idx)
+static int parse_label(struct sp *c, uint32_t idx)
 {
 	const char *q = c->p;
 	while (q < c->end && is_ident(*q))
 		q++;
 	if (q == c->p || q >= c->end || *q != '@')
-		return;
+		return PL_OK;
 	const char *a = q + 1, *ae = a;
 	while (ae < c->end && is_ident(*ae))
 		ae++;
-	struct pl_hlo_snode *n = &c->s->v[idx];
-	n->label = c->p;
-	n->label_len = (uint32_t)(q - c->p);
-	n->anchor = a;
-	n->anchor_len = (uint32_t)(ae - a);
+	struct pl_hlo_label l = {c->p, a, (uint32_t)(q - c->p), (uint32_t)(ae - a)};
 	c->p = ae;
+	return pl_hlo_shape_set_label_(c->s, idx, &l);
 }
 
 static int parse_node(struct sp *c, unsigned depth, uint32_t *out);
@@ -393,11 +399,12 @@ static int parse_node(struct sp *c, unsigned depth, uint32_t *out)
 		c->s->v[*out] = (struct pl_hlo_snode){.size = 1, .nleaves = 1, .any = 1};
 		return PL_OK;
 	}
-	if (structure)
-		parse_label(c, *out);
+	if (structure && (st = parse_label(c, *out)) != PL_OK)
+		return st;
+	bool labeled = c->s->v[*out].label != 0;
 	if (c->p < c->end && *c->p == '(')
 		return parse_tuple(c, depth, *out);
-	if (c->s->v[*out].label)
+	if (labeled)
 		return expected(c, "'(' after a tuple's name");
 	return parse_array(c, *out);
 }
@@ -542,5 +549,6 @@ void pl_hlo_shapes_free_(struct pl_hlo_shapes *s)
 	free(s->v);
 	free(s->dims);
 	free(s->text);
+	free(s->labels);
 	*s = (struct pl_hlo_shapes){0};
 }

@@ -13,24 +13,31 @@
 #include <stdint.h>
 
 /* One node; a tree is a preorder array, a tuple followed by its children.
- * Texts (layout, label, anchor) point into the text parsed, which must
- * outlive the tree. */
+ * Texts (layouts, labels) point into the text parsed, which must outlive
+ * the tree. 48 bytes: the reader keeps one for every shape of a module. */
 struct pl_hlo_snode {
 	uint32_t size;    /* nodes in the subtree, this one included */
 	uint32_t nleaves; /* arrays in the subtree */
+	union {
+		uint32_t dims;  /* an array: index of its first extent in dims */
+		uint32_t label; /* a tuple: 1 + index of its label; 0: none */
+	};
+	uint32_t layout_len;
 	uint8_t tuple;
 	uint8_t any;      /* "_": an array of any type (operand structures) */
 	uint8_t dtype;
 	uint8_t has_layout;
 	uint16_t rank;
-	uint32_t dims;               /* index of the first extent in the dims */
 	uint64_t bounded, unbounded; /* bit i: extent i is "<=N" / "?" */
 	const char *layout;          /* the text between the layout braces */
-	uint32_t layout_len;
-	/* in an operand structure, a tuple line to make by name:
-	 * NAME@ANCHOR(...); else NULL */
-	const char *label, *anchor;
-	uint32_t label_len, anchor_len;
+};
+
+_Static_assert(sizeof(struct pl_hlo_snode) <= 48, "a shape node stays 48 bytes");
+
+/* In an operand structure, a tuple line to make by name: NAME@ANCHOR(...). */
+struct pl_hlo_label {
+	const char *name, *anchor;
+	uint32_t name_len, anchor_len;
 };
 
 /* Trees parsed from one text (or several, into the same arrays). */
@@ -39,6 +46,8 @@ struct pl_hlo_shapes {
 	size_t n, cap;
 	int64_t *dims; /* the arrays' extents: a bound for "<=N", 0 for "?" */
 	size_t ndims, dcap;
+	struct pl_hlo_label *labels;
+	size_t nlabels, lcap;
 	bool layouts;  /* some array read had a layout */
 	char *text;    /* a copy of the text parsed, when the trees own one */
 };
@@ -90,6 +99,17 @@ uint32_t pl_hlo_shape_child_(const struct pl_hlo_shapes *s, uint32_t idx, int64_
 
 /* An array with no layout or the default one ("2,1,0"), static extents. */
 bool pl_hlo_shape_default_array_(const struct pl_hlo_shapes *s, uint32_t idx);
+
+/* The label of node idx, or NULL. */
+static inline const struct pl_hlo_label *pl_hlo_shape_label_(const struct pl_hlo_shapes *s,
+                                                             uint32_t idx)
+{
+	const struct pl_hlo_snode *n = &s->v[idx];
+	return n->tuple && n->label ? &s->labels[n->label - 1] : NULL;
+}
+
+/* Gives tuple node idx the label l; PL_OK or PL_ENOMEM. */
+int pl_hlo_shape_set_label_(struct pl_hlo_shapes *s, uint32_t idx, const struct pl_hlo_label *l);
 
 /* A copy of subtree src at the end of s; PL_OK or PL_ENOMEM. */
 int pl_hlo_shape_copy_(struct pl_hlo_shapes *s, uint32_t src, uint32_t *idx);

@@ -681,7 +681,7 @@ static const char *ref(struct hw *w, pl_value *const *v, uint32_t n, const struc
 	if (!s || !s->v[sidx].tuple)
 		return "x"; /* cannot happen: a single value always has an entity */
 	if (!want)
-		want = s->v[sidx].label;
+		want = pl_hlo_shape_label_(s, sidx) ? pl_hlo_shape_label_(s, sidx)->name : NULL;
 	if (!want)
 		return make_tuple(w, v, n, s, sidx, NULL, false, NULL);
 	/* a kept name stands for one tuple: made once for the same parts */
@@ -749,11 +749,10 @@ static struct pl_hlo_shapes *parse_operands(struct hw *w, pl_inst *i, const char
 		free_tree(t);
 		return NULL;
 	}
-	for (size_t k = 0; k < t->n; k++) {
-		if (t->v[k].label) {
-			txt[t->v[k].label - txt + t->v[k].label_len] = 0;
-			txt[t->v[k].anchor - txt + t->v[k].anchor_len] = 0;
-		}
+	for (size_t k = 0; k < t->nlabels; k++) {
+		const struct pl_hlo_label *l = &t->labels[k];
+		txt[l->name - txt + l->name_len] = 0;
+		txt[l->anchor - txt + l->anchor_len] = 0;
 	}
 	return t;
 }
@@ -802,7 +801,8 @@ static void plan_node(struct hw *w, pl_inst *i, const struct pl_hlo_shapes *t, u
 		o += t->v[c].nleaves;
 		c += t->v[c].size;
 	}
-	if (!t->v[idx].label)
+	const struct pl_hlo_label *label = pl_hlo_shape_label_(t, idx);
+	if (!label)
 		return;
 	if (!PL_GROW(w->planned, w->plcap, w->nplanned + 1)) {
 		set_err(w, PL_ENOMEM);
@@ -814,7 +814,7 @@ static void plan_node(struct hw *w, pl_inst *i, const struct pl_hlo_shapes *t, u
 	}
 	uint32_t me = (uint32_t)w->nplanned++;
 	w->planned[me] = (struct planned){i, t, idx, off, group, UINT32_MAX, me, NULL, -1};
-	plan_after(w, me, t->v[idx].anchor);
+	plan_after(w, me, label->anchor);
 }
 
 /* Files planned line me under the line named anchor, after those there. */
@@ -904,7 +904,7 @@ static void plan_tuples(struct hw *w, size_t first_inst)
 /* The names of the tuples a root tuple rtree is made of, from the return's
  * operand structure t (its groups are rtree's children), when
  * the two have the same nodes. */
-static void label_root(struct pl_hlo_shapes *rtree, const struct pl_hlo_shapes *t)
+static void label_root(struct hw *w, struct pl_hlo_shapes *rtree, const struct pl_hlo_shapes *t)
 {
 	uint32_t nt = t ? (uint32_t)t->n : 0;
 	if (!t || rtree->v[0].size != nt + 1)
@@ -914,10 +914,9 @@ static void label_root(struct pl_hlo_shapes *rtree, const struct pl_hlo_shapes *
 		    t->v[j].nleaves != rtree->v[j + 1].nleaves)
 			return;
 	for (uint32_t j = 0; j < nt; j++) {
-		rtree->v[j + 1].label = t->v[j].label;
-		rtree->v[j + 1].anchor = t->v[j].anchor;
-		rtree->v[j + 1].label_len = t->v[j].label_len;
-		rtree->v[j + 1].anchor_len = t->v[j].anchor_len;
+		const struct pl_hlo_label *l = pl_hlo_shape_label_(t, j);
+		if (l && pl_hlo_shape_set_label_(rtree, j + 1, l) != PL_OK)
+			set_err(w, PL_ENOMEM);
 	}
 }
 
@@ -2260,7 +2259,7 @@ static void print_body(struct hw *w)
 	if (p->ret && !p->root_ent && p->rtree && p->rtree->v[0].tuple) {
 		size_t ngroups;
 		plan_inst(w, p->ret);
-		label_root(p->rtree, operands_of(w, p->ret, &ngroups));
+		label_root(w, p->rtree, operands_of(w, p->ret, &ngroups));
 	}
 	if (p->ret)
 		plan_gtes(w, p->ret);

@@ -125,9 +125,10 @@ START_TEST(operand_structures_carry_labels)
 	const char *text = "pair@input(_,f32[4]{0})";
 	uint32_t r = parse_ok(&s, text, PL_HLO_SHAPE_STRUCTURE);
 	ck_assert(s.v[r].tuple);
-	ck_assert(s.v[r].label == text && s.v[r].label_len == 4);
-	ck_assert(s.v[r].anchor == text + 5 && s.v[r].anchor_len == 5);
-	ck_assert(s.v[r + 1].any && !s.v[r + 1].label);
+	const struct pl_hlo_label *l = pl_hlo_shape_label_(&s, r);
+	ck_assert(l && l->name == text && l->name_len == 4);
+	ck_assert(l->anchor == text + 5 && l->anchor_len == 5);
+	ck_assert(s.v[r + 1].any && !pl_hlo_shape_label_(&s, r + 1));
 	/* without the flag, "_" is no shape */
 	const char *p = "_", *e = p + 1;
 	struct pl_hlo_shape_err err;
