@@ -185,23 +185,27 @@ static int check_minor_to_major(struct sp *c, const char *in, const char *end, u
 	return PL_OK;
 }
 
+/* Where the next token from q is (in *at), c->p unmoved. */
+static int token_after(struct sp *c, const char *q, const char **at)
+{
+	const char *save = c->p;
+	c->p = q;
+	int st = skip(c);
+	*at = c->p;
+	c->p = save;
+	return st;
+}
+
 /* A brace right after an array is its layout when an integer, ':' or '}'
  * follows (otherwise it opens a computation's body): minor-to-major
  * numbers, then ':' and tiles, memory space and the like, T(8,128) S(1). */
 static int parse_layout(struct sp *c, uint32_t idx)
 {
-	const char *save = c->p;
-	int st = skip(c);
-	const char *q2 = c->p;
-	c->p = save;
+	const char *q2, *in;
+	int st = token_after(c, c->p, &q2);
 	if (st != PL_OK || q2 >= c->end || *q2 != '{')
 		return st;
-	const char *in = q2 + 1;
-	c->p = in;
-	st = skip(c);
-	in = c->p;
-	c->p = save;
-	if (st != PL_OK)
+	if ((st = token_after(c, q2 + 1, &in)) != PL_OK)
 		return st;
 	if (!(in < c->end && (is_digit(*in) || *in == ':' || (*in == '}' && in == q2 + 1))))
 		return PL_OK;
