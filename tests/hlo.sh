@@ -83,6 +83,16 @@ sed -n '/negate(a)/,/ROOT/p' "$T/out" >got
 printf '  c = f32[4]{0} negate(a)\n  e = f32[4]{0} negate(b)\n  t = (f32[4]{0}, f32[4]{0}) tuple(b, c)\n  ROOT d = f32[4]{0} custom-call(t, e)\n' >want
 expect_same_file got want "a tuple whose line is gone is made before its user"
 
+# A kept hlo_shape is read with the reader's grammar of shapes: written
+# without a layout it gets the default one, blanks are dropped, tiles
+# kept; a text that is no shape (a layout naming a dimension the array
+# has not) is not printed but replaced from the type.
+printf 'func @f(%%a: f32[4], %%b: f32[4]) attributes {hlo_entry = true} {\n  %%c = hlo.negate %%a {hlo_shape = "f32[4]"} : f32[4]\n  %%d = hlo.negate %%b {hlo_shape = "f32[4]{1}"} : f32[4]\n  %%e = hlo.add %%c, %%d {hlo_shape = "f32[ 4 ]{0:T(128)}"} : f32[4]\n  return %%e\n}\n' >kept.pir
+run $P --passes= kept.pir --output-format=hlo
+sed -n '/negate(a)/,/ROOT/p' "$T/out" >got
+printf '  c = f32[4]{0} negate(a)\n  d = f32[4]{0} negate(b)\n  ROOT e = f32[4]{0:T(128)} add(c, d)\n' >want
+expect_same_file got want "a kept shape is printed as XLA prints it, or from the type when it is no shape"
+
 # A .pir op with no HLO form is refused with its name, and nothing written.
 printf 'func @f(%%a: f32[4], %%b: f32[4]) {\n  affine_store %%a, %%b {domain = [4]}\n  return\n}\n' >store.pir
 echo keep >kept.hlo

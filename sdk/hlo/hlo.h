@@ -48,6 +48,22 @@ static inline pl_dtype pl_hlo_dtype_from_name_(const char *s, size_t len)
 	return pl_dtype_from_name(s, len);
 }
 
+/* The default layout of an array of rank dimensions, as XLA prints it:
+ * {2,1,0}, minor to major; nothing for a scalar. */
+static inline void pl_hlo_put_default_layout_(struct pl_strbuf *sb, uint32_t rank)
+{
+	if (!rank)
+		return;
+	char num[24];
+	pl_sb_putc(sb, '{');
+	for (uint32_t i = rank; i-- > 0;) {
+		pl_sb_put(sb, num, pl_fmt_i64(num, (int64_t)i));
+		if (i)
+			pl_sb_putc(sb, ',');
+	}
+	pl_sb_putc(sb, '}');
+}
+
 /* The text XLA prints for an array of type t with the default layout:
  * f32[4,8]{1,0}; a scalar has no layout. */
 static inline void pl_hlo_put_type_(struct pl_strbuf *sb, const pl_type *t)
@@ -61,15 +77,7 @@ static inline void pl_hlo_put_type_(struct pl_strbuf *sb, const pl_type *t)
 		pl_sb_put(sb, num, pl_fmt_i64(num, t->dims[i]));
 	}
 	pl_sb_putc(sb, ']');
-	if (t->rank) {
-		pl_sb_putc(sb, '{');
-		for (uint32_t i = t->rank; i-- > 0;) {
-			pl_sb_put(sb, num, pl_fmt_i64(num, (int64_t)i));
-			if (i)
-				pl_sb_putc(sb, ',');
-		}
-		pl_sb_putc(sb, '}');
-	}
+	pl_hlo_put_default_layout_(sb, t->rank);
 }
 
 /* A number in decimal. */

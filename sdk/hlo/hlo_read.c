@@ -494,164 +494,16 @@ static bool at_shape(struct hr *r)
 	return true;
 }
 
-static uint32_t parse_shape_at(struct hr *r, unsigned depth);
-
+/* The shape at the next token, appended to r->shapes: its root node. */
 static uint32_t parse_shape(struct hr *r)
 {
-	return parse_shape_at(r, 0);
-}
-
-
-/* The numbers of a layout, from in up to ':' or end: a permutation of the
- * shape's rank dimensions, minor to major, as XLA requires (tiles and
- * memory spaces after ':' are kept as written). */
-static void check_minor_to_major(struct hr *r, const char *in, const char *end, unsigned rank)
-{
-	uint64_t seen = 0; /* PL_MAX_RANK (64) dimensions at most */
-	unsigned count = 0;
-	const char *s = in;
-	while (s < end && *s != ':') {
-		const char *at = s;
-		unsigned v = 0;
-		if (!is_digit(*s))
-			fail(r, at, "expected a dimension number in the layout");
-		while (s < end && is_digit(*s) && v <= rank)
-			v = v * 10 + (unsigned)(*s++ - '0');
-		while (s < end && is_digit(*s)) /* past the rank already */
-			s++;
-		int len = (int)(s - at > 20 ? 20 : s - at);
-		if (v >= rank)
-			fail(r, at, "the layout names dimension %.*s of a shape of rank %u", len, at, rank);
-		if (seen >> v & 1)
-			fail(r, at, "the layout names dimension %.*s twice", len, at);
-		seen |= (uint64_t)1 << v;
-		count++;
-		while (s < end && *s == ' ')
-			s++;
-		if (s < end && *s == ',') {
-			s++;
-			while (s < end && *s == ' ')
-				s++;
-		} else if (s < end && *s != ':') {
-			fail(r, s, "unexpected '%c' in a layout", *s);
-		}
-	}
-	if (count != rank && !(count == 0 && s < end))
-		fail(r, in, "the layout lists %u of the shape's %u dimension%s", count, rank,
-		     rank == 1 ? "" : "s");
-}
-
-static uint32_t parse_shape_at(struct hr *r, unsigned depth)
-{
-	if (depth > PL_MAX_NESTING)
-		fail(r, r->p, "shape nested deeper than %d", PL_MAX_NESTING);
-	char c = peek(r);
-	uint32_t idx = (uint32_t)r->nodes.n;
-	if (c == 'b' && r->p + 1 < r->end && r->p[1] == '(') {
-		r->p += 2;
-		uint32_t inner = parse_shape_at(r, depth + 1);
-		expect(r, ')', "')' after a buffer shape");
-		return inner;
-	}
-	struct snode *n = PUSH(r, nodes);
-	memset(n, 0, sizeof *n);
-	if (c == '(') {
-		r->p++;
-		r->nodes.v[idx].tuple = 1;
-		uint32_t leaves = 0;
-		if (peek(r) != ')') {
-			for (;;) {
-				uint32_t ch = parse_shape_at(r, depth + 1);
-				leaves += r->nodes.v[ch].nleaves;
-				if (peek(r) == ',') {
-					r->p++;
-					continue;
-				}
-				break;
-			}
-		}
-		expect(r, ')', "',' or ')' in a tuple shape");
-		r->nodes.v[idx].size = (uint32_t)(r->nodes.n - idx);
-		r->nodes.v[idx].nleaves = leaves;
-		return idx;
-	}
-	const char *b = r->p, *q = r->p;
-	while (q < r->end && ((*q >= 'a' && *q <= 'z') || is_digit(*q)))
-		q++;
-	pl_dtype dt = pl_hlo_dtype_from_name_(b, (size_t)(q - b));
-	if (q == b)
-		expected(r, "a shape");
-	if (dt == PL_DTYPE_INVALID)
-		fail(r, b, "unknown element type '%.*s'", (int)(q - b), b);
-	r->p = q;
-	expect(r, '[', "'[' after an element type");
-	uint32_t d0 = (uint32_t)r->dims.n;
-	uint64_t bounded = 0, unbounded = 0;
-	unsigned rank = 0;
-	if (peek(r) != ']') {
-		for (;;) {
-			if (rank == PL_MAX_RANK)
-				fail(r, r->p, "more than %d dimensions", PL_MAX_RANK);
-			int64_t v = 0;
-			char d = peek(r);
-			if (d == '?') {
-				r->p++;
-				unbounded |= 1ull << rank;
-			} else {
-				if (d == '<' && r->p + 1 < r->end && r->p[1] == '=') {
-					r->p += 2;
-					bounded |= 1ull << rank;
-				}
-				const char *at = skip_from(r, r->p);
-				v = read_int(r);
-				if (v < 0)
-					fail(r, at, "negative extent %" PRId64, v);
-			}
-			*(int64_t *)PUSH(r, dims) = v;
-			rank++;
-			if (peek(r) == ',') {
-				r->p++;
-				continue;
-			}
-			break;
-		}
-	}
-	expect(r, ']', "',' or ']' in a shape");
-	n = &r->nodes.v[idx];
-	n->dtype = (uint8_t)dt;
-	n->rank = (uint16_t)rank;
-	n->dims = d0;
-	n->bounded = bounded;
-	n->unbounded = unbounded;
-	n->size = 1;
-	n->nleaves = 1;
-	/* a brace right after a shape is a layout when an integer, ':' or '}'
-	 * follows (otherwise it opens a computation's body) */
-	const char *q2 = skip_from(r, r->p);
-	if (q2 < r->end && *q2 == '{') {
-		const char *in = skip_from(r, q2 + 1);
-		if (in < r->end && (is_digit(*in) || *in == ':' || (*in == '}' && in == q2 + 1))) {
-			/* minor-to-major numbers, then ":" and tiles, memory space
-			 * and the like: T(8,128) S(1) E(4) ... */
-			const char *e = in;
-			while (e < r->end && *e != '}') {
-				char lc = *e;
-				if (!(is_digit(lc) || (lc >= 'A' && lc <= 'Z') || (lc >= 'a' && lc <= 'z') ||
-				      lc == ',' || lc == ':' || lc == '(' || lc == ')' || lc == '#' ||
-				      lc == '*' || lc == '_' || lc == ' '))
-					fail(r, e, "unexpected '%c' in a layout", lc);
-				e++;
-			}
-			if (e >= r->end)
-				fail(r, q2, "unterminated layout");
-			check_minor_to_major(r, in, e, rank);
-			n->has_layout = true;
-			r->layouts = true;
-			n->layout = q2 + 1;
-			n->layout_len = (uint32_t)(e - (q2 + 1));
-			r->p = e + 1;
-		}
-	}
+	struct pl_hlo_shape_err err;
+	uint32_t idx;
+	int st = pl_hlo_shape_parse_(&r->shapes, &r->p, r->end, 0, &idx, &err);
+	if (st == PL_ENOMEM)
+		nomem(r);
+	if (st != PL_OK)
+		fail(r, err.at, "%s", err.msg);
 	return idx;
 }
 
@@ -659,63 +511,25 @@ static uint32_t parse_shape_at(struct hr *r, unsigned depth)
  * default one, as XLA's printer does. */
 static void put_shape(struct hr *r, struct pl_strbuf *sb, uint32_t idx)
 {
-	const struct snode *n = &r->nodes.v[idx];
-	if (n->tuple) {
-		pl_sb_putc(sb, '(');
-		uint32_t c = idx + 1;
-		for (size_t i = 0; c < idx + n->size; i++) {
-			pl_hlo_put_sep_(sb, i);
-			put_shape(r, sb, c);
-			c += r->nodes.v[c].size;
-		}
-		pl_sb_putc(sb, ')');
-		return;
-	}
-	pl_sb_puts(sb, pl_hlo_dtype_name_((pl_dtype)n->dtype));
-	pl_sb_putc(sb, '[');
-	char num[24];
-	for (unsigned i = 0; i < n->rank; i++) {
-		if (i)
-			pl_sb_putc(sb, ',');
-		if (n->unbounded >> i & 1) {
-			pl_sb_putc(sb, '?');
-			continue;
-		}
-		if (n->bounded >> i & 1)
-			pl_sb_puts(sb, "<=");
-		pl_sb_put(sb, num, pl_fmt_i64(num, r->dims.v[n->dims + i]));
-	}
-	pl_sb_putc(sb, ']');
-	if (n->has_layout) {
-		pl_sb_putc(sb, '{');
-		pl_sb_put(sb, n->layout, n->layout_len);
-		pl_sb_putc(sb, '}');
-	} else if (n->rank) {
-		pl_sb_putc(sb, '{');
-		for (unsigned i = n->rank; i-- > 0;) {
-			pl_sb_put(sb, num, pl_fmt_i64(num, (int64_t)i));
-			if (i)
-				pl_sb_putc(sb, ',');
-		}
-		pl_sb_putc(sb, '}');
-	}
+	pl_hlo_shape_put_(sb, &r->shapes, idx);
 }
 
 /* The IR types of a shape's leaves, appended to r->types.v from index at. */
 static size_t leaf_types(struct hr *r, uint32_t idx, size_t at)
 {
-	const struct snode *n = &r->nodes.v[idx];
+	const struct pl_hlo_snode *n = &r->shapes.v[idx];
 	if (n->tuple) {
 		uint32_t c = idx + 1;
 		while (c < idx + n->size) {
 			at = leaf_types(r, c, at);
-			c += r->nodes.v[c].size;
+			c += r->shapes.v[c].size;
 		}
 		return at;
 	}
 	r->types.v = grow(r, r->types.v, &r->types.cap, at + 1, sizeof *r->types.v);
-	r->types.v[at] = ok(r, (void *)(uintptr_t)pl_type_get(r->m, (pl_dtype)n->dtype,
-	                                                    n->rank ? &r->dims.v[n->dims] : NULL, n->rank));
+	const int64_t *dims = n->rank ? &r->shapes.dims[n->dims] : NULL;
+	r->types.v[at] = ok(r, (void *)(uintptr_t)pl_type_get(r->m, (pl_dtype)n->dtype, dims,
+	                                                    n->rank));
 	return at + 1;
 }
 
@@ -723,26 +537,15 @@ static size_t leaf_types(struct hr *r, uint32_t idx, size_t at)
  * advanced by the leaves before it. */
 static uint32_t child_at(const struct hr *r, uint32_t idx, int64_t i, uint32_t *leaf)
 {
-	const struct snode *n = &r->nodes.v[idx];
-	if (!n->tuple || i < 0)
-		return UINT32_MAX;
-	uint32_t c = idx + 1;
-	for (int64_t k = 0; c < idx + n->size; k++) {
-		if (k == i)
-			return c;
-		*leaf += r->nodes.v[c].nleaves;
-		c += r->nodes.v[c].size;
-	}
-	return UINT32_MAX;
+	return pl_hlo_shape_child_(&r->shapes, idx, i, leaf);
 }
 
 /* A copy of subtree src at the end of the node pool. */
 static uint32_t copy_shape(struct hr *r, uint32_t src)
 {
-	uint32_t size = r->nodes.v[src].size, at = (uint32_t)r->nodes.n;
-	r->nodes.v = grow(r, r->nodes.v, &r->nodes.cap, r->nodes.n + size, sizeof *r->nodes.v);
-	memcpy(&r->nodes.v[at], &r->nodes.v[src], size * sizeof *r->nodes.v);
-	r->nodes.n += size;
+	uint32_t at;
+	if (pl_hlo_shape_copy_(&r->shapes, src, &at) != PL_OK)
+		nomem(r);
 	return at;
 }
 
@@ -812,7 +615,7 @@ static uint32_t parse_inst(struct hr *r, bool nested, unsigned depth);
 static void parse_operand(struct hr *r, unsigned depth)
 {
 	const char *at = skip_from(r, r->p);
-	size_t nn0 = r->nodes.n, nd0 = r->dims.n;
+	size_t nn0 = r->shapes.n, nd0 = r->shapes.ndims;
 	if (at_shape(r)) {
 		parse_shape(r); /* a typed operand: the type is the definition's */
 		r->typed_operands = true;
@@ -826,13 +629,13 @@ static void parse_operand(struct hr *r, unsigned depth)
 	uint32_t ref;
 	if (!pct && peek(r) == '(') {
 		/* a nested instruction without a name */
-		r->nodes.n = nn0;
-		r->dims.n = nd0;
+		r->shapes.n = nn0;
+		r->shapes.ndims = nd0;
 		r->p = at;
 		ref = parse_inst(r, true, depth + 1);
 	} else {
-		r->nodes.n = nn0;
-		r->dims.n = nd0;
+		r->shapes.n = nn0;
+		r->shapes.ndims = nd0;
 		uint32_t v = name_lookup(r, s, len);
 		if (!v)
 			fail(r, name_at, "'%.*s' is not defined before this use", (int)len, s);
@@ -1479,21 +1282,19 @@ static void operand_view(struct hr *r, const struct popnd *o, uint32_t *node, ui
 	}
 	*node = n;
 	*leaf0 = l;
-	*nleaves = r->nodes.v[n].nleaves;
+	*nleaves = r->shapes.v[n].nleaves;
 	for (uint32_t k = 0; k < *nleaves; k++)
 		if (!r->leaves.v[l + k])
 			fail(r, o->at, "the context of an asynchronous collective cannot be used");
 }
 
-static bool default_array(const struct snode *n);
-
 /* The structure of an operand list: "_" per array, "(...)" per tuple;
  * with texts, an array whose shape is not the default gives its text. */
 static void put_structure_of(struct hr *r, struct pl_strbuf *sb, uint32_t node, bool texts)
 {
-	const struct snode *n = &r->nodes.v[node];
+	const struct pl_hlo_snode *n = &r->shapes.v[node];
 	if (!n->tuple) {
-		if (!texts || default_array(n))
+		if (!texts || pl_hlo_shape_default_array_(&r->shapes, node))
 			pl_sb_putc(sb, '_');
 		else
 			put_shape(r, sb, node);
@@ -1505,7 +1306,7 @@ static void put_structure_of(struct hr *r, struct pl_strbuf *sb, uint32_t node, 
 		if (!first)
 			pl_sb_putc(sb, ',');
 		put_structure_of(r, sb, c, texts);
-		c += r->nodes.v[c].size;
+		c += r->shapes.v[c].size;
 	}
 	pl_sb_putc(sb, ')');
 }
@@ -1547,30 +1348,6 @@ static uint32_t push_leaf(struct hr *r, pl_value *v)
 	return (uint32_t)(r->leaves.n - 1);
 }
 
-/* An array with no layout or the default one ("2,1,0"), static extents. */
-static bool default_array(const struct snode *n)
-{
-	if (n->tuple || n->bounded || n->unbounded)
-		return false;
-	if (!n->has_layout)
-		return true;
-	const char *s = n->layout, *e = n->layout + n->layout_len;
-	for (unsigned i = n->rank; i-- > 0;) {
-		unsigned v = 0;
-		if (s >= e || !is_digit(*s))
-			return false;
-		while (s < e && is_digit(*s) && v < 1000)
-			v = v * 10 + (unsigned)(*s++ - '0');
-		if (v != i)
-			return false;
-		if (i) {
-			if (s >= e || *s != ',')
-				return false;
-			s++;
-		}
-	}
-	return s == e;
-}
 
 /* Stores the shape's XLA text under hlo_shape when the writer could not
  * rebuild it from the result types alone. */
@@ -1583,7 +1360,7 @@ static void keep_shape(struct hr *r, pl_attrs *d, uint32_t node, const pl_type *
 	pl_hlo_put_types_(&r->sb, types, n);
 	if (r->sb.failed)
 		nomem(r);
-	bool same = r->nodes.v[node].tuple == (n != 1) && r->sb.len == 2 * len &&
+	bool same = r->shapes.v[node].tuple == (n != 1) && r->sb.len == 2 * len &&
 	            memcmp(r->sb.data, r->sb.data + len, len) == 0;
 	if (!same)
 		set_str(r, d, HK(SHAPE), r->sb.data, len);
@@ -1632,10 +1409,14 @@ static uint32_t infer_shape(struct hr *r, const struct pinst *pi)
 	if (pi->opcode == HLO_OP_COMPARE && pi->nops == 2) {
 		uint32_t node, l0, nl;
 		operand_view(r, &r->opnds.v[pi->op0], &node, &l0, &nl);
-		if (!r->nodes.v[node].tuple) {
+		if (!r->shapes.v[node].tuple) {
+			/* pred of the operand's extents, in the default layout */
 			uint32_t c = copy_shape(r, node);
-			r->nodes.v[c].dtype = PL_DTYPE_BOOL;
-			r->nodes.v[c].has_layout = false;
+			struct pl_hlo_snode *n = &r->shapes.v[c];
+			n->dtype = PL_DTYPE_BOOL;
+			n->has_layout = 0;
+			n->layout = NULL;
+			n->layout_len = 0;
 			return c;
 		}
 	}
@@ -1738,7 +1519,7 @@ static size_t gather_operands(struct hr *r, const struct pinst *pi, bool *tuple_
 	for (uint32_t k = 0; k < pi->nops; k++) {
 		uint32_t node, l0, nl;
 		operand_view(r, &r->opnds.v[pi->op0 + k], &node, &l0, &nl);
-		if (r->nodes.v[node].tuple)
+		if (r->shapes.v[node].tuple)
 			*tuple_operand = true;
 		r->vals.v = grow(r, r->vals.v, &r->vals.cap, n + nl, sizeof *r->vals.v);
 		for (uint32_t j = 0; j < nl; j++)
@@ -1850,7 +1631,7 @@ static int value_node(struct hr *r, struct pinst *a)
 	size_t la = r->sb2.len;
 	uint32_t node = c->shape, first = 0;
 	for (unsigned depth = 0;; depth++) {
-		const struct snode *n = &r->nodes.v[node];
+		const struct pl_hlo_snode *n = &r->shapes.v[node];
 		if (first == j && n->nleaves == a->nleaves) {
 			r->sb2.len = la;
 			put_structure(r, &r->sb2, node);
@@ -1864,9 +1645,9 @@ static int value_node(struct hr *r, struct pinst *a)
 		if (!n->tuple || depth == PL_MAX_NESTING)
 			return a->vnode;
 		uint32_t ch = node + 1;
-		while (ch < node + n->size && first + r->nodes.v[ch].nleaves <= j) {
-			first += r->nodes.v[ch].nleaves;
-			ch += r->nodes.v[ch].size;
+		while (ch < node + n->size && first + r->shapes.v[ch].nleaves <= j) {
+			first += r->shapes.v[ch].nleaves;
+			ch += r->shapes.v[ch].size;
 		}
 		if (ch >= node + n->size)
 			return a->vnode;
@@ -1884,7 +1665,7 @@ static bool labeled_tuple(struct hr *r, const struct popnd *o)
 		return false;
 	/* an empty tuple is no value of the IR: the writer makes one where it
 	 * is used, as for any other empty operand, so its name is not kept */
-	if (!r->nodes.v[a->shape].nleaves)
+	if (!r->shapes.v[a->shape].nleaves)
 		return false;
 	if (!a->labeled)
 		a->labeled = value_node(r, a) != VNODE_NONE ? 2 : 1;
@@ -1988,7 +1769,7 @@ static void put_operand(struct hr *r, struct pl_strbuf *sb, const struct popnd *
 		operand_view(r, ok_, &on, &ol, &onl);
 		/* the tuple's own shape gives the texts, where it has this part */
 		uint32_t c = child_at(r, a->shape, k, &leaf);
-		if (c == UINT32_MAX || r->nodes.v[c].nleaves != onl || r->nodes.v[c].tuple != r->nodes.v[on].tuple)
+		if (c == UINT32_MAX || r->shapes.v[c].nleaves != onl || r->shapes.v[c].tuple != r->shapes.v[on].tuple)
 			c = on;
 		if (k)
 			pl_sb_putc(sb, ',');
@@ -2074,7 +1855,7 @@ static void pin_control(struct hr *r, const struct pinst *pi, pl_inst *inst)
  * NULL when n is 0; leaf_types does not move it). */
 static bool leaves_fit(struct hr *r, uint32_t node, pl_value *const *v, size_t first, size_t n)
 {
-	if (r->nodes.v[node].nleaves != n)
+	if (r->shapes.v[node].nleaves != n)
 		return false;
 	leaf_types(r, node, 0);
 	for (size_t k = 0; k < n; k++)
@@ -2128,10 +1909,9 @@ static void map_tuple_alias(struct hr *r, struct pinst *pi)
 	if (pi->has_shape) {
 		node = pi->shape;
 	} else {
-		node = (uint32_t)r->nodes.n;
-		struct snode *t = PUSH(r, nodes);
-		memset(t, 0, sizeof *t);
-		t->tuple = 1;
+		node = (uint32_t)r->shapes.n;
+		r->shapes.v = grow(r, r->shapes.v, &r->shapes.cap, node + 1, sizeof *r->shapes.v);
+		r->shapes.v[r->shapes.n++] = (struct pl_hlo_snode){.tuple = 1};
 	}
 	uint32_t total = 0;
 	for (uint32_t k = 0; k < pi->nops; k++) {
@@ -2144,8 +1924,8 @@ static void map_tuple_alias(struct hr *r, struct pinst *pi)
 		total += onl;
 	}
 	if (!pi->has_shape) {
-		r->nodes.v[node].size = (uint32_t)(r->nodes.n - node);
-		r->nodes.v[node].nleaves = total;
+		r->shapes.v[node].size = (uint32_t)(r->shapes.n - node);
+		r->shapes.v[node].nleaves = total;
 	} else if (!leaves_fit(r, node, r->leaves.v, l0, total)) {
 		fail(r, pi->at, "the shape of tuple '%.*s' does not match its operands",
 		     (int)pi->nlen, pi->name);
@@ -2173,12 +1953,12 @@ static void map_get_tuple_element(struct hr *r, struct pinst *pi)
 	uint32_t c = child_at(r, on, idx, &ol);
 	if (c == UINT32_MAX)
 		fail(r, ia->at, "tuple index %" PRId64 " is out of range", idx);
-	if (pi->has_shape && !leaves_fit(r, pi->shape, r->leaves.v, ol, r->nodes.v[c].nleaves))
+	if (pi->has_shape && !leaves_fit(r, pi->shape, r->leaves.v, ol, r->shapes.v[c].nleaves))
 		fail(r, pi->at, "the shape of '%.*s' does not match the element", (int)pi->nlen,
 		     pi->name);
 	pi->shape = pi->has_shape ? pi->shape : c;
 	pi->leaf0 = ol;
-	pi->nleaves = r->nodes.v[c].nleaves;
+	pi->nleaves = r->shapes.v[c].nleaves;
 	pi->kind = KIND_ALIAS;
 	pi->anchor = r->last_line;
 }
@@ -2193,7 +1973,7 @@ static void push_op_leaves(struct hr *r, struct pinst *pi, pl_inst *inst, pl_op 
 		pi->kind = KIND_START;
 		pi->start_op = start;
 		pi->leaf0 = (uint32_t)r->leaves.n;
-		uint32_t total = r->nodes.v[pi->shape].nleaves;
+		uint32_t total = r->shapes.v[pi->shape].nleaves;
 		uint32_t before = 0;
 		if (res_node != pi->shape)
 			child_at(r, pi->shape, 1, &before);
@@ -2264,7 +2044,7 @@ static void plan_start(struct hr *r, const struct pinst *pi, struct op_plan *p)
 	} else {
 		r->async_native = true;
 	}
-	const struct snode *s = &r->nodes.v[pi->shape];
+	const struct pl_hlo_snode *s = &r->shapes.v[pi->shape];
 	bool split = base != PL_OP_ALL_REDUCE || p->wrapped;
 	bool op_results = false;
 	if (base != PL_OP_OTHER && !p->tuple_operand) {
@@ -2273,8 +2053,8 @@ static void plan_start(struct hr *r, const struct pinst *pi, struct op_plan *p)
 			uint32_t e0 = child_at(r, pi->shape, 0, &l);
 			uint32_t lr = 0;
 			uint32_t e1 = child_at(r, pi->shape, 1, &lr);
-			if (e1 != UINT32_MAX && r->nodes.v[e0].nleaves == p->nops &&
-			    r->nodes.v[e1].nleaves == p->nops) {
+			if (e1 != UINT32_MAX && r->shapes.v[e0].nleaves == p->nops &&
+			    r->shapes.v[e1].nleaves == p->nops) {
 				/* element 0 is the operands, type for type */
 				leaf_types(r, e0, 0);
 				bool same = true;
@@ -2416,7 +2196,7 @@ static void map_op(struct hr *r, pl_func *f, struct pinst *pi)
 	                     r->insts.v[r->opnds.v[pi->op0].ref].kind == KIND_START;
 	p.nops = done_of_start ? 0 : gather_operands(r, pi, &p.tuple_operand);
 	p.nres = leaf_types(r, pi->shape, 0);
-	bool tuple = r->nodes.v[pi->shape].tuple;
+	bool tuple = r->shapes.v[pi->shape].tuple;
 	pl_op cop = pi->phase == HLO_PHASE_NONE ? collective_of((enum hlo_op)pi->opcode)
 	                                        : PL_OP_OTHER;
 	if (cop != PL_OP_OTHER && !p.tuple_operand && p.nops == p.nres)
@@ -2453,7 +2233,7 @@ static void map_op(struct hr *r, pl_func *f, struct pinst *pi)
 		if (!p.wrapped && pl_attrs_set(d, HK(START_DONE), pl_attr_bool(r->m, true)) != PL_OK)
 			nomem(r);
 	} else if (p.done != PL_OP_OTHER || tuple || p.nres != 1 ||
-	           !default_array(&r->nodes.v[pi->shape])) {
+	           !pl_hlo_shape_default_array_(&r->shapes, pi->shape)) {
 		keep_shape(r, d, pi->shape, r->types.v, p.nres);
 	}
 	if (p.tuple_operand && p.done == PL_OP_OTHER)
@@ -2514,7 +2294,7 @@ static void reducer_kind(struct hr *r, struct comp *c, const struct pinst *root)
 		const struct popnd *o = &r->opnds.v[root->op0 + k];
 		const struct pinst *d = &r->insts.v[o->ref];
 		if (o->npath || d->param < 0 || d->param > 1 || seen[d->param] ||
-		    r->nodes.v[d->shape].tuple || r->nodes.v[d->shape].rank)
+		    r->shapes.v[d->shape].tuple || r->shapes.v[d->shape].rank)
 			return;
 		seen[d->param] = true;
 	}
@@ -2613,13 +2393,13 @@ static void keep_param_names(struct hr *r, pl_func *f, struct pinst **ps, size_t
 {
 	bool unnamed = false;
 	for (size_t k = 0; k < np && !unnamed; k++)
-		unnamed = !r->nodes.v[ps[k]->shape].nleaves;
+		unnamed = !r->shapes.v[ps[k]->shape].nleaves;
 	if (!unnamed)
 		return;
 	const pl_attr **nv = scratch(r, SCRATCH_PARAM_NAMES, np, sizeof *nv);
 	bool bad = false;
 	for (size_t k = 0; k < np; k++) {
-		bool empty = !r->nodes.v[ps[k]->shape].nleaves;
+		bool empty = !r->shapes.v[ps[k]->shape].nleaves;
 		nv[k] = pl_attr_string(r->m, empty ? ps[k]->name : "", empty ? ps[k]->nlen : 0);
 		bad = bad || !nv[k];
 	}
@@ -2667,7 +2447,7 @@ static size_t map_params(struct hr *r, pl_func *f)
 	for (size_t k = 0; k < np; k++) {
 		struct pinst *pi = ps[k];
 		size_t n = leaf_types(r, pi->shape, 0);
-		bool tuple = r->nodes.v[pi->shape].tuple;
+		bool tuple = r->shapes.v[pi->shape].tuple;
 		pi->leaf0 = (uint32_t)r->leaves.n;
 		pi->nleaves = (uint32_t)n;
 		pi->kind = KIND_PARAM;
@@ -2903,7 +2683,8 @@ static void keep_spellings(struct hr *r);
 
 static struct spelling spelling_now(const struct hr *r)
 {
-	return (struct spelling){r->sigils, r->signatures, r->typed_operands, r->layouts, false, false};
+	return (struct spelling){r->sigils, r->signatures, r->typed_operands, r->shapes.layouts, false,
+	                         false};
 }
 
 static void spell(struct hr *r, struct spelling s)
@@ -2911,7 +2692,7 @@ static void spell(struct hr *r, struct spelling s)
 	r->sigils = s.sigils;
 	r->signatures = s.signatures;
 	r->typed_operands = s.typed_operands;
-	r->layouts = s.layouts;
+	r->shapes.layouts = s.layouts;
 }
 
 static void parse_comp(struct hr *r)
@@ -2945,10 +2726,10 @@ static void parse_comp(struct hr *r)
 				uint32_t pl;
 				need_name(r, &pn, &pl, "a parameter name");
 				expect(r, ':', "':' after a parameter name");
-				size_t nn0 = r->nodes.n, nd0 = r->dims.n;
+				size_t nn0 = r->shapes.n, nd0 = r->shapes.ndims;
 				parse_shape(r);
-				r->nodes.n = nn0;
-				r->dims.n = nd0;
+				r->shapes.n = nn0;
+				r->shapes.ndims = nd0;
 				if (peek(r) == ',') {
 					r->p++;
 					continue;
@@ -2961,10 +2742,10 @@ static void parse_comp(struct hr *r)
 		if (r->end - r->p < 2 || r->p[0] != '-' || r->p[1] != '>')
 			expected(r, "'->' after the parameters");
 		r->p += 2;
-		size_t nn0 = r->nodes.n, nd0 = r->dims.n;
+		size_t nn0 = r->shapes.n, nd0 = r->shapes.ndims;
 		parse_shape(r);
-		r->nodes.n = nn0;
-		r->dims.n = nd0;
+		r->shapes.n = nn0;
+		r->shapes.ndims = nd0;
 	}
 	expect(r, '{', "'{' to open the computation");
 	pl_ht_clear(&r->names);
@@ -2992,9 +2773,9 @@ static void parse_comp(struct hr *r)
 	struct spelling own = spelling_now(r), b = r->before;
 	for (size_t k = 0; k < r->insts.n; k++)
 		own.operands = own.operands || r->insts.v[k].nops;
-	for (size_t k = 0; k < r->nodes.n; k++)
-		own.arrays = own.arrays || (!r->nodes.v[k].tuple && r->nodes.v[k].rank);
-	r->nodes.n = r->dims.n = 0;
+	for (size_t k = 0; k < r->shapes.n; k++)
+		own.arrays = own.arrays || (!r->shapes.v[k].tuple && r->shapes.v[k].rank);
+	r->shapes.n = r->shapes.ndims = 0;
 	r->comps.v[r->comps.n - 1].spelled = own;
 	spell(r, (struct spelling){b.sigils || own.sigils, b.signatures || own.signatures,
 	                           b.typed_operands || own.typed_operands, b.layouts || own.layouts,
@@ -3125,7 +2906,7 @@ static void parse_module(struct hr *r)
 	} form[] = {{r->sigils, HK(SIGILS)},
 	            {r->signatures, HK(SIGNATURES)},
 	            {r->typed_operands, HK(TYPED_OPERANDS)},
-	            {!r->layouts, HK(NO_LAYOUTS)},
+	            {!r->shapes.layouts, HK(NO_LAYOUTS)},
 	            {!blank_at_end(r), HK(NO_FINAL_BLANK)},
 	            /* new async collectives as the module's are, unless mixed */
 	            {r->async_wrapped && !r->async_native, HK(ASYNC_WRAPPED)}};
@@ -3158,8 +2939,7 @@ static void keep_spellings(struct hr *r)
 
 static void hr_free(struct hr *r)
 {
-	free(r->nodes.v);
-	free(r->dims.v);
+	pl_hlo_shapes_free_(&r->shapes);
 	free(r->insts.v);
 	free(r->opnds.v);
 	free(r->side.v);

@@ -9,6 +9,7 @@
 #include "hlo/hlo.h"
 #include "hlo/hlo_eof.h"
 #include "hlo/hlo_opcodes.h"
+#include "hlo/hlo_shape.h"
 #include <passline/hash_table.h>
 #include <passline/text.h>
 
@@ -22,20 +23,6 @@
 #define HR_ARRAY(T) struct { T *v; size_t n, cap; }
 /* A buffer of T regrown for each use: room for cap. */
 #define HR_BUFFER(T) struct { T *v; size_t cap; }
-
-/* A shape, as a preorder array: a tuple node is followed by its children. */
-struct snode {
-	uint32_t size;    /* nodes in the subtree, this one included */
-	uint32_t nleaves; /* arrays in the subtree */
-	uint8_t tuple;
-	uint8_t dtype;
-	uint16_t rank;
-	uint32_t dims;          /* index of the first extent in hr.dims */
-	uint64_t bounded, unbounded; /* bit i: extent i is "<=N" / "?" */
-	const char *layout;     /* the text between the layout braces */
-	uint32_t layout_len;
-	bool has_layout;
-};
 
 struct pattr {
 	const char *key, *val;
@@ -123,8 +110,7 @@ struct hr {
 	uint32_t lline;
 
 	/* growable arrays: v holds n elements, room for cap */
-	HR_ARRAY(struct snode) nodes; /* every shape read, preorder */
-	HR_ARRAY(int64_t) dims;       /* the shapes' extents */
+	struct pl_hlo_shapes shapes;  /* every shape read, preorder */
 	HR_ARRAY(struct pinst) insts; /* the computation's instructions */
 	HR_ARRAY(struct popnd) opnds; /* their operands */
 	HR_ARRAY(struct popnd) side;  /* operands set aside while nested ones are read */
@@ -151,10 +137,11 @@ struct hr {
 	pl_func *entry;
 	bool entry_marked;
 	/* how the text spells what the writer may print either way: names
-	 * with '%', computations with signatures, operands with their shapes,
-	 * any array with a layout; while a computation is read, how it does
-	 * (the module's: those of every computation together) */
-	bool sigils, signatures, typed_operands, layouts;
+	 * with '%', computations with signatures, operands with their shapes
+	 * (and any array with a layout: shapes.layouts); while a computation
+	 * is read, how it does (the module's: those of every computation
+	 * together) */
+	bool sigils, signatures, typed_operands;
 	struct spelling before; /* the computations' before this one */
 	/* async collectives written over a computation (async-start), and
 	 * written native (all-gather-start, ...) */

@@ -14,6 +14,7 @@
  */
 #include "hlo/hlo.h"
 #include "hlo/hlo_form.h"
+#include "hlo/hlo_shape.h"
 #include <passline/hash_table.h>
 #include <passline/grow.h>
 
@@ -21,25 +22,11 @@
 
 #include <stdlib.h>
 
-/* A parsed recorded shape, preorder like the reader's. */
-struct wnode {
-	uint32_t size, nleaves;
-	bool tuple;
-	const char *text; /* an array's text */
-	uint32_t len;
-	/* in an operand structure, a tuple line to make by name: its name and
-	 * the line it comes after ("": first), both NUL-terminated once
-	 * operand_structure is done; else NULL */
-	const char *label, *anchor;
-	uint32_t label_len, anchor_len;
-};
-
 /* Something with an HLO name whose leaves are IR values: a parameter or
  * an instruction. */
 struct ent {
 	const char *name;
-	struct wnode *tree; /* NULL: one array */
-	uint32_t ntree;
+	struct pl_hlo_shapes *tree; /* NULL: one array */
 	uint32_t leaf0;     /* for a parameter: its first argument */
 	uint32_t nleaves;
 	pl_inst *inst;
@@ -52,14 +39,11 @@ struct fn_scratch {
 	const pl_attr *pa;        /* hlo_param_attrs */
 	bool grouped;             /* parameters grouped as recorded */
 	size_t nparams;           /* entities [0, nparams) are parameters */
-	struct pl_strbuf txt;     /* texts of the instructions' synthesized shapes */
-	struct pl_strbuf rtxt;    /* texts of the root's synthesized shape */
 	pl_inst *ret;             /* the return */
 	size_t nret;
 	pl_value **rv;            /* its operands */
 	const pl_type **rt;       /* and their types */
-	struct wnode *rtree;      /* the root's shape; NULL: from the types */
-	uint32_t rnt;
+	struct pl_hlo_shapes *rtree; /* the root's shape; NULL: from the types */
 	struct ent *root_ent;     /* the entity that is the root, if one is */
 	int64_t *pat;             /* the parameters' places */
 	size_t *porder;           /* the parameters in print order */
@@ -107,12 +91,15 @@ struct hw {
 	/* reducers made for new collectives: "kind.dtype" */
 	char **reducers;
 	size_t nreducers, rcap;
-	/* tuple lines to make after the line they followed in the input: the
-	 * operand structures that name them (owned), the tuples in the order
-	 * they are made, and a map from the name of a line to the first tuple
-	 * to make after it */
-	struct wnode **ptrees;
+	/* the operand structures (hlo_operands) of the function's
+	 * instructions, each parsed once: owned in ptrees, found by
+	 * instruction in ops_index (NO_OPERANDS when none fits) */
+	struct pl_hlo_shapes **ptrees;
 	size_t nptrees, ptcap;
+	struct pl_ht ops_index;
+	/* tuple lines to make after the line they followed in the input: the
+	 * tuples in the order they are made, and a map from the name of a
+	 * line to the first tuple to make after it */
 	struct planned *planned;
 	size_t nplanned, plcap;
 	struct pl_ht plan_index;
@@ -126,7 +113,7 @@ struct hw {
 /* A tuple line to make after the line named anchor. */
 struct planned {
 	pl_inst *inst;             /* whose operands it is made of */
-	const struct wnode *tree;  /* the instruction's operand structure */
+	const struct pl_hlo_shapes *tree; /* the instruction's operand structure */
 	uint32_t node, off;        /* the tuple's node and its first operand */
 	uint32_t group;            /* its operand group; UINT32_MAX: nested */
 	uint32_t next, last;       /* the next after the same line; last: in the first */
@@ -170,198 +157,75 @@ static bool is_name_char(char c)
 	       c == '.' || c == '-';
 }
 
-static const char *wskip(const char *s, const char *e)
+static void free_tree(struct pl_hlo_shapes *t)
 {
-	for (;;) {
-		while (s < e && (*s == ' ' || *s == '\n' || *s == '\t'))
-			s++;
-		if (s + 1 < e && s[0] == '/' && s[1] == '*') {
-			const char *c = s + 2;
-			while (c + 1 < e && !(c[0] == '*' && c[1] == '/'))
-				c++;
-			s = c + 2 < e ? c + 2 : e;
-			continue;
-		}
-		return s;
-	}
+	if (t)
+		pl_hlo_shapes_free_(t);
+	free(t);
 }
 
-/* Parses s into w's tree; false when it is no shape. */
-static bool parse_wshape(struct wnode **t, size_t *n, size_t *cap, const char **s, const char *e,
-                         unsigned depth)
+/* The tree of a kept shape text, the whole of it; NULL (nothing kept)
+ * when it is none. */
+static struct pl_hlo_shapes *parse_tree(struct hw *w, const char *s, size_t len)
 {
-	if (depth > PL_MAX_NESTING)
-		return false;
-	*s = wskip(*s, e);
-	if (*s >= e)
-		return false;
-	if (!pl_grow_(t, cap, *n + 1, sizeof **t))
-		return false;
-	size_t idx = (*n)++;
-	memset(&(*t)[idx], 0, sizeof **t);
-	/* a tuple line's name and place: NAME@ANCHOR(...) */
-	const char *q = *s;
-	while (q < e && is_name_char(*q))
-		q++;
-	if (q > *s && q < e && *q == '@') {
-		const char *a = q + 1, *ae = a;
-		while (ae < e && is_name_char(*ae))
-			ae++;
-		if (ae >= e || *ae != '(')
-			return false;
-		(*t)[idx].label = *s;
-		(*t)[idx].label_len = (uint32_t)(q - *s);
-		(*t)[idx].anchor = a;
-		(*t)[idx].anchor_len = (uint32_t)(ae - a);
-		*s = ae;
+	struct pl_hlo_shapes *t = calloc(1, sizeof *t);
+	struct pl_hlo_shape_err err;
+	uint32_t root;
+	const char *p = s, *e = s + len;
+	int st = t ? pl_hlo_shape_parse_(t, &p, e, 0, &root, &err) : PL_ENOMEM;
+	if (st == PL_OK && pl_hlo_shape_skip_(p, e) != e)
+		st = PL_EINVAL; /* more than a shape */
+	if (st == PL_ENOMEM)
+		set_err(w, PL_ENOMEM);
+	if (st != PL_OK) {
+		free_tree(t);
+		return NULL;
 	}
-	if (**s == '(') {
-		(*s)++;
-		uint32_t leaves = 0;
-		*s = wskip(*s, e);
-		if (*s < e && **s != ')') {
-			for (;;) {
-				size_t c = *n;
-				if (!parse_wshape(t, n, cap, s, e, depth + 1))
-					return false;
-				leaves += (*t)[c].nleaves;
-				*s = wskip(*s, e);
-				if (*s < e && **s == ',') {
-					(*s)++;
-					continue;
-				}
-				break;
-			}
-		}
-		if (*s >= e || **s != ')')
-			return false;
-		(*s)++;
-		(*t)[idx].tuple = true;
-		(*t)[idx].size = (uint32_t)(*n - idx);
-		(*t)[idx].nleaves = leaves;
-		return true;
-	}
-	/* an array: type[extents]{layout}; '_' stands for one in a structure */
-	if ((*t)[idx].label)
-		return false;
-	const char *b = *s;
-	while (*s < e && ((**s >= 'a' && **s <= 'z') || is_dig(**s) || **s == '_'))
-		(*s)++;
-	if (*s < e && **s == '[') {
-		const char *c = memchr(*s, ']', (size_t)(e - *s));
-		if (!c)
-			return false;
-		*s = c + 1;
-		const char *l = wskip(*s, e);
-		if (l < e && *l == '{') {
-			c = memchr(l, '}', (size_t)(e - l));
-			if (!c)
-				return false;
-			*s = c + 1;
-		}
-	}
-	(*t)[idx].text = b;
-	(*t)[idx].len = (uint32_t)(*s - b);
-	(*t)[idx].size = 1;
-	(*t)[idx].nleaves = 1;
-	return *s > b;
-}
-
-/* Whether an array's text is of type t: element type and extents (a
- * dynamic extent counts as its bound, "?" as 0). */
-static bool array_fits(const char *s, uint32_t len, const pl_type *t)
-{
-	const char *e = s + len, *b = memchr(s, '[', len);
-	if (!b || pl_hlo_dtype_from_name_(s, (size_t)(b - s)) != (pl_dtype)t->dtype)
-		return false;
-	const char *q = b + 1;
-	for (uint32_t i = 0; i < t->rank; i++) {
-		if (i) {
-			if (q >= e || *q != ',')
-				return false;
-			q++;
-		}
-		int64_t v = 0;
-		if (q < e && *q == '?') {
-			q++;
-		} else {
-			if (q + 1 < e && q[0] == '<' && q[1] == '=')
-				q += 2;
-			if (q >= e || !is_dig(*q))
-				return false;
-			while (q < e && is_dig(*q)) {
-				if (v > (INT64_MAX - 9) / 10)
-					return false;
-				v = v * 10 + (*q++ - '0');
-			}
-		}
-		if (v != t->dims[i])
-			return false;
-	}
-	return q < e && *q == ']';
+	return t;
 }
 
 /* The recorded shape under key of attributes d, when it fits the n types;
- * NULL (and nothing allocated) otherwise. */
-static struct wnode *fitting_shape(const pl_attrs *d, const char *key, const pl_type *const *types,
-                                   size_t n, uint32_t *ntree)
+ * NULL (and nothing kept) otherwise. */
+static struct pl_hlo_shapes *fitting_shape(struct hw *w, const pl_attrs *d, const char *key,
+                                           const pl_type *const *types, size_t n)
 {
 	size_t len;
 	const char *s;
 	if (pl_attrs_get_string(d, key, &s, &len) != PL_OK)
 		return NULL;
-	struct wnode *t = NULL;
-	size_t nn = 0, cap = 0;
-	const char *p = s;
-	bool fits = parse_wshape(&t, &nn, &cap, &p, s + len, 0) && wskip(p, s + len) == s + len &&
-	            t[0].nleaves == n;
-	for (size_t k = 0, leaf = 0; fits && k < nn; k++)
-		if (!t[k].tuple)
-			fits = array_fits(t[k].text, t[k].len, types[leaf++]);
-	if (!fits) {
-		free(t);
+	struct pl_hlo_shapes *t = parse_tree(w, s, len);
+	if (t && !pl_hlo_shape_fits_(t, 0, types, n)) {
+		free_tree(t);
 		return NULL;
 	}
-	*ntree = (uint32_t)nn;
 	return t;
 }
 
-static void put_tree(struct pl_strbuf *sb, const struct wnode *t, uint32_t idx)
+static void put_tree(struct pl_strbuf *sb, const struct pl_hlo_shapes *t, uint32_t idx)
 {
-	if (!t[idx].tuple) {
-		pl_sb_put(sb, t[idx].text, t[idx].len);
-		return;
-	}
-	pl_sb_putc(sb, '(');
-	uint32_t c = idx + 1;
-	for (size_t i = 0; c < idx + t[idx].size; i++) {
-		pl_hlo_put_sep_(sb, i);
-		put_tree(sb, t, c);
-		c += t[c].size;
-	}
-	pl_sb_putc(sb, ')');
+	pl_hlo_shape_put_(sb, t, idx);
 }
 
-/* Structure s at idx with the arrays' texts where recorded, else from the
- * types of the values v. */
-static void put_shape_vals(struct pl_strbuf *sb, const struct wnode *s, uint32_t idx,
+/* Structure s at idx with the arrays' shapes where recorded and still
+ * fitting, else from the types of the values v. */
+static void put_shape_vals(struct pl_strbuf *sb, const struct pl_hlo_shapes *s, uint32_t idx,
                            pl_value *const *v)
 {
-	if (!s[idx].tuple) {
-		if (s[idx].text && !(s[idx].len == 1 && s[idx].text[0] == '_') &&
-		    array_fits(s[idx].text, s[idx].len, pl_value_type(v[0])))
-			pl_sb_put(sb, s[idx].text, s[idx].len);
+	const struct pl_hlo_snode *n = &s->v[idx];
+	if (!n->tuple) {
+		if (pl_hlo_array_fits_(s, idx, pl_value_type(v[0])))
+			put_tree(sb, s, idx);
 		else
 			pl_hlo_put_type_(sb, pl_value_type(v[0]));
 		return;
 	}
 	pl_sb_putc(sb, '(');
 	uint32_t c = idx + 1, off = 0;
-	for (size_t i = 0; c < idx + s[idx].size; i++) {
+	for (size_t i = 0; c < idx + n->size; i++) {
 		pl_hlo_put_sep_(sb, i);
 		put_shape_vals(sb, s, c, v + off);
-		off += s[c].nleaves;
-		c += s[c].size;
+		off += s->v[c].nleaves;
+		c += s->v[c].size;
 	}
 	pl_sb_putc(sb, ')');
 }
@@ -616,19 +480,19 @@ static void emit_line(struct hw *w, const struct pl_strbuf *l)
  * structure is the tree s at sidx; a get-tuple-element is made when it is
  * inside e. NULL when no node of e is that range. */
 static const char *ent_node_ref(struct hw *w, struct ent *e, uint32_t leaf, uint32_t n,
-                                const struct wnode *s, uint32_t sidx, const char *want);
+                                const struct pl_hlo_shapes *s, uint32_t sidx, const char *want);
 
-static bool same_structure(const struct wnode *a, uint32_t ai, const struct wnode *b, uint32_t bi)
+static bool same_structure(const struct pl_hlo_shapes *a, uint32_t ai, const struct pl_hlo_shapes *b, uint32_t bi)
 {
-	bool at = a ? a[ai].tuple : false, bt = b ? b[bi].tuple : false;
+	bool at = a ? a->v[ai].tuple : false, bt = b ? b->v[bi].tuple : false;
 	if (at != bt)
 		return false;
 	if (!at)
 		return true;
-	if (a[ai].size != b[bi].size)
+	if (a->v[ai].size != b->v[bi].size)
 		return false;
-	for (uint32_t k = 1; k < a[ai].size; k++)
-		if (a[ai + k].tuple != b[bi + k].tuple || a[ai + k].size != b[bi + k].size)
+	for (uint32_t k = 1; k < a->v[ai].size; k++)
+		if (a->v[ai + k].tuple != b->v[bi + k].tuple || a->v[ai + k].size != b->v[bi + k].size)
 			return false;
 	return true;
 }
@@ -680,7 +544,7 @@ static const char *gte_name(struct hw *w, struct ent *e, const uint32_t *path, s
 	for (size_t k = 0; k < depth; k++) {
 		uint32_t c = idx + 1;
 		for (uint32_t j = 0; j < path[k]; j++)
-			c += e->tree[c].size;
+			c += e->tree->v[c].size;
 		idx = c;
 	}
 	put_tree(&l, e->tree, idx);
@@ -701,43 +565,43 @@ static const char *gte_name(struct hw *w, struct ent *e, const uint32_t *path, s
 static void print_param(struct hw *w, size_t k, const struct ent *root_ent, const pl_attr *pa);
 
 static const char *ent_node_ref(struct hw *w, struct ent *e, uint32_t leaf, uint32_t n,
-                                const struct wnode *s, uint32_t sidx, const char *want)
+                                const struct pl_hlo_shapes *s, uint32_t sidx, const char *want)
 {
 	/* a parameter is printed before its first use */
 	if (!e->inst && !e->printed)
 		print_param(w, (size_t)(e - w->ents), NULL, w->param_attrs);
 	if (!e->tree)
-		return leaf == 0 && n == 1 && !(s && s[sidx].tuple) ? e->name : NULL;
+		return leaf == 0 && n == 1 && !(s && s->v[sidx].tuple) ? e->name : NULL;
 	uint32_t path[PL_MAX_NESTING + 1];
 	size_t depth = 0;
 	uint32_t idx = 0, first = 0;
 	for (;;) {
-		if (first == leaf && e->tree[idx].nleaves == n &&
+		if (first == leaf && e->tree->v[idx].nleaves == n &&
 		    same_structure(e->tree, idx, s, sidx))
 			return depth == 0 ? e->name : gte_name(w, e, path, depth, idx, want);
-		if (!e->tree[idx].tuple || depth == PL_MAX_NESTING)
+		if (!e->tree->v[idx].tuple || depth == PL_MAX_NESTING)
 			return NULL;
 		/* down into the child that holds leaf */
 		uint32_t c = idx + 1, k = 0;
-		while (c < idx + e->tree[idx].size && first + e->tree[c].nleaves <= leaf) {
-			first += e->tree[c].nleaves;
-			c += e->tree[c].size;
+		while (c < idx + e->tree->v[idx].size && first + e->tree->v[c].nleaves <= leaf) {
+			first += e->tree->v[c].nleaves;
+			c += e->tree->v[c].size;
 			k++;
 		}
-		if (c >= idx + e->tree[idx].size)
+		if (c >= idx + e->tree->v[idx].size)
 			return NULL;
 		path[depth++] = k;
 		idx = c;
 	}
 }
 
-static const char *ref(struct hw *w, pl_value *const *v, uint32_t n, const struct wnode *s,
+static const char *ref(struct hw *w, pl_value *const *v, uint32_t n, const struct pl_hlo_shapes *s,
                        uint32_t sidx, const char *want);
 
 static void put_attr_key(struct pl_strbuf *l, const char *key);
 
 /* A tuple line made of the operands' parts. */
-static const char *make_tuple(struct hw *w, pl_value *const *v, uint32_t n, const struct wnode *s,
+static const char *make_tuple(struct hw *w, pl_value *const *v, uint32_t n, const struct pl_hlo_shapes *s,
                               uint32_t sidx, const char *want_name, bool root,
                               const pl_attrs *keep)
 {
@@ -750,15 +614,15 @@ static const char *make_tuple(struct hw *w, pl_value *const *v, uint32_t n, cons
 	const pl_attr *names = keep ? pl_attrs_get(keep, HK(OPERAND_NAMES)) : NULL;
 	if (names && pl_attr_get_kind(names) != PL_ATTR_LIST)
 		names = NULL;
-	for (size_t k = 0; s && c < sidx + s[sidx].size; k++) {
+	for (size_t k = 0; s && c < sidx + s->v[sidx].size; k++) {
 		if (k)
 			pl_sb_puts(&args, ", ");
 		const char *part = names && k < pl_attr_list_size(names)
 		                           ? pl_attr_get_string(pl_attr_list_at(names, k), NULL)
 		                           : NULL;
-		pl_sb_puts(&args, ref(w, v + off, s[c].nleaves, s, c, part && *part ? part : NULL));
-		off += s[c].nleaves;
-		c += s[c].size;
+		pl_sb_puts(&args, ref(w, v + off, s->v[c].nleaves, s, c, part && *part ? part : NULL));
+		off += s->v[c].nleaves;
+		c += s->v[c].size;
 	}
 	w->want_attrs = want_attrs;
 	const char *name = want_name ? take_name(w, want_name, false) : take_serial(w, "tuple");
@@ -797,7 +661,7 @@ static const char *make_tuple(struct hw *w, pl_value *const *v, uint32_t n, cons
 
 /* The HLO operand for values v[0..n) of structure s at sidx (NULL: one
  * array): a name, a get-tuple-element of one, or a new tuple. */
-static const char *ref(struct hw *w, pl_value *const *v, uint32_t n, const struct wnode *s,
+static const char *ref(struct hw *w, pl_value *const *v, uint32_t n, const struct pl_hlo_shapes *s,
                        uint32_t sidx, const char *want)
 {
 	if (n > 0) {
@@ -814,10 +678,10 @@ static const char *ref(struct hw *w, pl_value *const *v, uint32_t n, const struc
 				return r;
 		}
 	}
-	if (!s || !s[sidx].tuple)
+	if (!s || !s->v[sidx].tuple)
 		return "x"; /* cannot happen: a single value always has an entity */
 	if (!want)
-		want = s[sidx].label;
+		want = pl_hlo_shape_label_(s, sidx) ? pl_hlo_shape_label_(s, sidx)->name : NULL;
 	if (!want)
 		return make_tuple(w, v, n, s, sidx, NULL, false, NULL);
 	/* a kept name stands for one tuple: made once for the same parts */
@@ -842,24 +706,103 @@ static const char *ref(struct hw *w, pl_value *const *v, uint32_t n, const struc
 
 /* ---- tuple lines in their places ---- */
 
-static struct wnode *operand_structure(pl_inst *i, uint32_t *ntree, size_t *ngroups);
+/* What ops_index holds for an instruction whose hlo_operands is none. */
+static struct pl_hlo_shapes no_operands;
+
+/* The trees of an operand structure: groups separated by ',', each "_"
+ * (an array), "(...)" or NAME@ANCHOR(...) (a tuple), with as many
+ * arrays as i has operands; the tree owns a copy of the text, names and
+ * anchors NUL-terminated in it. NULL when the text is none of that. */
+static struct pl_hlo_shapes *parse_operands(struct hw *w, pl_inst *i, const char *s,
+                                            size_t len)
+{
+	struct pl_hlo_shapes *t = calloc(1, sizeof *t);
+	char *txt = t ? malloc(len + 1) : NULL;
+	if (!txt) {
+		free(t);
+		set_err(w, PL_ENOMEM);
+		return NULL;
+	}
+	memcpy(txt, s, len);
+	txt[len] = 0;
+	t->text = txt;
+	const char *p = txt, *e = txt + len;
+	size_t leaves = 0;
+	int st;
+	for (;;) {
+		struct pl_hlo_shape_err err;
+		uint32_t g;
+		st = pl_hlo_shape_parse_(t, &p, e, PL_HLO_SHAPE_STRUCTURE, &g, &err);
+		if (st != PL_OK)
+			break;
+		leaves += t->v[g].nleaves;
+		p = pl_hlo_shape_skip_(p, e);
+		if (p < e && *p == ',') {
+			p++;
+			continue;
+		}
+		break;
+	}
+	if (st == PL_ENOMEM)
+		set_err(w, PL_ENOMEM);
+	if (st != PL_OK || p != e || leaves != pl_inst_num_operands(i)) {
+		free_tree(t);
+		return NULL;
+	}
+	for (size_t k = 0; k < t->nlabels; k++) {
+		const struct pl_hlo_label *l = &t->labels[k];
+		txt[l->name - txt + l->name_len] = 0;
+		txt[l->anchor - txt + l->anchor_len] = 0;
+	}
+	return t;
+}
+
+/* The operand structure the reader recorded for i (hlo_operands), when
+ * it fits, and its number of groups; parsed once in a function. */
+static const struct pl_hlo_shapes *operands_of(struct hw *w, pl_inst *i, size_t *ngroups)
+{
+	*ngroups = 0;
+	size_t len;
+	const char *s;
+	if (pl_attrs_get_string(pl_inst_attrs_const(i), HK(OPERANDS), &s, &len) != PL_OK)
+		return NULL;
+	struct pl_hlo_shapes *t = pl_ht_ptr_get(&w->ops_index, i);
+	if (!t) {
+		t = parse_operands(w, i, s, len);
+		if (t && !PL_GROW(w->ptrees, w->ptcap, w->nptrees + 1)) {
+			free_tree(t);
+			t = NULL;
+			set_err(w, PL_ENOMEM);
+		}
+		if (t)
+			w->ptrees[w->nptrees++] = t;
+		if (!pl_ht_ptr_put(&w->ops_index, i, t ? t : &no_operands))
+			set_err(w, PL_ENOMEM);
+	}
+	if (t == &no_operands)
+		return NULL;
+	for (uint32_t c = 0; c < t->n; c += t->v[c].size)
+		(*ngroups)++;
+	return t;
+}
 
 static void plan_after(struct hw *w, uint32_t me, const char *anchor);
 
 /* Plans the named tuples of tree (node idx, operands from off) children
  * first, as the input defines them. */
-static void plan_node(struct hw *w, pl_inst *i, const struct wnode *t, uint32_t idx, uint32_t off,
+static void plan_node(struct hw *w, pl_inst *i, const struct pl_hlo_shapes *t, uint32_t idx, uint32_t off,
                       uint32_t group)
 {
-	if (!t[idx].tuple)
+	if (!t->v[idx].tuple)
 		return;
 	uint32_t c = idx + 1, o = off;
-	while (c < idx + t[idx].size) {
+	while (c < idx + t->v[idx].size) {
 		plan_node(w, i, t, c, o, UINT32_MAX);
-		o += t[c].nleaves;
-		c += t[c].size;
+		o += t->v[c].nleaves;
+		c += t->v[c].size;
 	}
-	if (!t[idx].label)
+	const struct pl_hlo_label *label = pl_hlo_shape_label_(t, idx);
+	if (!label)
 		return;
 	if (!PL_GROW(w->planned, w->plcap, w->nplanned + 1)) {
 		set_err(w, PL_ENOMEM);
@@ -871,7 +814,7 @@ static void plan_node(struct hw *w, pl_inst *i, const struct wnode *t, uint32_t 
 	}
 	uint32_t me = (uint32_t)w->nplanned++;
 	w->planned[me] = (struct planned){i, t, idx, off, group, UINT32_MAX, me, NULL, -1};
-	plan_after(w, me, t[idx].anchor);
+	plan_after(w, me, label->anchor);
 }
 
 /* Files planned line me under the line named anchor, after those there. */
@@ -890,37 +833,22 @@ static void plan_after(struct hw *w, uint32_t me, const char *anchor)
 	w->planned[first].last = me;
 }
 
-/* Plans the named tuple lines of i's operand structure; that structure
- * (kept until the function is written), or NULL when it names none. */
-static const struct wnode *plan_inst(struct hw *w, pl_inst *i, uint32_t *ntree, size_t *ngroups)
+/* Plans the named tuple lines of i's operand structure. */
+static void plan_inst(struct hw *w, pl_inst *i)
 {
-	size_t len;
-	const char *s;
-	if (pl_attrs_get_string(pl_inst_attrs_const(i), HK(OPERANDS), &s, &len) != PL_OK ||
-	    !memchr(s, '@', len))
-		return NULL;
-	struct wnode *t = operand_structure(i, ntree, ngroups);
-	if (!t)
-		return NULL;
-	if (!PL_GROW(w->ptrees, w->ptcap, w->nptrees + 1)) {
-		free(t);
-		set_err(w, PL_ENOMEM);
-		return NULL;
-	}
-	w->ptrees[w->nptrees++] = t;
+	size_t ngroups;
+	const struct pl_hlo_shapes *t = operands_of(w, i, &ngroups);
 	uint32_t c = 0, off = 0;
-	for (uint32_t g = 0; g < *ngroups; g++) {
+	for (uint32_t g = 0; t && g < ngroups; g++) {
 		plan_node(w, i, t, c, off, g);
-		off += t[c].nleaves;
-		c += t[c].size;
+		off += t->v[c].nleaves;
+		c += t->v[c].size;
 	}
-	return t;
 }
 
 /* Plans the get-tuple-element lines of i's operands whose names the
- * reader kept, after the lines they came after in the input (tree: i's
- * operand structure, or NULL when it is not kept yet). */
-static void plan_gtes(struct hw *w, pl_inst *i, const struct wnode *tree)
+ * reader kept, after the lines they came after in the input. */
+static void plan_gtes(struct hw *w, pl_inst *i)
 {
 	const pl_attrs *d = pl_inst_attrs_const(i);
 	const pl_attr *names = pl_attrs_get(d, HK(OPERAND_NAMES));
@@ -934,21 +862,10 @@ static void plan_gtes(struct hw *w, pl_inst *i, const struct wnode *tree)
 		return;
 	if (rank && (pl_attr_get_kind(rank) != PL_ATTR_LIST || pl_attr_list_size(rank) != ng))
 		rank = NULL;
-	uint32_t nt = 0;
-	size_t ngroups = 0;
-	const struct wnode *t = tree;
-	if (!t && pl_attrs_get(d, HK(OPERANDS))) {
-		struct wnode *own = operand_structure(i, &nt, &ngroups);
-		if (!own)
-			return;
-		if (!PL_GROW(w->ptrees, w->ptcap, w->nptrees + 1)) {
-			free(own);
-			set_err(w, PL_ENOMEM);
-			return;
-		}
-		w->ptrees[w->nptrees++] = own;
-		t = own;
-	}
+	size_t ngroups;
+	const struct pl_hlo_shapes *t = operands_of(w, i, &ngroups);
+	if (!t && pl_attrs_get(d, HK(OPERANDS)))
+		return;
 	uint32_t off = 0, c = 0;
 	size_t nops = pl_inst_num_operands(i);
 	for (size_t g = 0; g < ng && off < nops && w->status == PL_OK; g++) {
@@ -968,9 +885,9 @@ static void plan_gtes(struct hw *w, pl_inst *i, const struct wnode *tree)
 			                                  UINT32_MAX, me, want, place};
 			plan_after(w, me, an);
 		}
-		off += t ? t[c].nleaves : 1;
+		off += t ? t->v[c].nleaves : 1;
 		if (t)
-			c += t[c].size;
+			c += t->v[c].size;
 	}
 }
 
@@ -979,29 +896,27 @@ static void plan_gtes(struct hw *w, pl_inst *i, const struct wnode *tree)
 static void plan_tuples(struct hw *w, size_t first_inst)
 {
 	for (size_t k = first_inst; k < w->nents && w->status == PL_OK; k++) {
-		uint32_t nt = 0;
-		size_t ngroups = 0;
-		const struct wnode *t = plan_inst(w, w->ents[k].inst, &nt, &ngroups);
-		plan_gtes(w, w->ents[k].inst, t);
+		plan_inst(w, w->ents[k].inst);
+		plan_gtes(w, w->ents[k].inst);
 	}
 }
 
 /* The names of the tuples a root tuple rtree is made of, from the return's
- * operand structure t of nt nodes (its groups are rtree's children), when
+ * operand structure t (its groups are rtree's children), when
  * the two have the same nodes. */
-static void label_root(struct wnode *rtree, const struct wnode *t, uint32_t nt)
+static void label_root(struct hw *w, struct pl_hlo_shapes *rtree, const struct pl_hlo_shapes *t)
 {
-	if (!t || rtree[0].size != nt + 1)
+	uint32_t nt = t ? (uint32_t)t->n : 0;
+	if (!t || rtree->v[0].size != nt + 1)
 		return;
 	for (uint32_t j = 0; j < nt; j++)
-		if (t[j].tuple != rtree[j + 1].tuple || t[j].size != rtree[j + 1].size ||
-		    t[j].nleaves != rtree[j + 1].nleaves)
+		if (t->v[j].tuple != rtree->v[j + 1].tuple || t->v[j].size != rtree->v[j + 1].size ||
+		    t->v[j].nleaves != rtree->v[j + 1].nleaves)
 			return;
 	for (uint32_t j = 0; j < nt; j++) {
-		rtree[j + 1].label = t[j].label;
-		rtree[j + 1].anchor = t[j].anchor;
-		rtree[j + 1].label_len = t[j].label_len;
-		rtree[j + 1].anchor_len = t[j].anchor_len;
+		const struct pl_hlo_label *l = pl_hlo_shape_label_(t, j);
+		if (l && pl_hlo_shape_set_label_(rtree, j + 1, l) != PL_OK)
+			set_err(w, PL_ENOMEM);
 	}
 }
 
@@ -1049,7 +964,7 @@ static void make_planned(struct hw *w, const char *name)
 	}
 	for (size_t ci = 0; ci < n_chain && w->status == PL_OK; ci++) {
 		const struct planned *q = &w->planned[chain[ci]];
-		uint32_t n = q->tree ? q->tree[q->node].nleaves : 1;
+		uint32_t n = q->tree ? q->tree->v[q->node].nleaves : 1;
 		pl_value **v = malloc((n ? n : 1) * sizeof *v);
 		if (!v) {
 			set_err(w, PL_ENOMEM);
@@ -1311,60 +1226,6 @@ static bool dot_dims(struct hw *w, pl_inst *i, struct pl_strbuf *l)
 	}
 	inst_error(w, i, "its contraction is not a matrix product and records no dimension numbers");
 	return false;
-}
-
-/* The operands' structure recorded by the reader, when it fits. */
-static struct wnode *operand_structure(pl_inst *i, uint32_t *ntree, size_t *ngroups)
-{
-	size_t len;
-	const char *s;
-	if (pl_attrs_get_string(pl_inst_attrs_const(i), HK(OPERANDS), &s, &len) != PL_OK)
-		return NULL;
-	struct wnode *t = NULL;
-	size_t nn = 0, cap = 0, groups = 0;
-	const char *p = s, *e = s + len;
-	uint32_t leaves = 0;
-	for (;;) {
-		size_t at = nn;
-		/* '_' is an array, "(...)" or "NAME@ANCHOR(...)" a tuple */
-		if (!parse_wshape(&t, &nn, &cap, &p, e, 0))
-			goto fail;
-		leaves += t[at].nleaves;
-		groups++;
-		if (p < e && *p == ',') {
-			p++;
-			continue;
-		}
-		break;
-	}
-	if (p != e || leaves != pl_inst_num_operands(i))
-		goto fail;
-	/* a copy of the text after the nodes, the names NUL-terminated */
-	size_t tb = nn * sizeof *t;
-	struct wnode *all = realloc(t, tb + len + 1);
-	if (!all)
-		goto fail;
-	t = all;
-	char *txt = (char *)all + tb;
-	memcpy(txt, s, len);
-	txt[len] = 0;
-	for (size_t k = 0; k < nn; k++) {
-		if (t[k].text)
-			t[k].text = txt + (t[k].text - s);
-		if (t[k].label) {
-			char *lb = txt + (t[k].label - s), *an = txt + (t[k].anchor - s);
-			lb[t[k].label_len] = 0;
-			an[t[k].anchor_len] = 0;
-			t[k].label = lb;
-			t[k].anchor = an;
-		}
-	}
-	*ntree = (uint32_t)nn;
-	*ngroups = groups;
-	return t;
-fail:
-	free(t);
-	return NULL;
 }
 
 /* ---- pack and unpack, lowered to reshape, bitcast-convert, transpose,
@@ -1732,16 +1593,15 @@ static bool put_operands(struct hw *w, pl_inst *i)
 		pl_sb_puts(ops, put_updates(w, i, &w->ents[se]));
 		return true;
 	}
-	uint32_t nt = 0;
-	size_t ngroups = 0;
-	struct wnode *st = operand_structure(i, &nt, &ngroups);
+	size_t ngroups;
+	const struct pl_hlo_shapes *st = operands_of(w, i, &ngroups);
 	const pl_attr *names = pl_attrs_get(pl_inst_attrs_const(i), HK(OPERAND_NAMES));
 	const pl_attr *attrs = pl_attrs_get(pl_inst_attrs_const(i), HK(OPERAND_ATTRS));
 	uint32_t off = 0, c = 0;
 	for (size_t g = 0; g < (st ? ngroups : nops); g++) {
 		if (g)
 			pl_sb_puts(ops, ", ");
-		uint32_t n = st ? st[c].nleaves : 1;
+		uint32_t n = st ? st->v[c].nleaves : 1;
 		const pl_attr *nm = names && pl_attr_get_kind(names) == PL_ATTR_LIST &&
 		                            g < pl_attr_list_size(names)
 		                    ? pl_attr_list_at(names, g) : NULL;
@@ -1754,9 +1614,8 @@ static bool put_operands(struct hw *w, pl_inst *i)
 		w->want_attrs = NULL;
 		off += n;
 		if (st)
-			c += st[c].size;
+			c += st->v[c].size;
 	}
-	free(st);
 	return true;
 }
 
@@ -1936,46 +1795,29 @@ static void put_ent_shape(struct hw *w, struct pl_strbuf *sb, const struct ent *
 	pl_hlo_put_type_(sb, t);
 }
 
-/* A flat tree for n arrays of types t (n != 1), or a start's shape. */
-static struct wnode *flat_tree(struct hw *w, struct pl_strbuf *keep, const pl_type *const *t,
-                               size_t n, uint32_t *ntree)
+/* A flat tree for n arrays of types t (n != 1). */
+static struct pl_hlo_shapes *flat_tree(struct hw *w, const pl_type *const *t, size_t n)
 {
-	/* the text of each array goes into keep, which lives as long as the
-	 * function is printed */
-	struct wnode *tree = calloc(n + 1, sizeof *tree);
-	if (!tree) {
+	struct pl_hlo_shapes *tree = calloc(1, sizeof *tree);
+	bool ok = tree && PL_GROW(tree->v, tree->cap, n + 1);
+	if (ok) {
+		tree->v[tree->n++] = (struct pl_hlo_snode){.tuple = 1, .size = (uint32_t)n + 1,
+		                                           .nleaves = (uint32_t)n};
+		for (size_t k = 0; ok && k < n; k++)
+			ok = pl_hlo_shape_add_array_(tree, t[k]) == PL_OK;
+	}
+	if (!ok) {
+		free_tree(tree);
 		set_err(w, PL_ENOMEM);
 		return NULL;
 	}
-	tree[0].tuple = true;
-	tree[0].size = (uint32_t)n + 1;
-	tree[0].nleaves = (uint32_t)n;
-	size_t *offs = malloc((n + 1) * sizeof *offs);
-	if (!offs) {
-		free(tree);
-		set_err(w, PL_ENOMEM);
-		return NULL;
-	}
-	for (size_t k = 0; k < n; k++) {
-		offs[k] = keep->len;
-		pl_hlo_put_type_(keep, t[k]);
-		offs[k + 1] = keep->len;
-	}
-	/* texts are resolved after keep stops moving: store offsets for now */
-	for (size_t k = 0; k < n; k++) {
-		tree[k + 1].size = tree[k + 1].nleaves = 1;
-		tree[k + 1].text = (const char *)(uintptr_t)offs[k];
-		tree[k + 1].len = (uint32_t)(offs[k + 1] - offs[k]);
-	}
-	free(offs);
-	*ntree = (uint32_t)n + 1;
 	return tree;
 }
 
 static void free_function_state(struct hw *w)
 {
 	for (size_t k = 0; k < w->nents; k++)
-		free(w->ents[k].tree);
+		free_tree(w->ents[k].tree);
 	w->nents = 0;
 	pl_ht_clear(&w->name_set);
 	for (size_t k = 0; k < w->ngtes; k++)
@@ -1986,44 +1828,34 @@ static void free_function_state(struct hw *w)
 	w->arg_ent = NULL;
 	pl_ht_clear(&w->imap);
 	for (size_t k = 0; k < w->nptrees; k++)
-		free(w->ptrees[k]);
+		free_tree(w->ptrees[k]);
 	w->nptrees = 0;
+	pl_ht_clear(&w->ops_index);
 	w->nplanned = 0;
 	pl_ht_clear(&w->plan_index);
 }
 
-/* Whether a recorded async-start shape tr (nn nodes) still fits: split,
- * (operands, results) with each array fitting; else the results. */
-static bool start_shape_fits(pl_inst *i, const struct wnode *tr, size_t nn,
+/* Whether a recorded async-start shape tr still fits: split, (operands,
+ * results) with each array fitting; else the results. */
+static bool start_shape_fits(pl_inst *i, const struct pl_hlo_shapes *tr,
                              const pl_type *const *t, bool split, bool generic)
 {
 	size_t nres = pl_inst_num_results(i), nops = pl_inst_num_operands(i);
-	bool good;
-	if (split && !tr[0].tuple && nres == 1 && !generic) {
-		/* the older all-gather-start of the result's shape */
-		good = array_fits(tr[0].text, tr[0].len, t[0]);
-	} else if (split) {
-		/* element 0: the operands, element 1: the results */
-		good = tr[0].tuple && tr[0].size > 1;
-		uint32_t c0 = 1, c1 = good ? 1 + tr[1].size : 0;
-		good = good && c1 < tr[0].size && tr[c0].nleaves == nops && tr[c1].nleaves == nres;
-		size_t leaf = 0;
-		for (uint32_t k = c0; good && k < c0 + tr[c0].size; k++)
-			if (!tr[k].tuple)
-				good = array_fits(tr[k].text, tr[k].len,
-				                  pl_value_type(pl_inst_operand(i, leaf++)));
-		leaf = 0;
-		for (uint32_t k = c1; good && k < c1 + tr[c1].size; k++)
-			if (!tr[k].tuple)
-				good = array_fits(tr[k].text, tr[k].len, t[leaf++]);
-	} else {
-		good = tr[0].nleaves == nres;
-		size_t leaf = 0;
-		for (uint32_t k = 0; good && k < nn; k++)
-			if (!tr[k].tuple)
-				good = array_fits(tr[k].text, tr[k].len, t[leaf++]);
-	}
-	return good;
+	const struct pl_hlo_snode *v = tr->v;
+	if (split && !v[0].tuple && nres == 1 && !generic)
+		return pl_hlo_array_fits_(tr, 0, t[0]); /* the older all-gather-start */
+	if (!split)
+		return pl_hlo_shape_fits_(tr, 0, t, nres);
+	/* element 0: the operands, element 1: the results */
+	if (!v[0].tuple || v[0].size <= 1)
+		return false;
+	uint32_t c0 = 1, c1 = 1 + v[1].size;
+	if (c1 >= v[0].size || v[c0].nleaves != nops)
+		return false;
+	for (uint32_t k = c0, leaf = 0; k < c0 + v[c0].size; k++)
+		if (!v[k].tuple && !pl_hlo_array_fits_(tr, k, pl_value_type(pl_inst_operand(i, leaf++))))
+			return false;
+	return pl_hlo_shape_fits_(tr, c1, t, nres);
 }
 
 /* An async-start's shape from its types: native all-gather-start
@@ -2054,46 +1886,26 @@ static void put_start_shape(struct pl_strbuf *part, pl_inst *i, const pl_type *c
 	pl_sb_putc(part, ')');
 }
 
-/* An async-start's tree synthesized from its types: its texts are
- * offsets into txt. */
+/* An async-start's tree synthesized from its types, owning its text. */
 static bool synth_start_tree(struct hw *w, pl_inst *i, struct ent *e, const pl_type *const *t,
-                             bool split, bool wrapped, struct pl_strbuf *txt)
+                             bool split, bool wrapped)
 {
 	struct pl_strbuf part = {0};
-	struct wnode *tr = NULL;
-	size_t nn = 0, cap = 0;
-	bool ok = false;
 	put_start_shape(&part, i, t, split, wrapped);
-	if (part.failed)
-		goto done;
-	/* parse it from a copy that lives in txt: offsets */
-	size_t off = txt->len;
-	pl_sb_put(txt, part.data, part.len);
-	if (txt->failed)
-		goto done;
-	const char *p = txt->data + off;
-	if (!parse_wshape(&tr, &nn, &cap, &p, txt->data + txt->len, 0))
-		goto done;
-	for (size_t k = 0; k < nn; k++)
-		if (!tr[k].tuple)
-			tr[k].text = (const char *)(uintptr_t)(tr[k].text - txt->data);
-	e->tree = tr;
-	e->ntree = (uint32_t)nn;
-	tr = NULL;
-	ok = true;
-done:
-	if (!ok)
+	e->tree = part.failed ? NULL : parse_tree(w, part.data, part.len);
+	if (!e->tree) {
+		pl_sb_free(&part);
 		set_err(w, PL_ENOMEM);
-	free(tr);
-	pl_sb_free(&part);
-	return ok;
+		return false;
+	}
+	e->tree->text = part.data; /* the layouts point into it */
+	return true;
 }
 
 /* An async-start's tree: (operands, results[, contexts]) except for
  * all-reduce-start (the results); a recorded shape whose parts fit is
- * kept, else one is synthesized (*offsets). */
-static bool start_tree(struct hw *w, pl_inst *i, struct ent *e, const pl_type *const *t,
-                       struct pl_strbuf *txt, bool *offsets)
+ * kept, else one is synthesized. */
+static bool start_tree(struct hw *w, pl_inst *i, struct ent *e, const pl_type *const *t)
 {
 	bool generic;
 	op_text(w, i, &generic);
@@ -2104,35 +1916,23 @@ static bool start_tree(struct hw *w, pl_inst *i, struct ent *e, const pl_type *c
 	const char *s;
 	e->tree = NULL;
 	if (pl_attrs_get_string(pl_inst_attrs_const(i), HK(SHAPE), &s, &len) == PL_OK) {
-		struct wnode *tr = NULL;
-		size_t nn = 0, cap = 0;
-		const char *p = s;
-		if (parse_wshape(&tr, &nn, &cap, &p, s + len, 0) &&
-		    start_shape_fits(i, tr, nn, t, split, generic || wrapped) &&
-		    (!wrapped || (tr[0].tuple && nn > 1 && tr[1].tuple))) {
+		struct pl_hlo_shapes *tr = parse_tree(w, s, len);
+		if (tr && start_shape_fits(i, tr, t, split, generic || wrapped) &&
+		    (!wrapped || (tr->v[0].tuple && tr->n > 1 && tr->v[1].tuple)))
 			e->tree = tr;
-			e->ntree = (uint32_t)nn;
-		} else {
-			free(tr);
-		}
+		else
+			free_tree(tr);
 	}
 	if (!e->tree && generic) {
 		inst_error(w, i, "it is an async-start (it has hlo_calls), whose shape "
 		                 "(hlo_shape) is missing or no longer fits");
 		return false;
 	}
-	if (!e->tree) {
-		if (!synth_start_tree(w, i, e, t, split, wrapped, txt))
-			return false;
-		*offsets = true;
-	}
-	return true;
+	return e->tree || synth_start_tree(w, i, e, t, split, wrapped);
 }
 
-/* Sets up an entity's tree for an instruction. Trees whose texts are
- * offsets into txt are fixed up by the caller. */
-static bool inst_tree(struct hw *w, pl_inst *i, struct ent *e, struct pl_strbuf *txt,
-                      bool *offsets)
+/* Sets up an entity's tree for an instruction. */
+static bool inst_tree(struct hw *w, pl_inst *i, struct ent *e)
 {
 	size_t nres = pl_inst_num_results(i);
 	const pl_type **t = calloc(nres + pl_inst_num_operands(i) + 1, sizeof *t);
@@ -2142,32 +1942,23 @@ static bool inst_tree(struct hw *w, pl_inst *i, struct ent *e, struct pl_strbuf 
 	}
 	for (size_t k = 0; k < nres; k++)
 		t[k] = pl_value_type(pl_inst_result(i, k));
-	*offsets = false;
 	bool ok;
-	uint32_t nt = 0;
 	if (pl_inst_traits(i) & PL_TRAIT_COLLECTIVE_START) {
-		ok = start_tree(w, i, e, t, txt, offsets);
+		ok = start_tree(w, i, e, t);
 	} else if (nres == 0 && !strcmp(pl_inst_opname(i), "hlo.tuple")) {
 		/* a tuple nothing uses: its shape is its operands' */
 		size_t nops = pl_inst_num_operands(i);
 		for (size_t k = 0; k < nops; k++)
 			t[k] = pl_value_type(pl_inst_operand(i, k));
-		e->tree = fitting_shape(pl_inst_attrs_const(i), HK(SHAPE), t, nops, &nt);
-		if (!e->tree) {
-			e->tree = flat_tree(w, txt, t, nops, &nt);
-			*offsets = true;
-		}
-		e->ntree = nt;
+		e->tree = fitting_shape(w, pl_inst_attrs_const(i), HK(SHAPE), t, nops);
+		if (!e->tree)
+			e->tree = flat_tree(w, t, nops);
 		ok = e->tree != NULL;
 	} else {
 		/* one array whose recorded shape fits keeps its text */
-		e->tree = fitting_shape(pl_inst_attrs_const(i), HK(SHAPE), t, nres, &nt);
-		e->ntree = nt;
-		if (!e->tree && nres != 1) {
-			e->tree = flat_tree(w, txt, t, nres, &nt);
-			e->ntree = nt;
-			*offsets = true;
-		}
+		e->tree = fitting_shape(w, pl_inst_attrs_const(i), HK(SHAPE), t, nres);
+		if (!e->tree && nres != 1)
+			e->tree = flat_tree(w, t, nres);
 		ok = e->tree != NULL || nres == 1;
 	}
 	free(t);
@@ -2255,11 +2046,9 @@ static void end_function(struct hw *w)
 	struct fn_scratch *p = &w->fn;
 	free(p->rv);
 	free(p->rt);
-	free(p->rtree);
+	free_tree(p->rtree);
 	free(p->pat);
 	free(p->porder);
-	pl_sb_free(&p->txt);
-	pl_sb_free(&p->rtxt);
 	memset(p, 0, sizeof *p);
 }
 
@@ -2279,26 +2068,21 @@ static bool group_params(struct hw *w)
 		const pl_attr *sv = pl_attr_list_at(ps, k);
 		size_t len;
 		const char *s = pl_attr_get_string(sv, &len);
-		struct wnode *tr = NULL;
-		size_t nn = 0, cap = 0;
-		const char *p = s;
-		grouped = pl_attr_get_kind(sv) == PL_ATTR_STRING &&
-		          parse_wshape(&tr, &nn, &cap, &p, s + len, 0) &&
-		          arg + tr[0].nleaves <= nargs;
-		for (size_t j = 0, leaf = 0; grouped && j < nn; j++)
-			if (!tr[j].tuple)
-				grouped = array_fits(tr[j].text, tr[j].len,
-				                     pl_value_type(pl_func_arg(f, arg + leaf++)));
+		struct pl_hlo_shapes *tr = pl_attr_get_kind(sv) == PL_ATTR_STRING
+		                           ? parse_tree(w, s, len) : NULL;
+		grouped = tr && arg + tr->v[0].nleaves <= nargs;
+		for (uint32_t j = 0, leaf = 0; grouped && j < tr->n; j++)
+			if (!tr->v[j].tuple)
+				grouped = pl_hlo_array_fits_(tr, j, pl_value_type(pl_func_arg(f, arg + leaf++)));
 		struct ent *e = grouped ? new_ent(w) : NULL;
 		if (!e) {
-			free(tr);
+			free_tree(tr);
 			grouped = false;
 			break;
 		}
 		e->tree = tr;
-		e->ntree = (uint32_t)nn;
 		e->leaf0 = (uint32_t)arg;
-		e->nleaves = tr[0].nleaves;
+		e->nleaves = tr->v[0].nleaves;
 		for (uint32_t j = 0; j < e->nleaves; j++)
 			w->arg_ent[arg + j] = (uint32_t)(w->nents - 1);
 		arg += e->nleaves;
@@ -2306,7 +2090,7 @@ static bool group_params(struct hw *w)
 	if (!grouped || arg != nargs) {
 		grouped = false;
 		for (size_t k = first_ent; k < w->nents; k++)
-			free(w->ents[k].tree);
+			free_tree(w->ents[k].tree);
 		w->nents = first_ent;
 	}
 	return grouped;
@@ -2368,25 +2152,13 @@ static void inst_ents(struct hw *w)
 	}
 }
 
-/* The instructions' shape trees; synthesized texts go to fn.txt and are
- * resolved once it has stopped growing. */
+/* The instructions' shape trees. */
 static void inst_shapes(struct hw *w)
 {
 	struct fn_scratch *p = &w->fn;
-	for (size_t k = p->nparams; k < w->nents && w->status == PL_OK; k++) {
-		bool offsets;
-		if (!inst_tree(w, w->ents[k].inst, &w->ents[k], &p->txt, &offsets))
+	for (size_t k = p->nparams; k < w->nents && w->status == PL_OK; k++)
+		if (!inst_tree(w, w->ents[k].inst, &w->ents[k]))
 			break;
-		w->ents[k].printed = offsets; /* marks trees to fix up below */
-	}
-	for (size_t k = p->nparams; k < w->nents; k++) {
-		struct ent *e = &w->ents[k];
-		if (e->printed && e->tree)
-			for (uint32_t j = 0; j < e->ntree; j++)
-				if (!e->tree[j].tuple)
-					e->tree[j].text = p->txt.data + (uintptr_t)e->tree[j].text;
-		e->printed = false;
-	}
 }
 
 /* The entity whose whole value the return gives, if any: the values
@@ -2442,15 +2214,10 @@ static void plan_root(struct hw *w)
 		set_err(w, PL_EINVAL);
 		return;
 	}
-	p->rtree = fitting_shape(pl_inst_attrs_const(ret), HK(SHAPE), p->rt, p->nret, &p->rnt);
+	p->rtree = fitting_shape(w, pl_inst_attrs_const(ret), HK(SHAPE), p->rt, p->nret);
 	p->root_ent = whole_root(w);
-	if (!p->root_ent && !p->rtree && p->nret != 1) {
-		/* its own buffer: txt's texts are pointed to already */
-		p->rtree = flat_tree(w, &p->rtxt, p->rt, p->nret, &p->rnt);
-		for (uint32_t j = 0; p->rtree && j < p->rnt; j++)
-			if (!p->rtree[j].tuple)
-				p->rtree[j].text = p->rtxt.data + (uintptr_t)p->rtree[j].text;
-	}
+	if (!p->root_ent && !p->rtree && p->nret != 1)
+		p->rtree = flat_tree(w, p->rt, p->nret);
 }
 
 /* The order parameters are printed in: by their recorded places
@@ -2489,14 +2256,13 @@ static void print_body(struct hw *w)
 	const pl_attr *pa = p->grouped ? p->pa : NULL;
 	w->param_attrs = pa;
 	plan_tuples(w, p->nparams);
-	if (p->ret && !p->root_ent && p->rtree && p->rtree[0].tuple) {
-		uint32_t nt = 0;
-		size_t ngroups = 0;
-		const struct wnode *t = plan_inst(w, p->ret, &nt, &ngroups);
-		label_root(p->rtree, t, nt);
+	if (p->ret && !p->root_ent && p->rtree && p->rtree->v[0].tuple) {
+		size_t ngroups;
+		plan_inst(w, p->ret);
+		label_root(w, p->rtree, operands_of(w, p->ret, &ngroups));
 	}
 	if (p->ret)
-		plan_gtes(w, p->ret, NULL);
+		plan_gtes(w, p->ret);
 	make_planned(w, "");
 	size_t next_param = 0, line_no = 0;
 	for (size_t k = p->nparams; k < w->nents && w->status == PL_OK; k++) {
@@ -2531,11 +2297,11 @@ static void print_gte_root(struct hw *w, const char *want, size_t wl)
 	/* find the path of leaf */
 	uint32_t idx = 0, first = 0, parent_depth = 0;
 	uint32_t path[PL_MAX_NESTING + 1];
-	while (e->tree[idx].tuple && parent_depth < PL_MAX_NESTING) {
+	while (e->tree->v[idx].tuple && parent_depth < PL_MAX_NESTING) {
 		uint32_t c = idx + 1, k = 0;
-		while (first + e->tree[c].nleaves <= leaf) {
-			first += e->tree[c].nleaves;
-			c += e->tree[c].size;
+		while (first + e->tree->v[c].nleaves <= leaf) {
+			first += e->tree->v[c].nleaves;
+			c += e->tree->v[c].size;
 			k++;
 		}
 		path[parent_depth++] = k;
@@ -2575,7 +2341,7 @@ static void print_made_root(struct hw *w)
 	size_t wl;
 	if (pl_attrs_get_string(pl_inst_attrs_const(p->ret), HK(NAME), &want, &wl) != PL_OK)
 		want = NULL;
-	if (p->rtree && p->rtree[0].tuple)
+	if (p->rtree && p->rtree->v[0].tuple)
 		make_tuple(w, p->rv, (uint32_t)p->nret, p->rtree, 0, want, true,
 		           pl_inst_attrs_const(p->ret));
 	else if (p->nret == 1)
@@ -2741,6 +2507,7 @@ static void free_writer(struct hw *w)
 	free(w->planned);
 	pl_ht_free(&w->plan_index);
 	pl_ht_free(&w->imap);
+	pl_ht_free(&w->ops_index);
 }
 
 int pl_print_hlo_module(pl_module *m, pl_diags *diags, pl_write_fn write, void *userdata)
@@ -2765,6 +2532,7 @@ int pl_print_hlo_module(pl_module *m, pl_diags *diags, pl_write_fn write, void *
 	w.gte_index.map = true;
 	w.plan_index.map = true;
 	w.imap.map = true;
+	w.ops_index.map = true;
 	w.form = pl_hlo_form_of_(pl_func_attrs(entry));
 	/* the body first, to learn which reducers it needs; the computations
 	 * in the module's order, the entry in its place, so that reading the

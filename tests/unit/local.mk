@@ -110,6 +110,15 @@ tests_unit_check_hlo_eof_SOURCES = tests/unit/check_hlo_eof.c
 tests_unit_check_hlo_eof_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_check_hlo_eof_LDADD = $(UNIT_LDADD)
 TESTS += tests/unit/check_hlo_eof
+
+# The HLO shape tree the reader and writer share: parse, print, fit (its
+# functions are private to the library: built from its sources)
+check_PROGRAMS += tests/unit/check_hlo_shape
+tests_unit_check_hlo_shape_SOURCES = tests/unit/check_hlo_shape.c $(libpassline_la_SOURCES)
+tests_unit_check_hlo_shape_CPPFLAGS = $(AM_CPPFLAGS) -I$(srcdir)/sdk
+tests_unit_check_hlo_shape_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_check_hlo_shape_LDADD = $(CHECK_LIBS) $(LIBM)
+TESTS += tests/unit/check_hlo_shape
 check_PROGRAMS += tests/unit/check_pir_eof
 tests_unit_check_pir_eof_SOURCES = tests/unit/check_pir_eof.c
 tests_unit_check_pir_eof_CFLAGS = $(UNIT_CFLAGS)
