@@ -1052,15 +1052,16 @@ START_TEST(time_collectives_two_tier)
 	ck_assert_uint_eq(hlo_time(wrapped, "d", cm), 0);
 	/* empty replica groups: every device of the mode. With a channel and
 	 * only num_partitions = 8 in the header (replica_count 1, as XLA
-	 * defaults it): F = 8 over two nodes of 4, 14 steps of 5 us at the
-	 * NIC's 10 GB/s: (10 + 70) us + 2 x 7/8 x 4096 / 10 = 80716.8; without
+	 * defaults it; not use_global_device_ids, which needs listed groups):
+	 * F = 8 over two nodes of 4, 14 steps of 5 us at the NIC's 10 GB/s:
+	 * (10 + 70) us + 2 x 7/8 x 4096 / 10 = 80716.8; without
 	 * a channel only the one replica: no steps, nothing sent, 10 us */
 	static const char empty_groups[] =
 		"HloModule m, num_partitions=8\n\nadd {\n  x = f32[] parameter(0)\n"
 		"  y = f32[] parameter(1)\n  ROOT s = f32[] add(x, y)\n}\n\nENTRY main {\n"
 		"  w = f32[1024]{0} parameter(0)\n"
 		"  all = f32[1024]{0} all-reduce(w), replica_groups={}, channel_id=1, "
-		"use_global_device_ids=true, to_apply=add\n"
+		"to_apply=add\n"
 		"  ROOT one = f32[1024]{0} all-reduce(all), replica_groups={}, to_apply=add\n}\n";
 	ck_assert_uint_eq(hlo_time(empty_groups, "all", cm), 80717);
 	ck_assert_uint_eq(hlo_time(empty_groups, "one", cm), 10000);
