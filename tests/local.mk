@@ -9,7 +9,8 @@ SH_LOG_DRIVER = $(LOG_DRIVER)
 # The tests read nothing outside the build tree: the default pipeline is
 # the built-in copy (an installed, edited $(sysconfdir)/passline/default.ini
 # must not change their outcome), and no plugin path comes from the
-# caller's environment.
+# caller's environment. passline runs without libtool's wrapper script
+# when the wrapper allows (tests/unwrap.sh says why).
 AM_TESTS_ENVIRONMENT = \
 	top_srcdir='$(abs_top_srcdir)'; top_builddir='$(abs_top_builddir)'; \
 	PASSLINE='$(abs_top_builddir)/passline'; \
@@ -17,7 +18,9 @@ AM_TESTS_ENVIRONMENT = \
 	FIXTURE_DIR='$(abs_top_builddir)/tests/fixtures/.libs'; \
 	PASSLINE_DEFAULT_PIPELINE=; unset PASSLINE_PLUGIN_PATH; \
 	HLO_DIR='$(HLO_DIR)'; \
-	export top_srcdir top_builddir PASSLINE PLUGIN_DIR FIXTURE_DIR PASSLINE_DEFAULT_PIPELINE HLO_DIR;
+	export top_srcdir top_builddir PASSLINE PLUGIN_DIR FIXTURE_DIR PASSLINE_DEFAULT_PIPELINE HLO_DIR; \
+	. '$(abs_top_srcdir)/tests/unwrap.sh';
+EXTRA_DIST += tests/unwrap.sh
 
 UNIT_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) -DTEST_SRCDIR='"$(abs_top_srcdir)/tests"'
 UNIT_LDADD = libpassline.la $(CHECK_LIBS)
