@@ -338,6 +338,8 @@ check_PROGRAMS += tests/pl-genasync tests/overlap-check
 tests_pl_genasync_SOURCES = tests/pl-genasync.c
 tests_overlap_check_SOURCES = tests/overlap-check.c
 tests_overlap_check_LDADD = libpassline.la
+# run once per seed: linked to run in place, without libtool's wrapper
+tests_overlap_check_LDFLAGS = $(AM_LDFLAGS) -no-install
 TESTS += tests/overlap.sh
 EXTRA_DIST += tests/overlap.sh
 # XlaCombineCCOp on the same random modules: valid, repeatable, counted.
