@@ -13,6 +13,7 @@ libpassline_la_SOURCES = \
 	sdk/ir/count_memo.c sdk/ir/count_memo.h \
 	sdk/ir/diag.c \
 	sdk/ir/hlo_keys.c sdk/ir/hlo_keys.h \
+	sdk/ir/input.c sdk/ir/input.h \
 	sdk/ir/inst.c \
 	sdk/ir/module.c \
 	sdk/ir/names.c \

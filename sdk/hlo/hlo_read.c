@@ -18,17 +18,14 @@
 #include "hlo/hlo_opcodes.h"
 #include "hlo/hlo_read.h"
 #include "hlo/hlo_verify.h"
+#include "ir/input.h"
 #include <passline/grow.h>
 #include <passline/hash_table.h>
 
 #include <passline/text.h>
 
-#include <errno.h>
-#include <fcntl.h>
 #include <setjmp.h>
 #include <stdlib.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 /* ---- errors and locations ---- */
 
@@ -3037,77 +3034,16 @@ bool pl_text_is_hlo(const char *text, size_t len)
 	       (r.end - q == 9 || !is_ident(q[9]));
 }
 
-/* The whole file (standard input for "-"). PL_EINVAL when it cannot be
- * opened, PL_EIO when it cannot be read; errno tells why. */
-static int read_file(const char *path, char **buf, size_t *len)
-{
-	bool is_stdin = strcmp(path, "-") == 0;
-	int fd = is_stdin ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return PL_EINVAL;
-	struct stat st;
-	if (fstat(fd, &st) != 0 || S_ISDIR(st.st_mode)) {
-		int e = fstat(fd, &st) != 0 ? errno : EISDIR;
-		if (!is_stdin)
-			close(fd);
-		errno = e;
-		return PL_EIO;
-	}
-	size_t cap = S_ISREG(st.st_mode) && st.st_size > 0 ? (size_t)st.st_size + 1 : 1 << 16;
-	size_t n = 0;
-	char *b = malloc(cap);
-	int rc = b ? PL_OK : PL_ENOMEM;
-	while (rc == PL_OK) {
-		if (n == cap) {
-			char *nb = cap > SIZE_MAX / 2 ? NULL : realloc(b, cap * 2);
-			if (!nb) {
-				rc = PL_ENOMEM;
-				break;
-			}
-			b = nb;
-			cap *= 2;
-		}
-		ssize_t got = read(fd, b + n, cap - n);
-		if (got < 0 && errno == EINTR)
-			continue;
-		if (got < 0)
-			rc = PL_EIO;
-		else if (got == 0)
-			break;
-		else
-			n += (size_t)got;
-	}
-	int e = errno;
-	if (!is_stdin)
-		close(fd);
-	if (rc != PL_OK) {
-		free(b);
-		errno = e;
-		return rc;
-	}
-	*buf = b;
-	*len = n;
-	return PL_OK;
-}
-
 int pl_parse_hlo_file(const char *path, pl_diags *diags, pl_module **out)
 {
 	if (!out || !path)
 		return PL_EINVAL;
 	*out = NULL;
-	bool is_stdin = strcmp(path, "-") == 0;
-	const char *name = is_stdin ? "<stdin>" : path;
-	char *buf = NULL;
-	size_t len = 0;
-	int rc = read_file(path, &buf, &len);
-	if (rc != PL_OK) {
-		int e = errno;
-		pl_diags_add(diags, PL_SEV_ERROR, name, 0, 0, "cannot %s: %s",
-		             rc == PL_EINVAL ? "open" : "read",
-		             rc == PL_ENOMEM ? "out of memory" : strerror(e));
-		return rc == PL_EINVAL ? PL_EIO : rc;
-	}
-	rc = pl_parse_hlo_buffer(buf, len, name, diags, out);
-	free(buf);
+	struct pl_input in;
+	int rc = pl_input_read_(path, diags, &in);
+	if (rc != PL_OK)
+		return rc;
+	rc = pl_parse_hlo_buffer(in.text, in.len, in.name, diags, out);
+	pl_input_free_(&in);
 	return rc;
 }

@@ -16,13 +16,11 @@
  * are always what one reader makes of the text.
  */
 #include "text/parse.h"
+#include "ir/input.h"
 
-#include <errno.h>
-#include <fcntl.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <sys/mman.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 struct mapping {
@@ -163,89 +161,16 @@ int pl_parse_text_(const char *text, size_t len, size_t split, const char *name,
 
 /* ---- files ---- */
 
-static int read_all(int fd, char **buf, size_t *len)
-{
-	size_t cap = 1 << 16, n = 0;
-	char *b = malloc(cap);
-	for (;;) {
-		if (b && n == cap) {
-			char *nb = cap <= SIZE_MAX / 2 ? realloc(b, cap * 2) : NULL;
-			if (!nb)
-				free(b);
-			b = nb;
-			cap *= 2;
-		}
-		if (!b)
-			return PL_ENOMEM;
-		ssize_t r = read(fd, b + n, cap - n);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0) {
-			int e = errno;
-			free(b);
-			errno = e;
-			return PL_EIO;
-		}
-		if (r == 0)
-			break;
-		n += (size_t)r;
-	}
-	*buf = b;
-	*len = n;
-	return PL_OK;
-}
-
-static int cannot_read(pl_diags *diags, const char *name, int fd, bool close_fd, int rc,
-                       int err)
-{
-	pl_diags_add(diags, PL_SEV_ERROR, name, 0, 0, "cannot read: %s",
-	             rc == PL_ENOMEM ? "out of memory" : strerror(err));
-	if (close_fd)
-		close(fd);
-	return rc;
-}
-
 static int read_file(const char *path, unsigned threads, pl_diags *diags, pl_module **out)
 {
 	*out = NULL;
-	bool is_stdin = strcmp(path, "-") == 0;
-	const char *name = is_stdin ? "<stdin>" : path;
-	int fd = is_stdin ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		int e = errno;
-		pl_diags_add(diags, PL_SEV_ERROR, name, 0, 0, "cannot open: %s", strerror(e));
-		errno = e;
-		return PL_EIO;
-	}
-	struct stat st;
-	if (fstat(fd, &st) != 0)
-		return cannot_read(diags, name, fd, !is_stdin, PL_EIO, errno);
-	if (S_ISDIR(st.st_mode))
-		return cannot_read(diags, name, fd, !is_stdin, PL_EIO, EISDIR);
-	int rc;
-	if (S_ISREG(st.st_mode) && st.st_size > 0) {
-		size_t len = (size_t)st.st_size;
-		void *map = mmap(NULL, len, PROT_READ, MAP_PRIVATE, fd, 0);
-		if (map != MAP_FAILED) {
-			madvise(map, len, MADV_SEQUENTIAL);
-			rc = pl_parse_text_(map, len, threads > 1 && len >= SPLIT_MIN ? len / 2 : SIZE_MAX,
-			                    name, diags, true, NULL, out);
-			munmap(map, len);
-			if (!is_stdin)
-				close(fd);
-			return rc;
-		}
-	}
-	char *buf = NULL;
-	size_t len = 0;
-	rc = read_all(fd, &buf, &len);
+	struct pl_input in;
+	int rc = pl_input_read_(path, diags, &in);
 	if (rc != PL_OK)
-		return cannot_read(diags, name, fd, !is_stdin, rc, errno);
-	if (!is_stdin)
-		close(fd);
-	rc = pl_parse_text_(buf, len, threads > 1 && len >= SPLIT_MIN ? len / 2 : SIZE_MAX, name,
-	                    diags, false, NULL, out);
-	free(buf);
+		return rc;
+	size_t split = threads > 1 && in.len >= SPLIT_MIN ? in.len / 2 : SIZE_MAX;
+	rc = pl_parse_text_(in.text, in.len, split, in.name, diags, in.mapped, NULL, out);
+	pl_input_free_(&in);
 	return rc;
 }
 
