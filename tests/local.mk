@@ -127,6 +127,12 @@ EXTRA_DIST += tests/hlo/bad/reduce-window-rank.hlo tests/hlo/bad/reduce-window-r
 	tests/hlo/bad/map-parameters.hlo tests/hlo/bad/map-parameters.err \
 	tests/hlo/bad/scatter-window-bounds.hlo tests/hlo/bad/scatter-window-bounds.err \
 	tests/hlo/bad/async-start-calls.hlo tests/hlo/bad/async-start-calls.err
+# Group sizes as XLA's GetSubgroupSize takes them (empty groups, modes).
+EXTRA_DIST += tests/hlo/good/empty-groups.hlo \
+	tests/hlo/bad/all-gather-empty-groups.hlo tests/hlo/bad/all-gather-empty-groups.err \
+	tests/hlo/bad/all-gather-shards.hlo tests/hlo/bad/all-gather-shards.err \
+	tests/hlo/bad/all-to-all-operands.hlo tests/hlo/bad/all-to-all-operands.err \
+	tests/hlo/bad/reduce-scatter-partitions.hlo tests/hlo/bad/reduce-scatter-partitions.err
 # Asynchronous and collective start/done shapes (hlo_verify_async.c).
 EXTRA_DIST += tests/hlo/good/async-wrapped.hlo tests/hlo/good/collective-start-done.hlo \
 	tests/hlo/bad/all-gather-done-result.hlo tests/hlo/bad/all-gather-done-result.err \
