@@ -110,6 +110,14 @@ void hv_type(char *buf, size_t n, const pl_type *t)
 		snprintf(buf + k, n - k, "]");
 }
 
+struct hv_two hv_types(const pl_type *a, const pl_type *b)
+{
+	struct hv_two two;
+	hv_type(two.a, sizeof two.a, a);
+	hv_type(two.b, sizeof two.b, b);
+	return two;
+}
+
 bool hv_same_dims(const pl_type *a, const pl_type *b)
 {
 	if (a->rank != b->rank)
@@ -532,13 +540,11 @@ bool hv_collective(struct hv *v, pl_op op, size_t res0)
 	snprintf(how, sizeof how, "over groups of %lld", (long long)size);
 	for (size_t k = 0; k < n; k++) {
 		const pl_type *a = hv_op_type(i, k), *r = pl_value_type(pl_inst_result(i, res0 + k));
-		char ta[160], tr[160];
-		hv_type(ta, sizeof ta, a);
-		hv_type(tr, sizeof tr, r);
+		struct hv_two ty = hv_types(a, r);
 		if (op == PL_OP_ALL_REDUCE) {
 			if (!hv_same_dims(a, r))
 				return hv_bad(v, "'%s' (all-reduce) turns %s into %s: expected the same shape",
-				           hv_name(i), ta, tr);
+				           hv_name(i), ty.a, ty.b);
 			continue;
 		}
 		if (nd != 1)
@@ -548,14 +554,14 @@ bool hv_collective(struct hv *v, pl_op op, size_t res0)
 			continue; /* a scalar rides along, as PyTorch/XLA writes them */
 		if (d < 0 || (uint64_t)d >= a->rank)
 			return hv_bad(v, "dimensions={%lld} of '%s' is not a dimension of %s (rank %u)",
-			           (long long)d, hv_name(i), ta, a->rank);
+			           (long long)d, hv_name(i), ty.a, a->rank);
 		bool fits = a->rank == r->rank;
 		for (uint32_t j = 0; fits && j < a->rank; j++)
 			if (j != (uint32_t)d && a->dims[j] != r->dims[j])
 				fits = false;
 		if (!fits)
 			return hv_bad(v, "'%s' turns %s into %s: expected the same extents but dimension %lld",
-			           hv_name(i), ta, tr, (long long)d);
+			           hv_name(i), ty.a, ty.b, (long long)d);
 		bool gather = op == PL_OP_ALL_GATHER;
 		int64_t whole = gather ? r->dims[d] : a->dims[d], part = gather ? a->dims[d] : r->dims[d];
 		if (!shards && part > 0) {
@@ -569,16 +575,16 @@ bool hv_collective(struct hv *v, pl_op op, size_t res0)
 		if (gather && r->dims[d] != hv_mul(a->dims[d], shards))
 			return hv_bad(v, "'%s' (all-gather %s) turns %s into %s: expected dimension %lld "
 			                 "to be %lld",
-			              hv_name(i), how, ta, tr, (long long)d,
+			              hv_name(i), how, ty.a, ty.b, (long long)d,
 			              (long long)hv_mul(a->dims[d], shards));
 		if (!gather && a->dims[d] % shards)
 			return hv_bad(v, "'%s' (reduce-scatter %s): dimension %lld of %s does not divide "
 			                 "by %lld",
-			              hv_name(i), how, (long long)d, ta, (long long)shards);
+			              hv_name(i), how, (long long)d, ty.a, (long long)shards);
 		if (!gather && r->dims[d] != a->dims[d] / shards)
 			return hv_bad(v, "'%s' (reduce-scatter %s) turns %s into %s: expected dimension "
 			                 "%lld to be %lld",
-			              hv_name(i), how, ta, tr, (long long)d,
+			              hv_name(i), how, ty.a, ty.b, (long long)d,
 			              (long long)(a->dims[d] / shards));
 	}
 	return true;
@@ -731,12 +737,10 @@ bool hv_reshapes(struct hv *v, const char *opc, const pl_type *a, const pl_type 
 {
 	if (a->elements == r->elements && hv_same_elements(a->dtype, r->dtype))
 		return true;
-	char ta[160], tr[160];
-	hv_type(ta, sizeof ta, a);
-	hv_type(tr, sizeof tr, r);
+	struct hv_two ty = hv_types(a, r);
 	return hv_bad(v, "%s '%s' turns %s (%llu elements) into %s (%llu): expected as many "
 	                 "elements of the same type",
-	              opc, hv_name(v->at), ta, (unsigned long long)a->elements, tr,
+	              opc, hv_name(v->at), ty.a, (unsigned long long)a->elements, ty.b,
 	              (unsigned long long)r->elements);
 }
 
@@ -772,12 +776,10 @@ static bool concatenate(struct hv *v)
 			if (j != (uint32_t)d[0] && t->dims[j] != r->dims[j])
 				fits = false;
 		if (!fits) {
-			char ta[160], tr[160];
-			hv_type(ta, sizeof ta, t);
-			hv_type(tr, sizeof tr, r);
+			struct hv_two ty = hv_types(t, r);
 			return hv_bad(v, "operand %zu of concatenate '%s' is %s: expected the extents of %s but "
 			              "dimension %lld",
-			           k, hv_name(i), ta, tr, (long long)d[0]);
+			           k, hv_name(i), ty.a, ty.b, (long long)d[0]);
 		}
 		if (!hv_same_elements(t->dtype, r->dtype))
 			return hv_bad(v, "operand %zu of concatenate '%s' has %s elements: expected %s, the "
@@ -805,11 +807,9 @@ static bool call(struct hv *v, const pl_func *f)
 	for (size_t k = 0; k < n; k++) {
 		const pl_type *a = hv_op_type(i, k), *p = pl_value_type(pl_func_arg(f, k));
 		if (!hv_same_dims(a, p) || a->dtype != p->dtype) {
-			char ta[160], tp[160];
-			hv_type(ta, sizeof ta, a);
-			hv_type(tp, sizeof tp, p);
+			struct hv_two ty = hv_types(a, p);
 			return hv_bad(v, "call '%s': argument %zu is %s, parameter %zu of '%s' is %s", hv_name(i), k,
-			           ta, k, pl_func_name(f), tp);
+			           ty.a, k, pl_func_name(f), ty.b);
 		}
 	}
 	return true;
@@ -828,8 +828,6 @@ static bool all_to_all(struct hv *v, int64_t listed)
 	if (nd == -1 || !n)
 		return nd != -1;
 	const pl_type *a = hv_op_type(i, 0);
-	char ta[160], tr[160];
-	hv_type(ta, sizeof ta, a);
 	if (nd < 0) {
 		if (split > 0 && n != (uint64_t)split)
 			return hv_bad(v, "'%s' (all-to-all over groups of %lld) has %zu operands: expected "
@@ -837,10 +835,10 @@ static bool all_to_all(struct hv *v, int64_t listed)
 			              hv_name(i), (long long)split, n, (long long)split);
 		for (size_t k = 1; k < n; k++)
 			if (!hv_same_type(hv_op_type(i, k), a)) {
-				hv_type(tr, sizeof tr, hv_op_type(i, k));
+				struct hv_two ty = hv_types(hv_op_type(i, k), a);
 				return hv_bad(v, "operand %zu of '%s' (all-to-all) is %s: expected %s, the "
 				                 "shape of operand 0",
-				              k, hv_name(i), tr, ta);
+				              k, hv_name(i), ty.a, ty.b);
 			}
 		if (pl_inst_num_results(i) != n)
 			return hv_bad(v, "'%s' (all-to-all) has %zu values for %zu operands: expected one "
@@ -858,17 +856,17 @@ static bool all_to_all(struct hv *v, int64_t listed)
 		                 "array to split",
 		              hv_name(i), n);
 	const pl_type *r = pl_value_type(pl_inst_result(i, 0));
-	hv_type(tr, sizeof tr, r);
+	struct hv_two ty = hv_types(a, r);
 	if (d[0] < 0 || (uint64_t)d[0] >= a->rank)
 		return hv_bad(v, "dimensions={%lld} of '%s' is not a dimension of %s (rank %u)",
-		              (long long)d[0], hv_name(i), ta, a->rank);
+		              (long long)d[0], hv_name(i), ty.a, a->rank);
 	if (split > 0 && a->dims[d[0]] % split)
 		return hv_bad(v, "'%s' (all-to-all over groups of %lld): dimension %lld of %s does not "
 		                 "divide by %lld",
-		              hv_name(i), (long long)split, (long long)d[0], ta, (long long)split);
+		              hv_name(i), (long long)split, (long long)d[0], ty.a, (long long)split);
 	if (!hv_same_dims(a, r))
 		return hv_bad(v, "'%s' (all-to-all) turns %s into %s: expected the same shape", hv_name(i),
-		              ta, tr);
+		              ty.a, ty.b);
 	return true;
 }
 

@@ -37,12 +37,10 @@ bool hv_bitcast_convert(struct hv *v)
 		fits = narrow->dims[d] == wide->dims[d];
 	if (fits)
 		return true;
-	char ta[160], tr[160];
-	hv_type(ta, sizeof ta, a);
-	hv_type(tr, sizeof tr, r);
+	struct hv_two ty = hv_types(a, r);
 	return hv_bad(v, "bitcast-convert '%s' turns %s into %s: expected the %s to have the other's "
 	                 "dimensions and a last one of %u (%u-bit elements in %u-bit ones)",
-	              hv_name(i), ta, tr, bi > bo ? "result" : "operand", ratio,
+	              hv_name(i), ty.a, ty.b, bi > bo ? "result" : "operand", ratio,
 	              bi > bo ? bo : bi, bi > bo ? bi : bo);
 }
 

@@ -89,12 +89,10 @@ static bool batch_norm(struct hv *v)
 	if (v->op == HLO_OP_BATCH_NORM_GRAD) {
 		const pl_type *g = hv_op_type(i, 4);
 		if (!hv_same_dims(g, a) || !hv_same_elements(g->dtype, a->dtype)) {
-			char tg[160], ta[160];
-			hv_type(tg, sizeof tg, g);
-			hv_type(ta, sizeof ta, a);
+			struct hv_two ty = hv_types(g, a);
 			return hv_bad(v, "the output gradient of '%s' is %s: expected %s, the operand's "
 			                 "shape",
-			              hv_name(i), tg, ta);
+			              hv_name(i), ty.a, ty.b);
 		}
 	}
 	if (v->op == HLO_OP_BATCH_NORM_INFERENCE)

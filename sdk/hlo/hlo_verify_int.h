@@ -43,6 +43,12 @@ int hv_ints(const char *s, size_t len, int64_t *out);
 int hv_list(struct hv *v, const char *key, int64_t *out);
 /* t as HLO spells it, f32[4,8], into buf. */
 void hv_type(char *buf, size_t n, const pl_type *t);
+/* Two types as HLO spells them, for a message that names both:
+ * struct hv_two ty = hv_types(a, b); hv_bad(v, "... %s ... %s", ty.a, ty.b). */
+struct hv_two {
+	char a[160], b[160];
+};
+struct hv_two hv_types(const pl_type *a, const pl_type *b);
 bool hv_same_dims(const pl_type *a, const pl_type *b);
 /* Element types XLA's verifier takes as the same: equal, or both
  * floating-point (mixed precision allowed). */
