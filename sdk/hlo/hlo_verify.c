@@ -879,7 +879,8 @@ static bool check_inst(struct hv *v, const pl_inst *i)
 	const char *const refs[] = {HK(TO_APPLY),         HK(CALLS),
 	                            HK(BODY),             HK(CONDITION),
 	                            HK(TRUE_COMPUTATION), HK(FALSE_COMPUTATION),
-	                            HK(BRANCH_COMPUTATIONS), NULL};
+	                            HK(BRANCH_COMPUTATIONS), HK(SELECT),
+	                            HK(SCATTER),          NULL};
 	for (const char *const *k = refs; *k; k++)
 		if (!computations(v, *k, &callee))
 			return false;
@@ -962,8 +963,10 @@ int pl_hlo_verify_(const pl_module *m, const char *file, pl_diags *diags)
 		const char *h;
 		size_t hl;
 		if (pl_attrs_get_string(a, HK(MODULE), &h, &hl) == PL_OK) {
+			bool none;
 			v.replicas = config_number(h, hl, "replica_count=");
 			v.partitions = config_number(h, hl, "num_partitions=");
+			v.layouts = pl_attrs_get_bool(a, HK(NO_LAYOUTS), &none) != PL_OK || !none;
 			break;
 		}
 	}

@@ -684,7 +684,7 @@ bool hv_check_more(struct hv *v)
 	default:
 		break;
 	}
-	if (!hv_async(v) || !hv_chan(v) || !hv_inferred(v))
+	if (!hv_async(v) || !hv_chan(v) || !hv_inferred(v) || !hv_elem_more(v))
 		return false;
 	switch (v->op) {
 	case HLO_OP_SLICE: return slice(v);
@@ -700,6 +700,7 @@ bool hv_check_more(struct hv *v)
 	case HLO_OP_SCATTER: return scatter(v);
 	case HLO_OP_CONVOLUTION: return hv_convolution(v);
 	case HLO_OP_REDUCE_WINDOW: return hv_reduce_window(v);
+	case HLO_OP_SELECT_AND_SCATTER: return hv_select_and_scatter(v);
 	case HLO_OP_MAP: return hv_map(v);
 	case HLO_OP_BITCAST_CONVERT: return hv_bitcast_convert(v);
 	case HLO_OP_RNG: return hv_rng(v);

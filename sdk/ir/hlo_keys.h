@@ -105,7 +105,8 @@
 	X(FFT_TYPE, "hlo_fft_type", INST, ATTR, "an fft's kind (FFT, IFFT, RFFT, IRFFT)") \
 	X(FFT_LENGTH, "hlo_fft_length", INST, ATTR, "an fft's lengths, innermost dimensions") \
 	X(K, "hlo_k", INST, ATTR, "a topk's count") \
-	X(LEFT_SIDE, "hlo_left_side", INST, ATTR, "a triangular-solve's side")
+	X(LEFT_SIDE, "hlo_left_side", INST, ATTR, "a triangular-solve's side") \
+	X(OUTFEED_SHAPE, "hlo_outfeed_shape", INST, ATTR, "an outfeed's outfeed_shape, the shape of the data it sends")
 /* clang-format on */
 
 /* An HLO attribute "foo" is kept under "hlo_foo"; control-predecessors is
