@@ -145,6 +145,8 @@ EXTRA_DIST += tests/hlo/good/last-opcodes.hlo tests/hlo/good/bitcast-no-layouts.
 	tests/hlo/bad/ragged-all-to-all-offsets.hlo tests/hlo/bad/ragged-all-to-all-offsets.err \
 	tests/hlo/bad/ragged-all-to-all-result.hlo tests/hlo/bad/ragged-all-to-all-result.err \
 	tests/hlo/bad/outfeed-shape.hlo tests/hlo/bad/outfeed-shape.err
+EXTRA_DIST += tests/hlo/good/compare-types.hlo \
+	tests/hlo/bad/compare-type-complex.hlo tests/hlo/bad/compare-type-complex.err
 # Asynchronous and collective start/done shapes (hlo_verify_async.c).
 EXTRA_DIST += tests/hlo/good/async-wrapped.hlo tests/hlo/good/collective-start-done.hlo \
 	tests/hlo/bad/all-gather-done-result.hlo tests/hlo/bad/all-gather-done-result.err \

@@ -275,10 +275,10 @@ bool hv_binary_types(struct hv *v)
 }
 
 /* compare: a direction of XLA's six; pred elements out; a type=, when
- * given, the comparison XLA makes of the operands' elements: FLOAT or
- * TOTALORDER for floating-point and complex numbers, SIGNED for signed
- * integers, UNSIGNED for unsigned ones and pred (XLA refuses a partial
- * order on integers, and picks these types itself). */
+ * given, as XLA's instruction verifier checks it: FLOAT or TOTALORDER for
+ * floating-point numbers, else the type XLA's parser gives an absent one
+ * (DefaultComparisonType): FLOAT for complex numbers, SIGNED for signed
+ * integers, UNSIGNED for unsigned ones and pred. */
 bool hv_compare(struct hv *v)
 {
 	const pl_inst *i = v->at;
@@ -304,14 +304,14 @@ bool hv_compare(struct hv *v)
 	if (!t)
 		return true;
 	unsigned c = dtype_class(a);
-	const char *want = c & (C_FLOAT | C_COMPLEX) ? "FLOAT or TOTALORDER"
-	                   : c & C_SINT               ? "SIGNED"
-	                   : c & (C_UINT | C_PRED)    ? "UNSIGNED"
-	                                              : NULL;
-	bool fits = !want || (c & (C_FLOAT | C_COMPLEX)
-	                          ? (len == 5 && !memcmp(t, "FLOAT", 5)) ||
-	                                (len == 10 && !memcmp(t, "TOTALORDER", 10))
-	                          : len == strlen(want) && !memcmp(t, want, len));
+	const char *want = c & C_FLOAT     ? "FLOAT or TOTALORDER"
+	                   : c & C_COMPLEX ? "FLOAT"
+	                   : c & C_SINT    ? "SIGNED"
+	                   : c & (C_UINT | C_PRED) ? "UNSIGNED"
+	                                           : NULL;
+	bool fits = !want || (c & C_FLOAT ? (len == 5 && !memcmp(t, "FLOAT", 5)) ||
+	                                        (len == 10 && !memcmp(t, "TOTALORDER", 10))
+	                                  : len == strlen(want) && !memcmp(t, want, len));
 	if (!fits)
 		return hv_bad(v, "compare '%s' of %s elements has type=%.*s: expected %s", hv_name(i),
 		              pl_hlo_dtype_name_(a), (int)len, t, want);
