@@ -147,6 +147,9 @@ EXTRA_DIST += tests/hlo/good/last-opcodes.hlo tests/hlo/good/bitcast-no-layouts.
 	tests/hlo/bad/outfeed-shape.hlo tests/hlo/bad/outfeed-shape.err
 EXTRA_DIST += tests/hlo/good/compare-types.hlo \
 	tests/hlo/bad/compare-type-complex.hlo tests/hlo/bad/compare-type-complex.err
+EXTRA_DIST += tests/hlo/good/ragged-dot.hlo \
+	tests/hlo/bad/ragged-dot-groups.hlo tests/hlo/bad/ragged-dot-groups.err \
+	tests/hlo/bad/ragged-dot-result.hlo tests/hlo/bad/ragged-dot-result.err
 # Asynchronous and collective start/done shapes (hlo_verify_async.c).
 EXTRA_DIST += tests/hlo/good/async-wrapped.hlo tests/hlo/good/collective-start-done.hlo \
 	tests/hlo/bad/all-gather-done-result.hlo tests/hlo/bad/all-gather-done-result.err \
