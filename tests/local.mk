@@ -130,6 +130,29 @@ EXTRA_DIST += tests/hlo/bad/reduce-window-rank.hlo tests/hlo/bad/reduce-window-r
 	tests/hlo/bad/map-parameters.hlo tests/hlo/bad/map-parameters.err \
 	tests/hlo/bad/scatter-window-bounds.hlo tests/hlo/bad/scatter-window-bounds.err \
 	tests/hlo/bad/async-start-calls.hlo tests/hlo/bad/async-start-calls.err
+# Group sizes as XLA's GetSubgroupSize takes them (empty groups, modes).
+EXTRA_DIST += tests/hlo/good/empty-groups.hlo \
+	tests/hlo/bad/all-gather-empty-groups.hlo tests/hlo/bad/all-gather-empty-groups.err \
+	tests/hlo/bad/all-gather-shards.hlo tests/hlo/bad/all-gather-shards.err \
+	tests/hlo/bad/all-to-all-operands.hlo tests/hlo/bad/all-to-all-operands.err \
+	tests/hlo/bad/reduce-scatter-partitions.hlo tests/hlo/bad/reduce-scatter-partitions.err
+# bitcast, domain, stochastic-convert, select-and-scatter,
+# ragged-all-to-all, outfeed_shape.
+EXTRA_DIST += tests/hlo/good/last-opcodes.hlo tests/hlo/good/bitcast-no-layouts.hlo \
+	tests/hlo/bad/bitcast-bytes.hlo tests/hlo/bad/bitcast-bytes.err \
+	tests/hlo/bad/domain-shape.hlo tests/hlo/bad/domain-shape.err \
+	tests/hlo/bad/stochastic-convert-bits.hlo tests/hlo/bad/stochastic-convert-bits.err \
+	tests/hlo/bad/stochastic-convert-random.hlo tests/hlo/bad/stochastic-convert-random.err \
+	tests/hlo/bad/select-and-scatter-source.hlo tests/hlo/bad/select-and-scatter-source.err \
+	tests/hlo/bad/select-and-scatter-select.hlo tests/hlo/bad/select-and-scatter-select.err \
+	tests/hlo/bad/ragged-all-to-all-offsets.hlo tests/hlo/bad/ragged-all-to-all-offsets.err \
+	tests/hlo/bad/ragged-all-to-all-result.hlo tests/hlo/bad/ragged-all-to-all-result.err \
+	tests/hlo/bad/outfeed-shape.hlo tests/hlo/bad/outfeed-shape.err
+EXTRA_DIST += tests/hlo/good/compare-types.hlo \
+	tests/hlo/bad/compare-type-complex.hlo tests/hlo/bad/compare-type-complex.err
+EXTRA_DIST += tests/hlo/good/ragged-dot.hlo \
+	tests/hlo/bad/ragged-dot-groups.hlo tests/hlo/bad/ragged-dot-groups.err \
+	tests/hlo/bad/ragged-dot-result.hlo tests/hlo/bad/ragged-dot-result.err
 # Asynchronous and collective start/done shapes (hlo_verify_async.c).
 EXTRA_DIST += tests/hlo/good/async-wrapped.hlo tests/hlo/good/collective-start-done.hlo \
 	tests/hlo/bad/all-gather-done-result.hlo tests/hlo/bad/all-gather-done-result.err \

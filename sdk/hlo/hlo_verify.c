@@ -110,6 +110,14 @@ void hv_type(char *buf, size_t n, const pl_type *t)
 		snprintf(buf + k, n - k, "]");
 }
 
+struct hv_two hv_types(const pl_type *a, const pl_type *b)
+{
+	struct hv_two two;
+	hv_type(two.a, sizeof two.a, a);
+	hv_type(two.b, sizeof two.b, b);
+	return two;
+}
+
 bool hv_same_dims(const pl_type *a, const pl_type *b)
 {
 	if (a->rank != b->rank)
@@ -309,18 +317,19 @@ static bool device_count(struct hv *v, const char *what, int64_t n)
 	              (long long)n, (long long)want, why[mode]);
 }
 
-/* Reads one replica group list: "{}" (size 0: every device),
+/* Reads one replica group list: none or "{}" (size 0: every device),
  * "{{0,1},{2,3}}" or the iota form "[G,S]<=[d...]" (with an optional
- * "T(perm)"). Checks no device is in two groups, the groups are of one
- * size, and an iota list's two shapes hold as many devices. */
+ * "T(perm)"); *size is the first group's size, 0 for every device, -1
+ * for a form not read. Checks no device is in two groups, the groups are
+ * of one size, and an iota list's two shapes hold as many devices. */
 static bool groups(struct hv *v, const char *key, int64_t *size, bool uniform)
 {
-	*size = -1;
+	*size = 0;
 	size_t len;
 	const char *s = hv_str(v->at, key, &len);
-	if (!s)
-		return true;
 	const char *what = key + 4;
+	if (!s) /* as XLA's parser reads it: "{}" */
+		return device_count(v, what, 0);
 	if (len && s[0] == '[') {
 		int64_t a[MAX_LIST], b[MAX_LIST];
 		const char *le = memchr(s, '<', len);
@@ -346,7 +355,7 @@ static bool groups(struct hv *v, const char *key, int64_t *size, bool uniform)
 	}
 	/* another form (mesh[...] {axes}) is not checked */
 	if (len && s[0] != '{') {
-		*size = 0;
+		*size = -1;
 		return true;
 	}
 	/* explicit groups: each number once, every group of one size */
@@ -492,15 +501,32 @@ static bool pairs(struct hv *v)
 	return true;
 }
 
-/* all-gather: result = operand x group size along the dimension;
- * reduce-scatter divides; all-reduce keeps the shape. Result value res0+k
- * is operand k's (res0 > 0: a start's results after its operands part). */
+/* XLA's GetSubgroupSize: the devices one group holds, by the op's mode:
+ * the first listed group's size (listed), or for every device (listed 0)
+ * the module's replica_count, num_partitions across partitions; across
+ * replicas and partitions, times num_partitions. 0 for an op without a
+ * mode or groups in a form not read (listed -1). */
+static int64_t subgroup_size(const struct hv *v, int64_t listed)
+{
+	int mode = group_mode(v);
+	if (mode < 0 || listed < 0)
+		return 0;
+	int64_t n = listed ? listed : mode == MODE_PARTITION ? v->partitions : v->replicas;
+	return mode == MODE_REPLICA_AND_PARTITION ? hv_mul(n, v->partitions) : n;
+}
+
+/* all-gather: result = operand x shards along the dimension;
+ * reduce-scatter divides; all-reduce keeps the shape. The shards are the
+ * group size, unless that is 1 (XLA's default config, which its verifier
+ * does not check): then as many as the first operand and result give.
+ * Result value res0+k is operand k's (res0 > 0: a start's results after
+ * its operands part). */
 bool hv_collective(struct hv *v, pl_op op, size_t res0)
 {
 	const pl_inst *i = v->at;
-	int64_t size;
+	int64_t listed;
 	/* all-reduce's groups may differ in size (XLA's verifier) */
-	if (!groups(v, HK(REPLICA_GROUPS), &size, op != PL_OP_ALL_REDUCE))
+	if (!groups(v, HK(REPLICA_GROUPS), &listed, op != PL_OP_ALL_REDUCE))
 		return false;
 	size_t n = pl_inst_num_operands(i);
 	if (pl_inst_num_results(i) < res0 + n || (!res0 && pl_inst_num_results(i) != n))
@@ -509,15 +535,16 @@ bool hv_collective(struct hv *v, pl_op op, size_t res0)
 	int nd = op == PL_OP_ALL_REDUCE ? 0 : hv_list(v, HK(DIMENSIONS), dv);
 	if (nd == -1)
 		return false;
+	int64_t size = subgroup_size(v, listed), shards = size > 1 ? size : 0;
+	char how[96];
+	snprintf(how, sizeof how, "over groups of %lld", (long long)size);
 	for (size_t k = 0; k < n; k++) {
 		const pl_type *a = hv_op_type(i, k), *r = pl_value_type(pl_inst_result(i, res0 + k));
-		char ta[160], tr[160];
-		hv_type(ta, sizeof ta, a);
-		hv_type(tr, sizeof tr, r);
+		struct hv_two ty = hv_types(a, r);
 		if (op == PL_OP_ALL_REDUCE) {
 			if (!hv_same_dims(a, r))
 				return hv_bad(v, "'%s' (all-reduce) turns %s into %s: expected the same shape",
-				           hv_name(i), ta, tr);
+				           hv_name(i), ty.a, ty.b);
 			continue;
 		}
 		if (nd != 1)
@@ -527,31 +554,38 @@ bool hv_collective(struct hv *v, pl_op op, size_t res0)
 			continue; /* a scalar rides along, as PyTorch/XLA writes them */
 		if (d < 0 || (uint64_t)d >= a->rank)
 			return hv_bad(v, "dimensions={%lld} of '%s' is not a dimension of %s (rank %u)",
-			           (long long)d, hv_name(i), ta, a->rank);
+			           (long long)d, hv_name(i), ty.a, a->rank);
 		bool fits = a->rank == r->rank;
 		for (uint32_t j = 0; fits && j < a->rank; j++)
 			if (j != (uint32_t)d && a->dims[j] != r->dims[j])
 				fits = false;
 		if (!fits)
 			return hv_bad(v, "'%s' turns %s into %s: expected the same extents but dimension %lld",
-			           hv_name(i), ta, tr, (long long)d);
-		if (size <= 0)
-			continue;
-		if (op == PL_OP_ALL_GATHER && r->dims[d] != hv_mul(a->dims[d], size))
-			return hv_bad(v, "'%s' (all-gather over groups of %lld) turns %s into %s: expected "
-			              "dimension %lld to be %lld",
-			           hv_name(i), (long long)size, ta, tr, (long long)d,
-			           (long long)hv_mul(a->dims[d], size));
-		if (op == PL_OP_REDUCE_SCATTER && (a->dims[d] % size || r->dims[d] != a->dims[d] / size)) {
-			if (a->dims[d] % size)
-				return hv_bad(v, "'%s' (reduce-scatter over groups of %lld): dimension %lld of %s "
-				              "does not divide by %lld",
-				           hv_name(i), (long long)size, (long long)d, ta, (long long)size);
-			return hv_bad(v, "'%s' (reduce-scatter over groups of %lld) turns %s into %s: "
-			              "expected dimension %lld to be %lld",
-			           hv_name(i), (long long)size, ta, tr, (long long)d,
-			           (long long)(a->dims[d] / size));
+			           hv_name(i), ty.a, ty.b, (long long)d);
+		bool gather = op == PL_OP_ALL_GATHER;
+		int64_t whole = gather ? r->dims[d] : a->dims[d], part = gather ? a->dims[d] : r->dims[d];
+		if (!shards && part > 0) {
+			/* XLA's shard count: the ratio, rounded up, of the first pair */
+			shards = whole / part + (whole % part != 0);
+			snprintf(how, sizeof how, "of %lld shards, as its first operand and result give",
+			         (long long)shards);
 		}
+		if (shards <= 0)
+			continue;
+		if (gather && r->dims[d] != hv_mul(a->dims[d], shards))
+			return hv_bad(v, "'%s' (all-gather %s) turns %s into %s: expected dimension %lld "
+			                 "to be %lld",
+			              hv_name(i), how, ty.a, ty.b, (long long)d,
+			              (long long)hv_mul(a->dims[d], shards));
+		if (!gather && a->dims[d] % shards)
+			return hv_bad(v, "'%s' (reduce-scatter %s): dimension %lld of %s does not divide "
+			                 "by %lld",
+			              hv_name(i), how, (long long)d, ty.a, (long long)shards);
+		if (!gather && r->dims[d] != a->dims[d] / shards)
+			return hv_bad(v, "'%s' (reduce-scatter %s) turns %s into %s: expected dimension "
+			                 "%lld to be %lld",
+			              hv_name(i), how, ty.a, ty.b, (long long)d,
+			              (long long)(a->dims[d] / shards));
 	}
 	return true;
 }
@@ -703,12 +737,10 @@ bool hv_reshapes(struct hv *v, const char *opc, const pl_type *a, const pl_type 
 {
 	if (a->elements == r->elements && hv_same_elements(a->dtype, r->dtype))
 		return true;
-	char ta[160], tr[160];
-	hv_type(ta, sizeof ta, a);
-	hv_type(tr, sizeof tr, r);
+	struct hv_two ty = hv_types(a, r);
 	return hv_bad(v, "%s '%s' turns %s (%llu elements) into %s (%llu): expected as many "
 	                 "elements of the same type",
-	              opc, hv_name(v->at), ta, (unsigned long long)a->elements, tr,
+	              opc, hv_name(v->at), ty.a, (unsigned long long)a->elements, ty.b,
 	              (unsigned long long)r->elements);
 }
 
@@ -744,12 +776,10 @@ static bool concatenate(struct hv *v)
 			if (j != (uint32_t)d[0] && t->dims[j] != r->dims[j])
 				fits = false;
 		if (!fits) {
-			char ta[160], tr[160];
-			hv_type(ta, sizeof ta, t);
-			hv_type(tr, sizeof tr, r);
+			struct hv_two ty = hv_types(t, r);
 			return hv_bad(v, "operand %zu of concatenate '%s' is %s: expected the extents of %s but "
 			              "dimension %lld",
-			           k, hv_name(i), ta, tr, (long long)d[0]);
+			           k, hv_name(i), ty.a, ty.b, (long long)d[0]);
 		}
 		if (!hv_same_elements(t->dtype, r->dtype))
 			return hv_bad(v, "operand %zu of concatenate '%s' has %s elements: expected %s, the "
@@ -777,42 +807,66 @@ static bool call(struct hv *v, const pl_func *f)
 	for (size_t k = 0; k < n; k++) {
 		const pl_type *a = hv_op_type(i, k), *p = pl_value_type(pl_func_arg(f, k));
 		if (!hv_same_dims(a, p) || a->dtype != p->dtype) {
-			char ta[160], tp[160];
-			hv_type(ta, sizeof ta, a);
-			hv_type(tp, sizeof tp, p);
+			struct hv_two ty = hv_types(a, p);
 			return hv_bad(v, "call '%s': argument %zu is %s, parameter %zu of '%s' is %s", hv_name(i), k,
-			           ta, k, pl_func_name(f), tp);
+			           ty.a, k, pl_func_name(f), ty.b);
 		}
 	}
 	return true;
 }
 
-/* all-to-all with dimensions={d} (one array): dimension d of the operand
- * splits into as many parts as a group has devices; the result keeps the
- * operand's shape. */
-static bool all_to_all(struct hv *v, int64_t size)
+/* all-to-all: its split count is the group size (XLA's GetSubgroupSize,
+ * a count of 1 included). With dimensions={d}, one array whose dimension
+ * d divides by that count, the result its shape; without, one array per
+ * device of a group, all of one shape, the result their shapes. */
+static bool all_to_all(struct hv *v, int64_t listed)
 {
 	const pl_inst *i = v->at;
-	int64_t d[MAX_LIST];
+	int64_t d[MAX_LIST], split = subgroup_size(v, listed);
 	int nd = hv_list(v, HK(DIMENSIONS), d);
-	if (nd == -1)
-		return false;
-	if (nd != 1 || pl_inst_num_operands(i) != 1 || pl_inst_num_results(i) != 1)
+	size_t n = pl_inst_num_operands(i);
+	if (nd == -1 || !n)
+		return nd != -1;
+	const pl_type *a = hv_op_type(i, 0);
+	if (nd < 0) {
+		if (split > 0 && n != (uint64_t)split)
+			return hv_bad(v, "'%s' (all-to-all over groups of %lld) has %zu operands: expected "
+			                 "%lld, one per device of a group, as it has no dimensions=",
+			              hv_name(i), (long long)split, n, (long long)split);
+		for (size_t k = 1; k < n; k++)
+			if (!hv_same_type(hv_op_type(i, k), a)) {
+				struct hv_two ty = hv_types(hv_op_type(i, k), a);
+				return hv_bad(v, "operand %zu of '%s' (all-to-all) is %s: expected %s, the "
+				                 "shape of operand 0",
+				              k, hv_name(i), ty.a, ty.b);
+			}
+		if (pl_inst_num_results(i) != n)
+			return hv_bad(v, "'%s' (all-to-all) has %zu values for %zu operands: expected one "
+			                 "per operand",
+			              hv_name(i), pl_inst_num_results(i), n);
+		for (size_t k = 0; k < n; k++)
+			if (!hv_same_dims(pl_value_type(pl_inst_result(i, k)), a))
+				return hv_value_is(v, "all-to-all", k, a, "the shape of its operands");
 		return true;
-	const pl_type *a = hv_op_type(i, 0), *r = pl_value_type(pl_inst_result(i, 0));
-	char ta[160], tr[160];
-	hv_type(ta, sizeof ta, a);
-	hv_type(tr, sizeof tr, r);
+	}
+	if (nd != 1 || pl_inst_num_results(i) != 1)
+		return true;
+	if (n != 1)
+		return hv_bad(v, "'%s' (all-to-all) has dimensions= and %zu operands: expected one "
+		                 "array to split",
+		              hv_name(i), n);
+	const pl_type *r = pl_value_type(pl_inst_result(i, 0));
+	struct hv_two ty = hv_types(a, r);
 	if (d[0] < 0 || (uint64_t)d[0] >= a->rank)
 		return hv_bad(v, "dimensions={%lld} of '%s' is not a dimension of %s (rank %u)",
-		              (long long)d[0], hv_name(i), ta, a->rank);
-	if (size > 0 && a->dims[d[0]] % size)
+		              (long long)d[0], hv_name(i), ty.a, a->rank);
+	if (split > 0 && a->dims[d[0]] % split)
 		return hv_bad(v, "'%s' (all-to-all over groups of %lld): dimension %lld of %s does not "
 		                 "divide by %lld",
-		              hv_name(i), (long long)size, (long long)d[0], ta, (long long)size);
+		              hv_name(i), (long long)split, (long long)d[0], ty.a, (long long)split);
 	if (!hv_same_dims(a, r))
 		return hv_bad(v, "'%s' (all-to-all) turns %s into %s: expected the same shape", hv_name(i),
-		              ta, tr);
+		              ty.a, ty.b);
 	return true;
 }
 
@@ -825,7 +879,8 @@ static bool check_inst(struct hv *v, const pl_inst *i)
 	const char *const refs[] = {HK(TO_APPLY),         HK(CALLS),
 	                            HK(BODY),             HK(CONDITION),
 	                            HK(TRUE_COMPUTATION), HK(FALSE_COMPUTATION),
-	                            HK(BRANCH_COMPUTATIONS), NULL};
+	                            HK(BRANCH_COMPUTATIONS), HK(SELECT),
+	                            HK(SCATTER),          NULL};
 	for (const char *const *k = refs; *k; k++)
 		if (!computations(v, *k, &callee))
 			return false;
@@ -908,8 +963,10 @@ int pl_hlo_verify_(const pl_module *m, const char *file, pl_diags *diags)
 		const char *h;
 		size_t hl;
 		if (pl_attrs_get_string(a, HK(MODULE), &h, &hl) == PL_OK) {
+			bool none;
 			v.replicas = config_number(h, hl, "replica_count=");
 			v.partitions = config_number(h, hl, "num_partitions=");
+			v.layouts = pl_attrs_get_bool(a, HK(NO_LAYOUTS), &none) != PL_OK || !none;
 			break;
 		}
 	}

@@ -45,11 +45,9 @@ static bool async_start(struct hv *v)
 		return false;
 	for (size_t k = 0; k < np; k++)
 		if (!hv_same_type(hv_op_type(i, k), pl_value_type(pl_func_arg(f, k)))) {
-			char ta[160], tp[160];
-			hv_type(ta, sizeof ta, hv_op_type(i, k));
-			hv_type(tp, sizeof tp, pl_value_type(pl_func_arg(f, k)));
+			struct hv_two ty = hv_types(hv_op_type(i, k), pl_value_type(pl_func_arg(f, k)));
 			return hv_bad(v, "async-start '%s': operand %zu is %s, parameter %zu of '%s' is %s",
-			              hv_name(i), k, ta, k, pl_func_name(f), tp);
+			              hv_name(i), k, ty.a, k, pl_func_name(f), ty.b);
 		}
 	for (size_t k = 0; k < np; k++)
 		if (!leaf_is(v, k, hv_op_type(i, k), "the shape of its operand"))

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* sdk/hlo/hlo_verify_chan.c — the verifier's rules for the ops that move
- * data between devices point to point or from one of them, and for
- * dynamic-reshape: collective-broadcast gives its operand's shape;
+ * data between devices point to point, from one of them or in ragged
+ * pieces, and for dynamic-reshape: collective-broadcast gives its
+ * operand's shape, ragged-all-to-all its output operand's;
  * send (data, token) is (data, u32[], token[]), recv (token) is
  * (data, u32[], token[]), send-done token[], recv-done (data, token[]);
  * a done whose operand is a send or recv takes the matching kind, of the
@@ -11,6 +12,7 @@
 #include "hlo/hlo_verify_int.h"
 
 #include "hlo/hlo.h"
+#include "hlo/hlo_shape.h"
 
 #include <stdio.h>
 
@@ -49,6 +51,76 @@ static bool collective_broadcast(struct hv *v)
 		              hv_name(i));
 	return count_is(v, "collective-broadcast", 1, "its operand's array") &&
 	       hv_value_is(v, "collective-broadcast", 0, hv_op_type(i, 0), "the shape of its operand");
+}
+
+/* ragged-all-to-all(input, output, input_offsets, send_sizes,
+ * output_offsets, recv_sizes): the four offsets and sizes of one shape,
+ * rank 1 or 2; the result the output's shape (XLA's
+ * HandleRaggedAllToAll; its groups are every collective's). */
+static bool ragged_all_to_all(struct hv *v)
+{
+	const pl_inst *i = v->at;
+	if (!hv_want_operands(v, "ragged-all-to-all", 6))
+		return false;
+	const pl_type *first = hv_op_type(i, 2);
+	for (size_t k = 2; k < 6; k++) {
+		const pl_type *t = hv_op_type(i, k);
+		if (t->rank != 1 && t->rank != 2)
+			return hv_bad(v, "operand %zu of ragged-all-to-all '%s' has rank %u: expected "
+			                 "offsets or sizes of rank 1 or 2",
+			              k, hv_name(i), t->rank);
+		if (!hv_same_type(t, first)) {
+			struct hv_two ty = hv_types(t, first);
+			return hv_bad(v, "operand %zu of ragged-all-to-all '%s' is %s: expected %s, the "
+			                 "shape of operand 2 (all offsets and sizes alike)",
+			              k, hv_name(i), ty.a, ty.b);
+		}
+	}
+	if (!count_is(v, "ragged-all-to-all", 1, "its output operand's"))
+		return false;
+	const pl_type *o = hv_op_type(i, 1), *r = pl_value_type(pl_inst_result(i, 0));
+	if (hv_same_dims(r, o) && hv_same_elements(r->dtype, o->dtype))
+		return true;
+	struct hv_two ty = hv_types(r, o);
+	return hv_bad(v, "ragged-all-to-all '%s' gives %s: expected %s, the shape of its output "
+	                 "operand (1)",
+	              hv_name(i), ty.a, ty.b);
+}
+
+/* outfeed's outfeed_shape, when given, is the shape of its data (the
+ * operands but the token), array by array. */
+static bool outfeed_shape(struct hv *v)
+{
+	const pl_inst *i = v->at;
+	size_t len, n = pl_inst_num_operands(i);
+	const char *s = hv_str(i, HK(OUTFEED_SHAPE), &len);
+	if (!s || !n)
+		return true;
+	const pl_type *data[MAX_LIST];
+	if (n - 1 > MAX_LIST)
+		return true; /* beyond what is checked here */
+	for (size_t k = 0; k + 1 < n; k++)
+		data[k] = hv_op_type(i, k);
+	struct pl_hlo_shapes sh = {0};
+	struct pl_hlo_shape_err err;
+	const char *p = s;
+	uint32_t idx;
+	int rc = pl_hlo_shape_parse_(&sh, &p, s + len, 0, &idx, &err);
+	bool fits = rc == PL_OK && pl_hlo_shape_skip_(p, s + len) == s + len &&
+	            pl_hlo_shape_fits_(&sh, idx, data, n - 1);
+	pl_hlo_shapes_free_(&sh);
+	if (rc == PL_ENOMEM) {
+		v->rc = PL_ENOMEM;
+		return false;
+	}
+	if (fits)
+		return true;
+	char td[160] = "its data";
+	if (n == 2)
+		hv_type(td, sizeof td, data[0]);
+	return hv_bad(v, "outfeed '%s' has outfeed_shape=%.*s: expected the shape of the data it "
+	                 "sends, %s",
+	              hv_name(i), (int)len, s, td);
 }
 
 /* send(data, token): (data, u32[], token[]). */
@@ -282,6 +354,8 @@ bool hv_chan(struct hv *v)
 		return false;
 	switch (v->op) {
 	case HLO_OP_COLLECTIVE_BROADCAST: return collective_broadcast(v);
+	case HLO_OP_RAGGED_ALL_TO_ALL: return ragged_all_to_all(v);
+	case HLO_OP_OUTFEED: return outfeed_shape(v);
 	case HLO_OP_SEND: return send(v);
 	case HLO_OP_RECV: return recv(v);
 	case HLO_OP_SEND_DONE: return send_done(v);

@@ -37,12 +37,10 @@ bool hv_bitcast_convert(struct hv *v)
 		fits = narrow->dims[d] == wide->dims[d];
 	if (fits)
 		return true;
-	char ta[160], tr[160];
-	hv_type(ta, sizeof ta, a);
-	hv_type(tr, sizeof tr, r);
+	struct hv_two ty = hv_types(a, r);
 	return hv_bad(v, "bitcast-convert '%s' turns %s into %s: expected the %s to have the other's "
 	                 "dimensions and a last one of %u (%u-bit elements in %u-bit ones)",
-	              hv_name(i), ta, tr, bi > bo ? "result" : "operand", ratio,
+	              hv_name(i), ty.a, ty.b, bi > bo ? "result" : "operand", ratio,
 	              bi > bo ? bo : bi, bi > bo ? bi : bo);
 }
 
@@ -277,10 +275,10 @@ bool hv_binary_types(struct hv *v)
 }
 
 /* compare: a direction of XLA's six; pred elements out; a type=, when
- * given, the comparison XLA makes of the operands' elements: FLOAT or
- * TOTALORDER for floating-point and complex numbers, SIGNED for signed
- * integers, UNSIGNED for unsigned ones and pred (XLA refuses a partial
- * order on integers, and picks these types itself). */
+ * given, as XLA's instruction verifier checks it: FLOAT or TOTALORDER for
+ * floating-point numbers, else the type XLA's parser gives an absent one
+ * (DefaultComparisonType): FLOAT for complex numbers, SIGNED for signed
+ * integers, UNSIGNED for unsigned ones and pred. */
 bool hv_compare(struct hv *v)
 {
 	const pl_inst *i = v->at;
@@ -306,16 +304,132 @@ bool hv_compare(struct hv *v)
 	if (!t)
 		return true;
 	unsigned c = dtype_class(a);
-	const char *want = c & (C_FLOAT | C_COMPLEX) ? "FLOAT or TOTALORDER"
-	                   : c & C_SINT               ? "SIGNED"
-	                   : c & (C_UINT | C_PRED)    ? "UNSIGNED"
-	                                              : NULL;
-	bool fits = !want || (c & (C_FLOAT | C_COMPLEX)
-	                          ? (len == 5 && !memcmp(t, "FLOAT", 5)) ||
-	                                (len == 10 && !memcmp(t, "TOTALORDER", 10))
-	                          : len == strlen(want) && !memcmp(t, want, len));
+	const char *want = c & C_FLOAT     ? "FLOAT or TOTALORDER"
+	                   : c & C_COMPLEX ? "FLOAT"
+	                   : c & C_SINT    ? "SIGNED"
+	                   : c & (C_UINT | C_PRED) ? "UNSIGNED"
+	                                           : NULL;
+	bool fits = !want || (c & C_FLOAT ? (len == 5 && !memcmp(t, "FLOAT", 5)) ||
+	                                        (len == 10 && !memcmp(t, "TOTALORDER", 10))
+	                                  : len == strlen(want) && !memcmp(t, want, len));
 	if (!fits)
 		return hv_bad(v, "compare '%s' of %s elements has type=%.*s: expected %s", hv_name(i),
 		              pl_hlo_dtype_name_(a), (int)len, t, want);
 	return true;
+}
+
+/* A shape as the text gave it (an instruction's hlo_shape, a parameter's
+ * in hlo_param_shapes) that XLA sizes otherwise than its elements times
+ * their bytes: a layout with more than the dimensions' order (tiles,
+ * packed elements, a memory space: "{1,0:T(8,128)}") or a dynamic extent. */
+static bool sized_otherwise(const char *s, size_t len)
+{
+	for (size_t k = 0; k < len; k++)
+		if (s[k] == ':' || s[k] == '<' || s[k] == '?')
+			return true;
+	return false;
+}
+
+/* Whether the value's shape, as read, is one sized_otherwise (a shape
+ * the reader kept no text of has the default layout). */
+static bool value_sized_otherwise(const pl_value *val)
+{
+	const pl_inst *d = pl_value_def(val);
+	size_t len;
+	if (d) {
+		const char *s = hv_str(d, HK(SHAPE), &len);
+		return s && sized_otherwise(s, len);
+	}
+	const pl_attr *ps = pl_attrs_get(pl_func_attrs(pl_value_func(val)), HK(PARAM_SHAPES));
+	for (size_t k = 0; ps && pl_attr_get_kind(ps) == PL_ATTR_LIST && k < pl_attr_list_size(ps);
+	     k++) {
+		const pl_attr *a = pl_attr_list_at(ps, k);
+		const char *s = pl_attr_get_kind(a) == PL_ATTR_STRING ? pl_attr_get_string(a, &len) : NULL;
+		if (s && sized_otherwise(s, len))
+			return true;
+	}
+	return false;
+}
+
+/* bitcast: XLA's verifier checks one thing, and only layout-sensitive
+ * (after layout assignment): the result takes as many bytes as the
+ * operand. Checked in a module whose text has layouts, for arrays whose
+ * bytes are their elements times the element's (rounded up to a byte, as
+ * XLA counts an unpacked s4); not where a layout tiles, packs or places
+ * the array or an extent is dynamic (XLA's size then counts what the IR
+ * does not model). */
+static bool bitcast(struct hv *v)
+{
+	const pl_inst *i = v->at;
+	const pl_type *r = RESULT_OF(i);
+	if (!v->layouts || !r || pl_inst_num_operands(i) != 1)
+		return true;
+	const pl_type *a = hv_op_type(i, 0);
+	if (value_sized_otherwise(pl_inst_operand(i, 0)) || value_sized_otherwise(pl_inst_result(i, 0)))
+		return true;
+	uint64_t ba = (uint64_t)a->elements * pl_dtype_size(a->dtype);
+	uint64_t br = (uint64_t)r->elements * pl_dtype_size(r->dtype);
+	if (ba == br)
+		return true;
+	struct hv_two ty = hv_types(a, r);
+	return hv_bad(v, "bitcast '%s' turns %s (%llu bytes) into %s (%llu bytes): expected as many "
+	                 "bytes",
+	              hv_name(i), ty.a, (unsigned long long)ba, ty.b, (unsigned long long)br);
+}
+
+/* domain: its operand passed on, value by value (XLA infers a domain's
+ * shape as its operand's). */
+static bool domain(struct hv *v)
+{
+	const pl_inst *i = v->at;
+	size_t n = pl_inst_num_operands(i);
+	if (pl_inst_num_results(i) != n)
+		return hv_bad(v, "domain '%s' has %zu values for an operand of %zu: expected its "
+		                 "operand's",
+		              hv_name(i), pl_inst_num_results(i), n);
+	for (size_t k = 0; k < n; k++) {
+		const pl_type *a = hv_op_type(i, k), *r = pl_value_type(pl_inst_result(i, k));
+		if (!hv_same_dims(a, r) || !hv_same_elements(a->dtype, r->dtype)) {
+			struct hv_two ty = hv_types(r, a);
+			return hv_bad(v, "value %zu of domain '%s' is %s: expected %s, its operand's", k,
+			              hv_name(i), ty.a, ty.b);
+		}
+	}
+	return true;
+}
+
+/* stochastic-convert(operand, random): floating-point elements, random
+ * unsigned integers of as many bits and the operand's dimensions; the
+ * result the operand's dimensions in its own element type. */
+static bool stochastic_convert(struct hv *v)
+{
+	const pl_inst *i = v->at;
+	const pl_type *r = RESULT_OF(i);
+	if (!hv_want_operands(v, "stochastic-convert", 2))
+		return false;
+	const pl_type *a = hv_op_type(i, 0), *rnd = hv_op_type(i, 1);
+	if (dtype_class(rnd->dtype) != C_UINT)
+		return hv_bad(v, "the random numbers of stochastic-convert '%s' are %s: expected "
+		                 "unsigned integers",
+		              hv_name(i), pl_hlo_dtype_name_(rnd->dtype));
+	if (dtype_class(a->dtype) != C_FLOAT)
+		return hv_bad(v, "stochastic-convert '%s' converts %s elements: expected "
+		                 "floating-point ones",
+		              hv_name(i), pl_hlo_dtype_name_(a->dtype));
+	if (pl_dtype_bits(a->dtype) != pl_dtype_bits(rnd->dtype))
+		return hv_bad(v, "stochastic-convert '%s' takes %u-bit random numbers for %u-bit "
+		                 "elements: expected as many bits",
+		              hv_name(i), pl_dtype_bits(rnd->dtype), pl_dtype_bits(a->dtype));
+	return hv_dims_are(v, "the random numbers", rnd, a) &&
+	       (!r || hv_dims_are(v, "the result", r, a));
+}
+
+bool hv_elem_more(struct hv *v)
+{
+	switch (v->op) {
+	case HLO_OP_BITCAST: return bitcast(v);
+	case HLO_OP_DOMAIN: return domain(v);
+	case HLO_OP_STOCHASTIC_CONVERT: return stochastic_convert(v);
+	default: return true;
+	}
 }

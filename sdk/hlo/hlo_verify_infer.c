@@ -2,8 +2,9 @@
 /* sdk/hlo/hlo_verify_infer.c — the verifier's rules for the ops whose
  * result XLA infers from their operands and a few attributes alone:
  * batch-norm-training, -inference and -grad (a feature_index, vectors of
- * the feature count), fft (fft_type, fft_length), topk (k), cholesky and
- * triangular-solve. Values are leaves: a tuple is its leaves, in order. */
+ * the feature count), fft (fft_type, fft_length), topk (k), cholesky,
+ * triangular-solve and ragged-dot (its dimension numbers, groups).
+ * Values are leaves: a tuple is its leaves, in order. */
 #include "hlo/hlo_verify_int.h"
 
 #include "hlo/hlo.h"
@@ -89,12 +90,10 @@ static bool batch_norm(struct hv *v)
 	if (v->op == HLO_OP_BATCH_NORM_GRAD) {
 		const pl_type *g = hv_op_type(i, 4);
 		if (!hv_same_dims(g, a) || !hv_same_elements(g->dtype, a->dtype)) {
-			char tg[160], ta[160];
-			hv_type(tg, sizeof tg, g);
-			hv_type(ta, sizeof ta, a);
+			struct hv_two ty = hv_types(g, a);
 			return hv_bad(v, "the output gradient of '%s' is %s: expected %s, the operand's "
 			                 "shape",
-			              hv_name(i), tg, ta);
+			              hv_name(i), ty.a, ty.b);
 		}
 	}
 	if (v->op == HLO_OP_BATCH_NORM_INFERENCE)
@@ -242,6 +241,131 @@ static bool linear_solve(struct hv *v)
 	                  solve ? "the right-hand side's shape" : "the matrix's shape");
 }
 
+/* Whether x is one of the n entries of d. */
+static bool listed(const int64_t *d, int n, int64_t x)
+{
+	for (int k = 0; k < n; k++)
+		if (d[k] == x)
+			return true;
+	return false;
+}
+
+/* A list attribute of dimensions, none when absent; false when malformed
+ * (an error given). */
+static bool dims_of(struct hv *v, const char *key, int64_t *d, int *n)
+{
+	*n = hv_list(v, key, d);
+	if (*n == -2)
+		*n = 0;
+	return *n >= 0;
+}
+
+/* ragged-dot(lhs, rhs, group_sizes): a dot whose one lhs ragged
+ * dimension is cut into groups (XLA's InferRaggedDotOpShape). Ragged in a
+ * batch dimension, or a contracting one (the result then leads with the
+ * groups), the rhs has no group dimension; ragged in another one, the rhs
+ * has one, of as many groups. group_sizes is [g] or [prefix..., g], the
+ * prefix the lhs batch dimensions and those of the ragged one's kind
+ * before it. */
+static bool ragged_dot(struct hv *v)
+{
+	const pl_inst *i = v->at;
+	if (!hv_want_operands(v, "ragged-dot", 3) || !want_values(v, 1, "one array"))
+		return false;
+	const pl_type *l = hv_op_type(i, 0), *r = hv_op_type(i, 1), *g = hv_op_type(i, 2);
+	int64_t lc[MAX_LIST], rc[MAX_LIST], lb[MAX_LIST], rb[MAX_LIST], lr[MAX_LIST], rg[MAX_LIST];
+	int nlc, nrc, nlb, nrb, nlr, nrg;
+	if (!dims_of(v, HK(LHS_CONTRACTING_DIMS), lc, &nlc) ||
+	    !dims_of(v, HK(RHS_CONTRACTING_DIMS), rc, &nrc) ||
+	    !dims_of(v, HK(LHS_BATCH_DIMS), lb, &nlb) || !dims_of(v, HK(RHS_BATCH_DIMS), rb, &nrb) ||
+	    !dims_of(v, HK(LHS_RAGGED_DIMS), lr, &nlr) || !dims_of(v, HK(RHS_GROUP_DIMS), rg, &nrg))
+		return false;
+	if (!hv_dims_in(v, HK(LHS_CONTRACTING_DIMS), lc, nlc, l->rank) ||
+	    !hv_dims_in(v, HK(LHS_BATCH_DIMS), lb, nlb, l->rank) ||
+	    !hv_dims_in(v, HK(RHS_CONTRACTING_DIMS), rc, nrc, r->rank) ||
+	    !hv_dims_in(v, HK(RHS_BATCH_DIMS), rb, nrb, r->rank) ||
+	    !hv_dims_in(v, HK(LHS_RAGGED_DIMS), lr, nlr, l->rank) ||
+	    !hv_dims_in(v, HK(RHS_GROUP_DIMS), rg, nrg, r->rank))
+		return false;
+	if (nlc != nrc || nlb != nrb)
+		return hv_bad(v, "ragged-dot '%s' has %d and %d contracting, %d and %d batch "
+		                 "dimensions (lhs, rhs): expected as many on each side",
+		              hv_name(i), nlc, nrc, nlb, nrb);
+	for (int k = 0; k < nlc + nlb; k++) {
+		int64_t a = k < nlc ? lc[k] : lb[k - nlc], b = k < nlc ? rc[k] : rb[k - nlc];
+		if (l->dims[a] != r->dims[b])
+			return hv_bad(v, "ragged-dot '%s': lhs dimension %lld is %lld, rhs dimension %lld "
+			                 "is %lld: expected equal extents",
+			              hv_name(i), (long long)a, (long long)l->dims[a], (long long)b,
+			              (long long)r->dims[b]);
+		if (listed(k < nlc ? lc : lb, k < nlc ? k : k - nlc, a) ||
+		    listed(k < nlc ? lb : lc, k < nlc ? nlb : nlc, a) ||
+		    listed(k < nlc ? rc : rb, k < nlc ? k : k - nlc, b) ||
+		    listed(k < nlc ? rb : rc, k < nlc ? nrb : nrc, b))
+			return hv_bad(v, "ragged-dot '%s' names lhs dimension %lld or rhs dimension %lld "
+			                 "twice among its contracting and batch dimensions",
+			              hv_name(i), (long long)a, (long long)b);
+	}
+	if (nlr != 1)
+		return hv_bad(v, "ragged-dot '%s' has %d lhs_ragged_dims: expected exactly one",
+		              hv_name(i), nlr);
+	/* the prefix of group_sizes: the batch dimensions, then those of the
+	 * ragged one's kind before it (a batch one: only the batch ones
+	 * before it) */
+	bool batch = listed(lb, nlb, lr[0]), contracting = listed(lc, nlc, lr[0]);
+	int64_t pre[2 * MAX_LIST];
+	int np = 0;
+	for (int k = 0; k < nlb && !(batch && lb[k] == lr[0]); k++)
+		pre[np++] = l->dims[lb[k]];
+	for (int k = 0; contracting && k < nlc && lc[k] != lr[0]; k++)
+		pre[np++] = l->dims[lc[k]];
+	for (uint32_t d = 0; !batch && !contracting && d < lr[0] && np < 2 * MAX_LIST; d++)
+		if (!listed(lb, nlb, d) && !listed(lc, nlc, d))
+			pre[np++] = l->dims[d];
+	bool fits = g->rank >= 1 && (g->rank == 1 || g->rank == (uint32_t)np + 1);
+	for (int k = 0; fits && g->rank > 1 && k < np; k++)
+		fits = g->dims[k] == pre[k];
+	if (!fits) {
+		char tg[160];
+		hv_type(tg, sizeof tg, g);
+		return hv_bad(v, "the group sizes of ragged-dot '%s' are %s: expected [groups] or the "
+		                 "%d extents the lhs has before its ragged dimension %lld, then [groups]",
+		              hv_name(i), tg, np, (long long)lr[0]);
+	}
+	int64_t groups = g->dims[g->rank - 1];
+	for (int k = 0; k < nrg; k++)
+		if (listed(rb, nrb, rg[k]) || listed(rc, nrc, rg[k]))
+			return hv_bad(v, "rhs_group_dims of '%s' names rhs dimension %lld, a batch or "
+			                 "contracting one: expected another",
+			              hv_name(i), (long long)rg[k]);
+	if ((batch || contracting) && nrg)
+		return hv_bad(v, "ragged-dot '%s' is ragged in a %s dimension and has rhs_group_dims: "
+		                 "expected none",
+		              hv_name(i), batch ? "batch" : "contracting");
+	if (!batch && !contracting && (nrg != 1 || r->dims[rg[0]] != groups))
+		return hv_bad(v, "ragged-dot '%s' is ragged in a free lhs dimension: expected one rhs "
+		                 "group dimension of %lld groups",
+		              hv_name(i), (long long)groups);
+	int64_t want[4 * MAX_LIST];
+	const uint32_t cap = sizeof want / sizeof *want;
+	uint32_t n = 0;
+	if (contracting)
+		want[n++] = groups;
+	for (int k = 0; k < nlb; k++)
+		want[n++] = l->dims[lb[k]];
+	for (uint32_t d = 0; d < l->rank && n < cap; d++)
+		if (!listed(lb, nlb, d) && !listed(lc, nlc, d))
+			want[n++] = l->dims[d];
+	for (uint32_t d = 0; d < r->rank && n < cap; d++)
+		if (!listed(rb, nrb, d) && !listed(rc, nrc, d) && !listed(rg, nrg, d))
+			want[n++] = r->dims[d];
+	if (n == cap)
+		return true; /* beyond what is checked here */
+	const pl_type *res = pl_value_type(pl_inst_result(i, 0));
+	return value_fits(v, 0, res->dtype, n, want,
+	                  contracting ? "groups, batch, lhs free, rhs free" : "batch, lhs free, rhs free");
+}
+
 bool hv_inferred(struct hv *v)
 {
 	switch (v->op) {
@@ -256,6 +380,8 @@ bool hv_inferred(struct hv *v)
 	case HLO_OP_CHOLESKY:
 	case HLO_OP_TRIANGULAR_SOLVE:
 		return linear_solve(v);
+	case HLO_OP_RAGGED_DOT:
+		return ragged_dot(v);
 	default:
 		return true;
 	}

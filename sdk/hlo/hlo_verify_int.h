@@ -25,6 +25,9 @@ struct hv {
 	/* replica_count and num_partitions of the HloModule line (1 when
 	 * it does not give them, as XLA's config has it) */
 	int64_t replicas, partitions;
+	/* some shape of the module's text has a layout (no hlo_no_layouts):
+	 * the rules XLA checks only once layouts are assigned apply */
+	bool layouts;
 	int rc;
 	unsigned char *seen; /* devices met in a group list, by number */
 	size_t seencap;
@@ -43,6 +46,12 @@ int hv_ints(const char *s, size_t len, int64_t *out);
 int hv_list(struct hv *v, const char *key, int64_t *out);
 /* t as HLO spells it, f32[4,8], into buf. */
 void hv_type(char *buf, size_t n, const pl_type *t);
+/* Two types as HLO spells them, for a message that names both:
+ * struct hv_two ty = hv_types(a, b); hv_bad(v, "... %s ... %s", ty.a, ty.b). */
+struct hv_two {
+	char a[160], b[160];
+};
+struct hv_two hv_types(const pl_type *a, const pl_type *b);
 bool hv_same_dims(const pl_type *a, const pl_type *b);
 /* Element types XLA's verifier takes as the same: equal, or both
  * floating-point (mixed precision allowed). */
@@ -111,8 +120,9 @@ bool hv_collective(struct hv *v, pl_op op, size_t res0);
  * called, and the tuples of a collective's start and done; true when they
  * pass or v->op is none of them. */
 bool hv_async(struct hv *v);
-/* hlo_verify_chan.c: collective-broadcast, send, recv and their dones,
- * dynamic-reshape; true when they pass or v->op is none of them. */
+/* hlo_verify_chan.c: collective-broadcast, ragged-all-to-all, send, recv
+ * and their dones, dynamic-reshape, outfeed's outfeed_shape; true when
+ * they pass or v->op is none of them. */
 bool hv_chan(struct hv *v);
 
 /* The rules of hlo_verify_window.c (convolution, reduce-window),
@@ -126,6 +136,12 @@ bool hv_bitcast_convert(struct hv *v);
 bool hv_rng(struct hv *v);
 bool hv_reverse(struct hv *v);
 bool hv_reduce_precision(struct hv *v);
+/* hlo_verify_elem.c: bitcast (its bytes, with layouts), domain and
+ * stochastic-convert; true when they pass or v->op is none of them. */
+bool hv_elem_more(struct hv *v);
+/* hlo_verify_window.c: select-and-scatter's computations, window and
+ * source against its operand. */
+bool hv_select_and_scatter(struct hv *v);
 /* A unary op's operand element type and its result's (hlo_verify_elem.c). */
 bool hv_unary_types(struct hv *v);
 /* A binary op's operand element types (and complex's result);

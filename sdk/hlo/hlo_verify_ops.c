@@ -33,11 +33,9 @@ bool hv_value_is(struct hv *v, const char *opc, size_t k, const pl_type *want, c
 	const pl_type *got = pl_value_type(pl_inst_result(v->at, k));
 	if (hv_same_type(got, want))
 		return true;
-	char tg[160], tw[160];
-	hv_type(tg, sizeof tg, got);
-	hv_type(tw, sizeof tw, want);
+	struct hv_two ty = hv_types(got, want);
 	return hv_bad(v, "value %zu of '%s' (%s) is %s: expected %s, %s", k, hv_name(v->at), opc,
-	              tg, tw, what);
+	              ty.a, ty.b, what);
 }
 
 /* The computation key names (its first name); NULL when there is none
@@ -83,12 +81,10 @@ static bool params_fit(struct hv *v, const char *role, const pl_func *f, size_t 
 	for (size_t k = 0; k < n; k++) {
 		const pl_type *a = hv_op_type(i, k0 + k), *p = pl_value_type(pl_func_arg(f, k));
 		if (!hv_same_type(a, p)) {
-			char ta[160], tp[160];
-			hv_type(ta, sizeof ta, a);
-			hv_type(tp, sizeof tp, p);
+			struct hv_two ty = hv_types(a, p);
 			return hv_bad(v, "parameter value %zu of %s '%s' is %s: expected %s, as operand value "
 			                 "%zu of '%s'",
-			              k, role, pl_func_name(f), tp, ta, k0 + k, hv_name(i));
+			              k, role, pl_func_name(f), ty.b, ty.a, k0 + k, hv_name(i));
 		}
 	}
 	return true;
@@ -108,12 +104,10 @@ static bool returns_fit(struct hv *v, const char *role, const pl_func *f)
 	for (size_t k = 0; k < n; k++) {
 		const pl_type *a = hv_op_type(r, k), *t = pl_value_type(pl_inst_result(i, k));
 		if (!hv_same_type(a, t)) {
-			char ta[160], tt[160];
-			hv_type(ta, sizeof ta, a);
-			hv_type(tt, sizeof tt, t);
+			struct hv_two ty = hv_types(a, t);
 			return hv_bad(v, "%s '%s' of '%s' returns %s as value %zu: expected %s, as the "
 			                 "result of '%s'",
-			              role, pl_func_name(f), hv_name(i), ta, k, tt, hv_name(i));
+			              role, pl_func_name(f), hv_name(i), ty.a, k, ty.b, hv_name(i));
 		}
 	}
 	return true;
@@ -141,12 +135,10 @@ static bool while_loop(struct hv *v)
 	if (pl_inst_num_results(i) == n)
 		for (size_t k = 0; k < n; k++)
 			if (!hv_same_type(hv_op_type(i, k), pl_value_type(pl_inst_result(i, k)))) {
-				char ta[160], tr[160];
-				hv_type(ta, sizeof ta, hv_op_type(i, k));
-				hv_type(tr, sizeof tr, pl_value_type(pl_inst_result(i, k)));
+				struct hv_two ty = hv_types(hv_op_type(i, k), pl_value_type(pl_inst_result(i, k)));
 				return hv_bad(v, "while '%s': result value %zu is %s: expected %s, as its "
 				                 "operand",
-				              hv_name(i), k, tr, ta);
+				              hv_name(i), k, ty.b, ty.a);
 			}
 	return !b || returns_fit(v, "body", b);
 }
@@ -211,11 +203,9 @@ bool hv_dims_are(struct hv *v, const char *what, const pl_type *got, const pl_ty
 {
 	if (hv_same_dims(got, want))
 		return true;
-	char tg[160], tw[160];
-	hv_type(tg, sizeof tg, got);
-	hv_type(tw, sizeof tw, want);
-	return hv_bad(v, "%s of '%s' is %s: expected the dimensions of %s", what, hv_name(v->at), tg,
-	              tw);
+	struct hv_two ty = hv_types(got, want);
+	return hv_bad(v, "%s of '%s' is %s: expected the dimensions of %s", what, hv_name(v->at), ty.a,
+	              ty.b);
 }
 
 /* slice={[start:limit:stride], ...}: one per dimension, in bounds; the
@@ -379,11 +369,9 @@ static bool select_clamp(struct hv *v, bool is_select)
 		if (!value && !t->rank)
 			continue;
 		if (!hv_same_dims(t, r) || (value && t->dtype != r->dtype)) {
-			char tt[160], tr[160];
-			hv_type(tt, sizeof tt, t);
-			hv_type(tr, sizeof tr, r);
+			struct hv_two ty = hv_types(t, r);
 			return hv_bad(v, "operand %zu of %s '%s' is %s: expected %s%s", k,
-			              is_select ? "select" : "clamp", hv_name(i), tt, tr,
+			              is_select ? "select" : "clamp", hv_name(i), ty.a, ty.b,
 			              value ? "" : " (its dimensions) or a scalar");
 		}
 	}
@@ -696,7 +684,7 @@ bool hv_check_more(struct hv *v)
 	default:
 		break;
 	}
-	if (!hv_async(v) || !hv_chan(v) || !hv_inferred(v))
+	if (!hv_async(v) || !hv_chan(v) || !hv_inferred(v) || !hv_elem_more(v))
 		return false;
 	switch (v->op) {
 	case HLO_OP_SLICE: return slice(v);
@@ -712,6 +700,7 @@ bool hv_check_more(struct hv *v)
 	case HLO_OP_SCATTER: return scatter(v);
 	case HLO_OP_CONVOLUTION: return hv_convolution(v);
 	case HLO_OP_REDUCE_WINDOW: return hv_reduce_window(v);
+	case HLO_OP_SELECT_AND_SCATTER: return hv_select_and_scatter(v);
 	case HLO_OP_MAP: return hv_map(v);
 	case HLO_OP_BITCAST_CONVERT: return hv_bitcast_convert(v);
 	case HLO_OP_RNG: return hv_rng(v);

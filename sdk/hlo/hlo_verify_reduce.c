@@ -78,12 +78,10 @@ static bool reduced_shape(struct hv *v, const pl_type *a, const int64_t *d, int 
 			if (!gone[e])
 				fits = r->dims[o++] == a->dims[e];
 		if (!fits) {
-			char tr[160], ta[160];
-			hv_type(tr, sizeof tr, r);
-			hv_type(ta, sizeof ta, a);
+			struct hv_two ty = hv_types(r, a);
 			return hv_bad(v, "reduce '%s': result %zu is %s: expected the dimensions of %s "
 			                 "without the %d reduced",
-			              hv_name(i), k, tr, ta, nd);
+			              hv_name(i), k, ty.a, ty.b, nd);
 		}
 	}
 	return true;

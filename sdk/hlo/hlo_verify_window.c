@@ -1,10 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /* sdk/hlo/hlo_verify_window.c — the verifier's rules for the ops that
  * slide a window: convolution (dim_labels, window, feature and batch
- * groups) and reduce-window (window against the operand, result shape,
- * reducer). A window is window={size=AxB stride=.. pad=lo_hi.. lhs_dilate=..
- * rhs_dilate=..}, one entry per dimension in each field. */
+ * groups), reduce-window (window against the operand, result shape,
+ * reducer) and select-and-scatter (its two computations, the source
+ * against what the window leaves of the operand). A window is
+ * window={size=AxB stride=.. pad=lo_hi.. lhs_dilate=.. rhs_dilate=..},
+ * one entry per dimension in each field. */
 #include "hlo/hlo_verify_int.h"
+
+#include "hlo/hlo.h"
 
 #include <stdio.h>
 
@@ -257,4 +261,82 @@ bool hv_reduce_window(struct hv *v)
 				              (long long)slid(&w, d, a->dims[d]), (long long)a->dims[d]);
 	}
 	return hv_scalar_pairs(v, "reducer", 0, n / 2, false);
+}
+
+/* Computation f called by key takes two scalars of element types t0 and t1
+ * (floating-point precision aside) and returns a scalar of type ret (or,
+ * ret PL_DTYPE_INVALID, of its first parameter's type). */
+static bool scalar_fn(struct hv *v, const char *key, const char *role, pl_dtype t0, pl_dtype t1,
+                      pl_dtype ret)
+{
+	const pl_func *f = hv_callee(v, key, 0);
+	if (!f)
+		return true;
+	const pl_dtype want[2] = {t0, t1};
+	if (pl_func_num_args(f) != 2)
+		return hv_bad(v, "the %s computation '%s' of '%s' takes %zu parameters: expected 2",
+		              role, pl_func_name(f), hv_name(v->at), pl_func_num_args(f));
+	for (size_t k = 0; k < 2; k++) {
+		const pl_type *p = pl_value_type(pl_func_arg(f, k));
+		if (p->rank || !hv_same_elements(p->dtype, want[k]))
+			return hv_bad(v, "parameter %zu of the %s computation '%s' of '%s' is not a %s[] "
+			                 "scalar",
+			              k, role, pl_func_name(f), hv_name(v->at), pl_hlo_dtype_name_(want[k]));
+	}
+	const pl_inst *r = hv_returned(f);
+	pl_dtype out = ret != PL_DTYPE_INVALID ? ret : pl_value_type(pl_func_arg(f, 0))->dtype;
+	if (r && (pl_inst_num_operands(r) != 1 || hv_op_type(r, 0)->rank ||
+	          (ret == PL_DTYPE_BOOL ? hv_op_type(r, 0)->dtype != ret
+	                                : !hv_same_elements(hv_op_type(r, 0)->dtype, out))))
+		return hv_bad(v, "the %s computation '%s' of '%s' does not return a %s[] scalar", role,
+		              pl_func_name(f), hv_name(v->at), pl_hlo_dtype_name_(out));
+	return true;
+}
+
+/* select-and-scatter(operand, source, init): select takes two of the
+ * operand's elements and returns pred[]; scatter combines two of the
+ * source's, as a reducer whose accumulator is the initial value's; the
+ * source is what the window leaves of the operand; the result is the
+ * operand's shape (XLA's InferSelectAndScatterShape). */
+bool hv_select_and_scatter(struct hv *v)
+{
+	const pl_inst *i = v->at;
+	const pl_type *r = RESULT_OF(i);
+	if (!hv_want_operands(v, "select-and-scatter", 3))
+		return false;
+	const pl_type *a = hv_op_type(i, 0), *src = hv_op_type(i, 1), *init = hv_op_type(i, 2);
+	if (init->rank)
+		return hv_bad(v, "the initial value of select-and-scatter '%s' is not a scalar",
+		              hv_name(i));
+	if (!scalar_fn(v, HK(SELECT), "select", a->dtype, a->dtype, PL_DTYPE_BOOL) ||
+	    !scalar_fn(v, HK(SCATTER), "scatter", init->dtype, src->dtype, PL_DTYPE_INVALID))
+		return false;
+	struct win w = {.n = 0};
+	bool ok;
+	if (!read_window(v, &w, &ok) && !ok)
+		return false;
+	if ((uint32_t)w.n != a->rank)
+		return hv_bad(v, "the window of '%s' has %d dimension%s: expected %u, its operand's rank",
+		              hv_name(i), w.n, w.n == 1 ? "" : "s", a->rank);
+	bool fits = src->rank == a->rank && hv_same_elements(src->dtype, a->dtype);
+	char want[160];
+	size_t k = (size_t)snprintf(want, sizeof want, "%s[", pl_hlo_dtype_name_(a->dtype));
+	for (int d = 0; d < w.n; d++) {
+		fits = fits && src->dims[d] == slid(&w, d, a->dims[d]);
+		if (k < sizeof want)
+			k += (size_t)snprintf(want + k, sizeof want - k, "%s%lld", d ? "," : "",
+			                      (long long)slid(&w, d, a->dims[d]));
+	}
+	if (!fits) {
+		struct hv_two ty = hv_types(src, a);
+		return hv_bad(v, "the source of select-and-scatter '%s' is %s: expected %s], what its "
+		                 "window leaves of the operand %s",
+		              hv_name(i), ty.a, want, ty.b);
+	}
+	if (r && (!hv_same_dims(r, a) || !hv_same_elements(r->dtype, a->dtype))) {
+		struct hv_two ty = hv_types(r, a);
+		return hv_bad(v, "select-and-scatter '%s' gives %s: expected %s, its operand's shape",
+		              hv_name(i), ty.a, ty.b);
+	}
+	return true;
 }

@@ -105,7 +105,10 @@
 	X(FFT_TYPE, "hlo_fft_type", INST, ATTR, "an fft's kind (FFT, IFFT, RFFT, IRFFT)") \
 	X(FFT_LENGTH, "hlo_fft_length", INST, ATTR, "an fft's lengths, innermost dimensions") \
 	X(K, "hlo_k", INST, ATTR, "a topk's count") \
-	X(LEFT_SIDE, "hlo_left_side", INST, ATTR, "a triangular-solve's side")
+	X(LEFT_SIDE, "hlo_left_side", INST, ATTR, "a triangular-solve's side") \
+	X(OUTFEED_SHAPE, "hlo_outfeed_shape", INST, ATTR, "an outfeed's outfeed_shape, the shape of the data it sends") \
+	X(LHS_RAGGED_DIMS, "hlo_lhs_ragged_dims", INST, ATTR, "a ragged-dot's ragged dimension, left") \
+	X(RHS_GROUP_DIMS, "hlo_rhs_group_dims", INST, ATTR, "a ragged-dot's group dimension, right")
 /* clang-format on */
 
 /* An HLO attribute "foo" is kept under "hlo_foo"; control-predecessors is
