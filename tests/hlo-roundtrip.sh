@@ -30,6 +30,25 @@ for m in long xla bare mixed; do
 	ok $? "$m.hlo is written back as it was, up to white space"
 done
 
+# a get-tuple-element nothing uses (of a while's parameter, of its
+# result) comes back in its place: an instruction without results that
+# computes nothing (flops = 0), so the default pipeline counts what it did
+run $P --passes= "$F/unused-gte.hlo" -o ug.hlo
+diff -b -B "$F/unused-gte.hlo" ug.hlo >/dev/null
+ok $? "unused-gte.hlo: the unused get-tuple-elements come back in their places"
+run $P --passes= "$F/unused-gte.hlo" -o ug.pir
+[ "$(grep -c '^  hlo.get_tuple_element %.*hlo_index = .*flops = 0}$' ug.pir)" -eq 2 ]
+ok $? "each is an hlo.get_tuple_element with its index and flops = 0"
+run $P --passes= ug.pir -o ug2.hlo
+expect_same_file "$F/unused-gte.hlo" ug2.hlo "through .pir it comes back as it was"
+sed '/%unused.4 = \|%count.18 = /d' "$F/unused-gte.hlo" >ug-none.hlo
+run $P --passes=DetailDynInst --stats-json ug1.json "$F/unused-gte.hlo" -o /dev/null
+run $P --passes=DetailDynInst --stats-json ug0.json ug-none.hlo -o /dev/null
+sed 's/"input": "[^"]*"//' ug1.json >ug1.s
+sed 's/"input": "[^"]*"//' ug0.json >ug0.s
+grep -q '"Total_flops": [1-9]' ug1.s && cmp -s ug1.s ug0.s
+ok $? "Total_flops is that of the module without them"
+
 # the form is recorded on the entry function
 run $P --passes= "$F/long.hlo" -o long.pir
 for k in hlo_sigils hlo_signatures hlo_typed_operands; do

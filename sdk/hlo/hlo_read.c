@@ -1963,6 +1963,37 @@ static void map_get_tuple_element(struct hr *r, struct pinst *pi)
 	pi->anchor = r->last_line;
 }
 
+/* A get-tuple-element nothing uses: an instruction without results over
+ * its operand's leaves (as a tuple nothing uses), so that it is written
+ * back; hlo_shape is the element's shape, index kept as any attribute,
+ * and flops = 0, as it computes nothing. */
+static void map_unused_gte(struct hr *r, pl_func *f, struct pinst *pi)
+{
+	map_get_tuple_element(r, pi);
+	bool tuple_operand;
+	size_t nops = gather_operands(r, pi, &tuple_operand);
+	pl_inst *inst = new_inst(r, f, "hlo.get_tuple_element", nops, 0, pi);
+	pl_attrs *d = pl_inst_attrs(inst);
+	name_results(r, pi, inst, false);
+	r->sb.len = 0;
+	put_shape(r, &r->sb, pi->shape);
+	if (r->sb.failed)
+		nomem(r);
+	set_str(r, d, HK(SHAPE), r->sb.data, r->sb.len);
+	keep_structure(r, pi, d);
+	keep_alias_names(r, pi, d);
+	keep_attrs(r, pi, d);
+	/* it only names a part of a value: no work for the counting passes */
+	if (pl_attrs_set_int(d, "flops", 0) != PL_OK)
+		nomem(r);
+	pin_control(r, pi, inst);
+	pi->inst = inst;
+	pi->kind = KIND_PLAIN;
+	pi->anchor = 0;
+	pi->leaf0 = (uint32_t)r->leaves.n;
+	pi->nleaves = 0;
+}
+
 /* The leaves of the value of pi, mapped to inst: its results, and for a
  * collective start of shape (operands, results[, contexts]) the operands
  * it aliases and no value for the contexts. */
@@ -2261,7 +2292,10 @@ static void map_inst(struct hr *r, pl_func *f, struct pinst *pi)
 			map_unused_tuple(r, f, pi);
 		break;
 	case HLO_OP_GET_TUPLE_ELEMENT:
-		map_get_tuple_element(r, pi);
+		if (pi->used)
+			map_get_tuple_element(r, pi);
+		else
+			map_unused_gte(r, f, pi);
 		break;
 	default:
 		if (is_mapped_update(r, pi))
@@ -2414,8 +2448,8 @@ static void keep_param_places(struct hr *r, pl_func *f, size_t np)
 {
 	int64_t *pos = scratch(r, SCRATCH_PARAM_AT, np, sizeof *pos);
 	/* a place counts the instructions before it that the writer prints
-	 * as such: tuple (but one nothing uses) and get-tuple-element are not
-	 * among them */
+	 * as such: tuple and get-tuple-element (but one nothing uses) are
+	 * not among them */
 	bool moved = false;
 	for (size_t k = 0, seen = 0, j = 0; k < r->insts.n && j < np; k++) {
 		const struct pinst *c = &r->insts.v[k];
@@ -2425,8 +2459,8 @@ static void keep_param_places(struct hr *r, pl_func *f, size_t np)
 			moved = moved || c->param != (int64_t)seen;
 			j++;
 		}
-		if (!(c->opcode == HLO_OP_TUPLE && c->used) &&
-		    c->opcode != HLO_OP_GET_TUPLE_ELEMENT)
+		if (!((c->opcode == HLO_OP_TUPLE || c->opcode == HLO_OP_GET_TUPLE_ELEMENT) &&
+		      c->used))
 			seen++;
 	}
 	if (moved) {

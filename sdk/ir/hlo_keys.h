@@ -105,7 +105,8 @@
 	X(FFT_TYPE, "hlo_fft_type", INST, ATTR, "an fft's kind (FFT, IFFT, RFFT, IRFFT)") \
 	X(FFT_LENGTH, "hlo_fft_length", INST, ATTR, "an fft's lengths, innermost dimensions") \
 	X(K, "hlo_k", INST, ATTR, "a topk's count") \
-	X(LEFT_SIDE, "hlo_left_side", INST, ATTR, "a triangular-solve's side")
+	X(LEFT_SIDE, "hlo_left_side", INST, ATTR, "a triangular-solve's side") \
+	X(INDEX, "hlo_index", INST, ATTR, "the index of a get-tuple-element nothing uses (an hlo.get_tuple_element without results)")
 /* clang-format on */
 
 /* An HLO attribute "foo" is kept under "hlo_foo"; control-predecessors is
