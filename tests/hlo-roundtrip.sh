@@ -49,6 +49,23 @@ sed 's/"input": "[^"]*"//' ug0.json >ug0.s
 grep -q '"Total_flops": [1-9]' ug1.s && cmp -s ug1.s ug0.s
 ok $? "Total_flops is that of the module without them"
 
+# a module with tuples and operand lists of six but no /*index=N*/
+# comment is written without them; one that has them (long.hlo) records
+# nothing, and a .pir without the key gets XLA's marks
+run $P --passes= "$F/nomarks.hlo" -o nm.hlo
+diff -b -B "$F/nomarks.hlo" nm.hlo >/dev/null
+ok $? "nomarks.hlo is written back without index comments, as it was"
+run $P --passes= "$F/nomarks.hlo" -o nm.pir
+run $P --passes= "$F/long.hlo" -o lm.pir
+grep -q 'hlo_no_index_marks = true' nm.pir && grep -q 'hlo_sigils = true' lm.pir &&
+	! grep -q 'hlo_no_index_marks' lm.pir
+ok $? "nomarks.hlo records hlo_no_index_marks, long.hlo (which has them) does not"
+sed 's/, hlo_no_index_marks = true//' nm.pir >nm-marks.pir
+run $P --passes= nm-marks.pir -o nm-marks.hlo
+grep -q '^ENTRY %main.9 (p.1: (f32\[2\], f32\[2\], f32\[2\], f32\[2\], f32\[2\], /\*index=5\*/f32\[2\])) ' nm-marks.hlo &&
+	grep -q ' %d.5, /\*index=5\*/f32\[2\]{0} %e.6)$' nm-marks.hlo
+ok $? "without the key the signature, the shapes and the operands have XLA's marks"
+
 # the form is recorded on the entry function
 run $P --passes= "$F/long.hlo" -o long.pir
 for k in hlo_sigils hlo_signatures hlo_typed_operands; do

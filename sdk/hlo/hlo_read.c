@@ -504,6 +504,13 @@ static uint32_t parse_shape(struct hr *r)
 		nomem(r);
 	if (st != PL_OK)
 		fail(r, err.at, "%s", err.msg);
+	for (uint32_t k = idx; !r->wide && k < idx + r->shapes.v[idx].size; k++) {
+		const struct pl_hlo_snode *n = &r->shapes.v[k];
+		uint32_t children = 0;
+		for (uint32_t c = k + 1; n->tuple && c < k + n->size; c += r->shapes.v[c].size)
+			children++;
+		r->wide = children >= 6;
+	}
 	return idx;
 }
 
@@ -760,6 +767,7 @@ static void parse_args(struct hr *r, struct pinst *pi, unsigned depth)
 		*PUSH(r, opnds) = r->side.v[k];
 	r->side.n = base;
 	pi->nops = (uint32_t)count;
+	r->wide = r->wide || count >= 6;
 }
 
 /* The attributes after the operands, ", name=value" each. */
@@ -2942,6 +2950,8 @@ static void parse_module(struct hr *r)
 	            {r->typed_operands, HK(TYPED_OPERANDS)},
 	            {!r->shapes.layouts, HK(NO_LAYOUTS)},
 	            {!blank_at_end(r), HK(NO_FINAL_BLANK)},
+	            {r->wide && !memmem(r->src, (size_t)(r->end - r->src), "/*index=", 8),
+	             HK(NO_INDEX_MARKS)},
 	            /* new async collectives as the module's are, unless mixed */
 	            {r->async_wrapped && !r->async_native, HK(ASYNC_WRAPPED)}};
 	for (size_t k = 0; k < sizeof form / sizeof *form; k++)
