@@ -66,6 +66,21 @@ grep -q '^ENTRY %main.9 (p.1: (f32\[2\], f32\[2\], f32\[2\], f32\[2\], f32\[2\],
 	grep -q ' %d.5, /\*index=5\*/f32\[2\]{0} %e.6)$' nm-marks.hlo
 ok $? "without the key the signature, the shapes and the operands have XLA's marks"
 
+# somelayouts.hlo: a module with layouts whose parameter, some lines and
+# root have none; each shape comes back as it was written, also through
+# .pir, and SplitAsyncCCOp's new start has XLA's tuple shape
+run $P --passes= "$F/somelayouts.hlo" -o sl.hlo
+diff -b -B "$F/somelayouts.hlo" sl.hlo >/dev/null
+ok $? "somelayouts.hlo: the shapes without a layout come back without one"
+run $P --passes= "$F/somelayouts.hlo" -o sl.pir
+run $P --passes= sl.pir -o sl2.hlo
+expect_same_file "$F/somelayouts.hlo" sl2.hlo "somelayouts.hlo through .pir comes back as it was"
+run $P --passes=SplitAsyncCCOp "$F/somelayouts.hlo" -o sl3.hlo
+grep -q '^  %wg_s = (f32\[16,4\]{1,0}, f32\[64,4\]{1,0}) all-gather-start(f32\[16,4\]{1,0} %w), ' sl3.hlo
+ok $? "the all-gather-start SplitAsyncCCOp makes there has XLA's (operand, result) shape"
+run $P --passes= sl3.hlo -o sl4.hlo
+expect_same_file sl3.hlo sl4.hlo "somelayouts.hlo after SplitAsyncCCOp reads back to the same text"
+
 # the form is recorded on the entry function
 run $P --passes= "$F/long.hlo" -o long.pir
 for k in hlo_sigils hlo_signatures hlo_typed_operands; do

@@ -25,6 +25,9 @@ struct pl_hlo_form {
 	bool typed_operands; /* "add(f32[] %x, f32[] %y)" */
 	bool no_layouts;     /* "f32[8]": no shape with a layout */
 	bool no_index_marks; /* no "index=N" comments in tuples, operand lists */
+	/* an array of a kept shape written without a layout is printed
+	 * without one (else with the default one) */
+	bool bare_arrays;
 	/* the collectives passes make asynchronous are written as XLA:GPU
 	 * writes them: "async-start(...), calls=%c" over a computation of the
 	 * collective, and "async-done" (else "all-gather-start" and so on) */

@@ -1423,6 +1423,7 @@ static uint32_t infer_shape(struct hr *r, const struct pinst *pi)
 			struct pl_hlo_snode *n = &r->shapes.v[c];
 			n->dtype = PL_DTYPE_BOOL;
 			n->has_layout = 0;
+			n->bare = 0;
 			n->layout = NULL;
 			n->layout_len = 0;
 			return c;
@@ -2695,6 +2696,10 @@ static void map_comp(struct hr *r, const char *name, uint32_t nlen, const char *
 	for (size_t k = 0; k < r->insts.n; k++)
 		for (uint32_t j = 0; j < r->insts.v[k].nops; j++)
 			r->insts.v[r->opnds.v[r->insts.v[k].op0 + j].ref].used = true;
+	/* in a computation whose shapes have layouts, one without is kept so */
+	r->shapes.print_bare = r->shapes.layouts;
+	for (size_t k = 0; r->shapes.print_bare && !r->bare_arrays && k < r->shapes.n; k++)
+		r->bare_arrays = r->shapes.v[k].bare && r->shapes.v[k].rank;
 	const char *nz = cstr(r, name, nlen);
 	if (find_comp(r, nz, nlen))
 		fail(r, at, "computation '%.*s' is defined twice", (int)nlen, name);
@@ -2950,6 +2955,7 @@ static void parse_module(struct hr *r)
 	            {r->typed_operands, HK(TYPED_OPERANDS)},
 	            {!r->shapes.layouts, HK(NO_LAYOUTS)},
 	            {!blank_at_end(r), HK(NO_FINAL_BLANK)},
+	            {r->bare_arrays, HK(BARE_ARRAYS)},
 	            {r->wide && !memmem(r->src, (size_t)(r->end - r->src), "/*index=", 8),
 	             HK(NO_INDEX_MARKS)},
 	            /* new async collectives as the module's are, unless mixed */

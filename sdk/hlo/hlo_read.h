@@ -149,6 +149,8 @@ struct hr {
 	/* a tuple of six or more elements or as many operands: where XLA
 	 * puts its "index=N" comments */
 	bool wide;
+	/* an array without a layout in a computation whose shapes have them */
+	bool bare_arrays;
 	/* the numbers of the "hlo_<name>" keys, by the HLO attribute name */
 	struct keymemo {
 		const char *name;

@@ -169,6 +169,8 @@ static void free_tree(struct pl_hlo_shapes *t)
 static struct pl_hlo_shapes *parse_tree(struct hw *w, const char *s, size_t len)
 {
 	struct pl_hlo_shapes *t = calloc(1, sizeof *t);
+	if (t)
+		t->print_bare = w->form.bare_arrays; /* the reader kept a missing layout so */
 	struct pl_hlo_shape_err err;
 	uint32_t root;
 	const char *p = s, *e = s + len;
@@ -547,7 +549,12 @@ static const char *gte_name(struct hw *w, struct ent *e, const uint32_t *path, s
 			c += e->tree->v[c].size;
 		idx = c;
 	}
+	/* the line's own shape: an element the tuple's text left without a
+	 * layout has the default one here, as the reader found it */
+	bool bare = e->tree->print_bare;
+	e->tree->print_bare = false;
 	put_tree(&l, e->tree, idx);
+	e->tree->print_bare = bare;
 	pl_sb_puts(&l, " get-tuple-element(");
 	pl_sb_puts(&l, parent);
 	pl_sb_puts(&l, "), index=");
@@ -726,6 +733,7 @@ static struct pl_hlo_shapes *parse_operands(struct hw *w, pl_inst *i, const char
 	memcpy(txt, s, len);
 	txt[len] = 0;
 	t->text = txt;
+	t->print_bare = w->form.bare_arrays; /* the reader kept a missing layout so */
 	const char *p = txt, *e = txt + len;
 	size_t leaves = 0;
 	int st;
@@ -1842,8 +1850,11 @@ static bool start_shape_fits(pl_inst *i, const struct pl_hlo_shapes *tr,
 {
 	size_t nres = pl_inst_num_results(i), nops = pl_inst_num_operands(i);
 	const struct pl_hlo_snode *v = tr->v;
+	/* the older all-gather-start, as read (not the shape of the
+	 * collective a pass made asynchronous, which it carries over) */
 	if (split && !v[0].tuple && nres == 1 && !generic)
-		return pl_hlo_array_fits_(tr, 0, t[0]); /* the older all-gather-start */
+		return pl_attrs_get(pl_inst_attrs_const(i), HK(START_DONE)) &&
+		       pl_hlo_array_fits_(tr, 0, t[0]);
 	if (!split)
 		return pl_hlo_shape_fits_(tr, 0, t, nres);
 	/* element 0: the operands, element 1: the results */
