@@ -30,6 +30,57 @@ for m in long xla bare mixed; do
 	ok $? "$m.hlo is written back as it was, up to white space"
 done
 
+# a get-tuple-element nothing uses (of a while's parameter, of its
+# result) comes back in its place: an instruction without results that
+# computes nothing (flops = 0), so the default pipeline counts what it did
+run $P --passes= "$F/unused-gte.hlo" -o ug.hlo
+diff -b -B "$F/unused-gte.hlo" ug.hlo >/dev/null
+ok $? "unused-gte.hlo: the unused get-tuple-elements come back in their places"
+run $P --passes= "$F/unused-gte.hlo" -o ug.pir
+[ "$(grep -c '^  hlo.get_tuple_element %.*hlo_index = .*flops = 0}$' ug.pir)" -eq 2 ]
+ok $? "each is an hlo.get_tuple_element with its index and flops = 0"
+run $P --passes= ug.pir -o ug2.hlo
+expect_same_file "$F/unused-gte.hlo" ug2.hlo "through .pir it comes back as it was"
+sed '/%unused.4 = \|%count.18 = /d' "$F/unused-gte.hlo" >ug-none.hlo
+run $P --passes=DetailDynInst --stats-json ug1.json "$F/unused-gte.hlo" -o /dev/null
+run $P --passes=DetailDynInst --stats-json ug0.json ug-none.hlo -o /dev/null
+sed 's/"input": "[^"]*"//' ug1.json >ug1.s
+sed 's/"input": "[^"]*"//' ug0.json >ug0.s
+grep -q '"Total_flops": [1-9]' ug1.s && cmp -s ug1.s ug0.s
+ok $? "Total_flops is that of the module without them"
+
+# a module with tuples and operand lists of six but no /*index=N*/
+# comment is written without them; one that has them (long.hlo) records
+# nothing, and a .pir without the key gets XLA's marks
+run $P --passes= "$F/nomarks.hlo" -o nm.hlo
+diff -b -B "$F/nomarks.hlo" nm.hlo >/dev/null
+ok $? "nomarks.hlo is written back without index comments, as it was"
+run $P --passes= "$F/nomarks.hlo" -o nm.pir
+run $P --passes= "$F/long.hlo" -o lm.pir
+grep -q 'hlo_no_index_marks = true' nm.pir && grep -q 'hlo_sigils = true' lm.pir &&
+	! grep -q 'hlo_no_index_marks' lm.pir
+ok $? "nomarks.hlo records hlo_no_index_marks, long.hlo (which has them) does not"
+sed 's/, hlo_no_index_marks = true//' nm.pir >nm-marks.pir
+run $P --passes= nm-marks.pir -o nm-marks.hlo
+grep -q '^ENTRY %main.9 (p.1: (f32\[2\], f32\[2\], f32\[2\], f32\[2\], f32\[2\], /\*index=5\*/f32\[2\])) ' nm-marks.hlo &&
+	grep -q ' %d.5, /\*index=5\*/f32\[2\]{0} %e.6)$' nm-marks.hlo
+ok $? "without the key the signature, the shapes and the operands have XLA's marks"
+
+# somelayouts.hlo: a module with layouts whose parameter, some lines and
+# root have none; each shape comes back as it was written, also through
+# .pir, and SplitAsyncCCOp's new start has XLA's tuple shape
+run $P --passes= "$F/somelayouts.hlo" -o sl.hlo
+diff -b -B "$F/somelayouts.hlo" sl.hlo >/dev/null
+ok $? "somelayouts.hlo: the shapes without a layout come back without one"
+run $P --passes= "$F/somelayouts.hlo" -o sl.pir
+run $P --passes= sl.pir -o sl2.hlo
+expect_same_file "$F/somelayouts.hlo" sl2.hlo "somelayouts.hlo through .pir comes back as it was"
+run $P --passes=SplitAsyncCCOp "$F/somelayouts.hlo" -o sl3.hlo
+grep -q '^  %wg_s = (f32\[16,4\]{1,0}, f32\[64,4\]{1,0}) all-gather-start(f32\[16,4\]{1,0} %w), ' sl3.hlo
+ok $? "the all-gather-start SplitAsyncCCOp makes there has XLA's (operand, result) shape"
+run $P --passes= sl3.hlo -o sl4.hlo
+expect_same_file sl3.hlo sl4.hlo "somelayouts.hlo after SplitAsyncCCOp reads back to the same text"
+
 # the form is recorded on the entry function
 run $P --passes= "$F/long.hlo" -o long.pir
 for k in hlo_sigils hlo_signatures hlo_typed_operands; do

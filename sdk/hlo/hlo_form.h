@@ -6,8 +6,9 @@
  * computation's heading with its signature "(p: shape, ...) -> shape",
  * each operand after its shape. The reader records which of the three a
  * module uses (hlo_sigils, hlo_signatures, hlo_typed_operands on the entry
- * function), and whether it writes no layouts at all (hlo_no_layouts, as
- * tests often do); the writer prints the short form with layouts and,
+ * function), whether it writes no layouts at all (hlo_no_layouts, as
+ * tests often do) and whether it leaves out XLA's "index=N" comments
+ * (hlo_no_index_marks, as tests written by hand do); the writer prints the short form with layouts and,
  * where the module asks, rewrites each computation it printed.
  */
 #ifndef PL_HLO_FORM_H
@@ -23,6 +24,10 @@ struct pl_hlo_form {
 	bool signatures;     /* "NAME (p: shape, ...) -> shape {" */
 	bool typed_operands; /* "add(f32[] %x, f32[] %y)" */
 	bool no_layouts;     /* "f32[8]": no shape with a layout */
+	bool no_index_marks; /* no "index=N" comments in tuples, operand lists */
+	/* an array of a kept shape written without a layout is printed
+	 * without one (else with the default one) */
+	bool bare_arrays;
 	/* the collectives passes make asynchronous are written as XLA:GPU
 	 * writes them: "async-start(...), calls=%c" over a computation of the
 	 * collective, and "async-done" (else "all-gather-start" and so on) */
@@ -38,7 +43,8 @@ PL_INTERNAL struct pl_hlo_form pl_hlo_form_own_(const struct pl_hlo_form *m, con
 /* Whether f asks for anything but the short form. */
 static inline bool pl_hlo_form_long_(const struct pl_hlo_form *f)
 {
-	return f->sigils || f->signatures || f->typed_operands || f->no_layouts;
+	return f->sigils || f->signatures || f->typed_operands || f->no_layouts ||
+	       f->no_index_marks;
 }
 
 /* Rewrites the computation the writer printed into sb from byte `at` on

@@ -501,6 +501,13 @@ static uint32_t parse_shape(struct hr *r)
 		nomem(r);
 	if (st != PL_OK)
 		fail(r, err.at, "%s", err.msg);
+	for (uint32_t k = idx; !r->wide && k < idx + r->shapes.v[idx].size; k++) {
+		const struct pl_hlo_snode *n = &r->shapes.v[k];
+		uint32_t children = 0;
+		for (uint32_t c = k + 1; n->tuple && c < k + n->size; c += r->shapes.v[c].size)
+			children++;
+		r->wide = children >= 6;
+	}
 	return idx;
 }
 
@@ -757,6 +764,7 @@ static void parse_args(struct hr *r, struct pinst *pi, unsigned depth)
 		*PUSH(r, opnds) = r->side.v[k];
 	r->side.n = base;
 	pi->nops = (uint32_t)count;
+	r->wide = r->wide || count >= 6;
 }
 
 /* The attributes after the operands, ", name=value" each. */
@@ -1412,6 +1420,7 @@ static uint32_t infer_shape(struct hr *r, const struct pinst *pi)
 			struct pl_hlo_snode *n = &r->shapes.v[c];
 			n->dtype = PL_DTYPE_BOOL;
 			n->has_layout = 0;
+			n->bare = 0;
 			n->layout = NULL;
 			n->layout_len = 0;
 			return c;
@@ -1960,6 +1969,37 @@ static void map_get_tuple_element(struct hr *r, struct pinst *pi)
 	pi->anchor = r->last_line;
 }
 
+/* A get-tuple-element nothing uses: an instruction without results over
+ * its operand's leaves (as a tuple nothing uses), so that it is written
+ * back; hlo_shape is the element's shape, index kept as any attribute,
+ * and flops = 0, as it computes nothing. */
+static void map_unused_gte(struct hr *r, pl_func *f, struct pinst *pi)
+{
+	map_get_tuple_element(r, pi);
+	bool tuple_operand;
+	size_t nops = gather_operands(r, pi, &tuple_operand);
+	pl_inst *inst = new_inst(r, f, "hlo.get_tuple_element", nops, 0, pi);
+	pl_attrs *d = pl_inst_attrs(inst);
+	name_results(r, pi, inst, false);
+	r->sb.len = 0;
+	put_shape(r, &r->sb, pi->shape);
+	if (r->sb.failed)
+		nomem(r);
+	set_str(r, d, HK(SHAPE), r->sb.data, r->sb.len);
+	keep_structure(r, pi, d);
+	keep_alias_names(r, pi, d);
+	keep_attrs(r, pi, d);
+	/* it only names a part of a value: no work for the counting passes */
+	if (pl_attrs_set_int(d, "flops", 0) != PL_OK)
+		nomem(r);
+	pin_control(r, pi, inst);
+	pi->inst = inst;
+	pi->kind = KIND_PLAIN;
+	pi->anchor = 0;
+	pi->leaf0 = (uint32_t)r->leaves.n;
+	pi->nleaves = 0;
+}
+
 /* The leaves of the value of pi, mapped to inst: its results, and for a
  * collective start of shape (operands, results[, contexts]) the operands
  * it aliases and no value for the contexts. */
@@ -2258,7 +2298,10 @@ static void map_inst(struct hr *r, pl_func *f, struct pinst *pi)
 			map_unused_tuple(r, f, pi);
 		break;
 	case HLO_OP_GET_TUPLE_ELEMENT:
-		map_get_tuple_element(r, pi);
+		if (pi->used)
+			map_get_tuple_element(r, pi);
+		else
+			map_unused_gte(r, f, pi);
 		break;
 	default:
 		if (is_mapped_update(r, pi))
@@ -2411,8 +2454,8 @@ static void keep_param_places(struct hr *r, pl_func *f, size_t np)
 {
 	int64_t *pos = scratch(r, SCRATCH_PARAM_AT, np, sizeof *pos);
 	/* a place counts the instructions before it that the writer prints
-	 * as such: tuple (but one nothing uses) and get-tuple-element are not
-	 * among them */
+	 * as such: tuple and get-tuple-element (but one nothing uses) are
+	 * not among them */
 	bool moved = false;
 	for (size_t k = 0, seen = 0, j = 0; k < r->insts.n && j < np; k++) {
 		const struct pinst *c = &r->insts.v[k];
@@ -2422,8 +2465,8 @@ static void keep_param_places(struct hr *r, pl_func *f, size_t np)
 			moved = moved || c->param != (int64_t)seen;
 			j++;
 		}
-		if (!(c->opcode == HLO_OP_TUPLE && c->used) &&
-		    c->opcode != HLO_OP_GET_TUPLE_ELEMENT)
+		if (!((c->opcode == HLO_OP_TUPLE || c->opcode == HLO_OP_GET_TUPLE_ELEMENT) &&
+		      c->used))
 			seen++;
 	}
 	if (moved) {
@@ -2650,6 +2693,10 @@ static void map_comp(struct hr *r, const char *name, uint32_t nlen, const char *
 	for (size_t k = 0; k < r->insts.n; k++)
 		for (uint32_t j = 0; j < r->insts.v[k].nops; j++)
 			r->insts.v[r->opnds.v[r->insts.v[k].op0 + j].ref].used = true;
+	/* in a computation whose shapes have layouts, one without is kept so */
+	r->shapes.print_bare = r->shapes.layouts;
+	for (size_t k = 0; r->shapes.print_bare && !r->bare_arrays && k < r->shapes.n; k++)
+		r->bare_arrays = r->shapes.v[k].bare && r->shapes.v[k].rank;
 	const char *nz = cstr(r, name, nlen);
 	if (find_comp(r, nz, nlen))
 		fail(r, at, "computation '%.*s' is defined twice", (int)nlen, name);
@@ -2905,6 +2952,9 @@ static void parse_module(struct hr *r)
 	            {r->typed_operands, HK(TYPED_OPERANDS)},
 	            {!r->shapes.layouts, HK(NO_LAYOUTS)},
 	            {!blank_at_end(r), HK(NO_FINAL_BLANK)},
+	            {r->bare_arrays, HK(BARE_ARRAYS)},
+	            {r->wide && !memmem(r->src, (size_t)(r->end - r->src), "/*index=", 8),
+	             HK(NO_INDEX_MARKS)},
 	            /* new async collectives as the module's are, unless mixed */
 	            {r->async_wrapped && !r->async_native, HK(ASYNC_WRAPPED)}};
 	for (size_t k = 0; k < sizeof form / sizeof *form; k++)

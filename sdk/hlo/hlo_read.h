@@ -146,6 +146,11 @@ struct hr {
 	/* async collectives written over a computation (async-start), and
 	 * written native (all-gather-start, ...) */
 	bool async_wrapped, async_native;
+	/* a tuple of six or more elements or as many operands: where XLA
+	 * puts its "index=N" comments */
+	bool wide;
+	/* an array without a layout in a computation whose shapes have them */
+	bool bare_arrays;
 	/* the numbers of the "hlo_<name>" keys, by the HLO attribute name */
 	struct keymemo {
 		const char *name;

@@ -224,6 +224,7 @@ static int parse_layout(struct sp *c, uint32_t idx)
 		return st;
 	struct pl_hlo_snode *n = &c->s->v[idx];
 	n->has_layout = 1;
+	n->bare = 0;
 	n->layout = q2 + 1;
 	n->layout_len = (uint32_t)(e - (q2 + 1));
 	c->s->layouts = true;
@@ -316,6 +317,7 @@ static int parse_array(struct sp *c, uint32_t idx)
 	n->bounded = x.bounded;
 	n->unbounded = x.unbounded;
 	n->size = n->nleaves = 1;
+	n->bare = 1; /* until a layout is read */
 	return parse_layout(c, idx);
 }
 
@@ -459,7 +461,7 @@ void pl_hlo_shape_put_(struct pl_strbuf *sb, const struct pl_hlo_shapes *s, uint
 		pl_sb_putc(sb, '{');
 		pl_sb_put(sb, n->layout, n->layout_len);
 		pl_sb_putc(sb, '}');
-	} else {
+	} else if (!(n->bare && s->print_bare)) {
 		pl_hlo_put_default_layout_(sb, n->rank);
 	}
 }
@@ -518,7 +520,7 @@ bool pl_hlo_shape_default_array_(const struct pl_hlo_shapes *s, uint32_t idx)
 	if (n->tuple || n->any || n->bounded || n->unbounded)
 		return false;
 	if (!n->has_layout)
-		return true;
+		return !(n->bare && s->print_bare && n->rank);
 	const char *p = n->layout, *e = n->layout + n->layout_len;
 	for (unsigned i = n->rank; i-- > 0;) {
 		unsigned v = 0;

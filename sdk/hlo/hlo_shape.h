@@ -27,6 +27,7 @@ struct pl_hlo_snode {
 	uint8_t any;      /* "_": an array of any type (operand structures) */
 	uint8_t dtype;
 	uint8_t has_layout;
+	uint8_t bare;     /* an array read without a layout */
 	uint16_t rank;
 	uint64_t bounded, unbounded; /* bit i: extent i is "<=N" / "?" */
 	const char *layout;          /* the text between the layout braces */
@@ -49,6 +50,10 @@ struct pl_hlo_shapes {
 	struct pl_hlo_label *labels;
 	size_t nlabels, lcap;
 	bool layouts;  /* some array read had a layout */
+	/* an array read without a layout is printed without one (as it was
+	 * written in a computation whose other shapes have layouts); else,
+	 * and for an array made from a type, with the default layout */
+	bool print_bare;
 	char *text;    /* a copy of the text parsed, when the trees own one */
 };
 
@@ -78,7 +83,8 @@ int pl_hlo_shape_parse_(struct pl_hlo_shapes *s, const char **p, const char *end
 const char *pl_hlo_shape_skip_(const char *p, const char *end);
 
 /* Prints node idx of s, a missing layout as the default one (XLA's
- * printer does), "_" as itself; labels are not printed. */
+ * printer does) unless s->print_bare says to keep it missing, "_" as
+ * itself; labels are not printed. */
 void pl_hlo_shape_put_(struct pl_strbuf *sb, const struct pl_hlo_shapes *s, uint32_t idx);
 
 /* Appends an array node of type t, no layout; PL_OK or PL_ENOMEM. */
@@ -97,7 +103,8 @@ bool pl_hlo_shape_fits_(const struct pl_hlo_shapes *s, uint32_t idx, const pl_ty
 uint32_t pl_hlo_shape_child_(const struct pl_hlo_shapes *s, uint32_t idx, int64_t i,
                              uint32_t *leaf);
 
-/* An array with no layout or the default one ("2,1,0"), static extents. */
+/* An array with no layout (but one printed bare) or the default one
+ * ("2,1,0"), static extents. */
 bool pl_hlo_shape_default_array_(const struct pl_hlo_shapes *s, uint32_t idx);
 
 /* The label of node idx, or NULL. */

@@ -169,6 +169,8 @@ static void free_tree(struct pl_hlo_shapes *t)
 static struct pl_hlo_shapes *parse_tree(struct hw *w, const char *s, size_t len)
 {
 	struct pl_hlo_shapes *t = calloc(1, sizeof *t);
+	if (t)
+		t->print_bare = w->form.bare_arrays; /* the reader kept a missing layout so */
 	struct pl_hlo_shape_err err;
 	uint32_t root;
 	const char *p = s, *e = s + len;
@@ -547,7 +549,12 @@ static const char *gte_name(struct hw *w, struct ent *e, const uint32_t *path, s
 			c += e->tree->v[c].size;
 		idx = c;
 	}
+	/* the line's own shape: an element the tuple's text left without a
+	 * layout has the default one here, as the reader found it */
+	bool bare = e->tree->print_bare;
+	e->tree->print_bare = false;
 	put_tree(&l, e->tree, idx);
+	e->tree->print_bare = bare;
 	pl_sb_puts(&l, " get-tuple-element(");
 	pl_sb_puts(&l, parent);
 	pl_sb_puts(&l, "), index=");
@@ -726,6 +733,7 @@ static struct pl_hlo_shapes *parse_operands(struct hw *w, pl_inst *i, const char
 	memcpy(txt, s, len);
 	txt[len] = 0;
 	t->text = txt;
+	t->print_bare = w->form.bare_arrays; /* the reader kept a missing layout so */
 	const char *p = txt, *e = txt + len;
 	size_t leaves = 0;
 	int st;
@@ -1842,8 +1850,11 @@ static bool start_shape_fits(pl_inst *i, const struct pl_hlo_shapes *tr,
 {
 	size_t nres = pl_inst_num_results(i), nops = pl_inst_num_operands(i);
 	const struct pl_hlo_snode *v = tr->v;
+	/* the older all-gather-start, as read (not the shape of the
+	 * collective a pass made asynchronous, which it carries over) */
 	if (split && !v[0].tuple && nres == 1 && !generic)
-		return pl_hlo_array_fits_(tr, 0, t[0]); /* the older all-gather-start */
+		return pl_attrs_get(pl_inst_attrs_const(i), HK(START_DONE)) &&
+		       pl_hlo_array_fits_(tr, 0, t[0]);
 	if (!split)
 		return pl_hlo_shape_fits_(tr, 0, t, nres);
 	/* element 0: the operands, element 1: the results */
@@ -1931,6 +1942,48 @@ static bool start_tree(struct hw *w, pl_inst *i, struct ent *e, const pl_type *c
 	return e->tree || synth_start_tree(w, i, e, t, split, wrapped);
 }
 
+/* A get-tuple-element nothing uses (its operands the leaves of its tuple
+ * operand, hlo_operands their structure): its recorded shape, which must
+ * fit the element hlo_index picks. */
+static bool unused_gte_tree(struct hw *w, pl_inst *i, struct ent *e)
+{
+	size_t ngroups, len;
+	const char *s;
+	const struct pl_hlo_shapes *st = operands_of(w, i, &ngroups);
+	const pl_attrs *d = pl_inst_attrs_const(i);
+	int64_t idx = -1;
+	if (pl_attrs_get_string(d, HK(INDEX), &s, &len) == PL_OK && len && len < 10) {
+		idx = 0;
+		for (size_t k = 0; k < len && idx >= 0; k++)
+			idx = is_dig(s[k]) ? idx * 10 + (s[k] - '0') : -1;
+	}
+	e->tree = NULL;
+	if (st && ngroups == 1 && st->v[0].tuple && idx >= 0) {
+		/* the element: child idx of the operand, its first leaf off */
+		uint32_t c = 1, off = 0;
+		for (int64_t k = 0; k < idx && c < st->v[0].size; k++) {
+			off += st->v[c].nleaves;
+			c += st->v[c].size;
+		}
+		if (c < st->v[0].size) {
+			size_t n = st->v[c].nleaves;
+			const pl_type **t = calloc(n + 1, sizeof *t);
+			if (!t) {
+				set_err(w, PL_ENOMEM);
+				return false;
+			}
+			for (size_t k = 0; k < n; k++)
+				t[k] = pl_value_type(pl_inst_operand(i, off + k));
+			e->tree = fitting_shape(w, d, HK(SHAPE), t, n);
+			free(t);
+		}
+	}
+	if (!e->tree && w->status == PL_OK)
+		inst_error(w, i, "it is a get-tuple-element nothing uses, whose shape "
+		                 "(hlo_shape) is missing or no longer fits its element");
+	return e->tree != NULL;
+}
+
 /* Sets up an entity's tree for an instruction. */
 static bool inst_tree(struct hw *w, pl_inst *i, struct ent *e)
 {
@@ -1954,6 +2007,8 @@ static bool inst_tree(struct hw *w, pl_inst *i, struct ent *e)
 		if (!e->tree)
 			e->tree = flat_tree(w, t, nops);
 		ok = e->tree != NULL;
+	} else if (nres == 0 && !strcmp(pl_inst_opname(i), "hlo.get_tuple_element")) {
+		ok = unused_gte_tree(w, i, e);
 	} else {
 		/* one array whose recorded shape fits keeps its text */
 		e->tree = fitting_shape(w, pl_inst_attrs_const(i), HK(SHAPE), t, nres);

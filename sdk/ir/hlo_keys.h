@@ -32,6 +32,8 @@
 	X(SIGNATURES, "hlo_signatures", MODULE, BOOL, "each computation's heading has its signature") \
 	X(TYPED_OPERANDS, "hlo_typed_operands", MODULE, BOOL, "each operand is written after its shape") \
 	X(NO_LAYOUTS, "hlo_no_layouts", MODULE, BOOL, "no shape of the input has a layout") \
+	X(NO_INDEX_MARKS, "hlo_no_index_marks", MODULE, BOOL, "the input has tuples or operand lists of six or more but no /*index=N*/ mark: none is written") \
+	X(BARE_ARRAYS, "hlo_bare_arrays", MODULE, BOOL, "a computation whose shapes have layouts has an array without one: a kept shape's array without a layout is written without one") \
 	X(NO_FINAL_BLANK, "hlo_no_final_blank", MODULE, BOOL, "the text ends at the last computation's closing line, with no blank line after it") \
 	X(ASYNC_WRAPPED, "hlo_async_wrapped", MODULE, BOOL, "asynchronous collectives passes make are written async-start over a computation") \
 	X(PARAM_SHAPES, "hlo_param_shapes", FUNC, LIST, "the parameters' shapes") \
@@ -108,7 +110,8 @@
 	X(LEFT_SIDE, "hlo_left_side", INST, ATTR, "a triangular-solve's side") \
 	X(OUTFEED_SHAPE, "hlo_outfeed_shape", INST, ATTR, "an outfeed's outfeed_shape, the shape of the data it sends") \
 	X(LHS_RAGGED_DIMS, "hlo_lhs_ragged_dims", INST, ATTR, "a ragged-dot's ragged dimension, left") \
-	X(RHS_GROUP_DIMS, "hlo_rhs_group_dims", INST, ATTR, "a ragged-dot's group dimension, right")
+	X(RHS_GROUP_DIMS, "hlo_rhs_group_dims", INST, ATTR, "a ragged-dot's group dimension, right") \
+	X(INDEX, "hlo_index", INST, ATTR, "the index of a get-tuple-element nothing uses (an hlo.get_tuple_element without results)")
 /* clang-format on */
 
 /* An HLO attribute "foo" is kept under "hlo_foo"; control-predecessors is
