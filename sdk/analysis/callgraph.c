@@ -85,6 +85,10 @@ struct build {
 	const pl_inst **at;
 	char *err;
 	size_t errlen;
+	/* what read_sites asks every instruction, numbered in the module
+	 * (0: none of its instructions has it) */
+	uint32_t op_while, op_call, op_cond;
+	uint32_t k_body, k_condition, k_to_apply, k_calls, k_branches, k_true, k_false;
 };
 
 static int fail(struct build *b, int rc, const pl_inst *at, const char *fmt, ...)
@@ -156,35 +160,35 @@ static bool op_is(const pl_inst *inst, const char *name)
 static int read_sites(struct build *b, const pl_inst *inst, size_t caller)
 {
 	pl_callgraph *cg = b->cg;
+	const pl_attrs *a = pl_inst_attrs_const(inst);
 	size_t len;
 	const char *s;
-	if (op_is(inst, "hlo.while")) {
+	if (inst->op == b->op_while) {
 		if (!PL_GROW(cg->loops, cg->loops_cap, cg->nloops + 1))
 			return PL_ENOMEM;
 		size_t loop = cg->nloops++;
 		cg->loops[loop] = (struct loop){inst, 1, PL_TRIP_UNKNOWN, NULL, -1, -1};
 		int rc = PL_OK;
 		size_t n0 = cg->nsites;
-		if ((s = attr_str(inst, HK(BODY), &len)))
+		if ((s = pl_attrs_find_string_id_(a, b->k_body, &len)))
 			rc = add_sites(b, inst, caller, s, len, PL_CALL_LOOP_BODY, loop);
 		if (rc == PL_OK && cg->nsites == n0 + 1)
 			cg->loops[loop].body = (long)cg->sites[n0].callee;
 		n0 = cg->nsites;
-		if (rc == PL_OK && (s = attr_str(inst, HK(CONDITION), &len)))
+		if (rc == PL_OK && (s = pl_attrs_find_string_id_(a, b->k_condition, &len)))
 			rc = add_sites(b, inst, caller, s, len, PL_CALL_LOOP_COND, loop);
 		if (rc == PL_OK && cg->nsites == n0 + 1)
 			cg->loops[loop].cond = (long)cg->sites[n0].callee;
 		return rc;
 	}
-	if (op_is(inst, "hlo.call")) {
-		s = attr_str(inst, HK(TO_APPLY), &len);
+	if (inst->op == b->op_call) {
+		s = pl_attrs_find_string_id_(a, b->k_to_apply, &len);
 		return s ? add_sites(b, inst, caller, s, len, PL_CALL_ONCE, 0) : PL_OK;
 	}
-	if (op_is(inst, "hlo.conditional")) {
-		const char *const keys[] = {HK(BRANCH_COMPUTATIONS), HK(TRUE_COMPUTATION),
-		                            HK(FALSE_COMPUTATION)};
+	if (inst->op == b->op_cond) {
+		const uint32_t keys[] = {b->k_branches, b->k_true, b->k_false};
 		for (size_t k = 0; k < 3; k++) {
-			s = attr_str(inst, keys[k], &len);
+			s = pl_attrs_find_string_id_(a, keys[k], &len);
 			int rc = s ? add_sites(b, inst, caller, s, len, PL_CALL_BRANCH, 0) : PL_OK;
 			if (rc)
 				return rc;
@@ -194,7 +198,7 @@ static int read_sites(struct build *b, const pl_inst *inst, size_t caller)
 	/* a collective start stands for the collective its computation wraps */
 	if (pl_inst_traits(inst) & PL_TRAIT_COLLECTIVE_START)
 		return PL_OK;
-	s = attr_str(inst, HK(CALLS), &len);
+	s = pl_attrs_find_string_id_(a, b->k_calls, &len);
 	return s ? add_sites(b, inst, caller, s, len, PL_CALL_ONCE, 0) : PL_OK;
 }
 
@@ -575,6 +579,16 @@ static int build(struct build *b, const char *trip_counts)
 		}
 	}
 	qsort(cg->fn_index, cg->nfns, sizeof *cg->fn_index, cmp_addr);
+	b->op_while = pl_op_number_find_(m, "hlo.while");
+	b->op_call = pl_op_number_find_(m, "hlo.call");
+	b->op_cond = pl_op_number_find_(m, "hlo.conditional");
+	b->k_body = pl_key_number_find_(m, HK(BODY));
+	b->k_condition = pl_key_number_find_(m, HK(CONDITION));
+	b->k_to_apply = pl_key_number_find_(m, HK(TO_APPLY));
+	b->k_calls = pl_key_number_find_(m, HK(CALLS));
+	b->k_branches = pl_key_number_find_(m, HK(BRANCH_COMPUTATIONS));
+	b->k_true = pl_key_number_find_(m, HK(TRUE_COMPUTATION));
+	b->k_false = pl_key_number_find_(m, HK(FALSE_COMPUTATION));
 	int rc = PL_OK;
 	for (size_t f = 0; f < cg->nfns && rc == PL_OK; f++)
 		for (const pl_inst *inst = pl_func_first_inst(cg->fns[f].f); inst && rc == PL_OK;
@@ -615,7 +629,7 @@ int pl_callgraph_new(pl_callgraph **out, const pl_module *m, const char *trip_co
 	if (!cg)
 		return PL_ENOMEM;
 	cg->m = m;
-	struct build b = {cg, at, err, errlen};
+	struct build b = {.cg = cg, .at = at, .err = err, .errlen = errlen};
 	int rc = build(&b, trip_counts);
 	if (rc == PL_ENOMEM)
 		fail(&b, rc, NULL, "out of memory");

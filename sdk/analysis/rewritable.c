@@ -76,24 +76,43 @@ static int add_refs(struct walk *w, size_t from, const char *s, size_t len, bool
 	return PL_OK;
 }
 
-static bool op_is(const pl_inst *inst, const char *name)
+/* What read_refs asks each instruction, numbered in the module once per
+ * walk: the keys, in this order (code is told apart by the index), and
+ * the ops whose references run as code. */
+static const enum pl_hlo_key ref_keys[] = {PL_HK_BODY, PL_HK_CONDITION, PL_HK_TO_APPLY,
+                                           PL_HK_CALLS, PL_HK_CALLED_COMPUTATIONS,
+                                           PL_HK_BRANCH_COMPUTATIONS, PL_HK_TRUE_COMPUTATION,
+                                           PL_HK_FALSE_COMPUTATION};
+enum { NREF_KEYS = sizeof ref_keys / sizeof *ref_keys };
+
+struct ref_ids {
+	uint32_t key[NREF_KEYS];
+	uint32_t loop, call, cond; /* op numbers */
+	bool any; /* a key of key[] is in the module */
+};
+
+static void number_refs(const pl_module *m, struct ref_ids *ids)
 {
-	return strcmp(pl_inst_opname(inst), name) == 0;
+	ids->any = false;
+	for (size_t k = 0; k < NREF_KEYS; k++) {
+		ids->key[k] = pl_key_number_find_(m, pl_hlo_key_(ref_keys[k]));
+		ids->any |= ids->key[k] != 0;
+	}
+	ids->loop = pl_op_number_find_(m, "hlo.while");
+	ids->call = pl_op_number_find_(m, "hlo.call");
+	ids->cond = pl_op_number_find_(m, "hlo.conditional");
 }
 
-static int read_refs(struct walk *w, size_t from, const pl_inst *inst, const size_t *order)
+static int read_refs(struct walk *w, size_t from, const pl_inst *inst, const size_t *order,
+                     const struct ref_ids *ids)
 {
-	/* in this order: code is told apart by the index */
-	const char *const keys[] = {HK(BODY), HK(CONDITION), HK(TO_APPLY), HK(CALLS),
-	                            HK(CALLED_COMPUTATIONS), HK(BRANCH_COMPUTATIONS),
-	                            HK(TRUE_COMPUTATION), HK(FALSE_COMPUTATION)};
-	bool loop = op_is(inst, "hlo.while"), call = op_is(inst, "hlo.call"),
-	     cond = op_is(inst, "hlo.conditional");
+	bool loop = inst->op == ids->loop, call = inst->op == ids->call,
+	     cond = inst->op == ids->cond;
 	const pl_attrs *a = pl_inst_attrs_const(inst);
-	for (size_t k = 0; k < sizeof keys / sizeof *keys; k++) {
-		const char *s;
+	for (size_t k = 0; k < NREF_KEYS; k++) {
 		size_t len;
-		if (pl_attrs_get_string(a, keys[k], &s, &len) != PL_OK)
+		const char *s = pl_attrs_find_string_id_(a, ids->key[k], &len);
+		if (!s)
 			continue;
 		bool code = (loop && k < 2) || (call && k == 2) || (cond && k >= 5);
 		int rc = add_refs(w, from, s, len, code, order);
@@ -130,10 +149,14 @@ int pl_module_rewritable_funcs(const pl_module *m, bool *out, size_t n)
 		goto out;
 	index_funcs(&w, order);
 	rc = PL_OK;
-	for (size_t k = 0; k < n && rc == PL_OK; k++)
+	struct ref_ids ids;
+	number_refs(m, &ids);
+	/* a module without those keys (.pir written by hand or by passes)
+	 * references no function: every one is rewritable */
+	for (size_t k = 0; ids.any && k < n && rc == PL_OK; k++)
 		for (const pl_inst *i = pl_func_first_inst(pl_module_func_at(m, k)); i && rc == PL_OK;
 		     i = pl_inst_next(i))
-			rc = read_refs(&w, k, i, order);
+			rc = read_refs(&w, k, i, order, &ids);
 	if (rc)
 		goto out;
 	/* the references grouped by caller (a counting sort) */
@@ -178,19 +201,20 @@ out:
 }
 
 /* The keys naming what inst applies inside its kernel (ended by
- * PL_HK_COUNT_). */
-static const enum pl_hlo_key *kernel_keys(const pl_inst *inst)
+ * PL_HK_COUNT_), by the op numbers of ops (fusion, select_and_scatter,
+ * call, async_start in m). */
+static const enum pl_hlo_key *kernel_keys(const pl_inst *inst, const uint32_t ops[4])
 {
 	static const enum pl_hlo_key fusion[] = {PL_HK_CALLS, PL_HK_COUNT_};
 	static const enum pl_hlo_key select_scatter[] = {PL_HK_TO_APPLY, PL_HK_SELECT,
 	                                                 PL_HK_SCATTER, PL_HK_COUNT_};
 	static const enum pl_hlo_key applied[] = {PL_HK_TO_APPLY, PL_HK_COUNT_};
 	static const enum pl_hlo_key none[] = {PL_HK_COUNT_};
-	if (op_is(inst, "hlo.fusion"))
+	if (inst->op == ops[0])
 		return fusion;
-	if (op_is(inst, "hlo.select_and_scatter"))
+	if (inst->op == ops[1])
 		return select_scatter;
-	if (op_is(inst, "hlo.call") || op_is(inst, "hlo.async_start"))
+	if (inst->op == ops[2] || inst->op == ops[3])
 		return none;
 	return applied;
 }
@@ -208,15 +232,26 @@ int pl_module_kernel_funcs(const pl_module *m, bool *out, size_t n)
 		index_funcs(&w, order);
 		rc = PL_OK;
 	}
-	for (size_t k = 0; k < n && rc == PL_OK; k++)
+	const uint32_t ops[4] = {pl_op_number_find_(m, "hlo.fusion"),
+	                         pl_op_number_find_(m, "hlo.select_and_scatter"),
+	                         pl_op_number_find_(m, "hlo.call"),
+	                         pl_op_number_find_(m, "hlo.async_start")};
+	/* the keys kernel_keys names; the others stay 0, none */
+	static const enum pl_hlo_key asked[] = {PL_HK_CALLS, PL_HK_TO_APPLY, PL_HK_SELECT,
+	                                        PL_HK_SCATTER};
+	uint32_t keys[PL_HK_COUNT_] = {0};
+	bool any = false;
+	for (size_t k = 0; k < sizeof asked / sizeof *asked; k++)
+		any |= (keys[asked[k]] = pl_key_number_find_(m, pl_hlo_key_(asked[k]))) != 0;
+	for (size_t k = 0; any && k < n && rc == PL_OK; k++)
 		for (const pl_inst *i = pl_func_first_inst(pl_module_func_at(m, k)); i && rc == PL_OK;
 		     i = pl_inst_next(i))
-			for (const enum pl_hlo_key *key = kernel_keys(i);
+			for (const enum pl_hlo_key *key = kernel_keys(i, ops);
 			     *key != PL_HK_COUNT_ && rc == PL_OK; key++) {
-				const char *s;
 				size_t len;
-				if (pl_attrs_get_string(pl_inst_attrs_const(i), pl_hlo_key_(*key), &s,
-				                        &len) == PL_OK)
+				const char *s = pl_attrs_find_string_id_(pl_inst_attrs_const(i),
+				                                         keys[*key], &len);
+				if (s)
 					rc = add_refs(&w, k, s, len, false, order);
 			}
 	for (size_t k = 0; k < n && rc == PL_OK; k++)

@@ -484,6 +484,32 @@ static inline const pl_attr *pl_attrs_find_id_(const pl_attrs *d, uint32_t id)
 			return &v[i].val;
 	return NULL;
 }
+/* The number m gives the attribute key (the op name) s, or 0 when no
+ * dictionary (no instruction) of m has it yet, which then no entry
+ * (instruction) matches. For a walk that asks each instruction of a module
+ * the same keys or ops: it compares numbers where a lookup by name would
+ * compare strings, and a module that has none of them needs no walk. */
+static inline uint32_t pl_key_number_find_(const pl_module *m, const char *s)
+{
+	size_t len = strlen(s);
+	return pl_number_find_(&m->keys, s, len, pl_hash_short_(s, len));
+}
+static inline uint32_t pl_op_number_find_(const pl_module *m, const char *s)
+{
+	size_t len = strlen(s);
+	return pl_number_find_(&m->ops, s, len, pl_hash_short_(s, len));
+}
+/* The string under the key numbered id (none for 0), or NULL; its length
+ * in *len. */
+static inline const char *pl_attrs_find_string_id_(const pl_attrs *d, uint32_t id,
+                                                   size_t *len)
+{
+	const pl_attr *a = id ? pl_attrs_find_id_(d, id) : NULL;
+	if (!a || a->kind != PL_ATTR_STRING)
+		return NULL;
+	*len = pl_attr_len_(a);
+	return pl_attr_s_(a);
+}
 /* dst gets src's entries: shared when src shares its own already (both
  * copy on write), else copied; src is not written. PL_OK or PL_ENOMEM. */
 PL_INTERNAL int pl_attrs_copy_(pl_module *m, pl_attrs *dst, const pl_attrs *src);
