@@ -378,7 +378,10 @@ static bool bitcast(struct hv *v)
 }
 
 /* domain: its operand passed on, value by value (XLA infers a domain's
- * shape as its operand's). */
+ * shape as its operand's). Floating-point precision may differ, as for
+ * every op XLA's shape check does not hold to exact shapes; opt-barrier,
+ * copy-start and the other pure pass-throughs it does (hlo_verify_chan.c's
+ * results_are_operands). */
 static bool domain(struct hv *v)
 {
 	const pl_inst *i = v->at;
