@@ -194,6 +194,9 @@ if [ -n "$target_n" ]; then
 		# shellcheck disable=SC2086
 		"$gen" --target-insts "$target_n" --seed 1 $flags -o "$tmp/m.pir"
 		sh_insts=$(grep -c '^  ' "$tmp/m.pir")
+		# the text read, per instruction: what a shape of unique names
+		# and values carries, which no representation shares
+		sh_text=$(wc -c <"$tmp/m.pir" | awk -v n="$sh_insts" '{printf "%.1f", $1 / n}')
 		# a shape the host cannot read is reported as such, not a stop
 		if "$passline" --plugin-dir "$plugins" -p "$srcdir/conf/default.ini" -q "$tmp/m.pir" \
 			-o /dev/null 2>"$tmp/err"; then
@@ -212,11 +215,11 @@ if [ -n "$target_n" ]; then
 			sh_parts="-"
 		fi
 		[ -z "$shapes_json" ] || shapes_json="$shapes_json, "
-		shapes_json="$shapes_json$(printf '{"shape": "%s", "flags": "%s", "insts": %s, "total_s": %s, "peak_rss_mib": %s, "bytes_per_inst": %s, "target": "%s", "memory_parts": %s}' \
-			"$shape" "$flags" "$sh_insts" "$m_total" "$m_rss" "$sh_bpi" "$sh_verdict" \
+		shapes_json="$shapes_json$(printf '{"shape": "%s", "flags": "%s", "insts": %s, "text_bytes_per_inst": %s, "total_s": %s, "peak_rss_mib": %s, "bytes_per_inst": %s, "target": "%s", "memory_parts": %s}' \
+			"$shape" "$flags" "$sh_insts" "$sh_text" "$m_total" "$m_rss" "$sh_bpi" "$sh_verdict" \
 			"$sh_parts_json")"
-		shapes_out="$shapes_out$(printf '    %-17s %8s insts %7s B/inst (<= 200): %s\n      of which the module read, one thread: %s' \
-			"$shape" "$sh_insts" "${sh_bpi#null}" "$sh_verdict" "$sh_parts")
+		shapes_out="$shapes_out$(printf '    %-17s %8s insts %7s B/inst (<= 200): %s\n      text read %s B/inst; of which the module read, one thread: %s' \
+			"$shape" "$sh_insts" "${sh_bpi#null}" "$sh_verdict" "$sh_text" "$sh_parts")
 "
 	done
 	target_json="$target_json, \"shapes\": [$shapes_json]"
