@@ -76,9 +76,14 @@ static bool named(const char *opname, const char *want)
 	return strcmp(opname, want) == 0;
 }
 
-static bool prefixed(const char *s, const char *prefix)
+/* Byte by byte: asked of every instruction's op name and keys, and most
+ * differ at the first byte. */
+static inline bool prefixed(const char *s, const char *prefix)
 {
-	return strncmp(s, prefix, strlen(prefix)) == 0;
+	for (; *prefix; s++, prefix++)
+		if (*s != *prefix)
+			return false;
+	return true;
 }
 
 /* Ops that only name, regroup or call values: no kernel of their own. */
@@ -201,8 +206,12 @@ static bool from_hlo(const pl_inst *inst)
 {
 	if (prefixed(pl_inst_opname_(inst), "hlo."))
 		return true;
-	for (size_t i = 0, n = pl_attrs_count(&inst->attrs); i < n; i++)
-		if (prefixed(pl_attrs_key_at(&inst->attrs, i), PL_HLO_KEY_PREFIX))
+	if (!inst->attrs.n)
+		return false;
+	const char *const *keys = pl_inst_func_(inst)->m->keys.names;
+	const struct pl_attr_entry *v = pl_attrs_v_(&inst->attrs);
+	for (uint16_t i = 0; i < inst->attrs.n; i++)
+		if (prefixed(keys[v[i].val.key], PL_HLO_KEY_PREFIX))
 			return true;
 	return false;
 }
