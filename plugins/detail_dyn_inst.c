@@ -6,8 +6,8 @@
  * The exact counterpart of DynamicInstEstimator. Per instruction,
  * n = masked_dynamic_instances: the points of `domain` that satisfy every
  * constraint of `predicate` when there is one (counted without enumerating
- * the domain, sdk/analysis/predicate.c), else num_dynamic_instances. A load or store
- * adds n x the size of its dtype (a load's result, a store's stored value)
+ * the domain: pl_inst_masked_dynamic_instances), else num_dynamic_instances.
+ * A load or store adds n x the size of its dtype (a load's result, a store's stored value)
  * to Total_bytes_moved; every other instruction adds flops x n to
  * Total_flops, flops being the attribute or the op's default, and an
  * instruction read from XLA HLO also adds the bytes of its operands and
