@@ -49,6 +49,21 @@ sed 's/"input": "[^"]*"//' ug0.json >ug0.s
 grep -q '"Total_flops": [1-9]' ug1.s && cmp -s ug1.s ug0.s
 ok $? "Total_flops is that of the module without them"
 
+# named-parts.hlo: a tuple line rebuilt by name (an operand of a call)
+# whose parts are get-tuple-elements of a call's result, named, one with
+# metadata, standing in another order than the tuple takes them: each
+# comes back under its name, with its attributes, in its place
+run $P --passes= "$F/named-parts.hlo" -o np.hlo
+diff -b -B "$F/named-parts.hlo" np.hlo >/dev/null
+ok $? "named-parts.hlo: the tuple's parts come back under their names, in their places"
+run $P --passes= "$F/named-parts.hlo" -o np.pir
+grep -q 'hlo_operands = "both@e(second@c:_,first@c:_)"' np.pir &&
+	grep -q 'hlo_label_attrs = \["", "", ", metadata={op_name=\\"first\\"}"\]' np.pir &&
+	grep -q 'hlo_label_ranks = \[-1, 1, 0\]' np.pir
+ok $? "the call records the parts' names, attributes and places in its operand structure"
+run $P --passes= np.pir -o np2.hlo
+expect_same_file np.hlo np2.hlo "through .pir it comes back the same"
+
 # a module with tuples and operand lists of six but no /*index=N*/
 # comment is written without them; one that has them (long.hlo) records
 # nothing, and a .pir without the key gets XLA's marks

@@ -164,6 +164,13 @@ static void *ok(struct hr *r, void *p)
 	return p;
 }
 
+static const pl_attr *ok_attr(struct hr *r, const pl_attr *a)
+{
+	if (!a)
+		nomem(r);
+	return a;
+}
+
 /* A NUL-terminated copy of s, in a scratch buffer. */
 static const char *cstr(struct hr *r, const char *s, size_t len)
 {
@@ -1751,6 +1758,50 @@ static void keep_alias_names(struct hr *r, struct pinst *pi, pl_attrs *d)
 		nomem(r);
 }
 
+/* NAME@ANCHOR of alias a, ANCHOR the instruction or parameter after which
+ * it stood (empty when it came first); ':' after it for an array. Its
+ * attributes (nested: it is no operand itself) go to hlo_label_attrs. */
+static void put_label(struct hr *r, struct pl_strbuf *sb, struct pinst *a, bool array,
+                      bool nested)
+{
+	/* ranked among the lines after the same one */
+	a->label_after = a->label_after || array;
+	/* its attributes in hlo_label_attrs; those of a tuple that is an
+	 * operand itself are in hlo_operand_attrs */
+	r->sb2.len = 0;
+	for (uint32_t j = a->at0; nested && j < a->at0 + a->nat; j++) {
+		const struct pattr *x = &r->attrs.v[j];
+		if (word_is(x->key, x->klen, "index"))
+			continue;
+		pl_sb_puts(&r->sb2, ", ");
+		pl_sb_put(&r->sb2, x->key, x->klen);
+		pl_sb_putc(&r->sb2, '=');
+		pl_sb_put(&r->sb2, x->val, x->vlen);
+	}
+	if (r->sb2.failed)
+		nomem(r);
+	r->label_attrs_any = r->label_attrs_any || r->sb2.len;
+	*PUSH(r, label_attrs) =
+		ok_attr(r, pl_attr_string(r->m, r->sb2.data ? r->sb2.data : "", r->sb2.len));
+	pl_sb_put(sb, a->name, a->nlen);
+	pl_sb_putc(sb, '@');
+	if (a->anchor)
+		pl_sb_put(sb, r->insts.v[a->anchor - 1].name, r->insts.v[a->anchor - 1].nlen);
+	if (array)
+		pl_sb_putc(sb, ':');
+}
+
+/* A part of a tuple rebuilt by name that is an array taken by a
+ * get-tuple-element the writer names as the input did (in the tuple's
+ * structure, NAME@ANCHOR:), but one that is another value whole: the
+ * writer names that value. */
+static bool named_part(struct hr *r, const struct popnd *o)
+{
+	struct pinst *a = &r->insts.v[o->ref];
+	return !o->npath && a->kind == KIND_ALIAS && a->opcode == HLO_OP_GET_TUPLE_ELEMENT &&
+	       !r->shapes.v[a->shape].tuple && value_node(r, a) != VNODE_WHOLE;
+}
+
 /* The structure of operand o (whose shape is node): a tuple line rebuilt
  * by name is "NAME@ANCHOR(...)", ANCHOR the instruction or parameter after
  * which it stood (empty when it came first), its arrays with their texts
@@ -1762,11 +1813,8 @@ static void put_operand(struct hr *r, struct pl_strbuf *sb, const struct popnd *
 		put_structure_of(r, sb, node, texts);
 		return;
 	}
-	const struct pinst *a = &r->insts.v[o->ref];
-	pl_sb_put(sb, a->name, a->nlen);
-	pl_sb_putc(sb, '@');
-	if (a->anchor)
-		pl_sb_put(sb, r->insts.v[a->anchor - 1].name, r->insts.v[a->anchor - 1].nlen);
+	struct pinst *a = &r->insts.v[o->ref];
+	put_label(r, sb, a, false, texts);
 	pl_sb_putc(sb, '(');
 	uint32_t leaf = 0;
 	for (uint32_t k = 0; k < a->nops; k++) {
@@ -1779,15 +1827,19 @@ static void put_operand(struct hr *r, struct pl_strbuf *sb, const struct popnd *
 			c = on;
 		if (k)
 			pl_sb_putc(sb, ',');
+		if (named_part(r, ok_))
+			put_label(r, sb, &r->insts.v[ok_->ref], true, true);
 		put_operand(r, sb, ok_, c, true);
 	}
 	pl_sb_putc(sb, ')');
 }
 
 /* hlo_operands, when an operand is a tuple. */
-static void keep_structure(struct hr *r, const struct pinst *pi, pl_attrs *d)
+static void keep_structure(struct hr *r, struct pinst *pi, pl_attrs *d)
 {
 	r->sb.len = 0;
+	r->label_attrs.n = 0;
+	r->label_attrs_any = false;
 	for (uint32_t k = 0; k < pi->nops; k++) {
 		uint32_t node, l0, nl;
 		operand_view(r, &r->opnds.v[pi->op0 + k], &node, &l0, &nl);
@@ -1798,6 +1850,12 @@ static void keep_structure(struct hr *r, const struct pinst *pi, pl_attrs *d)
 	if (r->sb.failed)
 		nomem(r);
 	set_str(r, d, HK(OPERANDS), r->sb.data, r->sb.len);
+	/* hlo_label_ranks waits for the places of the lines (rank_kept_aliases) */
+	pi->has_labels = r->label_attrs.n > 0;
+	if (r->label_attrs_any &&
+	    pl_attrs_set(d, HK(LABEL_ATTRS),
+	                 ok_attr(r, pl_attr_list(r->m, r->label_attrs.v, r->label_attrs.n))) != PL_OK)
+		nomem(r);
 }
 
 /* The IR op an instruction maps to: hlo.<opcode>, '-' spelled '_'. */
@@ -2657,12 +2715,45 @@ static void keep_alias_ranks(struct hr *r, const struct pinst *pi, pl_attrs *d)
 /* Ranks the aliases written back by name after each line in their input
  * order, once every user is mapped: only those lines, so the text written
  * reads back to the same ranks. */
+/* The places of the lines operand o's NAME@ANCHOR labels name, in the
+ * order keep_structure wrote them (-1: none kept). */
+static void push_label_ranks(struct hr *r, const struct popnd *o, bool *any)
+{
+	if (!labeled_tuple(r, o))
+		return;
+	*PUSH(r, label_ranks) = -1;
+	const struct pinst *a = &r->insts.v[o->ref];
+	for (uint32_t k = 0; k < a->nops; k++) {
+		const struct popnd *ok_ = &r->opnds.v[a->op0 + k];
+		if (named_part(r, ok_)) {
+			const struct pinst *g = &r->insts.v[ok_->ref];
+			*PUSH(r, label_ranks) = g->rank ? (int64_t)g->rank - 1 : -1;
+			*any = *any || g->rank;
+		}
+		push_label_ranks(r, ok_, any);
+	}
+}
+
+/* hlo_label_ranks of a user whose hlo_operands names lines. */
+static void keep_label_ranks(struct hr *r, const struct pinst *pi, pl_attrs *d)
+{
+	bool any = false;
+	r->label_ranks.n = 0;
+	for (uint32_t k = 0; k < pi->nops; k++)
+		push_label_ranks(r, &r->opnds.v[pi->op0 + k], &any);
+	if (!any)
+		return;
+	const pl_attr *l = pl_attr_int_list(r->m, r->label_ranks.v, r->label_ranks.n);
+	if (!l || pl_attrs_set(d, HK(LABEL_RANKS), l) != PL_OK)
+		nomem(r);
+}
+
 static void rank_kept_aliases(struct hr *r, const struct pinst *root)
 {
 	uint32_t anchor = UINT32_MAX, n = 0;
 	for (size_t k = 0; k < r->insts.n; k++) {
 		struct pinst *a = &r->insts.v[k];
-		if (!a->kept_after)
+		if (!a->kept_after && !a->label_after)
 			continue;
 		if (a->anchor != anchor) {
 			anchor = a->anchor;
@@ -2674,9 +2765,13 @@ static void rank_kept_aliases(struct hr *r, const struct pinst *root)
 		const struct pinst *pi = &r->insts.v[k];
 		if (pi->kind != KIND_ALIAS && pi->inst)
 			keep_alias_ranks(r, pi, pl_inst_attrs(pi->inst));
+		if (pi->has_labels && pi->inst)
+			keep_label_ranks(r, pi, pl_inst_attrs(pi->inst));
 	}
 	if (r->ret && root->kind == KIND_ALIAS)
 		keep_alias_ranks(r, root, pl_inst_attrs(r->ret));
+	if (r->ret && root->has_labels && root->kind == KIND_ALIAS)
+		keep_label_ranks(r, root, pl_inst_attrs(r->ret));
 }
 
 static void map_comp(struct hr *r, const char *name, uint32_t nlen, const char *at, bool entry,
@@ -2993,6 +3088,8 @@ static void hr_free(struct hr *r)
 	free(r->attrs.v);
 	free(r->paths.v);
 	free(r->leaves.v);
+	free(r->label_attrs.v);
+	free(r->label_ranks.v);
 	pl_ht_free(&r->names);
 	pl_ht_free(&r->owners);
 	pl_ht_free(&r->comp_index);

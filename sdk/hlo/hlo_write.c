@@ -627,6 +627,9 @@ static const char *make_tuple(struct hw *w, pl_value *const *v, uint32_t n, cons
 		const char *part = names && k < pl_attr_list_size(names)
 		                           ? pl_attr_get_string(pl_attr_list_at(names, k), NULL)
 		                           : NULL;
+		const struct pl_hlo_label *leaf = pl_hlo_shape_leaf_label_(s, c);
+		if (!(part && *part) && leaf)
+			part = leaf->name;
 		pl_sb_puts(&args, ref(w, v + off, s->v[c].nleaves, s, c, part && *part ? part : NULL));
 		off += s->v[c].nleaves;
 		c += s->v[c].size;
@@ -801,8 +804,28 @@ static void plan_after(struct hw *w, uint32_t me, const char *anchor);
 static void plan_node(struct hw *w, pl_inst *i, const struct pl_hlo_shapes *t, uint32_t idx, uint32_t off,
                       uint32_t group)
 {
-	if (!t->v[idx].tuple)
+	if (!t->v[idx].tuple) {
+		/* an array a get-tuple-element the reader named takes */
+		const struct pl_hlo_label *leaf = pl_hlo_shape_leaf_label_(t, idx);
+		if (!leaf)
+			return;
+		if (!PL_GROW(w->planned, w->plcap, w->nplanned + 1) ||
+		    !pl_ht_reserve(&w->plan_index)) {
+			set_err(w, PL_ENOMEM);
+			return;
+		}
+		/* its place among the lines after the same one */
+		const pl_attr *rl = pl_attrs_get(pl_inst_attrs_const(i), HK(LABEL_RANKS));
+		size_t li = (size_t)(leaf - t->labels);
+		const pl_attr *rk = rl && pl_attr_get_kind(rl) == PL_ATTR_LIST &&
+		                            li < pl_attr_list_size(rl)
+		                    ? pl_attr_list_at(rl, li) : NULL;
+		int64_t place = rk && pl_attr_get_kind(rk) == PL_ATTR_INT ? pl_attr_get_int(rk) : -1;
+		uint32_t me = (uint32_t)w->nplanned++;
+		w->planned[me] = (struct planned){i, t, idx, off, UINT32_MAX, UINT32_MAX, me, leaf->name, place};
+		plan_after(w, me, leaf->anchor);
 		return;
+	}
 	uint32_t c = idx + 1, o = off;
 	while (c < idx + t->v[idx].size) {
 		plan_node(w, i, t, c, o, UINT32_MAX);
@@ -928,6 +951,20 @@ static void label_root(struct hw *w, struct pl_hlo_shapes *rtree, const struct p
 	}
 }
 
+/* The attributes hlo_label_attrs keeps for the line labelled at node idx
+ * of i's operand structure t, or NULL. */
+static const pl_attr *label_attrs(pl_inst *i, const struct pl_hlo_shapes *t, uint32_t idx)
+{
+	const pl_attr *l = pl_attrs_get(pl_inst_attrs_const(i), HK(LABEL_ATTRS));
+	const struct pl_hlo_label *lb =
+		t->v[idx].tuple ? pl_hlo_shape_label_(t, idx) : pl_hlo_shape_leaf_label_(t, idx);
+	if (!l || !lb || pl_attr_get_kind(l) != PL_ATTR_LIST ||
+	    (size_t)(lb - t->labels) >= pl_attr_list_size(l))
+		return NULL;
+	const pl_attr *a = pl_attr_list_at(l, (size_t)(lb - t->labels));
+	return pl_attr_get_kind(a) == PL_ATTR_STRING ? a : NULL;
+}
+
 /* Makes the tuple lines planned after the line named name, those whose
  * parts are all printed (the others are made where they are used). */
 static void make_planned(struct hw *w, const char *name)
@@ -995,6 +1032,8 @@ static void make_planned(struct hw *w, const char *name)
 			                            pl_attr_get_kind(attrs) == PL_ATTR_LIST &&
 			                            q->group < pl_attr_list_size(attrs)
 			                    ? pl_attr_list_at(attrs, q->group) : NULL;
+			if (q->group == UINT32_MAX && q->tree)
+				na = label_attrs(q->inst, q->tree, q->node);
 			w->want_attrs = na ? pl_attr_get_string(na, &w->want_attrs_len) : NULL;
 			ref(w, v, n, q->tree, q->node, q->want);
 			w->want_attrs = want_attrs;
