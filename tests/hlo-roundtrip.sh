@@ -49,6 +49,30 @@ sed 's/"input": "[^"]*"//' ug0.json >ug0.s
 grep -q '"Total_flops": [1-9]' ug1.s && cmp -s ug1.s ug0.s
 ok $? "Total_flops is that of the module without them"
 
+# whole-gte.hlo: get-tuple-elements of a tuple line made of values, each
+# the whole of one of them; they come back in their places, named, over
+# the tuple (an instruction without results that computes nothing, its
+# users keeping its name), so the counting passes count the same work
+run $P --passes= "$F/whole-gte.hlo" -o wg.hlo
+diff -b -B "$F/whole-gte.hlo" wg.hlo >/dev/null
+ok $? "whole-gte.hlo: the tuple and its get-tuple-elements come back, named, in their places"
+run $P --passes= "$F/whole-gte.hlo" -o wg.pir
+[ "$(grep -c '^  hlo.get_tuple_element %a, %n {hlo_name = "t\.[01]", .*flops = 0}$' wg.pir)" -eq 2 ] &&
+	grep -q '^  %x = hlo.add %a, %n {hlo_operand_names = \["t.0", "t.1"\]' wg.pir
+ok $? "each is an hlo.get_tuple_element with flops = 0; its users use the value and keep the name"
+run $P --passes= wg.pir -o wg2.hlo
+expect_same_file "$F/whole-gte.hlo" wg2.hlo "through .pir it comes back as it was"
+sed '/%t = \|%t\.[01] = /d; s/%t\.0/%a/g; s/%t\.1/%n/g' "$F/whole-gte.hlo" >wg-none.hlo
+run $P --passes=DynamicInstEstimator,DetailDynInst --stats-json wg1.json "$F/whole-gte.hlo" -o /dev/null
+run $P --passes=DynamicInstEstimator,DetailDynInst --stats-json wg0.json wg-none.hlo -o /dev/null
+sed 's/"input": "[^"]*"//' wg1.json >wg1.s
+sed 's/"input": "[^"]*"//' wg0.json >wg0.s
+grep -q '"Total_flops": 12, "Total_bytes_moved": 128' wg1.s && cmp -s wg1.s wg0.s
+ok $? "Total_flops and Total_bytes_moved are those of the module without them"
+run $P -p "$top_srcdir/conf/default.ini" "$F/whole-gte.hlo" -o wg3.hlo
+run $P --passes= wg3.hlo -o wg4.hlo
+expect_same_file wg3.hlo wg4.hlo "after the default pipeline it reads back to the same text"
+
 # named-parts.hlo: a tuple line rebuilt by name (an operand of a call)
 # whose parts are get-tuple-elements of a call's result, named, one with
 # metadata, standing in another order than the tuple takes them: each

@@ -6,8 +6,11 @@
  * the IR: a computation becomes a function, its parameters the arguments,
  * a tuple-shaped value one IR value per leaf (tuple and get-tuple-element
  * only alias leaves; a tuple nothing uses is an hlo.tuple without
- * results, and hlo_operands records the name and place of every tuple
- * line an operand is made of), the collectives and dot the SDK's own ops, and every
+ * results, a get-tuple-element nothing uses or whose element is another
+ * value whole an hlo.get_tuple_element without results, and hlo_operands
+ * records the name and place of every tuple line an operand is made of,
+ * and of the named get-tuple-elements in it), the collectives and dot the
+ * SDK's own ops, and every
  * other instruction "hlo.<opcode>" with each attribute kept verbatim as the
  * string "hlo_<name>". passline-pir(5) lists the attributes the writer
  * reads back. Errors stop the reader at once (longjmp): the input is
@@ -1688,11 +1691,14 @@ static bool labeled_tuple(struct hr *r, const struct popnd *o)
 /* An alias operand whose name (and attributes) the writer gets back on
  * the get-tuple-element it makes: a get-tuple-element, or a tuple that is
  * a node of a value; none the writer would make as it was, unless it has
- * attributes; none that is another value whole, and none that is empty
- * (no value of the IR). */
+ * attributes; none that is another value whole (but a get-tuple-element
+ * line written as such, map_used_gte), and none that is empty (no value
+ * of the IR). */
 static bool kept_alias(struct hr *r, const struct popnd *o)
 {
 	struct pinst *a = &r->insts.v[o->ref];
+	if (!o->npath && a->kind == KIND_ALIAS && a->inst)
+		return true; /* a get-tuple-element line written as such */
 	return !o->npath && a->kind == KIND_ALIAS &&
 	       !labeled_tuple(r, o) && (!made_as_writer_would(r, a) || alias_has_attrs(r, a)) &&
 	       value_node(r, a) != VNODE_WHOLE;
@@ -1719,13 +1725,15 @@ static void keep_alias_names(struct hr *r, struct pinst *pi, pl_attrs *d)
 		const struct popnd *o = &r->opnds.v[pi->op0 + k];
 		const struct pinst *a = &r->insts.v[o->ref];
 		bool alias = kept_alias(r, o);
-		bool with_attrs = alias || labeled_tuple(r, o);
+		/* a line of its own keeps its attributes itself */
+		bool with_attrs = (alias && !a->inst) || labeled_tuple(r, o);
 		names = names || alias;
 		v[k] = pl_attr_string(r->m, alias ? a->name : "", alias ? a->nlen : 0);
 		/* the place of a get-tuple-element or of an empty tuple (the
 		 * writer makes one where it is used otherwise) */
-		bool placed = alias && (a->opcode == HLO_OP_GET_TUPLE_ELEMENT ||
-		                        (a->opcode == HLO_OP_TUPLE && !a->nleaves));
+		bool placed = alias && !a->inst &&
+		              (a->opcode == HLO_OP_GET_TUPLE_ELEMENT ||
+		               (a->opcode == HLO_OP_TUPLE && !a->nleaves));
 		const struct pinst *an = placed && a->anchor ? &r->insts.v[a->anchor - 1] : NULL;
 		/* ranked, also when it comes first ("" and a rank) */
 		if (placed)
@@ -1793,13 +1801,13 @@ static void put_label(struct hr *r, struct pl_strbuf *sb, struct pinst *a, bool 
 
 /* A part of a tuple rebuilt by name that is an array taken by a
  * get-tuple-element the writer names as the input did (in the tuple's
- * structure, NAME@ANCHOR:), but one that is another value whole: the
- * writer names that value. */
+ * structure, NAME@ANCHOR:), but one that is another value whole, unless
+ * it is a line of its own (map_used_gte): the writer names that value. */
 static bool named_part(struct hr *r, const struct popnd *o)
 {
 	struct pinst *a = &r->insts.v[o->ref];
 	return !o->npath && a->kind == KIND_ALIAS && a->opcode == HLO_OP_GET_TUPLE_ELEMENT &&
-	       !r->shapes.v[a->shape].tuple && value_node(r, a) != VNODE_WHOLE;
+	       !r->shapes.v[a->shape].tuple && (a->inst || value_node(r, a) != VNODE_WHOLE);
 }
 
 /* The structure of operand o (whose shape is node): a tuple line rebuilt
@@ -2027,13 +2035,12 @@ static void map_get_tuple_element(struct hr *r, struct pinst *pi)
 	pi->anchor = r->last_line;
 }
 
-/* A get-tuple-element nothing uses: an instruction without results over
- * its operand's leaves (as a tuple nothing uses), so that it is written
- * back; hlo_shape is the element's shape, index kept as any attribute,
- * and flops = 0, as it computes nothing. */
-static void map_unused_gte(struct hr *r, pl_func *f, struct pinst *pi)
+/* A get-tuple-element line written back as such: an instruction without
+ * results over its operand's leaves (as a tuple nothing uses); hlo_shape
+ * is the element's shape, index kept as any attribute, and flops = 0, as
+ * it computes nothing. */
+static pl_inst *gte_line(struct hr *r, pl_func *f, struct pinst *pi)
 {
-	map_get_tuple_element(r, pi);
 	bool tuple_operand;
 	size_t nops = gather_operands(r, pi, &tuple_operand);
 	pl_inst *inst = new_inst(r, f, "hlo.get_tuple_element", nops, 0, pi);
@@ -2051,11 +2058,33 @@ static void map_unused_gte(struct hr *r, pl_func *f, struct pinst *pi)
 	if (pl_attrs_set_int(d, "flops", 0) != PL_OK)
 		nomem(r);
 	pin_control(r, pi, inst);
+	return inst;
+}
+
+/* A get-tuple-element nothing uses: a line of its own (gte_line), so that
+ * it is written back; it has no value. */
+static void map_unused_gte(struct hr *r, pl_func *f, struct pinst *pi)
+{
+	map_get_tuple_element(r, pi);
+	pl_inst *inst = gte_line(r, f, pi);
 	pi->inst = inst;
 	pi->kind = KIND_PLAIN;
 	pi->anchor = 0;
 	pi->leaf0 = (uint32_t)r->leaves.n;
 	pi->nleaves = 0;
+}
+
+/* A get-tuple-element that is used: an alias of its element's leaves; but
+ * when those are another value whole (an element of a tuple line made of
+ * values, which the writer would name by that value), also a line of its
+ * own (gte_line) where it stood, whose name its users keep
+ * (hlo_operand_names). */
+static void map_used_gte(struct hr *r, pl_func *f, struct pinst *pi)
+{
+	map_get_tuple_element(r, pi);
+	/* a root is written from the return, which names a value */
+	if (!pi->root && value_node(r, pi) == VNODE_WHOLE)
+		pi->inst = gte_line(r, f, pi);
 }
 
 /* The leaves of the value of pi, mapped to inst: its results, and for a
@@ -2357,7 +2386,7 @@ static void map_inst(struct hr *r, pl_func *f, struct pinst *pi)
 		break;
 	case HLO_OP_GET_TUPLE_ELEMENT:
 		if (pi->used)
-			map_get_tuple_element(r, pi);
+			map_used_gte(r, f, pi);
 		else
 			map_unused_gte(r, f, pi);
 		break;
@@ -2807,7 +2836,8 @@ static void map_comp(struct hr *r, const char *name, uint32_t nlen, const char *
 			pin_control(r, pi, NULL);
 		else
 			map_inst(r, f, pi);
-		if (pi->kind != KIND_ALIAS)
+		/* a line the writer prints as such */
+		if (pi->kind != KIND_ALIAS || pi->inst)
 			r->last_line = (uint32_t)k + 1;
 	}
 	const struct pinst *owner = map_root(r, f, root);

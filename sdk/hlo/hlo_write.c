@@ -604,6 +604,8 @@ static const char *ent_node_ref(struct hw *w, struct ent *e, uint32_t leaf, uint
 
 static const char *ref(struct hw *w, pl_value *const *v, uint32_t n, const struct pl_hlo_shapes *s,
                        uint32_t sidx, const char *want);
+static bool alias_line_key(struct pl_strbuf *key, const char *name, pl_value *const *v, size_t n);
+static void remember_alias_line(struct hw *w, pl_inst *i, const struct ent *e);
 
 static void put_attr_key(struct pl_strbuf *l, const char *key);
 
@@ -674,6 +676,17 @@ static const char *make_tuple(struct hw *w, pl_value *const *v, uint32_t n, cons
 static const char *ref(struct hw *w, pl_value *const *v, uint32_t n, const struct pl_hlo_shapes *s,
                        uint32_t sidx, const char *want)
 {
+	/* a get-tuple-element line of the input printed as such, named so,
+	 * whose element these values are */
+	if (want && n > 0 && w->gte_index.count) {
+		struct pl_strbuf key = {0};
+		const char *line = alias_line_key(&key, want, v, n) ? gte_lookup(w, &key) : NULL;
+		if (key.failed)
+			set_err(w, PL_ENOMEM);
+		pl_sb_free(&key);
+		if (line)
+			return line;
+	}
 	if (n > 0) {
 		uint32_t leaf;
 		struct ent *e = ent_of(w, v[0], &leaf);
@@ -1817,6 +1830,7 @@ static void print_inst(struct hw *w, pl_inst *i, struct ent *e, bool root)
 	else
 		emit_line(w, l);
 	e->printed = true;
+	remember_alias_line(w, i, e);
 }
 
 /* Prints entity e's shape: the recorded one when it fits, else from the
@@ -1981,44 +1995,94 @@ static bool start_tree(struct hw *w, pl_inst *i, struct ent *e, const pl_type *c
 	return e->tree || synth_start_tree(w, i, e, t, split, wrapped);
 }
 
-/* A get-tuple-element nothing uses (its operands the leaves of its tuple
- * operand, hlo_operands their structure): its recorded shape, which must
- * fit the element hlo_index picks. */
-static bool unused_gte_tree(struct hw *w, pl_inst *i, struct ent *e)
+/* The element a get-tuple-element without results takes (its operands
+ * the leaves of its tuple operand, hlo_operands their structure, hlo_index
+ * the element): its first operand *off and its *n leaves; false when the
+ * structure or the index does not give one. */
+static bool gte_element(struct hw *w, pl_inst *i, uint32_t *off, size_t *n)
 {
 	size_t ngroups, len;
 	const char *s;
 	const struct pl_hlo_shapes *st = operands_of(w, i, &ngroups);
-	const pl_attrs *d = pl_inst_attrs_const(i);
 	int64_t idx = -1;
-	if (pl_attrs_get_string(d, HK(INDEX), &s, &len) == PL_OK && len && len < 10) {
+	if (pl_attrs_get_string(pl_inst_attrs_const(i), HK(INDEX), &s, &len) == PL_OK && len &&
+	    len < 10) {
 		idx = 0;
 		for (size_t k = 0; k < len && idx >= 0; k++)
 			idx = is_dig(s[k]) ? idx * 10 + (s[k] - '0') : -1;
 	}
-	e->tree = NULL;
-	if (st && ngroups == 1 && st->v[0].tuple && idx >= 0) {
-		/* the element: child idx of the operand, its first leaf off */
-		uint32_t c = 1, off = 0;
-		for (int64_t k = 0; k < idx && c < st->v[0].size; k++) {
-			off += st->v[c].nleaves;
-			c += st->v[c].size;
-		}
-		if (c < st->v[0].size) {
-			size_t n = st->v[c].nleaves;
-			const pl_type **t = calloc(n + 1, sizeof *t);
-			if (!t) {
-				set_err(w, PL_ENOMEM);
-				return false;
-			}
-			for (size_t k = 0; k < n; k++)
-				t[k] = pl_value_type(pl_inst_operand(i, off + k));
-			e->tree = fitting_shape(w, d, HK(SHAPE), t, n);
-			free(t);
+	if (!st || ngroups != 1 || !st->v[0].tuple || idx < 0)
+		return false;
+	/* child idx of the operand, its first leaf off */
+	uint32_t c = 1;
+	*off = 0;
+	for (int64_t k = 0; k < idx && c < st->v[0].size; k++) {
+		*off += st->v[c].nleaves;
+		c += st->v[c].size;
+	}
+	if (c >= st->v[0].size)
+		return false;
+	*n = st->v[c].nleaves;
+	return true;
+}
+
+/* The key under which a get-tuple-element line without results, named
+ * name, is found by the values of its element v[0..n). */
+static bool alias_line_key(struct pl_strbuf *key, const char *name, pl_value *const *v, size_t n)
+{
+	pl_sb_printf(key, "alias@%s", name);
+	for (size_t k = 0; k < n; k++)
+		pl_sb_printf(key, "#%p", (void *)v[k]);
+	pl_sb_putc(key, 0);
+	return !key->failed;
+}
+
+/* Once such a line is printed, an operand the reader named so, whose
+ * values are its element's, is written by that name (ref). */
+static void remember_alias_line(struct hw *w, pl_inst *i, const struct ent *e)
+{
+	uint32_t off;
+	size_t n;
+	if (pl_inst_num_results(i) || strcmp(pl_inst_opname(i), "hlo.get_tuple_element") ||
+	    !gte_element(w, i, &off, &n) || !n || off + n > pl_inst_num_operands(i))
+		return;
+	pl_value **v = malloc(n * sizeof *v);
+	struct pl_strbuf key = {0};
+	if (v) {
+		for (size_t k = 0; k < n; k++)
+			v[k] = pl_inst_operand(i, off + k);
+		if (alias_line_key(&key, e->name, v, n)) {
+			gte_remember(w, &key, e->name);
+			key.data = NULL;
 		}
 	}
+	if (!v || key.data)
+		set_err(w, PL_ENOMEM);
+	pl_sb_free(&key);
+	free(v);
+}
+
+/* A get-tuple-element without results: its recorded shape, which must
+ * fit the element hlo_index picks. */
+static bool unused_gte_tree(struct hw *w, pl_inst *i, struct ent *e)
+{
+	const pl_attrs *d = pl_inst_attrs_const(i);
+	uint32_t off;
+	size_t n;
+	e->tree = NULL;
+	if (gte_element(w, i, &off, &n)) {
+		const pl_type **t = calloc(n + 1, sizeof *t);
+		if (!t) {
+			set_err(w, PL_ENOMEM);
+			return false;
+		}
+		for (size_t k = 0; k < n; k++)
+			t[k] = pl_value_type(pl_inst_operand(i, off + k));
+		e->tree = fitting_shape(w, d, HK(SHAPE), t, n);
+		free(t);
+	}
 	if (!e->tree && w->status == PL_OK)
-		inst_error(w, i, "it is a get-tuple-element nothing uses, whose shape "
+		inst_error(w, i, "it is a get-tuple-element without results, whose shape "
 		                 "(hlo_shape) is missing or no longer fits its element");
 	return e->tree != NULL;
 }

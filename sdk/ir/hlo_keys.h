@@ -113,7 +113,7 @@
 	X(OUTFEED_SHAPE, "hlo_outfeed_shape", INST, ATTR, "an outfeed's outfeed_shape, the shape of the data it sends") \
 	X(LHS_RAGGED_DIMS, "hlo_lhs_ragged_dims", INST, ATTR, "a ragged-dot's ragged dimension, left") \
 	X(RHS_GROUP_DIMS, "hlo_rhs_group_dims", INST, ATTR, "a ragged-dot's group dimension, right") \
-	X(INDEX, "hlo_index", INST, ATTR, "the index of a get-tuple-element nothing uses (an hlo.get_tuple_element without results)")
+	X(INDEX, "hlo_index", INST, ATTR, "the index of a get-tuple-element line kept as an hlo.get_tuple_element without results (one nothing uses, or one whose element is another value whole)")
 /* clang-format on */
 
 /* An HLO attribute "foo" is kept under "hlo_foo"; control-predecessors is
