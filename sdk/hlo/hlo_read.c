@@ -1772,8 +1772,8 @@ static void keep_alias_names(struct hr *r, struct pinst *pi, pl_attrs *d)
 static void put_label(struct hr *r, struct pl_strbuf *sb, struct pinst *a, bool array,
                       bool nested)
 {
-	/* ranked among the lines after the same one */
-	a->label_after = a->label_after || array;
+	/* ranked among the lines after the same one (hlo_label_ranks) */
+	a->label_after = true;
 	/* its attributes in hlo_label_attrs; those of a tuple that is an
 	 * operand itself are in hlo_operand_attrs */
 	r->sb2.len = 0;
@@ -2750,8 +2750,9 @@ static void push_label_ranks(struct hr *r, const struct popnd *o, bool *any)
 {
 	if (!labeled_tuple(r, o))
 		return;
-	*PUSH(r, label_ranks) = -1;
 	const struct pinst *a = &r->insts.v[o->ref];
+	*PUSH(r, label_ranks) = a->rank ? (int64_t)a->rank - 1 : -1;
+	*any = *any || a->rank;
 	for (uint32_t k = 0; k < a->nops; k++) {
 		const struct popnd *ok_ = &r->opnds.v[a->op0 + k];
 		if (named_part(r, ok_)) {

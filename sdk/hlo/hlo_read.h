@@ -62,9 +62,10 @@ struct pinst {
 	                          * is set */
 	bool kept_after;         /* an alias written back by name after the line
 	                          * before it (hlo_operand_after) */
-	bool label_after;        /* a get-tuple-element written back by name as a
-	                          * part of a tuple rebuilt by name (NAME@ANCHOR:
-	                          * in hlo_operands), after the line before it */
+	bool label_after;        /* a line an operand structure names (NAME@ANCHOR
+	                          * in hlo_operands: a tuple rebuilt by name, a
+	                          * get-tuple-element part of one), written back
+	                          * after the line before it */
 	bool has_labels;         /* a user: its hlo_operands names lines */
 	uint32_t rank;           /* such an alias: 1 + its place among those after
 	                          * the same line, from rank_kept_aliases */

@@ -812,6 +812,17 @@ static const struct pl_hlo_shapes *operands_of(struct hw *w, pl_inst *i, size_t 
 
 static void plan_after(struct hw *w, uint32_t me, const char *anchor);
 
+/* The place hlo_label_ranks gives label li of i's operand structure among
+ * the lines after the same one; -1: none. */
+static int64_t label_rank(pl_inst *i, ptrdiff_t li)
+{
+	const pl_attr *rl = pl_attrs_get(pl_inst_attrs_const(i), HK(LABEL_RANKS));
+	const pl_attr *rk = rl && pl_attr_get_kind(rl) == PL_ATTR_LIST && li >= 0 &&
+	                            (size_t)li < pl_attr_list_size(rl)
+	                    ? pl_attr_list_at(rl, (size_t)li) : NULL;
+	return rk && pl_attr_get_kind(rk) == PL_ATTR_INT ? pl_attr_get_int(rk) : -1;
+}
+
 /* Plans the named tuples of tree (node idx, operands from off) children
  * first, as the input defines them. */
 static void plan_node(struct hw *w, pl_inst *i, const struct pl_hlo_shapes *t, uint32_t idx, uint32_t off,
@@ -827,15 +838,9 @@ static void plan_node(struct hw *w, pl_inst *i, const struct pl_hlo_shapes *t, u
 			set_err(w, PL_ENOMEM);
 			return;
 		}
-		/* its place among the lines after the same one */
-		const pl_attr *rl = pl_attrs_get(pl_inst_attrs_const(i), HK(LABEL_RANKS));
-		size_t li = (size_t)(leaf - t->labels);
-		const pl_attr *rk = rl && pl_attr_get_kind(rl) == PL_ATTR_LIST &&
-		                            li < pl_attr_list_size(rl)
-		                    ? pl_attr_list_at(rl, li) : NULL;
-		int64_t place = rk && pl_attr_get_kind(rk) == PL_ATTR_INT ? pl_attr_get_int(rk) : -1;
 		uint32_t me = (uint32_t)w->nplanned++;
-		w->planned[me] = (struct planned){i, t, idx, off, UINT32_MAX, UINT32_MAX, me, leaf->name, place};
+		w->planned[me] = (struct planned){i, t, idx, off, UINT32_MAX, UINT32_MAX, me,
+		                                  leaf->name, label_rank(i, leaf - t->labels)};
 		plan_after(w, me, leaf->anchor);
 		return;
 	}
@@ -857,7 +862,8 @@ static void plan_node(struct hw *w, pl_inst *i, const struct pl_hlo_shapes *t, u
 		return;
 	}
 	uint32_t me = (uint32_t)w->nplanned++;
-	w->planned[me] = (struct planned){i, t, idx, off, group, UINT32_MAX, me, NULL, -1};
+	w->planned[me] = (struct planned){i, t, idx, off, group, UINT32_MAX, me, NULL,
+	                                  label_rank(i, label - t->labels)};
 	plan_after(w, me, label->anchor);
 }
 
