@@ -97,6 +97,21 @@ run $P --passes= "$F/tuple-order.hlo" -o to.pir
 grep -q 'hlo_operand_rank = \[0, -1\], hlo_label_ranks = \[1\]' to.pir
 ok $? "the tuple line rebuilt by name has its place (hlo_label_ranks) after the empty one's"
 
+# gte-layout.hlo: a get-tuple-element whose layout is not its element's
+# keeps its own, on its line and where it is a typed operand
+run $P --passes= "$F/gte-layout.hlo" -o gl.hlo
+diff -b -B "$F/gte-layout.hlo" gl.hlo >/dev/null
+ok $? "gte-layout.hlo: the get-tuple-element keeps its own layout"
+run $P --passes= "$F/gte-layout.hlo" -o gl.pir
+grep -q 'hlo_operand_shapes = \["f32\[2,3\]{0,1}"\]' gl.pir
+ok $? "its user records it in hlo_operand_shapes"
+sed 's/f32\[2,3\]{0,1}/f32[2,5]{0,1}/' gl.pir >gl-other.pir
+run $P --passes= gl.pir -o gl2.hlo
+expect_same_file "$F/gte-layout.hlo" gl2.hlo "through .pir it comes back as it was"
+run $P --passes= gl-other.pir -o gl3.hlo
+grep -q '^  %g = f32\[2,3\]{1,0} get-tuple-element' gl3.hlo
+ok $? "a kept shape of other extents than the element's is not used"
+
 # a module with tuples and operand lists of six but no /*index=N*/
 # comment is written without them; one that has them (long.hlo) records
 # nothing, and a .pir without the key gets XLA's marks

@@ -1718,9 +1718,9 @@ static void keep_alias_names(struct hr *r, struct pinst *pi, pl_attrs *d)
 	}
 	if (!any)
 		return;
-	const pl_attr **v = scratch(r, SCRATCH_ALIAS, 3 * (size_t)pi->nops, sizeof *v);
-	const pl_attr **av = v + pi->nops, **after = av + pi->nops;
-	bool bad = false, attrs = false, names = false;
+	const pl_attr **v = scratch(r, SCRATCH_ALIAS, 4 * (size_t)pi->nops, sizeof *v);
+	const pl_attr **av = v + pi->nops, **after = av + pi->nops, **sh = after + pi->nops;
+	bool bad = false, attrs = false, names = false, shapes = false;
 	for (uint32_t k = 0; k < pi->nops; k++) {
 		const struct popnd *o = &r->opnds.v[pi->op0 + k];
 		const struct pinst *a = &r->insts.v[o->ref];
@@ -1740,6 +1740,16 @@ static void keep_alias_names(struct hr *r, struct pinst *pi, pl_attrs *d)
 			r->insts.v[o->ref].kept_after = true;
 		after[k] = pl_attr_string(r->m, an ? an->name : "", an ? an->nlen : 0);
 		bad = bad || !after[k];
+		/* the shape of a get-tuple-element line the writer makes, where
+		 * its layout is not its element's */
+		r->sb2.len = 0;
+		if (placed && a->own_layout)
+			put_shape(r, &r->sb2, a->shape);
+		if (r->sb2.failed)
+			nomem(r);
+		shapes = shapes || r->sb2.len;
+		sh[k] = pl_attr_string(r->m, r->sb2.data ? r->sb2.data : "", r->sb2.len);
+		bad = bad || !sh[k];
 		r->sb2.len = 0;
 		for (uint32_t j = a->at0; with_attrs && j < a->at0 + a->nat; j++) {
 			const struct pattr *x = &r->attrs.v[j];
@@ -1758,10 +1768,12 @@ static void keep_alias_names(struct hr *r, struct pinst *pi, pl_attrs *d)
 	const pl_attr *l = bad || !names ? NULL : pl_attr_list(r->m, v, pi->nops);
 	const pl_attr *la = bad || !attrs ? NULL : pl_attr_list(r->m, av, pi->nops);
 	const pl_attr *lf = bad || !names ? NULL : pl_attr_list(r->m, after, pi->nops);
+	const pl_attr *ls = bad || !shapes ? NULL : pl_attr_list(r->m, sh, pi->nops);
 	pi->ranked_ops = lf != NULL;
 	if (bad || (names && (!l || !lf)) || (attrs && !la) ||
 	    (l && pl_attrs_set(d, HK(OPERAND_NAMES), l) != PL_OK) ||
 	    (lf && pl_attrs_set(d, HK(OPERAND_AFTER), lf) != PL_OK) ||
+	    (shapes && (!ls || pl_attrs_set(d, HK(OPERAND_SHAPES), ls) != PL_OK)) ||
 	    (la && pl_attrs_set(d, HK(OPERAND_ATTRS), la) != PL_OK))
 		nomem(r);
 }
@@ -2028,6 +2040,22 @@ static void map_get_tuple_element(struct hr *r, struct pinst *pi)
 	if (pi->has_shape && !leaves_fit(r, pi->shape, r->leaves.v, ol, r->shapes.v[c].nleaves))
 		fail(r, pi->at, "the shape of '%.*s' does not match the element", (int)pi->nlen,
 		     pi->name);
+	if (pi->has_shape) {
+		/* its own text where a layout differs (a missing one counts as
+		 * the default, which the writer prints on a get-tuple-element
+		 * line): kept for its line */
+		bool bare = r->shapes.print_bare;
+		r->shapes.print_bare = false;
+		r->sb2.len = 0;
+		put_shape(r, &r->sb2, pi->shape);
+		size_t len = r->sb2.len;
+		put_shape(r, &r->sb2, c);
+		r->shapes.print_bare = bare;
+		if (r->sb2.failed)
+			nomem(r);
+		pi->own_layout = r->sb2.len != 2 * len ||
+		                 memcmp(r->sb2.data, r->sb2.data + len, len) != 0;
+	}
 	pi->shape = pi->has_shape ? pi->shape : c;
 	pi->leaf0 = ol;
 	pi->nleaves = r->shapes.v[c].nleaves;

@@ -67,6 +67,8 @@ struct pinst {
 	                          * get-tuple-element part of one), written back
 	                          * after the line before it */
 	bool has_labels;         /* a user: its hlo_operands names lines */
+	bool own_layout;         /* a get-tuple-element whose shape's text is
+	                          * not its element's (another layout) */
 	uint32_t rank;           /* such an alias: 1 + its place among those after
 	                          * the same line, from rank_kept_aliases */
 	pl_inst *inst;

@@ -84,6 +84,10 @@ struct hw {
 	/* the kept attributes of the alias operand being rebuilt by name */
 	const char *want_attrs;
 	size_t want_attrs_len;
+	/* and the shape of that get-tuple-element line, where its layout is
+	 * not its element's (hlo_operand_shapes) */
+	const char *want_shape;
+	size_t want_shape_len;
 	const pl_attr *param_attrs; /* hlo_param_attrs when the grouping fits */
 	/* group_ids warned about: written as all devices */
 	char **warned;
@@ -499,6 +503,21 @@ static bool same_structure(const struct pl_hlo_shapes *a, uint32_t ai, const str
 	return true;
 }
 
+/* Whether array nodes a and b have one element type and the same
+ * extents (their layouts may differ). */
+static bool same_array(const struct pl_hlo_shapes *a, uint32_t ai, const struct pl_hlo_shapes *b,
+                       uint32_t bi)
+{
+	const struct pl_hlo_snode *x = &a->v[ai], *y = &b->v[bi];
+	if (x->tuple || y->tuple || x->any || y->any || x->dtype != y->dtype ||
+	    x->rank != y->rank || x->bounded != y->bounded || x->unbounded != y->unbounded)
+		return false;
+	for (unsigned k = 0; k < x->rank; k++)
+		if (a->dims[x->dims + k] != b->dims[y->dims + k])
+			return false;
+	return true;
+}
+
 static const char *gte_name(struct hw *w, struct ent *e, const uint32_t *path, size_t depth,
                             uint32_t node, const char *want)
 {
@@ -551,10 +570,18 @@ static const char *gte_name(struct hw *w, struct ent *e, const uint32_t *path, s
 	}
 	/* the line's own shape: an element the tuple's text left without a
 	 * layout has the default one here, as the reader found it */
-	bool bare = e->tree->print_bare;
-	e->tree->print_bare = false;
-	put_tree(&l, e->tree, idx);
-	e->tree->print_bare = bare;
+	struct pl_hlo_shapes *own = want && w->want_shape
+	                                    ? parse_tree(w, w->want_shape, w->want_shape_len)
+	                                    : NULL;
+	if (own && same_array(own, 0, e->tree, idx)) {
+		put_tree(&l, own, 0);
+	} else {
+		bool bare = e->tree->print_bare;
+		e->tree->print_bare = false;
+		put_tree(&l, e->tree, idx);
+		e->tree->print_bare = bare;
+	}
+	free_tree(own);
 	pl_sb_puts(&l, " get-tuple-element(");
 	pl_sb_puts(&l, parent);
 	pl_sb_puts(&l, "), index=");
@@ -617,8 +644,9 @@ static const char *make_tuple(struct hw *w, pl_value *const *v, uint32_t n, cons
 	struct pl_strbuf args = {0};
 	uint32_t c = sidx + 1, off = 0;
 	/* the kept attributes are this line's, not its parts' */
-	const char *want_attrs = w->want_attrs;
+	const char *want_attrs = w->want_attrs, *want_shape = w->want_shape;
 	w->want_attrs = NULL;
+	w->want_shape = NULL;
 	/* a root tuple's parts under the names the reader kept for them */
 	const pl_attr *names = keep ? pl_attrs_get(keep, HK(OPERAND_NAMES)) : NULL;
 	if (names && pl_attr_get_kind(names) != PL_ATTR_LIST)
@@ -637,6 +665,7 @@ static const char *make_tuple(struct hw *w, pl_value *const *v, uint32_t n, cons
 		c += s->v[c].size;
 	}
 	w->want_attrs = want_attrs;
+	w->want_shape = want_shape;
 	const char *name = want_name ? take_name(w, want_name, false) : take_serial(w, "tuple");
 	struct pl_strbuf l = {0};
 	if (root)
@@ -984,6 +1013,17 @@ static const pl_attr *label_attrs(pl_inst *i, const struct pl_hlo_shapes *t, uin
 	return pl_attr_get_kind(a) == PL_ATTR_STRING ? a : NULL;
 }
 
+/* hlo_operand_shapes' text for operand group g of i, or NULL. */
+static const char *operand_shape(struct hw *w, pl_inst *i, size_t g)
+{
+	const pl_attr *l = pl_attrs_get(pl_inst_attrs_const(i), HK(OPERAND_SHAPES));
+	const pl_attr *a = l && pl_attr_get_kind(l) == PL_ATTR_LIST && g < pl_attr_list_size(l)
+	                           ? pl_attr_list_at(l, g) : NULL;
+	const char *t = a && pl_attr_get_kind(a) == PL_ATTR_STRING
+	                        ? pl_attr_get_string(a, &w->want_shape_len) : NULL;
+	return t && w->want_shape_len ? t : NULL;
+}
+
 /* Makes the tuple lines planned after the line named name, those whose
  * parts are all printed (the others are made where they are used). */
 static void make_planned(struct hw *w, const char *name)
@@ -1054,9 +1094,13 @@ static void make_planned(struct hw *w, const char *name)
 			if (q->group == UINT32_MAX && q->tree)
 				na = label_attrs(q->inst, q->tree, q->node);
 			w->want_attrs = na ? pl_attr_get_string(na, &w->want_attrs_len) : NULL;
+			w->want_shape = q->group != UINT32_MAX
+			                        ? operand_shape(w, q->inst, q->group)
+			                        : NULL;
 			ref(w, v, n, q->tree, q->node, q->want);
 			w->want_attrs = want_attrs;
 			w->want_attrs_len = want_attrs_len;
+			w->want_shape = NULL;
 		}
 		free(v);
 	}
@@ -1676,8 +1720,10 @@ static bool put_operands(struct hw *w, pl_inst *i)
 		                            g < pl_attr_list_size(attrs)
 		                    ? pl_attr_list_at(attrs, g) : NULL;
 		w->want_attrs = na ? pl_attr_get_string(na, &w->want_attrs_len) : NULL;
+		w->want_shape = operand_shape(w, i, g);
 		pl_sb_puts(ops, ref(w, vals ? vals + off : NULL, n, st, c, want && *want ? want : NULL));
 		w->want_attrs = NULL;
+		w->want_shape = NULL;
 		off += n;
 		if (st)
 			c += st->v[c].size;

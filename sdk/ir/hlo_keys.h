@@ -47,6 +47,7 @@
 	X(OPERAND_NAMES, "hlo_operand_names", INST, LIST, "per operand, the name of a get-tuple-element") \
 	X(OPERAND_AFTER, "hlo_operand_after", INST, LIST, "per operand with a kept name, the instruction or parameter its line came after") \
 	X(OPERAND_RANK, "hlo_operand_rank", INST, INTS, "per operand with a kept name, the place of its line among those written back after the same line (-1: none)") \
+	X(OPERAND_SHAPES, "hlo_operand_shapes", INST, LIST, "per operand with a kept name, the shape of its get-tuple-element line where its layout is not its element's (\"\": the element's)") \
 	X(OPERAND_ATTRS, "hlo_operand_attrs", INST, LIST, "per operand, the attributes of its tuple or get-tuple-element line") \
 	X(LABEL_RANKS, "hlo_label_ranks", INST, INTS, "per NAME@ANCHOR line of hlo_operands, in order, the place of that line among the lines written back after the same line (-1: none)") \
 	X(LABEL_ATTRS, "hlo_label_attrs", INST, LIST, "per NAME@ANCHOR line of hlo_operands, in order, the attributes of that line (a tuple that is an operand itself: in hlo_operand_attrs)") \
