@@ -112,6 +112,19 @@ run $P --passes= gl-other.pir -o gl3.hlo
 grep -q '^  %g = f32\[2,3\]{1,0} get-tuple-element' gl3.hlo
 ok $? "a kept shape of other extents than the element's is not used"
 
+# no-entry.hlo: no computation marked ENTRY (the last one is); written
+# back so, also when a pass adds a computation before it
+run $P --passes= "$F/no-entry.hlo" -o ne.hlo
+diff -b -B "$F/no-entry.hlo" ne.hlo >/dev/null
+ok $? "no-entry.hlo is written back without the ENTRY keyword"
+run $P --passes= "$F/no-entry.hlo" -o ne.pir
+run $P --passes= "$F/long.hlo" -o ne-long.pir
+grep -q 'hlo_no_entry_keyword = true' ne.pir && ! grep -q 'hlo_no_entry_keyword' ne-long.pir
+ok $? "it records hlo_no_entry_keyword, long.hlo (which has ENTRY) does not"
+run $P --passes=SplitAsyncCCOp -O hlo.async_form=wrapped "$F/no-entry.hlo" -o ne2.hlo
+tail -n 5 ne2.hlo | grep -q '^main {$' && ! grep -q ENTRY ne2.hlo
+ok $? "after SplitAsyncCCOp's new computation the entry is still last, without the keyword"
+
 # a module with tuples and operand lists of six but no /*index=N*/
 # comment is written without them; one that has them (long.hlo) records
 # nothing, and a .pir without the key gets XLA's marks

@@ -3106,6 +3106,7 @@ static void parse_module(struct hr *r)
 	            {r->typed_operands, HK(TYPED_OPERANDS)},
 	            {!r->shapes.layouts, HK(NO_LAYOUTS)},
 	            {!blank_at_end(r), HK(NO_FINAL_BLANK)},
+	            {!r->entry_marked, HK(NO_ENTRY_KEYWORD)},
 	            {r->bare_arrays, HK(BARE_ARRAYS)},
 	            {r->wide && !memmem(r->src, (size_t)(r->end - r->src), "/*index=", 8),
 	             HK(NO_INDEX_MARKS)},

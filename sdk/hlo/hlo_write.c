@@ -2596,9 +2596,13 @@ static void print_function(struct hw *w, pl_func *f, bool entry)
 	plan_root(w);
 	if (w->status != PL_OK)
 		goto done;
-	/* the heading */
+	/* the heading; a module read without the keyword (its last
+	 * computation the entry) keeps it so while the entry is still last */
 	size_t head_at = w->out.len;
-	if (entry)
+	bool b;
+	size_t nf = pl_module_num_funcs(w->m);
+	if (entry && !(pl_attrs_get_bool(pl_func_attrs(f), HK(NO_ENTRY_KEYWORD), &b) == PL_OK && b &&
+	               nf && pl_module_func_at(w->m, nf - 1) == f))
 		pl_sb_puts(&w->out, "ENTRY ");
 	pl_sb_puts(&w->out, pl_func_name(f));
 	pl_sb_puts(&w->out, " {\n");
