@@ -1704,6 +1704,22 @@ static bool kept_alias(struct hr *r, const struct popnd *o)
 	       value_node(r, a) != VNODE_WHOLE;
 }
 
+/* ", key=value" for each attribute of alias a but a get-tuple-element's
+ * index, into r->sb2 (nothing unless any). */
+static void put_alias_attrs(struct hr *r, const struct pinst *a, bool any)
+{
+	r->sb2.len = 0;
+	for (uint32_t j = a->at0; any && j < a->at0 + a->nat; j++) {
+		const struct pattr *x = &r->attrs.v[j];
+		if (word_is(x->key, x->klen, "index"))
+			continue;
+		pl_sb_puts(&r->sb2, ", ");
+		pl_sb_put(&r->sb2, x->key, x->klen);
+		pl_sb_putc(&r->sb2, '=');
+		pl_sb_put(&r->sb2, x->val, x->vlen);
+	}
+}
+
 /* hlo_operand_names: the names of the kept alias operands ("" for the
  * others); hlo_operand_after: the line each of those came after ("": the
  * writer makes it where it is used); hlo_operand_attrs: the attributes of
@@ -1750,16 +1766,7 @@ static void keep_alias_names(struct hr *r, struct pinst *pi, pl_attrs *d)
 		shapes = shapes || r->sb2.len;
 		sh[k] = pl_attr_string(r->m, r->sb2.data ? r->sb2.data : "", r->sb2.len);
 		bad = bad || !sh[k];
-		r->sb2.len = 0;
-		for (uint32_t j = a->at0; with_attrs && j < a->at0 + a->nat; j++) {
-			const struct pattr *x = &r->attrs.v[j];
-			if (word_is(x->key, x->klen, "index"))
-				continue;
-			pl_sb_puts(&r->sb2, ", ");
-			pl_sb_put(&r->sb2, x->key, x->klen);
-			pl_sb_putc(&r->sb2, '=');
-			pl_sb_put(&r->sb2, x->val, x->vlen);
-		}
+		put_alias_attrs(r, a, with_attrs);
 		attrs = attrs || r->sb2.len;
 		av[k] = r->sb2.failed ? NULL : pl_attr_string(r->m, r->sb2.data ? r->sb2.data : "",
 		                                              r->sb2.len);
@@ -1788,16 +1795,7 @@ static void put_label(struct hr *r, struct pl_strbuf *sb, struct pinst *a, bool 
 	a->label_after = true;
 	/* its attributes in hlo_label_attrs; those of a tuple that is an
 	 * operand itself are in hlo_operand_attrs */
-	r->sb2.len = 0;
-	for (uint32_t j = a->at0; nested && j < a->at0 + a->nat; j++) {
-		const struct pattr *x = &r->attrs.v[j];
-		if (word_is(x->key, x->klen, "index"))
-			continue;
-		pl_sb_puts(&r->sb2, ", ");
-		pl_sb_put(&r->sb2, x->key, x->klen);
-		pl_sb_putc(&r->sb2, '=');
-		pl_sb_put(&r->sb2, x->val, x->vlen);
-	}
+	put_alias_attrs(r, a, nested);
 	if (r->sb2.failed)
 		nomem(r);
 	r->label_attrs_any = r->label_attrs_any || r->sb2.len;
