@@ -49,6 +49,82 @@ sed 's/"input": "[^"]*"//' ug0.json >ug0.s
 grep -q '"Total_flops": [1-9]' ug1.s && cmp -s ug1.s ug0.s
 ok $? "Total_flops is that of the module without them"
 
+# whole-gte.hlo: get-tuple-elements of a tuple line made of values, each
+# the whole of one of them; they come back in their places, named, over
+# the tuple (an instruction without results that computes nothing, its
+# users keeping its name), so the counting passes count the same work
+run $P --passes= "$F/whole-gte.hlo" -o wg.hlo
+diff -b -B "$F/whole-gte.hlo" wg.hlo >/dev/null
+ok $? "whole-gte.hlo: the tuple and its get-tuple-elements come back, named, in their places"
+run $P --passes= "$F/whole-gte.hlo" -o wg.pir
+[ "$(grep -c '^  hlo.get_tuple_element %a, %n {hlo_name = "t\.[01]", .*flops = 0[,}]' wg.pir)" -eq 2 ] &&
+	grep -q '^  %x = hlo.add %a, %n {hlo_operand_names = \["t.0", "t.1"\]' wg.pir
+ok $? "each is an hlo.get_tuple_element with flops = 0; its users use the value and keep the name"
+run $P --passes= wg.pir -o wg2.hlo
+expect_same_file "$F/whole-gte.hlo" wg2.hlo "through .pir it comes back as it was"
+sed '/%t = \|%t\.[01] = /d; s/%t\.0/%a/g; s/%t\.1/%n/g' "$F/whole-gte.hlo" >wg-none.hlo
+run $P --passes=DynamicInstEstimator,DetailDynInst --stats-json wg1.json "$F/whole-gte.hlo" -o /dev/null
+run $P --passes=DynamicInstEstimator,DetailDynInst --stats-json wg0.json wg-none.hlo -o /dev/null
+sed 's/"input": "[^"]*"//' wg1.json >wg1.s
+sed 's/"input": "[^"]*"//' wg0.json >wg0.s
+grep -q '"Total_flops": 12, "Total_bytes_moved": 128' wg1.s && cmp -s wg1.s wg0.s
+ok $? "Total_flops and Total_bytes_moved are those of the module without them"
+run $P -p "$top_srcdir/conf/default.ini" "$F/whole-gte.hlo" -o wg3.hlo
+run $P --passes= wg3.hlo -o wg4.hlo
+expect_same_file wg3.hlo wg4.hlo "after the default pipeline it reads back to the same text"
+
+# named-parts.hlo: a tuple line rebuilt by name (an operand of a call)
+# whose parts are get-tuple-elements of a call's result, named, one with
+# metadata, standing in another order than the tuple takes them: each
+# comes back under its name, with its attributes, in its place
+run $P --passes= "$F/named-parts.hlo" -o np.hlo
+diff -b -B "$F/named-parts.hlo" np.hlo >/dev/null
+ok $? "named-parts.hlo: the tuple's parts come back under their names, in their places"
+run $P --passes= "$F/named-parts.hlo" -o np.pir
+grep -q 'hlo_operands = "both@e(second@c:_,first@c:_)"' np.pir &&
+	grep -q 'hlo_label_attrs = \["", "", ", metadata={op_name=\\"first\\"}"\]' np.pir &&
+	grep -q 'hlo_label_ranks = \[0, 1, 0\]' np.pir
+ok $? "the call records the parts' names, attributes and places in its operand structure"
+run $P --passes= np.pir -o np2.hlo
+expect_same_file np.hlo np2.hlo "through .pir it comes back the same"
+
+# tuple-order.hlo: an empty tuple kept by name and a tuple line rebuilt
+# by name after the same line come back in the order they stood in
+run $P --passes= "$F/tuple-order.hlo" -o to.hlo
+diff -b -B "$F/tuple-order.hlo" to.hlo >/dev/null
+ok $? "tuple-order.hlo: the two tuple lines come back in their order"
+run $P --passes= "$F/tuple-order.hlo" -o to.pir
+grep -q 'hlo_operand_rank = \[0, -1\], hlo_label_ranks = \[1\]' to.pir
+ok $? "the tuple line rebuilt by name has its place (hlo_label_ranks) after the empty one's"
+
+# gte-layout.hlo: a get-tuple-element whose layout is not its element's
+# keeps its own, on its line and where it is a typed operand
+run $P --passes= "$F/gte-layout.hlo" -o gl.hlo
+diff -b -B "$F/gte-layout.hlo" gl.hlo >/dev/null
+ok $? "gte-layout.hlo: the get-tuple-element keeps its own layout"
+run $P --passes= "$F/gte-layout.hlo" -o gl.pir
+grep -q 'hlo_operand_shapes = \["f32\[2,3\]{0,1}"\]' gl.pir
+ok $? "its user records it in hlo_operand_shapes"
+sed 's/f32\[2,3\]{0,1}/f32[2,5]{0,1}/' gl.pir >gl-other.pir
+run $P --passes= gl.pir -o gl2.hlo
+expect_same_file "$F/gte-layout.hlo" gl2.hlo "through .pir it comes back as it was"
+run $P --passes= gl-other.pir -o gl3.hlo
+grep -q '^  %g = f32\[2,3\]{1,0} get-tuple-element' gl3.hlo
+ok $? "a kept shape of other extents than the element's is not used"
+
+# no-entry.hlo: no computation marked ENTRY (the last one is); written
+# back so, also when a pass adds a computation before it
+run $P --passes= "$F/no-entry.hlo" -o ne.hlo
+diff -b -B "$F/no-entry.hlo" ne.hlo >/dev/null
+ok $? "no-entry.hlo is written back without the ENTRY keyword"
+run $P --passes= "$F/no-entry.hlo" -o ne.pir
+run $P --passes= "$F/long.hlo" -o ne-long.pir
+grep -q 'hlo_no_entry_keyword = true' ne.pir && ! grep -q 'hlo_no_entry_keyword' ne-long.pir
+ok $? "it records hlo_no_entry_keyword, long.hlo (which has ENTRY) does not"
+run $P --passes=SplitAsyncCCOp -O hlo.async_form=wrapped "$F/no-entry.hlo" -o ne2.hlo
+tail -n 5 ne2.hlo | grep -q '^main {$' && ! grep -q ENTRY ne2.hlo
+ok $? "after SplitAsyncCCOp's new computation the entry is still last, without the keyword"
+
 # a module with tuples and operand lists of six but no /*index=N*/
 # comment is written without them; one that has them (long.hlo) records
 # nothing, and a .pir without the key gets XLA's marks

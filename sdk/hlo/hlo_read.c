@@ -6,8 +6,11 @@
  * the IR: a computation becomes a function, its parameters the arguments,
  * a tuple-shaped value one IR value per leaf (tuple and get-tuple-element
  * only alias leaves; a tuple nothing uses is an hlo.tuple without
- * results, and hlo_operands records the name and place of every tuple
- * line an operand is made of), the collectives and dot the SDK's own ops, and every
+ * results, a get-tuple-element nothing uses or whose element is another
+ * value whole an hlo.get_tuple_element without results, and hlo_operands
+ * records the name and place of every tuple line an operand is made of,
+ * and of the named get-tuple-elements in it), the collectives and dot the
+ * SDK's own ops, and every
  * other instruction "hlo.<opcode>" with each attribute kept verbatim as the
  * string "hlo_<name>". passline-pir(5) lists the attributes the writer
  * reads back. Errors stop the reader at once (longjmp): the input is
@@ -162,6 +165,13 @@ static void *ok(struct hr *r, void *p)
 	if (!p)
 		nomem(r);
 	return p;
+}
+
+static const pl_attr *ok_attr(struct hr *r, const pl_attr *a)
+{
+	if (!a)
+		nomem(r);
+	return a;
 }
 
 /* A NUL-terminated copy of s, in a scratch buffer. */
@@ -1681,14 +1691,33 @@ static bool labeled_tuple(struct hr *r, const struct popnd *o)
 /* An alias operand whose name (and attributes) the writer gets back on
  * the get-tuple-element it makes: a get-tuple-element, or a tuple that is
  * a node of a value; none the writer would make as it was, unless it has
- * attributes; none that is another value whole, and none that is empty
- * (no value of the IR). */
+ * attributes; none that is another value whole (but a get-tuple-element
+ * line written as such, map_used_gte), and none that is empty (no value
+ * of the IR). */
 static bool kept_alias(struct hr *r, const struct popnd *o)
 {
 	struct pinst *a = &r->insts.v[o->ref];
+	if (!o->npath && a->kind == KIND_ALIAS && a->inst)
+		return true; /* a get-tuple-element line written as such */
 	return !o->npath && a->kind == KIND_ALIAS &&
 	       !labeled_tuple(r, o) && (!made_as_writer_would(r, a) || alias_has_attrs(r, a)) &&
 	       value_node(r, a) != VNODE_WHOLE;
+}
+
+/* ", key=value" for each attribute of alias a but a get-tuple-element's
+ * index, into r->sb2 (nothing unless any). */
+static void put_alias_attrs(struct hr *r, const struct pinst *a, bool any)
+{
+	r->sb2.len = 0;
+	for (uint32_t j = a->at0; any && j < a->at0 + a->nat; j++) {
+		const struct pattr *x = &r->attrs.v[j];
+		if (word_is(x->key, x->klen, "index"))
+			continue;
+		pl_sb_puts(&r->sb2, ", ");
+		pl_sb_put(&r->sb2, x->key, x->klen);
+		pl_sb_putc(&r->sb2, '=');
+		pl_sb_put(&r->sb2, x->val, x->vlen);
+	}
 }
 
 /* hlo_operand_names: the names of the kept alias operands ("" for the
@@ -1705,36 +1734,39 @@ static void keep_alias_names(struct hr *r, struct pinst *pi, pl_attrs *d)
 	}
 	if (!any)
 		return;
-	const pl_attr **v = scratch(r, SCRATCH_ALIAS, 3 * (size_t)pi->nops, sizeof *v);
-	const pl_attr **av = v + pi->nops, **after = av + pi->nops;
-	bool bad = false, attrs = false, names = false;
+	const pl_attr **v = scratch(r, SCRATCH_ALIAS, 4 * (size_t)pi->nops, sizeof *v);
+	const pl_attr **av = v + pi->nops, **after = av + pi->nops, **sh = after + pi->nops;
+	bool bad = false, attrs = false, names = false, shapes = false;
 	for (uint32_t k = 0; k < pi->nops; k++) {
 		const struct popnd *o = &r->opnds.v[pi->op0 + k];
 		const struct pinst *a = &r->insts.v[o->ref];
 		bool alias = kept_alias(r, o);
-		bool with_attrs = alias || labeled_tuple(r, o);
+		/* a line of its own keeps its attributes itself */
+		bool with_attrs = (alias && !a->inst) || labeled_tuple(r, o);
 		names = names || alias;
 		v[k] = pl_attr_string(r->m, alias ? a->name : "", alias ? a->nlen : 0);
 		/* the place of a get-tuple-element or of an empty tuple (the
 		 * writer makes one where it is used otherwise) */
-		bool placed = alias && (a->opcode == HLO_OP_GET_TUPLE_ELEMENT ||
-		                        (a->opcode == HLO_OP_TUPLE && !a->nleaves));
+		bool placed = alias && !a->inst &&
+		              (a->opcode == HLO_OP_GET_TUPLE_ELEMENT ||
+		               (a->opcode == HLO_OP_TUPLE && !a->nleaves));
 		const struct pinst *an = placed && a->anchor ? &r->insts.v[a->anchor - 1] : NULL;
 		/* ranked, also when it comes first ("" and a rank) */
 		if (placed)
 			r->insts.v[o->ref].kept_after = true;
 		after[k] = pl_attr_string(r->m, an ? an->name : "", an ? an->nlen : 0);
 		bad = bad || !after[k];
+		/* the shape of a get-tuple-element line the writer makes, where
+		 * its layout is not its element's */
 		r->sb2.len = 0;
-		for (uint32_t j = a->at0; with_attrs && j < a->at0 + a->nat; j++) {
-			const struct pattr *x = &r->attrs.v[j];
-			if (word_is(x->key, x->klen, "index"))
-				continue;
-			pl_sb_puts(&r->sb2, ", ");
-			pl_sb_put(&r->sb2, x->key, x->klen);
-			pl_sb_putc(&r->sb2, '=');
-			pl_sb_put(&r->sb2, x->val, x->vlen);
-		}
+		if (placed && a->own_layout)
+			put_shape(r, &r->sb2, a->shape);
+		if (r->sb2.failed)
+			nomem(r);
+		shapes = shapes || r->sb2.len;
+		sh[k] = pl_attr_string(r->m, r->sb2.data ? r->sb2.data : "", r->sb2.len);
+		bad = bad || !sh[k];
+		put_alias_attrs(r, a, with_attrs);
 		attrs = attrs || r->sb2.len;
 		av[k] = r->sb2.failed ? NULL : pl_attr_string(r->m, r->sb2.data ? r->sb2.data : "",
 		                                              r->sb2.len);
@@ -1743,12 +1775,49 @@ static void keep_alias_names(struct hr *r, struct pinst *pi, pl_attrs *d)
 	const pl_attr *l = bad || !names ? NULL : pl_attr_list(r->m, v, pi->nops);
 	const pl_attr *la = bad || !attrs ? NULL : pl_attr_list(r->m, av, pi->nops);
 	const pl_attr *lf = bad || !names ? NULL : pl_attr_list(r->m, after, pi->nops);
+	const pl_attr *ls = bad || !shapes ? NULL : pl_attr_list(r->m, sh, pi->nops);
 	pi->ranked_ops = lf != NULL;
 	if (bad || (names && (!l || !lf)) || (attrs && !la) ||
 	    (l && pl_attrs_set(d, HK(OPERAND_NAMES), l) != PL_OK) ||
 	    (lf && pl_attrs_set(d, HK(OPERAND_AFTER), lf) != PL_OK) ||
+	    (shapes && (!ls || pl_attrs_set(d, HK(OPERAND_SHAPES), ls) != PL_OK)) ||
 	    (la && pl_attrs_set(d, HK(OPERAND_ATTRS), la) != PL_OK))
 		nomem(r);
+}
+
+/* NAME@ANCHOR of alias a, ANCHOR the instruction or parameter after which
+ * it stood (empty when it came first); ':' after it for an array. Its
+ * attributes (nested: it is no operand itself) go to hlo_label_attrs. */
+static void put_label(struct hr *r, struct pl_strbuf *sb, struct pinst *a, bool array,
+                      bool nested)
+{
+	/* ranked among the lines after the same one (hlo_label_ranks) */
+	a->label_after = true;
+	/* its attributes in hlo_label_attrs; those of a tuple that is an
+	 * operand itself are in hlo_operand_attrs */
+	put_alias_attrs(r, a, nested);
+	if (r->sb2.failed)
+		nomem(r);
+	r->label_attrs_any = r->label_attrs_any || r->sb2.len;
+	*PUSH(r, label_attrs) =
+		ok_attr(r, pl_attr_string(r->m, r->sb2.data ? r->sb2.data : "", r->sb2.len));
+	pl_sb_put(sb, a->name, a->nlen);
+	pl_sb_putc(sb, '@');
+	if (a->anchor)
+		pl_sb_put(sb, r->insts.v[a->anchor - 1].name, r->insts.v[a->anchor - 1].nlen);
+	if (array)
+		pl_sb_putc(sb, ':');
+}
+
+/* A part of a tuple rebuilt by name that is an array taken by a
+ * get-tuple-element the writer names as the input did (in the tuple's
+ * structure, NAME@ANCHOR:), but one that is another value whole, unless
+ * it is a line of its own (map_used_gte): the writer names that value. */
+static bool named_part(struct hr *r, const struct popnd *o)
+{
+	struct pinst *a = &r->insts.v[o->ref];
+	return !o->npath && a->kind == KIND_ALIAS && a->opcode == HLO_OP_GET_TUPLE_ELEMENT &&
+	       !r->shapes.v[a->shape].tuple && (a->inst || value_node(r, a) != VNODE_WHOLE);
 }
 
 /* The structure of operand o (whose shape is node): a tuple line rebuilt
@@ -1762,11 +1831,8 @@ static void put_operand(struct hr *r, struct pl_strbuf *sb, const struct popnd *
 		put_structure_of(r, sb, node, texts);
 		return;
 	}
-	const struct pinst *a = &r->insts.v[o->ref];
-	pl_sb_put(sb, a->name, a->nlen);
-	pl_sb_putc(sb, '@');
-	if (a->anchor)
-		pl_sb_put(sb, r->insts.v[a->anchor - 1].name, r->insts.v[a->anchor - 1].nlen);
+	struct pinst *a = &r->insts.v[o->ref];
+	put_label(r, sb, a, false, texts);
 	pl_sb_putc(sb, '(');
 	uint32_t leaf = 0;
 	for (uint32_t k = 0; k < a->nops; k++) {
@@ -1779,15 +1845,19 @@ static void put_operand(struct hr *r, struct pl_strbuf *sb, const struct popnd *
 			c = on;
 		if (k)
 			pl_sb_putc(sb, ',');
+		if (named_part(r, ok_))
+			put_label(r, sb, &r->insts.v[ok_->ref], true, true);
 		put_operand(r, sb, ok_, c, true);
 	}
 	pl_sb_putc(sb, ')');
 }
 
 /* hlo_operands, when an operand is a tuple. */
-static void keep_structure(struct hr *r, const struct pinst *pi, pl_attrs *d)
+static void keep_structure(struct hr *r, struct pinst *pi, pl_attrs *d)
 {
 	r->sb.len = 0;
+	r->label_attrs.n = 0;
+	r->label_attrs_any = false;
 	for (uint32_t k = 0; k < pi->nops; k++) {
 		uint32_t node, l0, nl;
 		operand_view(r, &r->opnds.v[pi->op0 + k], &node, &l0, &nl);
@@ -1798,6 +1868,12 @@ static void keep_structure(struct hr *r, const struct pinst *pi, pl_attrs *d)
 	if (r->sb.failed)
 		nomem(r);
 	set_str(r, d, HK(OPERANDS), r->sb.data, r->sb.len);
+	/* hlo_label_ranks waits for the places of the lines (rank_kept_aliases) */
+	pi->has_labels = r->label_attrs.n > 0;
+	if (r->label_attrs_any &&
+	    pl_attrs_set(d, HK(LABEL_ATTRS),
+	                 ok_attr(r, pl_attr_list(r->m, r->label_attrs.v, r->label_attrs.n))) != PL_OK)
+		nomem(r);
 }
 
 /* The IR op an instruction maps to: hlo.<opcode>, '-' spelled '_'. */
@@ -1962,6 +2038,22 @@ static void map_get_tuple_element(struct hr *r, struct pinst *pi)
 	if (pi->has_shape && !leaves_fit(r, pi->shape, r->leaves.v, ol, r->shapes.v[c].nleaves))
 		fail(r, pi->at, "the shape of '%.*s' does not match the element", (int)pi->nlen,
 		     pi->name);
+	if (pi->has_shape) {
+		/* its own text where a layout differs (a missing one counts as
+		 * the default, which the writer prints on a get-tuple-element
+		 * line): kept for its line */
+		bool bare = r->shapes.print_bare;
+		r->shapes.print_bare = false;
+		r->sb2.len = 0;
+		put_shape(r, &r->sb2, pi->shape);
+		size_t len = r->sb2.len;
+		put_shape(r, &r->sb2, c);
+		r->shapes.print_bare = bare;
+		if (r->sb2.failed)
+			nomem(r);
+		pi->own_layout = r->sb2.len != 2 * len ||
+		                 memcmp(r->sb2.data, r->sb2.data + len, len) != 0;
+	}
 	pi->shape = pi->has_shape ? pi->shape : c;
 	pi->leaf0 = ol;
 	pi->nleaves = r->shapes.v[c].nleaves;
@@ -1969,13 +2061,12 @@ static void map_get_tuple_element(struct hr *r, struct pinst *pi)
 	pi->anchor = r->last_line;
 }
 
-/* A get-tuple-element nothing uses: an instruction without results over
- * its operand's leaves (as a tuple nothing uses), so that it is written
- * back; hlo_shape is the element's shape, index kept as any attribute,
- * and flops = 0, as it computes nothing. */
-static void map_unused_gte(struct hr *r, pl_func *f, struct pinst *pi)
+/* A get-tuple-element line written back as such: an instruction without
+ * results over its operand's leaves (as a tuple nothing uses); hlo_shape
+ * is the element's shape, index kept as any attribute, and flops = 0, as
+ * it computes nothing. */
+static pl_inst *gte_line(struct hr *r, pl_func *f, struct pinst *pi)
 {
-	map_get_tuple_element(r, pi);
 	bool tuple_operand;
 	size_t nops = gather_operands(r, pi, &tuple_operand);
 	pl_inst *inst = new_inst(r, f, "hlo.get_tuple_element", nops, 0, pi);
@@ -1993,11 +2084,33 @@ static void map_unused_gte(struct hr *r, pl_func *f, struct pinst *pi)
 	if (pl_attrs_set_int(d, "flops", 0) != PL_OK)
 		nomem(r);
 	pin_control(r, pi, inst);
+	return inst;
+}
+
+/* A get-tuple-element nothing uses: a line of its own (gte_line), so that
+ * it is written back; it has no value. */
+static void map_unused_gte(struct hr *r, pl_func *f, struct pinst *pi)
+{
+	map_get_tuple_element(r, pi);
+	pl_inst *inst = gte_line(r, f, pi);
 	pi->inst = inst;
 	pi->kind = KIND_PLAIN;
 	pi->anchor = 0;
 	pi->leaf0 = (uint32_t)r->leaves.n;
 	pi->nleaves = 0;
+}
+
+/* A get-tuple-element that is used: an alias of its element's leaves; but
+ * when those are another value whole (an element of a tuple line made of
+ * values, which the writer would name by that value), also a line of its
+ * own (gte_line) where it stood, whose name its users keep
+ * (hlo_operand_names). */
+static void map_used_gte(struct hr *r, pl_func *f, struct pinst *pi)
+{
+	map_get_tuple_element(r, pi);
+	/* a root is written from the return, which names a value */
+	if (!pi->root && value_node(r, pi) == VNODE_WHOLE)
+		pi->inst = gte_line(r, f, pi);
 }
 
 /* The leaves of the value of pi, mapped to inst: its results, and for a
@@ -2299,7 +2412,7 @@ static void map_inst(struct hr *r, pl_func *f, struct pinst *pi)
 		break;
 	case HLO_OP_GET_TUPLE_ELEMENT:
 		if (pi->used)
-			map_get_tuple_element(r, pi);
+			map_used_gte(r, f, pi);
 		else
 			map_unused_gte(r, f, pi);
 		break;
@@ -2657,12 +2770,46 @@ static void keep_alias_ranks(struct hr *r, const struct pinst *pi, pl_attrs *d)
 /* Ranks the aliases written back by name after each line in their input
  * order, once every user is mapped: only those lines, so the text written
  * reads back to the same ranks. */
+/* The places of the lines operand o's NAME@ANCHOR labels name, in the
+ * order keep_structure wrote them (-1: none kept). */
+static void push_label_ranks(struct hr *r, const struct popnd *o, bool *any)
+{
+	if (!labeled_tuple(r, o))
+		return;
+	const struct pinst *a = &r->insts.v[o->ref];
+	*PUSH(r, label_ranks) = a->rank ? (int64_t)a->rank - 1 : -1;
+	*any = *any || a->rank;
+	for (uint32_t k = 0; k < a->nops; k++) {
+		const struct popnd *ok_ = &r->opnds.v[a->op0 + k];
+		if (named_part(r, ok_)) {
+			const struct pinst *g = &r->insts.v[ok_->ref];
+			*PUSH(r, label_ranks) = g->rank ? (int64_t)g->rank - 1 : -1;
+			*any = *any || g->rank;
+		}
+		push_label_ranks(r, ok_, any);
+	}
+}
+
+/* hlo_label_ranks of a user whose hlo_operands names lines. */
+static void keep_label_ranks(struct hr *r, const struct pinst *pi, pl_attrs *d)
+{
+	bool any = false;
+	r->label_ranks.n = 0;
+	for (uint32_t k = 0; k < pi->nops; k++)
+		push_label_ranks(r, &r->opnds.v[pi->op0 + k], &any);
+	if (!any)
+		return;
+	const pl_attr *l = pl_attr_int_list(r->m, r->label_ranks.v, r->label_ranks.n);
+	if (!l || pl_attrs_set(d, HK(LABEL_RANKS), l) != PL_OK)
+		nomem(r);
+}
+
 static void rank_kept_aliases(struct hr *r, const struct pinst *root)
 {
 	uint32_t anchor = UINT32_MAX, n = 0;
 	for (size_t k = 0; k < r->insts.n; k++) {
 		struct pinst *a = &r->insts.v[k];
-		if (!a->kept_after)
+		if (!a->kept_after && !a->label_after)
 			continue;
 		if (a->anchor != anchor) {
 			anchor = a->anchor;
@@ -2674,9 +2821,13 @@ static void rank_kept_aliases(struct hr *r, const struct pinst *root)
 		const struct pinst *pi = &r->insts.v[k];
 		if (pi->kind != KIND_ALIAS && pi->inst)
 			keep_alias_ranks(r, pi, pl_inst_attrs(pi->inst));
+		if (pi->has_labels && pi->inst)
+			keep_label_ranks(r, pi, pl_inst_attrs(pi->inst));
 	}
 	if (r->ret && root->kind == KIND_ALIAS)
 		keep_alias_ranks(r, root, pl_inst_attrs(r->ret));
+	if (r->ret && root->has_labels && root->kind == KIND_ALIAS)
+		keep_label_ranks(r, root, pl_inst_attrs(r->ret));
 }
 
 static void map_comp(struct hr *r, const char *name, uint32_t nlen, const char *at, bool entry,
@@ -2712,7 +2863,8 @@ static void map_comp(struct hr *r, const char *name, uint32_t nlen, const char *
 			pin_control(r, pi, NULL);
 		else
 			map_inst(r, f, pi);
-		if (pi->kind != KIND_ALIAS)
+		/* a line the writer prints as such */
+		if (pi->kind != KIND_ALIAS || pi->inst)
 			r->last_line = (uint32_t)k + 1;
 	}
 	const struct pinst *owner = map_root(r, f, root);
@@ -2952,6 +3104,7 @@ static void parse_module(struct hr *r)
 	            {r->typed_operands, HK(TYPED_OPERANDS)},
 	            {!r->shapes.layouts, HK(NO_LAYOUTS)},
 	            {!blank_at_end(r), HK(NO_FINAL_BLANK)},
+	            {!r->entry_marked, HK(NO_ENTRY_KEYWORD)},
 	            {r->bare_arrays, HK(BARE_ARRAYS)},
 	            {r->wide && !memmem(r->src, (size_t)(r->end - r->src), "/*index=", 8),
 	             HK(NO_INDEX_MARKS)},
@@ -2993,6 +3146,8 @@ static void hr_free(struct hr *r)
 	free(r->attrs.v);
 	free(r->paths.v);
 	free(r->leaves.v);
+	free(r->label_attrs.v);
+	free(r->label_ranks.v);
 	pl_ht_free(&r->names);
 	pl_ht_free(&r->owners);
 	pl_ht_free(&r->comp_index);

@@ -62,6 +62,13 @@ struct pinst {
 	                          * is set */
 	bool kept_after;         /* an alias written back by name after the line
 	                          * before it (hlo_operand_after) */
+	bool label_after;        /* a line an operand structure names (NAME@ANCHOR
+	                          * in hlo_operands: a tuple rebuilt by name, a
+	                          * get-tuple-element part of one), written back
+	                          * after the line before it */
+	bool has_labels;         /* a user: its hlo_operands names lines */
+	bool own_layout;         /* a get-tuple-element whose shape's text is
+	                          * not its element's (another layout) */
 	uint32_t rank;           /* such an alias: 1 + its place among those after
 	                          * the same line, from rank_kept_aliases */
 	pl_inst *inst;
@@ -117,6 +124,11 @@ struct hr {
 	HR_ARRAY(struct pattr) attrs; /* their attributes */
 	HR_ARRAY(uint32_t) paths;     /* the operands' "#i" indices */
 	HR_ARRAY(pl_value *) leaves;  /* the values' leaves */
+	/* keep_structure: the attributes of each NAME@ANCHOR line in the
+	 * operand structure, and whether one has any */
+	HR_ARRAY(const pl_attr *) label_attrs;
+	bool label_attrs_any;
+	HR_ARRAY(int64_t) label_ranks; /* rank_kept_aliases: their places */
 	struct pl_ht names; /* the computation's instructions by name: items
 	                     * are instruction index + 1 */
 	HR_ARRAY(struct comp) comps;  /* the computations mapped so far */

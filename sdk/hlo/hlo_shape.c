@@ -325,25 +325,41 @@ int pl_hlo_shape_set_label_(struct pl_hlo_shapes *s, uint32_t idx, const struct 
 {
 	if (s->nlabels >= UINT32_MAX - 1 || !PL_GROW(s->labels, s->lcap, s->nlabels + 1))
 		return PL_ENOMEM;
-	s->labels[s->nlabels++] = *l;
-	s->v[idx].label = (uint32_t)s->nlabels;
+	s->labels[s->nlabels] = *l;
+	s->labels[s->nlabels++].node = idx;
+	if (s->v[idx].tuple)
+		s->v[idx].label = (uint32_t)s->nlabels;
+	else
+		s->v[idx].named = 1;
 	return PL_OK;
 }
 
-/* NAME@ANCHOR right before a tuple of an operand structure. */
-static int parse_label(struct sp *c, uint32_t idx)
+const struct pl_hlo_label *pl_hlo_shape_leaf_label_(const struct pl_hlo_shapes *s, uint32_t idx)
+{
+	if (s->v[idx].tuple || !s->v[idx].named)
+		return NULL;
+	for (size_t k = s->nlabels; k-- > 0;)
+		if (s->labels[k].node == idx)
+			return &s->labels[k];
+	return NULL;
+}
+
+/* NAME@ANCHOR right before a tuple of an operand structure, or NAME@ANCHOR:
+ * before an array (*leaf set): read into *l, when there is one. */
+static bool parse_label(struct sp *c, struct pl_hlo_label *l, bool *leaf)
 {
 	const char *q = c->p;
 	while (q < c->end && is_ident(*q))
 		q++;
 	if (q == c->p || q >= c->end || *q != '@')
-		return PL_OK;
+		return false;
 	const char *a = q + 1, *ae = a;
 	while (ae < c->end && is_ident(*ae))
 		ae++;
-	struct pl_hlo_label l = {c->p, a, (uint32_t)(q - c->p), (uint32_t)(ae - a)};
-	c->p = ae;
-	return pl_hlo_shape_set_label_(c->s, idx, &l);
+	*l = (struct pl_hlo_label){c->p, a, (uint32_t)(q - c->p), (uint32_t)(ae - a), 0};
+	*leaf = ae < c->end && *ae == ':';
+	c->p = *leaf ? ae + 1 : ae;
+	return true;
 }
 
 static int parse_node(struct sp *c, unsigned depth, uint32_t *out);
@@ -400,19 +416,27 @@ static int parse_node(struct sp *c, unsigned depth, uint32_t *out)
 	if ((st = push_node(c, out)) != PL_OK)
 		return st;
 	bool structure = c->flags & PL_HLO_SHAPE_STRUCTURE;
-	if (structure && ch == '_' && !(c->p + 1 < c->end && is_ident(c->p[1]))) {
+	struct pl_hlo_label l;
+	bool leaf = false, labeled = structure && parse_label(c, &l, &leaf);
+	if (leaf && (st = peek(c, &ch)) != PL_OK)
+		return st;
+	if (structure && (!labeled || leaf) && ch == '_' &&
+	    !(c->p + 1 < c->end && is_ident(c->p[1]))) {
 		c->p++;
 		c->s->v[*out] = (struct pl_hlo_snode){.size = 1, .nleaves = 1, .any = 1};
-		return PL_OK;
-	}
-	if (structure && (st = parse_label(c, *out)) != PL_OK)
-		return st;
-	bool labeled = c->s->v[*out].label != 0;
-	if (c->p < c->end && *c->p == '(')
+	} else if (labeled && !leaf) {
+		if (c->p >= c->end || *c->p != '(')
+			return expected(c, "'(' after a tuple's name");
+		c->s->v[*out].tuple = 1;
+		if ((st = pl_hlo_shape_set_label_(c->s, *out, &l)) != PL_OK)
+			return st;
 		return parse_tuple(c, depth, *out);
-	if (labeled)
-		return expected(c, "'(' after a tuple's name");
-	return parse_array(c, *out);
+	} else if (!leaf && c->p < c->end && *c->p == '(') {
+		return parse_tuple(c, depth, *out);
+	} else if ((st = parse_array(c, *out)) != PL_OK) {
+		return st;
+	}
+	return leaf ? pl_hlo_shape_set_label_(c->s, *out, &l) : PL_OK;
 }
 
 int pl_hlo_shape_parse_(struct pl_hlo_shapes *s, const char **p, const char *end,

@@ -28,6 +28,7 @@ struct pl_hlo_snode {
 	uint8_t dtype;
 	uint8_t has_layout;
 	uint8_t bare;     /* an array read without a layout */
+	uint8_t named;    /* an array of an operand structure with a label */
 	uint16_t rank;
 	uint64_t bounded, unbounded; /* bit i: extent i is "<=N" / "?" */
 	const char *layout;          /* the text between the layout braces */
@@ -35,10 +36,13 @@ struct pl_hlo_snode {
 
 _Static_assert(sizeof(struct pl_hlo_snode) <= 48, "a shape node stays 48 bytes");
 
-/* In an operand structure, a tuple line to make by name: NAME@ANCHOR(...). */
+/* In an operand structure, a tuple line to make by name, NAME@ANCHOR(...),
+ * or a get-tuple-element line an array is taken by, NAME@ANCHOR:_ (or
+ * NAME@ANCHOR: and the array's text). */
 struct pl_hlo_label {
 	const char *name, *anchor;
 	uint32_t name_len, anchor_len;
+	uint32_t node; /* the node it labels */
 };
 
 /* Trees parsed from one text (or several, into the same arrays). */
@@ -59,7 +63,8 @@ struct pl_hlo_shapes {
 
 /* How a text is read. */
 enum {
-	/* an operand structure: "_" for an array, NAME@ANCHOR before a tuple */
+	/* an operand structure: "_" for an array, NAME@ANCHOR before a tuple,
+	 * NAME@ANCHOR: before an array */
 	PL_HLO_SHAPE_STRUCTURE = 1,
 };
 
@@ -114,6 +119,9 @@ static inline const struct pl_hlo_label *pl_hlo_shape_label_(const struct pl_hlo
 	const struct pl_hlo_snode *n = &s->v[idx];
 	return n->tuple && n->label ? &s->labels[n->label - 1] : NULL;
 }
+
+/* The label of array node idx, or NULL (labels are few: a scan). */
+const struct pl_hlo_label *pl_hlo_shape_leaf_label_(const struct pl_hlo_shapes *s, uint32_t idx);
 
 /* Gives tuple node idx the label l; PL_OK or PL_ENOMEM. */
 int pl_hlo_shape_set_label_(struct pl_hlo_shapes *s, uint32_t idx, const struct pl_hlo_label *l);

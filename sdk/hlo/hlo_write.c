@@ -84,6 +84,10 @@ struct hw {
 	/* the kept attributes of the alias operand being rebuilt by name */
 	const char *want_attrs;
 	size_t want_attrs_len;
+	/* and the shape of that get-tuple-element line, where its layout is
+	 * not its element's (hlo_operand_shapes) */
+	const char *want_shape;
+	size_t want_shape_len;
 	const pl_attr *param_attrs; /* hlo_param_attrs when the grouping fits */
 	/* group_ids warned about: written as all devices */
 	char **warned;
@@ -499,6 +503,21 @@ static bool same_structure(const struct pl_hlo_shapes *a, uint32_t ai, const str
 	return true;
 }
 
+/* Whether array nodes a and b have one element type and the same
+ * extents (their layouts may differ). */
+static bool same_array(const struct pl_hlo_shapes *a, uint32_t ai, const struct pl_hlo_shapes *b,
+                       uint32_t bi)
+{
+	const struct pl_hlo_snode *x = &a->v[ai], *y = &b->v[bi];
+	if (x->tuple || y->tuple || x->any || y->any || x->dtype != y->dtype ||
+	    x->rank != y->rank || x->bounded != y->bounded || x->unbounded != y->unbounded)
+		return false;
+	for (unsigned k = 0; k < x->rank; k++)
+		if (a->dims[x->dims + k] != b->dims[y->dims + k])
+			return false;
+	return true;
+}
+
 static const char *gte_name(struct hw *w, struct ent *e, const uint32_t *path, size_t depth,
                             uint32_t node, const char *want)
 {
@@ -551,10 +570,18 @@ static const char *gte_name(struct hw *w, struct ent *e, const uint32_t *path, s
 	}
 	/* the line's own shape: an element the tuple's text left without a
 	 * layout has the default one here, as the reader found it */
-	bool bare = e->tree->print_bare;
-	e->tree->print_bare = false;
-	put_tree(&l, e->tree, idx);
-	e->tree->print_bare = bare;
+	struct pl_hlo_shapes *own = want && w->want_shape
+	                                    ? parse_tree(w, w->want_shape, w->want_shape_len)
+	                                    : NULL;
+	if (own && same_array(own, 0, e->tree, idx)) {
+		put_tree(&l, own, 0);
+	} else {
+		bool bare = e->tree->print_bare;
+		e->tree->print_bare = false;
+		put_tree(&l, e->tree, idx);
+		e->tree->print_bare = bare;
+	}
+	free_tree(own);
 	pl_sb_puts(&l, " get-tuple-element(");
 	pl_sb_puts(&l, parent);
 	pl_sb_puts(&l, "), index=");
@@ -604,6 +631,8 @@ static const char *ent_node_ref(struct hw *w, struct ent *e, uint32_t leaf, uint
 
 static const char *ref(struct hw *w, pl_value *const *v, uint32_t n, const struct pl_hlo_shapes *s,
                        uint32_t sidx, const char *want);
+static bool alias_line_key(struct pl_strbuf *key, const char *name, pl_value *const *v, size_t n);
+static void remember_alias_line(struct hw *w, pl_inst *i, const struct ent *e);
 
 static void put_attr_key(struct pl_strbuf *l, const char *key);
 
@@ -615,8 +644,9 @@ static const char *make_tuple(struct hw *w, pl_value *const *v, uint32_t n, cons
 	struct pl_strbuf args = {0};
 	uint32_t c = sidx + 1, off = 0;
 	/* the kept attributes are this line's, not its parts' */
-	const char *want_attrs = w->want_attrs;
+	const char *want_attrs = w->want_attrs, *want_shape = w->want_shape;
 	w->want_attrs = NULL;
+	w->want_shape = NULL;
 	/* a root tuple's parts under the names the reader kept for them */
 	const pl_attr *names = keep ? pl_attrs_get(keep, HK(OPERAND_NAMES)) : NULL;
 	if (names && pl_attr_get_kind(names) != PL_ATTR_LIST)
@@ -627,11 +657,15 @@ static const char *make_tuple(struct hw *w, pl_value *const *v, uint32_t n, cons
 		const char *part = names && k < pl_attr_list_size(names)
 		                           ? pl_attr_get_string(pl_attr_list_at(names, k), NULL)
 		                           : NULL;
+		const struct pl_hlo_label *leaf = pl_hlo_shape_leaf_label_(s, c);
+		if (!(part && *part) && leaf)
+			part = leaf->name;
 		pl_sb_puts(&args, ref(w, v + off, s->v[c].nleaves, s, c, part && *part ? part : NULL));
 		off += s->v[c].nleaves;
 		c += s->v[c].size;
 	}
 	w->want_attrs = want_attrs;
+	w->want_shape = want_shape;
 	const char *name = want_name ? take_name(w, want_name, false) : take_serial(w, "tuple");
 	struct pl_strbuf l = {0};
 	if (root)
@@ -671,6 +705,17 @@ static const char *make_tuple(struct hw *w, pl_value *const *v, uint32_t n, cons
 static const char *ref(struct hw *w, pl_value *const *v, uint32_t n, const struct pl_hlo_shapes *s,
                        uint32_t sidx, const char *want)
 {
+	/* a get-tuple-element line of the input printed as such, named so,
+	 * whose element these values are */
+	if (want && n > 0 && w->gte_index.count) {
+		struct pl_strbuf key = {0};
+		const char *line = alias_line_key(&key, want, v, n) ? gte_lookup(w, &key) : NULL;
+		if (key.failed)
+			set_err(w, PL_ENOMEM);
+		pl_sb_free(&key);
+		if (line)
+			return line;
+	}
 	if (n > 0) {
 		uint32_t leaf;
 		struct ent *e = ent_of(w, v[0], &leaf);
@@ -796,13 +841,38 @@ static const struct pl_hlo_shapes *operands_of(struct hw *w, pl_inst *i, size_t 
 
 static void plan_after(struct hw *w, uint32_t me, const char *anchor);
 
+/* The place hlo_label_ranks gives label li of i's operand structure among
+ * the lines after the same one; -1: none. */
+static int64_t label_rank(pl_inst *i, ptrdiff_t li)
+{
+	const pl_attr *rl = pl_attrs_get(pl_inst_attrs_const(i), HK(LABEL_RANKS));
+	const pl_attr *rk = rl && pl_attr_get_kind(rl) == PL_ATTR_LIST && li >= 0 &&
+	                            (size_t)li < pl_attr_list_size(rl)
+	                    ? pl_attr_list_at(rl, (size_t)li) : NULL;
+	return rk && pl_attr_get_kind(rk) == PL_ATTR_INT ? pl_attr_get_int(rk) : -1;
+}
+
 /* Plans the named tuples of tree (node idx, operands from off) children
  * first, as the input defines them. */
 static void plan_node(struct hw *w, pl_inst *i, const struct pl_hlo_shapes *t, uint32_t idx, uint32_t off,
                       uint32_t group)
 {
-	if (!t->v[idx].tuple)
+	if (!t->v[idx].tuple) {
+		/* an array a get-tuple-element the reader named takes */
+		const struct pl_hlo_label *leaf = pl_hlo_shape_leaf_label_(t, idx);
+		if (!leaf)
+			return;
+		if (!PL_GROW(w->planned, w->plcap, w->nplanned + 1) ||
+		    !pl_ht_reserve(&w->plan_index)) {
+			set_err(w, PL_ENOMEM);
+			return;
+		}
+		uint32_t me = (uint32_t)w->nplanned++;
+		w->planned[me] = (struct planned){i, t, idx, off, UINT32_MAX, UINT32_MAX, me,
+		                                  leaf->name, label_rank(i, leaf - t->labels)};
+		plan_after(w, me, leaf->anchor);
 		return;
+	}
 	uint32_t c = idx + 1, o = off;
 	while (c < idx + t->v[idx].size) {
 		plan_node(w, i, t, c, o, UINT32_MAX);
@@ -821,7 +891,8 @@ static void plan_node(struct hw *w, pl_inst *i, const struct pl_hlo_shapes *t, u
 		return;
 	}
 	uint32_t me = (uint32_t)w->nplanned++;
-	w->planned[me] = (struct planned){i, t, idx, off, group, UINT32_MAX, me, NULL, -1};
+	w->planned[me] = (struct planned){i, t, idx, off, group, UINT32_MAX, me, NULL,
+	                                  label_rank(i, label - t->labels)};
 	plan_after(w, me, label->anchor);
 }
 
@@ -928,6 +999,31 @@ static void label_root(struct hw *w, struct pl_hlo_shapes *rtree, const struct p
 	}
 }
 
+/* The attributes hlo_label_attrs keeps for the line labelled at node idx
+ * of i's operand structure t, or NULL. */
+static const pl_attr *label_attrs(pl_inst *i, const struct pl_hlo_shapes *t, uint32_t idx)
+{
+	const pl_attr *l = pl_attrs_get(pl_inst_attrs_const(i), HK(LABEL_ATTRS));
+	const struct pl_hlo_label *lb =
+		t->v[idx].tuple ? pl_hlo_shape_label_(t, idx) : pl_hlo_shape_leaf_label_(t, idx);
+	if (!l || !lb || pl_attr_get_kind(l) != PL_ATTR_LIST ||
+	    (size_t)(lb - t->labels) >= pl_attr_list_size(l))
+		return NULL;
+	const pl_attr *a = pl_attr_list_at(l, (size_t)(lb - t->labels));
+	return pl_attr_get_kind(a) == PL_ATTR_STRING ? a : NULL;
+}
+
+/* hlo_operand_shapes' text for operand group g of i, or NULL. */
+static const char *operand_shape(struct hw *w, pl_inst *i, size_t g)
+{
+	const pl_attr *l = pl_attrs_get(pl_inst_attrs_const(i), HK(OPERAND_SHAPES));
+	const pl_attr *a = l && pl_attr_get_kind(l) == PL_ATTR_LIST && g < pl_attr_list_size(l)
+	                           ? pl_attr_list_at(l, g) : NULL;
+	const char *t = a && pl_attr_get_kind(a) == PL_ATTR_STRING
+	                        ? pl_attr_get_string(a, &w->want_shape_len) : NULL;
+	return t && w->want_shape_len ? t : NULL;
+}
+
 /* Makes the tuple lines planned after the line named name, those whose
  * parts are all printed (the others are made where they are used). */
 static void make_planned(struct hw *w, const char *name)
@@ -995,10 +1091,16 @@ static void make_planned(struct hw *w, const char *name)
 			                            pl_attr_get_kind(attrs) == PL_ATTR_LIST &&
 			                            q->group < pl_attr_list_size(attrs)
 			                    ? pl_attr_list_at(attrs, q->group) : NULL;
+			if (q->group == UINT32_MAX && q->tree)
+				na = label_attrs(q->inst, q->tree, q->node);
 			w->want_attrs = na ? pl_attr_get_string(na, &w->want_attrs_len) : NULL;
+			w->want_shape = q->group != UINT32_MAX
+			                        ? operand_shape(w, q->inst, q->group)
+			                        : NULL;
 			ref(w, v, n, q->tree, q->node, q->want);
 			w->want_attrs = want_attrs;
 			w->want_attrs_len = want_attrs_len;
+			w->want_shape = NULL;
 		}
 		free(v);
 	}
@@ -1618,8 +1720,10 @@ static bool put_operands(struct hw *w, pl_inst *i)
 		                            g < pl_attr_list_size(attrs)
 		                    ? pl_attr_list_at(attrs, g) : NULL;
 		w->want_attrs = na ? pl_attr_get_string(na, &w->want_attrs_len) : NULL;
+		w->want_shape = operand_shape(w, i, g);
 		pl_sb_puts(ops, ref(w, vals ? vals + off : NULL, n, st, c, want && *want ? want : NULL));
 		w->want_attrs = NULL;
+		w->want_shape = NULL;
 		off += n;
 		if (st)
 			c += st->v[c].size;
@@ -1778,6 +1882,7 @@ static void print_inst(struct hw *w, pl_inst *i, struct ent *e, bool root)
 	else
 		emit_line(w, l);
 	e->printed = true;
+	remember_alias_line(w, i, e);
 }
 
 /* Prints entity e's shape: the recorded one when it fits, else from the
@@ -1942,44 +2047,94 @@ static bool start_tree(struct hw *w, pl_inst *i, struct ent *e, const pl_type *c
 	return e->tree || synth_start_tree(w, i, e, t, split, wrapped);
 }
 
-/* A get-tuple-element nothing uses (its operands the leaves of its tuple
- * operand, hlo_operands their structure): its recorded shape, which must
- * fit the element hlo_index picks. */
-static bool unused_gte_tree(struct hw *w, pl_inst *i, struct ent *e)
+/* The element a get-tuple-element without results takes (its operands
+ * the leaves of its tuple operand, hlo_operands their structure, hlo_index
+ * the element): its first operand *off and its *n leaves; false when the
+ * structure or the index does not give one. */
+static bool gte_element(struct hw *w, pl_inst *i, uint32_t *off, size_t *n)
 {
 	size_t ngroups, len;
 	const char *s;
 	const struct pl_hlo_shapes *st = operands_of(w, i, &ngroups);
-	const pl_attrs *d = pl_inst_attrs_const(i);
 	int64_t idx = -1;
-	if (pl_attrs_get_string(d, HK(INDEX), &s, &len) == PL_OK && len && len < 10) {
+	if (pl_attrs_get_string(pl_inst_attrs_const(i), HK(INDEX), &s, &len) == PL_OK && len &&
+	    len < 10) {
 		idx = 0;
 		for (size_t k = 0; k < len && idx >= 0; k++)
 			idx = is_dig(s[k]) ? idx * 10 + (s[k] - '0') : -1;
 	}
-	e->tree = NULL;
-	if (st && ngroups == 1 && st->v[0].tuple && idx >= 0) {
-		/* the element: child idx of the operand, its first leaf off */
-		uint32_t c = 1, off = 0;
-		for (int64_t k = 0; k < idx && c < st->v[0].size; k++) {
-			off += st->v[c].nleaves;
-			c += st->v[c].size;
-		}
-		if (c < st->v[0].size) {
-			size_t n = st->v[c].nleaves;
-			const pl_type **t = calloc(n + 1, sizeof *t);
-			if (!t) {
-				set_err(w, PL_ENOMEM);
-				return false;
-			}
-			for (size_t k = 0; k < n; k++)
-				t[k] = pl_value_type(pl_inst_operand(i, off + k));
-			e->tree = fitting_shape(w, d, HK(SHAPE), t, n);
-			free(t);
+	if (!st || ngroups != 1 || !st->v[0].tuple || idx < 0)
+		return false;
+	/* child idx of the operand, its first leaf off */
+	uint32_t c = 1;
+	*off = 0;
+	for (int64_t k = 0; k < idx && c < st->v[0].size; k++) {
+		*off += st->v[c].nleaves;
+		c += st->v[c].size;
+	}
+	if (c >= st->v[0].size)
+		return false;
+	*n = st->v[c].nleaves;
+	return true;
+}
+
+/* The key under which a get-tuple-element line without results, named
+ * name, is found by the values of its element v[0..n). */
+static bool alias_line_key(struct pl_strbuf *key, const char *name, pl_value *const *v, size_t n)
+{
+	pl_sb_printf(key, "alias@%s", name);
+	for (size_t k = 0; k < n; k++)
+		pl_sb_printf(key, "#%p", (void *)v[k]);
+	pl_sb_putc(key, 0);
+	return !key->failed;
+}
+
+/* Once such a line is printed, an operand the reader named so, whose
+ * values are its element's, is written by that name (ref). */
+static void remember_alias_line(struct hw *w, pl_inst *i, const struct ent *e)
+{
+	uint32_t off;
+	size_t n;
+	if (pl_inst_num_results(i) || strcmp(pl_inst_opname(i), "hlo.get_tuple_element") ||
+	    !gte_element(w, i, &off, &n) || !n || off + n > pl_inst_num_operands(i))
+		return;
+	pl_value **v = malloc(n * sizeof *v);
+	struct pl_strbuf key = {0};
+	if (v) {
+		for (size_t k = 0; k < n; k++)
+			v[k] = pl_inst_operand(i, off + k);
+		if (alias_line_key(&key, e->name, v, n)) {
+			gte_remember(w, &key, e->name);
+			key.data = NULL;
 		}
 	}
+	if (!v || key.data)
+		set_err(w, PL_ENOMEM);
+	pl_sb_free(&key);
+	free(v);
+}
+
+/* A get-tuple-element without results: its recorded shape, which must
+ * fit the element hlo_index picks. */
+static bool unused_gte_tree(struct hw *w, pl_inst *i, struct ent *e)
+{
+	const pl_attrs *d = pl_inst_attrs_const(i);
+	uint32_t off;
+	size_t n;
+	e->tree = NULL;
+	if (gte_element(w, i, &off, &n)) {
+		const pl_type **t = calloc(n + 1, sizeof *t);
+		if (!t) {
+			set_err(w, PL_ENOMEM);
+			return false;
+		}
+		for (size_t k = 0; k < n; k++)
+			t[k] = pl_value_type(pl_inst_operand(i, off + k));
+		e->tree = fitting_shape(w, d, HK(SHAPE), t, n);
+		free(t);
+	}
 	if (!e->tree && w->status == PL_OK)
-		inst_error(w, i, "it is a get-tuple-element nothing uses, whose shape "
+		inst_error(w, i, "it is a get-tuple-element without results, whose shape "
 		                 "(hlo_shape) is missing or no longer fits its element");
 	return e->tree != NULL;
 }
@@ -2441,9 +2596,13 @@ static void print_function(struct hw *w, pl_func *f, bool entry)
 	plan_root(w);
 	if (w->status != PL_OK)
 		goto done;
-	/* the heading */
+	/* the heading; a module read without the keyword (its last
+	 * computation the entry) keeps it so while the entry is still last */
 	size_t head_at = w->out.len;
-	if (entry)
+	bool b;
+	size_t nf = pl_module_num_funcs(w->m);
+	if (entry && !(pl_attrs_get_bool(pl_func_attrs(f), HK(NO_ENTRY_KEYWORD), &b) == PL_OK && b &&
+	               nf && pl_module_func_at(w->m, nf - 1) == f))
 		pl_sb_puts(&w->out, "ENTRY ");
 	pl_sb_puts(&w->out, pl_func_name(f));
 	pl_sb_puts(&w->out, " {\n");

@@ -34,6 +34,7 @@
 	X(NO_LAYOUTS, "hlo_no_layouts", MODULE, BOOL, "no shape of the input has a layout") \
 	X(NO_INDEX_MARKS, "hlo_no_index_marks", MODULE, BOOL, "the input has tuples or operand lists of six or more but no /*index=N*/ mark: none is written") \
 	X(BARE_ARRAYS, "hlo_bare_arrays", MODULE, BOOL, "a computation whose shapes have layouts has an array without one: a kept shape's array without a layout is written without one") \
+	X(NO_ENTRY_KEYWORD, "hlo_no_entry_keyword", MODULE, BOOL, "no computation is marked ENTRY (the last one is the entry): while it is still the last, it is written without the keyword") \
 	X(NO_FINAL_BLANK, "hlo_no_final_blank", MODULE, BOOL, "the text ends at the last computation's closing line, with no blank line after it") \
 	X(ASYNC_WRAPPED, "hlo_async_wrapped", MODULE, BOOL, "asynchronous collectives passes make are written async-start over a computation") \
 	X(PARAM_SHAPES, "hlo_param_shapes", FUNC, LIST, "the parameters' shapes") \
@@ -47,7 +48,10 @@
 	X(OPERAND_NAMES, "hlo_operand_names", INST, LIST, "per operand, the name of a get-tuple-element") \
 	X(OPERAND_AFTER, "hlo_operand_after", INST, LIST, "per operand with a kept name, the instruction or parameter its line came after") \
 	X(OPERAND_RANK, "hlo_operand_rank", INST, INTS, "per operand with a kept name, the place of its line among those written back after the same line (-1: none)") \
+	X(OPERAND_SHAPES, "hlo_operand_shapes", INST, LIST, "per operand with a kept name, the shape of its get-tuple-element line where its layout is not its element's (\"\": the element's)") \
 	X(OPERAND_ATTRS, "hlo_operand_attrs", INST, LIST, "per operand, the attributes of its tuple or get-tuple-element line") \
+	X(LABEL_RANKS, "hlo_label_ranks", INST, INTS, "per NAME@ANCHOR line of hlo_operands, in order, the place of that line among the lines written back after the same line (-1: none)") \
+	X(LABEL_ATTRS, "hlo_label_attrs", INST, LIST, "per NAME@ANCHOR line of hlo_operands, in order, the attributes of that line (a tuple that is an operand itself: in hlo_operand_attrs)") \
 	X(START_DONE, "hlo_start_done", INST, BOOL, "a collective start read as all-gather-start, all-reduce-start or reduce-scatter-start: written so, whichever form the passes' new ones take") \
 	X(NAME, "hlo_name", INST, TEXT, "the name of an instruction without results, or of a tuple root") \
 	X(CONSTANT, "hlo_constant", INST, TEXT, "a constant's literal") \
@@ -111,7 +115,7 @@
 	X(OUTFEED_SHAPE, "hlo_outfeed_shape", INST, ATTR, "an outfeed's outfeed_shape, the shape of the data it sends") \
 	X(LHS_RAGGED_DIMS, "hlo_lhs_ragged_dims", INST, ATTR, "a ragged-dot's ragged dimension, left") \
 	X(RHS_GROUP_DIMS, "hlo_rhs_group_dims", INST, ATTR, "a ragged-dot's group dimension, right") \
-	X(INDEX, "hlo_index", INST, ATTR, "the index of a get-tuple-element nothing uses (an hlo.get_tuple_element without results)")
+	X(INDEX, "hlo_index", INST, ATTR, "the index of a get-tuple-element line kept as an hlo.get_tuple_element without results (one nothing uses, or one whose element is another value whole)")
 /* clang-format on */
 
 /* An HLO attribute "foo" is kept under "hlo_foo"; control-predecessors is

@@ -129,6 +129,21 @@ START_TEST(operand_structures_carry_labels)
 	ck_assert(l && l->name == text && l->name_len == 4);
 	ck_assert(l->anchor == text + 5 && l->anchor_len == 5);
 	ck_assert(s.v[r + 1].any && !pl_hlo_shape_label_(&s, r + 1));
+	ck_assert(!pl_hlo_shape_leaf_label_(&s, r + 1) && !pl_hlo_shape_leaf_label_(&s, r + 2));
+	/* an array a named get-tuple-element takes: NAME@ANCHOR: before "_"
+	 * or the array's text */
+	const char *t2 = "both@e(second@c:_,first@:f32[4]{0},_)";
+	r = parse_ok(&s, t2, PL_HLO_SHAPE_STRUCTURE);
+	ck_assert(s.v[r].tuple && s.v[r].size == 4 && s.v[r].nleaves == 3);
+	l = pl_hlo_shape_label_(&s, r);
+	ck_assert(l && l->name == t2 && l->name_len == 4 && l->anchor_len == 1);
+	l = pl_hlo_shape_leaf_label_(&s, r + 1);
+	ck_assert(s.v[r + 1].any && l && l->name == t2 + 7 && l->name_len == 6);
+	ck_assert(l->anchor == t2 + 14 && l->anchor_len == 1);
+	l = pl_hlo_shape_leaf_label_(&s, r + 2);
+	ck_assert(!s.v[r + 2].any && s.v[r + 2].rank == 1 && l && l->name_len == 5 &&
+	          l->anchor_len == 0);
+	ck_assert(!pl_hlo_shape_leaf_label_(&s, r + 3) && !pl_hlo_shape_label_(&s, r + 2));
 	/* without the flag, "_" is no shape */
 	const char *p = "_", *e = p + 1;
 	struct pl_hlo_shape_err err;
@@ -203,6 +218,7 @@ START_TEST(errors_say_where)
 	refused("b(f32[2]", 0, 8, "expected ')' after a buffer shape, found end of input");
 	refused("x@y_", PL_HLO_SHAPE_STRUCTURE, 4,
 	        "expected '(' after a tuple's name, found end of input");
+	refused("x@y:(_)", PL_HLO_SHAPE_STRUCTURE, 4, "expected a shape, found '('");
 	/* nesting has a limit */
 	char deep[2 * PL_MAX_NESTING + 8];
 	size_t n = 0;
