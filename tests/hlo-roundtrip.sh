@@ -63,12 +63,15 @@ ok $? "each is an hlo.get_tuple_element with flops = 0; its users use the value 
 run $P --passes= wg.pir -o wg2.hlo
 expect_same_file "$F/whole-gte.hlo" wg2.hlo "through .pir it comes back as it was"
 sed '/%t = \|%t\.[01] = /d; s/%t\.0/%a/g; s/%t\.1/%n/g' "$F/whole-gte.hlo" >wg-none.hlo
-run $P --passes=DynamicInstEstimator,DetailDynInst --stats-json wg1.json "$F/whole-gte.hlo" -o /dev/null
-run $P --passes=DynamicInstEstimator,DetailDynInst --stats-json wg0.json wg-none.hlo -o /dev/null
+run $P --passes=DynamicInstEstimator,DetailDynInst,ScheduleEstimate --stats-json wg1.json \
+	"$F/whole-gte.hlo" -o /dev/null
+run $P --passes=DynamicInstEstimator,DetailDynInst,ScheduleEstimate --stats-json wg0.json \
+	wg-none.hlo -o /dev/null
 sed 's/"input": "[^"]*"//' wg1.json >wg1.s
 sed 's/"input": "[^"]*"//' wg0.json >wg0.s
-grep -q '"Total_flops": 12, "Total_bytes_moved": 128' wg1.s && cmp -s wg1.s wg0.s
-ok $? "Total_flops and Total_bytes_moved are those of the module without them"
+grep -q '"Total_flops": 12, "Total_bytes_moved": 128' wg1.s && grep -q '"kernels": 2,' wg1.s &&
+	cmp -s wg1.s wg0.s
+ok $? "the counts and the fused schedule (two kernels: they read nothing) are those of the module without them"
 run $P -p "$top_srcdir/conf/default.ini" "$F/whole-gte.hlo" -o wg3.hlo
 run $P --passes= wg3.hlo -o wg4.hlo
 expect_same_file wg3.hlo wg4.hlo "after the default pipeline it reads back to the same text"

@@ -58,7 +58,9 @@ enum cls {
 	C_REDUCE,  /* a reduction: takes producers */
 	C_ROOT,    /* a loop kernel that takes producers, never joins a consumer */
 	C_MATMUL,  /* dot */
-	C_LIBRARY  /* one kernel of its own */
+	C_LIBRARY, /* one kernel of its own */
+	C_NAME     /* a get-tuple-element without results: a line kept for its
+	            * name, which reads nothing (not a user of its operand) */
 };
 
 /* HLO opcodes by class (as the reader names them, "hlo." and the opcode
@@ -197,6 +199,8 @@ static enum cls classify(const pl_inst *inst)
 	const char *name = pl_inst_opname_(inst);
 	if (strncmp(name, "hlo.", 4) != 0)
 		return C_LIBRARY;
+	if (!inst->nres && strcmp(name + 4, "get_tuple_element") == 0)
+		return C_NAME;
 	const struct op_class *c = bsearch(name + 4, hlo_ops, sizeof hlo_ops / sizeof hlo_ops[0],
 	                                   sizeof hlo_ops[0], op_cmp);
 	return c ? (enum cls)c->cls : C_LIBRARY; /* fusion, custom-call, sort, ... */
@@ -251,6 +255,25 @@ static size_t index_of(const struct build *b, const pl_inst *inst)
 	return v ? (size_t)(uintptr_t)v - 1 : SIZE_MAX;
 }
 
+/* The one user of v that reads it (C_NAME lines do not), its index in
+ * *j; NULL when there are none or several. */
+static const pl_inst *sole_user(const struct build *b, const pl_value *v, size_t *j)
+{
+	const pl_inst *one = NULL;
+	*j = SIZE_MAX;
+	for (const pl_use *u = v->uses ? pl_value_uses_(v) : NULL; u;
+	     u = u->next ? pl_use_next_(u) : NULL) {
+		size_t k = index_of(b, pl_use_user_(u));
+		if (k != SIZE_MAX && b->cls[k] == C_NAME)
+			continue;
+		if (one)
+			return NULL;
+		one = pl_use_user_(u);
+		*j = k;
+	}
+	return one;
+}
+
 static uint32_t find(struct build *b, uint32_t k)
 {
 	while (b->parent[k] != k) {
@@ -295,7 +318,7 @@ static bool takes(uint32_t kind, enum cls c)
  * bitcast or reshape (anywhere); 0 any other op. */
 enum { EPI_NONE, EPI_ADD, EPI_RELU, EPI_CONVERT, EPI_VIEW };
 
-static int epilogue_kind(const pl_inst *u, const pl_value *cur)
+static int epilogue_kind(const struct build *b, const pl_inst *u, const pl_value *cur)
 {
 	if (opname_is(u, "bitcast") || opname_is(u, "reshape"))
 		return EPI_VIEW;
@@ -307,7 +330,8 @@ static int epilogue_kind(const pl_inst *u, const pl_value *cur)
 		return EPI_NONE;
 	for (uint32_t o = 0; o < 2; o++) {
 		const pl_value *v = pl_use_val_(&pl_inst_ops_(u)[o]);
-		if (v != cur && pl_value_num_uses(v) != 1)
+		size_t j;
+		if (v != cur && sole_user(b, v, &j) != u)
 			return EPI_NONE;
 	}
 	return EPI_ADD;
@@ -328,12 +352,12 @@ static int matmuls(struct build *b)
 		const pl_inst *cur = fu->insts[i];
 		int stage = EPI_NONE;
 		for (int len = 0; len < 8 && cur->nres == 1; len++) {
+			size_t j;
 			const pl_value *v = &pl_inst_res_(cur)[0];
-			if (!v->uses || pl_value_num_uses(v) != 1)
+			const pl_inst *u = sole_user(b, v, &j);
+			if (!u)
 				break;
-			const pl_inst *u = pl_use_user_(pl_value_uses_(v));
-			size_t j = index_of(b, u);
-			int kind = j == SIZE_MAX || fu->kern[j] != NONE ? EPI_NONE : epilogue_kind(u, v);
+			int kind = j == SIZE_MAX || fu->kern[j] != NONE ? EPI_NONE : epilogue_kind(b, u, v);
 			if (kind == EPI_NONE)
 				break;
 			if (kind != EPI_VIEW) { /* each stage once, in order */
@@ -373,6 +397,7 @@ static int place(struct build *b, size_t i)
 	uint32_t kind = PL_KERNEL_LOOP;
 	switch (c) {
 	case C_FREE:
+	case C_NAME:
 		return PL_OK;
 	case C_MATMUL:
 		return PL_OK; /* placed by matmuls() */
@@ -394,6 +419,8 @@ static int place(struct build *b, size_t i)
 		for (const pl_use *u = v->uses ? pl_value_uses_(v) : NULL; u;
 		     u = u->next ? pl_use_next_(u) : NULL) {
 			size_t j = index_of(b, pl_use_user_(u));
+			if (j != SIZE_MAX && b->cls[j] == C_NAME)
+				continue;
 			uint32_t k = j == SIZE_MAX ? NONE : fu->kern[j];
 			any = true;
 			if (k == NONE || !takes(fu->k[find(b, k)].kind, c)) {
@@ -874,7 +901,8 @@ static int finish(struct build *b, uint64_t floor_ns)
 		}
 	}
 	for (size_t i = 0; i < fu->n && rc == PL_OK; i++) {
-		if (fu->kern[i] != NONE && fu->k[fu->kern[i]].kind != PL_KERNEL_COPY)
+		if ((fu->kern[i] != NONE && fu->k[fu->kern[i]].kind != PL_KERNEL_COPY) ||
+		    b->cls[i] == C_NAME)
 			continue;
 		const pl_inst *inst = fu->insts[i];
 		for (uint32_t o = 0; o < inst->nops && rc == PL_OK; o++)
