@@ -2767,9 +2767,6 @@ static void keep_alias_ranks(struct hr *r, const struct pinst *pi, pl_attrs *d)
 		nomem(r);
 }
 
-/* Ranks the aliases written back by name after each line in their input
- * order, once every user is mapped: only those lines, so the text written
- * reads back to the same ranks. */
 /* The places of the lines operand o's NAME@ANCHOR labels name, in the
  * order keep_structure wrote them (-1: none kept). */
 static void push_label_ranks(struct hr *r, const struct popnd *o, bool *any)
@@ -2804,6 +2801,9 @@ static void keep_label_ranks(struct hr *r, const struct pinst *pi, pl_attrs *d)
 		nomem(r);
 }
 
+/* Ranks the aliases written back by name after each line in their input
+ * order, once every user is mapped: only those lines, so the text written
+ * reads back to the same ranks. */
 static void rank_kept_aliases(struct hr *r, const struct pinst *root)
 {
 	uint32_t anchor = UINT32_MAX, n = 0;
