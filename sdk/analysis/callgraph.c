@@ -85,10 +85,7 @@ struct build {
 	const pl_inst **at;
 	char *err;
 	size_t errlen;
-	/* what read_sites asks every instruction, numbered in the module
-	 * (0: none of its instructions has it) */
-	uint32_t op_while, op_call, op_cond;
-	uint32_t k_body, k_condition, k_to_apply, k_calls, k_branches, k_true, k_false;
+	struct call_ids ids; /* what read_sites asks every instruction */
 };
 
 static int fail(struct build *b, int rc, const pl_inst *at, const char *fmt, ...)
@@ -163,32 +160,32 @@ static int read_sites(struct build *b, const pl_inst *inst, size_t caller)
 	const pl_attrs *a = pl_inst_attrs_const(inst);
 	size_t len;
 	const char *s;
-	if (inst->op == b->op_while) {
+	const struct call_ids *ids = &b->ids;
+	if (inst->op == ids->op_while) {
 		if (!PL_GROW(cg->loops, cg->loops_cap, cg->nloops + 1))
 			return PL_ENOMEM;
 		size_t loop = cg->nloops++;
 		cg->loops[loop] = (struct loop){inst, 1, PL_TRIP_UNKNOWN, NULL, -1, -1};
 		int rc = PL_OK;
 		size_t n0 = cg->nsites;
-		if ((s = pl_attrs_find_string_id_(a, b->k_body, &len)))
+		if ((s = pl_attrs_find_string_id_(a, ids->key[CALL_BODY], &len)))
 			rc = add_sites(b, inst, caller, s, len, PL_CALL_LOOP_BODY, loop);
 		if (rc == PL_OK && cg->nsites == n0 + 1)
 			cg->loops[loop].body = (long)cg->sites[n0].callee;
 		n0 = cg->nsites;
-		if (rc == PL_OK && (s = pl_attrs_find_string_id_(a, b->k_condition, &len)))
+		if (rc == PL_OK && (s = pl_attrs_find_string_id_(a, ids->key[CALL_CONDITION], &len)))
 			rc = add_sites(b, inst, caller, s, len, PL_CALL_LOOP_COND, loop);
 		if (rc == PL_OK && cg->nsites == n0 + 1)
 			cg->loops[loop].cond = (long)cg->sites[n0].callee;
 		return rc;
 	}
-	if (inst->op == b->op_call) {
-		s = pl_attrs_find_string_id_(a, b->k_to_apply, &len);
+	if (inst->op == ids->op_call) {
+		s = pl_attrs_find_string_id_(a, ids->key[CALL_TO_APPLY], &len);
 		return s ? add_sites(b, inst, caller, s, len, PL_CALL_ONCE, 0) : PL_OK;
 	}
-	if (inst->op == b->op_cond) {
-		const uint32_t keys[] = {b->k_branches, b->k_true, b->k_false};
-		for (size_t k = 0; k < 3; k++) {
-			s = pl_attrs_find_string_id_(a, keys[k], &len);
+	if (inst->op == ids->op_cond) {
+		for (size_t k = CALL_BRANCH_COMPUTATIONS; k <= CALL_FALSE_COMPUTATION; k++) {
+			s = pl_attrs_find_string_id_(a, ids->key[k], &len);
 			int rc = s ? add_sites(b, inst, caller, s, len, PL_CALL_BRANCH, 0) : PL_OK;
 			if (rc)
 				return rc;
@@ -198,7 +195,7 @@ static int read_sites(struct build *b, const pl_inst *inst, size_t caller)
 	/* a collective start stands for the collective its computation wraps */
 	if (pl_inst_traits(inst) & PL_TRAIT_COLLECTIVE_START)
 		return PL_OK;
-	s = pl_attrs_find_string_id_(a, b->k_calls, &len);
+	s = pl_attrs_find_string_id_(a, ids->key[CALL_CALLS], &len);
 	return s ? add_sites(b, inst, caller, s, len, PL_CALL_ONCE, 0) : PL_OK;
 }
 
@@ -579,16 +576,7 @@ static int build(struct build *b, const char *trip_counts)
 		}
 	}
 	qsort(cg->fn_index, cg->nfns, sizeof *cg->fn_index, cmp_addr);
-	b->op_while = pl_op_number_find_(m, "hlo.while");
-	b->op_call = pl_op_number_find_(m, "hlo.call");
-	b->op_cond = pl_op_number_find_(m, "hlo.conditional");
-	b->k_body = pl_key_number_find_(m, HK(BODY));
-	b->k_condition = pl_key_number_find_(m, HK(CONDITION));
-	b->k_to_apply = pl_key_number_find_(m, HK(TO_APPLY));
-	b->k_calls = pl_key_number_find_(m, HK(CALLS));
-	b->k_branches = pl_key_number_find_(m, HK(BRANCH_COMPUTATIONS));
-	b->k_true = pl_key_number_find_(m, HK(TRUE_COMPUTATION));
-	b->k_false = pl_key_number_find_(m, HK(FALSE_COMPUTATION));
+	call_ids_number(m, &b->ids);
 	int rc = PL_OK;
 	for (size_t f = 0; f < cg->nfns && rc == PL_OK; f++)
 		for (const pl_inst *inst = pl_func_first_inst(cg->fns[f].f); inst && rc == PL_OK;

@@ -1,9 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /* sdk/analysis/name_list.h — the names in a list of computations as the
  * HLO reader keeps it in an attribute ("{%a, %b}" or "%a"), one at a time,
- * for the call graph and the rewritable-function query alike. */
+ * and the ops and keys that name them, numbered in a module, for the call
+ * graph and the rewritable-function query alike. */
 #ifndef PL_ANALYSIS_NAME_LIST_H
 #define PL_ANALYSIS_NAME_LIST_H
+
+#include "ir/hlo_keys.h"
+#include "ir/internal.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -24,6 +28,45 @@ static inline bool name_list_next(const char *s, size_t len, size_t *at, const c
 	*name = s + i;
 	*nlen = j - i;
 	return j > i;
+}
+
+/* The keys by which an instruction names computations, in this order
+ * (the rewritable-function query tells code apart by it). */
+enum call_key {
+	CALL_BODY,
+	CALL_CONDITION,
+	CALL_TO_APPLY,
+	CALL_CALLS,
+	CALL_CALLED_COMPUTATIONS,
+	CALL_BRANCH_COMPUTATIONS,
+	CALL_TRUE_COMPUTATION,
+	CALL_FALSE_COMPUTATION,
+	CALL_NKEYS
+};
+
+/* Those keys and the ops whose computations run as code, numbered in a
+ * module once per walk (0: the module has none, so nothing matches): a
+ * walk compares numbers where a lookup by name would compare strings. */
+struct call_ids {
+	uint32_t key[CALL_NKEYS];
+	uint32_t op_while, op_call, op_cond;
+	bool any_key; /* a key of key[] is in the module */
+};
+
+static inline void call_ids_number(const pl_module *m, struct call_ids *ids)
+{
+	static const enum pl_hlo_key keys[CALL_NKEYS] = {
+		PL_HK_BODY,           PL_HK_CONDITION,           PL_HK_TO_APPLY,
+		PL_HK_CALLS,          PL_HK_CALLED_COMPUTATIONS, PL_HK_BRANCH_COMPUTATIONS,
+		PL_HK_TRUE_COMPUTATION, PL_HK_FALSE_COMPUTATION};
+	ids->any_key = false;
+	for (size_t k = 0; k < CALL_NKEYS; k++) {
+		ids->key[k] = pl_key_number_find_(m, pl_hlo_key_(keys[k]));
+		ids->any_key |= ids->key[k] != 0;
+	}
+	ids->op_while = pl_op_number_find_(m, "hlo.while");
+	ids->op_call = pl_op_number_find_(m, "hlo.call");
+	ids->op_cond = pl_op_number_find_(m, "hlo.conditional");
 }
 
 #endif

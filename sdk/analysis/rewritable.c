@@ -76,45 +76,19 @@ static int add_refs(struct walk *w, size_t from, const char *s, size_t len, bool
 	return PL_OK;
 }
 
-/* What read_refs asks each instruction, numbered in the module once per
- * walk: the keys, in this order (code is told apart by the index), and
- * the ops whose references run as code. */
-static const enum pl_hlo_key ref_keys[] = {PL_HK_BODY, PL_HK_CONDITION, PL_HK_TO_APPLY,
-                                           PL_HK_CALLS, PL_HK_CALLED_COMPUTATIONS,
-                                           PL_HK_BRANCH_COMPUTATIONS, PL_HK_TRUE_COMPUTATION,
-                                           PL_HK_FALSE_COMPUTATION};
-enum { NREF_KEYS = sizeof ref_keys / sizeof *ref_keys };
-
-struct ref_ids {
-	uint32_t key[NREF_KEYS];
-	uint32_t loop, call, cond; /* op numbers */
-	bool any; /* a key of key[] is in the module */
-};
-
-static void number_refs(const pl_module *m, struct ref_ids *ids)
-{
-	ids->any = false;
-	for (size_t k = 0; k < NREF_KEYS; k++) {
-		ids->key[k] = pl_key_number_find_(m, pl_hlo_key_(ref_keys[k]));
-		ids->any |= ids->key[k] != 0;
-	}
-	ids->loop = pl_op_number_find_(m, "hlo.while");
-	ids->call = pl_op_number_find_(m, "hlo.call");
-	ids->cond = pl_op_number_find_(m, "hlo.conditional");
-}
-
 static int read_refs(struct walk *w, size_t from, const pl_inst *inst, const size_t *order,
-                     const struct ref_ids *ids)
+                     const struct call_ids *ids)
 {
-	bool loop = inst->op == ids->loop, call = inst->op == ids->call,
-	     cond = inst->op == ids->cond;
+	bool loop = inst->op == ids->op_while, call = inst->op == ids->op_call,
+	     cond = inst->op == ids->op_cond;
 	const pl_attrs *a = pl_inst_attrs_const(inst);
-	for (size_t k = 0; k < NREF_KEYS; k++) {
+	for (size_t k = 0; k < CALL_NKEYS; k++) {
 		size_t len;
 		const char *s = pl_attrs_find_string_id_(a, ids->key[k], &len);
 		if (!s)
 			continue;
-		bool code = (loop && k < 2) || (call && k == 2) || (cond && k >= 5);
+		bool code = (loop && k <= CALL_CONDITION) || (call && k == CALL_TO_APPLY) ||
+		            (cond && k >= CALL_BRANCH_COMPUTATIONS);
 		int rc = add_refs(w, from, s, len, code, order);
 		if (rc)
 			return rc;
@@ -149,11 +123,11 @@ int pl_module_rewritable_funcs(const pl_module *m, bool *out, size_t n)
 		goto out;
 	index_funcs(&w, order);
 	rc = PL_OK;
-	struct ref_ids ids;
-	number_refs(m, &ids);
+	struct call_ids ids;
+	call_ids_number(m, &ids);
 	/* a module without those keys (.pir written by hand or by passes)
 	 * references no function: every one is rewritable */
-	for (size_t k = 0; ids.any && k < n && rc == PL_OK; k++)
+	for (size_t k = 0; ids.any_key && k < n && rc == PL_OK; k++)
 		for (const pl_inst *i = pl_func_first_inst(pl_module_func_at(m, k)); i && rc == PL_OK;
 		     i = pl_inst_next(i))
 			rc = read_refs(&w, k, i, order, &ids);
