@@ -11,10 +11,10 @@
 # names the writer makes (written back with no pass, and after the default
 # and the asynchronous pipelines) are new in the whole module: no name is
 # defined twice where the dump defines each once. Every HLO file there is
-# written back with no pass as it was, up to white space (line breaks
-# included: an instruction XLA's tests wrap over two lines may come back on
-# one), but those tests/hlo/roundtrip-known.txt lists (a ceiling on their
-# differing words).
+# written back with no pass as it was, up to white space (the same tokens
+# in the same order: an instruction XLA's tests wrap over two lines may
+# come back on one, "f32[4, 8]" as "f32[4,8]"), but those
+# tests/hlo/roundtrip-known.txt lists (a ceiling on their differing tokens).
 . "$top_srcdir/tests/tap.sh"
 : "${PASSLINE:?}" "${PLUGIN_DIR:?}"
 P="$PASSLINE --plugin-dir $PLUGIN_DIR"
@@ -331,10 +331,13 @@ if [ -d "$D/dumps" ]; then
 		done
 	done
 	# Written back with no pass, every HLO file under D is its input again
-	# up to white space: the same words (runs of anything but white space)
-	# in the same order; but the files in roundtrip-known.txt, whose
-	# differing words may only get fewer.
-	words() { awk '{ for (i = 1; i <= NF; i++) print $i }' "$1"; }
+	# up to white space: the same tokens in the same order, a token being
+	# a quoted string, a run of name characters or one other character
+	# that is not white space; but the files in roundtrip-known.txt, whose
+	# differing tokens may only get fewer.
+	tokens() {
+		LC_ALL=C grep -o '"\([^"\\]\|\\.\)*"\|[A-Za-z0-9_.%$-]\{1,\}\|[^A-Za-z0-9_.%$ 	-]' "$1"
+	}
 	K="$top_srcdir/tests/hlo/roundtrip-known.txt"
 	R="$top_srcdir/tests/hlo/refused-real.txt"
 	for f in $(cd "$D" && find dumps xla-tests xla-parser-roundtrip xla-misc -name '*.hlo' 2>/dev/null | LC_ALL=C sort); do
@@ -350,16 +353,16 @@ if [ -d "$D/dumps" ]; then
 			ok 1 "$f reads and writes"
 			continue
 		fi
-		words "$D/$f" >w.in
-		words rt.hlo >w.out
+		tokens "$D/$f" >w.in
+		tokens rt.hlo >w.out
 		n=$(diff w.in w.out | grep -c '^[<>]')
 		max=$(awk -v f="$f" '$1 == f { print $2 }' "$K")
 		if [ -n "$max" ]; then
 			[ "$n" -le "$max" ]
-			ok $? "$f: $n words differ from the input (known: at most $max)"
+			ok $? "$f: $n tokens differ from the input (known: at most $max)"
 		else
 			[ "$n" -eq 0 ]
-			ok $? "$f is written back as it was, up to white space ($n words differ)"
+			ok $? "$f is written back as it was, up to white space ($n tokens differ)"
 		fi
 		[ "$n" -ne 0 ] && [ -z "$max" ] && diff -w "$D/$f" rt.hlo | head -n 4 | cut -c1-200 | sed 's/^/# /'
 	done
