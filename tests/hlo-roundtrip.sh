@@ -115,6 +115,30 @@ run $P --passes= gl-other.pir -o gl3.hlo
 grep -q '^  %g = f32\[2,3\]{1,0} get-tuple-element' gl3.hlo
 ok $? "a kept shape of other extents than the element's is not used"
 
+# comments.hlo: "//" lines above the module, a computation, parameters and
+# instructions come back where they were; above a get-tuple-element line
+# (no instruction of its own) one goes with the next instruction
+C="$F/comments.hlo"
+run $P --passes= "$C" -o cm.hlo
+diff -b -B "$C" cm.hlo >/dev/null
+ok $? "comments.hlo is written back as it was, up to white space"
+run $P --passes= "$C" -o cm.pir
+grep -q '^func @main(.*hlo_param_comments = \["// above p0", "// above p1"\]' cm.pir &&
+	grep -q 'hlo_top_comment = "// A module with comment lines: above the HloModule line,\\n// above' cm.pir &&
+	grep -q '^func @add(.*hlo_heading_comment = "// the reducer"' cm.pir &&
+	grep -q '^  %r = .*hlo_comment = "// the root"' cm.pir
+ok $? "its .pir records the comments on the module, functions, parameters and instructions"
+run $P --passes= cm.pir -o cm2.hlo
+expect_same_file cm.hlo cm2.hlo "through .pir it comes back the same"
+sed 's|^  a = |  // above a get-tuple-element\n&|' "$C" >cg.hlo
+run $P --passes= cg.hlo -o cg2.hlo
+awk '/above a get-tuple-element/ { g = NR } /This all-reduce comes first/ { a = NR }
+     / ar = / { r = NR } END { exit !(g && g + 1 == a && a + 2 == r) }' cg2.hlo
+ok $? "a comment above a get-tuple-element line goes with the next instruction's"
+run $P --passes=CoalesceCCOp,DynamicInstEstimator "$C" -o cm3.hlo
+expect_status 0 "passes run on comments.hlo"
+grep -B1 '^  ROOT r = ' cm3.hlo | grep -q '^  // the root$' && head -n 1 cm3.hlo | grep -q '^// A module'
+ok $? "the comments of lines the passes keep stay above them"
 # no-entry.hlo: no computation marked ENTRY (the last one is); written
 # back so, also when a pass adds a computation before it
 run $P --passes= "$F/no-entry.hlo" -o ne.hlo

@@ -91,6 +91,8 @@ static void parse_line(const char *s, struct fline *l)
 {
 	size_t i = l->at, e = l->at + l->len;
 	l->param = -1;
+	if (l->len >= 2 && s[i] == '/' && s[i + 1] == '/')
+		return; /* a comment line the reader kept: as it is */
 	if (l->len >= 5 && memcmp(s + i, "ROOT ", 5) == 0) {
 		l->root = true;
 		i += 5;

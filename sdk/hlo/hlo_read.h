@@ -71,6 +71,7 @@ struct pinst {
 	                          * not its element's (another layout) */
 	uint32_t rank;           /* such an alias: 1 + its place among those after
 	                          * the same line, from rank_kept_aliases */
+	const pl_attr *comment;  /* the "//" lines right before it, or NULL */
 	pl_inst *inst;
 };
 
@@ -173,6 +174,13 @@ struct hr {
 	const char *entry_name;
 	size_t entry_len;
 	uint32_t last_line; /* 1 + the last instruction or parameter mapped */
+	/* "//" lines before lines that map to no instruction of their own
+	 * (parameters, aliases): they go with the next one that does */
+	const pl_attr *comment_pending;
+	bool comment_seen; /* skip_spaces skipped a "//" comment */
+	/* the "//" lines before the HloModule line and before the heading of
+	 * the computation being read */
+	const pl_attr *top_comment, *heading_comment;
 	pl_inst *ret;       /* the computation's return, once mapped */
 	/* whose value an IR value is part of: a map from instruction to the
 	 * index of its line, and the line of each argument */

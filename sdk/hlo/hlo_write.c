@@ -475,6 +475,30 @@ static const char *op_text(struct hw *w, pl_inst *i, bool *generic_async);
 
 /* ---- operands ---- */
 
+/* Comment lines c (len bytes, joined by newlines, none when empty), each
+ * on its own line after indent. */
+static void put_comment_text(struct pl_strbuf *sb, const char *indent, const char *c, size_t len)
+{
+	for (size_t b = 0; c && len && b <= len;) {
+		const char *nl = memchr(c + b, '\n', len - b);
+		size_t e = nl ? (size_t)(nl - c) : len;
+		pl_sb_puts(sb, indent);
+		pl_sb_put(sb, c + b, e - b);
+		pl_sb_putc(sb, '\n');
+		b = e + 1;
+	}
+}
+
+/* The comment lines the reader kept under key on d. */
+static void put_comment(struct pl_strbuf *sb, const char *indent, const pl_attrs *d,
+                        const char *key)
+{
+	const char *c;
+	size_t len;
+	if (pl_attrs_get_string(d, key, &c, &len) == PL_OK)
+		put_comment_text(sb, indent, c, len);
+}
+
 static void emit_line(struct hw *w, const struct pl_strbuf *l)
 {
 	pl_sb_puts(&w->out, "  ");
@@ -1877,10 +1901,12 @@ static void print_inst(struct hw *w, pl_inst *i, struct ent *e, bool root)
 		}
 		put_kept_attrs(w, l, i, NULL);
 	}
-	if (l->failed || ops->failed)
+	if (l->failed || ops->failed) {
 		set_err(w, PL_ENOMEM);
-	else
+	} else {
+		put_comment(&w->out, "  ", d, HK(COMMENT));
 		emit_line(w, l);
+	}
 	e->printed = true;
 	remember_alias_line(w, i, e);
 }
@@ -2242,6 +2268,12 @@ static void print_param(struct hw *w, size_t k, const struct ent *root_ent, cons
 		const char *s = pl_attr_get_string(pl_attr_list_at(pa, k), &len);
 		pl_sb_put(l, s, len);
 	}
+	const pl_attr *pc = pl_attrs_get(w->fn.fa, HK(PARAM_COMMENTS));
+	if (pc && pl_attr_get_kind(pc) == PL_ATTR_LIST && k < pl_attr_list_size(pc)) {
+		size_t len;
+		const char *c = pl_attr_get_string(pl_attr_list_at(pc, k), &len);
+		put_comment_text(&w->out, "  ", c, len);
+	}
 	if (l->failed)
 		set_err(w, PL_ENOMEM);
 	else
@@ -2598,6 +2630,7 @@ static void print_function(struct hw *w, pl_func *f, bool entry)
 		goto done;
 	/* the heading; a module read without the keyword (its last
 	 * computation the entry) keeps it so while the entry is still last */
+	put_comment(&w->out, "", p->fa, HK(HEADING_COMMENT));
 	size_t head_at = w->out.len;
 	bool b;
 	size_t nf = pl_module_num_funcs(w->m);
@@ -2664,6 +2697,7 @@ static void put_heading(struct hw *w, pl_func *entry)
 {
 	const char *h;
 	size_t hl;
+	put_comment(&w->out, "", pl_func_attrs(entry), HK(TOP_COMMENT));
 	if (pl_attrs_get_string(pl_func_attrs(entry), HK(MODULE), &h, &hl) == PL_OK) {
 		pl_sb_put(&w->out, h, hl);
 	} else {

@@ -36,12 +36,15 @@
 	X(BARE_ARRAYS, "hlo_bare_arrays", MODULE, BOOL, "a computation whose shapes have layouts has an array without one: a kept shape's array without a layout is written without one") \
 	X(NO_ENTRY_KEYWORD, "hlo_no_entry_keyword", MODULE, BOOL, "no computation is marked ENTRY (the last one is the entry): while it is still the last, it is written without the keyword") \
 	X(NO_FINAL_BLANK, "hlo_no_final_blank", MODULE, BOOL, "the text ends at the last computation's closing line, with no blank line after it") \
+	X(TOP_COMMENT, "hlo_top_comment", MODULE, TEXT, "the \"//\" comment lines before the HloModule line, one per line, without their indent") \
 	X(ASYNC_WRAPPED, "hlo_async_wrapped", MODULE, BOOL, "asynchronous collectives passes make are written async-start over a computation") \
 	X(PARAM_SHAPES, "hlo_param_shapes", FUNC, LIST, "the parameters' shapes") \
 	X(PARAM_ATTRS, "hlo_param_attrs", FUNC, LIST, "the parameters' attributes") \
 	X(PARAM_AT, "hlo_param_at", FUNC, INTS, "the parameters' places among the instructions") \
 	X(PARAM_NAMES, "hlo_param_names", FUNC, LIST, "the names of the parameters that are empty tuples") \
 	X(EXECUTION_THREAD, "hlo_execution_thread", FUNC, TEXT, "the computation's execution_thread") \
+	X(PARAM_COMMENTS, "hlo_param_comments", FUNC, LIST, "per parameter, the \"//\" comment lines above its line (\"\": none)") \
+	X(HEADING_COMMENT, "hlo_heading_comment", FUNC, TEXT, "the \"//\" comment lines before the computation's heading, one per line, without their indent") \
 	X(SPELLING, "hlo_spelling", FUNC, INTS, "how this computation is spelled where the module's others differ: 1 or 0 for '%' names, a signature, typed operands and no layouts") \
 	X(SHAPE, "hlo_shape", INST, TEXT, "the result shape with layouts and tuple structure") \
 	X(OPERANDS, "hlo_operands", INST, TEXT, "the tuple structure of the operands") \
@@ -52,6 +55,7 @@
 	X(OPERAND_ATTRS, "hlo_operand_attrs", INST, LIST, "per operand, the attributes of its tuple or get-tuple-element line") \
 	X(LABEL_RANKS, "hlo_label_ranks", INST, INTS, "per NAME@ANCHOR line of hlo_operands, in order, the place of that line among the lines written back after the same line (-1: none)") \
 	X(LABEL_ATTRS, "hlo_label_attrs", INST, LIST, "per NAME@ANCHOR line of hlo_operands, in order, the attributes of that line (a tuple that is an operand itself: in hlo_operand_attrs)") \
+	X(COMMENT, "hlo_comment", INST, TEXT, "the \"//\" comment lines before the instruction's line (or before parameter and get-tuple-element lines right above it that are no instructions), one per line, without their indent") \
 	X(START_DONE, "hlo_start_done", INST, BOOL, "a collective start read as all-gather-start, all-reduce-start or reduce-scatter-start: written so, whichever form the passes' new ones take") \
 	X(NAME, "hlo_name", INST, TEXT, "the name of an instruction without results, or of a tuple root") \
 	X(CONSTANT, "hlo_constant", INST, TEXT, "a constant's literal") \
