@@ -2742,7 +2742,8 @@ static size_t map_params(struct hr *r, pl_func *f)
 static const struct pinst *root_owner(struct hr *r, const struct pinst *root)
 {
 	const struct pinst *owner = NULL;
-	if (!root->nleaves)
+	/* a tuple line is one of its own, whatever its parts are */
+	if (!root->nleaves || root->opcode == HLO_OP_TUPLE)
 		return NULL;
 	pl_value *v0 = r->leaves.v[root->leaf0];
 	for (size_t k = 0; k < r->insts.n && !owner; k++) {
@@ -2961,6 +2962,7 @@ static void map_comp(struct hr *r, const char *name, uint32_t nlen, const char *
 	if (r->insts.n == 0)
 		fail(r, at, "computation '%.*s' has no instructions", (int)nlen, name);
 	struct pinst *root = find_root(r);
+	bool root_marked = root->root;
 	pl_ht_clear(&r->owners);
 	r->owners_upto = 0;
 	r->arg_owner.n = 0;
@@ -2995,6 +2997,8 @@ static void map_comp(struct hr *r, const char *name, uint32_t nlen, const char *
 		keep_comment(r, pi);
 	}
 	const struct pinst *owner = map_root(r, f, root);
+	if (!root_marked && pl_attrs_set(pl_func_attrs(f), HK(NO_ROOT_KEYWORD), pl_attr_bool(r->m, true)) != PL_OK)
+		nomem(r);
 	/* comments above lines no instruction follows: above the heading */
 	const pl_attr *hc = comment_join(r, r->heading_comment, r->comment_pending);
 	if (hc && pl_attrs_set(pl_func_attrs(f), HK(HEADING_COMMENT), hc) != PL_OK)
@@ -3242,6 +3246,7 @@ static void parse_module(struct hr *r)
 	            {!r->shapes.layouts, HK(NO_LAYOUTS)},
 	            {!blank_at_end(r), HK(NO_FINAL_BLANK)},
 	            {!r->entry_marked, HK(NO_ENTRY_KEYWORD)},
+	            {!r->header, HK(NO_MODULE_LINE)},
 	            {r->bare_arrays, HK(BARE_ARRAYS)},
 	            {r->wide && !memmem(r->src, (size_t)(r->end - r->src), "/*index=", 8),
 	             HK(NO_INDEX_MARKS)},

@@ -48,6 +48,7 @@ struct fn_scratch {
 	int64_t *pat;             /* the parameters' places */
 	size_t *porder;           /* the parameters in print order */
 	size_t lines_at;          /* where the function's lines start in out */
+	size_t last_line_at;      /* where the last line emit_line put starts */
 };
 
 struct hw {
@@ -501,6 +502,7 @@ static void put_comment(struct pl_strbuf *sb, const char *indent, const pl_attrs
 
 static void emit_line(struct hw *w, const struct pl_strbuf *l)
 {
+	w->fn.last_line_at = w->out.len;
 	pl_sb_puts(&w->out, "  ");
 	pl_sb_put(&w->out, l->data, l->len);
 	pl_sb_putc(&w->out, '\n');
@@ -2233,6 +2235,8 @@ static bool mark_root(struct hw *w, size_t from, const char *name, size_t len,
 			}
 			memmove(o->data + pos + now, o->data + end, after);
 			o->len = pos + now + after;
+			if (o == &w->out && w->fn.last_line_at > pos)
+				w->fn.last_line_at += now - n;
 			memmove(o->data + pos + 5, o->data + pos, len + 3);
 			memcpy(o->data + pos, "ROOT ", 5);
 			memcpy(o->data + pos + 5 + len + 3, rest->data, rest->len);
@@ -2423,8 +2427,11 @@ static struct ent *whole_root(struct hw *w)
 	}
 	const char *rn;
 	size_t rl;
-	if (!root_ent && p->nret == 0 &&
-	    pl_attrs_get_string(pl_inst_attrs_const(p->ret), HK(NAME), &rn, &rl) == PL_OK)
+	bool named = pl_attrs_get_string(pl_inst_attrs_const(p->ret), HK(NAME), &rn, &rl) == PL_OK;
+	/* a root line of its own (a tuple of another's parts) stays one */
+	if (root_ent && named && !(strlen(root_ent->name) == rl && !memcmp(root_ent->name, rn, rl)))
+		root_ent = NULL;
+	if (!root_ent && p->nret == 0 && named)
 		for (size_t k = p->nparams; k < w->nents && !root_ent; k++)
 			if (w->ents[k].nleaves == 0 && strlen(w->ents[k].name) == rl &&
 			    !memcmp(w->ents[k].name, rn, rl))
@@ -2606,6 +2613,17 @@ static void insert_text(struct hw *w, struct pl_strbuf *sb, size_t at, struct pl
 	what->len = 0;
 }
 
+/* A computation read without ROOT (its last line the root): the last
+ * line printed (from byte b of sb on, a kept attribute's text in it may
+ * span lines) loses the keyword while it is still the root. */
+static void unmark_last_root(struct pl_strbuf *sb, size_t b)
+{
+	if (!sb->failed && b < sb->len && sb->len - b > 7 && memcmp(sb->data + b, "  ROOT ", 7) == 0) {
+		memmove(sb->data + b + 2, sb->data + b + 7, sb->len - b - 7);
+		sb->len -= 5;
+	}
+}
+
 static void print_function(struct hw *w, pl_func *f, bool entry)
 {
 	struct fn_scratch *p = &w->fn;
@@ -2643,9 +2661,12 @@ static void print_function(struct hw *w, pl_func *f, bool entry)
 	order_params(w);
 	if (w->status != PL_OK)
 		goto done;
+	p->last_line_at = SIZE_MAX;
 	print_body(w);
 	if (p->ret && !p->root_ent && w->status == PL_OK)
 		print_made_root(w);
+	if (pl_attrs_get_bool(p->fa, HK(NO_ROOT_KEYWORD), &b) == PL_OK && b)
+		unmark_last_root(&w->out, p->last_line_at);
 	if (w->status == PL_OK) {
 		const struct pl_hlo_form own = pl_hlo_form_own_(&w->form, pl_func_attrs(f));
 		set_err(w, pl_hlo_put_form_(&w->out, head_at, &own));
@@ -2698,18 +2719,23 @@ static void put_heading(struct hw *w, pl_func *entry)
 	const char *h;
 	size_t hl;
 	put_comment(&w->out, "", pl_func_attrs(entry), HK(TOP_COMMENT));
-	if (pl_attrs_get_string(pl_func_attrs(entry), HK(MODULE), &h, &hl) == PL_OK) {
-		pl_sb_put(&w->out, h, hl);
-	} else {
-		pl_sb_puts(&w->out, "HloModule ");
-		pl_sb_puts(&w->out, pl_func_name(entry));
-	}
-	pl_sb_putc(&w->out, '\n');
-	if (pl_attrs_get_string(pl_func_attrs(entry), HK(STACK_FRAMES), &h, &hl) == PL_OK) {
-		pl_sb_put(&w->out, h, hl);
+	bool b;
+	/* a text read without the line (and so without the frames after
+	 * it) is written without it */
+	if (!(pl_attrs_get_bool(pl_func_attrs(entry), HK(NO_MODULE_LINE), &b) == PL_OK && b)) {
+		if (pl_attrs_get_string(pl_func_attrs(entry), HK(MODULE), &h, &hl) == PL_OK) {
+			pl_sb_put(&w->out, h, hl);
+		} else {
+			pl_sb_puts(&w->out, "HloModule ");
+			pl_sb_puts(&w->out, pl_func_name(entry));
+		}
+		pl_sb_putc(&w->out, '\n');
+		if (pl_attrs_get_string(pl_func_attrs(entry), HK(STACK_FRAMES), &h, &hl) == PL_OK) {
+			pl_sb_put(&w->out, h, hl);
+			pl_sb_putc(&w->out, '\n');
+		}
 		pl_sb_putc(&w->out, '\n');
 	}
-	pl_sb_putc(&w->out, '\n');
 	for (size_t k = 0; k < w->nreducers; k++) {
 		char *kind = w->reducers[k];
 		char *dot = strchr(kind, '.');

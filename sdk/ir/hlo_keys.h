@@ -35,6 +35,7 @@
 	X(NO_INDEX_MARKS, "hlo_no_index_marks", MODULE, BOOL, "the input has tuples or operand lists of six or more but no /*index=N*/ mark: none is written") \
 	X(BARE_ARRAYS, "hlo_bare_arrays", MODULE, BOOL, "a computation whose shapes have layouts has an array without one: a kept shape's array without a layout is written without one") \
 	X(NO_ENTRY_KEYWORD, "hlo_no_entry_keyword", MODULE, BOOL, "no computation is marked ENTRY (the last one is the entry): while it is still the last, it is written without the keyword") \
+	X(NO_MODULE_LINE, "hlo_no_module_line", MODULE, BOOL, "the text has no HloModule line (hlo_module is made from the entry's name): none is written") \
 	X(NO_FINAL_BLANK, "hlo_no_final_blank", MODULE, BOOL, "the text ends at the last computation's closing line, with no blank line after it") \
 	X(TOP_COMMENT, "hlo_top_comment", MODULE, TEXT, "the \"//\" comment lines before the HloModule line, one per line, without their indent") \
 	X(ASYNC_WRAPPED, "hlo_async_wrapped", MODULE, BOOL, "asynchronous collectives passes make are written async-start over a computation") \
@@ -44,6 +45,7 @@
 	X(PARAM_NAMES, "hlo_param_names", FUNC, LIST, "the names of the parameters that are empty tuples") \
 	X(EXECUTION_THREAD, "hlo_execution_thread", FUNC, TEXT, "the computation's execution_thread") \
 	X(PARAM_COMMENTS, "hlo_param_comments", FUNC, LIST, "per parameter, the \"//\" comment lines above its line (\"\": none)") \
+	X(NO_ROOT_KEYWORD, "hlo_no_root_keyword", FUNC, BOOL, "no line of the computation is marked ROOT (the last one is the root): while the root is still the last line, it is written without the keyword") \
 	X(HEADING_COMMENT, "hlo_heading_comment", FUNC, TEXT, "the \"//\" comment lines before the computation's heading, one per line, without their indent") \
 	X(SPELLING, "hlo_spelling", FUNC, INTS, "how this computation is spelled where the module's others differ: 1 or 0 for '%' names, a signature, typed operands and no layouts") \
 	X(SHAPE, "hlo_shape", INST, TEXT, "the result shape with layouts and tuple structure") \
