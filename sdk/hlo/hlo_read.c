@@ -2196,8 +2196,7 @@ static void map_unused_gte(struct hr *r, pl_func *f, struct pinst *pi)
 static void map_used_gte(struct hr *r, pl_func *f, struct pinst *pi)
 {
 	map_get_tuple_element(r, pi);
-	/* a root is written from the return, which names a value */
-	if (!pi->root && value_node(r, pi) == VNODE_WHOLE)
+	if (value_node(r, pi) == VNODE_WHOLE)
 		pi->inst = gte_line(r, f, pi);
 }
 
@@ -2812,6 +2811,8 @@ static const struct pinst *map_root(struct hr *r, pl_func *f, struct pinst *root
 	const struct pinst *owner = root_owner(r, root);
 	if (!owner)
 		keep_root(r, ret, root);
+	else if (root->kind == KIND_ALIAS && root->inst) /* a kept get-tuple-element line */
+		set_str(r, pl_inst_attrs(ret), HK(NAME), root->name, root->nlen);
 	return owner;
 }
 

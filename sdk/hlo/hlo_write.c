@@ -2431,7 +2431,8 @@ static struct ent *whole_root(struct hw *w)
 	/* a root line of its own (a tuple of another's parts) stays one */
 	if (root_ent && named && !(strlen(root_ent->name) == rl && !memcmp(root_ent->name, rn, rl)))
 		root_ent = NULL;
-	if (!root_ent && p->nret == 0 && named)
+	/* the root a line without results names (a kept get-tuple-element) */
+	if (!root_ent && named)
 		for (size_t k = p->nparams; k < w->nents && !root_ent; k++)
 			if (w->ents[k].nleaves == 0 && strlen(w->ents[k].name) == rl &&
 			    !memcmp(w->ents[k].name, rn, rl))
