@@ -25,8 +25,10 @@ cd "$T" || exit 99
 # write them; each keeps its own spelling. root-tuple.hlo: root tuples
 # of the parts of a parameter and of a while's value stay tuple lines.
 # no-root.hlo: no HloModule line, no line marked ROOT. root-gte.hlo: a
-# root get-tuple-element of a tuple line of other values stays one
-for m in long xla bare mixed root-tuple no-root root-gte; do
+# root get-tuple-element of a tuple line of other values stays one.
+# param-after-gte.hlo: a parameter after a get-tuple-element line kept as
+# one stays after it
+for m in long xla bare mixed root-tuple no-root root-gte param-after-gte; do
 	run $P --passes= "$F/$m.hlo" -o $m.hlo
 	expect_status 0 "$m.hlo reads and writes"
 	diff -b -B "$F/$m.hlo" $m.hlo >/dev/null

@@ -2668,13 +2668,14 @@ static void keep_param_comments(struct hr *r, pl_func *f, struct pinst **ps, siz
 }
 
 /* Where the parameters stand among the instructions, when not first and
- * in number order. */
+ * in number order; once the lines are mapped. */
 static void keep_param_places(struct hr *r, pl_func *f, size_t np)
 {
 	int64_t *pos = scratch(r, SCRATCH_PARAM_AT, np, sizeof *pos);
 	/* a place counts the instructions before it that the writer prints
-	 * as such: tuple and get-tuple-element (but one nothing uses) are
-	 * not among them */
+	 * as such: tuple and get-tuple-element lines are not among them,
+	 * but those kept as lines of their own (nothing uses them, or a
+	 * get-tuple-element's element is another value whole) */
 	bool moved = false;
 	for (size_t k = 0, seen = 0, j = 0; k < r->insts.n && j < np; k++) {
 		const struct pinst *c = &r->insts.v[k];
@@ -2685,7 +2686,7 @@ static void keep_param_places(struct hr *r, pl_func *f, size_t np)
 			j++;
 		}
 		if (!((c->opcode == HLO_OP_TUPLE || c->opcode == HLO_OP_GET_TUPLE_ELEMENT) &&
-		      c->used))
+		      c->used && !c->inst))
 			seen++;
 	}
 	if (moved) {
@@ -2732,7 +2733,6 @@ static size_t map_params(struct hr *r, pl_func *f)
 		keep_param_shapes(r, f, ps, np, have_attrs);
 	keep_param_comments(r, f, ps, np);
 	keep_param_names(r, f, ps, np);
-	keep_param_places(r, f, np);
 	return np;
 }
 
@@ -2997,6 +2997,7 @@ static void map_comp(struct hr *r, const char *name, uint32_t nlen, const char *
 			r->last_line = (uint32_t)k + 1;
 		keep_comment(r, pi);
 	}
+	keep_param_places(r, f, np);
 	const struct pinst *owner = map_root(r, f, root);
 	if (!root_marked && pl_attrs_set(pl_func_attrs(f), HK(NO_ROOT_KEYWORD), pl_attr_bool(r->m, true)) != PL_OK)
 		nomem(r);
