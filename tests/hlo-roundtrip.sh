@@ -27,8 +27,9 @@ cd "$T" || exit 99
 # no-root.hlo: no HloModule line, no line marked ROOT. root-gte.hlo: a
 # root get-tuple-element of a tuple line of other values stays one.
 # param-after-gte.hlo: a parameter after a get-tuple-element line kept as
-# one stays after it
-for m in long xla bare mixed root-tuple no-root root-gte param-after-gte; do
+# one stays after it. nested.hlo: nested instructions and parameters, and
+# a path into a tuple value, are written back so
+for m in long xla bare mixed root-tuple no-root root-gte param-after-gte nested; do
 	run $P --passes= "$F/$m.hlo" -o $m.hlo
 	expect_status 0 "$m.hlo reads and writes"
 	diff -b -B "$F/$m.hlo" $m.hlo >/dev/null
@@ -119,6 +120,21 @@ expect_same_file "$F/gte-layout.hlo" gl2.hlo "through .pir it comes back as it w
 run $P --passes= gl-other.pir -o gl3.hlo
 grep -q '^  %g = f32\[2,3\]{1,0} get-tuple-element' gl3.hlo
 ok $? "a kept shape of other extents than the element's is not used"
+
+# a nested instruction that has a second user (here after an edit of the
+# .pir) is written as a line of its own
+run $P --passes= "$F/nested.hlo" -o nst.pir
+grep -q 'hlo_nested = \["parameter.anon", "multiply.anon"\], hlo_compact_paths = \["p0#1#0"\]' nst.pir
+ok $? "nested.hlo's .pir lists its nested lines and its path"
+run $P --passes= nst.pir -o nst1.hlo
+expect_same_file "$F/nested.hlo" nst1.hlo "through .pir nested.hlo comes back as it was"
+sed 's/%r = hlo.add %a, %multiply.anon/%r = hlo.add %multiply.anon, %multiply.anon/' nst.pir >nst2.pir
+run $P --passes= nst2.pir -o nst2.hlo
+grep -q '^  multiply.anon = f32\[20\] multiply(f32\[20\] a, f32\[20\] parameter(1))$' nst2.hlo &&
+	grep -q '^  ROOT r = f32\[20\] add(f32\[20\] multiply.anon, f32\[20\] multiply.anon)$' nst2.hlo
+ok $? "a nested line with two users is written as a line of its own"
+run $P --passes= nst2.hlo -o nst3.pir
+expect_status 0 "and that text reads back"
 
 # comments.hlo: "//" lines above the module, a computation, parameters and
 # instructions come back where they were; above a get-tuple-element line

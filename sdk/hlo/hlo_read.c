@@ -2957,6 +2957,49 @@ static void keep_comment(struct hr *r, const struct pinst *pi)
 		nomem(r);
 }
 
+/* The operands written short, as XLA prints none: nested instructions
+ * (hlo_nested, their names) and paths into a tuple value
+ * (hlo_compact_paths), each once. */
+static void keep_short_operands(struct hr *r, pl_func *f)
+{
+	r->label_attrs.n = 0; /* keep_structure's, free once the lines are mapped */
+	for (size_t k = 0; k < r->insts.n; k++)
+		if (r->insts.v[k].named_anon)
+			*PUSH(r, label_attrs) =
+			        ok_attr(r, pl_attr_string(r->m, r->insts.v[k].name, r->insts.v[k].nlen));
+	if (r->label_attrs.n) {
+		const pl_attr *l = pl_attr_list(r->m, r->label_attrs.v, r->label_attrs.n);
+		if (!l || pl_attrs_set(pl_func_attrs(f), HK(NESTED), l) != PL_OK)
+			nomem(r);
+	}
+	r->label_attrs.n = 0;
+	for (size_t k = 0; k < r->opnds.n; k++) {
+		const struct popnd *o = &r->opnds.v[k];
+		if (!o->npath)
+			continue;
+		const struct pinst *d = &r->insts.v[o->ref];
+		r->sb.len = 0;
+		pl_sb_put(&r->sb, d->name, d->nlen);
+		for (uint32_t j = 0; j < o->npath; j++)
+			pl_sb_printf(&r->sb, "#%" PRIu32, r->paths.v[o->path + j]);
+		if (r->sb.failed)
+			nomem(r);
+		bool seen = false;
+		for (size_t j = 0; j < r->label_attrs.n && !seen; j++) {
+			size_t len;
+			const char *q = pl_attr_get_string(r->label_attrs.v[j], &len);
+			seen = len == r->sb.len && memcmp(q, r->sb.data, len) == 0;
+		}
+		if (!seen)
+			*PUSH(r, label_attrs) = ok_attr(r, pl_attr_string(r->m, r->sb.data, r->sb.len));
+	}
+	if (r->label_attrs.n) {
+		const pl_attr *l = pl_attr_list(r->m, r->label_attrs.v, r->label_attrs.n);
+		if (!l || pl_attrs_set(pl_func_attrs(f), HK(COMPACT_PATHS), l) != PL_OK)
+			nomem(r);
+	}
+}
+
 static void map_comp(struct hr *r, const char *name, uint32_t nlen, const char *at, bool entry,
                      const char *thread, uint32_t thread_len)
 {
@@ -2998,6 +3041,7 @@ static void map_comp(struct hr *r, const char *name, uint32_t nlen, const char *
 		keep_comment(r, pi);
 	}
 	keep_param_places(r, f, np);
+	keep_short_operands(r, f);
 	const struct pinst *owner = map_root(r, f, root);
 	if (!root_marked && pl_attrs_set(pl_func_attrs(f), HK(NO_ROOT_KEYWORD), pl_attr_bool(r->m, true)) != PL_OK)
 		nomem(r);

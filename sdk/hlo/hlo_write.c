@@ -14,6 +14,7 @@
  */
 #include "hlo/hlo.h"
 #include "hlo/hlo_form.h"
+#include "hlo/hlo_nest.h"
 #include "hlo/hlo_shape.h"
 #include <passline/hash_table.h>
 #include <passline/grow.h>
@@ -2625,6 +2626,16 @@ static void unmark_last_root(struct pl_strbuf *sb, size_t b)
 	}
 }
 
+/* Folds the lines of nested instructions and tuple paths of the
+ * function printed from byte at on back into their operands (hlo_nest.h). */
+static void put_nested(struct hw *w, size_t at)
+{
+	const pl_attr *nested = pl_attrs_get(w->fn.fa, HK(NESTED));
+	const pl_attr *paths = pl_attrs_get(w->fn.fa, HK(COMPACT_PATHS));
+	if (nested || paths)
+		set_err(w, pl_hlo_put_nested_(&w->out, at, nested, paths));
+}
+
 static void print_function(struct hw *w, pl_func *f, bool entry)
 {
 	struct fn_scratch *p = &w->fn;
@@ -2672,6 +2683,8 @@ static void print_function(struct hw *w, pl_func *f, bool entry)
 		const struct pl_hlo_form own = pl_hlo_form_own_(&w->form, pl_func_attrs(f));
 		set_err(w, pl_hlo_put_form_(&w->out, head_at, &own));
 	}
+	if (w->status == PL_OK)
+		put_nested(w, head_at);
 	if (w->wrapped.len && w->status == PL_OK)
 		insert_text(w, &w->out, head_at, &w->wrapped);
 	pl_sb_puts(&w->out, "}");

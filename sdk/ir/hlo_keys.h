@@ -46,6 +46,8 @@
 	X(EXECUTION_THREAD, "hlo_execution_thread", FUNC, TEXT, "the computation's execution_thread") \
 	X(PARAM_COMMENTS, "hlo_param_comments", FUNC, LIST, "per parameter, the \"//\" comment lines above its line (\"\": none)") \
 	X(NO_ROOT_KEYWORD, "hlo_no_root_keyword", FUNC, BOOL, "no line of the computation is marked ROOT (the last one is the root): while the root is still the last line, it is written without the keyword") \
+	X(NESTED, "hlo_nested", FUNC, LIST, "the lines the text wrote inside their user's operands, without a name (\"add(x, multiply(y, z))\", \"f32[] parameter(0)\"), by the names made for them (NAME.anon): written there again while they have that one user") \
+	X(COMPACT_PATHS, "hlo_compact_paths", FUNC, LIST, "the operands the text wrote as a path into a tuple value (\"p0#1#0\"): the get-tuple-element lines made for them are written as that path again") \
 	X(HEADING_COMMENT, "hlo_heading_comment", FUNC, TEXT, "the \"//\" comment lines before the computation's heading, one per line, without their indent") \
 	X(SPELLING, "hlo_spelling", FUNC, INTS, "how this computation is spelled where the module's others differ: 1 or 0 for '%' names, a signature, typed operands and no layouts") \
 	X(SHAPE, "hlo_shape", INST, TEXT, "the result shape with layouts and tuple structure") \
