@@ -206,6 +206,20 @@ ok $? "the parameter, get-tuple-element and root tuple lines record theirs on th
 ok $? "a line spelled as its computation records nothing"
 run $P --passes= li.pir -o li2.hlo
 expect_same_file "$F/lines.hlo" li2.hlo "lines.hlo through .pir comes back as it was"
+# a shape is left out only where XLA infers it: not the done's (its
+# operand is the start's tuple), the multiply's (its first operand's)
+sed 's/{hlo_line_form = "-%"}/{hlo_line_form = "-=%"}/; s/hlo_line_form = "-%-"} : f32\[8,4\]/hlo_line_form = "-=%-"} : f32[8,4]/' \
+	li.pir >li-eq.pir
+run $P --passes= li-eq.pir -o li-eq.hlo
+[ "$(grep -c '=%' li-eq.pir)" -eq 2 ] && grep -q '^  ag = f32\[32,4\]{1,0} all-gather-done(%ag-start)$' li-eq.hlo &&
+	grep -q '^  m = multiply(%g0, r)$' li-eq.hlo
+ok $? "a line keeps its shape where XLA would not infer it, whatever its spelling says"
+# a typed operand's own shape is used while it is its definition's but
+# for the layout
+sed 's/hlo_operand_shapes = \["f32\[8,4\]"\]/hlo_operand_shapes = ["f32[9,4]"]/' li.pir >li-sh.pir
+run $P --passes= li-sh.pir -o li-sh.hlo
+grep -q 'f32\[9,4\]' li-sh.pir && grep -q '^  %n = f32\[8,4\]{1,0} negate(f32\[8,4\]{1,0} %p0)$' li-sh.hlo
+ok $? "a typed operand's shape of other extents than its definition's is not used"
 for m in long xla bare mixed; do
 	run $P --passes= "$F/$m.hlo" -o $m.lf.pir
 	! grep -q 'hlo_line_form' $m.lf.pir

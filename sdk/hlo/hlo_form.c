@@ -212,6 +212,45 @@ static bool put_signature(struct pl_strbuf *sb, const struct form_state *st,
 	return true;
 }
 
+/* Past white space, comments (XLA's "index=N") and layouts at s[i], up
+ * to e: the IR's types have none, a shape XLA infers has its operand's. */
+static size_t skip_marks(const char *s, size_t i, size_t e)
+{
+	for (;;) {
+		while (i < e && s[i] == ' ')
+			i++;
+		if (i < e && i && s[i] == '{' && s[i - 1] == ']') {
+			i = balanced(s, i, e);
+			continue;
+		}
+		if (i + 1 >= e || s[i] != '/' || s[i + 1] != '*')
+			return i;
+		const char *close = memmem(s + i + 2, e - i - 2, "*/", 2);
+		if (!close)
+			return i;
+		i = (size_t)(close - s) + 2;
+	}
+}
+
+/* Whether the text of a from *at on starts with all of p (both up to
+ * white space, comments and layouts); *at is moved past it. */
+static bool match(const char *a, size_t *at, size_t an, const char *p, size_t pn)
+{
+	size_t i = *at, j = 0;
+	for (;;) {
+		i = skip_marks(a, i, an);
+		j = skip_marks(p, j, pn);
+		if (j == pn)
+			break;
+		if (i == an || a[i] != p[j])
+			return false;
+		i++;
+		j++;
+	}
+	*at = i;
+	return true;
+}
+
 /* How one operand is spelled: with its shape, and which (NULL: its
  * definition's), with '%'. */
 struct ospell {
@@ -229,15 +268,18 @@ static void put_operand(struct pl_strbuf *sb, const struct form_state *st,
 		b++;
 	while (e > b && s[e - 1] == ' ')
 		e--;
-	if (o->typed && o->shape) {
-		pl_sb_put(sb, o->shape, o->slen);
-		pl_sb_putc(sb, ' ');
-	} else if (o->typed) {
+	if (o->typed) {
 		struct fline probe = {.name = b, .nlen = e - b};
 		uintptr_t k = (uintptr_t)pl_ht_get(&st->names, name_hash(s + b, e - b), same_name,
 		                                   &probe, st);
-		if (k) {
-			const struct fline *d = &st->lines[k - 1];
+		const struct fline *d = k ? &st->lines[k - 1] : NULL;
+		size_t at = 0;
+		/* its own shape while it is its definition's but for layouts */
+		if (o->shape && (!d || (match(o->shape, &at, o->slen, s + d->shape, d->slen) &&
+		                        skip_marks(o->shape, at, o->slen) == o->slen))) {
+			pl_sb_put(sb, o->shape, o->slen);
+			pl_sb_putc(sb, ' ');
+		} else if (d) {
 			put_shape(sb, f, s + d->shape, d->slen);
 			pl_sb_putc(sb, ' ');
 		}
@@ -297,6 +339,69 @@ static struct ospell next_spell(const struct pl_hlo_form *f, const char **m, con
 	return o;
 }
 
+/* The line defining operand k of line l, or NULL. */
+static const struct fline *operand_line(const struct form_state *st, const struct fline *l,
+                                        size_t k)
+{
+	const char *s = st->src;
+	size_t b = l->args, e = l->args + l->alen;
+	for (; k && b < e; b++)
+		k -= s[b] == ',';
+	if (b >= e && l->alen)
+		return NULL;
+	size_t q = b;
+	while (q < e && s[q] != ',')
+		q++;
+	while (b < q && s[b] == ' ')
+		b++;
+	struct fline probe = {.name = b, .nlen = q - b};
+	uintptr_t j = (uintptr_t)pl_ht_get(&st->names, name_hash(s + b, q - b), same_name, &probe,
+	                                   st);
+	return j ? &st->lines[j - 1] : NULL;
+}
+
+/* Whether line l's shape is the one XLA (and the reader) infers where
+ * the text leaves it out: a tuple's, of its operands' shapes; a
+ * compare's, pred of its first operand's extents; a select's second
+ * operand's; a get-tuple-element's, its element's (the writer makes
+ * it so); else the first operand's. A line whose operands a pass
+ * changed keeps its shape. */
+static bool shape_inferred(const struct form_state *st, const struct fline *l)
+{
+	const char *s = st->src, *opc = s + l->opc;
+	const char *shape = s + l->shape;
+	size_t at = 0;
+	if (l->olen == 17 && memcmp(opc, "get-tuple-element", 17) == 0)
+		return true;
+	if (l->olen == 5 && memcmp(opc, "tuple", 5) == 0) {
+		if (!match(shape, &at, l->slen, "(", 1))
+			return false;
+		for (size_t k = 0; l->alen && k <= l->alen; k++) {
+			const struct fline *d = operand_line(st, l, k);
+			if (!d || (k && !match(shape, &at, l->slen, ",", 1)) ||
+			    !match(shape, &at, l->slen, s + d->shape, d->slen))
+				return false;
+			if (match(shape, &at, l->slen, ")", 1))
+				return skip_marks(shape, at, l->slen) == l->slen;
+		}
+		return !l->alen && match(shape, &at, l->slen, ")", 1) &&
+		       skip_marks(shape, at, l->slen) == l->slen;
+	}
+	bool select = l->olen == 6 && memcmp(opc, "select", 6) == 0;
+	const struct fline *d = operand_line(st, l, select ? 1 : 0);
+	if (!d)
+		return false;
+	if (l->olen == 7 && memcmp(opc, "compare", 7) == 0) {
+		const char *x = memchr(shape, '[', l->slen), *y = memchr(s + d->shape, '[', d->slen);
+		at = x ? (size_t)(x - shape) : l->slen;
+		return x && y && at == 4 && memcmp(shape, "pred", 4) == 0 &&
+		       match(shape, &at, l->slen, y, d->slen - (size_t)(y - (s + d->shape))) &&
+		       at == l->slen;
+	}
+	return match(shape, &at, l->slen, s + d->shape, d->slen) &&
+	       skip_marks(shape, at, l->slen) == l->slen;
+}
+
 static void put_line(struct pl_strbuf *sb, const struct form_state *st,
                      const struct pl_hlo_form *f, const struct fline *l)
 {
@@ -310,6 +415,7 @@ static void put_line(struct pl_strbuf *sb, const struct form_state *st,
 	bool sigil, shape;
 	const char *marks, *mend;
 	own_head(l, f, &sigil, &shape, &marks, &mend);
+	shape = shape || !shape_inferred(st, l);
 	if (l->root)
 		pl_sb_puts(sb, "ROOT ");
 	put_name(sb, sigil, s + l->name, l->nlen);
