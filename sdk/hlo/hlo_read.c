@@ -2755,91 +2755,6 @@ static void add_comp(struct hr *r, pl_func *f, struct pinst *root, bool root_is_
 	}
 }
 
-/* hlo_operand_rank of the user pi (attributes d) of kept aliases: per
- * operand, the place of its line among those written back after the
- * same line (-1 for the others). */
-static void keep_alias_ranks(struct hr *r, const struct pinst *pi, pl_attrs *d)
-{
-	if (!pi->ranked_ops)
-		return;
-	int64_t *v = scratch(r, SCRATCH_RANKS, pi->nops, sizeof *v);
-	bool any = false;
-	for (uint32_t k = 0; k < pi->nops; k++) {
-		const struct popnd *o = &r->opnds.v[pi->op0 + k];
-		const struct pinst *a = &r->insts.v[o->ref];
-		v[k] = !o->npath && a->kept_after ? (int64_t)a->rank - 1 : -1;
-		any = any || v[k] >= 0;
-	}
-	if (!any)
-		return;
-	const pl_attr *l = pl_attr_int_list(r->m, v, pi->nops);
-	if (!l || pl_attrs_set(d, HK(OPERAND_RANK), l) != PL_OK)
-		nomem(r);
-}
-
-/* The places of the lines operand o's NAME@ANCHOR labels name, in the
- * order keep_structure wrote them (-1: none kept). */
-static void push_label_ranks(struct hr *r, const struct popnd *o, bool *any)
-{
-	if (!labeled_tuple(r, o))
-		return;
-	const struct pinst *a = &r->insts.v[o->ref];
-	*PUSH(r, label_ranks) = a->rank ? (int64_t)a->rank - 1 : -1;
-	*any = *any || a->rank;
-	for (uint32_t k = 0; k < a->nops; k++) {
-		const struct popnd *ok_ = &r->opnds.v[a->op0 + k];
-		if (named_part(r, ok_)) {
-			const struct pinst *g = &r->insts.v[ok_->ref];
-			*PUSH(r, label_ranks) = g->rank ? (int64_t)g->rank - 1 : -1;
-			*any = *any || g->rank;
-		}
-		push_label_ranks(r, ok_, any);
-	}
-}
-
-/* hlo_label_ranks of a user whose hlo_operands names lines. */
-static void keep_label_ranks(struct hr *r, const struct pinst *pi, pl_attrs *d)
-{
-	bool any = false;
-	r->label_ranks.n = 0;
-	for (uint32_t k = 0; k < pi->nops; k++)
-		push_label_ranks(r, &r->opnds.v[pi->op0 + k], &any);
-	if (!any)
-		return;
-	const pl_attr *l = pl_attr_int_list(r->m, r->label_ranks.v, r->label_ranks.n);
-	if (!l || pl_attrs_set(d, HK(LABEL_RANKS), l) != PL_OK)
-		nomem(r);
-}
-
-/* Ranks the aliases written back by name after each line in their input
- * order, once every user is mapped: only those lines, so the text written
- * reads back to the same ranks. */
-static void rank_kept_aliases(struct hr *r, const struct pinst *root)
-{
-	uint32_t anchor = UINT32_MAX, n = 0;
-	for (size_t k = 0; k < r->insts.n; k++) {
-		struct pinst *a = &r->insts.v[k];
-		if (!a->kept_after && !a->label_after)
-			continue;
-		if (a->anchor != anchor) {
-			anchor = a->anchor;
-			n = 0;
-		}
-		a->rank = ++n;
-	}
-	for (size_t k = 0; k < r->insts.n; k++) {
-		const struct pinst *pi = &r->insts.v[k];
-		if (pi->kind != KIND_ALIAS && pi->inst)
-			keep_alias_ranks(r, pi, pl_inst_attrs(pi->inst));
-		if (pi->has_labels && pi->inst)
-			keep_label_ranks(r, pi, pl_inst_attrs(pi->inst));
-	}
-	if (r->ret && root->kind == KIND_ALIAS)
-		keep_alias_ranks(r, root, pl_inst_attrs(r->ret));
-	if (r->ret && root->has_labels && root->kind == KIND_ALIAS)
-		keep_label_ranks(r, root, pl_inst_attrs(r->ret));
-}
-
 /* Whether texts a and b are the same but for white space. */
 static bool same_but_spaces(const char *a, size_t an, const char *b, size_t bn)
 {
@@ -2962,6 +2877,91 @@ static void keep_line_forms(struct hr *r, pl_func *f)
 	const pl_attr *l = pl_attr_list(r->m, r->line_forms.v, r->line_forms.n);
 	if (!l || pl_attrs_set(pl_func_attrs(f), HK(LINE_FORMS), l) != PL_OK)
 		nomem(r);
+}
+
+/* hlo_operand_rank of the user pi (attributes d) of kept aliases: per
+ * operand, the place of its line among those written back after the
+ * same line (-1 for the others). */
+static void keep_alias_ranks(struct hr *r, const struct pinst *pi, pl_attrs *d)
+{
+	if (!pi->ranked_ops)
+		return;
+	int64_t *v = scratch(r, SCRATCH_RANKS, pi->nops, sizeof *v);
+	bool any = false;
+	for (uint32_t k = 0; k < pi->nops; k++) {
+		const struct popnd *o = &r->opnds.v[pi->op0 + k];
+		const struct pinst *a = &r->insts.v[o->ref];
+		v[k] = !o->npath && a->kept_after ? (int64_t)a->rank - 1 : -1;
+		any = any || v[k] >= 0;
+	}
+	if (!any)
+		return;
+	const pl_attr *l = pl_attr_int_list(r->m, v, pi->nops);
+	if (!l || pl_attrs_set(d, HK(OPERAND_RANK), l) != PL_OK)
+		nomem(r);
+}
+
+/* The places of the lines operand o's NAME@ANCHOR labels name, in the
+ * order keep_structure wrote them (-1: none kept). */
+static void push_label_ranks(struct hr *r, const struct popnd *o, bool *any)
+{
+	if (!labeled_tuple(r, o))
+		return;
+	const struct pinst *a = &r->insts.v[o->ref];
+	*PUSH(r, label_ranks) = a->rank ? (int64_t)a->rank - 1 : -1;
+	*any = *any || a->rank;
+	for (uint32_t k = 0; k < a->nops; k++) {
+		const struct popnd *ok_ = &r->opnds.v[a->op0 + k];
+		if (named_part(r, ok_)) {
+			const struct pinst *g = &r->insts.v[ok_->ref];
+			*PUSH(r, label_ranks) = g->rank ? (int64_t)g->rank - 1 : -1;
+			*any = *any || g->rank;
+		}
+		push_label_ranks(r, ok_, any);
+	}
+}
+
+/* hlo_label_ranks of a user whose hlo_operands names lines. */
+static void keep_label_ranks(struct hr *r, const struct pinst *pi, pl_attrs *d)
+{
+	bool any = false;
+	r->label_ranks.n = 0;
+	for (uint32_t k = 0; k < pi->nops; k++)
+		push_label_ranks(r, &r->opnds.v[pi->op0 + k], &any);
+	if (!any)
+		return;
+	const pl_attr *l = pl_attr_int_list(r->m, r->label_ranks.v, r->label_ranks.n);
+	if (!l || pl_attrs_set(d, HK(LABEL_RANKS), l) != PL_OK)
+		nomem(r);
+}
+
+/* Ranks the aliases written back by name after each line in their input
+ * order, once every user is mapped: only those lines, so the text written
+ * reads back to the same ranks. */
+static void rank_kept_aliases(struct hr *r, const struct pinst *root)
+{
+	uint32_t anchor = UINT32_MAX, n = 0;
+	for (size_t k = 0; k < r->insts.n; k++) {
+		struct pinst *a = &r->insts.v[k];
+		if (!a->kept_after && !a->label_after)
+			continue;
+		if (a->anchor != anchor) {
+			anchor = a->anchor;
+			n = 0;
+		}
+		a->rank = ++n;
+	}
+	for (size_t k = 0; k < r->insts.n; k++) {
+		const struct pinst *pi = &r->insts.v[k];
+		if (pi->kind != KIND_ALIAS && pi->inst)
+			keep_alias_ranks(r, pi, pl_inst_attrs(pi->inst));
+		if (pi->has_labels && pi->inst)
+			keep_label_ranks(r, pi, pl_inst_attrs(pi->inst));
+	}
+	if (r->ret && root->kind == KIND_ALIAS)
+		keep_alias_ranks(r, root, pl_inst_attrs(r->ret));
+	if (r->ret && root->has_labels && root->kind == KIND_ALIAS)
+		keep_label_ranks(r, root, pl_inst_attrs(r->ret));
 }
 
 static void map_comp(struct hr *r, const char *name, uint32_t nlen, const char *at, bool entry,

@@ -2563,20 +2563,6 @@ static void print_made_root(struct hw *w)
 		inst_error(w, p->ret, "the returned values have no HLO form");
 }
 
-/* Puts the text of what before byte at of sb, and empties what. */
-static void insert_text(struct hw *w, struct pl_strbuf *sb, size_t at, struct pl_strbuf *what)
-{
-	size_t n = what->len, tail = sb->len - at;
-	pl_sb_put(sb, what->data, n); /* room */
-	if (sb->failed || what->failed) {
-		set_err(w, PL_ENOMEM);
-		return;
-	}
-	memmove(sb->data + at + n, sb->data + at, tail);
-	memcpy(sb->data + at, what->data, n);
-	what->len = 0;
-}
-
 static bool push_own(struct hw *w, const char *name, size_t nlen, const char *form, size_t flen,
                      const pl_attr *shapes)
 {
@@ -2613,6 +2599,20 @@ static void own_spellings(struct hw *w)
 		if (sp && !push_own(w, t, (size_t)(sp - t), sp + 1, len - (size_t)(sp - t) - 1, NULL))
 			return;
 	}
+}
+
+/* Puts the text of what before byte at of sb, and empties what. */
+static void insert_text(struct hw *w, struct pl_strbuf *sb, size_t at, struct pl_strbuf *what)
+{
+	size_t n = what->len, tail = sb->len - at;
+	pl_sb_put(sb, what->data, n); /* room */
+	if (sb->failed || what->failed) {
+		set_err(w, PL_ENOMEM);
+		return;
+	}
+	memmove(sb->data + at + n, sb->data + at, tail);
+	memcpy(sb->data + at, what->data, n);
+	what->len = 0;
 }
 
 static void print_function(struct hw *w, pl_func *f, bool entry)

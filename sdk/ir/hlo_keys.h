@@ -40,10 +40,10 @@
 	X(PARAM_SHAPES, "hlo_param_shapes", FUNC, LIST, "the parameters' shapes") \
 	X(PARAM_ATTRS, "hlo_param_attrs", FUNC, LIST, "the parameters' attributes") \
 	X(PARAM_AT, "hlo_param_at", FUNC, INTS, "the parameters' places among the instructions") \
+	X(LINE_FORMS, "hlo_line_forms", FUNC, LIST, "\"NAME FORM\" for each line that is no instruction (a parameter, a get-tuple-element or tuple line) spelled otherwise than its computation, FORM as in hlo_line_form") \
 	X(PARAM_NAMES, "hlo_param_names", FUNC, LIST, "the names of the parameters that are empty tuples") \
 	X(EXECUTION_THREAD, "hlo_execution_thread", FUNC, TEXT, "the computation's execution_thread") \
 	X(SPELLING, "hlo_spelling", FUNC, INTS, "how this computation is spelled where the module's others differ: 1 or 0 for '%' names, a signature, typed operands and no layouts, and a fifth for a heading whose '%' is not its lines'") \
-	X(LINE_FORMS, "hlo_line_forms", FUNC, LIST, "\"NAME FORM\" for each line that is no instruction (a parameter, a get-tuple-element or tuple line) spelled otherwise than its computation, FORM as in hlo_line_form") \
 	X(SHAPE, "hlo_shape", INST, TEXT, "the result shape with layouts and tuple structure") \
 	X(OPERANDS, "hlo_operands", INST, TEXT, "the tuple structure of the operands") \
 	X(OPERAND_NAMES, "hlo_operand_names", INST, LIST, "per operand, the name of a get-tuple-element") \
