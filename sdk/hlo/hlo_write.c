@@ -10,7 +10,8 @@
  * the IR's types; otherwise the shape is printed from the types. The text
  * is XLA's short form (names without '%', no signatures, untyped operands),
  * each computation then rewritten into the longer form the module was read
- * in (hlo_form.c).
+ * in, and each line the reader found spelled otherwise into its own
+ * (hlo_form.c).
  */
 #include "hlo/hlo.h"
 #include "hlo/hlo_form.h"
