@@ -3,8 +3,9 @@
 # tests/hlo-roundtrip.sh — HLO comes back in the spelling it was read in.
 # The bundled modules (tests/hlo/form: '%' names, signatures and typed
 # operands as older XLA prints; '%' and signatures as current XLA prints;
-# no layouts as tests write) are written back with no pass as they were,
-# up to white space, and the lines passes make take the same spelling.
+# no layouts as tests write; lines spelled otherwise than their
+# computation) are written back with no pass as they were, up to white
+# space, and the lines passes make take their computation's spelling.
 # Every real dump (HLO_DIR, by default the shared/hlo folder beside the
 # source tree, when present) keeps each line but its get-tuple-element and
 # tuple lines: the same lines, up to white space, in any order; and the
@@ -222,6 +223,60 @@ run $P --passes= "$F/mixed.hlo" -o mixed.pir
 	grep -q '^func @ag_computation(.*hlo_spelling = \[0, 0, 0, 1\]' mixed.pir
 ok $? "mixed.hlo records the spelling of its two short computations, not the entry's"
 
+# lines.hlo: lines spelled otherwise than their computation, as XLA's
+# tests write them: a name with '%' beside names without, operands with
+# and without '%' in one line, typed operands on some lines only (one
+# typed without its definition's layout), lines without a shape (XLA
+# infers it), a heading without '%' over lines with it and one with '%'
+# over lines without. Each comes back in its own spelling, also through
+# .pir; only those lines record one.
+run $P --passes= "$F/lines.hlo" -o li.hlo
+diff -b -B "$F/lines.hlo" li.hlo >/dev/null
+ok $? "lines.hlo: each line comes back in its own spelling"
+run $P --passes= "$F/lines.hlo" -o li.pir
+grep -q '^func @add(.*hlo_spelling = \[0, 0, 0, 0, 1\]' li.pir &&
+	grep -q '^func @main(.*hlo_spelling = \[1, 0, 1, 0, 0\]' li.pir
+ok $? "each heading whose '%' is not its lines' records it (a fifth value of hlo_spelling)"
+grep -q '^  %a = hlo.add %x, %y {hlo_line_form = "-%-"}' li.pir &&
+	grep -q '^  %m = hlo.multiply .*hlo_line_form = "-%-"}' li.pir &&
+	grep -q '^  %ag = all_gather_done %ag-start {hlo_line_form = "-%"}' li.pir
+ok $? "a line records its name's and its operands' '%' where they are not its computation's"
+grep -q '^  %n = hlo.negate %p0 {hlo_operand_shapes = \["f32\[8,4\]"\], hlo_line_form = "%"}' li.pir
+ok $? "a typed operand without its definition's layout records its shape in hlo_operand_shapes"
+grep -q '^  %s = hlo.add %ag, %ag {hlo_line_form = "-=--"}' li.pir
+ok $? "a line without a shape records it ('=')"
+grep -q 'hlo_line_forms = \["p1 -", "pt -", "g0 %-", "t -=--%"\]' li.pir
+ok $? "the parameter, get-tuple-element and root tuple lines record theirs on the function, by name"
+[ "$(grep -c 'hlo_line_form = ' li.pir)" -eq 6 ] && ! grep -q '^  %ag-start.*hlo_line_form' li.pir
+ok $? "a line spelled as its computation records nothing"
+run $P --passes= li.pir -o li2.hlo
+expect_same_file "$F/lines.hlo" li2.hlo "lines.hlo through .pir comes back as it was"
+# a shape is left out only where XLA infers it: not the done's (its
+# operand is the start's tuple), the multiply's (its first operand's)
+sed 's/{hlo_line_form = "-%"}/{hlo_line_form = "-=%"}/; s/hlo_line_form = "-%-"} : f32\[8,4\]/hlo_line_form = "-=%-"} : f32[8,4]/' \
+	li.pir >li-eq.pir
+run $P --passes= li-eq.pir -o li-eq.hlo
+[ "$(grep -c '=%' li-eq.pir)" -eq 2 ] && grep -q '^  ag = f32\[32,4\]{1,0} all-gather-done(%ag-start)$' li-eq.hlo &&
+	grep -q '^  m = multiply(%g0, r)$' li-eq.hlo
+ok $? "a line keeps its shape where XLA would not infer it, whatever its spelling says"
+# a typed operand's own shape is used while it is its definition's but
+# for the layout
+sed 's/hlo_operand_shapes = \["f32\[8,4\]"\]/hlo_operand_shapes = ["f32[9,4]"]/' li.pir >li-sh.pir
+run $P --passes= li-sh.pir -o li-sh.hlo
+grep -q 'f32\[9,4\]' li-sh.pir && grep -q '^  %n = f32\[8,4\]{1,0} negate(f32\[8,4\]{1,0} %p0)$' li-sh.hlo
+ok $? "a typed operand's shape of other extents than its definition's is not used"
+for m in long xla bare mixed; do
+	run $P --passes= "$F/$m.hlo" -o $m.lf.pir
+	! grep -q 'hlo_line_form' $m.lf.pir
+	ok $? "$m.hlo, each of whose lines is spelled as its computation, records no line's spelling"
+done
+# the lines a pass adds are in their computation's spelling
+run $P --passes=SplitAsyncCCOp "$F/lines.hlo" -o li3.hlo
+grep -q '^  %r = f32\[8,4\]{1,0} all-reduce-done(f32\[8,4\]{1,0} %r_s)$' li3.hlo
+ok $? "SplitAsyncCCOp's done has '%' and a typed operand, as the entry's lines"
+run $P --passes= li3.hlo -o li4.hlo
+expect_same_file li3.hlo li4.hlo "lines.hlo after SplitAsyncCCOp reads back to the same text"
+
 # the lines SplitAsyncCCOp makes, in each module's spelling; read back
 # and written again, the text is a fixed point
 run $P --passes=SplitAsyncCCOp "$F/long.hlo" -o long.split.hlo
@@ -359,6 +414,10 @@ if [ -d "$D/dumps" ]; then
 		[ "$s" -eq 0 ] && [ ! -s missing ]
 		ok $? "dumps/${f##*/}: every line but get-tuple-element and tuple ones comes back"
 		[ -s missing ] && head -n 3 missing | sed 's/^/# missing: /'
+		# a dump spells each line as its computation: no key of a line's own
+		run $P --passes= "$f" -o d.pir
+		! grep -q 'hlo_line_form\|hlo_spelling = \[[01], [01], [01], [01], ' d.pir
+		ok $? "dumps/${f##*/}: no line records a spelling of its own"
 		twice "$f" >dup.in
 		[ -s dup.in ] && continue
 		for pipe in none default async; do

@@ -303,6 +303,7 @@ EXTRA_DIST += tests/hlo-keys.sh
 TESTS += tests/hlo-roundtrip.sh
 EXTRA_DIST += tests/hlo-roundtrip.sh tests/hlo/form/long.hlo tests/hlo/form/xla.hlo \
 	tests/hlo/form/bare.hlo tests/hlo/form/mixed.hlo tests/hlo/form/wrapped.hlo tests/hlo/form/native.hlo \
+	tests/hlo/form/lines.hlo \
 	tests/hlo/form/unused-gte.hlo tests/hlo/form/named-parts.hlo \
 	tests/hlo/form/whole-gte.hlo tests/hlo/form/tuple-order.hlo \
 	tests/hlo/form/gte-layout.hlo tests/hlo/form/comments.hlo tests/hlo/form/root-tuple.hlo tests/hlo/form/no-root.hlo tests/hlo/form/root-gte.hlo tests/hlo/form/param-after-gte.hlo tests/hlo/form/nested.hlo tests/hlo/form/no-entry.hlo tests/hlo/form/nomarks.hlo tests/hlo/form/somelayouts.hlo \

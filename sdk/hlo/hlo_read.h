@@ -34,6 +34,9 @@ struct popnd {
 	uint32_t ref;          /* the instruction it names */
 	uint32_t path, npath;  /* "#i" indices, in hr.paths */
 	const char *at;
+	const char *ty;        /* the shape written before it, or NULL */
+	uint32_t tylen;
+	bool pct;              /* written "%name" */
 };
 
 enum { KIND_PLAIN, KIND_ALIAS, KIND_PARAM, KIND_START };
@@ -42,9 +45,12 @@ struct pinst {
 	const char *name, *opc, *at, *lit;
 	uint32_t nlen, olen, litlen;
 	uint32_t shape;
+	const char *shape_at;    /* the text of its shape (has_shape) */
+	uint32_t shape_len;
 	uint32_t op0, nops, at0, nat;
 	int64_t param;
 	bool root, has_shape, mapped, named_anon;
+	bool pct;                /* its name written "%name" */
 	uint8_t kind;
 	uint8_t opcode, phase;   /* enum hlo_op, enum hlo_phase: classified
 	                          * once when the line is read */
@@ -91,6 +97,7 @@ struct comp {
 		/* whether it has operands, arrays of rank 1 or more: else
 		 * nothing says whether it types operands, writes layouts */
 		bool operands, arrays;
+		bool heading; /* its heading's name written "%name" */
 	} spelled;
 };
 
@@ -130,6 +137,9 @@ struct hr {
 	HR_ARRAY(const pl_attr *) label_attrs;
 	bool label_attrs_any;
 	HR_ARRAY(int64_t) label_ranks; /* rank_kept_aliases: their places */
+	/* keep_line_forms: "NAME FORM" of each line that is no instruction
+	 * spelled otherwise than its computation */
+	HR_ARRAY(const pl_attr *) line_forms;
 	struct pl_ht names; /* the computation's instructions by name: items
 	                     * are instruction index + 1 */
 	HR_ARRAY(struct comp) comps;  /* the computations mapped so far */
