@@ -29,8 +29,9 @@ cd "$T" || exit 99
 # root get-tuple-element of a tuple line of other values stays one.
 # param-after-gte.hlo: a parameter after a get-tuple-element line kept as
 # one stays after it. nested.hlo: nested instructions and parameters, and
-# a path into a tuple value, are written back so
-for m in long xla bare mixed root-tuple no-root root-gte param-after-gte nested; do
+# a path into a tuple value, are written back so. bare-gte.hlo: a
+# get-tuple-element line without a layout among lines with them
+for m in long xla bare mixed root-tuple no-root root-gte param-after-gte nested bare-gte; do
 	run $P --passes= "$F/$m.hlo" -o $m.hlo
 	expect_status 0 "$m.hlo reads and writes"
 	diff -b -B "$F/$m.hlo" $m.hlo >/dev/null
