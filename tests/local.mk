@@ -306,7 +306,10 @@ EXTRA_DIST += tests/hlo-roundtrip.sh tests/hlo/form/long.hlo tests/hlo/form/xla.
 	tests/hlo/form/lines.hlo \
 	tests/hlo/form/unused-gte.hlo tests/hlo/form/named-parts.hlo \
 	tests/hlo/form/whole-gte.hlo tests/hlo/form/tuple-order.hlo \
-	tests/hlo/form/gte-layout.hlo tests/hlo/form/comments.hlo tests/hlo/form/root-tuple.hlo tests/hlo/form/no-root.hlo tests/hlo/form/root-gte.hlo tests/hlo/form/param-after-gte.hlo tests/hlo/form/nested.hlo tests/hlo/form/bare-gte.hlo tests/hlo/form/no-entry.hlo tests/hlo/form/nomarks.hlo tests/hlo/form/somelayouts.hlo \
+	tests/hlo/form/gte-layout.hlo tests/hlo/form/comments.hlo tests/hlo/form/root-tuple.hlo \
+	tests/hlo/form/no-root.hlo tests/hlo/form/root-gte.hlo tests/hlo/form/param-after-gte.hlo \
+	tests/hlo/form/nested.hlo tests/hlo/form/bare-gte.hlo \
+	tests/hlo/form/no-entry.hlo tests/hlo/form/nomarks.hlo tests/hlo/form/somelayouts.hlo \
 	tests/hlo/roundtrip-known.txt tests/hlo/refused-real.txt
 
 # Real XLA HLO, read from HLO_DIR (default: shared/hlo beside the source
