@@ -2963,6 +2963,25 @@ static bool keep_operand_shapes(struct hr *r, const struct pinst *pi, pl_attrs *
  * line) keep their own spelling: an instruction in hlo_line_form, a line
  * that is none (a parameter, a get-tuple-element or tuple line) in f's
  * hlo_line_forms, "NAME FORM". */
+/* Whether pi is a tuple line whose value only paths into it name
+ * ("%t#0"): the writer writes the elements it names, never the line. */
+static bool only_by_path(struct hr *r, const struct pinst *pi)
+{
+	if (pi->opcode != HLO_OP_TUPLE || pi->inst || pi->root)
+		return false;
+	size_t me = (size_t)(pi - r->insts.v);
+	bool by_path = false;
+	for (size_t k = 0; k < r->opnds.n; k++) {
+		const struct popnd *o = &r->opnds.v[k];
+		if (o->ref != me)
+			continue;
+		if (!o->npath)
+			return false;
+		by_path = true;
+	}
+	return by_path;
+}
+
 static void keep_line_forms(struct hr *r, pl_func *f)
 {
 	r->line_forms.n = 0;
@@ -2972,6 +2991,8 @@ static void keep_line_forms(struct hr *r, pl_func *f)
 		bool shapes = pi->inst && keep_operand_shapes(r, pi, pl_inst_attrs(pi->inst));
 		if (!line_form(r, pi, r->sigils, r->typed_operands) && !shapes)
 			continue;
+		if (only_by_path(r, pi))
+			continue; /* never written back: nor is its spelling */
 		if (pi->inst) {
 			set_str(r, pl_inst_attrs(pi->inst), HK(LINE_FORM), r->sb.data, r->sb.len);
 			continue;
@@ -3112,6 +3133,8 @@ static void keep_short_operands(struct hr *r, pl_func *f)
 		if (!o->npath)
 			continue;
 		const struct pinst *d = &r->insts.v[o->ref];
+		if (only_by_path(r, d))
+			continue; /* its elements are written by their own names */
 		r->sb.len = 0;
 		pl_sb_put(&r->sb, d->name, d->nlen);
 		for (uint32_t j = 0; j < o->npath; j++)
