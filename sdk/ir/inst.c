@@ -630,7 +630,7 @@ pl_inst *pl_inst_prev(const pl_inst *i) { return pl_inst_prev_(i); }
 bool pl_inst_is_linked(const pl_inst *i) { return (i->flags & PL_INST_LINKED) != 0; }
 pl_op pl_inst_op(const pl_inst *i) { return pl_inst_op_(i); }
 const char *pl_inst_opname(const pl_inst *i) { return pl_inst_opname_(i); }
-unsigned pl_inst_traits(const pl_inst *i) { return pl_op_traits(pl_inst_op_(i)); }
+unsigned pl_inst_traits(const pl_inst *i) { return pl_inst_traits_(i); }
 
 bool pl_inst_has_side_effects(const pl_inst *i)
 {

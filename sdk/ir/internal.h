@@ -132,6 +132,9 @@ struct pl_arg {
 	size_t index;
 };
 
+/* An instruction is LINKED exactly while it is in its function's list
+ * (link_between sets the flag, unlink_inst clears it): so "linked and
+ * of f" says "reached by a walk over f" without the walk. */
 enum {
 	PL_INST_LINKED = 1u << 0,
 	PL_INST_ERASED = 1u << 1
@@ -471,6 +474,13 @@ static inline pl_op pl_inst_op_(const pl_inst *i)
  * when new; 0 when out of memory or past PL_OPNAME_MAX. Its copy is the
  * module's, not entered in m's interned strings. */
 PL_INTERNAL uint32_t pl_op_number_text_(pl_module *m, const char *s, size_t len);
+/* Each known op's traits (pl_op_traits), for the walks that ask every
+ * instruction: read in place, not through a call. */
+PL_INTERNAL extern const unsigned pl_op_traits_table_[PL_OP__COUNT];
+static inline unsigned pl_inst_traits_(const pl_inst *i)
+{
+	return pl_op_traits_table_[pl_inst_op_(i)];
+}
 static inline const char *pl_inst_opname_(const pl_inst *i)
 {
 	return pl_inst_func_(i)->m->ops.names[i->op];

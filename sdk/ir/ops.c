@@ -6,11 +6,10 @@
 
 static const struct {
 	const char *name;
-	unsigned traits;
 	int64_t flops;
 } op_table[PL_OP__COUNT] = {
-	[PL_OP_OTHER] = {NULL, 0, PL_OTHER_OP_FLOPS},
-#define X(e, name, traits, flops) [PL_OP_##e] = {name, traits, flops},
+	[PL_OP_OTHER] = {NULL, PL_OTHER_OP_FLOPS},
+#define X(e, name, traits, flops) [PL_OP_##e] = {name, flops},
 	PL_OP_TABLE(X)
 #undef X
 };
@@ -22,6 +21,13 @@ static const struct {
 	[PL_DTYPE_INVALID] = {NULL, 0},
 #define X(e, name, size) [PL_DTYPE_##e] = {name, size},
 	PL_DTYPE_TABLE(X)
+#undef X
+};
+
+/* PL_OP_OTHER has none */
+const unsigned pl_op_traits_table_[PL_OP__COUNT] = {
+#define X(e, name, traits, flops) [PL_OP_##e] = traits,
+	PL_OP_TABLE(X)
 #undef X
 };
 
@@ -57,7 +63,7 @@ unsigned pl_op_traits(pl_op op)
 {
 	if ((unsigned)op >= PL_OP__COUNT)
 		return 0;
-	return op_table[op].traits;
+	return pl_op_traits_table_[op];
 }
 
 int64_t pl_op_default_flops(pl_op op)
