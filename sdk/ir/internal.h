@@ -339,7 +339,19 @@ struct pl_module {
 /* A module whose instruction arena takes its memory from r (which it
  * holds): the two readers of one file share one. */
 PL_INTERNAL pl_module *pl_module_new_in_(const char *source_name, struct pl_region *r);
-PL_INTERNAL pl_module *pl_module_of_attrs_(const pl_attrs *d);
+/* The module of a dictionary, which lies in an instruction or a
+ * function (d->owner says which). Inline: every lookup by name asks. */
+static inline pl_module *pl_module_of_attrs_(const pl_attrs *d)
+{
+	if (d->owner == PL_ATTRS_OF_INST) {
+		const pl_inst *i = (const pl_inst *)(const void *)((const char *)d -
+		                                                   offsetof(pl_inst, attrs));
+		return pl_inst_func_(i)->m;
+	}
+	const pl_func *f =
+		(const pl_func *)(const void *)((const char *)d - offsetof(pl_func, attrs));
+	return f->m;
+}
 PL_INTERNAL const char *pl_intern_str_(pl_module *m, const char *s, size_t len);
 /* The copy of bytes[0..len) in set, made when there is none; NULL when out
  * of memory. It lives, unchanged, as long as m, and a NUL follows it. */
