@@ -53,26 +53,32 @@ struct release {
 };
 
 /* Sorts v[0..n) by position, stably, in v or in tmp (which holds n
- * more): returns which. Least significant digit first, over only the
- * bits in which the positions differ (a function read in order steps
- * by a constant, so its low bits are all 0), in digits of at most 11
- * bits. Linear, where a table from instruction to its frees (hashed, 12
- * bytes a slot) was probed once for each instruction and each use and
- * walked by a walk of its own. */
+ * more): returns which, or NULL when out of memory. Least significant
+ * digit first, over only the bits in which the positions differ (a
+ * function read in order steps by a constant, so its low bits are all
+ * 0), in digits of about log2(n) bits (at most 16): two passes for a
+ * large function, where bytes took four. Linear, where a table from
+ * instruction to its frees (hashed, 12 bytes a slot) was probed once
+ * for each instruction and each use and walked by a walk of its own. */
 static struct release *sort_releases(struct release *v, struct release *tmp, size_t n)
 {
-	enum { DIGIT_MAX = 11 };
 	uint32_t differ = 0;
 	for (size_t k = 1; k < n; k++)
 		differ |= v[k].pos ^ v[0].pos;
 	if (!differ)
 		return v;
 	unsigned lo = (unsigned)__builtin_ctz(differ), hi = 32 - (unsigned)__builtin_clz(differ);
-	unsigned passes = (hi - lo + DIGIT_MAX - 1) / DIGIT_MAX;
+	unsigned most = 4;
+	while (most < 16 && ((size_t)1 << most) < n)
+		most++;
+	unsigned passes = (hi - lo + most - 1) / most;
 	unsigned width = (hi - lo + passes - 1) / passes;
 	uint32_t mask = (UINT32_C(1) << width) - 1;
+	size_t *count = malloc(((size_t)mask + 2) * sizeof *count);
+	if (!count)
+		return NULL;
 	for (unsigned shift = lo; shift < hi; shift += width) {
-		size_t count[(1u << DIGIT_MAX) + 1] = {0};
+		memset(count, 0, ((size_t)mask + 2) * sizeof *count);
 		for (size_t k = 0; k < n; k++)
 			count[((v[k].pos >> shift) & mask) + 1]++;
 		for (uint32_t d = 1; d <= mask; d++)
@@ -83,6 +89,7 @@ static struct release *sort_releases(struct release *v, struct release *tmp, siz
 		v = tmp;
 		tmp = t;
 	}
+	free(count);
 	return v;
 }
 
@@ -128,8 +135,8 @@ int pl_func_peak_bytes_hooked_(const pl_func *f, pl_bytes_hook_ extra, void *arg
 	if (rc == PL_OK && n && !(tmp = malloc(n * sizeof *tmp)))
 		rc = PL_ENOMEM;
 	const struct release *sorted = rel;
-	if (rc == PL_OK && n)
-		sorted = sort_releases(rel, tmp, n);
+	if (rc == PL_OK && n && !(sorted = sort_releases(rel, tmp, n)))
+		rc = PL_ENOMEM;
 	size_t k = 0;
 	uint64_t live = 0, peak = 0;
 	for (size_t a = 0; a < f->nargs; a++)
