@@ -847,7 +847,7 @@ int pl_flops_(const pl_inst *inst, const struct pl_count_attrs *attrs, int64_t *
 		*out = x;
 		return PL_OK;
 	}
-	*out = pl_op_default_flops(pl_inst_op_(inst));
+	*out = pl_op_flops_table_[pl_inst_op_(inst)];
 	return PL_OK;
 }
 

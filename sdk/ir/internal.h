@@ -493,6 +493,8 @@ static inline unsigned pl_inst_traits_(const pl_inst *i)
 {
 	return pl_op_traits_table_[pl_inst_op_(i)];
 }
+/* Each known op's flops without the attribute (pl_op_default_flops) */
+PL_INTERNAL extern const int64_t pl_op_flops_table_[PL_OP__COUNT];
 static inline const char *pl_inst_opname_(const pl_inst *i)
 {
 	return pl_inst_func_(i)->m->ops.names[i->op];
