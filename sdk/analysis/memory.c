@@ -3,8 +3,8 @@
  * instruction order (passline/cost.h: pl_func_peak_bytes).
  *
  * One walk gives every result the position of its last use (positions
- * rise along a function's order), the results are sorted by it, and a
- * last walk adds each instruction's results and takes off its frees in
+ * rise along a function's order), the results are sorted by it in place,
+ * and a last walk adds each instruction's results and takes off its frees in
  * order. Linear in instructions and uses.
  */
 #include "analysis/memory.h"
@@ -93,6 +93,79 @@ static struct release *sort_releases(struct release *v, struct release *tmp, siz
 	return v;
 }
 
+/* Sorts v[0..n) by position in place; false when out of memory. The
+ * top digit (about log2(n) bits, at most 16, of the bits the positions
+ * differ in) puts each in its bucket by cycles of moves (American flag
+ * sort), with no second array; a bucket of a few is then sorted by
+ * insertion, a larger one (positions crowded where many instructions
+ * went in) by sort_releases beside a copy of its own size. Not stable,
+ * and need not be: the releases of one position are summed. */
+static bool sort_in_place(struct release *v, size_t n)
+{
+	enum { FEW = 32 };
+	uint32_t differ = 0;
+	for (size_t k = 1; k < n; k++)
+		differ |= v[k].pos ^ v[0].pos;
+	if (!differ)
+		return true;
+	unsigned lo = (unsigned)__builtin_ctz(differ), hi = 32 - (unsigned)__builtin_clz(differ);
+	unsigned width = 4;
+	while (width < 16 && width < hi - lo && ((size_t)1 << width) < n)
+		width++;
+	if (width > hi - lo)
+		width = hi - lo;
+	unsigned shift = hi - width;
+	size_t buckets = (size_t)1 << width;
+	size_t *end = calloc(buckets, sizeof *end), *next = malloc(buckets * sizeof *next);
+	bool ok = end && next;
+	for (size_t k = 0; ok && k < n; k++)
+		end[(v[k].pos >> shift) & (buckets - 1)]++;
+	for (size_t d = 0, at = 0; ok && d < buckets; d++) {
+		next[d] = at;
+		end[d] = at += end[d];
+	}
+	for (size_t d = 0; ok && d < buckets; d++)
+		while (next[d] < end[d]) { /* each move puts one in its bucket */
+			struct release x = v[next[d]];
+			size_t dx = (x.pos >> shift) & (buckets - 1);
+			while (dx != d) {
+				struct release y = v[next[dx]];
+				v[next[dx]++] = x;
+				x = y;
+				dx = (x.pos >> shift) & (buckets - 1);
+			}
+			v[next[d]++] = x;
+		}
+	for (size_t d = 0, at = 0; ok && d < buckets; at = end[d++]) {
+		struct release *b = v + at;
+		size_t m = end[d] - at;
+		if (m <= FEW) {
+			for (size_t k = 1; k < m; k++) {
+				struct release x = b[k];
+				size_t j = k;
+				for (; j > 0 && b[j - 1].pos > x.pos; j--)
+					b[j] = b[j - 1];
+				b[j] = x;
+			}
+			continue;
+		}
+		struct release *tmp = malloc(m * sizeof *tmp);
+		if (!(ok = tmp != NULL))
+			break;
+		const struct release *sorted = sort_releases(b, tmp, m);
+		if (!(ok = sorted != NULL)) {
+			free(tmp);
+			break;
+		}
+		if (sorted != b)
+			memcpy(b, sorted, m * sizeof *b);
+		free(tmp);
+	}
+	free(end);
+	free(next);
+	return ok;
+}
+
 /* Whether user lies in f's order (a use may lie anywhere). */
 static bool in_order(const pl_inst *user, const pl_func *f)
 {
@@ -120,7 +193,7 @@ int pl_func_peak_bytes_hooked_(const pl_func *f, pl_bytes_hook_ extra, void *arg
 {
 	/* room for one result an instruction, the common case */
 	size_t n = 0, cap = f->ninsts + 1;
-	struct release *rel = malloc(cap * sizeof *rel), *tmp = NULL;
+	struct release *rel = malloc(cap * sizeof *rel);
 	int rc = rel ? PL_OK : PL_ENOMEM;
 	for (const pl_inst *i = f->first; rc == PL_OK && i; i = pl_inst_next_(i)) {
 		const pl_value *res = pl_inst_res_(i);
@@ -132,11 +205,9 @@ int pl_func_peak_bytes_hooked_(const pl_func *f, pl_bytes_hook_ extra, void *arg
 			rel[n++] = (struct release){freed_after(&res[r], i, f)->pos,
 			                            pl_region_off_(&res[r])};
 	}
-	if (rc == PL_OK && n && !(tmp = malloc(n * sizeof *tmp)))
+	if (rc == PL_OK && n && !sort_in_place(rel, n))
 		rc = PL_ENOMEM;
 	const struct release *sorted = rel;
-	if (rc == PL_OK && n && !(sorted = sort_releases(rel, tmp, n)))
-		rc = PL_ENOMEM;
 	size_t k = 0;
 	uint64_t live = 0, peak = 0;
 	for (size_t a = 0; a < f->nargs; a++)
@@ -168,6 +239,5 @@ int pl_func_peak_bytes_hooked_(const pl_func *f, pl_bytes_hook_ extra, void *arg
 	if (rc == PL_OK)
 		*out = peak;
 	free(rel);
-	free(tmp);
 	return rc;
 }

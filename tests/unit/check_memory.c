@@ -182,22 +182,26 @@ END_TEST
 /* Positions made by many insertions at one place (their low bits all
  * differ, where a function read in order steps by a constant) give the
  * peak the same function read as text has: a chain of 300 values
- * inserted between %p and %q, each freed at the next. */
+ * inserted between %p and %q, each freed at the next, crowded into the
+ * gap between two of 100 instructions read in order after them (so that
+ * many releases share the top bits of their positions). */
 START_TEST(inserted_chain_matches_text)
 {
-	enum { CHAIN = 300 };
+	enum { CHAIN = 300, TAIL = 100 };
 	static const char head[] = "func @f(%a: f32[10]) {\n  %p = acme.op %a : f32[1000]\n";
-	static const char tail[] = "  %q = acme.op %a : f32[10]\n  return %q\n}\n";
-	char text[CHAIN * 64 + 256];
-	size_t len = (size_t)snprintf(text, sizeof text, "%s", head);
+	char tail[TAIL * 40 + 64];
+	size_t tlen = (size_t)snprintf(tail, sizeof tail, "  %%q = acme.op %%a : f32[10]\n");
+	for (int k = 0; k < TAIL; k++)
+		tlen += (size_t)snprintf(tail + tlen, sizeof tail - tlen,
+		                         "  %%t%d = acme.op %%a : f32[1]\n", k);
+	snprintf(tail + tlen, sizeof tail - tlen, "  return %%q\n}\n");
+	char text[CHAIN * 64 + sizeof tail + 256];
+	size_t len = (size_t)snprintf(text, sizeof text, "%s%s", head, tail);
 	pl_diags *d;
-	pl_module *m = tu_parse("func @f(%a: f32[10]) {\n"
-	                        "  %p = acme.op %a : f32[1000]\n"
-	                        "  %q = acme.op %a : f32[10]\n"
-	                        "  return %q\n}\n",
-	                        &d);
+	pl_module *m = tu_parse(text, &d);
 	ck_assert_msg(m != NULL, "parse failed: %s", tu_first_diag(d));
 	pl_diags_free(d);
+	len = (size_t)snprintf(text, sizeof text, "%s", head);
 	pl_func *f = pl_module_func_at(m, 0);
 	pl_inst *p = pl_func_first_inst(f), *q = pl_inst_next(p);
 	/* %c0 = acme.op %p : f32[2], %c1 = acme.op %c0 : f32[3], ... each
@@ -221,10 +225,29 @@ START_TEST(inserted_chain_matches_text)
 	uint64_t peak = 0;
 	ck_assert_int_eq(pl_func_peak_bytes(f, &peak), PL_OK);
 	/* at %c0: %a, %p and %c0, 40 + 4000 + 8; at %cK, K > 0: %a, %c(K-1)
-	 * and %cK, 40 + 4 (K + 1) + 4 (K + 2), at most 2444 */
+	 * and %cK, 40 + 4 (K + 1) + 4 (K + 2), at most 2444; at %tK 44 */
 	ck_assert_uint_eq(peak, 40 + 4000 + 8);
 	ck_assert_uint_eq(peak_of(text), peak);
 	pl_module_free(m);
+}
+END_TEST
+
+/* Many values freed at one instruction (its releases share a position,
+ * more than a bucket sorts by insertion): 40 values of 4 bytes, all
+ * last used by %s; at %s the argument, the 40 and %s: 40 + 160 + 4. */
+START_TEST(many_freed_at_one)
+{
+	enum { N = 40 };
+	char text[N * 64 + 256];
+	size_t len = (size_t)snprintf(text, sizeof text, "func @f(%%a: f32[10]) {\n");
+	for (int k = 0; k < N; k++)
+		len += (size_t)snprintf(text + len, sizeof text - len,
+		                        "  %%v%d = acme.op %%a : f32[1]\n", k);
+	len += (size_t)snprintf(text + len, sizeof text - len, "  %%s = acme.op ");
+	for (int k = 0; k < N; k++)
+		len += (size_t)snprintf(text + len, sizeof text - len, "%s%%v%d", k ? ", " : "", k);
+	snprintf(text + len, sizeof text - len, " : f32[1]\n  return %%s\n}\n");
+	ck_assert_uint_eq(peak_of(text), 40 + N * 4 + 4);
 }
 END_TEST
 
@@ -241,6 +264,7 @@ static Suite *memory_suite(void)
 	tcase_add_test(tc, order_is_the_functions);
 	tcase_add_test(tc, detached_user_does_not_hold);
 	tcase_add_test(tc, inserted_chain_matches_text);
+	tcase_add_test(tc, many_freed_at_one);
 	suite_add_tcase(s, tc);
 	return s;
 }
