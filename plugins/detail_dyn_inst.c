@@ -209,15 +209,25 @@ static const pl_value *moved_value(const pl_inst *inst, unsigned traits)
 	return pl_inst_num_operands(inst) ? pl_inst_operand(inst, 0) : NULL;
 }
 
+/* Byte by byte, in place: asked of every instruction's op name and keys,
+ * and most differ at the first byte. */
+static inline bool prefixed(const char *s, const char *prefix)
+{
+	for (; *prefix; s++, prefix++)
+		if (*s != *prefix)
+			return false;
+	return true;
+}
+
 /* An instruction read from XLA HLO: an hlo.* op, or a known op (a dot's
  * tensor_contract, a collective) with the attributes the reader keeps. */
 static bool from_hlo(const pl_inst *inst)
 {
-	if (strncmp(pl_inst_opname(inst), "hlo.", 4) == 0)
+	if (prefixed(pl_inst_opname(inst), "hlo."))
 		return true;
 	const pl_attrs *d = pl_inst_attrs_const(inst);
 	for (size_t i = 0, n = pl_attrs_count(d); i < n; i++)
-		if (strncmp(pl_attrs_key_at(d, i), "hlo_", 4) == 0)
+		if (prefixed(pl_attrs_key_at(d, i), "hlo_"))
 			return true;
 	return false;
 }

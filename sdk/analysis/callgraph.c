@@ -157,7 +157,7 @@ static bool op_is(const pl_inst *inst, const char *name)
 static int read_sites(struct build *b, const pl_inst *inst, size_t caller)
 {
 	pl_callgraph *cg = b->cg;
-	const pl_attrs *a = pl_inst_attrs_const(inst);
+	const pl_attrs *a = &inst->attrs;
 	size_t len;
 	const char *s;
 	const struct call_ids *ids = &b->ids;
@@ -193,7 +193,7 @@ static int read_sites(struct build *b, const pl_inst *inst, size_t caller)
 		return PL_OK;
 	}
 	/* a collective start stands for the collective its computation wraps */
-	if (pl_inst_traits(inst) & PL_TRAIT_COLLECTIVE_START)
+	if (pl_inst_traits_(inst) & PL_TRAIT_COLLECTIVE_START)
 		return PL_OK;
 	s = pl_attrs_find_string_id_(a, ids->key[CALL_CALLS], &len);
 	return s ? add_sites(b, inst, caller, s, len, PL_CALL_ONCE, 0) : PL_OK;
@@ -578,9 +578,13 @@ static int build(struct build *b, const char *trip_counts)
 	qsort(cg->fn_index, cg->nfns, sizeof *cg->fn_index, cmp_addr);
 	call_ids_number(m, &b->ids);
 	int rc = PL_OK;
-	for (size_t f = 0; f < cg->nfns && rc == PL_OK; f++)
-		for (const pl_inst *inst = pl_func_first_inst(cg->fns[f].f); inst && rc == PL_OK;
-		     inst = pl_inst_next(inst))
+	/* without those keys only a while makes something of an instruction
+	 * (a loop without a body): a module with neither (every .pir module
+	 * not read from HLO) has no call sites to read */
+	bool sites = b->ids.any_key || b->ids.op_while;
+	for (size_t f = 0; sites && f < cg->nfns && rc == PL_OK; f++)
+		for (const pl_inst *inst = cg->fns[f].f->first; inst && rc == PL_OK;
+		     inst = pl_inst_next_(inst))
 			rc = read_sites(b, inst, f);
 	for (size_t i = 0; i < cg->nloops && rc == PL_OK; i++) {
 		struct loop *l = &cg->loops[i];

@@ -87,5 +87,10 @@ PL_INTERNAL enum pl_dclass pl_contraction_class_(const pl_inst *inst);
  * -start / -done or async-start / async-done forms) are communication. */
 enum pl_comm_role { PL_COMM_NONE, PL_COMM_SYNC, PL_COMM_START, PL_COMM_DONE };
 PL_INTERNAL enum pl_comm_role pl_comm_role_(const pl_inst *inst, enum pl_coll_kind *kind);
+/* pl_inst_time_ns of inst, whose role and kind pl_comm_role_ gave: for a
+ * walk that asks the role itself. */
+PL_INTERNAL int pl_inst_time_role_ns_(const pl_inst *inst, const pl_cost_model *cm,
+                                      enum pl_comm_role role, enum pl_coll_kind kind,
+                                      uint64_t *out);
 
 #endif

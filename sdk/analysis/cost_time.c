@@ -86,7 +86,8 @@ static inline bool prefixed(const char *s, const char *prefix)
 	return true;
 }
 
-/* Ops that only name, regroup or call values: no kernel of their own. */
+/* Ops that only name, regroup or call values: no kernel of their own
+ * (op is an hlo.* one). */
 static bool free_op(const char *op)
 {
 	static const char *const names[] = {
@@ -97,8 +98,6 @@ static bool free_op(const char *op)
 		"hlo.conditional", "hlo.async_start", "hlo.async_update", "hlo.async_done",
 		"hlo.copy_start", "hlo.copy_done", "hlo.send", "hlo.send_done", "hlo.recv",
 		"hlo.recv_done", "hlo.iota", NULL};
-	if (!prefixed(op, "hlo."))
-		return false;
 	for (size_t i = 0; names[i]; i++)
 		if (named(op, names[i]))
 			return true;
@@ -164,7 +163,7 @@ static bool async_kind(const pl_inst *inst, enum pl_coll_kind *kind)
 enum pl_comm_role pl_comm_role_(const pl_inst *inst, enum pl_coll_kind *kind)
 {
 	pl_op op = pl_inst_op_(inst);
-	unsigned traits = pl_op_traits(op);
+	unsigned traits = pl_inst_traits_(inst);
 	if (traits & (PL_TRAIT_COLLECTIVE | PL_TRAIT_COLLECTIVE_START | PL_TRAIT_COLLECTIVE_DONE)) {
 		switch (op) {
 		case PL_OP_ALL_GATHER: case PL_OP_ALL_GATHER_START: case PL_OP_ALL_GATHER_DONE:
@@ -200,12 +199,10 @@ enum pl_comm_role pl_comm_role_(const pl_inst *inst, enum pl_coll_kind *kind)
 	return PL_COMM_SYNC;
 }
 
-/* An instruction read from HLO: an hlo.* op, or a known op carrying
- * attributes the HLO reader keeps (hlo_*). */
-static bool from_hlo(const pl_inst *inst)
+/* An instruction read from HLO is an hlo.* op, or a known op carrying
+ * attributes the HLO reader keeps (hlo_*): whether inst carries one. */
+static bool from_hlo_keys(const pl_inst *inst)
 {
-	if (prefixed(pl_inst_opname_(inst), "hlo."))
-		return true;
 	if (!inst->attrs.n)
 		return false;
 	const char *const *keys = pl_inst_func_(inst)->m->keys.names;
@@ -251,6 +248,8 @@ static int kernel_bytes(const pl_inst *inst, pl_u128 *out)
 	const char *op = pl_inst_opname_(inst);
 	pl_u128 a, b;
 	int rc;
+	if (!prefixed(op, "hlo."))
+		return sum_bytes(inst, 0, inst->nops, true, out);
 	if (free_op(op)) {
 		*out = 0;
 		return PL_OK;
@@ -276,7 +275,7 @@ static int kernel_bytes(const pl_inst *inst, pl_u128 *out)
 
 int pl_inst_kernel_bytes(const pl_inst *inst, uint64_t *out)
 {
-	unsigned traits = pl_op_traits(pl_inst_op_(inst));
+	unsigned traits = pl_inst_traits_(inst);
 	pl_u128 b;
 	int rc;
 	if (traits & (PL_TRAIT_LOAD | PL_TRAIT_STORE)) {
@@ -415,9 +414,10 @@ double pl_roofline_ns_(const pl_cost_model *cm, double flops, enum pl_dclass dc,
 
 static int compute_time(const pl_inst *inst, const pl_cost_model *cm, uint64_t *out)
 {
-	unsigned traits = pl_op_traits(pl_inst_op_(inst));
+	unsigned traits = pl_inst_traits_(inst);
 	const char *op = pl_inst_opname_(inst);
-	if (free_op(op) || ((traits & PL_TRAIT_DATA_MOVEMENT) && cm->legacy)) {
+	bool hlo_op = prefixed(op, "hlo.");
+	if ((hlo_op && free_op(op)) || ((traits & PL_TRAIT_DATA_MOVEMENT) && cm->legacy)) {
 		*out = 0;
 		return PL_OK;
 	}
@@ -425,14 +425,15 @@ static int compute_time(const pl_inst *inst, const pl_cost_model *cm, uint64_t *
 	 * model's results stay what they were */
 	uint64_t bytes = 0;
 	int rc = PL_OK;
-	if ((!cm->legacy || from_hlo(inst) || (traits & (PL_TRAIT_LOAD | PL_TRAIT_STORE))) &&
+	if ((!cm->legacy || hlo_op || from_hlo_keys(inst) ||
+	     (traits & (PL_TRAIT_LOAD | PL_TRAIT_STORE))) &&
 	    (rc = pl_inst_kernel_bytes(inst, &bytes)))
 		return rc;
 	bool memory_only = traits & (PL_TRAIT_LOAD | PL_TRAIT_STORE | PL_TRAIT_DATA_MOVEMENT);
 	double flops_d = 0;
 	enum pl_dclass dc = PL_DC_F32;
 	bool known_call = false;
-	if (named(op, "hlo.custom_call")) {
+	if (hlo_op && named(op, "hlo.custom_call")) {
 		known_call = custom_call_flops(inst, &flops_d, &dc);
 		memory_only = !known_call;
 	}
@@ -447,9 +448,10 @@ static int compute_time(const pl_inst *inst, const pl_cost_model *cm, uint64_t *
 			return rc;
 		flops = (pl_u128)n * (uint64_t)f; /* below 2^127 */
 		flops_d = (double)flops;
-		if (traits & PL_TRAIT_CONTRACT)
+		/* the class of peak: the roofline's, which the legacy model has not */
+		if (!cm->legacy && (traits & PL_TRAIT_CONTRACT))
 			dc = contraction_class(inst);
-		else if (inst->nres)
+		else if (!cm->legacy && inst->nres)
 			dc = class_of_dtype((pl_dtype)pl_inst_res_(inst)[0].type->dtype, false);
 	}
 	if (!cm->legacy)
@@ -575,15 +577,14 @@ static int collective_time(const pl_inst *inst, enum pl_coll_kind kind,
 	return ns_of(t, out);
 }
 
-int pl_inst_time_ns(const pl_inst *inst, const pl_cost_model *cm, uint64_t *out)
+int pl_inst_time_role_ns_(const pl_inst *inst, const pl_cost_model *cm, enum pl_comm_role role,
+                          enum pl_coll_kind kind, uint64_t *out)
 {
-	unsigned traits = pl_op_traits(pl_inst_op_(inst));
-	if (traits & PL_TRAIT_TERMINATOR) {
+	if (pl_inst_traits_(inst) & PL_TRAIT_TERMINATOR) {
 		*out = 0;
 		return PL_OK;
 	}
-	enum pl_coll_kind kind;
-	switch (pl_comm_role_(inst, &kind)) {
+	switch (role) {
 	case PL_COMM_DONE:
 		*out = 0;
 		return PL_OK;
@@ -593,4 +594,11 @@ int pl_inst_time_ns(const pl_inst *inst, const pl_cost_model *cm, uint64_t *out)
 	default:
 		return compute_time(inst, cm, out);
 	}
+}
+
+int pl_inst_time_ns(const pl_inst *inst, const pl_cost_model *cm, uint64_t *out)
+{
+	enum pl_coll_kind kind = PL_CK_ALL_REDUCE;
+	enum pl_comm_role role = pl_comm_role_(inst, &kind);
+	return pl_inst_time_role_ns_(inst, cm, role, kind, out);
 }

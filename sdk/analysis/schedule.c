@@ -157,15 +157,17 @@ static int simulate(pl_schedule *s, const pl_func *f, const pl_cost_model *cm,
 	uint64_t c = 0;
 	int rc = PL_OK;
 	size_t i = 0;
+	/* 0 when no instruction has one: then none is found */
+	uint32_t group_key = pl_key_number_find_(f->m, "group_id");
 	for (const pl_inst *inst = f->first; inst && rc == PL_OK; inst = pl_inst_next_(inst), i++) {
 		struct row r = {.inst = inst};
 		uint64_t t;
 		bool handled = false;
-		if ((hook && (rc = hook(inst, arg, &t, &handled))) ||
-		    (!handled && (rc = pl_inst_time_ns(inst, cm, &t))))
-			break;
-		enum pl_coll_kind kind;
+		enum pl_coll_kind kind = PL_CK_ALL_REDUCE;
 		enum pl_comm_role role = pl_comm_role_(inst, &kind);
+		if ((hook && (rc = hook(inst, arg, &t, &handled))) ||
+		    (!handled && (rc = pl_inst_time_role_ns_(inst, cm, role, kind, &t))))
+			break;
 		if (role == PL_COMM_DONE) {
 			struct started *start = start_of(&starts, inst);
 			if (!start) {
@@ -183,10 +185,16 @@ static int simulate(pl_schedule *s, const pl_func *f, const pl_cost_model *cm,
 		} else if (role == PL_COMM_SYNC || role == PL_COMM_START) {
 			const char *name = "";
 			size_t len = 0, g;
-			rc = pl_attrs_get_string(&inst->attrs, "group_id", &name, &len);
-			if (rc == PL_ENOTFOUND)
-				rc = PL_OK;
-			if (rc || (rc = group_of(s, &groups, &groups_cap, name, len, &g)))
+			const pl_attr *a = group_key ? pl_attrs_find_id_(&inst->attrs, group_key) : NULL;
+			if (a && a->kind != PL_ATTR_STRING) {
+				rc = PL_ETYPE; /* as pl_attrs_get_string says */
+				break;
+			}
+			if (a) {
+				name = pl_attr_s_(a);
+				len = pl_attr_len_(a);
+			}
+			if ((rc = group_of(s, &groups, &groups_cap, name, len, &g)))
 				break;
 			uint64_t *clock = &s->groups[g].clock;
 			r.lane = g + 1;

@@ -630,7 +630,7 @@ pl_inst *pl_inst_prev(const pl_inst *i) { return pl_inst_prev_(i); }
 bool pl_inst_is_linked(const pl_inst *i) { return (i->flags & PL_INST_LINKED) != 0; }
 pl_op pl_inst_op(const pl_inst *i) { return pl_inst_op_(i); }
 const char *pl_inst_opname(const pl_inst *i) { return pl_inst_opname_(i); }
-unsigned pl_inst_traits(const pl_inst *i) { return pl_op_traits(pl_inst_op_(i)); }
+unsigned pl_inst_traits(const pl_inst *i) { return pl_inst_traits_(i); }
 
 bool pl_inst_has_side_effects(const pl_inst *i)
 {
@@ -742,16 +742,20 @@ void pl_value_replace(pl_value *from, pl_value *to)
 
 void pl_count_attrs_(const pl_attrs *d, struct pl_count_attrs *a)
 {
-	memset(a, 0, sizeof *a);
-	const pl_attr **slot[] = {[PL_KEY_DOMAIN] = &a->domain,
-	                          [PL_KEY_PREDICATE] = &a->predicate,
-	                          [PL_KEY_NUM_DYNAMIC_INSTANCES] = &a->num_dynamic_instances,
-	                          [PL_KEY_FLOPS] = &a->flops};
+	*a = (struct pl_count_attrs){0};
 	const struct pl_attr_entry *entries = pl_attrs_v_(d);
 	for (uint16_t i = 0; i < d->n; i++) {
 		const pl_attr *v = &entries[i].val;
-		if (v->key >= PL_KEY_DOMAIN && v->key <= PL_KEY_FLOPS && !*slot[v->key])
-			*slot[v->key] = v; /* the first, as pl_attrs_get finds */
+		const pl_attr **slot;
+		switch (v->key) { /* the reserved keys, numbered alike in every module */
+		case PL_KEY_DOMAIN: slot = &a->domain; break;
+		case PL_KEY_PREDICATE: slot = &a->predicate; break;
+		case PL_KEY_NUM_DYNAMIC_INSTANCES: slot = &a->num_dynamic_instances; break;
+		case PL_KEY_FLOPS: slot = &a->flops; break;
+		default: continue;
+		}
+		if (!*slot)
+			*slot = v; /* the first, as pl_attrs_get finds */
 	}
 }
 
@@ -843,7 +847,7 @@ int pl_flops_(const pl_inst *inst, const struct pl_count_attrs *attrs, int64_t *
 		*out = x;
 		return PL_OK;
 	}
-	*out = pl_op_default_flops(pl_inst_op_(inst));
+	*out = pl_op_flops_table_[pl_inst_op_(inst)];
 	return PL_OK;
 }
 

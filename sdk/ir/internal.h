@@ -132,6 +132,9 @@ struct pl_arg {
 	size_t index;
 };
 
+/* An instruction is LINKED exactly while it is in its function's list
+ * (link_between sets the flag, unlink_inst clears it): so "linked and
+ * of f" says "reached by a walk over f" without the walk. */
 enum {
 	PL_INST_LINKED = 1u << 0,
 	PL_INST_ERASED = 1u << 1
@@ -336,7 +339,19 @@ struct pl_module {
 /* A module whose instruction arena takes its memory from r (which it
  * holds): the two readers of one file share one. */
 PL_INTERNAL pl_module *pl_module_new_in_(const char *source_name, struct pl_region *r);
-PL_INTERNAL pl_module *pl_module_of_attrs_(const pl_attrs *d);
+/* The module of a dictionary, which lies in an instruction or a
+ * function (d->owner says which). Inline: every lookup by name asks. */
+static inline pl_module *pl_module_of_attrs_(const pl_attrs *d)
+{
+	if (d->owner == PL_ATTRS_OF_INST) {
+		const pl_inst *i = (const pl_inst *)(const void *)((const char *)d -
+		                                                   offsetof(pl_inst, attrs));
+		return pl_inst_func_(i)->m;
+	}
+	const pl_func *f =
+		(const pl_func *)(const void *)((const char *)d - offsetof(pl_func, attrs));
+	return f->m;
+}
 PL_INTERNAL const char *pl_intern_str_(pl_module *m, const char *s, size_t len);
 /* The copy of bytes[0..len) in set, made when there is none; NULL when out
  * of memory. It lives, unchanged, as long as m, and a NUL follows it. */
@@ -471,6 +486,15 @@ static inline pl_op pl_inst_op_(const pl_inst *i)
  * when new; 0 when out of memory or past PL_OPNAME_MAX. Its copy is the
  * module's, not entered in m's interned strings. */
 PL_INTERNAL uint32_t pl_op_number_text_(pl_module *m, const char *s, size_t len);
+/* Each known op's traits (pl_op_traits), for the walks that ask every
+ * instruction: read in place, not through a call. */
+PL_INTERNAL extern const unsigned pl_op_traits_table_[PL_OP__COUNT];
+static inline unsigned pl_inst_traits_(const pl_inst *i)
+{
+	return pl_op_traits_table_[pl_inst_op_(i)];
+}
+/* Each known op's flops without the attribute (pl_op_default_flops) */
+PL_INTERNAL extern const int64_t pl_op_flops_table_[PL_OP__COUNT];
 static inline const char *pl_inst_opname_(const pl_inst *i)
 {
 	return pl_inst_func_(i)->m->ops.names[i->op];

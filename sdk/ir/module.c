@@ -349,18 +349,6 @@ pl_func *pl_module_find_func(const pl_module *m, const char *name)
 
 size_t pl_module_num_insts(const pl_module *m) { return m->ninsts; }
 
-pl_module *pl_module_of_attrs_(const pl_attrs *d)
-{
-	if (d->owner == PL_ATTRS_OF_INST) {
-		const pl_inst *i = (const pl_inst *)(const void *)((const char *)d -
-		                                                   offsetof(pl_inst, attrs));
-		return pl_inst_func_(i)->m;
-	}
-	const pl_func *f =
-		(const pl_func *)(const void *)((const char *)d - offsetof(pl_func, attrs));
-	return f->m;
-}
-
 int pl_module_add_func_(pl_module *m, pl_func *f)
 {
 	if (!PL_GROW(m->funcs, m->funcs_cap, m->nfuncs + 1))

@@ -4,13 +4,16 @@
 
 #include <limits.h>
 
-static const struct {
-	const char *name;
-	unsigned traits;
-	int64_t flops;
-} op_table[PL_OP__COUNT] = {
-	[PL_OP_OTHER] = {NULL, 0, PL_OTHER_OP_FLOPS},
-#define X(e, name, traits, flops) [PL_OP_##e] = {name, traits, flops},
+static const char *const op_names[PL_OP__COUNT] = {
+	[PL_OP_OTHER] = NULL,
+#define X(e, name, traits, flops) [PL_OP_##e] = name,
+	PL_OP_TABLE(X)
+#undef X
+};
+
+const int64_t pl_op_flops_table_[PL_OP__COUNT] = {
+	[PL_OP_OTHER] = PL_OTHER_OP_FLOPS,
+#define X(e, name, traits, flops) [PL_OP_##e] = flops,
 	PL_OP_TABLE(X)
 #undef X
 };
@@ -22,6 +25,13 @@ static const struct {
 	[PL_DTYPE_INVALID] = {NULL, 0},
 #define X(e, name, size) [PL_DTYPE_##e] = {name, size},
 	PL_DTYPE_TABLE(X)
+#undef X
+};
+
+/* PL_OP_OTHER has none */
+const unsigned pl_op_traits_table_[PL_OP__COUNT] = {
+#define X(e, name, traits, flops) [PL_OP_##e] = traits,
+	PL_OP_TABLE(X)
 #undef X
 };
 
@@ -41,7 +51,7 @@ pl_op pl_op_from_name(const char *name)
 		return PL_OP_OTHER;
 	/* Known op names are few; a first-letter check makes misses cheap. */
 	for (int op = 1; op < PL_OP__COUNT; op++)
-		if (op_table[op].name[0] == name[0] && strcmp(op_table[op].name, name) == 0)
+		if (op_names[op][0] == name[0] && strcmp(op_names[op], name) == 0)
 			return (pl_op)op;
 	return PL_OP_OTHER;
 }
@@ -50,21 +60,21 @@ const char *pl_op_name(pl_op op)
 {
 	if ((unsigned)op >= PL_OP__COUNT)
 		return NULL;
-	return op_table[op].name;
+	return op_names[op];
 }
 
 unsigned pl_op_traits(pl_op op)
 {
 	if ((unsigned)op >= PL_OP__COUNT)
 		return 0;
-	return op_table[op].traits;
+	return pl_op_traits_table_[op];
 }
 
 int64_t pl_op_default_flops(pl_op op)
 {
 	if ((unsigned)op >= PL_OP__COUNT)
 		return PL_OTHER_OP_FLOPS;
-	return op_table[op].flops;
+	return pl_op_flops_table_[op];
 }
 
 pl_dtype pl_dtype_from_name(const char *name, size_t len)

@@ -146,6 +146,111 @@ START_TEST(order_is_the_functions)
 }
 END_TEST
 
+/* Only linked users count: an instruction made to use %p but never
+ * inserted (or erased) does not keep it live. order_is_the_functions'
+ * second order peaks at 4120 with or without it. */
+START_TEST(detached_user_does_not_hold)
+{
+	pl_diags *d;
+	pl_module *m = tu_parse("func @f(%a: f32[10]) {\n"
+	                        "  %p = acme.op %a : f32[1000]\n"
+	                        "  %r = acme.op %p : f32[10]\n"
+	                        "  %q = acme.op %a : f32[1000]\n"
+	                        "  %s = acme.op %q, %r : f32[10]\n"
+	                        "  return %s\n}\n",
+	                        &d);
+	ck_assert_msg(m != NULL, "parse failed: %s", tu_first_diag(d));
+	pl_diags_free(d);
+	pl_func *f = pl_module_func_at(m, 0);
+	pl_inst *p = pl_func_first_inst(f);
+	const pl_type *t4 = pl_type_get(m, PL_DTYPE_F32, (const int64_t[]){1}, 1);
+	pl_value *pv = pl_inst_result(p, 0);
+	pl_inst *t = pl_inst_new(f, "acme.op", &pv, 1, &t4, 1);
+	ck_assert_ptr_nonnull(t);
+	uint64_t peak = 0;
+	ck_assert_int_eq(pl_func_peak_bytes(f, &peak), PL_OK);
+	ck_assert_uint_eq(peak, 4120);
+	/* linked before the return, it holds %p (4000) to there: at %s the
+	 * argument, %p, %r, %q and %s, 40 + 4000 + 40 + 4000 + 40 */
+	pl_inst_insert_before(t, pl_func_last_inst(f));
+	ck_assert_int_eq(pl_func_peak_bytes(f, &peak), PL_OK);
+	ck_assert_uint_eq(peak, 8120);
+	pl_module_free(m);
+}
+END_TEST
+
+/* Positions made by many insertions at one place (their low bits all
+ * differ, where a function read in order steps by a constant) give the
+ * peak the same function read as text has: a chain of 300 values
+ * inserted between %p and %q, each freed at the next, crowded into the
+ * gap between two of 100 instructions read in order after them (so that
+ * many releases share the top bits of their positions). */
+START_TEST(inserted_chain_matches_text)
+{
+	enum { CHAIN = 300, TAIL = 100 };
+	static const char head[] = "func @f(%a: f32[10]) {\n  %p = acme.op %a : f32[1000]\n";
+	char tail[TAIL * 40 + 64];
+	size_t tlen = (size_t)snprintf(tail, sizeof tail, "  %%q = acme.op %%a : f32[10]\n");
+	for (int k = 0; k < TAIL; k++)
+		tlen += (size_t)snprintf(tail + tlen, sizeof tail - tlen,
+		                         "  %%t%d = acme.op %%a : f32[1]\n", k);
+	snprintf(tail + tlen, sizeof tail - tlen, "  return %%q\n}\n");
+	char text[CHAIN * 64 + sizeof tail + 256];
+	size_t len = (size_t)snprintf(text, sizeof text, "%s%s", head, tail);
+	pl_diags *d;
+	pl_module *m = tu_parse(text, &d);
+	ck_assert_msg(m != NULL, "parse failed: %s", tu_first_diag(d));
+	pl_diags_free(d);
+	len = (size_t)snprintf(text, sizeof text, "%s", head);
+	pl_func *f = pl_module_func_at(m, 0);
+	pl_inst *p = pl_func_first_inst(f), *q = pl_inst_next(p);
+	/* %c0 = acme.op %p : f32[2], %c1 = acme.op %c0 : f32[3], ... each
+	 * one element larger, inserted before %q one after another */
+	pl_value *prev = pl_inst_result(p, 0);
+	for (int64_t k = 0; k < CHAIN; k++) {
+		const pl_type *t = pl_type_get(m, PL_DTYPE_F32, (const int64_t[]){k + 2}, 1);
+		pl_inst *c = pl_inst_new(f, "acme.op", &prev, 1, &t, 1);
+		ck_assert_ptr_nonnull(c);
+		pl_inst_insert_before(c, q);
+		prev = pl_inst_result(c, 0);
+		if (k == 0)
+			len += (size_t)snprintf(text + len, sizeof text - len,
+			                        "  %%c0 = acme.op %%p : f32[2]\n");
+		else
+			len += (size_t)snprintf(text + len, sizeof text - len,
+			                        "  %%c%lld = acme.op %%c%lld : f32[%lld]\n", (long long)k,
+			                        (long long)k - 1, (long long)k + 2);
+	}
+	snprintf(text + len, sizeof text - len, "%s", tail);
+	uint64_t peak = 0;
+	ck_assert_int_eq(pl_func_peak_bytes(f, &peak), PL_OK);
+	/* at %c0: %a, %p and %c0, 40 + 4000 + 8; at %cK, K > 0: %a, %c(K-1)
+	 * and %cK, 40 + 4 (K + 1) + 4 (K + 2), at most 2444; at %tK 44 */
+	ck_assert_uint_eq(peak, 40 + 4000 + 8);
+	ck_assert_uint_eq(peak_of(text), peak);
+	pl_module_free(m);
+}
+END_TEST
+
+/* Many values freed at one instruction (its releases share a position,
+ * more than a bucket sorts by insertion): 40 values of 4 bytes, all
+ * last used by %s; at %s the argument, the 40 and %s: 40 + 160 + 4. */
+START_TEST(many_freed_at_one)
+{
+	enum { N = 40 };
+	char text[N * 64 + 256];
+	size_t len = (size_t)snprintf(text, sizeof text, "func @f(%%a: f32[10]) {\n");
+	for (int k = 0; k < N; k++)
+		len += (size_t)snprintf(text + len, sizeof text - len,
+		                        "  %%v%d = acme.op %%a : f32[1]\n", k);
+	len += (size_t)snprintf(text + len, sizeof text - len, "  %%s = acme.op ");
+	for (int k = 0; k < N; k++)
+		len += (size_t)snprintf(text + len, sizeof text - len, "%s%%v%d", k ? ", " : "", k);
+	snprintf(text + len, sizeof text - len, " : f32[1]\n  return %%s\n}\n");
+	ck_assert_uint_eq(peak_of(text), 40 + N * 4 + 4);
+}
+END_TEST
+
 static Suite *memory_suite(void)
 {
 	Suite *s = suite_create("memory");
@@ -157,6 +262,9 @@ static Suite *memory_suite(void)
 	tcase_add_test(tc, in_flight_holds_operands);
 	tcase_add_test(tc, order_matters);
 	tcase_add_test(tc, order_is_the_functions);
+	tcase_add_test(tc, detached_user_does_not_hold);
+	tcase_add_test(tc, inserted_chain_matches_text);
+	tcase_add_test(tc, many_freed_at_one);
 	suite_add_tcase(s, tc);
 	return s;
 }
