@@ -52,6 +52,20 @@ struct release {
 	uint32_t value; /* region offset */
 };
 
+/* The bits [*lo, *hi) in which the positions of v[0..n) differ; false
+ * when they are all one position. */
+static bool differing_bits(const struct release *v, size_t n, unsigned *lo, unsigned *hi)
+{
+	uint32_t differ = 0;
+	for (size_t k = 1; k < n; k++)
+		differ |= v[k].pos ^ v[0].pos;
+	if (!differ)
+		return false;
+	*lo = (unsigned)__builtin_ctz(differ);
+	*hi = 32 - (unsigned)__builtin_clz(differ);
+	return true;
+}
+
 /* Sorts v[0..n) by position, stably, in v or in tmp (which holds n
  * more): returns which, or NULL when out of memory. Least significant
  * digit first, over only the bits in which the positions differ (a
@@ -62,12 +76,9 @@ struct release {
  * for each instruction and each use and walked by a walk of its own. */
 static struct release *sort_releases(struct release *v, struct release *tmp, size_t n)
 {
-	uint32_t differ = 0;
-	for (size_t k = 1; k < n; k++)
-		differ |= v[k].pos ^ v[0].pos;
-	if (!differ)
+	unsigned lo, hi;
+	if (!differing_bits(v, n, &lo, &hi))
 		return v;
-	unsigned lo = (unsigned)__builtin_ctz(differ), hi = 32 - (unsigned)__builtin_clz(differ);
 	unsigned most = 4;
 	while (most < 16 && ((size_t)1 << most) < n)
 		most++;
@@ -103,12 +114,9 @@ static struct release *sort_releases(struct release *v, struct release *tmp, siz
 static bool sort_in_place(struct release *v, size_t n)
 {
 	enum { FEW = 32 };
-	uint32_t differ = 0;
-	for (size_t k = 1; k < n; k++)
-		differ |= v[k].pos ^ v[0].pos;
-	if (!differ)
+	unsigned lo, hi;
+	if (!differing_bits(v, n, &lo, &hi))
 		return true;
-	unsigned lo = (unsigned)__builtin_ctz(differ), hi = 32 - (unsigned)__builtin_clz(differ);
 	unsigned width = 4;
 	while (width < 16 && width < hi - lo && ((size_t)1 << width) < n)
 		width++;

@@ -554,10 +554,9 @@ int pl_hlo_put_form_(struct pl_strbuf *sb, size_t at, const struct pl_hlo_form *
 	if ((!pl_hlo_form_long_(f) && !nown) || at >= sb->len || sb->failed)
 		return sb->failed ? PL_ENOMEM : PL_OK;
 	size_t len = sb->len - at;
-	char *src = malloc(len);
+	char *src = pl_sb_copy_from_(sb, at);
 	if (!src)
 		return PL_ENOMEM;
-	memcpy(src, sb->data + at, len);
 	struct form_state st = {.src = src};
 	int status = PL_ENOMEM;
 	const char *nl = memchr(src, '\n', len);

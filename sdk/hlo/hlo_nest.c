@@ -254,10 +254,9 @@ int pl_hlo_put_nested_(struct pl_strbuf *sb, size_t at, const pl_attr *nested,
 	if ((!list_size(nested) && !any_path) || sb->failed || at >= sb->len)
 		return sb->failed ? PL_ENOMEM : PL_OK;
 	size_t len = sb->len - at;
-	char *src = malloc(len);
+	char *src = pl_sb_copy_from_(sb, at);
 	if (!src)
 		return PL_ENOMEM;
-	memcpy(src, sb->data + at, len);
 	struct nest t = {.src = src};
 	int status = PL_ENOMEM;
 	size_t nl = 0;

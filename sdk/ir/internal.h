@@ -585,6 +585,9 @@ PL_INTERNAL void pl_sb_printf(struct pl_strbuf *sb, const char *fmt, ...)
 PL_INTERNAL void pl_sb_vprintf(struct pl_strbuf *sb, const char *fmt, va_list ap)
 	PL_PRINTF(2, 0);
 PL_INTERNAL void pl_sb_free(struct pl_strbuf *sb);
+/* A malloc'd copy of sb's bytes from `at` to its end (at < sb->len), for
+ * a rewrite of them into sb; NULL when out of memory. */
+PL_INTERNAL char *pl_sb_copy_from_(const struct pl_strbuf *sb, size_t at);
 /* Where the run of plain string bytes (printable ASCII but '"' and '\\')
  * that starts at s ends, end at the latest. */
 PL_INTERNAL extern const unsigned char pl_str_plain_[256];

@@ -79,6 +79,14 @@ void pl_sb_printf(struct pl_strbuf *sb, const char *fmt, ...)
 	va_end(ap);
 }
 
+char *pl_sb_copy_from_(const struct pl_strbuf *sb, size_t at)
+{
+	char *c = malloc(sb->len - at);
+	if (c)
+		memcpy(c, sb->data + at, sb->len - at);
+	return c;
+}
+
 void pl_sb_free(struct pl_strbuf *sb)
 {
 	free(sb->data);
