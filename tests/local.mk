@@ -310,7 +310,7 @@ EXTRA_DIST += tests/hlo-roundtrip.sh tests/hlo/form/long.hlo tests/hlo/form/xla.
 	tests/hlo/form/no-root.hlo tests/hlo/form/root-gte.hlo tests/hlo/form/param-after-gte.hlo \
 	tests/hlo/form/nested.hlo tests/hlo/form/bare-gte.hlo \
 	tests/hlo/form/no-entry.hlo tests/hlo/form/nomarks.hlo tests/hlo/form/somelayouts.hlo \
-	tests/hlo/roundtrip-known.txt tests/hlo/refused-real.txt
+	tests/hlo/refused-real.txt
 
 # Real XLA HLO, read from HLO_DIR (default: shared/hlo beside the source
 # tree, never copied into it): `make check-real-hlo HLO_DIR=...`.

@@ -712,6 +712,67 @@ static uint32_t name_lookup(struct hr *r, const char *s, size_t len)
 
 static uint32_t parse_inst(struct hr *r, bool nested, unsigned depth);
 
+/* The get-tuple-element line XLA's parser makes for "#I" (the index,
+ * digits[0..dlen)) after the value of line ref: named "NAME_I" (".N"
+ * after it where that is taken), made once a computation for each value
+ * and index. Its index is the digits in the text; it has no shape (its
+ * element's) and no operands of its own but ref. */
+static uint32_t compact_gte(struct hr *r, uint32_t ref, const char *digits, uint32_t dlen,
+                            const char *at)
+{
+	const struct pinst *base = &r->insts.v[ref];
+	for (unsigned k = 0;; k++) {
+		r->sb2.len = 0;
+		pl_sb_put(&r->sb2, base->name, base->nlen);
+		pl_sb_putc(&r->sb2, '_');
+		pl_sb_put(&r->sb2, digits, dlen);
+		if (k)
+			pl_sb_printf(&r->sb2, ".%u", k);
+		if (r->sb2.failed)
+			nomem(r);
+		uint32_t v = name_lookup(r, r->sb2.data, r->sb2.len);
+		if (v) {
+			const struct pinst *g = &r->insts.v[v - 1];
+			const struct pattr *ia = &r->attrs.v[g->at0];
+			if (g->compact && r->opnds.v[g->op0].ref == ref && ia->vlen == dlen &&
+			    memcmp(ia->val, digits, dlen) == 0)
+				return v - 1;
+			continue;
+		}
+		struct pinst g;
+		memset(&g, 0, sizeof g);
+		char *nm = ok(r, pl_arena_alloc(&r->m->arena, r->sb2.len));
+		memcpy(nm, r->sb2.data, r->sb2.len);
+		g.name = nm;
+		g.nlen = (uint32_t)r->sb2.len;
+		g.at = at;
+		g.opc = "get-tuple-element";
+		g.olen = 17;
+		enum hlo_phase phase;
+		g.opcode = (uint8_t)pl_hlo_opcode_of_(g.opc, g.olen, &phase);
+		g.phase = (uint8_t)phase;
+		g.param = -1;
+		g.compact = true;
+		g.pct = true; /* "%t#0": spelled as the operand is */
+		g.op0 = (uint32_t)r->opnds.n;
+		g.nops = 1;
+		struct popnd *o = PUSH(r, opnds);
+		memset(o, 0, sizeof *o);
+		o->ref = ref;
+		o->at = at;
+		o->path = (uint32_t)r->paths.n;
+		o->pct = base->pct;
+		g.at0 = (uint32_t)r->attrs.n;
+		g.nat = 1;
+		struct pattr *a = PUSH(r, attrs);
+		*a = (struct pattr){"index", digits, 5, dlen, at};
+		*PUSH(r, insts) = g;
+		uint32_t idx = (uint32_t)(r->insts.n - 1);
+		name_define(r, idx);
+		return idx;
+	}
+}
+
 static void parse_operand(struct hr *r, unsigned depth)
 {
 	const char *at = skip_from(r, r->p);
@@ -753,16 +814,18 @@ static void parse_operand(struct hr *r, unsigned depth)
 	o->ty = ty && !r->insts.v[ref].named_anon ? at : NULL;
 	o->tylen = o->ty ? (uint32_t)(ty - at) : 0;
 	o->pct = pct;
+	/* "%t#1#0": the get-tuple-element lines XLA's parser makes for it */
 	while (r->p < r->end && *r->p == '#') {
 		r->p++;
+		const char *digits = r->p;
 		if (r->p >= r->end || !is_digit(*r->p))
 			expected(r, "a tuple index after '#'");
 		int64_t i = read_int(r);
 		if (i > UINT32_MAX)
 			fail(r, at, "tuple index out of range");
-		uint32_t *pp = PUSH(r, paths);
-		*pp = (uint32_t)i;
-		r->opnds.v[r->opnds.n - 1].npath++;
+		struct popnd made = r->opnds.v[--r->opnds.n];
+		made.ref = compact_gte(r, made.ref, digits, (uint32_t)(r->p - digits), at);
+		*PUSH(r, opnds) = made;
 	}
 }
 
@@ -2963,25 +3026,6 @@ static bool keep_operand_shapes(struct hr *r, const struct pinst *pi, pl_attrs *
  * line) keep their own spelling: an instruction in hlo_line_form, a line
  * that is none (a parameter, a get-tuple-element or tuple line) in f's
  * hlo_line_forms, "NAME FORM". */
-/* Whether pi is a tuple line whose value only paths into it name
- * ("%t#0"): the writer writes the elements it names, never the line. */
-static bool only_by_path(struct hr *r, const struct pinst *pi)
-{
-	if (pi->opcode != HLO_OP_TUPLE || pi->inst || pi->root)
-		return false;
-	size_t me = (size_t)(pi - r->insts.v);
-	bool by_path = false;
-	for (size_t k = 0; k < r->opnds.n; k++) {
-		const struct popnd *o = &r->opnds.v[k];
-		if (o->ref != me)
-			continue;
-		if (!o->npath)
-			return false;
-		by_path = true;
-	}
-	return by_path;
-}
-
 static void keep_line_forms(struct hr *r, pl_func *f)
 {
 	r->line_forms.n = 0;
@@ -2991,8 +3035,6 @@ static void keep_line_forms(struct hr *r, pl_func *f)
 		bool shapes = pi->inst && keep_operand_shapes(r, pi, pl_inst_attrs(pi->inst));
 		if (!line_form(r, pi, r->sigils, r->typed_operands) && !shapes)
 			continue;
-		if (only_by_path(r, pi))
-			continue; /* never written back: nor is its spelling */
 		if (pi->inst) {
 			set_str(r, pl_inst_attrs(pi->inst), HK(LINE_FORM), r->sb.data, r->sb.len);
 			continue;
@@ -3115,6 +3157,19 @@ static void keep_comment(struct hr *r, const struct pinst *pi)
 /* The operands written short, as XLA prints none: nested instructions
  * (hlo_nested, their names) and paths into a tuple value
  * (hlo_compact_paths), each once. */
+/* Appends the path compact get-tuple-element g stands for to r->sb. */
+static void compact_path(struct hr *r, const struct pinst *g)
+{
+	const struct pinst *base = &r->insts.v[r->opnds.v[g->op0].ref];
+	if (base->compact)
+		compact_path(r, base);
+	else
+		pl_sb_put(&r->sb, base->name, base->nlen);
+	const struct pattr *ia = &r->attrs.v[g->at0];
+	pl_sb_putc(&r->sb, '#');
+	pl_sb_put(&r->sb, ia->val, ia->vlen);
+}
+
 static void keep_short_operands(struct hr *r, pl_func *f)
 {
 	r->label_attrs.n = 0; /* keep_structure's, free once the lines are mapped */
@@ -3128,27 +3183,16 @@ static void keep_short_operands(struct hr *r, pl_func *f)
 			nomem(r);
 	}
 	r->label_attrs.n = 0;
-	for (size_t k = 0; k < r->opnds.n; k++) {
-		const struct popnd *o = &r->opnds.v[k];
-		if (!o->npath)
+	for (size_t k = 0; k < r->insts.n; k++) {
+		const struct pinst *g = &r->insts.v[k];
+		if (!g->compact)
 			continue;
-		const struct pinst *d = &r->insts.v[o->ref];
-		if (only_by_path(r, d))
-			continue; /* its elements are written by their own names */
+		/* the path, from the value it starts at: "t#1#0" */
 		r->sb.len = 0;
-		pl_sb_put(&r->sb, d->name, d->nlen);
-		for (uint32_t j = 0; j < o->npath; j++)
-			pl_sb_printf(&r->sb, "#%" PRIu32, r->paths.v[o->path + j]);
+		compact_path(r, g);
 		if (r->sb.failed)
 			nomem(r);
-		bool seen = false;
-		for (size_t j = 0; j < r->label_attrs.n && !seen; j++) {
-			size_t len;
-			const char *q = pl_attr_get_string(r->label_attrs.v[j], &len);
-			seen = len == r->sb.len && memcmp(q, r->sb.data, len) == 0;
-		}
-		if (!seen)
-			*PUSH(r, label_attrs) = ok_attr(r, pl_attr_string(r->m, r->sb.data, r->sb.len));
+		*PUSH(r, label_attrs) = ok_attr(r, pl_attr_string(r->m, r->sb.data, r->sb.len));
 	}
 	if (r->label_attrs.n) {
 		const pl_attr *l = pl_attr_list(r->m, r->label_attrs.v, r->label_attrs.n);

@@ -78,6 +78,7 @@ struct pinst {
 	uint32_t rank;           /* such an alias: 1 + its place among those after
 	                          * the same line, from rank_kept_aliases */
 	const pl_attr *comment;  /* the "//" lines right before it, or NULL */
+	bool compact;            /* a get-tuple-element an operand's "#I" made */
 	pl_inst *inst;
 };
 
