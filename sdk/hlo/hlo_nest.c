@@ -27,6 +27,8 @@ struct nest {
 	const char *src;
 	struct nline *lines;
 	size_t n;
+	struct nline **folded; /* the lines with a fold, a few in a text */
+	size_t nfolded;
 	struct pl_strbuf tmp;
 };
 
@@ -127,12 +129,13 @@ static bool next_operand(const char *s, const struct nline *l, size_t *at, size_
 	return *e > *b;
 }
 
-/* The line named s[b..e), or NULL. */
-static struct nline *line_named(struct nest *t, size_t b, size_t e)
+/* The line with a fold named s[b..e), or NULL: only those are looked
+ * for, and they are few, so the search does not grow with the text. */
+static const struct nline *folded_named(const struct nest *t, size_t b, size_t e)
 {
-	for (size_t k = 0; k < t->n; k++) {
-		struct nline *l = &t->lines[k];
-		if (l->parsed && l->nlen == e - b && memcmp(t->src + l->name, t->src + b, e - b) == 0)
+	for (size_t k = 0; k < t->nfolded; k++) {
+		const struct nline *l = t->folded[k];
+		if (l->nlen == e - b && memcmp(t->src + l->name, t->src + b, e - b) == 0)
 			return l;
 	}
 	return NULL;
@@ -145,8 +148,8 @@ static void put_args(struct nest *t, struct pl_strbuf *sb, const struct nline *l
 	const char *s = t->src;
 	size_t at = l->args, from = l->args, b, e, nb;
 	while (next_operand(s, l, &at, &b, &e, &nb)) {
-		const struct nline *d = line_named(t, nb, e);
-		if (!d || !d->fold)
+		const struct nline *d = folded_named(t, nb, e);
+		if (!d)
 			continue;
 		if (d->nested) {
 			pl_sb_put(sb, s + from, b - from);
@@ -189,11 +192,12 @@ static bool listed(const pl_attr *l, const char *s, size_t len, bool prefix)
 }
 
 /* Keeps s as l's fold text. */
-static bool set_fold(struct nline *l, const char *s, size_t len)
+static bool set_fold(struct nest *t, struct nline *l, const char *s, size_t len)
 {
 	l->fold = malloc(len + 1);
 	if (!l->fold)
 		return false;
+	t->folded[t->nfolded++] = l;
 	memcpy(l->fold, s, len);
 	l->fold[len] = 0;
 	l->flen = len;
@@ -218,9 +222,9 @@ static bool fold_path(struct nest *t, struct nline *l, const pl_attr *paths)
 		q++;
 	if (q == d || q != end)
 		return true;
-	const struct nline *x = line_named(t, nb, e);
+	const struct nline *x = folded_named(t, nb, e);
 	t->tmp.len = 0;
-	if (x && x->fold && !x->nested)
+	if (x && !x->nested)
 		pl_sb_put(&t->tmp, x->fold, x->flen);
 	else
 		pl_sb_put(&t->tmp, s + nb, e - nb);
@@ -231,7 +235,7 @@ static bool fold_path(struct nest *t, struct nline *l, const pl_attr *paths)
 	if (!listed(paths, t->tmp.data, t->tmp.len, true))
 		return true;
 	l->drop = true;
-	return set_fold(l, t->tmp.data, t->tmp.len);
+	return set_fold(t, l, t->tmp.data, t->tmp.len);
 }
 
 /* The number of operands of the lines kept that name l. */
@@ -263,7 +267,8 @@ int pl_hlo_put_nested_(struct pl_strbuf *sb, size_t at, const pl_attr *nested,
 	for (size_t i = 0; i < len; i++)
 		nl += src[i] == '\n';
 	t.lines = calloc(nl + 1, sizeof *t.lines);
-	if (!t.lines)
+	t.folded = malloc((nl + 1) * sizeof *t.folded);
+	if (!t.lines || !t.folded)
 		goto done;
 	const char *h = memchr(src, '\n', len);
 	size_t body = h ? (size_t)(h - src) + 1 : len;
@@ -290,7 +295,7 @@ int pl_hlo_put_nested_(struct pl_strbuf *sb, size_t at, const pl_attr *nested,
 			continue;
 		t.tmp.len = 0;
 		put_folded(&t, &t.tmp, l, l->rhs);
-		if (t.tmp.failed || !set_fold(l, t.tmp.data, t.tmp.len))
+		if (t.tmp.failed || !set_fold(&t, l, t.tmp.data, t.tmp.len))
 			goto done;
 		l->drop = true;
 	}
@@ -313,6 +318,7 @@ done:
 	for (size_t k = 0; k < t.n; k++)
 		free(t.lines[k].fold);
 	free(t.lines);
+	free(t.folded);
 	pl_sb_free(&t.tmp);
 	free(src);
 	return status;
