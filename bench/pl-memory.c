@@ -122,9 +122,9 @@ int main(int argc, char **argv)
 	for (uint32_t k = PL_OP__COUNT; k <= m->ops.n; k++)
 		opnames += rounded(sizeof(uint64_t) + pl_blob_len_(m->ops.names[k]) + 1);
 	/* the free end of each arena's last chunk is mapped, never touched */
-	size_t arena = m->arena.total - (size_t)(m->arena.end - m->arena.cur);
-	size_t blocks = m->insts.total - (size_t)(m->insts.end - m->insts.cur);
-	names = m->text.total - (size_t)(m->text.end - m->text.cur); /* the names, in a row */
+	size_t arena = m->arena.total - pl_arena_room(&m->arena);
+	size_t blocks = m->insts.total - pl_arena_room(&m->insts);
+	names = m->text.total - pl_arena_room(&m->text); /* the names, in a row */
 	size_t known = strings + lists + opnames, in_blocks = headers + uses + values + args + dicts;
 	size_t tables = table_bytes(&m->strings) + table_bytes(&m->types) + table_bytes(&m->lists) +
 	                table_bytes(&m->names) + table_bytes(&m->funcs_by_name) +

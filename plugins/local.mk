@@ -1,7 +1,11 @@
 # SPDX-License-Identifier: MIT
 # Pass plugins: one libtool module per pass, installed in $(pluginsdir).
 # Each exports only pl_plugin_entry_v1.
-PLUGIN_CFLAGS = $(AM_CFLAGS) -fvisibility=hidden -DPACKAGE_VERSION='"$(PACKAGE_VERSION)"'
+# Built with the system's extensions, as the library is, so that the SDK's
+# hash tables take the memory hints of <sys/mman.h> (huge pages, and pages
+# put in place in one call); a plugin built as strict C gets plain malloc.
+PLUGIN_CFLAGS = $(AM_CFLAGS) -D_GNU_SOURCE -fvisibility=hidden \
+	-DPACKAGE_VERSION='"$(PACKAGE_VERSION)"'
 PLUGIN_LDFLAGS = $(AM_LDFLAGS) -module -avoid-version -no-undefined \
 	-export-symbols-regex '^pl_plugin_entry_v1$$'
 PLUGIN_LIBADD = libpassline.la

@@ -11,17 +11,30 @@
  * the mark (0.55 s of it in the kernel) and 0.87 s without, in paired runs;
  * never less without it.
  * Small chunks come from malloc. An arena may instead take all its chunks
- * from a region (region.h). */
+ * from a region (region.h).
+ *
+ * A new chunk's pages are put in place ahead of the bump pointer, a window
+ * of WINDOW bytes at a time, with one madvise(MADV_POPULATE_WRITE) each,
+ * rather than by a page fault on the first write to each page. On the
+ * virtual machines this project is run on a page fault costs several
+ * microseconds; reading 1.2M instructions faulted in about 200 MiB, a
+ * fifth of the read's time, and populating halves that. The window keeps
+ * what is in place but unused to at most WINDOW bytes an arena (a whole
+ * chunk at once raised the peak by 28 MiB). Where the call is not known
+ * (an older kernel), pages are faulted in as before. */
 #include <config.h>
 
 #include "ir/arena.h"
 #include "ir/region.h"
 
+#include <errno.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 struct pl_arena_chunk {
 	struct pl_arena_chunk *next;
@@ -36,8 +49,43 @@ struct pl_arena_chunk {
 enum {
 	MIN_CHUNK = 64 * 1024,
 	MAX_CHUNK = 8 * 1024 * 1024,
-	HUGE_PAGE = 2 * 1024 * 1024
+	HUGE_PAGE = 2 * 1024 * 1024,
+	WINDOW = 128 * 1024
 };
+
+/* Cleared when the kernel does not know MADV_POPULATE_WRITE. */
+static atomic_bool populate_known = true;
+
+static uintptr_t page_mask(void)
+{
+	static atomic_size_t page; /* 0 until asked */
+	size_t p = atomic_load_explicit(&page, memory_order_relaxed);
+	if (!p) {
+		long got = sysconf(_SC_PAGESIZE);
+		p = got > 0 ? (size_t)got : 4096;
+		atomic_store_explicit(&page, p, memory_order_relaxed);
+	}
+	return ~(uintptr_t)(p - 1);
+}
+
+/* The pages of [from, to) put in place; from is where those in place end,
+ * to at most the end of from's chunk. Returns the new end of the pages in
+ * place: to, rounded up to a whole window within limit. */
+static char *populate(char *from, char *to, char *limit)
+{
+	uintptr_t end = ((uintptr_t)to + WINDOW - 1) & ~(uintptr_t)(WINDOW - 1);
+	if (end > (uintptr_t)limit)
+		end = (uintptr_t)limit;
+#ifdef MADV_POPULATE_WRITE
+	uintptr_t start = (uintptr_t)from & page_mask();
+	if (atomic_load_explicit(&populate_known, memory_order_relaxed) &&
+	    madvise((void *)start, end - start, MADV_POPULATE_WRITE) != 0 && errno == EINVAL)
+		atomic_store_explicit(&populate_known, false, memory_order_relaxed);
+#else
+	(void)from;
+#endif
+	return (char *)end;
+}
 
 void pl_arena_init(pl_arena *a)
 {
@@ -171,24 +219,35 @@ static struct pl_arena_chunk *chunk_new(pl_arena *a, size_t size)
 
 void *pl_arena_alloc_slow(pl_arena *a, size_t n)
 {
+	if (pl_arena_room(a) >= n) { /* room, but not yet in place */
+		a->end = populate(a->end, a->cur + n, a->limit);
+		void *p = a->cur;
+		a->cur += n;
+		return p;
+	}
 	size_t size = a->next_size;
 	if (size < n)
 		size = n;
 	if (size > SIZE_MAX - sizeof(struct pl_arena_chunk) - 2 * HUGE_PAGE)
 		return NULL;
 	struct pl_arena_chunk *c = a->given;
+	bool fresh = false; /* given memory was written, its pages are in place */
 	if (c && c->size >= n) { /* given memory first, as a new head */
 		a->given = c->next;
 		size = c->size;
 	} else if (!(c = chunk_new(a, size))) {
 		return NULL;
-	} else if (a->next_size < MAX_CHUNK) {
-		a->next_size *= 2;
+	} else {
+		fresh = true;
+		if (a->next_size < MAX_CHUNK)
+			a->next_size *= 2;
 	}
 	a->total += c->size;
 	char *data = (char *)(c + 1);
 	if (a->head && size == n) {
 		/* An oversized block: keep the current chunk's free space. */
+		if (fresh)
+			populate(data, data + n, data + n);
 		c->next = a->head->next;
 		a->head->next = c;
 		return data;
@@ -196,7 +255,8 @@ void *pl_arena_alloc_slow(pl_arena *a, size_t n)
 	c->next = a->head;
 	a->head = c;
 	a->cur = data + n;
-	a->end = data + c->size;
+	a->limit = data + c->size;
+	a->end = fresh ? populate(data, a->cur, a->limit) : a->limit;
 	return data;
 }
 
@@ -219,7 +279,7 @@ void pl_arena_adopt(pl_arena *dst, pl_arena *src)
 		 * other's chunks go after it (the room left in its head is
 		 * not used again) */
 		pl_arena keep = *dst, other = *src;
-		if ((size_t)(other.end - other.cur) > (size_t)(keep.end - keep.cur)) {
+		if (pl_arena_room(&other) > pl_arena_room(&keep)) {
 			keep = *src;
 			other = *dst;
 		}

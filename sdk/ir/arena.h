@@ -16,7 +16,10 @@ struct pl_region;
 
 typedef struct pl_arena {
 	struct pl_arena_chunk *head;
-	char *cur, *end;    /* free space of head */
+	/* [cur, limit) is the free space of head; pages up to end are in
+	 * place (a fresh chunk's pages are put in place a window at a time,
+	 * by the slow path, as the bump pointer reaches end) */
+	char *cur, *end, *limit;
 	size_t next_size;   /* size of the next chunk */
 	size_t total;       /* usable bytes of all chunks */
 	struct pl_arena_chunk *given; /* pl_arena_give's, used before new ones */
@@ -51,6 +54,12 @@ __attribute__((visibility("hidden"))) void pl_arena_give(void *arena, void *mem,
 __attribute__((visibility("hidden"))) void *pl_arena_take_table(void *arena, size_t size);
 __attribute__((visibility("hidden"))) void pl_arena_release_table(void *arena, void *mem,
                                                                   size_t size);
+
+/* Bytes free in the current chunk. */
+static inline size_t pl_arena_room(const pl_arena *a)
+{
+	return (size_t)(a->limit - a->cur);
+}
 
 static inline void *pl_arena_alloc(pl_arena *a, size_t n)
 {

@@ -6,15 +6,20 @@
  * chunk is freed at once; text is laid one string after another. An
  * arena in a region (sdk/ir/region.c) takes every chunk from it, so that
  * 32-bit offsets name what it holds, shares it with another arena that
- * may adopt it, and takes no given memory. Leaks show under the
+ * may adopt it, and takes no given memory; a fresh chunk's pages are put
+ * in place a window ahead of what it hands out. Leaks show under the
  * sanitizers' build. */
+#include <config.h> /* _GNU_SOURCE: madvise and mincore */
+
 #include "testutil.h"
 
 #include "../../sdk/ir/arena.h"
 #include "../../sdk/ir/region.h"
 
+#include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
 #include <unistd.h>
 
@@ -242,6 +247,50 @@ START_TEST(test_region_under_address_space_limit)
 }
 END_TEST
 
+/* Whether the page holding p is memory (resident), not merely mapped. */
+static bool resident(const void *p)
+{
+	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+	unsigned char in = 0;
+	ck_assert_int_eq(mincore((void *)((uintptr_t)p & ~(page - 1)), 1, &in), 0);
+	return in & 1;
+}
+
+/* A fresh chunk's pages are put in place ahead of the bump pointer, a
+ * window at a time: what the arena handed out is memory before anyone
+ * writes it (where the kernel can put pages in place), and at most a
+ * window beyond it, never the rest of the chunk. */
+START_TEST(test_pages_in_place_a_window_ahead)
+{
+	struct pl_region *r = pl_region_new();
+	ck_assert_ptr_nonnull(r);
+	pl_arena a;
+	pl_arena_init_in(&a, r);
+	pl_region_drop(r);
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	/* into a chunk of 4 MiB or more (64 KiB, doubling), never written */
+	while (a.total < 4u << 20)
+		ck_assert_ptr_nonnull(pl_arena_alloc(&a, 1024));
+	char *from = pl_arena_alloc(&a, 1024);
+	for (int k = 0; k < 600; k++) /* 600 KiB in the same chunk */
+		ck_assert_ptr_eq(pl_arena_alloc(&a, 1024), from + 1024 * (k + 1));
+	ck_assert(a.cur <= a.end && a.end <= a.limit);
+	ck_assert_uint_le((size_t)(a.end - a.cur), 128 * 1024);
+	ck_assert_uint_ge((size_t)(a.limit - a.end), 1u << 20);
+	char probe[4096];
+	bool known = madvise((void *)(((uintptr_t)probe + 4095) & ~(uintptr_t)4095), 0,
+	                     MADV_POPULATE_WRITE) == 0 || errno != EINVAL;
+	for (char *p = from + page; p + page <= a.cur; p += page)
+		ck_assert(resident(p) == known);
+	for (char *p = a.end; p < a.limit; p += page)
+		ck_assert(!resident(p));
+	/* and what it holds reads as zero, like any new memory */
+	for (char *p = from; p < a.cur; p += 512)
+		ck_assert_int_eq(*p, 0);
+	pl_arena_free(&a);
+}
+END_TEST
+
 static Suite *arena_suite(void)
 {
 	Suite *s = suite_create("arena");
@@ -260,6 +309,7 @@ static Suite *arena_suite(void)
 	tcase_add_test(tc, test_region_takes_its_own_memory);
 	tcase_add_test(tc, test_regions_apart);
 	tcase_add_test(tc, test_region_under_address_space_limit);
+	tcase_add_test(tc, test_pages_in_place_a_window_ahead);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -157,10 +157,23 @@ static inline const void *pl_ht_get(const struct pl_ht *t, uint32_t hash, pl_ht_
  * calloc is the shared zero page until written, so the probes of a
  * rehash would map it for reading, and every write after that must flush
  * the other processors' TLBs when the process has several threads (an
- * interrupt to each, dear in a virtual machine). Out of line, or the
- * compiler makes malloc and memset one calloc again. */
+ * interrupt to each, dear in a virtual machine). The pages of a large
+ * table are first put in place with one system call, where the kernel
+ * can, rather than by a page fault each (several microseconds in a
+ * virtual machine); its result is not needed, the write faults in what
+ * it did not. Out of line, or the compiler makes malloc and memset one
+ * calloc again. */
 static __attribute__((noinline, unused)) void pl_ht_zero_(void *p, size_t n)
 {
+#ifdef MADV_POPULATE_WRITE
+	enum { PL_HT_POPULATE = 64u << 10, PL_HT_PAGE = 4096 };
+	if (n >= PL_HT_POPULATE) {
+		uintptr_t from = ((uintptr_t)p + PL_HT_PAGE - 1) & ~(uintptr_t)(PL_HT_PAGE - 1);
+		uintptr_t to = ((uintptr_t)p + n) & ~(uintptr_t)(PL_HT_PAGE - 1);
+		if (from < to)
+			madvise((void *)from, to - from, MADV_POPULATE_WRITE);
+	}
+#endif
 	memset(p, 0, n);
 }
 
