@@ -203,6 +203,8 @@ int pl_func_peak_bytes_hooked_(const pl_func *f, pl_bytes_hook_ extra, void *arg
 	size_t n = 0, cap = f->ninsts + 1;
 	struct release *rel = malloc(cap * sizeof *rel);
 	int rc = rel ? PL_OK : PL_ENOMEM;
+	if (rel)
+		pl_pages_in_place_(rel, cap * sizeof *rel);
 	for (const pl_inst *i = f->first; rc == PL_OK && i; i = pl_inst_next_(i)) {
 		const pl_value *res = pl_inst_res_(i);
 		if (!PL_GROW(rel, cap, n + i->nres)) {

@@ -68,6 +68,20 @@ static uintptr_t page_mask(void)
 	return ~(uintptr_t)(p - 1);
 }
 
+void pl_pages_in_place_(void *p, size_t n)
+{
+#ifdef MADV_POPULATE_WRITE
+	uintptr_t mask = page_mask();
+	uintptr_t start = (uintptr_t)p & mask, end = ((uintptr_t)p + n) & mask;
+	if (start < end && atomic_load_explicit(&populate_known, memory_order_relaxed) &&
+	    madvise((void *)start, end - start, MADV_POPULATE_WRITE) != 0 && errno == EINVAL)
+		atomic_store_explicit(&populate_known, false, memory_order_relaxed);
+#else
+	(void)p;
+	(void)n;
+#endif
+}
+
 /* The pages of [from, to) put in place; from is where those in place end,
  * to at most the end of from's chunk. Returns the new end of the pages in
  * place: to, rounded up to a whole window within limit. */
@@ -76,14 +90,7 @@ static char *populate(char *from, char *to, char *limit)
 	uintptr_t end = ((uintptr_t)to + WINDOW - 1) & ~(uintptr_t)(WINDOW - 1);
 	if (end > (uintptr_t)limit)
 		end = (uintptr_t)limit;
-#ifdef MADV_POPULATE_WRITE
-	uintptr_t start = (uintptr_t)from & page_mask();
-	if (atomic_load_explicit(&populate_known, memory_order_relaxed) &&
-	    madvise((void *)start, end - start, MADV_POPULATE_WRITE) != 0 && errno == EINVAL)
-		atomic_store_explicit(&populate_known, false, memory_order_relaxed);
-#else
-	(void)from;
-#endif
+	pl_pages_in_place_(from, (size_t)(end - (uintptr_t)from));
 	return (char *)end;
 }
 

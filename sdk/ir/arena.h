@@ -61,6 +61,12 @@ static inline size_t pl_arena_room(const pl_arena *a)
 	return (size_t)(a->limit - a->cur);
 }
 
+/* The pages that hold [p, p + n), but a last one partly outside, put in
+ * place with one system call where the kernel can (as the arena's are),
+ * for memory about to be written whole: an array of one entry an
+ * instruction, say. Changes no byte. */
+__attribute__((visibility("hidden"))) void pl_pages_in_place_(void *p, size_t n);
+
 static inline void *pl_arena_alloc(pl_arena *a, size_t n)
 {
 	n = (n + 7) & ~(size_t)7;
