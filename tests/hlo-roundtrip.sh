@@ -29,13 +29,22 @@ cd "$T" || exit 99
 # param-after-gte.hlo: a parameter after a get-tuple-element line kept as
 # one stays after it. nested.hlo: nested instructions and parameters, and
 # a path into a tuple value, are written back so. bare-gte.hlo: a
-# get-tuple-element line without a layout among lines with them
-for m in long xla bare mixed root-tuple no-root root-gte param-after-gte nested bare-gte; do
+# get-tuple-element line without a layout among lines with them. anon.hlo:
+# nested instructions of one opcode, a name of their form already taken
+for m in long xla bare mixed root-tuple no-root root-gte param-after-gte nested bare-gte anon; do
 	run $P --passes= "$F/$m.hlo" -o $m.hlo
 	expect_status 0 "$m.hlo reads and writes"
 	diff -b -B "$F/$m.hlo" $m.hlo >/dev/null
 	ok $? "$m.hlo is written back as it was, up to white space"
 done
+
+# the nested lines of one opcode are named "<opcode>.anon", then ".anon.N"
+# with the least N not taken, in the text's order: anon.hlo's line
+# multiply.anon.1 is passed over
+run $P --passes= "$F/anon.hlo" -o anon.pir
+[ "$(grep -o '^  %[a-z.0-9]* = hlo\.\(multiply\|negate\)' anon.pir | sed 's/^  %//; s/ .*//' | tr '\n' ' ')" = \
+  "multiply.anon.1 multiply.anon multiply.anon.2 multiply.anon.3 multiply.anon.4 negate.anon multiply.anon.5 " ]
+ok $? "anon.hlo: nested lines named in order, the taken name passed over"
 
 # a get-tuple-element nothing uses (of a while's parameter, of its
 # result) comes back in its place: an instruction without results that

@@ -308,7 +308,7 @@ EXTRA_DIST += tests/hlo-roundtrip.sh tests/hlo/form/long.hlo tests/hlo/form/xla.
 	tests/hlo/form/whole-gte.hlo tests/hlo/form/tuple-order.hlo \
 	tests/hlo/form/gte-layout.hlo tests/hlo/form/comments.hlo tests/hlo/form/root-tuple.hlo \
 	tests/hlo/form/no-root.hlo tests/hlo/form/root-gte.hlo tests/hlo/form/param-after-gte.hlo \
-	tests/hlo/form/nested.hlo tests/hlo/form/bare-gte.hlo \
+	tests/hlo/form/nested.hlo tests/hlo/form/bare-gte.hlo tests/hlo/form/anon.hlo \
 	tests/hlo/form/no-entry.hlo tests/hlo/form/nomarks.hlo tests/hlo/form/somelayouts.hlo \
 	tests/hlo/refused-real.txt
 
@@ -416,3 +416,6 @@ EXTRA_DIST += tests/hlo/good/inferred-shapes.hlo \
 # ... a copy-start written without its shape (the reader took the
 # operand's shape; XLA's is (operand, operand, u32[])).
 EXTRA_DIST += tests/hlo/bad/copy-start-shape.hlo tests/hlo/bad/copy-start-shape.err
+# an error after nested instructions, and in one, is placed exactly
+EXTRA_DIST += tests/hlo/bad/nested-then-shape.hlo tests/hlo/bad/nested-then-shape.err \
+	tests/hlo/bad/nested-operand-shape.hlo tests/hlo/bad/nested-operand-shape.err

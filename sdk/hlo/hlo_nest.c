@@ -5,7 +5,9 @@
  * It works on the printed text of one computation, after its spelling is
  * set, so that what it folds in is spelled as its line was. Only modules
  * whose text had such operands (XLA's parser tests write them; XLA never
- * prints them) get here with anything to do.
+ * prints them) get here with anything to do. Lines, and the strings of
+ * both lists, are looked up by name in sorted arrays: linear but for a
+ * sort, however many lines are nested.
  */
 #include "hlo/hlo_nest.h"
 
@@ -23,12 +25,28 @@ struct nline {
 	size_t flen;
 };
 
+/* A name, or a string of a list, and (for a line's) the line. */
+struct name_ref {
+	const char *s;
+	size_t len;
+	struct nline *line;
+};
+
+struct names {
+	struct name_ref *v; /* sorted by bytes */
+	size_t n;
+};
+
 struct nest {
 	const char *src;
 	struct nline *lines;
 	size_t n;
-	struct nline **folded; /* the lines with a fold, a few in a text */
-	size_t nfolded;
+	struct names by_name; /* the parsed lines */
+	/* for the first entry of each name in by_name: the operands of the
+	 * lines kept that name it, and the first line of that name given a
+	 * fold */
+	size_t *uses;
+	const struct nline **fold_of;
 	struct pl_strbuf tmp;
 };
 
@@ -129,16 +147,52 @@ static bool next_operand(const char *s, const struct nline *l, size_t *at, size_
 	return *e > *b;
 }
 
-/* The line with a fold named s[b..e), or NULL: only those are looked
- * for, and they are few, so the search does not grow with the text. */
+static int cmp_bytes(const char *a, size_t alen, const char *b, size_t blen)
+{
+	int c = memcmp(a, b, alen < blen ? alen : blen);
+	return c ? c : (alen > blen) - (alen < blen);
+}
+
+static int cmp_ref(const void *x, const void *y)
+{
+	const struct name_ref *a = x, *b = y;
+	int c = cmp_bytes(a->s, a->len, b->s, b->len);
+	/* one order for equal names too, whatever qsort does: the text's */
+	return c ? c : (a->line > b->line) - (a->line < b->line);
+}
+
+static void names_sort(struct names *ns)
+{
+	if (ns->n > 1)
+		qsort(ns->v, ns->n, sizeof *ns->v, cmp_ref);
+}
+
+/* The first entry of ns not before s[0..len) in order. */
+static size_t lower_bound(const struct names *ns, const char *s, size_t len)
+{
+	size_t lo = 0, hi = ns->n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (cmp_bytes(ns->v[mid].s, ns->v[mid].len, s, len) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* The first entry of ns that is s[0..len), or ns->n. */
+static size_t find_name(const struct names *ns, const char *s, size_t len)
+{
+	size_t k = lower_bound(ns, s, len);
+	return k < ns->n && ns->v[k].len == len && memcmp(ns->v[k].s, s, len) == 0 ? k : ns->n;
+}
+
+/* The first line named s[b..e) given a fold, or NULL. */
 static const struct nline *folded_named(const struct nest *t, size_t b, size_t e)
 {
-	for (size_t k = 0; k < t->nfolded; k++) {
-		const struct nline *l = t->folded[k];
-		if (l->nlen == e - b && memcmp(t->src + l->name, t->src + b, e - b) == 0)
-			return l;
-	}
-	return NULL;
+	size_t k = find_name(&t->by_name, t->src + b, e - b);
+	return k < t->by_name.n ? t->fold_of[k] : NULL;
 }
 
 /* l's operands into sb, the folded ones replaced: a nested line's whole
@@ -177,18 +231,40 @@ static size_t list_size(const pl_attr *l)
 	return l && pl_attr_get_kind(l) == PL_ATTR_LIST ? pl_attr_list_size(l) : 0;
 }
 
-/* Whether s[0..len) is one of the strings of list l, or (prefix) begins
- * one of them up to a '#'. */
-static bool listed(const pl_attr *l, const char *s, size_t len, bool prefix)
+/* The strings of list l, sorted; false when out of memory. */
+static bool list_names(const pl_attr *l, struct names *ns)
 {
-	for (size_t k = 0; k < list_size(l); k++) {
-		size_t pl;
-		const char *p = pl_attr_get_string(pl_attr_list_at(l, k), &pl);
-		if (p && (pl == len || (prefix && pl > len && p[len] == '#')) &&
-		    memcmp(p, s, len) == 0)
-			return true;
+	size_t n = list_size(l);
+	ns->v = malloc((n ? n : 1) * sizeof *ns->v);
+	ns->n = 0;
+	if (!ns->v)
+		return false;
+	for (size_t k = 0; k < n; k++) {
+		size_t len;
+		const char *p = pl_attr_get_string(pl_attr_list_at(l, k), &len);
+		if (p)
+			ns->v[ns->n++] = (struct name_ref){p, len, NULL};
 	}
-	return false;
+	names_sort(ns);
+	return true;
+}
+
+/* Whether s[0..len) is one of the strings ns, or (prefix) begins one of
+ * them up to a '#'. What begins with s sorts after it, and among that,
+ * s followed by '#' first: the other bytes of a path (name characters
+ * and digits) all come after '#'. */
+static bool listed(const struct names *ns, const char *s, size_t len, bool prefix)
+{
+	size_t k = lower_bound(ns, s, len);
+	if (k >= ns->n || ns->v[k].len < len || memcmp(ns->v[k].s, s, len) != 0)
+		return false;
+	return ns->v[k].len == len || (prefix && ns->v[k].s[len] == '#');
+}
+
+/* The entry of l's name in t->by_name (the first of that name). */
+static size_t line_entry(const struct nest *t, const struct nline *l)
+{
+	return find_name(&t->by_name, t->src + l->name, l->nlen);
 }
 
 /* Keeps s as l's fold text. */
@@ -197,7 +273,9 @@ static bool set_fold(struct nest *t, struct nline *l, const char *s, size_t len)
 	l->fold = malloc(len + 1);
 	if (!l->fold)
 		return false;
-	t->folded[t->nfolded++] = l;
+	size_t k = line_entry(t, l);
+	if (k < t->by_name.n && !t->fold_of[k])
+		t->fold_of[k] = l;
 	memcpy(l->fold, s, len);
 	l->fold[len] = 0;
 	l->flen = len;
@@ -205,7 +283,7 @@ static bool set_fold(struct nest *t, struct nline *l, const char *s, size_t len)
 }
 
 /* A get-tuple-element line whose path is listed: its fold is the path. */
-static bool fold_path(struct nest *t, struct nline *l, const pl_attr *paths)
+static bool fold_path(struct nest *t, struct nline *l, const struct names *paths)
 {
 	const char *s = t->src;
 	size_t op = l->args - 1, on = 17;
@@ -238,17 +316,15 @@ static bool fold_path(struct nest *t, struct nline *l, const pl_attr *paths)
 	return set_fold(t, l, t->tmp.data, t->tmp.len);
 }
 
-/* The number of operands of the lines kept that name l. */
-static size_t uses_of(struct nest *t, const struct nline *l)
+/* Adds d to the count of uses of each line u's operands name. */
+static void count_uses(struct nest *t, const struct nline *u, size_t d)
 {
-	size_t n = 0;
-	for (size_t k = 0; k < t->n; k++) {
-		const struct nline *u = &t->lines[k];
-		size_t at = u->args, b, e, nb;
-		while (u->parsed && !u->drop && next_operand(t->src, u, &at, &b, &e, &nb))
-			n += e - nb == l->nlen && memcmp(t->src + nb, t->src + l->name, l->nlen) == 0;
+	size_t at = u->args, b, e, nb;
+	while (next_operand(t->src, u, &at, &b, &e, &nb)) {
+		size_t k = find_name(&t->by_name, t->src + nb, e - nb);
+		if (k < t->by_name.n)
+			t->uses[k] += d;
 	}
-	return n;
 }
 
 int pl_hlo_put_nested_(struct pl_strbuf *sb, size_t at, const pl_attr *nested,
@@ -262,13 +338,17 @@ int pl_hlo_put_nested_(struct pl_strbuf *sb, size_t at, const pl_attr *nested,
 	if (!src)
 		return PL_ENOMEM;
 	struct nest t = {.src = src};
+	struct names nested_names = {0}, path_names = {0};
 	int status = PL_ENOMEM;
 	size_t nl = 0;
 	for (size_t i = 0; i < len; i++)
 		nl += src[i] == '\n';
 	t.lines = calloc(nl + 1, sizeof *t.lines);
-	t.folded = malloc((nl + 1) * sizeof *t.folded);
-	if (!t.lines || !t.folded)
+	t.by_name.v = malloc((nl + 1) * sizeof *t.by_name.v);
+	t.uses = calloc(nl + 1, sizeof *t.uses);
+	t.fold_of = calloc(nl + 1, sizeof *t.fold_of);
+	if (!t.lines || !t.by_name.v || !t.uses || !t.fold_of ||
+	    !list_names(nested, &nested_names) || !list_names(paths, &path_names))
 		goto done;
 	const char *h = memchr(src, '\n', len);
 	size_t body = h ? (size_t)(h - src) + 1 : len;
@@ -281,23 +361,30 @@ int pl_hlo_put_nested_(struct pl_strbuf *sb, size_t at, const pl_attr *nested,
 		l->at = b;
 		l->len = end - b;
 		parse(src, l);
-		l->nested = l->parsed && listed(nested, src + l->name, l->nlen, false);
+		l->nested = l->parsed && listed(&nested_names, src + l->name, l->nlen, false);
+		if (l->parsed)
+			t.by_name.v[t.by_name.n++] = (struct name_ref){src + l->name, l->nlen, l};
 		i = end + 1;
 	}
+	names_sort(&t.by_name);
 	/* paths first: a nested line may name one */
 	for (size_t k = 0; any_path && k < t.n; k++)
-		if (t.lines[k].parsed && !fold_path(&t, &t.lines[k], paths))
+		if (t.lines[k].parsed && !fold_path(&t, &t.lines[k], &path_names))
 			goto done;
+	for (size_t k = 0; k < t.n; k++)
+		if (t.lines[k].parsed && !t.lines[k].drop)
+			count_uses(&t, &t.lines[k], 1);
 	for (size_t k = 0; k < t.n; k++) {
 		struct nline *l = &t.lines[k];
 		if (!l->nested || (l->len > 5 && memcmp(src + l->at, "ROOT ", 5) == 0) ||
-		    uses_of(&t, l) != 1)
+		    t.uses[line_entry(&t, l)] != 1)
 			continue;
 		t.tmp.len = 0;
 		put_folded(&t, &t.tmp, l, l->rhs);
 		if (t.tmp.failed || !set_fold(&t, l, t.tmp.data, t.tmp.len))
 			goto done;
 		l->drop = true;
+		count_uses(&t, l, (size_t)-1); /* its operands are no longer lines' */
 	}
 	sb->len = at;
 	pl_sb_put(sb, src, body);
@@ -318,7 +405,11 @@ done:
 	for (size_t k = 0; k < t.n; k++)
 		free(t.lines[k].fold);
 	free(t.lines);
-	free(t.folded);
+	free(t.by_name.v);
+	free(t.uses);
+	free(t.fold_of);
+	free(nested_names.v);
+	free(path_names.v);
 	pl_sb_free(&t.tmp);
 	free(src);
 	return status;

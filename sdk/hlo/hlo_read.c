@@ -34,10 +34,18 @@
 
 static void locate(struct hr *r, const char *at, uint32_t *line, uint32_t *col)
 {
-	if (at < r->lpos) {
-		r->lpos = r->lstart = r->src;
-		r->lline = 1;
+	if (at < r->lstart) {
+		/* back (a nested instruction is made before the line it is in):
+		 * the lines between, not the text from its start again */
+		for (const char *q = at; (q = memchr(q, '\n', (size_t)(r->lstart - q))); q++)
+			r->lline--;
+		const char *s = at;
+		while (s > r->src && s[-1] != '\n')
+			s--;
+		r->lstart = s;
 	}
+	if (at < r->lpos)
+		r->lpos = at; /* on the line that starts at lstart */
 	const char *q = r->lpos;
 	while (q < at) {
 		const char *nl = memchr(q, '\n', (size_t)(at - q));
@@ -964,11 +972,19 @@ static void parse_attrs(struct hr *r, struct pinst *pi)
 }
 
 /* A nested instruction's name: XLA names it "<opcode>.anon", made
- * unique. */
+ * unique: the first of "<opcode>.anon", "<opcode>.anon.1", ... not taken.
+ * Names are never given back, so the search for an opcode goes on where
+ * its last one ended. */
 static void name_anon(struct hr *r, struct pinst *me)
 {
 	me->named_anon = true;
-	for (unsigned k = 0;; k++) {
+	struct anon_next *from = NULL;
+	for (size_t a = 0; a < r->anon.n && !from; a++)
+		if (r->anon.v[a].olen == me->olen && memcmp(r->anon.v[a].opc, me->opc, me->olen) == 0)
+			from = &r->anon.v[a];
+	if (!from)
+		*(from = PUSH(r, anon)) = (struct anon_next){me->opc, me->olen, 0};
+	for (unsigned k = from->next;; k++) {
 		r->sb2.len = 0;
 		pl_sb_put(&r->sb2, me->opc, me->olen);
 		pl_sb_puts(&r->sb2, ".anon");
@@ -981,6 +997,7 @@ static void name_anon(struct hr *r, struct pinst *me)
 			memcpy(nm, r->sb2.data, r->sb2.len);
 			me->name = nm;
 			me->nlen = (uint32_t)r->sb2.len;
+			from->next = k + 1;
 			break;
 		}
 	}
@@ -3331,6 +3348,7 @@ static void parse_comp(struct hr *r)
 	}
 	expect(r, '{', "'{' to open the computation");
 	pl_ht_clear(&r->names);
+	r->anon.n = 0;
 	r->insts.n = r->opnds.n = r->attrs.n = r->paths.n = r->leaves.n = 0;
 	while (peek(r) != '}') {
 		if (r->p >= r->end)
@@ -3545,6 +3563,7 @@ static void hr_free(struct hr *r)
 	free(r->label_attrs.v);
 	free(r->label_ranks.v);
 	free(r->line_forms.v);
+	free(r->anon.v);
 	pl_ht_free(&r->names);
 	pl_ht_free(&r->owners);
 	pl_ht_free(&r->comp_index);

@@ -114,6 +114,12 @@ enum scratch_use {
 	SCRATCH_COUNT
 };
 
+struct anon_next {
+	const char *opc;
+	uint32_t olen;
+	unsigned next;
+};
+
 struct hr {
 	const char *src, *p, *end;
 	const char *file;
@@ -143,6 +149,10 @@ struct hr {
 	HR_ARRAY(const pl_attr *) line_forms;
 	struct pl_ht names; /* the computation's instructions by name: items
 	                     * are instruction index + 1 */
+	/* for each opcode of a nested instruction, the first N not yet tried
+	 * for "<opcode>.anon.N": a computation of many nested instructions
+	 * names each in one lookup, not one for every one before it */
+	HR_ARRAY(struct anon_next) anon;
 	HR_ARRAY(struct comp) comps;  /* the computations mapped so far */
 	/* buffers grown to what one use needs (cap only) */
 	HR_BUFFER(pl_value *) vals;
