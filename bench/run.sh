@@ -126,6 +126,29 @@ awk -v n="$counts" 'BEGIN {
 run_config count "$tmp/masks.pir" --passes=DetailDynInst
 count_us=$(awk -v t="$m_pass" -v n="$counts" 'BEGIN {printf "%.2f", t / n * 1e6}')
 
+# HLO whose operands are nested instructions ("add(x, multiply(y, z))"),
+# which XLA's parser reads and passline writes back so: read and written
+# back as HLO at NESTED and 10 x NESTED such lines; the time per
+# instruction at the larger over that at the smaller (one computation of
+# many of them took time quadratic in their number, through round 11).
+nested=20000
+for n in "$nested" $((nested * 10)); do
+	awk -v n="$n" 'BEGIN {
+		print "HloModule nested\n\nENTRY main {\n  p = f32[] parameter(0)"
+		prev = "p"
+		for (k = 0; k < n; k++) {
+			printf "  a%d = f32[] add(%s, f32[] multiply(%s, %s))\n", k, prev, prev, prev
+			prev = "a" k
+		}
+		printf "  ROOT r = f32[] add(%s, %s)\n}\n", prev, prev
+	}' >"$tmp/nested.hlo"
+	run_config nested "$tmp/nested.hlo" --passes= --output-format hlo
+	us=$(awk -v t="$m_total" -v n="$n" 'BEGIN {printf "%.3f", t / (2 * n + 2) * 1e6}')
+	if [ "$n" -eq "$nested" ]; then nested_small=$us; else nested_large=$us; fi
+done
+rm -f "$tmp/nested.hlo"
+nested_ratio=$(awk -v a="$nested_large" -v b="$nested_small" 'BEGIN {printf "%.2f", (b > 0 ? a / b : 0)}')
+
 # The performance targets, on modules of BENCH_TARGET_INSTS (default
 # 1200000; empty to skip) instructions in both shapes: one function per
 # layer, and one function holding the whole step with an op_name and a
@@ -257,8 +280,8 @@ if [ -n "$target_n" ] && [ -n "$mlir_opt" ] && [ -x "$mlir_opt" ] && command -v 
 	mlir_line=$(printf '  against mlir-opt parsing and printing it: %s s against %s s, %sx faster (>= 15x): %s' \
 		"$pl_s" "$mo_s" "$mlir_ratio" "$(awk -v x="$mlir_ratio" 'BEGIN {print (x >= 15) ? "met" : "MISSED"}')")
 fi
-printf '], "scaling_ratio": %s, "count_2p40_tail_mask_us": %s%s}\n' "$ratio" "$count_us" \
-	"$target_json" >>"$json.tmp"
+printf '], "scaling_ratio": %s, "count_2p40_tail_mask_us": %s, "hlo_nested_us": [%s, %s], "hlo_nested_ratio": %s%s}\n' \
+	"$ratio" "$count_us" "$nested_small" "$nested_large" "$nested_ratio" "$target_json" >>"$json.tmp"
 mv "$json.tmp" "$json"
 echo "scaling ratio (default pipeline, time per instruction, largest over smallest): $ratio"
 echo "DetailDynInst, one exact count of a 2^40-point domain with a tail mask: $count_us microseconds (median of $runs runs over $counts counts)"
@@ -288,5 +311,7 @@ fi
 printf '  one 2^40-point count with a tail mask: %s microseconds (< 1000): %s\n' "$count_us" \
 	"$(verdict "$count_us" 1000)"
 printf '  scaling ratio: %s (< 1.5): %s\n' "$ratio" "$(verdict "$ratio" 1.5)"
+printf '  HLO of nested instructions, read and written: %s against %s microseconds per instruction at %s and %s lines, ratio %s (< 1.5): %s\n' \
+	"$nested_large" "$nested_small" $((nested * 10)) "$nested" "$nested_ratio" "$(verdict "$nested_ratio" 1.5)"
 . "$srcdir/bench/overlap.sh"
 echo "written: $json"
