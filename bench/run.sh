@@ -126,28 +126,50 @@ awk -v n="$counts" 'BEGIN {
 run_config count "$tmp/masks.pir" --passes=DetailDynInst
 count_us=$(awk -v t="$m_pass" -v n="$counts" 'BEGIN {printf "%.2f", t / n * 1e6}')
 
-# HLO whose operands are nested instructions ("add(x, multiply(y, z))"),
-# which XLA's parser reads and passline writes back so: read and written
-# back as HLO at NESTED and 10 x NESTED such lines; the time per
-# instruction at the larger over that at the smaller (one computation of
-# many of them took time quadratic in their number, through round 11).
-nested=20000
-for n in "$nested" $((nested * 10)); do
-	awk -v n="$n" 'BEGIN {
-		print "HloModule nested\n\nENTRY main {\n  p = f32[] parameter(0)"
-		prev = "p"
-		for (k = 0; k < n; k++) {
-			printf "  a%d = f32[] add(%s, f32[] multiply(%s, %s))\n", k, prev, prev, prev
-			prev = "a" k
-		}
-		printf "  ROOT r = f32[] add(%s, %s)\n}\n", prev, prev
-	}' >"$tmp/nested.hlo"
-	run_config nested "$tmp/nested.hlo" --passes= --output-format hlo
-	us=$(awk -v t="$m_total" -v n="$n" 'BEGIN {printf "%.3f", t / (2 * n + 2) * 1e6}')
-	if [ "$n" -eq "$nested" ]; then nested_small=$us; else nested_large=$us; fi
-done
-rm -f "$tmp/nested.hlo"
-nested_ratio=$(awk -v a="$nested_large" -v b="$nested_small" 'BEGIN {printf "%.2f", (b > 0 ? a / b : 0)}')
+# HLO of two shapes that once took time quadratic in their size (through
+# round 11), read and written back as HLO at N and 10 x N: operands that
+# are nested instructions ("add(x, multiply(y, z))", which XLA's parser
+# reads and passline writes back so), and a tuple parameter of N arrays
+# with a get-tuple-element of each. hlo_scaling NAME N PROGRAM: PROGRAM,
+# an awk program, writes a module of 2n + 2 instructions for n; sets
+# hs_small and hs_large (microseconds per instruction, median) and
+# hs_ratio.
+hlo_scaling() {
+	for n in "$2" $(($2 * 10)); do
+		awk -v n="$n" "$3" >"$tmp/shape.hlo"
+		run_config "$1" "$tmp/shape.hlo" --passes= --output-format hlo
+		us=$(awk -v t="$m_total" -v n="$n" 'BEGIN {printf "%.3f", t / (2 * n + 2) * 1e6}')
+		if [ "$n" -eq "$2" ]; then hs_small=$us; else hs_large=$us; fi
+	done
+	rm -f "$tmp/shape.hlo"
+	hs_ratio=$(awk -v a="$hs_large" -v b="$hs_small" 'BEGIN {printf "%.2f", (b > 0 ? a / b : 0)}')
+}
+hlo_n=20000
+hlo_scaling nested "$hlo_n" 'BEGIN {
+	print "HloModule nested\n\nENTRY main {\n  p = f32[] parameter(0)"
+	prev = "p"
+	for (k = 0; k < n; k++) {
+		printf "  a%d = f32[] add(%s, f32[] multiply(%s, %s))\n", k, prev, prev, prev
+		prev = "a" k
+	}
+	printf "  ROOT r = f32[] add(%s, %s)\n}\n", prev, prev
+}'
+nested_small=$hs_small nested_large=$hs_large nested_ratio=$hs_ratio
+hlo_scaling tuple "$hlo_n" 'BEGIN {
+	printf "HloModule wide\n\nENTRY main {\n  p = ("
+	for (k = 0; k < n; k++)
+		printf "%sf32[]", k ? ", " : ""
+	print ") parameter(0)"
+	for (k = 0; k < n; k++)
+		printf "  g%d = f32[] get-tuple-element(p), index=%d\n", k, k
+	prev = "g0"
+	for (k = 0; k < n; k++) {
+		printf "  s%d = f32[] add(%s, g%d)\n", k, prev, k
+		prev = "s" k
+	}
+	printf "  ROOT r = f32[] negate(%s)\n}\n", prev
+}'
+tuple_small=$hs_small tuple_large=$hs_large tuple_ratio=$hs_ratio
 
 # The performance targets, on modules of BENCH_TARGET_INSTS (default
 # 1200000; empty to skip) instructions in both shapes: one function per
@@ -280,8 +302,9 @@ if [ -n "$target_n" ] && [ -n "$mlir_opt" ] && [ -x "$mlir_opt" ] && command -v 
 	mlir_line=$(printf '  against mlir-opt parsing and printing it: %s s against %s s, %sx faster (>= 15x): %s' \
 		"$pl_s" "$mo_s" "$mlir_ratio" "$(awk -v x="$mlir_ratio" 'BEGIN {print (x >= 15) ? "met" : "MISSED"}')")
 fi
-printf '], "scaling_ratio": %s, "count_2p40_tail_mask_us": %s, "hlo_nested_us": [%s, %s], "hlo_nested_ratio": %s%s}\n' \
-	"$ratio" "$count_us" "$nested_small" "$nested_large" "$nested_ratio" "$target_json" >>"$json.tmp"
+printf '], "scaling_ratio": %s, "count_2p40_tail_mask_us": %s, "hlo_nested_us": [%s, %s], "hlo_nested_ratio": %s, "hlo_wide_tuple_us": [%s, %s], "hlo_wide_tuple_ratio": %s%s}\n' \
+	"$ratio" "$count_us" "$nested_small" "$nested_large" "$nested_ratio" \
+	"$tuple_small" "$tuple_large" "$tuple_ratio" "$target_json" >>"$json.tmp"
 mv "$json.tmp" "$json"
 echo "scaling ratio (default pipeline, time per instruction, largest over smallest): $ratio"
 echo "DetailDynInst, one exact count of a 2^40-point domain with a tail mask: $count_us microseconds (median of $runs runs over $counts counts)"
@@ -312,6 +335,8 @@ printf '  one 2^40-point count with a tail mask: %s microseconds (< 1000): %s\n'
 	"$(verdict "$count_us" 1000)"
 printf '  scaling ratio: %s (< 1.5): %s\n' "$ratio" "$(verdict "$ratio" 1.5)"
 printf '  HLO of nested instructions, read and written: %s against %s microseconds per instruction at %s and %s lines, ratio %s (< 1.5): %s\n' \
-	"$nested_large" "$nested_small" $((nested * 10)) "$nested" "$nested_ratio" "$(verdict "$nested_ratio" 1.5)"
+	"$nested_large" "$nested_small" $((hlo_n * 10)) "$hlo_n" "$nested_ratio" "$(verdict "$nested_ratio" 1.5)"
+printf '  HLO of a tuple parameter and its get-tuple-elements, read and written: %s against %s microseconds per instruction at %s and %s elements, ratio %s (< 1.5): %s\n' \
+	"$tuple_large" "$tuple_small" $((hlo_n * 10)) "$hlo_n" "$tuple_ratio" "$(verdict "$tuple_ratio" 1.5)"
 . "$srcdir/bench/overlap.sh"
 echo "written: $json"

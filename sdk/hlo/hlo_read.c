@@ -1464,7 +1464,7 @@ static void collective_attrs(struct hr *r, const struct pinst *pi, pl_inst *inst
 static void operand_view(struct hr *r, const struct popnd *o, uint32_t *node, uint32_t *leaf0,
                          uint32_t *nleaves)
 {
-	const struct pinst *d = &r->insts.v[o->ref];
+	struct pinst *d = &r->insts.v[o->ref];
 	uint32_t n = d->shape, l = d->leaf0;
 	for (uint32_t k = 0; k < o->npath; k++) {
 		uint32_t c = child_at(r, n, r->paths.v[o->path + k], &l);
@@ -1476,7 +1476,14 @@ static void operand_view(struct hr *r, const struct popnd *o, uint32_t *node, ui
 	*node = n;
 	*leaf0 = l;
 	*nleaves = r->shapes.v[n].nleaves;
-	for (uint32_t k = 0; k < *nleaves; k++)
+	/* whether d holds such a context at all is asked once (each of the
+	 * get-tuple-elements of a tuple of thousands would walk it all) */
+	if (!d->ctx_known) {
+		for (uint32_t k = 0; k < d->nleaves && !d->has_ctx; k++)
+			d->has_ctx = !r->leaves.v[d->leaf0 + k];
+		d->ctx_known = true;
+	}
+	for (uint32_t k = 0; d->has_ctx && k < *nleaves; k++)
 		if (!r->leaves.v[l + k])
 			fail(r, o->at, "the context of an asynchronous collective cannot be used");
 }
@@ -1838,12 +1845,8 @@ static int value_node(struct hr *r, struct pinst *a)
 		}
 		if (!n->tuple || depth == PL_MAX_NESTING)
 			return a->vnode;
-		uint32_t ch = node + 1;
-		while (ch < node + n->size && first + r->shapes.v[ch].nleaves <= j) {
-			first += r->shapes.v[ch].nleaves;
-			ch += r->shapes.v[ch].size;
-		}
-		if (ch >= node + n->size)
+		uint32_t ch = pl_hlo_shape_child_holding_(&r->shapes, node, j, &first, NULL);
+		if (ch == UINT32_MAX)
 			return a->vnode;
 		node = ch;
 	}

@@ -79,6 +79,9 @@ struct pinst {
 	                          * the same line, from rank_kept_aliases */
 	const pl_attr *comment;  /* the "//" lines right before it, or NULL */
 	bool compact;            /* a get-tuple-element an operand's "#I" made */
+	bool ctx_known, has_ctx; /* whether one of its leaves is the context of
+	                          * an asynchronous collective (a NULL leaf),
+	                          * once asked (operand_view) */
 	pl_inst *inst;
 };
 

@@ -522,12 +522,48 @@ bool pl_hlo_shape_fits_(const struct pl_hlo_shapes *s, uint32_t idx, const pl_ty
 	return true;
 }
 
+/* Whether every child of tuple node n is an array, one node and one leaf
+ * each: a tuple's nodes below it are never fewer than its leaves, and are
+ * as many only so. Child i is then node idx + 1 + i, and holds leaf i. */
+static bool flat_tuple(const struct pl_hlo_snode *n)
+{
+	return n->tuple && n->size - 1 == n->nleaves;
+}
+
+uint32_t pl_hlo_shape_child_holding_(const struct pl_hlo_shapes *s, uint32_t idx, uint32_t j,
+                                     uint32_t *first, uint32_t *k)
+{
+	const struct pl_hlo_snode *n = &s->v[idx];
+	if (!n->tuple || j < *first || j - *first >= n->nleaves)
+		return UINT32_MAX;
+	uint32_t c, i;
+	if (flat_tuple(n)) {
+		i = j - *first;
+		c = idx + 1 + i;
+		*first = j;
+	} else {
+		for (c = idx + 1, i = 0; *first + s->v[c].nleaves <= j; i++) {
+			*first += s->v[c].nleaves;
+			c += s->v[c].size;
+		}
+	}
+	if (k)
+		*k = i;
+	return c;
+}
+
 uint32_t pl_hlo_shape_child_(const struct pl_hlo_shapes *s, uint32_t idx, int64_t i,
                              uint32_t *leaf)
 {
 	const struct pl_hlo_snode *n = &s->v[idx];
 	if (!n->tuple || i < 0)
 		return UINT32_MAX;
+	if (flat_tuple(n)) {
+		if ((uint64_t)i >= n->nleaves)
+			return UINT32_MAX;
+		*leaf += (uint32_t)i;
+		return idx + 1 + (uint32_t)i;
+	}
 	uint32_t c = idx + 1;
 	for (int64_t k = 0; c < idx + n->size; k++) {
 		if (k == i)

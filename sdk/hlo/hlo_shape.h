@@ -108,6 +108,15 @@ bool pl_hlo_shape_fits_(const struct pl_hlo_shapes *s, uint32_t idx, const pl_ty
 uint32_t pl_hlo_shape_child_(const struct pl_hlo_shapes *s, uint32_t idx, int64_t i,
                              uint32_t *leaf);
 
+/* The child of tuple node idx that holds leaf j, counting the leaves of
+ * the tree from *first at idx (UINT32_MAX when none does); *first is
+ * advanced by the leaves before it, *k (when not NULL) set to its
+ * number. A tuple whose children are all arrays (a tuple of thousands of
+ * parameters, looked into once for each) is looked up without a walk
+ * over the children before it; another tuple with one. */
+uint32_t pl_hlo_shape_child_holding_(const struct pl_hlo_shapes *s, uint32_t idx, uint32_t j,
+                                     uint32_t *first, uint32_t *k);
+
 /* An array with no layout (but one printed bare) or the default one
  * ("2,1,0"), static extents. */
 bool pl_hlo_shape_default_array_(const struct pl_hlo_shapes *s, uint32_t idx);

@@ -591,12 +591,14 @@ static const char *gte_name(struct hw *w, struct ent *e, const uint32_t *path, s
 	struct pl_strbuf l = {0};
 	pl_sb_puts(&l, name);
 	pl_sb_puts(&l, " = ");
-	/* find the node by walking the path */
+	/* find the node from the path */
 	uint32_t idx = 0;
 	for (size_t k = 0; k < depth; k++) {
-		uint32_t c = idx + 1;
-		for (uint32_t j = 0; j < path[k]; j++)
-			c += e->tree->v[c].size;
+		uint32_t leaf = 0, c = pl_hlo_shape_child_(e->tree, idx, path[k], &leaf);
+		if (c == UINT32_MAX) { /* cannot happen: the path was walked down */
+			set_err(w, PL_EINVAL);
+			break;
+		}
 		idx = c;
 	}
 	/* the line's own shape: an element the tuple's text left without a
@@ -647,13 +649,9 @@ static const char *ent_node_ref(struct hw *w, struct ent *e, uint32_t leaf, uint
 		if (!e->tree->v[idx].tuple || depth == PL_MAX_NESTING)
 			return NULL;
 		/* down into the child that holds leaf */
-		uint32_t c = idx + 1, k = 0;
-		while (c < idx + e->tree->v[idx].size && first + e->tree->v[c].nleaves <= leaf) {
-			first += e->tree->v[c].nleaves;
-			c += e->tree->v[c].size;
-			k++;
-		}
-		if (c >= idx + e->tree->v[idx].size)
+		uint32_t k;
+		uint32_t c = pl_hlo_shape_child_holding_(e->tree, idx, leaf, &first, &k);
+		if (c == UINT32_MAX)
 			return NULL;
 		path[depth++] = k;
 		idx = c;

@@ -119,6 +119,62 @@ START_TEST(the_tree_holds_the_text)
 }
 END_TEST
 
+/* A child by number, and the child that holds a leaf: a tuple of arrays
+ * alone is looked up by arithmetic, any other by a walk; both agree with
+ * the tree. */
+START_TEST(children_by_number_and_by_leaf)
+{
+	struct pl_hlo_shapes s = {0};
+	uint32_t flat = parse_ok(&s, "(f32[], s8[2], pred[], f32[3])", 0);
+	for (uint32_t i = 0; i < 4; i++) {
+		uint32_t leaf = 10, first = 0, k = 99;
+		ck_assert_uint_eq(pl_hlo_shape_child_(&s, flat, i, &leaf), flat + 1 + i);
+		ck_assert_uint_eq(leaf, 10 + i);
+		ck_assert_uint_eq(pl_hlo_shape_child_holding_(&s, flat, i, &first, &k), flat + 1 + i);
+		ck_assert_uint_eq(first, i);
+		ck_assert_uint_eq(k, i);
+	}
+	uint32_t leaf = 0, first = 0;
+	ck_assert_uint_eq(pl_hlo_shape_child_(&s, flat, 4, &leaf), UINT32_MAX);
+	ck_assert_uint_eq(pl_hlo_shape_child_(&s, flat, -1, &leaf), UINT32_MAX);
+	ck_assert_uint_eq(pl_hlo_shape_child_holding_(&s, flat, 4, &first, NULL), UINT32_MAX);
+	first = 2; /* the leaves counted from 2 at the tuple */
+	ck_assert_uint_eq(pl_hlo_shape_child_holding_(&s, flat, 1, &first, NULL), UINT32_MAX);
+	ck_assert_uint_eq(pl_hlo_shape_child_holding_(&s, flat, 3, &first, NULL), flat + 2);
+	ck_assert_uint_eq(first, 3);
+
+	/* nodes: 0 the tuple, 1 f32[], 2 (s8[], pred[2]) with 3 and 4, 5 (),
+	 * 6 f32[2]; leaves 0 to 3 */
+	uint32_t mixed = parse_ok(&s, "(f32[], (s8[], pred[2]), (), f32[2])", 0);
+	const uint32_t holder[] = {1, 2, 2, 6}, before[] = {0, 1, 1, 3}, number[] = {0, 1, 1, 3};
+	for (uint32_t j = 0; j < 4; j++) {
+		uint32_t k = 99;
+		first = 0;
+		ck_assert_uint_eq(pl_hlo_shape_child_holding_(&s, mixed, j, &first, &k),
+		                  mixed + holder[j]);
+		ck_assert_uint_eq(first, before[j]);
+		ck_assert_uint_eq(k, number[j]);
+	}
+	first = 0;
+	ck_assert_uint_eq(pl_hlo_shape_child_holding_(&s, mixed, 4, &first, NULL), UINT32_MAX);
+	first = 1; /* into (s8[], pred[2]), whose leaves are 1 and 2 */
+	ck_assert_uint_eq(pl_hlo_shape_child_holding_(&s, mixed + 2, 2, &first, NULL), mixed + 4);
+	ck_assert_uint_eq(first, 2);
+	leaf = 0;
+	ck_assert_uint_eq(pl_hlo_shape_child_(&s, mixed, 3, &leaf), mixed + 6);
+	ck_assert_uint_eq(leaf, 3);
+	/* an empty tuple among arrays: no tuple of arrays alone */
+	uint32_t empty = parse_ok(&s, "(f32[], (), s8[])", 0);
+	leaf = 0;
+	ck_assert_uint_eq(pl_hlo_shape_child_(&s, empty, 2, &leaf), empty + 3);
+	ck_assert_uint_eq(leaf, 1);
+	first = 0;
+	ck_assert_uint_eq(pl_hlo_shape_child_holding_(&s, empty, 1, &first, NULL), empty + 3);
+	ck_assert_uint_eq(pl_hlo_shape_child_holding_(&s, mixed + 1, 0, &first, NULL), UINT32_MAX);
+	pl_hlo_shapes_free_(&s);
+}
+END_TEST
+
 START_TEST(operand_structures_carry_labels)
 {
 	struct pl_hlo_shapes s = {0};
@@ -237,6 +293,7 @@ static Suite *shape_suite(void)
 	TCase *tc = tcase_create("parse, print, fit");
 	tcase_add_test(tc, prints_what_it_reads);
 	tcase_add_test(tc, the_tree_holds_the_text);
+	tcase_add_test(tc, children_by_number_and_by_leaf);
 	tcase_add_test(tc, operand_structures_carry_labels);
 	tcase_add_test(tc, fits_types);
 	tcase_add_test(tc, errors_say_where);
