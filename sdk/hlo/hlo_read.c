@@ -3174,9 +3174,6 @@ static void keep_comment(struct hr *r, const struct pinst *pi)
 		nomem(r);
 }
 
-/* The operands written short, as XLA prints none: nested instructions
- * (hlo_nested, their names) and paths into a tuple value
- * (hlo_compact_paths), each once. */
 /* Appends the path compact get-tuple-element g stands for to r->sb. */
 static void compact_path(struct hr *r, const struct pinst *g)
 {
@@ -3190,6 +3187,9 @@ static void compact_path(struct hr *r, const struct pinst *g)
 	pl_sb_put(&r->sb, ia->val, ia->vlen);
 }
 
+/* The operands written short, as XLA prints none: nested instructions
+ * (hlo_nested, their names) and paths into a tuple value
+ * (hlo_compact_paths), each once. */
 static void keep_short_operands(struct hr *r, pl_func *f)
 {
 	r->label_attrs.n = 0; /* keep_structure's, free once the lines are mapped */

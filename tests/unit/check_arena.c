@@ -120,13 +120,20 @@ static bool same_region(const void *p, const void *near)
 	return ((uintptr_t)p & ~(PL_REGION_SIZE - 1)) == ((uintptr_t)near & ~(PL_REGION_SIZE - 1));
 }
 
-START_TEST(test_region_offsets)
+/* An arena in a new region, which the arena alone holds; the region. */
+static struct pl_region *arena_in_new_region(pl_arena *a)
 {
 	struct pl_region *r = pl_region_new();
 	ck_assert_ptr_nonnull(r);
-	pl_arena a;
-	pl_arena_init_in(&a, r);
+	pl_arena_init_in(a, r);
 	pl_region_drop(r); /* the arena holds it now */
+	return r;
+}
+
+START_TEST(test_region_offsets)
+{
+	pl_arena a;
+	arena_in_new_region(&a);
 	/* across many chunks, every allocation is in the region, zeroed,
 	 * and found again from its offset through any other one */
 	char *first = pl_arena_alloc(&a, 24);
@@ -178,11 +185,8 @@ START_TEST(test_region_takes_its_own_memory)
 {
 	/* a region arena takes memory of its region that is given to it (a
 	 * table's outgrown slots) as its next chunk, and frees any other */
-	struct pl_region *r = pl_region_new();
-	ck_assert_ptr_nonnull(r);
 	pl_arena a;
-	pl_arena_init_in(&a, r);
-	pl_region_drop(r);
+	struct pl_region *r = arena_in_new_region(&a);
 	enum { BLOCK = 1 << 20 };
 	char *table = pl_arena_take_table(&a, BLOCK);
 	ck_assert_ptr_nonnull(table);
@@ -262,11 +266,8 @@ static bool resident(const void *p)
  * window beyond it, never the rest of the chunk. */
 START_TEST(test_pages_in_place_a_window_ahead)
 {
-	struct pl_region *r = pl_region_new();
-	ck_assert_ptr_nonnull(r);
 	pl_arena a;
-	pl_arena_init_in(&a, r);
-	pl_region_drop(r);
+	arena_in_new_region(&a);
 	size_t page = (size_t)sysconf(_SC_PAGESIZE);
 	/* into a chunk of 4 MiB or more (64 KiB, doubling), never written */
 	while (a.total < 4u << 20)
@@ -277,8 +278,9 @@ START_TEST(test_pages_in_place_a_window_ahead)
 	ck_assert(a.cur <= a.end && a.end <= a.limit);
 	ck_assert_uint_le((size_t)(a.end - a.cur), 128 * 1024);
 	ck_assert_uint_ge((size_t)(a.limit - a.end), 1u << 20);
-	char probe[4096];
-	bool known = madvise((void *)(((uintptr_t)probe + 4095) & ~(uintptr_t)4095), 0,
+	/* whether the kernel knows the call (an unknown one is refused
+	 * whatever the length) */
+	bool known = madvise((void *)((uintptr_t)from & ~(uintptr_t)(page - 1)), 0,
 	                     MADV_POPULATE_WRITE) == 0 || errno != EINVAL;
 	for (char *p = from + page; p + page <= a.cur; p += page)
 		ck_assert(resident(p) == known);
