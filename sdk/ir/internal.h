@@ -357,6 +357,12 @@ PL_INTERNAL const char *pl_intern_str_(pl_module *m, const char *s, size_t len);
  * of memory. It lives, unchanged, as long as m, and a NUL follows it. */
 PL_INTERNAL const void *pl_intern_blob_(pl_module *m, struct pl_ht *set,
                                         const void *bytes, size_t len);
+/* The hash pl_intern_blob_ files bytes[0..len) under. */
+PL_INTERNAL uint32_t pl_intern_hash_(const void *bytes, size_t len);
+/* pl_intern_blob_ with the blob's hash known (pl_intern_hash_): a reader
+ * that asked for the slot (pl_ht_prefetch) while it read on. */
+PL_INTERNAL const void *pl_intern_blob_hashed_(pl_module *m, struct pl_ht *set,
+                                               const void *bytes, size_t len, uint32_t hash);
 
 /* The length in bytes of an interned blob, kept before it. */
 static inline size_t pl_blob_len_(const void *blob)

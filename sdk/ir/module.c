@@ -70,21 +70,36 @@ static bool blob_is(const void *item, const void *probe, const void *ctx)
 	return ((const uint64_t *)item)[-1] == b->len && memcmp(item, b->bytes, b->len) == 0;
 }
 
-/* The slot of set holding bytes[0..len), or the empty one where it goes;
- * SIZE_MAX when out of memory. */
-static size_t blob_slot(struct pl_ht *set, const void *bytes, size_t len, uint32_t *hash)
+uint32_t pl_intern_hash_(const void *bytes, size_t len)
+{
+	return (uint32_t)pl_hash_bytes_(bytes, len);
+}
+
+/* The slot of set holding bytes[0..len) of the given hash, or the empty
+ * one where it goes; SIZE_MAX when out of memory. */
+static size_t blob_slot_hashed(struct pl_ht *set, const void *bytes, size_t len, uint32_t hash)
 {
 	if (len > UINT32_MAX || !pl_ht_reserve(set))
 		return SIZE_MAX;
 	struct blob probe = {bytes, len};
-	*hash = (uint32_t)pl_hash_bytes_(bytes, len);
-	return pl_ht_find(set, *hash, blob_is, &probe, NULL);
+	return pl_ht_find(set, hash, blob_is, &probe, NULL);
+}
+
+static size_t blob_slot(struct pl_ht *set, const void *bytes, size_t len, uint32_t *hash)
+{
+	*hash = pl_intern_hash_(bytes, len);
+	return blob_slot_hashed(set, bytes, len, *hash);
 }
 
 const void *pl_intern_blob_(pl_module *m, struct pl_ht *set, const void *bytes, size_t len)
 {
-	uint32_t hash;
-	size_t j = blob_slot(set, bytes, len, &hash);
+	return pl_intern_blob_hashed_(m, set, bytes, len, pl_intern_hash_(bytes, len));
+}
+
+const void *pl_intern_blob_hashed_(pl_module *m, struct pl_ht *set, const void *bytes,
+                                   size_t len, uint32_t hash)
+{
+	size_t j = blob_slot_hashed(set, bytes, len, hash);
 	if (j == SIZE_MAX)
 		return NULL;
 	if (pl_ht_used(set, j))

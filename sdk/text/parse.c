@@ -54,6 +54,19 @@ enum { RECENT_SLOTS = 4096, RECENT_TYPES = 1024, RECENT_LISTS = 1024 }; /* read 
 /* a value table of this many slots (512 KiB) or more is prefetched from */
 enum { PREFETCH_MIN_SLOTS = 1 << 16 };
 
+/* A string or boxed scalar of the attributes being read, entered in the
+ * module's set only when its list or dictionary has been read (settle):
+ * its slot is asked for as it is read, so that in a large module, where
+ * the sets are far bigger than the caches, the slots of one instruction's
+ * values are fetched together rather than one after the other. */
+struct deferred {
+	const char *text;   /* a string's bytes, in the text; NULL: bits */
+	uint64_t bits;      /* a scalar's 8 bytes */
+	uint32_t len, hash;
+	size_t at;          /* its index in elems (in_list) or entries */
+	bool in_list;
+};
+
 struct parser {
 	struct pl_lexer lx;
 	pl_module *m;
@@ -68,6 +81,7 @@ struct parser {
 	struct VEC(struct pl_attr_entry) entries;
 	struct refs entry_at; /* where each entry's key was written */
 	struct VEC(pl_attr) elems;
+	struct VEC(struct deferred) deferred;
 	unsigned depth;
 	struct pl_ht values; /* the current function's values, by name */
 	struct pl_ht dtypes; /* dtype names by text -> pl_dtype */
@@ -457,7 +471,7 @@ static void parse_result_types(struct parser *p, size_t nres)
 
 /* ---- attributes ---- */
 
-static void parse_attr(struct parser *p, pl_attr *out);
+static void parse_attr(struct parser *p, pl_attr *out, bool in_list, size_t at);
 
 /* A value or an entry whole: what it names is interned, and it has no
  * padding, so equal words mean equal values */
@@ -475,6 +489,39 @@ static pl_attr scalar(struct parser *p, pl_attr_kind kind, const void *x)
 	if (!pl_attr_scalar_(p->m, kind, x, &a))
 		pl_lex_fail_(&p->lx, PL_ENOMEM);
 	return a;
+}
+
+/* The value of kind STRING (text) or of a boxed INT or FLOAT (bits),
+ * without its blob yet: that is settled with its list or dictionary,
+ * as element or entry at. */
+static pl_attr defer(struct parser *p, pl_attr_kind kind, const char *text, size_t len,
+                     const void *bits, bool in_list, size_t at)
+{
+	struct deferred d = {.text = text, .len = (uint32_t)len, .at = at, .in_list = in_list};
+	struct pl_ht *set = text ? &p->m->strings : &p->m->scalars;
+	if (!text) {
+		memcpy(&d.bits, bits, sizeof d.bits);
+		len = sizeof d.bits;
+	}
+	d.hash = pl_intern_hash_(text ? (const void *)text : &d.bits, len);
+	pl_ht_prefetch(set, d.hash);
+	PUSH(p, p->deferred, d);
+	return (pl_attr){.kind = (uint8_t)kind, .boxed = kind == PL_ATTR_INT};
+}
+
+/* Interns the values deferred since from, into v (elems or entries). */
+static void settle(struct parser *p, size_t from, pl_attr *elems, struct pl_attr_entry *entries)
+{
+	for (size_t k = from; k < p->deferred.n; k++) {
+		struct deferred *d = &p->deferred.v[k];
+		const void *blob =
+		        d->text ? pl_intern_blob_hashed_(p->m, &p->m->strings, d->text, d->len, d->hash)
+		                : pl_intern_blob_hashed_(p->m, &p->m->scalars, &d->bits,
+		                                         sizeof d->bits, d->hash);
+		pl_attr *a = d->in_list ? &elems[d->at] : &entries[d->at].val;
+		a->v = pl_region_off_(nn(p, blob));
+	}
+	p->deferred.n = from;
 }
 
 /* The list of the n elements at v, interned: one read lately with equal
@@ -500,7 +547,7 @@ static void parse_list(struct parser *p, pl_attr *out)
 	if (++p->depth > PL_MAX_NESTING)
 		error_at(p, TOK.line, TOK.col, "attribute values nested deeper than %d",
 		         PL_MAX_NESTING);
-	size_t base = p->elems.n, n;
+	size_t base = p->elems.n, n, deferred = p->deferred.n;
 	int64_t ints[64];
 	pl_lex_open_(&p->lx, "list", TOK.line, TOK.col);
 	const char *q = plain_ints(TOK.s, p->lx.end, ints, 64, &n);
@@ -513,7 +560,7 @@ static void parse_list(struct parser *p, pl_attr *out)
 		next(p);
 		while (TOK.kind != PL_T_RBRACKET) {
 			pl_attr v;
-			parse_attr(p, &v);
+			parse_attr(p, &v, true, p->elems.n);
 			PUSH(p, p->elems, v);
 			if (!another(p, PL_T_RBRACKET, "an attribute value"))
 				break;
@@ -521,24 +568,34 @@ static void parse_list(struct parser *p, pl_attr *out)
 		expect(p, PL_T_RBRACKET, "',' or ']' in list");
 	}
 	n = p->elems.n - base;
+	settle(p, deferred, p->elems.v, NULL);
 	*out = list_of(p, n ? p->elems.v + base : NULL, n); /* no array before the first list */
 	p->elems.n = base;
 	p->depth--;
 	pl_lex_close_(&p->lx);
 }
 
-static void parse_attr(struct parser *p, pl_attr *out)
+/* An attribute value, to be element or entry at of its list or
+ * dictionary (in_list tells which). */
+static void parse_attr(struct parser *p, pl_attr *out, bool in_list, size_t at)
 {
 	switch (TOK.kind) {
 	case PL_T_INT:
-		*out = scalar(p, PL_ATTR_INT, &TOK.i);
+		if (TOK.i >= INT32_MIN && TOK.i <= INT32_MAX)
+			*out = scalar(p, PL_ATTR_INT, &TOK.i); /* in place */
+		else
+			*out = defer(p, PL_ATTR_INT, NULL, 0, &TOK.i, in_list, at);
 		break;
 	case PL_T_FLOAT:
-		*out = scalar(p, PL_ATTR_FLOAT, &TOK.f);
+		*out = defer(p, PL_ATTR_FLOAT, NULL, 0, &TOK.f, in_list, at);
 		break;
 	case PL_T_STRING:
-		*out = (pl_attr){.kind = PL_ATTR_STRING,
-		                 .v = pl_region_off_(nn(p, pl_intern_str_(p->m, TOK.s, TOK.len)))};
+		/* one decoded from escapes lives only until the next string */
+		if (TOK.s == p->lx.str.data)
+			*out = (pl_attr){.kind = PL_ATTR_STRING,
+			                 .v = pl_region_off_(nn(p, pl_intern_str_(p->m, TOK.s, TOK.len)))};
+		else
+			*out = defer(p, PL_ATTR_STRING, TOK.s, TOK.len, NULL, in_list, at);
 		break;
 	case PL_T_LBRACKET:
 		parse_list(p, out);
@@ -621,7 +678,7 @@ static void parse_attrs(struct parser *p, pl_attrs *d)
 {
 	pl_lex_open_(&p->lx, "attribute list", TOK.line, TOK.col);
 	next(p);
-	p->entries.n = p->entry_at.n = 0;
+	p->entries.n = p->entry_at.n = p->deferred.n = 0;
 	while (TOK.kind != PL_T_RBRACE) {
 		uint32_t key = number_word(p, "an attribute name", pl_is_key_,
 		                           &p->m->keys, "attribute names");
@@ -644,7 +701,7 @@ static void parse_attrs(struct parser *p, pl_attrs *d)
 		if (p->entries.n == UINT16_MAX)
 			error_at(p, at.line, at.col, "more than %u attributes", UINT16_MAX);
 		struct pl_attr_entry e;
-		parse_attr(p, &e.val);
+		parse_attr(p, &e.val, false, p->entries.n);
 		e.val.key = key;
 		PUSH(p, p->entries, e);
 		PUSH(p, p->entry_at, at);
@@ -653,6 +710,7 @@ static void parse_attrs(struct parser *p, pl_attrs *d)
 	}
 	expect(p, PL_T_RBRACE, "',' or '}' in attributes");
 	pl_lex_close_(&p->lx);
+	settle(p, 0, NULL, p->entries.v);
 	if (p->entries.n > 64)
 		check_repeats(p);
 	if (p->entries.n)
@@ -896,6 +954,7 @@ int pl_parse_job_(struct pl_parse_job *job, pl_module **out)
 	free(p->entries.v);
 	free(p->entry_at.v);
 	free(p->elems.v);
+	free(p->deferred.v);
 	pl_ht_free(&p->values);
 	pl_ht_free(&p->holes);
 	pl_ht_free(&p->dtypes);

@@ -828,6 +828,56 @@ START_TEST(test_types_and_int_lists_any_spacing)
 }
 END_TEST
 
+/* Strings, floats and integers past 32 bits are interned when their list
+ * or dictionary has been read, not as each is read: every one must still
+ * land in its own entry or element (lists inside lists, escaped strings
+ * between), and equal ones must be one string. */
+START_TEST(test_attr_values_settled_in_place)
+{
+	const char *text =
+		"func @f() {\n"
+		"  op {a = \"x\", b = [\"x\", 1.5, [\"x\", 5000000000, \"y\\n\", 7], 2.5, \"z\"],"
+		" c = 1.5, d = -5000000000, e = \"x\", f = \"y\\n\", g = 3}\n"
+		"  op {a = \"x\", h = [5000000000, \"z\"]}\n"
+		"}\n";
+	pl_diags *d;
+	pl_module *m;
+	ck_assert_int_eq(parse_n(text, strlen(text), &d, &m), PL_OK);
+	const pl_inst *i = pl_func_first_inst(pl_module_find_func(m, "f"));
+	const pl_attrs *a = pl_inst_attrs_const(i);
+	const char *x = pl_attr_get_string(pl_attrs_get(a, "a"), NULL);
+	ck_assert_str_eq(x, "x");
+	const pl_attr *b = pl_attrs_get(a, "b");
+	ck_assert_uint_eq(pl_attr_list_size(b), 5);
+	ck_assert_ptr_eq(pl_attr_get_string(pl_attr_list_at(b, 0), NULL), x);
+	ck_assert(pl_attr_get_float(pl_attr_list_at(b, 1)) == 1.5);
+	const pl_attr *inner = pl_attr_list_at(b, 2);
+	ck_assert_uint_eq(pl_attr_list_size(inner), 4);
+	ck_assert_ptr_eq(pl_attr_get_string(pl_attr_list_at(inner, 0), NULL), x);
+	ck_assert_int_eq(pl_attr_get_int(pl_attr_list_at(inner, 1)), INT64_C(5000000000));
+	size_t len;
+	const char *y = pl_attr_get_string(pl_attr_list_at(inner, 2), &len);
+	ck_assert_uint_eq(len, 2);
+	ck_assert_mem_eq(y, "y\n", 2);
+	ck_assert_int_eq(pl_attr_get_int(pl_attr_list_at(inner, 3)), 7);
+	ck_assert(pl_attr_get_float(pl_attr_list_at(b, 3)) == 2.5);
+	const char *z = pl_attr_get_string(pl_attr_list_at(b, 4), NULL);
+	ck_assert_str_eq(z, "z");
+	ck_assert(pl_attr_get_float(pl_attrs_get(a, "c")) == 1.5);
+	ck_assert_int_eq(pl_attr_get_int(pl_attrs_get(a, "d")), -INT64_C(5000000000));
+	ck_assert_ptr_eq(pl_attr_get_string(pl_attrs_get(a, "e"), NULL), x);
+	ck_assert_ptr_eq(pl_attr_get_string(pl_attrs_get(a, "f"), NULL), y);
+	ck_assert_int_eq(pl_attr_get_int(pl_attrs_get(a, "g")), 3);
+	a = pl_inst_attrs_const(pl_inst_next(i));
+	ck_assert_ptr_eq(pl_attr_get_string(pl_attrs_get(a, "a"), NULL), x);
+	const pl_attr *h = pl_attrs_get(a, "h");
+	ck_assert_int_eq(pl_attr_get_int(pl_attr_list_at(h, 0)), INT64_C(5000000000));
+	ck_assert_ptr_eq(pl_attr_get_string(pl_attr_list_at(h, 1), NULL), z);
+	pl_module_free(m);
+	pl_diags_free(d);
+}
+END_TEST
+
 START_TEST(test_err_bad_type)
 {
 	expect_error("func @f(%a: f32[2,-1]) {}",
@@ -1685,6 +1735,7 @@ static Suite *text_suite(void)
 	tcase_add_test(tc, test_err_missing_name);
 	tcase_add_test(tc, test_err_unknown_dtype);
 	tcase_add_test(tc, test_types_and_int_lists_any_spacing);
+	tcase_add_test(tc, test_attr_values_settled_in_place);
 	tcase_add_test(tc, test_err_bad_type);
 	tcase_add_test(tc, test_err_too_many_dims);
 	tcase_add_test(tc, test_err_expected_op_name);
