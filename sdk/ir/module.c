@@ -131,7 +131,10 @@ bool pl_intern_merge_(struct pl_ht *to, const struct pl_ht *from, struct pl_ht *
 		return true;
 	if (!pl_ht_reserve_n(to, from->count))
 		return false;
+	enum { AHEAD = 16 }; /* to is far bigger than the caches */
 	for (size_t j = 0; j < from->cap; j++) {
+		if (j + AHEAD < from->cap && pl_ht_at(from, j + AHEAD))
+			pl_ht_prefetch(to, pl_ht_hash_at(from, j + AHEAD));
 		const void *blob = pl_ht_at(from, j);
 		if (!blob)
 			continue;

@@ -32,7 +32,7 @@ struct remap {
 	uint32_t *key_ids, *op_ids;
 	struct pl_ht strings; /* a string of the rest's that to had -> to's */
 	struct pl_ht scalars; /* the same of the 8 bytes of scalars */
-	struct pl_ht map; /* a type or list of the rest's -> the same in to */
+	struct pl_ht map; /* a type of the rest's -> the same in to */
 	struct recent {
 		const void *from, *to;
 	} recent[RECENT]; /* looked up lately, by address */
@@ -58,14 +58,19 @@ static const void *make_list(struct remap *r, const void *p);
 
 /* The same as from in r->to, made by make when it is not known yet. A
  * pointer into r->to maps to itself (made again: found equal), so
- * replacing twice does no harm. */
+ * replacing twice does no harm. With keep, what was made is kept in
+ * r->map; without it (lists) it is made again when met again past the
+ * recent ones: a list is mostly met once (its own values), and making
+ * one again only finds it in to's set, a probe, where keeping every one
+ * costs a slot and the map's growth. */
 static __attribute__((noinline)) const void *
 remap_slow(struct remap *r, const void *from, uint32_t hash,
-           const void *(*make)(struct remap *, const void *))
+           const void *(*make)(struct remap *, const void *), bool keep)
 {
-	const void *to = pl_ht_ptr_get(&r->map, from);
+	const void *to = keep ? pl_ht_ptr_get(&r->map, from) : NULL;
 	/* make may fill the map itself: the put comes after it */
-	if (!to && (!(to = make(r, from)) || !pl_ht_ptr_put(&r->map, from, (void *)(uintptr_t)to))) {
+	if (!to && (!(to = make(r, from)) ||
+	            (keep && !pl_ht_ptr_put(&r->map, from, (void *)(uintptr_t)to)))) {
 		r->failed = true;
 		return from;
 	}
@@ -76,11 +81,11 @@ remap_slow(struct remap *r, const void *from, uint32_t hash,
 }
 
 static inline const void *remap(struct remap *r, const void *from,
-                                const void *(*make)(struct remap *, const void *))
+                                const void *(*make)(struct remap *, const void *), bool keep)
 {
 	uint32_t hash = pl_ht_hash_ptr(from);
 	const struct recent *recent = &r->recent[hash % RECENT];
-	return recent->from == from ? recent->to : remap_slow(r, from, hash, make);
+	return recent->from == from ? recent->to : remap_slow(r, from, hash, make, keep);
 }
 
 static void remap_attr(struct remap *r, pl_attr *a)
@@ -90,7 +95,7 @@ static void remap_attr(struct remap *r, pl_attr *a)
 	else if (a->kind == PL_ATTR_FLOAT || a->boxed)
 		a->v = pl_region_off_(blob_of(&r->scalars, pl_region_at_(a, a->v)));
 	else if (a->kind == PL_ATTR_LIST && pl_attr_len_(a))
-		a->v = pl_region_off_(remap(r, pl_attr_elems_(a), make_list));
+		a->v = pl_region_off_(remap(r, pl_attr_elems_(a), make_list, false));
 }
 
 /* A list's elements are replaced in place, then the list is interned. */
@@ -140,7 +145,7 @@ static void remap_inst(struct remap *r, pl_inst *i, uint32_t lines)
 	remap_attrs(r, &i->attrs);
 	pl_value *res = pl_inst_res_(i);
 	for (uint32_t k = 0; k < i->nres; k++)
-		res[k].type = remap(r, res[k].type, make_type);
+		res[k].type = remap(r, res[k].type, make_type, true);
 	i->line += lines;
 }
 
@@ -268,7 +273,7 @@ int pl_splice_rest_(pl_func *f, struct pl_ht *values, uint32_t line, pl_module *
 			g->line += lines;
 			remap_attrs(r, &g->attrs);
 			for (size_t j = 0; j < g->nargs; j++)
-				g->args[j]->v.type = remap(r, g->args[j]->v.type, make_type);
+				g->args[j]->v.type = remap(r, g->args[j]->v.type, make_type, true);
 			for (pl_inst *i = g->first; i; i = pl_inst_next_(i))
 				remap_inst(r, i, lines);
 			rc = pl_module_add_func_(a, g);

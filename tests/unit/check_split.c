@@ -202,6 +202,26 @@ START_TEST(shared_dictionaries_far_apart)
 }
 END_TEST
 
+START_TEST(lists_met_again_far_apart)
+{
+	/* The rest's lists hold a string the first reader has too ("s", whose
+	 * copy in the rest is given up for the first's), and one of them
+	 * comes back on every other instruction among 6000 lists of their
+	 * own, further apart than the splice remembers lists it made: made
+	 * again, it must be found equal and stay interned, one list. */
+	struct pl_strbuf sb = {0};
+	pl_sb_puts(&sb, "func @f(%a: f32[4]) {\n"
+	                "  %x = add %a, %a {k = \"s\"} : f32[4]\n");
+	size_t split = sb.len - 1;
+	for (int k = 0; k < 6000; k++)
+		pl_sb_printf(&sb, "  %%d%d = add %%a, %%a {l = [\"s\", 0.5, [\"s\"]]} : f32[4]\n"
+		             "  %%u%d = add %%a, %%a {l = [%d, \"s\", [%d.5]]} : f32[4]\n",
+		             k, k, k, k);
+	pl_sb_puts(&sb, "}\n");
+	same_and_taken(&sb, split);
+}
+END_TEST
+
 START_TEST(op_names_numbered_apart)
 {
 	/* The second reader numbers the op names it does not know in another
@@ -238,6 +258,7 @@ static Suite *split_suite(void)
 	tcase_add_test(tc, same_for_the_test_modules);
 	tcase_add_test(tc, shared_dictionaries_far_apart);
 	tcase_add_test(tc, op_names_numbered_apart);
+	tcase_add_test(tc, lists_met_again_far_apart);
 	suite_add_tcase(s, tc);
 	return s;
 }
