@@ -187,7 +187,10 @@ static inline pl_value *pl_inst_res_(const pl_inst *i)
  * nothing is read, and order in memory never changes what a walk finds. */
 enum { PL_WALK_AHEAD = 1536, PL_WALK_SPAN = 4096, PL_CACHE_LINE = 64 };
 
-static inline void pl_walk_ahead_(const pl_inst *from, const pl_inst *to)
+/* always inlined: a call of a function that only prefetches is dropped
+ * (see pl_ht_prefetch) */
+static inline __attribute__((always_inline)) void pl_walk_ahead_(const pl_inst *from,
+                                                                 const pl_inst *to)
 {
 	uintptr_t a = (uintptr_t)from, b = (uintptr_t)to;
 	if (b > a && b - a <= PL_WALK_SPAN) {

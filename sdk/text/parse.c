@@ -228,8 +228,9 @@ static void define_value(struct parser *p, pl_value *v, const struct ref *r)
 /* Asks the processor for the slots of the first n names of r (where a
  * result will go, where an operand is) before they are needed: in a large
  * function the table is far bigger than the caches, and the other names
- * and tokens of the instruction are read meanwhile. */
-static void prefetch_slots(const struct parser *p, const struct refs *r, size_t n)
+ * and tokens of the instruction are read meanwhile. Always inlined, as
+ * pl_ht_prefetch is: a call of it would be dropped. */
+static inline __attribute__((always_inline)) void prefetch_slots(const struct parser *p, const struct refs *r, size_t n)
 {
 	if (p->values.cap < PREFETCH_MIN_SLOTS) /* it fits a cache */
 		return;
