@@ -8,8 +8,10 @@
  * dynamic-slice taking each device's own shard of one dimension (the rule
  * is rs_match.c's) becomes a reduce-scatter of that dimension over the
  * same replica groups, and the dynamic-slice goes. As XLA builds it:
- *  - the reduce-scatter has the all-reduce's operand, attributes (groups,
- *    channel, global ids, reducer, backend config) and place;
+ *  - the reduce-scatter has the all-reduce's operand and attributes
+ *    (groups, channel, global ids, reducer, backend config), and stands
+ *    where the dynamic-slice stood (between the two lie only the offset's
+ *    scalar computations);
  *  - a dimension the group size does not divide is first cut to the
  *    largest multiple (a slice of the operand);
  *  - a reshape between the all-reduce and the dynamic-slice is made again
@@ -129,6 +131,8 @@ static int make_slice(struct creator *c, pl_value *x, size_t d, int64_t keep, pl
 	int rc = to ? pl_inst_create(out, pl_inst_func(pos), "hlo.slice", &x, 1, &to, 1) : PL_ENOMEM;
 	if (rc == PL_OK)
 		rc = pl_attrs_set_string(pl_inst_attrs(*out), "hlo_slice", text);
+	if (rc == PL_OK)
+		rc = pl_value_set_name(pl_inst_result(*out, 0), "slice");
 	if (rc == PL_OK) {
 		pl_inst_set_loc(*out, pl_inst_line(pos), pl_inst_col(pos));
 		rc = pl_inst_insert(*out, pos, PL_BEFORE);
@@ -150,7 +154,7 @@ static int rewrite(struct creator *c, pl_inst *ar, const struct rs_spec *s)
 	pl_inst *slice = NULL, *rs = NULL, *reshape = NULL;
 	int rc = PL_OK;
 	if (extent % s->group_size &&
-	    (rc = make_slice(c, x, s->split_dim, shard * s->group_size, ar, &slice)) == PL_OK)
+	    (rc = make_slice(c, x, s->split_dim, shard * s->group_size, s->ds, &slice)) == PL_OK)
 		x = pl_inst_result(slice, 0);
 	const pl_type *rt = rc == PL_OK ? with_dim(c->module, t, s->split_dim, shard) : NULL;
 	if (rc == PL_OK)
@@ -169,13 +173,15 @@ static int rewrite(struct creator *c, pl_inst *ar, const struct rs_spec *s)
 		rc = pl_value_set_name(pl_inst_result(rs, 0), "reduce-scatter");
 	if (rc == PL_OK) {
 		pl_inst_set_loc(rs, pl_inst_line(ar), pl_inst_col(ar));
-		rc = pl_inst_insert(rs, ar, PL_BEFORE);
+		rc = pl_inst_insert(rs, s->ds, PL_BEFORE);
 	}
 	pl_value *result = rc == PL_OK ? pl_inst_result(rs, 0) : NULL;
 	if (rc == PL_OK && s->reshape) {
 		/* back to the shape the dynamic-slice gave, where it gave it */
 		const pl_type *dt = pl_value_type(pl_inst_result(s->ds, 0));
 		rc = pl_inst_create(&reshape, f, "hlo.reshape", &result, 1, &dt, 1);
+		if (rc == PL_OK)
+			rc = pl_value_set_name(pl_inst_result(reshape, 0), "reshape");
 		if (rc == PL_OK) {
 			pl_inst_set_loc(reshape, pl_inst_line(s->ds), pl_inst_col(s->ds));
 			rc = pl_inst_insert(reshape, s->ds, PL_BEFORE);
