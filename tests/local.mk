@@ -419,3 +419,7 @@ EXTRA_DIST += tests/hlo/bad/copy-start-shape.hlo tests/hlo/bad/copy-start-shape.
 # an error after nested instructions, and in one, is placed exactly
 EXTRA_DIST += tests/hlo/bad/nested-then-shape.hlo tests/hlo/bad/nested-then-shape.err \
 	tests/hlo/bad/nested-operand-shape.hlo tests/hlo/bad/nested-operand-shape.err
+
+# XLA's flags (XLA_FLAGS, --xla-flags) and conf/xla-gpu.ini.
+TESTS += tests/xla_flags.sh
+EXTRA_DIST += tests/xla_flags.sh tests/hlo/xla_flags.hlo
