@@ -5,3 +5,11 @@ timeline-png: all
 	$(SHELL) $(srcdir)/doc/timeline-png.sh $(builddir) $(srcdir)
 .PHONY: timeline-png
 EXTRA_DIST += doc/timeline-png.sh doc/timeline.png
+
+# passline-xla(7): XLA's GPU collective stage and XLA's flags (the rule's
+# $(subst_man) is Makefile.am's, as for the other pages).
+man7_MANS = doc/passline-xla.7
+EXTRA_DIST += doc/passline-xla.7.in
+CLEANFILES += doc/passline-xla.7
+doc/passline-xla.7: $(srcdir)/doc/passline-xla.7.in Makefile
+	$(subst_man)

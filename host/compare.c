@@ -183,7 +183,7 @@ static int run_one(const struct compare_request *rq, const char *file, struct ro
 		pipeline_free(&pl);
 		return EXIT_INPUT;
 	}
-	int status = EXIT_OK;
+	int status = rq->xla ? xla_flags_apply(rq->xla, &pl, rq->remarks) : EXIT_OK;
 	for (size_t k = 0; k < rq->noverrides && status == EXIT_OK; k++)
 		status = pipeline_override(&pl, rq->overrides[k], rq->override_origins[k]);
 	struct loader ld;

@@ -34,6 +34,8 @@ char *xasprintf(const char *fmt, ...) PL_PRINTF(1, 2);
 /* "passline: error: ..." and friends, on standard error. */
 void host_error(const char *fmt, ...) PL_PRINTF(1, 2);
 void host_warning(const char *fmt, ...) PL_PRINTF(1, 2);
+/* "passline: remark: ..." (for --remarks; silent with -q) */
+void host_remark(const char *fmt, ...) PL_PRINTF(1, 2);
 /* "file:line: error: ..." (line 0: "file: error: ...") */
 void host_error_at(const char *file, unsigned line, const char *fmt, ...) PL_PRINTF(3, 4);
 /* At file:line when line is not 0 (what a pipeline file declared), else
@@ -99,6 +101,8 @@ struct pipeline {
 	size_t nsteps;
 	/* -O hlo.async_form: 0 as the module has it, else HLO_ASYNC_* */
 	int hlo_async_form;
+	/* the XLA flags applied (xla_flags_apply); NULL: none read */
+	const struct xla_flags *xla;
 	pl_diags *diags; /* where the passes' messages go (runner_configure) */
 };
 enum { HLO_ASYNC_WRAPPED = 1, HLO_ASYNC_START_DONE = 2 };
@@ -127,6 +131,52 @@ int pipeline_override(struct pipeline *pl, const char *assignment, const char *o
 bool pipeline_print(const struct pipeline *pl, FILE *out);
 void pipeline_free(struct pipeline *pl);
 extern const char default_pipeline_text[];
+
+/* ---- xla_flags.c ---- */
+enum xla_source { XLA_SOURCE_DEFAULT, XLA_SOURCE_ENV, XLA_SOURCE_OPTION };
+
+/* An option a flag given drives: pass.key = value. */
+struct xla_drive {
+	size_t flag; /* index of the flag (xla_flag_name) */
+	const char *pass, *key;
+	char *value;
+	bool applied; /* the last pipeline applied to had pass */
+};
+
+/* XLA's flags in force. */
+struct xla_flags {
+	char **values;                /* per modelled flag; NULL: XLA's default */
+	enum xla_source *sources;     /* per modelled flag */
+	char **unmodelled;            /* names (or name=value) passline does not model */
+	size_t nunmodelled;
+	struct xla_drive *drives;     /* in the order they apply */
+	size_t ndrives;
+	bool given;                   /* any flag at all came from a source */
+};
+
+void xla_flags_init(struct xla_flags *xf);
+/* Reads the flags of XLA_FLAGS (env, may be NULL) and --xla-flags (option,
+ * may be NULL; it wins flag by flag), works out what they drive and warns
+ * once about the flags not modelled. false after an error (printed): a
+ * modelled flag with a value XLA would refuse. */
+bool xla_flags_read(struct xla_flags *xf, const char *env, const char *option);
+/* Applies what the flags given drive to the steps of pl that run the
+ * pass, as -O does, and records xf in pl; with remarks, names the flags
+ * whose pass is not in pl. An exit status. */
+int xla_flags_apply(struct xla_flags *xf, struct pipeline *pl, bool remarks);
+/* The modelled flags, k in 0 .. xla_flags_count() - 1: name and value in
+ * force (the given one, else XLA's default). */
+size_t xla_flags_count(void);
+const char *xla_flag_name(size_t k);
+const char *xla_flag_value(const struct xla_flags *xf, size_t k);
+/* "XLA_FLAGS", "--xla-flags" or "XLA default". */
+const char *xla_source_name(enum xla_source s);
+/* The flags in force, where each came from and what it drives, as
+ * comment lines of a pipeline file. */
+void xla_flags_print(const struct xla_flags *xf, FILE *out);
+/* Whether a flag was given or pl has a pass some flag drives. */
+bool xla_flags_relevant(const struct xla_flags *xf, const struct pipeline *pl);
+void xla_flags_free(struct xla_flags *xf);
 
 /* ---- loader.c ---- */
 struct plugin {
@@ -266,6 +316,7 @@ struct compare_request {
 	bool allow_insecure, remarks, verify_each;
 	const char *stats_json; /* NULL: none */
 	const char *svg;        /* --compare-svg; NULL: none */
+	struct xla_flags *xla;  /* XLA's flags, applied to each pipeline */
 	/* reads the input afresh into *m (filling d); a PL_ status */
 	int (*read)(void *ud, pl_diags *d, pl_module **m);
 	void *read_ud;

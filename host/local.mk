@@ -14,7 +14,8 @@ passline_SOURCES = \
 	host/report.c \
 	host/runner.c \
 	host/runner_group.c \
-	host/util.c
+	host/util.c \
+	host/xla_flags.c
 nodist_passline_SOURCES = host/default_pipeline.c
 passline_CPPFLAGS = $(AM_CPPFLAGS) -DPL_PLUGINDIR='"$(pluginsdir)"' \
 	-DPL_SYSCONFDIR='"$(sysconfdir)"'

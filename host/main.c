@@ -32,6 +32,7 @@ struct cli {
 	const char *stats_json;
 	const char *input;
 	const char *input_format, *output_format; /* "hlo", "pir" or NULL: guessed */
+	const char *xla_flags; /* --xla-flags; NULL: none */
 	bool stats, time_passes, verify_each, print_after_all, remarks;
 	bool list_passes, print_pipeline, allow_insecure;
 	char **plugin_dirs;
@@ -72,6 +73,9 @@ static void help(void)
 		"                          sets a key of the cost model; -O hlo.async_form=\n"
 		"                          wrapped|start_done: how HLO output writes the\n"
 		"                          collectives passes make asynchronous\n"
+		"      --xla-flags STRING  XLA's flags, as in XLA_FLAGS (which is read too;\n"
+		"                          STRING wins flag by flag): each modelled flag sets\n"
+		"                          the pass options it drives (passline-xla(7))\n"
 		"      --plugin-dir DIR    search DIR for plugins (repeatable, before\n"
 		"                          PASSLINE_PLUGIN_PATH and the installed folder)\n"
 		"      --allow-insecure-plugins\n"
@@ -161,7 +165,8 @@ enum {
 	OPT_INPUT_FORMAT,
 	OPT_OUTPUT_FORMAT,
 	OPT_COMPARE,
-	OPT_COMPARE_SVG
+	OPT_COMPARE_SVG,
+	OPT_XLA_FLAGS
 };
 
 static unsigned threads_option; /* -j; 0: host_threads chooses */
@@ -190,6 +195,7 @@ static void parse_cli(int argc, char **argv, struct cli *c)
 		{"output-format", required_argument, NULL, OPT_OUTPUT_FORMAT},
 		{"compare", no_argument, NULL, OPT_COMPARE},
 		{"compare-svg", required_argument, NULL, OPT_COMPARE_SVG},
+		{"xla-flags", required_argument, NULL, OPT_XLA_FLAGS},
 		{"internal-ccop-bucketing", optional_argument, NULL, OPT_CCOP},
 		{"internal-ccop-bucketing-allgather-size-in-bytes", required_argument, NULL,
 		 OPT_CCOP_AG},
@@ -214,6 +220,9 @@ static void parse_cli(int argc, char **argv, struct cli *c)
 			break;
 		case OPT_COMPARE_SVG:
 			c->compare_svg = optarg;
+			break;
+		case OPT_XLA_FLAGS:
+			c->xla_flags = optarg;
 			break;
 		case OPT_PASSES:
 			c->passes = optarg;
@@ -602,17 +611,31 @@ static bool default_pipeline(struct pipeline *pl)
 	return pipeline_default(pl);
 }
 
+/* XLA's flags: XLA_FLAGS, then --xla-flags. false after an error. */
+static bool read_xla_flags(const struct cli *c, struct xla_flags *xf)
+{
+	xla_flags_init(xf);
+	return xla_flags_read(xf, host_secure_getenv("XLA_FLAGS"), c->xla_flags);
+}
+
 static int run(struct cli *c)
 {
+	struct xla_flags xf;
+	if (!read_xla_flags(c, &xf)) {
+		xla_flags_free(&xf);
+		return EXIT_INPUT;
+	}
 	struct pipeline pl;
 	bool ok = c->pipeline_file ? pipeline_read_file(c->pipeline_file, &pl)
 	          : c->passes      ? pipeline_from_list(c->passes, &pl)
 	                           : default_pipeline(&pl);
 	if (!ok) {
 		pipeline_free(&pl);
+		xla_flags_free(&xf);
 		return c->passes ? EXIT_USAGE : EXIT_INPUT;
 	}
-	int status = EXIT_OK;
+	/* the flags first: -O and the driver aliases win over them */
+	int status = xla_flags_apply(&xf, &pl, c->remarks);
 	for (size_t k = 0; k < c->noverrides && status == EXIT_OK; k++)
 		status = pipeline_override(&pl, c->overrides[k].assignment, c->overrides[k].origin);
 
@@ -681,6 +704,7 @@ out_diags:
 out:
 	loader_free(&ld);
 	pipeline_free(&pl);
+	xla_flags_free(&xf);
 	return status;
 }
 
@@ -691,6 +715,11 @@ static int read_for_compare(void *ud, pl_diags *d, pl_module **m)
 
 static int run_compare(struct cli *c)
 {
+	struct xla_flags xf;
+	if (!read_xla_flags(c, &xf)) {
+		xla_flags_free(&xf);
+		return EXIT_INPUT;
+	}
 	const char **ov = xcalloc(c->noverrides + 1, sizeof *ov);
 	const char **origin = xcalloc(c->noverrides + 1, sizeof *origin);
 	for (size_t k = 0; k < c->noverrides; k++) {
@@ -703,10 +732,11 @@ static int run_compare(struct cli *c)
 		.overrides = ov, .override_origins = origin, .noverrides = c->noverrides,
 		.allow_insecure = c->allow_insecure, .remarks = c->remarks,
 		.verify_each = c->verify_each, .stats_json = c->stats_json, .svg = c->compare_svg,
-		.read = read_for_compare, .read_ud = c};
+		.read = read_for_compare, .read_ud = c, .xla = &xf};
 	int status = compare_run(&rq);
 	free(ov);
 	free(origin);
+	xla_flags_free(&xf);
 	return status;
 }
 

@@ -635,6 +635,8 @@ bool pipeline_print(const struct pipeline *pl, FILE *out)
 		fputs("; from --passes\n", out);
 	else
 		fprintf(out, "; from the file %s\n", pl->source);
+	if (pl->xla && xla_flags_relevant(pl->xla, pl))
+		xla_flags_print(pl->xla, out);
 	if (pl->name || pl->description || pl->plugin_dir) {
 		fputs("[pipeline]\n", out);
 		if (pl->name)

@@ -125,6 +125,31 @@ static void reports_print_json(const struct pipeline *pl, FILE *out)
 		fputc('}', out);
 }
 
+/* ", \"xla_flags\": {NAME: VALUE, ...}, \"xla_flags_not_modelled\": [...]":
+ * every modelled flag's value in force, when XLA flags were given (their
+ * source is left out: the same flags give the same statistics). */
+static void xla_flags_print_json(const struct pipeline *pl, FILE *out)
+{
+	const struct xla_flags *xf = pl->xla;
+	if (!xf || !xf->given)
+		return;
+	fputs(", \"xla_flags\": {", out);
+	for (size_t k = 0; k < xla_flags_count(); k++) {
+		if (k)
+			fputs(", ", out);
+		json_string(out, xla_flag_name(k));
+		fputs(": ", out);
+		json_string(out, xla_flag_value(xf, k));
+	}
+	fputs("}, \"xla_flags_not_modelled\": [", out);
+	for (size_t k = 0; k < xf->nunmodelled; k++) {
+		if (k)
+			fputs(", ", out);
+		json_string(out, xf->unmodelled[k]);
+	}
+	fputc(']', out);
+}
+
 void stats_print_json(const struct stats *st, const struct pipeline *pl, const char *input,
                       FILE *out)
 {
@@ -184,6 +209,7 @@ void stats_print_json(const struct stats *st, const struct pipeline *pl, const c
 		}
 		fputc('}', out);
 	}
+	xla_flags_print_json(pl, out);
 	reports_print_json(pl, out);
 	fputs("}\n", out);
 }

@@ -84,6 +84,16 @@ void host_warning(const char *fmt, ...)
 	va_end(ap);
 }
 
+void host_remark(const char *fmt, ...)
+{
+	if (host_quiet)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	vmessage("passline: remark: ", fmt, ap);
+	va_end(ap);
+}
+
 static void verror_at(const char *file, unsigned line, const char *fmt, va_list ap)
 {
 	if (line)

@@ -62,8 +62,14 @@ static const pl_option_decl lhs_options[] = {
 	PL_OPTION_INT("max_in_flight", "1", 1, 1 << 20,
 	              "Most collectives in flight at once in one process group."),
 	PL_OPTION_BYTES("memory_limit_bytes", "0",
-	                "Most bytes live at once (0: the input order's peak plus "
+	                "Most bytes live at once (0: device_memory_bytes times "
+	                "memory_limit_slop_factor percent, else the input order's peak plus "
 	                "memory_headroom_percent)."),
+	PL_OPTION_BYTES("device_memory_bytes", "0",
+	                "The device's memory, for memory_limit_slop_factor (0: unknown)."),
+	PL_OPTION_INT("memory_limit_slop_factor", "95", 0, INT32_MAX,
+	              "With memory_limit_bytes = 0 and device_memory_bytes: the memory limit "
+	              "in percent of the device's memory (XLA's xla_gpu_memory_limit_slop_factor)."),
 	PL_OPTION_INT("memory_headroom_percent", "10", 0, 100000,
 	              "With memory_limit_bytes = 0: how far above the input order's peak "
 	              "the schedule may go, in percent."),
@@ -90,9 +96,10 @@ static const pl_stat_decl lhs_stats[] = {
 
 struct config {
 	uint64_t max_in_flight;
-	uint64_t memory_limit; /* 0: from the input */
+	uint64_t memory_limit; /* 0: from the device or the input */
 	uint64_t headroom_percent;
 	bool split;
+	uint64_t device_memory, slop_percent;
 };
 
 enum kind { K_COMPUTE, K_SYNC, K_START, K_DONE, K_ORDERED, K_BARRIER };
@@ -970,6 +977,12 @@ static int schedule_func(struct sched *s, pl_func *f)
 	if ((rc = simulate(s, f, &before)) != PL_OK)
 		return rc;
 	uint64_t limit = s->cfg->memory_limit;
+	if (!limit && s->cfg->device_memory) {
+		/* as XLA:GPU, a share of the device's memory (at least a byte) */
+		uint64_t d = s->cfg->device_memory, p = s->cfg->slop_percent;
+		limit = d / 100 * p + d % 100 * p / 100;
+		limit = limit ? limit : 1;
+	}
 	if (!limit) {
 		uint64_t extra = before.peak / 100 * s->cfg->headroom_percent +
 		                 before.peak % 100 * s->cfg->headroom_percent / 100;
@@ -1034,7 +1047,7 @@ static int lhs_create(pl_pass_ctx *ctx, void **state)
 	struct config *cfg = calloc(1, sizeof *cfg);
 	if (!cfg)
 		return PL_ENOMEM;
-	int64_t in_flight = 1, limit = 0, headroom = 10;
+	int64_t in_flight = 1, limit = 0, headroom = 10, device = 0, slop = 95;
 	bool split = false;
 	int rc = pl_ctx_get_int(ctx, "max_in_flight", &in_flight);
 	if (rc == PL_OK)
@@ -1043,12 +1056,17 @@ static int lhs_create(pl_pass_ctx *ctx, void **state)
 		rc = pl_ctx_get_int(ctx, "memory_headroom_percent", &headroom);
 	if (rc == PL_OK)
 		rc = pl_ctx_get_bool(ctx, "split", &split);
+	if (rc == PL_OK)
+		rc = pl_ctx_get_int(ctx, "device_memory_bytes", &device);
+	if (rc == PL_OK)
+		rc = pl_ctx_get_int(ctx, "memory_limit_slop_factor", &slop);
 	if (rc != PL_OK) {
 		pl_ctx_error(ctx, NULL, "cannot read options: %s", pl_status_string(rc));
 		free(cfg);
 		return rc;
 	}
-	*cfg = (struct config){(uint64_t)in_flight, (uint64_t)limit, (uint64_t)headroom, split};
+	*cfg = (struct config){(uint64_t)in_flight, (uint64_t)limit, (uint64_t)headroom, split,
+	                       (uint64_t)device, (uint64_t)slop};
 	*state = cfg;
 	return PL_OK;
 }

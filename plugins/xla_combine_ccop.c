@@ -37,6 +37,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <passline/host.h> /* pl_parse_bytes */
+
 #include "labels.h"
 #include "inst_bytes.h"
 #include "pass_end.h"
@@ -58,6 +60,8 @@ static const struct {
 	 PL_OP_ALL_REDUCE_DONE},
 };
 
+static const char *const by_dim_choices[] = {"", "true", "false", NULL};
+
 static const pl_option_decl xla_options[] = {
 	PL_OPTION_BYTES("combine_threshold_in_bytes", "31457287",
 	                "Largest combined collective, in result bytes (0: combine nothing)."),
@@ -65,6 +69,20 @@ static const pl_option_decl xla_options[] = {
 	              "Most collectives in one combined collective (0: combine nothing)."),
 	PL_OPTION_BOOL("combine_by_dim", "true",
 	               "Only combine all-gathers and reduce-scatters of one dimension."),
+	PL_OPTION_STRING("all_gather_threshold_in_bytes", "",
+	                 "All-gathers: the largest combined one, in result bytes (empty: "
+	                 "combine_threshold_in_bytes)."),
+	PL_OPTION_STRING("reduce_scatter_threshold_in_bytes", "",
+	                 "Reduce-scatters: the largest combined one, in result bytes (empty: "
+	                 "combine_threshold_in_bytes)."),
+	PL_OPTION_STRING("all_reduce_threshold_in_bytes", "",
+	                 "All-reduces: the largest combined one, in result bytes (empty: "
+	                 "combine_threshold_in_bytes)."),
+	PL_OPTION_ENUM("all_gather_combine_by_dim", "", by_dim_choices,
+	               "All-gathers: only combine those of one dimension (empty: combine_by_dim)."),
+	PL_OPTION_ENUM("reduce_scatter_combine_by_dim", "", by_dim_choices,
+	               "Reduce-scatters: only combine those of one dimension (empty: "
+	               "combine_by_dim)."),
 	PL_OPTION_BOOL("combine_different_dtypes", "true",
 	               "All-gathers of different dtypes may be combined."),
 	PL_OPTION_BOOL("combine_while_loops", "true",
@@ -90,9 +108,48 @@ static const pl_stat_decl xla_stats[] = {
 
 struct config {
 	bool kind_on[NUM_KINDS];
-	bool by_dim, different_dtypes, while_loops, gpu_keys;
-	uint64_t threshold, pipelined_threshold, count;
+	bool by_dim[NUM_KINDS]; /* all-reduces have no dimension */
+	bool different_dtypes, while_loops, gpu_keys;
+	uint64_t threshold[NUM_KINDS];
+	uint64_t pipelined_threshold; /* 0: the kind's threshold */
+	uint64_t count;
 };
+
+/* The per-kind options (empty: the general one). */
+static const char *const threshold_options[NUM_KINDS] = {
+	"all_gather_threshold_in_bytes", "reduce_scatter_threshold_in_bytes",
+	"all_reduce_threshold_in_bytes"};
+static const char *const by_dim_options[NUM_KINDS] = {
+	"all_gather_combine_by_dim", "reduce_scatter_combine_by_dim", NULL};
+
+/* Reads the per-kind options over the general values in cfg. */
+static int read_kind_options(pl_pass_ctx *ctx, struct config *cfg)
+{
+	for (int k = 0; k < NUM_KINDS; k++) {
+		const char *text = NULL;
+		int rc = pl_ctx_get_string(ctx, threshold_options[k], &text);
+		if (rc != PL_OK)
+			return rc;
+		if (*text) {
+			int64_t v;
+			rc = pl_parse_bytes(text, &v);
+			if (rc != PL_OK) {
+				pl_ctx_error(ctx, NULL, "option '%s': expected a byte count such as 4096, "
+				                        "64KiB, 16MiB or 1GiB (or empty), not '%.64s'",
+				             threshold_options[k], text);
+				return PL_EINVAL;
+			}
+			cfg->threshold[k] = (uint64_t)v;
+		}
+		if (!by_dim_options[k])
+			continue;
+		if ((rc = pl_ctx_get_string(ctx, by_dim_options[k], &text)) != PL_OK)
+			return rc;
+		if (*text)
+			cfg->by_dim[k] = strcmp(text, "true") == 0;
+	}
+	return PL_OK;
+}
 
 /* ---- options ----------------------------------------------------------- */
 
@@ -131,6 +188,7 @@ static int xla_create(pl_pass_ctx *ctx, void **state)
 	if (!cfg)
 		return PL_ENOMEM;
 	int64_t bytes = 0, pbytes = 0, count = 0;
+	bool by_dim = true;
 	const char *list = NULL;
 	int rc = pl_ctx_get_int(ctx, "combine_threshold_in_bytes", &bytes);
 	if (rc == PL_OK)
@@ -138,7 +196,7 @@ static int xla_create(pl_pass_ctx *ctx, void **state)
 	if (rc == PL_OK)
 		rc = pl_ctx_get_int(ctx, "combine_threshold_count", &count);
 	if (rc == PL_OK)
-		rc = pl_ctx_get_bool(ctx, "combine_by_dim", &cfg->by_dim);
+		rc = pl_ctx_get_bool(ctx, "combine_by_dim", &by_dim);
 	if (rc == PL_OK)
 		rc = pl_ctx_get_bool(ctx, "combine_different_dtypes", &cfg->different_dtypes);
 	if (rc == PL_OK)
@@ -152,12 +210,24 @@ static int xla_create(pl_pass_ctx *ctx, void **state)
 		free(cfg);
 		return rc;
 	}
+	for (int k = 0; k < NUM_KINDS; k++) {
+		cfg->threshold[k] = (uint64_t)bytes;
+		cfg->by_dim[k] = by_dim && k != K_AR;
+	}
+	if ((rc = read_kind_options(ctx, cfg)) != PL_OK) {
+		if (rc != PL_EINVAL)
+			pl_ctx_error(ctx, NULL, "cannot read options: %s", pl_status_string(rc));
+		free(cfg);
+		return rc;
+	}
 	if ((rc = parse_kinds(ctx, list, cfg)) != PL_OK) {
 		free(cfg);
 		return rc;
 	}
-	cfg->threshold = (uint64_t)bytes;
-	cfg->pipelined_threshold = pbytes > 0 ? (uint64_t)pbytes : (uint64_t)bytes;
+	/* as XLA: a threshold of 0 turns a kind's combiner off */
+	for (int k = 0; k < NUM_KINDS; k++)
+		cfg->kind_on[k] = cfg->kind_on[k] && cfg->threshold[k];
+	cfg->pipelined_threshold = pbytes > 0 ? (uint64_t)pbytes : 0;
 	cfg->count = (uint64_t)count;
 	*state = cfg;
 	return PL_OK;
@@ -382,7 +452,8 @@ static bool read_candidate(struct combiner *c, pl_inst *inst, int kind, bool asy
 			return false;
 	}
 	bool pipelined = cfg->gpu_keys && has_text(be, bl, "\"is_pipelined\": true");
-	uint64_t threshold = pipelined ? cfg->pipelined_threshold : cfg->threshold;
+	uint64_t threshold = pipelined && cfg->pipelined_threshold ? cfg->pipelined_threshold
+	                                                            : cfg->threshold[kind];
 	uint64_t bytes = result_bytes(inst);
 	if (bytes > threshold)
 		return false;
@@ -398,7 +469,7 @@ static bool read_candidate(struct combiner *c, pl_inst *inst, int kind, bool asy
 		ok = put(c, red ? red : "", rl);
 	if (ok && (kind != K_AG || !cfg->different_dtypes))
 		ok = put_int(c, (int64_t)dtype);
-	if (ok && kind != K_AR && cfg->by_dim) {
+	if (ok && cfg->by_dim[kind]) {
 		int64_t dim = 0;
 		if (a[A_DIMENSION] && pl_attr_get_kind(a[A_DIMENSION]) == PL_ATTR_INT)
 			dim = pl_attr_get_int(a[A_DIMENSION]);
@@ -559,7 +630,7 @@ static int combine_group(struct combiner *c, int kind, bool async, size_t nmoved
 	for (size_t k = nmoved; k-- > 0;)
 		if ((rc = pl_inst_move(c->moved.v[k], anchor, PL_AFTER)) != PL_OK)
 			goto out;
-	int64_t D = kind != K_AR && !c->cfg->by_dim ? gather_dim(mem) : -1;
+	int64_t D = kind != K_AR && !c->cfg->by_dim[kind] ? gather_dim(mem) : -1;
 	for (size_t i = 0; i < n; i++) {
 		pl_inst *m = mem->v[i];
 		ops[i] = pl_inst_operand(m, 0);
@@ -813,11 +884,10 @@ static int xla_run(pl_pass_ctx *ctx, void *state, pl_module *m)
 	                     .attrs = {.names = attr_names, .count = NUM_ATTRS}};
 	struct rewritable rw;
 	int rc = rewritable_init(&rw, m);
-	/* as XLA: a threshold of 0 turns the combiner off */
-	if (rc == PL_OK && cfg->threshold && cfg->count)
+	/* as XLA: a count of 0 turns the combiners off */
+	if (rc == PL_OK && cfg->count)
 		rc = scan_module(&c, m);
-	for (size_t k = 0; cfg->threshold && cfg->count && k < pl_module_num_funcs(m) && rc == PL_OK;
-	     k++) {
+	for (size_t k = 0; cfg->count && k < pl_module_num_funcs(m) && rc == PL_OK; k++) {
 		pl_func *f = pl_module_func_at(m, k);
 		if (!rewritable_at(&rw, k))
 			continue;

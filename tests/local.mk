@@ -9,14 +9,14 @@ SH_LOG_DRIVER = $(LOG_DRIVER)
 # The tests read nothing outside the build tree: the default pipeline is
 # the built-in copy (an installed, edited $(sysconfdir)/passline/default.ini
 # must not change their outcome), and no plugin path comes from the
-# caller's environment. passline runs without libtool's wrapper script
+# caller's environment (nor XLA flags). passline runs without libtool's wrapper script
 # when the wrapper allows (tests/unwrap.sh says why).
 AM_TESTS_ENVIRONMENT = \
 	top_srcdir='$(abs_top_srcdir)'; top_builddir='$(abs_top_builddir)'; \
 	PASSLINE='$(abs_top_builddir)/passline'; \
 	PLUGIN_DIR='$(abs_top_builddir)/plugins/.libs'; \
 	FIXTURE_DIR='$(abs_top_builddir)/tests/fixtures/.libs'; \
-	PASSLINE_DEFAULT_PIPELINE=; unset PASSLINE_PLUGIN_PATH; \
+	PASSLINE_DEFAULT_PIPELINE=; unset PASSLINE_PLUGIN_PATH XLA_FLAGS; \
 	HLO_DIR='$(HLO_DIR)'; \
 	export top_srcdir top_builddir PASSLINE PLUGIN_DIR FIXTURE_DIR PASSLINE_DEFAULT_PIPELINE HLO_DIR; \
 	. '$(abs_top_srcdir)/tests/unwrap.sh';
@@ -423,3 +423,7 @@ EXTRA_DIST += tests/hlo/bad/copy-start-shape.hlo tests/hlo/bad/copy-start-shape.
 # an error after nested instructions, and in one, is placed exactly
 EXTRA_DIST += tests/hlo/bad/nested-then-shape.hlo tests/hlo/bad/nested-then-shape.err \
 	tests/hlo/bad/nested-operand-shape.hlo tests/hlo/bad/nested-operand-shape.err
+
+# XLA's flags (XLA_FLAGS, --xla-flags) and conf/xla-gpu.ini.
+TESTS += tests/xla_flags.sh
+EXTRA_DIST += tests/xla_flags.sh tests/hlo/xla_flags.hlo
