@@ -178,6 +178,20 @@ void xla_flags_print(const struct xla_flags *xf, FILE *out);
 bool xla_flags_relevant(const struct xla_flags *xf, const struct pipeline *pl);
 void xla_flags_free(struct xla_flags *xf);
 
+/* ---- read_input.c ---- */
+/* Whether path names an HLO file (.hlo, .hlo.txt). */
+bool host_is_hlo_name(const char *path);
+/* Reads input ("-": standard input) as fmt ("pir", "hlo"; NULL: by the
+ * name, else by the first words) on up to threads threads. A PL_ status;
+ * errors in diags. */
+int host_read_module(const char *input, const char *fmt, unsigned threads, pl_diags *diags,
+                     pl_module **m);
+
+/* ---- tune.c ---- */
+/* passline tune ARGS (argv[0] is "tune"): an exit status. */
+int tune_main(int argc, char **argv);
+extern const char xla_gpu_pipeline_text[];
+
 /* ---- loader.c ---- */
 struct plugin {
 	char *path;

@@ -11,17 +11,19 @@ passline_SOURCES = \
 	host/main.c \
 	host/pass_files.c \
 	host/pipeline.c \
+	host/read_input.c \
 	host/report.c \
 	host/runner.c \
 	host/runner_group.c \
+	host/tune.c \
 	host/util.c \
 	host/xla_flags.c
-nodist_passline_SOURCES = host/default_pipeline.c
+nodist_passline_SOURCES = host/default_pipeline.c host/xla_gpu_pipeline.c
 passline_CPPFLAGS = $(AM_CPPFLAGS) -DPL_PLUGINDIR='"$(pluginsdir)"' \
 	-DPL_SYSCONFDIR='"$(sysconfdir)"'
 passline_CFLAGS = $(AM_CFLAGS) $(INIH_CFLAGS)
 passline_LDADD = libpassline.la $(INIH_LIBS)
-CLEANFILES += host/default_pipeline.c
+CLEANFILES += host/default_pipeline.c host/xla_gpu_pipeline.c
 
 # The built-in default pipeline is conf/default.ini itself, as a C string,
 # so the two cannot drift apart.
@@ -32,12 +34,20 @@ host/default_pipeline.c: $(srcdir)/conf/default.ini
 	  sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/"/' -e 's/$$/\\n"/' $(srcdir)/conf/default.ini; \
 	  echo ';'; } > $@.tmp && mv $@.tmp $@
 
+# passline tune runs conf/xla-gpu.ini itself, built in the same way.
+host/xla_gpu_pipeline.c: $(srcdir)/conf/xla-gpu.ini
+	$(AM_V_GEN)$(MKDIR_P) host && { \
+	  echo '/* Generated from conf/xla-gpu.ini; do not edit. */'; \
+	  echo 'const char xla_gpu_pipeline_text[] ='; \
+	  sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/"/' -e 's/$$/\\n"/' $(srcdir)/conf/xla-gpu.ini; \
+	  echo ';'; } > $@.tmp && mv $@.tmp $@
+
 # The host built to run from anywhere without libtool's wrapper (its
 # library path is in the binary): the tests make a setuid copy of it to
 # check that PASSLINE_PLUGIN_PATH is ignored there.
 check_PROGRAMS += tests/passline-standalone
 tests_passline_standalone_SOURCES = $(passline_SOURCES)
-nodist_tests_passline_standalone_SOURCES = host/default_pipeline.c
+nodist_tests_passline_standalone_SOURCES = host/default_pipeline.c host/xla_gpu_pipeline.c
 tests_passline_standalone_CPPFLAGS = $(passline_CPPFLAGS)
 tests_passline_standalone_CFLAGS = $(passline_CFLAGS)
 tests_passline_standalone_LDADD = $(passline_LDADD)

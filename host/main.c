@@ -45,7 +45,9 @@ struct cli {
 
 static void usage_line(FILE *out)
 {
-	fputs("usage: passline [options] INPUT\n", out);
+	fputs("usage: passline [options] INPUT\n"
+	      "       passline tune [options] INPUT   (see passline tune --help)\n",
+	      out);
 }
 
 static void help(void)
@@ -404,66 +406,16 @@ static int verify_finish(struct verify_job *job, struct timing *t)
 
 static int print_pir(pl_module *m, FILE *fp);
 
-static bool has_suffix(const char *s, const char *suffix)
-{
-	size_t n = strlen(s), k = strlen(suffix);
-	return n > k && strcmp(s + n - k, suffix) == 0;
-}
-
-static bool hlo_name(const char *path)
-{
-	return has_suffix(path, ".hlo") || has_suffix(path, ".hlo.txt");
-}
-
 static bool output_is_hlo(const struct cli *c)
 {
 	if (c->output_format)
 		return strcmp(c->output_format, "hlo") == 0;
-	return c->output && hlo_name(c->output);
+	return c->output && host_is_hlo_name(c->output);
 }
 
-/* Reads INPUT in its format: the one given, else by its name, else by
- * its first words (standard input is read whole to look at them). */
 static int read_input(const struct cli *c, pl_diags *diags, pl_module **m)
 {
-	const char *fmt = c->input_format;
-	if (!fmt && hlo_name(c->input))
-		fmt = "hlo";
-	if (!fmt && has_suffix(c->input, ".pir"))
-		fmt = "pir";
-	if (fmt && strcmp(fmt, "hlo") == 0)
-		return pl_parse_hlo_file(c->input, diags, m);
-	if (fmt || strcmp(c->input, "-") != 0) {
-		if (!fmt) {
-			char head[4096];
-			size_t n = 0;
-			FILE *fp = fopen(c->input, "rb");
-			if (fp) {
-				n = fread(head, 1, sizeof head, fp);
-				fclose(fp);
-			}
-			if (pl_text_is_hlo(head, n))
-				return pl_parse_hlo_file(c->input, diags, m);
-		}
-		return pl_parse_file_threads(c->input, host_threads(), diags, m);
-	}
-	size_t len = 0, cap = 1 << 16;
-	char *buf = xmalloc(cap);
-	size_t got;
-	while ((got = fread(buf + len, 1, cap - len, stdin)) > 0) {
-		len += got;
-		if (len == cap)
-			buf = xrealloc(buf, cap *= 2);
-	}
-	if (ferror(stdin)) {
-		free(buf);
-		pl_diags_add(diags, PL_SEV_ERROR, "<stdin>", 0, 0, "cannot read: %s", strerror(errno));
-		return PL_EIO;
-	}
-	int rc = pl_text_is_hlo(buf, len) ? pl_parse_hlo_buffer(buf, len, "<stdin>", diags, m)
-	                                  : pl_parse_buffer(buf, len, "<stdin>", diags, m);
-	free(buf);
-	return rc;
+	return host_read_module(c->input, c->input_format, host_threads(), diags, m);
 }
 
 /* -O hlo.async_form: records on the entry function (the one marked
@@ -742,6 +694,10 @@ static int run_compare(struct cli *c)
 
 int main(int argc, char **argv)
 {
+	if (argc > 1 && strcmp(argv[1], "tune") == 0) {
+		crash_install();
+		return tune_main(argc - 1, argv + 1);
+	}
 	struct cli c;
 	parse_cli(argc, argv, &c);
 	crash_install();

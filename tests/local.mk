@@ -53,6 +53,10 @@ include tests/fixtures/local.mk
 TESTS += tests/cli.sh
 EXTRA_DIST += tests/cli.sh tests/tap.sh tests/pir
 
+# passline tune: the search's rules, on a small step and the 70B step.
+TESTS += tests/tune.sh
+EXTRA_DIST += tests/tune.sh
+
 # The man pages render without a groff warning and document --help.
 TESTS += tests/man-pages.sh
 EXTRA_DIST += tests/man-pages.sh
