@@ -19,14 +19,21 @@ for page in "$top_builddir"/doc/*.[157]; do
 	ok $? "$(basename "$page") renders without a groff warning"
 done
 
-# Each long option of --help, as passline(1) spells it in roff (\-\-name).
-$PASSLINE --help >"$T/help" 2>&1
-grep -o -- '--[a-z][a-z-]*' "$T/help" | sort -u >"$T/opts"
-[ -s "$T/opts" ]
-ok $? "--help lists long options"
-while read -r opt; do
-	roff=$(printf '%s\n' "$opt" | sed 's/-/\\\\-/g')
-	grep -q -- "$roff" "$top_srcdir/doc/passline.1.in"
-	ok $? "passline(1) documents $opt"
-done <"$T/opts"
+# Each long option of a command's --help, as its page spells it in roff
+# (\-\-name): passline's in passline(1), passline tune's in its own page.
+documents() { # documents PAGE COMMAND...
+	page=$1
+	shift
+	"$@" --help >"$T/help" 2>&1
+	grep -o -- '--[a-z][a-z-]*' "$T/help" | sort -u >"$T/opts"
+	[ -s "$T/opts" ]
+	ok $? "$* --help lists long options"
+	while read -r opt; do
+		roff=$(printf '%s\n' "$opt" | sed 's/-/\\\\-/g')
+		grep -q -- "$roff" "$top_srcdir/doc/$page.in"
+		ok $? "$page documents $opt"
+	done <"$T/opts"
+}
+documents passline.1 $PASSLINE
+documents passline-tune.1 $PASSLINE tune
 done_testing
