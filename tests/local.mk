@@ -419,3 +419,12 @@ EXTRA_DIST += tests/hlo/bad/copy-start-shape.hlo tests/hlo/bad/copy-start-shape.
 # an error after nested instructions, and in one, is placed exactly
 EXTRA_DIST += tests/hlo/bad/nested-then-shape.hlo tests/hlo/bad/nested-then-shape.err \
 	tests/hlo/bad/nested-operand-shape.hlo tests/hlo/bad/nested-operand-shape.err
+
+# ReduceScatterCreator: XLA's own test cases and each of its refusals, as
+# hand-checked HLO goldens.
+TESTS += tests/reduce_scatter_creator.sh
+EXTRA_DIST += tests/reduce_scatter_creator.sh tests/hlo/reduce_scatter_creator
+# ... and on the real steps of HLO_DIR/dumps, against an independent
+# reference (skipped without them).
+TESTS += tests/reduce_scatter_creator_real.sh
+EXTRA_DIST += tests/reduce_scatter_creator_real.sh tests/reduce_scatter_reference.py
