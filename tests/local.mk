@@ -431,3 +431,12 @@ EXTRA_DIST += tests/hlo/bad/nested-then-shape.hlo tests/hlo/bad/nested-then-shap
 # XLA's flags (XLA_FLAGS, --xla-flags) and conf/xla-gpu.ini.
 TESTS += tests/xla_flags.sh
 EXTRA_DIST += tests/xla_flags.sh tests/hlo/xla_flags.hlo
+
+# ReduceScatterCreator: XLA's own test cases and each of its refusals, as
+# hand-checked HLO goldens.
+TESTS += tests/reduce_scatter_creator.sh
+EXTRA_DIST += tests/reduce_scatter_creator.sh tests/hlo/reduce_scatter_creator
+# ... and on the real steps of HLO_DIR/dumps, against an independent
+# reference (skipped without them).
+TESTS += tests/reduce_scatter_creator_real.sh
+EXTRA_DIST += tests/reduce_scatter_creator_real.sh tests/reduce_scatter_reference.py
