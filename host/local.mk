@@ -41,3 +41,23 @@ tests_passline_standalone_CPPFLAGS = $(passline_CPPFLAGS)
 tests_passline_standalone_CFLAGS = $(passline_CFLAGS)
 tests_passline_standalone_LDADD = $(passline_LDADD)
 tests_passline_standalone_LDFLAGS = $(AM_LDFLAGS) -no-install
+
+# The shipped strategies --compare compares without -p: conf/compare-*.ini
+# themselves, as C strings, as the default pipeline is.
+COMPARE_CONFS = conf/compare-neuron.ini conf/compare-xla.ini conf/compare-overlap.ini
+nodist_passline_SOURCES += host/compare_pipelines.c
+nodist_tests_passline_standalone_SOURCES += host/compare_pipelines.c
+CLEANFILES += host/compare_pipelines.c
+host/compare_pipelines.c: $(COMPARE_CONFS:%=$(srcdir)/%)
+	$(AM_V_GEN)$(MKDIR_P) host && { \
+	  echo '/* Generated from conf/compare-*.ini; do not edit. */'; \
+	  echo '#include "host.h"'; \
+	  echo 'const struct builtin_pipeline compare_builtin[] = {'; \
+	  for f in $(COMPARE_CONFS); do \
+	    echo "{\"$${f#conf/}\","; \
+	    sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/"/' -e 's/$$/\\n"/' $(srcdir)/$$f; \
+	    echo '},'; \
+	  done; \
+	  echo '};'; \
+	  echo 'const size_t compare_builtin_count = sizeof compare_builtin / sizeof *compare_builtin;'; \
+	} > $@.tmp && mv $@.tmp $@

@@ -174,7 +174,7 @@ grep -q '= hlo.while, @body ×1 (trip count unknown) = 1 × (' o/unknown.svg
 ok $? "a loop of unknown trip count says so, counted once"
 
 if have chromium && have python3; then
-	for g in loop3:328 nested:808; do
+	for g in loop3:344 nested:840; do
 		cp "$D/${g%:*}.svg" "${g%:*}.svg"
 		render "$T/${g%:*}.svg" "${g%:*}.png" 1200 "${g#*:}"
 		run python3 "$CHECK" png "${g%:*}.svg" "${g%:*}.png"
