@@ -499,9 +499,9 @@ static bool read_pipelines(const struct compare_request *rq, struct pipeline *pl
 			files[k] = rq->files[k];
 			ok = pipeline_read_file(files[k], &pls[k]) && ok;
 		} else {
-			const struct builtin_pipeline *b = &compare_builtin[k];
-			files[k] = b->name;
-			ok = pipeline_read_text(b->name, NULL, b->text, strlen(b->text), &pls[k]) && ok;
+			const char *text = compare_builtin_texts[k];
+			files[k] = compare_builtin_names[k];
+			ok = pipeline_read_text(files[k], NULL, text, strlen(text), &pls[k]) && ok;
 		}
 	}
 	return ok;

@@ -275,11 +275,8 @@ int compare_run(const struct compare_request *rq);
 
 /* The shipped strategies, conf/compare-*.ini, built in (compare_pipelines.c,
  * generated): what --compare compares without -p. */
-struct builtin_pipeline {
-	const char *name; /* the file's name, "compare-neuron.ini" */
-	const char *text;
-};
-extern const struct builtin_pipeline compare_builtin[];
+extern const char *const compare_builtin_names[]; /* "compare-neuron.ini", ... */
+extern const char *const compare_builtin_texts[];
 extern const size_t compare_builtin_count;
 
 /* ---- compare_svg.c ---- */

@@ -48,16 +48,19 @@ COMPARE_CONFS = conf/compare-neuron.ini conf/compare-xla.ini conf/compare-overla
 nodist_passline_SOURCES += host/compare_pipelines.c
 nodist_tests_passline_standalone_SOURCES += host/compare_pipelines.c
 CLEANFILES += host/compare_pipelines.c
-host/compare_pipelines.c: $(COMPARE_CONFS:%=$(srcdir)/%)
+host/compare_pipelines.c: $(srcdir)/conf/compare-neuron.ini $(srcdir)/conf/compare-xla.ini \
+	$(srcdir)/conf/compare-overlap.ini
 	$(AM_V_GEN)$(MKDIR_P) host && { \
 	  echo '/* Generated from conf/compare-*.ini; do not edit. */'; \
-	  echo '#include "host.h"'; \
-	  echo 'const struct builtin_pipeline compare_builtin[] = {'; \
+	  echo '#include <stddef.h>'; \
+	  echo 'const char *const compare_builtin_names[] = {'; \
+	  for f in $(COMPARE_CONFS); do echo "\"$${f#conf/}\","; done; \
+	  echo '};'; \
+	  echo 'const char *const compare_builtin_texts[] = {'; \
 	  for f in $(COMPARE_CONFS); do \
-	    echo "{\"$${f#conf/}\","; \
 	    sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/"/' -e 's/$$/\\n"/' $(srcdir)/$$f; \
-	    echo '},'; \
+	    echo ','; \
 	  done; \
 	  echo '};'; \
-	  echo 'const size_t compare_builtin_count = sizeof compare_builtin / sizeof *compare_builtin;'; \
+	  echo 'const size_t compare_builtin_count = sizeof compare_builtin_names / sizeof *compare_builtin_names;'; \
 	} > $@.tmp && mv $@.tmp $@
