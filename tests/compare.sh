@@ -6,7 +6,10 @@
 # worked out by hand, each pipeline's peak bytes ScheduleEstimate's; the
 # stacked SVG of --compare-svg (structure, scale, a real browser); every
 # strategy honouring pinned collectives, loops and cost-model presets
-# (tests/compare/honours.pir); usage errors; a bad pipeline writes nothing.
+# (tests/compare/honours.pir); the table's simulated columns ScheduleEstimate's
+# statistics (step_ns the step, not the makespan summed); --compare alone
+# (the built-in strategies); -O per pipeline; --compare-svg of whole steps
+# on shared scales; usage errors; a bad pipeline writes nothing.
 . "$top_srcdir/tests/tap.sh"
 : "${PASSLINE:?}" "${PLUGIN_DIR:?}"
 P="$PASSLINE --plugin-dir $PLUGIN_DIR"
@@ -213,6 +216,50 @@ for name in neuron xla overlap; do
 	[ -s want ] && [ "$(awk -v l=$name '$1 == l { print $5 }' h100table)" = "$(cat want)" ]
 	ok $? "$name: under h100, step_ns is ScheduleEstimate's under h100"
 done
+
+# ---- --compare-svg of whole steps: one time axis, shared scales ----
+# check_stack SVG TABLE WHAT: each strategy's step is the table's step_ns,
+# its first panel's boxes end at step / span of the plot, the longest fills
+# it, and each panel below (a loop's body) has the same axis in every
+# strategy
+check_stack() {
+	python3 "$CHECK" stack "$1" >st.txt 2>"$T/err"
+	ok $? "$3: the stacked SVG reads back"
+	bad=0
+	for name in neuron xla overlap; do
+		[ "$(awk -v l=$name '$1 == l { print $2 }' st.txt)" = \
+		  "$(awk -v l=$name '$1 == l { print $5 }' "$2")" ] || bad=1
+	done
+	[ $bad -eq 0 ]
+	ok $? "$3: each strategy's drawn step is the table's step_ns"
+	awk '$1 != "axes" { want = $2 / $3 * 1040; d = $4 - want; if (d < 0) d = -d
+		if (d > 0.02) bad = 1; if ($2 == $3 && d <= 0.02) full = 1 }
+		END { exit bad || !full }' st.txt
+	ok $? "$3: each step's bars end at its time on the shared axis, the longest at its end"
+	python3 "$CHECK" axes "$1" >ax.txt
+	[ "$(awk '{ $1 = ""; print }' ax.txt | sort | uniq -c | awk '$1 != 3' | wc -l)" -eq 0 ] &&
+		[ "$(wc -l <ax.txt)" -gt 3 ]
+	ok $? "$3: every panel has the same axis in the three strategies"
+}
+if have python3; then
+	run $P --compare "$H" --compare-svg hs.svg
+	expect_status 0 "--compare-svg of a step with a loop"
+	cp "$T/out" hstable
+	# the bodies differ in length between strategies: shared scales show it
+	[ "$(sed -n 's/^<svg [^>]* data-parts="\([^"]*\)".*/\1/p' hs.svg | sort -u | wc -l)" -gt 1 ]
+	ok $? "the strategies' loop bodies differ in length"
+	check_stack hs.svg hstable "honours.pir"
+	R=${HLO_DIR:-$top_srcdir/../shared/hlo}/dumps/xla-benchmarks__hlo_llama31_70b_bf16_16x8.hlo
+	if [ -r "$R" ]; then
+		run $P --compare -O cost_model.preset=h100 "$R" --compare-svg real.svg
+		cp "$T/out" realtable
+		check_stack real.svg realtable "a real step under h100"
+	else
+		for k in 1 2 3 4; do skip "no real dump at $R (set HLO_DIR)"; done
+	fi
+else
+	for k in 1 2 3 4 5 6 7 8 9 10; do skip "python3 is not installed"; done
+fi
 
 # ---- one meaning of step_ns: ScheduleEstimate's ----
 # nested.hlo's step runs a conditional: the step takes its longer branch,
