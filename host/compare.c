@@ -1,21 +1,21 @@
 /* SPDX-License-Identifier: MIT */
 /* host/compare.c — passline --compare: one module through several
- * pipelines, one table. Each pipeline runs on a fresh copy of the input
- * (read again, so no pipeline sees another's changes); the module is
- * measured before (once) and after each: collectives (a start counts, its
- * done does not), buckets (collectives of two or more operands, or of a
- * buffer CoalesceCCOp packed), their
- * result bytes, and the simulated schedule of every function summed (step
- * time, communication, exposed communication) under the pipeline's cost
- * model, each function times how often it runs from the entry, and an
- * unfused HLO function as the kernels of the fusion model, as
- * ScheduleEstimate's makespan_ns counts them; the largest peak of live
- * bytes of a function that runs (pl_func_peak_bytes, ScheduleEstimate's
- * peak_bytes); and the wall time the pipeline's passes took. Nothing is written
- * but the table (standard output) and, with --stats-json, the same as
- * JSON, and with --compare-svg the picture of each pipeline's schedule
- * stacked on one time axis (compare_svg.c); files passes hand over are
- * dropped. */
+ * pipelines (the files given, or the built-in copies of the shipped
+ * strategies), one table. Every pipeline is read and every -O placed
+ * before anything runs: an -O PASS.KEY=VALUE goes to each pipeline with a
+ * step of PASS, and one that concerns none of them is an error. Each
+ * pipeline runs on a fresh copy of the input (read again, so no pipeline
+ * sees another's changes); the module is measured before (once) and after
+ * each: collectives (a start counts, its done does not), buckets
+ * (collectives of two or more operands, or of a buffer CoalesceCCOp
+ * packed) and their result bytes, counted here; the simulated figures are
+ * those of the ScheduleEstimate plugin, run on the module under the
+ * pipeline's cost model (its step_ns, comm_ns, exposed_comm_ns and
+ * peak_bytes), so that the table and --stats never disagree; and the wall
+ * time the pipeline's passes took. Nothing is written but the table
+ * (standard output) and, with --stats-json, the same as JSON, and with
+ * --compare-svg the picture of each pipeline's schedule stacked on one
+ * time axis (compare_svg.c); files passes hand over are dropped. */
 #include "host.h"
 
 #include <inttypes.h>
@@ -48,65 +48,12 @@ static bool is_counted_collective(const pl_inst *i)
 	return (t & (PL_TRAIT_COLLECTIVE | PL_TRAIT_COLLECTIVE_START)) != 0;
 }
 
-/* Whether m is XLA HLO (its entry computation says so). */
-static bool is_hlo_module(const pl_module *m)
+/* Counts m's collectives (of the functions that run from the entry;
+ * every function without one) into out. A PL_ status. */
+static int count_collectives(pl_module *m, struct measure *out)
 {
-	for (size_t k = 0; k < pl_module_num_funcs(m); k++) {
-		bool entry = false;
-		if (pl_attrs_get_bool(pl_func_attrs(pl_module_func_at(m, k)), "hlo_entry", &entry) ==
-		        PL_OK &&
-		    entry)
-			return true;
-	}
-	return false;
-}
-
-/* f's schedule as ScheduleEstimate costs it by default: the kernels of
- * the fusion model for a function of an HLO module XLA has not fused, op
- * by op otherwise. */
-static int simulate_like_estimate(const pl_func *f, const pl_cost_model *cm, bool hlo,
-                                  pl_schedule **s)
-{
-	if (!hlo || pl_func_has_fusion(f))
-		return pl_schedule_new_totals(s, f, cm);
-	pl_fusion *fu;
-	int rc = pl_fusion_new(&fu, f, cm, 1000); /* ScheduleEstimate's kernel_floor_ns */
-	if (rc == PL_OK) {
-		rc = pl_schedule_new_fused_totals(s, f, cm, fu);
-		pl_fusion_free(fu);
-	}
-	return rc;
-}
-
-/* x * n, saturating. */
-static uint64_t mul_sat(uint64_t x, uint64_t hi, uint64_t lo)
-{
-	if (!x)
-		return 0;
-	if (hi || lo > UINT64_MAX / x)
-		return UINT64_MAX;
-	return x * lo;
-}
-
-/* Counts and simulates m under cm (NULL: the defaults), each function
- * times how often it runs from the module's entry (once each without
- * one), as ScheduleEstimate does. */
-static int measure_module(pl_module *m, const pl_cost_model *cm, struct measure *out)
-{
-	memset(out, 0, sizeof *out);
-	pl_cost_model *own = NULL;
 	pl_callgraph *cg = NULL;
-	if (!cm && !(cm = own = pl_cost_model_new()))
-		return PL_ENOMEM;
-	int rc = pl_module_prepare_counts(m);
-	if (rc == PL_OK)
-		rc = pl_callgraph_new(&cg, m, NULL, NULL, NULL, 0);
-	bool hlo = is_hlo_module(m);
-	size_t nf = pl_module_num_funcs(m);
-	/* as ScheduleEstimate: what a kernel applies takes no time of its own */
-	bool *applied = xmalloc((nf ? nf : 1) * sizeof *applied);
-	if (rc == PL_OK)
-		rc = pl_module_kernel_funcs(m, applied, nf);
+	int rc = pl_callgraph_new(&cg, m, NULL, NULL, NULL, 0);
 	for (size_t k = 0; k < pl_module_num_funcs(m) && rc == PL_OK; k++) {
 		pl_func *f = pl_module_func_at(m, k);
 		uint64_t hi = 0, lo = 1;
@@ -114,7 +61,6 @@ static int measure_module(pl_module *m, const pl_cost_model *cm, struct measure 
 			break;
 		if (!hi && !lo)
 			continue; /* never runs: a reducer, or unreachable */
-		bool in_kernel = hlo && !pl_func_has_fusion(f) && applied[k];
 		for (pl_inst *i = pl_func_first_inst(f); i; i = pl_inst_next(i)) {
 			if (!is_counted_collective(i))
 				continue;
@@ -130,26 +76,218 @@ static int measure_module(pl_module *m, const pl_cost_model *cm, struct measure 
 					out->bytes = add_sat(out->bytes, b);
 			}
 		}
-		if (in_kernel)
-			continue; /* its collectives counted, its time in its caller's */
-		uint64_t peak = 0;
-		if ((rc = pl_func_peak_bytes(f, &peak)) != PL_OK)
-			break;
-		if (peak > out->peak_bytes)
-			out->peak_bytes = peak;
-		pl_schedule *s;
-		if ((rc = simulate_like_estimate(f, cm, hlo, &s)) != PL_OK)
-			break;
-		out->step_ns = add_sat(out->step_ns, mul_sat(pl_schedule_makespan_ns(s), hi, lo));
-		out->comm_ns = add_sat(out->comm_ns, mul_sat(pl_schedule_comm_ns(s), hi, lo));
-		out->exposed_ns = add_sat(out->exposed_ns, mul_sat(pl_schedule_exposed_ns(s), hi, lo));
-		pl_schedule_free(s);
 	}
-	out->simulated = rc == PL_OK;
-	free(applied);
 	pl_callgraph_free(cg);
-	pl_cost_model_free(own);
-	return rc == PL_ENOMEM ? rc : PL_OK; /* a schedule that cannot be: shown as "-" */
+	return rc;
+}
+
+/* The pass name of a PASS.KEY=VALUE assignment (malloc'd), or NULL when
+ * it has no dot before its '='. */
+static char *override_pass(const char *assignment)
+{
+	const char *dot = strchr(assignment, '.'), *eq = strchr(assignment, '=');
+	if (!dot || (eq && eq < dot))
+		return NULL;
+	char *pass = xmalloc((size_t)(dot - assignment) + 1);
+	memcpy(pass, assignment, (size_t)(dot - assignment));
+	pass[dot - assignment] = '\0';
+	return pass;
+}
+
+static bool has_pass(const struct pipeline *pl, const char *pass)
+{
+	for (size_t k = 0; k < pl->nsteps; k++)
+		if (strcmp(pl->steps[k].pass, pass) == 0)
+			return true;
+	return false;
+}
+
+/* Applies the -O assignments of pass (every one when pass is NULL) that
+ * concern pl: the cost model's and HLO's always, a pass's when pl has a
+ * step of it. An exit status. */
+static int apply_overrides(const struct compare_request *rq, struct pipeline *pl,
+                           const char *only, const char *where)
+{
+	int status = EXIT_OK;
+	for (size_t k = 0; k < rq->noverrides && status == EXIT_OK; k++) {
+		char *pass = override_pass(rq->overrides[k]);
+		bool applies = !pass || (!only && (strcmp(pass, "cost_model") == 0 ||
+		                                   strcmp(pass, "hlo") == 0)) ||
+		               ((!only || strcmp(pass, only) == 0) && has_pass(pl, pass));
+		/* named with the pipeline, so that a bad key says where it went */
+		char *origin = where ? xasprintf("%s (%s)", rq->override_origins[k], where)
+		                     : xasprintf("%s (pipeline %s)", rq->override_origins[k],
+		                                 pl->name ? pl->name : pl->source);
+		if (applies && (!only || pass))
+			status = pipeline_override(pl, rq->overrides[k], origin);
+		free(origin);
+		free(pass);
+	}
+	return status;
+}
+
+/* An -O PASS.KEY=VALUE applies to every pipeline with a step of PASS (and
+ * to the measurements' ScheduleEstimate and, with --compare-svg, Timeline);
+ * one that applies to none is an error naming the pipelines. */
+static int check_overrides(const struct compare_request *rq, struct pipeline *pls, size_t n)
+{
+	for (size_t k = 0; k < rq->noverrides; k++) {
+		char *pass = override_pass(rq->overrides[k]);
+		bool used = !pass || strcmp(pass, "cost_model") == 0 || strcmp(pass, "hlo") == 0 ||
+		            strcmp(pass, "ScheduleEstimate") == 0 ||
+		            (rq->svg && strcmp(pass, "Timeline") == 0);
+		for (size_t p = 0; p < n && !used; p++)
+			used = has_pass(&pls[p], pass);
+		if (!used) {
+			size_t nnames = 0;
+			const char **names = NULL;
+			char *list = xstrdup("");
+			for (size_t p = 0; p < n; p++) {
+				char *more = xasprintf("%s%s%s", list, p ? ", " : "",
+				                       pls[p].name ? pls[p].name : pls[p].source);
+				free(list);
+				list = more;
+				names = xrealloc(names, (nnames + pls[p].nsteps + 1) * sizeof *names);
+				for (size_t s = 0; s < pls[p].nsteps; s++)
+					names[nnames++] = pls[p].steps[s].pass;
+			}
+			const char *near = closest_match(pass, names, nnames);
+			host_error("%s: no pass '%s' in any pipeline compared (%s)%s%s%s",
+			           rq->override_origins[k], pass, list, near ? "; did you mean '" : "",
+			           near ? near : "", near ? "'?" : "");
+			free(list);
+			free(names);
+			free(pass);
+			return EXIT_INPUT;
+		}
+		free(pass);
+	}
+	return EXIT_OK;
+}
+
+/* The figures ScheduleEstimate gives m under of's cost model, with the
+ * options of of's last ScheduleEstimate step (but the files and report
+ * it would write) and -O ScheduleEstimate.KEY: the table's simulated
+ * columns are that pass's statistics, so they mean what they mean there.
+ * The step is step_ns, or in a module without an entry, where one step
+ * runs each function once, makespan_ns. An exit status; a simulation that
+ * cannot be is shown as "-" after the pass said why. */
+static int estimate(struct loader *ld, pl_module *m, const struct pipeline *of,
+                    const struct compare_request *rq, struct measure *out)
+{
+	struct pipeline ep;
+	if (!pipeline_from_list("ScheduleEstimate", &ep)) {
+		pipeline_free(&ep);
+		return EXIT_INPUT;
+	}
+	struct step *es = &ep.steps[0];
+	for (size_t k = of->nsteps; k-- > 0;) {
+		const struct step *s = &of->steps[k];
+		if (strcmp(s->pass, "ScheduleEstimate") != 0 || !s->enabled)
+			continue;
+		for (size_t j = 0; j < s->nsettings; j++) {
+			const char *key = s->settings[j].key;
+			if (strcmp(key, "functions") == 0 || strcmp(key, "top_exposed") == 0)
+				continue;
+			es->settings = xrealloc(es->settings, (es->nsettings + 1) * sizeof *es->settings);
+			es->settings[es->nsettings++] = (struct setting){
+			        xstrdup(key), xstrdup(s->settings[j].value),
+			        s->settings[j].file ? xstrdup(s->settings[j].file) : NULL,
+			        s->settings[j].line};
+		}
+		break;
+	}
+	int status = apply_overrides(rq, &ep, "ScheduleEstimate", "the measurement");
+	ep.cost_model = of->cost_model; /* borrowed: given back below */
+	if (status == EXIT_OK)
+		status = loader_resolve(ld, &ep);
+	pl_diags *diags = pl_diags_new();
+	if (!diags) {
+		host_error("out of memory");
+		status = EXIT_INPUT;
+	} else {
+		pl_diags_set_handler(diags, host_diag_printer, NULL);
+	}
+	if (status == EXIT_OK)
+		status = runner_configure(&ep, diags, false, 1);
+	bool ran = false;
+	if (status == EXIT_OK) {
+		struct run_options ro = {false, false, 1};
+		ran = runner_run(&ep, m, &ro) == EXIT_OK;
+	}
+	out->simulated = ran;
+	bool entry = false;
+	for (size_t k = 0; k < pl_module_num_funcs(m) && !entry; k++) {
+		bool b = false;
+		const pl_attrs *a = pl_func_attrs(pl_module_func_at(m, k));
+		entry = (pl_attrs_get_bool(a, "entry", &b) == PL_OK && b) ||
+		        (pl_attrs_get_bool(a, "hlo_entry", &b) == PL_OK && b);
+	}
+	for (size_t j = 0; ran && j < pl_ctx_num_stats(es->ctx); j++) {
+		const char *name = pl_ctx_stat_name(es->ctx, j);
+		uint64_t hi, lo;
+		pl_ctx_stat_value(es->ctx, j, &hi, &lo);
+		uint64_t v = hi ? UINT64_MAX : lo;
+		if (strcmp(name, entry ? "step_ns" : "makespan_ns") == 0)
+			out->step_ns = v;
+		else if (strcmp(name, "comm_ns") == 0)
+			out->comm_ns = v;
+		else if (strcmp(name, "exposed_comm_ns") == 0)
+			out->exposed_ns = v;
+		else if (strcmp(name, "peak_bytes") == 0)
+			out->peak_bytes = v;
+	}
+	runner_finish(&ep);
+	pl_diags_free(diags);
+	ep.cost_model = NULL;
+	pipeline_free(&ep);
+	return status;
+}
+
+/* Checks the -O assignments of pass, a step compare adds (the
+ * measurement's ScheduleEstimate, --compare-svg's Timeline), before
+ * anything runs. An exit status; errors are printed. */
+static int check_added_step(const struct compare_request *rq, const char *pass,
+                            const char *where)
+{
+	struct pipeline ap;
+	if (!pipeline_from_list(pass, &ap)) {
+		pipeline_free(&ap);
+		return EXIT_INPUT;
+	}
+	int status = apply_overrides(rq, &ap, pass, where);
+	struct loader ld;
+	loader_init(&ld, NULL, rq->plugin_dirs, rq->nplugin_dirs);
+	ld.allow_insecure = rq->allow_insecure;
+	if (status == EXIT_OK)
+		status = loader_resolve(&ld, &ap);
+	pl_diags *diags = pl_diags_new();
+	if (!diags) {
+		host_error("out of memory");
+		status = EXIT_INPUT;
+	}
+	if (status == EXIT_OK)
+		status = runner_configure(&ap, diags, false, 1);
+	runner_finish(&ap);
+	pl_diags_free(diags);
+	loader_free(&ld);
+	pipeline_free(&ap);
+	return status;
+}
+
+/* Counts m's collectives and estimates its schedule (estimate). */
+static int measure_module(struct loader *ld, pl_module *m, const struct pipeline *of,
+                          const struct compare_request *rq, struct measure *out)
+{
+	memset(out, 0, sizeof *out);
+	int rc = pl_module_prepare_counts(m);
+	if (rc == PL_OK)
+		rc = count_collectives(m, out);
+	if (rc == PL_ENOMEM) {
+		host_error("out of memory");
+		return EXIT_INPUT;
+	}
+	return estimate(ld, m, of, rq, out);
 }
 
 /* Reads the input and verifies it; EXIT_OK or EXIT_INPUT. */
@@ -174,44 +312,32 @@ static int read_verified(const struct compare_request *rq, pl_module **m)
 	return EXIT_OK;
 }
 
-/* Runs one pipeline file on a fresh copy of the input. */
-static int run_one(const struct compare_request *rq, const char *file, struct row *row,
+/* Runs pipeline pl (read, its -O applied) on a fresh copy of the input. */
+static int run_one(const struct compare_request *rq, struct pipeline *pl, struct row *row,
                    struct measure *before)
 {
-	struct pipeline pl;
-	if (!pipeline_read_file(file, &pl)) {
-		pipeline_free(&pl);
-		return EXIT_INPUT;
-	}
-	int status = rq->xla ? xla_flags_apply(rq->xla, &pl, rq->remarks) : EXIT_OK;
-	for (size_t k = 0; k < rq->noverrides && status == EXIT_OK; k++)
-		status = pipeline_override(&pl, rq->overrides[k], rq->override_origins[k]);
 	struct loader ld;
-	loader_init(&ld, pl.plugin_dir, rq->plugin_dirs, rq->nplugin_dirs);
+	loader_init(&ld, pl->plugin_dir, rq->plugin_dirs, rq->nplugin_dirs);
 	ld.allow_insecure = rq->allow_insecure;
-	if (status == EXIT_OK)
-		status = loader_resolve(&ld, &pl);
+	int status = loader_resolve(&ld, pl);
 	pl_diags *diags = pl_diags_new();
 	if (!diags) {
 		host_error("out of memory");
 		loader_free(&ld);
-		pipeline_free(&pl);
 		return EXIT_INPUT;
 	}
 	pl_diags_set_handler(diags, host_diag_printer, NULL);
 	if (status == EXIT_OK)
-		status = runner_configure(&pl, diags, rq->remarks, 1);
+		status = runner_configure(pl, diags, rq->remarks, 1);
 	pl_module *m = NULL;
 	if (status == EXIT_OK)
 		status = read_verified(rq, &m);
-	if (status == EXIT_OK && before && measure_module(m, pl.cost_model, before) != PL_OK) {
-		host_error("out of memory");
-		status = EXIT_INPUT;
-	}
+	if (status == EXIT_OK && before)
+		status = measure_module(&ld, m, pl, rq, before);
 	if (status == EXIT_OK) {
 		struct run_options ro = {rq->verify_each, false, 1};
 		double t0 = now_seconds();
-		status = runner_run(&pl, m, &ro);
+		status = runner_run(pl, m, &ro);
 		row->m.seconds = now_seconds() - t0;
 	}
 	if (status == EXIT_OK) {
@@ -221,36 +347,27 @@ static int run_one(const struct compare_request *rq, const char *file, struct ro
 			host_print_diags(vd);
 		pl_diags_free(vd);
 		if (vrc != PL_OK) {
-			host_error("the IR is invalid after the pipeline %s", file);
+			host_error("the IR is invalid after the pipeline %s", row->file);
 			status = EXIT_PASS;
 		}
 	}
 	if (status == EXIT_OK) {
 		double s = row->m.seconds;
-		if (measure_module(m, pl.cost_model, &row->m) != PL_OK) {
-			host_error("out of memory");
-			status = EXIT_INPUT;
-		}
+		status = measure_module(&ld, m, pl, rq, &row->m);
 		row->m.seconds = s;
-		row->label = xstrdup(pl.name ? pl.name : file);
+		row->label = xstrdup(pl->name ? pl->name : row->file);
 	}
 	if (status == EXIT_OK && rq->svg) {
 		/* kept to be drawn when every pipeline has run, on one scale */
-		if (compare_svg_pick(m, pl.cost_model, &row->drawn) != PL_OK) {
-			host_error("--compare-svg: cannot simulate the result of %s", file);
-			status = EXIT_PASS;
-		} else {
-			row->drawn.module = m;
-			row->drawn.cost_model = pl.cost_model;
-			m = NULL;
-			pl.cost_model = NULL;
-		}
+		row->drawn.module = m;
+		row->drawn.cost_model = pl->cost_model;
+		m = NULL;
+		pl->cost_model = NULL;
 	}
 	pl_module_free(m);
-	runner_finish(&pl);
+	runner_finish(pl);
 	pl_diags_free(diags);
 	loader_free(&ld);
-	pipeline_free(&pl);
 	return status;
 }
 
@@ -329,7 +446,7 @@ static void print_json(FILE *out, const struct compare_request *rq,
 /* Writes --stats-json and --compare-svg, both or neither (short of a
  * failure in the final renames). */
 static int write_files(const struct compare_request *rq, const struct measure *before,
-                       const struct row *rows, size_t n)
+                       struct row *rows, size_t n)
 {
 	char **svg = xcalloc(n, sizeof *svg);
 	const char **labels = xcalloc(n, sizeof *labels);
@@ -339,6 +456,8 @@ static int write_files(const struct compare_request *rq, const struct measure *b
 		drawn[k] = rows[k].drawn;
 	}
 	int status = rq->svg ? compare_svg_draw(rq, drawn, labels, n, svg) : EXIT_OK;
+	for (size_t k = 0; k < n; k++)
+		rows[k].drawn.func = drawn[k].func; /* freed with the row */
 	struct atomic_file json = {0}, pic = {0};
 	if (status == EXIT_OK && rq->stats_json && !atomic_open(&json, rq->stats_json))
 		status = EXIT_INPUT;
@@ -369,15 +488,49 @@ static int write_files(const struct compare_request *rq, const struct measure *b
 	return status;
 }
 
+/* Reads the pipelines compared: the files given, else the built-in
+ * copies of the shipped strategies. */
+static bool read_pipelines(const struct compare_request *rq, struct pipeline *pls,
+                           const char **files)
+{
+	bool ok = true;
+	for (size_t k = 0; k < (rq->nfiles ? rq->nfiles : compare_builtin_count); k++) {
+		if (rq->nfiles) {
+			files[k] = rq->files[k];
+			ok = pipeline_read_file(files[k], &pls[k]) && ok;
+		} else {
+			const char *text = compare_builtin_texts[k];
+			files[k] = compare_builtin_names[k];
+			ok = pipeline_read_text(files[k], NULL, text, strlen(text), &pls[k]) && ok;
+		}
+	}
+	return ok;
+}
+
 int compare_run(const struct compare_request *rq)
 {
-	struct row *rows = xcalloc(rq->nfiles, sizeof *rows);
+	size_t n = rq->nfiles ? rq->nfiles : compare_builtin_count;
+	struct row *rows = xcalloc(n, sizeof *rows);
+	struct pipeline *pls = xcalloc(n, sizeof *pls);
+	const char **files = xcalloc(n, sizeof *files);
 	struct measure before;
 	memset(&before, 0, sizeof before);
-	int status = EXIT_OK;
-	for (size_t k = 0; k < rq->nfiles && status == EXIT_OK; k++) {
-		rows[k].file = rq->files[k];
-		status = run_one(rq, rq->files[k], &rows[k], k == 0 ? &before : NULL);
+	/* every pipeline read and every -O placed before anything runs */
+	int status = read_pipelines(rq, pls, files) ? EXIT_OK : EXIT_INPUT;
+	if (status == EXIT_OK)
+		status = check_overrides(rq, pls, n);
+	/* XLA's flags first, then -O, which wins (as for one pipeline) */
+	for (size_t k = 0; k < n && status == EXIT_OK && rq->xla; k++)
+		status = xla_flags_apply(rq->xla, &pls[k], rq->remarks);
+	for (size_t k = 0; k < n && status == EXIT_OK; k++)
+		status = apply_overrides(rq, &pls[k], NULL, NULL);
+	if (status == EXIT_OK)
+		status = check_added_step(rq, "ScheduleEstimate", "the measurement");
+	if (status == EXIT_OK && rq->svg)
+		status = check_added_step(rq, "Timeline", "--compare-svg");
+	for (size_t k = 0; k < n && status == EXIT_OK; k++) {
+		rows[k].file = files[k];
+		status = run_one(rq, &pls[k], &rows[k], k == 0 ? &before : NULL);
 	}
 	if (status == EXIT_OK) {
 		FILE *out = stdout;
@@ -385,18 +538,22 @@ int compare_run(const struct compare_request *rq)
 		        "collectives", "buckets", "bytes", "step_ns", "comm_ns", "exposed_ns",
 		        "peak_bytes", "pass_ms");
 		print_row(out, "(input)", &before, false);
-		for (size_t k = 0; k < rq->nfiles; k++)
+		for (size_t k = 0; k < n; k++)
 			print_row(out, rows[k].label, &rows[k].m, true);
 		if (fflush(out) != 0 || ferror(out))
 			status = EXIT_INPUT;
 	}
 	if (status == EXIT_OK && (rq->stats_json || rq->svg))
-		status = write_files(rq, &before, rows, rq->nfiles);
-	for (size_t k = 0; k < rq->nfiles; k++) {
+		status = write_files(rq, &before, rows, n);
+	for (size_t k = 0; k < n; k++) {
 		free((char *)rows[k].label);
 		pl_module_free(rows[k].drawn.module);
 		pl_cost_model_free(rows[k].drawn.cost_model);
+		free(rows[k].drawn.func);
+		pipeline_free(&pls[k]);
 	}
 	free(rows);
+	free(pls);
+	free(files);
 	return status;
 }

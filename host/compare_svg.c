@@ -3,56 +3,50 @@
  * pipeline's schedule, stacked on one time axis.
  *
  * The pictures are the Timeline pass's (plugins/timeline*.c), not drawn
- * here: the Timeline plugin, found through the real loader, runs once per
- * pipeline's result with that pipeline's cost model, on the function with
- * the largest makespan (Timeline's own choice, made here first so that the
- * scale is known), all with one span_ns (the longest of those makespans),
- * so that equal times are equal widths; only the last draws its axis and
- * legend (axis = false for the others). Each picture is a nested <svg>
+ * here: the Timeline plugin, found through the real loader, runs on each
+ * pipeline's result with that pipeline's cost model and draws what it
+ * draws by default (the step of the entry, with what its loops and calls
+ * run below it; a module without an entry, its longest function). It
+ * runs twice: once to learn each picture's length (data-makespan-ns of
+ * its root element) and its parts' (data-parts), then again with span_ns
+ * the longest step and part_span_ns each part's longest run, so that the
+ * longest step fills the plot, equal times are equal widths, and a loop
+ * body drawn in two strategies is drawn on one scale. Only the last draws
+ * the legend (axis = false for the others). Each picture is a nested <svg>
  * inside a <g class="strategy"> moved down under the one before; its title
- * is the pipeline's name and the function, its caption the makespan and
- * the exposed time. */
+ * is the pipeline's name and the function, its caption the step's times. */
 #include "host.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-int compare_svg_pick(const pl_module *m, const pl_cost_model *cm, struct compare_drawn *out)
-{
-	pl_cost_model *own = NULL;
-	if (!cm && !(cm = own = pl_cost_model_new()))
-		return PL_ENOMEM;
-	int rc = PL_OK;
-	out->func = NULL;
-	out->makespan_ns = out->exposed_ns = 0;
-	/* Timeline's rule: the largest makespan, the first of equals */
-	for (size_t k = 0; k < pl_module_num_funcs(m) && rc == PL_OK; k++) {
-		const pl_func *f = pl_module_func_at(m, k);
-		pl_schedule *s;
-		if ((rc = pl_schedule_new_totals(&s, f, cm)) != PL_OK)
-			break;
-		if (!out->func || pl_schedule_makespan_ns(s) > out->makespan_ns) {
-			out->func = pl_func_name(f);
-			out->makespan_ns = pl_schedule_makespan_ns(s);
-			out->exposed_ns = pl_schedule_exposed_ns(s);
-		}
-		pl_schedule_free(s);
-	}
-	pl_cost_model_free(own);
-	return rc;
-}
-
-/* The value of the attribute name="..." of the first element of svg (a
- * Timeline picture), or 0. */
-static unsigned long root_attr(const char *svg, const char *name)
+/* The text of the attribute name="..." of the first element of svg (a
+ * Timeline picture), malloc'd, or NULL. */
+static char *root_text(const char *svg, const char *name)
 {
 	const char *root = strstr(svg, "<svg ");
 	const char *end = root ? strchr(root, '>') : NULL;
 	size_t n = strlen(name);
 	for (const char *p = root ? root + 5 : NULL; p && p < end; p++)
-		if (p[-1] == ' ' && strncmp(p, name, n) == 0 && p[n] == '=' && p[n + 1] == '"')
-			return strtoul(p + n + 2, NULL, 10);
-	return 0;
+		if (p[-1] == ' ' && strncmp(p, name, n) == 0 && p[n] == '=' && p[n + 1] == '"') {
+			const char *v0 = p + n + 2, *q = strchr(v0, '"');
+			if (!q || q > end)
+				return NULL;
+			char *v = xmalloc((size_t)(q - v0) + 1);
+			memcpy(v, v0, (size_t)(q - v0));
+			v[q - v0] = '\0';
+			return v;
+		}
+	return NULL;
+}
+
+/* The value of the numeric attribute name of svg's first element, or 0. */
+static uint64_t root_attr(const char *svg, const char *name)
+{
+	char *v = root_text(svg, name);
+	uint64_t n = v ? strtoull(v, NULL, 10) : 0;
+	free(v);
+	return n;
 }
 
 /* Sets option key of the Timeline step; false after an error. */
@@ -65,22 +59,26 @@ static bool set_option(struct step *s, const char *key, const char *value)
 	return false;
 }
 
-/* Runs Timeline on d's module; *svg: the picture (malloc'd). */
-static int draw_one(struct loader *ld, const struct compare_drawn *d, const char *label,
-                    uint64_t span, bool axis, char **svg)
+/* Runs Timeline on d's module (its own choice of what to draw) with the
+ * options given (NULL: the default); *svg: the picture (malloc'd). */
+static int draw_one(struct loader *ld, const struct compare_request *rq,
+                    const struct compare_drawn *d, const char *label, const char *title,
+                    const char *span, const char *parts, bool axis, char **svg)
 {
 	struct pipeline tl;
 	*svg = NULL;
-	if (!d->func) {
-		host_error("--compare-svg: the result of %s has no function to draw", label);
-		return EXIT_INPUT;
-	}
 	if (!pipeline_from_list("Timeline", &tl)) {
 		pipeline_free(&tl);
 		return EXIT_INPUT;
 	}
 	tl.cost_model = d->cost_model; /* borrowed: given back below */
-	int status = loader_resolve(ld, &tl);
+	int status = EXIT_OK;
+	/* -O Timeline.KEY (max_depth, fold_below_us, fusion, ...) too */
+	for (size_t k = 0; k < rq->noverrides && status == EXIT_OK; k++)
+		if (strncmp(rq->overrides[k], "Timeline.", 9) == 0)
+			status = pipeline_override(&tl, rq->overrides[k], rq->override_origins[k]);
+	if (status == EXIT_OK)
+		status = loader_resolve(ld, &tl);
 	pl_diags *diags = pl_diags_new();
 	if (!diags) {
 		host_error("out of memory");
@@ -91,15 +89,12 @@ static int draw_one(struct loader *ld, const struct compare_drawn *d, const char
 	if (status == EXIT_OK)
 		status = runner_configure(&tl, diags, false, 1);
 	struct step *s = &tl.steps[0];
-	char *title = xasprintf("%s: @%s", label, d->func);
-	char *span_text = xasprintf("%" PRIu64, span);
 	if (status == EXIT_OK &&
-	    !(set_option(s, "svg", "compare.svg") && set_option(s, "function", d->func) &&
-	      set_option(s, "title", title) && set_option(s, "span_ns", span_text) &&
-	      set_option(s, "axis", axis ? "true" : "false")))
+	    !(set_option(s, "svg", "compare.svg") && set_option(s, "title", title) &&
+	      set_option(s, "axis", axis ? "true" : "false") &&
+	      (!span || set_option(s, "span_ns", span)) &&
+	      (!parts || set_option(s, "part_span_ns", parts))))
 		status = EXIT_INPUT;
-	free(title);
-	free(span_text);
 	if (status == EXIT_OK) {
 		struct run_options ro = {false, false, 1};
 		status = runner_run(&tl, d->module, &ro);
@@ -121,6 +116,39 @@ static int draw_one(struct loader *ld, const struct compare_drawn *d, const char
 	tl.cost_model = NULL;
 	pipeline_free(&tl);
 	return status;
+}
+
+/* A function drawn as a part of a step (a loop's body, a call's callee)
+ * and the longest of its runs in any picture. */
+struct part_span {
+	char *func;
+	uint64_t ns;
+};
+
+/* Merges list, "NAME=NS,..." (a picture's data-parts), into v. */
+static void merge_parts(struct part_span **v, size_t *n, const char *list)
+{
+	for (const char *p = list; p && *p;) {
+		const char *comma = strchr(p, ','), *eq = strchr(p, '=');
+		size_t len = comma ? (size_t)(comma - p) : strlen(p);
+		if (eq && eq < p + len) {
+			size_t nlen = (size_t)(eq - p), k = 0;
+			uint64_t ns = strtoull(eq + 1, NULL, 10);
+			while (k < *n && (strlen((*v)[k].func) != nlen || strncmp((*v)[k].func, p, nlen)))
+				k++;
+			if (k == *n) {
+				*v = xrealloc(*v, (*n + 1) * sizeof **v);
+				(*v)[k].func = xmalloc(nlen + 1);
+				memcpy((*v)[k].func, p, nlen);
+				(*v)[k].func[nlen] = '\0';
+				(*v)[k].ns = 0;
+				(*n)++;
+			}
+			if (ns > (*v)[k].ns)
+				(*v)[k].ns = ns;
+		}
+		p += len + (comma != NULL);
+	}
 }
 
 /* The picture without its XML declaration, to nest. */
@@ -175,19 +203,57 @@ static void xml_text(FILE *out, const char *s)
 
 enum { HEADING = 40 }; /* the picture's own title above the stack */
 
-int compare_svg_draw(const struct compare_request *rq, const struct compare_drawn *drawn,
+int compare_svg_draw(const struct compare_request *rq, struct compare_drawn *drawn,
                      const char *const *labels, size_t n, char **svg)
 {
-	uint64_t span = 0;
-	for (size_t k = 0; k < n; k++)
-		if (drawn[k].makespan_ns > span)
-			span = drawn[k].makespan_ns;
 	struct loader ld;
 	loader_init(&ld, NULL, rq->plugin_dirs, rq->nplugin_dirs);
 	ld.allow_insecure = rq->allow_insecure;
 	int status = EXIT_OK;
-	for (size_t k = 0; k < n && status == EXIT_OK; k++)
-		status = draw_one(&ld, &drawn[k], labels[k], span, k + 1 == n, &svg[k]);
+	/* first each picture on its own, to learn what it draws and how long
+	 * it and each of its parts run; then all again on the scales they
+	 * share: the longest step across the plot, and each part's function
+	 * at the longest of its runs */
+	uint64_t span = 0;
+	struct part_span *parts = NULL;
+	size_t nparts = 0;
+	for (size_t k = 0; k < n && status == EXIT_OK; k++) {
+		char *first = NULL;
+		status = draw_one(&ld, rq, &drawn[k], labels[k], labels[k], NULL, NULL, false, &first);
+		if (status != EXIT_OK)
+			break;
+		drawn[k].func = root_text(first, "data-function");
+		drawn[k].makespan_ns = root_attr(first, "data-makespan-ns");
+		drawn[k].exposed_ns = root_attr(first, "data-exposed-ns");
+		if (drawn[k].makespan_ns > span)
+			span = drawn[k].makespan_ns;
+		char *list = root_text(first, "data-parts");
+		merge_parts(&parts, &nparts, list);
+		free(list);
+		free(first);
+		if (!drawn[k].func) {
+			host_error("--compare-svg: the result of %s has no function to draw", labels[k]);
+			status = EXIT_INPUT;
+		}
+	}
+	char *span_text = xasprintf("%" PRIu64, span);
+	char *list = xstrdup("");
+	for (size_t k = 0; k < nparts; k++) {
+		char *more = xasprintf("%s%s%s=%" PRIu64, list, k ? "," : "", parts[k].func,
+		                       parts[k].ns);
+		free(list);
+		list = more;
+		free(parts[k].func);
+	}
+	free(parts);
+	for (size_t k = 0; k < n && status == EXIT_OK; k++) {
+		char *title = xasprintf("%s: @%s", labels[k], drawn[k].func);
+		status = draw_one(&ld, rq, &drawn[k], labels[k], title, span_text,
+		                  nparts ? list : NULL, k + 1 == n, &svg[k]);
+		free(title);
+	}
+	free(span_text);
+	free(list);
 	loader_free(&ld);
 	return status;
 }
@@ -201,9 +267,9 @@ void compare_svg_print(FILE *out, const struct compare_request *rq,
 	for (size_t k = 0; k < n; k++) {
 		if (drawn[k].makespan_ns > span)
 			span = drawn[k].makespan_ns;
-		unsigned long w = root_attr(svg[k], "width");
+		unsigned long w = (unsigned long)root_attr(svg[k], "width");
 		width = w > width ? w : width;
-		height += root_attr(svg[k], "height");
+		height += (unsigned long)root_attr(svg[k], "height");
 	}
 	fprintf(out,
 	        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
@@ -227,7 +293,7 @@ void compare_svg_print(FILE *out, const struct compare_request *rq,
 		        drawn[k].makespan_ns, drawn[k].exposed_ns, span, y);
 		fputs(body_of(svg[k]), out);
 		fputs("</g>\n", out);
-		y += root_attr(svg[k], "height");
+		y += (unsigned long)root_attr(svg[k], "height");
 	}
 	fputs("</svg>\n", out);
 }

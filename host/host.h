@@ -318,7 +318,8 @@ void crash_install(void);
 void crash_set_current(const char *pass, const char *plugin_path);
 
 /* ---- compare.c ---- */
-/* passline --compare: the input through each pipeline file, one table. */
+/* passline --compare: the input through each pipeline file (none: the
+ * built-in strategies), one table. */
 struct compare_request {
 	const char *input;
 	const char *const *files;
@@ -337,21 +338,25 @@ struct compare_request {
 };
 int compare_run(const struct compare_request *rq);
 
+/* The shipped strategies, conf/compare-*.ini, built in (compare_pipelines.c,
+ * generated): what --compare compares without -p. */
+extern const char *const compare_builtin_names[]; /* "compare-neuron.ini", ... */
+extern const char *const compare_builtin_texts[];
+extern const size_t compare_builtin_count;
+
 /* ---- compare_svg.c ---- */
-/* A pipeline's result kept for --compare-svg, and the function drawn. */
+/* A pipeline's result kept for --compare-svg, and what Timeline drew. */
 struct compare_drawn {
 	pl_module *module;
 	pl_cost_model *cost_model; /* the pipeline's; NULL: the defaults */
-	const char *func;          /* in module */
-	uint64_t makespan_ns, exposed_ns;
+	char *func;                /* the function drawn (malloc'd) */
+	uint64_t makespan_ns, exposed_ns; /* of what is drawn: the step, or the function */
 };
-/* Picks the function Timeline draws by default (the largest makespan, the
- * first of equals) into out's func and times. A PL_ status. */
-int compare_svg_pick(const pl_module *m, const pl_cost_model *cm, struct compare_drawn *out);
-/* Runs the Timeline plugin on each of drawn[0..n) with one time span
- * (the largest makespan), the axis on the last only; svg[k] the pictures
- * (malloc'd). An exit status; errors are printed. */
-int compare_svg_draw(const struct compare_request *rq, const struct compare_drawn *drawn,
+/* Runs the Timeline plugin on each of drawn[0..n) (filling func and the
+ * times) on shared scales: the longest drawing across the plot, each part
+ * of a step at the longest of its runs; the legend on the last only;
+ * svg[k] the pictures (malloc'd). An exit status; errors are printed. */
+int compare_svg_draw(const struct compare_request *rq, struct compare_drawn *drawn,
                      const char *const *labels, size_t n, char **svg);
 /* The stacked picture of the svg[k], each in a <g class="strategy">. */
 void compare_svg_print(FILE *out, const struct compare_request *rq,

@@ -52,3 +52,26 @@ tests_passline_standalone_CPPFLAGS = $(passline_CPPFLAGS)
 tests_passline_standalone_CFLAGS = $(passline_CFLAGS)
 tests_passline_standalone_LDADD = $(passline_LDADD)
 tests_passline_standalone_LDFLAGS = $(AM_LDFLAGS) -no-install
+
+# The shipped strategies --compare compares without -p: conf/compare-*.ini
+# themselves, as C strings, as the default pipeline is.
+COMPARE_CONFS = conf/compare-neuron.ini conf/compare-xla.ini conf/compare-overlap.ini
+nodist_passline_SOURCES += host/compare_pipelines.c
+nodist_tests_passline_standalone_SOURCES += host/compare_pipelines.c
+CLEANFILES += host/compare_pipelines.c
+host/compare_pipelines.c: $(srcdir)/conf/compare-neuron.ini $(srcdir)/conf/compare-xla.ini \
+	$(srcdir)/conf/compare-overlap.ini
+	$(AM_V_GEN)$(MKDIR_P) host && { \
+	  echo '/* Generated from conf/compare-*.ini; do not edit. */'; \
+	  echo '#include <stddef.h>'; \
+	  echo 'const char *const compare_builtin_names[] = {'; \
+	  for f in $(COMPARE_CONFS); do echo "\"$${f#conf/}\","; done; \
+	  echo '};'; \
+	  echo 'const char *const compare_builtin_texts[] = {'; \
+	  for f in $(COMPARE_CONFS); do \
+	    sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/"/' -e 's/$$/\\n"/' $(srcdir)/$$f; \
+	    echo ','; \
+	  done; \
+	  echo '};'; \
+	  echo 'const size_t compare_builtin_count = sizeof compare_builtin_names / sizeof *compare_builtin_names;'; \
+	} > $@.tmp && mv $@.tmp $@

@@ -64,10 +64,11 @@ static void help(void)
 		"                          $PASSLINE_DEFAULT_PIPELINE if set, else\n"
 		"                          " INSTALLED_DEFAULT_PIPELINE "\n"
 		"                          if it exists, else the built-in copy of it\n"
-		"      --compare           run INPUT through each -p FILE (repeat -p) and print\n"
-		"                          one table: collectives, buckets, bytes, simulated\n"
-		"                          step, communication and exposed time, peak bytes,\n"
-		"                          pass time\n"
+		"      --compare           run INPUT through each -p FILE (repeat -p; none: the\n"
+		"                          shipped strategies neuron, xla and overlap) and print\n"
+		"                          one table: collectives, buckets, bytes, and\n"
+		"                          ScheduleEstimate's step_ns, comm_ns, exposed_comm_ns\n"
+		"                          and peak_bytes of each result, pass time\n"
 		"      --compare-svg FILE  with --compare: write FILE, each pipeline's schedule\n"
 		"                          (Timeline's picture) stacked on one time axis\n"
 		"  -O PASS.KEY=VALUE       set an option of every step of PASS (repeatable;\n"
@@ -331,8 +332,6 @@ static void parse_cli(int argc, char **argv, struct cli *c)
 		usage_error("%s", "--compare-svg needs a file: the table is on standard output");
 	if (c->compare_svg && c->stats_json && strcmp(c->compare_svg, c->stats_json) == 0)
 		usage_error("%s", "--compare-svg and --stats-json name the same file");
-	if (c->compare && !c->npipeline_files)
-		usage_error("%s", "--compare needs one -p FILE per pipeline to compare");
 	if (c->compare && (c->output || c->print_pipeline || c->list_passes || c->stats ||
 	                   c->print_after_all || c->time_passes))
 		usage_error("%s", "--compare prints a table: -o, --stats, --time-passes, "

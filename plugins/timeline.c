@@ -400,6 +400,16 @@ static const pl_option_decl timeline_options[] = {
 	              "Time across the SVG's plot in ns (0: the makespan; never less than it)."),
 	PL_OPTION_BOOL("axis", "true",
 	               "Draw the SVG's time axis and legend (false: lanes and caption only)."),
+	PL_OPTION_INT("max_depth", "8", 0, 1000,
+	              "How deep below the step's root its loops' and calls' functions are "
+	              "drawn (0: the root alone, each loop and call a box)."),
+	PL_OPTION_INT("fold_below_us", "0", 0, INT64_MAX / 1000,
+	              "Draw no panel for a function one run of which takes less than this "
+	              "many microseconds: its loop or call stays a box (0: fold nothing)."),
+	PL_OPTION_STRING("part_span_ns", "",
+	                 "NAME=NS[,NAME=NS...]: the time across the SVG's plot for the panel of "
+	                 "function NAME in a step (never less than its run), so that pictures "
+	                 "drawn with the same spans share scales (empty: each its own)."),
 	EXECUTIONS_OPTION,
 	FUSION_OPTIONS("Draw a step's functions as the kernels of the fusion model, as "
 	               "ScheduleEstimate times them: on, off, or auto (on for an HLO function "
@@ -479,12 +489,34 @@ static int write_both(pl_pass_ctx *ctx, const struct tl_view *v, const char *svg
 
 /* What the options ask for. */
 struct tl_opts {
-	const char *svg, *trace, *function, *title;
-	int64_t span_ns;
+	const char *svg, *trace, *function, *title, *part_spans;
+	int64_t span_ns, max_depth, fold_below_us;
 	uint64_t floor_ns;
 	bool axis;
 	pl_fusion_mode mode;
 };
+
+/* Whether text is NAME=NS[,NAME=NS...] (or empty). */
+static bool part_spans_ok(const char *text)
+{
+	for (const char *p = text; *p;) {
+		const char *eq = strchr(p, '=');
+		const char *comma = strchr(p, ',');
+		if (!eq || eq == p || (comma && comma < eq))
+			return false;
+		const char *d = eq + 1;
+		if (*d < '0' || *d > '9')
+			return false;
+		while (*d >= '0' && *d <= '9')
+			d++;
+		if (*d && *d != ',')
+			return false;
+		p = *d ? d + 1 : d;
+		if (*d && !*p)
+			return false;
+	}
+	return true;
+}
 
 /* A whole step: root (the function option, else the entry) with what its
  * loops, calls and conditionals run, as the step simulates it. */
@@ -501,8 +533,9 @@ static int draw_step(pl_pass_ctx *ctx, pl_module *m, const pl_callgraph *cg,
 		}
 	}
 	struct tl_step st = {0};
+	struct tl_limits lim = {(size_t)o->max_depth, (uint64_t)o->fold_below_us * 1000};
 	int rc = tl_step_build(&st, cg, root, pl_ctx_cost_model(ctx), o->mode,
-	                       o->floor_ns, &failed);
+	                       o->floor_ns, &lim, &failed);
 	int written_rc = 0;
 	bool explained = false;
 	char *t = rc ? NULL : title_of(title, root);
@@ -510,7 +543,7 @@ static int draw_step(pl_pass_ctx *ctx, pl_module *m, const pl_callgraph *cg,
 		rc = PL_ENOMEM;
 	if (rc == PL_OK) {
 		struct tl_view v = {st.parts[0].s, pl_func_name(root), t, (uint64_t)o->span_ns,
-		                    o->axis, &st};
+		                    o->axis, &st, o->part_spans, st.parts[0].whole};
 		rc = write_both(ctx, &v, o->svg, o->trace, &written_rc);
 	} else if (failed && rc != PL_ENOMEM) {
 		pl_ctx_error(ctx, pl_func_first_inst(failed), "cannot simulate @%s in the step: %s",
@@ -528,8 +561,16 @@ static int draw_step(pl_pass_ctx *ctx, pl_module *m, const pl_callgraph *cg,
 static int timeline_run(pl_pass_ctx *ctx, void *state, pl_module *m)
 {
 	(void)state;
-	struct tl_opts o = {"", "", "", "", 0, 1000, true, PL_FUSION_AUTO};
+	struct tl_opts o = {"", "", "", "", "", 0, 8, 0, 1000, true, PL_FUSION_AUTO};
 	pl_ctx_get_string(ctx, "svg", &o.svg);
+	pl_ctx_get_string(ctx, "part_span_ns", &o.part_spans);
+	pl_ctx_get_int(ctx, "max_depth", &o.max_depth);
+	pl_ctx_get_int(ctx, "fold_below_us", &o.fold_below_us);
+	if (!part_spans_ok(o.part_spans)) {
+		pl_ctx_error(ctx, NULL, "option part_span_ns: expected NAME=NS[,NAME=NS...], not '%s'",
+		             o.part_spans);
+		return PL_EINVAL;
+	}
 	pl_ctx_get_string(ctx, "trace", &o.trace);
 	pl_ctx_get_string(ctx, "function", &o.function);
 	pl_ctx_get_string(ctx, "title", &o.title);
@@ -560,7 +601,10 @@ static int timeline_run(pl_pass_ctx *ctx, void *state, pl_module *m)
 	}
 	if (rc == PL_OK) {
 		char *t = title_of(title, f);
-		struct tl_view v = {s, pl_func_name(f), t, (uint64_t)o.span_ns, o.axis, NULL};
+		struct tl_totals whole = {pl_schedule_makespan_ns(s), pl_schedule_compute_ns(s),
+		                          pl_schedule_comm_ns(s), pl_schedule_exposed_ns(s)};
+		struct tl_view v = {s, pl_func_name(f), t, (uint64_t)o.span_ns, o.axis, NULL, NULL,
+		                    whole};
 		rc = t ? write_both(ctx, &v, svg, trace, &written_rc) : PL_ENOMEM;
 		free(t);
 	}

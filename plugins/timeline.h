@@ -58,6 +58,14 @@ struct tl_span {
 	const pl_inst *inst;
 };
 
+/* One run of a function with all its loops and calls run (a conditional
+ * its longest branch), as the step simulates it: communication and exposed
+ * communication summed through them, compute the rest of the run
+ * (makespan = compute + exposed). */
+struct tl_totals {
+	uint64_t makespan, compute, comm, exposed;
+};
+
 /* One function of a whole step's picture: the root, or a callee drawn once
  * below the span that runs it, on its own time axis (one run). */
 struct tl_part {
@@ -71,6 +79,10 @@ struct tl_part {
 	struct tl_span *spans; /* in row order */
 	size_t nspans;
 	uint64_t spans_ns; /* the spans' time together */
+	struct tl_totals whole; /* one run with its loops and calls */
+	size_t *lane_no; /* per process group of s, its number in the step (from 1) */
+	size_t *lane_row; /* per process group of s, its row below compute (from 1):
+	                   * the part's groups in the order of their numbers */
 };
 
 /* The parts of a whole step in drawing order (each part before the parts
@@ -79,13 +91,21 @@ struct tl_step {
 	struct tl_part *parts;
 	size_t n, cap;
 	bool whole; /* the root is the entry: its run is the whole step */
+	size_t nlanes; /* process groups in the step, numbered in drawing order */
+};
+/* What a step's picture leaves out: parts deeper than max_depth below the
+ * root (0: the root alone), and functions one run of which is shorter
+ * than fold_ns (their spans stay, as boxes). */
+struct tl_limits {
+	size_t max_depth;
+	uint64_t fold_ns;
 };
 /* PL_OK, or an error (st then holds what was built: free it) with *failed
  * the function whose simulation failed, or NULL. mode and floor_ns: the
  * fusion model as pl_callgraph_step_fused_ns takes it. */
 int tl_step_build(struct tl_step *st, const pl_callgraph *cg, const pl_func *root,
                   const pl_cost_model *cm, pl_fusion_mode mode, uint64_t floor_ns,
-                  const pl_func **failed);
+                  const struct tl_limits *lim, const pl_func **failed);
 void tl_step_free(struct tl_step *st);
 
 /* The picture's input: one function's schedule and its captions; for a
@@ -102,7 +122,19 @@ struct tl_view {
 	uint64_t span_ns;
 	bool axis;
 	const struct tl_step *step;
+	/* the SVG only: "NAME=NS,...", the time across the plot of the part
+	 * that draws NAME (never less than its makespan); NULL or "": each
+	 * part's own */
+	const char *part_spans;
+	struct tl_totals whole; /* of what is drawn */
 };
+
+/* The number of s's process group g in the picture (from 1): its number
+ * in the step, or g + 1 for a picture of one function. */
+size_t tl_lane_no(const struct tl_part *p, size_t g);
+/* The row of lane (0: compute, g + 1: process group g) in the picture:
+ * compute first, then the groups in the order of their numbers. */
+size_t tl_lane_row(const struct tl_part *p, size_t lane);
 
 /* Text that grows; a failed allocation sticks (failed) and later appends
  * do nothing, so writers check once at the end. */

@@ -6,11 +6,18 @@
  * function each span runs drawn once below it (a loop's body, a call's
  * callee, each branch), spans inside those nesting the same way.
  *
- * Each function is drawn once, at its first span (in drawing order), and
- * at most MAX_DEPTH deep: the parts are then at most MAX_DEPTH times the
- * module's instructions, and the picture's size follows the functions it
- * draws, not how often they run. Fusions and async calls stay boxes of
- * their callee's time, as the step counts them. */
+ * Each function is drawn once, at its first span (in drawing order), at
+ * most max_depth below the root, and not at all when one run of it is
+ * shorter than the fold threshold (its span stays a box): the parts are
+ * then at most max_depth + 1 times the module's functions, and the
+ * picture's size follows the functions it draws, not how often they run.
+ * Fusions and async calls stay boxes of their callee's time, as the step
+ * counts them.
+ *
+ * Each part also gets the totals of one run of it with its loops and
+ * calls (tl_totals), summed through the call graph whatever is drawn,
+ * and each process group a number in the step, in the order the groups
+ * are first drawn, so that a lane keeps its number from part to part. */
 #include "timeline.h"
 
 #include <stdio.h>
@@ -18,8 +25,6 @@
 #include <string.h>
 
 #include "ptr_map.h"
-
-enum { MAX_DEPTH = 8 };
 
 struct builder {
 	struct tl_step *st;
@@ -30,6 +35,10 @@ struct builder {
 	struct ptr_map first_site; /* inst -> its first site + 1 */
 	struct ptr_map loop_of;    /* inst -> its loop index + 1 */
 	struct ptr_map drawn;      /* function -> its part + 1 */
+	struct ptr_map summed;     /* function -> its totals + 1 */
+	struct tl_totals *totals;
+	size_t ntotals, cap_totals;
+	struct tl_limits lim;
 	const pl_func **failed;
 };
 
@@ -95,14 +104,21 @@ static int time_of(struct builder *bd, const pl_func *f, uint64_t *out)
 static int expand(struct builder *bd, size_t pi);
 
 /* Draws callee below the span at row begin t0 of part pi, unless it is
- * drawn already or too deep; takes heading and thread. */
+ * drawn already, too deep or folded; takes heading and thread. */
 static int draw_callee(struct builder *bd, size_t pi, const pl_func *callee, uint64_t t0,
                        char *heading, char *thread)
 {
 	struct tl_step *st = bd->st;
 	size_t depth = st->parts[pi].depth + 1, ci;
-	bool skip = ptr_map_get(&bd->drawn, callee) || depth > MAX_DEPTH;
-	int rc = !heading || !thread ? PL_ENOMEM : skip ? PL_OK : add_part(bd, callee, depth, &ci);
+	bool skip = ptr_map_get(&bd->drawn, callee) || depth > bd->lim.max_depth;
+	uint64_t run_ns = 0;
+	int rc = !heading || !thread ? PL_ENOMEM : PL_OK;
+	if (rc == PL_OK && !skip && bd->lim.fold_ns) {
+		rc = time_of(bd, callee, &run_ns);
+		skip = run_ns < bd->lim.fold_ns;
+	}
+	if (rc == PL_OK && !skip)
+		rc = add_part(bd, callee, depth, &ci);
 	if (rc || skip) {
 		free(heading);
 		free(thread);
@@ -232,21 +248,183 @@ static int index_graph(struct builder *bd)
 	return PL_OK;
 }
 
+/* ---- the totals of one run, through the call graph ---- */
+
+static uint64_t sat_add(uint64_t a, uint64_t b)
+{
+	return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
+
+static uint64_t sat_mul(uint64_t a, uint64_t b)
+{
+	uint64_t x;
+	return __builtin_mul_overflow(a, b, &x) ? UINT64_MAX : x;
+}
+
+static int totals_of(struct builder *bd, const pl_func *f, struct tl_totals *out);
+
+/* Adds times runs of callee's communication and exposed time to t. */
+static int add_runs(struct builder *bd, const pl_func *callee, uint64_t times,
+                    struct tl_totals *t)
+{
+	struct tl_totals in;
+	int rc = totals_of(bd, callee, &in);
+	if (rc == PL_OK) {
+		t->comm = sat_add(t->comm, sat_mul(times, in.comm));
+		t->exposed = sat_add(t->exposed, sat_mul(times, in.exposed));
+	}
+	return rc;
+}
+
+/* What the calling instruction at row i of s adds to t: a loop N runs of
+ * its body and N + 1 of its condition, a call its callee, a conditional
+ * its longest branch (the one its time is, the first of equals). */
+static int add_calls(struct builder *bd, const pl_schedule *s, size_t i, struct tl_totals *t)
+{
+	const pl_callgraph *cg = bd->cg;
+	const pl_inst *inst = pl_schedule_inst(s, i);
+	void *v = ptr_map_get(&bd->first_site, inst);
+	const char *op = pl_inst_opname(inst);
+	if (!v || (strcmp(op, "hlo.while") && strcmp(op, "hlo.call") &&
+	           strcmp(op, "hlo.conditional")))
+		return PL_OK; /* a fusion or async call: compute of the caller */
+	void *li = ptr_map_get(&bd->loop_of, inst);
+	uint64_t trips = li ? pl_callgraph_loop_trips(cg, (uintptr_t)li - 1) : 1;
+	const pl_func *longest = NULL;
+	uint64_t longest_ns = 0;
+	int rc = PL_OK;
+	for (size_t k = (uintptr_t)v - 1;
+	     rc == PL_OK && k < pl_callgraph_num_sites(cg) && pl_callgraph_site_inst(cg, k) == inst;
+	     k++) {
+		const pl_func *callee = pl_callgraph_site_callee(cg, k);
+		switch (pl_callgraph_site_kind(cg, k)) {
+		case PL_CALL_LOOP_BODY: rc = add_runs(bd, callee, trips, t); break;
+		case PL_CALL_LOOP_COND: rc = add_runs(bd, callee, sat_add(trips, 1), t); break;
+		case PL_CALL_BRANCH: {
+			struct tl_totals in;
+			if ((rc = totals_of(bd, callee, &in)) == PL_OK && (!longest || in.makespan > longest_ns)) {
+				longest = callee;
+				longest_ns = in.makespan;
+			}
+			break;
+		}
+		default: rc = add_runs(bd, callee, 1, t);
+		}
+	}
+	return rc == PL_OK && longest ? add_runs(bd, longest, 1, t) : rc;
+}
+
+/* One run of f with its loops and calls, each function's once (memo). */
+static int totals_of(struct builder *bd, const pl_func *f, struct tl_totals *out)
+{
+	void *v = ptr_map_get(&bd->summed, f);
+	if (v) {
+		*out = bd->totals[(uintptr_t)v - 1];
+		return PL_OK;
+	}
+	void *drawn = ptr_map_get(&bd->drawn, f);
+	pl_schedule *own = NULL;
+	const pl_schedule *s = drawn ? bd->st->parts[(uintptr_t)drawn - 1].s : NULL;
+	int rc = PL_OK;
+	if (!s) {
+		rc = pl_callgraph_schedule_new(&own, bd->cg, f, bd->cm, bd->mode, bd->floor_ns);
+		if (rc) {
+			*bd->failed = f;
+			return rc;
+		}
+		s = own;
+	}
+	struct tl_totals t = {pl_schedule_makespan_ns(s), 0, pl_schedule_comm_ns(s),
+	                      pl_schedule_exposed_ns(s)};
+	for (size_t i = 0; i < pl_schedule_num_insts(s) && rc == PL_OK; i++)
+		rc = add_calls(bd, s, i, &t);
+	pl_schedule_free(own);
+	t.compute = t.makespan > t.exposed ? t.makespan - t.exposed : 0;
+	if (rc == PL_OK && !PL_GROW(bd->totals, bd->cap_totals, bd->ntotals + 1))
+		rc = PL_ENOMEM;
+	if (rc == PL_OK) {
+		bd->totals[bd->ntotals++] = t;
+		if (!ptr_map_put(&bd->summed, f, (void *)(uintptr_t)bd->ntotals))
+			rc = PL_ENOMEM;
+	}
+	*out = t;
+	return rc;
+}
+
+/* ---- lane numbers ---- */
+
+/* Numbers every part's process groups in drawing order, a name its
+ * number wherever it is drawn again. */
+static int number_lanes(struct tl_step *st)
+{
+	const char **names = NULL;
+	size_t n = 0, cap = 0;
+	int rc = PL_OK;
+	for (size_t k = 0; k < st->n && rc == PL_OK; k++) {
+		struct tl_part *p = &st->parts[k];
+		size_t ng = pl_schedule_num_groups(p->s);
+		p->lane_no = calloc(ng ? ng : 1, sizeof *p->lane_no);
+		p->lane_row = calloc(ng ? ng : 1, sizeof *p->lane_row);
+		if (!p->lane_no || !p->lane_row) {
+			rc = PL_ENOMEM;
+			break;
+		}
+		for (size_t g = 0; g < ng; g++) {
+			const char *name = pl_schedule_group_name(p->s, g);
+			size_t j = 0;
+			while (j < n && strcmp(names[j], name) != 0)
+				j++;
+			if (j == n) {
+				if (!PL_GROW(names, cap, n + 1)) {
+					rc = PL_ENOMEM;
+					break;
+				}
+				names[n++] = name;
+			}
+			p->lane_no[g] = j + 1;
+		}
+		for (size_t g = 0; g < ng; g++) {
+			p->lane_row[g] = 1;
+			for (size_t h = 0; h < ng; h++)
+				p->lane_row[g] += p->lane_no[h] < p->lane_no[g];
+		}
+	}
+	st->nlanes = n;
+	free(names);
+	return rc;
+}
+
+size_t tl_lane_no(const struct tl_part *p, size_t g)
+{
+	return p && p->lane_no ? p->lane_no[g] : g + 1;
+}
+
+size_t tl_lane_row(const struct tl_part *p, size_t lane)
+{
+	return lane && p && p->lane_row ? p->lane_row[lane - 1] : lane;
+}
+
 int tl_step_build(struct tl_step *st, const pl_callgraph *cg, const pl_func *root,
                   const pl_cost_model *cm, pl_fusion_mode mode, uint64_t floor_ns,
-                  const pl_func **failed)
+                  const struct tl_limits *lim, const pl_func **failed)
 {
 	struct builder bd = {.st = st, .cg = cg, .cm = cm, .mode = mode, .floor_ns = floor_ns,
-	                     .failed = failed};
+	                     .lim = *lim, .failed = failed};
 	size_t ri;
 	*failed = NULL;
 	st->whole = root == pl_callgraph_entry(cg);
 	int rc = index_graph(&bd);
 	if (rc == PL_OK && (rc = add_part(&bd, root, 0, &ri)) == PL_OK)
 		rc = expand(&bd, ri);
+	for (size_t k = 0; k < st->n && rc == PL_OK; k++)
+		rc = totals_of(&bd, st->parts[k].f, &st->parts[k].whole);
+	if (rc == PL_OK)
+		rc = number_lanes(st);
 	ptr_map_free(&bd.first_site);
 	ptr_map_free(&bd.loop_of);
 	ptr_map_free(&bd.drawn);
+	ptr_map_free(&bd.summed);
+	free(bd.totals);
 	return rc;
 }
 
@@ -260,6 +438,8 @@ void tl_step_free(struct tl_step *st)
 		for (size_t j = 0; j < p->nspans; j++)
 			free(p->spans[j].label);
 		free(p->spans);
+		free(p->lane_no);
+		free(p->lane_row);
 	}
 	free(st->parts);
 	memset(st, 0, sizeof *st);

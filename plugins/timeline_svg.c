@@ -203,8 +203,9 @@ static void add(struct lane *l, const struct scale *sc, const pl_inst *inst,
 	l->ns[cls] = t1 - t0;
 }
 
-/* The label of a lane: text, or for group g (SIZE_MAX: the compute lane)
- * a short label (tl_group_label), the whole name in its tooltip. */
+/* The label of a lane: text, or for the group numbered g + 1 (SIZE_MAX:
+ * the compute lane) a short label (tl_group_label), the whole name in its
+ * tooltip. */
 static void lane_label(struct tl_buf *b, const char *text, size_t g, unsigned top)
 {
 	tl_buf_printf(b, "<rect x=\"%d\" y=\"%u\" width=\"%d\" height=\"%d\" fill=\"#f4f4f4\"/>\n",
@@ -265,9 +266,9 @@ static void axis(struct tl_buf *b, const struct scale *sc, unsigned y)
 /* The lanes of schedule s from y = top (labels, boxes; a row of spans
  * drawn as its span), into b, span_ns (or the makespan, if longer) across
  * the plot; with_axis, the axis below them. Returns the axis' y. */
-static unsigned draw_lanes(struct tl_buf *b, const pl_schedule *s, unsigned top,
-                           const struct tl_span *spans, size_t nspans, uint64_t span_ns,
-                           bool with_axis)
+static unsigned draw_lanes(struct tl_buf *b, const pl_schedule *s, const struct tl_part *part,
+                           unsigned top, const struct tl_span *spans, size_t nspans,
+                           uint64_t span_ns, bool with_axis)
 {
 	size_t ngroups = pl_schedule_num_groups(s), nlanes = ngroups + 1, next = 0;
 	struct scale sc = {pl_schedule_makespan_ns(s)};
@@ -283,8 +284,9 @@ static unsigned draw_lanes(struct tl_buf *b, const pl_schedule *s, unsigned top,
 		b->failed = true;
 		return top;
 	}
+	/* the groups' lanes in the order of their numbers in the step */
 	for (size_t k = 0; k < nlanes; k++)
-		lanes[k].top = top + (unsigned)k * PITCH;
+		lanes[k].top = top + (unsigned)tl_lane_row(part, k) * PITCH;
 	lanes[nlanes].top = top;
 	for (size_t i = 0; i < pl_schedule_num_insts(s); i++) {
 		const pl_inst *inst = pl_schedule_inst(s, i);
@@ -306,7 +308,8 @@ static unsigned draw_lanes(struct tl_buf *b, const pl_schedule *s, unsigned top,
 		if (k == 0)
 			lane_label(b, "compute", SIZE_MAX, l->top);
 		else
-			lane_label(b, pl_schedule_group_name(s, k - 1), k - 1, l->top);
+			lane_label(b, pl_schedule_group_name(s, k - 1), tl_lane_no(part, k - 1) - 1,
+			           l->top);
 		for (int w = 0; w < (k == 0 ? 2 : 1); w++, l = &lanes[nlanes]) {
 			flush(l);
 			if (l->out.failed)
@@ -323,14 +326,36 @@ static unsigned draw_lanes(struct tl_buf *b, const pl_schedule *s, unsigned top,
 	return axis_y;
 }
 
-static void header(struct tl_buf *b, unsigned height, const char *title)
+/* The root element says what is drawn, for a program that stacks
+ * pictures (passline --compare-svg): the function, the times of one run
+ * of it with its loops and calls (tl_totals), and each part below the
+ * root as NAME=NS, its run's time. */
+static void header(struct tl_buf *b, unsigned height, const struct tl_view *v)
 {
 	tl_buf_printf(b,
 	              "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
 	              "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%u\" "
 	              "viewBox=\"0 0 %d %u\" font-family=\"sans-serif\" font-size=\"12\" "
-	              "shape-rendering=\"crispEdges\">\n",
+	              "shape-rendering=\"crispEdges\" data-function=\"",
 	              WIDTH, height, WIDTH, height);
+	tl_buf_xml(b, v->func);
+	tl_buf_printf(b,
+	              "\" data-makespan-ns=\"%" PRIu64 "\" data-compute-ns=\"%" PRIu64
+	              "\" data-comm-ns=\"%" PRIu64 "\" data-exposed-ns=\"%" PRIu64 "\"",
+	              v->whole.makespan, v->whole.compute, v->whole.comm, v->whole.exposed);
+	if (v->step && v->step->n > 1) {
+		TL_PUTS(b, " data-parts=\"");
+		for (size_t k = 1; k < v->step->n; k++) {
+			const struct tl_part *p = &v->step->parts[k];
+			if (k > 1)
+				TL_PUTS(b, ",");
+			tl_buf_xml(b, pl_func_name(p->f));
+			tl_buf_printf(b, "=%" PRIu64, pl_schedule_makespan_ns(p->s));
+		}
+		TL_PUTS(b, "\"");
+	}
+	TL_PUTS(b, ">\n");
+	const char *title = v->title;
 	tl_buf_printf(b, "<rect width=\"%d\" height=\"%u\" fill=\"#ffffff\"/>\n", WIDTH, height);
 	tl_buf_printf(b, "<text x=\"%d\" y=\"24\" font-size=\"16\" font-weight=\"bold\">", LEFT);
 	tl_buf_xml(b, title);
@@ -355,29 +380,29 @@ static void legend(struct tl_buf *b, unsigned legend_y, bool spans)
 	}
 }
 
-/* "makespan M, compute C, communication W, exposed E" of s. */
-static void totals(struct tl_buf *b, const pl_schedule *s)
+/* "makespan M, compute C, communication W, exposed E" of t. */
+static void totals(struct tl_buf *b, const struct tl_totals *t)
 {
 	TL_PUTS(b, "makespan ");
-	duration(b, pl_schedule_makespan_ns(s));
+	duration(b, t->makespan);
 	TL_PUTS(b, ", compute ");
-	duration(b, pl_schedule_compute_ns(s));
+	duration(b, t->compute);
 	TL_PUTS(b, ", communication ");
-	duration(b, pl_schedule_comm_ns(s));
+	duration(b, t->comm);
 	TL_PUTS(b, ", exposed ");
-	duration(b, pl_schedule_exposed_ns(s));
+	duration(b, t->exposed);
 }
 
 static void write_function(struct tl_buf *b, const struct tl_view *v)
 {
 	const pl_schedule *s = v->s;
 	struct tl_buf body = {0};
-	unsigned axis_y = draw_lanes(&body, s, LANE_TOP, NULL, 0, v->span_ns, v->axis);
+	unsigned axis_y = draw_lanes(&body, s, NULL, LANE_TOP, NULL, 0, v->span_ns, v->axis);
 	/* without the axis and legend, the caption right under the lanes */
 	unsigned legend_y = axis_y + 40;
 	unsigned caption_y = v->axis ? legend_y + LEGEND_ROW + 26 : axis_y + 8;
 	unsigned height = caption_y + 14;
-	header(b, height, v->title);
+	header(b, height, v);
 	tl_buf_put(b, body.data ? body.data : "", body.len);
 	if (body.failed)
 		b->failed = true;
@@ -385,7 +410,7 @@ static void write_function(struct tl_buf *b, const struct tl_view *v)
 	if (v->axis)
 		legend(b, legend_y, false);
 	tl_buf_printf(b, "<text x=\"%d\" y=\"%u\">", LEFT, caption_y);
-	totals(b, s);
+	totals(b, &v->whole);
 	TL_PUTS(b, "</text>\n</svg>\n");
 }
 
@@ -395,35 +420,63 @@ enum {
 	HEAD_H = 26,   /* a part's heading above its lanes */
 	CAPTION_GAP = 36, /* axis to the part's caption */
 	PART_GAP = 22,  /* caption to the next part */
+	CAPTION_LINE = 16, /* a caption's second line below its first */
 	BAR_X = 8,     /* the bars that show what is inside what */
 	BAR_STEP = 10
 };
 
-/* Part p's caption: its own totals, the time of its spans apart. */
+/* Part p's caption, of one scope: one run of it (the step, for the
+ * entry) with all its loops and calls, then what this panel itself
+ * draws: its loops and calls, and the communication on its own lanes. */
 static void part_caption(struct tl_buf *b, const struct tl_part *p, bool whole, unsigned y)
 {
 	const pl_schedule *s = p->s;
+	const struct tl_totals *t = &p->whole;
 	tl_buf_printf(b, "<text x=\"%d\" y=\"%u\">%s ", LEFT, y,
 	              p->depth || !whole ? "one run:" : "the step:");
-	duration(b, pl_schedule_makespan_ns(s));
-	TL_PUTS(b, "; compute ");
-	duration(b, pl_schedule_compute_ns(s) - p->spans_ns);
+	duration(b, t->makespan);
+	TL_PUTS(b, " = compute ");
+	duration(b, t->compute);
+	TL_PUTS(b, " + exposed ");
+	duration(b, t->exposed);
+	TL_PUTS(b, "; communication ");
+	duration(b, t->comm);
 	if (p->nspans) {
-		TL_PUTS(b, ", loops and calls ");
+		TL_PUTS(b, ", loops and calls included</text>\n");
+		tl_buf_printf(b, "<text x=\"%d\" y=\"%u\">this panel: loops and calls ", LEFT,
+		              y + CAPTION_LINE);
 		duration(b, p->spans_ns);
+		TL_PUTS(b, "; on its own lanes communication ");
+		duration(b, pl_schedule_comm_ns(s));
+		TL_PUTS(b, ", exposed ");
+		duration(b, pl_schedule_exposed_ns(s));
 	}
-	TL_PUTS(b, ", communication ");
-	duration(b, pl_schedule_comm_ns(s));
-	TL_PUTS(b, ", exposed ");
-	duration(b, pl_schedule_exposed_ns(s));
 	TL_PUTS(b, "</text>\n");
+}
+
+/* The time across the plot for p: span_ns for the root, else p's entry
+ * in part_spans ("NAME=NS,..."), else 0 (its own makespan). */
+static uint64_t part_span(const struct tl_view *v, size_t k)
+{
+	if (!k)
+		return v->span_ns;
+	const char *name = pl_func_name(v->step->parts[k].f);
+	size_t n = strlen(name);
+	for (const char *p = v->part_spans; p && *p;) {
+		const char *comma = strchr(p, ',');
+		if (strncmp(p, name, n) == 0 && p[n] == '=')
+			return strtoull(p + n + 1, NULL, 10);
+		p = comma ? comma + 1 : p + strlen(p);
+	}
+	return 0;
 }
 
 /* Parts from..to drawn from y down; *tops gets each part's top. Returns
  * the y below them. */
-static unsigned draw_parts(struct tl_buf *b, const struct tl_step *st, unsigned y,
-                           unsigned *tops, uint64_t span_ns)
+static unsigned draw_parts(struct tl_buf *b, const struct tl_view *v, unsigned y,
+                           unsigned *tops)
 {
+	const struct tl_step *st = v->step;
 	for (size_t k = 0; k < st->n; k++) {
 		const struct tl_part *p = &st->parts[k];
 		tops[k] = y;
@@ -434,10 +487,10 @@ static unsigned draw_parts(struct tl_buf *b, const struct tl_step *st, unsigned 
 			TL_PUTS(b, "</text>\n");
 			y += HEAD_H;
 		}
-		/* span_ns scales the root, the picture other pictures share */
-		unsigned axis_y = draw_lanes(b, p->s, y, p->spans, p->nspans, k ? 0 : span_ns, true);
+		unsigned axis_y =
+		        draw_lanes(b, p->s, p, y, p->spans, p->nspans, part_span(v, k), true);
 		part_caption(b, p, st->whole, axis_y + CAPTION_GAP);
-		y = axis_y + CAPTION_GAP + PART_GAP;
+		y = axis_y + CAPTION_GAP + PART_GAP + (p->nspans ? CAPTION_LINE : 0);
 	}
 	return y;
 }
@@ -466,10 +519,10 @@ static void write_step(struct tl_buf *b, const struct tl_view *v)
 		b->failed = true;
 		return;
 	}
-	unsigned bottom = draw_parts(&body, st, LANE_TOP, tops, v->span_ns);
+	unsigned bottom = draw_parts(&body, v, LANE_TOP, tops);
 	unsigned legend_y = bottom + 4;
 	unsigned height = v->axis ? legend_y + LEGEND_ROW + 14 : bottom;
-	header(b, height, v->title);
+	header(b, height, v);
 	bars(b, st, tops, bottom - PART_GAP);
 	tl_buf_put(b, body.data ? body.data : "", body.len);
 	if (body.failed)

@@ -96,15 +96,15 @@ static void event(struct tl_buf *b, const pl_inst *inst, const char *prefix, con
 
 /* The lanes of s as threads from tid base: compute named compute, each
  * group by its label, after prefix. */
-static void threads(struct tl_buf *b, const pl_schedule *s, size_t base, const char *compute,
-                    const char *prefix)
+static void threads(struct tl_buf *b, const pl_schedule *s, const struct tl_part *part,
+                    size_t base, const char *compute, const char *prefix)
 {
 	thread_meta(b, base, compute);
 	for (size_t g = 0; g < pl_schedule_num_groups(s); g++) {
 		struct tl_buf label = {0}; /* the whole name is in each slice's args */
 		tl_buf_put(&label, prefix, strlen(prefix));
-		tl_group_label(&label, g, pl_schedule_group_name(s, g), 40);
-		thread_meta(b, base + g + 1, label.data ? label.data : "");
+		tl_group_label(&label, tl_lane_no(part, g) - 1, pl_schedule_group_name(s, g), 40);
+		thread_meta(b, base + tl_lane_row(part, g + 1), label.data ? label.data : "");
 		if (label.failed)
 			b->failed = true;
 		tl_buf_free(&label);
@@ -112,15 +112,15 @@ static void threads(struct tl_buf *b, const pl_schedule *s, size_t base, const c
 }
 
 /* The slices of s on threads from base, times after offset. */
-static void slices(struct tl_buf *b, const pl_schedule *s, size_t base, uint64_t offset,
-                   const struct tl_span *spans, size_t nspans)
+static void slices(struct tl_buf *b, const pl_schedule *s, const struct tl_part *part,
+                   size_t base, uint64_t offset, const struct tl_span *spans, size_t nspans)
 {
 	size_t next = 0;
 	for (size_t i = 0; i < pl_schedule_num_insts(s); i++) {
 		const pl_inst *inst = pl_schedule_inst(s, i);
 		uint64_t t0 = offset + pl_schedule_begin_ns(s, i), t1 = offset + pl_schedule_end_ns(s, i);
 		uint64_t exposed = pl_schedule_inst_exposed_ns(s, i);
-		size_t tid = base + pl_schedule_lane(s, i);
+		size_t tid = base + tl_lane_row(part, pl_schedule_lane(s, i));
 		const struct tl_span *span = next < nspans && spans[next].row == i ? &spans[next++]
 		                                                                    : NULL;
 		bool done = false;
@@ -141,35 +141,39 @@ void tl_write_trace(struct tl_buf *b, const struct tl_view *v)
 {
 	const pl_schedule *s = v->s;
 	const struct tl_step *st = v->step;
+	/* one scope: one run of the function drawn with its loops and calls
+	 * (makespan_ns = compute_ns + exposed_ns) */
 	TL_PUTS(b, "{\"displayTimeUnit\":\"ns\",\"otherData\":{\"function\":");
 	json_str(b, v->func);
+	tl_buf_printf(b, ",\"scope\":\"%s\"",
+	              st ? "one run with its loops and calls" : "one run of the function");
 	tl_buf_printf(b, ",\"makespan_ns\":%" PRIu64 ",\"compute_ns\":%" PRIu64
 	                 ",\"comm_ns\":%" PRIu64 ",\"exposed_ns\":%" PRIu64,
-	              pl_schedule_makespan_ns(s), pl_schedule_compute_ns(s),
-	              pl_schedule_comm_ns(s), pl_schedule_exposed_ns(s));
-	if (st)
-		tl_buf_printf(b, ",\"step_ns\":%" PRIu64, pl_schedule_makespan_ns(s));
+	              v->whole.makespan, v->whole.compute, v->whole.comm, v->whole.exposed);
+	if (st && st->whole)
+		tl_buf_printf(b, ",\"step_ns\":%" PRIu64, v->whole.makespan);
 	TL_PUTS(b, "},\n\"traceEvents\":[\n{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":1,"
 	              "\"args\":{\"name\":");
 	json_str(b, v->title);
 	TL_PUTS(b, "}}");
-	threads(b, s, 0, "compute", "");
+	threads(b, s, st ? &st->parts[0] : NULL, 0, "compute", "");
 	size_t base = pl_schedule_num_groups(s) + 1;
 	for (size_t k = 1; st && k < st->n; k++) {
 		const struct tl_part *p = &st->parts[k];
 		struct tl_buf prefix = {0};
 		tl_buf_printf(&prefix, "@%s: ", pl_func_name(p->f));
-		threads(b, p->s, base, p->thread, prefix.data ? prefix.data : "");
+		threads(b, p->s, p, base, p->thread, prefix.data ? prefix.data : "");
 		if (prefix.failed)
 			b->failed = true;
 		tl_buf_free(&prefix);
 		base += pl_schedule_num_groups(p->s) + 1;
 	}
-	slices(b, s, 0, 0, st ? st->parts[0].spans : NULL, st ? st->parts[0].nspans : 0);
+	slices(b, s, st ? &st->parts[0] : NULL, 0, 0, st ? st->parts[0].spans : NULL,
+	       st ? st->parts[0].nspans : 0);
 	base = pl_schedule_num_groups(s) + 1;
 	for (size_t k = 1; st && k < st->n; k++) {
 		const struct tl_part *p = &st->parts[k];
-		slices(b, p->s, base, p->offset_ns, p->spans, p->nspans);
+		slices(b, p->s, p, base, p->offset_ns, p->spans, p->nspans);
 		base += pl_schedule_num_groups(p->s) + 1;
 	}
 	TL_PUTS(b, "\n]}\n");

@@ -6,7 +6,10 @@
 # worked out by hand, each pipeline's peak bytes ScheduleEstimate's; the
 # stacked SVG of --compare-svg (structure, scale, a real browser); every
 # strategy honouring pinned collectives, loops and cost-model presets
-# (tests/compare/honours.pir); usage errors; a bad pipeline writes nothing.
+# (tests/compare/honours.pir); the table's simulated columns ScheduleEstimate's
+# statistics (step_ns the step, not the makespan summed); --compare alone
+# (the built-in strategies); -O per pipeline; --compare-svg of whole steps
+# on shared scales; usage errors; a bad pipeline writes nothing.
 . "$top_srcdir/tests/tap.sh"
 : "${PASSLINE:?}" "${PLUGIN_DIR:?}"
 P="$PASSLINE --plugin-dir $PLUGIN_DIR"
@@ -183,9 +186,9 @@ for name in neuron xla overlap; do
 	ok $? "$name: one bucket in the loop, the pinned gather left alone"
 	# the loop counted as ScheduleEstimate counts it (3 trips, 4 tests)
 	$P --passes ScheduleEstimate "h-$name.pir" -o /dev/null --stats 2>&1 |
-		awk '$2 == "ScheduleEstimate.makespan_ns" { print $1 }' >want
+		awk '$2 == "ScheduleEstimate.step_ns" { print $1 }' >want
 	[ -s want ] && [ "$(awk -v l=$name '$1 == l { print $5 }' htable)" = "$(cat want)" ]
-	ok $? "$name: step_ns is ScheduleEstimate's makespan_ns, loops counted"
+	ok $? "$name: step_ns is ScheduleEstimate's step_ns, loops counted"
 done
 # step_ns grows by the same amount with each trip: s(6) - s(3) = 3 (s(4) - s(3)) > 0
 for n in 3 4 6; do
@@ -209,14 +212,125 @@ for name in '(input)' neuron xla overlap; do
 done
 for name in neuron xla overlap; do
 	$P --passes ScheduleEstimate -O cost_model.preset=h100 "h-$name.pir" -o /dev/null \
-		--stats 2>&1 | awk '$2 == "ScheduleEstimate.makespan_ns" { print $1 }' >want
+		--stats 2>&1 | awk '$2 == "ScheduleEstimate.step_ns" { print $1 }' >want
 	[ -s want ] && [ "$(awk -v l=$name '$1 == l { print $5 }' h100table)" = "$(cat want)" ]
 	ok $? "$name: under h100, step_ns is ScheduleEstimate's under h100"
 done
 
+# ---- --compare-svg of whole steps: one time axis, shared scales ----
+# check_stack SVG TABLE WHAT: each strategy's step is the table's step_ns,
+# its first panel's boxes end at step / span of the plot, the longest fills
+# it, and each panel below (a loop's body) has the same axis in every
+# strategy
+check_stack() {
+	python3 "$CHECK" stack "$1" >st.txt 2>"$T/err"
+	ok $? "$3: the stacked SVG reads back"
+	bad=0
+	for name in neuron xla overlap; do
+		[ "$(awk -v l=$name '$1 == l { print $2 }' st.txt)" = \
+		  "$(awk -v l=$name '$1 == l { print $5 }' "$2")" ] || bad=1
+	done
+	[ $bad -eq 0 ]
+	ok $? "$3: each strategy's drawn step is the table's step_ns"
+	awk '$1 != "axes" { want = $2 / $3 * 1040; d = $4 - want; if (d < 0) d = -d
+		if (d > 0.02) bad = 1; if ($2 == $3 && d <= 0.02) full = 1 }
+		END { exit bad || !full }' st.txt
+	ok $? "$3: each step's bars end at its time on the shared axis, the longest at its end"
+	python3 "$CHECK" axes "$1" >ax.txt
+	[ "$(awk '{ $1 = ""; print }' ax.txt | sort | uniq -c | awk '$1 != 3' | wc -l)" -eq 0 ] &&
+		[ "$(wc -l <ax.txt)" -gt 3 ]
+	ok $? "$3: every panel has the same axis in the three strategies"
+}
+if have python3; then
+	run $P --compare "$H" --compare-svg hs.svg
+	expect_status 0 "--compare-svg of a step with a loop"
+	cp "$T/out" hstable
+	# the bodies differ in length between strategies: shared scales show it
+	[ "$(sed -n 's/^<svg [^>]* data-parts="\([^"]*\)".*/\1/p' hs.svg | sort -u | wc -l)" -gt 1 ]
+	ok $? "the strategies' loop bodies differ in length"
+	check_stack hs.svg hstable "honours.pir"
+	R=${HLO_DIR:-$top_srcdir/../shared/hlo}/dumps/xla-benchmarks__hlo_llama31_70b_bf16_16x8.hlo
+	if [ -r "$R" ]; then
+		run $P --compare -O cost_model.preset=h100 "$R" --compare-svg real.svg
+		cp "$T/out" realtable
+		check_stack real.svg realtable "a real step under h100"
+	else
+		for k in 1 2 3 4; do skip "no real dump at $R (set HLO_DIR)"; done
+	fi
+else
+	for k in 1 2 3 4 5 6 7 8 9 10; do skip "python3 is not installed"; done
+fi
+
+# ---- one meaning of step_ns: ScheduleEstimate's ----
+# nested.hlo's step runs a conditional: the step takes its longer branch,
+# the sum over functions both, so the two differ and the table must give
+# the step (tests/timeline_golden/README works both out)
+N="$top_srcdir/tests/timeline_golden/nested.hlo"
+printf '[pipeline]\nname = same\n[pass CountOps]\n' >same.ini
+run $P --compare -p same.ini "$N"
+expect_status 0 "--compare on a step with loops, a call and a conditional"
+cp "$T/out" ntable
+$P --passes ScheduleEstimate "$N" -o /dev/null --stats 2>&1 |
+	awk '$2 ~ /^ScheduleEstimate\./ { sub("ScheduleEstimate.", "", $2); print $2, $1 }' >nstats
+stat() { awk -v k="$1" '$1 == k { print $2 }' nstats; }
+[ -n "$(stat step_ns)" ] && [ "$(stat step_ns)" != "$(stat makespan_ns)" ]
+ok $? "the step and the makespan summed over functions differ here"
+for name in '(input)' same; do
+	[ "$(awk -v l="$name" '$1 == l { print $5, $6, $7, $8 }' ntable)" = \
+	  "$(stat step_ns) $(stat comm_ns) $(stat exposed_comm_ns) $(stat peak_bytes)" ]
+	ok $? "$name: step_ns, comm_ns, exposed_ns, peak_bytes are ScheduleEstimate's"
+done
+head -1 ntable | grep -q ' step_ns  *comm_ns  *exposed_ns '
+ok $? "the columns are named as ScheduleEstimate's statistics"
+# a pipeline's own ScheduleEstimate options are the table's
+printf '[pipeline]\nname = off\n[pass ScheduleEstimate]\nfusion = off\n' >off.ini
+off=$($P --passes ScheduleEstimate -O ScheduleEstimate.fusion=off "$N" -o /dev/null --stats 2>&1 |
+	awk '$2 == "ScheduleEstimate.step_ns" { print $1 }')
+[ -n "$off" ] && [ "$off" != "$(stat step_ns)" ] &&
+	[ "$($P --compare -p off.ini "$N" | awk '$1 == "off" { print $5 }')" = "$off" ] &&
+	[ "$($P --compare -p same.ini -O ScheduleEstimate.fusion=off "$N" |
+		awk '$1 == "same" { print $5 }')" = "$off" ]
+ok $? "the pipeline's ScheduleEstimate options, and -O ScheduleEstimate.KEY, set the table's"
+
+# ---- --compare alone: the shipped strategies, built in ----
+run $P --compare "$STEP"
+expect_status 0 "--compare without -p runs"
+awk '{ $NF = ""; print }' "$T/out" >b
+cmp -s a b
+ok $? "and gives the table of conf/compare-*.ini"
+run $P --compare -O cost_model.preset=h100 "$H" --stats-json builtin.json
+awk '{ $NF = ""; print }' "$T/out" >b
+awk '{ $NF = ""; print }' h100table >a2
+cmp -s a2 b && grep -q '"name": "neuron", "file": "compare-neuron.ini"' builtin.json
+ok $? "on a loop under h100 too, the built-in copies named in the JSON"
+
+# ---- -O PASS.KEY: every pipeline with a step of PASS ----
+run $P --compare -p "$C/compare-neuron.ini" -p "$C/compare-xla.ini" \
+	-O BucketizeCCOp.all_gather_max_bytes=1 "$STEP"
+expect_status 0 "-O of a pass only one pipeline has"
+[ "$(awk '$1 == "neuron" { print $3 }' "$T/out")" = 0 ] &&
+	[ "$(awk '$1 == "xla" { print $2, $3 }' "$T/out")" = "3 1" ]
+ok $? "it applies to the pipeline that has the pass, and only to it"
+run $P --compare -p "$C/compare-neuron.ini" -p "$C/compare-xla.ini" \
+	-O BucketizeCCOp.all_gather_max_bytes=1 -O XlaCombineCCOp.combine_threshold_in_bytes=1 \
+	"$STEP"
+[ "$status" -eq 0 ] && [ "$(awk '$1 == "neuron" { print $3 }' "$T/out")" = 0 ] &&
+	[ "$(awk '$1 == "xla" { print $2, $3 }' "$T/out")" = "5 0" ]
+ok $? "-O of two passes, each in one pipeline: each applies to its own"
+run $P --compare -p "$C/compare-neuron.ini" -p "$C/compare-xla.ini" \
+	-O OverlapBucketCCOp.window=3 --stats-json none.json "$STEP"
+expect_status 1 "-O of a pass no pipeline compared has"
+expect_err "no pass 'OverlapBucketCCOp' in any pipeline compared (neuron, xla)" \
+	"the error names the pipelines"
+[ ! -s "$T/out" ] && [ ! -e none.json ]
+ok $? "and nothing runs: no table, no JSON"
+run $P --compare -O BucketizeCCOp.all_gather_max_byte=1 "$STEP"
+expect_status 1 "a key the pass does not have"
+expect_err "all_gather_max_bytes" "the error suggests the key"
+
 # ---- on real steps (HLO_DIR, when present; never copied here) ----
 # the table's step_ns, exposed_ns and peak_bytes are ScheduleEstimate's
-# makespan_ns, exposed_comm_ns and peak_bytes: on a step XLA fused (the
+# step_ns, exposed_comm_ns and peak_bytes: on a step XLA fused (the
 # computations its kernels run are part of them) and on one it did not
 D=${HLO_DIR:-$top_srcdir/../shared/hlo}/dumps
 printf '[pipeline]\nname = estimate\n[pass ScheduleEstimate]\n' >estimate.ini
@@ -228,7 +342,7 @@ for f in silencelamb-vllm__module_1235.SyncTensorsGraph.2199.sm_8.0_gpu_after_op
 	fi
 	got=$($P --compare -p estimate.ini "$D/$f" | awk '$1 == "estimate" { print $5, $7, $8 }')
 	want=$($P --passes ScheduleEstimate "$D/$f" -o /dev/null --stats 2>&1 |
-		awk '$2 == "ScheduleEstimate.makespan_ns" { m = $1 }
+		awk '$2 == "ScheduleEstimate.step_ns" { m = $1 }
 			$2 == "ScheduleEstimate.exposed_comm_ns" { e = $1 }
 			$2 == "ScheduleEstimate.peak_bytes" { p = $1 } END { print m, e, p }')
 	[ -n "$got" ] && [ "$got" = "$want" ]
@@ -242,8 +356,6 @@ run $P --compare --compare-svg - -p "$C/compare-xla.ini" "$STEP"
 expect_status 2 "--compare-svg - is a usage error (the table is on standard output)"
 run $P -p "$C/compare-neuron.ini" -p "$C/compare-xla.ini" "$STEP"
 expect_status 2 "several -p without --compare is a usage error"
-run $P --compare "$STEP"
-expect_status 2 "--compare without -p is a usage error"
 run $P --compare -p "$C/compare-xla.ini" -o out.pir "$STEP"
 expect_status 2 "--compare with -o is a usage error"
 [ ! -e out.pir ]

@@ -7,7 +7,9 @@
 # browser (headless Chromium) drawing the boxes where the SVG put them;
 # the whole step of small HLO modules with loops, a call and a conditional
 # against goldens checked by hand, and of a real scanned step (HLO_DIR)
-# against ScheduleEstimate's step_ns.
+# against ScheduleEstimate's step_ns; captions and the trace of one scope, lane
+# numbers kept between panels (lanes.pir), max_depth, fold_below_us and
+# part_span_ns.
 . "$top_srcdir/tests/tap.sh"
 : "${PASSLINE:?}" "${PLUGIN_DIR:?}"
 P="$PASSLINE --plugin-dir $PLUGIN_DIR"
@@ -168,13 +170,80 @@ grep -q 'font-weight="bold">@outer_body</text>' nested/step.svg &&
 	! grep -q '@outer_body ×2' nested/step.svg && grep -q '>@inner_body ×3</text>' nested/step.svg
 ok $? "function= draws that function with what its loops and calls run"
 
+# one scope: a caption and the trace's otherData give one run with all its
+# loops and calls (a conditional its longer branch), makespan = compute +
+# exposed, communication and exposed time those ScheduleEstimate sums
+sestat() { sed -n "s/.*\"$2\": \([0-9]*\).*/\1/p" "$1"; }
+other() { sed -n "s/.*\"otherData\":{[^}]*\"$2\":\([0-9]*\).*/\1/p" "$1"; }
+for g in loop3 nested; do
+	$P -p "$D/step.ini" "$D/$g.hlo" -o "$g/again.hlo" --stats-json "$g/s.json" 2>/dev/null
+	m=$(other "$g/step.json" makespan_ns) c=$(other "$g/step.json" compute_ns)
+	e=$(other "$g/step.json" exposed_ns) w=$(other "$g/step.json" comm_ns)
+	[ -n "$m" ] && [ "$m" -eq $((c + e)) ] && [ "$m" = "$(stepstat "$g/s.json")" ] &&
+		[ "$w" = "$(sestat "$g/s.json" comm_ns)" ] &&
+		[ "$e" = "$(sestat "$g/s.json" exposed_comm_ns)" ] &&
+		grep -q '"scope":"one run with its loops and calls"' "$g/step.json"
+	ok $? "$g: the trace's totals are of one scope ($m = $c + $e, communication $w)"
+done
+grep -q '>the step: 4.776 µs = compute 3.24 µs + exposed 1.536 µs; communication 1.536 µs, loops and calls included<' nested/step.svg &&
+	grep -q '>one run: 2.388 µs = compute 1.62 µs + exposed 768 ns; communication 768 ns, loops and calls included<' nested/step.svg &&
+	grep -q '>this panel: loops and calls 4.776 µs; on its own lanes communication 0 ns, exposed 0 ns<' nested/step.svg
+ok $? "the step's caption gives the step's communication, the panel's own apart"
+
+# a process group keeps its number and place in every panel (lanes.pir)
+run $P --passes Timeline -O Timeline.svg=lanes.svg -O Timeline.trace=lanes.json \
+	"$D/lanes.pir" -o o/lanes.pir
+expect_status 0 "Timeline of a step whose loop uses its groups in another order"
+if have python3; then
+	run python3 "$CHECK" lanes o/lanes.svg
+	expect_status 0 "each group has one label in every panel, the lanes in its number's order"
+	expect_out "panel 1: @1 first-kind 1×4 | @2 second-kin 2×2" \
+		"the body's lanes: the entry's group first, numbered as in the entry"
+	python3 "$CHECK" trace o/lanes.json >lanes.txt 2>"$T/err" &&
+		grep -q '^M 3 thread_name @body: first-kind' lanes.txt &&
+		grep -q '^M 4 thread_name @body: second-kind' lanes.txt &&
+		grep -q '^X 4 %b all_reduce ' lanes.txt && grep -q '^X 3 %a all_reduce ' lanes.txt
+	ok $? "the trace's tracks of the body are in the same order"
+else
+	for k in 1 2 3 4; do skip "python3 is not installed"; done
+fi
+
+# max_depth and fold_below_us: what a step's picture leaves out
+parts() { sed -n 's/^<svg [^>]* data-parts="\([^"]*\)".*/\1/p' "$1"; }
+run $P -p "$D/step.ini" -O Timeline.max_depth=0 "$D/nested.hlo" -o nested/d0.hlo
+[ "$status" -eq 0 ] && [ -z "$(parts nested/step.svg)" ] && ! grep -q 'iterations of loop' nested/step.svg &&
+	grep -q '>@outer_body ×2</text>' nested/step.svg
+ok $? "max_depth = 0: the root alone, its loop a box"
+run $P -p "$D/step.ini" -O Timeline.max_depth=1 "$D/nested.hlo" -o nested/d1.hlo
+[ "$(parts nested/step.svg)" = "outer_body=2388" ] && grep -q '>@inner_body ×3</text>' nested/step.svg
+ok $? "max_depth = 1: the outer body below the root, its own loop, call and branches boxes"
+run $P -p "$D/step.ini" "$D/nested.hlo" -o nested/d8.hlo
+[ "$(parts nested/step.svg)" = "outer_body=2388,inner_body=268,scale=768,yes=512,no=768" ]
+ok $? "by default every function the step runs, once each"
+run $P -p "$D/step.ini" -O Timeline.fold_below_us=1 "$D/nested.hlo" -o nested/f1.hlo
+[ "$(parts nested/step.svg)" = "outer_body=2388" ] && grep -q '>@inner_body ×3</text>' nested/step.svg
+ok $? "fold_below_us = 1: no panel for a function of less than 1 µs a run"
+run $P -p "$D/step.ini" -O Timeline.fold_below_us=3 "$D/nested.hlo" -o nested/f3.hlo
+[ -z "$(parts nested/step.svg)" ] && grep -q '>@outer_body ×2</text>' nested/step.svg &&
+	[ "$(other nested/step.json makespan_ns)" = 4776 ] && [ "$(other nested/step.json exposed_ns)" = 1536 ]
+ok $? "fold_below_us = 3: the root alone; the totals still count what is folded"
+# part_span_ns: the outer body's panel on twice its run (840 x 1040 / 4776)
+run $P -p "$D/step.ini" -O Timeline.part_span_ns=outer_body=4776,nothing=5 "$D/nested.hlo" \
+	-o nested/p.hlo
+grep -q '<rect x="120" y="176" width="182.91" height="28" fill="#a0cbe8"><title>%w' nested/step.svg
+ok $? "part_span_ns: a part drawn on the span given"
+run $P -p "$D/step.ini" -O Timeline.part_span_ns=outer_body "$D/nested.hlo" -o nested/bad.hlo
+[ "$status" -ne 0 ]
+ok $? "part_span_ns without a time is an error"
+expect_err "expected NAME=NS" "it says what it expects"
+
 run $P --passes Timeline -O Timeline.svg=unknown.svg \
 	"$top_srcdir/tests/golden/pipeline/loop_unknown.pir" -o o/unknown.pir
 grep -q '= hlo.while, @body ×1 (trip count unknown) = 1 × (' o/unknown.svg
 ok $? "a loop of unknown trip count says so, counted once"
 
 if have chromium && have python3; then
-	for g in loop3:328 nested:808; do
+	for g in loop3:344 nested:840; do
 		cp "$D/${g%:*}.svg" "${g%:*}.svg"
 		render "$T/${g%:*}.svg" "${g%:*}.png" 1200 "${g#*:}"
 		run python3 "$CHECK" png "${g%:*}.svg" "${g%:*}.png"
@@ -193,12 +262,20 @@ if [ -f "$R" ]; then
 	step=$(stepstat real.s.json)
 	grep -q "\"makespan_ns\":$step," o/real.json && grep -q "\"step_ns\":$step}" o/real.json
 	ok $? "the drawn step is ScheduleEstimate's step_ns ($step ns)"
+	c=$(other o/real.json compute_ns) e=$(other o/real.json exposed_ns)
+	[ "$step" -eq $((c + e)) ] && [ "$(other o/real.json comm_ns)" = "$(sestat real.s.json comm_ns)" ] &&
+		[ "$e" = "$(sestat real.s.json exposed_comm_ns)" ]
+	ok $? "its communication and exposed time are ScheduleEstimate's, loops included"
+	if have python3; then
+		python3 "$CHECK" lanes o/real.svg >real.lanes
+		ok $? "its groups keep their labels and order in every panel"
+	else
+		skip "python3 is not installed"
+	fi
 	grep -q 'fill="#a0cbe8"><title>[^<]*= hlo.while, @[^<]* ×80 = 80 × (' o/real.svg
 	ok $? "its layer loop is one span of 80 trips"
 else
-	skip "no real dump at $R (set HLO_DIR)"
-	skip "no real dump at $R (set HLO_DIR)"
-	skip "no real dump at $R (set HLO_DIR)"
+	for k in 1 2 3 4 5; do skip "no real dump at $R (set HLO_DIR)"; done
 fi
 
 # ---- conf/async.ini: before and after the split ----

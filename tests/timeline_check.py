@@ -15,7 +15,15 @@
       their groups' translate() and their svg's x and y.
   timeline_check.py stack FILE.svg
       the stacked picture of passline --compare-svg: per strategy its
-      name, makespan, span and where its last box ends; the number of axes.
+      name, makespan, span and where the last box of its first panel (the
+      step, or the function) ends; the number of axes.
+  timeline_check.py axes FILE.svg
+      per strategy of a --compare-svg picture, one line per panel's time
+      axis: "NAME K x:label x:label ...", its ticks.
+  timeline_check.py lanes FILE.svg
+      the lane labels of a picture, per panel ("panel K: LABEL | LABEL");
+      exits 1 when a group's label differs between panels, two groups
+      share a number, or a panel's numbered lanes are not in order.
 Only the standard library: json, zlib, xml.etree.
 """
 import json
@@ -136,8 +144,11 @@ def stack(svg_path):
         inner = g.findall(SVG + "svg")
         assert len(inner) == 1, "one picture per strategy"
         right = 0.0
+        first_axis = min((float(l.get("y1")) for l in inner[0].iter(SVG + "line")
+                          if l.get("x1") == "120" and l.get("x2") == "1160"),
+                         default=float("inf"))
         for r, _, _ in placed_rects(inner[0]):
-            if r.find(SVG + "title") is not None:
+            if r.find(SVG + "title") is not None and float(r.get("y")) < first_axis:
                 right = max(right, float(r.get("x")) + float(r.get("width")) - 120)
         print(g.get("data-pipeline"), g.get("data-makespan-ns"), g.get("data-span-ns"),
               "%.2f" % right)
@@ -146,6 +157,58 @@ def stack(svg_path):
                 line.get("y1") == line.get("y2"):
             axes += 1
     print("axes", axes)
+
+
+def axes(svg_path):
+    """Each strategy's time axes, as their ticks."""
+    root = ET.parse(svg_path).getroot()
+    for g in root.findall(SVG + "g"):
+        inner = g.find(SVG + "svg")
+        k, ticks = 0, None
+        for e in inner:
+            if e.tag == SVG + "line" and e.get("x1") == "120" and e.get("x2") == "1160":
+                if ticks is not None:
+                    print(g.get("data-pipeline"), k, " ".join(ticks))
+                    k += 1
+                ticks = []
+            elif e.tag == SVG + "text" and e.get("text-anchor") == "middle" and \
+                    ticks is not None:
+                ticks.append("%s:%s" % (e.get("x"), e.text))
+        if ticks is not None:
+            print(g.get("data-pipeline"), k, " ".join(ticks))
+
+
+def lanes(svg_path):
+    """The lane labels per panel; 1 when a group is labelled two ways, two
+    groups share a number, or a panel's numbered lanes are out of order."""
+    root = ET.parse(svg_path).getroot()
+    panels, label_of, name_of = [], {}, {}
+    bad = 0
+    for t in root.iter(SVG + "text"):
+        if t.get("text-anchor") != "end":
+            continue
+        title = t.find(SVG + "title")
+        label = (title.tail if title is not None else t.text) or ""
+        if label == "compute":
+            panels.append([])
+            continue
+        name = title.text if title is not None else label
+        if label_of.setdefault(name, label) != label:
+            print("%s is labelled %r and %r" % (name, label_of[name], label))
+            bad = 1
+        if label.startswith("@"):
+            number = label.split()[0]
+            if name_of.setdefault(number, name) != name:
+                print("%s is %s and %s" % (number, name_of[number], name))
+                bad = 1
+        panels[-1].append((float(t.get("y")), label))
+    for k, p in enumerate(panels):
+        numbers = [int(l.split()[0][1:]) for _, l in sorted(p) if l.startswith("@")]
+        if numbers != sorted(numbers):
+            print("panel %d: lanes out of order" % k)
+            bad = 1
+        print("panel %d: %s" % (k, " | ".join(l for _, l in sorted(p))))
+    return bad
 
 
 def png(svg_path, png_path):
@@ -188,7 +251,12 @@ if __name__ == "__main__":
             sys.exit(1)
     elif len(sys.argv) == 3 and sys.argv[1] == "stack":
         stack(sys.argv[2])
+    elif len(sys.argv) == 3 and sys.argv[1] == "axes":
+        axes(sys.argv[2])
+    elif len(sys.argv) == 3 and sys.argv[1] == "lanes":
+        sys.exit(lanes(sys.argv[2]))
     elif len(sys.argv) == 4 and sys.argv[1] == "png":
         sys.exit(png(sys.argv[2], sys.argv[3]))
     else:
-        sys.exit("usage: timeline_check.py trace FILE | stack SVG | png SVG PNG")
+        sys.exit("usage: timeline_check.py trace FILE | stack SVG | axes SVG | lanes SVG | "
+                 "png SVG PNG")
