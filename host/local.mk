@@ -25,13 +25,15 @@ passline_CFLAGS = $(AM_CFLAGS) $(INIH_CFLAGS)
 passline_LDADD = libpassline.la $(INIH_LIBS)
 CLEANFILES += host/default_pipeline.c host/xla_gpu_pipeline.c
 
-# The built-in default pipeline is conf/default.ini itself, as a C string,
-# so the two cannot drift apart.
+# The built-in pipelines are the shipped files themselves, as C strings,
+# so the two cannot drift apart: the default one, conf/xla-gpu.ini (for
+# passline tune) and the strategies of --compare.
+INI_TO_C_STRING = sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/"/' -e 's/$$/\\n"/'
 host/default_pipeline.c: $(srcdir)/conf/default.ini
 	$(AM_V_GEN)$(MKDIR_P) host && { \
 	  echo '/* Generated from conf/default.ini; do not edit. */'; \
 	  echo 'const char default_pipeline_text[] ='; \
-	  sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/"/' -e 's/$$/\\n"/' $(srcdir)/conf/default.ini; \
+	  $(INI_TO_C_STRING) $(srcdir)/conf/default.ini; \
 	  echo ';'; } > $@.tmp && mv $@.tmp $@
 
 # passline tune runs conf/xla-gpu.ini itself, built in the same way.
@@ -39,7 +41,7 @@ host/xla_gpu_pipeline.c: $(srcdir)/conf/xla-gpu.ini
 	$(AM_V_GEN)$(MKDIR_P) host && { \
 	  echo '/* Generated from conf/xla-gpu.ini; do not edit. */'; \
 	  echo 'const char xla_gpu_pipeline_text[] ='; \
-	  sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/"/' -e 's/$$/\\n"/' $(srcdir)/conf/xla-gpu.ini; \
+	  $(INI_TO_C_STRING) $(srcdir)/conf/xla-gpu.ini; \
 	  echo ';'; } > $@.tmp && mv $@.tmp $@
 
 # The host built to run from anywhere without libtool's wrapper (its
@@ -69,7 +71,7 @@ host/compare_pipelines.c: $(srcdir)/conf/compare-neuron.ini $(srcdir)/conf/compa
 	  echo '};'; \
 	  echo 'const char *const compare_builtin_texts[] = {'; \
 	  for f in $(COMPARE_CONFS); do \
-	    sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/"/' -e 's/$$/\\n"/' $(srcdir)/$$f; \
+	    $(INI_TO_C_STRING) $(srcdir)/$$f; \
 	    echo ','; \
 	  done; \
 	  echo '};'; \
