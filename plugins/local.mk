@@ -101,3 +101,11 @@ EXTRA_DIST += plugins/u128_int.h
 
 # how the passes that rewrite pick the functions they work in
 EXTRA_DIST += plugins/rewritable.h
+
+plugins_LTLIBRARIES += plugins/CollectivePipeliner.la
+plugins_CollectivePipeliner_la_SOURCES = plugins/collective_pipeliner.c plugins/loop_rewrite.c \
+	plugins/loop_rewrite.h plugins/ptr_map.h plugins/pass_end.h plugins/labels.h \
+	plugins/rewritable.h
+plugins_CollectivePipeliner_la_CFLAGS = $(PLUGIN_CFLAGS)
+plugins_CollectivePipeliner_la_LDFLAGS = $(PLUGIN_LDFLAGS)
+plugins_CollectivePipeliner_la_LIBADD = $(PLUGIN_LIBADD)
