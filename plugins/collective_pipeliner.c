@@ -683,16 +683,18 @@ static int forward(struct pipeliner *p, struct counted_loop *l)
 		rc = PL_ENOMEM;
 	for (size_t k = 0; k < n && rc == PL_OK; k++)
 		outs[k] = pl_inst_result(w2, k);
+	/* one map for all: the inputs two moves share are cloned once */
+	ptr_map_clear(&map);
 	for (size_t j = 0; j < m && rc == PL_OK; j++) {
 		struct move *mv = &p->moves[j];
-		ptr_map_clear(&map);
 		if (!ptr_map_put(&map, pl_inst_operand(mv->coll, 0), pl_inst_result(w2, n + 2 * j)) ||
 		    !ptr_map_put(&map, pl_inst_operand(mv->dus, mv->sliced),
 		                 pl_inst_result(w2, n + 2 * j + 1)) ||
 		    !ptr_map_put(&map, pl_inst_operand(mv->dus, 0), outs[mv->out]))
 			rc = PL_ENOMEM;
 		for (size_t k = mv->nformat; k < mv->nwith && rc == PL_OK; k++)
-			if (!loop_clone_inst(parent, w, mv->with[k], &map, ".last", &p->next_channel))
+			if (!ptr_map_get(&map, pl_inst_result(mv->with[k], 0)) &&
+			    !loop_clone_inst(parent, w, mv->with[k], &map, ".last", &p->next_channel))
 				rc = PL_ENOMEM;
 		if (rc == PL_OK && !loop_clone_inst(parent, w, mv->coll, &map, ".last", &p->next_channel))
 			rc = PL_ENOMEM;
@@ -797,7 +799,10 @@ static int pipeline_loops(struct pipeliner *p, bool backward_dir)
 		}
 		rc = collect(p, &l, backward_dir);
 		if (rc == PL_OK && p->nmoves) {
+			pl_inst *after = pl_inst_prev(l.w), *before = pl_inst_next(l.w);
 			rc = backward_dir ? backward(p, &l) : forward(p, &l);
+			if (rc == PL_OK)
+				rc = loop_dce_between(l.parent, after, before);
 			p->moved += p->nmoves;
 		}
 	}

@@ -408,3 +408,40 @@ int loop_erase_if_unused(pl_inst *inst)
 			return PL_OK;
 	return pl_inst_erase(inst);
 }
+
+/* HLO ops that do something besides computing their results. */
+static bool hlo_effectful(const pl_inst *i)
+{
+	static const char *const ops[] = {
+		"hlo.custom_call", "hlo.send", "hlo.send_done", "hlo.recv", "hlo.recv_done",
+		"hlo.infeed", "hlo.outfeed", "hlo.rng", "hlo.rng_bit_generator",
+		"hlo.rng_get_and_update_state", "hlo.while", "hlo.call", "hlo.conditional",
+		"hlo.after_all", "hlo.add_dependency", "hlo.optimization_barrier",
+	};
+	const char *name = pl_inst_opname(i);
+	if (strncmp(name, "hlo.", 4) != 0)
+		return true;
+	for (size_t k = 0; k < sizeof ops / sizeof ops[0]; k++)
+		if (!strcmp(name, ops[k]))
+			return true;
+	bool pin = false;
+	return pl_attrs_get_bool(pl_inst_attrs_const(i), "pinned", &pin) == PL_OK && pin;
+}
+
+int loop_dce_between(pl_func *f, pl_inst *after, pl_inst *before)
+{
+	pl_inst *i = before ? pl_inst_prev(before) : pl_func_last_inst(f);
+	while (i && i != after) {
+		pl_inst *prev = pl_inst_prev(i);
+		bool used = hlo_effectful(i);
+		for (size_t r = 0; r < pl_inst_num_results(i) && !used; r++)
+			used = pl_value_has_uses(pl_inst_result(i, r));
+		if (!used) {
+			int rc = pl_inst_erase(i);
+			if (rc)
+				return rc;
+		}
+		i = prev;
+	}
+	return PL_OK;
+}

@@ -68,4 +68,9 @@ void loop_forget_param_shapes(pl_func *f);
 /* Erases inst when none of its results has a use. */
 int loop_erase_if_unused(pl_inst *inst);
 
+/* Erases, last first, the instructions of f strictly between after and
+ * before (NULL: the ends) that compute HLO values nothing reads, as XLA's
+ * dead code elimination does after the loop passes. */
+int loop_dce_between(pl_func *f, pl_inst *after, pl_inst *before);
+
 #endif
