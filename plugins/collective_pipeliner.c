@@ -244,7 +244,13 @@ static bool linear_in_iv(const struct counted_loop *l, const pl_value *v, int de
 	if (pl_value_is_arg(v))
 		return pl_value_func(v) == l->body && pl_value_index(v) == l->iv;
 	const pl_inst *d = pl_value_def(v);
-	if (depth > 8 || pl_inst_num_operands(d) != 2 ||
+	if (depth > 8)
+		return false;
+	/* a wrap or clamp: both choices linear */
+	if (op_is(d, "hlo.select") && pl_inst_num_operands(d) == 3)
+		return linear_in_iv(l, pl_inst_operand(d, 1), depth + 1) &&
+		       linear_in_iv(l, pl_inst_operand(d, 2), depth + 1);
+	if (pl_inst_num_operands(d) != 2 ||
 	    !(op_is(d, "hlo.add") || op_is(d, "hlo.subtract")))
 		return false;
 	const pl_inst *a = pl_value_def(pl_inst_operand(d, 0)), *b = pl_value_def(pl_inst_operand(d, 1));
@@ -449,9 +455,18 @@ static int map_args(struct ptr_map *map, const pl_func *f, pl_value *const *to, 
 /* Replaces each result k of w by to[k] and erases w. */
 static int replace_while(pl_inst *w, pl_value *const *to)
 {
+	pl_func *f = pl_inst_func(w);
+	pl_inst *ret = pl_func_last_inst(f);
+	bool returned = false;
+	for (size_t k = 0; ret && k < pl_inst_num_operands(ret); k++)
+		returned |= pl_value_def(pl_inst_operand(ret, k)) == w;
 	for (size_t k = 0; k < pl_inst_num_results(w); k++)
 		pl_value_replace(pl_inst_result(w, k), to[k]);
-	return pl_inst_erase(w);
+	int rc = pl_inst_erase(w);
+	/* a root that read the loop's tuple now reads other values */
+	if (rc == PL_OK && returned)
+		rc = loop_new_return(f, NULL, NULL, 0);
+	return rc;
 }
 
 static const char *loop_label(const struct counted_loop *l)
@@ -800,6 +815,8 @@ static int pipeline_loops(struct pipeliner *p, bool backward_dir)
 		rc = collect(p, &l, backward_dir);
 		if (rc == PL_OK && p->nmoves) {
 			pl_inst *after = pl_inst_prev(l.w), *before = pl_inst_next(l.w);
+			if (before && pl_inst_op(before) == PL_OP_RETURN)
+				before = NULL; /* the return may be made again */
 			rc = backward_dir ? backward(p, &l) : forward(p, &l);
 			if (rc == PL_OK)
 				rc = loop_dce_between(l.parent, after, before);

@@ -41,10 +41,19 @@ static pl_func *called(pl_module *m, const pl_inst *i, const char *key)
 	return pl_module_find_func(m, buf);
 }
 
-/* The integer an hlo.constant defining v holds. */
+/* The integer an hlo.constant defining v holds, or a sum or difference
+ * of two such (a loop's start XLA folds). */
 static bool const_int(const pl_value *v, int64_t *out)
 {
 	const pl_inst *d = v ? pl_value_def(v) : NULL;
+	int64_t a, b;
+	if ((op_is(d, "hlo.add") || op_is(d, "hlo.subtract")) && pl_inst_num_operands(d) == 2 &&
+	    op_is(pl_value_def(pl_inst_operand(d, 0)), "hlo.constant") &&
+	    op_is(pl_value_def(pl_inst_operand(d, 1)), "hlo.constant") &&
+	    const_int(pl_inst_operand(d, 0), &a) && const_int(pl_inst_operand(d, 1), &b)) {
+		*out = op_is(d, "hlo.add") ? a + b : a - b;
+		return true;
+	}
 	size_t len;
 	const char *s = op_is(d, "hlo.constant") ? str_attr(d, "hlo_constant", &len) : NULL;
 	if (!s || !len || len > 24 || pl_type_rank(pl_value_type(v)) != 0)
@@ -190,6 +199,59 @@ pl_inst *loop_int_constant(pl_func *f, pl_inst *pos, const pl_type *t, int64_t v
 	return c;
 }
 
+/* Appends ", T" for each type, as HLO writes an array (without layout: the
+ * writer gives it the default one), to the tuple text s ending in ')'.
+ * NULL when s is not a tuple's text or out of memory; free the result. */
+static char *tuple_text_plus(const char *s, size_t len, const pl_type *const *t, size_t n)
+{
+	if (len < 2 || s[0] != '(' || s[len - 1] != ')')
+		return NULL;
+	size_t cap = len + 1 + n * 160;
+	char *out = malloc(cap);
+	if (!out)
+		return NULL;
+	size_t at = (size_t)snprintf(out, cap, "%.*s", (int)(len - 1), s);
+	for (size_t k = 0; k < n && at < cap; k++) {
+		pl_dtype d = pl_type_dtype(t[k]);
+		const char *name = pl_dtype_name(d);
+		char hname[32];
+		if (d == PL_DTYPE_BOOL)
+			snprintf(hname, sizeof hname, "pred");
+		else if (name[0] == 'i')
+			snprintf(hname, sizeof hname, "s%s", name + 1);
+		else
+			snprintf(hname, sizeof hname, "%s", name);
+		at += (size_t)snprintf(out + at, cap - at, "%s%s[", len > 2 || k ? ", " : "", hname);
+		for (size_t r = 0; r < pl_type_rank(t[k]) && at < cap; r++)
+			at += (size_t)snprintf(out + at, cap - at, "%s%lld", r ? "," : "",
+			                       (long long)pl_type_dim(t[k], r));
+		if (at < cap)
+			at += (size_t)snprintf(out + at, cap - at, "]");
+	}
+	if (at + 2 > cap) {
+		free(out);
+		return NULL;
+	}
+	out[at++] = ')';
+	out[at] = '\0';
+	return out;
+}
+
+/* The tuple text under key of a made longer by the n types, or removed
+ * when it is not one (the writer then makes the shape from the types). */
+static int grow_tuple_attr(pl_attrs *a, const char *key, const pl_type *const *t, size_t n)
+{
+	const pl_attr *v = pl_attrs_get(a, key);
+	if (!v)
+		return PL_OK;
+	size_t len = 0;
+	const char *s = pl_attr_get_kind(v) == PL_ATTR_STRING ? pl_attr_get_string(v, &len) : NULL;
+	char *grown = s ? tuple_text_plus(s, len, t, n) : NULL;
+	int rc = grown ? pl_attrs_set_string(a, key, grown) : pl_attrs_remove(a, key);
+	free(grown);
+	return rc;
+}
+
 /* Attributes that describe the lines around an instruction in the text it
  * was read from: meaningless for a clone in another place. */
 static bool line_bound_key(const char *key)
@@ -302,12 +364,27 @@ pl_inst *loop_while_widened(pl_inst *w, pl_value *const *base, pl_value *const *
 	}
 	if (pl_inst_create(&w2, pl_inst_func(w), "hlo.while", ops, total, ty, total) != PL_OK)
 		goto out;
-	if (pl_inst_copy_attrs(w2, w) != PL_OK || strip_line_keys(w2) != PL_OK ||
-	    (pl_attrs_get(pl_inst_attrs(w2), "hlo_shape") &&
-	     pl_attrs_remove(pl_inst_attrs(w2), "hlo_shape") != PL_OK)) {
+	/* its operand: one tuple the writer makes, of the loop's state */
+	char *tuple = malloc(2 * total + 2);
+	if (tuple) {
+		size_t at = 0;
+		tuple[at++] = '(';
+		for (size_t k = 0; k < total; k++) {
+			if (k)
+				tuple[at++] = ',';
+			tuple[at++] = '_';
+		}
+		tuple[at++] = ')';
+		tuple[at] = '\0';
+	}
+	if (!tuple || pl_inst_copy_attrs(w2, w) != PL_OK || strip_line_keys(w2) != PL_OK ||
+	    grow_tuple_attr(pl_inst_attrs(w2), "hlo_shape", ty + n, n_extra) != PL_OK ||
+	    pl_attrs_set_string(pl_inst_attrs(w2), "hlo_operands", tuple) != PL_OK) {
+		free(tuple);
 		w2 = NULL;
 		goto out;
 	}
+	free(tuple);
 	for (size_t k = 0; k < n; k++) {
 		const char *name = pl_value_name(pl_inst_result(w, k));
 		if (name)
@@ -328,8 +405,29 @@ int loop_add_args(pl_func *f, const pl_type *const *t, size_t n, const char *pre
 		if (!pl_func_add_arg(f, name, t[k]))
 			return PL_ENOMEM;
 	}
-	loop_forget_param_shapes(f);
-	return PL_OK;
+	/* a loop's body or condition takes one tuple: its recorded shape grows */
+	pl_attrs *a = pl_func_attrs(f);
+	const pl_attr *ps = pl_attrs_get(a, "hlo_param_shapes");
+	size_t len = 0;
+	const pl_attr *only = ps && pl_attr_get_kind(ps) == PL_ATTR_LIST && pl_attr_list_size(ps) == 1
+	                      ? pl_attr_list_at(ps, 0) : NULL;
+	const char *s = only && pl_attr_get_kind(only) == PL_ATTR_STRING
+	                ? pl_attr_get_string(only, &len) : NULL;
+	char *grown = s ? tuple_text_plus(s, len, t, n) : NULL;
+	if (!grown) {
+		loop_forget_param_shapes(f);
+		return PL_OK;
+	}
+	const pl_attr *elem = pl_attr_string(pl_func_module(f), grown, strlen(grown));
+	const pl_attr *list = elem ? pl_attr_list(pl_func_module(f), &elem, 1) : NULL;
+	free(grown);
+	if (!list)
+		return PL_ENOMEM;
+	static const char *const keys[] = {"hlo_param_at", "hlo_line_forms", "hlo_param_comments"};
+	for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++)
+		if (pl_attrs_get(a, keys[k]))
+			pl_attrs_remove(a, keys[k]);
+	return pl_attrs_set(a, "hlo_param_shapes", list);
 }
 
 int loop_new_return(pl_func *f, pl_value *const *subst, pl_value *const *extra, size_t n_extra)
@@ -348,8 +446,21 @@ int loop_new_return(pl_func *f, pl_value *const *subst, pl_value *const *extra, 
 		return rc;
 	rc = pl_inst_copy_attrs(r2, ret);
 	pl_attrs *a = pl_inst_attrs(r2);
-	if (rc == PL_OK && pl_attrs_get(a, "hlo_shape"))
-		rc = pl_attrs_remove(a, "hlo_shape");
+	const pl_type **ty = calloc(n_extra + 1, sizeof *ty);
+	for (size_t k = 0; ty && k < n_extra; k++)
+		ty[k] = pl_value_type(extra[k]);
+	if (rc == PL_OK && !ty)
+		rc = PL_ENOMEM;
+	if (rc == PL_OK && n_extra)
+		rc = grow_tuple_attr(a, "hlo_shape", ty, n_extra);
+	free(ty);
+	/* a root that stood for another line (a get-tuple-element of the
+	 * loop) now returns what replaced it */
+	const char *op = NULL;
+	size_t oplen;
+	if (rc == PL_OK && pl_attrs_get_string(a, "hlo_opcode", &op, &oplen) == PL_OK &&
+	    strncmp(op, "tuple", oplen) != 0)
+		rc = pl_attrs_remove(a, "hlo_opcode");
 	if (rc == PL_OK)
 		rc = strip_line_keys(r2);
 	if (rc == PL_OK) {
