@@ -109,3 +109,19 @@ plugins_ReduceScatterCreator_la_SOURCES = plugins/reduce_scatter_creator.c \
 plugins_ReduceScatterCreator_la_CFLAGS = $(PLUGIN_CFLAGS)
 plugins_ReduceScatterCreator_la_LDFLAGS = $(PLUGIN_LDFLAGS)
 plugins_ReduceScatterCreator_la_LIBADD = $(PLUGIN_LIBADD)
+
+plugins_LTLIBRARIES += plugins/CollectivePipeliner.la
+plugins_CollectivePipeliner_la_SOURCES = plugins/collective_pipeliner.c plugins/loop_rewrite.c \
+	plugins/loop_rewrite.h plugins/ptr_map.h plugins/pass_end.h plugins/labels.h \
+	plugins/rewritable.h
+plugins_CollectivePipeliner_la_CFLAGS = $(PLUGIN_CFLAGS)
+plugins_CollectivePipeliner_la_LDFLAGS = $(PLUGIN_LDFLAGS)
+plugins_CollectivePipeliner_la_LIBADD = $(PLUGIN_LIBADD)
+
+plugins_LTLIBRARIES += plugins/DoubleBufferLoopUnrolling.la
+plugins_DoubleBufferLoopUnrolling_la_SOURCES = plugins/double_buffer_loop_unrolling.c \
+	plugins/loop_rewrite.c plugins/loop_rewrite.h plugins/ptr_map.h plugins/pass_end.h \
+	plugins/labels.h plugins/rewritable.h
+plugins_DoubleBufferLoopUnrolling_la_CFLAGS = $(PLUGIN_CFLAGS)
+plugins_DoubleBufferLoopUnrolling_la_LDFLAGS = $(PLUGIN_LDFLAGS)
+plugins_DoubleBufferLoopUnrolling_la_LIBADD = $(PLUGIN_LIBADD)
