@@ -90,8 +90,10 @@ static uint64_t mul_sat(uint64_t x, uint64_t hi, uint64_t lo)
 
 /* Counts and simulates m under cm (NULL: the defaults), each function
  * times how often it runs from the module's entry (once each without
- * one), as ScheduleEstimate does. */
-static int measure_module(pl_module *m, const pl_cost_model *cm, struct measure *out)
+ * one; loops as trips, NAME=N,... or NULL, and the module say), as
+ * ScheduleEstimate does. */
+static int measure_module(pl_module *m, const pl_cost_model *cm, const char *trips,
+                          struct measure *out)
 {
 	memset(out, 0, sizeof *out);
 	pl_cost_model *own = NULL;
@@ -100,7 +102,7 @@ static int measure_module(pl_module *m, const pl_cost_model *cm, struct measure 
 		return PL_ENOMEM;
 	int rc = pl_module_prepare_counts(m);
 	if (rc == PL_OK)
-		rc = pl_callgraph_new(&cg, m, NULL, NULL, NULL, 0);
+		rc = pl_callgraph_new(&cg, m, trips, NULL, NULL, 0);
 	bool hlo = is_hlo_module(m);
 	size_t nf = pl_module_num_funcs(m);
 	/* as ScheduleEstimate: what a kernel applies takes no time of its own */
@@ -204,7 +206,10 @@ static int run_one(const struct compare_request *rq, const char *file, struct ro
 	pl_module *m = NULL;
 	if (status == EXIT_OK)
 		status = read_verified(rq, &m);
-	if (status == EXIT_OK && before && measure_module(m, pl.cost_model, before) != PL_OK) {
+	if (status == EXIT_OK && (status = loops_check(&pl, m, rq->input)) == EXIT_OK)
+		loops_print_warnings(&pl);
+	char *trips = loops_option_value(&pl, NULL);
+	if (status == EXIT_OK && before && measure_module(m, pl.cost_model, trips, before) != PL_OK) {
 		host_error("out of memory");
 		status = EXIT_INPUT;
 	}
@@ -227,7 +232,7 @@ static int run_one(const struct compare_request *rq, const char *file, struct ro
 	}
 	if (status == EXIT_OK) {
 		double s = row->m.seconds;
-		if (measure_module(m, pl.cost_model, &row->m) != PL_OK) {
+		if (measure_module(m, pl.cost_model, trips, &row->m) != PL_OK) {
 			host_error("out of memory");
 			status = EXIT_INPUT;
 		}
@@ -246,6 +251,7 @@ static int run_one(const struct compare_request *rq, const char *file, struct ro
 			pl.cost_model = NULL;
 		}
 	}
+	free(trips);
 	pl_module_free(m);
 	runner_finish(&pl);
 	pl_diags_free(diags);

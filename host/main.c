@@ -69,7 +69,8 @@ static void help(void)
 		"                          (Timeline's picture) stacked on one time axis\n"
 		"  -O PASS.KEY=VALUE       set an option of every step of PASS (repeatable;\n"
 		"                          KEY may be 'enabled'); -O cost_model.KEY=VALUE\n"
-		"                          sets a key of the cost model; -O hlo.async_form=\n"
+		"                          sets a key of the cost model; -O loops.NAME=N gives\n"
+		"                          loop NAME N trips for every pass; -O hlo.async_form=\n"
 		"                          wrapped|start_done: how HLO output writes the\n"
 		"                          collectives passes make asynchronous\n"
 		"      --plugin-dir DIR    search DIR for plugins (repeatable, before\n"
@@ -560,6 +561,7 @@ static int write_outputs(const struct cli *c, pl_module *m, struct pipeline *pl,
 	if (have_json)
 		ok = atomic_commit(&json) && ok;
 	ok = pass_files_commit(&files) && ok;
+	loops_print_warnings(pl);
 	if (c->stats)
 		stats_print_table(&st, stderr);
 	stats_free(&st);
@@ -661,7 +663,9 @@ static int run(struct cli *c)
 		status = EXIT_INPUT;
 	} else {
 		struct run_options ro = {c->verify_each, c->print_after_all, host_threads()};
-		status = runner_run(&pl, m, &ro);
+		status = loops_check(&pl, m, c->input);
+		if (status == EXIT_OK)
+			status = runner_run(&pl, m, &ro);
 		if (status == EXIT_OK && !set_async_form(&pl, m))
 			status = EXIT_INPUT;
 		struct verify_job job;

@@ -235,7 +235,7 @@ check_ini "p.ini:2: error: unknown key 'nam' in [pipeline] (did you mean 'name'?
 printf '[pass FxOptions]\ncount = 1\ncount = 2\n' >p.ini
 check_ini "p.ini:3: error: duplicate key 'count' (first set on line 2)" "duplicate key"
 printf '[passes FxOptions]\n' >p.ini
-check_ini "p.ini:1: error: unknown section [passes FxOptions]; expected [pipeline], [cost_model] or [pass NAME]" "unknown section"
+check_ini "p.ini:1: error: unknown section [passes FxOptions]; expected [pipeline], [cost_model], [loops] or [pass NAME]" "unknown section"
 printf 'count = 1\n' >p.ini
 check_ini "p.ini:1: error: key 'count' outside a section" "key outside a section"
 printf '\357\273\277[pass FxOptions]\ncount = 1\n' >p.ini
