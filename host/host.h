@@ -277,6 +277,9 @@ struct pass_files {
  * false after an error naming the pass and the file; nothing is left. */
 bool pass_files_open(struct pass_files *pf, const struct pipeline *pl, const char *dir,
                      const char *const *taken, size_t ntaken);
+/* Names every file the steps of pl handed over in one warning, saying
+ * why none is written: the module goes to standard output. */
+void pass_files_skip(const struct pipeline *pl);
 bool pass_files_commit(struct pass_files *pf);
 void pass_files_abort(struct pass_files *pf);
 
