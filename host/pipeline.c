@@ -399,6 +399,40 @@ bool pipeline_read_text(const char *path, const char *dir, const char *buf, size
 	return rc == 0 && !st.failed && !st.stop;
 }
 
+/* Whether buf is a module (XLA HLO text, or .pir: a function after blank
+ * lines and // comments) rather than a pipeline file; then an error says
+ * so, instead of naming the first line the INI reader cannot take. */
+static bool module_not_pipeline(const char *path, const char *buf, size_t len)
+{
+	const char *what = NULL;
+	if (pl_text_is_hlo(buf, len)) {
+		what = "XLA HLO text (it starts with HloModule)";
+	} else {
+		size_t i = 0;
+		for (;;) {
+			while (i < len && (buf[i] == ' ' || buf[i] == '\t' || buf[i] == '\r' ||
+			                   buf[i] == '\n'))
+				i++;
+			if (i + 1 < len && buf[i] == '/' && buf[i + 1] == '/') {
+				while (i < len && buf[i] != '\n')
+					i++;
+				continue;
+			}
+			break;
+		}
+		size_t j = i + 4;
+		while (j < len && (buf[j] == ' ' || buf[j] == '\t'))
+			j++;
+		if (len - i > 4 && memcmp(buf + i, "func", 4) == 0 && j > i + 4 && j < len &&
+		    buf[j] == '@')
+			what = "a .pir module (it starts with func @)";
+	}
+	if (what)
+		host_error_at(path, 0, "this is %s, not a pipeline file: a module is the INPUT, "
+		              "the last argument (passline [-p PIPELINE] %s)", what, path);
+	return what != NULL;
+}
+
 bool pipeline_read_file(const char *path, struct pipeline *pl)
 {
 	memset(pl, 0, sizeof *pl);
@@ -438,6 +472,11 @@ bool pipeline_read_file(const char *path, struct pipeline *pl)
 		return false;
 	}
 	fclose(fp);
+	if (module_not_pipeline(path, buf, len)) {
+		pl->source = xstrdup(path);
+		free(buf);
+		return false;
+	}
 	char *dir = dir_of(path);
 	bool ok = pipeline_read_text(path, dir, buf, len, pl);
 	free(dir);
