@@ -199,6 +199,8 @@ static int estimate(struct loader *ld, pl_module *m, const struct pipeline *of,
 	}
 	int status = apply_overrides(rq, &ep, "ScheduleEstimate", "the measurement");
 	ep.cost_model = of->cost_model; /* borrowed: given back below */
+	ep.loops = of->loops;           /* the same trip counts, borrowed too */
+	ep.nloops = of->nloops;
 	if (status == EXIT_OK)
 		status = loader_resolve(ld, &ep);
 	pl_diags *diags = pl_diags_new();
@@ -240,6 +242,8 @@ static int estimate(struct loader *ld, pl_module *m, const struct pipeline *of,
 	runner_finish(&ep);
 	pl_diags_free(diags);
 	ep.cost_model = NULL;
+	ep.loops = NULL;
+	ep.nloops = 0;
 	pipeline_free(&ep);
 	return status;
 }
@@ -332,6 +336,8 @@ static int run_one(const struct compare_request *rq, struct pipeline *pl, struct
 	pl_module *m = NULL;
 	if (status == EXIT_OK)
 		status = read_verified(rq, &m);
+	if (status == EXIT_OK && (status = loops_check(pl, m, rq->input)) == EXIT_OK)
+		loops_print_warnings(pl);
 	if (status == EXIT_OK && before)
 		status = measure_module(&ld, m, pl, rq, before);
 	if (status == EXIT_OK) {

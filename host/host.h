@@ -104,6 +104,14 @@ struct pipeline {
 	/* the XLA flags applied (xla_flags_apply); NULL: none read */
 	const struct xla_flags *xla;
 	pl_diags *diags; /* where the passes' messages go (runner_configure) */
+	/* [loops] and -O loops.NAME=N: the trip counts every pass that
+	 * counts loops reads; key a loop's name, value its count (loops.c) */
+	struct setting *loops;
+	size_t nloops;
+	/* what the host found about the module that the figures depend on,
+	 * shown with the statistics (loops_check); malloc'd lines */
+	char **warnings;
+	size_t nwarnings;
 };
 enum { HLO_ASYNC_WRAPPED = 1, HLO_ASYNC_START_DONE = 2 };
 
@@ -122,7 +130,8 @@ bool pipeline_default(struct pipeline *pl);
 /* A pipeline of the named passes, "A,B,C"; "" gives none. */
 bool pipeline_from_list(const char *list, struct pipeline *pl);
 /* Applies PASS.KEY=VALUE to every step of PASS, cost_model.KEY=VALUE
- * to the cost model, or hlo.async_form=VALUE to the HLO written; origin
+ * to the cost model, loops.NAME=N to the trip counts of the loops, or
+ * hlo.async_form=VALUE to the HLO written; origin
  * names the flag in errors. Returns an exit status (EXIT_OK, EXIT_USAGE,
  * EXIT_INPUT). */
 int pipeline_override(struct pipeline *pl, const char *assignment, const char *origin);
@@ -191,6 +200,28 @@ int host_read_module(const char *input, const char *fmt, unsigned threads, pl_di
 /* passline tune ARGS (argv[0] is "tune"): an exit status. */
 int tune_main(int argc, char **argv);
 extern const char xla_gpu_pipeline_text[];
+/* ---- loops.c ---- */
+/* Sets loop name's trip count from value (a whole number), set at file
+ * and line (line 0: file is the command-line flag); a later setting of a
+ * name replaces the earlier. NULL, or why not (malloc'd). */
+char *loops_set(struct pipeline *pl, const char *name, const char *value, const char *file,
+                unsigned line);
+/* Whether text reads NAME=N[,NAME=N...] (a pass's trip_counts option);
+ * else false and *why (malloc'd). */
+bool loops_list_valid(const char *text, char **why);
+/* Whether step s counts loops: its pass has a string option trip_counts. */
+bool step_counts_loops(const struct step *s);
+/* The trip_counts a counting step runs with: the pipeline's loops, then
+ * its own option own (which wins for the loops it names); malloc'd, NULL
+ * when both are empty. */
+char *loops_option_value(const struct pipeline *pl, const char *own);
+/* Checks the loops the pipeline and its steps name against m (input names
+ * it in messages) and records in pl->warnings each loop that runs and
+ * that a counting step counts once for want of a trip count. EXIT_OK, or
+ * EXIT_INPUT after an error. */
+int loops_check(struct pipeline *pl, const pl_module *m, const char *input);
+/* The warnings loops_check recorded, on standard error. */
+void loops_print_warnings(const struct pipeline *pl);
 
 /* ---- loader.c ---- */
 struct plugin {
@@ -309,6 +340,9 @@ struct pass_files {
  * false after an error naming the pass and the file; nothing is left. */
 bool pass_files_open(struct pass_files *pf, const struct pipeline *pl, const char *dir,
                      const char *const *taken, size_t ntaken);
+/* Names every file the steps of pl handed over in one warning, saying
+ * why none is written: the module goes to standard output. */
+void pass_files_skip(const struct pipeline *pl);
 bool pass_files_commit(struct pass_files *pf);
 void pass_files_abort(struct pass_files *pf);
 

@@ -209,17 +209,110 @@ static char *search(const struct loader *ld, const char *pass)
 	return NULL;
 }
 
+/* The passes the search path offers: NAME of each NAME.so, in folder
+ * order, each once; *n of them, the array and names malloc'd. */
+static char **offered(const struct loader *ld, size_t *n)
+{
+	char **names = NULL;
+	*n = 0;
+	for (size_t k = 0; k < ld->ndirs; k++) {
+		DIR *dir = opendir(ld->dirs[k]);
+		if (!dir)
+			continue;
+		struct dirent *e;
+		while ((e = readdir(dir))) {
+			size_t len = strlen(e->d_name);
+			if (len <= 3 || strcmp(e->d_name + len - 3, ".so") != 0)
+				continue;
+			bool seen = false;
+			for (size_t j = 0; j < *n && !seen; j++)
+				seen = strlen(names[j]) == len - 3 && !memcmp(names[j], e->d_name, len - 3);
+			if (seen)
+				continue;
+			names = xrealloc(names, (*n + 1) * sizeof *names);
+			names[*n] = xmalloc(len - 2);
+			memcpy(names[*n], e->d_name, len - 3);
+			names[(*n)++][len - 3] = '\0';
+		}
+		closedir(dir);
+	}
+	return names;
+}
+
+/* "DIR, DIR (no such folder), ...": the folders searched; malloc'd. */
+static char *searched(const struct loader *ld)
+{
+	char *list = xstrdup("");
+	for (size_t k = 0; k < ld->ndirs; k++) {
+		struct stat st;
+		bool there = stat(ld->dirs[k], &st) == 0 && S_ISDIR(st.st_mode);
+		char *next = xasprintf("%s%s%s%s", list, k ? ", " : "", ld->dirs[k],
+		                       there ? "" : " (no such folder)");
+		free(list);
+		list = next;
+	}
+	return list;
+}
+
+/* The steps of pl whose pass no file in the search path offers, missing[0
+ * .. n): a did-you-mean for a name near one the path offers, and one
+ * message, with the folders searched, for all the others (a search path
+ * without the shipped plugins misses them all). */
+static void report_missing(const struct loader *ld, const struct pipeline *pl,
+                           const size_t *missing, size_t n)
+{
+	size_t noffered;
+	char **names = offered(ld, &noffered);
+	char *list = NULL; /* the passes with no near name */
+	size_t nlist = 0, last = 0;
+	for (size_t k = 0; k < n; k++) {
+		const struct step *s = &pl->steps[missing[k]];
+		const char *near = closest_match(s->pass, (const char *const *)names, noffered);
+		if (near) {
+			host_error_decl(s->file, s->line, "unknown pass '%s': no %s.so in the plugin "
+			                "search path (did you mean '%s'?)", s->pass, s->pass, near);
+			continue;
+		}
+		bool seen = false; /* a pass that runs twice is named once */
+		for (size_t j = 0; j < k && !seen; j++)
+			seen = strcmp(pl->steps[missing[j]].pass, s->pass) == 0;
+		if (seen)
+			continue;
+		char *next = xasprintf("%s%s%s", list ? list : "", list ? ", " : "", s->pass);
+		free(list);
+		list = next;
+		nlist++;
+		last = missing[k];
+	}
+	char *dirs = searched(ld);
+	const char *hint = noffered ? "see passline --list-passes"
+	                            : "no plugins there; name their folder with --plugin-dir or "
+	                              "PASSLINE_PLUGIN_PATH";
+	if (nlist == 1)
+		host_error_decl(pl->steps[last].file, pl->steps[last].line,
+		                "unknown pass '%s': no %s.so in the plugin search path (searched: %s; "
+		                "%s)", list, list, dirs, hint);
+	else if (nlist > 1)
+		host_error("unknown passes %s: no NAME.so for them in the plugin search path "
+		           "(searched: %s; %s)", list, dirs, hint);
+	free(dirs);
+	free(list);
+	for (size_t k = 0; k < noffered; k++)
+		free(names[k]);
+	free(names);
+}
+
 int loader_resolve(struct loader *ld, struct pipeline *pl)
 {
 	int status = EXIT_OK;
+	size_t *missing = xcalloc(pl->nsteps, sizeof *missing), nmissing = 0;
 	for (size_t k = 0; k < pl->nsteps; k++) {
 		struct step *s = &pl->steps[k];
 		if (!s->enabled)
 			continue;
 		char *path = s->plugin_path ? xstrdup(s->plugin_path) : search(ld, s->pass);
 		if (!path) {
-			host_error_decl(s->file, s->line, "unknown pass '%s': no %s.so in the plugin "
-			                "search path (see passline --list-passes)", s->pass, s->pass);
+			missing[nmissing++] = k;
 			if (status == EXIT_OK)
 				status = EXIT_INPUT;
 			continue;
@@ -238,6 +331,9 @@ int loader_resolve(struct loader *ld, struct pipeline *pl)
 		}
 		free(path);
 	}
+	if (nmissing)
+		report_missing(ld, pl, missing, nmissing);
+	free(missing);
 	if (!check_unique(ld))
 		status = EXIT_PLUGIN;
 	return status;

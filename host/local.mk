@@ -8,6 +8,7 @@ passline_SOURCES = \
 	host/compare_svg.c \
 	host/crash.c \
 	host/loader.c \
+	host/loops.c \
 	host/main.c \
 	host/pass_files.c \
 	host/pipeline.c \

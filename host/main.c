@@ -14,6 +14,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 struct override {
@@ -73,7 +74,8 @@ static void help(void)
 		"                          (Timeline's picture) stacked on one time axis\n"
 		"  -O PASS.KEY=VALUE       set an option of every step of PASS (repeatable;\n"
 		"                          KEY may be 'enabled'); -O cost_model.KEY=VALUE\n"
-		"                          sets a key of the cost model; -O hlo.async_form=\n"
+		"                          sets a key of the cost model; -O loops.NAME=N gives\n"
+		"                          loop NAME N trips for every pass; -O hlo.async_form=\n"
 		"                          wrapped|start_done: how HLO output writes the\n"
 		"                          collectives passes make asynchronous\n"
 		"      --xla-flags STRING  XLA's flags, as in XLA_FLAGS (which is read too;\n"
@@ -173,6 +175,37 @@ enum {
 };
 
 static unsigned threads_option; /* -j; 0: host_threads chooses */
+
+/* Whether a and b name one existing file (or the same text). */
+static bool same_output(const char *a, const char *b)
+{
+	struct stat sa, sb;
+	if (strcmp(a, b) == 0)
+		return true;
+	return stat(a, &sa) == 0 && stat(b, &sb) == 0 && S_ISREG(sa.st_mode) &&
+	       sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
+/* Two outputs never share standard output, nor a file: one would be
+ * written into the middle of the other. */
+static void check_outputs(const struct cli *c)
+{
+	bool json_stdout = c->stats_json && strcmp(c->stats_json, "-") == 0;
+	if (c->print_pipeline || c->list_passes)
+		return; /* they print and exit: nothing else is written */
+	if (c->compare) {
+		if (json_stdout)
+			usage_error("%s", "--stats-json - and --compare's table would both go to "
+			                  "standard output: give --stats-json a file");
+		return;
+	}
+	bool module_stdout = !c->output || strcmp(c->output, "-") == 0;
+	if (json_stdout && module_stdout)
+		usage_error("%s", "--stats-json - and the module would both go to standard output: "
+		                  "give -o FILE for the module, or --stats-json a file");
+	if (c->stats_json && !json_stdout && !module_stdout && same_output(c->output, c->stats_json))
+		usage_error("-o and --stats-json both name %s", c->output);
+}
 
 static void parse_cli(int argc, char **argv, struct cli *c)
 {
@@ -345,6 +378,7 @@ static void parse_cli(int argc, char **argv, struct cli *c)
 		usage_error("%s", "missing INPUT (a .pir file, or - for standard input)");
 	if (c->input && !needs_input)
 		usage_error("unexpected argument '%s'", c->input);
+	check_outputs(c);
 }
 
 static void free_cli(struct cli *c)
@@ -441,33 +475,55 @@ static bool set_async_form(const struct pipeline *pl, pl_module *m)
 	return true;
 }
 
-/* Writes the module, the JSON stats and the files passes handed over; all
- * or none. With job, the result's verification decides. */
-static int write_outputs(const struct cli *c, pl_module *m, struct pipeline *pl,
-                         struct timing *t, struct verify_job *job)
-{
+/* The module's output and --stats-json, opened (as temporary files beside
+ * their targets) before the input is read, so that an output that cannot
+ * be written is an error before any pass runs. */
+struct outputs {
 	struct atomic_file out, json;
-	bool have_json = c->stats_json != NULL;
-	bool opened = atomic_open(&out, c->output ? c->output : "-");
-	if (opened && have_json && !atomic_open(&json, c->stats_json)) {
-		atomic_abort(&out);
-		opened = false;
+	bool have_json;
+};
+
+static bool outputs_open(const struct cli *c, struct outputs *o)
+{
+	o->have_json = c->stats_json != NULL;
+	if (!atomic_open(&o->out, c->output ? c->output : "-"))
+		return false;
+	if (o->have_json && !atomic_open(&o->json, c->stats_json)) {
+		atomic_abort(&o->out);
+		return false;
 	}
-	/* the files passes wrote go beside -o (the current folder without it) */
-	struct pass_files files;
-	if (opened) {
-		bool named = c->output && strcmp(c->output, "-") != 0;
-		char *dir = named ? dir_of(c->output) : xstrdup(".");
+	return true;
+}
+
+static void outputs_abort(struct outputs *o)
+{
+	atomic_abort(&o->out);
+	if (o->have_json)
+		atomic_abort(&o->json);
+}
+
+/* Writes the module, the JSON stats and the files passes handed over into
+ * the outputs o; all or none. The files passes hand over go beside -o:
+ * with the module on standard output there is no folder they belong in,
+ * so they are named in a warning and not written (never into whatever
+ * folder passline runs in). With job, the result's verification decides. */
+static int write_outputs(const struct cli *c, pl_module *m, struct pipeline *pl,
+                         struct timing *t, struct verify_job *job, struct outputs *o)
+{
+	struct atomic_file *out = &o->out, *json = &o->json;
+	bool have_json = o->have_json;
+	struct pass_files files = {0};
+	bool opened = true;
+	if (out->is_stdout) {
+		pass_files_skip(pl);
+	} else {
+		char *dir = dir_of(c->output);
 		const char *taken[] = {c->output, c->stats_json};
-		if (!pass_files_open(&files, pl, dir, taken, 2)) {
-			atomic_abort(&out);
-			if (have_json)
-				atomic_abort(&json);
-			opened = false;
-		}
+		opened = pass_files_open(&files, pl, dir, taken, 2);
 		free(dir);
 	}
 	if (!opened) {
+		outputs_abort(o);
 		if (job)
 			verify_finish(job, t);
 		return EXIT_INPUT;
@@ -475,21 +531,20 @@ static int write_outputs(const struct cli *c, pl_module *m, struct pipeline *pl,
 	double t0 = now_seconds();
 	pl_diags *out_diags = pl_diags_new();
 	if (!out_diags) {
-		atomic_abort(&out);
-		if (have_json)
-			atomic_abort(&json);
+		outputs_abort(o);
+		pass_files_abort(&files);
 		if (job)
 			verify_finish(job, t);
 		host_error("out of memory");
 		return EXIT_INPUT;
 	}
-	int rc = output_is_hlo(c) ? pl_print_hlo_module_file(m, out_diags, out.fp)
-	                          : print_pir(m, out.fp);
+	int rc = output_is_hlo(c) ? pl_print_hlo_module_file(m, out_diags, out->fp)
+	                          : print_pir(m, out->fp);
 	t->print += now_seconds() - t0;
 	struct stats st;
 	stats_collect(pl, &st);
 	if (have_json)
-		stats_print_json(&st, pl, c->input, json.fp);
+		stats_print_json(&st, pl, c->input, json->fp);
 	int status = EXIT_OK;
 	host_print_diags(out_diags);
 	pl_diags_free(out_diags);
@@ -497,11 +552,11 @@ static int write_outputs(const struct cli *c, pl_module *m, struct pipeline *pl,
 		host_error("the module cannot be written as XLA HLO");
 		status = EXIT_INPUT;
 	} else if (rc != PL_OK) {
-		host_error("cannot write %s: %s", out.is_stdout ? "standard output" : out.path,
+		host_error("cannot write %s: %s", out->is_stdout ? "standard output" : out->path,
 		           pl_status_string(rc));
 		status = EXIT_INPUT;
 	}
-	if (status == EXIT_OK && have_json && (fflush(json.fp) != 0 || ferror(json.fp)))
+	if (status == EXIT_OK && have_json && (fflush(json->fp) != 0 || ferror(json->fp)))
 		status = EXIT_INPUT;
 	if (job) {
 		int vs = verify_finish(job, t);
@@ -509,17 +564,16 @@ static int write_outputs(const struct cli *c, pl_module *m, struct pipeline *pl,
 			status = vs;
 	}
 	if (status != EXIT_OK) {
-		atomic_abort(&out);
-		if (have_json)
-			atomic_abort(&json);
+		outputs_abort(o);
 		pass_files_abort(&files);
 		stats_free(&st);
 		return status;
 	}
-	bool ok = atomic_commit(&out);
+	bool ok = atomic_commit(out);
 	if (have_json)
-		ok = atomic_commit(&json) && ok;
+		ok = atomic_commit(json) && ok;
 	ok = pass_files_commit(&files) && ok;
+	loops_print_warnings(pl);
 	if (c->stats)
 		stats_print_table(&st, stderr);
 	stats_free(&st);
@@ -617,6 +671,11 @@ static int run(struct cli *c)
 	if (status != EXIT_OK)
 		goto out_diags;
 
+	struct outputs outs;
+	if (!outputs_open(c, &outs)) {
+		status = EXIT_INPUT;
+		goto out_diags;
+	}
 	struct timing t = {0};
 	double start = now_seconds();
 	pl_diags *in_diags = pl_diags_new();
@@ -633,9 +692,12 @@ static int run(struct cli *c)
 	pl_diags_free(in_diags);
 	if (rc != PL_OK) {
 		status = EXIT_INPUT;
+		outputs_abort(&outs);
 	} else {
 		struct run_options ro = {c->verify_each, c->print_after_all, host_threads()};
-		status = runner_run(&pl, m, &ro);
+		status = loops_check(&pl, m, c->input);
+		if (status == EXIT_OK)
+			status = runner_run(&pl, m, &ro);
 		if (status == EXIT_OK && !set_async_form(&pl, m))
 			status = EXIT_INPUT;
 		struct verify_job job;
@@ -643,7 +705,9 @@ static int run(struct cli *c)
 		if (status == EXIT_OK && check && !verify_start(&job, m, &t))
 			status = EXIT_INPUT;
 		if (status == EXIT_OK)
-			status = write_outputs(c, m, &pl, &t, check ? &job : NULL);
+			status = write_outputs(c, m, &pl, &t, check ? &job : NULL, &outs);
+		else
+			outputs_abort(&outs);
 		t.total = now_seconds() - start;
 		if (status == EXIT_OK && c->time_passes)
 			timing_print(&pl, &t, stderr);

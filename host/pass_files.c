@@ -2,7 +2,9 @@
 /* host/pass_files.c — the files passes hand over (pl_ctx_write_file),
  * written under the same rules as the module: relative to the output's
  * folder, never outside it, and only when the whole run succeeded. They
- * are opened and written with the other outputs and committed with them. */
+ * are opened and written with the other outputs and committed with them.
+ * With the module on standard output they have no folder: they are named
+ * in a warning and dropped. */
 #include "host.h"
 
 #include <limits.h>
@@ -103,6 +105,24 @@ bool pass_files_open(struct pass_files *pf, const struct pipeline *pl, const cha
 	if (!ok)
 		pass_files_abort(pf);
 	return ok;
+}
+
+void pass_files_skip(const struct pipeline *pl)
+{
+	struct wanted *w;
+	size_t n = collect(pl, &w);
+	if (n) {
+		size_t len = 1;
+		for (size_t k = 0; k < n; k++)
+			len += strlen(w[k].name) + strlen(w[k].pass) + 6;
+		char *list = xmalloc(len), *p = list;
+		for (size_t k = 0; k < n; k++)
+			p += sprintf(p, "%s%s (%s)", k ? ", " : "", w[k].name, w[k].pass);
+		host_warning("not written, as the module goes to standard output (give -o FILE "
+		             "and they go beside it): %s", list);
+		free(list);
+	}
+	free(w);
 }
 
 bool pass_files_commit(struct pass_files *pf)

@@ -18,7 +18,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-enum section { SEC_NONE, SEC_PIPELINE, SEC_COST_MODEL, SEC_PASS, SEC_BAD };
+enum section { SEC_NONE, SEC_PIPELINE, SEC_COST_MODEL, SEC_LOOPS, SEC_PASS, SEC_BAD };
 
 struct seen_key {
 	char *key;
@@ -32,7 +32,7 @@ struct ini_state {
 	size_t len, pos;
 	unsigned line;
 	enum section section;
-	bool seen_pipeline, seen_cost_model;
+	bool seen_pipeline, seen_cost_model, seen_loops;
 	bool failed;
 	bool stop; /* the reader hit something it cannot hand to inih */
 	struct pipeline *pl;
@@ -124,6 +124,11 @@ static void begin_section(struct ini_state *st, const char *line, size_t n)
 			ini_error(st, "a second [cost_model] section");
 		st->seen_cost_model = true;
 		st->section = SEC_COST_MODEL;
+	} else if (strcmp(s, "loops") == 0) {
+		if (st->seen_loops)
+			ini_error(st, "a second [loops] section");
+		st->seen_loops = true;
+		st->section = SEC_LOOPS;
 	} else if (strncmp(s, "pass", 4) == 0 && (s[4] == ' ' || s[4] == '\t')) {
 		char *pass = s + 5;
 		while (*pass == ' ' || *pass == '\t')
@@ -136,8 +141,8 @@ static void begin_section(struct ini_state *st, const char *line, size_t n)
 			st->section = SEC_PASS;
 		}
 	} else {
-		ini_error(st, "unknown section [%s]; expected [pipeline], [cost_model] or "
-		              "[pass NAME]", s);
+		ini_error(st, "unknown section [%s]; expected [pipeline], [cost_model], [loops] "
+		              "or [pass NAME]", s);
 		st->section = SEC_BAD;
 	}
 	free(name);
@@ -336,6 +341,15 @@ static int key_handler(void *user, const char *section, const char *name, const 
 		free(why);
 		break;
 	}
+	case SEC_LOOPS: {
+		if (!first_time(st, name))
+			break;
+		char *why = loops_set(st->pl, name, value, st->path, st->line);
+		if (why)
+			ini_error(st, "[loops] %s", why);
+		free(why);
+		break;
+	}
 	case SEC_PASS: {
 		struct step *s = &st->pl->steps[st->pl->nsteps - 1];
 		if (!first_time(st, name))
@@ -385,6 +399,40 @@ bool pipeline_read_text(const char *path, const char *dir, const char *buf, size
 	return rc == 0 && !st.failed && !st.stop;
 }
 
+/* Whether buf is a module (XLA HLO text, or .pir: a function after blank
+ * lines and // comments) rather than a pipeline file; then an error says
+ * so, instead of naming the first line the INI reader cannot take. */
+static bool module_not_pipeline(const char *path, const char *buf, size_t len)
+{
+	const char *what = NULL;
+	if (pl_text_is_hlo(buf, len)) {
+		what = "XLA HLO text (it starts with HloModule)";
+	} else {
+		size_t i = 0;
+		for (;;) {
+			while (i < len && (buf[i] == ' ' || buf[i] == '\t' || buf[i] == '\r' ||
+			                   buf[i] == '\n'))
+				i++;
+			if (i + 1 < len && buf[i] == '/' && buf[i + 1] == '/') {
+				while (i < len && buf[i] != '\n')
+					i++;
+				continue;
+			}
+			break;
+		}
+		size_t j = i + 4;
+		while (j < len && (buf[j] == ' ' || buf[j] == '\t'))
+			j++;
+		if (len - i > 4 && memcmp(buf + i, "func", 4) == 0 && j > i + 4 && j < len &&
+		    buf[j] == '@')
+			what = "a .pir module (it starts with func @)";
+	}
+	if (what)
+		host_error_at(path, 0, "this is %s, not a pipeline file: a module is the INPUT, "
+		              "the last argument (passline [-p PIPELINE] %s)", what, path);
+	return what != NULL;
+}
+
 bool pipeline_read_file(const char *path, struct pipeline *pl)
 {
 	memset(pl, 0, sizeof *pl);
@@ -424,6 +472,11 @@ bool pipeline_read_file(const char *path, struct pipeline *pl)
 		return false;
 	}
 	fclose(fp);
+	if (module_not_pipeline(path, buf, len)) {
+		pl->source = xstrdup(path);
+		free(buf);
+		return false;
+	}
 	char *dir = dir_of(path);
 	bool ok = pipeline_read_text(path, dir, buf, len, pl);
 	free(dir);
@@ -497,6 +550,17 @@ int pipeline_override(struct pipeline *pl, const char *assignment, const char *o
 			           value);
 			status = EXIT_INPUT;
 		}
+		free(pass);
+		free(key);
+		return status;
+	}
+	if (strcmp(pass, "loops") == 0) {
+		char *why = loops_set(pl, key, value, origin, 0);
+		if (why) {
+			host_error("%s: loops.%s: %s", origin, key, why);
+			status = EXIT_INPUT;
+		}
+		free(why);
 		free(pass);
 		free(key);
 		return status;
@@ -647,6 +711,10 @@ bool pipeline_print(const struct pipeline *pl, FILE *out)
 			ok = print_key(out, "plugin_dir", pl->plugin_dir) && ok;
 	}
 	print_cost_model(pl, out);
+	if (pl->nloops)
+		fputs("\n[loops]\n", out);
+	for (size_t k = 0; k < pl->nloops; k++)
+		ok = print_key(out, pl->loops[k].key, pl->loops[k].value) && ok;
 	for (size_t k = 0; k < pl->nsteps; k++) {
 		const struct step *s = &pl->steps[k];
 		fprintf(out, "\n[pass %s]\n", s->pass);
@@ -675,6 +743,15 @@ void pipeline_free(struct pipeline *pl)
 		free(s->file);
 	}
 	free(pl->steps);
+	for (size_t k = 0; k < pl->nloops; k++) {
+		free(pl->loops[k].key);
+		free(pl->loops[k].value);
+		free(pl->loops[k].file);
+	}
+	free(pl->loops);
+	for (size_t k = 0; k < pl->nwarnings; k++)
+		free(pl->warnings[k]);
+	free(pl->warnings);
 	free(pl->source);
 	free(pl->name);
 	free(pl->description);

@@ -211,6 +211,15 @@ void stats_print_json(const struct stats *st, const struct pipeline *pl, const c
 	}
 	xla_flags_print_json(pl, out);
 	reports_print_json(pl, out);
+	if (pl->nwarnings) {
+		fputs(", \"warnings\": [", out);
+		for (size_t k = 0; k < pl->nwarnings; k++) {
+			if (k)
+				fputs(", ", out);
+			json_string(out, pl->warnings[k]);
+		}
+		fputc(']', out);
+	}
 	fputs("}\n", out);
 }
 

@@ -34,6 +34,24 @@ static void unknown_option(const struct step *s, const struct setting *set)
 	free(names);
 }
 
+/* The pipeline's trip counts, then the step's own: its option trip_counts. */
+static int give_loops(const struct pipeline *pl, struct step *s)
+{
+	const char *own = NULL;
+	for (size_t j = 0; j < s->nsettings; j++)
+		if (strcmp(s->settings[j].key, "trip_counts") == 0)
+			own = s->settings[j].value;
+	char *value = loops_option_value(pl, own), err[512];
+	int rc = value ? pl_ctx_set_option(s->ctx, "trip_counts", value, err, sizeof err) : PL_OK;
+	free(value);
+	if (rc != PL_OK) {
+		host_error_decl(s->file, s->line, "[pass %s] cannot take the trip counts of [loops]: %s",
+		                s->pass, rc == PL_ENOMEM ? "out of memory" : err);
+		return EXIT_INPUT;
+	}
+	return EXIT_OK;
+}
+
 int runner_configure(struct pipeline *pl, pl_diags *diags, bool remarks, unsigned threads)
 {
 	int status = EXIT_OK;
@@ -55,7 +73,7 @@ int runner_configure(struct pipeline *pl, pl_diags *diags, bool remarks, unsigne
 		pl_ctx_set_cost_model(s->ctx, pl->cost_model);
 		for (size_t j = 0; j < s->nsettings; j++) {
 			struct setting *set = &s->settings[j];
-			char err[512];
+			char err[512], *why = NULL;
 			int rc = pl_ctx_set_option(s->ctx, set->key, set->value, err, sizeof err);
 			if (rc == PL_ENOTFOUND) {
 				unknown_option(s, set);
@@ -64,6 +82,13 @@ int runner_configure(struct pipeline *pl, pl_diags *diags, bool remarks, unsigne
 				char *detail = xasprintf("option '%s': %s", set->key, err);
 				option_error(s, set, detail);
 				free(detail);
+				status = EXIT_INPUT;
+			} else if (strcmp(set->key, "trip_counts") == 0 && step_counts_loops(s) &&
+			           !loops_list_valid(set->value, &why)) {
+				char *detail = xasprintf("option 'trip_counts': %s", why);
+				option_error(s, set, detail);
+				free(detail);
+				free(why);
 				status = EXIT_INPUT;
 			} else {
 				/* keep the canonical spelling for --print-pipeline */
@@ -75,6 +100,8 @@ int runner_configure(struct pipeline *pl, pl_diags *diags, bool remarks, unsigne
 				}
 			}
 		}
+		if (status == EXIT_OK && pl->nloops && step_counts_loops(s))
+			status = give_loops(pl, s);
 	}
 	return status;
 }

@@ -2,7 +2,8 @@
 /* plugins/executions.h — how the counting passes (DynamicInstEstimator,
  * DetailDynInst, ScheduleEstimate) weigh each function by how often it
  * runs: the module's call graph (passline/callgraph.h), built with the
- * pass's trip_counts option, its failures reported, and a remark for each
+ * pass's trip_counts option (the host puts the pipeline's [loops] there,
+ * before the pass's own), its failures reported, and a remark for each
  * loop that runs: its trip count and where it comes from, or that it is
  * unknown (counted once). */
 #ifndef PLUGINS_EXECUTIONS_H
@@ -17,9 +18,10 @@
 /* The option every counting pass has. */
 #define EXECUTIONS_OPTION                                                                  \
 	PL_OPTION_STRING("trip_counts", "",                                                    \
-	                 "Trip counts of loops by name, NAME=N[,NAME=N...]: they win over "     \
-	                 "the counts found in the module (a loop whose count cannot be found " \
-	                 "counts 1, with a remark)")
+	                 "Trip counts of loops by name, NAME=N[,NAME=N...], for this pass: "   \
+	                 "they win over the pipeline's [loops] (-O loops.NAME=N) and the "      \
+	                 "counts found in the module (a loop whose count cannot be found "     \
+	                 "counts 1, with a warning)")
 
 /* The call graph of m, or an error reported. */
 static inline int executions_graph(pl_pass_ctx *ctx, const pl_module *m, pl_callgraph **out)
@@ -53,14 +55,14 @@ static inline int executions_graph(pl_pass_ctx *ctx, const pl_module *m, pl_call
 		if (src == PL_TRIP_UNKNOWN) {
 			pl_ctx_remark(ctx, w,
 			              "the trip count of loop '%s' in @%s is unknown: counted as 1 "
-			              "(set it with option trip_counts=%s=N)",
+			              "(set it with -O loops.%s=N)",
 			              name, pl_func_name(pl_inst_func(w)), name);
 			continue;
 		}
 		pl_ctx_remark(ctx, w, "loop '%s' in @%s: %llu trips (%s)", name,
 		              pl_func_name(pl_inst_func(w)),
 		              (unsigned long long)pl_callgraph_loop_trips(cg, i),
-		              src == PL_TRIP_GIVEN   ? "option trip_counts"
+		              src == PL_TRIP_GIVEN   ? "set by [loops] or option trip_counts"
 		              : src == PL_TRIP_KNOWN ? "known_trip_count"
 		                                     : "its counter");
 	}

@@ -102,9 +102,15 @@ bad "a folder as pipeline file" 1 "folder.ini: error: cannot read pipeline file:
 printf '\177ELF\002\001\001\000\000\000' >binary.ini
 bad "a binary pipeline file" 1 "binary.ini:1: error: NUL byte: this is not a pipeline file" -p binary.ini empty.pir
 printf '[pass NoSuchPass]\n' >unknown.ini
-bad "a pipeline naming an unknown pass" 1 \
-	"unknown.ini:1: error: unknown pass 'NoSuchPass': no NoSuchPass.so in the plugin search path (see passline --list-passes)" \
-	--plugin-dir "$T" -p unknown.ini empty.pir
+echo precious >out.pir
+run "$P" --plugin-dir "$T" -p unknown.ini empty.pir -o out.pir
+expect_status 1 "a pipeline naming an unknown pass"
+expect_err "unknown.ini:1: error: unknown pass 'NoSuchPass': no NoSuchPass.so in the plugin search path (searched: $T, " \
+	"a pipeline naming an unknown pass: message, with the folders searched"
+[ "$(wc -l <"$T/err")" -eq 1 ]
+ok $? "a pipeline naming an unknown pass: one line"
+[ "$(cat out.pir)" = precious ] && [ -z "$(find . -name '.out.pir.*')" ]
+ok $? "a pipeline naming an unknown pass: the output file is untouched"
 echo "not a plugin" >text.so
 printf '[pass Text]\nplugin = text.so\n' >text.ini
 bad "plugin = a text file" 3 "passline: error: cannot load plugin $T/text.so: not a shared object (no ELF header)" -p text.ini empty.pir

@@ -92,6 +92,38 @@ expect_status 1 "-o naming a folder"
 run "$P" --passes=NoSuchPass "$EX"
 expect_status 1 "an unknown pass is a pipeline error"
 expect_err "unknown pass 'NoSuchPass': no NoSuchPass.so in the plugin search path" "an unknown pass is named"
+
+# a misspelled pass gets the nearest pass the search path offers, in a
+# pipeline file as in --passes
+printf '[pipeline]\nname = typo\n\n[pass FxOption]\n' >typo.ini
+run "$P" $FX -p typo.ini "$EX"
+expect_status 1 "a misspelled pass in a pipeline file"
+expect_err_exactly "typo.ini:4: error: unknown pass 'FxOption': no FxOption.so in the plugin search path (did you mean 'FxOptions'?)" \
+	"a misspelled pass in a pipeline file: file:line and did-you-mean"
+run "$P" $FX --passes=FxOptions,FxRunfails "$EX"
+expect_status 1 "a misspelled pass in --passes"
+expect_err_exactly "passline: error: unknown pass 'FxRunfails': no FxRunfails.so in the plugin search path (did you mean 'FxRunFails'?)" \
+	"a misspelled pass in --passes: did-you-mean"
+# no plugins at all (no --plugin-dir): one message naming every pass and
+# the folders searched, not one line per pass
+mkdir noplugins
+run env PASSLINE_PLUGIN_PATH="$T/noplugins:$T/nowhere" $PASSLINE --passes=Abc,Defgh,Abc "$EX"
+expect_status 1 "passes with no plugin in the search path"
+# (the installed folder, last, may hold plugins where passline is installed)
+grep -qF "passline: error: unknown passes Abc, Defgh: no NAME.so for them in the plugin search path (searched: $T/noplugins, $T/nowhere (no such folder), " "$T/err"
+ok $? "one message names the passes (each once) and the folders searched"
+[ "$(wc -l <"$T/err")" -eq 1 ]
+ok $? "in one line"
+# a module given where the pipeline file belongs
+printf 'HloModule m\n\nENTRY e {\n  ROOT p = f32[%s] parameter(0)\n}\n' "$(printf '1,%.0s' $(seq 1 80))1" >mod.hlo
+run "$P" $FX -p mod.hlo "$EX"
+expect_status 1 "an HLO module given to -p"
+expect_err_exactly "mod.hlo: error: this is XLA HLO text (it starts with HloModule), not a pipeline file: a module is the INPUT, the last argument (passline [-p PIPELINE] mod.hlo)" \
+	"an HLO module given to -p: said in words, not as an overlong line"
+run "$P" $FX -p "$EX" "$EX"
+expect_status 1 "a .pir module given to -p"
+expect_err "error: this is a .pir module (it starts with func @), not a pipeline file" \
+	"a .pir module given to -p: said in words"
 for fx in "FxNotPlugin:not a passline plugin (it has no pl_plugin_entry_v1)" \
 	"FxAbiMajor:wrong ABI major version: built for plugin ABI 2.0, this host speaks ABI 1.2" \
 	"FxAbiNewer:needs a newer host: built for plugin ABI 1.3, this host speaks ABI 1.2" \
@@ -235,7 +267,7 @@ check_ini "p.ini:2: error: unknown key 'nam' in [pipeline] (did you mean 'name'?
 printf '[pass FxOptions]\ncount = 1\ncount = 2\n' >p.ini
 check_ini "p.ini:3: error: duplicate key 'count' (first set on line 2)" "duplicate key"
 printf '[passes FxOptions]\n' >p.ini
-check_ini "p.ini:1: error: unknown section [passes FxOptions]; expected [pipeline], [cost_model] or [pass NAME]" "unknown section"
+check_ini "p.ini:1: error: unknown section [passes FxOptions]; expected [pipeline], [cost_model], [loops] or [pass NAME]" "unknown section"
 printf 'count = 1\n' >p.ini
 check_ini "p.ini:1: error: key 'count' outside a section" "key outside a section"
 printf '\357\273\277[pass FxOptions]\ncount = 1\n' >p.ini

@@ -126,6 +126,9 @@ run "$P" $PD -p printed.ini --print-pipeline
 grep -v '^; from ' "$T/out" >printed2.ini
 grep -v '^; from ' printed.ini >printed1.ini
 expect_same_file printed1.ini printed2.ini "a printed preset reads back to the same pipeline"
+run "$P" $PD --passes=CountOps -O cost_model.preset=H100 --print-pipeline
+expect_status 0 "a preset's name in capitals"
+expect_out "preset = h100" "is the preset, printed as its name"
 run "$P" $PD --passes=CountOps -O cost_model.preset=b200 -O cost_model.intra.latency_us=0.25 \
 	--print-pipeline
 expect_out "preset = b200" "-O cost_model.preset=NAME"

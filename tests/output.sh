@@ -3,7 +3,8 @@
 # tests/output.sh — where -o and --stats-json write: a regular file or a
 # new name through a temporary file renamed into place; a symbolic link
 # followed to its final target (the link stays a link); a device or FIFO
-# written in place, never replaced.
+# written in place, never replaced; standard output for one output only;
+# -o and --stats-json checked before any pass runs.
 . "$top_srcdir/tests/tap.sh"
 : "${PASSLINE:?}" "${PLUGIN_DIR:?}"
 P="$PASSLINE --plugin-dir $PLUGIN_DIR"
@@ -15,6 +16,68 @@ $P "$EX" -o want.pir 2>/dev/null || exit 99
 no_temp_in() {
 	[ -z "$(find "$1" -name '.*.??????' -print)" ]
 }
+
+# ---- standard output for one output only ----
+for args in "--stats-json -" "--stats-json - -o -"; do
+	run $P $args "$EX"
+	expect_status 2 "$args: the module and the statistics on standard output"
+	expect_err "passline: --stats-json - and the module would both go to standard output: give -o FILE for the module, or --stats-json a file" \
+		"$args: the message says why and what to do"
+	[ ! -s "$T/out" ]
+	ok $? "$args: nothing is written"
+done
+run $P --stats-json same.out -o same.out "$EX"
+expect_status 2 "-o and --stats-json naming one file"
+expect_err "passline: -o and --stats-json both name same.out" "the message names the file"
+[ ! -e same.out ]
+ok $? "and it is not written"
+echo old >same2.out
+ln -s same2.out other.out
+run $P --stats-json other.out -o same2.out "$EX"
+expect_status 2 "-o and --stats-json naming one file through a link"
+[ "$(cat same2.out)" = old ]
+ok $? "the file is left as it was"
+run $P --stats-json - -o json-apart.pir "$EX"
+expect_status 0 "--stats-json - with -o FILE"
+grep -q '^{"input": ' "$T/out" && [ "$(wc -l <"$T/out")" -eq 1 ] && cmp -s json-apart.pir want.pir
+ok $? "the JSON alone on standard output, the module in its file"
+run $P --compare -p "$top_srcdir/conf/compare-neuron.ini" --stats-json - "$EX"
+expect_status 2 "--compare's table and --stats-json - on standard output"
+expect_err "passline: --stats-json - and --compare's table would both go to standard output: give --stats-json a file" \
+	"the message says why"
+
+# ---- -o checked before the pipeline runs ----
+# Timeline's picture is what a pass would have written: none of it is.
+TL="--passes Timeline,DetailDynInst -O Timeline.svg=tl.svg"
+mkdir early
+run $P $TL "$EX" -o early/missing/m.pir
+expect_status 1 "-o into a missing folder"
+expect_err "passline: error: cannot write early/missing/m.pir: No such file or directory" \
+	"the message names the output"
+expect_no_err "Total flops" "no pass ran (DetailDynInst reports nothing)"
+[ -z "$(find early -type f)" ] && [ ! -e tl.svg ]
+ok $? "and nothing a pass would write is written"
+run $P $TL "$EX" -o early/m.pir --stats-json early/missing/s.json
+expect_status 1 "--stats-json into a missing folder"
+expect_no_err "Total flops" "no pass ran for an unwritable --stats-json either"
+[ -z "$(find early -type f)" ]
+ok $? "and nothing is written, the module neither"
+if permissions_enforced; then
+	mkdir locked && chmod 555 locked
+	run $P $TL "$EX" -o locked/m.pir
+	expect_status 1 "-o into a folder we may not write"
+	expect_err "locked/m.pir: Permission denied" "the message names the output and why"
+	expect_no_err "Total flops" "no pass ran"
+	chmod 755 locked
+else
+	for n in 1 2 3; do skip "file permissions are not enforced here (root or fakeroot)"; done
+fi
+run $P $TL "$EX" -o early/m.pir
+expect_status 0 "with a writable -o"
+[ -s early/m.pir ] && [ -s early/tl.svg ]
+ok $? "the module and the picture are written, the picture beside -o"
+no_temp_in .
+ok $? "no temporary file is left by any of these runs"
 
 # ---- regular files ----
 echo old >reg.pir

@@ -1,9 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 # tests/pass_files.sh — files a pass hands to the host (pl_ctx_write_file):
-# written beside -o (the current folder without it or with -o -), only
-# when the whole run succeeded, never outside that folder; a later write
-# of a name replaces an earlier one.
+# written beside -o (without it, or with -o -, not at all: a warning names
+# them), only when the whole run succeeded, never outside that folder; a
+# later write of a name replaces an earlier one.
 . "$top_srcdir/tests/tap.sh"
 : "${PASSLINE:?}" "${PLUGIN_DIR:?}" "${FIXTURE_DIR:?}"
 P="$PASSLINE --plugin-dir $PLUGIN_DIR --plugin-dir $FIXTURE_DIR"
@@ -21,12 +21,16 @@ ok $? "no temporary file is left"
 mkdir cwd
 run_in cwd $P --passes FxWritesFiles "$EX"
 expect_status 0 "without -o"
-[ "$(cat cwd/fx.txt)" = hello ]
-ok $? "without -o the file lands in the current folder"
-rm cwd/fx.txt
+[ ! -e cwd/fx.txt ] && [ -z "$(ls -A cwd)" ]
+ok $? "without -o the file is not written, in the current folder or anywhere"
+expect_err "passline: warning: not written, as the module goes to standard output (give -o FILE and they go beside it): fx.txt (FxWritesFiles)" \
+	"a warning names the file and its pass, and says how to get it"
 run_in cwd $P --passes FxWritesFiles "$EX" -o -
-[ "$status" -eq 0 ] && [ "$(cat cwd/fx.txt)" = hello ]
-ok $? "with -o - the file lands in the current folder"
+[ "$status" -eq 0 ] && [ -z "$(ls -A cwd)" ]
+ok $? "nor with -o -"
+expect_err "not written, as the module goes to standard output" "with the same warning"
+run_in cwd $P -q --passes FxWritesFiles "$EX"
+expect_no_err "not written" "-q hides the warning"
 
 run $P --passes FxWritesFiles -O FxWritesFiles.name=sub/../fx2.txt "$EX" -o o/m.pir
 [ "$status" -eq 0 ] && [ "$(cat o/fx2.txt)" = hello ]

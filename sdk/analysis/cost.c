@@ -14,6 +14,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <strings.h>
 
 /* ---- the old integer keys (ABI 1.1's first release) ---- */
 
@@ -318,7 +319,7 @@ int pl_cost_model_set_text(pl_cost_model *cm, const char *key, const char *value
 	const struct param *p = &params[k];
 	if (p->kind == PL_COST_KEY_TEXT) {
 		for (size_t i = 0; i < pl_cost_num_presets_; i++)
-			if (strcmp(pl_cost_presets_[i].name, value) == 0) {
+			if (strcasecmp(pl_cost_presets_[i].name, value) == 0) { /* H100 too */
 				cm->preset = (int)i;
 				recompute(cm);
 				return PL_OK;

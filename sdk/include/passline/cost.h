@@ -103,7 +103,8 @@ PL_API const char *pl_cost_model_param_help(size_t i);
 PL_API size_t pl_cost_model_num_presets(void);
 PL_API const char *pl_cost_model_preset_name(size_t i);
 PL_API const char *pl_cost_model_preset_source(size_t i);
-/* Sets key from text: a preset's name for "preset", a decimal for the
+/* Sets key from text: a preset's name for "preset" (in any case: "H100"
+ * is "h100"), a decimal for the
  * others (a whole number for the integer ones). PL_OK; PL_ENOTFOUND for an
  * unknown key, PL_EINVAL for a bad value, out of range or an unknown
  * preset (cm unchanged); then err (errlen bytes, may be NULL) says why, in
