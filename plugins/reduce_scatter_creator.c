@@ -98,9 +98,9 @@ static int module_devices(struct creator *c)
 	c->dev.partitions = by_partition ? devices : 1;
 	if (c->remarks)
 		pl_ctx_remark(c->ctx, NULL,
-		              "the module names no device counts: %" PRId64 " %s, as its replica "
+		              "the module names no device counts: %" PRId64 " %s%s, as its replica "
 		              "groups imply",
-		              devices, by_partition ? "partitions" : "replicas");
+		              devices, by_partition ? "partition" : "replica", devices == 1 ? "" : "s");
 	return PL_OK;
 }
 
