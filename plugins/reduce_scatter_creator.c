@@ -10,8 +10,8 @@
  * same replica groups, and the dynamic-slice goes. As XLA builds it:
  *  - the reduce-scatter has the all-reduce's operand and attributes
  *    (groups, channel, global ids, reducer, backend config), and stands
- *    where the dynamic-slice stood (between the two lie only the offset's
- *    scalar computations);
+ *    where the dynamic-slice stood (in XLA's dumps only the offset's
+ *    scalar arithmetic lies between the two);
  *  - a dimension the group size does not divide is first cut to the
  *    largest multiple (a slice of the operand);
  *  - a reshape between the all-reduce and the dynamic-slice is made again
@@ -98,9 +98,9 @@ static int module_devices(struct creator *c)
 	c->dev.partitions = by_partition ? devices : 1;
 	if (c->remarks)
 		pl_ctx_remark(c->ctx, NULL,
-		              "the module names no device counts: %" PRId64 " %s, as its replica "
+		              "the module names no device counts: %" PRId64 " %s%s, as its replica "
 		              "groups imply",
-		              devices, by_partition ? "partitions" : "replicas");
+		              devices, by_partition ? "partition" : "replica", devices == 1 ? "" : "s");
 	return PL_OK;
 }
 
