@@ -173,6 +173,14 @@ expect_status 0 "the printed pipeline reads back"
 sed -n '/^\[pass XlaCombineCCOp\]/,/^$/p' "$T/out" | grep -q "all_reduce_threshold_in_bytes = 8192"
 ok $? "with the flag's option in it"
 
+long=$(printf 'pass-%s,' $(seq 1 60))
+run $P -p "$XG" $NO_RSC --print-pipeline --xla-flags="--xla_disable_hlo_passes=$long --xla_gpu_enable_triton_gemm"
+cp "$T/out" long.ini
+awk 'length($0) > 198 { bad = 1 } END { exit bad }' long.ini
+ok $? "--print-pipeline keeps the flags' lines within a pipeline file's limit"
+run $P --print-pipeline -p long.ini $NO_RSC
+expect_status 0 "and the printed pipeline reads back"
+
 # the pipeliner's flags, when the plugin is built
 if [ -e "$PLUGIN_DIR/CollectivePipeliner.so" ]; then
 	printf '[pipeline]\nname = pipe\n[pass CollectivePipeliner]\n' >pipe.ini
