@@ -2,7 +2,7 @@
 /* Contract: reads tuple collectives; rewrites each to pack, flat collective(s), unpack; needs verified IR. */
 
 /* plugins/coalesce_ccop.c — CoalesceCCOp (passline-pipeline(5)); the
- * layout attributes are documented in the README, "CoalesceCCOp". A tuple collective
+ * layout attributes are documented in passline-pipeline(5), "CoalesceCCOp". A tuple collective
  * has at least min_operands operands. With factor F:
  *   - all_gather: one group with every member. The buffer's unit is the
  *     first member dtype of the smallest item size; member i counts

@@ -101,3 +101,11 @@ EXTRA_DIST += plugins/u128_int.h
 
 # how the passes that rewrite pick the functions they work in
 EXTRA_DIST += plugins/rewritable.h
+
+plugins_LTLIBRARIES += plugins/ReduceScatterCreator.la
+plugins_ReduceScatterCreator_la_SOURCES = plugins/reduce_scatter_creator.c \
+	plugins/rs_match.c plugins/rs_match.h plugins/rs_groups.c plugins/rs_groups.h \
+	plugins/ptr_map.h plugins/pass_end.h plugins/labels.h plugins/rewritable.h
+plugins_ReduceScatterCreator_la_CFLAGS = $(PLUGIN_CFLAGS)
+plugins_ReduceScatterCreator_la_LDFLAGS = $(PLUGIN_LDFLAGS)
+plugins_ReduceScatterCreator_la_LIBADD = $(PLUGIN_LIBADD)

@@ -53,6 +53,10 @@ include tests/fixtures/local.mk
 TESTS += tests/cli.sh
 EXTRA_DIST += tests/cli.sh tests/tap.sh tests/pir
 
+# The man pages render without a groff warning and document --help.
+TESTS += tests/man-pages.sh
+EXTRA_DIST += tests/man-pages.sh
+
 # The TAP helpers themselves.
 TESTS += tests/tap-selftest.sh
 EXTRA_DIST += tests/tap-selftest.sh

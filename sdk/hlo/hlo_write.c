@@ -1368,7 +1368,7 @@ static bool dot_dims(struct hw *w, pl_inst *i, struct pl_strbuf *l)
 }
 
 /* ---- pack and unpack, lowered to reshape, bitcast-convert, transpose,
- * concatenate and slice (CoalesceCCOp's definition, see the README) ---- */
+ * concatenate and slice (CoalesceCCOp's definition, passline-pipeline(5)) ---- */
 
 static void put_arr(struct pl_strbuf *sb, pl_dtype dt, const int64_t *dims, size_t rank)
 {
