@@ -28,6 +28,7 @@ enum xla_type {
 	XT_INT32,
 	XT_INT64,
 	XT_PIPELINE_MODE, /* default, off, on, explicit */
+	XT_UNROLL,        /* WHILE_LOOP_UNROLLING_*, in any case */
 	XT_COLLECTIVES,   /* XLA's CollectiveOpType names, comma-separated */
 	XT_PASSES         /* XLA pass names, comma-separated */
 };
@@ -68,6 +69,8 @@ static const struct xla_flag_def flag_defs[] = {
 	{"xla_gpu_pipeline_all_reduce", XT_PIPELINE_MODE, "default", "CollectivePipeliner",
 	 "pipeline_all_reduce"},
 	{"xla_gpu_enable_while_loop_double_buffering", XT_BOOL, "false",
+	 "DoubleBufferLoopUnrolling", "enabled"},
+	{"xla_gpu_enable_while_loop_unrolling", XT_UNROLL, "WHILE_LOOP_UNROLLING_AUTO_UNROLL",
 	 "DoubleBufferLoopUnrolling", "enabled"},
 	{"xla_gpu_enable_latency_hiding_scheduler", XT_BOOL, "false", "LatencyHidingScheduler",
 	 "enabled"},
@@ -267,6 +270,19 @@ static char *canonical(const struct xla_flag_def *d, const char *value, const ch
 		           d->name, value ? "=" : "", value ? value : "");
 		return NULL;
 	}
+	case XT_UNROLL: {
+		static const char *const modes[] = {
+			"WHILE_LOOP_UNROLLING_NO_UNROLL", "WHILE_LOOP_UNROLLING_DOUBLE_BUFFER",
+			"WHILE_LOOP_UNROLLING_FULL_UNROLL", "WHILE_LOOP_UNROLLING_AUTO_UNROLL",
+			"WHILE_LOOP_UNROLLING_MANUAL_UNROLL"};
+		for (size_t k = 0; value && k < sizeof modes / sizeof *modes; k++)
+			if (same_nocase(value, modes[k]))
+				return xstrdup(modes[k]);
+		host_error("%s: --%s%s%s: XLA takes WHILE_LOOP_UNROLLING_NO_UNROLL, _DOUBLE_BUFFER, "
+		           "_FULL_UNROLL, _AUTO_UNROLL or _MANUAL_UNROLL here", where, d->name,
+		           value ? "=" : "", value ? value : "");
+		return NULL;
+	}
 	case XT_COLLECTIVES: {
 		if (!value) {
 			host_error("%s: --%s needs a value, such as ALLREDUCE,REDUCESCATTER", where,
@@ -343,8 +359,9 @@ static bool take_word(struct xla_flags *xf, const char *word, enum xla_source sr
 	xf->sources[k] = src;
 	seen[k] = true;
 	/* a mode XLA has and passline does not model is named as such */
-	if (flag_defs[k].type == XT_PIPELINE_MODE && strcmp(v, "explicit") == 0) {
-		char *text = xasprintf("%s=explicit", flag_defs[k].name);
+	if ((flag_defs[k].type == XT_PIPELINE_MODE && strcmp(v, "explicit") == 0) ||
+	    (flag_defs[k].type == XT_UNROLL && (strstr(v, "FULL") || strstr(v, "MANUAL")))) {
+		char *text = xasprintf("%s=%s", flag_defs[k].name, v);
 		add_unmodelled(xf, text);
 		free(text);
 	}
@@ -499,6 +516,15 @@ static void drives_of(struct xla_flags *xf, size_t k)
 		/* default: the boolean flag decides; explicit: not modelled */
 		if (strcmp(v, "on") == 0 || strcmp(v, "off") == 0)
 			add_drive(xf, k, d->pass, d->key, strcmp(v, "on") == 0 ? "true" : "false");
+		break;
+	case XT_UNROLL:
+		/* as XLA: double buffering, or a full unroll instead of it; the
+		 * other modes leave xla_gpu_enable_while_loop_double_buffering
+		 * (or an optimization effort passline does not model) to decide */
+		if (strcmp(v, "WHILE_LOOP_UNROLLING_DOUBLE_BUFFER") == 0)
+			add_drive(xf, k, d->pass, d->key, "true");
+		else if (strcmp(v, "WHILE_LOOP_UNROLLING_FULL_UNROLL") == 0)
+			add_drive(xf, k, d->pass, d->key, "false");
 		break;
 	case XT_COLLECTIVES: {
 		bool off[NUM_KINDS] = {false};

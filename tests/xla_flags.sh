@@ -181,6 +181,15 @@ ok $? "--print-pipeline keeps the flags' lines within a pipeline file's limit"
 run $P --print-pipeline -p long.ini $NO_RSC
 expect_status 0 "and the printed pipeline reads back"
 
+run $P -p "$XG" $NO_RSC --print-pipeline --xla-flags="--xla_gpu_enable_while_loop_unrolling=while_loop_unrolling_double_buffer"
+expect_out "--xla_gpu_enable_while_loop_unrolling=WHILE_LOOP_UNROLLING_DOUBLE_BUFFER  (--xla-flags: " \
+	"XLA's loop unrolling mode is taken in any case"
+xg "$IN" -o new.pir --xla-flags="--xla_gpu_enable_while_loop_unrolling=TWICE"
+expect_status 1 "a loop unrolling mode XLA does not know"
+xg "$IN" -o un.pir --xla-flags="--xla_gpu_enable_while_loop_unrolling=WHILE_LOOP_UNROLLING_FULL_UNROLL"
+expect_err "not modelled: xla_gpu_enable_while_loop_unrolling=WHILE_LOOP_UNROLLING_FULL_UNROLL" \
+	"a full unroll is named as not modelled"
+
 # the pipeliner's flags, when the plugin is built
 if [ -e "$PLUGIN_DIR/CollectivePipeliner.so" ]; then
 	printf '[pipeline]\nname = pipe\n[pass CollectivePipeliner]\n' >pipe.ini
