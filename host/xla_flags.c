@@ -28,6 +28,7 @@ enum xla_type {
 	XT_INT32,
 	XT_INT64,
 	XT_PIPELINE_MODE, /* default, off, on, explicit */
+	XT_UNROLL,        /* WHILE_LOOP_UNROLLING_*, in any case */
 	XT_COLLECTIVES,   /* XLA's CollectiveOpType names, comma-separated */
 	XT_PASSES         /* XLA pass names, comma-separated */
 };
@@ -68,6 +69,8 @@ static const struct xla_flag_def flag_defs[] = {
 	{"xla_gpu_pipeline_all_reduce", XT_PIPELINE_MODE, "default", "CollectivePipeliner",
 	 "pipeline_all_reduce"},
 	{"xla_gpu_enable_while_loop_double_buffering", XT_BOOL, "false",
+	 "DoubleBufferLoopUnrolling", "enabled"},
+	{"xla_gpu_enable_while_loop_unrolling", XT_UNROLL, "WHILE_LOOP_UNROLLING_AUTO_UNROLL",
 	 "DoubleBufferLoopUnrolling", "enabled"},
 	{"xla_gpu_enable_latency_hiding_scheduler", XT_BOOL, "false", "LatencyHidingScheduler",
 	 "enabled"},
@@ -174,7 +177,11 @@ static void add_unmodelled(struct xla_flags *xf, const char *text)
 		if (strcmp(xf->unmodelled[k], text) == 0)
 			return;
 	xf->unmodelled = xrealloc(xf->unmodelled, (xf->nunmodelled + 1) * sizeof *xf->unmodelled);
-	xf->unmodelled[xf->nunmodelled++] = xstrdup(text);
+	char *copy = xstrdup(text);
+	for (char *c = copy; *c; c++) /* a quoted value may hold any byte: one line */
+		if ((unsigned char)*c < 0x20 || *c == 0x7f)
+			*c = '?';
+	xf->unmodelled[xf->nunmodelled++] = copy;
 }
 
 static bool same_nocase(const char *a, const char *b)
@@ -263,6 +270,19 @@ static char *canonical(const struct xla_flag_def *d, const char *value, const ch
 		           d->name, value ? "=" : "", value ? value : "");
 		return NULL;
 	}
+	case XT_UNROLL: {
+		static const char *const modes[] = {
+			"WHILE_LOOP_UNROLLING_NO_UNROLL", "WHILE_LOOP_UNROLLING_DOUBLE_BUFFER",
+			"WHILE_LOOP_UNROLLING_FULL_UNROLL", "WHILE_LOOP_UNROLLING_AUTO_UNROLL",
+			"WHILE_LOOP_UNROLLING_MANUAL_UNROLL"};
+		for (size_t k = 0; value && k < sizeof modes / sizeof *modes; k++)
+			if (same_nocase(value, modes[k]))
+				return xstrdup(modes[k]);
+		host_error("%s: --%s%s%s: XLA takes WHILE_LOOP_UNROLLING_NO_UNROLL, _DOUBLE_BUFFER, "
+		           "_FULL_UNROLL, _AUTO_UNROLL or _MANUAL_UNROLL here", where, d->name,
+		           value ? "=" : "", value ? value : "");
+		return NULL;
+	}
 	case XT_COLLECTIVES: {
 		if (!value) {
 			host_error("%s: --%s needs a value, such as ALLREDUCE,REDUCESCATTER", where,
@@ -309,6 +329,10 @@ static bool take_word(struct xla_flags *xf, const char *word, enum xla_source sr
 	const char *name = word + 2;
 	const char *eq = strchr(name, '=');
 	size_t nlen = eq ? (size_t)(eq - name) : strlen(name);
+	if (!nlen) { /* "--=..." */
+		add_unmodelled(xf, word);
+		return true;
+	}
 	size_t k = 0;
 	while (k < NUM_FLAGS &&
 	       !(strlen(flag_defs[k].name) == nlen && memcmp(flag_defs[k].name, name, nlen) == 0))
@@ -335,8 +359,9 @@ static bool take_word(struct xla_flags *xf, const char *word, enum xla_source sr
 	xf->sources[k] = src;
 	seen[k] = true;
 	/* a mode XLA has and passline does not model is named as such */
-	if (flag_defs[k].type == XT_PIPELINE_MODE && strcmp(v, "explicit") == 0) {
-		char *text = xasprintf("%s=explicit", flag_defs[k].name);
+	if ((flag_defs[k].type == XT_PIPELINE_MODE && strcmp(v, "explicit") == 0) ||
+	    (flag_defs[k].type == XT_UNROLL && (strstr(v, "FULL") || strstr(v, "MANUAL")))) {
+		char *text = xasprintf("%s=%s", flag_defs[k].name, v);
 		add_unmodelled(xf, text);
 		free(text);
 	}
@@ -353,6 +378,7 @@ static bool take_text(struct xla_flags *xf, const char *text, enum xla_source sr
 	static const char blanks[] = " \t\r\n";
 	bool *seen = xcalloc(NUM_FLAGS, sizeof *seen);
 	bool ok = true;
+	bool after_dashes = false;
 	const char *p = text + strspn(text, blanks);
 	while (ok && *p == '-') {
 		const char *e = p;
@@ -380,13 +406,21 @@ static bool take_text(struct xla_flags *xf, const char *text, enum xla_source sr
 			memcpy(word, p, (size_t)(e - p));
 			word[e - p] = '\0';
 		}
-		ok = take_word(xf, word, src, where, seen);
+		/* XLA takes no flag after "--": it and the words after it are
+		 * unknown flags to XLA */
+		after_dashes = after_dashes || strcmp(word, "--") == 0;
+		if (after_dashes)
+			add_unmodelled(xf, word);
+		else
+			ok = take_word(xf, word, src, where, seen);
 		free(word);
 		p = e + strspn(e, blanks);
 	}
-	if (ok && *p)
-		host_warning("%s: '%.40s' does not start with '-': XLA reads no flag from there on, "
-		             "nor does passline", where, p);
+	if (ok && *p) {
+		size_t n = strcspn(p, blanks);
+		host_warning("%s: '%.*s' does not start with '-': XLA reads no flag from there on, "
+		             "nor does passline", where, (int)(n > 40 ? 40 : n), p);
+	}
 	free(seen);
 	return ok;
 }
@@ -483,6 +517,15 @@ static void drives_of(struct xla_flags *xf, size_t k)
 		if (strcmp(v, "on") == 0 || strcmp(v, "off") == 0)
 			add_drive(xf, k, d->pass, d->key, strcmp(v, "on") == 0 ? "true" : "false");
 		break;
+	case XT_UNROLL:
+		/* as XLA: double buffering, or a full unroll instead of it; the
+		 * other modes leave xla_gpu_enable_while_loop_double_buffering
+		 * (or an optimization effort passline does not model) to decide */
+		if (strcmp(v, "WHILE_LOOP_UNROLLING_DOUBLE_BUFFER") == 0)
+			add_drive(xf, k, d->pass, d->key, "true");
+		else if (strcmp(v, "WHILE_LOOP_UNROLLING_FULL_UNROLL") == 0)
+			add_drive(xf, k, d->pass, d->key, "false");
+		break;
 	case XT_COLLECTIVES: {
 		bool off[NUM_KINDS] = {false};
 		for (const char *p = v; *p;) {
@@ -569,6 +612,17 @@ static bool has_pass(const struct pipeline *pl, const char *pass)
 	return false;
 }
 
+/* Whether an earlier drive of the same flag found the same pass missing. */
+static bool missing_before(const struct xla_flags *xf, size_t j)
+{
+	const struct xla_drive *d = &xf->drives[j];
+	for (size_t i = 0; i < j; i++)
+		if (xf->drives[i].flag == d->flag && !xf->drives[i].applied &&
+		    strcmp(xf->drives[i].pass, d->pass) == 0)
+			return true;
+	return false;
+}
+
 int xla_flags_apply(struct xla_flags *xf, struct pipeline *pl, bool remarks)
 {
 	pl->xla = xf;
@@ -579,7 +633,7 @@ int xla_flags_apply(struct xla_flags *xf, struct pipeline *pl, bool remarks)
 		const char *where = xla_source_name(xf->sources[d->flag]);
 		d->applied = has_pass(pl, d->pass);
 		if (!d->applied) {
-			if (remarks)
+			if (remarks && !missing_before(xf, k))
 				host_remark("%s: --%s=%s: no %s in the pipeline: nothing to drive", where,
 				            f->name, xf->values[d->flag], d->pass);
 			continue;
@@ -608,30 +662,74 @@ bool xla_flags_relevant(const struct xla_flags *xf, const struct pipeline *pl)
 	return false;
 }
 
+/* Appends t (malloc'd, freed here) to *s. */
+static void append(char **s, char *t)
+{
+	char *u = xasprintf("%s%s", *s, t);
+	free(t);
+	free(*s);
+	*s = u;
+}
+
+/* text as comment lines a pipeline file reads back: control characters
+ * shown as '?', lines broken at a blank (or cut) before inih's limit. */
+static void comment_lines(FILE *out, const char *text)
+{
+	enum { WIDTH = 120 };
+	const char *lead = ";   ";
+	size_t n = strlen(text);
+	for (size_t at = 0; at < n;) {
+		size_t len = n - at;
+		if (len > WIDTH) {
+			len = WIDTH;
+			while (len > WIDTH / 2 && text[at + len] != ' ')
+				len--;
+			if (text[at + len] != ' ')
+				len = WIDTH;
+		}
+		size_t shown = len;
+		while (shown > 1 && text[at + shown - 1] == ' ')
+			shown--;
+		fputs(lead, out);
+		for (size_t i = 0; i < shown; i++) {
+			unsigned char ch = (unsigned char)text[at + i];
+			fputc(ch < 0x20 || ch == 0x7f ? '?' : ch, out);
+		}
+		fputc('\n', out);
+		at += len;
+		while (at < n && text[at] == ' ')
+			at++;
+		lead = ";       ";
+	}
+}
+
 void xla_flags_print(const struct xla_flags *xf, FILE *out)
 {
 	fputs("; XLA flags in force (passline-xla(7)); a flag given sets the options it drives\n",
 	      out);
 	for (size_t k = 0; k < NUM_FLAGS; k++) {
-		fprintf(out, ";   --%s=%s  (%s", flag_defs[k].name, xla_flag_value(xf, k),
-		        xla_source_name(xf->sources[k]));
+		char *line = xasprintf("--%s=%s  (%s", flag_defs[k].name, xla_flag_value(xf, k),
+		                       xla_source_name(xf->sources[k]));
 		const char *sep = ": ";
 		for (size_t j = 0; j < xf->ndrives; j++) {
 			const struct xla_drive *d = &xf->drives[j];
-			if (d->flag != k)
+			if (d->flag != k || (!d->applied && missing_before(xf, j)))
 				continue;
 			if (d->applied)
-				fprintf(out, "%s%s.%s = %s", sep, d->pass, d->key, d->value);
+				append(&line, xasprintf("%s%s.%s = %s", sep, d->pass, d->key, d->value));
 			else
-				fprintf(out, "%sno %s in the pipeline", sep, d->pass);
+				append(&line, xasprintf("%sno %s in the pipeline", sep, d->pass));
 			sep = ", ";
 		}
-		fputs(")\n", out);
+		append(&line, xstrdup(")"));
+		comment_lines(out, line);
+		free(line);
 	}
 	if (xf->nunmodelled) {
-		fputs(";   not modelled:", out);
+		char *line = xstrdup("not modelled:");
 		for (size_t k = 0; k < xf->nunmodelled; k++)
-			fprintf(out, "%s %s", k ? "," : "", xf->unmodelled[k]);
-		fputc('\n', out);
+			append(&line, xasprintf("%s %s", k ? "," : "", xf->unmodelled[k]));
+		comment_lines(out, line);
+		free(line);
 	}
 }

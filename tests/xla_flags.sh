@@ -173,6 +173,23 @@ expect_status 0 "the printed pipeline reads back"
 sed -n '/^\[pass XlaCombineCCOp\]/,/^$/p' "$T/out" | grep -q "all_reduce_threshold_in_bytes = 8192"
 ok $? "with the flag's option in it"
 
+long=$(printf 'pass-%s,' $(seq 1 60))
+run $P -p "$XG" $NO_RSC --print-pipeline --xla-flags="--xla_disable_hlo_passes=$long --xla_gpu_enable_triton_gemm"
+cp "$T/out" long.ini
+awk 'length($0) > 198 { bad = 1 } END { exit bad }' long.ini
+ok $? "--print-pipeline keeps the flags' lines within a pipeline file's limit"
+run $P --print-pipeline -p long.ini $NO_RSC
+expect_status 0 "and the printed pipeline reads back"
+
+run $P -p "$XG" $NO_RSC --print-pipeline --xla-flags="--xla_gpu_enable_while_loop_unrolling=while_loop_unrolling_double_buffer"
+expect_out "--xla_gpu_enable_while_loop_unrolling=WHILE_LOOP_UNROLLING_DOUBLE_BUFFER  (--xla-flags: " \
+	"XLA's loop unrolling mode is taken in any case"
+xg "$IN" -o new.pir --xla-flags="--xla_gpu_enable_while_loop_unrolling=TWICE"
+expect_status 1 "a loop unrolling mode XLA does not know"
+xg "$IN" -o un.pir --xla-flags="--xla_gpu_enable_while_loop_unrolling=WHILE_LOOP_UNROLLING_FULL_UNROLL"
+expect_err "not modelled: xla_gpu_enable_while_loop_unrolling=WHILE_LOOP_UNROLLING_FULL_UNROLL" \
+	"a full unroll is named as not modelled"
+
 # the pipeliner's flags, when the plugin is built
 if [ -e "$PLUGIN_DIR/CollectivePipeliner.so" ]; then
 	printf '[pipeline]\nname = pipe\n[pass CollectivePipeliner]\n' >pipe.ini
@@ -184,6 +201,29 @@ if [ -e "$PLUGIN_DIR/CollectivePipeliner.so" ]; then
 else
 	skip "CollectivePipeliner is not built: its flags have nothing to drive"
 fi
+
+# ---- XlaCombineCCOp's per-kind options (what the thresholds drive) ----
+run $P --passes=XlaCombineCCOp "$IN" -o general.pir -O XlaCombineCCOp.combine_threshold_in_bytes=8192
+run $P --passes=XlaCombineCCOp "$IN" -o kind.pir -O XlaCombineCCOp.all_reduce_threshold_in_bytes=8192 \
+	-O XlaCombineCCOp.all_gather_threshold_in_bytes=8KiB
+[ "$status" -eq 0 ] && [ "$(starts kind.pir)" -eq 4 ]
+ok $? "per-kind thresholds: two all-reduces combine, the all-gathers of two dimensions do not"
+expect_same_file general.pir kind.pir "the same as the general threshold"
+run $P --passes=XlaCombineCCOp "$IN" -o dim.pir -O XlaCombineCCOp.all_gather_combine_by_dim=false
+[ "$status" -eq 0 ] && [ "$(starts dim.pir)" -eq 2 ]
+ok $? "all_gather_combine_by_dim=false combines the all-gathers across dimensions"
+run $P --passes=XlaCombineCCOp "$IN" -o new.pir -O XlaCombineCCOp.reduce_scatter_threshold_in_bytes=lots
+expect_status 1 "a per-kind threshold that is not a byte count"
+expect_err "option 'reduce_scatter_threshold_in_bytes'" "the option is named"
+
+# ---- --compare applies the flags to each pipeline ----
+run $P --compare -p "$XG" $NO_RSC "$IN" --xla-flags="--xla_gpu_all_reduce_combine_threshold_bytes=8192"
+expect_status 0 "--compare with --xla-flags"
+c1=$(awk '$1 == "xla-gpu" { print $2 }' "$T/out")
+run $P --compare -p "$XG" $NO_RSC "$IN"
+c2=$(awk '$1 == "xla-gpu" { print $2 }' "$T/out")
+[ -n "$c1" ] && [ "$c1" = 3 ] && [ "$c2" = 2 ]
+ok $? "the table counts the collectives the flags leave ($c2 -> $c1)"
 
 run $P --help
 expect_out "--xla-flags" "--help names --xla-flags"
@@ -206,6 +246,14 @@ if [ -r "$REAL" ]; then
 	xg "$REAL" -o real-opt.pir --stats-json real-opt.json --xla-flags="$RECIPE"
 	expect_same_file real-env.pir real-opt.pir "the same module from XLA_FLAGS and --xla-flags"
 	expect_same_file real-env.json real-opt.json "the same statistics from XLA_FLAGS and --xla-flags"
+	# the scheduler's memory limit: a share of the device's memory
+	xg "$REAL" -o /dev/null --stats-json slop95.json -O LatencyHidingScheduler.device_memory_bytes=200GiB \
+		--xla-flags="$RECIPE"
+	xg "$REAL" -o /dev/null --stats-json slop40.json -O LatencyHidingScheduler.device_memory_bytes=200GiB \
+		--xla-flags="$RECIPE --xla_gpu_memory_limit_slop_factor=40"
+	sched() { grep -o '"ScheduleEstimate": {[^}]*}' "$1"; }
+	[ "$status" -eq 0 ] && [ -n "$(sched slop40.json)" ] && [ "$(sched slop95.json)" != "$(sched slop40.json)" ]
+	ok $? "xla_gpu_memory_limit_slop_factor changes the schedule of the 70B step"
 else
 	skip "no $REAL (set HLO_DIR)"
 fi
