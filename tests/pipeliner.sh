@@ -55,6 +55,18 @@ run $P --passes=DoubleBufferLoopUnrolling,DetailDynInst --remarks "$G/double.pir
 expect_err "loop 'loop' in @main: 2 trips (known_trip_count)" \
 	"the unrolled loop's count is its known_trip_count"
 
+# what the loop now carries is counted: in the body, this trip's gathered
+# row (an argument) is live beside the next trip's gather in flight, and
+# the loop's state holds one more row, so the step's peak grows by more
+# than one gathered row (f32[16], 64 bytes); the exposed time does not grow
+run $P --passes=SplitAsyncCCOp,ScheduleEstimate --stats-json s0.json "$G/backward.pir" -o out.pir
+run $P --passes=CollectivePipeliner,SplitAsyncCCOp,ScheduleEstimate --stats-json s1.json \
+	"$G/backward.pir" -o out.pir
+b=$(stat step_peak_bytes s0.json) a=$(stat step_peak_bytes s1.json)
+[ -n "$a" ] && [ "$a" -gt $((b + 64)) ] &&
+	[ "$(stat exposed_comm_ns s1.json)" -le "$(stat exposed_comm_ns s0.json)" ]
+ok $? "ScheduleEstimate: step_peak_bytes $b -> $a with the gather in flight beside the carried one"
+
 # each kind can be left alone
 $P --passes= "$G/backward.pir" -o printed.pir
 run $P --passes=CollectivePipeliner -O CollectivePipeliner.pipeline_all_gather=false \
