@@ -74,6 +74,7 @@ struct pipeliner {
 	pl_module *m;
 	const struct config *cfg;
 	bool remarks;
+	bool oom; /* an analysis ran out of memory */
 	uint64_t moved;
 	int64_t next_channel;
 	char why[512];
@@ -143,6 +144,13 @@ static const char *fail(struct pipeliner *p, const char *fmt, ...)
 	return p->why;
 }
 
+/* Marks the run out of memory; the analysis gives up on the collective. */
+static const char *oom(struct pipeliner *p)
+{
+	p->oom = true;
+	return "out of memory";
+}
+
 /* ---- backward: the operand chain ---- */
 
 static const char *backward_chain(struct pipeliner *p, const struct counted_loop *l, pl_inst *g,
@@ -151,9 +159,8 @@ static const char *backward_chain(struct pipeliner *p, const struct counted_loop
 	if (pinned(g))
 		return "it has a control dependency";
 	ptr_map_clear(&p->seen);
-	if (!ptr_map_put(&p->seen, g, g) || !move_add(mv, g))
-		return NULL;
-	mv->nwith = 0;
+	if (!ptr_map_put(&p->seen, g, g))
+		return oom(p);
 	/* the chain grows at its end; with[scan..] are still to be read */
 	size_t scan = 0;
 	pl_inst *cur = g;
@@ -170,7 +177,7 @@ static const char *backward_chain(struct pipeliner *p, const struct counted_loop
 			if (ptr_map_get(&p->seen, d))
 				continue;
 			if (!ptr_map_put(&p->seen, d, d) || !move_add(mv, d))
-				return NULL;
+				return oom(p);
 		}
 		if (scan == mv->nwith)
 			break;
@@ -235,7 +242,10 @@ static bool invariant_input(struct pipeliner *p, pl_value *v, struct move *mv)
 	for (size_t k = 0; k < pl_inst_num_operands(d); k++)
 		if (!invariant_input(p, pl_inst_operand(d, k), mv))
 			return false;
-	return ptr_map_put(&p->seen, d, d) && move_add(mv, d);
+	if (ptr_map_put(&p->seen, d, d) && move_add(mv, d))
+		return true;
+	p->oom = true;
+	return false;
 }
 
 /* Whether v is the induction variable plus or minus constants. */
@@ -317,7 +327,7 @@ static const char *forward_chain(struct pipeliner *p, const struct counted_loop 
 	pl_inst *ret = pl_func_last_inst(l->body);
 	ptr_map_clear(&p->seen);
 	if (!ptr_map_put(&p->seen, c, c))
-		return NULL;
+		return oom(p);
 	size_t scan = 0;
 	pl_inst *cur = c;
 	for (;;) {
@@ -343,7 +353,7 @@ static const char *forward_chain(struct pipeliner *p, const struct counted_loop 
 					            "output, and is not a formatting op it may carry along", buf);
 				}
 				if (!ptr_map_put(&p->seen, user, user) || !move_add(mv, user))
-					return NULL;
+					return oom(p);
 			}
 		if (scan == mv->nwith)
 			break;
@@ -363,6 +373,8 @@ static const char *forward_chain(struct pipeliner *p, const struct counted_loop 
 				continue;
 			if (k == mv->nformat && !op_is(d, "hlo.constant"))
 				continue; /* the moving index: carried */
+			if (p->oom)
+				return "out of memory";
 			if (!invariant_input(p, v, mv))
 				return fail(p, "%%%s, an operand of a formatting op, is computed in the loop",
 				            value_label(v));
@@ -417,8 +429,10 @@ static int collect(struct pipeliner *p, const struct counted_loop *l, bool backw
 		mv->coll = i;
 		p->why[0] = '\0';
 		const char *why = backward ? backward_chain(p, l, i, mv) : forward_chain(p, l, i, mv);
-		if (!why && !p->why[0] && !mv->nwith && backward)
-			why = NULL;
+		if (p->oom) {
+			move_free(mv);
+			return PL_ENOMEM;
+		}
 		if (why) {
 			remark_not(p, i, backward ? "backward" : "forward", why);
 			move_free(mv);

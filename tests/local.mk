@@ -357,6 +357,11 @@ EXTRA_DIST += tests/cost_model.sh
 TESTS += tests/loops.sh
 EXTRA_DIST += tests/loops.sh tests/loops
 
+# CollectivePipeliner and DoubleBufferLoopUnrolling: goldens, XLA's
+# reasons, XLA's test modules and every scanned step read back.
+TESTS += tests/pipeliner.sh
+EXTRA_DIST += tests/pipeliner.sh tests/pipeliner
+
 # Passes that move or merge collectives keep them in their functions.
 TESTS += tests/boundaries.sh
 EXTRA_DIST += tests/boundaries.sh

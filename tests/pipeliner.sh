@@ -1,0 +1,160 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# tests/pipeliner.sh — CollectivePipeliner and DoubleBufferLoopUnrolling
+# through the real host and plugins: hand-checked goldens of each
+# direction (tests/pipeliner/*.pir, their figures worked out in their
+# comments), the collectives XLA leaves and why, nested loops, an odd trip
+# count peeled; XLA's own test modules where the real HLO is (HLO_DIR, by
+# default the shared/hlo folder beside the source tree); and every scanned
+# step there, pipelined, written as HLO and read back with the same
+# Total_flops.
+. "$top_srcdir/tests/tap.sh"
+: "${PASSLINE:?}" "${PLUGIN_DIR:?}"
+P="$PASSLINE --plugin-dir $PLUGIN_DIR"
+G="$top_srcdir/tests/pipeliner"
+cd "$T" || exit 99
+
+stat() { # stat NAME FILE: the value of "NAME": N in the JSON FILE
+	sed -n "s/.*\"$1\": \([0-9]*\).*/\1/p" "$2"
+}
+
+flops() { # flops FILE: DetailDynInst's Total_flops of FILE
+	$P --passes=DetailDynInst "$1" -o flops.pir --stats-json flops.json >/dev/null 2>&1 &&
+		stat Total_flops flops.json
+}
+
+none() { # none FILE: nothing pipelined, by the statistics in FILE
+	n=$(stat num_pipelined "$1")
+	[ "${n:-0}" = 0 ]
+}
+
+golden() { # golden NAME PASS STAT N BEFORE AFTER
+	run $P --passes="$2" --verify-each --stats-json s.json "$G/$1.pir" -o "$1.out.pir"
+	expect_status 0 "$2 on $1.pir, every pass leaving valid IR"
+	expect_same_file "$G/$1.out.pir" "$1.out.pir" "$1.pir: the hand-checked golden"
+	[ "$(stat "$3" s.json)" = "$4" ]
+	ok $? "$1.pir: $3 = $4"
+	b=$(flops "$G/$1.pir") a=$(flops "$1.out.pir")
+	[ "$b" = "$5" ] && [ "$a" = "$6" ]
+	ok $? "$1.pir: Total_flops $b -> $a, as worked out by hand ($5 -> $6)"
+	run $P --passes="$2" "$G/$1.pir" -o again.pir
+	cmp -s again.pir "$1.out.pir"
+	ok $? "$1.pir: a second run writes the same bytes"
+}
+
+golden backward CollectivePipeliner num_pipelined 1 152 148
+golden forward CollectivePipeliner num_pipelined 1 280 277
+golden nested CollectivePipeliner num_pipelined 3 260 250
+golden double DoubleBufferLoopUnrolling num_unrolled 1 189 183
+
+run $P --passes=CollectivePipeliner,DetailDynInst --remarks "$G/backward.pir" -o out.pir
+expect_err "pipelined (backward): all_gather %g of loop %loop\$0 issued one iteration early" \
+	"the moved all-gather is named"
+expect_err "loop 'loop' in @main: 3 trips (its counter)" "the loop now runs 3 trips"
+run $P --passes=DoubleBufferLoopUnrolling,DetailDynInst --remarks "$G/double.pir" -o out.pir
+expect_err "loop 'loop' in @main: 2 trips (known_trip_count)" \
+	"the unrolled loop's count is its known_trip_count"
+
+# what the loop now carries is counted: in the body, this trip's gathered
+# row (an argument) is live beside the next trip's gather in flight, and
+# the loop's state holds one more row, so the step's peak grows by more
+# than one gathered row (f32[16], 64 bytes); the exposed time does not grow
+run $P --passes=SplitAsyncCCOp,ScheduleEstimate --stats-json s0.json "$G/backward.pir" -o out.pir
+run $P --passes=CollectivePipeliner,SplitAsyncCCOp,ScheduleEstimate --stats-json s1.json \
+	"$G/backward.pir" -o out.pir
+b=$(stat step_peak_bytes s0.json) a=$(stat step_peak_bytes s1.json)
+[ -n "$a" ] && [ "$a" -gt $((b + 64)) ] &&
+	[ "$(stat exposed_comm_ns s1.json)" -le "$(stat exposed_comm_ns s0.json)" ]
+ok $? "ScheduleEstimate: step_peak_bytes $b -> $a with the gather in flight beside the carried one"
+
+# each kind can be left alone
+$P --passes= "$G/backward.pir" -o printed.pir
+run $P --passes=CollectivePipeliner -O CollectivePipeliner.pipeline_all_gather=false \
+	--stats-json s.json "$G/backward.pir" -o out.pir
+none s.json && cmp -s out.pir printed.pir
+ok $? "pipeline_all_gather = false: the all-gather stays, the module unchanged"
+# with reduce-scatters off, the all-reduce after it moves alone (the
+# reduce-scatter's result, left in the loop, is what is carried); with
+# all-reduces off, the reduce-scatter still carries the all-reduce along
+run $P --passes=CollectivePipeliner -O CollectivePipeliner.pipeline_reduce_scatter=false \
+	--remarks --stats-json s.json "$G/forward.pir" -o out.pir
+[ "$(stat num_pipelined s.json)" = 1 ] && grep -q "%rs = reduce_scatter %y" out.pir &&
+	grep -q "%ar.prev = all_reduce %pipelined.0" out.pir
+ok $? "pipeline_reduce_scatter = false: the reduce-scatter stays, the all-reduce moves"
+run $P --passes=CollectivePipeliner -O CollectivePipeliner.pipeline_all_reduce=false \
+	--stats-json s.json "$G/forward.pir" -o out.pir
+cmp -s out.pir "$G/forward.out.pir"
+ok $? "pipeline_all_reduce = false: the reduce-scatter still carries the all-reduce along"
+run $P --passes=CollectivePipeliner -O CollectivePipeliner.pipeline_all_reduce=false \
+	-O CollectivePipeliner.pipeline_reduce_scatter=false --stats-json s.json "$G/forward.pir" -o out.pir
+$P --passes= "$G/forward.pir" -o printed.pir
+none s.json && cmp -s out.pir printed.pir
+ok $? "both off: the module unchanged"
+
+# what XLA leaves, each with its reason
+run $P --passes=CollectivePipeliner --remarks --stats-json s.json "$G/refused.pir" -o out.pir
+expect_status 0 "CollectivePipeliner on refused.pir"
+none s.json
+ok $? "refused.pir: nothing moves"
+expect_err "reduce_scatter %rs: %m (hlo.negate) stands between it and a dynamic-update-slice into a loop output, and is not a formatting op it may carry along" \
+	"a chain with an op XLA does not carry along"
+expect_err "all_reduce %p: it has a control dependency" "a control dependency"
+expect_err "all_gather %g: its operand chain reads %x, a loop-variant parameter" \
+	"a loop-variant parameter in the chain"
+expect_err "all_reduce %g: its trip count is not known statically" "a loop of unknown count"
+
+# XLA's own test modules (collective_pipeliner_test.cc)
+D=${HLO_DIR:-$top_srcdir/../shared/hlo}
+X="$D/xla-tests/collective_pipeliner_test__"
+if [ -f "${X}TransformIncrementIndexByOne.hlo" ]; then
+	run $P --passes=CollectivePipeliner --stats-json s.json \
+		"${X}TransformIncrementIndexByOne.hlo" -o t.hlo
+	[ "$status" = 0 ] && [ "$(stat num_pipelined s.json)" = 1 ]
+	ok $? "TransformIncrementIndexByOne: its all-reduce is pipelined forward, as XLA's test expects"
+	grep -q "^  while = (s32\[\], bf16\[3,8,128\], bf16\[3,8,128\], bf16\[1,8,128\], s32\[\]) while(tuple" t.hlo &&
+		grep -q "ar.1.last = bf16\[1,8,128\] all-reduce(" t.hlo
+	ok $? "TransformIncrementIndexByOne: one loop of one tuple carrying the operand and index, the last all-reduce after it"
+	b=$(flops "${X}TransformIncrementIndexByOne.hlo") a=$(flops t.hlo)
+	# 3 trips of 16 flops of counter arithmetic, 2 of them kept in the
+	# loop and 1 (less its dropped counter, 2) peeled: 2 fewer
+	[ -n "$a" ] && [ "$a" = $((b - 2)) ]
+	ok $? "TransformIncrementIndexByOne: the HLO reads back, Total_flops $b -> $a"
+	for t in PushAgOver PipelineSinkInstructions; do
+		run $P --passes=CollectivePipeliner --remarks --stats-json s.json "${X}$t.hlo" -o t.hlo
+		[ "$status" = 0 ] && none s.json
+		ok $? "$t: nothing pipelined"
+	done
+	run $P --passes=CollectivePipeliner --remarks "${X}PushAgOver.hlo" -o t.hlo
+	expect_err "all_gather %ag.2: its operand chain reads %loop_peel_param\$1, a loop-variant parameter" \
+		"PushAgOver: the gather of the loop's updated buffer stays"
+	run $P --passes=CollectivePipeliner --remarks "${X}PipelineSinkInstructions.hlo" -o t.hlo
+	expect_err "reduce_scatter %rs.1: %fusion.1730 (hlo.fusion) stands between it" \
+		"PipelineSinkInstructions: what XLA only sinks is left"
+else
+	skip "no XLA test modules at $D (set HLO_DIR)"
+fi
+
+# every scanned step: pipelined and unrolled, written as HLO, read back
+if [ -d "$D/dumps" ]; then
+	for f in "$D"/dumps/*.hlo; do
+		grep -q " while(" "$f" || continue
+		n=${f#"$D"/dumps/}
+		b=$(flops "$f")
+		run $P --passes=CollectivePipeliner,DetailDynInst --stats-json s.json "$f" -o p.hlo
+		expect_status 0 "$n: pipelined, written as HLO"
+		m=$(stat Total_flops s.json) a=$(flops p.hlo)
+		[ -n "$a" ] && [ "$a" = "$m" ]
+		ok $? "$n: reads back with the same Total_flops ($m)"
+		d=$((a - b))
+		[ "${d#-}" -le 4096 ]
+		ok $? "$n: Total_flops $b -> $a, the loops' bookkeeping only ($d)"
+		run $P --passes=DoubleBufferLoopUnrolling,DetailDynInst --stats-json s.json p.hlo -o u.hlo
+		m=$(stat Total_flops s.json) a=$(flops u.hlo)
+		[ "$status" = 0 ] && [ -n "$a" ] && [ "$a" = "$m" ]
+		ok $? "$n: then unrolled by two, reads back with the same Total_flops ($m)"
+	done
+else
+	skip "no real HLO at $D (set HLO_DIR)"
+fi
+
+done_testing
