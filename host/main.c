@@ -176,14 +176,26 @@ enum {
 
 static unsigned threads_option; /* -j; 0: host_threads chooses */
 
-/* Whether a and b name one existing file (or the same text). */
+/* Whether a and b name one file: the same text, the same name in one
+ * folder (./x and x), or one existing file (through a link). */
 static bool same_output(const char *a, const char *b)
 {
 	struct stat sa, sb;
 	if (strcmp(a, b) == 0)
 		return true;
-	return stat(a, &sa) == 0 && stat(b, &sb) == 0 && S_ISREG(sa.st_mode) &&
-	       sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+	if (stat(a, &sa) == 0 && stat(b, &sb) == 0)
+		return S_ISREG(sa.st_mode) && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+	const char *na = strrchr(a, '/'), *nb = strrchr(b, '/');
+	if (strcmp(na ? na + 1 : a, nb ? nb + 1 : b) != 0)
+		return false;
+	char *da = dir_of(a), *db = dir_of(b);
+	char *ra = realpath(da, NULL), *rb = realpath(db, NULL);
+	bool same = ra && rb && strcmp(ra, rb) == 0;
+	free(ra);
+	free(rb);
+	free(da);
+	free(db);
+	return same;
 }
 
 /* Two outputs never share standard output, nor a file: one would be

@@ -31,6 +31,10 @@ expect_status 2 "-o and --stats-json naming one file"
 expect_err "passline: -o and --stats-json both name same.out" "the message names the file"
 [ ! -e same.out ]
 ok $? "and it is not written"
+run $P --stats-json ./same.out -o "$T/same.out" "$EX"
+expect_status 2 "-o and --stats-json naming one new file in two spellings"
+[ ! -e same.out ]
+ok $? "and it is not written"
 echo old >same2.out
 ln -s same2.out other.out
 run $P --stats-json other.out -o same2.out "$EX"
