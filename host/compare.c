@@ -392,7 +392,7 @@ static void print_row(FILE *out, const char *label, const struct measure *m, boo
 	num(c, sizeof c, m->comm_ns, m->simulated);
 	num(e, sizeof e, m->exposed_ns, m->simulated);
 	num(p, sizeof p, m->peak_bytes, m->simulated);
-	fprintf(out, "%-24s %11" PRIu64 " %7" PRIu64 " %14" PRIu64 " %14s %14s %14s %14s", label,
+	fprintf(out, "%-24s %11" PRIu64 " %7" PRIu64 " %14" PRIu64 " %14s %14s %15s %14s", label,
 	        m->collectives, m->buckets, m->bytes, s, c, e, p);
 	if (timed)
 		fprintf(out, " %10.3f\n", m->seconds * 1e3);
@@ -540,8 +540,9 @@ int compare_run(const struct compare_request *rq)
 	}
 	if (status == EXIT_OK) {
 		FILE *out = stdout;
-		fprintf(out, "%-24s %11s %7s %14s %14s %14s %14s %14s %10s\n", "pipeline",
-		        "collectives", "buckets", "bytes", "step_ns", "comm_ns", "exposed_ns",
+		/* the simulated columns are named as ScheduleEstimate's statistics */
+		fprintf(out, "%-24s %11s %7s %14s %14s %14s %15s %14s %10s\n", "pipeline",
+		        "collectives", "buckets", "bytes", "step_ns", "comm_ns", "exposed_comm_ns",
 		        "peak_bytes", "pass_ms");
 		print_row(out, "(input)", &before, false);
 		for (size_t k = 0; k < n; k++)

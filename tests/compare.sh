@@ -21,7 +21,7 @@ run $P --compare -p "$C/compare-neuron.ini" -p "$C/compare-xla.ini" \
 	-p "$C/compare-overlap.ini" "$STEP" --stats-json c.json
 expect_status 0 "--compare runs the three shipped pipelines"
 cp "$T/out" table
-head -1 table | grep -q '^pipeline  *collectives  *buckets  *bytes  *step_ns  *comm_ns  *exposed_ns  *peak_bytes  *pass_ms$'
+head -1 table | grep -q '^pipeline  *collectives  *buckets  *bytes  *step_ns  *comm_ns  *exposed_comm_ns  *peak_bytes  *pass_ms$'
 ok $? "the table has its header"
 row() { # row LABEL: the first four columns of LABEL's row
 	awk -v l="$1" '$1 == l { print $1, $2, $3, $4 }' table
@@ -278,9 +278,9 @@ ok $? "the step and the makespan summed over functions differ here"
 for name in '(input)' same; do
 	[ "$(awk -v l="$name" '$1 == l { print $5, $6, $7, $8 }' ntable)" = \
 	  "$(stat step_ns) $(stat comm_ns) $(stat exposed_comm_ns) $(stat peak_bytes)" ]
-	ok $? "$name: step_ns, comm_ns, exposed_ns, peak_bytes are ScheduleEstimate's"
+	ok $? "$name: step_ns, comm_ns, exposed_comm_ns, peak_bytes are ScheduleEstimate's"
 done
-head -1 ntable | grep -q ' step_ns  *comm_ns  *exposed_ns '
+head -1 ntable | grep -q ' step_ns  *comm_ns  *exposed_comm_ns  *peak_bytes '
 ok $? "the columns are named as ScheduleEstimate's statistics"
 # a pipeline's own ScheduleEstimate options are the table's
 printf '[pipeline]\nname = off\n[pass ScheduleEstimate]\nfusion = off\n' >off.ini
@@ -329,7 +329,7 @@ expect_status 1 "a key the pass does not have"
 expect_err "all_gather_max_bytes" "the error suggests the key"
 
 # ---- on real steps (HLO_DIR, when present; never copied here) ----
-# the table's step_ns, exposed_ns and peak_bytes are ScheduleEstimate's
+# the table's step_ns, exposed_comm_ns and peak_bytes are ScheduleEstimate's
 # step_ns, exposed_comm_ns and peak_bytes: on a step XLA fused (the
 # computations its kernels run are part of them) and on one it did not
 D=${HLO_DIR:-$top_srcdir/../shared/hlo}/dumps
