@@ -186,6 +186,8 @@ static int run_one(const struct compare_request *rq, const char *file, struct ro
 	int status = EXIT_OK;
 	for (size_t k = 0; k < rq->noverrides && status == EXIT_OK; k++)
 		status = pipeline_override(&pl, rq->overrides[k], rq->override_origins[k]);
+	if (status == EXIT_OK)
+		status = pipeline_memory_fraction_from_env(&pl);
 	struct loader ld;
 	loader_init(&ld, pl.plugin_dir, rq->plugin_dirs, rq->nplugin_dirs);
 	ld.allow_insecure = rq->allow_insecure;

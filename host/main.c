@@ -615,6 +615,8 @@ static int run(struct cli *c)
 	int status = EXIT_OK;
 	for (size_t k = 0; k < c->noverrides && status == EXIT_OK; k++)
 		status = pipeline_override(&pl, c->overrides[k].assignment, c->overrides[k].origin);
+	if (status == EXIT_OK)
+		status = pipeline_memory_fraction_from_env(&pl);
 
 	struct loader ld;
 	loader_init(&ld, pl.plugin_dir, c->plugin_dirs, c->nplugin_dirs);

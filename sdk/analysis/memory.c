@@ -13,8 +13,11 @@
  * what dies at each instruction. Temporaries are summed, not packed: XLA's
  * heap simulator packs them into no less (fragmentation is not modelled).
  */
+#include "analysis/fusion.h"
 #include "analysis/memory.h"
+#include "ir/hlo_keys.h"
 #include <passline/grow.h>
+#include <passline/fusion.h>
 
 #include <stdlib.h>
 
@@ -71,8 +74,9 @@ static uint32_t value_index(const struct pl_mem_plan_ *p, const pl_value *v)
 	return o == PL_MEM_NONE ? o : p->first[o] + (uint32_t)(v - pl_inst_res_(d));
 }
 
-/* The ordinal of v's last use (a start's operand: its done's), at least
- * from. */
+/* The ordinal of v's last use, at least from: a start's operand is read
+ * until its done; a use by an instruction that is not in memory (inside a
+ * kernel) lasts as long as that instruction's results. */
 static uint32_t last_use(const struct pl_mem_plan_ *p, const pl_value *v, uint32_t from)
 {
 	uint32_t last = from;
@@ -81,10 +85,51 @@ static uint32_t last_use(const struct pl_mem_plan_ *p, const pl_value *v, uint32
 		if (is_start(user) && done_of(user))
 			user = done_of(user);
 		uint32_t o = ordinal(p, user);
-		if (o != PL_MEM_NONE && o > last)
+		if (o == PL_MEM_NONE)
+			continue;
+		if (p->virt && p->virt[o] && o > from)
+			for (uint32_t r = 0; r < user->nres; r++)
+				if (p->last[p->first[o] + r] > o)
+					o = p->last[p->first[o] + r];
+		if (o > last)
 			last = o;
 	}
 	return last;
+}
+
+/* Which instructions are not in memory under the fusion model fu: those
+ * computed again where read, and those whose every user is in their own
+ * kernel. */
+static void mark_virtual(struct pl_mem_plan_ *p, const pl_fusion *fu)
+{
+	for (size_t o = 0; o < p->n; o++) {
+		size_t k = pl_fusion_inst_kernel(fu, o);
+		if (k == SIZE_MAX)
+			continue;
+		bool inside = true;
+		const pl_inst *inst = p->inst[o];
+		for (uint32_t r = 0; r < inst->nres && inside; r++)
+			for (const pl_use *u = pl_value_uses_(&pl_inst_res_(inst)[r]); u && inside;
+			     u = pl_use_next_(u)) {
+				uint32_t ou = ordinal(p, pl_use_user_(u));
+				inside = ou != PL_MEM_NONE && pl_fusion_inst_kernel(fu, ou) == k;
+			}
+		p->virt[o] = inside || pl_fusion_inst_recomputed_(fu, o);
+	}
+}
+
+/* Every value's last use, the last instruction first (a use inside a
+ * kernel takes the last use of what it makes, known by then). */
+static void last_uses(struct pl_mem_plan_ *p)
+{
+	for (size_t o = p->n; o-- > 0;) {
+		const pl_inst *inst = p->inst[o];
+		for (uint32_t r = 0; r < inst->nres; r++)
+			p->last[p->first[o] + r] =
+			        last_use(p, &pl_inst_res_(inst)[r], (uint32_t)o);
+	}
+	for (size_t a = 0; a < p->f->nargs; a++)
+		p->last[a] = last_use(p, &p->f->args[a]->v, 0);
 }
 
 static int new_buf(struct pl_mem_plan_ *p, size_t *cap, struct pl_mem_buf_ b, uint32_t *out)
@@ -140,7 +185,7 @@ static int place_results(struct pl_mem_plan_ *p, size_t *cap, uint32_t o, struct
 	    !PL_GROW(s->alias, s->alias_cap, inst->nres + 1) ||
 	    !PL_GROW(s->written, s->written_cap, inst->nres + 1))
 		return PL_ENOMEM;
-	enum pl_mem_rule_ rule = pl_mem_rule_(inst, s->in_place);
+	enum pl_mem_rule_ rule = pl_mem_rule_(inst, p->virt != NULL, s->in_place);
 	for (uint32_t r = 0; r < inst->nres; r++) {
 		s->alias[r] = PL_MEM_NONE;
 		s->written[r] = false;
@@ -155,7 +200,11 @@ static int place_results(struct pl_mem_plan_ *p, size_t *cap, uint32_t o, struct
 	bool start = is_start(inst);
 	for (uint32_t r = 0; r < inst->nres; r++) {
 		const pl_value *v = &pl_inst_res_(inst)[r];
-		uint32_t vi = p->first[o] + r, lu = last_use(p, v, o), b = PL_MEM_NONE;
+		uint32_t vi = p->first[o] + r, lu = p->last[vi], b = PL_MEM_NONE;
+		if (p->virt && p->virt[o]) { /* inside a kernel: in no buffer */
+			p->vbuf[vi] = PL_MEM_NONE;
+			continue;
+		}
 		bool view = false;
 		switch (rule) {
 		case PL_MEM_VIEW:
@@ -312,9 +361,10 @@ int pl_mem_plan_new_(struct pl_mem_plan_ *p, const pl_func *f, bool loop_body,
 	p->first = malloc((n + 1) * sizeof *p->first);
 	p->vbuf = malloc((nvals + 1) * sizeof *p->vbuf);
 	p->extra = calloc(n + 1, sizeof *p->extra);
+	p->last = malloc((nvals + 1) * sizeof *p->last);
 	size_t cap = 0;
 	struct scratch s = {0};
-	int rc = p->inst && p->first && p->vbuf && p->extra ? PL_OK : PL_ENOMEM;
+	int rc = p->inst && p->first && p->vbuf && p->extra && p->last ? PL_OK : PL_ENOMEM;
 	if (rc == PL_OK) {
 		size_t o = 0, at = f->nargs;
 		for (const pl_inst *i = f->first; i; i = pl_inst_next_(i), o++) {
@@ -323,12 +373,23 @@ int pl_mem_plan_new_(struct pl_mem_plan_ *p, const pl_func *f, bool loop_body,
 			at += i->nres;
 		}
 	}
+	if (rc == PL_OK && n && pl_mem_unfused_hlo_(f)) {
+		pl_fusion *fu = NULL;
+		rc = pl_fusion_new(&fu, f, pl_cost_model_default_(), 0);
+		if (rc == PL_OK && !(p->virt = calloc(n, sizeof *p->virt)))
+			rc = PL_ENOMEM;
+		if (rc == PL_OK)
+			mark_virtual(p, fu);
+		pl_fusion_free(fu);
+	}
+	if (rc == PL_OK)
+		last_uses(p);
 	/* arguments: for the whole function, the entry's read only (set
 	 * when the returns are bound) */
 	for (size_t a = 0; rc == PL_OK && a < f->nargs; a++) {
 		const pl_value *v = &f->args[a]->v;
 		struct pl_mem_buf_ nb = {.value = v, .bytes = value_bytes(v), .born = 0,
-		                         .last = last_use(p, v, 0), .kind = PL_BUFFER_PARAMETER,
+		                         .last = p->last[a], .kind = PL_BUFFER_PARAMETER,
 		                         .whole = true};
 		rc = new_buf(p, &cap, nb, &p->vbuf[a]);
 	}
@@ -363,6 +424,8 @@ void pl_mem_plan_free_(struct pl_mem_plan_ *p)
 	free(p->vbuf);
 	free(p->buf);
 	free(p->extra);
+	free(p->last);
+	free(p->virt);
 	*p = (struct pl_mem_plan_){0};
 }
 
@@ -427,6 +490,24 @@ int pl_func_peak_bytes(const pl_func *f, uint64_t *out)
 	*out = p.peak;
 	pl_mem_plan_free_(&p);
 	return PL_OK;
+}
+
+int pl_func_result_buffer_bytes(const pl_func *f, uint64_t *out, size_t n)
+{
+	struct pl_mem_plan_ p;
+	int rc = pl_mem_plan_new_(&p, f, false, NULL, NULL);
+	if (rc)
+		return rc;
+	if (p.nvals - f->nargs != n)
+		rc = PL_EINVAL;
+	for (size_t o = 0; rc == PL_OK && o < p.n; o++)
+		for (uint32_t r = 0; r < p.inst[o]->nres; r++) {
+			uint32_t vi = p.first[o] + r, b = p.vbuf[vi];
+			bool own = b != PL_MEM_NONE && p.buf[b].value == &pl_inst_res_(p.inst[o])[r];
+			out[vi - f->nargs] = own ? p.buf[b].bytes : 0;
+		}
+	pl_mem_plan_free_(&p);
+	return rc;
 }
 
 const char *pl_buffer_kind_name(pl_buffer_kind k)

@@ -59,11 +59,15 @@ struct pl_mem_plan_ {
 	struct pl_mem_buf_ *buf;
 	size_t nbuf;
 	uint64_t *extra;          /* per ordinal: what its callees add */
+	uint32_t *last;           /* per value: the ordinal of its last use */
+	bool *virt;               /* per ordinal: inside a kernel, not in memory
+	                           * (NULL: every instruction is) */
 	uint64_t peak;
 	size_t peak_at;           /* the ordinal of the peak; n: before the first */
 };
 
-/* The plan of f: entry rules when f is its module's entry (arguments read
+/* The plan of f (in an HLO computation not fused yet, only the values the
+ * fusion model's kernels write out are in memory): entry rules when f is its module's entry (arguments read
  * only but those input_output_alias donates, whose outputs it binds);
  * loop_body binds each returned value k to argument k. hook (NULL: none)
  * tells what each calling instruction adds. PL_OK, PL_ENOMEM, or the
@@ -90,9 +94,12 @@ enum pl_mem_rule_ {
 	PL_MEM_CALLS     /* a call or conditional: results as the callee says */
 };
 
-/* The rule of inst; for PL_MEM_IN_PLACE, in_place[r] (nres entries) the
- * operand result r updates, PL_MEM_NONE for a new buffer. */
-PL_INTERNAL enum pl_mem_rule_ pl_mem_rule_(const pl_inst *inst, uint32_t *in_place);
+/* The rule of inst (unfused: in an HLO computation before layout
+ * assignment, where a transpose is a view); for PL_MEM_IN_PLACE,
+ * in_place[r] (nres entries) the operand result r updates, PL_MEM_NONE for
+ * a new buffer. */
+PL_INTERNAL enum pl_mem_rule_ pl_mem_rule_(const pl_inst *inst, bool unfused,
+                                          uint32_t *in_place);
 /* For the entry function f: donated[a] (nargs entries) true for each
  * argument input_output_alias donates, and out_arg[k] (nret entries) the
  * argument returned value k is bound to, else PL_MEM_NONE. */
@@ -101,6 +108,10 @@ PL_INTERNAL void pl_mem_entry_aliases_(const pl_func *f, bool *donated, uint32_t
 /* The module of cg (callgraph.c). */
 struct pl_callgraph;
 PL_INTERNAL const pl_module *pl_callgraph_module_(const struct pl_callgraph *cg);
+/* Whether f is an HLO computation a compiler has not fused yet (its
+ * module has an HLO entry, f no fusion instruction): its buffers are then
+ * those of the fusion model's kernels (passline/fusion.h). */
+PL_INTERNAL bool pl_mem_unfused_hlo_(const pl_func *f);
 /* Whether f is its module's entry. */
 PL_INTERNAL bool pl_mem_is_entry_(const pl_func *f);
 

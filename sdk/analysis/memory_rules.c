@@ -6,6 +6,7 @@
  * operand in place, the entry's input_output_alias. */
 #include "analysis/memory.h"
 #include "ir/hlo_keys.h"
+#include <passline/fusion.h>
 
 #include <stdlib.h>
 #include <string.h>
@@ -114,12 +115,17 @@ static bool fused_in_place(const pl_inst *fusion, uint32_t *in_place)
 	return any;
 }
 
-enum pl_mem_rule_ pl_mem_rule_(const pl_inst *inst, uint32_t *in_place)
+enum pl_mem_rule_ pl_mem_rule_(const pl_inst *inst, bool unfused, uint32_t *in_place)
 {
 	unsigned traits = pl_inst_traits_(inst);
 	if (traits & PL_TRAIT_COLLECTIVE_DONE)
 		return PL_MEM_DONE;
-	enum pl_mem_rule_ rule = rule_of(pl_inst_opname_(inst));
+	const char *op = pl_inst_opname_(inst);
+	/* before layout assignment, which gives a transpose's result the layout
+	 * that makes it a bitcast where nothing constrains it */
+	if (unfused && strcmp(op, "hlo.transpose") == 0)
+		return PL_MEM_VIEW;
+	enum pl_mem_rule_ rule = rule_of(op);
 	if (rule != PL_MEM_IN_PLACE)
 		return rule;
 	for (uint32_t r = 0; r < inst->nres; r++)
@@ -137,6 +143,18 @@ bool pl_mem_is_entry_(const pl_func *f)
 	bool entry = false;
 	return (pl_attrs_get_bool(&f->attrs, HK(ENTRY), &entry) == PL_OK && entry) ||
 	       (pl_attrs_get_bool(&f->attrs, "entry", &entry) == PL_OK && entry);
+}
+
+bool pl_mem_unfused_hlo_(const pl_func *f)
+{
+	const pl_module *m = f->m;
+	bool hlo = false;
+	for (size_t k = 0; k < pl_module_num_funcs(m) && !hlo; k++) {
+		bool entry = false;
+		hlo = pl_attrs_get_bool(&pl_module_func_at(m, k)->attrs, HK(ENTRY), &entry) == PL_OK &&
+		      entry;
+	}
+	return hlo && !pl_func_has_fusion(f);
 }
 
 /* The number at *p (digits), or SIZE_MAX; *p past it. */

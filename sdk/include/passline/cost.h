@@ -228,6 +228,15 @@ PL_API uint64_t pl_schedule_exposed_floor_ns(const pl_schedule *s);
  * per operand. PL_OK or PL_ENOMEM (*out unchanged). Added in ABI 1.1. */
 PL_API int pl_func_peak_bytes(const pl_func *f, uint64_t *out);
 
+/* The bytes of the buffer each result of f makes, as pl_func_peak_bytes
+ * counts them, into out[0..n): one entry per result of each instruction
+ * in function order (n their number); 0 for a result that is its
+ * operand's buffer (a view, an in-place update), lives inside a kernel of
+ * the fusion model, or lives in an argument's buffer. For a scheduler
+ * that tracks live bytes as it orders instructions. PL_OK, PL_EINVAL when
+ * n is not the number of results, PL_ENOMEM. Added in ABI 1.1. */
+PL_API int pl_func_result_buffer_bytes(const pl_func *f, uint64_t *out, size_t n);
+
 /* What a live buffer is, in a memory report. */
 typedef enum pl_buffer_kind {
 	PL_BUFFER_PARAMETER = 0, /* an argument of the entry (or of the function) */
