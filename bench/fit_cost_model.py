@@ -47,9 +47,9 @@ import cost_model_lib as cm  # noqa: E402
 # matmuls measure 2.4 PFLOP/s against 1.98 dense on paper).
 DATASHEET = {
     "h100": {"f32": 67, "f64": 67, "intra.link": 450, "inter.link": 50, "inter.latency": 5,
-             "memory": 3350, "fp8": 1979, "bf16": 989, "tf32": 494},
+             "memory": 3350, "fp8": 1979, "bf16": 989, "tf32": 494, "device_gb": 80},
     "b200": {"f32": 80, "f64": 40, "intra.link": 900, "inter.link": 50, "inter.latency": 5,
-             "memory": 8000, "fp8": 4500, "bf16": 2250, "tf32": 1100},
+             "memory": 8000, "fp8": 4500, "bf16": 2250, "tf32": 1100, "device_gb": 180},
 }
 STEP_GRID = [0, 0.25, 0.5, 1, 1.5, 2, 3]
 ONE_SHOT_GRID = [0, 64, 256, 1024]
@@ -259,6 +259,8 @@ def c_table(fits):
         kinds = [kind(n) for n in ("all_gather", "reduce_scatter", "all_reduce", "all_to_all",
                                    "collective_permute")] + ["KIND(NAN, NAN, 0, 0)"]
         ramp = "RAMP(%s, %s, %s)" % tuple(fmt(f["ramps"][c]) for c in ("fp8", "bf16", "tf32"))
+        # device memory (GB) and JAX's default memory fraction follow the ramps
+        ramp += ", %s, 0.75" % fmt(ds["device_gb"])
         out.append('\t{"%s",\n\t "%s",\n\t {%s,\n\t  %s,\n\t  %s,\n\t  %s}},' % (
             dev, SOURCES[dev], ", ".join(vals), ", ".join(kinds[:3]), ", ".join(kinds[3:]), ramp))
     return "\n".join(out)

@@ -530,6 +530,8 @@ int compare_run(const struct compare_request *rq)
 		status = xla_flags_apply(rq->xla, &pls[k], rq->remarks);
 	for (size_t k = 0; k < n && status == EXIT_OK; k++)
 		status = apply_overrides(rq, &pls[k], NULL, NULL);
+	for (size_t k = 0; k < n && status == EXIT_OK; k++)
+		status = pipeline_memory_fraction_from_env(&pls[k]);
 	if (status == EXIT_OK)
 		status = check_added_step(rq, "ScheduleEstimate", "the measurement");
 	if (status == EXIT_OK && rq->svg)

@@ -135,6 +135,11 @@ bool pipeline_from_list(const char *list, struct pipeline *pl);
  * names the flag in errors. Returns an exit status (EXIT_OK, EXIT_USAGE,
  * EXIT_INPUT). */
 int pipeline_override(struct pipeline *pl, const char *assignment, const char *origin);
+/* Sets the cost model's memory_fraction from XLA_PYTHON_CLIENT_MEM_FRACTION
+ * when that is set and the pipeline and -O left the key alone (the fraction
+ * of the device's memory JAX lets a program hold). EXIT_OK, or EXIT_INPUT
+ * with the error printed. */
+int pipeline_memory_fraction_from_env(struct pipeline *pl);
 /* The effective pipeline as a pipeline file that reads back to the same
  * pipeline; false (after an error) when a line would be too long. */
 bool pipeline_print(const struct pipeline *pl, FILE *out);

@@ -655,6 +655,8 @@ static int run(struct cli *c)
 	int status = xla_flags_apply(&xf, &pl, c->remarks);
 	for (size_t k = 0; k < c->noverrides && status == EXIT_OK; k++)
 		status = pipeline_override(&pl, c->overrides[k].assignment, c->overrides[k].origin);
+	if (status == EXIT_OK)
+		status = pipeline_memory_fraction_from_env(&pl);
 
 	struct loader ld;
 	loader_init(&ld, pl.plugin_dir, c->plugin_dirs, c->nplugin_dirs);

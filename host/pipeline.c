@@ -290,6 +290,20 @@ static char *cost_model_assign(struct pipeline *pl, const char *key, const char 
 	return rc == PL_OK ? NULL : xasprintf("[cost_model] %s: %s", key, err);
 }
 
+int pipeline_memory_fraction_from_env(struct pipeline *pl)
+{
+	const char *env = getenv("XLA_PYTHON_CLIENT_MEM_FRACTION");
+	if (!env || !*env || (pl->cost_model && pl_cost_model_is_set(pl->cost_model,
+	                                                             "memory_fraction")))
+		return EXIT_OK;
+	char *why = cost_model_assign(pl, "memory_fraction", env);
+	if (!why)
+		return EXIT_OK;
+	host_error("XLA_PYTHON_CLIENT_MEM_FRACTION: %s", why);
+	free(why);
+	return EXIT_INPUT;
+}
+
 static int key_handler(void *user, const char *section, const char *name, const char *value)
 {
 	struct ini_state *st = user;

@@ -205,6 +205,8 @@ struct sched {
 	struct ptr_map group_of; /* group_id bytes' address -> group index + 1 */
 	struct ptr_map buffer_of; /* stored-to value -> buffer state index + 1 */
 	uint32_t *remaining; /* per result value: uses not yet scheduled */
+	uint64_t *bytes;     /* per result value: its buffer's bytes (pl_func_result_buffer_bytes) */
+	size_t bytes_cap;
 	size_t nvals, vcap;
 	uint32_t *order;
 	bool by_feed; /* compute ordered by the first start it leads to, not input order */
@@ -392,6 +394,14 @@ static int make_nodes(struct sched *s, pl_func *f)
 	s->n = s->nvals = s->ngroups = 0;
 	ptr_map_clear(&s->index_of);
 	ptr_map_clear(&s->group_of);
+	size_t nres = 0;
+	for (pl_inst *i = pl_func_first_inst(f); i; i = pl_inst_next(i))
+		nres += pl_inst_num_results(i);
+	if (!PL_GROW(s->bytes, s->bytes_cap, nres + 1))
+		return PL_ENOMEM;
+	int brc = pl_func_result_buffer_bytes(f, s->bytes, nres);
+	if (brc != PL_OK)
+		return brc;
 	for (pl_inst *i = pl_func_first_inst(f); i; i = pl_inst_next(i)) {
 		if (!PL_GROW(s->nodes, s->ncap, s->n + 1))
 			return PL_ENOMEM;
@@ -405,8 +415,8 @@ static int make_nodes(struct sched *s, pl_func *f)
 			if (!PL_GROW(s->remaining, s->vcap, s->nvals + 1))
 				return PL_ENOMEM;
 			const pl_value *v = pl_inst_result(i, r);
+			nd->alloc += s->bytes[s->nvals];
 			s->remaining[s->nvals++] = (uint32_t)pl_value_num_uses(v);
-			nd->alloc += value_bytes(v);
 		}
 		if ((nd->kind == K_START || nd->kind == K_SYNC) &&
 		    (rc = group_index(s, i, &nd->group)) != PL_OK)
@@ -540,7 +550,7 @@ static void free_operand(struct sched *s, struct clock *c, const pl_value *v)
 		return; /* an argument: live throughout */
 	uint32_t vi = s->nodes[node_of(s, def)].val + (uint32_t)pl_value_index(v);
 	if (s->remaining[vi] && --s->remaining[vi] == 0)
-		c->live -= c->live < value_bytes(v) ? c->live : value_bytes(v);
+		c->live -= c->live < s->bytes[vi] ? c->live : s->bytes[vi];
 }
 
 static uint64_t node_time(const struct sched *s, const struct node *nd)
@@ -605,7 +615,7 @@ static bool take(struct sched *s, struct clock *c, uint32_t k, size_t *norder)
 	/* results nothing uses are freed at once; a start's operands stay */
 	for (size_t r = 0; r < pl_inst_num_results(i); r++)
 		if (!s->remaining[nd->val + r])
-			c->live -= value_bytes(pl_inst_result(i, r));
+			c->live -= c->live < s->bytes[nd->val + r] ? c->live : s->bytes[nd->val + r];
 	if (nd->kind != K_START)
 		for (size_t o = 0; o < pl_inst_num_operands(i); o++)
 			free_operand(s, c, pl_inst_operand(i, o));
@@ -1107,6 +1117,7 @@ static int lhs_run(pl_pass_ctx *ctx, void *state, pl_module *m)
 	free(s.succs);
 	free(s.edges);
 	free(s.remaining);
+	free(s.bytes);
 	free(s.order);
 	free(s.starts.v);
 	free(s.dones_ended.v);

@@ -18,7 +18,9 @@
  * body) then take no time of their own. The statistics say what the model
  * found and the makespan without it.
  * peak_bytes is the largest peak of live bytes of one function
- * (pl_func_peak_bytes). With top_exposed = N, the N collectives that leave
+ * (pl_func_peak_bytes); step_peak_bytes that of a step with its calls,
+ * reported with the buffers live at its peak and checked against the
+ * device's memory (schedule_memory.c). With top_exposed = N, the N collectives that leave
  * the most time exposed are reported (report lines and remarks).
  */
 #include <passline/passline.h>
@@ -35,6 +37,7 @@
 #include "pass_end.h"
 #include "ptr_map.h"
 #include "schedule_functions.h"
+#include "schedule_memory.h"
 
 static const pl_stat_decl schedule_stats[] = {
 	PL_STAT("makespan_ns", "Simulated time of every function, summed (ns)."),
@@ -58,17 +61,24 @@ static const pl_stat_decl schedule_stats[] = {
 
 
 
+struct schedule_state {
+	int64_t top;         /* top_exposed */
+	int64_t top_buffers; /* top_buffers */
+};
+
 static int schedule_create(pl_pass_ctx *ctx, void **state)
 {
-	int64_t *top = malloc(sizeof *top);
-	if (!top)
+	struct schedule_state *st = malloc(sizeof *st);
+	if (!st)
 		return PL_ENOMEM;
-	int rc = pl_ctx_get_int(ctx, "top_exposed", top);
+	int rc = pl_ctx_get_int(ctx, "top_exposed", &st->top);
+	if (rc == PL_OK)
+		rc = pl_ctx_get_int(ctx, "top_buffers", &st->top_buffers);
 	if (rc != PL_OK) {
-		free(top);
+		free(st);
 		return rc;
 	}
-	*state = top;
+	*state = st;
 	return PL_OK;
 }
 
@@ -337,7 +347,8 @@ static int simulate_one(pl_pass_ctx *ctx, const pl_func *f, bool fused, uint64_t
 
 static int schedule_run(pl_pass_ctx *ctx, void *state, pl_module *m)
 {
-	size_t top = (size_t)*(const int64_t *)state;
+	const struct schedule_state *st = state;
+	size_t top = (size_t)st->top;
 	uint64_t floor_ns;
 	pl_fusion_mode mode = fusion_option(ctx, &floor_ns);
 	struct exposed_list worst = {0};
@@ -426,11 +437,8 @@ static int schedule_run(pl_pass_ctx *ctx, void *state, pl_module *m)
 	uint64_t step_peak = 0;
 	if (rc == PL_OK && pl_callgraph_entry(cg))
 		rc = entry_step(ctx, cg, mode, floor_ns, &step);
-	if (rc == PL_OK && pl_callgraph_entry(cg) &&
-	    (rc = pl_callgraph_step_peak_bytes(cg, pl_callgraph_entry(cg), &step_peak)) &&
-	    rc != PL_ENOMEM)
-		pl_ctx_error(ctx, pl_func_first_inst(pl_callgraph_entry(cg)),
-		             "cannot find the peak of the step: %s", pl_status_string(rc));
+	if (rc == PL_OK && pl_callgraph_entry(cg))
+		rc = schedule_memory_report(ctx, cg, st->top_buffers, &step_peak);
 	const char *functions = "";
 	pl_ctx_get_string(ctx, "functions", &functions);
 	if (rc == PL_OK && *functions)
@@ -471,6 +479,9 @@ static const pl_option_decl schedule_options[] = {
 	                 "figures and the cost model in force (empty: none)."),
 	PL_OPTION_INT("top_exposed", "0", 0, 1000000,
 	              "Report the N collectives that leave the most communication exposed."),
+	PL_OPTION_INT("top_buffers", "5", 0, 1000000,
+	              "Report the step's memory peak, where it happens and the N largest buffers "
+	              "live there (0: no report lines)."),
 	FUSION_OPTIONS("Cost functions as the kernels of the fusion model: on, off, or auto "
 	               "(on for an HLO function without fusion instructions)."),
 	PL_OPTION_END

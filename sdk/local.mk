@@ -45,7 +45,8 @@ libpassline_la_SOURCES = \
 	sdk/analysis/cost_time.c \
 	sdk/analysis/cost_groups.c sdk/analysis/cost_groups.h \
 	sdk/analysis/schedule.c sdk/analysis/schedule.h sdk/analysis/memory.h \
-	sdk/analysis/memory.c \
+	sdk/analysis/memory.c sdk/analysis/memory_rules.c \
+	sdk/analysis/memory_step.c \
 	sdk/analysis/callgraph.c sdk/analysis/name_list.h \
 	sdk/analysis/rewritable.c \
 	sdk/analysis/fusion.c sdk/analysis/fusion.h

@@ -16,9 +16,10 @@ AM_TESTS_ENVIRONMENT = \
 	PASSLINE='$(abs_top_builddir)/passline'; \
 	PLUGIN_DIR='$(abs_top_builddir)/plugins/.libs'; \
 	FIXTURE_DIR='$(abs_top_builddir)/tests/fixtures/.libs'; \
-	PASSLINE_DEFAULT_PIPELINE=; unset PASSLINE_PLUGIN_PATH XLA_FLAGS; \
-	HLO_DIR='$(HLO_DIR)'; \
-	export top_srcdir top_builddir PASSLINE PLUGIN_DIR FIXTURE_DIR PASSLINE_DEFAULT_PIPELINE HLO_DIR; \
+	PASSLINE_DEFAULT_PIPELINE=; unset PASSLINE_PLUGIN_PATH XLA_FLAGS XLA_PYTHON_CLIENT_MEM_FRACTION; \
+	HLO_DIR='$(HLO_DIR)'; MEMORY_DIR='$(MEMORY_DIR)'; \
+	export top_srcdir top_builddir PASSLINE PLUGIN_DIR FIXTURE_DIR PASSLINE_DEFAULT_PIPELINE HLO_DIR \
+		MEMORY_DIR; \
 	. '$(abs_top_srcdir)/tests/unwrap.sh';
 EXTRA_DIST += tests/unwrap.sh
 
@@ -332,6 +333,13 @@ check-real-hlo: all
 	@$(MAKE) $(AM_MAKEFLAGS) check TESTS='tests/hlo-real.sh tests/hlo-roundtrip.sh tests/xla_combine.sh tests/hlo-fusion.sh tests/compare.sh' \
 		HLO_DIR='$(HLO_DIR)'
 .PHONY: check-real-hlo
+
+# Peak memory against XLA's memory-usage reports (MEMORY_DIR, default
+# shared/memory beside the source tree) and the scanned dumps of HLO_DIR
+# (skipped without them).
+MEMORY_DIR = $(abs_top_srcdir)/../shared/memory
+TESTS += tests/memory.sh
+EXTRA_DIST += tests/memory.sh
 
 # passline --compare with the shipped conf/compare-*.ini.
 TESTS += tests/compare.sh

@@ -101,6 +101,12 @@ static const struct param params[] = {
 	KIND_KEYS(PL_CK_ALL_TO_ALL, all_to_all),
 	KIND_KEYS(PL_CK_PERMUTE, collective_permute),
 	KIND_KEYS(PL_CK_BROADCAST, collective_broadcast),
+	{"device_memory_gb", PL_COST_KEY_DOUBLE, CK_DEVICE_MEMORY, 0, 1e12,
+	 "Memory of one device, GB (1e9 bytes; 0: unknown): a step whose peak passes it "
+	 "times memory_fraction gets a warning."},
+	{"memory_fraction", PL_COST_KEY_DOUBLE, CK_MEMORY_FRACTION, 1e-9, 1,
+	 "Fraction of device_memory_gb a program may hold (JAX's default 0.75; the host "
+	 "takes XLA_PYTHON_CLIENT_MEM_FRACTION when set)."},
 	{"peak_gflops", PL_COST_KEY_ALIAS, LK_PEAK, 1, 9223372036854775807.0,
 	 "Old integer key: FLOP per ns, sets every peak_tflops.* to it / 1000."},
 	{"memory_gbps", PL_COST_KEY_ALIAS, LK_MEMORY, 1, 9223372036854775807.0,
@@ -115,7 +121,8 @@ enum { NPARAMS = sizeof params / sizeof params[0] };
 #define KIND_DEFAULTS NAN, NAN, 0, 0
 #define DEFAULT_VALUES                                                                     \
 	{400, 400, 400, 400, 400, 2000, 0, 8, 100, 0, 100, 0, 10, 0, KIND_DEFAULTS,          \
-	 KIND_DEFAULTS, KIND_DEFAULTS, KIND_DEFAULTS, KIND_DEFAULTS, KIND_DEFAULTS, 0, 0, 0, 0, 0}
+	 KIND_DEFAULTS, KIND_DEFAULTS, KIND_DEFAULTS, KIND_DEFAULTS, KIND_DEFAULTS, 0, 0, 0, 0, 0, \
+	 0, 0.75}
 _Static_assert(sizeof((double[])DEFAULT_VALUES) / sizeof(double) == CK__COUNT,
                "a default for every key");
 static const pl_cost_model defaults = {
@@ -151,7 +158,8 @@ static void recompute(pl_cost_model *cm)
 	for (int k = 0; k < CK__COUNT; k++)
 		if (cm->set[k]) {
 			cm->v[k] = cm->user[k];
-			any = true;
+			/* the device's memory takes no part in the time */
+			any = any || (k != CK_DEVICE_MEMORY && k != CK_MEMORY_FRACTION);
 		}
 	cm->legacy = cm->preset < 0 && !any;
 }

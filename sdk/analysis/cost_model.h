@@ -39,7 +39,9 @@ enum {
 	CK_ONE_SHOT_KIB,
 	CK_KIND, /* + CK_KIND_KEYS * kind + CK_KIND_* */
 	CK_RAMP = CK_KIND + 4 * PL_CK__COUNT, /* + pl_dclass */
-	CK__COUNT = CK_RAMP + PL_DC__COUNT
+	CK_DEVICE_MEMORY = CK_RAMP + PL_DC__COUNT, /* GB (1e9 bytes); 0: unknown */
+	CK_MEMORY_FRACTION, /* of the device a program may hold */
+	CK__COUNT
 };
 enum { CK_KIND_LATENCY, CK_KIND_BUS, CK_KIND_COPY, CK_KIND_RAMP, CK_KIND_KEYS };
 _Static_assert(CK_RAMP == CK_KIND + CK_KIND_KEYS * PL_CK__COUNT, "keys of every kind");

@@ -229,6 +229,7 @@ struct pl_fusion {
 	size_t n;              /* instructions */
 	const pl_inst **insts; /* in function order */
 	uint32_t *kern;        /* per instruction, NONE when in none */
+	unsigned char *dup;    /* per instruction: computed again where read */
 	struct kernel *k;
 	size_t nk;
 	uint32_t *members;     /* instruction indices, grouped by kernel */
@@ -991,7 +992,7 @@ int pl_fusion_new(pl_fusion **out, const pl_func *f, const pl_cost_model *cm, ui
 	pl_ht_free(&b.seen);
 	pl_ht_free(&b.written);
 	free(b.cls);
-	free(b.dup);
+	fu->dup = b.dup; /* kept for the memory of a function (memory.c) */
 	free(b.parent);
 	if (rc) {
 		pl_fusion_free(fu);
@@ -1007,6 +1008,7 @@ void pl_fusion_free(pl_fusion *fu)
 		return;
 	free(fu->insts);
 	free(fu->kern);
+	free(fu->dup);
 	free(fu->k);
 	free(fu->members);
 	free(fu->inst_time);
@@ -1067,4 +1069,9 @@ const pl_func *pl_fusion_func_(const pl_fusion *fu) { return fu->f; }
 uint64_t pl_fusion_inst_time_(const pl_fusion *fu, size_t i)
 {
 	return i < fu->n ? fu->inst_time[i] : 0;
+}
+
+bool pl_fusion_inst_recomputed_(const pl_fusion *fu, size_t i)
+{
+	return i < fu->n && fu->dup && fu->dup[i];
 }

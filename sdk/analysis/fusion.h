@@ -14,4 +14,8 @@ PL_INTERNAL const pl_func *pl_fusion_func_(const pl_fusion *fu);
  * copy kernels too), else 0. */
 PL_INTERNAL uint64_t pl_fusion_inst_time_(const pl_fusion *fu, size_t i);
 
+/* Whether the i-th instruction is computed again by each kernel that
+ * reads it (a cheap producer of several kernels): it is never in memory. */
+PL_INTERNAL bool pl_fusion_inst_recomputed_(const pl_fusion *fu, size_t i);
+
 #endif

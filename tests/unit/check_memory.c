@@ -251,6 +251,235 @@ START_TEST(many_freed_at_one)
 }
 END_TEST
 
+/* ---- buffers shared as XLA shares them (f32[100] is 400 bytes) ---- */
+
+/* The peak of a step of the module's function called main. */
+static uint64_t step_peak_of(const char *text)
+{
+	pl_diags *d;
+	pl_module *m = tu_parse(text, &d);
+	ck_assert_msg(m != NULL, "parse failed: %s", tu_first_diag(d));
+	pl_diags_free(d);
+	pl_callgraph *cg = NULL;
+	char err[256];
+	const pl_inst *at;
+	ck_assert_int_eq(pl_callgraph_new(&cg, m, NULL, &at, err, sizeof err), PL_OK);
+	uint64_t peak = 0;
+	ck_assert_int_eq(pl_callgraph_step_peak_bytes(cg, pl_module_find_func(m, "main"), &peak),
+	                 PL_OK);
+	pl_callgraph_free(cg);
+	pl_module_free(m);
+	return peak;
+}
+
+/* A bitcast, a reshape and a tuple are views: %a 400 and %c 400 only
+ * (each a buffer of its own would make 400 x 4). */
+START_TEST(views_allocate_nothing)
+{
+	ck_assert_uint_eq(peak_of("func @f(%a: f32[100]) {\n"
+	                          "  %b = hlo.bitcast %a : f32[10,10]\n"
+	                          "  %r = hlo.reshape %b : f32[100]\n"
+	                          "  %t = hlo.tuple %r : f32[100]\n"
+	                          "  %c = acme.op %t : f32[100]\n"
+	                          "  return %c\n}\n"),
+	                  800);
+}
+END_TEST
+
+/* A dynamic-update-slice updates %x in place when nothing reads %x
+ * later: the arguments 400 + 40 + 4, %x 400 = 844. When %z reads %x
+ * after it, %y is a copy: at %z 444 + %x 400 + %y 400 + %z 400 = 1644. */
+START_TEST(dynamic_update_slice_in_place)
+{
+	ck_assert_uint_eq(peak_of("func @f(%a: f32[100], %u: f32[10], %i: i32[]) {\n"
+	                          "  %x = acme.op %a : f32[100]\n"
+	                          "  %y = hlo.dynamic_update_slice %x, %u, %i : f32[100]\n"
+	                          "  return %y\n}\n"),
+	                  844);
+	ck_assert_uint_eq(peak_of("func @f(%a: f32[100], %u: f32[10], %i: i32[]) {\n"
+	                          "  %x = acme.op %a : f32[100]\n"
+	                          "  %y = hlo.dynamic_update_slice %x, %u, %i : f32[100]\n"
+	                          "  %z = acme.op %x, %y : f32[100]\n"
+	                          "  return %z\n}\n"),
+	                  1644);
+}
+END_TEST
+
+/* A scatter updates its operand in place too: 400 + 40 + 4 + %x 400. */
+START_TEST(scatter_in_place)
+{
+	ck_assert_uint_eq(peak_of("func @f(%a: f32[100], %u: f32[10], %i: i32[1]) {\n"
+	                          "  %x = acme.op %a : f32[100]\n"
+	                          "  %y = hlo.scatter %x, %i, %u : f32[100]\n"
+	                          "  return %y\n}\n"),
+	                  844);
+}
+END_TEST
+
+/* A fusion whose root is a dynamic-update-slice (through a bitcast) of
+ * its first parameter updates that operand in place: 844 as above; its
+ * body holds nothing of its own. */
+START_TEST(fusion_in_place)
+{
+	ck_assert_uint_eq(peak_of("func @f(%a: f32[100], %u: f32[10], %i: i32[]) {\n"
+	                          "  %x = acme.op %a : f32[100]\n"
+	                          "  %y = hlo.fusion %x, %u, %i {hlo_calls = \"%fused\"} : f32[100]\n"
+	                          "  return %y\n}\n"
+	                          "func @fused(%p: f32[100], %q: f32[10], %j: i32[]) {\n"
+	                          "  %d = hlo.dynamic_update_slice %p, %q, %j : f32[100]\n"
+	                          "  %b = hlo.bitcast %d : f32[100]\n"
+	                          "  return %b\n}\n"),
+	                  844);
+}
+END_TEST
+
+/* The entry's parameters may not be written unless input_output_alias
+ * donates them: %y copies %a (444 + 400 = 844); donated, %y is %a's
+ * buffer (444). */
+START_TEST(entry_parameters_and_donation)
+{
+	ck_assert_uint_eq(peak_of("func @main(%a: f32[100], %u: f32[10], %i: i32[]) "
+	                          "attributes {entry = true} {\n"
+	                          "  %y = hlo.dynamic_update_slice %a, %u, %i : f32[100]\n"
+	                          "  return %y\n}\n"),
+	                  844);
+	ck_assert_uint_eq(peak_of("func @main(%a: f32[100], %u: f32[10], %i: i32[]) "
+	                          "attributes {entry = true, hlo_module = \"HloModule m, "
+	                          "input_output_alias={ {0}: (0, {}, may-alias) }\"} {\n"
+	                          "  %y = hlo.dynamic_update_slice %a, %u, %i : f32[100]\n"
+	                          "  return %y\n}\n"),
+	                  444);
+}
+END_TEST
+
+/* An output input_output_alias binds to a parameter lives in its buffer
+ * once the parameter is read for the last time: %y (made after %a's last
+ * read, at %y itself) takes no bytes: 400 + %t 400 = 800; unbound, %y is
+ * an output of its own: 1200. */
+START_TEST(output_bound_to_parameter)
+{
+	static const char body[] = "  %t = acme.op %a : f32[100]\n"
+	                           "  %y = acme.op %t, %a : f32[100]\n"
+	                           "  return %y\n}\n";
+	char text[512];
+	snprintf(text, sizeof text,
+	         "func @main(%%a: f32[100]) attributes {entry = true, hlo_module = \"HloModule m, "
+	         "input_output_alias={ {0}: (0, {}, may-alias) }\"} {\n%s",
+	         body);
+	ck_assert_uint_eq(peak_of(text), 800);
+	snprintf(text, sizeof text, "func @main(%%a: f32[100]) attributes {entry = true} {\n%s",
+	         body);
+	ck_assert_uint_eq(peak_of(text), 1200);
+}
+END_TEST
+
+/* A constant is a buffer for the whole function: at %x, %big 4000 (made
+ * last) is live already with %a 400 and %x 400. */
+START_TEST(constant_for_the_whole_function)
+{
+	ck_assert_uint_eq(peak_of("func @f(%a: f32[100]) {\n"
+	                          "  %x = acme.op %a : f32[100]\n"
+	                          "  %big = hlo.constant {hlo_constant = \"0\"} : f32[1000]\n"
+	                          "  %y = acme.op %x, %big : f32[100]\n"
+	                          "  return %y\n}\n"),
+	                  400 + 4000 + 400 + 400);
+}
+END_TEST
+
+/* A loop: @body holds its arguments (4 + 400) and constant (4) for the
+ * whole function; %n lives in %i's buffer and %y in %x's (each made once
+ * the argument is read for the last time); %t 4000: 4408, that is 4004
+ * beyond its arguments. @cond: 404 + 4 + 1 = 409, 5 beyond. @main: %a 400
+ * and %z 4 throughout; %x 400; the while's first result copies the
+ * constant %z (4), its second takes %x's buffer (nothing reads %x later):
+ * at the while 404 + 400 + 4 + 4004 = 4812. Alone, @body returns buffers
+ * of its own: at %y 408 + %n 4 + %t 4000 + %y 400 = 4812 too. */
+static const char loop[] =
+	"func @body(%i: i32[], %x: f32[100]) {\n"
+	"  %one = hlo.constant {hlo_constant = \"1\"} : i32[]\n"
+	"  %n = hlo.add %i, %one : i32[]\n"
+	"  %t = acme.op %x : f32[1000]\n"
+	"  %y = acme.op %t : f32[100]\n"
+	"  return %n, %y\n}\n"
+	"func @cond(%i: i32[], %x: f32[100]) {\n"
+	"  %c = hlo.constant {hlo_constant = \"3\"} : i32[]\n"
+	"  %p = hlo.compare %i, %c {hlo_direction = \"LT\"} : bool[]\n"
+	"  return %p\n}\n"
+	"func @main(%a: f32[100]) attributes {entry = true} {\n"
+	"  %z = hlo.constant {hlo_constant = \"0\"} : i32[]\n"
+	"  %x = acme.op %a : f32[100]\n"
+	"  %w$0, %w$1 = hlo.while %z, %x {hlo_body = \"body\", hlo_condition = \"cond\"} "
+	": (i32[], f32[100])\n"
+	"  %r = acme.op %w$1 : f32[100]\n"
+	"  return %r\n}\n";
+
+START_TEST(loop_body_in_carried_buffers)
+{
+	ck_assert_uint_eq(step_peak_of(loop), 4812);
+	pl_diags *d;
+	pl_module *m = tu_parse(loop, &d);
+	pl_diags_free(d);
+	uint64_t peak = 0;
+	ck_assert_int_eq(pl_func_peak_bytes(pl_module_find_func(m, "body"), &peak), PL_OK);
+	ck_assert_uint_eq(peak, 4812);
+	/* the report: the peak at %t in @body; the largest buffers %t 4000,
+	 * then %a (a parameter) and %x, 400 each, in the order they were made */
+	pl_callgraph *cg = NULL;
+	char err[256];
+	const pl_inst *at;
+	ck_assert_int_eq(pl_callgraph_new(&cg, m, NULL, &at, err, sizeof err), PL_OK);
+	pl_memory_report *r;
+	ck_assert_int_eq(pl_callgraph_memory_report_new(&r, cg, pl_module_find_func(m, "main")),
+	                 PL_OK);
+	ck_assert_uint_eq(pl_memory_report_peak_bytes(r), 4812);
+	const pl_inst *pk = pl_memory_report_peak_inst(r);
+	ck_assert_ptr_nonnull(pk);
+	ck_assert_str_eq(pl_value_name(pl_inst_result(pk, 0)), "t");
+	ck_assert_str_eq(pl_func_name(pl_inst_func(pk)), "body");
+	ck_assert_uint_eq(pl_memory_report_num_buffers(r), 6); /* %t %a %x %z %w$0 %one */
+	uint64_t sum = 0;
+	for (size_t k = 0; k < pl_memory_report_num_buffers(r); k++)
+		sum += pl_memory_report_buffer_bytes(r, k);
+	ck_assert_uint_eq(sum, 4812);
+	ck_assert_str_eq(pl_value_name(pl_memory_report_buffer_value(r, 0)), "t");
+	ck_assert_int_eq(pl_memory_report_buffer_kind(r, 0), PL_BUFFER_TEMPORARY);
+	ck_assert_str_eq(pl_value_name(pl_memory_report_buffer_value(r, 1)), "a");
+	ck_assert_int_eq(pl_memory_report_buffer_kind(r, 1), PL_BUFFER_PARAMETER);
+	ck_assert_str_eq(pl_value_name(pl_memory_report_buffer_value(r, 2)), "x");
+	ck_assert_str_eq(pl_buffer_kind_name(PL_BUFFER_IN_FLIGHT), "in-flight collective");
+	pl_memory_report_free(r);
+	pl_callgraph_free(cg);
+	pl_module_free(m);
+}
+END_TEST
+
+/* A call whose callee returns its argument: the result is the operand's
+ * buffer: %a 400 + %r 400 = 800 (a buffer of its own would make 1200). */
+START_TEST(call_result_is_operand)
+{
+	ck_assert_uint_eq(step_peak_of("func @id(%x: f32[100]) {\n  return %x\n}\n"
+	                               "func @main(%a: f32[100]) attributes {entry = true} {\n"
+	                               "  %c = hlo.call %a {hlo_to_apply = \"id\"} : f32[100]\n"
+	                               "  %r = acme.op %c : f32[100]\n"
+	                               "  return %r\n}\n"),
+	                  800);
+}
+END_TEST
+
+/* A done's results are its start's buffers: %s (400, in flight) becomes
+ * %d; at %e: %a 400, %s/%d 400, %e 400 = 1200 (not 1600). */
+START_TEST(done_is_start_buffer)
+{
+	ck_assert_uint_eq(peak_of("func @f(%a: f32[100]) {\n"
+	                          "  %s = all_reduce_start %a {group_id = \"dp\", factor = 2, "
+	                          "reduce = \"add\"} : f32[100]\n"
+	                          "  %d = all_reduce_done %s : f32[100]\n"
+	                          "  %e = acme.op %d : f32[100]\n"
+	                          "  return %e\n}\n"),
+	                  1200);
+}
+END_TEST
+
 static Suite *memory_suite(void)
 {
 	Suite *s = suite_create("memory");
@@ -265,6 +494,16 @@ static Suite *memory_suite(void)
 	tcase_add_test(tc, detached_user_does_not_hold);
 	tcase_add_test(tc, inserted_chain_matches_text);
 	tcase_add_test(tc, many_freed_at_one);
+	tcase_add_test(tc, views_allocate_nothing);
+	tcase_add_test(tc, dynamic_update_slice_in_place);
+	tcase_add_test(tc, scatter_in_place);
+	tcase_add_test(tc, fusion_in_place);
+	tcase_add_test(tc, entry_parameters_and_donation);
+	tcase_add_test(tc, output_bound_to_parameter);
+	tcase_add_test(tc, constant_for_the_whole_function);
+	tcase_add_test(tc, loop_body_in_carried_buffers);
+	tcase_add_test(tc, call_result_is_operand);
+	tcase_add_test(tc, done_is_start_buffer);
 	suite_add_tcase(s, tc);
 	return s;
 }

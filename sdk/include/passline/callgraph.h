@@ -148,16 +148,31 @@ PL_API int pl_callgraph_schedule_new(pl_schedule **out, const pl_callgraph *cg,
                                      pl_fusion_mode mode, uint64_t floor_ns);
 
 /* The most bytes one execution of f holds live at once with what it
- * calls: pl_func_peak_bytes of f, where an instruction that calls
- * functions also holds, while they run, the largest peak of one of them
- * (a loop's body or condition, a called function, a branch, an
- * async-start's computation) beyond its arguments, which are the
- * instruction's operands, live already; a fusion's body holds nothing
- * (it is one kernel). Callees first, each once. For the entry it is the
- * peak of a whole step. PL_OK; PL_ENOTFOUND when f is not of the graph's
- * module; PL_EINVAL when f calls itself; PL_ENOMEM. Added in ABI 1.1. */
+ * calls: f's buffers as pl_func_peak_bytes counts them, where an
+ * instruction that calls functions also holds, while they run, the
+ * largest peak of one of them beyond its arguments (the instruction's
+ * operands, live already) and, for a call, a branch or an async start,
+ * beyond the buffers it returns (the instruction's results); a fusion's
+ * body holds nothing (it is one kernel). A while's results are its
+ * operands' buffers, updated in place (a copy when the operand is read
+ * later or may not be written); a value its body returns in the place of
+ * an argument lives in that argument's buffer, so a loop's body peak lies
+ * inside its carried buffers. A call's result that its callee returns
+ * from an argument is that operand's buffer. Callees first, each once.
+ * For the entry it is the total XLA's buffer assignment reports, but for
+ * fragmentation: the peak of a whole step. PL_OK; PL_ENOTFOUND when f is
+ * not of the graph's module; PL_EINVAL when f calls itself; PL_ENOMEM.
+ * Added in ABI 1.1. */
 PL_API int pl_callgraph_step_peak_bytes(const pl_callgraph *cg, const pl_func *f,
                                         uint64_t *out);
+
+/* The memory report of one execution of f (passline/cost.h): its peak
+ * as pl_callgraph_step_peak_bytes finds it, the instruction at which it
+ * happens and the buffers live there. PL_OK and *out (free with
+ * pl_memory_report_free); else *out is NULL and the errors of
+ * pl_callgraph_step_peak_bytes. Added in ABI 1.1. */
+PL_API int pl_callgraph_memory_report_new(pl_memory_report **out, const pl_callgraph *cg,
+                                          const pl_func *f);
 
 /* Which functions passes that move or rewrite instructions may work in:
  * out[k] (n = pl_module_num_funcs(m)) is true for function k when it runs

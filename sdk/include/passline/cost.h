@@ -208,15 +208,71 @@ PL_API uint64_t pl_schedule_exposed_floor_ns(const pl_schedule *s);
 
 /* ---- memory -------------------------------------------------------------
  * The most bytes f holds live at once over its instruction order, into
- * *out: every argument for the whole function; every result from the
- * instruction that defines it to its last use (a result nothing uses, at
- * its definition only); an operand of a collective start until the
- * start's done (in flight); a done's ready values take the place of its
- * start's in-flight buffers. At an instruction its operands and results
- * are live together. Bytes are those of the types (pl_type_num_bytes);
- * domains do not multiply them. Linear in instructions and uses. PL_OK or
- * PL_ENOMEM (*out unchanged). Added in ABI 1.1. */
+ * *out, counted as XLA's buffer assignment allocates them: each argument
+ * and each constant is a buffer for the whole function; every other
+ * buffer lives from the instruction that makes it to its last use (a
+ * result nothing uses, at its definition only), and an operand of a
+ * collective start until the start's done (in flight). Values share a
+ * buffer where XLA's do: a bitcast, reshape, tuple, get-tuple-element,
+ * opt-barrier, domain or add-dependency is a view of its operand; a
+ * done's results are its start's in-flight buffers; a
+ * dynamic-update-slice, a scatter, a fusion whose root is one of them
+ * (through views) and a while update their operand in place when nothing
+ * reads it later and it may be written (not an argument of the entry that
+ * input_output_alias does not donate, not a constant); a value the entry
+ * returns at an output input_output_alias binds to a parameter, or that a
+ * loop body returns in the place of its argument, lives in that
+ * argument's buffer once the argument is read for the last time. The
+ * entry's results are its outputs. At an instruction its operands and
+ * results are live together. Bytes are those of the types
+ * (pl_type_num_bytes). Linear in instructions and uses, but for a log
+ * per operand. PL_OK or PL_ENOMEM (*out unchanged). Added in ABI 1.1. */
 PL_API int pl_func_peak_bytes(const pl_func *f, uint64_t *out);
+
+/* The bytes of the buffer each result of f makes, as pl_func_peak_bytes
+ * counts them, into out[0..n): one entry per result of each instruction
+ * in function order (n their number); 0 for a result that is its
+ * operand's buffer (a view, an in-place update), lives inside a kernel of
+ * the fusion model, or lives in an argument's buffer. For a scheduler
+ * that tracks live bytes as it orders instructions. PL_OK, PL_EINVAL when
+ * n is not the number of results, PL_ENOMEM. Added in ABI 1.1. */
+PL_API int pl_func_result_buffer_bytes(const pl_func *f, uint64_t *out, size_t n);
+
+/* What a live buffer is, in a memory report. */
+typedef enum pl_buffer_kind {
+	PL_BUFFER_PARAMETER = 0, /* an argument of the entry (or of the function) */
+	PL_BUFFER_OUTPUT = 1,    /* a value the entry returns */
+	PL_BUFFER_TEMPORARY = 2, /* everything else made while it runs */
+	PL_BUFFER_IN_FLIGHT = 3, /* a collective's buffer between its start and done */
+	PL_BUFFER_CONSTANT = 4   /* a constant */
+} pl_buffer_kind;
+
+/* "parameter", "output", "temporary", "in-flight collective", "constant";
+ * "?" for another number. Static. Added in ABI 1.1. */
+PL_API const char *pl_buffer_kind_name(pl_buffer_kind k);
+
+/* Where a step's memory peaks and what is live there, in the spirit of
+ * XLA's memory-usage report. Opaque; owns its memory. */
+typedef struct pl_memory_report pl_memory_report;
+
+/* The report of one execution of f with what it calls, counted as
+ * pl_callgraph_step_peak_bytes counts (declared in passline/callgraph.h).
+ * Free with pl_memory_report_free. Added in ABI 1.1. */
+PL_API void pl_memory_report_free(pl_memory_report *r);
+/* The peak in bytes (that of pl_callgraph_step_peak_bytes). */
+PL_API uint64_t pl_memory_report_peak_bytes(const pl_memory_report *r);
+/* The instruction at which the peak happens, in the innermost function
+ * running then (a loop body, a called function); NULL when the arguments
+ * alone make the peak. Valid while the module is. */
+PL_API const pl_inst *pl_memory_report_peak_inst(const pl_memory_report *r);
+/* The buffers live at the peak, largest first (ties: in the order they
+ * were made, outer functions first): how many, and each one's value (the
+ * one that made it), bytes and kind. A buffer a caller passes to what it
+ * calls is listed once, as the caller's. k < pl_memory_report_num_buffers. */
+PL_API size_t pl_memory_report_num_buffers(const pl_memory_report *r);
+PL_API const pl_value *pl_memory_report_buffer_value(const pl_memory_report *r, size_t k);
+PL_API uint64_t pl_memory_report_buffer_bytes(const pl_memory_report *r, size_t k);
+PL_API pl_buffer_kind pl_memory_report_buffer_kind(const pl_memory_report *r, size_t k);
 
 #ifdef __cplusplus
 }

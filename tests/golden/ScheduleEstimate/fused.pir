@@ -18,7 +18,7 @@
 // Op by op (HLO ops by their roofline over operand and result bytes): %c
 // 0 (a constant), %m 384 bytes -> 4, %r 148 -> 2, %n 32 -> 1, %d 512
 // flops -> 1, %g 52, %e 256 bytes -> 3: makespan 63.
-// peak_bytes 656: at %g, the arguments 384, %n 16, %d 128 and %g 128.
+// peak_bytes 660 at %g: arguments 384, constant %c 4, %n 16, %d 128, %g 128.
 func @add(%a: f32[], %b: f32[]) {
   %s = hlo.add %a, %b : f32[]
   return %s

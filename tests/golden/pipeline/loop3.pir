@@ -21,12 +21,17 @@
 //   step_ns = 0 + (3 x 10044 + 4 x 1) + 10001 = 40137;
 //   exposed_floor_ns (the busiest stream minus the computation, per
 //   execution) = (10001 - 0) + 3 x (10001 - 43) = 39875.
-// step_peak_bytes: @body holds its arguments (4 + 64) and at most the
-// all_gather's 128 unused bytes beside %n (4): 200; @cond 68 + 4 + 1 = 73;
-// @main holds %x (64), at the while %z (4) and its results (4 + 64), and
-// while the loop runs the larger of the body's and the condition's peaks
-// beyond their arguments (200 - 68 = 132; 73 - 68 = 5): 64 + 4 + 68 + 132
-// = 268, more than the all_reduce's 64 + 64 + 64 = 192 after it.
+// step_peak_bytes: @body holds its arguments (4 + 64) and its constant
+// %one (4) throughout; %n lives in %i's buffer and %y in %x's (what a loop
+// body returns in an argument's place, once that argument is read for the
+// last time); at most the all_gather's 128 unused bytes: 200; @cond 68 + 4
+// + 1 = 73; @main holds %x (64) and the constant %z (4), at the while its
+// results (4 + 64: buffers of their own, as a constant and a parameter of
+// the entry may not be updated in place), and while the loop runs the
+// larger of the body's and the condition's peaks beyond their arguments
+// (200 - 68 = 132; 73 - 68 = 5): 68 + 68 + 132 = 268, more than the
+// all_reduce's 68 + 64 + 64 = 196 after it. peak_bytes, each function
+// alone: @body's 204 (72, %n 4 as a buffer of its own, %g 128).
 // Total_bytes_moved counts the operand and result bytes of the ops read
 // from HLO (those with hlo_ attributes, constants none): the add 12 x 3,
 // the compare 9 x 4, the all_reduce 64 + 64 = 128: 200.

@@ -2,7 +2,8 @@
 // once, as before there were entries: Total_flops = 1 + 16777218 + 2 + 2 =
 // 16777223, est_inst_count 1, step_ns 0; makespan_ns = 1 + 10044 + 1 +
 // 10001 = 20047 (@add_red's add 1: it counts once too); exposed_floor_ns =
-// (10001 - 43) + (10001 - 0) = 19959.
+// (10001 - 43) + (10001 - 0) = 19959. peak_bytes is @body's own, 204:
+// its arguments 68 and constant 4, %n 4 and the all_gather's 128.
 //
 // A loop of 3 trips (the canonical counted loop: a counter from 0, plus 1
 // per trip, compared LT 3) with a collective in its body, and a reducer
