@@ -199,6 +199,8 @@ static struct result evaluate_here(const struct tune *t, const struct config *c)
 		status = xla_flags_apply(&xf, &pl, false);
 	for (size_t k = 0; k < t->noverrides && status == EXIT_OK; k++)
 		status = pipeline_override(&pl, t->overrides[k], "-O");
+	if (status == EXIT_OK)
+		status = pipeline_memory_fraction_from_env(&pl);
 	struct loader ld;
 	loader_init(&ld, pl.plugin_dir, t->plugin_dirs, t->nplugin_dirs);
 	ld.allow_insecure = t->allow_insecure;
@@ -1071,23 +1073,16 @@ static int prepare(struct tune *t)
 	t->warm.allow_insecure = t->allow_insecure;
 	if (status == EXIT_OK)
 		status = loader_resolve(&t->warm, &pl);
-	double gb = 0;
-	if (status == EXIT_OK && pl.cost_model)
+	double gb = 0, fraction = 0.75;
+	if (status == EXIT_OK)
+		status = pipeline_memory_fraction_from_env(&pl);
+	if (status == EXIT_OK && pl.cost_model) {
 		(void)pl_cost_model_get_double(pl.cost_model, "device_memory_gb", &gb);
+		(void)pl_cost_model_get_double(pl.cost_model, "memory_fraction", &fraction);
+	}
 	pipeline_free(&pl);
 	if (status != EXIT_OK || t->memory_limit_given)
 		return status;
-	double fraction = 0.75;
-	const char *env = host_secure_getenv("XLA_PYTHON_CLIENT_MEM_FRACTION");
-	if (env && *env) {
-		char *end;
-		double f = strtod(env, &end);
-		if (end == env || *end || !(f > 0 && f <= 1)) {
-			host_error("XLA_PYTHON_CLIENT_MEM_FRACTION=%s: not a fraction in (0, 1]", env);
-			return EXIT_INPUT;
-		}
-		fraction = f;
-	}
 	if (gb > 0) {
 		t->memory_limit = (uint64_t)(gb * 1e9 * fraction + 0.5);
 	} else {
