@@ -32,6 +32,7 @@ struct cli {
 	const char *stats_json;
 	const char *input;
 	const char *input_format, *output_format; /* "hlo", "pir" or NULL: guessed */
+	bool stdin_hlo; /* INPUT was -, and HLO text: written back as HLO */
 	bool stats, time_passes, verify_each, print_after_all, remarks;
 	bool list_passes, print_pipeline, allow_insecure;
 	char **plugin_dirs;
@@ -82,7 +83,9 @@ static void help(void)
 		"                          default: hlo for a name ending in .hlo or\n"
 		"                          .hlo.txt or a text starting with HloModule\n"
 		"      --output-format FMT write FMT: pir or hlo; default: hlo when the\n"
-		"                          -o name ends in .hlo or .hlo.txt, else pir\n"
+		"                          -o name ends in .hlo or .hlo.txt, pir when it\n"
+		"                          ends in .pir; else hlo for HLO read from\n"
+		"                          standard input, else pir\n"
 		"\n"
 		"Output:\n"
 		"  -o FILE                 write the module to FILE (default standard output);\n"
@@ -406,16 +409,20 @@ static bool hlo_name(const char *path)
 	return has_suffix(path, ".hlo") || has_suffix(path, ".hlo.txt");
 }
 
+/* --output-format, else the -o name, else HLO in, HLO out for standard
+ * input (a file's HLO read without -o prints as .pir, to read the IR). */
 static bool output_is_hlo(const struct cli *c)
 {
 	if (c->output_format)
 		return strcmp(c->output_format, "hlo") == 0;
-	return c->output && hlo_name(c->output);
+	if (c->output && (hlo_name(c->output) || has_suffix(c->output, ".pir")))
+		return hlo_name(c->output);
+	return c->stdin_hlo;
 }
 
 /* Reads INPUT in its format: the one given, else by its name, else by
  * its first words (standard input is read whole to look at them). */
-static int read_input(const struct cli *c, pl_diags *diags, pl_module **m)
+static int read_input(struct cli *c, pl_diags *diags, pl_module **m)
 {
 	const char *fmt = c->input_format;
 	if (!fmt && hlo_name(c->input))
@@ -451,8 +458,9 @@ static int read_input(const struct cli *c, pl_diags *diags, pl_module **m)
 		pl_diags_add(diags, PL_SEV_ERROR, "<stdin>", 0, 0, "cannot read: %s", strerror(errno));
 		return PL_EIO;
 	}
-	int rc = pl_text_is_hlo(buf, len) ? pl_parse_hlo_buffer(buf, len, "<stdin>", diags, m)
-	                                  : pl_parse_buffer(buf, len, "<stdin>", diags, m);
+	c->stdin_hlo = pl_text_is_hlo(buf, len);
+	int rc = c->stdin_hlo ? pl_parse_hlo_buffer(buf, len, "<stdin>", diags, m)
+	                      : pl_parse_buffer(buf, len, "<stdin>", diags, m);
 	free(buf);
 	return rc;
 }
