@@ -195,11 +195,13 @@ void xla_flags_free(struct xla_flags *xf);
 /* ---- read_input.c ---- */
 /* Whether path names an HLO file (.hlo, .hlo.txt). */
 bool host_is_hlo_name(const char *path);
+/* Whether path names a .pir file. */
+bool host_is_pir_name(const char *path);
 /* Reads input ("-": standard input) as fmt ("pir", "hlo"; NULL: by the
- * name, else by the first words) on up to threads threads. A PL_ status;
- * errors in diags. */
+ * name, else by the first words) on up to threads threads; *hlo says
+ * whether it was read as HLO. A PL_ status; errors in diags. */
 int host_read_module(const char *input, const char *fmt, unsigned threads, pl_diags *diags,
-                     pl_module **m);
+                     pl_module **m, bool *hlo);
 
 /* ---- tune.c ---- */
 /* passline tune ARGS (argv[0] is "tune"): an exit status. */

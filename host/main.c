@@ -34,6 +34,7 @@ struct cli {
 	const char *input;
 	const char *input_format, *output_format; /* "hlo", "pir" or NULL: guessed */
 	const char *xla_flags; /* --xla-flags; NULL: none */
+	bool stdin_hlo; /* INPUT was -, and HLO text: written back as HLO */
 	bool stats, time_passes, verify_each, print_after_all, remarks;
 	bool list_passes, print_pipeline, allow_insecure;
 	char **plugin_dirs;
@@ -91,7 +92,9 @@ static void help(void)
 		"                          default: hlo for a name ending in .hlo or\n"
 		"                          .hlo.txt or a text starting with HloModule\n"
 		"      --output-format FMT write FMT: pir or hlo; default: hlo when the\n"
-		"                          -o name ends in .hlo or .hlo.txt, else pir\n"
+		"                          -o name ends in .hlo or .hlo.txt, pir when it\n"
+		"                          ends in .pir; else hlo for HLO read from\n"
+		"                          standard input, else pir\n"
 		"\n"
 		"Output:\n"
 		"  -o FILE                 write the module to FILE (default standard output);\n"
@@ -451,16 +454,23 @@ static int verify_finish(struct verify_job *job, struct timing *t)
 
 static int print_pir(pl_module *m, FILE *fp);
 
+/* --output-format, else the -o name, else HLO in, HLO out for standard
+ * input (a file's HLO read without -o prints as .pir, to read the IR). */
 static bool output_is_hlo(const struct cli *c)
 {
 	if (c->output_format)
 		return strcmp(c->output_format, "hlo") == 0;
-	return c->output && host_is_hlo_name(c->output);
+	if (c->output && (host_is_hlo_name(c->output) || host_is_pir_name(c->output)))
+		return host_is_hlo_name(c->output);
+	return c->stdin_hlo;
 }
 
-static int read_input(const struct cli *c, pl_diags *diags, pl_module **m)
+static int read_input(struct cli *c, pl_diags *diags, pl_module **m)
 {
-	return host_read_module(c->input, c->input_format, host_threads(), diags, m);
+	bool hlo = false;
+	int rc = host_read_module(c->input, c->input_format, host_threads(), diags, m, &hlo);
+	c->stdin_hlo = hlo && strcmp(c->input, "-") == 0;
+	return rc;
 }
 
 /* -O hlo.async_form: records on the entry function (the one marked

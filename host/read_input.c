@@ -18,17 +18,25 @@ bool host_is_hlo_name(const char *path)
 	return has_suffix(path, ".hlo") || has_suffix(path, ".hlo.txt");
 }
 
+bool host_is_pir_name(const char *path)
+{
+	return has_suffix(path, ".pir");
+}
+
 /* The format given, else by the name, else by the first words (standard
  * input is read whole to look at them). */
 int host_read_module(const char *input, const char *fmt, unsigned threads, pl_diags *diags,
-                     pl_module **m)
+                     pl_module **m, bool *hlo)
 {
+	*hlo = false;
 	if (!fmt && host_is_hlo_name(input))
 		fmt = "hlo";
-	if (!fmt && has_suffix(input, ".pir"))
+	if (!fmt && host_is_pir_name(input))
 		fmt = "pir";
-	if (fmt && strcmp(fmt, "hlo") == 0)
+	if (fmt && strcmp(fmt, "hlo") == 0) {
+		*hlo = true;
 		return pl_parse_hlo_file(input, diags, m);
+	}
 	if (fmt || strcmp(input, "-") != 0) {
 		if (!fmt) {
 			char head[4096];
@@ -38,8 +46,10 @@ int host_read_module(const char *input, const char *fmt, unsigned threads, pl_di
 				n = fread(head, 1, sizeof head, fp);
 				fclose(fp);
 			}
-			if (pl_text_is_hlo(head, n))
+			if (pl_text_is_hlo(head, n)) {
+				*hlo = true;
 				return pl_parse_hlo_file(input, diags, m);
+			}
 		}
 		return pl_parse_file_threads(input, threads, diags, m);
 	}
@@ -56,8 +66,9 @@ int host_read_module(const char *input, const char *fmt, unsigned threads, pl_di
 		pl_diags_add(diags, PL_SEV_ERROR, "<stdin>", 0, 0, "cannot read: %s", strerror(errno));
 		return PL_EIO;
 	}
-	int rc = pl_text_is_hlo(buf, len) ? pl_parse_hlo_buffer(buf, len, "<stdin>", diags, m)
-	                                  : pl_parse_buffer(buf, len, "<stdin>", diags, m);
+	*hlo = pl_text_is_hlo(buf, len);
+	int rc = *hlo ? pl_parse_hlo_buffer(buf, len, "<stdin>", diags, m)
+	              : pl_parse_buffer(buf, len, "<stdin>", diags, m);
 	free(buf);
 	return rc;
 }

@@ -1116,7 +1116,8 @@ int tune_main(int argc, char **argv)
 	}
 	if (status == EXIT_OK) {
 		pl_diags *d = pl_diags_new();
-		int rc = d ? host_read_module(t.input, t.input_format, 1, d, &t.module) : PL_ENOMEM;
+		bool hlo;
+		int rc = d ? host_read_module(t.input, t.input_format, 1, d, &t.module, &hlo) : PL_ENOMEM;
 		if (rc == PL_OK)
 			rc = pl_verify_module(t.module, d);
 		host_print_diags(d);

@@ -234,7 +234,7 @@ static bool hlo_has_effects(struct sched *s, const pl_inst *i, const char *op)
 {
 	static const char *const effects[] = {
 		"send", "send_done", "recv", "recv_done", "infeed", "outfeed", "rng",
-		"rng_get_and_update_state", "after_all", "add_dependency", "optimization_barrier",
+		"rng_get_and_update_state", "after_all", "add_dependency", "opt_barrier",
 		"while", "conditional", "call", "async_start", "async_update", "async_done",
 		"copy_start", "copy_done", "all_to_all", "collective_permute",
 		"collective_permute_start", "collective_permute_done", "collective_broadcast",

@@ -13,6 +13,27 @@
 : "${PASSLINE:?}" "${PLUGIN_DIR:?}"
 P="$PASSLINE --plugin-dir $PLUGIN_DIR"
 D=${HLO_DIR:-$top_srcdir/../shared/hlo}/dumps
+
+# count-leading-zeros is elementwise like not: abs, it, negate make one
+# kernel, as the chain with not does
+for op in not count-leading-zeros; do
+	cat >"$T/chain-$op.hlo" <<EOF_HLO
+HloModule chain
+
+ENTRY e {
+  p = s32[1024] parameter(0)
+  a = s32[1024] abs(p)
+  c = s32[1024] $op(a)
+  ROOT n = s32[1024] negate(c)
+}
+EOF_HLO
+	run $P --passes=ScheduleEstimate -O ScheduleEstimate.fusion=on "$T/chain-$op.hlo" \
+		-o /dev/null --stats-json "$T/chain-$op.json"
+	expect_status 0 "abs, $op, negate under the fusion model"
+	k=$(sed -n 's/.*"kernels": \([0-9]*\).*/\1/p' "$T/chain-$op.json")
+	[ "$k" = 1 ]
+	ok $? "abs, $op, negate fuse into one kernel ($k)"
+done
 PAIR=silencelamb-vllm__module_1235.SyncTensorsGraph.2199
 BEFORE="$D/$PAIR.before_optimizations.hlo"
 AFTER="$D/$PAIR.sm_8.0_gpu_after_optimizations.hlo"

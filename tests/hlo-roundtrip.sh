@@ -37,6 +37,17 @@ for m in long xla bare mixed root-tuple no-root root-gte param-after-gte nested 
 	diff -b -B "$F/$m.hlo" $m.hlo >/dev/null
 	ok $? "$m.hlo is written back as it was, up to white space"
 done
+# paths.hlo: paths into a tuple value written without '%' (one whose
+# get-tuple-element name, p_0, a parameter already has) come back so, and
+# read back as the same IR
+run $P --passes= "$F/paths.hlo" -o paths.out.hlo
+expect_status 0 "paths.hlo reads and writes"
+diff -b -B "$F/paths.hlo" paths.out.hlo >/dev/null
+ok $? "paths.hlo is written back as it was, up to white space"
+run $P --passes= "$F/paths.hlo"
+cp "$T/out" paths.pir
+run $P --passes= paths.out.hlo
+expect_same_file "$T/out" paths.pir "and reads back as the same IR"
 
 # the nested lines of one opcode are named "<opcode>.anon", then ".anon.N"
 # with the least N not taken, in the text's order: anon.hlo's line

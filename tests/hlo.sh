@@ -22,8 +22,14 @@ expect_same_file "$T/out" "$H/step.pir" "reading the written HLO gives the same 
 cp "$H/step.hlo" step.txt
 run $P --passes= step.txt
 expect_same_file "$T/out" "$H/step.pir" "a text starting with HloModule is read as HLO"
-run sh -c "$P --passes= - <step.txt"
+run sh -c "$P --passes= --output-format=pir - <step.txt"
 expect_same_file "$T/out" "$H/step.pir" "standard input starting with HloModule is read as HLO"
+run sh -c "$P --passes= - <step.txt"
+expect_same_file "$T/out" "$H/step.out.hlo" "HLO read from standard input is written as HLO"
+run sh -c "$P --passes= - -o out.pir <step.txt"
+expect_same_file out.pir "$H/step.pir" "... unless the -o name ends in .pir"
+run sh -c "$P --passes= - <$H/step.pir"
+expect_same_file "$T/out" "$H/step.pir" ".pir read from standard input is written as .pir"
 cp "$H/step.hlo" step.pir
 run $P --passes= --input-format=hlo step.pir
 expect_same_file "$T/out" "$H/step.pir" "--input-format=hlo wins over the name"
@@ -270,7 +276,7 @@ ENTRY e {
 bad 'HloModule m
 ENTRY e {
   a = f32[4] parameter(0)
-  ROOT b = custom-call(a)
+  ROOT b = custom-call(a), custom_call_target="x"
 }
 ' "error: the shape of 'b' (custom-call) cannot be inferred; write it" "a shape left out where it cannot be inferred"
 bad 'HloModule m
@@ -284,7 +290,7 @@ ENTRY e {
   p = f32[8] parameter(0)
   ROOT g = f32[32] all-gather(p), replica_groups={}
 }
-' "bad.hlo:4:3: error: 'g' needs dimensions={d}" "an all-gather without dimensions"
+' "bad.hlo:4:3: error: 'g' (all-gather) has no dimensions=, which XLA's parser requires" "an all-gather without dimensions"
 bad 'HloModule m
 ENTRY e {
   ROOT a = f32[2,3]{0,0} parameter(0)

@@ -176,6 +176,15 @@ EXTRA_DIST += tests/hlo/good/async-wrapped.hlo tests/hlo/good/collective-start-d
 	tests/hlo/bad/collective-permute-done-result.hlo tests/hlo/bad/collective-permute-done-result.err \
 	tests/hlo/bad/collective-permute-start-result.hlo tests/hlo/bad/collective-permute-start-result.err \
 	tests/hlo/bad/collective-permute-inplace-buffer.hlo tests/hlo/bad/collective-permute-inplace-buffer.err
+EXTRA_DIST += tests/hlo/bad/typed-operand-shape.hlo tests/hlo/bad/typed-operand-shape.err \
+	tests/hlo/bad/typed-operand-tuple.hlo tests/hlo/bad/typed-operand-tuple.err \
+	tests/hlo/bad/layout-malformed-tile.hlo tests/hlo/bad/layout-malformed-tile.err \
+	tests/hlo/bad/layout-parts-order.hlo tests/hlo/bad/layout-parts-order.err
+
+# The attributes XLA's parser requires, required: one module per opcode.
+TESTS += tests/hlo-required.sh
+EXTRA_DIST += tests/hlo-required.sh tests/hlo/required
+
 TESTS += tests/pir-eof.sh
 EXTRA_DIST += tests/pir-eof.sh
 EXTRA_DIST += tests/hlo-verify.sh tests/hlo/bad/all-gather-size.err \
@@ -312,7 +321,7 @@ EXTRA_DIST += tests/hlo-keys.sh
 TESTS += tests/hlo-roundtrip.sh
 EXTRA_DIST += tests/hlo-roundtrip.sh tests/hlo/form/long.hlo tests/hlo/form/xla.hlo \
 	tests/hlo/form/bare.hlo tests/hlo/form/mixed.hlo tests/hlo/form/wrapped.hlo tests/hlo/form/native.hlo \
-	tests/hlo/form/lines.hlo \
+	tests/hlo/form/lines.hlo tests/hlo/form/paths.hlo \
 	tests/hlo/form/unused-gte.hlo tests/hlo/form/named-parts.hlo \
 	tests/hlo/form/whole-gte.hlo tests/hlo/form/tuple-order.hlo \
 	tests/hlo/form/gte-layout.hlo tests/hlo/form/comments.hlo tests/hlo/form/root-tuple.hlo \

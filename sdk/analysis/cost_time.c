@@ -93,7 +93,7 @@ static bool free_op(const char *op)
 	static const char *const names[] = {
 		"hlo.parameter", "hlo.constant", "hlo.tuple", "hlo.get_tuple_element",
 		"hlo.bitcast", "hlo.after_all", "hlo.partition_id", "hlo.replica_id",
-		"hlo.opt_barrier", "hlo.optimization_barrier", "hlo.add_dependency",
+		"hlo.opt_barrier", "hlo.add_dependency",
 		"hlo.get_dimension_size", "hlo.domain", "hlo.while", "hlo.call",
 		"hlo.conditional", "hlo.async_start", "hlo.async_update", "hlo.async_done",
 		"hlo.copy_start", "hlo.copy_done", "hlo.send", "hlo.send_done", "hlo.recv",

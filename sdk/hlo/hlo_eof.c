@@ -251,6 +251,10 @@ bool pl_hlo_ends_inside_(const char *from, const char *end, enum pl_hlo_part par
 			if (depth == 0)
 				return false; /* unmatched: an error of its own */
 			depth--;
+			/* closed by another kind ("T(128}"): an error of its own
+			 * too, not a text cut short */
+			if (depth < EOF_STACK && *st[depth].at != (c == '}' ? '{' : c == ']' ? '[' : '('))
+				return false;
 			if (depth == 0 && st[0].kind == OPEN_BODY)
 				return false; /* the computation is complete */
 		}

@@ -205,13 +205,9 @@ static void put_args(struct nest *t, struct pl_strbuf *sb, const struct nline *l
 		const struct nline *d = folded_named(t, nb, e);
 		if (!d)
 			continue;
-		if (d->nested) {
-			pl_sb_put(sb, s + from, b - from);
-		} else {
-			size_t sig = nb > b && s[nb - 1] == '%' ? nb - 1 : nb;
-			pl_sb_put(sb, s + from, sig - from);
-			pl_sb_putc(sb, '%');
-		}
+		/* a nested line replaces the whole operand; a path only its
+		 * name, spelled with the '%' the operand had or not */
+		pl_sb_put(sb, s + from, (d->nested ? b : nb) - from);
 		pl_sb_put(sb, d->fold, d->flen);
 		from = e;
 	}

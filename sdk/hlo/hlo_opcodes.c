@@ -90,6 +90,60 @@ unsigned pl_hlo_opcode_flags_(enum hlo_op op, enum hlo_phase phase)
 	return phase == HLO_PHASE_NONE && op <= HLO_OP_OTHER ? flags[op] : 0;
 }
 
+/* As CreateInstruction of XLA's hlo_parser.cc declares them, attribute
+ * by attribute "required=true". */
+static const char *const required[HLO_OP_OTHER + 1] = {
+	[HLO_OP_ALL_GATHER] = "dimensions",
+	[HLO_OP_ALL_GATHER_START] = "dimensions",
+	[HLO_OP_ALL_REDUCE] = "to_apply",
+	[HLO_OP_ALL_REDUCE_START] = "to_apply",
+	[HLO_OP_ASYNC_START] = "calls",
+	[HLO_OP_BATCH_NORM_GRAD] = "epsilon feature_index",
+	[HLO_OP_BATCH_NORM_INFERENCE] = "epsilon feature_index",
+	[HLO_OP_BATCH_NORM_TRAINING] = "epsilon feature_index",
+	[HLO_OP_CALL] = "to_apply",
+	[HLO_OP_COLLECTIVE_PERMUTE] = "source_target_pairs",
+	[HLO_OP_COLLECTIVE_PERMUTE_START] = "source_target_pairs",
+	[HLO_OP_COMPARE] = "direction",
+	[HLO_OP_CONCATENATE] = "dimensions",
+	[HLO_OP_CONVOLUTION] = "dim_labels",
+	[HLO_OP_CUSTOM_CALL] = "custom_call_target",
+	[HLO_OP_DOMAIN] = "domain",
+	[HLO_OP_DYNAMIC_SLICE] = "dynamic_slice_sizes",
+	[HLO_OP_FFT] = "fft_type fft_length",
+	[HLO_OP_FUSION] = "calls kind",
+	[HLO_OP_GATHER] = "offset_dims collapsed_slice_dims start_index_map index_vector_dim "
+	                  "slice_sizes",
+	[HLO_OP_GET_DIMENSION_SIZE] = "dimensions",
+	[HLO_OP_GET_TUPLE_ELEMENT] = "index",
+	[HLO_OP_IOTA] = "iota_dimension",
+	[HLO_OP_MAP] = "to_apply",
+	[HLO_OP_PAD] = "padding",
+	[HLO_OP_REDUCE] = "to_apply dimensions",
+	[HLO_OP_REDUCE_PRECISION] = "exponent_bits mantissa_bits",
+	[HLO_OP_REDUCE_SCATTER] = "to_apply dimensions",
+	[HLO_OP_REDUCE_WINDOW] = "to_apply",
+	[HLO_OP_REVERSE] = "dimensions",
+	[HLO_OP_RNG] = "distribution",
+	[HLO_OP_RNG_BIT_GENERATOR] = "algorithm",
+	[HLO_OP_RNG_GET_AND_UPDATE_STATE] = "delta",
+	[HLO_OP_SCAN] = "to_apply dimensions num_carries",
+	[HLO_OP_SCATTER] = "update_window_dims inserted_window_dims scatter_dims_to_operand_dims "
+	                   "index_vector_dim to_apply",
+	[HLO_OP_SELECT_AND_SCATTER] = "select scatter",
+	[HLO_OP_SET_DIMENSION_SIZE] = "dimensions",
+	[HLO_OP_SLICE] = "slice",
+	[HLO_OP_SORT] = "dimensions to_apply",
+	[HLO_OP_TOPK] = "k",
+	[HLO_OP_TRANSPOSE] = "dimensions",
+	[HLO_OP_WHILE] = "condition body",
+};
+
+const char *pl_hlo_opcode_required_(enum hlo_op op)
+{
+	return op < HLO_OP_OTHER && required[op] ? required[op] : "";
+}
+
 enum hlo_op pl_hlo_opcode_sync_(enum hlo_op op)
 {
 	switch (op) {

@@ -175,6 +175,14 @@ enum hlo_op_flag {
  * pair (add-start is not add). */
 unsigned pl_hlo_opcode_flags_(enum hlo_op op, enum hlo_phase phase);
 
+/* The attributes XLA's parser requires of op (not an async pair's
+ * -update or -done, which take their start's), space-separated ("calls
+ * kind"); "" for none. Two depend on the first operand and are not
+ * listed: broadcast needs dimensions= unless its operand is a scalar;
+ * conditional needs true_computation= and false_computation= when its
+ * index is pred[], else branch_computations=. */
+const char *pl_hlo_opcode_required_(enum hlo_op op);
+
 /* The opcode op is the asynchronous start or done of, where XLA has both
  * as opcodes of their own (all-gather for all-gather-start and
  * all-gather-done; all-reduce, collective-permute, copy); else op. */

@@ -740,9 +740,13 @@ static uint32_t compact_gte(struct hr *r, uint32_t ref, const char *digits, uint
 			nomem(r);
 		uint32_t v = name_lookup(r, r->sb2.data, r->sb2.len);
 		if (v) {
+			/* a line of the text may hold the name: only a path's
+			 * own line has the index attribute to compare */
 			const struct pinst *g = &r->insts.v[v - 1];
+			if (!g->compact)
+				continue;
 			const struct pattr *ia = &r->attrs.v[g->at0];
-			if (g->compact && r->opnds.v[g->op0].ref == ref && ia->vlen == dlen &&
+			if (r->opnds.v[g->op0].ref == ref && ia->vlen == dlen &&
 			    memcmp(ia->val, digits, dlen) == 0)
 				return v - 1;
 			continue;
@@ -1382,11 +1386,7 @@ static void collective_attrs(struct hr *r, const struct pinst *pi, pl_inst *inst
 	const pl_attr *group = NULL, *reduce = NULL;
 	int64_t factor = 0, dim = -1;
 	bool bare = true;
-	/* what XLA's parser requires of these */
-	if (base != PL_OP_ALL_REDUCE && !find_attr(r, pi, "dimensions"))
-		fail(r, pi->at, "'%.*s' needs dimensions={d}", (int)pi->nlen, pi->name);
-	if (base != PL_OP_ALL_GATHER && !find_attr(r, pi, "to_apply"))
-		fail(r, pi->at, "'%.*s' needs to_apply", (int)pi->nlen, pi->name);
+	/* dimensions= and to_apply= are there (check_required) */
 	if (base != PL_OP_ALL_GATHER) {
 		const struct pattr *ta = find_attr(r, pi, "to_apply");
 		const struct comp *c = ta ? find_comp(r, ta->val, ta->vlen) : NULL;
@@ -1486,6 +1486,114 @@ static void operand_view(struct hr *r, const struct popnd *o, uint32_t *node, ui
 	for (uint32_t k = 0; d->has_ctx && k < *nleaves; k++)
 		if (!r->leaves.v[l + k])
 			fail(r, o->at, "the context of an asynchronous collective cannot be used");
+}
+
+/* Whether shapes a and b are alike but for layouts, as XLA's parser
+ * compares a typed operand with its definition (ShapeUtil::Compatible):
+ * tuples of alike elements; arrays of one element type and rank whose
+ * extents are equal where neither is unbounded ("?"). */
+static bool compatible_shapes(const struct pl_hlo_shapes *s, uint32_t a, uint32_t b)
+{
+	const struct pl_hlo_snode *x = &s->v[a], *y = &s->v[b];
+	if (x->tuple != y->tuple)
+		return false;
+	if (!x->tuple) {
+		if (x->dtype != y->dtype || x->rank != y->rank)
+			return false;
+		for (uint32_t k = 0; k < x->rank; k++)
+			if (!((x->unbounded | y->unbounded) >> k & 1) &&
+			    s->dims[x->dims + k] != s->dims[y->dims + k])
+				return false;
+		return true;
+	}
+	uint32_t ca = a + 1, cb = b + 1;
+	for (; ca < a + x->size && cb < b + y->size; ca += s->v[ca].size, cb += s->v[cb].size)
+		if (!compatible_shapes(s, ca, cb))
+			return false;
+	return ca == a + x->size && cb == b + y->size;
+}
+
+/* A typed operand ("negate(s32[4] p)") is written with its definition's
+ * shape, up to layouts: XLA's parser refuses another. */
+static void check_typed_operands(struct hr *r, const struct pinst *pi)
+{
+	for (uint32_t k = 0; k < pi->nops; k++) {
+		const struct popnd *o = &r->opnds.v[pi->op0 + k];
+		if (!o->ty)
+			continue;
+		const struct pinst *d = &r->insts.v[o->ref];
+		uint32_t node = d->shape, leaf = 0;
+		for (uint32_t j = 0; j < o->npath && node != UINT32_MAX; j++)
+			node = child_at(r, node, r->paths.v[o->path + j], &leaf);
+		if (node == UINT32_MAX)
+			continue; /* operand_view names the bad index */
+		size_t n0 = r->shapes.n, d0 = r->shapes.ndims;
+		const char *save = r->p;
+		r->p = o->ty;
+		uint32_t decl = parse_shape(r);
+		r->p = save;
+		if (!compatible_shapes(&r->shapes, decl, node)) {
+			r->sb2.len = 0;
+			r->shapes.print_bare = true; /* as written */
+			put_shape(r, &r->sb2, decl);
+			size_t dl = r->sb2.len;
+			put_shape(r, &r->sb2, node);
+			if (r->sb2.failed)
+				nomem(r);
+			fail(r, o->at, "operand '%.*s' is declared %.*s, but its shape is %.*s",
+			     (int)d->nlen, d->name, (int)dl, r->sb2.data, (int)(r->sb2.len - dl),
+			     r->sb2.data + dl);
+		}
+		r->shapes.n = n0;
+		r->shapes.ndims = d0;
+	}
+}
+
+/* The attribute key[0..len) of line pi is there, as XLA's parser
+ * requires. */
+static void need_attr(struct hr *r, const struct pinst *pi, const char *key, size_t len)
+{
+	for (uint32_t a = pi->at0; a < pi->at0 + pi->nat; a++)
+		if (r->attrs.v[a].klen == len && memcmp(r->attrs.v[a].key, key, len) == 0)
+			return;
+	fail(r, pi->at, "'%.*s' (%.*s) has no %.*s=, which XLA's parser requires", (int)pi->nlen,
+	     pi->name, (int)pi->olen, pi->opc, (int)len, key);
+}
+
+/* The attributes XLA's parser requires of line pi (hlo_opcodes.h): an
+ * async pair's short form "op-start" those of op, its -update and -done
+ * none (they are the start's). */
+static void check_required(struct hr *r, const struct pinst *pi)
+{
+	if (pi->phase == HLO_PHASE_UPDATE || pi->phase == HLO_PHASE_DONE)
+		return;
+	enum hlo_op op = (enum hlo_op)pi->opcode;
+	for (const char *w = pl_hlo_opcode_required_(op); *w;) {
+		size_t n = strcspn(w, " ");
+		need_attr(r, pi, w, n);
+		w += n + (w[n] == ' ');
+	}
+	if ((op != HLO_OP_BROADCAST && op != HLO_OP_CONDITIONAL) || !pi->nops)
+		return;
+	const struct popnd *o = &r->opnds.v[pi->op0];
+	const struct pl_hlo_snode *first = &r->shapes.v[r->insts.v[o->ref].shape];
+	if (o->npath) { /* "t#0": the element's shape */
+		uint32_t leaf = 0, node = r->insts.v[o->ref].shape;
+		for (uint32_t j = 0; j < o->npath && node != UINT32_MAX; j++)
+			node = child_at(r, node, r->paths.v[o->path + j], &leaf);
+		if (node == UINT32_MAX)
+			return;
+		first = &r->shapes.v[node];
+	}
+	bool scalar = !first->tuple && first->rank == 0;
+	if (op == HLO_OP_BROADCAST && !scalar) {
+		need_attr(r, pi, "dimensions", 10);
+	} else if (op == HLO_OP_CONDITIONAL && scalar && first->dtype == PL_DTYPE_BOOL) {
+		need_attr(r, pi, "true_computation", 16);
+		need_attr(r, pi, "false_computation", 17);
+	} else if (op == HLO_OP_CONDITIONAL) {
+		need_attr(r, pi, "branch_computations", 19);
+	}
 }
 
 /* The structure of an operand list: "_" per array, "(...)" per tuple;
@@ -3252,10 +3360,13 @@ static void map_comp(struct hr *r, const char *name, uint32_t nlen, const char *
 	r->comment_pending = NULL;
 	for (size_t k = 0; k < r->insts.n; k++) {
 		struct pinst *pi = &r->insts.v[k];
-		if (pi->param >= 0)
+		if (pi->param >= 0) {
 			pin_control(r, pi, NULL);
-		else
+		} else {
+			check_typed_operands(r, pi);
+			check_required(r, pi);
 			map_inst(r, f, pi);
+		}
 		/* a line the writer prints as such */
 		if (pi->kind != KIND_ALIAS || pi->inst)
 			r->last_line = (uint32_t)k + 1;

@@ -185,6 +185,181 @@ static int check_minor_to_major(struct sp *c, const char *in, const char *end, u
 	return PL_OK;
 }
 
+/* The part of a layout after ':', as XLA's parser reads it, each part at
+ * most once and in this order: D(...) dimension level types, T(...)...
+ * tiles, L(n), #(u32) and *(u32) index and pointer types, E(n) element
+ * size in bits, S(n) memory space, SC(d:i,...)... split configurations,
+ * M(n); a physical shape P(...) only for sparse arrays, which the text
+ * never has. Spaces may stand between the tokens. */
+struct lt {
+	struct sp *c;
+	const char *p, *end;
+};
+
+static void lt_space(struct lt *t)
+{
+	while (t->p < t->end && *t->p == ' ')
+		t->p++;
+}
+
+static bool lt_eat(struct lt *t, char ch)
+{
+	lt_space(t);
+	if (t->p < t->end && *t->p == ch) {
+		t->p++;
+		return true;
+	}
+	return false;
+}
+
+/* The word w, not followed by another letter ("S" is not "SC"). */
+static bool lt_word(struct lt *t, const char *w)
+{
+	lt_space(t);
+	size_t n = strlen(w);
+	if ((size_t)(t->end - t->p) < n || memcmp(t->p, w, n) != 0)
+		return false;
+	if (t->p + n < t->end && ((t->p[n] >= 'A' && t->p[n] <= 'Z') ||
+	                          (t->p[n] >= 'a' && t->p[n] <= 'z')))
+		return false;
+	t->p += n;
+	return true;
+}
+
+static bool lt_int(struct lt *t)
+{
+	lt_space(t);
+	const char *q = t->p;
+	while (q < t->end && is_digit(*q))
+		q++;
+	if (q == t->p)
+		return false;
+	t->p = q;
+	return true;
+}
+
+static int lt_bad(struct lt *t, const char *what)
+{
+	lt_space(t);
+	if (t->p >= t->end)
+		return fail(t->c, t->p, "malformed layout: expected %s before '}'", what);
+	return fail(t->c, t->p, "malformed layout: expected %s, found '%c'", what, *t->p);
+}
+
+/* '(' items ')' where each item is read by one() (none when empty). */
+static int lt_list(struct lt *t, bool (*one)(struct lt *), const char *what)
+{
+	if (!lt_eat(t, '('))
+		return lt_bad(t, "'('");
+	if (lt_eat(t, ')'))
+		return PL_OK;
+	do {
+		if (!one(t))
+			return lt_bad(t, what);
+	} while (lt_eat(t, ','));
+	return lt_eat(t, ')') ? PL_OK : lt_bad(t, "',' or ')'");
+}
+
+static bool lt_level(struct lt *t)
+{
+	lt_space(t);
+	if (t->p >= t->end || !*t->p || !strchr("DCSH", *t->p))
+		return false;
+	t->p++;
+	lt_eat(t, '+');
+	lt_eat(t, '~');
+	return true;
+}
+
+static bool lt_tile_dim(struct lt *t)
+{
+	return lt_eat(t, '*') || lt_int(t);
+}
+
+/* "(n)" after a one-letter part */
+static int lt_number(struct lt *t)
+{
+	if (!lt_eat(t, '('))
+		return lt_bad(t, "'('");
+	if (!lt_int(t))
+		return lt_bad(t, "an integer");
+	return lt_eat(t, ')') ? PL_OK : lt_bad(t, "')'");
+}
+
+/* "(u32)": an unsigned integer type */
+static int lt_unsigned(struct lt *t)
+{
+	static const char *const types[] = {"u1", "u2", "u4", "u8", "u16", "u32", "u64"};
+	if (!lt_eat(t, '('))
+		return lt_bad(t, "'('");
+	bool found = false;
+	for (size_t k = 0; k < sizeof types / sizeof *types && !found; k++) {
+		const char *save = t->p;
+		found = lt_word(t, types[k]) && (t->p >= t->end || !is_digit(*t->p));
+		if (!found)
+			t->p = save;
+	}
+	if (!found)
+		return lt_bad(t, "an unsigned integer type");
+	return lt_eat(t, ')') ? PL_OK : lt_bad(t, "')'");
+}
+
+/* "(d:i,j)" */
+static int lt_split(struct lt *t)
+{
+	if (!lt_eat(t, '('))
+		return lt_bad(t, "'('");
+	if (!lt_int(t))
+		return lt_bad(t, "a dimension");
+	if (!lt_eat(t, ':'))
+		return lt_bad(t, "':'");
+	if (lt_eat(t, ')'))
+		return PL_OK;
+	do {
+		if (!lt_int(t))
+			return lt_bad(t, "a split index");
+	} while (lt_eat(t, ','));
+	return lt_eat(t, ')') ? PL_OK : lt_bad(t, "',' or ')'");
+}
+
+static int check_layout_tail(struct sp *c, const char *in, const char *end)
+{
+	struct lt t = {c, in, end};
+	int st = PL_OK;
+	if (lt_word(&t, "D"))
+		st = lt_list(&t, lt_level, "a dimension level type (D, C, S or H)");
+	if (st == PL_OK && lt_word(&t, "T")) {
+		do
+			st = lt_list(&t, lt_tile_dim, "a tile extent or '*'");
+		while (st == PL_OK && (lt_space(&t), t.p < t.end && *t.p == '('));
+	}
+	if (st == PL_OK && lt_word(&t, "L"))
+		st = lt_number(&t);
+	if (st == PL_OK && lt_eat(&t, '#'))
+		st = lt_unsigned(&t);
+	if (st == PL_OK && lt_eat(&t, '*'))
+		st = lt_unsigned(&t);
+	if (st == PL_OK && lt_word(&t, "E"))
+		st = lt_number(&t);
+	if (st == PL_OK && lt_word(&t, "S"))
+		st = lt_number(&t);
+	if (st == PL_OK && lt_word(&t, "SC")) {
+		do
+			st = lt_split(&t);
+		while (st == PL_OK && (lt_space(&t), t.p < t.end && *t.p == '('));
+	}
+	if (st == PL_OK && lt_word(&t, "P"))
+		return fail(c, t.p - 1, "a layout with a physical shape is only for sparse arrays");
+	if (st == PL_OK && lt_word(&t, "M"))
+		st = lt_number(&t);
+	if (st != PL_OK)
+		return st;
+	lt_space(&t);
+	if (t.p < t.end)
+		return lt_bad(&t, "'}'");
+	return PL_OK;
+}
+
 /* Where the next token from q is (in *at), c->p unmoved. */
 static int token_after(struct sp *c, const char *q, const char **at)
 {
@@ -212,15 +387,20 @@ static int parse_layout(struct sp *c, uint32_t idx)
 	const char *e = in;
 	for (; e < c->end && *e != '}'; e++) {
 		char lc = *e;
+		if (lc == '\n')
+			return fail(c, q2, "unterminated layout");
 		if (!(is_digit(lc) || (lc >= 'A' && lc <= 'Z') || (lc >= 'a' && lc <= 'z') ||
 		      lc == ',' || lc == ':' || lc == '(' || lc == ')' || lc == '#' || lc == '*' ||
-		      lc == '_' || lc == ' '))
+		      lc == '_' || lc == ' ' || lc == '+' || lc == '~'))
 			return fail(c, e, "unexpected '%c' in a layout", lc);
 	}
 	if (e >= c->end)
 		return fail(c, q2, "unterminated layout");
 	st = check_minor_to_major(c, in, e, c->s->v[idx].rank);
 	if (st != PL_OK)
+		return st;
+	const char *colon = memchr(in, ':', (size_t)(e - in));
+	if (colon && (st = check_layout_tail(c, colon + 1, e)) != PL_OK)
 		return st;
 	struct pl_hlo_snode *n = &c->s->v[idx];
 	n->has_layout = 1;
