@@ -206,8 +206,9 @@ static int run_one(const struct compare_request *rq, const char *file, struct ro
 	pl_module *m = NULL;
 	if (status == EXIT_OK)
 		status = read_verified(rq, &m);
-	if (status == EXIT_OK && (status = loops_check(&pl, m, rq->input)) == EXIT_OK)
-		loops_print_warnings(&pl);
+	if (status == EXIT_OK && (status = loops_check(&pl, m, rq->input, true)) == EXIT_OK)
+		for (size_t k = 0; k < pl.nwarnings; k++)
+			host_warning("%s: %s", file, pl.warnings[k]);
 	char *trips = loops_option_value(&pl, NULL);
 	if (status == EXIT_OK && before && measure_module(m, pl.cost_model, trips, before) != PL_OK) {
 		host_error("out of memory");
