@@ -336,8 +336,9 @@ static int run_one(const struct compare_request *rq, struct pipeline *pl, struct
 	pl_module *m = NULL;
 	if (status == EXIT_OK)
 		status = read_verified(rq, &m);
-	if (status == EXIT_OK && (status = loops_check(pl, m, rq->input)) == EXIT_OK)
-		loops_print_warnings(pl);
+	if (status == EXIT_OK && (status = loops_check(pl, m, rq->input, true)) == EXIT_OK)
+		for (size_t k = 0; k < pl->nwarnings; k++)
+			host_warning("%s: %s", row->file, pl->warnings[k]);
 	if (status == EXIT_OK && before)
 		status = measure_module(&ld, m, pl, rq, before);
 	if (status == EXIT_OK) {

@@ -224,9 +224,10 @@ bool step_counts_loops(const struct step *s);
 char *loops_option_value(const struct pipeline *pl, const char *own);
 /* Checks the loops the pipeline and its steps name against m (input names
  * it in messages) and records in pl->warnings each loop that runs and
- * that a counting step counts once for want of a trip count. EXIT_OK, or
- * EXIT_INPUT after an error. */
-int loops_check(struct pipeline *pl, const pl_module *m, const char *input);
+ * that a counting step (or the host itself, host_counts: --compare's
+ * table) counts once for want of a trip count. EXIT_OK, or EXIT_INPUT
+ * after an error. */
+int loops_check(struct pipeline *pl, const pl_module *m, const char *input, bool host_counts);
 /* The warnings loops_check recorded, on standard error. */
 void loops_print_warnings(const struct pipeline *pl);
 

@@ -182,7 +182,7 @@ static void add_warning(struct pipeline *pl, char *w)
 
 /* A warning for every loop that runs, whose count the module does not
  * give, and that some counting step is given no count for either. */
-static void find_unknown(struct pipeline *pl, const pl_module *m)
+static void find_unknown(struct pipeline *pl, const pl_module *m, bool host_counts)
 {
 	char *given = loops_option_value(pl, NULL);
 	pl_callgraph *cg = NULL;
@@ -200,7 +200,7 @@ static void find_unknown(struct pipeline *pl, const pl_module *m)
 		if (pl_callgraph_executions(cg, pl_inst_func(w), &hi, &lo) != PL_OK || (!hi && !lo))
 			continue; /* it never runs */
 		const char *name = pl_callgraph_loop_name(cg, i);
-		bool uncounted = false; /* by some counting step */
+		bool uncounted = host_counts; /* by the host, or by some counting step */
 		for (size_t k = 0; k < pl->nsteps && !uncounted; k++) {
 			const struct step *s = &pl->steps[k];
 			uncounted = s->enabled && step_counts_loops(s) && !list_names(own_value(s), name);
@@ -214,9 +214,9 @@ static void find_unknown(struct pipeline *pl, const pl_module *m)
 	pl_callgraph_free(cg);
 }
 
-int loops_check(struct pipeline *pl, const pl_module *m, const char *input)
+int loops_check(struct pipeline *pl, const pl_module *m, const char *input, bool host_counts)
 {
-	bool any = pl->nloops > 0;
+	bool any = pl->nloops > 0 || host_counts;
 	for (size_t k = 0; k < pl->nsteps && !any; k++)
 		any = pl->steps[k].enabled && step_counts_loops(&pl->steps[k]);
 	if (!any)
@@ -277,7 +277,7 @@ int loops_check(struct pipeline *pl, const pl_module *m, const char *input)
 	free(names);
 	pl_callgraph_free(cg);
 	if (status == EXIT_OK)
-		find_unknown(pl, m);
+		find_unknown(pl, m, host_counts);
 	return status;
 }
 

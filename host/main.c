@@ -719,7 +719,7 @@ static int run(struct cli *c)
 		outputs_abort(&outs);
 	} else {
 		struct run_options ro = {c->verify_each, c->print_after_all, host_threads()};
-		status = loops_check(&pl, m, c->input);
+		status = loops_check(&pl, m, c->input, false);
 		if (status == EXIT_OK)
 			status = runner_run(&pl, m, &ro);
 		if (status == EXIT_OK && !set_async_form(&pl, m))

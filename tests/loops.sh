@@ -117,6 +117,18 @@ run "$P" $PD --passes=BucketizeCCOp "$U" -o u.hlo --stats-json nb.json
 expect_no_err "unknown trip count" "no warning when no pass counts loops"
 run "$P" $PD -q "$U" -o u.hlo
 expect_no_err "unknown trip count" "-q hides the warning"
+# --compare counts loops for its table: the same warning, per pipeline,
+# and the same setting
+C="$top_srcdir/conf/compare-neuron.ini"
+run "$P" $PD --compare -p "$C" "$U"
+expect_status 0 "--compare on the loop of unknown trip count"
+expect_err "passline: warning: $C: loop 'decode' in @main has an unknown trip count and is counted as 1 trip (set it with -O loops.decode=N)" \
+	"--compare warns, naming the pipeline"
+step1=$(awk '$1 == "neuron" { print $5 }' "$T/out")
+run "$P" $PD --compare -p "$C" -O loops.decode=10 "$U"
+step10=$(awk '$1 == "neuron" { print $5 }' "$T/out")
+[ "$status" -eq 0 ] && [ -n "$step1" ] && [ "$step10" -gt "$step1" ] && ! grep -q "unknown trip count" "$T/err"
+ok $? "-O loops.NAME=N sets the loop for --compare's table too ($step1 ns, then $step10 ns)"
 
 # The per-function file, checked by hand against loop3.pir's comment.
 run "$P" $PD --passes=ScheduleEstimate -O ScheduleEstimate.functions=f.json \
