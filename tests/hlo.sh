@@ -459,4 +459,27 @@ expect_err "calls.pir:2:3: error: in @main, %c = 'all_reduce_start' cannot be wr
 	"the error says why"
 run test -e calls_out.hlo
 expect_status 1 "and nothing is written"
+# all-to-all and ragged-all-to-all keep their groups and group size as
+# the SDK's collectives have them (group_id, factor), from an iota list
+# and from "every replica"; the HLO written back is the same
+cat >a2a.hlo <<'EOF_HLO'
+HloModule a2a, replica_count=16
+
+ENTRY e {
+  p = f32[16,4] parameter(0)
+  a = f32[16,4] all-to-all(p), dimensions={0}, replica_groups=[2,8]<=[16]
+  o = f32[16,4] parameter(1)
+  s = s64[16] parameter(2)
+  ROOT r = f32[16,4] ragged-all-to-all(a, o, s, s, s, s), replica_groups={}
+}
+EOF_HLO
+run $P --passes= a2a.hlo
+expect_status 0 "all-to-all and ragged-all-to-all read"
+expect_out '%a = hlo.all_to_all %p {group_id = "replica:{{0,1,2,3,4,5,6,7},{8,9,10,11,12,13,14,15}}", factor = 8,' \
+	"all-to-all over replica_groups=[2,8]<=[16]: its groups and factor 8"
+expect_out '%r = hlo.ragged_all_to_all %a, %o, %s, %s, %s, %s {group_id = "replica:all", factor = 16,' \
+	"ragged-all-to-all over every replica: factor 16 (replica_count)"
+run $P --passes= a2a.hlo -o a2a.out.hlo
+diff -b -B a2a.hlo a2a.out.hlo >/dev/null
+ok $? "and both are written back as they were"
 done_testing

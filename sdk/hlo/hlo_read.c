@@ -1376,6 +1376,42 @@ static void group_text(struct hr *r, const struct pinst *pi, struct pl_strbuf *s
 	}
 }
 
+/* The devices in each group of a collective whose first group has size
+ * devices (group_text): size itself, or for "all" every device of the
+ * mode: the replicas without a channel, else replicas x partitions, each
+ * 1 when the header names only the other (XLA's defaults); 0 unknown. */
+static int64_t group_size(struct hr *r, const struct pinst *pi, int64_t size)
+{
+	if (size != 0)
+		return size > 0 ? size : 0;
+	bool ch = find_attr(r, pi, "channel_id") != NULL;
+	int64_t rc = r->replica_count ? r->replica_count : 1;
+	int64_t np = r->num_partitions ? r->num_partitions : 1;
+	int64_t factor = 0;
+	if (!ch)
+		factor = r->replica_count;
+	else if ((r->replica_count || r->num_partitions) &&
+	         __builtin_mul_overflow(rc, np, &factor))
+		factor = 0; /* past any real machine: unknown */
+	return factor;
+}
+
+/* all-to-all and ragged-all-to-all stay HLO ops, but carry their groups
+ * and group size as the SDK's collectives do (group_id, factor): the
+ * cost model, the schedule and the Timeline read them. */
+static void exchange_attrs(struct hr *r, const struct pinst *pi, pl_inst *inst)
+{
+	int64_t size;
+	r->sb2.len = 0;
+	group_text(r, pi, &r->sb2, &size);
+	if (r->sb2.failed)
+		nomem(r);
+	set_attr(r, inst, "group_id", pl_attr_string(r->m, r->sb2.data, r->sb2.len));
+	int64_t factor = group_size(r, pi, size);
+	if (factor > 0)
+		set_attr(r, inst, "factor", pl_attr_int(r->m, factor));
+}
+
 /* Derives group_id, factor, dimension and reduce for a collective. */
 static void collective_attrs(struct hr *r, const struct pinst *pi, pl_inst *inst, pl_op op,
                              pl_value *const *ops, size_t nops, const pl_type *const *res)
@@ -1411,21 +1447,7 @@ static void collective_attrs(struct hr *r, const struct pinst *pi, pl_inst *inst
 	if (bare && !find_attr(r, pi, "control-predecessors"))
 		group = ok(r, (void *)(uintptr_t)pl_attr_string(r->m, r->sb2.data, r->sb2.len));
 	if (base == PL_OP_ALL_REDUCE) {
-		if (size > 0) {
-			factor = size;
-		} else if (size == 0) {
-			/* every device of the mode: the replicas without a channel,
-			 * else replicas x partitions, each 1 when the header names
-			 * only the other (XLA's defaults) */
-			bool ch = find_attr(r, pi, "channel_id") != NULL;
-			int64_t rc = r->replica_count ? r->replica_count : 1;
-			int64_t np = r->num_partitions ? r->num_partitions : 1;
-			if (!ch)
-				factor = r->replica_count;
-			else if ((r->replica_count || r->num_partitions) &&
-			         __builtin_mul_overflow(rc, np, &factor))
-				factor = 0; /* past any real machine: unknown */
-		}
+		factor = group_size(r, pi, size);
 	} else if (dim >= 0 && nops) {
 		/* from the shapes: every operand must agree */
 		for (size_t k = 0; k < nops; k++) {
@@ -2655,6 +2677,9 @@ static void map_op(struct hr *r, pl_func *f, struct pinst *pi)
 	pl_inst *inst = new_inst(r, f, p.opname, p.nops, p.nres, pi);
 	pl_attrs *d = pl_inst_attrs(inst);
 	op_collective_attrs(r, pi, inst, &p, cop);
+	if (pi->phase == HLO_PHASE_NONE &&
+	    (pi->opcode == HLO_OP_ALL_TO_ALL || pi->opcode == HLO_OP_RAGGED_ALL_TO_ALL))
+		exchange_attrs(r, pi, inst);
 	if (is_dot) {
 		const pl_attr *v = pl_attr_int_list(r->m, dom, ndom);
 		set_attr(r, inst, "domain", v);

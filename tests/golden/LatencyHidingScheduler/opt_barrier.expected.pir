@@ -1,5 +1,5 @@
-func @step(%x: bf16[4096,4096], %w: bf16[4096,4096], %q: bf16[1024,1024]) {
-  %n = hlo.rng %q, %q : f32[16]
+func @step(%x: bf16[4096,4096], %w: bf16[4096,4096], %q: bf16[1024,1024], %lo: f32[]) {
+  %n = hlo.rng %lo, %lo {hlo_distribution = "rng_uniform"} : f32[16]
   %y0 = tensor_contract %q, %q {domain = [1024, 1024, 1024]} : f32[1024,1024]
   %y = hlo.opt_barrier %y0 : f32[1024,1024]
   %r_s = all_reduce_start %y {group_id = "dp", factor = 8, reduce = "add"} : f32[1024,1024]
