@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: MIT */
+/* Contract: reads every instruction's op; changes nothing; adds one count per op; needs verified IR. */
 /* plugins/count_ops.c — CountOps: counts instructions per op.
  * Reads: every instruction. Changes: nothing. */
 #include <passline/passline.h>

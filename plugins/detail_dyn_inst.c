@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: MIT */
+/* Contract: reads every instruction's domain, predicate, num_dynamic_instances, flops and load/store dtype; changes nothing; adds Total_flops and Total_bytes_moved; needs verified IR. */
 /* plugins/detail_dyn_inst.c — DetailDynInst.
  * Reads: every instruction's domain, predicate, num_dynamic_instances,
  * flops and load/store dtype. Changes: nothing; reports two totals.

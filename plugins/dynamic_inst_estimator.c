@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: MIT */
+/* Contract: reads every instruction's op, num_dynamic_instances and stored value, and the call graph; sets has_reduce and has_copy on functions, nothing else; needs verified IR. */
 /* plugins/dynamic_inst_estimator.c — DynamicInstEstimator.
  * Reads: every instruction's op, num_dynamic_instances and stored value.
  * Changes: sets has_reduce / has_copy = true on functions; nothing else.

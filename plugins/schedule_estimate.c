@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: MIT */
+/* Contract: reads every instruction, the call graph and the cost model; changes nothing; adds its statistics (and a JSON file with option functions); needs verified IR. */
 /* plugins/schedule_estimate.c — ScheduleEstimate.
  * Reads: every instruction, under the pipeline's cost model. Changes:
  * nothing; adds its statistics.

@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: MIT */
+/* Contract: reads the module, the call graph and the cost model; changes nothing; hands the host an SVG and a trace-event JSON file; needs verified IR. */
 /* plugins/timeline.c — Timeline: a picture of the simulated schedule of
  * a whole step (the entry as its step is simulated, passline/callgraph.h;
  * timeline_step.c) or, in a module without an entry, of one function
