@@ -204,7 +204,7 @@ static int run_one(const struct compare_request *rq, const char *file, struct ro
 	pl_module *m = NULL;
 	if (status == EXIT_OK)
 		status = read_verified(rq, &m);
-	if (status == EXIT_OK && before && measure_module(m, pl.cost_model, before) != PL_OK) {
+	if (status == EXIT_OK && before && measure_module(m, pipeline_run_cost_model(&pl), before) != PL_OK) {
 		host_error("out of memory");
 		status = EXIT_INPUT;
 	}
@@ -227,7 +227,7 @@ static int run_one(const struct compare_request *rq, const char *file, struct ro
 	}
 	if (status == EXIT_OK) {
 		double s = row->m.seconds;
-		if (measure_module(m, pl.cost_model, &row->m) != PL_OK) {
+		if (measure_module(m, pipeline_run_cost_model(&pl), &row->m) != PL_OK) {
 			host_error("out of memory");
 			status = EXIT_INPUT;
 		}
@@ -236,14 +236,19 @@ static int run_one(const struct compare_request *rq, const char *file, struct ro
 	}
 	if (status == EXIT_OK && rq->svg) {
 		/* kept to be drawn when every pipeline has run, on one scale */
-		if (compare_svg_pick(m, pl.cost_model, &row->drawn) != PL_OK) {
+		if (compare_svg_pick(m, pipeline_run_cost_model(&pl), &row->drawn) != PL_OK) {
 			host_error("--compare-svg: cannot simulate the result of %s", file);
 			status = EXIT_PASS;
 		} else {
 			row->drawn.module = m;
-			row->drawn.cost_model = pl.cost_model;
 			m = NULL;
-			pl.cost_model = NULL;
+			if (pl.run_cost_model) { /* the model it ran under, kept */
+				row->drawn.cost_model = pl.run_cost_model;
+				pl.run_cost_model = NULL;
+			} else {
+				row->drawn.cost_model = pl.cost_model;
+				pl.cost_model = NULL;
+			}
 		}
 	}
 	pl_module_free(m);
