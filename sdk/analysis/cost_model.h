@@ -78,6 +78,11 @@ PL_INTERNAL extern const size_t pl_cost_num_presets_;
 PL_INTERNAL double pl_roofline_ns_(const pl_cost_model *cm, double flops, enum pl_dclass dc,
                                    double bytes);
 
+/* A custom call whose FLOPs the model knows from its shapes (a cuBLAS
+ * GEMM, fused attention): its FLOPs and the class they run at; false for
+ * any other instruction. */
+PL_INTERNAL bool pl_custom_call_flops_(const pl_inst *inst, double *flops, enum pl_dclass *dc);
+
 /* The dtype class a contraction (a dot) runs at: that of its narrowest
  * input. */
 PL_INTERNAL enum pl_dclass pl_contraction_class_(const pl_inst *inst);

@@ -402,6 +402,11 @@ static bool custom_call_flops(const pl_inst *inst, double *flops, enum pl_dclass
 	return false;
 }
 
+bool pl_custom_call_flops_(const pl_inst *inst, double *flops, enum pl_dclass *dc)
+{
+	return named(pl_inst_opname_(inst), "hlo.custom_call") && custom_call_flops(inst, flops, dc);
+}
+
 double pl_roofline_ns_(const pl_cost_model *cm, double flops, enum pl_dclass dc, double bytes)
 {
 	double compute = flops / (cm->v[CK_PEAK + dc] * 1000);
