@@ -158,4 +158,22 @@ ok $? "an 8-way all-reduce with one device per node runs on one NIC ($dp ns)"
 expect_err "bandwidth across nodes dominates" "a large one across nodes: the NICs dominate"
 expect_err "waited behind" "the exposed report says what each waited behind"
 
+# ---- the h100 device by default, and its kernel floor op by op as under fusion:
+# a chain of small kernels fused is never slower than op by op ----
+printf 'HloModule m\n\nENTRY main {\n  p = f32[64]{0} parameter(0)\n  a = f32[64]{0} exponential(p)\n  b = f32[64]{0} negate(a)\n  c = f32[64]{0} add(a, b)\n  ROOT d = f32[64]{0} multiply(c, p)\n}\n' >chain.hlo
+run "$P" $PD --passes=ScheduleEstimate -O cost_model.kernel_floor_us=5.4 chain.hlo -o out.pir \
+	--stats-json s.json
+expect_status 0 "ScheduleEstimate with a key set by name, no preset"
+python3 - s.json >fused.txt <<'PY'
+import json, sys
+j = json.load(open(sys.argv[1]))
+s = j["stats"]["ScheduleEstimate"]
+print(j["cost_model"]["preset"], s["unfused_makespan_ns"], s["fused_makespan_ns"])
+PY
+read -r preset unfused fused <fused.txt
+[ "$preset" = h100 ]
+ok $? "no preset given: --stats-json names the device it ran under, h100 ($preset)"
+[ "$fused" -le "$unfused" ] && [ "$unfused" -ge 20000 ]
+ok $? "four ops pay four kernel floors op by op, the fused kernel one ($fused <= $unfused)"
+
 done_testing
