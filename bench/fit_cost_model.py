@@ -5,8 +5,9 @@ and b200 presets to the measured tables in ../shared/costmodel (or
 $COSTMODEL_DIR), and checks the shape of the model on held-out rows.
 
     python3 bench/fit_cost_model.py            # fit, report, print the table
-    python3 bench/fit_cost_model.py --write    # ... and write it into
-                                               # sdk/analysis/cost_presets.c
+    python3 bench/fit_cost_model.py --write    # ... and write each fitted
+                                               # key's V(h100, b200) into
+                                               # sdk/analysis/cost_keys.def
 
 The fit is of few parameters per kind, never of the rows:
  - per collective kind: a fixed latency (us), a bus bandwidth (GB/s) for the
@@ -25,6 +26,10 @@ The fit is of few parameters per kind, never of the rows:
    ramp * sqrt(flops / 1e12) (a small matmul has too few tiles to reach
    the peak), by grid search: floor, memory and peaks without a ramp, then
    each class's peak and ramp, then all finely.
+Every term stays within its physical bound (the datasheet's): a peak at
+most the dense datasheet figure, memory at most HBM's, a bus bandwidth at
+most twice NVLink's (in-switch reduction), a copy at most the memory's, no
+term negative; the fit is constrained to them, never the other way round.
 Held out: the rows are split in two by alternate sizes (even and odd
 positions in size order within each device, kind and group shape or
 dtype); the model is fitted on one half and its error reported on the
@@ -40,16 +45,11 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import cost_model_lib as cm  # noqa: E402
 
-# Not fitted (the measurements are all of matmuls and collectives inside one
-# node): vendors' datasheets, dense.
-# node): vendors' datasheets, dense. The fitted memory bandwidth is kept at
-# or below the datasheet's; the fitted peaks may pass theirs (H100's fp8
-# matmuls measure 2.4 PFLOP/s against 1.98 dense on paper).
+# The bounds of the fit: vendors' datasheets, dense (the same figures as
+# the SHEET(...) bounds of sdk/analysis/cost_keys.def).
 DATASHEET = {
-    "h100": {"f32": 67, "f64": 67, "intra.link": 450, "inter.link": 50, "inter.latency": 5,
-             "memory": 3350, "fp8": 1979, "bf16": 989, "tf32": 494, "device_gb": 80},
-    "b200": {"f32": 80, "f64": 40, "intra.link": 900, "inter.link": 50, "inter.latency": 5,
-             "memory": 8000, "fp8": 4500, "bf16": 2250, "tf32": 1100, "device_gb": 180},
+    "h100": {"intra.link": 450, "memory": 3350, "fp8": 1979, "bf16": 989.4, "tf32": 494.7},
+    "b200": {"intra.link": 900, "memory": 8000, "fp8": 4500, "bf16": 2250, "tf32": 1100},
 }
 STEP_GRID = [0, 0.25, 0.5, 1, 1.5, 2, 3]
 ONE_SHOT_GRID = [0, 64, 256, 1024]
@@ -74,9 +74,11 @@ def solve(a, b):
     return [m[i][n] / m[i][i] for i in range(n)]
 
 
-def fit_kind(rows, step_us, one_shot):
-    """L (ns), 1/bus, 1/copy, ramp (ns at 1 MB) >= 0 minimising
-    sum |pred/meas - 1| (IRLS)."""
+def fit_kind(rows, step_us, one_shot, bus_max, copy_max):
+    """L (ns), 1/bus, 1/copy, ramp (ns at 1 MB) minimising sum |pred/meas - 1|
+    (IRLS), within the bounds: L, ramp >= 0, bus <= bus_max, copy 0 (no such
+    term) or <= copy_max. A term leaving its bound is held at it (or at 0
+    for the copy when nearer) and the others solved again."""
     feats = []
     for r in rows:
         share, steps = cm.share_steps(r["kind"], r["F"])
@@ -85,31 +87,35 @@ def fit_kind(rows, step_us, one_shot):
         feats.append(([1.0, share * r["bytes"], float(r["bytes"]),
                        1000 * math.sqrt(r["bytes"] / 1e6)],
                       r["time"] - steps * step_us * 1000, r["time"]))
-    active = [0, 1, 2, 3]
+    lo = [0.0, 1.0 / bus_max, 1.0 / copy_max, 0.0]
     w = [1.0] * len(rows)
     x = [0.0] * 4
     for _ in range(60):
+        fixed = {}
+        if all(abs(f[1] - f[2]) < 1e-9 * max(1.0, f[2]) for f, _, _ in feats):
+            fixed[2] = 0.0  # a permute's share is 1: the copy is the bus
         while True:
-            a = [[0.0] * len(active) for _ in active]
-            b = [0.0] * len(active)
+            free = [c for c in range(4) if c not in fixed]
+            a = [[0.0] * len(free) for _ in free]
+            b = [0.0] * len(free)
             for (f, y, meas), wi in zip(feats, w):
                 s = wi / (meas * meas)
-                for i, ci in enumerate(active):
+                y = y - sum(f[c] * v for c, v in fixed.items())
+                for i, ci in enumerate(free):
                     b[i] += s * f[ci] * y
-                    for j, cj in enumerate(active):
+                    for j, cj in enumerate(free):
                         a[i][j] += s * f[ci] * f[cj]
-            sol = solve(a, b)
-            if sol is None:  # collinear terms (a permute's share is 1): no copy
-                if len(active) == 1:
-                    return None
-                active = [c for c in active if c != 2] if 2 in active else active[:-1]
-                continue
-            neg = [ci for ci, v in zip(active, sol) if v < 0]
-            if not neg:
+            sol = solve(a, b) if free else []
+            if sol is None:
+                return None
+            bad = [(ci, v) for ci, v in zip(free, sol) if v < lo[ci] and not (ci == 2 and v <= 0)]
+            bad += [(ci, v) for ci, v in zip(free, sol) if ci == 2 and v < 0]
+            if not bad:
                 break
-            active = [ci for ci in active if ci not in neg]
-        x = [0.0] * 4
-        for ci, v in zip(active, sol):
+            for ci, v in bad:
+                fixed[ci] = 0.0 if ci == 2 and v < lo[2] / 2 else lo[ci]
+        x = [fixed.get(c, 0.0) for c in range(4)]
+        for ci, v in zip(free, sol):
             x[ci] = v
         w = []
         for f, y, meas in feats:
@@ -124,15 +130,16 @@ def kind_params(x, step_us, one_shot):
             "one_shot_kib": one_shot}
 
 
-def fit_collectives(rows):
-    """{kind: params} and the step latency, for one device's rows."""
+def fit_collectives(rows, sheet):
+    """{kind: params} and the step latency, for one device's rows, within
+    the device's bounds."""
     best = None
     for step in STEP_GRID:
         for one_shot in ONE_SHOT_GRID:
             params, total = {}, 0.0
             for kind in sorted({r["kind"] for r in rows}):
                 kr = [r for r in rows if r["kind"] == kind]
-                x = fit_kind(kr, step, one_shot)
+                x = fit_kind(kr, step, one_shot, 2 * sheet["intra.link"], sheet["memory"])
                 if x is None:
                     break
                 params[kind] = kind_params(x, step, one_shot)
@@ -186,16 +193,17 @@ def fit_matmuls(rows, sheet):
 
     top = sheet["memory"]
     coarse = search([i * 0.5 for i in range(0, 13)], log_grid(top / 8, top, 7),
-                    {c: [(p, 0.0) for p in log_grid(sheet[c] / 20, sheet[c] * 2, 31)]
+                    {c: [(p, 0.0) for p in log_grid(sheet[c] / 20, sheet[c], 31)]
                      for c in classes})
     _, f0, m0, p0 = coarse
-    ramps = search([f0], [m0], {c: [(p, r) for p in log_grid(p0[c][0] / 2, p0[c][0] * 3, 31)
+    ramps = search([f0], [m0], {c: [(p, r) for p in log_grid(p0[c][0] / 2,
+                                                               min(sheet[c], p0[c][0] * 3), 31)
                                     for r in [0, 2.5, 5, 10, 20, 40, 80, 160]]
                                 for c in classes})
     _, _, _, p1 = ramps
     fine = search([max(0.0, f0 + i * 0.1) for i in range(-5, 6)],
                   [min(top, m0 * (1 + i * 0.05)) for i in range(-4, 5)],
-                  {c: [(p1[c][0] * (1 + i * 0.02), p1[c][1] * (1 + j * 0.1))
+                  {c: [(min(sheet[c], p1[c][0] * (1 + i * 0.02)), p1[c][1] * (1 + j * 0.1))
                        for i in range(-10, 11) for j in range(-3, 4)] for c in classes})
     _, floor, mem, both = fine
     return floor, mem, {c: both[c][0] for c in classes}, {c: both[c][1] for c in classes}
@@ -233,45 +241,53 @@ def report(title, groups, errs_of):
 
 
 def fmt(v):
-    return ("%.4g" % v) if v else "0"
+    return ("%.4g" % v) if v and v < 1e8 else "0"
 
 
-def c_table(fits):
-    out = []
-    for dev in ("h100", "b200"):
-        if dev not in fits:
+KIND_NAMES = ("all_gather", "reduce_scatter", "all_reduce", "all_to_all", "collective_permute")
+
+
+def fitted_keys(f):
+    """{key name: value} of what the fit sets, by the keys of cost_keys.def."""
+    k = f["kinds"]
+    out = {"peak_tflops." + c: f["peaks"][c] for c in cm.CLASSES}
+    out.update({"ramp_us." + c: f["ramps"][c] for c in cm.CLASSES})
+    out["memory_gb_per_s"] = f["mem"]
+    out["kernel_floor_us"] = f["floor"]
+    out["intra.latency_us"] = f["step"]
+    out["one_shot_max_kib"] = f["one_shot"]
+    out["collective.latency_us"] = sorted(p["latency_us"] for p in k.values())[len(k) // 2]
+    for name in KIND_NAMES:
+        if name not in k:
             continue
-        f = fits[dev]
-        ds = DATASHEET[dev]
-        k = f["kinds"]
-        lat = sorted(p["latency_us"] for p in k.values())[len(k) // 2]
-
-        def kind(name):
-            if name not in k:
-                return "KIND(NAN, NAN, 0, 0)"
-            p = k[name]
-            return "KIND(%s, %s, %s, %s)" % (fmt(p["latency_us"]), fmt(p["bus"]), fmt(p["copy"]),
-                                             fmt(p["ramp_us"]))
-        vals = [fmt(f["peaks"]["fp8"]), fmt(f["peaks"]["bf16"]), fmt(f["peaks"]["tf32"]),
-                fmt(ds["f32"]), fmt(ds["f64"]), fmt(f["mem"]), fmt(f["floor"]), "8",
-                fmt(ds["intra.link"]), fmt(f["step"]), fmt(ds["inter.link"]),
-                fmt(ds["inter.latency"]), fmt(lat), fmt(f["one_shot"])]
-        kinds = [kind(n) for n in ("all_gather", "reduce_scatter", "all_reduce", "all_to_all",
-                                   "collective_permute")] + ["KIND(NAN, NAN, 0, 0)"]
-        ramp = "RAMP(%s, %s, %s)" % tuple(fmt(f["ramps"][c]) for c in ("fp8", "bf16", "tf32"))
-        # device memory (GB) and JAX's default memory fraction follow the ramps
-        ramp += ", %s, 0.75" % fmt(ds["device_gb"])
-        out.append('\t{"%s",\n\t "%s",\n\t {%s,\n\t  %s,\n\t  %s,\n\t  %s}},' % (
-            dev, SOURCES[dev], ", ".join(vals), ", ".join(kinds[:3]), ", ".join(kinds[3:]), ramp))
-    return "\n".join(out)
+        p = k[name]
+        out[name + ".latency_us"] = p["latency_us"]
+        out[name + ".bus_gb_per_s"] = p["bus"]
+        out[name + ".copy_gb_per_s"] = p["copy"]
+        out[name + ".ramp_us"] = p["ramp_us"]
+    return out
 
 
-SOURCES = {
-    "h100": "NVIDIA H100 SXM: collectives, matmul peaks, floor and memory fitted by "
-            "bench/fit_cost_model.py; f32, f64, NVLink and NIC from the datasheet",
-    "b200": "NVIDIA B200: collectives, matmul peaks, floor and memory fitted by "
-            "bench/fit_cost_model.py; f32, f64, NVLink and NIC from the datasheet",
-}
+def keys_table(fits):
+    """One line per fitted key: NAME h100 b200."""
+    names = fitted_keys(fits["h100"]).keys()
+    return "\n".join("%-34s %10s %10s" % (n, fmt(fits["h100"].get("keys", {}).get(n, 0)),
+                                           fmt(fits["b200"].get("keys", {}).get(n, 0)))
+                     for n in names)
+
+
+def write_def(fits, path):
+    """Rewrites V(h100, b200) of each fitted key's row in cost_keys.def."""
+    with open(path) as f:
+        text = f.read()
+    for name in fitted_keys(fits["h100"]):
+        pat = re.compile(r'(X\([A-Z0-9_]+, "%s",[^\n]*?V\()[^)]*(\))' % re.escape(name))
+        vals = "%s, %s" % (fmt(fits["h100"]["keys"][name]), fmt(fits["b200"]["keys"][name]))
+        text, n = pat.subn(lambda m: m.group(1) + vals + m.group(2), text)
+        if n != 1:
+            sys.exit("fit_cost_model: no row for %s in %s" % (name, path))
+    with open(path, "w") as f:
+        f.write(text)
 
 
 def main():
@@ -279,7 +295,16 @@ def main():
     ap.add_argument("--write", action="store_true",
                     help="write the fitted table into sdk/analysis/cost_presets.c")
     ap.add_argument("--quick", action="store_true", help="skip the held-out check")
+    ap.add_argument("--keys", action="store_true",
+                    help="print the names of the keys the fit writes, one a line, and stop")
     args = ap.parse_args()
+    if args.keys:
+        dummy = {"kinds": {n: {"latency_us": 0, "bus": 0, "copy": 0, "ramp_us": 0}
+                           for n in KIND_NAMES},
+                 "peaks": {c: 0 for c in cm.CLASSES}, "ramps": {c: 0 for c in cm.CLASSES},
+                 "mem": 0, "floor": 0, "step": 0, "one_shot": 0}
+        print("\n".join(fitted_keys(dummy)))
+        return
     colls, mms = cm.read_collectives(), cm.read_matmuls()
     fits = {}
     for dev in ("h100", "b200"):
@@ -290,7 +315,7 @@ def main():
             ma, mb = halves(mr, lambda r: r["what"], lambda r: (r["flops"], r["m"], r["n"]))
             for name, (fit_c, test_c, fit_m, test_m) in (("A->B", (ca, cb, ma, mb)),
                                                          ("B->A", (cb, ca, mb, ma))):
-                kinds, _, _ = fit_collectives(fit_c)
+                kinds, _, _ = fit_collectives(fit_c, DATASHEET[dev])
                 floor, mem, peaks, ramps = fit_matmuls(fit_m, DATASHEET[dev])
                 kg = {}
                 for r in test_c:
@@ -301,7 +326,7 @@ def main():
                 for r in test_m:
                     dg.setdefault("matmul " + r["cls"], []).append(r)
                 report("", dg, lambda rs: mm_errors(floor, mem, peaks, ramps, rs))
-        kinds, step, one_shot = fit_collectives(cr)
+        kinds, step, one_shot = fit_collectives(cr, DATASHEET[dev])
         floor, mem, peaks, ramps = fit_matmuls(mr, DATASHEET[dev])
         fits[dev] = {"kinds": kinds, "step": step, "one_shot": one_shot, "floor": floor,
                      "mem": mem, "peaks": peaks, "ramps": ramps}
@@ -313,17 +338,14 @@ def main():
         for r in mr:
             dg.setdefault("matmul " + r["cls"], []).append(r)
         report("", dg, lambda rs: mm_errors(floor, mem, peaks, ramps, rs))
-    table = c_table(fits)
-    print("\n/* BEGIN FITTED PRESETS */\n%s\n/* END FITTED PRESETS */" % table)
+    for dev in fits:
+        fits[dev]["keys"] = fitted_keys(fits[dev])
+    print("\nfitted keys (cost_keys.def):           h100       b200")
+    print(keys_table(fits))
     if args.write:
         path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "sdk", "analysis",
-                            "cost_presets.c")
-        with open(path) as f:
-            text = f.read()
-        new = re.sub(r"(/\* BEGIN FITTED PRESETS \*/\n).*?(\t/\* END FITTED PRESETS \*/)",
-                     lambda m: m.group(1) + table + "\n" + m.group(2), text, flags=re.S)
-        with open(path, "w") as f:
-            f.write(new)
+                            "cost_keys.def")
+        write_def(fits, path)
         print("written to %s" % os.path.normpath(path))
 
 

@@ -25,7 +25,7 @@ fuzz_replay_predicate_SOURCES = fuzz/fuzz_predicate.c fuzz/replay_main.c
 fuzz_replay_predicate_LDADD = libpassline.la
 # the pipeline reader and option validation, without main.c
 FUZZ_HOST_SOURCES = host/host.h host/atomic.c host/crash.c host/loops.c host/pipeline.c \
-	host/runner.c host/runner_group.c host/util.c host/xla_flags.c
+	host/cost_default.c host/runner.c host/runner_group.c host/util.c host/xla_flags.c
 fuzz_replay_pipeline_SOURCES = fuzz/fuzz_pipeline.c fuzz/replay_main.c $(FUZZ_HOST_SOURCES)
 nodist_fuzz_replay_pipeline_SOURCES = host/default_pipeline.c
 fuzz_replay_pipeline_CFLAGS = $(AM_CFLAGS) $(INIH_CFLAGS)

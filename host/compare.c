@@ -172,7 +172,7 @@ static int check_overrides(const struct compare_request *rq, struct pipeline *pl
  * The step is step_ns, or in a module without an entry, where one step
  * runs each function once, makespan_ns. An exit status; a simulation that
  * cannot be is shown as "-" after the pass said why. */
-static int estimate(struct loader *ld, pl_module *m, const struct pipeline *of,
+static int estimate(struct loader *ld, pl_module *m, struct pipeline *of,
                     const struct compare_request *rq, struct measure *out)
 {
 	struct pipeline ep;
@@ -198,7 +198,8 @@ static int estimate(struct loader *ld, pl_module *m, const struct pipeline *of,
 		break;
 	}
 	int status = apply_overrides(rq, &ep, "ScheduleEstimate", "the measurement");
-	ep.cost_model = of->cost_model; /* borrowed: given back below */
+	/* the model the pipeline ran under, borrowed: given back below */
+	ep.cost_model = (pl_cost_model *)pipeline_run_cost_model(of);
 	ep.loops = of->loops;           /* the same trip counts, borrowed too */
 	ep.nloops = of->nloops;
 	if (status == EXIT_OK)
@@ -280,7 +281,7 @@ static int check_added_step(const struct compare_request *rq, const char *pass,
 }
 
 /* Counts m's collectives and estimates its schedule (estimate). */
-static int measure_module(struct loader *ld, pl_module *m, const struct pipeline *of,
+static int measure_module(struct loader *ld, pl_module *m, struct pipeline *of,
                           const struct compare_request *rq, struct measure *out)
 {
 	memset(out, 0, sizeof *out);
@@ -367,9 +368,14 @@ static int run_one(const struct compare_request *rq, struct pipeline *pl, struct
 	if (status == EXIT_OK && rq->svg) {
 		/* kept to be drawn when every pipeline has run, on one scale */
 		row->drawn.module = m;
-		row->drawn.cost_model = pl->cost_model;
 		m = NULL;
-		pl->cost_model = NULL;
+		if (pl->run_cost_model) { /* the model it ran under, kept */
+			row->drawn.cost_model = pl->run_cost_model;
+			pl->run_cost_model = NULL;
+		} else {
+			row->drawn.cost_model = pl->cost_model;
+			pl->cost_model = NULL;
+		}
 	}
 	pl_module_free(m);
 	runner_finish(pl);

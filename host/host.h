@@ -97,6 +97,7 @@ struct pipeline {
 	char *plugin_dir;  /* resolved against the file's folder; NULL if none */
 	pl_cost_model *cost_model; /* [cost_model] and -O cost_model.KEY=VALUE;
 	                            * NULL: every key at its default */
+	pl_cost_model *run_cost_model; /* made by pipeline_run_cost_model */
 	struct step *steps;
 	size_t nsteps;
 	/* -O hlo.async_form: 0 as the module has it, else HLO_ASYNC_* */
@@ -118,6 +119,16 @@ enum { HLO_ASYNC_WRAPPED = 1, HLO_ASYNC_START_DONE = 2 };
 /* The longest line of a pipeline file, leading blanks aside: what the
  * system inih reads in one piece (INI_MAX_LINE, less newline and NUL). */
 #define PL_INI_MAX_CONTENT 198
+
+/* The cost model the pipeline's passes run under: its own when it names a
+ * preset or keeps the exact integer model by the old integer keys; else
+ * the h100 preset under the keys it sets by name (host/cost_default.c). */
+const pl_cost_model *pipeline_run_cost_model(struct pipeline *pl);
+/* A warning for every key the pipeline sets above its physical bound. */
+void pipeline_warn_cost_bounds(struct pipeline *pl);
+/* What key k of the cost model is: "UNIT; default D; h100 X, b200 Y; at
+ * most BOUND", the line --list-passes and the manual give. */
+void cost_key_summary(size_t k, char *buf, size_t len);
 
 /* Reads a pipeline file. Errors are printed; returns false on any. */
 bool pipeline_read_file(const char *path, struct pipeline *pl);

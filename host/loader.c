@@ -466,8 +466,10 @@ int loader_list(struct loader *ld, FILE *out)
 		default:
 			break;
 		}
-		fprintf(out, "    %s (%s): %s\n", name,
-		        pl_cost_model_param_kind(k) == PL_COST_KEY_INT ? "int" : "decimal",
+		char summary[512];
+		cost_key_summary(k, summary, sizeof summary);
+		fprintf(out, "    %s (%s): [%s] %s\n", name,
+		        pl_cost_model_param_kind(k) == PL_COST_KEY_INT ? "int" : "decimal", summary,
 		        pl_cost_model_param_help(k));
 	}
 	return status;

@@ -6,6 +6,7 @@ passline_SOURCES = \
 	host/atomic.c \
 	host/compare.c \
 	host/compare_svg.c \
+	host/cost_default.c \
 	host/crash.c \
 	host/loader.c \
 	host/loops.c \

@@ -687,6 +687,8 @@ static int run(struct cli *c)
 	pl_diags_set_handler(diags, host_diag_printer, NULL);
 	if (status == EXIT_OK)
 		status = runner_configure(&pl, diags, c->remarks, host_threads());
+	if (status == EXIT_OK)
+		pipeline_warn_cost_bounds(&pl);
 	if (status == EXIT_OK && c->print_pipeline) {
 		if (!pipeline_print(&pl, stdout) || fflush(stdout) != 0)
 			status = EXIT_INPUT;

@@ -771,5 +771,6 @@ void pipeline_free(struct pipeline *pl)
 	free(pl->description);
 	free(pl->plugin_dir);
 	pl_cost_model_free(pl->cost_model);
+	pl_cost_model_free(pl->run_cost_model);
 	memset(pl, 0, sizeof *pl);
 }

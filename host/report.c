@@ -185,14 +185,15 @@ void stats_print_json(const struct stats *st, const struct pipeline *pl, const c
 	fputc('}', out);
 	/* the model in force, every key by its name, when it is not the exact
 	 * integer model of the four old keys (whose keys the pipeline shows) */
-	if (pl->cost_model && !pl_cost_model_is_exact(pl->cost_model)) {
+	const pl_cost_model *cm = pl->run_cost_model ? pl->run_cost_model : pl->cost_model;
+	if (cm && !pl_cost_model_is_exact(cm)) {
 		fputs(", \"cost_model\": {", out);
 		for (size_t k = 0; k < pl_cost_model_num_params(); k++) {
 			const char *name = pl_cost_model_param_name(k);
 			int kind = pl_cost_model_param_kind(k);
 			char value[64];
 			if (kind == PL_COST_KEY_ALIAS ||
-			    pl_cost_model_format(pl->cost_model, name, value, sizeof value) != PL_OK)
+			    pl_cost_model_format(cm, name, value, sizeof value) != PL_OK)
 				continue;
 			if (k)
 				fputs(", ", out);

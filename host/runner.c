@@ -56,6 +56,7 @@ int runner_configure(struct pipeline *pl, pl_diags *diags, bool remarks, unsigne
 {
 	int status = EXIT_OK;
 	pl->diags = diags;
+	const pl_cost_model *cm = pipeline_run_cost_model(pl);
 	for (size_t k = 0; k < pl->nsteps; k++) {
 		struct step *s = &pl->steps[k];
 		if (!s->enabled || !s->desc)
@@ -70,7 +71,7 @@ int runner_configure(struct pipeline *pl, pl_diags *diags, bool remarks, unsigne
 			return EXIT_INPUT;
 		}
 		pl_ctx_set_remarks_enabled(s->ctx, remarks);
-		pl_ctx_set_cost_model(s->ctx, pl->cost_model);
+		pl_ctx_set_cost_model(s->ctx, cm);
 		for (size_t j = 0; j < s->nsettings; j++) {
 			struct setting *set = &s->settings[j];
 			char err[512], *why = NULL;

@@ -54,7 +54,8 @@ plugins_LTLIBRARIES += plugins/ScheduleEstimate.la
 plugins_ScheduleEstimate_la_SOURCES = plugins/schedule_estimate.c plugins/pass_end.h \
 	plugins/ptr_map.h plugins/labels.h \
 	plugins/schedule_functions.c plugins/schedule_functions.h plugins/executions.h \
-	plugins/fusion_option.h plugins/schedule_memory.c plugins/schedule_memory.h
+	plugins/fusion_option.h plugins/schedule_memory.c plugins/schedule_memory.h \
+	plugins/schedule_breakdown.c plugins/schedule_breakdown.h
 plugins_ScheduleEstimate_la_CFLAGS = $(PLUGIN_CFLAGS)
 plugins_ScheduleEstimate_la_LDFLAGS = $(PLUGIN_LDFLAGS)
 plugins_ScheduleEstimate_la_LIBADD = $(PLUGIN_LIBADD)

@@ -39,6 +39,7 @@
 #include "ptr_map.h"
 #include "schedule_functions.h"
 #include "schedule_memory.h"
+#include "schedule_breakdown.h"
 
 static const pl_stat_decl schedule_stats[] = {
 	PL_STAT("makespan_ns", "Simulated time of every function, summed (ns)."),
@@ -57,6 +58,7 @@ static const pl_stat_decl schedule_stats[] = {
 	PL_STAT("exposed_floor_ns",
 	        "The least exposed communication any order of each function could leave: "
 	        "its busiest stream's time minus its computation, summed (ns)."),
+	BREAKDOWN_STATS,
 	PL_STAT_END
 };
 
@@ -98,6 +100,8 @@ struct exposed {
 	uint64_t ns, begin, end, waited_at;
 	const char *group;
 	size_t seq; /* order of collection: ties keep it */
+	const pl_inst *behind; /* the collective its stream ran before it, or NULL */
+	uint64_t issued;       /* the compute clock when it was issued */
 };
 
 struct exposed_list {
@@ -110,7 +114,9 @@ static int collect_exposed(struct exposed_list *l, const pl_func *f, const pl_sc
 {
 	struct ptr_map row_of = {0}; /* start -> its row + 1 */
 	size_t n = pl_schedule_num_insts(s);
-	int rc = PL_OK;
+	size_t *prev = NULL;
+	uint64_t *issued = NULL;
+	int rc = breakdown_queue(s, &prev, &issued);
 	for (size_t r = 0; r < n && rc == PL_OK; r++) {
 		const pl_inst *i = pl_schedule_inst(s, r);
 		if ((pl_inst_traits(i) & PL_TRAIT_COLLECTIVE_START) &&
@@ -137,11 +143,18 @@ static int collect_exposed(struct exposed_list *l, const pl_func *f, const pl_sc
 		const char *group = NULL; /* the module's: valid after s is freed */
 		if (pl_attrs_get_string(pl_inst_attrs_const(c), "group_id", &group, NULL) != PL_OK)
 			group = "";
-		l->v[l->n] = (struct exposed){f, w, c, ns, pl_schedule_begin_ns(s, cr),
-		                              pl_schedule_end_ns(s, cr), pl_schedule_end_ns(s, r) - ns,
-		                              group, l->n};
+		/* queued: its stream was busy when it was issued */
+		uint64_t begin = pl_schedule_begin_ns(s, cr);
+		const pl_inst *behind = begin > issued[cr] && prev[cr] != SIZE_MAX
+		                                ? pl_schedule_inst(s, prev[cr])
+		                                : NULL;
+		l->v[l->n] = (struct exposed){f, w, c, ns, begin, pl_schedule_end_ns(s, cr),
+		                              pl_schedule_end_ns(s, r) - ns, group, l->n, behind,
+		                              issued[cr]};
 		l->n++;
 	}
+	free(prev);
+	free(issued);
 	ptr_map_free(&row_of);
 	return rc;
 }
@@ -155,6 +168,31 @@ static int by_exposed(const void *a, const void *b)
 	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
+/* Why e was exposed, appended to its line: the term that dominates its
+ * time, and what it waited behind (the collective its stream ran first,
+ * or its own transfer). */
+static void exposed_why(pl_pass_ctx *ctx, const struct exposed *e, char *buf, size_t size)
+{
+	double t[3];
+	const char *dom = breakdown_dominant(e->coll, pl_ctx_cost_model(ctx), t);
+	int w = 0;
+	if (dom)
+		w = snprintf(buf, size, "; %s dominates (latency %.0f ns, within the node %.0f ns, "
+		             "across nodes %.0f ns)", dom, t[0], t[1], t[2]);
+	if (w < 0 || (size_t)w >= size)
+		return;
+	char name[96];
+	if (e->behind) {
+		inst_remark_label(e->behind, name, sizeof name);
+		snprintf(buf + w, size - (size_t)w,
+		         "; waited behind %s on its stream (issued at %llu ns, began at %llu ns)",
+		         name, (unsigned long long)e->issued, (unsigned long long)e->begin);
+	} else {
+		snprintf(buf + w, size - (size_t)w,
+		         "; waited behind its own transfer (its stream was free when issued)");
+	}
+}
+
 /* One report line and one remark for each of the top most exposed. */
 static int report_exposed(pl_pass_ctx *ctx, struct exposed_list *l, size_t top)
 {
@@ -165,7 +203,7 @@ static int report_exposed(pl_pass_ctx *ctx, struct exposed_list *l, size_t top)
 		const struct exposed *e = &l->v[k];
 		char name[96];
 		inst_remark_label(e->wait, name, sizeof name);
-		char line[512];
+		char line[1024];
 		/* a group of many devices is cut: its start tells it apart */
 		bool cut = strlen(e->group) > 48;
 		snprintf(line, sizeof line,
@@ -175,6 +213,8 @@ static int report_exposed(pl_pass_ctx *ctx, struct exposed_list *l, size_t top)
 		         pl_inst_opname(e->coll), (unsigned long long)result_bytes(e->coll), e->group,
 		         cut ? "..." : "", (unsigned long long)e->begin, (unsigned long long)e->end,
 		         (unsigned long long)e->waited_at);
+		size_t len = strlen(line);
+		exposed_why(ctx, e, line + len, sizeof line - len);
 		rc = pl_ctx_report(ctx, "%s", line);
 		if (pl_ctx_remarks_enabled(ctx))
 			pl_ctx_remark(ctx, e->wait, "%s", line);
@@ -353,6 +393,7 @@ static int schedule_run(pl_pass_ctx *ctx, void *state, pl_module *m)
 	uint64_t floor_ns;
 	pl_fusion_mode mode = fusion_option(ctx, &floor_ns);
 	struct exposed_list worst = {0};
+	struct schedule_breakdown breakdown = {0};
 	uint64_t peak = 0;
 	u128 makespan = 0, compute = 0, comm = 0, exposed = 0, floor_total = 0;
 	u128 kernels = 0, kbytes = 0, unfused_total = 0, fused_total = 0;
@@ -382,7 +423,7 @@ static int schedule_run(pl_pass_ctx *ctx, void *state, pl_module *m)
 		uint64_t unfused = 0;
 		if ((rc = executions_of(ctx, cg, f, &times)))
 			break;
-		rc = simulate_one(ctx, f, fused, floor_ns, top != 0, &s, &fu, &unfused);
+		rc = simulate_one(ctx, f, fused, floor_ns, true, &s, &fu, &unfused);
 		uint64_t fpeak = 0;
 		if (rc == PL_OK && (rc = pl_func_peak_bytes(f, &fpeak)) != PL_OK)
 			pl_schedule_free(s);
@@ -422,6 +463,8 @@ static int schedule_run(pl_pass_ctx *ctx, void *state, pl_module *m)
 		                         "unfused_makespan_ns")) == PL_OK)
 			rc = executions_add(ctx, f, &fused_total, pl_schedule_makespan_ns(s), times,
 			                    "fused_makespan_ns");
+		if (rc == PL_OK)
+			rc = breakdown_add(ctx, &breakdown, f, s, fu, times);
 		if (rc == PL_OK && pl_ctx_remarks_enabled(ctx))
 			remark_function(ctx, cg, f, s, times);
 		pl_schedule_free(s);
@@ -467,6 +510,8 @@ static int schedule_run(pl_pass_ctx *ctx, void *state, pl_module *m)
 		if (rc == PL_OK && k == 4) /* in the order the statistics are declared */
 			rc = add_wide(ctx, "peak_bytes", peak);
 	}
+	if (rc == PL_OK)
+		rc = breakdown_record(ctx, &breakdown);
 	if (rc == PL_OK && top)
 		rc = report_exposed(ctx, &worst, top);
 	free(worst.v);

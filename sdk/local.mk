@@ -40,7 +40,7 @@ libpassline_la_SOURCES = \
 	sdk/hlo/hlo_eof.c sdk/hlo/hlo_eof.h \
 	sdk/verify/verify.c \
 	sdk/analysis/predicate.c \
-	sdk/analysis/cost.c sdk/analysis/cost_model.h \
+	sdk/analysis/cost.c sdk/analysis/cost_model.h sdk/analysis/cost_keys.def \
 	sdk/analysis/cost_presets.c \
 	sdk/analysis/cost_time.c \
 	sdk/analysis/cost_groups.c sdk/analysis/cost_groups.h \

@@ -91,6 +91,18 @@ ok $? "the pass reads -O cost_model.latency_ns over the file"
 run "$P" $PD --passes=ScheduleEstimate m.pir -o out.pir --stats-json s.json
 grep -q '"makespan_ns": 10005, "compute_ns": 5, "comm_ns": 10000, "exposed_comm_ns": 10000' s.json
 ok $? "without either, the defaults (10000 + ceil(2000000 / 400000))"
+# a key set by its name without a preset: the h100 device under it. The
+# contract (f32, at the tf32 peak) takes 2000 (the floor set) +
+# 2000000 / 364500 (5.49) + a ramp of 104 us x sqrt(2e6 / 1e12) (147.08),
+# its 1200 bytes at 3350 GB/s under the FLOPs: 2152.57 -> 2153; the
+# all-reduce of one device sends nothing: 9430 + 400 / 348 (its copy,
+# 1.15) + 6.005 us x sqrt(400 / 1e6) (its ramp, 120.1) = 9551.25 -> 9552
+run "$P" $PD --passes=ScheduleEstimate -O cost_model.kernel_floor_us=2 m.pir -o out.pir \
+	--stats-json s.json
+grep -q '"makespan_ns": 11705, "compute_ns": 2153, "comm_ns": 9552, "exposed_comm_ns": 9552' s.json
+ok $? "a key by name without a preset: the h100 device under it (9552 + 2153)"
+grep -q '"cost_model": {"preset": "h100", ' s.json
+ok $? "--stats-json names the preset it ran under"
 
 # ---- conf/async.ini reads (its SplitAsyncCCOp step off: a disabled
 # step's plugin is never loaded) and ends with ScheduleEstimate ----

@@ -370,6 +370,10 @@ EXTRA_DIST += tests/plugin-api.sh
 # The pipeline's cost model: [cost_model], -O cost_model.KEY=VALUE.
 TESTS += tests/cost_model.sh
 EXTRA_DIST += tests/cost_model.sh
+# every key of the cost model within its physical bound, the manual and the
+# fit against the table, collectives across nodes
+TESTS += tests/cost_keys.sh
+EXTRA_DIST += tests/cost_keys.sh
 # Loops and calls: trip_counts on the command line, the per-function file.
 TESTS += tests/loops.sh
 EXTRA_DIST += tests/loops.sh tests/loops

@@ -37,101 +37,55 @@ struct param {
 	int kind;       /* PL_COST_KEY_* */
 	int index;      /* CK_* (numbers), LK_* (aliases) */
 	double min, max;
+	const char *unit;
+	enum pl_cost_bound bound;
+	int ref;          /* the key a TWICE or ATMOST bound is of */
+	const char *what; /* a SHEET bound: the datasheet figure's name */
 	const char *help;
 };
 
-#define KIND_KEY(k, field) (CK_KIND + CK_KIND_KEYS * (k) + (field))
-#define KIND_KEYS(k, n)                                                                     \
-	{#n ".latency_us", PL_COST_KEY_DOUBLE, KIND_KEY(k, CK_KIND_LATENCY), 0, 1e12,            \
-	 "Fixed time of one " #n " in us (default: collective.latency_us)."},                   \
-	{#n ".bus_gb_per_s", PL_COST_KEY_DOUBLE, KIND_KEY(k, CK_KIND_BUS), 1e-9, 1e12,           \
-	 "Bus bandwidth of " #n " inside a node, GB/s (default: intra.link_gb_per_s)."},        \
-	{#n ".copy_gb_per_s", PL_COST_KEY_DOUBLE, KIND_KEY(k, CK_KIND_COPY), 0, 1e12,            \
-	 "Rate at which " #n " touches its whole message, GB/s (0: no such term)."},          \
-	{#n ".ramp_us", PL_COST_KEY_DOUBLE, KIND_KEY(k, CK_KIND_RAMP), 0, 1e12,                  \
-	 "Time " #n " takes to reach its bandwidth, us at a 1 MB message, growing with the "    \
-	 "square root of the message (0: no such term)."}
+#define TYPE_DOUBLE PL_COST_KEY_DOUBLE
+#define TYPE_INT PL_COST_KEY_INT
+#define NONE PL_CB_NONE, -1, NULL
+#define SHEET(a, b, w) PL_CB_SHEET, -1, w
+#define TWICE(id) PL_CB_TWICE, CK_##id, NULL
+#define ATMOST(id) PL_CB_ATMOST, CK_##id, NULL
+#define X(id, name, type, unit, min, def, vals, bound, help)                                 \
+	{name, TYPE_##type, CK_##id, min, 1e12, unit, bound, help},
 
 static const struct param params[] = {
-	{"preset", PL_COST_KEY_TEXT, -1, 0, 0,
+	{"preset", PL_COST_KEY_TEXT, -1, 0, 0, "", PL_CB_NONE, -1, NULL,
 	 "A device whose numbers every other key starts from (see the manual)."},
-	{"peak_tflops.fp8", PL_COST_KEY_DOUBLE, CK_PEAK + PL_DC_FP8, 1e-9, 1e12,
-	 "Peak of 8-bit (and 4-bit, integer) contractions, TFLOP/s."},
-	{"peak_tflops.bf16", PL_COST_KEY_DOUBLE, CK_PEAK + PL_DC_BF16, 1e-9, 1e12,
-	 "Peak of bf16 and f16 contractions, TFLOP/s."},
-	{"peak_tflops.tf32", PL_COST_KEY_DOUBLE, CK_PEAK + PL_DC_TF32, 1e-9, 1e12,
-	 "Peak of f32 contractions (on TF32 tensor cores), TFLOP/s."},
-	{"peak_tflops.f32", PL_COST_KEY_DOUBLE, CK_PEAK + PL_DC_F32, 1e-9, 1e12,
-	 "Peak of every other op (elementwise, reductions), TFLOP/s."},
-	{"peak_tflops.f64", PL_COST_KEY_DOUBLE, CK_PEAK + PL_DC_F64, 1e-9, 1e12,
-	 "Peak of f64 work, TFLOP/s."},
-	{"memory_gb_per_s", PL_COST_KEY_DOUBLE, CK_MEMORY, 1e-9, 1e12,
-	 "Memory bandwidth, GB/s (= bytes per ns)."},
-	{"ramp_us.fp8", PL_COST_KEY_DOUBLE, CK_RAMP + PL_DC_FP8, 0, 1e12,
-	 "Time an 8-bit contraction takes to reach its peak, us at 1e12 FLOP, growing with "
-	 "the square root of its FLOP (0: none)."},
-	{"ramp_us.bf16", PL_COST_KEY_DOUBLE, CK_RAMP + PL_DC_BF16, 0, 1e12,
-	 "The same for bf16 and f16 contractions."},
-	{"ramp_us.tf32", PL_COST_KEY_DOUBLE, CK_RAMP + PL_DC_TF32, 0, 1e12,
-	 "The same for f32 contractions."},
-	{"ramp_us.f32", PL_COST_KEY_DOUBLE, CK_RAMP + PL_DC_F32, 0, 1e12,
-	 "The same for every other kernel."},
-	{"ramp_us.f64", PL_COST_KEY_DOUBLE, CK_RAMP + PL_DC_F64, 0, 1e12,
-	 "The same for f64 work."},
-	{"kernel_floor_us", PL_COST_KEY_DOUBLE, CK_FLOOR, 0, 1e12,
-	 "Time every kernel takes besides its roofline (launch, tail), us."},
-	{"devices_per_node", PL_COST_KEY_INT, CK_DEVICES_PER_NODE, 1, 1 << 30,
-	 "Devices joined by the intra-node links; devices d and e share a node when "
-	 "d / devices_per_node == e / devices_per_node."},
-	{"intra.link_gb_per_s", PL_COST_KEY_DOUBLE, CK_INTRA_LINK, 1e-9, 1e12,
-	 "Bus bandwidth of a collective inside a node, GB/s per device."},
-	{"intra.latency_us", PL_COST_KEY_DOUBLE, CK_INTRA_LATENCY, 0, 1e12,
-	 "Latency of one algorithm step inside a node, us."},
-	{"inter.link_gb_per_s", PL_COST_KEY_DOUBLE, CK_INTER_LINK, 1e-9, 1e12,
-	 "Bus bandwidth of a collective whose group spans nodes (the NIC), GB/s per device."},
-	{"inter.latency_us", PL_COST_KEY_DOUBLE, CK_INTER_LATENCY, 0, 1e12,
-	 "Latency of one algorithm step between nodes, us."},
-	{"collective.latency_us", PL_COST_KEY_DOUBLE, CK_COLL_LATENCY, 0, 1e12,
-	 "Fixed time of every collective (launch and synchronisation), us."},
-	{"one_shot_max_kib", PL_COST_KEY_DOUBLE, CK_ONE_SHOT_KIB, 0, 1e12,
-	 "Messages up to this size (KiB) go in one step (one-shot) instead of a ring."},
-	KIND_KEYS(PL_CK_ALL_GATHER, all_gather),
-	KIND_KEYS(PL_CK_REDUCE_SCATTER, reduce_scatter),
-	KIND_KEYS(PL_CK_ALL_REDUCE, all_reduce),
-	KIND_KEYS(PL_CK_ALL_TO_ALL, all_to_all),
-	KIND_KEYS(PL_CK_PERMUTE, collective_permute),
-	KIND_KEYS(PL_CK_BROADCAST, collective_broadcast),
-	{"device_memory_gb", PL_COST_KEY_DOUBLE, CK_DEVICE_MEMORY, 0, 1e12,
-	 "Memory of one device, GB (1e9 bytes; 0: unknown): a step whose peak passes it "
-	 "times memory_fraction gets a warning."},
-	{"memory_fraction", PL_COST_KEY_DOUBLE, CK_MEMORY_FRACTION, 1e-9, 1,
-	 "Fraction of device_memory_gb a program may hold (JAX's default 0.75; the host "
-	 "takes XLA_PYTHON_CLIENT_MEM_FRACTION when set)."},
-	{"peak_gflops", PL_COST_KEY_ALIAS, LK_PEAK, 1, 9223372036854775807.0,
+#include "analysis/cost_keys.def"
+	{"peak_gflops", PL_COST_KEY_ALIAS, LK_PEAK, 1, 9223372036854775807.0, "FLOP/ns", NONE,
 	 "Old integer key: FLOP per ns, sets every peak_tflops.* to it / 1000."},
-	{"memory_gbps", PL_COST_KEY_ALIAS, LK_MEMORY, 1, 9223372036854775807.0,
+	{"memory_gbps", PL_COST_KEY_ALIAS, LK_MEMORY, 1, 9223372036854775807.0, "bytes/ns", NONE,
 	 "Old integer key: bytes per ns, sets memory_gb_per_s."},
-	{"link_gbps", PL_COST_KEY_ALIAS, LK_LINK, 1, 9223372036854775807.0,
+	{"link_gbps", PL_COST_KEY_ALIAS, LK_LINK, 1, 9223372036854775807.0, "bytes/ns", NONE,
 	 "Old integer key: bytes per ns, sets intra.link_gb_per_s and inter.link_gb_per_s."},
-	{"latency_ns", PL_COST_KEY_ALIAS, LK_LATENCY, 0, 9223372036854775807.0,
+	{"latency_ns", PL_COST_KEY_ALIAS, LK_LATENCY, 0, 9223372036854775807.0, "ns", NONE,
 	 "Old integer key: ns, sets collective.latency_us to it / 1000."},
 };
 enum { NPARAMS = sizeof params / sizeof params[0] };
+#undef X
+#undef NONE
+#undef SHEET
+#undef TWICE
+#undef ATMOST
 
-#define KIND_DEFAULTS NAN, NAN, 0, 0
-#define DEFAULT_VALUES                                                                     \
-	{400, 400, 400, 400, 400, 2000, 0, 8, 100, 0, 100, 0, 10, 0, KIND_DEFAULTS,          \
-	 KIND_DEFAULTS, KIND_DEFAULTS, KIND_DEFAULTS, KIND_DEFAULTS, KIND_DEFAULTS, 0, 0, 0, 0, 0, \
-	 0, 0.75}
-_Static_assert(sizeof((double[])DEFAULT_VALUES) / sizeof(double) == CK__COUNT,
-               "a default for every key");
+#define X(id, name, type, unit, min, def, vals, bound, help) [CK_##id] = def,
 static const pl_cost_model defaults = {
 	.preset = -1,
-	.base = DEFAULT_VALUES,
+	.base = {
+#include "analysis/cost_keys.def"
+	},
 	.alias = {400000, 2000, 100, 10000},
-	.v = DEFAULT_VALUES,
+	.v = {
+#include "analysis/cost_keys.def"
+	},
 	.legacy = true,
 };
+#undef X
 
 static void recompute(pl_cost_model *cm)
 {
@@ -259,6 +213,53 @@ const char *pl_cost_model_param_name(size_t i) { return i < NPARAMS ? params[i].
 int pl_cost_model_param_kind(size_t i) { return i < NPARAMS ? params[i].kind : 0; }
 
 const char *pl_cost_model_param_help(size_t i) { return i < NPARAMS ? params[i].help : NULL; }
+
+const char *pl_cost_model_param_unit(size_t i) { return i < NPARAMS ? params[i].unit : NULL; }
+
+static const char *param_name_of(int ck)
+{
+	for (int k = 0; k < NPARAMS; k++)
+		if (params[k].index == ck && (params[k].kind == PL_COST_KEY_DOUBLE ||
+		                              params[k].kind == PL_COST_KEY_INT))
+			return params[k].name;
+	return "?";
+}
+
+int pl_cost_model_bound(const pl_cost_model *cm, const char *key, double *bound, char *what,
+                        size_t len)
+{
+	int k = param_index(key);
+	if (k < 0)
+		return PL_ENOTFOUND;
+	const struct param *p = &params[k];
+	double b = NAN;
+	char words[128] = "";
+	switch (p->bound) {
+	case PL_CB_SHEET:
+		if (cm->preset >= 0) {
+			b = pl_cost_presets_[cm->preset].sheet[p->index];
+			snprintf(words, sizeof words, "the %s's %s", pl_cost_presets_[cm->preset].name,
+			         p->what);
+		}
+		break;
+	case PL_CB_TWICE:
+		b = 2 * cm->v[p->ref];
+		snprintf(words, sizeof words, "twice %s", param_name_of(p->ref));
+		break;
+	case PL_CB_ATMOST:
+		b = cm->v[p->ref];
+		snprintf(words, sizeof words, "%s", param_name_of(p->ref));
+		break;
+	default:
+		break;
+	}
+	if (isnan(b))
+		return PL_ENOTFOUND;
+	*bound = b;
+	if (what && len)
+		snprintf(what, len, "%s", words);
+	return PL_OK;
+}
 
 size_t pl_cost_model_num_presets(void) { return pl_cost_num_presets_; }
 

@@ -66,14 +66,21 @@ static int cmp_i64(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-static int64_t distinct_nodes(int64_t *dev, size_t n, int64_t per_node)
+/* The nodes among the devices, and the most devices on one of them. */
+static int64_t distinct_nodes(int64_t *dev, size_t n, int64_t per_node, int64_t *most)
 {
 	for (size_t i = 0; i < n; i++)
 		dev[i] /= per_node;
 	qsort(dev, n, sizeof *dev, cmp_i64);
-	int64_t k = n ? 1 : 0;
-	for (size_t i = 1; i < n; i++)
-		k += dev[i] != dev[i - 1];
+	int64_t k = n ? 1 : 0, run = n ? 1 : 0;
+	*most = run;
+	for (size_t i = 1; i < n; i++) {
+		bool next = dev[i] != dev[i - 1];
+		k += next;
+		run = next ? 1 : run + 1;
+		if (run > *most)
+			*most = run;
+	}
 	return k;
 }
 
@@ -81,9 +88,12 @@ static void note_group(struct pl_group_shape *g, int64_t *dev, size_t n, int64_t
 {
 	if ((int64_t)n > g->size)
 		g->size = (int64_t)n;
-	int64_t k = distinct_nodes(dev, n, per_node);
-	if (k > g->nodes)
+	int64_t most;
+	int64_t k = distinct_nodes(dev, n, per_node, &most);
+	if (k > g->nodes || (k == g->nodes && most > g->per_node)) {
 		g->nodes = k;
+		g->per_node = most;
+	}
 }
 
 static bool iota_groups(struct cursor *c, int64_t per_node, struct pl_group_shape *out)
@@ -123,7 +133,7 @@ static bool iota_groups(struct cursor *c, int64_t per_node, struct pl_group_shap
 	int64_t *dev = malloc((size_t)shape[1] * sizeof *dev);
 	if (!dev)
 		return false;
-	*out = (struct pl_group_shape){0, 0};
+	*out = (struct pl_group_shape){0, 0, 0};
 	int64_t idx[MAX_DIMS] = {0};
 	for (int64_t g = 0; g < shape[0]; g++) {
 		for (int64_t k = 0; k < shape[1]; k++) {
@@ -150,7 +160,7 @@ static bool list_groups(struct cursor *c, int64_t per_node, bool pairs,
 {
 	if (!eat(c, '{'))
 		return false;
-	*out = (struct pl_group_shape){0, 0};
+	*out = (struct pl_group_shape){0, 0, 0};
 	size_t cap = 16, n = 0;
 	int64_t *dev = malloc(cap * sizeof *dev);
 	bool ok = dev != NULL, any = false;

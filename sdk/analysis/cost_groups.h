@@ -12,6 +12,10 @@
 struct pl_group_shape {
 	int64_t size;  /* devices in one group (the largest), >= 1 */
 	int64_t nodes; /* nodes the group spanning the most spans, >= 1 */
+	/* the most devices of one group on one node (of the group spanning
+	 * the most nodes): how many NICs that group drives at once; 0 when
+	 * not known (the caller takes size / nodes) */
+	int64_t per_node;
 };
 
 /* Reads XLA's replica groups text: "{{0,1},{2,3}}", "{}" (no groups: one

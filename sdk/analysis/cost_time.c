@@ -402,6 +402,11 @@ static bool custom_call_flops(const pl_inst *inst, double *flops, enum pl_dclass
 	return false;
 }
 
+bool pl_custom_call_flops_(const pl_inst *inst, double *flops, enum pl_dclass *dc)
+{
+	return named(pl_inst_opname_(inst), "hlo.custom_call") && custom_call_flops(inst, flops, dc);
+}
+
 double pl_roofline_ns_(const pl_cost_model *cm, double flops, enum pl_dclass dc, double bytes)
 {
 	double compute = flops / (cm->v[CK_PEAK + dc] * 1000);
@@ -489,6 +494,7 @@ static void group_shape(const pl_inst *inst, const pl_cost_model *cm, enum pl_co
 		factor = 2;
 	g->size = factor;
 	g->nodes = (factor + per_node - 1) / per_node;
+	g->per_node = factor < per_node ? factor : per_node;
 }
 
 /* B: the bytes XLA counts a collective by: an all-gather's results (its
@@ -546,10 +552,19 @@ static int collective_time(const pl_inst *inst, enum pl_coll_kind kind,
 		*out = (uint64_t)t;
 		return PL_OK;
 	}
-	struct pl_group_shape g;
-	group_shape(inst, cm, kind, factor, &g);
-	double F = (double)g.size, B = (double)bytes;
-	/* the share of the message each device sends, and the algorithm's steps */
+	struct pl_coll_terms_ terms;
+	pl_coll_terms_of_(cm, kind, inst, factor, (double)bytes, &terms);
+	return ns_of(terms.total_ns, out);
+}
+
+/* The two-tier model of one collective of B bytes (see cost_model.h). */
+static void coll_terms(const pl_cost_model *cm, enum pl_coll_kind kind,
+                       const struct pl_group_shape *g, double B, struct pl_coll_terms_ *out)
+{
+	double F = (double)g->size, N = (double)(g->nodes > 1 ? g->nodes : 1);
+	/* devices of the group on one node: the NICs it drives at once */
+	double G = g->per_node > 0 ? (double)g->per_node : ceil(F / N);
+	/* the share of the message each device sends, and the ring's steps */
 	double share, steps;
 	switch (kind) {
 	case PL_CK_ALL_REDUCE: share = 2 * (F - 1) / F; steps = 2 * (F - 1); break;
@@ -557,24 +572,88 @@ static int collective_time(const pl_inst *inst, enum pl_coll_kind kind,
 	case PL_CK_BROADCAST: share = F > 1 ? 1 : 0; steps = F - 1; break;
 	default: share = (F - 1) / F; steps = F - 1; break;
 	}
-	if (B <= cm->v[CK_ONE_SHOT_KIB] * 1024 && steps > 1)
-		steps = 1; /* one-shot: every device sends to every other at once */
 	const double *k = &cm->v[CK_KIND + CK_KIND_KEYS * kind];
 	double latency = isnan(k[CK_KIND_LATENCY]) ? cm->v[CK_COLL_LATENCY] : k[CK_KIND_LATENCY];
 	double bus = isnan(k[CK_KIND_BUS]) ? cm->v[CK_INTRA_LINK] : k[CK_KIND_BUS];
-	double step = cm->v[CK_INTRA_LATENCY];
-	if (g.nodes > 1) { /* the ring crosses the NICs: they set the pace */
-		step = cm->v[CK_INTER_LATENCY];
-		if (cm->v[CK_INTER_LINK] < bus)
-			bus = cm->v[CK_INTER_LINK];
-	}
-	double t = (latency + steps * step) * 1000 + share * B / bus;
+	double intra_lat = cm->v[CK_INTRA_LATENCY], inter_lat = cm->v[CK_INTER_LATENCY];
+	/* the terms every algorithm pays once: touching the whole message, and
+	 * the ramp to full bandwidth of a transfer sent in pipelined chunks
+	 * ((sqrt(a) + sqrt(B / bw))^2 = a + B / bw + 2 sqrt(a B / bw)) */
+	double extra = k[CK_KIND_RAMP] * 1000 * sqrt(B / 1e6);
 	if (k[CK_KIND_COPY] > 0)
-		t += B / k[CK_KIND_COPY];
-	/* the ramp to full bandwidth of a transfer sent in pipelined chunks:
-	 * (sqrt(a) + sqrt(B / bw))^2 = a + B / bw + 2 sqrt(a B / bw) */
-	t += k[CK_KIND_RAMP] * 1000 * sqrt(B / 1e6);
-	return ns_of(t, out);
+		extra += B / k[CK_KIND_COPY];
+	*out = (struct pl_coll_terms_){0};
+	out->nodes = (int64_t)N;
+	if (N <= 1) { /* inside a node: the ring, or one step (one-shot) */
+		if (B <= cm->v[CK_ONE_SHOT_KIB] * 1024 && steps > 1) {
+			steps = 1;
+			out->algorithm = PL_COLL_ONE_SHOT;
+		}
+		out->latency_ns = (latency + steps * intra_lat) * 1000;
+		out->intra_ns = share * B / bus + extra;
+		out->total_ns = out->latency_ns + out->intra_ns;
+		return;
+	}
+	/* across nodes: each device of the group drives its own NIC, so a
+	 * ring per NIC (NCCL's channels) carries the message at G NICs' pace;
+	 * the in-node hops run at the kind's bus bandwidth, pipelined with
+	 * the NIC hops, the slower tier setting the pace */
+	double nic = cm->v[CK_INTER_LINK], nics = G * nic;
+	double inter_steps, intra_steps;
+	switch (kind) {
+	case PL_CK_ALL_TO_ALL: /* every device to every other at once */
+		out->algorithm = PL_COLL_DIRECT;
+		out->latency_ns = (latency + intra_lat + inter_lat) * 1000;
+		out->intra_ns = (G - 1) / F * B / bus + extra;
+		out->inter_ns = (F - G) / F * B / nic;
+		break;
+	case PL_CK_PERMUTE: /* one pair per device, on its own NIC */
+		out->algorithm = PL_COLL_DIRECT;
+		out->latency_ns = (latency + inter_lat) * 1000;
+		out->intra_ns = extra;
+		out->inter_ns = B / nic;
+		break;
+	default:
+		/* the ring crosses the NICs N - 1 times a round (an all-reduce
+		 * goes round twice) */
+		inter_steps = kind == PL_CK_ALL_REDUCE ? 2 * (N - 1) : N - 1;
+		intra_steps = steps > inter_steps ? steps - inter_steps : 0;
+		out->algorithm = PL_COLL_RING;
+		out->latency_ns = (latency + intra_steps * intra_lat + inter_steps * inter_lat) * 1000;
+		out->intra_ns = share * B / bus + extra;
+		out->inter_ns = share * B / nics;
+		break;
+	}
+	out->total_ns = out->latency_ns + (out->intra_ns - extra > out->inter_ns
+	                                           ? out->intra_ns
+	                                           : out->inter_ns + extra);
+	if (kind != PL_CK_ALL_REDUCE)
+		return;
+	/* the hierarchical all-reduce (NCCL's tree, NVLS tree with in-switch
+	 * reduction): reduce inside each node, all-reduce its 1/G across the
+	 * nodes on every NIC at once, broadcast inside the node; its steps
+	 * grow with log2 of the nodes, not with the ranks. NCCL takes the
+	 * faster of the two for the message's size. */
+	double up = cm->v[CK_NVLS] >= 1 ? 1 : G - 1;
+	double tree_lat = (latency + 2 * up * intra_lat + 2 * ceil(log2(N)) * inter_lat) * 1000;
+	double tree_intra = 2 * (G - 1) / G * B / bus + extra;
+	double tree_inter = 2 * (N - 1) / N * B / nics;
+	double tree = tree_lat + (tree_intra - extra > tree_inter ? tree_intra : tree_inter + extra);
+	if (tree < out->total_ns) {
+		out->algorithm = PL_COLL_TREE;
+		out->latency_ns = tree_lat;
+		out->intra_ns = tree_intra;
+		out->inter_ns = tree_inter;
+		out->total_ns = tree;
+	}
+}
+
+void pl_coll_terms_of_(const pl_cost_model *cm, enum pl_coll_kind kind, const pl_inst *inst,
+                       int64_t factor, double bytes, struct pl_coll_terms_ *out)
+{
+	struct pl_group_shape g;
+	group_shape(inst, cm, kind, factor, &g);
+	coll_terms(cm, kind, &g, bytes, out);
 }
 
 int pl_inst_time_role_ns_(const pl_inst *inst, const pl_cost_model *cm, enum pl_comm_role role,
@@ -601,4 +680,102 @@ int pl_inst_time_ns(const pl_inst *inst, const pl_cost_model *cm, uint64_t *out)
 	enum pl_coll_kind kind = PL_CK_ALL_REDUCE;
 	enum pl_comm_role role = pl_comm_role_(inst, &kind);
 	return pl_inst_time_role_ns_(inst, cm, role, kind, out);
+}
+
+/* ---- where the time goes ---- */
+
+static bool contains(const char *s, size_t len, const char *want)
+{
+	size_t n = strlen(want);
+	for (size_t i = 0; i + n <= len; i++)
+		if (memcmp(s + i, want, n) == 0)
+			return true;
+	return false;
+}
+
+int pl_inst_cost_class(const pl_inst *inst, const pl_cost_model *cm)
+{
+	enum pl_coll_kind kind = PL_CK_ALL_REDUCE;
+	enum pl_comm_role role = pl_comm_role_(inst, &kind);
+	if (role == PL_COMM_SYNC || role == PL_COMM_START)
+		return PL_COST_CLASS_COLLECTIVE;
+	unsigned traits = pl_inst_traits_(inst);
+	const char *op = pl_inst_opname_(inst);
+	bool hlo_op = prefixed(op, "hlo.");
+	if (role == PL_COMM_DONE || (traits & PL_TRAIT_TERMINATOR) || (hlo_op && free_op(op)))
+		return PL_COST_CLASS_NONE;
+	if (hlo_op && named(op, "hlo.custom_call")) {
+		double flops;
+		enum pl_dclass dc;
+		const char *t;
+		size_t len;
+		if (custom_call_flops(inst, &flops, &dc) &&
+		    pl_attrs_get_string(&inst->attrs, HK(CUSTOM_CALL_TARGET), &t, &len) == PL_OK &&
+		    contains(t, len, "cublas"))
+			return PL_COST_CLASS_MATMUL_FP8 + (int)dc;
+		return PL_COST_CLASS_CUSTOM_CALL;
+	}
+	if (traits & PL_TRAIT_CONTRACT)
+		return PL_COST_CLASS_MATMUL_FP8 + (int)contraction_class(inst);
+	/* any other kernel: compute-bound or memory-bound on the roofline */
+	uint64_t bytes = 0, n = 0;
+	int64_t f = 0;
+	struct pl_count_attrs attrs;
+	pl_count_attrs_(&inst->attrs, &attrs);
+	if (pl_inst_kernel_bytes(inst, &bytes) != PL_OK ||
+	    pl_masked_dynamic_instances_(inst, &attrs, &n) != PL_OK ||
+	    pl_flops_(inst, &attrs, &f) != PL_OK)
+		return PL_COST_CLASS_MEMORY;
+	if (traits & (PL_TRAIT_LOAD | PL_TRAIT_STORE | PL_TRAIT_DATA_MOVEMENT))
+		f = 0;
+	double peak = cm->legacy ? (double)cm->alias[LK_PEAK] : cm->v[CK_PEAK + PL_DC_F32] * 1000;
+	double mem = cm->legacy ? (double)cm->alias[LK_MEMORY] : cm->v[CK_MEMORY];
+	return (double)n * (double)f / peak > (double)bytes / mem ? PL_COST_CLASS_ELEMENTWISE
+	                                                          : PL_COST_CLASS_MEMORY;
+}
+
+int pl_inst_comm_term(const pl_inst *inst, const pl_cost_model *cm, int term, double *out)
+{
+	enum pl_coll_kind kind = PL_CK_ALL_REDUCE;
+	enum pl_comm_role role = pl_comm_role_(inst, &kind);
+	if (role != PL_COMM_SYNC && role != PL_COMM_START)
+		return PL_EINVAL;
+	if (term == PL_COMM_TERM_KIND) {
+		*out = (double)kind;
+		return PL_OK;
+	}
+	if (pl_inst_op_(inst) == PL_OP_OTHER && strcmp(pl_inst_opname_(inst), "hlo.async_start") == 0) {
+		const pl_inst *root = async_root(inst);
+		if (root)
+			inst = root;
+	}
+	int64_t factor = 1;
+	int rc = pl_attrs_get_int(&inst->attrs, "factor", &factor);
+	if (rc == PL_ETYPE)
+		return rc;
+	if (factor < 1)
+		return PL_EINVAL;
+	pl_u128 bytes;
+	if ((rc = message_bytes(inst, kind, &bytes)))
+		return rc;
+	struct pl_coll_terms_ t = {0};
+	if (cm->legacy) { /* one tier: the fixed latency and the wire */
+		uint64_t total;
+		if ((rc = collective_time(inst, kind, cm, &total)))
+			return rc;
+		t.latency_ns = (double)cm->alias[LK_LATENCY];
+		t.intra_ns = (double)total - t.latency_ns;
+		t.nodes = 1;
+	} else {
+		pl_coll_terms_of_(cm, kind, inst, factor, (double)bytes, &t);
+	}
+	switch (term) {
+	case PL_COMM_TERM_LATENCY: *out = t.latency_ns; break;
+	case PL_COMM_TERM_INTRA: *out = t.intra_ns; break;
+	case PL_COMM_TERM_INTER: *out = t.inter_ns; break;
+	case PL_COMM_TERM_NODES: *out = (double)t.nodes; break;
+	case PL_COMM_TERM_ALGORITHM: *out = (double)t.algorithm; break;
+	default: return PL_EINVAL;
+	}
+	return PL_OK;
 }

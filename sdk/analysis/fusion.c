@@ -796,12 +796,15 @@ static int kernel_time(const pl_cost_model *cm, const pl_fusion *fu, const struc
 	uint64_t flops = k->flops, bytes = k->bytes;
 	if (!pl_cost_model_is_exact(cm)) {
 		enum pl_dclass dc = PL_DC_F32;
+		double cf;
 		for (uint32_t x = 0; x < k->n; x++) {
 			const pl_inst *inst = fu->insts[fu->members[k->first + x]];
 			if (pl_op_traits(pl_inst_op_(inst)) & PL_TRAIT_CONTRACT) {
 				dc = pl_contraction_class_(inst);
 				break;
 			}
+			if (pl_custom_call_flops_(inst, &cf, &dc)) /* a GEMM, fused attention */
+				break;
 		}
 		double t = ceil(pl_roofline_ns_(cm, (double)flops, dc, (double)bytes));
 		if (!(t < 18446744073709551616.0))
@@ -922,6 +925,10 @@ static int finish(struct build *b, uint64_t floor_ns)
 		    (rc = pl_flops_(inst, &attrs, &fl)))
 			break;
 		pl_u128 w = (pl_u128)n * (uint64_t)fl;
+		double cf; /* a custom call's FLOPs from its shapes, as op by op */
+		enum pl_dclass cdc;
+		if (!pl_cost_model_is_exact(b->cm) && pl_custom_call_flops_(inst, &cf, &cdc))
+			w = cf < 1.8e19 ? (pl_u128)cf : UINT64_MAX;
 		add_sat(&fu->k[fu->kern[i]].flops, w > UINT64_MAX ? UINT64_MAX : (uint64_t)w);
 	}
 	for (size_t kk = 0; kk < fu->nk && rc == PL_OK; kk++) {

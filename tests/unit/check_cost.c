@@ -782,7 +782,7 @@ START_TEST(model_params)
 		bus = bus || strcmp(name, "all_to_all.bus_gb_per_s") == 0;
 	}
 	ck_assert_uint_eq(aliases, 4); /* the old integer keys */
-	ck_assert_uint_eq(ints, 1);    /* devices_per_node */
+	ck_assert_uint_eq(ints, 2);    /* devices_per_node, nvls */
 	ck_assert(floor && bus);
 	/* every preset loads and gives every key a value */
 	ck_assert_uint_ge(pl_cost_model_num_presets(), 2);
@@ -1053,9 +1053,15 @@ START_TEST(time_collectives_two_tier)
 	/* empty replica groups: every device of the mode. With a channel and
 	 * only num_partitions = 8 in the header (replica_count 1, as XLA
 	 * defaults it; not use_global_device_ids, which needs listed groups):
-	 * F = 8 over two nodes of 4, 14 steps of 5 us at the NIC's 10 GB/s:
-	 * (10 + 70) us + 2 x 7/8 x 4096 / 10 = 80716.8; without
-	 * a channel only the one replica: no steps, nothing sent, 10 us */
+	 * F = 8 over two nodes of 4 (G = 4 devices, so 4 NICs, a node). The
+	 * ring: 2 of its 14 steps cross the NICs: (10 + 12 x 1 + 2 x 5) us,
+	 * and 2 x 7/8 x 4096 bytes at the slower of 100 GB/s (NVLink) and 4 x
+	 * 10 (the NICs): 32000 + 179.2. The hierarchical all-reduce (no
+	 * nvls: a chain of G - 1 = 3 steps each way in the node, log2(2) = 1
+	 * step each way across): (10 + 6 x 1 + 2 x 5) us, and the slower of
+	 * 2 x 3/4 x 4096 / 100 = 61.44 and 2 x 1/2 x 4096 / 40 = 102.4:
+	 * 26102.4, the faster, so 26103; without a channel only the one
+	 * replica: no steps, nothing sent, 10 us */
 	static const char empty_groups[] =
 		"HloModule m, num_partitions=8\n\nadd {\n  x = f32[] parameter(0)\n"
 		"  y = f32[] parameter(1)\n  ROOT s = f32[] add(x, y)\n}\n\nENTRY main {\n"
@@ -1063,7 +1069,7 @@ START_TEST(time_collectives_two_tier)
 		"  all = f32[1024]{0} all-reduce(w), replica_groups={}, channel_id=1, "
 		"to_apply=add\n"
 		"  ROOT one = f32[1024]{0} all-reduce(all), replica_groups={}, to_apply=add\n}\n";
-	ck_assert_uint_eq(hlo_time(empty_groups, "all", cm), 80717);
+	ck_assert_uint_eq(hlo_time(empty_groups, "all", cm), 26103);
 	ck_assert_uint_eq(hlo_time(empty_groups, "one", cm), 10000);
 	/* the exact model: a permute sends its whole message, 10000 + 4096 /
 	 * 100 -> 10041; an all-to-all without factor moves nothing: 10000 */

@@ -98,6 +98,18 @@ PL_API size_t pl_cost_model_num_params(void);
 PL_API const char *pl_cost_model_param_name(size_t i);
 PL_API int pl_cost_model_param_kind(size_t i);
 PL_API const char *pl_cost_model_param_help(size_t i);
+/* The unit of key i ("TFLOP/s", "GB/s", "us", ...; "" for "preset"), NULL
+ * when i is out of range. Added in ABI 1.2. */
+PL_API const char *pl_cost_model_param_unit(size_t i);
+/* The physical bound of key under cm, into *bound, and what it is in words
+ * (what, len bytes, may be NULL): a datasheet figure of cm's preset ("the
+ * h100's dense BF16 peak"), twice another key in force (a bus bandwidth:
+ * "twice intra.link_gb_per_s") or another key in force (a copy:
+ * "memory_gb_per_s"). PL_OK; PL_ENOTFOUND for an unknown key or one
+ * without a bound under cm (a datasheet bound without a preset). No key
+ * may be negative either (its minimum). Added in ABI 1.2. */
+PL_API int pl_cost_model_bound(const pl_cost_model *cm, const char *key, double *bound,
+                               char *what, size_t len);
 /* The presets, i in 0 .. pl_cost_model_num_presets() - 1: name ("h100")
  * and where its numbers come from. Added in ABI 1.1. */
 PL_API size_t pl_cost_model_num_presets(void);
@@ -140,6 +152,51 @@ PL_API bool pl_cost_model_is_exact(const pl_cost_model *cm);
  * what they read, naming ops nothing). PL_OK, or the errors of
  * pl_type_num_bytes. Added in ABI 1.1. */
 PL_API int pl_inst_kernel_bytes(const pl_inst *inst, uint64_t *out);
+
+/* ---- where the time goes (added in ABI 1.2) -----------------------------
+ * What an instruction's time is spent on: a contraction (a dot, a cuBLAS
+ * GEMM) by the dtype class of its peak, any other kernel by the side of
+ * the roofline it is on (its FLOPs at the f32 peak against its bytes at
+ * the memory's bandwidth), a custom call the model knows no FLOPs of (or
+ * fused attention), a collective (or the start of one), or nothing (a
+ * done, return, an op that only names values). */
+enum {
+	PL_COST_CLASS_NONE = 0,
+	PL_COST_CLASS_MATMUL_FP8 = 1,
+	PL_COST_CLASS_MATMUL_BF16 = 2,
+	PL_COST_CLASS_MATMUL_TF32 = 3,
+	PL_COST_CLASS_MATMUL_F32 = 4,
+	PL_COST_CLASS_MATMUL_F64 = 5,
+	PL_COST_CLASS_ELEMENTWISE = 6, /* compute-bound */
+	PL_COST_CLASS_MEMORY = 7,      /* memory-bound */
+	PL_COST_CLASS_CUSTOM_CALL = 8,
+	PL_COST_CLASS_COLLECTIVE = 9
+};
+/* The class of inst under cm (PL_COST_CLASS_*). Added in ABI 1.2. */
+PL_API int pl_inst_cost_class(const pl_inst *inst, const pl_cost_model *cm);
+/* A collective's (or start's) time split into the terms of the two-tier
+ * model, ns before rounding: the fixed time and the steps' latencies
+ * (PL_COMM_TERM_LATENCY), the bandwidth term inside a node with the copy
+ * and ramp terms (_INTRA), the NICs' bandwidth term between nodes (_INTER,
+ * 0 inside a node); its time is the latency plus the larger of the two
+ * bandwidth terms (the tiers are pipelined). Also the nodes its widest
+ * group spans (_NODES), its kind (_KIND: 0 all-gather, 1 reduce-scatter,
+ * 2 all-reduce, 3 all-to-all, 4 collective-permute, 5 broadcast) and the
+ * algorithm NCCL would run for its size and placement (_ALGORITHM: 0
+ * ring, 1 one-shot, 2 tree, 3 direct sends). Under the exact integer
+ * model: one tier, latency_ns and the wire. PL_OK; PL_EINVAL for an
+ * instruction that is not a collective or a start, or an unknown term;
+ * the errors of pl_inst_time_ns. Added in ABI 1.2. */
+enum {
+	PL_COMM_TERM_LATENCY = 0,
+	PL_COMM_TERM_INTRA = 1,
+	PL_COMM_TERM_INTER = 2,
+	PL_COMM_TERM_NODES = 3,
+	PL_COMM_TERM_KIND = 4,
+	PL_COMM_TERM_ALGORITHM = 5
+};
+PL_API int pl_inst_comm_term(const pl_inst *inst, const pl_cost_model *cm, int term,
+                             double *out);
 
 /* ---- the simulation of one function --------------------------------------
  * A compute clock C and one stream clock G[g] per process group (the

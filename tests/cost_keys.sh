@@ -1,0 +1,179 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# tests/cost_keys.sh — the cost model's keys, one row each
+# (sdk/analysis/cost_keys.def): every preset's terms, read back from
+# --stats-json, within the hardware's physical bounds (the datasheet
+# figures below, written here independently of the table); a key set
+# beyond its bound warned about; the manual and bench/fit_cost_model.py
+# checked against what --list-passes says of each key; collectives across
+# nodes costed by the algorithm NCCL would pick, and the time split by
+# class, kind and tier.
+. "$top_srcdir/tests/tap.sh"
+: "${PASSLINE:?}" "${PLUGIN_DIR:?}"
+P="$PASSLINE"
+PD="--plugin-dir $PLUGIN_DIR"
+MAN="$top_srcdir/doc/passline-pipeline.5.in"
+cd "$T" || exit 99
+
+printf 'HloModule m, replica_count=8\n\nENTRY main {\n  p = f32[16]{0} parameter(0)\n  ROOT e = f32[16]{0} exponential(p)\n}\n' >one.hlo
+
+if ! have python3; then
+	skip "python3 is not installed"
+	done_testing
+	exit 0
+fi
+
+# ---- every preset within the datasheet's bounds ----
+for dev in h100 b200; do
+	run "$P" $PD --passes=ScheduleEstimate -O cost_model.preset=$dev one.hlo -o out.pir \
+		--stats-json s.json
+	expect_status 0 "$dev: ScheduleEstimate runs"
+	python3 - "$dev" s.json >bounds.txt 2>&1 <<'PY'
+import json, sys
+dev, path = sys.argv[1], sys.argv[2]
+# dense datasheet figures: TFLOP/s, GB/s (HBM), GB/s a direction (NVLink),
+# GB/s (one 400 Gb/s NIC per GPU for the H100, at most 800 Gb/s for the B200)
+sheet = {
+    "h100": {"fp8": 1979, "bf16": 989.4, "tf32": 494.7, "f32": 67, "f64": 67,
+             "hbm": 3350, "nvlink": 450, "nic": 50, "memory_gb": 80},
+    "b200": {"fp8": 4500, "bf16": 2250, "tf32": 1100, "f32": 80, "f64": 40,
+             "hbm": 8000, "nvlink": 900, "nic": 100, "memory_gb": 180},
+}[dev]
+m = json.load(open(path))["cost_model"]
+bad = []
+def check(key, bound):
+    if not (m[key] <= bound * (1 + 1e-9)):
+        bad.append("%s = %g above %g" % (key, m[key], bound))
+assert m["preset"] == dev, m["preset"]
+for c in ("fp8", "bf16", "tf32", "f32", "f64"):
+    check("peak_tflops." + c, sheet[c])
+check("memory_gb_per_s", sheet["hbm"])
+check("intra.link_gb_per_s", sheet["nvlink"])
+check("inter.link_gb_per_s", sheet["nic"])
+n_bus = n_copy = 0
+for k, v in m.items():
+    if k == "preset":
+        continue
+    if v < 0:
+        bad.append("%s = %g is negative" % (k, v))
+    if k.endswith(".bus_gb_per_s"):
+        check(k, 2 * sheet["nvlink"]); n_bus += 1
+    if k.endswith(".copy_gb_per_s"):
+        check(k, sheet["hbm"]); n_copy += 1
+if m["device_memory_gb"] != sheet["memory_gb"]:
+    bad.append("device_memory_gb = %g" % m["device_memory_gb"])
+assert n_bus == 6 and n_copy == 6, (n_bus, n_copy)
+print("\n".join(bad) if bad else "within bounds")
+PY
+	ok $? "$dev: the terms read back"
+	grep -qx "within bounds" bounds.txt
+	ok $? "$dev: every term within its physical bound ($(head -3 bounds.txt | tr '\n' ' '))"
+done
+
+# ---- a key set beyond its bound: a warning, the run goes on ----
+run "$P" $PD --passes=ScheduleEstimate -O cost_model.preset=h100 \
+	-O cost_model.peak_tflops.bf16=2000 -O cost_model.all_reduce.bus_gb_per_s=1000 \
+	one.hlo -o out.pir
+expect_status 0 "a key beyond its bound is not an error"
+expect_err "warning: cost_model.peak_tflops.bf16 = 2000 TFLOP/s is above its physical bound, the h100's dense BF16 peak (989.4 TFLOP/s)" \
+	"a peak above the datasheet's is warned about"
+expect_err "warning: cost_model.all_reduce.bus_gb_per_s = 1000 GB/s is above its physical bound, twice intra.link_gb_per_s (900 GB/s)" \
+	"a bus bandwidth above twice its link is warned about"
+run "$P" $PD --passes=ScheduleEstimate -O cost_model.preset=h100 \
+	-O cost_model.peak_tflops.bf16=900 one.hlo -o out.pir
+expect_no_err "warning" "a key within its bound: no warning"
+
+# ---- the manual and the fit against the table ----
+run "$P" $PD --list-passes
+expect_status 0 "--list-passes"
+sed -n 's/^    \([a-z0-9_.]*\) (\(decimal\|int\)): \[\(.*\)\] .*/\1|\3/p' "$T/out" >keys.txt
+n=$(wc -l <keys.txt)
+[ "$n" -ge 45 ]
+ok $? "--list-passes describes every key ($n)"
+missing=""
+while IFS='|' read -r key summary; do
+	# the manual: ".B KEY" then the summary line, exactly
+	line=$(awk -v k=".B $key" 'found { print; exit } $0 == k { found = 1 }' "$MAN")
+	[ "$line" = "$summary" ] || missing="$missing $key"
+done <keys.txt
+[ -z "$missing" ]
+ok $? "the manual gives every key as --list-passes does (differs:${missing:- none})"
+python3 "$top_srcdir/bench/fit_cost_model.py" --keys >fitkeys.txt
+ok $? "bench/fit_cost_model.py --keys"
+unknown=""
+for k in $(cat fitkeys.txt); do
+	grep -q "^$k|" keys.txt || unknown="$unknown $k"
+done
+[ -s fitkeys.txt ] && [ -z "$unknown" ]
+ok $? "every key the fit writes is a key of the table (unknown:${unknown:- none})"
+
+# ---- collectives across nodes: 512 devices, 64 nodes of 8 ----
+cat >big.hlo <<'HLO'
+HloModule m, replica_count=512
+
+add {
+  x = f32[] parameter(0)
+  y = f32[] parameter(1)
+  ROOT s = f32[] add(x, y)
+}
+
+ENTRY main {
+  p = f32[1]{0} parameter(0)
+  w = f32[67108864]{0} parameter(1)
+  tiny = f32[1]{0} all-reduce(p), replica_groups=[1,512]<=[512], to_apply=add
+  fsdp = f32[67108864]{0} all-reduce(w), replica_groups=[8,64]<=[512], to_apply=add
+  dp = f32[67108864]{0} all-reduce(w), replica_groups=[64,8]<=[8,64]T(1,0), to_apply=add
+  ROOT t = (f32[1]{0}, f32[67108864]{0}, f32[67108864]{0}) tuple(tiny, fsdp, dp)
+}
+HLO
+run "$P" $PD --passes=ScheduleEstimate -O cost_model.preset=h100 -O ScheduleEstimate.top_exposed=3 \
+	big.hlo -o out.pir --stats-json s.json --remarks
+expect_status 0 "collectives over 512 devices"
+python3 - s.json >comm.txt <<'PY'
+import json, sys
+s = json.load(open(sys.argv[1]))["stats"]["ScheduleEstimate"]
+print(s["comm_ns"], s.get("comm_inter_node_ns", 0), s.get("comm_intra_node_ns", 0))
+PY
+read -r comm inter intra <comm.txt
+[ "$comm" = "$inter" ] && [ "$intra" = 0 ]
+ok $? "every group spans nodes: all its time is inter-node ($inter of $comm)"
+# the scalar across 512 ranks: NCCL's tree, tens of us, not the ring's ms
+tiny=$(sed -n 's/.*%tiny in @main: \([0-9]*\) ns exposed.*/\1/p' "$T/err" | head -1)
+[ -n "$tiny" ] && [ "$tiny" -gt 10000 ] && [ "$tiny" -lt 100000 ]
+ok $? "a 4-byte all-reduce over 512 ranks takes tens of us ($tiny ns)"
+expect_err "latency dominates" "the scalar's time is latency"
+# 256 MiB over 64 ranks on 8 nodes: each node's 8 NICs carry the ring
+expect_err "%fsdp in @main:" "the FSDP-like all-reduce is reported"
+fsdp=$(sed -n 's/.*%fsdp in @main: \([0-9]*\) ns exposed.*/\1/p' "$T/err" | head -1)
+dp=$(sed -n 's/.*%dp in @main: \([0-9]*\) ns exposed.*/\1/p' "$T/err" | head -1)
+# the hierarchical all-reduce: 2 x 7/8 x 268435456 bytes over the 8 NICs
+# at 47 GB/s (1.25 ms) against 2 x 7/8 of it over NVLink (0.52 ms), plus
+# the fitted copy (0.77 ms) and ramp (0.1 ms) terms: about 2.2 ms, not
+# the 10 ms of one NIC carrying it all
+[ -n "$fsdp" ] && [ "$fsdp" -gt 1500000 ] && [ "$fsdp" -lt 3000000 ]
+ok $? "a 64-way all-reduce over 8 nodes runs on every NIC of the node ($fsdp ns)"
+# one device per node: each group has one NIC a node
+[ -n "$dp" ] && [ "$dp" -gt 9000000 ]
+ok $? "an 8-way all-reduce with one device per node runs on one NIC ($dp ns)"
+expect_err "bandwidth across nodes dominates" "a large one across nodes: the NICs dominate"
+expect_err "waited behind" "the exposed report says what each waited behind"
+
+# ---- the h100 device by default, and its kernel floor op by op as under fusion:
+# a chain of small kernels fused is never slower than op by op ----
+printf 'HloModule m\n\nENTRY main {\n  p = f32[64]{0} parameter(0)\n  a = f32[64]{0} exponential(p)\n  b = f32[64]{0} negate(a)\n  c = f32[64]{0} add(a, b)\n  ROOT d = f32[64]{0} multiply(c, p)\n}\n' >chain.hlo
+run "$P" $PD --passes=ScheduleEstimate -O cost_model.kernel_floor_us=5.4 chain.hlo -o out.pir \
+	--stats-json s.json
+expect_status 0 "ScheduleEstimate with a key set by name, no preset"
+python3 - s.json >fused.txt <<'PY'
+import json, sys
+j = json.load(open(sys.argv[1]))
+s = j["stats"]["ScheduleEstimate"]
+print(j["cost_model"]["preset"], s["unfused_makespan_ns"], s["fused_makespan_ns"])
+PY
+read -r preset unfused fused <fused.txt
+[ "$preset" = h100 ]
+ok $? "no preset given: --stats-json names the device it ran under, h100 ($preset)"
+[ "$fused" -le "$unfused" ] && [ "$unfused" -ge 20000 ]
+ok $? "four ops pay four kernel floors op by op, the fused kernel one ($fused <= $unfused)"
+
+done_testing
