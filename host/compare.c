@@ -102,6 +102,14 @@ static bool has_pass(const struct pipeline *pl, const char *pass)
 	return false;
 }
 
+/* Whether -O PREFIX.KEY sets something of every pipeline rather than of a
+ * pass: the cost model, the HLO written, the loops' trip counts. */
+static bool pipeline_wide(const char *prefix)
+{
+	return strcmp(prefix, "cost_model") == 0 || strcmp(prefix, "hlo") == 0 ||
+	       strcmp(prefix, "loops") == 0;
+}
+
 /* Applies the -O assignments of pass (every one when pass is NULL) that
  * concern pl: the cost model's and HLO's always, a pass's when pl has a
  * step of it. An exit status. */
@@ -111,8 +119,7 @@ static int apply_overrides(const struct compare_request *rq, struct pipeline *pl
 	int status = EXIT_OK;
 	for (size_t k = 0; k < rq->noverrides && status == EXIT_OK; k++) {
 		char *pass = override_pass(rq->overrides[k]);
-		bool applies = !pass || (!only && (strcmp(pass, "cost_model") == 0 ||
-		                                   strcmp(pass, "hlo") == 0)) ||
+		bool applies = !pass || (!only && pipeline_wide(pass)) ||
 		               ((!only || strcmp(pass, only) == 0) && has_pass(pl, pass));
 		/* named with the pipeline, so that a bad key says where it went */
 		char *origin = where ? xasprintf("%s (%s)", rq->override_origins[k], where)
@@ -133,8 +140,7 @@ static int check_overrides(const struct compare_request *rq, struct pipeline *pl
 {
 	for (size_t k = 0; k < rq->noverrides; k++) {
 		char *pass = override_pass(rq->overrides[k]);
-		bool used = !pass || strcmp(pass, "cost_model") == 0 || strcmp(pass, "hlo") == 0 ||
-		            strcmp(pass, "ScheduleEstimate") == 0 ||
+		bool used = !pass || pipeline_wide(pass) || strcmp(pass, "ScheduleEstimate") == 0 ||
 		            (rq->svg && strcmp(pass, "Timeline") == 0);
 		for (size_t p = 0; p < n && !used; p++)
 			used = has_pass(&pls[p], pass);

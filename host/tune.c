@@ -730,9 +730,13 @@ static int report(struct tune *t)
 			fprintf(out, "%.1f ms, peak %.2f GB: over the memory limit\n",
 			        (double)cur->r.step_ns / 1e6, (double)cur->r.peak_bytes / 1e9);
 		else
-			fprintf(out, "%.1f ms, peak %.2f GB: rank %zu of %zu\n",
+			fprintf(out, "%.1f ms, peak %.2f GB: rank %zu of %zu%s\n",
 			        (double)cur->r.step_ns / 1e6, (double)cur->r.peak_bytes / 1e9, cur_rank,
-			        nfit);
+			        nfit,
+			        nfit && (double)(cur->r.step_ns - ranked[0]->r.step_ns) <=
+			                        t->tie_percent / 100 * (double)ranked[0]->r.step_ns
+			                ? " (a tie with the best: within the cost model's error)"
+			                : "");
 	}
 	if (nfit) {
 		char *flags = flags_text(t, &ranked[0]->c);

@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 # tests/hlo-keys.sh — the table of hlo_* keys (sdk/ir/hlo_keys.h) and
-# passline-pir(5) agree: every key of the table is documented there, and
+# passline-hlo(5) agree: every key of the table is documented there, and
 # the page documents no hlo_* key the table lacks (hlo_NAME, any kept HLO
 # attribute, is the one pattern). The library names keys only through the
 # table: no "hlo_..." string is left in sdk/ outside it. The shipped
@@ -9,7 +9,9 @@
 # keys, and each is one of the table's (so a documented one).
 . "$top_srcdir/tests/tap.sh"
 hdr="$top_srcdir/sdk/ir/hlo_keys.h"
-page="$top_srcdir/doc/passline-pir.5.in"
+# the HLO keys are documented in passline-hlo(5), those the IR itself reads
+# (a loop's body and condition, branches) in passline-pir(5)
+pages="$top_srcdir/doc/passline-hlo.5.in $top_srcdir/doc/passline-pir.5.in"
 
 # the rows: X(ID, "hlo_key", ON, FORM, "meaning")
 sed -n 's/^[[:space:]]*X([A-Z_0-9]*, "\(hlo_[a-z_0-9]*\)", .*/\1/p' "$hdr" | LC_ALL=C sort >"$T/table"
@@ -20,14 +22,14 @@ ok $? "every row of the table was read"
 [ -z "$(uniq -d "$T/table")" ]
 ok $? "no key is in the table twice"
 
-grep -o 'hlo_[a-z][a-z_0-9]*' "$page" | LC_ALL=C sort -u >"$T/page"
+cat $pages | grep -o 'hlo_[a-z][a-z_0-9]*' | LC_ALL=C sort -u >"$T/page"
 LC_ALL=C comm -23 "$T/table" "$T/page" >"$T/undocumented"
 [ ! -s "$T/undocumented" ]
-ok $? "passline-pir(5) documents every key of the table"
+ok $? "the man pages document every key of the table"
 sed 's/^/# undocumented: /' "$T/undocumented"
 LC_ALL=C comm -13 "$T/table" "$T/page" >"$T/unknown"
 [ ! -s "$T/unknown" ]
-ok $? "passline-pir(5) documents no hlo_* key the table lacks"
+ok $? "the man pages document no hlo_* key the table lacks"
 sed 's/^/# not in the table: /' "$T/unknown"
 
 # A string that is a key or the prefix ("hlo_"): in the library, none but

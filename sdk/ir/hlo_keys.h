@@ -89,6 +89,8 @@
 	X(MANTISSA_BITS, "hlo_mantissa_bits", INST, ATTR, "a reduce-precision's mantissa bits") \
 	X(SLICE, "hlo_slice", INST, ATTR, "a slice's ranges") \
 	X(DYNAMIC_SLICE_SIZES, "hlo_dynamic_slice_sizes", INST, ATTR, "a dynamic-slice's sizes") \
+	X(CUSTOM_CALL_HAS_SIDE_EFFECT, "hlo_custom_call_has_side_effect", INST, ATTR, \
+	  "whether a custom-call has side effects") \
 	X(IOTA_DIMENSION, "hlo_iota_dimension", INST, ATTR, "an iota's dimension") \
 	X(PADDING, "hlo_padding", INST, ATTR, "a pad's padding") \
 	X(OFFSET_DIMS, "hlo_offset_dims", INST, ATTR, "a gather's offset dimensions") \

@@ -1072,10 +1072,12 @@ START_TEST(time_collectives_two_tier)
 	ck_assert_uint_eq(hlo_time(empty_groups, "all", cm), 26103);
 	ck_assert_uint_eq(hlo_time(empty_groups, "one", cm), 10000);
 	/* the exact model: a permute sends its whole message, 10000 + 4096 /
-	 * 100 -> 10041; an all-to-all without factor moves nothing: 10000 */
+	 * 100 -> 10041; the all-to-all of groups of 4 keeps its factor (as the
+	 * HLO reader gives it) and sends 3/4 of its message: 10000 + 3072 /
+	 * 100 -> 10031 */
 	pl_cost_model *def = pl_cost_model_new();
 	ck_assert_uint_eq(hlo_time(collectives_hlo, "cp", def), 10041);
-	ck_assert_uint_eq(hlo_time(collectives_hlo, "a2a", def), 10000);
+	ck_assert_uint_eq(hlo_time(collectives_hlo, "a2a", def), 10031);
 	pl_cost_model_free(def);
 	pl_cost_model_free(cm);
 }
@@ -1084,7 +1086,8 @@ END_TEST
 START_TEST(sim_all_to_all_is_communication)
 {
 	/* under the defaults: the exponential computes max(1, ceil(8192 / 2000))
-	 * = 5 ns; the all-to-all is a collective on its own lane: 10000 */
+	 * = 5 ns; the all-to-all is a collective on its own lane, groups of 4
+	 * sending 3/4 of 4096 bytes: 10000 + ceil(3072 / 100) = 10031 */
 	const char *text = "HloModule m, replica_count=8\n\nENTRY main {\n"
 	                   "  w = f32[1024]{0} parameter(0)\n"
 	                   "  e = f32[1024]{0} exponential(w)\n"
@@ -1098,9 +1101,9 @@ START_TEST(sim_all_to_all_is_communication)
 	pl_schedule *s = NULL;
 	ck_assert_int_eq(pl_schedule_new(&s, pl_module_find_func(m, "main"), cm), PL_OK);
 	ck_assert_uint_eq(pl_schedule_compute_ns(s), 5);
-	ck_assert_uint_eq(pl_schedule_comm_ns(s), 10000);
-	ck_assert_uint_eq(pl_schedule_exposed_ns(s), 10000);
-	ck_assert_uint_eq(pl_schedule_makespan_ns(s), 10005);
+	ck_assert_uint_eq(pl_schedule_comm_ns(s), 10031);
+	ck_assert_uint_eq(pl_schedule_exposed_ns(s), 10031);
+	ck_assert_uint_eq(pl_schedule_makespan_ns(s), 10036);
 	ck_assert_uint_eq(pl_schedule_lane(s, 1), 1);
 	/* and its bytes: operand and result, 8192 */
 	uint64_t b = 0;
