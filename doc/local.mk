@@ -4,7 +4,7 @@
 timeline-png: all
 	$(SHELL) $(srcdir)/doc/timeline-png.sh $(builddir) $(srcdir)
 .PHONY: timeline-png
-EXTRA_DIST += doc/timeline-png.sh doc/timeline.png
+EXTRA_DIST += doc/timeline-png.sh doc/timeline.png doc/tour-timeline.svg
 
 # passline-xla(7): XLA's GPU collective stage and XLA's flags (the rule's
 # $(subst_man) is Makefile.am's, as for the other pages).

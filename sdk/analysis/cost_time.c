@@ -516,24 +516,34 @@ static int message_bytes(const pl_inst *inst, enum pl_coll_kind kind, pl_u128 *o
 	return rc;
 }
 
+/* What a collective sends: *inst becomes the collective an async-start
+ * wrapper calls (its groups, factor and message are that one's), *factor
+ * its factor (1 without one), *bytes its message. */
+static int collective_message(const pl_inst **inst, enum pl_coll_kind kind, int64_t *factor,
+                              pl_u128 *bytes)
+{
+	if (pl_inst_op_(*inst) == PL_OP_OTHER &&
+	    strcmp(pl_inst_opname_(*inst), "hlo.async_start") == 0) {
+		const pl_inst *root = async_root(*inst);
+		if (root)
+			*inst = root;
+	}
+	*factor = 1;
+	int rc = pl_attrs_get_int(&(*inst)->attrs, "factor", factor);
+	if (rc == PL_ETYPE)
+		return rc;
+	if (*factor < 1)
+		return PL_EINVAL;
+	return message_bytes(*inst, kind, bytes);
+}
+
 static int collective_time(const pl_inst *inst, enum pl_coll_kind kind,
                            const pl_cost_model *cm, uint64_t *out)
 {
-	/* an async-start wrapper is timed as the collective it calls: the
-	 * groups, factor and message are that one's */
-	if (pl_inst_op_(inst) == PL_OP_OTHER && strcmp(pl_inst_opname_(inst), "hlo.async_start") == 0) {
-		const pl_inst *root = async_root(inst);
-		if (root)
-			inst = root;
-	}
-	int64_t factor = 1;
-	int rc = pl_attrs_get_int(&inst->attrs, "factor", &factor);
-	if (rc == PL_ETYPE)
-		return rc;
-	if (factor < 1)
-		return PL_EINVAL;
+	int64_t factor;
 	pl_u128 bytes;
-	if ((rc = message_bytes(inst, kind, &bytes)))
+	int rc = collective_message(&inst, kind, &factor, &bytes);
+	if (rc)
 		return rc;
 	if (cm->legacy) {
 		/* W / link = c * (F-1) * B / (F * link), one ceiling (a permute
@@ -744,19 +754,10 @@ int pl_inst_comm_term(const pl_inst *inst, const pl_cost_model *cm, int term, do
 		*out = (double)kind;
 		return PL_OK;
 	}
-	if (pl_inst_op_(inst) == PL_OP_OTHER && strcmp(pl_inst_opname_(inst), "hlo.async_start") == 0) {
-		const pl_inst *root = async_root(inst);
-		if (root)
-			inst = root;
-	}
-	int64_t factor = 1;
-	int rc = pl_attrs_get_int(&inst->attrs, "factor", &factor);
-	if (rc == PL_ETYPE)
-		return rc;
-	if (factor < 1)
-		return PL_EINVAL;
+	int64_t factor;
 	pl_u128 bytes;
-	if ((rc = message_bytes(inst, kind, &bytes)))
+	int rc = collective_message(&inst, kind, &factor, &bytes);
+	if (rc)
 		return rc;
 	struct pl_coll_terms_ t = {0};
 	if (cm->legacy) { /* one tier: the fixed latency and the wire */
