@@ -272,17 +272,19 @@ static uint64_t step_peak_of(const char *text)
 	return peak;
 }
 
-/* A bitcast, a reshape and a tuple are views: %a 400 and %c 400 only
- * (each a buffer of its own would make 400 x 4). */
+/* A bitcast, a reshape and a tuple are views, even of a value read
+ * later: %a 400, %x 400 and %c 400 (each a buffer of its own would make
+ * 400 x 6). */
 START_TEST(views_allocate_nothing)
 {
 	ck_assert_uint_eq(peak_of("func @f(%a: f32[100]) {\n"
-	                          "  %b = hlo.bitcast %a : f32[10,10]\n"
+	                          "  %x = acme.op %a : f32[100]\n"
+	                          "  %b = hlo.bitcast %x : f32[10,10]\n"
 	                          "  %r = hlo.reshape %b : f32[100]\n"
 	                          "  %t = hlo.tuple %r : f32[100]\n"
-	                          "  %c = acme.op %t : f32[100]\n"
+	                          "  %c = acme.op %t, %x : f32[100]\n"
 	                          "  return %c\n}\n"),
-	                  800);
+	                  1200);
 }
 END_TEST
 
@@ -466,15 +468,16 @@ START_TEST(call_result_is_operand)
 }
 END_TEST
 
-/* A done's results are its start's buffers: %s (400, in flight) becomes
- * %d; at %e: %a 400, %s/%d 400, %e 400 = 1200 (not 1600). */
+/* A done's results are its start's buffers, even read after it: %s
+ * (400, in flight) becomes %d; at %e: %a 400, %s/%d 400, %e 400 = 1200
+ * (not 1600). */
 START_TEST(done_is_start_buffer)
 {
 	ck_assert_uint_eq(peak_of("func @f(%a: f32[100]) {\n"
 	                          "  %s = all_reduce_start %a {group_id = \"dp\", factor = 2, "
 	                          "reduce = \"add\"} : f32[100]\n"
 	                          "  %d = all_reduce_done %s : f32[100]\n"
-	                          "  %e = acme.op %d : f32[100]\n"
+	                          "  %e = acme.op %d, %s : f32[100]\n"
 	                          "  return %e\n}\n"),
 	                  1200);
 }
