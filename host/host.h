@@ -239,6 +239,13 @@ char *loops_option_value(const struct pipeline *pl, const char *own);
  * table) counts once for want of a trip count. EXIT_OK, or EXIT_INPUT
  * after an error. */
 int loops_check(struct pipeline *pl, const pl_module *m, const char *input, bool host_counts);
+/* Adds w (malloc'd, taken) to the warnings shown with the statistics. */
+void pipeline_add_warning(struct pipeline *pl, char *w);
+/* ---- partition_check.c ---- */
+/* Records a warning when m has no collective but is meant for several
+ * devices (num_partitions, replica_count, sharding over devices): taken
+ * before SPMD partitioning, costed as the whole program on one device. */
+void partition_check(struct pipeline *pl, pl_module *m);
 /* The warnings loops_check recorded, on standard error. */
 void loops_print_warnings(const struct pipeline *pl);
 

@@ -11,6 +11,7 @@ passline_SOURCES = \
 	host/loader.c \
 	host/loops.c \
 	host/main.c \
+	host/partition_check.c \
 	host/pass_files.c \
 	host/pipeline.c \
 	host/read_input.c \

@@ -174,7 +174,7 @@ static char *no_such_loop(const char *name, size_t len, const char *const *names
 	return why;
 }
 
-static void add_warning(struct pipeline *pl, char *w)
+void pipeline_add_warning(struct pipeline *pl, char *w)
 {
 	pl->warnings = xrealloc(pl->warnings, (pl->nwarnings + 1) * sizeof *pl->warnings);
 	pl->warnings[pl->nwarnings++] = w;
@@ -207,7 +207,7 @@ static void find_unknown(struct pipeline *pl, const pl_module *m, bool host_coun
 		}
 		if (!uncounted)
 			continue;
-		add_warning(pl, xasprintf("loop '%s' in @%s has an unknown trip count and is counted "
+		pipeline_add_warning(pl, xasprintf("loop '%s' in @%s has an unknown trip count and is counted "
 		                          "as 1 trip (set it with -O loops.%s=N)",
 		                          name, pl_func_name(pl_inst_func(w)), *name ? name : "NAME"));
 	}

@@ -723,6 +723,8 @@ static int run(struct cli *c)
 		struct run_options ro = {c->verify_each, c->print_after_all, host_threads()};
 		status = loops_check(&pl, m, c->input, false);
 		if (status == EXIT_OK)
+			partition_check(&pl, m);
+		if (status == EXIT_OK)
 			status = runner_run(&pl, m, &ro);
 		if (status == EXIT_OK && !set_async_form(&pl, m))
 			status = EXIT_INPUT;

@@ -54,6 +54,10 @@ include tests/fixtures/local.mk
 TESTS += tests/cli.sh
 EXTRA_DIST += tests/cli.sh tests/tap.sh tests/pir
 
+# A module dumped before SPMD partitioning is costed with a warning.
+TESTS += tests/partition.sh
+EXTRA_DIST += tests/partition.sh
+
 # passline tune: the search's rules, on a small step and the 70B step.
 TESTS += tests/tune.sh
 EXTRA_DIST += tests/tune.sh
