@@ -242,9 +242,10 @@ int loops_check(struct pipeline *pl, const pl_module *m, const char *input, bool
 /* Adds w (malloc'd, taken) to the warnings shown with the statistics. */
 void pipeline_add_warning(struct pipeline *pl, char *w);
 /* ---- partition_check.c ---- */
-/* Records a warning when m has no collective but is meant for several
- * devices (num_partitions, replica_count, sharding over devices): taken
- * before SPMD partitioning, costed as the whole program on one device. */
+/* Records a warning when m has no collective but is meant to be cut over
+ * several devices (num_partitions, sharding over devices): taken before
+ * SPMD partitioning, costed as the whole program on one device. (Replicas
+ * each run the whole program.) */
 void partition_check(struct pipeline *pl, pl_module *m);
 /* The warnings loops_check recorded, on standard error. */
 void loops_print_warnings(const struct pipeline *pl);

@@ -70,17 +70,14 @@ void partition_check(struct pipeline *pl, pl_module *m)
 	char *text = xmalloc(len + 1);
 	memcpy(text, line, len);
 	text[len] = '\0';
+	/* replicas each run the whole program: only partitions cut it */
 	long parts = module_count(text, "num_partitions");
-	long replicas = module_count(text, "replica_count");
 	free(text);
-	if (parts <= 1 && replicas <= 1 && !sharded)
+	if (parts <= 1 && !sharded)
 		return;
-	char rep[48] = "";
-	if (replicas > 1)
-		snprintf(rep, sizeof rep, ", replica_count=%ld", replicas);
 	pipeline_add_warning(
-		pl, xasprintf("no collective, but num_partitions=%ld%s%s: the module was dumped "
+		pl, xasprintf("no collective, but num_partitions=%ld%s: the module was dumped "
 		              "before SPMD partitioning, so its figures are for the whole program on "
 		              "one device, not for one device of the partitioned step",
-		              parts, rep, sharded ? " and sharding annotations over devices" : ""));
+		              parts, sharded ? " and sharding annotations over devices" : ""));
 }

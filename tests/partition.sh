@@ -15,6 +15,7 @@ mod() { # mod HEADER_EXTRA BODY_LINE: a small module
 mod ", num_partitions=4" "  ROOT n = f32[8]{0} negate(p)" >pre.hlo
 mod ", num_partitions=4" "  ROOT r = f32[8]{0} all-reduce(p), channel_id=1, replica_groups={{0,1,2,3}}, use_global_device_ids=true, to_apply=add" >post.hlo
 mod "" "  ROOT n = f32[8]{0} negate(p)" >one.hlo
+mod ", replica_count=8" "  ROOT n = f32[8]{0} negate(p)" >replicas.hlo
 mod "" "  ROOT n = f32[8]{0} negate(p), sharding={devices=[2]<=[2]}" >sharded.hlo
 
 run $P --stats pre.hlo -o pre.out.hlo --stats-json pre.json
@@ -32,6 +33,8 @@ run $P --stats post.hlo -o post.out.hlo --stats-json post.json
 expect_no_err "before SPMD partitioning" "a partitioned module (it has a collective) gets no warning"
 run $P --stats one.hlo -o one.out.hlo
 expect_no_err "before SPMD partitioning" "a module for one device gets no warning"
+run $P --stats replicas.hlo -o replicas.out.hlo
+expect_no_err "before SPMD partitioning" "replicas each run the whole program: no warning"
 run $P --stats sharded.hlo -o sharded.out.hlo
 expect_err "num_partitions=1 and sharding annotations over devices" \
 	"sharding over devices with no collective gets the warning"
