@@ -13,6 +13,7 @@ libpassline_la_SOURCES = \
 	sdk/ir/count_memo.c sdk/ir/count_memo.h \
 	sdk/ir/diag.c \
 	sdk/ir/hlo_keys.c sdk/ir/hlo_keys.h \
+	sdk/ir/hlo_opcodes.c sdk/ir/hlo_opcodes.h \
 	sdk/ir/input.c sdk/ir/input.h \
 	sdk/ir/inst.c \
 	sdk/ir/module.c \
@@ -30,7 +31,6 @@ libpassline_la_SOURCES = \
 	sdk/text/print.c sdk/text/print.h \
 	sdk/text/print_threads.c \
 	sdk/hlo/hlo.h sdk/hlo/hlo_read.c sdk/hlo/hlo_read.h sdk/hlo/hlo_write.c \
-	sdk/hlo/hlo_opcodes.c sdk/hlo/hlo_opcodes.h \
 	sdk/hlo/hlo_form.c sdk/hlo/hlo_form.h sdk/hlo/hlo_nest.c sdk/hlo/hlo_nest.h \
 	sdk/hlo/hlo_shape.c sdk/hlo/hlo_shape.h \
 	sdk/hlo/hlo_verify.c sdk/hlo/hlo_verify.h sdk/hlo/hlo_verify_int.h \
@@ -75,6 +75,7 @@ passlineinclude_HEADERS = \
 	sdk/include/passline/fusion.h \
 	sdk/include/passline/grow.h \
 	sdk/include/passline/hash_table.h \
+	sdk/include/passline/hlo_ops.h \
 	sdk/include/passline/host.h \
 	sdk/include/passline/ir.h \
 	sdk/include/passline/ops.h \

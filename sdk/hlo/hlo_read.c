@@ -18,7 +18,7 @@
  */
 #include "hlo/hlo.h"
 #include "hlo/hlo_eof.h"
-#include "hlo/hlo_opcodes.h"
+#include "ir/hlo_opcodes.h"
 #include "hlo/hlo_read.h"
 #include "hlo/hlo_verify.h"
 #include "ir/input.h"

@@ -8,7 +8,7 @@
 
 #include "hlo/hlo.h"
 #include "hlo/hlo_eof.h"
-#include "hlo/hlo_opcodes.h"
+#include "ir/hlo_opcodes.h"
 #include "hlo/hlo_shape.h"
 #include <passline/hash_table.h>
 #include <passline/text.h>

@@ -5,7 +5,7 @@
 #ifndef PL_HLO_VERIFY_INT_H
 #define PL_HLO_VERIFY_INT_H
 
-#include "hlo/hlo_opcodes.h"
+#include "ir/hlo_opcodes.h"
 #include "hlo/hlo_verify.h"
 #include "ir/hlo_keys.h" /* the keys of the attributes the rules read */
 

@@ -268,6 +268,11 @@ struct pl_numbered {
 	uint32_t n, cap, max;
 	struct pl_number_slot *slots;
 	size_t slots_cap; /* 0 or a power of two */
+	/* op names only (classify set): per number, what the table of HLO
+	 * opcodes says of the name (pl_hlo_classify_, ir/hlo_opcodes.h),
+	 * entered with it */
+	uint16_t *hlo;
+	bool classify;
 };
 
 enum { PL_FREE_BLOCK_MAX = 1024, PL_FREE_BLOCK_CLASSES = PL_FREE_BLOCK_MAX / 8 + 1,
@@ -507,6 +512,12 @@ PL_INTERNAL extern const int64_t pl_op_flops_table_[PL_OP__COUNT];
 static inline const char *pl_inst_opname_(const pl_inst *i)
 {
 	return pl_inst_func_(i)->m->ops.names[i->op];
+}
+/* The classification of i's op name (ir/hlo_opcodes.h), made when the
+ * module numbered it. */
+static inline uint16_t pl_inst_hlo_cls_(const pl_inst *i)
+{
+	return pl_inst_func_(i)->m->ops.hlo[i->op];
 }
 /* The value under the key numbered id. */
 static inline const pl_attr *pl_attrs_find_id_(const pl_attrs *d, uint32_t id)

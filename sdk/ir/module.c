@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* sdk/ir/module.c — modules, interning and types. */
 #include "ir/internal.h"
+#include "ir/hlo_opcodes.h"
 #include <passline/grow.h>
 
 #include <stdlib.h>
@@ -204,6 +205,12 @@ uint32_t pl_number_(struct pl_numbered *t, const char *interned)
 		if (!names)
 			return 0;
 		t->names = names;
+		if (t->classify) {
+			uint16_t *hlo = realloc(t->hlo, cap * sizeof *hlo);
+			if (!hlo)
+				return 0;
+			t->hlo = hlo;
+		}
 		t->cap = cap;
 	}
 	if ((t->n + 1) * (size_t)4 > t->slots_cap * 3) {
@@ -213,6 +220,8 @@ uint32_t pl_number_(struct pl_numbered *t, const char *interned)
 		for (j = hash & mask; t->slots[j].id; j = (j + 1) & mask)
 			;
 	}
+	if (t->classify)
+		t->hlo[t->n + 1] = pl_hlo_classify_(interned, len);
 	t->names[++t->n] = interned;
 	t->slots[j] = (struct pl_number_slot){t->n, hash};
 	return t->n;
@@ -239,7 +248,8 @@ void pl_numbered_free_(struct pl_numbered *t)
 {
 	free(t->slots);
 	free(t->names);
-	*t = (struct pl_numbered){.max = t->max};
+	free(t->hlo);
+	*t = (struct pl_numbered){.max = t->max, .classify = t->classify};
 }
 
 /* Enters the names in order, so that the k-th has number first + k. */
@@ -278,6 +288,7 @@ pl_module *pl_module_new_in_(const char *source_name, struct pl_region *r)
 	}
 	m->keys.max = PL_KEY_MAX;
 	m->ops.max = PL_OPNAME_MAX;
+	m->ops.classify = true;
 	/* what the interned sets hold lies in the region (the arena's), so
 	 * they keep it as offsets, in slots taken from the region too: the
 	 * slots they outgrow (while reading, mostly) serve the arena of what

@@ -15,5 +15,6 @@
 #include <passline/cost.h>
 #include <passline/callgraph.h>
 #include <passline/fusion.h>
+#include <passline/hlo_ops.h>
 
 #endif
