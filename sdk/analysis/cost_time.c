@@ -12,6 +12,7 @@
 #include "analysis/cost_model.h"
 #include "analysis/cost_groups.h"
 #include "ir/hlo_keys.h"
+#include "ir/hlo_opcodes.h"
 
 #include <math.h>
 
@@ -71,11 +72,6 @@ static int ns_of(double t, uint64_t *out)
 
 /* ---- what an op is ---- */
 
-static bool named(const char *opname, const char *want)
-{
-	return strcmp(opname, want) == 0;
-}
-
 /* Byte by byte: asked of every instruction's op name and keys, and most
  * differ at the first byte. */
 static inline bool prefixed(const char *s, const char *prefix)
@@ -87,43 +83,28 @@ static inline bool prefixed(const char *s, const char *prefix)
 }
 
 /* Ops that only name, regroup or call values: no kernel of their own
- * (op is an hlo.* one). */
-static bool free_op(const char *op)
+ * (the table's PL_HLO_F_NO_KERNEL). */
+static bool free_op(const pl_inst *inst)
 {
-	static const char *const names[] = {
-		"hlo.parameter", "hlo.constant", "hlo.tuple", "hlo.get_tuple_element",
-		"hlo.bitcast", "hlo.after_all", "hlo.partition_id", "hlo.replica_id",
-		"hlo.opt_barrier", "hlo.add_dependency",
-		"hlo.get_dimension_size", "hlo.domain", "hlo.while", "hlo.call",
-		"hlo.conditional", "hlo.async_start", "hlo.async_update", "hlo.async_done",
-		"hlo.copy_start", "hlo.copy_done", "hlo.send", "hlo.send_done", "hlo.recv",
-		"hlo.recv_done", "hlo.iota", NULL};
-	for (size_t i = 0; names[i]; i++)
-		if (named(op, names[i]))
-			return true;
-	return false;
+	return pl_inst_hlo_row_(inst)->flags & PL_HLO_F_NO_KERNEL;
 }
 
-static bool hlo_kind(const char *op, enum pl_coll_kind *kind)
+/* The cost model's kind of a collective of the table (COLL). */
+static bool coll_kind(enum pl_hlo_coll c, enum pl_coll_kind *kind)
 {
-	static const struct {
-		const char *name;
-		enum pl_coll_kind kind;
-	} table[] = {
-		{"all_gather", PL_CK_ALL_GATHER}, {"reduce_scatter", PL_CK_REDUCE_SCATTER},
-		{"all_reduce", PL_CK_ALL_REDUCE}, {"all_to_all", PL_CK_ALL_TO_ALL},
-		{"collective_permute", PL_CK_PERMUTE}, {"collective_broadcast", PL_CK_BROADCAST},
-		{"ragged_all_to_all", PL_CK_ALL_TO_ALL},
+	static const signed char kinds[] = {
+		[PL_HLO_COLL_NONE] = -1,
+		[PL_HLO_COLL_ALL_GATHER] = PL_CK_ALL_GATHER,
+		[PL_HLO_COLL_REDUCE_SCATTER] = PL_CK_REDUCE_SCATTER,
+		[PL_HLO_COLL_ALL_REDUCE] = PL_CK_ALL_REDUCE,
+		[PL_HLO_COLL_ALL_TO_ALL] = PL_CK_ALL_TO_ALL,
+		[PL_HLO_COLL_PERMUTE] = PL_CK_PERMUTE,
+		[PL_HLO_COLL_BROADCAST] = PL_CK_BROADCAST,
 	};
-	for (size_t i = 0; i < sizeof table / sizeof table[0]; i++) {
-		size_t n = strlen(table[i].name);
-		if (strncmp(op, table[i].name, n) == 0 &&
-		    (op[n] == '\0' || strcmp(op + n, "_start") == 0 || strcmp(op + n, "_done") == 0)) {
-			*kind = table[i].kind;
-			return true;
-		}
-	}
-	return false;
+	if ((unsigned)c >= sizeof kinds || kinds[c] < 0)
+		return false;
+	*kind = (enum pl_coll_kind)kinds[c];
+	return true;
 }
 
 /* The root of the computation an async-start calls, or NULL. */
@@ -149,15 +130,12 @@ static bool async_kind(const pl_inst *inst, enum pl_coll_kind *kind)
 	const pl_inst *root = async_root(inst);
 	if (!root)
 		return false;
-	pl_op op = pl_inst_op_(root);
-	const char *rn = pl_inst_opname_(root);
-	if (op == PL_OP_ALL_GATHER || op == PL_OP_ALL_REDUCE || op == PL_OP_REDUCE_SCATTER)
-		rn = pl_op_name(op);
-	else if (prefixed(rn, "hlo."))
-		rn += 4;
-	else
-		return false;
-	return hlo_kind(rn, kind);
+	switch (pl_inst_op_(root)) {
+	case PL_OP_ALL_GATHER: *kind = PL_CK_ALL_GATHER; return true;
+	case PL_OP_ALL_REDUCE: *kind = PL_CK_ALL_REDUCE; return true;
+	case PL_OP_REDUCE_SCATTER: *kind = PL_CK_REDUCE_SCATTER; return true;
+	default: return coll_kind(pl_inst_hlo_coll_(root, NULL), kind);
+	}
 }
 
 enum pl_comm_role pl_comm_role_(const pl_inst *inst, enum pl_coll_kind *kind)
@@ -179,24 +157,17 @@ enum pl_comm_role pl_comm_role_(const pl_inst *inst, enum pl_coll_kind *kind)
 	}
 	if (op != PL_OP_OTHER)
 		return PL_COMM_NONE;
-	const char *name = pl_inst_opname_(inst);
-	if (!prefixed(name, "hlo."))
-		return PL_COMM_NONE;
-	name += 4;
-	if (strcmp(name, "async_start") == 0)
+	pl_hlo_op h = pl_inst_hlo_op_(inst);
+	if (h == PL_HLO_ASYNC_START)
 		return async_kind(inst, kind) ? PL_COMM_START : PL_COMM_NONE;
-	if (strcmp(name, "async_done") == 0) {
+	if (h == PL_HLO_ASYNC_DONE) {
 		const pl_inst *st = inst->nops ? pl_value_def(pl_inst_operand(inst, 0)) : NULL;
 		return st && pl_comm_role_(st, kind) == PL_COMM_START ? PL_COMM_DONE : PL_COMM_NONE;
 	}
-	if (!hlo_kind(name, kind))
+	int phase = 0;
+	if (!coll_kind(pl_inst_hlo_coll_(inst, &phase), kind))
 		return PL_COMM_NONE;
-	size_t n = strlen(name);
-	if (n > 6 && strcmp(name + n - 6, "_start") == 0)
-		return PL_COMM_START;
-	if (n > 5 && strcmp(name + n - 5, "_done") == 0)
-		return PL_COMM_DONE;
-	return PL_COMM_SYNC;
+	return phase == 1 ? PL_COMM_START : phase == 2 ? PL_COMM_DONE : PL_COMM_SYNC;
 }
 
 /* An instruction read from HLO is an hlo.* op, or a known op carrying
@@ -245,17 +216,17 @@ static int operand_bytes(const pl_inst *inst, size_t k, pl_u128 *out)
 
 static int kernel_bytes(const pl_inst *inst, pl_u128 *out)
 {
-	const char *op = pl_inst_opname_(inst);
+	pl_hlo_op op = pl_inst_hlo_op_(inst);
 	pl_u128 a, b;
 	int rc;
-	if (!prefixed(op, "hlo."))
+	if (!pl_inst_is_hlo_(inst))
 		return sum_bytes(inst, 0, inst->nops, true, out);
-	if (free_op(op)) {
+	if (free_op(inst)) {
 		*out = 0;
 		return PL_OK;
 	}
 	/* a slice or gather reads what it writes (and its indices) */
-	if (named(op, "hlo.dynamic_slice") || named(op, "hlo.gather") || named(op, "hlo.slice")) {
+	if (op == PL_HLO_DYNAMIC_SLICE || op == PL_HLO_GATHER || op == PL_HLO_SLICE) {
 		if ((rc = sum_bytes(inst, 1, inst->nops, true, &a)) ||
 		    (rc = sum_bytes(inst, 0, 0, true, &b)))
 			return rc;
@@ -263,9 +234,9 @@ static int kernel_bytes(const pl_inst *inst, pl_u128 *out)
 		return PL_OK;
 	}
 	/* an update in place reads and writes the update, and reads the indices */
-	if (named(op, "hlo.dynamic_update_slice") || named(op, "hlo.scatter")) {
+	if (op == PL_HLO_DYNAMIC_UPDATE_SLICE || op == PL_HLO_SCATTER) {
 		if ((rc = sum_bytes(inst, 1, inst->nops, false, &a)) ||
-		    (rc = operand_bytes(inst, named(op, "hlo.scatter") ? 2 : 1, &b)))
+		    (rc = operand_bytes(inst, op == PL_HLO_SCATTER ? 2 : 1, &b)))
 			return rc;
 		*out = a + b;
 		return PL_OK;
@@ -404,7 +375,7 @@ static bool custom_call_flops(const pl_inst *inst, double *flops, enum pl_dclass
 
 bool pl_custom_call_flops_(const pl_inst *inst, double *flops, enum pl_dclass *dc)
 {
-	return named(pl_inst_opname_(inst), "hlo.custom_call") && custom_call_flops(inst, flops, dc);
+	return pl_inst_hlo_op_(inst) == PL_HLO_CUSTOM_CALL && custom_call_flops(inst, flops, dc);
 }
 
 double pl_roofline_ns_(const pl_cost_model *cm, double flops, enum pl_dclass dc, double bytes)
@@ -420,9 +391,8 @@ double pl_roofline_ns_(const pl_cost_model *cm, double flops, enum pl_dclass dc,
 static int compute_time(const pl_inst *inst, const pl_cost_model *cm, uint64_t *out)
 {
 	unsigned traits = pl_inst_traits_(inst);
-	const char *op = pl_inst_opname_(inst);
-	bool hlo_op = prefixed(op, "hlo.");
-	if ((hlo_op && free_op(op)) || ((traits & PL_TRAIT_DATA_MOVEMENT) && cm->legacy)) {
+	bool hlo_op = pl_inst_is_hlo_(inst);
+	if (free_op(inst) || ((traits & PL_TRAIT_DATA_MOVEMENT) && cm->legacy)) {
 		*out = 0;
 		return PL_OK;
 	}
@@ -438,7 +408,7 @@ static int compute_time(const pl_inst *inst, const pl_cost_model *cm, uint64_t *
 	double flops_d = 0;
 	enum pl_dclass dc = PL_DC_F32;
 	bool known_call = false;
-	if (hlo_op && named(op, "hlo.custom_call")) {
+	if (pl_inst_hlo_op_(inst) == PL_HLO_CUSTOM_CALL) {
 		known_call = custom_call_flops(inst, &flops_d, &dc);
 		memory_only = !known_call;
 	}
@@ -508,8 +478,7 @@ static int message_bytes(const pl_inst *inst, enum pl_coll_kind kind, pl_u128 *o
 		return sum_bytes(inst, 0, inst->nops, false, out);
 	if ((rc = sum_bytes(inst, 0, 0, true, &all)))
 		return rc;
-	bool unmapped_start = pl_inst_op_(inst) == PL_OP_OTHER &&
-	                      strcmp(pl_inst_opname_(inst), "hlo.all_gather_start") == 0;
+	bool unmapped_start = pl_inst_hlo_op_(inst) == PL_HLO_ALL_GATHER_START;
 	if (unmapped_start && (rc = sum_bytes(inst, 0, inst->nops, false, &ops)) == PL_OK)
 		all = all > ops ? all - ops : 0;
 	*out = all;
@@ -522,8 +491,7 @@ static int message_bytes(const pl_inst *inst, enum pl_coll_kind kind, pl_u128 *o
 static int collective_message(const pl_inst **inst, enum pl_coll_kind kind, int64_t *factor,
                               pl_u128 *bytes)
 {
-	if (pl_inst_op_(*inst) == PL_OP_OTHER &&
-	    strcmp(pl_inst_opname_(*inst), "hlo.async_start") == 0) {
+	if (pl_inst_hlo_op_(*inst) == PL_HLO_ASYNC_START) {
 		const pl_inst *root = async_root(*inst);
 		if (root)
 			*inst = root;
@@ -710,11 +678,9 @@ int pl_inst_cost_class(const pl_inst *inst, const pl_cost_model *cm)
 	if (role == PL_COMM_SYNC || role == PL_COMM_START)
 		return PL_COST_CLASS_COLLECTIVE;
 	unsigned traits = pl_inst_traits_(inst);
-	const char *op = pl_inst_opname_(inst);
-	bool hlo_op = prefixed(op, "hlo.");
-	if (role == PL_COMM_DONE || (traits & PL_TRAIT_TERMINATOR) || (hlo_op && free_op(op)))
+	if (role == PL_COMM_DONE || (traits & PL_TRAIT_TERMINATOR) || free_op(inst))
 		return PL_COST_CLASS_NONE;
-	if (hlo_op && named(op, "hlo.custom_call")) {
+	if (pl_inst_hlo_op_(inst) == PL_HLO_CUSTOM_CALL) {
 		double flops;
 		enum pl_dclass dc;
 		const char *t;

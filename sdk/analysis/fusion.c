@@ -40,6 +40,7 @@
 #include "analysis/fusion.h"
 #include "analysis/cost_model.h"
 #include "ir/hlo_keys.h"
+#include "ir/hlo_opcodes.h"
 #include <passline/grow.h>
 #include <passline/hash_table.h>
 
@@ -49,139 +50,21 @@
 
 #define NONE UINT32_MAX
 
+/* An instruction's class: its opcode's fusion class (passline/hlo_ops.h,
+ * the FUSE column), and one the table cannot say. */
 enum cls {
-	C_FREE,    /* in no kernel */
-	C_VIEW,    /* reshape, bitcast: joins a consumer or is no kernel */
-	C_LAYOUT,  /* cheap data movement: fusible, counts no flops */
-	C_ELEM,    /* cheap element-wise: fusible, computed again where needed */
-	C_COSTLY,  /* expensive element-wise: fusible, never computed twice */
-	C_REDUCE,  /* a reduction: takes producers */
-	C_ROOT,    /* a loop kernel that takes producers, never joins a consumer */
-	C_MATMUL,  /* dot */
-	C_LIBRARY, /* one kernel of its own */
-	C_NAME     /* a get-tuple-element without results: a line kept for its
-	            * name, which reads nothing (not a user of its operand) */
+	C_LIBRARY = PL_HLO_FUSE_LIBRARY, /* one kernel of its own */
+	C_FREE = PL_HLO_FUSE_FREE,       /* in no kernel */
+	C_VIEW = PL_HLO_FUSE_VIEW,       /* reshape, bitcast: joins a consumer or is no kernel */
+	C_LAYOUT = PL_HLO_FUSE_LAYOUT,   /* cheap data movement: fusible, counts no flops */
+	C_ELEM = PL_HLO_FUSE_ELEM,       /* cheap element-wise: fusible, computed again where needed */
+	C_COSTLY = PL_HLO_FUSE_COSTLY,   /* expensive element-wise: fusible, never computed twice */
+	C_REDUCE = PL_HLO_FUSE_REDUCE,   /* a reduction: takes producers */
+	C_ROOT = PL_HLO_FUSE_ROOT,       /* a loop kernel that takes producers, never joins a consumer */
+	C_MATMUL = PL_HLO_FUSE_MATMUL,   /* dot */
+	C_NAME                           /* a get-tuple-element without results: a line kept for its
+	                                  * name, which reads nothing (not a user of its operand) */
 };
-
-/* HLO opcodes by class (as the reader names them, "hlo." and the opcode
- * with its dashes as underscores), sorted for bsearch. */
-struct op_class {
-	const char *name;
-	unsigned char cls;
-};
-
-static const struct op_class hlo_ops[] = {
-	{"abs", C_ELEM},
-	{"add", C_ELEM},
-	{"add_dependency", C_FREE},
-	{"after_all", C_FREE},
-	{"all_gather", C_FREE},
-	{"all_gather_done", C_FREE},
-	{"all_gather_start", C_FREE},
-	{"all_reduce", C_FREE},
-	{"all_reduce_done", C_FREE},
-	{"all_reduce_start", C_FREE},
-	{"all_to_all", C_FREE},
-	{"and", C_ELEM},
-	{"async_done", C_FREE},
-	{"async_start", C_FREE},
-	{"async_update", C_FREE},
-	{"atan2", C_COSTLY},
-	{"bitcast", C_VIEW},
-	{"bitcast_convert", C_ELEM},
-	{"broadcast", C_LAYOUT},
-	{"call", C_FREE},
-	{"cbrt", C_COSTLY},
-	{"ceil", C_ELEM},
-	{"clamp", C_ELEM},
-	{"collective_broadcast", C_FREE},
-	{"collective_permute", C_FREE},
-	{"collective_permute_done", C_FREE},
-	{"collective_permute_start", C_FREE},
-	{"compare", C_ELEM},
-	{"complex", C_ELEM},
-	{"concatenate", C_LAYOUT},
-	{"conditional", C_FREE},
-	{"constant", C_FREE},
-	{"convert", C_ELEM},
-	{"convolution", C_MATMUL},
-	{"copy", C_LAYOUT},
-	{"copy_done", C_FREE},
-	{"copy_start", C_FREE},
-	{"cosine", C_COSTLY},
-	{"count_leading_zeros", C_ELEM},
-	{"divide", C_COSTLY},
-	{"domain", C_FREE},
-	{"dot", C_MATMUL},
-	{"dynamic_slice", C_LAYOUT},
-	{"dynamic_update_slice", C_ROOT},
-	{"erf", C_COSTLY},
-	{"exponential", C_COSTLY},
-	{"exponential_minus_one", C_COSTLY},
-	{"floor", C_ELEM},
-	{"gather", C_COSTLY},
-	{"get_tuple_element", C_FREE},
-	{"imag", C_ELEM},
-	{"infeed", C_FREE},
-	{"iota", C_LAYOUT},
-	{"is_finite", C_ELEM},
-	{"log", C_COSTLY},
-	{"log_plus_one", C_COSTLY},
-	{"logistic", C_COSTLY},
-	{"maximum", C_ELEM},
-	{"minimum", C_ELEM},
-	{"multiply", C_ELEM},
-	{"negate", C_ELEM},
-	{"not", C_ELEM},
-	{"opt_barrier", C_FREE},
-	{"or", C_ELEM},
-	{"outfeed", C_FREE},
-	{"pad", C_LAYOUT},
-	{"parameter", C_FREE},
-	{"partition_id", C_FREE},
-	{"popcnt", C_ELEM},
-	{"power", C_COSTLY},
-	{"ragged_all_to_all", C_FREE},
-	{"ragged_dot", C_MATMUL},
-	{"real", C_ELEM},
-	{"recv", C_FREE},
-	{"recv_done", C_FREE},
-	{"reduce", C_REDUCE},
-	{"reduce_precision", C_ELEM},
-	{"reduce_scatter", C_FREE},
-	{"reduce_window", C_REDUCE},
-	{"remainder", C_COSTLY},
-	{"replica_id", C_FREE},
-	{"reshape", C_VIEW},
-	{"reverse", C_LAYOUT},
-	{"round_nearest_afz", C_ELEM},
-	{"round_nearest_even", C_ELEM},
-	{"rsqrt", C_COSTLY},
-	{"scatter", C_ROOT},
-	{"select", C_ELEM},
-	{"select_and_scatter", C_ROOT},
-	{"send", C_FREE},
-	{"send_done", C_FREE},
-	{"shift_left", C_ELEM},
-	{"shift_right_arithmetic", C_ELEM},
-	{"shift_right_logical", C_ELEM},
-	{"sign", C_ELEM},
-	{"sine", C_COSTLY},
-	{"slice", C_LAYOUT},
-	{"sqrt", C_COSTLY},
-	{"subtract", C_ELEM},
-	{"tan", C_COSTLY},
-	{"tanh", C_COSTLY},
-	{"transpose", C_LAYOUT},
-	{"tuple", C_FREE},
-	{"while", C_FREE},
-	{"xor", C_ELEM},
-};
-
-static int op_cmp(const void *key, const void *elem)
-{
-	return strcmp(key, ((const struct op_class *)elem)->name);
-}
 
 static enum cls classify(const pl_inst *inst)
 {
@@ -196,20 +79,17 @@ static enum cls classify(const pl_inst *inst)
 		return C_REDUCE;
 	if (op != PL_OP_OTHER)
 		return C_LIBRARY; /* loads and stores */
-	const char *name = pl_inst_opname_(inst);
-	if (strncmp(name, "hlo.", 4) != 0)
-		return C_LIBRARY;
-	if (!inst->nres && strcmp(name + 4, "get_tuple_element") == 0)
+	pl_hlo_op h = pl_inst_hlo_op_(inst);
+	if (!inst->nres && h == PL_HLO_GET_TUPLE_ELEMENT)
 		return C_NAME;
-	const struct op_class *c = bsearch(name + 4, hlo_ops, sizeof hlo_ops / sizeof hlo_ops[0],
-	                                   sizeof hlo_ops[0], op_cmp);
-	return c ? (enum cls)c->cls : C_LIBRARY; /* fusion, custom-call, sort, ... */
+	/* a row's class; any other op (not hlo.*, fusion, custom-call, sort,
+	 * ...) is a kernel of its own */
+	return (enum cls)pl_hlo_rows_[h].fuse;
 }
 
-static bool opname_is(const pl_inst *inst, const char *hlo_name)
+static bool opname_is(const pl_inst *inst, pl_hlo_op op)
 {
-	const char *name = pl_inst_opname_(inst);
-	return strncmp(name, "hlo.", 4) == 0 && strcmp(name + 4, hlo_name) == 0;
+	return pl_inst_hlo_op_(inst) == op;
 }
 
 /* ---- the model ---- */
@@ -321,13 +201,13 @@ enum { EPI_NONE, EPI_ADD, EPI_RELU, EPI_CONVERT, EPI_VIEW };
 
 static int epilogue_kind(const struct build *b, const pl_inst *u, const pl_value *cur)
 {
-	if (opname_is(u, "bitcast") || opname_is(u, "reshape"))
+	if (opname_is(u, PL_HLO_BITCAST) || opname_is(u, PL_HLO_RESHAPE))
 		return EPI_VIEW;
-	if (opname_is(u, "maximum"))
+	if (opname_is(u, PL_HLO_MAXIMUM))
 		return EPI_RELU;
-	if (opname_is(u, "convert"))
+	if (opname_is(u, PL_HLO_CONVERT))
 		return EPI_CONVERT;
-	if (!opname_is(u, "add") || u->nops != 2)
+	if (!opname_is(u, PL_HLO_ADD) || u->nops != 2)
 		return EPI_NONE;
 	for (uint32_t o = 0; o < 2; o++) {
 		const pl_value *v = pl_use_val_(&pl_inst_ops_(u)[o]);
@@ -522,7 +402,7 @@ static int copies(struct build *b)
 			v = pl_use_val_(&pl_inst_ops_(d)[0]);
 		}
 		bool param = !v->def && !aliased[pl_value_index(v)];
-		bool constant = d && opname_is(d, "constant");
+		bool constant = d && opname_is(d, PL_HLO_CONSTANT);
 		if (!param && !constant)
 			continue;
 		uint32_t k;
@@ -723,9 +603,9 @@ static void add_sat(uint64_t *acc, uint64_t v)
  * other op. */
 static int in_place_update(const pl_inst *inst)
 {
-	if (opname_is(inst, "dynamic_update_slice") && inst->nops >= 2)
+	if (opname_is(inst, PL_HLO_DYNAMIC_UPDATE_SLICE) && inst->nops >= 2)
 		return 1;
-	if (opname_is(inst, "scatter") && inst->nops == 3)
+	if (opname_is(inst, PL_HLO_SCATTER) && inst->nops == 3)
 		return 2;
 	return -1;
 }
@@ -758,7 +638,7 @@ static int input(struct build *b, uint32_t k, const pl_value *v)
 	if (!pl_ht_ptr_put(&b->seen, v, (void *)(uintptr_t)(k + 1u)))
 		return PL_ENOMEM;
 	const pl_inst *d = v->def ? pl_value_def_(v) : NULL;
-	if (d && v->type->elements <= 1 && opname_is(d, "constant"))
+	if (d && v->type->elements <= 1 && opname_is(d, PL_HLO_CONSTANT))
 		return PL_OK; /* a scalar constant is part of the code */
 	add_sat(&b->fu->k[k].bytes, type_bytes(v->type));
 	return written(b, v);
@@ -1066,7 +946,7 @@ size_t pl_fusion_inst_kernel(const pl_fusion *fu, size_t i)
 bool pl_func_has_fusion(const pl_func *f)
 {
 	for (const pl_inst *inst = f->first; inst; inst = pl_inst_next_(inst))
-		if (pl_inst_op_(inst) == PL_OP_OTHER && opname_is(inst, "fusion"))
+		if (pl_inst_op_(inst) == PL_OP_OTHER && opname_is(inst, PL_HLO_FUSION))
 			return true;
 	return false;
 }
