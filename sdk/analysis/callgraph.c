@@ -149,9 +149,9 @@ static int add_sites(struct build *b, const pl_inst *inst, size_t caller, const 
 	return PL_OK;
 }
 
-static bool op_is(const pl_inst *inst, const char *name)
+static bool op_is(const pl_inst *inst, pl_hlo_op op)
 {
-	return strcmp(pl_inst_opname(inst), name) == 0;
+	return pl_inst_hlo_op_(inst) == op;
 }
 
 static int read_sites(struct build *b, const pl_inst *inst, size_t caller)
@@ -205,7 +205,7 @@ static int read_sites(struct build *b, const pl_inst *inst, size_t caller)
 static bool const_int(const pl_value *v, int64_t *out)
 {
 	const pl_inst *d = v ? pl_value_def(v) : NULL;
-	if (!d || !op_is(d, "hlo.constant"))
+	if (!d || !op_is(d, PL_HLO_CONSTANT))
 		return false;
 	size_t len;
 	const char *s = attr_str(d, HK(CONSTANT), &len);
@@ -321,7 +321,7 @@ static bool counted_loop(const pl_callgraph *cg, size_t li, uint64_t *out)
 	const pl_inst *w = cg->loops[li].inst;
 	const pl_value *c = cond ? returned(cond, 0) : NULL;
 	const pl_inst *cmp = c ? pl_value_def(c) : NULL;
-	if (!body || !cmp || !op_is(cmp, "hlo.compare") || pl_inst_num_operands(cmp) != 2)
+	if (!body || !cmp || !op_is(cmp, PL_HLO_COMPARE) || pl_inst_num_operands(cmp) != 2)
 		return false;
 	size_t dlen;
 	const char *dir = attr_str(cmp, HK(DIRECTION), &dlen);
@@ -353,7 +353,7 @@ static bool counted_loop(const pl_callgraph *cg, size_t li, uint64_t *out)
 	int64_t step;
 	if (!inc || pl_inst_num_operands(inc) != 2)
 		return false;
-	if (op_is(inc, "hlo.add")) {
+	if (op_is(inc, PL_HLO_ADD)) {
 		if (arg_of(pl_inst_operand(inc, 0), body) == k && const_int(pl_inst_operand(inc, 1), &step))
 			;
 		else if (arg_of(pl_inst_operand(inc, 1), body) == k &&
@@ -361,7 +361,7 @@ static bool counted_loop(const pl_callgraph *cg, size_t li, uint64_t *out)
 			;
 		else
 			return false;
-	} else if (op_is(inc, "hlo.subtract")) {
+	} else if (op_is(inc, PL_HLO_SUBTRACT)) {
 		if (arg_of(pl_inst_operand(inc, 0), body) != k ||
 		    !const_int(pl_inst_operand(inc, 1), &step))
 			return false;
@@ -755,7 +755,7 @@ struct step {
  * takes its own time, not that of its body op by op. */
 static bool own_time(const struct step *st, const pl_inst *inst)
 {
-	return st->mode != PL_FUSION_OFF && op_is(inst, "hlo.fusion");
+	return st->mode != PL_FUSION_OFF && op_is(inst, PL_HLO_FUSION);
 }
 
 

@@ -6,44 +6,29 @@
  * operand in place, the entry's input_output_alias. */
 #include "analysis/memory.h"
 #include "ir/hlo_keys.h"
+#include "ir/hlo_opcodes.h"
 #include <passline/fusion.h>
 
 #include <stdlib.h>
 #include <string.h>
 
-/* Ops by rule, as the reader names them, sorted for bsearch. */
-struct op_rule {
-	const char *name;
-	unsigned char rule;
-};
-
-static const struct op_rule rules[] = {
-	{"hlo.add_dependency", PL_MEM_VIEW},
-	{"hlo.bitcast", PL_MEM_VIEW},
-	{"hlo.call", PL_MEM_CALLS},
-	{"hlo.conditional", PL_MEM_CALLS},
-	{"hlo.constant", PL_MEM_CONSTANT},
-	{"hlo.domain", PL_MEM_VIEW},
-	{"hlo.dynamic_update_slice", PL_MEM_IN_PLACE},
-	{"hlo.fusion", PL_MEM_IN_PLACE},
-	{"hlo.get_tuple_element", PL_MEM_VIEW},
-	{"hlo.opt_barrier", PL_MEM_VIEW},
-	{"hlo.reshape", PL_MEM_VIEW},
-	{"hlo.scatter", PL_MEM_IN_PLACE},
-	{"hlo.tuple", PL_MEM_VIEW},
-	{"hlo.while", PL_MEM_WHILE},
-};
-
-static int by_name(const void *k, const void *e)
+/* An instruction's rule, by its opcode's row (passline/hlo_ops.h): a
+ * view, an update in place, a constant, or the computations it calls. */
+static enum pl_mem_rule_ rule_of(const pl_inst *inst)
 {
-	return strcmp(k, ((const struct op_rule *)e)->name);
-}
-
-static enum pl_mem_rule_ rule_of(const char *name)
-{
-	const struct op_rule *r =
-	        bsearch(name, rules, sizeof rules / sizeof *rules, sizeof *rules, by_name);
-	return r ? (enum pl_mem_rule_)r->rule : PL_MEM_NEW;
+	pl_hlo_op op = pl_inst_hlo_op_(inst);
+	const struct pl_hlo_row_ *row = &pl_hlo_rows_[op];
+	if (row->flags & PL_HLO_F_VIEW)
+		return PL_MEM_VIEW;
+	if (row->flags & PL_HLO_F_IN_PLACE)
+		return PL_MEM_IN_PLACE;
+	if (op == PL_HLO_CONSTANT)
+		return PL_MEM_CONSTANT;
+	if (row->calls == PL_HLO_CALLS_LOOP)
+		return PL_MEM_WHILE;
+	if (row->calls == PL_HLO_CALLS_ONCE || row->calls == PL_HLO_CALLS_BRANCHES)
+		return PL_MEM_CALLS;
+	return PL_MEM_NEW;
 }
 
 /* The value v is, through views. */
@@ -51,7 +36,7 @@ static const pl_value *through_views(const pl_value *v)
 {
 	for (int guard = 0; guard < 64 && v->def; guard++) {
 		const pl_inst *d = pl_value_def_(v);
-		if (rule_of(pl_inst_opname_(d)) != PL_MEM_VIEW || !d->nops)
+		if (rule_of(d) != PL_MEM_VIEW || !d->nops)
 			break;
 		uint32_t r = (uint32_t)(v - pl_inst_res_(d));
 		if (r >= d->nops)
@@ -97,8 +82,8 @@ static bool fused_in_place(const pl_inst *fusion, uint32_t *in_place)
 		if (!v->def)
 			continue;
 		const pl_inst *d = pl_value_def_(v);
-		const char *op = pl_inst_opname_(d);
-		if (!d->nops || (strcmp(op, "hlo.dynamic_update_slice") && strcmp(op, "hlo.scatter")))
+		pl_hlo_op op = pl_inst_hlo_op_(d);
+		if (!d->nops || (op != PL_HLO_DYNAMIC_UPDATE_SLICE && op != PL_HLO_SCATTER))
 			continue;
 		uint32_t k = (uint32_t)(v - pl_inst_res_(d));
 		if (k >= d->nops)
@@ -120,17 +105,17 @@ enum pl_mem_rule_ pl_mem_rule_(const pl_inst *inst, bool unfused, uint32_t *in_p
 	unsigned traits = pl_inst_traits_(inst);
 	if (traits & PL_TRAIT_COLLECTIVE_DONE)
 		return PL_MEM_DONE;
-	const char *op = pl_inst_opname_(inst);
+	pl_hlo_op op = pl_inst_hlo_op_(inst);
 	/* before layout assignment, which gives a transpose's result the layout
 	 * that makes it a bitcast where nothing constrains it */
-	if (unfused && strcmp(op, "hlo.transpose") == 0)
+	if (unfused && op == PL_HLO_TRANSPOSE)
 		return PL_MEM_VIEW;
-	enum pl_mem_rule_ rule = rule_of(op);
+	enum pl_mem_rule_ rule = rule_of(inst);
 	if (rule != PL_MEM_IN_PLACE)
 		return rule;
 	for (uint32_t r = 0; r < inst->nres; r++)
 		in_place[r] = PL_MEM_NONE;
-	if (strcmp(pl_inst_opname_(inst), "hlo.fusion") == 0)
+	if (op == PL_HLO_FUSION)
 		return fused_in_place(inst, in_place) ? PL_MEM_IN_PLACE : PL_MEM_NEW;
 	/* a dynamic-update-slice, or a scatter of n operands into n results */
 	for (uint32_t r = 0; r < inst->nres && r < inst->nops; r++)

@@ -12,6 +12,7 @@
  * peak happens.
  */
 #include "analysis/memory.h"
+#include "ir/hlo_opcodes.h"
 #include <passline/callgraph.h>
 
 #include <stdlib.h>
@@ -128,7 +129,7 @@ static int step_init(struct step_mem *w, const pl_callgraph *cg, const pl_module
  * memory. */
 static bool runs_in_memory(const pl_inst *inst)
 {
-	return strcmp(pl_inst_opname_(inst), "hlo.fusion") != 0;
+	return pl_inst_hlo_op_(inst) != PL_HLO_FUSION;
 }
 
 /* What callee summary s adds while inst runs it as a site of kind k. */
@@ -146,7 +147,7 @@ static int call_hook(const pl_inst *inst, void *arg, struct pl_mem_call_ *out)
 	const pl_callgraph *cg = w->cg;
 	while (w->cursor < w->end && pl_callgraph_site_inst(cg, w->sites[w->cursor])->pos < inst->pos)
 		w->cursor++;
-	bool call = strcmp(pl_inst_opname_(inst), "hlo.call") == 0;
+	bool call = pl_inst_hlo_row_(inst)->calls == PL_HLO_CALLS_ONCE;
 	for (; w->cursor < w->end && pl_callgraph_site_inst(cg, w->sites[w->cursor]) == inst;
 	     w->cursor++) {
 		size_t site = w->sites[w->cursor];

@@ -7,6 +7,7 @@
 #define PL_ANALYSIS_NAME_LIST_H
 
 #include "ir/hlo_keys.h"
+#include "ir/hlo_opcodes.h"
 #include "ir/internal.h"
 
 #include <stdbool.h>
@@ -64,9 +65,9 @@ static inline void call_ids_number(const pl_module *m, struct call_ids *ids)
 		ids->key[k] = pl_key_number_find_(m, pl_hlo_key_(keys[k]));
 		ids->any_key |= ids->key[k] != 0;
 	}
-	ids->op_while = pl_op_number_find_(m, "hlo.while");
-	ids->op_call = pl_op_number_find_(m, "hlo.call");
-	ids->op_cond = pl_op_number_find_(m, "hlo.conditional");
+	ids->op_while = pl_hlo_op_number_find_(m, PL_HLO_WHILE);
+	ids->op_call = pl_hlo_op_number_find_(m, PL_HLO_CALL);
+	ids->op_cond = pl_hlo_op_number_find_(m, PL_HLO_CONDITIONAL);
 }
 
 #endif

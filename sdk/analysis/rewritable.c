@@ -206,10 +206,10 @@ int pl_module_kernel_funcs(const pl_module *m, bool *out, size_t n)
 		index_funcs(&w, order);
 		rc = PL_OK;
 	}
-	const uint32_t ops[4] = {pl_op_number_find_(m, "hlo.fusion"),
-	                         pl_op_number_find_(m, "hlo.select_and_scatter"),
-	                         pl_op_number_find_(m, "hlo.call"),
-	                         pl_op_number_find_(m, "hlo.async_start")};
+	const uint32_t ops[4] = {pl_hlo_op_number_find_(m, PL_HLO_FUSION),
+	                         pl_hlo_op_number_find_(m, PL_HLO_SELECT_AND_SCATTER),
+	                         pl_hlo_op_number_find_(m, PL_HLO_CALL),
+	                         pl_hlo_op_number_find_(m, PL_HLO_ASYNC_START)};
 	/* the keys kernel_keys names; the others stay 0, none */
 	static const enum pl_hlo_key asked[] = {PL_HK_CALLS, PL_HK_TO_APPLY, PL_HK_SELECT,
 	                                        PL_HK_SCATTER};
