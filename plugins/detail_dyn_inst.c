@@ -224,7 +224,7 @@ static inline bool prefixed(const char *s, const char *prefix)
  * tensor_contract, a collective) with the attributes the reader keeps. */
 static bool from_hlo(const pl_inst *inst)
 {
-	if (prefixed(pl_inst_opname(inst), "hlo."))
+	if (pl_inst_is_hlo(inst))
 		return true;
 	const pl_attrs *d = pl_inst_attrs_const(inst);
 	for (size_t i = 0, n = pl_attrs_count(d); i < n; i++)

@@ -108,7 +108,7 @@ static int unroll_run(pl_pass_ctx *ctx, void *state, pl_module *m)
 		if (!rewritable_at(&rw, k))
 			continue;
 		for (pl_inst *i = pl_func_first_inst(pl_module_func_at(m, k)); i; i = pl_inst_next(i))
-			if (!strcmp(pl_inst_opname(i), "hlo.while")) {
+			if (pl_inst_hlo_op(i) == PL_HLO_WHILE) {
 				if (!PL_GROW(loops, cap, nloops + 1)) {
 					rc = PL_ENOMEM;
 					break;

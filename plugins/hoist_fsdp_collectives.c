@@ -166,15 +166,15 @@ struct tree {
 
 static bool is_seen_through(struct mover *mv, const pl_inst *inst)
 {
-	static const char *const ops[] = {"hlo.convert", "hlo.bitcast", "hlo.copy", "hlo.reshape",
-	                                  "hlo.bitcast_convert", "hlo.dynamic_slice", "hlo.slice",
-	                                  "hlo.transpose", NULL};
+	static const pl_hlo_op ops[] = {PL_HLO_CONVERT,         PL_HLO_BITCAST,       PL_HLO_COPY,
+	                                PL_HLO_RESHAPE,         PL_HLO_BITCAST_CONVERT,
+	                                PL_HLO_DYNAMIC_SLICE,   PL_HLO_SLICE,         PL_HLO_TRANSPOSE};
 	if (pl_inst_num_operands(inst) < 1 || pl_inst_num_results(inst) != 1 ||
 	    is_true(&mv->pinned, inst))
 		return false;
-	const char *op = pl_inst_opname(inst);
-	for (size_t k = 0; ops[k]; k++)
-		if (strcmp(op, ops[k]) == 0)
+	pl_hlo_op op = pl_inst_hlo_op(inst);
+	for (size_t k = 0; k < sizeof ops / sizeof *ops; k++)
+		if (op == ops[k])
 			return true;
 	return false;
 }
@@ -192,7 +192,7 @@ static bool is_leaf(const pl_value *v)
 {
 	const pl_inst *d = pl_value_def(v);
 	return !d || (pl_inst_num_operands(d) == 0 && pl_inst_num_results(d) == 1 &&
-	              strncmp(pl_inst_opname(d), "hlo.", 4) == 0);
+	              pl_inst_is_hlo(d));
 }
 
 /* Adds to t the nodes that compute v from leaves (operands first); false
@@ -206,7 +206,7 @@ static bool grow_tree(struct mover *mv, const pl_value *v, struct tree *t)
 		return true;
 	if (!is_seen_through(mv, d) || t->n == MAX_TREE)
 		return false;
-	bool slice = strcmp(pl_inst_opname(d), "hlo.dynamic_slice") == 0;
+	bool slice = pl_inst_hlo_op(d) == PL_HLO_DYNAMIC_SLICE;
 	for (size_t k = 0; k < pl_inst_num_operands(d); k++) {
 		const pl_value *o = pl_inst_operand(d, k);
 		/* a scalar start index (a layer's, computed from the loop's

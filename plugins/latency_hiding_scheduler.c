@@ -227,22 +227,16 @@ static bool is_pinned(struct sched *s, const pl_inst *i)
 
 /* HLO ops with effects beyond their results (XLA's HasSideEffect), and
  * those that call computations or run asynchronously beside the streams
- * modelled here: they keep their order among themselves, and other
- * instructions may move across them as their operands allow. Every other
- * "hlo." op computes its results only. */
-static bool hlo_has_effects(struct sched *s, const pl_inst *i, const char *op)
+ * modelled here (the opcode table's PL_HLO_F_ORDERED): they keep their
+ * order among themselves, and other instructions may move across them as
+ * their operands allow. Every other HLO op computes its results only;
+ * a custom-call has effects when it says so. */
+static bool hlo_has_effects(struct sched *s, const pl_inst *i)
 {
-	static const char *const effects[] = {
-		"send", "send_done", "recv", "recv_done", "infeed", "outfeed", "rng",
-		"rng_get_and_update_state", "after_all", "add_dependency", "opt_barrier",
-		"while", "conditional", "call", "async_start", "async_update", "async_done",
-		"copy_start", "copy_done", "all_to_all", "collective_permute",
-		"collective_permute_start", "collective_permute_done", "collective_broadcast",
-		"ragged_all_to_all", "domain", NULL};
-	for (size_t k = 0; effects[k]; k++)
-		if (strcmp(op, effects[k]) == 0)
-			return true;
-	if (strcmp(op, "custom_call") == 0) {
+	pl_hlo_op op = pl_inst_hlo_op(i);
+	if (pl_hlo_op_flags(op) & PL_HLO_F_ORDERED)
+		return true;
+	if (op == PL_HLO_CUSTOM_CALL) {
 		const pl_attr *a = attr_key_get(&s->side_effect, pl_inst_attrs_const(i));
 		const char *v = a && pl_attr_get_kind(a) == PL_ATTR_STRING ? pl_attr_get_string(a, NULL)
 		                                                           : NULL;
@@ -265,10 +259,9 @@ static enum kind kind_of(struct sched *s, const pl_inst *i)
 	if (t & PL_TRAIT_STORE)
 		return K_COMPUTE; /* ordered by its buffer's dependences */
 	if (pl_inst_has_side_effects(i)) {
-		const char *op = pl_inst_opname(i);
-		if (strncmp(op, "hlo.", 4) != 0)
+		if (!pl_inst_is_hlo(i))
 			return K_BARRIER; /* an op nobody knows may touch anything */
-		if (hlo_has_effects(s, i, op + 4))
+		if (hlo_has_effects(s, i))
 			return K_ORDERED;
 	}
 	return K_COMPUTE;
@@ -1092,7 +1085,7 @@ static int lhs_run(pl_pass_ctx *ctx, void *state, pl_module *m)
 	struct sched s = {.ctx = ctx, .cfg = state, .cm = pl_ctx_cost_model(ctx),
 	                  .remarks = pl_ctx_remarks_enabled(ctx), .pinned = {.name = "pinned"},
 	                  .group_id = {.name = "group_id"},
-	                  .side_effect = {.name = "hlo.custom_call_has_side_effect"}};
+	                  .side_effect = {.name = "hlo_custom_call_has_side_effect"}};
 	s.fusion = fusion_option(ctx, &s.floor_ns);
 	s.hlo = fusion_hlo_module(m);
 	struct rewritable rw;

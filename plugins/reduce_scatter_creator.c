@@ -80,7 +80,7 @@ static int module_devices(struct creator *c)
 		for (pl_inst *i = pl_func_first_inst(pl_module_func_at(c->module, k)); i;
 		     i = pl_inst_next(i)) {
 			const pl_attrs *d = pl_inst_attrs_const(i);
-			if (!strcmp(pl_inst_opname(i), "hlo.partition_id"))
+			if (pl_inst_hlo_op(i) == PL_HLO_PARTITION_ID)
 				by_partition = true;
 			if (!pl_attrs_get(d, "hlo_replica_groups") && !pl_attrs_get(d, "group_id"))
 				continue;
@@ -128,7 +128,7 @@ static int make_slice(struct creator *c, pl_value *x, size_t d, int64_t keep, pl
 		len += (size_t)snprintf(text + len, sizeof text - len, "%s[0:%" PRId64 "]", k ? ", " : "",
 		                        k == d ? keep : pl_type_dim(t, k));
 	snprintf(text + len, sizeof text - len, "}");
-	int rc = to ? pl_inst_create(out, pl_inst_func(pos), "hlo.slice", &x, 1, &to, 1) : PL_ENOMEM;
+	int rc = to ? pl_inst_create(out, pl_inst_func(pos), pl_hlo_op_name(PL_HLO_SLICE), &x, 1, &to, 1) : PL_ENOMEM;
 	if (rc == PL_OK)
 		rc = pl_attrs_set_string(pl_inst_attrs(*out), "hlo_slice", text);
 	if (rc == PL_OK)
@@ -179,7 +179,7 @@ static int rewrite(struct creator *c, pl_inst *ar, const struct rs_spec *s)
 	if (rc == PL_OK && s->reshape) {
 		/* back to the shape the dynamic-slice gave, where it gave it */
 		const pl_type *dt = pl_value_type(pl_inst_result(s->ds, 0));
-		rc = pl_inst_create(&reshape, f, "hlo.reshape", &result, 1, &dt, 1);
+		rc = pl_inst_create(&reshape, f, pl_hlo_op_name(PL_HLO_RESHAPE), &result, 1, &dt, 1);
 		if (rc == PL_OK)
 			rc = pl_value_set_name(pl_inst_result(reshape, 0), "reshape");
 		if (rc == PL_OK) {

@@ -55,9 +55,9 @@ struct m {
 
 /* ---- reading instructions ------------------------------------------------ */
 
-static bool is_op(const pl_inst *i, const char *name)
+static bool is_op(const pl_inst *i, pl_hlo_op op)
 {
-	return i && !strcmp(pl_inst_opname(i), name);
+	return i && pl_inst_hlo_op(i) == op;
 }
 
 static pl_inst *operand_def(const pl_inst *i, size_t k)
@@ -126,7 +126,7 @@ static bool scalar_value(const pl_inst *c, int64_t *v)
 {
 	const char *s;
 	size_t len, n;
-	if (!is_op(c, "hlo.constant") || pl_inst_num_results(c) != 1 ||
+	if (!is_op(c, PL_HLO_CONSTANT) || pl_inst_num_results(c) != 1 ||
 	    !effective_scalar(result_type(c)) || !is_integer(pl_type_dtype(result_type(c))) ||
 	    pl_attrs_get_string(pl_inst_attrs_const(c), "hlo_constant", &s, &len) != PL_OK)
 		return false;
@@ -140,7 +140,7 @@ static bool is_table_type(const pl_inst *t)
 	const pl_type *ty = result_type(t);
 	pl_dtype d = pl_type_dtype(ty);
 	return pl_type_rank(ty) == 1 && (d == PL_DTYPE_I32 || d == PL_DTYPE_U32) &&
-	       (is_op(t, "hlo.constant") || is_op(t, "hlo.iota"));
+	       (is_op(t, PL_HLO_CONSTANT) || is_op(t, PL_HLO_IOTA));
 }
 
 /* The entries of table t (is_table_type); NULL when its text is not a
@@ -150,11 +150,11 @@ static const struct rs_table *table_of(struct m *m, const pl_inst *t)
 	struct rs_tables *ts = m->tables;
 	uintptr_t at = (uintptr_t)ptr_map_get(&ts->of, t);
 	if (at)
-		return ts->v[at - 1].n || is_op(t, "hlo.iota") ? &ts->v[at - 1] : NULL;
+		return ts->v[at - 1].n || is_op(t, PL_HLO_IOTA) ? &ts->v[at - 1] : NULL;
 	struct rs_table e = {NULL, (size_t)pl_type_dim(result_type(t), 0)};
 	const char *s;
 	size_t len, n = 0;
-	if (is_op(t, "hlo.constant")) {
+	if (is_op(t, PL_HLO_CONSTANT)) {
 		int64_t *v = malloc((e.n ? e.n : 1) * sizeof *v);
 		if (!v) {
 			m->rc = PL_ENOMEM;
@@ -175,7 +175,7 @@ static const struct rs_table *table_of(struct m *m, const pl_inst *t)
 		return NULL;
 	}
 	ts->v[ts->n++] = e;
-	return e.n || is_op(t, "hlo.iota") ? &ts->v[ts->n - 1] : NULL;
+	return e.n || is_op(t, PL_HLO_IOTA) ? &ts->v[ts->n - 1] : NULL;
 }
 
 /* Entry k of a table; false outside it. */
@@ -189,7 +189,7 @@ static bool table_entry(const struct rs_table *t, int64_t k, int64_t *out)
 
 static const pl_inst *peel_moves(const pl_inst *i)
 {
-	while (i && (is_op(i, "hlo.reshape") || is_op(i, "hlo.bitcast") || is_op(i, "hlo.copy")))
+	while (i && (is_op(i, PL_HLO_RESHAPE) || is_op(i, PL_HLO_BITCAST) || is_op(i, PL_HLO_COPY)))
 		i = operand_def(i, 0);
 	return i;
 }
@@ -199,7 +199,7 @@ static const pl_inst *peel_moves(const pl_inst *i)
 static const pl_inst *table_lookup(const pl_inst *i)
 {
 	i = peel_moves(i);
-	return is_op(i, "hlo.dynamic_slice") && pl_inst_num_operands(i) >= 2 &&
+	return is_op(i, PL_HLO_DYNAMIC_SLICE) && pl_inst_num_operands(i) >= 2 &&
 	               is_table_type(operand_def(i, 0))
 	           ? i
 	           : NULL;
@@ -215,26 +215,26 @@ static int64_t map_id(const struct m *m, const pl_inst *i, int64_t id)
 	const struct rs_devices *d = m->dev;
 	switch (m->mode) {
 	case BY_REPLICA:
-		return is_op(i, "hlo.replica_id") ? id : -1;
+		return is_op(i, PL_HLO_REPLICA_ID) ? id : -1;
 	case BY_PARTITION:
-		return is_op(i, "hlo.partition_id") ? id : -1;
+		return is_op(i, PL_HLO_PARTITION_ID) ? id : -1;
 	case BY_GLOBAL_ID:
 		break;
 	}
-	if (is_op(i, "hlo.replica_id"))
+	if (is_op(i, PL_HLO_REPLICA_ID))
 		return d->partitions == 1 ? id : -1;
-	if (is_op(i, "hlo.partition_id"))
+	if (is_op(i, PL_HLO_PARTITION_ID))
 		return d->replicas == 1 ? id : m->orthogonal ? id % d->partitions : -1;
-	if (!is_op(i, "hlo.add"))
+	if (!is_op(i, PL_HLO_ADD))
 		return -1;
 	/* partition-id + replica-id * num_partitions, either way round */
 	for (size_t k = 0; k < 2; k++) {
 		const pl_inst *p = operand_def(i, k), *mul = operand_def(i, 1 - k);
-		if (!is_op(p, "hlo.partition_id") || !is_op(mul, "hlo.multiply"))
+		if (!is_op(p, PL_HLO_PARTITION_ID) || !is_op(mul, PL_HLO_MULTIPLY))
 			continue;
 		for (size_t j = 0; j < 2; j++) {
 			int64_t c;
-			if (is_op(operand_def(mul, j), "hlo.replica_id") &&
+			if (is_op(operand_def(mul, j), PL_HLO_REPLICA_ID) &&
 			    scalar_value(operand_def(mul, 1 - j), &c) && c == d->partitions)
 				return id;
 		}
@@ -262,11 +262,11 @@ static int64_t index_for_id(struct m *m, const pl_inst *i, int64_t id, int depth
 /* The smallest and largest value i may hold, where that is known. */
 static bool known_range(struct m *m, const pl_inst *i, int64_t *lo, int64_t *hi)
 {
-	while (i && (is_op(i, "hlo.convert") || is_op(i, "hlo.reshape") || is_op(i, "hlo.bitcast") ||
-	             is_op(i, "hlo.copy")))
+	while (i && (is_op(i, PL_HLO_CONVERT) || is_op(i, PL_HLO_RESHAPE) || is_op(i, PL_HLO_BITCAST) ||
+	             is_op(i, PL_HLO_COPY)))
 		i = operand_def(i, 0);
 	const pl_inst *ds = table_lookup(i);
-	if (ds && is_op(operand_def(ds, 0), "hlo.constant")) {
+	if (ds && is_op(operand_def(ds, 0), PL_HLO_CONSTANT)) {
 		const struct rs_table *t = table_of(m, operand_def(ds, 0));
 		if (!t || !t->n)
 			return false;
@@ -290,11 +290,11 @@ static bool known_range(struct m *m, const pl_inst *i, int64_t *lo, int64_t *hi)
 static const pl_inst *backtrack(struct m *m, const pl_inst *i)
 {
 	for (;;) {
-		if (is_op(i, "hlo.reshape") || is_op(i, "hlo.bitcast") || is_op(i, "hlo.copy")) {
+		if (is_op(i, PL_HLO_RESHAPE) || is_op(i, PL_HLO_BITCAST) || is_op(i, PL_HLO_COPY)) {
 			i = operand_def(i, 0);
 			continue;
 		}
-		if (is_op(i, "hlo.convert") && operand_def(i, 0)) {
+		if (is_op(i, PL_HLO_CONVERT) && operand_def(i, 0)) {
 			pl_dtype from = pl_type_dtype(pl_value_type(pl_inst_operand(i, 0)));
 			pl_dtype to = pl_type_dtype(result_type(i));
 			if (is_integer(from) && is_integer(to) && pl_dtype_bits(from) <= pl_dtype_bits(to)) {
@@ -303,7 +303,7 @@ static const pl_inst *backtrack(struct m *m, const pl_inst *i)
 			}
 		}
 		int64_t lo, hi, rlo, rhi;
-		if (is_op(i, "hlo.clamp") && scalar_value(operand_def(i, 0), &lo) &&
+		if (is_op(i, PL_HLO_CLAMP) && scalar_value(operand_def(i, 0), &lo) &&
 		    scalar_value(operand_def(i, 2), &hi) && known_range(m, operand_def(i, 1), &rlo, &rhi) &&
 		    rlo >= lo && rhi <= hi) {
 			i = operand_def(i, 1);
@@ -330,7 +330,7 @@ static bool subtraction_is_per_id(struct m *m, const pl_inst *sub, int64_t shard
                                   int64_t group_size)
 {
 	const pl_inst *mul = operand_def(sub, 0);
-	if (!is_op(mul, "hlo.multiply"))
+	if (!is_op(mul, PL_HLO_MULTIPLY))
 		return false;
 	int64_t k = -1;
 	const pl_inst *id_operand = NULL;
@@ -343,7 +343,7 @@ static bool subtraction_is_per_id(struct m *m, const pl_inst *sub, int64_t shard
 		return false;
 	const pl_inst *id_base = backtrack(m, id_operand);
 	lookup = backtrack(m, operand_def(sub, 1));
-	if (!is_op(lookup, "hlo.dynamic_slice"))
+	if (!is_op(lookup, PL_HLO_DYNAMIC_SLICE))
 		return false;
 	const pl_inst *table = backtrack(m, operand_def(lookup, 0));
 	const pl_inst *index = backtrack(m, operand_def(lookup, 1));
@@ -373,13 +373,13 @@ static bool is_per_id_offset(struct m *m, const pl_inst *offset, int64_t shard, 
 	offset = backtrack(m, offset);
 	if (!offset)
 		return false;
-	if (is_op(offset, "hlo.multiply")) {
+	if (is_op(offset, PL_HLO_MULTIPLY)) {
 		/* constant * an offset of shard / constant */
 		if (!effective_scalar(result_type(offset)))
 			return false;
 		int64_t c;
-		size_t k = is_op(operand_def(offset, 0), "hlo.constant") ? 0
-		           : is_op(operand_def(offset, 1), "hlo.constant") ? 1 : 2;
+		size_t k = is_op(operand_def(offset, 0), PL_HLO_CONSTANT) ? 0
+		           : is_op(operand_def(offset, 1), PL_HLO_CONSTANT) ? 1 : 2;
 		if (k == 2 || !scalar_value(operand_def(offset, k), &c) || c <= 0 || shard % c)
 			return false;
 		return is_per_id_offset(m, operand_def(offset, 1 - k), shard / c, group_size, depth + 1);
@@ -391,14 +391,14 @@ static bool is_per_id_offset(struct m *m, const pl_inst *offset, int64_t shard, 
 		if (id == group_size)
 			return true;
 	}
-	if (is_op(offset, "hlo.clamp")) {
+	if (is_op(offset, PL_HLO_CLAMP)) {
 		int64_t lo, hi;
 		if (!scalar_value(operand_def(offset, 0), &lo) || !scalar_value(operand_def(offset, 2), &hi) ||
 		    lo != 0 || hi < (group_size - 1) * shard)
 			return false;
 		return is_per_id_offset(m, operand_def(offset, 1), shard, group_size, depth + 1);
 	}
-	if (is_op(offset, "hlo.subtract"))
+	if (is_op(offset, PL_HLO_SUBTRACT))
 		return subtraction_is_per_id(m, offset, shard, group_size);
 	const pl_inst *lookup = table_lookup(offset);
 	const struct rs_table *t = lookup ? table_of(m, operand_def(lookup, 0)) : NULL;
@@ -523,14 +523,14 @@ int rs_match(const pl_inst *ar, const struct rs_groups *g, const struct rs_devic
 	if (!uniform(g))
 		REFUSE("its replica groups are not all of one size");
 	pl_inst *user = only_user(pl_inst_result(ar, 0), &at), *reshape = NULL;
-	if (is_op(user, "hlo.reshape")) {
+	if (is_op(user, PL_HLO_RESHAPE)) {
 		reshape = user;
 		user = only_user(pl_inst_result(reshape, 0), &at);
 		if (!user)
 			REFUSE("its user is a reshape with %zu users, not one",
 			       pl_value_num_uses(pl_inst_result(reshape, 0)));
 	}
-	if (!is_op(user, "hlo.dynamic_slice") || at != 0)
+	if (!is_op(user, PL_HLO_DYNAMIC_SLICE) || at != 0)
 		REFUSE("its user is not a dynamic-slice of it");
 
 	int64_t group_size;

@@ -31,32 +31,28 @@ const struct tl_class_info tl_classes[TL_NUM_CLASSES] = {
 	[TL_SPAN] = {"span", "loop / call", "#a0cbe8"},
 };
 
-/* The class of an XLA collective's op name without "hlo." ("all_to_all",
- * "collective_permute_start", ...): the op, its -start or its -done (*done
- * set); TL_NONE for any other name. */
-static enum tl_class hlo_class(const char *op, bool *done)
+/* The class of an XLA collective (the opcode table's COLL), its -start
+ * or its -done (*done set); TL_NONE for any other op. */
+static enum tl_class hlo_class(const pl_inst *inst, bool *done)
 {
-	static const struct {
-		const char *name;
-		enum tl_class cls;
-	} table[] = {
-		{"all_gather", TL_ALL_GATHER}, {"reduce_scatter", TL_REDUCE_SCATTER},
-		{"all_reduce", TL_ALL_REDUCE}, {"all_to_all", TL_ALL_TO_ALL},
-		{"ragged_all_to_all", TL_ALL_TO_ALL}, {"collective_permute", TL_PERMUTE},
-		{"collective_broadcast", TL_BROADCAST},
+	static const enum tl_class classes[] = {
+		[PL_HLO_COLL_NONE] = TL_NONE,
+		[PL_HLO_COLL_ALL_GATHER] = TL_ALL_GATHER,
+		[PL_HLO_COLL_REDUCE_SCATTER] = TL_REDUCE_SCATTER,
+		[PL_HLO_COLL_ALL_REDUCE] = TL_ALL_REDUCE,
+		[PL_HLO_COLL_ALL_TO_ALL] = TL_ALL_TO_ALL,
+		[PL_HLO_COLL_PERMUTE] = TL_PERMUTE,
+		[PL_HLO_COLL_BROADCAST] = TL_BROADCAST,
 	};
-	for (size_t k = 0; k < sizeof table / sizeof table[0]; k++) {
-		size_t n = strlen(table[k].name);
-		if (strncmp(op, table[k].name, n) != 0)
-			continue;
-		if (op[n] == '\0' || strcmp(op + n, "_start") == 0)
-			return table[k].cls;
-		if (strcmp(op + n, "_done") == 0) {
-			*done = true;
-			return TL_NONE;
-		}
+	int phase = 0;
+	enum pl_hlo_coll c = pl_inst_hlo_coll(inst, &phase);
+	if ((unsigned)c >= sizeof classes / sizeof *classes || classes[c] == TL_NONE)
+		return TL_NONE;
+	if (phase == 2) {
+		*done = true;
+		return TL_NONE;
 	}
-	return TL_NONE;
+	return classes[c];
 }
 
 static enum tl_class sdk_class(pl_op op)
@@ -91,10 +87,9 @@ static enum tl_class async_class(const pl_inst *inst)
 	if (!root)
 		return TL_NONE;
 	enum tl_class cls = sdk_class(pl_inst_op(root));
-	const char *op = pl_inst_opname(root);
 	bool done = false;
-	if (cls == TL_NONE && strncmp(op, "hlo.", 4) == 0)
-		cls = hlo_class(op + 4, &done);
+	if (cls == TL_NONE)
+		cls = hlo_class(root, &done);
 	return done ? TL_NONE : cls;
 }
 
@@ -102,7 +97,7 @@ static enum tl_class async_class(const pl_inst *inst)
  * collective's done). */
 static bool is_async_collective(const pl_inst *start)
 {
-	return start && strcmp(pl_inst_opname(start), "hlo.async_start") == 0 &&
+	return start && pl_inst_hlo_op(start) == PL_HLO_ASYNC_START &&
 	       async_class(start) != TL_NONE;
 }
 
@@ -111,7 +106,6 @@ static enum tl_class class_of(const pl_inst *inst, bool *done)
 {
 	enum tl_class cls = sdk_class(pl_inst_op(inst));
 	unsigned traits = pl_inst_traits(inst);
-	const char *op = pl_inst_opname(inst);
 	*done = false;
 	if (cls != TL_NONE)
 		return cls;
@@ -121,15 +115,15 @@ static enum tl_class class_of(const pl_inst *inst, bool *done)
 	}
 	if (traits & PL_TRAIT_TERMINATOR)
 		return TL_NONE;
-	if (pl_inst_op(inst) == PL_OP_OTHER && strncmp(op, "hlo.", 4) == 0) {
-		op += 4;
-		if (strcmp(op, "async_start") == 0)
+	if (pl_inst_is_hlo(inst)) {
+		pl_hlo_op op = pl_inst_hlo_op(inst);
+		if (op == PL_HLO_ASYNC_START)
 			cls = async_class(inst);
-		else if (strcmp(op, "async_done") == 0)
+		else if (op == PL_HLO_ASYNC_DONE)
 			*done = is_async_collective(
 			        pl_inst_num_operands(inst) ? pl_value_def(pl_inst_operand(inst, 0)) : NULL);
 		else
-			cls = hlo_class(op, done);
+			cls = hlo_class(inst, done);
 		if (cls != TL_NONE || *done)
 			return cls;
 	}

@@ -211,9 +211,9 @@ static int expand(struct builder *bd, size_t pi)
 	for (size_t i = 0; i < pl_schedule_num_insts(s) && rc == PL_OK; i++) {
 		const pl_inst *inst = pl_schedule_inst(s, i);
 		void *v = ptr_map_get(&bd->first_site, inst);
-		const char *op = pl_inst_opname(inst);
-		bool loop = strcmp(op, "hlo.while") == 0, call = strcmp(op, "hlo.call") == 0;
-		if (!v || !(loop || call || strcmp(op, "hlo.conditional") == 0))
+		enum pl_hlo_calls how = pl_hlo_op_calls(pl_inst_hlo_op(inst));
+		bool loop = how == PL_HLO_CALLS_LOOP, call = how == PL_HLO_CALLS_ONCE;
+		if (!v || !(loop || call || how == PL_HLO_CALLS_BRANCHES))
 			continue; /* a fusion or async call: a box of its callee's time */
 		size_t first = (uintptr_t)v - 1, n = 0;
 		while (first + n < pl_callgraph_num_sites(cg) &&
@@ -284,9 +284,9 @@ static int add_calls(struct builder *bd, const pl_schedule *s, size_t i, struct 
 	const pl_callgraph *cg = bd->cg;
 	const pl_inst *inst = pl_schedule_inst(s, i);
 	void *v = ptr_map_get(&bd->first_site, inst);
-	const char *op = pl_inst_opname(inst);
-	if (!v || (strcmp(op, "hlo.while") && strcmp(op, "hlo.call") &&
-	           strcmp(op, "hlo.conditional")))
+	enum pl_hlo_calls how = pl_hlo_op_calls(pl_inst_hlo_op(inst));
+	if (!v || (how != PL_HLO_CALLS_LOOP && how != PL_HLO_CALLS_ONCE &&
+	           how != PL_HLO_CALLS_BRANCHES))
 		return PL_OK; /* a fusion or async call: compute of the caller */
 	void *li = ptr_map_get(&bd->loop_of, inst);
 	uint64_t trips = li ? pl_callgraph_loop_trips(cg, (uintptr_t)li - 1) : 1;

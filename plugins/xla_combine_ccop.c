@@ -602,7 +602,7 @@ static pl_inst *transpose(struct combiner *c, pl_value *v, int64_t a, int64_t b,
 	}
 	snprintf(perm + len, sizeof perm - len, "}");
 	pl_inst *tr;
-	if (!to || pl_inst_create(&tr, pl_inst_func(pos), "hlo.transpose", &v, 1, &to, 1) != PL_OK)
+	if (!to || pl_inst_create(&tr, pl_inst_func(pos), pl_hlo_op_name(PL_HLO_TRANSPOSE), &v, 1, &to, 1) != PL_OK)
 		return NULL;
 	if (pl_attrs_set_string(pl_inst_attrs(tr), "hlo_dimensions", perm) != PL_OK ||
 	    pl_inst_insert(tr, pos, where) != PL_OK)
@@ -822,7 +822,7 @@ static int combine_func(struct combiner *c, pl_func *f)
 	for (pl_inst *i = pl_func_first_inst(f); i; i = pl_inst_next(i)) {
 		if (inst_is_store(i) && !ptr_map_put(&c->stored, pl_inst_operand(i, 1), (void *)1))
 			return PL_ENOMEM;
-		if (!strcmp(pl_inst_opname(i), "hlo.domain"))
+		if (pl_inst_hlo_op(i) == PL_HLO_DOMAIN)
 			has_domains = true;
 	}
 	for (pl_inst *i = pl_func_first_inst(f); i && rc == PL_OK; i = pl_inst_next(i)) {
@@ -856,7 +856,7 @@ static int scan_module(struct combiner *c, pl_module *m)
 			int kind = kind_of(pl_inst_op(i), &async);
 			if (kind >= 0 && is_true_attr(pl_attrs_get(d, "hlo_constrain_layout")))
 				c->kind_skipped[kind] = true;
-			if (strcmp(pl_inst_opname(i), "hlo.while"))
+			if (pl_inst_hlo_op(i) != PL_HLO_WHILE)
 				continue;
 			static const char *const callees[] = {"hlo_body", "hlo_condition"};
 			for (size_t j = 0; j < 2; j++) {
