@@ -73,6 +73,40 @@ done
 [ "$exposed_auto" != "$exposed_off" ]
 ok $? "the two judges differ ($exposed_auto vs $exposed_off ns)"
 
+# Instructions with effects keep their order: the all-gather's start
+# would begin earliest with its operand first, but that operand, an
+# optimization barrier (opt-barrier) or a custom-call that says it has
+# side effects, stays after the outfeed; a custom-call without effects
+# moves ahead of it.
+for op in 'opt-barrier(p1)' \
+	'custom-call(p1), custom_call_target="acme_effect", custom_call_has_side_effect=true' \
+	'custom-call(p1), custom_call_target="acme_pure"'; do
+	cat >ordered.hlo <<EOF
+HloModule ordered, replica_count=2
+
+ENTRY main {
+  p0 = f32[1024,1024] parameter(0)
+  p1 = f32[8] parameter(1)
+  t = token[] after-all()
+  o = token[] outfeed(p1, t)
+  d = f32[1024,1024] dot(p0, p0), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+  b = f32[8] $op
+  ags = (f32[8], f32[16]) all-gather-start(b), dimensions={0}, replica_groups={{0,1}}
+  agd = f32[16] all-gather-done(ags)
+  ROOT r = (f32[1024,1024], f32[16], token[]) tuple(d, agd, o)
+}
+EOF
+	run $P -q --passes LatencyHidingScheduler ordered.hlo -o ordered.out.hlo
+	expect_status 0 "the scheduler runs with b = ${op%%,*}"
+	order=$(sed -n 's/^  \([bo]\) = .*/\1/p' ordered.out.hlo | tr -d '\n')
+	case $op in
+	*acme_pure*) [ "$order" = bo ]
+		ok $? "a custom-call without side effects moves ahead of the outfeed ($order)" ;;
+	*) [ "$order" = ob ]
+		ok $? "${op%%,*} stays after the outfeed ($order)" ;;
+	esac
+done
+
 D=${HLO_DIR:-$top_srcdir/../shared/hlo}
 if [ -d "$D/dumps" ]; then
 	for f in "$D"/dumps/*.hlo; do

@@ -124,3 +124,9 @@ tests_unit_check_pir_eof_SOURCES = tests/unit/check_pir_eof.c
 tests_unit_check_pir_eof_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_check_pir_eof_LDADD = $(UNIT_LDADD)
 TESTS += tests/unit/check_pir_eof
+
+check_PROGRAMS += tests/unit/check_hlo_ops
+tests_unit_check_hlo_ops_SOURCES = tests/unit/check_hlo_ops.c
+tests_unit_check_hlo_ops_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_check_hlo_ops_LDADD = $(UNIT_LDADD)
+TESTS += tests/unit/check_hlo_ops
