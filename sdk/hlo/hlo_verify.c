@@ -152,20 +152,9 @@ const pl_type *hv_op_type(const pl_inst *i, size_t k)
 
 enum hlo_op hv_op_of(const pl_inst *i)
 {
-	const char *s = pl_inst_opname(i);
-	if (strncmp(s, "hlo.", 4))
-		return HLO_OP_OTHER;
-	/* the IR spells the opcode's '-' as '_' */
-	char word[64];
-	size_t k = 0;
-	for (s += 4; s[k]; k++) {
-		if (k >= sizeof word)
-			return HLO_OP_OTHER;
-		word[k] = s[k] == '_' ? '-' : s[k];
-	}
-	enum hlo_phase phase;
-	enum hlo_op op = pl_hlo_opcode_of_(word, k, &phase);
-	return phase == HLO_PHASE_NONE ? op : HLO_OP_OTHER;
+	/* classified when the module numbered the op name */
+	pl_hlo_op op = pl_inst_hlo_op_(i);
+	return op == PL_HLO_OTHER ? HLO_OP_OTHER : (enum hlo_op)(op - 1);
 }
 
 /* The number of operands of an elementwise op, 0 for another op; the
@@ -896,7 +885,7 @@ static bool check_inst(struct hv *v, const pl_inst *i)
 		return hv_collective(v, PL_OP_ALL_REDUCE, 0);
 	if (op == PL_OP_TENSOR_CONTRACT)
 		return dot(v);
-	if (strncmp(pl_inst_opname(i), "hlo.", 4))
+	if (!pl_inst_is_hlo_(i))
 		return true;
 	v->op = hv_op_of(i);
 	v->opc = v->op == HLO_OP_OTHER ? pl_inst_opname(i) + 4 : pl_hlo_opcode_name_(v->op);
