@@ -37,11 +37,6 @@ struct row {
 	struct compare_drawn drawn; /* with --compare-svg */
 };
 
-static uint64_t add_sat(uint64_t a, uint64_t b)
-{
-	return a > UINT64_MAX - b ? UINT64_MAX : a + b;
-}
-
 static bool is_counted_collective(const pl_inst *i)
 {
 	unsigned t = pl_inst_traits(i);
@@ -73,7 +68,7 @@ static int count_collectives(pl_module *m, struct measure *out)
 			for (size_t r = 0; r < pl_inst_num_results(i); r++) {
 				uint64_t b;
 				if (pl_type_num_bytes(pl_value_type(pl_inst_result(i, r)), &b) == PL_OK)
-					out->bytes = add_sat(out->bytes, b);
+					out->bytes = pl_u64_add_sat(out->bytes, b);
 			}
 		}
 	}
@@ -225,13 +220,7 @@ static int estimate(struct loader *ld, pl_module *m, struct pipeline *of,
 		ran = runner_run(&ep, m, &ro) == EXIT_OK;
 	}
 	out->simulated = ran;
-	bool entry = false;
-	for (size_t k = 0; k < pl_module_num_funcs(m) && !entry; k++) {
-		bool b = false;
-		const pl_attrs *a = pl_func_attrs(pl_module_func_at(m, k));
-		entry = (pl_attrs_get_bool(a, "entry", &b) == PL_OK && b) ||
-		        (pl_attrs_get_bool(a, "hlo_entry", &b) == PL_OK && b);
-	}
+	bool entry = pl_module_entry(m) != NULL;
 	for (size_t j = 0; ran && j < pl_ctx_num_stats(es->ctx); j++) {
 		const char *name = pl_ctx_stat_name(es->ctx, j);
 		uint64_t hi, lo;

@@ -481,14 +481,9 @@ static bool set_async_form(const struct pipeline *pl, pl_module *m)
 	size_t nf = pl_module_num_funcs(m);
 	if (!pl->hlo_async_form || !nf)
 		return true;
-	pl_func *entry = pl_module_func_at(m, nf - 1);
-	for (size_t k = 0; k < nf; k++) {
-		bool b;
-		if (pl_attrs_get_bool(pl_func_attrs(pl_module_func_at(m, k)), "hlo_entry", &b) ==
-		        PL_OK &&
-		    b)
-			entry = pl_module_func_at(m, k);
-	}
+	pl_func *entry = pl_module_hlo_entry(m);
+	if (!entry)
+		entry = pl_module_func_at(m, nf - 1);
 	if (pl_attrs_set_bool(pl_func_attrs(entry), "hlo_async_wrapped",
 	                      pl->hlo_async_form == HLO_ASYNC_WRAPPED) != PL_OK) {
 		host_error("out of memory");

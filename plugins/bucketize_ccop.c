@@ -182,11 +182,6 @@ static bool read_key(struct bucketizer *b, pl_inst *inst, struct key *key)
 	return has_group_id(key);
 }
 
-static uint64_t add_saturating(uint64_t a, uint64_t b)
-{
-	return a > UINT64_MAX - b ? UINT64_MAX : a + b;
-}
-
 /* An attribute value as the text form writes it ("dp" quoted), or "none". */
 static void describe_attr(const pl_attr *a, char *buf, size_t size)
 {
@@ -297,7 +292,7 @@ static bool must_flush(struct bucketizer *b, enum kind kind, const struct run *r
 	}
 
 	uint64_t cap = b->cfg->max_bytes[kind];
-	if (cap && add_saturating(run->bytes, cand_bytes) > cap) {
+	if (cap && pl_u64_add_sat(run->bytes, cand_bytes) > cap) {
 		if (why)
 			snprintf(why, whylen, "size cap %" PRIu64 " bytes reached", cap);
 		return true;
@@ -400,7 +395,7 @@ static int append_to_run(struct run *run, pl_inst *inst, const struct key *key,
 {
 	if (!push_inst(&run->members, inst))
 		return PL_ENOMEM;
-	run->bytes = add_saturating(run->bytes, bytes);
+	run->bytes = pl_u64_add_sat(run->bytes, bytes);
 	run->last_key = *key;
 	return PL_OK;
 }

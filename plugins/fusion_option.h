@@ -34,13 +34,7 @@ static inline pl_fusion_mode fusion_option(pl_pass_ctx *ctx, uint64_t *floor_ns)
 /* Whether m came from HLO: a function is its entry computation. */
 static inline bool fusion_hlo_module(const pl_module *m)
 {
-	for (size_t fi = 0; fi < pl_module_num_funcs(m); fi++) {
-		bool entry = false;
-		pl_func *f = pl_module_func_at(m, fi);
-		if (pl_attrs_get_bool(pl_func_attrs(f), "hlo_entry", &entry) == PL_OK && entry)
-			return true;
-	}
-	return false;
+	return pl_module_hlo_entry(m) != NULL;
 }
 
 /* Whether f is costed as the fusion model's kernels under mode: on, or

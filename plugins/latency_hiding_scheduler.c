@@ -753,76 +753,20 @@ static int list_schedule(struct sched *s, uint64_t limit, uint64_t args_bytes)
 
 /* ---- splitting ------------------------------------------------------------ */
 
-static const char *start_op(pl_op op)
-{
-	return op == PL_OP_ALL_GATHER       ? "all_gather_start"
-	       : op == PL_OP_REDUCE_SCATTER ? "reduce_scatter_start"
-	       : op == PL_OP_ALL_REDUCE     ? "all_reduce_start"
-	                                    : NULL;
-}
-
-static const char *done_op(pl_op op)
-{
-	return op == PL_OP_ALL_GATHER       ? "all_gather_done"
-	       : op == PL_OP_REDUCE_SCATTER ? "reduce_scatter_done"
-	       : op == PL_OP_ALL_REDUCE     ? "all_reduce_done"
-	                                    : NULL;
-}
-
 /* Replaces synchronous collective c by a start and its done right after
  * it (the done's results take c's names; the start's get "_s"). */
 static int split_one(struct sched *s, pl_inst *c)
 {
-	pl_func *f = pl_inst_func(c);
-	pl_op op = pl_inst_op(c);
-	size_t nops = pl_inst_num_operands(c), nres = pl_inst_num_results(c);
-	pl_value **vals = malloc((nops + nres + 1) * sizeof *vals);
-	const pl_type **types = malloc((nres + 1) * sizeof *types);
-	char *name = NULL;
-	pl_inst *start = NULL, *done = NULL;
-	int rc = vals && types ? PL_OK : PL_ENOMEM;
-	if (rc == PL_OK) {
-		for (size_t j = 0; j < nops; j++)
-			vals[j] = pl_inst_operand(c, j);
-		for (size_t j = 0; j < nres; j++)
-			types[j] = pl_value_type(pl_inst_result(c, j));
-		start = pl_inst_new(f, start_op(op), vals, nops, types, nres);
-		rc = start ? pl_inst_copy_attrs(start, c) : PL_ENOMEM;
-	}
-	if (rc == PL_OK) {
-		for (size_t j = 0; j < nres; j++)
-			vals[j] = pl_inst_result(start, j);
-		done = pl_inst_new(f, done_op(op), vals, nres, types, nres);
-		rc = done ? PL_OK : PL_ENOMEM;
-	}
-	for (size_t j = 0; rc == PL_OK && j < nres; j++) {
-		const char *base = pl_value_name(pl_inst_result(c, j));
-		if (!base)
-			continue;
-		size_t len = strlen(base);
-		char *grown = realloc(name, len + 3);
-		if (!grown) {
-			rc = PL_ENOMEM;
-			break;
-		}
-		name = grown;
-		memcpy(name, base, len);
-		memcpy(name + len, "_s", 3);
-		rc = pl_value_set_name(pl_inst_result(start, j), name);
-	}
-	if (rc == PL_OK) {
-		pl_inst_set_loc(start, pl_inst_line(c), pl_inst_col(c));
-		pl_inst_set_loc(done, pl_inst_line(c), pl_inst_col(c));
-		pl_inst_insert_before(start, c);
-		pl_inst_insert_before(done, c);
-		for (size_t j = 0; j < nres; j++)
-			pl_value_replace(pl_inst_result(c, j), pl_inst_result(done, j));
-		rc = pl_inst_erase(c);
-		s->split++;
-	}
-	free(vals);
-	free(types);
-	free(name);
+	pl_inst *start, *done;
+	int rc = pl_inst_split_collective(c, &start, &done);
+	if (rc != PL_OK)
+		return rc;
+	pl_inst_insert_before(start, c);
+	pl_inst_insert_before(done, c);
+	for (size_t j = 0; j < pl_inst_num_results(c); j++)
+		pl_value_replace(pl_inst_result(c, j), pl_inst_result(done, j));
+	rc = pl_inst_erase(c);
+	s->split++;
 	return rc;
 }
 
@@ -831,7 +775,8 @@ static int split_func(struct sched *s, pl_func *f)
 	pl_inst *next;
 	for (pl_inst *i = pl_func_first_inst(f); i; i = next) {
 		next = pl_inst_next(i);
-		if ((pl_inst_traits(i) & PL_TRAIT_COLLECTIVE) && start_op(pl_inst_op(i)) &&
+		pl_op op = pl_inst_op(i);
+		if ((op == PL_OP_ALL_GATHER || op == PL_OP_REDUCE_SCATTER || op == PL_OP_ALL_REDUCE) &&
 		    !is_pinned(s, i)) {
 			int rc = split_one(s, i);
 			if (rc != PL_OK)

@@ -86,11 +86,6 @@ static const pl_stat_decl overlap_stats[] = {
 	PL_STAT_END
 };
 
-static uint64_t add_sat(uint64_t a, uint64_t b)
-{
-	return a > UINT64_MAX - b ? UINT64_MAX : a + b;
-}
-
 /* ---- options ---------------------------------------------------------- */
 
 static int overlap_create(pl_pass_ctx *ctx, void **state)
@@ -501,7 +496,7 @@ static int find_buckets(struct bucketer *B, const uint32_t *group, size_t n)
 		cd->skip[i] = (uint32_t)i + 1;
 		struct bucket *b = &B->buckets[B->nbuckets - 1];
 		uint64_t failures = 0;
-		F->work_limit = add_sat(F->work, allowance);
+		F->work_limit = pl_u64_add_sat(F->work, allowance);
 		size_t end = n - (i + 1) > cfg->max_coll_distance ? i + 1 + cfg->max_coll_distance : n;
 		bool listed = cfg->exposed_first && window_list(B, group, n, i, end);
 		size_t k = 0, prev = i; /* ranks up to prev are checked against the cap */
@@ -712,7 +707,7 @@ static int overlap_func(struct bucketer *B, pl_func *f, const pl_cost_model *cm)
 	}
 	uint64_t before = pl_schedule_exposed_ns(s);
 	pl_schedule_free(s);
-	B->exposed_before = add_sat(B->exposed_before, before);
+	B->exposed_before = pl_u64_add_sat(B->exposed_before, before);
 	B->nbuckets = 0;
 	key_table_clear(&B->keys);
 	key_table_clear(&B->pgs);
@@ -742,7 +737,7 @@ static int overlap_func(struct bucketer *B, pl_func *f, const pl_cost_model *cm)
 		after = pl_schedule_exposed_ns(s);
 		pl_schedule_free(s);
 	}
-	B->exposed_after = add_sat(B->exposed_after, after);
+	B->exposed_after = pl_u64_add_sat(B->exposed_after, after);
 	return rc;
 }
 

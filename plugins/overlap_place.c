@@ -498,7 +498,7 @@ static int join(struct bucketer *B, struct bucket *b, uint32_t cand, uint32_t se
 	F->colls[b->last].next_member = cand;
 	b->last = cand;
 	b->n++;
-	b->bytes = b->bytes > UINT64_MAX - cc->size_bytes ? UINT64_MAX : b->bytes + cc->size_bytes;
+	b->bytes = pl_u64_add_sat(b->bytes, cc->size_bytes);
 	if (cc->nhide) {
 		if (!b->has_hiding || cc->hf_idx < b->min_hf)
 			b->min_hf = cc->hf_idx;

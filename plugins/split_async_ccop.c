@@ -58,11 +58,10 @@ static const pl_stat_decl split_stats[] = {
 static const struct kind {
 	const char *name;
 	pl_op op;
-	const char *start, *done;
 } kinds[] = {
-	{"all_gather", PL_OP_ALL_GATHER, "all_gather_start", "all_gather_done"},
-	{"reduce_scatter", PL_OP_REDUCE_SCATTER, "reduce_scatter_start", "reduce_scatter_done"},
-	{"all_reduce", PL_OP_ALL_REDUCE, "all_reduce_start", "all_reduce_done"},
+	{"all_gather", PL_OP_ALL_GATHER},
+	{"reduce_scatter", PL_OP_REDUCE_SCATTER},
+	{"all_reduce", PL_OP_ALL_REDUCE},
 };
 enum { NUM_KINDS = sizeof kinds / sizeof kinds[0] };
 
@@ -103,8 +102,6 @@ struct splitter {
 	size_t nnodes, nodes_cap;
 	size_t *batch; /* entries landing before the current instruction */
 	size_t batch_len, batch_cap;
-	char *name; /* scratch for "name_s" */
-	size_t name_cap;
 	struct attr_key pinned;
 	uint64_t split;
 };
@@ -298,27 +295,9 @@ static bool gather_for(struct splitter *sp, pl_inst *inst, uint64_t idx)
  * start in its place and a pending done. */
 static int split_one(struct splitter *sp, pl_inst *c, int k, uint64_t idx)
 {
-	pl_func *f = pl_inst_func(c);
 	size_t nops = pl_inst_num_operands(c), nres = pl_inst_num_results(c);
-	pl_value **ops = malloc((nops + nres + 1) * sizeof *ops);
-	const pl_type **types = malloc((nres + 1) * sizeof *types);
-	int rc = ops && types ? PL_OK : PL_ENOMEM;
 	pl_inst *start = NULL, *done = NULL;
-	if (rc == PL_OK) {
-		for (size_t j = 0; j < nops; j++)
-			ops[j] = pl_inst_operand(c, j);
-		for (size_t j = 0; j < nres; j++)
-			types[j] = pl_value_type(pl_inst_result(c, j));
-		start = pl_inst_new(f, kinds[k].start, ops, nops, types, nres);
-		rc = start ? pl_inst_copy_attrs(start, c) : PL_ENOMEM;
-	}
-	if (rc == PL_OK) {
-		for (size_t j = 0; j < nres; j++)
-			ops[j] = pl_inst_result(start, j);
-		done = pl_inst_new(f, kinds[k].done, ops, nres, types, nres);
-		if (!done)
-			rc = PL_ENOMEM;
-	}
+	int rc = pl_inst_split_collective(c, &start, &done);
 	if (rc == PL_OK && !PL_GROW(sp->entries, sp->cap, sp->len + 1))
 		rc = PL_ENOMEM;
 	if (rc == PL_OK && !ptr_map_put(&sp->entry_of, done, (void *)(uintptr_t)(sp->len + 1)))
@@ -336,29 +315,11 @@ static int split_one(struct splitter *sp, pl_inst *c, int k, uint64_t idx)
 		else
 			sp->nnodes++;
 	}
-	/* From here on nothing fails but naming: the module is edited. */
-	for (size_t j = 0; rc == PL_OK && j < nres; j++) {
-		const char *name = pl_value_name(pl_inst_result(c, j));
-		if (!name)
-			continue;
-		size_t len = strlen(name);
-		if (!PL_GROW(sp->name, sp->name_cap, len + 3)) {
-			rc = PL_ENOMEM;
-			break;
-		}
-		memcpy(sp->name, name, len);
-		memcpy(sp->name + len, "_s", 3);
-		rc = pl_value_set_name(pl_inst_result(start, j), sp->name);
-	}
 	if (rc != PL_OK) {
 		/* nothing linked yet: the detached instructions are the module's
 		 * and go with it; the pending structures are reset per function */
-		free(ops);
-		free(types);
 		return rc;
 	}
-	pl_inst_set_loc(start, pl_inst_line(c), pl_inst_col(c));
-	pl_inst_set_loc(done, pl_inst_line(c), pl_inst_col(c));
 	pl_inst_insert_before(start, c);
 	for (size_t j = 0; j < nres; j++)
 		pl_value_replace(pl_inst_result(c, j), pl_inst_result(done, j));
@@ -368,8 +329,6 @@ static int split_one(struct splitter *sp, pl_inst *c, int k, uint64_t idx)
 	                                        (uint8_t)k, BY_END};
 	sp->npending++;
 	sp->split++;
-	free(ops);
-	free(types);
 	return rc;
 }
 
@@ -443,7 +402,6 @@ static int split_run(pl_pass_ctx *ctx, void *state, pl_module *m)
 	free(sp.entries);
 	free(sp.nodes);
 	free(sp.batch);
-	free(sp.name);
 	return pass_end_report(ctx, rc, "split collectives");
 }
 

@@ -72,15 +72,7 @@ static enum tl_class sdk_class(pl_op op)
  * its computation (hlo_calls), else TL_NONE. */
 static enum tl_class async_class(const pl_inst *inst)
 {
-	const char *callee;
-	size_t len;
-	char name[256];
-	if (pl_attrs_get_string(pl_inst_attrs_const(inst), "hlo_calls", &callee, &len) != PL_OK ||
-	    len >= sizeof name)
-		return TL_NONE;
-	memcpy(name, callee, len);
-	name[len] = '\0';
-	const pl_func *f = pl_module_find_func(pl_func_module(pl_inst_func(inst)), name);
+	const pl_func *f = pl_inst_callee(inst, "hlo_calls", 0);
 	const pl_inst *ret = f ? pl_func_last_inst(f) : NULL;
 	const pl_inst *root = ret && pl_inst_num_operands(ret) ? pl_value_def(pl_inst_operand(ret, 0))
 	                                                       : NULL;

@@ -250,16 +250,6 @@ static int index_graph(struct builder *bd)
 
 /* ---- the totals of one run, through the call graph ---- */
 
-static uint64_t sat_add(uint64_t a, uint64_t b)
-{
-	return a > UINT64_MAX - b ? UINT64_MAX : a + b;
-}
-
-static uint64_t sat_mul(uint64_t a, uint64_t b)
-{
-	uint64_t x;
-	return __builtin_mul_overflow(a, b, &x) ? UINT64_MAX : x;
-}
 
 static int totals_of(struct builder *bd, const pl_func *f, struct tl_totals *out);
 
@@ -270,8 +260,8 @@ static int add_runs(struct builder *bd, const pl_func *callee, uint64_t times,
 	struct tl_totals in;
 	int rc = totals_of(bd, callee, &in);
 	if (rc == PL_OK) {
-		t->comm = sat_add(t->comm, sat_mul(times, in.comm));
-		t->exposed = sat_add(t->exposed, sat_mul(times, in.exposed));
+		t->comm = pl_u64_add_sat(t->comm, pl_u64_mul_sat(times, in.comm));
+		t->exposed = pl_u64_add_sat(t->exposed, pl_u64_mul_sat(times, in.exposed));
 	}
 	return rc;
 }
@@ -299,7 +289,7 @@ static int add_calls(struct builder *bd, const pl_schedule *s, size_t i, struct 
 		const pl_func *callee = pl_callgraph_site_callee(cg, k);
 		switch (pl_callgraph_site_kind(cg, k)) {
 		case PL_CALL_LOOP_BODY: rc = add_runs(bd, callee, trips, t); break;
-		case PL_CALL_LOOP_COND: rc = add_runs(bd, callee, sat_add(trips, 1), t); break;
+		case PL_CALL_LOOP_COND: rc = add_runs(bd, callee, pl_u64_add_sat(trips, 1), t); break;
 		case PL_CALL_BRANCH: {
 			struct tl_totals in;
 			if ((rc = totals_of(bd, callee, &in)) == PL_OK && (!longest || in.makespan > longest_ns)) {

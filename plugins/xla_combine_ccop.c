@@ -860,16 +860,9 @@ static int scan_module(struct combiner *c, pl_module *m)
 				continue;
 			static const char *const callees[] = {"hlo_body", "hlo_condition"};
 			for (size_t j = 0; j < 2; j++) {
-				size_t len;
-				const char *name = attr_string(pl_attrs_get(d, callees[j]), &len);
-				for (size_t g = 0; name && g < pl_module_num_funcs(m); g++) {
-					pl_func *callee = pl_module_func_at(m, g);
-					const char *fn = pl_func_name(callee);
-					if ((strlen(fn) == len && !memcmp(fn, name, len)) ||
-					    (name[0] == '%' && strlen(fn) == len - 1 && !memcmp(fn, name + 1, len - 1)))
-						if (!ptr_map_put(&c->loop_funcs, fn, (void *)1))
-							return PL_ENOMEM;
-				}
+				pl_func *callee = pl_inst_callee(i, callees[j], 0);
+				if (callee && !ptr_map_put(&c->loop_funcs, pl_func_name(callee), (void *)1))
+					return PL_ENOMEM;
 			}
 		}
 	}

@@ -14,6 +14,7 @@ libpassline_la_SOURCES = \
 	sdk/ir/diag.c \
 	sdk/ir/hlo_keys.c sdk/ir/hlo_keys.h \
 	sdk/ir/hlo_opcodes.c sdk/ir/hlo_opcodes.h \
+	sdk/ir/helpers.c \
 	sdk/ir/input.c sdk/ir/input.h \
 	sdk/ir/inst.c \
 	sdk/ir/module.c \
@@ -47,7 +48,7 @@ libpassline_la_SOURCES = \
 	sdk/analysis/schedule.c sdk/analysis/schedule.h sdk/analysis/memory.h \
 	sdk/analysis/memory.c sdk/analysis/memory_rules.c \
 	sdk/analysis/memory_step.c \
-	sdk/analysis/callgraph.c sdk/analysis/name_list.h \
+	sdk/analysis/callgraph.c sdk/analysis/name_list.h sdk/analysis/callee.c \
 	sdk/analysis/rewritable.c \
 	sdk/analysis/fusion.c sdk/analysis/fusion.h
 EXTRA_DIST += sdk/README.md sdk/ir/README.md sdk/pass/README.md sdk/text/README.md \

@@ -566,9 +566,7 @@ static int build(struct build *b, const char *trip_counts)
 		pl_func *fn = pl_module_func_at(m, f);
 		cg->fns[f].f = fn;
 		cg->fn_index[f] = (struct by_addr){fn, f};
-		bool e = false;
-		if ((pl_attrs_get_bool(pl_func_attrs(fn), "entry", &e) == PL_OK && e) ||
-		    (pl_attrs_get_bool(pl_func_attrs(fn), HK(ENTRY), &e) == PL_OK && e)) {
+		if (pl_func_is_entry(fn)) {
 			if (cg->entry >= 0)
 				return fail(b, PL_EINVAL, NULL, "@%s and @%s are both marked entry",
 				            pl_func_name(cg->fns[cg->entry].f), pl_func_name(fn));

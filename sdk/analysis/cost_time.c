@@ -110,14 +110,7 @@ static bool coll_kind(enum pl_hlo_coll c, enum pl_coll_kind *kind)
 /* The root of the computation an async-start calls, or NULL. */
 static const pl_inst *async_root(const pl_inst *inst)
 {
-	const char *callee;
-	size_t len;
-	if (pl_attrs_get_string(&inst->attrs, HK(CALLS), &callee, &len) != PL_OK || len >= 256)
-		return NULL;
-	char name[256];
-	memcpy(name, callee, len);
-	name[len] = '\0';
-	const pl_func *f = pl_module_find_func(pl_func_module(pl_inst_func_(inst)), name);
+	const pl_func *f = pl_inst_callee(inst, HK(CALLS), 0);
 	const pl_inst *ret = f ? pl_func_last_inst(f) : NULL;
 	if (!ret || pl_inst_num_operands(ret) < 1)
 		return NULL;

@@ -49,22 +49,8 @@ static const pl_value *through_views(const pl_value *v)
 /* The function a fusion calls, or NULL. */
 static const pl_func *fused_body(const pl_inst *fusion)
 {
-	const char *s;
-	size_t len;
-	if (pl_attrs_get_string(&fusion->attrs, HK(CALLS), &s, &len) != PL_OK)
-		return NULL;
-	while (len && (*s == '%' || *s == '{' || *s == ' ')) {
-		s++;
-		len--;
-	}
-	while (len && (s[len - 1] == '}' || s[len - 1] == ' '))
-		len--;
-	char name[256];
-	if (!len || len >= sizeof name || memchr(s, ',', len))
-		return NULL;
-	memcpy(name, s, len);
-	name[len] = '\0';
-	return pl_module_find_func(pl_inst_func_(fusion)->m, name);
+	/* one computation, or none */
+	return pl_inst_callee(fusion, HK(CALLS), 1) ? NULL : pl_inst_callee(fusion, HK(CALLS), 0);
 }
 
 /* For each result of a fusion, the fusion operand it updates in place:
@@ -125,21 +111,12 @@ enum pl_mem_rule_ pl_mem_rule_(const pl_inst *inst, bool unfused, uint32_t *in_p
 
 bool pl_mem_is_entry_(const pl_func *f)
 {
-	bool entry = false;
-	return (pl_attrs_get_bool(&f->attrs, HK(ENTRY), &entry) == PL_OK && entry) ||
-	       (pl_attrs_get_bool(&f->attrs, "entry", &entry) == PL_OK && entry);
+	return pl_func_is_entry(f);
 }
 
 bool pl_mem_unfused_hlo_(const pl_func *f)
 {
-	const pl_module *m = f->m;
-	bool hlo = false;
-	for (size_t k = 0; k < pl_module_num_funcs(m) && !hlo; k++) {
-		bool entry = false;
-		hlo = pl_attrs_get_bool(&pl_module_func_at(m, k)->attrs, HK(ENTRY), &entry) == PL_OK &&
-		      entry;
-	}
-	return hlo && !pl_func_has_fusion(f);
+	return pl_module_hlo_entry(f->m) && !pl_func_has_fusion(f);
 }
 
 /* The number at *p (digits), or SIZE_MAX; *p past it. */

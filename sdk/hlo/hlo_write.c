@@ -2755,13 +2755,7 @@ static int flush_out(struct hw *w)
 static pl_func *entry_func(pl_module *m)
 {
 	size_t nf = pl_module_num_funcs(m);
-	pl_func *entry = NULL;
-	for (size_t k = 0; k < nf; k++) {
-		bool b;
-		if (pl_attrs_get_bool(pl_func_attrs(pl_module_func_at(m, k)), HK(ENTRY), &b) == PL_OK &&
-		    b)
-			entry = pl_module_func_at(m, k);
-	}
+	pl_func *entry = pl_module_hlo_entry(m);
 	if (!entry && nf)
 		entry = pl_module_func_at(m, nf - 1);
 	return entry;

@@ -51,6 +51,15 @@ PL_API pl_func *pl_module_find_func(const pl_module *m, const char *name);
 /* Total number of instructions in the module (kept up to date, O(1)). */
 PL_API size_t pl_module_num_insts(const pl_module *m);
 
+/* The entry: a function with "entry = true" (a .pir module's) or
+ * "hlo_entry = true" (the entry computation of one read from HLO).
+ * pl_module_entry gives the first such function, NULL when there is none
+ * (or m is NULL); pl_module_hlo_entry the first with hlo_entry = true,
+ * NULL for a module not read from HLO. Added in ABI 1.1. */
+PL_API bool pl_func_is_entry(const pl_func *f);
+PL_API pl_func *pl_module_entry(const pl_module *m);
+PL_API pl_func *pl_module_hlo_entry(const pl_module *m);
+
 /* ---- types ----------------------------------------------------------- */
 
 /* The type dtype[dims...]; rank 0 is a scalar. Types are interned: equal
@@ -202,6 +211,25 @@ PL_API int pl_inst_create(pl_inst **out, pl_func *f, const char *opname,
                           pl_value *const *operands, size_t num_operands,
                           const pl_type *const *result_types,
                           size_t num_results);
+/* The start and the done of synchronous collective c (all_gather,
+ * reduce_scatter, all_reduce): *start has c's operands, attributes,
+ * location and result types, its results named as c's with "_s"; *done
+ * takes all of *start's results and gives c's result types. Both are
+ * detached and c is unchanged: insert them and move c's uses to *done's
+ * results. PL_EINVAL for another instruction, PL_ENOMEM (both NULL).
+ * Added in ABI 1.1. */
+PL_API int pl_inst_split_collective(pl_inst *c, pl_inst **start, pl_inst **done);
+
+/* The names of a list of computations as the HLO reader keeps one in an
+ * attribute ("{%a, %b}", "%a", "a"), one at a time: from *at in
+ * s[0..len), the next name without its '%' in *name and *nlen, *at past
+ * it; false at the end. pl_inst_callee gives the function the k-th name
+ * of i's attribute key names (hlo_calls, hlo_to_apply, ...), NULL when
+ * there is none. Added in ABI 1.1. */
+PL_API bool pl_name_list_next(const char *s, size_t len, size_t *at, const char **name,
+                              size_t *nlen);
+PL_API pl_func *pl_inst_callee(const pl_inst *i, const char *key, size_t k);
+
 /* A detached copy of inst: same op, operands, attributes and location;
  * fresh, unnamed results of the same types. NULL when out of memory. */
 PL_API pl_inst *pl_inst_clone(const pl_inst *inst);
