@@ -130,3 +130,9 @@ tests_unit_check_hlo_ops_SOURCES = tests/unit/check_hlo_ops.c
 tests_unit_check_hlo_ops_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_check_hlo_ops_LDADD = $(UNIT_LDADD)
 TESTS += tests/unit/check_hlo_ops
+
+check_PROGRAMS += tests/unit/check_helpers
+tests_unit_check_helpers_SOURCES = tests/unit/check_helpers.c
+tests_unit_check_helpers_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_check_helpers_LDADD = $(UNIT_LDADD)
+TESTS += tests/unit/check_helpers
