@@ -69,7 +69,8 @@ plugins_OverlapBucketCCOp_la_LDFLAGS = $(PLUGIN_LDFLAGS)
 plugins_OverlapBucketCCOp_la_LIBADD = $(PLUGIN_LIBADD)
 
 plugins_LTLIBRARIES += plugins/Timeline.la
-plugins_Timeline_la_SOURCES = plugins/timeline.c plugins/timeline.h plugins/timeline_svg.c \
+plugins_Timeline_la_SOURCES = plugins/timeline.c plugins/timeline.h plugins/timeline_util.c \
+	plugins/timeline_svg.c \
 	plugins/timeline_trace.c plugins/pass_end.h \
 	plugins/timeline_step.c plugins/ptr_map.h plugins/executions.h plugins/fusion_option.h \
 	plugins/inst_bytes.h

@@ -2,7 +2,8 @@
 /* plugins/timeline.h — the parts of the Timeline pass: what it draws (the
  * simulated schedule of one function, passline/cost.h, or of a whole step
  * as parts, one per function its loops and calls run), the classes that
- * colour it, and a growing text buffer the two writers share. */
+ * colour it, and a growing text buffer the two writers share
+ * (timeline_util.c, which calls no other file of the pass). */
 #ifndef PLUGINS_TIMELINE_H
 #define PLUGINS_TIMELINE_H
 
