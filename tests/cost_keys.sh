@@ -158,6 +158,44 @@ ok $? "an 8-way all-reduce with one device per node runs on one NIC ($dp ns)"
 expect_err "bandwidth across nodes dominates" "a large one across nodes: the NICs dominate"
 expect_err "waited behind" "the exposed report says what each waited behind"
 
+# ---- fused attention: its FLOPs halved under a causal mask, run at
+# attention_efficiency of the peak. q, k, v bf16[1,1024,8,128]: 4 x 1048576
+# x 1024 = 4294967296 FLOP forward; with no floor and no ramp, compute-bound
+# (8.4 MB at 3350 GB/s is 2514 ns): 4294967296 / 0.64 / 819.4 TFLOP/s =
+# 8190 ns; causal 4095 ns; at efficiency 1, 5242 ns ----
+attn() { # MASK_TYPE EXTRA-OPTION...
+	mask=$1; shift
+	cat >attn.hlo <<HLO
+HloModule m
+
+ENTRY main {
+  q = bf16[1,1024,8,128]{3,2,1,0} parameter(0)
+  k = bf16[1,1024,8,128]{3,2,1,0} parameter(1)
+  v = bf16[1,1024,8,128]{3,2,1,0} parameter(2)
+  ROOT a = (bf16[1,1024,8,128]{3,2,1,0}, f32[1,8,1024,1]{3,2,1,0}) custom-call(q, k, v), custom_call_target="te_fused_attn_forward_ffi", backend_config={attn_heads = 8 : i64, is_training = true, mask_type = $mask : i64, qk_head_dim = 128 : i64}
+}
+HLO
+	run "$P" $PD --passes=ScheduleEstimate -O cost_model.preset=h100 -O cost_model.kernel_floor_us=0 \
+		-O cost_model.ramp_us.bf16=0 "$@" attn.hlo -o out.pir --stats-json s.json
+	python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["stats"]["ScheduleEstimate"]["compute_custom_call_ns"])' s.json
+}
+near() { [ -n "$1" ] && [ "$1" -ge $(($2 - 2)) ] && [ "$1" -le $(($2 + 2)) ]; }
+t=$(attn 0)
+near "$t" 8190
+ok $? "attention without a mask: its FLOPs at 0.64 of the bf16 peak ($t ns)"
+t=$(attn 3)
+near "$t" 4095
+ok $? "Transformer Engine's padding-causal mask (3) halves the work ($t ns)"
+t=$(attn 2)
+near "$t" 4095
+ok $? "its causal mask (2) too ($t ns)"
+t=$(attn 1)
+near "$t" 8190
+ok $? "a padding mask (1) is not causal ($t ns)"
+t=$(attn 0 -O cost_model.attention_efficiency=1)
+near "$t" 5242
+ok $? "attention_efficiency=1: at the peak ($t ns)"
+
 # ---- the h100 device by default, and its kernel floor op by op as under fusion:
 # a chain of small kernels fused is never slower than op by op ----
 printf 'HloModule m\n\nENTRY main {\n  p = f32[64]{0} parameter(0)\n  a = f32[64]{0} exponential(p)\n  b = f32[64]{0} negate(a)\n  c = f32[64]{0} add(a, b)\n  ROOT d = f32[64]{0} multiply(c, p)\n}\n' >chain.hlo
