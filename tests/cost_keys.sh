@@ -196,6 +196,48 @@ t=$(attn 0 -O cost_model.attention_efficiency=1)
 near "$t" 5242
 ok $? "attention_efficiency=1: at the peak ($t ns)"
 
+# ---- overlap_slowdown: while a collective is in flight its kernels hold
+# a share of the device, and compute beside it runs at 1 - share. An
+# all-reduce-start of C ns, then a kernel of t ns, then the done: alone
+# (share 0) the kernel takes t; at share 0.5 a short one (2t <= C) takes
+# 2t, a long one C + (t - C/2) = t + C/2 ----
+ov() { # ELEMENTS SHARE: prints "compute comm exposed overlap"
+	cat >ov.hlo <<HLO
+HloModule m, replica_count=8
+
+add {
+  x = f32[] parameter(0)
+  y = f32[] parameter(1)
+  ROOT s = f32[] add(x, y)
+}
+
+ENTRY main {
+  p = f32[16777216]{0} parameter(0)
+  q = f32[$1]{0} parameter(1)
+  s = f32[16777216]{0} all-reduce-start(p), replica_groups={{0,1,2,3,4,5,6,7}}, to_apply=add
+  e = f32[$1]{0} exponential(q)
+  d = f32[16777216]{0} all-reduce-done(s)
+  ROOT t = (f32[16777216]{0}, f32[$1]{0}) tuple(d, e)
+}
+HLO
+	run "$P" $PD --passes=ScheduleEstimate -O cost_model.preset=h100 -O cost_model.overlap_slowdown="$2" \
+		-O ScheduleEstimate.top_buffers=0 ov.hlo -o out.pir --stats-json s.json
+	python3 -c 'import json,sys; s=json.load(open(sys.argv[1]))["stats"]["ScheduleEstimate"]; print(s["compute_ns"], s["comm_ns"], s["exposed_comm_ns"], s["compute_overlap_ns"])' s.json
+}
+ov 1048576 0 >ov0.txt
+ov 1048576 0.5 >ov1.txt
+read -r t c x0 o0 <ov0.txt
+read -r t2 c2 x2 o2 <ov1.txt
+[ "$o0" = 0 ] && [ $((2 * t)) -le "$c" ] && [ "$t2" = $((2 * t)) ] && [ "$o2" = "$t" ] &&
+	[ "$c2" = "$c" ] && [ "$x2" = $((c - 2 * t)) ]
+ok $? "a short kernel beside a collective takes twice as long at share 0.5 ($t -> $t2 ns; exposed $x0 -> $x2)"
+ov 268435456 0 >ov0.txt
+ov 268435456 0.5 >ov1.txt
+read -r t c x0 o0 <ov0.txt
+read -r t2 c2 x2 o2 <ov1.txt
+[ "$t" -gt "$c" ] && [ "$x0" = 0 ] && [ "$t2" = $((t + c / 2 + c % 2)) ] && [ "$o2" = $((t2 - t)) ]
+ok $? "a long one is slowed only while the collective runs ($t -> $t2 ns beside $c)"
+
 # ---- the h100 device by default, and its kernel floor op by op as under fusion:
 # a chain of small kernels fused is never slower than op by op ----
 printf 'HloModule m\n\nENTRY main {\n  p = f32[64]{0} parameter(0)\n  a = f32[64]{0} exponential(p)\n  b = f32[64]{0} negate(a)\n  c = f32[64]{0} add(a, b)\n  ROOT d = f32[64]{0} multiply(c, p)\n}\n' >chain.hlo

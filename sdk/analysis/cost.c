@@ -51,7 +51,7 @@ struct param {
 #define TWICE(id) PL_CB_TWICE, CK_##id, NULL
 #define ATMOST(id) PL_CB_ATMOST, CK_##id, NULL
 /* every key at most 1e12 but the fractions, at most 1 */
-#define FRACTION(id) (CK_##id == CK_MEMORY_FRACTION || CK_##id == CK_ATTENTION)
+#define FRACTION(id) (CK_##id == CK_MEMORY_FRACTION || CK_##id == CK_ATTENTION || CK_##id == CK_OVERLAP)
 #define X(id, name, type, unit, min, def, vals, bound, help)                                 \
 	{name, TYPE_##type, CK_##id, min, FRACTION(id) ? 1 : 1e12, unit, bound, help},
 
