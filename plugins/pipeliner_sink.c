@@ -1,0 +1,759 @@
+/* SPDX-License-Identifier: MIT */
+/* plugins/pipeliner_sink.c — CollectivePipeliner's forward-sink direction
+ * (passline-pipeline(5)), after XLA's kForwardSink.
+ *
+ * An all-reduce whose result, through formatting ops, is written each trip
+ * by a dynamic-update-slice into row i of a loop-carried buffer of one row
+ * per trip leaves the loop: the loop stacks the all-reduce's operand (and
+ * any other loop-computed value the formatting ops read) into a new
+ * element of one row per trip, and after the loop one all-reduce of the
+ * whole stack runs, followed by the formatting ops given a leading stacked
+ * dimension; their result, reshaped, stands for the buffer the loop
+ * returned. The trip count does not change and nothing is peeled.
+ */
+#include <passline/passline.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <passline/grow.h>
+#include "collective_pipeliner.h"
+#include "labels.h"
+#include "loop_rewrite.h"
+#include "ptr_map.h"
+
+/* One all-reduce to sink and what moves with it. */
+struct sink {
+	pl_inst *coll;
+	pl_inst **chain; /* its users through formatting ops, body order */
+	size_t nchain, ccap;
+	pl_inst **dus; /* the updates that end the chain */
+	size_t *out;   /* the loop element each returns */
+	size_t ndus, dcap, ocap;
+	pl_value *index;  /* the row they write, the same for all */
+	pl_value **stk;   /* loop-computed inputs of the chain, stacked per trip */
+	size_t nstk, scap;
+	struct move inv;  /* computations of constants and ids the chain reads */
+};
+
+static void sink_free(struct sink *s)
+{
+	free(s->chain);
+	free(s->dus);
+	free(s->out);
+	free(s->stk);
+	free(s->inv.with);
+	memset(s, 0, sizeof *s);
+}
+
+/* HLO ops applied element by element, whose operands all have the
+ * result's dimensions (XLA lets them stand in a sunk chain). */
+static bool elementwise(const pl_inst *i)
+{
+	static const char *const ops[] = {
+		"add", "subtract", "multiply", "divide", "maximum", "minimum", "power", "remainder",
+		"and", "or", "xor", "not", "negate", "abs", "exponential", "exponential_minus_one",
+		"log", "log_plus_one", "sqrt", "rsqrt", "cbrt", "tanh", "logistic", "sign", "floor",
+		"ceil", "round_nearest_afz", "round_nearest_even", "cosine", "sine", "tan", "atan2",
+		"select", "compare", "convert", "copy", "is_finite", "real", "imag", "shift_left",
+		"shift_right_logical", "shift_right_arithmetic", "popcnt", "clz", "reduce_precision",
+	};
+	const char *name = pl_inst_opname(i);
+	if (strncmp(name, "hlo.", 4) != 0)
+		return false;
+	for (size_t k = 0; k < sizeof ops / sizeof ops[0]; k++)
+		if (!strcmp(name + 4, ops[k]))
+			return true;
+	return false;
+}
+
+/* The formatting ops given a leading stacked dimension after the loop. */
+static bool stackable(const pl_inst *i)
+{
+	static const char *const ops[] = {
+		"hlo.reshape", "hlo.broadcast", "hlo.transpose", "hlo.concatenate", "hlo.reduce",
+		"hlo.slice", "hlo.collective_permute", "all_gather", "all_reduce",
+	};
+	if (pl_inst_num_results(i) != 1)
+		return false;
+	if (elementwise(i))
+		return true;
+	for (size_t k = 0; k < sizeof ops / sizeof ops[0]; k++)
+		if (cp_op_is(i, ops[k]))
+			return cp_op_is(i, "hlo.reduce") ? pl_inst_num_operands(i) == 2 : true;
+	return false;
+}
+
+/* Whether operand k of the stacked op f has the stacked dimension too
+ * (else it stays as it is: a reduce's initial value). */
+static bool full_operand(const pl_inst *f, size_t k)
+{
+	return !(cp_op_is(f, "hlo.reduce") && k == 1);
+}
+
+/* Whether a value of type t keeps one trip's row in a leading extent of
+ * 1, which the stack grows to the trip count; else the stack is a new
+ * leading dimension. Either way row i of the stack is trip i's value. */
+static bool merged(const pl_type *t)
+{
+	return pl_type_rank(t) && pl_type_dim(t, 0) == 1;
+}
+
+static const pl_type *stacked_type(pl_module *m, const pl_type *t, int64_t n)
+{
+	int64_t dims[PL_MAX_RANK];
+	size_t r = pl_type_rank(t), lead = merged(t) ? 0 : 1;
+	if (r + lead > PL_MAX_RANK)
+		return NULL;
+	dims[0] = n;
+	for (size_t k = 1 - lead; k < r; k++)
+		dims[k + lead] = pl_type_dim(t, k);
+	return pl_type_get(m, pl_type_dtype(t), dims, r + lead);
+}
+
+/* The integers of the list attribute "{a,b}" under key; false if none. */
+static bool dims_attr(const pl_inst *f, const char *key, int64_t *d, size_t *n)
+{
+	const char *s = NULL;
+	size_t len = 0;
+	*n = 0;
+	if (pl_attrs_get_string(pl_inst_attrs_const(f), key, &s, &len) != PL_OK || len < 2 ||
+	    s[0] != '{')
+		return false;
+	char buf[8 * PL_MAX_RANK];
+	if (len >= sizeof buf)
+		return false;
+	memcpy(buf, s, len);
+	buf[len] = '\0';
+	char *q = buf + 1;
+	while (*q && *q != '}' && *n < PL_MAX_RANK) {
+		char *end;
+		d[(*n)++] = strtoll(q, &end, 10);
+		if (end == q)
+			return false;
+		q = end;
+		while (*q == ',' || *q == ' ')
+			q++;
+	}
+	return true;
+}
+
+/* Whether the stacked form of f (whose stacked operand has type in) keeps
+ * each trip's row where its operand had it. */
+static bool stacks_alike(const pl_inst *f, const pl_type *in)
+{
+	const pl_type *out = pl_value_type(pl_inst_result(f, 0));
+	if (cp_op_is(f, "hlo.reshape") || elementwise(f) || cp_op_is(f, "all_reduce") ||
+	    cp_op_is(f, "hlo.collective_permute"))
+		return true;
+	if (merged(in) != merged(out))
+		return false;
+	if (!merged(in) || cp_op_is(f, "hlo.slice"))
+		return true; /* a new leading dimension: the attributes shift */
+	int64_t d[PL_MAX_RANK];
+	size_t n;
+	if (!dims_attr(f, "hlo_dimensions", d, &n))
+		return false;
+	if (cp_op_is(f, "hlo.broadcast") || cp_op_is(f, "hlo.transpose"))
+		return n && d[0] == 0;
+	for (size_t k = 0; k < n; k++)
+		if (d[k] == 0)
+			return false; /* reduced, concatenated or gathered along the rows */
+	return true;
+}
+
+static bool grow_ptr(void *pa, size_t *cap, size_t n)
+{
+	void ***a = pa;
+	return PL_GROW(*a, *cap, n);
+}
+
+static bool add_unique(void *pa, size_t *n, size_t *cap, void *x)
+{
+	void ***a = pa;
+	for (size_t k = 0; k < *n; k++)
+		if ((*a)[k] == x)
+			return true;
+	if (!grow_ptr(pa, cap, *n + 1))
+		return false;
+	(*a)[(*n)++] = x;
+	return true;
+}
+
+static const char *not_carried(struct pipeliner *p, const pl_inst *u, const char *what)
+{
+	char buf[256];
+	snprintf(buf, sizeof buf, "%%%s (%s)", inst_label(u), pl_inst_opname(u));
+	return cp_fail(p, "%s stands between it and a dynamic-update-slice into a loop output, and %s",
+	               buf, what);
+}
+
+/* Whether u is a dynamic-update-slice the body returns directly. */
+static bool final_update(const pl_inst *u, const pl_inst *ret)
+{
+	return cp_op_is(u, "hlo.dynamic_update_slice") && pl_inst_num_operands(u) > 2 &&
+	       pl_value_num_uses(pl_inst_result(u, 0)) == 1 &&
+	       pl_use_user(pl_value_first_use(pl_inst_result(u, 0))) == ret;
+}
+
+/* The formatting ops from c to the updates that end them. */
+static const char *sink_users(struct pipeliner *p, const struct counted_loop *l, struct sink *s)
+{
+	pl_inst *ret = pl_func_last_inst(l->body);
+	size_t scan = 0;
+	pl_inst *cur = s->coll;
+	for (;;) {
+		pl_value *v = pl_inst_result(cur, 0);
+		for (pl_use *u = pl_value_first_use(v); u; u = pl_use_next(u)) {
+			pl_inst *user = pl_use_user(u);
+			if (ptr_map_get(&p->seen, user))
+				continue;
+			if (final_update(user, ret)) {
+				if (pl_inst_operand(user, 1) != v)
+					return cp_fail(p, "it reaches %%%s other than as its update",
+					               inst_label(user));
+				size_t had = s->ndus;
+				if (!add_unique(&s->dus, &s->ndus, &s->dcap, user) ||
+				    (s->ndus != had && !PL_GROW(s->out, s->ocap, s->ndus)))
+					return cp_oom(p);
+				continue;
+			}
+			if (cp_pinned(user))
+				return cp_fail(p, "%%%s in its chain has a control dependency", inst_label(user));
+			/* XLA's sink carries no get-tuple-element or reduce-scatter */
+			bool formatting = (cp_formatting_op(user) || elementwise(user)) &&
+			                  !cp_op_is(user, "hlo.get_tuple_element") &&
+			                  pl_inst_op(user) != PL_OP_REDUCE_SCATTER;
+			if (!formatting)
+				return not_carried(p, user, "is not a formatting op it may carry along");
+			if (!stackable(user))
+				return not_carried(p, user, "passline does not give that op the stacked "
+				                            "dimension after the loop");
+			if (!ptr_map_put(&p->seen, user, user) ||
+			    !add_unique(&s->chain, &s->nchain, &s->ccap, user))
+				return cp_oom(p);
+		}
+		if (scan == s->nchain)
+			break;
+		cur = s->chain[scan++];
+	}
+	if (!s->ndus)
+		return "its result is not written into a loop output by a dynamic-update-slice";
+	return NULL;
+}
+
+/* XLA's checks of one update of a sunk chain. */
+static const char *sink_update(struct pipeliner *p, const struct counted_loop *l, struct sink *s,
+                               size_t j)
+{
+	pl_inst *dus = s->dus[j];
+	pl_value *buf = pl_inst_operand(dus, 0);
+	if (!pl_value_is_arg(buf) || pl_value_func(buf) != l->body || pl_value_index(buf) == l->iv)
+		return "the dynamic-update-slice does not write into a loop parameter";
+	if (pl_value_num_uses(buf) != 1)
+		return cp_fail(p, "the loop parameter %%%s it writes into has other uses",
+		               value_label(buf));
+	pl_inst *ret = pl_func_last_inst(l->body);
+	size_t k = pl_value_index(buf), times = 0;
+	for (size_t r = 0; r < pl_inst_num_operands(ret); r++)
+		times += pl_inst_operand(ret, r) == pl_inst_result(dus, 0);
+	if (times != 1 || pl_inst_operand(ret, k) != pl_inst_result(dus, 0))
+		return "the updated buffer is not returned as the loop element it came from";
+	s->out[j] = k;
+	size_t moving = 0, nmoving = 0;
+	for (size_t r = 2; r < pl_inst_num_operands(dus); r++) {
+		pl_value *ix = pl_inst_operand(dus, r);
+		if (cp_op_is(pl_value_def(ix), "hlo.constant")) {
+			if (!cp_constant_zero(ix))
+				return "the dynamic-update-slice has a nonzero constant index";
+			continue;
+		}
+		moving = r;
+		nmoving++;
+	}
+	if (nmoving != 1)
+		return "the dynamic-update-slice is not indexed in exactly one dimension";
+	const pl_type *bt = pl_value_type(buf), *ut = pl_value_type(pl_inst_operand(dus, 1));
+	if (moving != 2)
+		return "the dynamic-update-slice is not indexed in its first dimension";
+	if (pl_type_dim(bt, 0) < 0 || (uint64_t)pl_type_dim(bt, 0) != l->trips)
+		return cp_fail(p, "the buffer's first dimension, %lld, is not the loop's trip count, %llu",
+		               (long long)pl_type_dim(bt, 0), (unsigned long long)l->trips);
+	if (pl_type_dim(ut, 0) != 1)
+		return "each trip's update is not one row of the buffer";
+	if (!cp_linear_in_iv(l, pl_inst_operand(dus, moving), 0))
+		return "the update index is not a linear function of the induction variable";
+	if (s->index && s->index != pl_inst_operand(dus, moving))
+		return "its dynamic-update-slices write at different indices";
+	s->index = pl_inst_operand(dus, moving);
+	return NULL;
+}
+
+/* The other inputs of the chain: computations of constants and ids are
+ * cloned after the loop, elements the loop does not change read from its
+ * results, anything else stacked per trip. */
+static const char *sink_inputs(struct pipeliner *p, const struct counted_loop *l, struct sink *s)
+{
+	for (size_t k = 0; k < s->nchain; k++) {
+		pl_inst *f = s->chain[k];
+		for (size_t j = 0; j < pl_inst_num_operands(f); j++) {
+			pl_value *v = pl_inst_operand(f, j);
+			pl_inst *d = pl_value_def(v);
+			if (d && (d == s->coll || ptr_map_get(&p->seen, d))) {
+				bool in_chain = d == s->coll;
+				for (size_t c = 0; c < s->nchain && !in_chain; c++)
+					in_chain = s->chain[c] == d;
+				if (in_chain) {
+					if (!full_operand(f, j) || !stacks_alike(f, pl_value_type(v)))
+						return not_carried(p, f, "passline cannot stack it over the "
+						                         "trips keeping each trip's row");
+					continue;
+				}
+				continue; /* an input already found */
+			}
+			if (pl_value_is_arg(v) && loop_invariant_arg(l, v))
+				continue;
+			if (cp_invariant_input(p, v, &s->inv))
+				continue;
+			if (p->oom)
+				return "out of memory";
+			if (!full_operand(f, j))
+				return cp_fail(p, "%%%s, an operand of a formatting op, is computed in the loop",
+				               value_label(v));
+			if (!add_unique(&s->stk, &s->nstk, &s->scap, v))
+				return cp_oom(p);
+		}
+	}
+	qsort(s->inv.with, s->inv.nwith, sizeof *s->inv.with, cp_cmp_position);
+	return NULL;
+}
+
+static const char *sink_check(struct pipeliner *p, const struct counted_loop *l, struct sink *s)
+{
+	pl_inst *c = s->coll;
+	if (cp_pinned(c))
+		return "it has a control dependency";
+	if (pl_inst_num_operands(c) != 1 || pl_inst_num_results(c) != 1)
+		return "it has more than one operand";
+	ptr_map_clear(&p->seen);
+	if (!ptr_map_put(&p->seen, c, c))
+		return cp_oom(p);
+	const char *why = sink_users(p, l, s);
+	for (size_t j = 0; j < s->ndus && !why; j++)
+		why = sink_update(p, l, s, j);
+	if (!why)
+		why = sink_inputs(p, l, s);
+	if (!why)
+		qsort(s->chain, s->nchain, sizeof *s->chain, cp_cmp_position);
+	return why;
+}
+
+/* ---- the stacked ops after the loop ---- */
+
+/* "{a,b}" as "{0,a+1,b+1}" (lead) or "{a+1,b+1}"; NULL when not a list. */
+static char *shift_dims(const char *s, size_t len, bool lead)
+{
+	size_t cap = 2 * len + 16;
+	char *out = malloc(cap);
+	if (!out || len < 2 || s[0] != '{' || s[len - 1] != '}') {
+		free(out);
+		return NULL;
+	}
+	size_t at = (size_t)snprintf(out, cap, "{%s", lead ? "0" : "");
+	bool first = !lead;
+	const char *q = s + 1, *e = s + len - 1;
+	while (q < e) {
+		char *end;
+		long long d = strtoll(q, &end, 10);
+		if (end == q) {
+			free(out);
+			return NULL;
+		}
+		at += (size_t)snprintf(out + at, cap - at, "%s%lld", first ? "" : ",", d + 1);
+		first = false;
+		q = end;
+		while (q < e && (*q == ',' || *q == ' '))
+			q++;
+	}
+	snprintf(out + at, cap - at, "}");
+	return out;
+}
+
+/* The attributes of a clone of f given a leading dimension of n. */
+static int stack_attrs(pl_inst *c, const pl_inst *f, int64_t n)
+{
+	pl_attrs *a = pl_inst_attrs(c);
+	const char *s = NULL;
+	size_t len = 0;
+	bool has = pl_attrs_get_string(a, "hlo_dimensions", &s, &len) == PL_OK;
+	char *grown = NULL;
+	if (merged(pl_value_type(pl_inst_result(f, 0)))) {
+		/* the rows grow in place: only a slice's first range changes */
+		if (!cp_op_is(f, "hlo.slice") ||
+		    pl_attrs_get_string(a, "hlo_slice", &s, &len) != PL_OK || len < 2)
+			return PL_OK;
+		const char *close = memchr(s, ']', len);
+		if (!close)
+			return PL_OK;
+		size_t rest = len - (size_t)(close + 1 - s);
+		grown = malloc(rest + 40);
+		if (!grown)
+			return PL_ENOMEM;
+		snprintf(grown, rest + 40, "{[0:%lld]%.*s", (long long)n, (int)rest, close + 1);
+		int rc = pl_attrs_set_string(a, "hlo_slice", grown);
+		free(grown);
+		return rc;
+	}
+	if (cp_op_is(f, "hlo.broadcast") || cp_op_is(f, "hlo.transpose"))
+		grown = has ? shift_dims(s, len, true) : NULL;
+	else if (cp_op_is(f, "hlo.concatenate") || cp_op_is(f, "hlo.reduce") ||
+	         cp_op_is(f, "all_gather"))
+		grown = has ? shift_dims(s, len, false) : NULL;
+	else if (cp_op_is(f, "hlo.slice") &&
+	         pl_attrs_get_string(a, "hlo_slice", &s, &len) == PL_OK && len > 1 && s[0] == '{') {
+		grown = malloc(len + 32);
+		if (!grown)
+			return PL_ENOMEM;
+		snprintf(grown, len + 32, "{[0:%lld], %.*s", (long long)n, (int)(len - 1), s + 1);
+		int rc = pl_attrs_set_string(a, "hlo_slice", grown);
+		free(grown);
+		return rc;
+	} else
+		return PL_OK;
+	if (!grown)
+		return has ? PL_ENOMEM : PL_OK;
+	int rc = pl_attrs_set_string(a, "hlo_dimensions", grown);
+	free(grown);
+	int64_t dim;
+	if (rc == PL_OK && cp_op_is(f, "all_gather") &&
+	    pl_attrs_get_int(a, "dimension", &dim) == PL_OK)
+		rc = pl_attrs_set_int(a, "dimension", dim + 1);
+	return rc;
+}
+
+/* A new instruction op(ops) : t before pos, or NULL. */
+static pl_inst *make(pl_func *f, pl_inst *pos, const char *op, pl_value *const *ops, size_t n,
+                     const pl_type *t, const char *dims)
+{
+	pl_inst *i = NULL;
+	if (pl_inst_create(&i, f, op, ops, n, &t, 1) != PL_OK)
+		return NULL;
+	if (dims && pl_attrs_set_string(pl_inst_attrs(i), "hlo_dimensions", dims) != PL_OK)
+		return NULL;
+	pl_inst_insert_before(i, pos);
+	return i;
+}
+
+/* The stack of n copies of the body's value v, which the loop does not
+ * change (after the loop, map gives what stands for a body value): a
+ * broadcast of a scalar is made at the stacked shape, as the trips made
+ * it; anything else is broadcast over the rows. */
+static pl_value *spread(pl_module *m, pl_func *f, pl_inst *pos, pl_value *v, struct ptr_map *map,
+                        int64_t n)
+{
+	const pl_type *t = pl_value_type(v), *st = stacked_type(m, t, n);
+	pl_inst *d = pl_value_def(v);
+	pl_value *u = ptr_map_get(map, v);
+	u = u ? u : v;
+	if (!st)
+		return NULL;
+	if (cp_op_is(d, "hlo.broadcast") && pl_inst_num_operands(d) == 1 &&
+	    !pl_type_rank(pl_value_type(pl_inst_operand(d, 0)))) {
+		pl_value *x = ptr_map_get(map, pl_inst_operand(d, 0));
+		x = x ? x : pl_inst_operand(d, 0);
+		pl_inst *b = make(f, pos, "hlo.broadcast", &x, 1, st, "{}");
+		return b ? pl_inst_result(b, 0) : NULL;
+	}
+	size_t r = pl_type_rank(t), lead = merged(t) ? 1 : 0;
+	if (lead) { /* drop the row extent first: a broadcast does not grow one */
+		int64_t dims[PL_MAX_RANK];
+		for (size_t k = 1; k < r; k++)
+			dims[k - 1] = pl_type_dim(t, k);
+		const pl_type *rt = pl_type_get(m, pl_type_dtype(t), dims, r - 1);
+		pl_inst *rs = rt ? make(f, pos, "hlo.reshape", &u, 1, rt, NULL) : NULL;
+		if (!rs)
+			return NULL;
+		u = pl_inst_result(rs, 0);
+	}
+	char dims[8 * PL_MAX_RANK + 4];
+	size_t at = (size_t)snprintf(dims, sizeof dims, "{");
+	for (size_t k = 0; k + lead < r; k++)
+		at += (size_t)snprintf(dims + at, sizeof dims - at, "%s%zu", k ? "," : "", k + 1);
+	snprintf(dims + at, sizeof dims - at, "}");
+	pl_inst *b = make(f, pos, "hlo.broadcast", &u, 1, st, dims);
+	return b ? pl_inst_result(b, 0) : NULL;
+}
+
+/* A zero of type t before pos: a constant, broadcast when t is an array. */
+static pl_value *zeros(pl_module *m, pl_func *f, pl_inst *pos, const pl_type *t)
+{
+	const pl_type *st = pl_type_get(m, pl_type_dtype(t), NULL, 0);
+	pl_inst *c = NULL;
+	if (!st || pl_inst_create(&c, f, "hlo.constant", NULL, 0, &st, 1) != PL_OK ||
+	    pl_attrs_set_string(pl_inst_attrs(c), "hlo_constant",
+	                        pl_type_dtype(t) == PL_DTYPE_BOOL ? "false" : "0") != PL_OK)
+		return NULL;
+	pl_inst_insert_before(c, pos);
+	pl_value *z = pl_inst_result(c, 0);
+	if (!pl_type_rank(t))
+		return z;
+	pl_inst *b = make(f, pos, "hlo.broadcast", &z, 1, t, "{}");
+	return b ? pl_inst_result(b, 0) : NULL;
+}
+
+/* ---- the rewrite ---- */
+
+/* In the body, before its return: row `index` of the stacked argument a
+ * set to v. */
+static pl_value *stack_row(pl_module *m, pl_func *body, pl_inst *ret, pl_value *a, pl_value *v,
+                           pl_value *index, pl_value *zero)
+{
+	const pl_type *vt = pl_value_type(v);
+	pl_value *row = v;
+	if (!merged(vt)) {
+		const pl_type *rt = stacked_type(m, vt, 1);
+		pl_inst *r = rt ? make(body, ret, "hlo.reshape", &v, 1, rt, NULL) : NULL;
+		row = r ? pl_inst_result(r, 0) : NULL;
+	}
+	size_t n = pl_type_rank(pl_value_type(a)) + 2;
+	pl_value **ops = calloc(n, sizeof *ops);
+	pl_inst *d = NULL;
+	if (row && ops) {
+		ops[0] = a;
+		ops[1] = row;
+		ops[2] = index;
+		for (size_t k = 3; k < n; k++)
+			ops[k] = zero;
+		d = make(body, ret, "hlo.dynamic_update_slice", ops, n, pl_value_type(a), NULL);
+	}
+	free(ops);
+	return d ? pl_inst_result(d, 0) : NULL;
+}
+
+static int sink_rewrite(struct pipeliner *p, struct counted_loop *l, struct sink *s, size_t m)
+{
+	pl_module *mod = p->m;
+	pl_inst *w = l->w;
+	pl_func *body = l->body, *parent = l->parent;
+	size_t n = pl_inst_num_operands(w), e = 0;
+	int64_t rows = (int64_t)l->trips;
+	for (size_t j = 0; j < m; j++)
+		e += 1 + s[j].nstk;
+	const pl_type **ty = calloc(e + 1, sizeof *ty);
+	pl_value **extra = calloc(e + 1, sizeof *extra);
+	pl_value **subst = calloc(n, sizeof *subst);
+	pl_value **outs = calloc(n, sizeof *outs);
+	struct ptr_map map = {0};
+	int rc = ty && extra && subst && outs ? PL_OK : PL_ENOMEM;
+	/* the stacked elements, from zeros */
+	for (size_t j = 0, at = 0; j < m && rc == PL_OK; j++)
+		for (size_t k = 0; k <= s[j].nstk && rc == PL_OK; k++, at++) {
+			pl_value *v = k ? s[j].stk[k - 1] : pl_inst_operand(s[j].coll, 0);
+			ty[at] = stacked_type(mod, pl_value_type(v), rows);
+			/* every row is written before it is read: a buffer of the
+			 * stack's type the loop gives up serves as its start */
+			extra[at] = NULL;
+			for (size_t d = 0; !k && d < s[j].ndus && !extra[at]; d++)
+				if (pl_value_type(pl_inst_result(s[j].dus[d], 0)) == ty[at])
+					extra[at] = pl_inst_operand(w, s[j].out[d]);
+			if (!extra[at] && ty[at])
+				extra[at] = zeros(mod, parent, w, ty[at]);
+			if (!extra[at])
+				rc = PL_ENOMEM;
+		}
+	pl_inst *w2 = rc == PL_OK ? loop_while_widened(w, NULL, extra, e) : NULL;
+	if (rc == PL_OK && !w2)
+		rc = PL_ENOMEM;
+	/* the body: each trip's rows stacked; the buffers returned as they came */
+	if (rc == PL_OK)
+		rc = loop_add_args(body, ty, e, "sunk");
+	pl_inst *ret = pl_func_last_inst(body);
+	for (size_t j = 0, at = 0; j < m && rc == PL_OK; j++) {
+		/* a zero index: the update's own, else a new constant */
+		pl_inst *d0 = s[j].dus[0];
+		pl_value *zero = pl_inst_num_operands(d0) > 3 ? pl_inst_operand(d0, 3)
+		                 : zeros(mod, body, ret, pl_value_type(s[j].index));
+		for (size_t k = 0; k <= s[j].nstk && rc == PL_OK; k++, at++) {
+			pl_value *v = k ? s[j].stk[k - 1] : pl_inst_operand(s[j].coll, 0);
+			extra[at] = zero ? stack_row(mod, body, ret, pl_func_arg(body, n + at), v,
+			                             s[j].index, zero)
+			                 : NULL;
+			if (!extra[at])
+				rc = PL_ENOMEM;
+		}
+		for (size_t d = 0; d < s[j].ndus; d++)
+			subst[s[j].out[d]] = pl_func_arg(body, s[j].out[d]);
+	}
+	if (rc == PL_OK)
+		rc = loop_new_return(body, subst, extra, e);
+	if (rc == PL_OK)
+		rc = loop_add_args(l->cond, ty, e, "sunk");
+	/* after the loop: one all-reduce of the stack, the chain stacked */
+	for (size_t k = 0; k < n; k++)
+		outs[k] = w2 ? pl_inst_result(w2, k) : NULL;
+	for (size_t j = 0, at = 0; j < m && rc == PL_OK; j++) {
+		struct sink *sj = &s[j];
+		ptr_map_clear(&map);
+		/* stacked values: the collective's operand, the stacked inputs */
+		struct ptr_map stk = {0};
+		for (size_t k = 0; k <= sj->nstk && rc == PL_OK; k++, at++) {
+			pl_value *v = k ? sj->stk[k - 1] : pl_inst_operand(sj->coll, 0);
+			if (!ptr_map_put(&stk, v, pl_inst_result(w2, n + at)))
+				rc = PL_ENOMEM;
+		}
+		/* unstacked: the elements the loop keeps, the cloned constants */
+		for (size_t k = 0; k < n && rc == PL_OK; k++)
+			if (!ptr_map_put(&map, pl_func_arg(body, k), pl_inst_result(w2, k)))
+				rc = PL_ENOMEM;
+		for (size_t k = 0; k < sj->inv.nwith && rc == PL_OK; k++)
+			if (!loop_clone_inst(parent, w, sj->inv.with[k], &map, ".sunk", &p->next_channel))
+				rc = PL_ENOMEM;
+		for (size_t k = 0; k <= sj->nchain && rc == PL_OK; k++) {
+			pl_inst *f = k ? sj->chain[k - 1] : sj->coll;
+			size_t no = pl_inst_num_operands(f);
+			pl_value **ops = calloc(no ? no : 1, sizeof *ops);
+			if (!ops) {
+				rc = PL_ENOMEM;
+				break;
+			}
+			for (size_t o = 0; o < no && rc == PL_OK; o++) {
+				pl_value *v = pl_inst_operand(f, o);
+				ops[o] = ptr_map_get(&stk, v);
+				if (ops[o])
+					continue;
+				pl_value *u = ptr_map_get(&map, v);
+				ops[o] = full_operand(f, o) ? spread(mod, parent, w, v, &map, rows) : u ? u : v;
+				if (!ops[o])
+					rc = PL_ENOMEM;
+			}
+			const pl_type *t = stacked_type(mod, pl_value_type(pl_inst_result(f, 0)), rows);
+			if (rc == PL_OK && t && cp_op_is(f, "hlo.reshape") && pl_value_type(ops[0]) == t) {
+				/* it only moved the row extent: the stack has it already */
+				if (!ptr_map_put(&stk, pl_inst_result(f, 0), ops[0]))
+					rc = PL_ENOMEM;
+				free(ops);
+				continue;
+			}
+			pl_inst *c = rc == PL_OK && t ? loop_clone_typed(parent, w, f, ops, t, ".sunk",
+			                                                 &p->next_channel)
+			                              : NULL;
+			free(ops);
+			if (rc == PL_OK && (!c || stack_attrs(c, f, rows) != PL_OK ||
+			                    !ptr_map_put(&stk, pl_inst_result(f, 0), pl_inst_result(c, 0))))
+				rc = PL_ENOMEM;
+		}
+		/* each buffer is the stack of its rows */
+		for (size_t d = 0; d < sj->ndus && rc == PL_OK; d++) {
+			pl_value *v = ptr_map_get(&stk, pl_inst_operand(sj->dus[d], 1));
+			const pl_type *bt = pl_value_type(pl_inst_result(sj->dus[d], 0));
+			/* a row of one extent per trip: the stack is the buffer */
+			pl_inst *r = v && pl_value_type(v) != bt
+			             ? make(parent, w, "hlo.reshape", &v, 1, bt, NULL) : NULL;
+			if (v && (r || pl_value_type(v) == bt))
+				outs[sj->out[d]] = r ? pl_inst_result(r, 0) : v;
+			else
+				rc = PL_ENOMEM;
+		}
+		ptr_map_free(&stk);
+	}
+	if (rc == PL_OK)
+		rc = cp_replace_while(w, outs);
+	/* the body no longer updates, formats or reduces */
+	for (size_t j = 0; j < m && rc == PL_OK; j++) {
+		struct sink *sj = &s[j];
+		for (size_t d = 0; d < sj->ndus && rc == PL_OK; d++) {
+			pl_inst *dus = sj->dus[d];
+			size_t no = pl_inst_num_operands(dus);
+			pl_inst **ix = calloc(no, sizeof *ix);
+			if (!ix) {
+				rc = PL_ENOMEM;
+				break;
+			}
+			for (size_t k = 2; k < no; k++)
+				ix[k] = pl_value_def(pl_inst_operand(dus, k));
+			rc = pl_inst_erase(dus);
+			for (size_t k = 2; k < no && rc == PL_OK; k++)
+				if (ix[k])
+					rc = loop_erase_if_unused(ix[k]);
+			free(ix);
+		}
+		for (size_t k = sj->nchain; k-- > 0 && rc == PL_OK;)
+			rc = pl_inst_erase(sj->chain[k]);
+		if (rc == PL_OK)
+			rc = pl_inst_erase(sj->coll);
+		for (size_t k = sj->inv.nwith; k-- > 0 && rc == PL_OK;)
+			rc = loop_erase_if_unused(sj->inv.with[k]);
+	}
+	ptr_map_free(&map);
+	free(ty);
+	free(extra);
+	free(subst);
+	free(outs);
+	return rc;
+}
+
+int cp_sink_loop(struct pipeliner *p, struct counted_loop *l)
+{
+	struct sink *s = NULL;
+	size_t m = 0, cap = 0;
+	struct ptr_map claimed = {0};
+	int rc = PL_OK;
+	for (pl_inst *i = pl_func_first_inst(l->body); i && rc == PL_OK; i = pl_inst_next(i)) {
+		if (pl_inst_op(i) != PL_OP_ALL_REDUCE || ptr_map_get(&claimed, i))
+			continue;
+		if (!PL_GROW(s, cap, m + 1)) {
+			rc = PL_ENOMEM;
+			break;
+		}
+		memset(&s[m], 0, sizeof s[m]);
+		s[m].coll = i;
+		p->why[0] = '\0';
+		const char *why = sink_check(p, l, &s[m]);
+		if (p->oom) {
+			rc = PL_ENOMEM;
+			sink_free(&s[m]);
+			break;
+		}
+		bool taken = false;
+		for (size_t k = 0; !why && k < s[m].nchain && !taken; k++)
+			taken = ptr_map_get(&claimed, s[m].chain[k]) != NULL;
+		for (size_t k = 0; !why && k < s[m].ndus && !taken; k++)
+			taken = ptr_map_get(&claimed, s[m].dus[k]) != NULL;
+		for (size_t k = 0; !why && k < s[m].nstk && !taken; k++)
+			taken = pl_value_def(s[m].stk[k]) &&
+			        ptr_map_get(&claimed, pl_value_def(s[m].stk[k])) != NULL;
+		if (taken)
+			why = "its chain overlaps another sunk collective's";
+		if (why) {
+			cp_remark_not(p, i, "forward-sink", why);
+			sink_free(&s[m]);
+			continue;
+		}
+		bool ok = ptr_map_put(&claimed, i, i);
+		for (size_t k = 0; k < s[m].nchain && ok; k++)
+			ok = ptr_map_put(&claimed, s[m].chain[k], i);
+		for (size_t k = 0; k < s[m].ndus && ok; k++)
+			ok = ptr_map_put(&claimed, s[m].dus[k], i);
+		if (!ok)
+			rc = PL_ENOMEM;
+		m++;
+	}
+	if (rc == PL_OK && m) {
+		if (p->remarks)
+			for (size_t j = 0; j < m; j++)
+				pl_ctx_remark(p->ctx, s[j].coll,
+				              "pipelined (forward-sink): %s %%%s of loop %%%s sunk after it: "
+				              "the loop stacks its operand over %llu trips, one %s of the "
+				              "stack follows the loop",
+				              cp_kind_name(s[j].coll), inst_label(s[j].coll), cp_loop_label(l),
+				              (unsigned long long)l->trips, cp_kind_name(s[j].coll));
+		rc = sink_rewrite(p, l, s, m);
+		p->moved += m;
+	}
+	for (size_t j = 0; j < m; j++)
+		sink_free(&s[j]);
+	free(s);
+	ptr_map_free(&claimed);
+	return rc;
+}
