@@ -305,6 +305,10 @@ pl_inst *loop_clone_typed(pl_func *f, pl_inst *pos, const pl_inst *src, pl_value
 		return NULL;
 	if (pl_inst_copy_attrs(c, src) != PL_OK || strip_line_keys(c) != PL_OK)
 		return NULL;
+	/* a shape read with the old type (its layout) no longer fits */
+	if (t != pl_value_type(pl_inst_result(src, 0)) && pl_attrs_get(pl_inst_attrs(c), "hlo_shape") &&
+	    pl_attrs_remove(pl_inst_attrs(c), "hlo_shape") != PL_OK)
+		return NULL;
 	if (next_channel && str_attr(c, "hlo_channel_id", NULL)) {
 		char buf[32];
 		snprintf(buf, sizeof buf, "%lld", (long long)(*next_channel)++);

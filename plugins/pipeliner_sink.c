@@ -432,6 +432,15 @@ static int stack_attrs(pl_inst *c, const pl_inst *f, int64_t n)
 	return rc;
 }
 
+/* Names v after src with suffix, when src has a name. */
+static void name_after(pl_value *v, const pl_value *src, const char *suffix)
+{
+	const char *name = pl_value_name(src);
+	char buf[256];
+	if (name && (size_t)snprintf(buf, sizeof buf, "%s%s", name, suffix) < sizeof buf)
+		pl_value_set_name(v, buf);
+}
+
 /* A new instruction op(ops) : t before pos, or NULL. */
 static pl_inst *make(pl_func *f, pl_inst *pos, const char *op, pl_value *const *ops, size_t n,
                      const pl_type *t, const char *dims)
@@ -463,6 +472,8 @@ static pl_value *spread(pl_module *m, pl_func *f, pl_inst *pos, pl_value *v, str
 		pl_value *x = ptr_map_get(map, pl_inst_operand(d, 0));
 		x = x ? x : pl_inst_operand(d, 0);
 		pl_inst *b = make(f, pos, "hlo.broadcast", &x, 1, st, "{}");
+		if (b)
+			name_after(pl_inst_result(b, 0), v, ".sunk");
 		return b ? pl_inst_result(b, 0) : NULL;
 	}
 	size_t r = pl_type_rank(t), lead = merged(t) ? 1 : 0;
@@ -482,6 +493,8 @@ static pl_value *spread(pl_module *m, pl_func *f, pl_inst *pos, pl_value *v, str
 		at += (size_t)snprintf(dims + at, sizeof dims - at, "%s%zu", k ? "," : "", k + 1);
 	snprintf(dims + at, sizeof dims - at, "}");
 	pl_inst *b = make(f, pos, "hlo.broadcast", &u, 1, st, dims);
+	if (b)
+		name_after(pl_inst_result(b, 0), v, ".sunk");
 	return b ? pl_inst_result(b, 0) : NULL;
 }
 
@@ -528,6 +541,8 @@ static pl_value *stack_row(pl_module *m, pl_func *body, pl_inst *ret, pl_value *
 		d = make(body, ret, "hlo.dynamic_update_slice", ops, n, pl_value_type(a), NULL);
 	}
 	free(ops);
+	if (d)
+		name_after(pl_inst_result(d, 0), v, ".rows");
 	return d ? pl_inst_result(d, 0) : NULL;
 }
 
