@@ -102,6 +102,7 @@ bool cp_move_add(struct move *mv, pl_inst *i)
 static void cp_move_free(struct move *mv)
 {
 	free(mv->with);
+	free(mv->carry);
 	memset(mv, 0, sizeof *mv);
 }
 
@@ -345,9 +346,20 @@ static const char *forward_chain(struct pipeliner *p, const struct counted_loop 
 				continue; /* the moving index: carried */
 			if (p->oom)
 				return "out of memory";
-			if (!cp_invariant_input(p, v, mv))
-				return cp_fail(p, "%%%s, an operand of a formatting op, is computed in the loop",
-				            value_label(v));
+			if (cp_invariant_input(p, v, mv))
+				continue;
+			if (p->oom || k == mv->nformat)
+				return p->oom ? "out of memory"
+				              : cp_fail(p, "%%%s, an index of the update, is computed in the loop",
+				                        value_label(v));
+			/* computed in the loop: XLA carries it as one more element */
+			bool had = false;
+			for (size_t q = 0; q < mv->ncarry && !had; q++)
+				had = mv->carry[q] == v;
+			if (!had && !PL_GROW(mv->carry, mv->carrycap, mv->ncarry + 1))
+				return cp_oom(p);
+			if (!had)
+				mv->carry[mv->ncarry++] = v;
 		}
 	}
 	const char *why = check_update(p, l, mv);
@@ -388,6 +400,7 @@ static void moves_reset(struct pipeliner *p)
 		cp_move_free(&p->moves[k]);
 	p->nmoves = 0;
 	ptr_map_clear(&p->member);
+	ptr_map_clear(&p->carried);
 }
 
 /* The moves of loop l in one direction, with remarks for the rest. */
@@ -417,7 +430,12 @@ static int collect(struct pipeliner *p, const struct counted_loop *l, bool backw
 		/* a chain that another move already carries stays with it */
 		bool taken = false;
 		for (size_t k = 0; k < mv->nwith && !taken; k++)
-			taken = ptr_map_get(&p->member, mv->with[k]) != NULL;
+			taken = ptr_map_get(&p->member, mv->with[k]) != NULL ||
+			        (k < mv->nformat && ptr_map_get(&p->carried, mv->with[k]));
+		for (size_t c = 0; c < mv->ncarry && !taken; c++)
+			taken = pl_value_def(mv->carry[c]) &&
+			        ptr_map_get(&p->member, pl_value_def(mv->carry[c])) != NULL;
+		taken = taken || ptr_map_get(&p->carried, i) != NULL;
 		if (taken) {
 			cp_remark_not(p, i, backward ? "backward" : "forward",
 			           "its chain overlaps another pipelined collective's");
@@ -428,6 +446,10 @@ static int collect(struct pipeliner *p, const struct counted_loop *l, bool backw
 			return PL_ENOMEM;
 		for (size_t k = 0; k < (backward ? 0 : mv->nformat); k++)
 			if (!ptr_map_put(&p->member, mv->with[k], mv))
+				return PL_ENOMEM;
+		for (size_t c = 0; c < mv->ncarry; c++)
+			if (pl_value_def(mv->carry[c]) &&
+			    !ptr_map_put(&p->carried, pl_value_def(mv->carry[c]), mv))
 				return PL_ENOMEM;
 		p->nmoves++;
 	}
@@ -619,10 +641,26 @@ static int forward(struct pipeliner *p, struct counted_loop *l)
 	pl_func *body = l->body, *cond = l->cond, *parent = l->parent;
 	size_t n = pl_inst_num_operands(w), m = p->nmoves;
 	struct ptr_map map = {0};
-	pl_value **vals = calloc(n + 2 * m, sizeof *vals);
-	pl_value **extra = calloc(2 * m, sizeof *extra);
-	const pl_type **ty = calloc(2 * m, sizeof *ty);
-	int rc = vals && ty && extra ? PL_OK : PL_ENOMEM;
+	/* the moves' loop-computed inputs, once each, after the 2 m elements
+	 * of the operands and indices */
+	size_t ncv = 0;
+	for (size_t j = 0; j < m; j++)
+		ncv += p->moves[j].ncarry;
+	pl_value **cv = calloc(ncv + 1, sizeof *cv);
+	ncv = 0;
+	for (size_t j = 0; cv && j < m; j++)
+		for (size_t c = 0; c < p->moves[j].ncarry; c++) {
+			bool had = false;
+			for (size_t k = 0; k < ncv && !had; k++)
+				had = cv[k] == p->moves[j].carry[c];
+			if (!had)
+				cv[ncv++] = p->moves[j].carry[c];
+		}
+	size_t e = 2 * m + ncv;
+	pl_value **vals = calloc(n + e, sizeof *vals);
+	pl_value **extra = calloc(e + 1, sizeof *extra);
+	const pl_type **ty = calloc(e + 1, sizeof *ty);
+	int rc = vals && ty && extra && cv ? PL_OK : PL_ENOMEM;
 	if (p->remarks)
 		for (size_t j = 0; j < m; j++)
 			pl_ctx_remark(p->ctx, p->moves[j].coll,
@@ -635,6 +673,8 @@ static int forward(struct pipeliner *p, struct counted_loop *l)
 		ty[2 * j] = pl_value_type(pl_inst_operand(p->moves[j].coll, 0));
 		ty[2 * j + 1] = pl_value_type(pl_inst_operand(p->moves[j].dus, p->moves[j].sliced));
 	}
+	for (size_t c = 0; c < ncv && rc == PL_OK; c++)
+		ty[2 * m + c] = pl_value_type(cv[c]);
 	/* 1. the first iteration, before the loop, without the moved ops: the
 	 * updates leave their buffers as they came in */
 	for (size_t k = 0; k < n; k++)
@@ -664,6 +704,8 @@ static int forward(struct pipeliner *p, struct counted_loop *l)
 		extra[2 * j] = ptr_map_get(&map, x) ? ptr_map_get(&map, x) : x;
 		extra[2 * j + 1] = ptr_map_get(&map, ix) ? ptr_map_get(&map, ix) : ix;
 	}
+	for (size_t c = 0; c < ncv && rc == PL_OK; c++)
+		extra[2 * m + c] = ptr_map_get(&map, cv[c]) ? ptr_map_get(&map, cv[c]) : cv[c];
 	/* the loop's counter starts one trip on, as a constant */
 	pl_inst *start = rc == PL_OK ? loop_int_constant(parent, w, pl_value_type(init[l->iv]),
 	                                                 l->start + l->step)
@@ -675,7 +717,7 @@ static int forward(struct pipeliner *p, struct counted_loop *l)
 		init[l->iv] = pl_inst_result(start, 0);
 	/* 2. the loop, one trip fewer, carrying each collective's operand and
 	 * update index */
-	pl_inst *w2 = rc == PL_OK ? loop_while_widened(w, init, extra, 2 * m) : NULL;
+	pl_inst *w2 = rc == PL_OK ? loop_while_widened(w, init, extra, e) : NULL;
 	if (rc == PL_OK && !w2)
 		rc = PL_ENOMEM;
 	if (rc == PL_OK && peeled_next)
@@ -690,6 +732,9 @@ static int forward(struct pipeliner *p, struct counted_loop *l)
 		outs[k] = pl_inst_result(w2, k);
 	/* one map for all: the inputs two moves share are cloned once */
 	ptr_map_clear(&map);
+	for (size_t c = 0; c < ncv && rc == PL_OK; c++)
+		if (!ptr_map_put(&map, cv[c], pl_inst_result(w2, n + 2 * m + c)))
+			rc = PL_ENOMEM;
 	for (size_t j = 0; j < m && rc == PL_OK; j++) {
 		struct move *mv = &p->moves[j];
 		if (!ptr_map_put(&map, pl_inst_operand(mv->coll, 0), pl_inst_result(w2, n + 2 * j)) ||
@@ -717,7 +762,7 @@ static int forward(struct pipeliner *p, struct counted_loop *l)
 	free(outs);
 	/* 4. the body: the trip before's collective first, its update last */
 	if (rc == PL_OK)
-		rc = loop_add_args(body, ty, 2 * m, "pipelined");
+		rc = loop_add_args(body, ty, e, "pipelined");
 	pl_value **subst = calloc(n, sizeof *subst);
 	if (rc == PL_OK && !subst)
 		rc = PL_ENOMEM;
@@ -729,6 +774,9 @@ static int forward(struct pipeliner *p, struct counted_loop *l)
 		    !ptr_map_put(&map, pl_inst_operand(mv->dus, mv->sliced),
 		                 pl_func_arg(body, n + 2 * j + 1)))
 			rc = PL_ENOMEM;
+		for (size_t c = 0; c < ncv && rc == PL_OK; c++)
+			if (!ptr_map_put(&map, cv[c], pl_func_arg(body, n + 2 * m + c)))
+				rc = PL_ENOMEM;
 		if (rc == PL_OK && !loop_clone_inst(body, pl_func_first_inst(body), mv->coll, &map,
 		                                    ".prev", &p->next_channel))
 			rc = PL_ENOMEM;
@@ -744,8 +792,10 @@ static int forward(struct pipeliner *p, struct counted_loop *l)
 			extra[2 * j + 1] = pl_inst_operand(mv->dus, mv->sliced);
 		}
 	}
+	for (size_t c = 0; c < ncv; c++)
+		extra[2 * m + c] = cv[c];
 	if (rc == PL_OK)
-		rc = loop_new_return(body, subst, extra, 2 * m);
+		rc = loop_new_return(body, subst, extra, e);
 	free(subst);
 	for (size_t j = 0; j < m && rc == PL_OK; j++) {
 		struct move *mv = &p->moves[j];
@@ -759,8 +809,9 @@ static int forward(struct pipeliner *p, struct counted_loop *l)
 	}
 	/* 5. the condition reads the longer state; its bound stays */
 	if (rc == PL_OK)
-		rc = loop_add_args(cond, ty, 2 * m, "pipelined");
+		rc = loop_add_args(cond, ty, e, "pipelined");
 	ptr_map_free(&map);
+	free(cv);
 	free(vals);
 	free(extra);
 	free(ty);
@@ -870,6 +921,7 @@ static int pipeliner_run(pl_pass_ctx *ctx, void *state, pl_module *m)
 		rc = pipeline_loops(&p, DIR_BACKWARD);
 	pass_end_stat(ctx, "num_pipelined", p.moved, &rc);
 	ptr_map_free(&p.member);
+	ptr_map_free(&p.carried);
 	ptr_map_free(&p.seen);
 	free(p.moves);
 	return pass_end_report(ctx, rc, "pipeline collectives");

@@ -29,6 +29,8 @@ struct move {
 	pl_inst *dus;   /* forward */
 	size_t out;     /* forward: the loop element the update is returned as */
 	size_t sliced;  /* forward: the operand of dus that is the moving index */
+	pl_value **carry; /* forward: loop-computed inputs of the formatting ops */
+	size_t ncarry, carrycap;
 };
 
 struct pipeliner {
@@ -42,6 +44,7 @@ struct pipeliner {
 	char why[512];
 	struct ptr_map member; /* instruction -> its move (claimed) */
 	struct ptr_map seen;   /* scratch set */
+	struct ptr_map carried; /* forward: definitions of carried inputs -> move */
 	struct move *moves;
 	size_t nmoves, mcap;
 };
