@@ -297,11 +297,11 @@ static void name_after(pl_value *v, const pl_value *src, const char *suffix)
 }
 
 pl_inst *loop_clone_typed(pl_func *f, pl_inst *pos, const pl_inst *src, pl_value *const *ops,
-                          const pl_type *t, const char *suffix, int64_t *next_channel)
+                          size_t nops, const pl_type *t, const char *suffix, int64_t *next_channel)
 {
 	pl_inst *c = NULL;
 	if (pl_inst_num_results(src) != 1 ||
-	    pl_inst_create(&c, f, pl_inst_opname(src), ops, pl_inst_num_operands(src), &t, 1) != PL_OK)
+	    pl_inst_create(&c, f, pl_inst_opname(src), ops, nops, &t, 1) != PL_OK)
 		return NULL;
 	if (pl_inst_copy_attrs(c, src) != PL_OK || strip_line_keys(c) != PL_OK)
 		return NULL;

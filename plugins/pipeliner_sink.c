@@ -74,6 +74,7 @@ static bool stackable(const pl_inst *i)
 	static const char *const ops[] = {
 		"hlo.reshape", "hlo.broadcast", "hlo.transpose", "hlo.concatenate", "hlo.reduce",
 		"hlo.slice", "hlo.collective_permute", "all_gather", "all_reduce",
+		"hlo.dynamic_slice", "hlo.pad",
 	};
 	if (pl_inst_num_results(i) != 1)
 		return false;
@@ -89,7 +90,8 @@ static bool stackable(const pl_inst *i)
  * (else it stays as it is: a reduce's initial value). */
 static bool full_operand(const pl_inst *f, size_t k)
 {
-	return !(cp_op_is(f, "hlo.reduce") && k == 1);
+	return k == 0 ||
+	       !(cp_op_is(f, "hlo.reduce") || cp_op_is(f, "hlo.dynamic_slice") || cp_op_is(f, "hlo.pad"));
 }
 
 /* Whether a value of type t keeps one trip's row in a leading extent of
@@ -149,8 +151,15 @@ static bool stacks_alike(const pl_inst *f, const pl_type *in)
 		return true;
 	if (merged(in) != merged(out))
 		return false;
-	if (!merged(in) || cp_op_is(f, "hlo.slice"))
+	if (!merged(in) || cp_op_is(f, "hlo.slice") || cp_op_is(f, "hlo.dynamic_slice"))
 		return true; /* a new leading dimension: the attributes shift */
+	if (cp_op_is(f, "hlo.pad")) { /* the rows unpadded */
+		const char *pad = NULL;
+		size_t len = 0;
+		return pl_attrs_get_string(pl_inst_attrs_const(f), "hlo_padding", &pad, &len) == PL_OK &&
+		       len >= 3 && !strncmp(pad, "0_0", 3) && (len == 3 || pad[3] == 'x' ||
+		                                               (len >= 5 && !strncmp(pad + 3, "_0", 2)));
+	}
 	int64_t d[PL_MAX_RANK];
 	size_t n;
 	if (!dims_attr(f, "hlo_dimensions", d, &n))
@@ -388,6 +397,22 @@ static int stack_attrs(pl_inst *c, const pl_inst *f, int64_t n)
 	size_t len = 0;
 	bool has = pl_attrs_get_string(a, "hlo_dimensions", &s, &len) == PL_OK;
 	char *grown = NULL;
+	if (cp_op_is(f, "hlo.dynamic_slice") &&
+	    pl_attrs_get_string(a, "hlo_dynamic_slice_sizes", &s, &len) == PL_OK && len > 1 &&
+	    s[0] == '{') {
+		/* the rows' sizes: the first grown to n, or a new first one */
+		bool grow = merged(pl_value_type(pl_inst_result(f, 0)));
+		const char *rest = grow ? memchr(s, ',', len) : s + 1;
+		size_t rlen = rest ? len - (size_t)(rest - s) : 1;
+		grown = malloc(rlen + 40);
+		if (!grown)
+			return PL_ENOMEM;
+		snprintf(grown, rlen + 40, "{%lld%s%.*s", (long long)n, grow || rlen < 2 ? "" : ",",
+		         (int)rlen, rest ? rest : "}");
+		int rc = pl_attrs_set_string(a, "hlo_dynamic_slice_sizes", grown);
+		free(grown);
+		return rc;
+	}
 	if (merged(pl_value_type(pl_inst_result(f, 0)))) {
 		/* the rows grow in place: only a slice's first range changes */
 		if (!cp_op_is(f, "hlo.slice") ||
@@ -417,6 +442,15 @@ static int stack_attrs(pl_inst *c, const pl_inst *f, int64_t n)
 			return PL_ENOMEM;
 		snprintf(grown, len + 32, "{[0:%lld], %.*s", (long long)n, (int)(len - 1), s + 1);
 		int rc = pl_attrs_set_string(a, "hlo_slice", grown);
+		free(grown);
+		return rc;
+	} else if (cp_op_is(f, "hlo.pad") &&
+	           pl_attrs_get_string(a, "hlo_padding", &s, &len) == PL_OK) {
+		grown = malloc(len + 8);
+		if (!grown)
+			return PL_ENOMEM;
+		snprintf(grown, len + 8, "0_0%s%.*s", len ? "x" : "", (int)len, s);
+		int rc = pl_attrs_set_string(a, "hlo_padding", grown);
 		free(grown);
 		return rc;
 	} else
@@ -627,7 +661,7 @@ static int sink_rewrite(struct pipeliner *p, struct counted_loop *l, struct sink
 		for (size_t k = 0; k <= sj->nchain && rc == PL_OK; k++) {
 			pl_inst *f = k ? sj->chain[k - 1] : sj->coll;
 			size_t no = pl_inst_num_operands(f);
-			pl_value **ops = calloc(no ? no : 1, sizeof *ops);
+			pl_value **ops = calloc(no + 2, sizeof *ops);
 			if (!ops) {
 				rc = PL_ENOMEM;
 				break;
@@ -643,6 +677,20 @@ static int sink_rewrite(struct pipeliner *p, struct counted_loop *l, struct sink
 					rc = PL_ENOMEM;
 			}
 			const pl_type *t = stacked_type(mod, pl_value_type(pl_inst_result(f, 0)), rows);
+			size_t nops = no;
+			if (rc == PL_OK && cp_op_is(f, "hlo.dynamic_slice") && no > 1) {
+				/* the rows all taken: index 0 in their dimension */
+				pl_value *zero = zeros(mod, parent, w, pl_value_type(ops[1]));
+				if (!zero)
+					rc = PL_ENOMEM;
+				else if (merged(pl_value_type(pl_inst_operand(f, 0)))) {
+					ops[1] = zero;
+				} else {
+					memmove(ops + 2, ops + 1, (no - 1) * sizeof *ops);
+					ops[1] = zero;
+					nops++;
+				}
+			}
 			if (rc == PL_OK && t && cp_op_is(f, "hlo.reshape") && pl_value_type(ops[0]) == t) {
 				/* it only moved the row extent: the stack has it already */
 				if (!ptr_map_put(&stk, pl_inst_result(f, 0), ops[0]))
@@ -650,7 +698,7 @@ static int sink_rewrite(struct pipeliner *p, struct counted_loop *l, struct sink
 				free(ops);
 				continue;
 			}
-			pl_inst *c = rc == PL_OK && t ? loop_clone_typed(parent, w, f, ops, t, ".sunk",
+			pl_inst *c = rc == PL_OK && t ? loop_clone_typed(parent, w, f, ops, nops, t, ".sunk",
 			                                                 &p->next_channel)
 			                              : NULL;
 			free(ops);
