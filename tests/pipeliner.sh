@@ -50,6 +50,7 @@ golden double DoubleBufferLoopUnrolling num_unrolled 1 189 183
 SINK=CollectivePipeliner.pipeline_sink_all_reduce=true
 golden sink CollectivePipeliner num_pipelined 1 284 281 "$SINK"
 golden sink_stacked CollectivePipeliner num_pipelined 1 256 348 "$SINK"
+golden sink_two CollectivePipeliner num_pipelined 1 376 248 "$SINK"
 
 run $P --passes=CollectivePipeliner,DetailDynInst --remarks "$G/backward.pir" -o out.pir
 expect_err "pipelined (backward): all_gather %g of loop %loop\$0 issued one iteration early" \
