@@ -166,7 +166,8 @@ static const char *backward_chain(struct pipeliner *p, const struct counted_loop
 					            value_label(v));
 		}
 	}
-	qsort(mv->with, mv->nwith, sizeof *mv->with, cp_cmp_position);
+	if (mv->nwith)
+		qsort(mv->with, mv->nwith, sizeof *mv->with, cp_cmp_position);
 	return NULL;
 }
 
@@ -365,8 +366,11 @@ static const char *forward_chain(struct pipeliner *p, const struct counted_loop 
 	const char *why = check_update(p, l, mv);
 	if (why)
 		return why;
-	qsort(mv->with, mv->nformat, sizeof *mv->with, cp_cmp_position);
-	qsort(mv->with + mv->nformat, mv->nwith - mv->nformat, sizeof *mv->with, cp_cmp_position);
+	if (mv->nformat)
+		qsort(mv->with, mv->nformat, sizeof *mv->with, cp_cmp_position);
+	if (mv->nwith > mv->nformat)
+		qsort(mv->with + mv->nformat, mv->nwith - mv->nformat, sizeof *mv->with,
+		      cp_cmp_position);
 	return NULL;
 }
 
@@ -513,7 +517,7 @@ static int backward(struct pipeliner *p, struct counted_loop *l)
 				rc = ptr_map_put(&map, p->moves[j].with[k], p->moves[j].with[k]) &&
 				     cp_move_add(&all, p->moves[j].with[k]) ? PL_OK : PL_ENOMEM;
 	ptr_map_clear(&map);
-	if (rc == PL_OK)
+	if (rc == PL_OK && all.nwith)
 		qsort(all.with, all.nwith, sizeof *all.with, cp_cmp_position);
 
 	/* 1. the first iteration's collectives, before the loop */

@@ -334,7 +334,8 @@ static const char *sink_inputs(struct pipeliner *p, const struct counted_loop *l
 				return cp_oom(p);
 		}
 	}
-	qsort(s->inv.with, s->inv.nwith, sizeof *s->inv.with, cp_cmp_position);
+	if (s->inv.nwith)
+		qsort(s->inv.with, s->inv.nwith, sizeof *s->inv.with, cp_cmp_position);
 	return NULL;
 }
 
@@ -353,7 +354,7 @@ static const char *sink_check(struct pipeliner *p, const struct counted_loop *l,
 		why = sink_update(p, l, s, j);
 	if (!why)
 		why = sink_inputs(p, l, s);
-	if (!why)
+	if (!why && s->nchain)
 		qsort(s->chain, s->nchain, sizeof *s->chain, cp_cmp_position);
 	return why;
 }
