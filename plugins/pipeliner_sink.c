@@ -37,6 +37,16 @@ struct sink {
 	struct move inv;  /* computations of constants and ids the chain reads */
 };
 
+static bool is_chain(const struct sink *s, const pl_inst *d)
+{
+	if (d == s->coll)
+		return true;
+	for (size_t k = 0; k < s->nchain; k++)
+		if (s->chain[k] == d)
+			return true;
+	return false;
+}
+
 static void sink_free(struct sink *s)
 {
 	free(s->chain);
@@ -299,6 +309,18 @@ static const char *sink_update(struct pipeliner *p, const struct counted_loop *l
 	return NULL;
 }
 
+/* Whether d is an all-reduce whose result only the chain (p->seen) reads. */
+static bool merges(struct pipeliner *p, const pl_inst *d)
+{
+	if (!d || pl_inst_op(d) != PL_OP_ALL_REDUCE || cp_pinned(d) ||
+	    pl_inst_num_operands(d) != 1 || pl_inst_num_results(d) != 1)
+		return false;
+	for (pl_use *u = pl_value_first_use(pl_inst_result(d, 0)); u; u = pl_use_next(u))
+		if (!ptr_map_get(&p->seen, pl_use_user(u)))
+			return false;
+	return true;
+}
+
 /* The other inputs of the chain: computations of constants and ids are
  * cloned after the loop, elements the loop does not change read from its
  * results, anything else stacked per trip. */
@@ -330,6 +352,14 @@ static const char *sink_inputs(struct pipeliner *p, const struct counted_loop *l
 			if (!full_operand(f, j))
 				return cp_fail(p, "%%%s, an operand of a formatting op, is computed in the loop",
 				               value_label(v));
+			if (merges(p, d)) {
+				/* XLA merges collectives that share an update: this one
+				 * is sunk with the chain, its operand stacked */
+				if (!ptr_map_put(&p->seen, d, d) ||
+				    !add_unique(&s->chain, &s->nchain, &s->ccap, d))
+					return cp_oom(p);
+				continue;
+			}
 			if (!add_unique(&s->stk, &s->nstk, &s->scap, v))
 				return cp_oom(p);
 		}
@@ -804,6 +834,21 @@ int cp_sink_loop(struct pipeliner *p, struct counted_loop *l)
 		m++;
 	}
 	if (rc == PL_OK && m) {
+		/* the merged all-reduces count as sunk; those formatting
+		 * another's result are carried along, as forward does */
+		for (size_t j = 0; j < m; j++)
+			for (size_t k = 0; k < s[j].nchain; k++) {
+				pl_inst *y = s[j].chain[k];
+				if (pl_inst_op(y) != PL_OP_ALL_REDUCE ||
+				    is_chain(&s[j], pl_value_def(pl_inst_operand(y, 0))))
+					continue;
+				p->moved++;
+				if (p->remarks)
+					pl_ctx_remark(p->ctx, s[j].chain[k],
+					              "pipelined (forward-sink): all_reduce %%%s of loop %%%s "
+					              "sunk with %%%s, whose formatting ops read it",
+					              inst_label(y), cp_loop_label(l), inst_label(s[j].coll));
+			}
 		if (p->remarks)
 			for (size_t j = 0; j < m; j++)
 				pl_ctx_remark(p->ctx, s[j].coll,

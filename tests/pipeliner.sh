@@ -51,6 +51,10 @@ SINK=CollectivePipeliner.pipeline_sink_all_reduce=true
 golden sink CollectivePipeliner num_pipelined 1 284 281 "$SINK"
 golden sink_stacked CollectivePipeliner num_pipelined 1 256 348 "$SINK"
 golden sink_two CollectivePipeliner num_pipelined 1 376 248 "$SINK"
+golden sink_merge CollectivePipeliner num_pipelined 2 280 441 "$SINK"
+run $P --passes=CollectivePipeliner -O "$SINK" --remarks "$G/sink_merge.pir" -o out.pir
+expect_err "pipelined (forward-sink): all_reduce %ar2 of loop %loop\$0 sunk with %ar1, whose formatting ops read it" \
+	"the all-reduce merged into another's sink is named"
 
 run $P --passes=CollectivePipeliner,DetailDynInst --remarks "$G/backward.pir" -o out.pir
 expect_err "pipelined (backward): all_gather %g of loop %loop\$0 issued one iteration early" \
