@@ -4,12 +4,16 @@
  *
  * An all-reduce whose result, through formatting ops, is written each trip
  * by a dynamic-update-slice into row i of a loop-carried buffer of one row
- * per trip leaves the loop: the loop stacks the all-reduce's operand (and
- * any other loop-computed value the formatting ops read) into a new
- * element of one row per trip, and after the loop one all-reduce of the
- * whole stack runs, followed by the formatting ops given a leading stacked
- * dimension; their result, reshaped, stands for the buffer the loop
- * returned. The trip count does not change and nothing is peeled.
+ * per trip leaves the loop: the loop writes the all-reduce's operand (and
+ * any other loop-computed value the formatting ops read) into row i of a
+ * new element, the stack, and after the loop one all-reduce of the whole
+ * stack runs, followed by the formatting ops at the stacked shape; their
+ * result stands for the buffer, which the loop now passes through. A
+ * value whose first extent is 1 keeps its row there (the stack grows that
+ * extent to the trip count); any other gets a new leading dimension, as
+ * XLA's sink gives every value. An all-reduce whose result only the chain
+ * reads is sunk with it, as XLA merges collectives that share an update.
+ * The trip count does not change and nothing is peeled.
  */
 #include <passline/passline.h>
 
@@ -22,11 +26,13 @@
 #include "labels.h"
 #include "loop_rewrite.h"
 #include "ptr_map.h"
+#include "stack_rows.h"
 
 /* One all-reduce to sink and what moves with it. */
 struct sink {
 	pl_inst *coll;
-	pl_inst **chain; /* its users through formatting ops, body order */
+	pl_inst **chain; /* its users through formatting ops and the
+	                  * all-reduces merged with it, body order */
 	size_t nchain, ccap;
 	pl_inst **dus; /* the updates that end the chain */
 	size_t *out;   /* the loop element each returns */
@@ -55,131 +61,6 @@ static void sink_free(struct sink *s)
 	free(s->stk);
 	free(s->inv.with);
 	memset(s, 0, sizeof *s);
-}
-
-/* HLO ops applied element by element, whose operands all have the
- * result's dimensions (XLA lets them stand in a sunk chain). */
-static bool elementwise(const pl_inst *i)
-{
-	static const char *const ops[] = {
-		"add", "subtract", "multiply", "divide", "maximum", "minimum", "power", "remainder",
-		"and", "or", "xor", "not", "negate", "abs", "exponential", "exponential_minus_one",
-		"log", "log_plus_one", "sqrt", "rsqrt", "cbrt", "tanh", "logistic", "sign", "floor",
-		"ceil", "round_nearest_afz", "round_nearest_even", "cosine", "sine", "tan", "atan2",
-		"select", "compare", "convert", "copy", "is_finite", "real", "imag", "shift_left",
-		"shift_right_logical", "shift_right_arithmetic", "popcnt", "clz", "reduce_precision",
-	};
-	const char *name = pl_inst_opname(i);
-	if (strncmp(name, "hlo.", 4) != 0)
-		return false;
-	for (size_t k = 0; k < sizeof ops / sizeof ops[0]; k++)
-		if (!strcmp(name + 4, ops[k]))
-			return true;
-	return false;
-}
-
-/* The formatting ops given a leading stacked dimension after the loop. */
-static bool stackable(const pl_inst *i)
-{
-	static const char *const ops[] = {
-		"hlo.reshape", "hlo.broadcast", "hlo.transpose", "hlo.concatenate", "hlo.reduce",
-		"hlo.slice", "hlo.collective_permute", "all_gather", "all_reduce",
-		"hlo.dynamic_slice", "hlo.pad",
-	};
-	if (pl_inst_num_results(i) != 1)
-		return false;
-	if (elementwise(i))
-		return true;
-	for (size_t k = 0; k < sizeof ops / sizeof ops[0]; k++)
-		if (cp_op_is(i, ops[k]))
-			return cp_op_is(i, "hlo.reduce") ? pl_inst_num_operands(i) == 2 : true;
-	return false;
-}
-
-/* Whether operand k of the stacked op f has the stacked dimension too
- * (else it stays as it is: a reduce's initial value). */
-static bool full_operand(const pl_inst *f, size_t k)
-{
-	return k == 0 ||
-	       !(cp_op_is(f, "hlo.reduce") || cp_op_is(f, "hlo.dynamic_slice") || cp_op_is(f, "hlo.pad"));
-}
-
-/* Whether a value of type t keeps one trip's row in a leading extent of
- * 1, which the stack grows to the trip count; else the stack is a new
- * leading dimension. Either way row i of the stack is trip i's value. */
-static bool merged(const pl_type *t)
-{
-	return pl_type_rank(t) && pl_type_dim(t, 0) == 1;
-}
-
-static const pl_type *stacked_type(pl_module *m, const pl_type *t, int64_t n)
-{
-	int64_t dims[PL_MAX_RANK];
-	size_t r = pl_type_rank(t), lead = merged(t) ? 0 : 1;
-	if (r + lead > PL_MAX_RANK)
-		return NULL;
-	dims[0] = n;
-	for (size_t k = 1 - lead; k < r; k++)
-		dims[k + lead] = pl_type_dim(t, k);
-	return pl_type_get(m, pl_type_dtype(t), dims, r + lead);
-}
-
-/* The integers of the list attribute "{a,b}" under key; false if none. */
-static bool dims_attr(const pl_inst *f, const char *key, int64_t *d, size_t *n)
-{
-	const char *s = NULL;
-	size_t len = 0;
-	*n = 0;
-	if (pl_attrs_get_string(pl_inst_attrs_const(f), key, &s, &len) != PL_OK || len < 2 ||
-	    s[0] != '{')
-		return false;
-	char buf[8 * PL_MAX_RANK];
-	if (len >= sizeof buf)
-		return false;
-	memcpy(buf, s, len);
-	buf[len] = '\0';
-	char *q = buf + 1;
-	while (*q && *q != '}' && *n < PL_MAX_RANK) {
-		char *end;
-		d[(*n)++] = strtoll(q, &end, 10);
-		if (end == q)
-			return false;
-		q = end;
-		while (*q == ',' || *q == ' ')
-			q++;
-	}
-	return true;
-}
-
-/* Whether the stacked form of f (whose stacked operand has type in) keeps
- * each trip's row where its operand had it. */
-static bool stacks_alike(const pl_inst *f, const pl_type *in)
-{
-	const pl_type *out = pl_value_type(pl_inst_result(f, 0));
-	if (cp_op_is(f, "hlo.reshape") || elementwise(f) || cp_op_is(f, "all_reduce") ||
-	    cp_op_is(f, "hlo.collective_permute"))
-		return true;
-	if (merged(in) != merged(out))
-		return false;
-	if (!merged(in) || cp_op_is(f, "hlo.slice") || cp_op_is(f, "hlo.dynamic_slice"))
-		return true; /* a new leading dimension: the attributes shift */
-	if (cp_op_is(f, "hlo.pad")) { /* the rows unpadded */
-		const char *pad = NULL;
-		size_t len = 0;
-		return pl_attrs_get_string(pl_inst_attrs_const(f), "hlo_padding", &pad, &len) == PL_OK &&
-		       len >= 3 && !strncmp(pad, "0_0", 3) && (len == 3 || pad[3] == 'x' ||
-		                                               (len >= 5 && !strncmp(pad + 3, "_0", 2)));
-	}
-	int64_t d[PL_MAX_RANK];
-	size_t n;
-	if (!dims_attr(f, "hlo_dimensions", d, &n))
-		return false;
-	if (cp_op_is(f, "hlo.broadcast") || cp_op_is(f, "hlo.transpose"))
-		return n && d[0] == 0;
-	for (size_t k = 0; k < n; k++)
-		if (d[k] == 0)
-			return false; /* reduced, concatenated or gathered along the rows */
-	return true;
 }
 
 static bool grow_ptr(void *pa, size_t *cap, size_t n)
@@ -241,12 +122,12 @@ static const char *sink_users(struct pipeliner *p, const struct counted_loop *l,
 			if (cp_pinned(user))
 				return cp_fail(p, "%%%s in its chain has a control dependency", inst_label(user));
 			/* XLA's sink carries no get-tuple-element or reduce-scatter */
-			bool formatting = (cp_formatting_op(user) || elementwise(user)) &&
+			bool formatting = (cp_formatting_op(user) || rows_elementwise(user)) &&
 			                  !cp_op_is(user, "hlo.get_tuple_element") &&
 			                  pl_inst_op(user) != PL_OP_REDUCE_SCATTER;
 			if (!formatting)
 				return not_carried(p, user, "is not a formatting op it may carry along");
-			if (!stackable(user))
+			if (!rows_stackable(user))
 				return not_carried(p, user, "passline does not give that op the stacked "
 				                            "dimension after the loop");
 			if (!ptr_map_put(&p->seen, user, user) ||
@@ -332,11 +213,8 @@ static const char *sink_inputs(struct pipeliner *p, const struct counted_loop *l
 			pl_value *v = pl_inst_operand(f, j);
 			pl_inst *d = pl_value_def(v);
 			if (d && (d == s->coll || ptr_map_get(&p->seen, d))) {
-				bool in_chain = d == s->coll;
-				for (size_t c = 0; c < s->nchain && !in_chain; c++)
-					in_chain = s->chain[c] == d;
-				if (in_chain) {
-					if (!full_operand(f, j) || !stacks_alike(f, pl_value_type(v)))
+				if (is_chain(s, d)) {
+					if (!rows_full_operand(f, j) || !rows_alike(f, pl_value_type(v)))
 						return not_carried(p, f, "passline cannot stack it over the "
 						                         "trips keeping each trip's row");
 					continue;
@@ -349,7 +227,7 @@ static const char *sink_inputs(struct pipeliner *p, const struct counted_loop *l
 				continue;
 			if (p->oom)
 				return "out of memory";
-			if (!full_operand(f, j))
+			if (!rows_full_operand(f, j))
 				return cp_fail(p, "%%%s, an operand of a formatting op, is computed in the loop",
 				               value_label(v));
 			if (merges(p, d)) {
@@ -389,197 +267,6 @@ static const char *sink_check(struct pipeliner *p, const struct counted_loop *l,
 	return why;
 }
 
-/* ---- the stacked ops after the loop ---- */
-
-/* "{a,b}" as "{0,a+1,b+1}" (lead) or "{a+1,b+1}"; NULL when not a list. */
-static char *shift_dims(const char *s, size_t len, bool lead)
-{
-	size_t cap = 2 * len + 16;
-	char *out = malloc(cap);
-	if (!out || len < 2 || s[0] != '{' || s[len - 1] != '}') {
-		free(out);
-		return NULL;
-	}
-	size_t at = (size_t)snprintf(out, cap, "{%s", lead ? "0" : "");
-	bool first = !lead;
-	const char *q = s + 1, *e = s + len - 1;
-	while (q < e) {
-		char *end;
-		long long d = strtoll(q, &end, 10);
-		if (end == q) {
-			free(out);
-			return NULL;
-		}
-		at += (size_t)snprintf(out + at, cap - at, "%s%lld", first ? "" : ",", d + 1);
-		first = false;
-		q = end;
-		while (q < e && (*q == ',' || *q == ' '))
-			q++;
-	}
-	snprintf(out + at, cap - at, "}");
-	return out;
-}
-
-/* The attributes of a clone of f given a leading dimension of n. */
-static int stack_attrs(pl_inst *c, const pl_inst *f, int64_t n)
-{
-	pl_attrs *a = pl_inst_attrs(c);
-	const char *s = NULL;
-	size_t len = 0;
-	bool has = pl_attrs_get_string(a, "hlo_dimensions", &s, &len) == PL_OK;
-	char *grown = NULL;
-	if (cp_op_is(f, "hlo.dynamic_slice") &&
-	    pl_attrs_get_string(a, "hlo_dynamic_slice_sizes", &s, &len) == PL_OK && len > 1 &&
-	    s[0] == '{') {
-		/* the rows' sizes: the first grown to n, or a new first one */
-		bool grow = merged(pl_value_type(pl_inst_result(f, 0)));
-		const char *rest = grow ? memchr(s, ',', len) : s + 1;
-		size_t rlen = rest ? len - (size_t)(rest - s) : 1;
-		grown = malloc(rlen + 40);
-		if (!grown)
-			return PL_ENOMEM;
-		snprintf(grown, rlen + 40, "{%lld%s%.*s", (long long)n, grow || rlen < 2 ? "" : ",",
-		         (int)rlen, rest ? rest : "}");
-		int rc = pl_attrs_set_string(a, "hlo_dynamic_slice_sizes", grown);
-		free(grown);
-		return rc;
-	}
-	if (merged(pl_value_type(pl_inst_result(f, 0)))) {
-		/* the rows grow in place: only a slice's first range changes */
-		if (!cp_op_is(f, "hlo.slice") ||
-		    pl_attrs_get_string(a, "hlo_slice", &s, &len) != PL_OK || len < 2)
-			return PL_OK;
-		const char *close = memchr(s, ']', len);
-		if (!close)
-			return PL_OK;
-		size_t rest = len - (size_t)(close + 1 - s);
-		grown = malloc(rest + 40);
-		if (!grown)
-			return PL_ENOMEM;
-		snprintf(grown, rest + 40, "{[0:%lld]%.*s", (long long)n, (int)rest, close + 1);
-		int rc = pl_attrs_set_string(a, "hlo_slice", grown);
-		free(grown);
-		return rc;
-	}
-	if (cp_op_is(f, "hlo.broadcast") || cp_op_is(f, "hlo.transpose"))
-		grown = has ? shift_dims(s, len, true) : NULL;
-	else if (cp_op_is(f, "hlo.concatenate") || cp_op_is(f, "hlo.reduce") ||
-	         cp_op_is(f, "all_gather"))
-		grown = has ? shift_dims(s, len, false) : NULL;
-	else if (cp_op_is(f, "hlo.slice") &&
-	         pl_attrs_get_string(a, "hlo_slice", &s, &len) == PL_OK && len > 1 && s[0] == '{') {
-		grown = malloc(len + 32);
-		if (!grown)
-			return PL_ENOMEM;
-		snprintf(grown, len + 32, "{[0:%lld], %.*s", (long long)n, (int)(len - 1), s + 1);
-		int rc = pl_attrs_set_string(a, "hlo_slice", grown);
-		free(grown);
-		return rc;
-	} else if (cp_op_is(f, "hlo.pad") &&
-	           pl_attrs_get_string(a, "hlo_padding", &s, &len) == PL_OK) {
-		grown = malloc(len + 8);
-		if (!grown)
-			return PL_ENOMEM;
-		snprintf(grown, len + 8, "0_0%s%.*s", len ? "x" : "", (int)len, s);
-		int rc = pl_attrs_set_string(a, "hlo_padding", grown);
-		free(grown);
-		return rc;
-	} else
-		return PL_OK;
-	if (!grown)
-		return has ? PL_ENOMEM : PL_OK;
-	int rc = pl_attrs_set_string(a, "hlo_dimensions", grown);
-	free(grown);
-	int64_t dim;
-	if (rc == PL_OK && cp_op_is(f, "all_gather") &&
-	    pl_attrs_get_int(a, "dimension", &dim) == PL_OK)
-		rc = pl_attrs_set_int(a, "dimension", dim + 1);
-	return rc;
-}
-
-/* Names v after src with suffix, when src has a name. */
-static void name_after(pl_value *v, const pl_value *src, const char *suffix)
-{
-	const char *name = pl_value_name(src);
-	char buf[256];
-	if (name && (size_t)snprintf(buf, sizeof buf, "%s%s", name, suffix) < sizeof buf)
-		pl_value_set_name(v, buf);
-}
-
-/* A new instruction op(ops) : t before pos, or NULL. */
-static pl_inst *make(pl_func *f, pl_inst *pos, const char *op, pl_value *const *ops, size_t n,
-                     const pl_type *t, const char *dims)
-{
-	pl_inst *i = NULL;
-	if (pl_inst_create(&i, f, op, ops, n, &t, 1) != PL_OK)
-		return NULL;
-	if (dims && pl_attrs_set_string(pl_inst_attrs(i), "hlo_dimensions", dims) != PL_OK)
-		return NULL;
-	pl_inst_insert_before(i, pos);
-	return i;
-}
-
-/* The stack of n copies of the body's value v, which the loop does not
- * change (after the loop, map gives what stands for a body value): a
- * broadcast of a scalar is made at the stacked shape, as the trips made
- * it; anything else is broadcast over the rows. */
-static pl_value *spread(pl_module *m, pl_func *f, pl_inst *pos, pl_value *v, struct ptr_map *map,
-                        int64_t n)
-{
-	const pl_type *t = pl_value_type(v), *st = stacked_type(m, t, n);
-	pl_inst *d = pl_value_def(v);
-	pl_value *u = ptr_map_get(map, v);
-	u = u ? u : v;
-	if (!st)
-		return NULL;
-	if (cp_op_is(d, "hlo.broadcast") && pl_inst_num_operands(d) == 1 &&
-	    !pl_type_rank(pl_value_type(pl_inst_operand(d, 0)))) {
-		pl_value *x = ptr_map_get(map, pl_inst_operand(d, 0));
-		x = x ? x : pl_inst_operand(d, 0);
-		pl_inst *b = make(f, pos, "hlo.broadcast", &x, 1, st, "{}");
-		if (b)
-			name_after(pl_inst_result(b, 0), v, ".sunk");
-		return b ? pl_inst_result(b, 0) : NULL;
-	}
-	size_t r = pl_type_rank(t), lead = merged(t) ? 1 : 0;
-	if (lead) { /* drop the row extent first: a broadcast does not grow one */
-		int64_t dims[PL_MAX_RANK];
-		for (size_t k = 1; k < r; k++)
-			dims[k - 1] = pl_type_dim(t, k);
-		const pl_type *rt = pl_type_get(m, pl_type_dtype(t), dims, r - 1);
-		pl_inst *rs = rt ? make(f, pos, "hlo.reshape", &u, 1, rt, NULL) : NULL;
-		if (!rs)
-			return NULL;
-		u = pl_inst_result(rs, 0);
-	}
-	char dims[8 * PL_MAX_RANK + 4];
-	size_t at = (size_t)snprintf(dims, sizeof dims, "{");
-	for (size_t k = 0; k + lead < r; k++)
-		at += (size_t)snprintf(dims + at, sizeof dims - at, "%s%zu", k ? "," : "", k + 1);
-	snprintf(dims + at, sizeof dims - at, "}");
-	pl_inst *b = make(f, pos, "hlo.broadcast", &u, 1, st, dims);
-	if (b)
-		name_after(pl_inst_result(b, 0), v, ".sunk");
-	return b ? pl_inst_result(b, 0) : NULL;
-}
-
-/* A zero of type t before pos: a constant, broadcast when t is an array. */
-static pl_value *zeros(pl_module *m, pl_func *f, pl_inst *pos, const pl_type *t)
-{
-	const pl_type *st = pl_type_get(m, pl_type_dtype(t), NULL, 0);
-	pl_inst *c = NULL;
-	if (!st || pl_inst_create(&c, f, "hlo.constant", NULL, 0, &st, 1) != PL_OK ||
-	    pl_attrs_set_string(pl_inst_attrs(c), "hlo_constant",
-	                        pl_type_dtype(t) == PL_DTYPE_BOOL ? "false" : "0") != PL_OK)
-		return NULL;
-	pl_inst_insert_before(c, pos);
-	pl_value *z = pl_inst_result(c, 0);
-	if (!pl_type_rank(t))
-		return z;
-	pl_inst *b = make(f, pos, "hlo.broadcast", &z, 1, t, "{}");
-	return b ? pl_inst_result(b, 0) : NULL;
-}
-
 /* ---- the rewrite ---- */
 
 /* In the body, before its return: row `index` of the stacked argument a
@@ -589,9 +276,9 @@ static pl_value *stack_row(pl_module *m, pl_func *body, pl_inst *ret, pl_value *
 {
 	const pl_type *vt = pl_value_type(v);
 	pl_value *row = v;
-	if (!merged(vt)) {
-		const pl_type *rt = stacked_type(m, vt, 1);
-		pl_inst *r = rt ? make(body, ret, "hlo.reshape", &v, 1, rt, NULL) : NULL;
+	if (!rows_merged(vt)) {
+		const pl_type *rt = rows_type(m, vt, 1);
+		pl_inst *r = rt ? rows_make(body, ret, "hlo.reshape", &v, 1, rt, NULL) : NULL;
 		row = r ? pl_inst_result(r, 0) : NULL;
 	}
 	size_t n = pl_type_rank(pl_value_type(a)) + 2;
@@ -603,11 +290,11 @@ static pl_value *stack_row(pl_module *m, pl_func *body, pl_inst *ret, pl_value *
 		ops[2] = index;
 		for (size_t k = 3; k < n; k++)
 			ops[k] = zero;
-		d = make(body, ret, "hlo.dynamic_update_slice", ops, n, pl_value_type(a), NULL);
+		d = rows_make(body, ret, "hlo.dynamic_update_slice", ops, n, pl_value_type(a), NULL);
 	}
 	free(ops);
 	if (d)
-		name_after(pl_inst_result(d, 0), v, ".rows");
+		rows_name_after(pl_inst_result(d, 0), v, ".rows");
 	return d ? pl_inst_result(d, 0) : NULL;
 }
 
@@ -630,7 +317,7 @@ static int sink_rewrite(struct pipeliner *p, struct counted_loop *l, struct sink
 	for (size_t j = 0, at = 0; j < m && rc == PL_OK; j++)
 		for (size_t k = 0; k <= s[j].nstk && rc == PL_OK; k++, at++) {
 			pl_value *v = k ? s[j].stk[k - 1] : pl_inst_operand(s[j].coll, 0);
-			ty[at] = stacked_type(mod, pl_value_type(v), rows);
+			ty[at] = rows_type(mod, pl_value_type(v), rows);
 			/* every row is written before it is read: a buffer of the
 			 * stack's type the loop gives up serves as its start */
 			extra[at] = NULL;
@@ -638,7 +325,7 @@ static int sink_rewrite(struct pipeliner *p, struct counted_loop *l, struct sink
 				if (pl_value_type(pl_inst_result(s[j].dus[d], 0)) == ty[at])
 					extra[at] = pl_inst_operand(w, s[j].out[d]);
 			if (!extra[at] && ty[at])
-				extra[at] = zeros(mod, parent, w, ty[at]);
+				extra[at] = rows_zeros(mod, parent, w, ty[at]);
 			if (!extra[at])
 				rc = PL_ENOMEM;
 		}
@@ -653,7 +340,7 @@ static int sink_rewrite(struct pipeliner *p, struct counted_loop *l, struct sink
 		/* a zero index: the update's own, else a new constant */
 		pl_inst *d0 = s[j].dus[0];
 		pl_value *zero = pl_inst_num_operands(d0) > 3 ? pl_inst_operand(d0, 3)
-		                 : zeros(mod, body, ret, pl_value_type(s[j].index));
+		                 : rows_zeros(mod, body, ret, pl_value_type(s[j].index));
 		for (size_t k = 0; k <= s[j].nstk && rc == PL_OK; k++, at++) {
 			pl_value *v = k ? s[j].stk[k - 1] : pl_inst_operand(s[j].coll, 0);
 			extra[at] = zero ? stack_row(mod, body, ret, pl_func_arg(body, n + at), v,
@@ -703,18 +390,18 @@ static int sink_rewrite(struct pipeliner *p, struct counted_loop *l, struct sink
 				if (ops[o])
 					continue;
 				pl_value *u = ptr_map_get(&map, v);
-				ops[o] = full_operand(f, o) ? spread(mod, parent, w, v, &map, rows) : u ? u : v;
+				ops[o] = rows_full_operand(f, o) ? rows_spread(mod, parent, w, v, &map, rows) : u ? u : v;
 				if (!ops[o])
 					rc = PL_ENOMEM;
 			}
-			const pl_type *t = stacked_type(mod, pl_value_type(pl_inst_result(f, 0)), rows);
+			const pl_type *t = rows_type(mod, pl_value_type(pl_inst_result(f, 0)), rows);
 			size_t nops = no;
 			if (rc == PL_OK && cp_op_is(f, "hlo.dynamic_slice") && no > 1) {
 				/* the rows all taken: index 0 in their dimension */
-				pl_value *zero = zeros(mod, parent, w, pl_value_type(ops[1]));
+				pl_value *zero = rows_zeros(mod, parent, w, pl_value_type(ops[1]));
 				if (!zero)
 					rc = PL_ENOMEM;
-				else if (merged(pl_value_type(pl_inst_operand(f, 0)))) {
+				else if (rows_merged(pl_value_type(pl_inst_operand(f, 0)))) {
 					ops[1] = zero;
 				} else {
 					memmove(ops + 2, ops + 1, (no - 1) * sizeof *ops);
@@ -733,7 +420,7 @@ static int sink_rewrite(struct pipeliner *p, struct counted_loop *l, struct sink
 			                                                 &p->next_channel)
 			                              : NULL;
 			free(ops);
-			if (rc == PL_OK && (!c || stack_attrs(c, f, rows) != PL_OK ||
+			if (rc == PL_OK && (!c || rows_attrs(c, f, rows) != PL_OK ||
 			                    !ptr_map_put(&stk, pl_inst_result(f, 0), pl_inst_result(c, 0))))
 				rc = PL_ENOMEM;
 		}
@@ -743,7 +430,7 @@ static int sink_rewrite(struct pipeliner *p, struct counted_loop *l, struct sink
 			const pl_type *bt = pl_value_type(pl_inst_result(sj->dus[d], 0));
 			/* a row of one extent per trip: the stack is the buffer */
 			pl_inst *r = v && pl_value_type(v) != bt
-			             ? make(parent, w, "hlo.reshape", &v, 1, bt, NULL) : NULL;
+			             ? rows_make(parent, w, "hlo.reshape", &v, 1, bt, NULL) : NULL;
 			if (v && (r || pl_value_type(v) == bt))
 				outs[sj->out[d]] = r ? pl_inst_result(r, 0) : v;
 			else
