@@ -96,7 +96,7 @@ struct pipeline {
 	char *description;
 	char *plugin_dir;  /* resolved against the file's folder; NULL if none */
 	pl_cost_model *cost_model; /* [cost_model] and -O cost_model.KEY=VALUE;
-	                            * NULL: every key at its default */
+	                            * NULL: no key set */
 	pl_cost_model *run_cost_model; /* made by pipeline_run_cost_model, or
 	                                * the model in force, borrowed */
 	/* bit j: old integer key j (pl_cost_model_key) set by the file or -O,
