@@ -239,21 +239,42 @@ read -r t2 c2 x2 o2 <ov1.txt
 ok $? "a long one is slowed only while the collective runs ($t -> $t2 ns beside $c)"
 
 # ---- the h100 device by default, and its kernel floor op by op as under fusion:
-# a chain of small kernels fused is never slower than op by op ----
+# a chain of small kernels fused is never slower than op by op; so on real
+# steps, without a cost key (the default device) ----
 printf 'HloModule m\n\nENTRY main {\n  p = f32[64]{0} parameter(0)\n  a = f32[64]{0} exponential(p)\n  b = f32[64]{0} negate(a)\n  c = f32[64]{0} add(a, b)\n  ROOT d = f32[64]{0} multiply(c, p)\n}\n' >chain.hlo
-run "$P" $PD --passes=ScheduleEstimate -O cost_model.kernel_floor_us=5.4 chain.hlo -o out.pir \
-	--stats-json s.json
-expect_status 0 "ScheduleEstimate with a key set by name, no preset"
-python3 - s.json >fused.txt <<'PY'
+fused_of() { # fused_of JSON: preset, unfused and fused makespans of --stats-json JSON
+	python3 - "$1" <<'PY'
 import json, sys
 j = json.load(open(sys.argv[1]))
 s = j["stats"]["ScheduleEstimate"]
 print(j["cost_model"]["preset"], s["unfused_makespan_ns"], s["fused_makespan_ns"])
 PY
+}
+run "$P" $PD --passes=ScheduleEstimate -O cost_model.kernel_floor_us=5.4 chain.hlo -o out.pir \
+	--stats-json s.json
+expect_status 0 "ScheduleEstimate with a key set by name, no preset"
+fused_of s.json >fused.txt
 read -r preset unfused fused <fused.txt
 [ "$preset" = h100 ]
 ok $? "no preset given: --stats-json names the device it ran under, h100 ($preset)"
 [ "$fused" -le "$unfused" ] && [ "$unfused" -ge 20000 ]
 ok $? "four ops pay four kernel floors op by op, the fused kernel one ($fused <= $unfused)"
+run "$P" $PD --passes=ScheduleEstimate chain.hlo -o out.pir --stats-json s.json
+fused_of s.json >fused.txt
+read -r preset unfused fused <fused.txt
+[ "$preset" = h100 ] && [ "$fused" -le "$unfused" ] && [ "$unfused" -ge 20000 ]
+ok $? "without any cost key: h100, four floors op by op, one fused ($fused <= $unfused)"
+D=${HLO_DIR:-$top_srcdir/../shared/hlo}/dumps
+for b in kahfizulkifli__misc__sharding_fsdp wenboqian__pbtxt__gpt2_tp-2_n_layer-2; do
+	if [ ! -f "$D/$b.hlo" ]; then
+		skip "no $b.hlo at $D (set HLO_DIR)"
+		continue
+	fi
+	run "$P" $PD --passes=ScheduleEstimate "$D/$b.hlo" -o out.pir --stats-json s.json
+	fused_of s.json >fused.txt
+	read -r preset unfused fused <fused.txt
+	[ "$status" -eq 0 ] && [ "$preset" = h100 ] && [ "$fused" -gt 0 ] && [ "$fused" -le "$unfused" ]
+	ok $? "$b, no cost key: h100, fused $fused ns <= op by op $unfused ns"
+done
 
 done_testing

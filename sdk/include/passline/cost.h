@@ -47,7 +47,9 @@ PL_API size_t pl_cost_model_num_keys(void);
 PL_API const pl_option_decl *pl_cost_model_key(size_t i);
 
 /* The pipeline's cost model, as a pass sees it (the [cost_model] section of
- * the pipeline file and -O cost_model.KEY=VALUE; the defaults otherwise).
+ * the pipeline file and -O cost_model.KEY=VALUE; passline runs the h100
+ * preset when the pipeline names none and sets none of the four integer
+ * keys).
  * Never NULL; owned by the host, valid from create to destroy. Added in
  * ABI 1.1. */
 PL_API const pl_cost_model *pl_ctx_cost_model(const pl_pass_ctx *ctx);
