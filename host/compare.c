@@ -200,7 +200,7 @@ static int estimate(struct loader *ld, pl_module *m, struct pipeline *of,
 	}
 	int status = apply_overrides(rq, &ep, "ScheduleEstimate", "the measurement");
 	/* the model the pipeline ran under, borrowed: given back below */
-	ep.cost_model = (pl_cost_model *)pipeline_run_cost_model(of);
+	ep.run_cost_model = (pl_cost_model *)pipeline_run_cost_model(of);
 	ep.loops = of->loops;           /* the same trip counts, borrowed too */
 	ep.nloops = of->nloops;
 	if (status == EXIT_OK)
@@ -237,7 +237,7 @@ static int estimate(struct loader *ld, pl_module *m, struct pipeline *of,
 	}
 	runner_finish(&ep);
 	pl_diags_free(diags);
-	ep.cost_model = NULL;
+	ep.run_cost_model = NULL;
 	ep.loops = NULL;
 	ep.nloops = 0;
 	pipeline_free(&ep);

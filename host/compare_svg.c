@@ -71,7 +71,7 @@ static int draw_one(struct loader *ld, const struct compare_request *rq,
 		pipeline_free(&tl);
 		return EXIT_INPUT;
 	}
-	tl.cost_model = d->cost_model; /* borrowed: given back below */
+	tl.run_cost_model = d->cost_model; /* in force, borrowed: given back below */
 	int status = EXIT_OK;
 	/* -O Timeline.KEY (max_depth, fold_below_us, fusion, ...) too */
 	for (size_t k = 0; k < rq->noverrides && status == EXIT_OK; k++)
@@ -113,7 +113,7 @@ static int draw_one(struct loader *ld, const struct compare_request *rq,
 	}
 	runner_finish(&tl);
 	pl_diags_free(diags);
-	tl.cost_model = NULL;
+	tl.run_cost_model = NULL;
 	pipeline_free(&tl);
 	return status;
 }

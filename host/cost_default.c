@@ -7,10 +7,10 @@
 #include <stdio.h>
 #include <string.h>
 
-/* The preset a pipeline that sets keys by name runs under when it names
- * none ("" : the defaults of the library). h100 for every pipeline, one
- * that sets nothing too, waits for the golden files every pass's
- * --stats-json then changes (each would name the model). */
+/* The device a pipeline runs under when it names none: a real one, not
+ * the library's defaults (a made-up device of 400 TFLOP/s for every dtype
+ * and no kernel floor op by op), which stay for the exact integer model
+ * only. */
 static const char default_preset[] = "h100";
 
 const pl_cost_model *pipeline_run_cost_model(struct pipeline *pl)
@@ -18,20 +18,22 @@ const pl_cost_model *pipeline_run_cost_model(struct pipeline *pl)
 	if (pl->run_cost_model)
 		return pl->run_cost_model;
 	const pl_cost_model *cm = pl->cost_model;
-	/* a pipeline that names a preset, or sets no key by its new name (the
-	 * exact integer model, of the old keys or none), runs under its own */
-	if (!*default_preset || !cm || pl_cost_model_preset(cm) || pl_cost_model_is_exact(cm))
+	/* a pipeline that names a preset, or keeps the exact integer model by
+	 * the old integer keys (at any value, none by its new name), runs
+	 * under its own */
+	if (cm && (pl_cost_model_preset(cm) || (pl->old_keys && pl_cost_model_is_exact(cm))))
 		return cm;
-	/* else the default device, under the keys the pipeline set by name */
+	/* else the default device, under the keys the pipeline set (none, or
+	 * some by name: those, and old ones it set beside them, override it) */
 	pl_cost_model *run = pl_cost_model_new();
 	if (!run || pl_cost_model_set_text(run, "preset", default_preset, NULL, 0) != PL_OK) {
 		pl_cost_model_free(run);
 		return cm;
 	}
-	for (size_t k = 0; k < pl_cost_model_num_params(); k++) {
+	for (size_t k = 0; cm && k < pl_cost_model_num_params(); k++) {
 		const char *name = pl_cost_model_param_name(k);
 		char value[64];
-		if (pl_cost_model_is_set(cm, name) &&
+		if ((pl_cost_model_is_set(cm, name) || pipeline_old_key_set(pl, name)) &&
 		    pl_cost_model_format(cm, name, value, sizeof value) == PL_OK)
 			pl_cost_model_set_text(run, name, value, NULL, 0);
 	}

@@ -96,8 +96,12 @@ struct pipeline {
 	char *description;
 	char *plugin_dir;  /* resolved against the file's folder; NULL if none */
 	pl_cost_model *cost_model; /* [cost_model] and -O cost_model.KEY=VALUE;
-	                            * NULL: every key at its default */
-	pl_cost_model *run_cost_model; /* made by pipeline_run_cost_model */
+	                            * NULL: no key set */
+	pl_cost_model *run_cost_model; /* made by pipeline_run_cost_model, or
+	                                * the model in force, borrowed */
+	/* bit j: old integer key j (pl_cost_model_key) set by the file or -O,
+	 * at any value: the exact integer model asked for */
+	unsigned old_keys;
 	struct step *steps;
 	size_t nsteps;
 	/* -O hlo.async_form: 0 as the module has it, else HLO_ASYNC_* */
@@ -122,8 +126,11 @@ enum { HLO_ASYNC_WRAPPED = 1, HLO_ASYNC_START_DONE = 2 };
 
 /* The cost model the pipeline's passes run under: its own when it names a
  * preset or keeps the exact integer model by the old integer keys; else
- * the h100 preset under the keys it sets by name (host/cost_default.c). */
+ * the h100 preset under the keys it sets by name, or none
+ * (host/cost_default.c). Never NULL but out of memory. */
 const pl_cost_model *pipeline_run_cost_model(struct pipeline *pl);
+/* Whether the pipeline set the old integer key name, at any value. */
+bool pipeline_old_key_set(const struct pipeline *pl, const char *name);
 /* A warning for every key the pipeline sets above its physical bound. */
 void pipeline_warn_cost_bounds(struct pipeline *pl);
 /* What key k of the cost model is: "UNIT; default D; h100 X, b200 Y; at
@@ -409,7 +416,7 @@ extern const size_t compare_builtin_count;
 /* A pipeline's result kept for --compare-svg, and what Timeline drew. */
 struct compare_drawn {
 	pl_module *module;
-	pl_cost_model *cost_model; /* the pipeline's; NULL: the defaults */
+	pl_cost_model *cost_model; /* the model the pipeline ran under */
 	char *func;                /* the function drawn (malloc'd) */
 	uint64_t makespan_ns, exposed_ns; /* of what is drawn: the step, or the function */
 };

@@ -287,7 +287,12 @@ static char *cost_model_assign(struct pipeline *pl, const char *key, const char 
 		return xstrdup("out of memory");
 	char err[256] = "";
 	int rc = pl_cost_model_set_text(pl->cost_model, key, value, err, sizeof err);
-	return rc == PL_OK ? NULL : xasprintf("[cost_model] %s: %s", key, err);
+	if (rc != PL_OK)
+		return xasprintf("[cost_model] %s: %s", key, err);
+	for (size_t j = 0; j < pl_cost_model_num_keys(); j++)
+		if (strcmp(pl_cost_model_key(j)->name, key) == 0)
+			pl->old_keys |= 1u << j;
+	return NULL;
 }
 
 int pipeline_memory_fraction_from_env(struct pipeline *pl)
@@ -683,8 +688,18 @@ static bool print_key(FILE *out, const char *key, const char *value)
 	return true;
 }
 
+bool pipeline_old_key_set(const struct pipeline *pl, const char *name)
+{
+	for (size_t j = 0; j < pl_cost_model_num_keys(); j++)
+		if (strcmp(pl_cost_model_key(j)->name, name) == 0)
+			return pl->old_keys & (1u << j);
+	return false;
+}
+
 /* The preset, then the keys that differ from what it (or the defaults)
- * gives: the others read back the same when left out. */
+ * gives: the others read back the same when left out. An old integer key
+ * set, even at its default, is printed: it keeps the exact integer
+ * model. */
 static void print_cost_model(const struct pipeline *pl, FILE *out)
 {
 	if (!pl->cost_model)
@@ -693,7 +708,7 @@ static void print_cost_model(const struct pipeline *pl, FILE *out)
 	for (size_t k = 0; k < pl_cost_model_num_params(); k++) {
 		const char *name = pl_cost_model_param_name(k);
 		char value[64];
-		if (!pl_cost_model_is_set(pl->cost_model, name) ||
+		if (!(pl_cost_model_is_set(pl->cost_model, name) || pipeline_old_key_set(pl, name)) ||
 		    pl_cost_model_format(pl->cost_model, name, value, sizeof value) != PL_OK)
 			continue;
 		if (!header)

@@ -183,30 +183,29 @@ void stats_print_json(const struct stats *st, const struct pipeline *pl, const c
 	if (st->n)
 		fputc('}', out);
 	fputc('}', out);
-	/* the model in force, every key by its name, when it is not the exact
-	 * integer model of the four old keys (whose keys the pipeline shows) */
+	/* the model in force: its preset (null for the exact integer model),
+	 * whether it is that model, and the keys it reads (every key by its
+	 * name, or the exact model's four integer keys) */
 	const pl_cost_model *cm = pl->run_cost_model ? pl->run_cost_model : pl->cost_model;
-	if (cm && !pl_cost_model_is_exact(cm)) {
-		fputs(", \"cost_model\": {", out);
+	if (cm) {
+		bool exact = pl_cost_model_is_exact(cm);
+		const char *preset = pl_cost_model_preset(cm);
+		fputs(", \"cost_model\": {\"preset\": ", out);
+		if (preset)
+			json_string(out, preset);
+		else
+			fputs("null", out);
+		fprintf(out, ", \"exact\": %s", exact ? "true" : "false");
 		for (size_t k = 0; k < pl_cost_model_num_params(); k++) {
 			const char *name = pl_cost_model_param_name(k);
 			int kind = pl_cost_model_param_kind(k);
 			char value[64];
-			if (kind == PL_COST_KEY_ALIAS ||
+			if (kind == PL_COST_KEY_TEXT || (kind == PL_COST_KEY_ALIAS) != exact ||
 			    pl_cost_model_format(cm, name, value, sizeof value) != PL_OK)
 				continue;
-			if (k)
-				fputs(", ", out);
+			fputs(", ", out);
 			json_string(out, name);
-			fputs(": ", out);
-			if (kind == PL_COST_KEY_TEXT) {
-				if (*value)
-					json_string(out, value);
-				else
-					fputs("null", out);
-			} else {
-				fputs(value, out);
-			}
+			fprintf(out, ": %s", value);
 		}
 		fputc('}', out);
 	}

@@ -1080,9 +1080,11 @@ static int prepare(struct tune *t)
 	double gb = 0, fraction = 0.75;
 	if (status == EXIT_OK)
 		status = pipeline_memory_fraction_from_env(&pl);
-	if (status == EXIT_OK && pl.cost_model) {
-		(void)pl_cost_model_get_double(pl.cost_model, "device_memory_gb", &gb);
-		(void)pl_cost_model_get_double(pl.cost_model, "memory_fraction", &fraction);
+	/* the model the configurations run under (h100 when none is named) */
+	const pl_cost_model *cm = status == EXIT_OK ? pipeline_run_cost_model(&pl) : NULL;
+	if (cm) {
+		(void)pl_cost_model_get_double(cm, "device_memory_gb", &gb);
+		(void)pl_cost_model_get_double(cm, "memory_fraction", &fraction);
 	}
 	pipeline_free(&pl);
 	if (status != EXIT_OK || t->memory_limit_given)

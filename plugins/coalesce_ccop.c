@@ -48,6 +48,9 @@
 static const pl_option_decl coalesce_options[] = {
 	PL_OPTION_INT("min_operands", "2", 2, INT64_MAX,
 	              "Flatten collectives with at least this many operands."),
+	PL_OPTION_BOOL("all_gather", "true", "Flatten tuple all-gathers."),
+	PL_OPTION_BOOL("reduce_scatter", "true", "Flatten tuple reduce-scatters."),
+	PL_OPTION_BOOL("all_reduce", "true", "Flatten tuple all-reduces."),
 	PL_OPTION_END
 };
 
@@ -58,7 +61,21 @@ static const pl_stat_decl coalesce_stats[] = {
 
 struct config {
 	uint64_t min_operands;
+	bool kinds[3]; /* all_gather, reduce_scatter, all_reduce: flattened */
 };
+
+static const char *const kind_names[3] = {"all_gather", "reduce_scatter", "all_reduce"};
+
+/* Whether the configuration flattens a collective of kind OP. */
+static bool kind_wanted(const struct config *cfg, pl_op op)
+{
+	switch (op) {
+	case PL_OP_ALL_GATHER: return cfg->kinds[0];
+	case PL_OP_REDUCE_SCATTER: return cfg->kinds[1];
+	case PL_OP_ALL_REDUCE: return cfg->kinds[2];
+	default: return true;
+	}
+}
 
 /* One flat collective to build: the members (operand indices of the tuple)
  * packed into a buffer of unit dtype. */
@@ -141,6 +158,13 @@ static int coalesce_create(pl_pass_ctx *ctx, void **state)
 		return rc;
 	}
 	cfg->min_operands = n > 2 ? (uint64_t)n : 2;
+	for (int k = 0; k < 3; k++) {
+		if ((rc = pl_ctx_get_bool(ctx, kind_names[k], &cfg->kinds[k])) != PL_OK) {
+			pl_ctx_error(ctx, NULL, "cannot read options: %s", pl_status_string(rc));
+			free(cfg);
+			return rc;
+		}
+	}
 	*state = cfg;
 	return PL_OK;
 }
@@ -600,10 +624,11 @@ static int coalesce_run(pl_pass_ctx *ctx, void *state, pl_module *m)
 			if (pl_inst_num_operands(i) < c.cfg->min_operands)
 				continue;
 			if (traits & PL_TRAIT_COLLECTIVE) {
-				rc = flatten_tuple(&c, i, op, NULL);
+				if (kind_wanted(c.cfg, op))
+					rc = flatten_tuple(&c, i, op, NULL);
 			} else if (traits & PL_TRAIT_COLLECTIVE_START) {
 				pl_inst *done = done_of(i);
-				if (!done)
+				if (!done || !kind_wanted(c.cfg, kind_of_start(op)))
 					continue;
 				if (next == done) /* what lands before it needs no visit */
 					next = pl_inst_next(done);

@@ -31,6 +31,7 @@
 
 #include <passline/grow.h>
 #include "labels.h"
+#include "collective_pipeliner.h"
 #include "loop_rewrite.h"
 #include "pass_end.h"
 #include "ptr_map.h"
@@ -43,6 +44,9 @@ static const pl_option_decl pipeliner_options[] = {
 	               "Complete loop reduce-scatters in the next iteration (forward)."),
 	PL_OPTION_BOOL("pipeline_all_reduce", "true",
 	               "Complete loop all-reduces in the next iteration (forward)."),
+	PL_OPTION_BOOL("pipeline_sink_all_reduce", "false",
+	               "Sink loop all-reduces that fill a stacked buffer: one all-reduce of "
+	               "the stacked operands after the loop (forward-sink)."),
 	PL_OPTION_END
 };
 
@@ -51,45 +55,12 @@ static const pl_stat_decl pipeliner_stats[] = {
 	PL_STAT_END
 };
 
-struct config {
-	bool all_gather, reduce_scatter, all_reduce;
-};
-
-/* One collective to move, with the instructions that move with it, in
- * body order: backward, its operand chain; forward, the formatting ops
- * between it and its dynamic-update-slice and the loop-invariant
- * computations (constants, partition ids) those read. */
-struct move {
-	pl_inst *coll;
-	pl_inst **with;
-	size_t nwith, cap;
-	size_t nformat; /* forward: with[0..nformat) format, the rest are inputs */
-	pl_inst *dus;   /* forward */
-	size_t out;     /* forward: the loop element the update is returned as */
-	size_t sliced;  /* forward: the operand of dus that is the moving index */
-};
-
-struct pipeliner {
-	pl_pass_ctx *ctx;
-	pl_module *m;
-	const struct config *cfg;
-	bool remarks;
-	bool oom; /* an analysis ran out of memory */
-	uint64_t moved;
-	int64_t next_channel;
-	char why[512];
-	struct ptr_map member; /* instruction -> its move (claimed) */
-	struct ptr_map seen;   /* scratch set */
-	struct move *moves;
-	size_t nmoves, mcap;
-};
-
-static bool op_is(const pl_inst *i, const char *name)
+bool cp_op_is(const pl_inst *i, const char *name)
 {
 	return i && strcmp(pl_inst_opname(i), name) == 0;
 }
 
-static const char *kind_name(const pl_inst *c)
+const char *cp_kind_name(const pl_inst *c)
 {
 	switch (pl_inst_op(c)) {
 	case PL_OP_ALL_GATHER: return "all_gather";
@@ -98,13 +69,13 @@ static const char *kind_name(const pl_inst *c)
 	}
 }
 
-static bool pinned(const pl_inst *i)
+bool cp_pinned(const pl_inst *i)
 {
 	bool b = false;
 	return pl_attrs_get_bool(pl_inst_attrs_const(i), "pinned", &b) == PL_OK && b;
 }
 
-static bool effective_scalar(const pl_value *v)
+static bool cp_effective_scalar(const pl_value *v)
 {
 	const pl_type *t = pl_value_type(v);
 	for (size_t d = 0; d < pl_type_rank(t); d++)
@@ -113,14 +84,14 @@ static bool effective_scalar(const pl_value *v)
 	return true;
 }
 
-static int cmp_position(const void *a, const void *b)
+int cp_cmp_position(const void *a, const void *b)
 {
 	uint64_t x = pl_inst_position(*(pl_inst *const *)a);
 	uint64_t y = pl_inst_position(*(pl_inst *const *)b);
 	return x < y ? -1 : x > y;
 }
 
-static bool move_add(struct move *mv, pl_inst *i)
+bool cp_move_add(struct move *mv, pl_inst *i)
 {
 	if (!PL_GROW(mv->with, mv->cap, mv->nwith + 1))
 		return false;
@@ -128,14 +99,14 @@ static bool move_add(struct move *mv, pl_inst *i)
 	return true;
 }
 
-static void move_free(struct move *mv)
+static void cp_move_free(struct move *mv)
 {
 	free(mv->with);
+	free(mv->carry);
 	memset(mv, 0, sizeof *mv);
 }
 
-static const char *fail(struct pipeliner *p, const char *fmt, ...) PL_PRINTF(2, 3);
-static const char *fail(struct pipeliner *p, const char *fmt, ...)
+const char *cp_fail(struct pipeliner *p, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
@@ -145,7 +116,7 @@ static const char *fail(struct pipeliner *p, const char *fmt, ...)
 }
 
 /* Marks the run out of memory; the analysis gives up on the collective. */
-static const char *oom(struct pipeliner *p)
+const char *cp_oom(struct pipeliner *p)
 {
 	p->oom = true;
 	return "out of memory";
@@ -156,11 +127,11 @@ static const char *oom(struct pipeliner *p)
 static const char *backward_chain(struct pipeliner *p, const struct counted_loop *l, pl_inst *g,
                                   struct move *mv)
 {
-	if (pinned(g))
+	if (cp_pinned(g))
 		return "it has a control dependency";
 	ptr_map_clear(&p->seen);
 	if (!ptr_map_put(&p->seen, g, g))
-		return oom(p);
+		return cp_oom(p);
 	/* the chain grows at its end; with[scan..] are still to be read */
 	size_t scan = 0;
 	pl_inst *cur = g;
@@ -169,15 +140,15 @@ static const char *backward_chain(struct pipeliner *p, const struct counted_loop
 			pl_value *v = pl_inst_operand(cur, k);
 			if (pl_value_is_arg(v)) {
 				if (pl_value_index(v) != l->iv && !loop_invariant_arg(l, v))
-					return fail(p, "its operand chain reads %%%s, a loop-variant parameter",
+					return cp_fail(p, "its operand chain reads %%%s, a loop-variant parameter",
 					            value_label(v));
 				continue;
 			}
 			pl_inst *d = pl_value_def(v);
 			if (ptr_map_get(&p->seen, d))
 				continue;
-			if (!ptr_map_put(&p->seen, d, d) || !move_add(mv, d))
-				return oom(p);
+			if (!ptr_map_put(&p->seen, d, d) || !cp_move_add(mv, d))
+				return cp_oom(p);
 		}
 		if (scan == mv->nwith)
 			break;
@@ -185,24 +156,25 @@ static const char *backward_chain(struct pipeliner *p, const struct counted_loop
 	}
 	for (size_t k = 0; k < mv->nwith; k++) {
 		pl_inst *d = mv->with[k];
-		if (pl_inst_op(d) == PL_OP_RETURN || op_is(d, "hlo.while") || pinned(d))
-			return fail(p, "%%%s in its operand chain cannot be cloned", inst_label(d));
+		if (pl_inst_op(d) == PL_OP_RETURN || cp_op_is(d, "hlo.while") || cp_pinned(d))
+			return cp_fail(p, "%%%s in its operand chain cannot be cloned", inst_label(d));
 		for (size_t r = 0; r < pl_inst_num_results(d); r++) {
 			pl_value *v = pl_inst_result(d, r);
 			for (pl_use *u = pl_value_first_use(v); u; u = pl_use_next(u))
-				if (!ptr_map_get(&p->seen, pl_use_user(u)) && !effective_scalar(v))
-					return fail(p, "%%%s in its operand chain has a use outside the chain",
+				if (!ptr_map_get(&p->seen, pl_use_user(u)) && !cp_effective_scalar(v))
+					return cp_fail(p, "%%%s in its operand chain has a use outside the chain",
 					            value_label(v));
 		}
 	}
-	qsort(mv->with, mv->nwith, sizeof *mv->with, cmp_position);
+	if (mv->nwith)
+		qsort(mv->with, mv->nwith, sizeof *mv->with, cp_cmp_position);
 	return NULL;
 }
 
 /* ---- forward: formatting ops up to a dynamic-update-slice ---- */
 
 /* The users XLA lets stand between the collective and its update. */
-static bool formatting_op(const pl_inst *i)
+bool cp_formatting_op(const pl_inst *i)
 {
 	static const char *const ops[] = {
 		"hlo.slice", "hlo.dynamic_slice", "hlo.pad", "hlo.collective_permute", "hlo.convert",
@@ -213,9 +185,9 @@ static bool formatting_op(const pl_inst *i)
 	if (op == PL_OP_ALL_REDUCE || op == PL_OP_ALL_GATHER || op == PL_OP_REDUCE_SCATTER)
 		return true;
 	for (size_t k = 0; k < sizeof ops / sizeof ops[0]; k++)
-		if (op_is(i, ops[k]))
+		if (cp_op_is(i, ops[k]))
 			return true;
-	if (op_is(i, "hlo.custom_call")) {
+	if (cp_op_is(i, "hlo.custom_call")) {
 		const char *s = NULL;
 		size_t len;
 		return pl_attrs_get_string(pl_inst_attrs_const(i), "hlo_custom_call_has_side_effect",
@@ -226,30 +198,30 @@ static bool formatting_op(const pl_inst *i)
 
 /* Whether v is computed from constants and partition or replica ids only
  * (XLA's "simple dependencies"); adds what computes it to mv. */
-static bool invariant_input(struct pipeliner *p, pl_value *v, struct move *mv)
+bool cp_invariant_input(struct pipeliner *p, pl_value *v, struct move *mv)
 {
 	if (pl_value_is_arg(v))
 		return false;
 	pl_inst *d = pl_value_def(v);
 	if (ptr_map_get(&p->seen, d))
 		return true;
-	if (!(op_is(d, "hlo.constant") || op_is(d, "hlo.partition_id") ||
-	      op_is(d, "hlo.replica_id") || op_is(d, "hlo.iota") || pl_inst_num_operands(d)))
+	if (!(cp_op_is(d, "hlo.constant") || cp_op_is(d, "hlo.partition_id") ||
+	      cp_op_is(d, "hlo.replica_id") || cp_op_is(d, "hlo.iota") || pl_inst_num_operands(d)))
 		return false;
-	if (pinned(d) || pl_inst_traits(d) & PL_TRAIT_COLLECTIVE || op_is(d, "hlo.while") ||
-	    op_is(d, "hlo.rng") || op_is(d, "hlo.custom_call"))
+	if (cp_pinned(d) || pl_inst_traits(d) & PL_TRAIT_COLLECTIVE || cp_op_is(d, "hlo.while") ||
+	    cp_op_is(d, "hlo.rng") || cp_op_is(d, "hlo.custom_call"))
 		return false;
 	for (size_t k = 0; k < pl_inst_num_operands(d); k++)
-		if (!invariant_input(p, pl_inst_operand(d, k), mv))
+		if (!cp_invariant_input(p, pl_inst_operand(d, k), mv))
 			return false;
-	if (ptr_map_put(&p->seen, d, d) && move_add(mv, d))
+	if (ptr_map_put(&p->seen, d, d) && cp_move_add(mv, d))
 		return true;
 	p->oom = true;
 	return false;
 }
 
 /* Whether v is the induction variable plus or minus constants. */
-static bool linear_in_iv(const struct counted_loop *l, const pl_value *v, int depth)
+bool cp_linear_in_iv(const struct counted_loop *l, const pl_value *v, int depth)
 {
 	if (pl_value_is_arg(v))
 		return pl_value_func(v) == l->body && pl_value_index(v) == l->iv;
@@ -257,26 +229,26 @@ static bool linear_in_iv(const struct counted_loop *l, const pl_value *v, int de
 	if (depth > 8)
 		return false;
 	/* a wrap or clamp: both choices linear */
-	if (op_is(d, "hlo.select") && pl_inst_num_operands(d) == 3)
-		return linear_in_iv(l, pl_inst_operand(d, 1), depth + 1) &&
-		       linear_in_iv(l, pl_inst_operand(d, 2), depth + 1);
+	if (cp_op_is(d, "hlo.select") && pl_inst_num_operands(d) == 3)
+		return cp_linear_in_iv(l, pl_inst_operand(d, 1), depth + 1) &&
+		       cp_linear_in_iv(l, pl_inst_operand(d, 2), depth + 1);
 	if (pl_inst_num_operands(d) != 2 ||
-	    !(op_is(d, "hlo.add") || op_is(d, "hlo.subtract")))
+	    !(cp_op_is(d, "hlo.add") || cp_op_is(d, "hlo.subtract")))
 		return false;
 	const pl_inst *a = pl_value_def(pl_inst_operand(d, 0)), *b = pl_value_def(pl_inst_operand(d, 1));
-	if (op_is(b, "hlo.constant"))
-		return linear_in_iv(l, pl_inst_operand(d, 0), depth + 1);
-	if (op_is(a, "hlo.constant"))
-		return linear_in_iv(l, pl_inst_operand(d, 1), depth + 1);
+	if (cp_op_is(b, "hlo.constant"))
+		return cp_linear_in_iv(l, pl_inst_operand(d, 0), depth + 1);
+	if (cp_op_is(a, "hlo.constant"))
+		return cp_linear_in_iv(l, pl_inst_operand(d, 1), depth + 1);
 	return false;
 }
 
-static bool constant_zero(const pl_value *v)
+bool cp_constant_zero(const pl_value *v)
 {
 	const pl_inst *d = pl_value_def(v);
 	const char *s = NULL;
 	size_t len;
-	return op_is(d, "hlo.constant") &&
+	return cp_op_is(d, "hlo.constant") &&
 	       pl_attrs_get_string(pl_inst_attrs_const(d), "hlo_constant", &s, &len) == PL_OK &&
 	       len == 1 && s[0] == '0';
 }
@@ -288,7 +260,7 @@ static const char *check_update(struct pipeliner *p, const struct counted_loop *
 	if (!pl_value_is_arg(buf) || pl_value_func(buf) != l->body || pl_value_index(buf) == l->iv)
 		return "the dynamic-update-slice does not write into a loop parameter";
 	if (pl_value_num_uses(buf) != 1)
-		return fail(p, "the loop parameter %%%s it writes into has other uses", value_label(buf));
+		return cp_fail(p, "the loop parameter %%%s it writes into has other uses", value_label(buf));
 	pl_inst *ret = pl_func_last_inst(l->body);
 	size_t k = pl_value_index(buf), times = 0;
 	for (size_t j = 0; j < pl_inst_num_operands(ret); j++)
@@ -299,8 +271,8 @@ static const char *check_update(struct pipeliner *p, const struct counted_loop *
 	size_t moving = 0, nmoving = 0;
 	for (size_t j = 2; j < pl_inst_num_operands(dus); j++) {
 		pl_value *ix = pl_inst_operand(dus, j);
-		if (op_is(pl_value_def(ix), "hlo.constant")) {
-			if (!constant_zero(ix))
+		if (cp_op_is(pl_value_def(ix), "hlo.constant")) {
+			if (!cp_constant_zero(ix))
 				return "the dynamic-update-slice has a nonzero constant index";
 			continue;
 		}
@@ -309,7 +281,7 @@ static const char *check_update(struct pipeliner *p, const struct counted_loop *
 	}
 	if (nmoving != 1)
 		return "the dynamic-update-slice is not indexed in exactly one dimension";
-	if (!linear_in_iv(l, pl_inst_operand(dus, moving), 0))
+	if (!cp_linear_in_iv(l, pl_inst_operand(dus, moving), 0))
 		return "the update index is not a linear function of the induction variable";
 	mv->sliced = moving;
 	return NULL;
@@ -318,7 +290,7 @@ static const char *check_update(struct pipeliner *p, const struct counted_loop *
 static const char *forward_chain(struct pipeliner *p, const struct counted_loop *l, pl_inst *c,
                                  struct move *mv)
 {
-	if (pinned(c))
+	if (cp_pinned(c))
 		return "it has a control dependency";
 	if (pl_inst_num_operands(c) != 1 || pl_inst_num_results(c) != 1)
 		return "it has more than one operand";
@@ -327,7 +299,7 @@ static const char *forward_chain(struct pipeliner *p, const struct counted_loop 
 	pl_inst *ret = pl_func_last_inst(l->body);
 	ptr_map_clear(&p->seen);
 	if (!ptr_map_put(&p->seen, c, c))
-		return oom(p);
+		return cp_oom(p);
 	size_t scan = 0;
 	pl_inst *cur = c;
 	for (;;) {
@@ -338,7 +310,7 @@ static const char *forward_chain(struct pipeliner *p, const struct counted_loop 
 				v = pl_inst_result(cur, r);
 				if (ptr_map_get(&p->seen, user))
 					continue;
-				if (op_is(user, "hlo.dynamic_update_slice") && pl_inst_num_operands(user) > 2 &&
+				if (cp_op_is(user, "hlo.dynamic_update_slice") && pl_inst_num_operands(user) > 2 &&
 				    pl_inst_operand(user, 1) == v && pl_value_num_uses(pl_inst_result(user, 0)) == 1 &&
 				    pl_use_user(pl_value_first_use(pl_inst_result(user, 0))) == ret) {
 					if (mv->dus && mv->dus != user)
@@ -346,14 +318,14 @@ static const char *forward_chain(struct pipeliner *p, const struct counted_loop 
 					mv->dus = user;
 					continue;
 				}
-				if (!formatting_op(user) || pinned(user)) {
+				if (!cp_formatting_op(user) || cp_pinned(user)) {
 					char buf[256];
 					snprintf(buf, sizeof buf, "%%%s (%s)", inst_label(user), pl_inst_opname(user));
-					return fail(p, "%s stands between it and a dynamic-update-slice into a loop "
+					return cp_fail(p, "%s stands between it and a dynamic-update-slice into a loop "
 					            "output, and is not a formatting op it may carry along", buf);
 				}
-				if (!ptr_map_put(&p->seen, user, user) || !move_add(mv, user))
-					return oom(p);
+				if (!ptr_map_put(&p->seen, user, user) || !cp_move_add(mv, user))
+					return cp_oom(p);
 			}
 		if (scan == mv->nwith)
 			break;
@@ -371,38 +343,57 @@ static const char *forward_chain(struct pipeliner *p, const struct counted_loop 
 			pl_inst *d = pl_value_def(v);
 			if (d && ptr_map_get(&p->seen, d))
 				continue;
-			if (k == mv->nformat && !op_is(d, "hlo.constant"))
+			if (k == mv->nformat && !cp_op_is(d, "hlo.constant"))
 				continue; /* the moving index: carried */
 			if (p->oom)
 				return "out of memory";
-			if (!invariant_input(p, v, mv))
-				return fail(p, "%%%s, an operand of a formatting op, is computed in the loop",
-				            value_label(v));
+			if (cp_invariant_input(p, v, mv))
+				continue;
+			if (p->oom || k == mv->nformat)
+				return p->oom ? "out of memory"
+				              : cp_fail(p, "%%%s, an index of the update, is computed in the loop",
+				                        value_label(v));
+			/* computed in the loop: XLA carries it as one more element */
+			bool had = false;
+			for (size_t q = 0; q < mv->ncarry && !had; q++)
+				had = mv->carry[q] == v;
+			if (!had && !PL_GROW(mv->carry, mv->carrycap, mv->ncarry + 1))
+				return cp_oom(p);
+			if (!had)
+				mv->carry[mv->ncarry++] = v;
 		}
 	}
 	const char *why = check_update(p, l, mv);
 	if (why)
 		return why;
-	qsort(mv->with, mv->nformat, sizeof *mv->with, cmp_position);
-	qsort(mv->with + mv->nformat, mv->nwith - mv->nformat, sizeof *mv->with, cmp_position);
+	if (mv->nformat)
+		qsort(mv->with, mv->nformat, sizeof *mv->with, cp_cmp_position);
+	if (mv->nwith > mv->nformat)
+		qsort(mv->with + mv->nformat, mv->nwith - mv->nformat, sizeof *mv->with,
+		      cp_cmp_position);
 	return NULL;
 }
 
 /* ---- shared ---- */
 
-static void remark_not(struct pipeliner *p, const pl_inst *c, const char *dir, const char *why)
+void cp_remark_not(struct pipeliner *p, const pl_inst *c, const char *dir, const char *why)
 {
 	if (p->remarks)
-		pl_ctx_remark(p->ctx, c, "not pipelined (%s): %s %%%s: %s", dir, kind_name(c),
+		pl_ctx_remark(p->ctx, c, "not pipelined (%s): %s %%%s: %s", dir, cp_kind_name(c),
 		              inst_label(c), why);
 }
 
-static bool wanted(const struct config *cfg, const pl_inst *i, bool backward)
+enum direction { DIR_SINK, DIR_FORWARD, DIR_BACKWARD };
+
+static const char *const dir_name[] = {"forward-sink", "forward", "backward"};
+
+static bool wanted(const struct config *cfg, const pl_inst *i, enum direction dir)
 {
 	switch (pl_inst_op(i)) {
-	case PL_OP_ALL_GATHER: return backward && cfg->all_gather;
-	case PL_OP_REDUCE_SCATTER: return !backward && cfg->reduce_scatter;
-	case PL_OP_ALL_REDUCE: return !backward && cfg->all_reduce;
+	case PL_OP_ALL_GATHER: return dir == DIR_BACKWARD && cfg->all_gather;
+	case PL_OP_REDUCE_SCATTER: return dir == DIR_FORWARD && cfg->reduce_scatter;
+	case PL_OP_ALL_REDUCE:
+		return dir == DIR_FORWARD ? cfg->all_reduce : dir == DIR_SINK && cfg->sink_all_reduce;
 	default: return false;
 	}
 }
@@ -410,9 +401,10 @@ static bool wanted(const struct config *cfg, const pl_inst *i, bool backward)
 static void moves_reset(struct pipeliner *p)
 {
 	for (size_t k = 0; k < p->nmoves; k++)
-		move_free(&p->moves[k]);
+		cp_move_free(&p->moves[k]);
 	p->nmoves = 0;
 	ptr_map_clear(&p->member);
+	ptr_map_clear(&p->carried);
 }
 
 /* The moves of loop l in one direction, with remarks for the rest. */
@@ -420,7 +412,8 @@ static int collect(struct pipeliner *p, const struct counted_loop *l, bool backw
 {
 	moves_reset(p);
 	for (pl_inst *i = pl_func_first_inst(l->body); i; i = pl_inst_next(i)) {
-		if (!wanted(p->cfg, i, backward) || ptr_map_get(&p->member, i))
+		if (!wanted(p->cfg, i, backward ? DIR_BACKWARD : DIR_FORWARD) ||
+		    ptr_map_get(&p->member, i))
 			continue;
 		if (!PL_GROW(p->moves, p->mcap, p->nmoves + 1))
 			return PL_ENOMEM;
@@ -430,22 +423,27 @@ static int collect(struct pipeliner *p, const struct counted_loop *l, bool backw
 		p->why[0] = '\0';
 		const char *why = backward ? backward_chain(p, l, i, mv) : forward_chain(p, l, i, mv);
 		if (p->oom) {
-			move_free(mv);
+			cp_move_free(mv);
 			return PL_ENOMEM;
 		}
 		if (why) {
-			remark_not(p, i, backward ? "backward" : "forward", why);
-			move_free(mv);
+			cp_remark_not(p, i, backward ? "backward" : "forward", why);
+			cp_move_free(mv);
 			continue;
 		}
 		/* a chain that another move already carries stays with it */
 		bool taken = false;
 		for (size_t k = 0; k < mv->nwith && !taken; k++)
-			taken = ptr_map_get(&p->member, mv->with[k]) != NULL;
+			taken = ptr_map_get(&p->member, mv->with[k]) != NULL ||
+			        (k < mv->nformat && ptr_map_get(&p->carried, mv->with[k]));
+		for (size_t c = 0; c < mv->ncarry && !taken; c++)
+			taken = pl_value_def(mv->carry[c]) &&
+			        ptr_map_get(&p->member, pl_value_def(mv->carry[c])) != NULL;
+		taken = taken || ptr_map_get(&p->carried, i) != NULL;
 		if (taken) {
-			remark_not(p, i, backward ? "backward" : "forward",
+			cp_remark_not(p, i, backward ? "backward" : "forward",
 			           "its chain overlaps another pipelined collective's");
-			move_free(mv);
+			cp_move_free(mv);
 			continue;
 		}
 		if (!ptr_map_put(&p->member, i, mv))
@@ -453,12 +451,16 @@ static int collect(struct pipeliner *p, const struct counted_loop *l, bool backw
 		for (size_t k = 0; k < (backward ? 0 : mv->nformat); k++)
 			if (!ptr_map_put(&p->member, mv->with[k], mv))
 				return PL_ENOMEM;
+		for (size_t c = 0; c < mv->ncarry; c++)
+			if (pl_value_def(mv->carry[c]) &&
+			    !ptr_map_put(&p->carried, pl_value_def(mv->carry[c]), mv))
+				return PL_ENOMEM;
 		p->nmoves++;
 	}
 	return PL_OK;
 }
 
-static int map_args(struct ptr_map *map, const pl_func *f, pl_value *const *to, size_t n)
+static int cp_map_args(struct ptr_map *map, const pl_func *f, pl_value *const *to, size_t n)
 {
 	for (size_t k = 0; k < n; k++)
 		if (!ptr_map_put(map, pl_func_arg(f, k), to[k]))
@@ -467,7 +469,7 @@ static int map_args(struct ptr_map *map, const pl_func *f, pl_value *const *to, 
 }
 
 /* Replaces each result k of w by to[k] and erases w. */
-static int replace_while(pl_inst *w, pl_value *const *to)
+int cp_replace_while(pl_inst *w, pl_value *const *to)
 {
 	pl_func *f = pl_inst_func(w);
 	pl_inst *ret = pl_func_last_inst(f);
@@ -483,7 +485,7 @@ static int replace_while(pl_inst *w, pl_value *const *to)
 	return rc;
 }
 
-static const char *loop_label(const struct counted_loop *l)
+const char *cp_loop_label(const struct counted_loop *l)
 {
 	return inst_label(l->w);
 }
@@ -505,24 +507,24 @@ static int backward(struct pipeliner *p, struct counted_loop *l)
 			              "pipelined (backward): %s %%%s of loop %%%s issued one iteration "
 			              "early, the first before the loop, the last trip's body peeled "
 			              "after it: %llu trips left",
-			              kind_name(p->moves[j].coll), inst_label(p->moves[j].coll),
-			              loop_label(l), (unsigned long long)(l->trips - 1));
+			              cp_kind_name(p->moves[j].coll), inst_label(p->moves[j].coll),
+			              cp_loop_label(l), (unsigned long long)(l->trips - 1));
 	/* the chains' union, in body order, cloned once per place */
 	struct move all = {0};
 	for (size_t j = 0; j < m && rc == PL_OK; j++)
 		for (size_t k = 0; k < p->moves[j].nwith && rc == PL_OK; k++)
 			if (!ptr_map_get(&map, p->moves[j].with[k]))
 				rc = ptr_map_put(&map, p->moves[j].with[k], p->moves[j].with[k]) &&
-				     move_add(&all, p->moves[j].with[k]) ? PL_OK : PL_ENOMEM;
+				     cp_move_add(&all, p->moves[j].with[k]) ? PL_OK : PL_ENOMEM;
 	ptr_map_clear(&map);
-	if (rc == PL_OK)
-		qsort(all.with, all.nwith, sizeof *all.with, cmp_position);
+	if (rc == PL_OK && all.nwith)
+		qsort(all.with, all.nwith, sizeof *all.with, cp_cmp_position);
 
 	/* 1. the first iteration's collectives, before the loop */
 	for (size_t k = 0; k < n; k++)
 		vals[k] = pl_inst_operand(w, k);
 	if (rc == PL_OK)
-		rc = map_args(&map, body, vals, n);
+		rc = cp_map_args(&map, body, vals, n);
 	for (size_t k = 0; k < all.nwith && rc == PL_OK; k++)
 		if (!loop_clone_inst(parent, w, all.with[k], &map, ".peeled", &p->next_channel))
 			rc = PL_ENOMEM;
@@ -547,7 +549,7 @@ static int backward(struct pipeliner *p, struct counted_loop *l)
 	for (size_t k = 0; k < n + m && rc == PL_OK; k++)
 		vals[k] = pl_inst_result(w2, k);
 	if (rc == PL_OK)
-		rc = map_args(&map, body, vals, n);
+		rc = cp_map_args(&map, body, vals, n);
 	for (size_t j = 0; j < m && rc == PL_OK; j++)
 		if (!ptr_map_put(&map, pl_inst_result(p->moves[j].coll, 0), vals[n + j]))
 			rc = PL_ENOMEM;
@@ -569,7 +571,7 @@ static int backward(struct pipeliner *p, struct counted_loop *l)
 			rc = loop_erase_if_unused(pl_value_def(c));
 	}
 	if (rc == PL_OK)
-		rc = replace_while(w, vals);
+		rc = cp_replace_while(w, vals);
 
 	/* 4. the body gathers for the next trip and reads this trip's gather */
 	ptr_map_clear(&map);
@@ -623,7 +625,7 @@ static int backward(struct pipeliner *p, struct counted_loop *l)
 		if (rc == PL_OK)
 			rc = loop_erase_if_unused(old_cmp);
 		for (size_t k = 0; k < 2 && rc == PL_OK; k++)
-			if (old_bound[k] && op_is(old_bound[k], "hlo.constant"))
+			if (old_bound[k] && cp_op_is(old_bound[k], "hlo.constant"))
 				rc = loop_erase_if_unused(old_bound[k]);
 	} else if (rc == PL_OK) {
 		rc = PL_ENOMEM;
@@ -643,28 +645,46 @@ static int forward(struct pipeliner *p, struct counted_loop *l)
 	pl_func *body = l->body, *cond = l->cond, *parent = l->parent;
 	size_t n = pl_inst_num_operands(w), m = p->nmoves;
 	struct ptr_map map = {0};
-	pl_value **vals = calloc(n + 2 * m, sizeof *vals);
-	pl_value **extra = calloc(2 * m, sizeof *extra);
-	const pl_type **ty = calloc(2 * m, sizeof *ty);
-	int rc = vals && ty && extra ? PL_OK : PL_ENOMEM;
+	/* the moves' loop-computed inputs, once each, after the 2 m elements
+	 * of the operands and indices */
+	size_t ncv = 0;
+	for (size_t j = 0; j < m; j++)
+		ncv += p->moves[j].ncarry;
+	pl_value **cv = calloc(ncv + 1, sizeof *cv);
+	ncv = 0;
+	for (size_t j = 0; cv && j < m; j++)
+		for (size_t c = 0; c < p->moves[j].ncarry; c++) {
+			bool had = false;
+			for (size_t k = 0; k < ncv && !had; k++)
+				had = cv[k] == p->moves[j].carry[c];
+			if (!had)
+				cv[ncv++] = p->moves[j].carry[c];
+		}
+	size_t e = 2 * m + ncv;
+	pl_value **vals = calloc(n + e, sizeof *vals);
+	pl_value **extra = calloc(e + 1, sizeof *extra);
+	const pl_type **ty = calloc(e + 1, sizeof *ty);
+	int rc = vals && ty && extra && cv ? PL_OK : PL_ENOMEM;
 	if (p->remarks)
 		for (size_t j = 0; j < m; j++)
 			pl_ctx_remark(p->ctx, p->moves[j].coll,
 			              "pipelined (forward): %s %%%s of loop %%%s completed in the next "
 			              "iteration, the first iteration peeled before the loop, the last "
 			              "collective after it: %llu trips left",
-			              kind_name(p->moves[j].coll), inst_label(p->moves[j].coll),
-			              loop_label(l), (unsigned long long)(l->trips - 1));
+			              cp_kind_name(p->moves[j].coll), inst_label(p->moves[j].coll),
+			              cp_loop_label(l), (unsigned long long)(l->trips - 1));
 	for (size_t j = 0; j < m; j++) {
 		ty[2 * j] = pl_value_type(pl_inst_operand(p->moves[j].coll, 0));
 		ty[2 * j + 1] = pl_value_type(pl_inst_operand(p->moves[j].dus, p->moves[j].sliced));
 	}
+	for (size_t c = 0; c < ncv && rc == PL_OK; c++)
+		ty[2 * m + c] = pl_value_type(cv[c]);
 	/* 1. the first iteration, before the loop, without the moved ops: the
 	 * updates leave their buffers as they came in */
 	for (size_t k = 0; k < n; k++)
 		vals[k] = pl_inst_operand(w, k);
 	if (rc == PL_OK)
-		rc = map_args(&map, body, vals, n);
+		rc = cp_map_args(&map, body, vals, n);
 	for (size_t j = 0; j < m && rc == PL_OK; j++)
 		if (!ptr_map_put(&map, pl_inst_result(p->moves[j].dus, 0), vals[p->moves[j].out]))
 			rc = PL_ENOMEM;
@@ -688,6 +708,8 @@ static int forward(struct pipeliner *p, struct counted_loop *l)
 		extra[2 * j] = ptr_map_get(&map, x) ? ptr_map_get(&map, x) : x;
 		extra[2 * j + 1] = ptr_map_get(&map, ix) ? ptr_map_get(&map, ix) : ix;
 	}
+	for (size_t c = 0; c < ncv && rc == PL_OK; c++)
+		extra[2 * m + c] = ptr_map_get(&map, cv[c]) ? ptr_map_get(&map, cv[c]) : cv[c];
 	/* the loop's counter starts one trip on, as a constant */
 	pl_inst *start = rc == PL_OK ? loop_int_constant(parent, w, pl_value_type(init[l->iv]),
 	                                                 l->start + l->step)
@@ -699,7 +721,7 @@ static int forward(struct pipeliner *p, struct counted_loop *l)
 		init[l->iv] = pl_inst_result(start, 0);
 	/* 2. the loop, one trip fewer, carrying each collective's operand and
 	 * update index */
-	pl_inst *w2 = rc == PL_OK ? loop_while_widened(w, init, extra, 2 * m) : NULL;
+	pl_inst *w2 = rc == PL_OK ? loop_while_widened(w, init, extra, e) : NULL;
 	if (rc == PL_OK && !w2)
 		rc = PL_ENOMEM;
 	if (rc == PL_OK && peeled_next)
@@ -714,6 +736,9 @@ static int forward(struct pipeliner *p, struct counted_loop *l)
 		outs[k] = pl_inst_result(w2, k);
 	/* one map for all: the inputs two moves share are cloned once */
 	ptr_map_clear(&map);
+	for (size_t c = 0; c < ncv && rc == PL_OK; c++)
+		if (!ptr_map_put(&map, cv[c], pl_inst_result(w2, n + 2 * m + c)))
+			rc = PL_ENOMEM;
 	for (size_t j = 0; j < m && rc == PL_OK; j++) {
 		struct move *mv = &p->moves[j];
 		if (!ptr_map_put(&map, pl_inst_operand(mv->coll, 0), pl_inst_result(w2, n + 2 * j)) ||
@@ -737,11 +762,11 @@ static int forward(struct pipeliner *p, struct counted_loop *l)
 			outs[mv->out] = pl_inst_result(d, 0);
 	}
 	if (rc == PL_OK)
-		rc = replace_while(w, outs);
+		rc = cp_replace_while(w, outs);
 	free(outs);
 	/* 4. the body: the trip before's collective first, its update last */
 	if (rc == PL_OK)
-		rc = loop_add_args(body, ty, 2 * m, "pipelined");
+		rc = loop_add_args(body, ty, e, "pipelined");
 	pl_value **subst = calloc(n, sizeof *subst);
 	if (rc == PL_OK && !subst)
 		rc = PL_ENOMEM;
@@ -753,6 +778,9 @@ static int forward(struct pipeliner *p, struct counted_loop *l)
 		    !ptr_map_put(&map, pl_inst_operand(mv->dus, mv->sliced),
 		                 pl_func_arg(body, n + 2 * j + 1)))
 			rc = PL_ENOMEM;
+		for (size_t c = 0; c < ncv && rc == PL_OK; c++)
+			if (!ptr_map_put(&map, cv[c], pl_func_arg(body, n + 2 * m + c)))
+				rc = PL_ENOMEM;
 		if (rc == PL_OK && !loop_clone_inst(body, pl_func_first_inst(body), mv->coll, &map,
 		                                    ".prev", &p->next_channel))
 			rc = PL_ENOMEM;
@@ -768,8 +796,10 @@ static int forward(struct pipeliner *p, struct counted_loop *l)
 			extra[2 * j + 1] = pl_inst_operand(mv->dus, mv->sliced);
 		}
 	}
+	for (size_t c = 0; c < ncv; c++)
+		extra[2 * m + c] = cv[c];
 	if (rc == PL_OK)
-		rc = loop_new_return(body, subst, extra, 2 * m);
+		rc = loop_new_return(body, subst, extra, e);
 	free(subst);
 	for (size_t j = 0; j < m && rc == PL_OK; j++) {
 		struct move *mv = &p->moves[j];
@@ -783,8 +813,9 @@ static int forward(struct pipeliner *p, struct counted_loop *l)
 	}
 	/* 5. the condition reads the longer state; its bound stays */
 	if (rc == PL_OK)
-		rc = loop_add_args(cond, ty, 2 * m, "pipelined");
+		rc = loop_add_args(cond, ty, e, "pipelined");
 	ptr_map_free(&map);
+	free(cv);
 	free(vals);
 	free(extra);
 	free(ty);
@@ -793,8 +824,9 @@ static int forward(struct pipeliner *p, struct counted_loop *l)
 
 /* ---- the pass ---- */
 
-static int pipeline_loops(struct pipeliner *p, bool backward_dir)
+static int pipeline_loops(struct pipeliner *p, enum direction dir)
 {
+	bool backward_dir = dir == DIR_BACKWARD;
 	/* the loops as they are now, innermost (callees) first as the module
 	 * lists them; those this direction makes are not looked at again */
 	size_t cap = 0, nloops = 0;
@@ -805,7 +837,7 @@ static int pipeline_loops(struct pipeliner *p, bool backward_dir)
 		if (!rewritable_at(&rw, k))
 			continue;
 		for (pl_inst *i = pl_func_first_inst(pl_module_func_at(p->m, k)); i; i = pl_inst_next(i))
-			if (op_is(i, "hlo.while")) {
+			if (cp_op_is(i, "hlo.while")) {
 				if (!PL_GROW(loops, cap, nloops + 1)) {
 					rc = PL_ENOMEM;
 					break;
@@ -822,8 +854,18 @@ static int pipeline_loops(struct pipeliner *p, bool backward_dir)
 		if (why) {
 			pl_func *body = l.body;
 			for (pl_inst *i = body ? pl_func_first_inst(body) : NULL; i; i = pl_inst_next(i))
-				if (wanted(p->cfg, i, backward_dir))
-					remark_not(p, i, backward_dir ? "backward" : "forward", why);
+				if (wanted(p->cfg, i, dir))
+					cp_remark_not(p, i, dir_name[dir], why);
+			continue;
+		}
+		if (dir == DIR_SINK) {
+			pl_inst *after = pl_inst_prev(l.w), *before = pl_inst_next(l.w);
+			if (before && pl_inst_op(before) == PL_OP_RETURN)
+				before = NULL;
+			uint64_t was = p->moved;
+			rc = cp_sink_loop(p, &l);
+			if (rc == PL_OK && p->moved != was)
+				rc = loop_dce_between(l.parent, after, before);
 			continue;
 		}
 		rc = collect(p, &l, backward_dir);
@@ -852,6 +894,8 @@ static int pipeliner_create(pl_pass_ctx *ctx, void **state)
 		rc = pl_ctx_get_bool(ctx, "pipeline_reduce_scatter", &cfg->reduce_scatter);
 	if (rc == PL_OK)
 		rc = pl_ctx_get_bool(ctx, "pipeline_all_reduce", &cfg->all_reduce);
+	if (rc == PL_OK)
+		rc = pl_ctx_get_bool(ctx, "pipeline_sink_all_reduce", &cfg->sink_all_reduce);
 	if (rc) {
 		free(cfg);
 		pl_ctx_error(ctx, NULL, "cannot read options: %s", pl_status_string(rc));
@@ -872,12 +916,16 @@ static int pipeliner_run(pl_pass_ctx *ctx, void *state, pl_module *m)
 	struct pipeliner p = {.ctx = ctx, .m = m, .cfg = state,
 	                      .remarks = pl_ctx_remarks_enabled(ctx),
 	                      .next_channel = loop_next_channel(m)};
-	/* XLA runs its forward pipeliners before the backward one */
-	int rc = pipeline_loops(&p, false);
+	/* XLA runs its forward pipeliners before the backward one; a
+	 * collective sunk out of its loop is not pipelined as well */
+	int rc = p.cfg->sink_all_reduce ? pipeline_loops(&p, DIR_SINK) : PL_OK;
 	if (rc == PL_OK)
-		rc = pipeline_loops(&p, true);
+		rc = pipeline_loops(&p, DIR_FORWARD);
+	if (rc == PL_OK)
+		rc = pipeline_loops(&p, DIR_BACKWARD);
 	pass_end_stat(ctx, "num_pipelined", p.moved, &rc);
 	ptr_map_free(&p.member);
+	ptr_map_free(&p.carried);
 	ptr_map_free(&p.seen);
 	free(p.moves);
 	return pass_end_report(ctx, rc, "pipeline collectives");

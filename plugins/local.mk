@@ -113,7 +113,9 @@ plugins_ReduceScatterCreator_la_LDFLAGS = $(PLUGIN_LDFLAGS)
 plugins_ReduceScatterCreator_la_LIBADD = $(PLUGIN_LIBADD)
 
 plugins_LTLIBRARIES += plugins/CollectivePipeliner.la
-plugins_CollectivePipeliner_la_SOURCES = plugins/collective_pipeliner.c plugins/loop_rewrite.c \
+plugins_CollectivePipeliner_la_SOURCES = plugins/collective_pipeliner.c \
+	plugins/collective_pipeliner.h plugins/pipeliner_sink.c plugins/stack_rows.c \
+	plugins/stack_rows.h plugins/loop_rewrite.c \
 	plugins/loop_rewrite.h plugins/ptr_map.h plugins/pass_end.h plugins/labels.h \
 	plugins/rewritable.h
 plugins_CollectivePipeliner_la_CFLAGS = $(PLUGIN_CFLAGS)

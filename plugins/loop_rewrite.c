@@ -281,6 +281,48 @@ static int strip_line_keys(pl_inst *i)
 	return PL_OK;
 }
 
+/* src's name with suffix on v, when src has one. */
+static void name_after(pl_value *v, const pl_value *src, const char *suffix)
+{
+	const char *name = pl_value_name(src);
+	if (!name)
+		return;
+	size_t len = strlen(name) + strlen(suffix) + 1;
+	char *s = malloc(len);
+	if (s) {
+		snprintf(s, len, "%s%s", name, suffix);
+		pl_value_set_name(v, s);
+		free(s);
+	}
+}
+
+pl_inst *loop_clone_typed(pl_func *f, pl_inst *pos, const pl_inst *src, pl_value *const *ops,
+                          size_t nops, const pl_type *t, const char *suffix, int64_t *next_channel)
+{
+	pl_inst *c = NULL;
+	if (pl_inst_num_results(src) != 1 ||
+	    pl_inst_create(&c, f, pl_inst_opname(src), ops, nops, &t, 1) != PL_OK)
+		return NULL;
+	if (pl_inst_copy_attrs(c, src) != PL_OK || strip_line_keys(c) != PL_OK)
+		return NULL;
+	/* a shape read with the old type (its layout) no longer fits */
+	if (t != pl_value_type(pl_inst_result(src, 0)) && pl_attrs_get(pl_inst_attrs(c), "hlo_shape") &&
+	    pl_attrs_remove(pl_inst_attrs(c), "hlo_shape") != PL_OK)
+		return NULL;
+	if (next_channel && str_attr(c, "hlo_channel_id", NULL)) {
+		char buf[32];
+		snprintf(buf, sizeof buf, "%lld", (long long)(*next_channel)++);
+		if (pl_attrs_set_string(pl_inst_attrs(c), "hlo_channel_id", buf) != PL_OK)
+			return NULL;
+	}
+	name_after(pl_inst_result(c, 0), pl_inst_result(src, 0), suffix);
+	if (pos)
+		pl_inst_insert_before(c, pos);
+	else
+		pl_func_append(f, c);
+	return c;
+}
+
 pl_inst *loop_clone_inst(pl_func *f, pl_inst *pos, const pl_inst *src, struct ptr_map *map,
                          const char *suffix, int64_t *next_channel)
 {

@@ -43,6 +43,13 @@ pl_inst *loop_int_constant(pl_func *f, pl_inst *pos, const pl_type *t, int64_t v
 pl_inst *loop_clone_inst(pl_func *f, pl_inst *pos, const pl_inst *src, struct ptr_map *map,
                          const char *suffix, int64_t *next_channel);
 
+/* Like loop_clone_inst for a src of one result, but with the nops
+ * operands ops and the result type t (a shape attribute read with src's
+ * type is dropped); the map is not touched. NULL when out of memory or
+ * src has another number of results. */
+pl_inst *loop_clone_typed(pl_func *f, pl_inst *pos, const pl_inst *src, pl_value *const *ops,
+                          size_t nops, const pl_type *t, const char *suffix, int64_t *next_channel);
+
 /* The largest hlo_channel_id of the module plus one (1 when none). */
 int64_t loop_next_channel(const pl_module *m);
 

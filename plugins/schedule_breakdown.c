@@ -61,11 +61,13 @@ int breakdown_add(pl_pass_ctx *ctx, struct schedule_breakdown *b, const pl_func 
 {
 	const pl_cost_model *cm = pl_ctx_cost_model(ctx);
 	int rc = PL_OK;
+	uint64_t classed = 0; /* the compute of one run, as costed alone */
 	if (fu)
 		for (size_t k = 0; k < pl_fusion_num_kernels(fu) && rc == PL_OK; k++) {
 			int c = kernel_class(fu, k, cm);
-			rc = executions_add(ctx, f, &b->compute[c], pl_fusion_kernel_time_ns(fu, k),
-			                    times, compute_stats[c]);
+			uint64_t t = pl_fusion_kernel_time_ns(fu, k);
+			classed += t;
+			rc = executions_add(ctx, f, &b->compute[c], t, times, compute_stats[c]);
 		}
 	size_t n = pl_schedule_num_insts(s);
 	for (size_t r = 0; r < n && rc == PL_OK; r++) {
@@ -95,10 +97,20 @@ int breakdown_add(pl_pass_ctx *ctx, struct schedule_breakdown *b, const pl_func 
 		}
 		if (fu || !t)
 			continue; /* under the fusion model its kernel holds its time */
+		/* its time alone: the row's may be longer, slowed by collectives */
+		if (pl_inst_time_ns(i, cm, &t) != PL_OK)
+			continue;
 		int c = pl_inst_cost_class(i, cm);
-		if (c > PL_COST_CLASS_NONE && c < BREAKDOWN_CLASSES)
+		if (c > PL_COST_CLASS_NONE && c < BREAKDOWN_CLASSES) {
+			classed += t;
 			rc = executions_add(ctx, f, &b->compute[c], t, times, compute_stats[c]);
+		}
 	}
+	/* what collectives in flight added (overlap_slowdown) */
+	uint64_t compute = pl_schedule_compute_ns(s);
+	if (rc == PL_OK && compute > classed)
+		rc = executions_add(ctx, f, &b->overlap, compute - classed, times,
+		                    "compute_overlap_ns");
 	return rc;
 }
 
@@ -112,6 +124,8 @@ int breakdown_record(pl_pass_ctx *ctx, const struct schedule_breakdown *b)
 	int rc = PL_OK;
 	for (int c = 1; c < BREAKDOWN_CLASSES && rc == PL_OK; c++)
 		rc = add(ctx, compute_stats[c], b->compute[c]);
+	if (rc == PL_OK)
+		rc = add(ctx, "compute_overlap_ns", b->overlap);
 	for (int k = 0; k < BREAKDOWN_KINDS && rc == PL_OK; k++)
 		rc = add(ctx, comm_stats[k], b->comm[k]);
 	for (int t = 0; t < 2 && rc == PL_OK; t++)

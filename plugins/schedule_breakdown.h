@@ -19,6 +19,7 @@ struct schedule_breakdown {
 	u128 comm[BREAKDOWN_KINDS];      /* by PL_COMM_TERM_KIND */
 	u128 comm_tier[2];               /* inside a node, across nodes */
 	u128 exposed_tier[2];
+	u128 overlap; /* compute time added by collectives in flight */
 };
 
 /* The statistics it adds, for the pass's list (after its own). */
@@ -31,6 +32,7 @@ struct schedule_breakdown {
 	PL_STAT("compute_elementwise_ns", "Compute time of compute-bound other kernels (ns)."),    \
 	PL_STAT("compute_memory_ns", "Compute time of memory-bound kernels (ns)."),                \
 	PL_STAT("compute_custom_call_ns", "Compute time of custom calls and library kernels (ns)."), \
+	PL_STAT("compute_overlap_ns", "Compute time added by collectives in flight beside it (ns)."), \
 	PL_STAT("comm_all_gather_ns", "Communication time of all-gathers (ns)."),                  \
 	PL_STAT("comm_reduce_scatter_ns", "Communication time of reduce-scatters (ns)."),          \
 	PL_STAT("comm_all_reduce_ns", "Communication time of all-reduces (ns)."),                  \

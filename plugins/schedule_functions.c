@@ -112,12 +112,27 @@ int schedule_write_functions(pl_pass_ctx *ctx, const pl_module *m, const pl_call
 	const pl_cost_model *cm = pl_ctx_cost_model(ctx);
 	struct buf b = {0};
 	int rc = PL_OK;
-	put(&b, "{\"cost_model\": {");
-	for (size_t k = 0; k < pl_cost_model_num_keys(); k++) {
-		int64_t v = 0;
-		const char *key = pl_cost_model_key(k)->name;
-		pl_cost_model_get(cm, key, &v);
-		put(&b, "%s\"%s\": %lld", k ? ", " : "", key, (long long)v);
+	/* the model in force as --stats-json writes it: its preset (null for
+	 * the exact integer model), whether it is that model, and the keys it
+	 * reads (every key by name, or the four integer keys) */
+	bool exact = pl_cost_model_is_exact(cm);
+	const char *preset = pl_cost_model_preset(cm);
+	put(&b, "{\"cost_model\": {\"preset\": ");
+	if (preset)
+		put_string(&b, preset);
+	else
+		put(&b, "null");
+	put(&b, ", \"exact\": %s", exact ? "true" : "false");
+	for (size_t k = 0; k < pl_cost_model_num_params(); k++) {
+		const char *key = pl_cost_model_param_name(k);
+		int kind = pl_cost_model_param_kind(k);
+		char v[64];
+		if (kind == PL_COST_KEY_TEXT || (kind == PL_COST_KEY_ALIAS) != exact ||
+		    pl_cost_model_format(cm, key, v, sizeof v) != PL_OK)
+			continue;
+		put(&b, ", ");
+		put_string(&b, key);
+		put(&b, ": %s", v);
 	}
 	put(&b, "}, \"entry\": ");
 	if (pl_callgraph_entry(cg))

@@ -372,7 +372,28 @@ expect_status 0 "enabled = false in the file skips a step"
 run "$P" $FX --passes=FxOptions,FxOptions --stats-json stats.json "$EX" -o discard.pir
 expect_status 0 "--stats-json"
 line='FxOptions: flag=false count=3 size=1024 label=none mode=fast'
-echo '{"input": "'"$EX"'", "pipeline": ["FxOptions", "FxOptions"], "stats": {"FxOptions": {"big": 36893488147419103242, "runs": 2}}, "reports": {"FxOptions": ["'"$line"'", "'"$line"'"]}}' >want.json
+# the cost model in force: h100, no preset being named, every key by name
+h100='"cost_model": {"preset": "h100", "exact": false, "peak_tflops.fp8": 1979,'
+h100="$h100 "'"peak_tflops.bf16": 819.4, "peak_tflops.tf32": 364.5, "peak_tflops.f32": 67,'
+h100="$h100 "'"peak_tflops.f64": 67, "memory_gb_per_s": 3350, "kernel_floor_us": 5.4, "ramp_us.fp8": 0,'
+h100="$h100 "'"ramp_us.bf16": 13, "ramp_us.tf32": 104, "ramp_us.f32": 0, "ramp_us.f64": 0,'
+h100="$h100 "'"overlap_slowdown": 0.18, "attention_efficiency": 0.64,'
+h100="$h100 "'"device_memory_gb": 80, "memory_fraction": 0.75, "devices_per_node": 8,'
+h100="$h100 "'"intra.link_gb_per_s": 450, "intra.latency_us": 2, "inter.link_gb_per_s": 47,'
+h100="$h100 "'"inter.latency_us": 5, "nvls": 1, "collective.latency_us": 9.43, "one_shot_max_kib": 0,'
+h100="$h100 "'"all_gather.latency_us": 9.019, "all_gather.bus_gb_per_s": 576.6,'
+h100="$h100 "'"all_gather.copy_gb_per_s": 1189, "all_gather.ramp_us": 4.659,'
+h100="$h100 "'"reduce_scatter.latency_us": 15.19, "reduce_scatter.bus_gb_per_s": 900,'
+h100="$h100 "'"reduce_scatter.copy_gb_per_s": 550.2, "reduce_scatter.ramp_us": 2.318,'
+h100="$h100 "'"all_reduce.latency_us": 9.43, "all_reduce.bus_gb_per_s": 900,'
+h100="$h100 "'"all_reduce.copy_gb_per_s": 348, "all_reduce.ramp_us": 6.005,'
+h100="$h100 "'"all_to_all.latency_us": 19.68, "all_to_all.bus_gb_per_s": 446.5,'
+h100="$h100 "'"all_to_all.copy_gb_per_s": 3350, "all_to_all.ramp_us": 7.05,'
+h100="$h100 "'"collective_permute.latency_us": 8.682, "collective_permute.bus_gb_per_s": 347.3,'
+h100="$h100 "'"collective_permute.copy_gb_per_s": 0, "collective_permute.ramp_us": 18.5,'
+h100="$h100 "'"collective_broadcast.latency_us": 9.43, "collective_broadcast.bus_gb_per_s": 450,'
+h100="$h100 "'"collective_broadcast.copy_gb_per_s": 0, "collective_broadcast.ramp_us": 0}'
+echo '{"input": "'"$EX"'", "pipeline": ["FxOptions", "FxOptions"], "stats": {"FxOptions": {"big": 36893488147419103242, "runs": 2}}, '"$h100"', "reports": {"FxOptions": ["'"$line"'", "'"$line"'"]}}' >want.json
 expect_same_file stats.json want.json "stats JSON: exact shape, a pass listed twice summed, values above 2^64 exact, both runs' report lines"
 run "$P" $FX --passes=FxOptions --stats "$EX" -o discard.pir
 expect_err "===== passline: statistics =====" "--stats prints a table"

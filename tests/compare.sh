@@ -110,7 +110,7 @@ else
 	for k in 1 2 3 4 5 6 7 8; do skip "python3 is not installed"; done
 fi
 grep -q '<text x="120" y="24" font-size="16" font-weight="bold">xla: @step</text>' c.svg &&
-	grep -q '>makespan 35.616 µs, compute 371 ns, communication 35.245 µs, exposed 35.245 µs<' c.svg
+	grep -q '>makespan 83.802 µs, compute 33.828 µs, communication 49.974 µs, exposed 49.974 µs<' c.svg
 ok $? "each strategy is titled by its pipeline and function, its caption the makespan and exposed time"
 grep -q '"peak_bytes": 1114112' c2.json
 ok $? "--stats-json is written beside the picture"
@@ -200,15 +200,23 @@ ok $? "each trip of the loop adds its body and test to step_ns"
 run $P --compare -p "$C/compare-xla.ini" -O XlaCombineCCOp.combine_while_loops=false "$H"
 [ "$(awk '$1 == "xla" { print $2, $3 }' "$T/out")" = "4 0" ]
 ok $? "xla with combine_while_loops = false leaves the loop body alone"
-# a preset: other times, the same as ScheduleEstimate's under it
+# a preset: without one, h100; another, other times; the same as
+# ScheduleEstimate's under it
 run $P --compare -O cost_model.preset=h100 -p "$C/compare-neuron.ini" \
 	-p "$C/compare-xla.ini" -p "$C/compare-overlap.ini" "$H"
 expect_status 0 "--compare under -O cost_model.preset=h100"
 cp "$T/out" h100table
+run $P --compare -O cost_model.preset=b200 -p "$C/compare-neuron.ini" \
+	-p "$C/compare-xla.ini" -p "$C/compare-overlap.ini" "$H"
+expect_status 0 "--compare under -O cost_model.preset=b200"
+cp "$T/out" b200table
 for name in '(input)' neuron xla overlap; do
-	[ "$(awk -v l="$name" '$1 == l { print $5 }' h100table)" != \
+	[ "$(awk -v l="$name" '$1 == l { print $5 }' h100table)" = \
 	  "$(awk -v l="$name" '$1 == l { print $5 }' htable)" ]
-	ok $? "$name: the h100 preset gives another step time than the default"
+	ok $? "$name: without a preset, the step time of the h100 preset"
+	[ "$(awk -v l="$name" '$1 == l { print $5 }' b200table)" != \
+	  "$(awk -v l="$name" '$1 == l { print $5 }' htable)" ]
+	ok $? "$name: the b200 preset gives another step time"
 done
 for name in neuron xla overlap; do
 	$P --passes ScheduleEstimate -O cost_model.preset=h100 "h-$name.pir" -o /dev/null \
@@ -282,13 +290,18 @@ for name in '(input)' same; do
 done
 head -1 ntable | grep -q ' step_ns  *comm_ns  *exposed_comm_ns  *peak_bytes '
 ok $? "the columns are named as ScheduleEstimate's statistics"
-# a pipeline's own ScheduleEstimate options are the table's
+# a pipeline's own ScheduleEstimate options are the table's: under the
+# exact integer model (an old key), where only a fused kernel pays
+# kernel_floor_ns, fusion = off gives another step (under h100 every op
+# pays the same floor and this step's kernels are single ops)
+X="-O cost_model.latency_ns=10000"
 printf '[pipeline]\nname = off\n[pass ScheduleEstimate]\nfusion = off\n' >off.ini
-off=$($P --passes ScheduleEstimate -O ScheduleEstimate.fusion=off "$N" -o /dev/null --stats 2>&1 |
-	awk '$2 == "ScheduleEstimate.step_ns" { print $1 }')
-[ -n "$off" ] && [ "$off" != "$(stat step_ns)" ] &&
-	[ "$($P --compare -p off.ini "$N" | awk '$1 == "off" { print $5 }')" = "$off" ] &&
-	[ "$($P --compare -p same.ini -O ScheduleEstimate.fusion=off "$N" |
+step_of() { $P --passes ScheduleEstimate $X "$@" "$N" -o /dev/null --stats 2>&1 |
+	awk '$2 == "ScheduleEstimate.step_ns" { print $1 }'; }
+off=$(step_of -O ScheduleEstimate.fusion=off)
+[ -n "$off" ] && [ "$off" != "$(step_of)" ] &&
+	[ "$($P --compare -p off.ini $X "$N" | awk '$1 == "off" { print $5 }')" = "$off" ] &&
+	[ "$($P --compare -p same.ini $X -O ScheduleEstimate.fusion=off "$N" |
 		awk '$1 == "same" { print $5 }')" = "$off" ]
 ok $? "the pipeline's ScheduleEstimate options, and -O ScheduleEstimate.KEY, set the table's"
 

@@ -158,22 +158,123 @@ ok $? "an 8-way all-reduce with one device per node runs on one NIC ($dp ns)"
 expect_err "bandwidth across nodes dominates" "a large one across nodes: the NICs dominate"
 expect_err "waited behind" "the exposed report says what each waited behind"
 
+# ---- fused attention: its FLOPs halved under a causal mask, run at
+# attention_efficiency of the peak. q, k, v bf16[1,1024,8,128]: 4 x 1048576
+# x 1024 = 4294967296 FLOP forward; with no floor and no ramp, compute-bound
+# (8.4 MB at 3350 GB/s is 2514 ns): 4294967296 / 0.64 / 819.4 TFLOP/s =
+# 8190 ns; causal 4095 ns; at efficiency 1, 5242 ns ----
+attn() { # MASK_TYPE EXTRA-OPTION...
+	mask=$1; shift
+	cat >attn.hlo <<HLO
+HloModule m
+
+ENTRY main {
+  q = bf16[1,1024,8,128]{3,2,1,0} parameter(0)
+  k = bf16[1,1024,8,128]{3,2,1,0} parameter(1)
+  v = bf16[1,1024,8,128]{3,2,1,0} parameter(2)
+  ROOT a = (bf16[1,1024,8,128]{3,2,1,0}, f32[1,8,1024,1]{3,2,1,0}) custom-call(q, k, v), custom_call_target="te_fused_attn_forward_ffi", backend_config={attn_heads = 8 : i64, is_training = true, mask_type = $mask : i64, qk_head_dim = 128 : i64}
+}
+HLO
+	run "$P" $PD --passes=ScheduleEstimate -O cost_model.preset=h100 -O cost_model.kernel_floor_us=0 \
+		-O cost_model.ramp_us.bf16=0 "$@" attn.hlo -o out.pir --stats-json s.json
+	python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["stats"]["ScheduleEstimate"]["compute_custom_call_ns"])' s.json
+}
+near() { [ -n "$1" ] && [ "$1" -ge $(($2 - 2)) ] && [ "$1" -le $(($2 + 2)) ]; }
+t=$(attn 0)
+near "$t" 8190
+ok $? "attention without a mask: its FLOPs at 0.64 of the bf16 peak ($t ns)"
+t=$(attn 3)
+near "$t" 4095
+ok $? "Transformer Engine's padding-causal mask (3) halves the work ($t ns)"
+t=$(attn 2)
+near "$t" 4095
+ok $? "its causal mask (2) too ($t ns)"
+t=$(attn 1)
+near "$t" 8190
+ok $? "a padding mask (1) is not causal ($t ns)"
+t=$(attn 0 -O cost_model.attention_efficiency=1)
+near "$t" 5242
+ok $? "attention_efficiency=1: at the peak ($t ns)"
+
+# ---- overlap_slowdown: while a collective is in flight its kernels hold
+# a share of the device, and compute beside it runs at 1 - share. An
+# all-reduce-start of C ns, then a kernel of t ns, then the done: alone
+# (share 0) the kernel takes t; at share 0.5 a short one (2t <= C) takes
+# 2t, a long one C + (t - C/2) = t + C/2 ----
+ov() { # ELEMENTS SHARE: prints "compute comm exposed overlap"
+	cat >ov.hlo <<HLO
+HloModule m, replica_count=8
+
+add {
+  x = f32[] parameter(0)
+  y = f32[] parameter(1)
+  ROOT s = f32[] add(x, y)
+}
+
+ENTRY main {
+  p = f32[16777216]{0} parameter(0)
+  q = f32[$1]{0} parameter(1)
+  s = f32[16777216]{0} all-reduce-start(p), replica_groups={{0,1,2,3,4,5,6,7}}, to_apply=add
+  e = f32[$1]{0} exponential(q)
+  d = f32[16777216]{0} all-reduce-done(s)
+  ROOT t = (f32[16777216]{0}, f32[$1]{0}) tuple(d, e)
+}
+HLO
+	run "$P" $PD --passes=ScheduleEstimate -O cost_model.preset=h100 -O cost_model.overlap_slowdown="$2" \
+		-O ScheduleEstimate.top_buffers=0 ov.hlo -o out.pir --stats-json s.json
+	python3 -c 'import json,sys; s=json.load(open(sys.argv[1]))["stats"]["ScheduleEstimate"]; print(s["compute_ns"], s["comm_ns"], s["exposed_comm_ns"], s["compute_overlap_ns"])' s.json
+}
+ov 1048576 0 >ov0.txt
+ov 1048576 0.5 >ov1.txt
+read -r t c x0 o0 <ov0.txt
+read -r t2 c2 x2 o2 <ov1.txt
+[ "$o0" = 0 ] && [ $((2 * t)) -le "$c" ] && [ "$t2" = $((2 * t)) ] && [ "$o2" = "$t" ] &&
+	[ "$c2" = "$c" ] && [ "$x2" = $((c - 2 * t)) ]
+ok $? "a short kernel beside a collective takes twice as long at share 0.5 ($t -> $t2 ns; exposed $x0 -> $x2)"
+ov 268435456 0 >ov0.txt
+ov 268435456 0.5 >ov1.txt
+read -r t c x0 o0 <ov0.txt
+read -r t2 c2 x2 o2 <ov1.txt
+[ "$t" -gt "$c" ] && [ "$x0" = 0 ] && [ "$t2" = $((t + c / 2 + c % 2)) ] && [ "$o2" = $((t2 - t)) ]
+ok $? "a long one is slowed only while the collective runs ($t -> $t2 ns beside $c)"
+
 # ---- the h100 device by default, and its kernel floor op by op as under fusion:
-# a chain of small kernels fused is never slower than op by op ----
+# a chain of small kernels fused is never slower than op by op; so on real
+# steps, without a cost key (the default device) ----
 printf 'HloModule m\n\nENTRY main {\n  p = f32[64]{0} parameter(0)\n  a = f32[64]{0} exponential(p)\n  b = f32[64]{0} negate(a)\n  c = f32[64]{0} add(a, b)\n  ROOT d = f32[64]{0} multiply(c, p)\n}\n' >chain.hlo
-run "$P" $PD --passes=ScheduleEstimate -O cost_model.kernel_floor_us=5.4 chain.hlo -o out.pir \
-	--stats-json s.json
-expect_status 0 "ScheduleEstimate with a key set by name, no preset"
-python3 - s.json >fused.txt <<'PY'
+fused_of() { # fused_of JSON: preset, unfused and fused makespans of --stats-json JSON
+	python3 - "$1" <<'PY'
 import json, sys
 j = json.load(open(sys.argv[1]))
 s = j["stats"]["ScheduleEstimate"]
 print(j["cost_model"]["preset"], s["unfused_makespan_ns"], s["fused_makespan_ns"])
 PY
+}
+run "$P" $PD --passes=ScheduleEstimate -O cost_model.kernel_floor_us=5.4 chain.hlo -o out.pir \
+	--stats-json s.json
+expect_status 0 "ScheduleEstimate with a key set by name, no preset"
+fused_of s.json >fused.txt
 read -r preset unfused fused <fused.txt
 [ "$preset" = h100 ]
 ok $? "no preset given: --stats-json names the device it ran under, h100 ($preset)"
 [ "$fused" -le "$unfused" ] && [ "$unfused" -ge 20000 ]
 ok $? "four ops pay four kernel floors op by op, the fused kernel one ($fused <= $unfused)"
+run "$P" $PD --passes=ScheduleEstimate chain.hlo -o out.pir --stats-json s.json
+fused_of s.json >fused.txt
+read -r preset unfused fused <fused.txt
+[ "$preset" = h100 ] && [ "$fused" -le "$unfused" ] && [ "$unfused" -ge 20000 ]
+ok $? "without any cost key: h100, four floors op by op, one fused ($fused <= $unfused)"
+D=${HLO_DIR:-$top_srcdir/../shared/hlo}/dumps
+for b in kahfizulkifli__misc__sharding_fsdp wenboqian__pbtxt__gpt2_tp-2_n_layer-2; do
+	if [ ! -f "$D/$b.hlo" ]; then
+		skip "no $b.hlo at $D (set HLO_DIR)"
+		continue
+	fi
+	run "$P" $PD --passes=ScheduleEstimate "$D/$b.hlo" -o out.pir --stats-json s.json
+	fused_of s.json >fused.txt
+	read -r preset unfused fused <fused.txt
+	[ "$status" -eq 0 ] && [ "$preset" = h100 ] && [ "$fused" -gt 0 ] && [ "$fused" -le "$unfused" ]
+	ok $? "$b, no cost key: h100, fused $fused ns <= op by op $unfused ns"
+done
 
 done_testing

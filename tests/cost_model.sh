@@ -62,8 +62,11 @@ printf '[cost_model]\nlink_gbps = 25\n\n[pass CountOps]\n' >p.ini
 run "$P" $PD -p p.ini -O cost_model.link_gbps=50 --print-pipeline
 expect_out "link_gbps = 50" "-O overrides the file's key"
 run "$P" $PD -p p.ini -O cost_model.link_gbps=100 --print-pipeline
-grep -q 'cost_model' "$T/out"
-ok $((! $?)) "a key set back to its default is not printed"
+expect_out "link_gbps = 100" "an old key set back to its default is printed (it keeps the exact model)"
+run "$P" $PD --passes=CountOps -O cost_model.preset=h100 -O cost_model.memory_gb_per_s=3350 \
+	--print-pipeline
+grep -q 'memory_gb_per_s' "$T/out"
+ok $((! $?)) "a key set to the value its preset gives is not printed"
 run "$P" $PD --passes=CountOps -O cost_model.lattency_ns=5 "$EX" -o out.pir
 expect_status 1 "-O with an unknown key"
 expect_err "-O: unknown key 'lattency_ns' in [cost_model] (did you mean 'latency_ns'?)" \
@@ -88,9 +91,20 @@ ok $? "the pass reads the file's cost model (1234 + ceil(2000000 / 3))"
 run "$P" $PD -p p.ini -O cost_model.latency_ns=99 m.pir -o out.pir --stats-json s.json
 grep -q '"makespan_ns": 666766, "compute_ns": 666667, "comm_ns": 99, "exposed_comm_ns": 99' s.json
 ok $? "the pass reads -O cost_model.latency_ns over the file"
+# without either: the h100 device. The contract takes its floor 5400 +
+# 2000000 / 364500 (5.49) + the tf32 ramp 104 us x sqrt(2e6 / 1e12)
+# (147.08) = 5552.57 -> 5553; the all-reduce 9552 as below.
 run "$P" $PD --passes=ScheduleEstimate m.pir -o out.pir --stats-json s.json
+grep -q '"makespan_ns": 15105, "compute_ns": 5553, "comm_ns": 9552, "exposed_comm_ns": 9552' s.json
+ok $? "without either, the h100 device (9552 + 5553)"
+grep -q '"cost_model": {"preset": "h100", "exact": false, ' s.json
+ok $? "--stats-json names h100 when no preset was given"
+# an old key at its default asks for the exact integer model: 10000 +
+# ceil(2000000 / 400000)
+run "$P" $PD --passes=ScheduleEstimate -O cost_model.peak_gflops=400000 m.pir -o out.pir \
+	--stats-json s.json
 grep -q '"makespan_ns": 10005, "compute_ns": 5, "comm_ns": 10000, "exposed_comm_ns": 10000' s.json
-ok $? "without either, the defaults (10000 + ceil(2000000 / 400000))"
+ok $? "an old key at its default keeps the exact integer model (10000 + ceil(2000000 / 400000))"
 # a key set by its name without a preset: the h100 device under it. The
 # contract (f32, at the tf32 peak) takes 2000 (the floor set) +
 # 2000000 / 364500 (5.49) + a ramp of 104 us x sqrt(2e6 / 1e12) (147.08),
@@ -160,19 +174,19 @@ printf '[cost_model]\nkernel_floor_s = 1\n' >p.ini
 check_ini "p.ini:2: error: unknown key 'kernel_floor_s' in [cost_model] (did you mean 'kernel_floor_us'?)" \
 	"an unknown new key with a suggestion"
 
-# --stats-json records the model in force (every key by its new name) once
-# it is not the exact integer model; a preset's all_gather time on one
+# --stats-json records the model in force: a preset's every key by its new
+# name, the exact integer model's four integer keys; a preset's all_gather time on one
 # instruction is the same as the formula's (hand-computed in check_cost)
 run "$P" $PD --passes=ScheduleEstimate -O cost_model.preset=h100 -O cost_model.kernel_floor_us=3 \
 	m.pir -o out.pir --stats-json s.json
 expect_status 0 "ScheduleEstimate under a preset"
-grep -q '"cost_model": {"preset": "h100", "peak_tflops.fp8": ' s.json
+grep -q '"cost_model": {"preset": "h100", "exact": false, "peak_tflops.fp8": ' s.json
 ok $? "--stats-json names the preset"
 grep -q '"kernel_floor_us": 3,' s.json
 ok $? "--stats-json records a key over the preset"
 run "$P" $PD --passes=ScheduleEstimate -O cost_model.latency_ns=5 m.pir -o out.pir --stats-json s.json
-grep -q 'cost_model' s.json
-ok $((! $?)) "--stats-json of the exact integer model has no model (its keys are the pipeline's)"
+grep -q '"cost_model": {"preset": null, "exact": true, "peak_gflops": 400000, "memory_gbps": 2000, "link_gbps": 100, "latency_ns": 5}' s.json
+ok $? "--stats-json of the exact integer model says so, with its four integer keys"
 
 # ---- --list-passes lists every key ----
 run "$P" $PD --list-passes

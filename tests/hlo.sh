@@ -129,6 +129,15 @@ run $P --passes= co.hlo
 expect_status 0 "the lowered HLO reads again"
 expect_out "= all_gather %a_buf" "with the flat all-gather on the packed buffer"
 
+# Kinds left alone: a tuple all-gather and reduce-scatter stay tuples (as
+# XLA's GPU compiler, which flattens only all-reduces, leaves them).
+run $P --passes=CoalesceCCOp -O CoalesceCCOp.all_gather=false -O CoalesceCCOp.reduce_scatter=false \
+	"$H/coalesce.pir" --stats
+expect_status 0 "CoalesceCCOp with all_gather and reduce_scatter off"
+expect_out "%a, %b = all_gather %x, %y" "the tuple all-gather is left as it was"
+expect_out "%c, %d = reduce_scatter %p, %q" "the tuple reduce-scatter too"
+expect_err "0  CoalesceCCOp.num_collectives_flattened" "nothing is flattened (it has no all-reduce)"
+
 # A .pir group_id that names no replica groups is written as all devices,
 # with a warning once per group.
 printf 'func @f(%%a: f32[8], %%b: f32[8]) {\n  %%x = all_reduce %%a {group_id = "tp", reduce = "add"} : f32[8]\n  %%y = all_reduce %%b {group_id = "tp", reduce = "add"} : f32[8]\n  return %%x, %%y\n}\n' >tp.pir

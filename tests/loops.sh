@@ -11,6 +11,10 @@
 P="$PASSLINE"
 PD="--plugin-dir $PLUGIN_DIR"
 G="$top_srcdir/tests/golden/pipeline"
+# the times below are worked out by hand under loop3.pir's model, the
+# exact integer model of loop3.args (the four old keys at their defaults)
+X="-O cost_model.peak_gflops=400000 -O cost_model.memory_gbps=2000"
+X="$X -O cost_model.link_gbps=100 -O cost_model.latency_ns=10000"
 cd "$T" || exit 99
 
 stat() { # stat NAME FILE: the value of "NAME": N in the JSON FILE
@@ -18,7 +22,7 @@ stat() { # stat NAME FILE: the value of "NAME": N in the JSON FILE
 }
 
 # The 3-trip loop given 5 trips: @body 5 times, @cond 6 (loop3.pir).
-run "$P" $PD --passes=DetailDynInst,DynamicInstEstimator,ScheduleEstimate \
+run "$P" $PD --passes=DetailDynInst,DynamicInstEstimator,ScheduleEstimate $X \
 	-O DetailDynInst.trip_counts=loop=5 -O DynamicInstEstimator.trip_counts=loop=5 \
 	-O ScheduleEstimate.trip_counts=loop=5 "$G/loop3.pir" -o out.pir --stats-json s.json
 expect_status 0 "trip_counts given to the three passes"
@@ -46,7 +50,7 @@ ok $? "and no output is written"
 
 # ---- one setting for every pass: [loops] and -O loops.NAME=N ----
 # The same 5 trips as above, given once: every counting pass takes them.
-run "$P" $PD --passes=DetailDynInst,DynamicInstEstimator,ScheduleEstimate,Timeline \
+run "$P" $PD --passes=DetailDynInst,DynamicInstEstimator,ScheduleEstimate,Timeline $X \
 	-O loops.loop=5 -O Timeline.trace=t.json "$G/loop3.pir" -o one.pir --stats-json one.json
 expect_status 0 "-O loops.loop=5"
 [ "$(stat Total_flops one.json)" = 83886104 ] && [ "$(stat est_inst_count one.json)" = 5 ] &&
@@ -56,7 +60,7 @@ grep -q '"trips":5,' t.json
 ok $? "and so does Timeline"
 
 printf '[loops]\nloop = 5\n\n[pass DetailDynInst]\ntrip_counts = loop=2\n\n[pass ScheduleEstimate]\n' >loops.ini
-run "$P" $PD -p loops.ini "$G/loop3.pir" -o two.pir --stats-json two.json
+run "$P" $PD -p loops.ini $X "$G/loop3.pir" -o two.pir --stats-json two.json
 expect_status 0 "a [loops] section"
 # 2 + 2 x 16777218 + 3 x 2; ScheduleEstimate as above
 [ "$(stat Total_flops two.json)" = 33554444 ] && [ "$(stat step_ns two.json)" = 60227 ]
@@ -131,7 +135,7 @@ step10=$(awk '$1 == "neuron" { print $5 }' "$T/out")
 ok $? "-O loops.NAME=N sets the loop for --compare's table too ($step1 ns, then $step10 ns)"
 
 # The per-function file, checked by hand against loop3.pir's comment.
-run "$P" $PD --passes=ScheduleEstimate -O ScheduleEstimate.functions=f.json \
+run "$P" $PD --passes=ScheduleEstimate -O ScheduleEstimate.functions=f.json $X \
 	"$G/loop3.pir" -o out.pir
 expect_status 0 "ScheduleEstimate writes its per-function file"
 expect_same_file "$top_srcdir/tests/loops/loop3.functions.json" f.json \

@@ -69,9 +69,11 @@ fi
 # step of 30k instructions in one function spends some buckets' allowance;
 # those buckets stop growing (said by a remark), and what was made is
 # still valid (overlap-check: hiding kept, the stats the simulation's).
+# Both under the exact integer model (an old key at its default), which
+# overlap-check simulates.
 P="$PASSLINE --plugin-dir $PLUGIN_DIR"
 x100="-O OverlapBucketCCOp.max_coll_distance=100000 -O OverlapBucketCCOp.max_position_distance=2000
-	-O OverlapBucketCCOp.max_consecutive_failures=2000"
+	-O OverlapBucketCCOp.max_consecutive_failures=2000 -O cost_model.latency_ns=10000"
 "$top_builddir/bench/pl-genmodel" --target-insts 30000 --seed 1 --single-function -o "$T/step.pir" &&
 	$P --passes=HoistFSDPCollectives,SplitAsyncCCOp "$T/step.pir" -o "$T/async.pir" || exit 99
 # shellcheck disable=SC2086 # options are words by design
@@ -80,7 +82,7 @@ run $P --passes=OverlapBucketCCOp $x100 --remarks --stats-json "$T/x100.json" "$
 expect_status 0 "the limits at 100 times their defaults"
 expect_err "remark: OverlapBucketCCOp: stopped growing the bucket of %l0_norm1_f_s: its search allowance of 6144 units is spent" \
 	"a bucket whose allowance is spent stops growing, and says so"
-"$CHECK" "$T/async.pir" "$T/x100.pir" >"$T/check" 2>&1 &&
+"$CHECK" "$T/async.pir" "$T/x100.pir" latency_ns=10000 >"$T/check" 2>&1 &&
 	[ "$(cat "$T/check")" = "$(sed 's/.*"exposed_ns_before": \([0-9]*\), "exposed_ns_after": \([0-9]*\).*/exposed_ns_before=\1 exposed_ns_after=\2/' "$T/x100.json")" ]
 ok $? "the buckets made within the allowance keep every hiding: $(head -c 200 "$T/check")"
 done_testing

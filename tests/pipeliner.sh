@@ -28,8 +28,8 @@ none() { # none FILE: nothing pipelined, by the statistics in FILE
 	[ "${n:-0}" = 0 ]
 }
 
-golden() { # golden NAME PASS STAT N BEFORE AFTER
-	run $P --passes="$2" --verify-each --stats-json s.json "$G/$1.pir" -o "$1.out.pir"
+golden() { # golden NAME PASS STAT N BEFORE AFTER [OPTION]
+	run $P --passes="$2" ${7:+-O "$7"} --verify-each --stats-json s.json "$G/$1.pir" -o "$1.out.pir"
 	expect_status 0 "$2 on $1.pir, every pass leaving valid IR"
 	expect_same_file "$G/$1.out.pir" "$1.out.pir" "$1.pir: the hand-checked golden"
 	[ "$(stat "$3" s.json)" = "$4" ]
@@ -37,7 +37,7 @@ golden() { # golden NAME PASS STAT N BEFORE AFTER
 	b=$(flops "$G/$1.pir") a=$(flops "$1.out.pir")
 	[ "$b" = "$5" ] && [ "$a" = "$6" ]
 	ok $? "$1.pir: Total_flops $b -> $a, as worked out by hand ($5 -> $6)"
-	run $P --passes="$2" "$G/$1.pir" -o again.pir
+	run $P --passes="$2" ${7:+-O "$7"} "$G/$1.pir" -o again.pir
 	cmp -s again.pir "$1.out.pir"
 	ok $? "$1.pir: a second run writes the same bytes"
 }
@@ -45,7 +45,16 @@ golden() { # golden NAME PASS STAT N BEFORE AFTER
 golden backward CollectivePipeliner num_pipelined 1 152 148
 golden forward CollectivePipeliner num_pipelined 1 280 277
 golden nested CollectivePipeliner num_pipelined 3 260 250
+golden carry CollectivePipeliner num_pipelined 1 440 438
 golden double DoubleBufferLoopUnrolling num_unrolled 1 189 183
+SINK=CollectivePipeliner.pipeline_sink_all_reduce=true
+golden sink CollectivePipeliner num_pipelined 1 284 281 "$SINK"
+golden sink_stacked CollectivePipeliner num_pipelined 1 256 348 "$SINK"
+golden sink_two CollectivePipeliner num_pipelined 1 376 248 "$SINK"
+golden sink_merge CollectivePipeliner num_pipelined 2 280 441 "$SINK"
+run $P --passes=CollectivePipeliner -O "$SINK" --remarks "$G/sink_merge.pir" -o out.pir
+expect_err "pipelined (forward-sink): all_reduce %ar2 of loop %loop\$0 sunk with %ar1, whose formatting ops read it" \
+	"the all-reduce merged into another's sink is named"
 
 run $P --passes=CollectivePipeliner,DetailDynInst --remarks "$G/backward.pir" -o out.pir
 expect_err "pipelined (backward): all_gather %g of loop %loop\$0 issued one iteration early" \
@@ -103,6 +112,47 @@ expect_err "all_gather %g: its operand chain reads %x, a loop-variant parameter"
 	"a loop-variant parameter in the chain"
 expect_err "all_reduce %g: its trip count is not known statically" "a loop of unknown count"
 
+# forward-sink: off by default (XLA's GPU compiler never sinks); on, it
+# names what it sinks and what XLA's sink refuses, each with its reason
+# (and the forward direction refuses the multiply, as XLA's does without
+# its use tree)
+run $P --passes=CollectivePipeliner --remarks --stats-json s.json "$G/sink.pir" -o out.pir
+$P --passes= "$G/sink.pir" -o printed.pir
+none s.json && cmp -s out.pir printed.pir
+ok $? "sink.pir by default: nothing sunk, the module unchanged"
+expect_err "not pipelined (forward): all_reduce %ar: %m (hlo.multiply) stands between it" \
+	"the forward direction's reason"
+run $P --passes=CollectivePipeliner -O "$SINK" --remarks "$G/sink.pir" -o out.pir
+expect_err "pipelined (forward-sink): all_reduce %ar of loop %loop\$0 sunk after it: the loop stacks its operand over 4 trips" \
+	"the sunk all-reduce is named with its loop"
+run $P --passes=CollectivePipeliner -O "$SINK" -O CollectivePipeliner.pipeline_all_reduce=false \
+	-O CollectivePipeliner.pipeline_reduce_scatter=false --remarks --verify-each \
+	--stats-json s.json "$G/sink_refused.pir" -o out.pir
+expect_status 0 "forward-sink on sink_refused.pir"
+$P --passes= "$G/sink_refused.pir" -o printed.pir
+none s.json && cmp -s out.pir printed.pir
+ok $? "sink_refused.pir: nothing sunk, the module unchanged"
+expect_err "all_reduce %a1: the buffer's first dimension, 5, is not the loop's trip count, 4" \
+	"a buffer of more rows than trips"
+expect_err "all_reduce %a2: the dynamic-update-slice is not indexed in its first dimension" \
+	"an update indexed in another dimension"
+expect_err "all_reduce %a3: %rs (reduce_scatter) stands between it and a dynamic-update-slice into a loop output, and is not a formatting op it may carry along" \
+	"a reduce-scatter in the chain"
+# XLA's TransformIncrementIndexByOneNotFirstIdxSink, retyped: the scale
+# is a broadcast custom-call the loop computes, so it is stacked per trip
+# too (its zero start, 3 x 8 x 128 + 1, and 3 row writes of 3072: 12289
+# more); the body's return keeps its control predecessor
+run $P --passes=CollectivePipeliner,DetailDynInst -O "$SINK" --verify-each --stats-json s.json \
+	"$G/xla_sink.hlo" -o t.hlo
+[ "$status" = 0 ] && [ "$(stat num_pipelined s.json)" = 1 ] &&
+	grep -q "^  ar.1.sunk = bf16\[3,8,128\] all-reduce(while_3)" t.hlo &&
+	grep -q "^  ROOT a.sunk = bf16\[3,8,128\] add(ar.1.sunk, while_4)" t.hlo &&
+	grep -q "tuple(add.230, param_1, param_2, mul.rows, b.rows), control-predecessors={select.1348}" t.hlo
+ok $? "xla_sink.hlo: one all-reduce of the 3 stacked rows after the loop, the scale stacked beside them"
+b=$(flops "$G/xla_sink.hlo") m=$(stat Total_flops s.json) a=$(flops t.hlo)
+[ -n "$a" ] && [ "$a" = "$m" ] && [ "$a" = $((b + 12289)) ]
+ok $? "xla_sink.hlo: reads back, Total_flops $b -> $a"
+
 # XLA's own test modules (collective_pipeliner_test.cc)
 D=${HLO_DIR:-$top_srcdir/../shared/hlo}
 X="$D/xla-tests/collective_pipeliner_test__"
@@ -152,6 +202,11 @@ if [ -d "$D/dumps" ]; then
 		m=$(stat Total_flops s.json) a=$(flops u.hlo)
 		[ "$status" = 0 ] && [ -n "$a" ] && [ "$a" = "$m" ]
 		ok $? "$n: then unrolled by two, reads back with the same Total_flops ($m)"
+		run $P --passes=CollectivePipeliner,DetailDynInst -O "$SINK" --verify-each \
+			--stats-json s.json "$f" -o k.hlo
+		m=$(stat Total_flops s.json) a=$(flops k.hlo)
+		[ "$status" = 0 ] && [ -n "$a" ] && [ "$a" = "$m" ]
+		ok $? "$n: with forward-sink, $(stat num_pipelined s.json) moved, reads back with the same Total_flops ($m)"
 	done
 else
 	skip "no real HLO at $D (set HLO_DIR)"

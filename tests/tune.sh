@@ -98,6 +98,15 @@ grep -q '^XLA_FLAGS=' "$T/out"
 [ $? -ne 0 ]
 ok $? "no flags are recommended above the limit"
 
+# no preset named: the h100 device, whose 80 GB times JAX's 0.75 is the
+# limit; the exact integer model (an old key) names no device memory
+run $TUNE --budget 8 -j 1 "$IN"
+expect_status 0 "tune without a preset or a limit"
+expect_out "fit in 60.00 GB" "the limit is h100's memory times 0.75"
+expect_no_err "names no device memory" "and nothing is said of a missing device memory"
+run $TUNE --budget 8 -j 1 -O cost_model.latency_ns=10000 "$IN"
+expect_err "the cost model names no device memory" "the exact integer model has no device memory"
+
 # a step with no collectives
 printf 'HloModule none\nENTRY e {\n  p = f32[8] parameter(0)\n  ROOT n = f32[8] negate(p)\n}\n' >none.hlo
 run $TUNE -q none.hlo

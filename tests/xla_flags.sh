@@ -246,6 +246,17 @@ if [ -r "$REAL" ]; then
 	xg "$REAL" -o real-opt.pir --stats-json real-opt.json --xla-flags="$RECIPE"
 	expect_same_file real-env.pir real-opt.pir "the same module from XLA_FLAGS and --xla-flags"
 	expect_same_file real-env.json real-opt.json "the same statistics from XLA_FLAGS and --xla-flags"
+	# the step written as HLO reads back to the same estimate: a combined
+	# all-gather or reduce-scatter stays a tuple (XLA flattens only
+	# all-reduces), so no copy appears that the pipeline did not cost
+	xg "$REAL" -o real.hlo --stats-json real-hlo.json -O cost_model.preset=h100 --xla-flags="$RECIPE"
+	expect_status 0 "the 70B step under its recipe's flags, written as HLO"
+	run $P --passes=ScheduleEstimate -O cost_model.preset=h100 real.hlo -o /dev/null --stats-json back.json
+	expect_status 0 "the written step reads back"
+	step_of() { sed -n 's/.*"ScheduleEstimate": {[^}]*"step_ns": \([0-9]*\).*/\1/p' "$1"; }
+	a=$(step_of real-hlo.json) b=$(step_of back.json)
+	[ -n "$a" ] && [ -n "$b" ] && [ $(( (a > b ? a - b : b - a) * 1000 )) -le "$a" ]
+	ok $? "the written step reads back to the same step time within 0.1% ($a, $b ns)"
 	# the scheduler's memory limit: a share of the device's memory
 	xg "$REAL" -o /dev/null --stats-json slop95.json -O LatencyHidingScheduler.device_memory_bytes=200GiB \
 		--xla-flags="$RECIPE"

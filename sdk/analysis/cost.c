@@ -50,9 +50,10 @@ struct param {
 #define SHEET(a, b, w) PL_CB_SHEET, -1, w
 #define TWICE(id) PL_CB_TWICE, CK_##id, NULL
 #define ATMOST(id) PL_CB_ATMOST, CK_##id, NULL
-/* every key at most 1e12 but the one fraction, at most 1 */
+/* every key at most 1e12 but the fractions, at most 1 */
+#define FRACTION(id) (CK_##id == CK_MEMORY_FRACTION || CK_##id == CK_ATTENTION || CK_##id == CK_OVERLAP)
 #define X(id, name, type, unit, min, def, vals, bound, help)                                 \
-	{name, TYPE_##type, CK_##id, min, CK_##id == CK_MEMORY_FRACTION ? 1 : 1e12, unit, bound, help},
+	{name, TYPE_##type, CK_##id, min, FRACTION(id) ? 1 : 1e12, unit, bound, help},
 
 static const struct param params[] = {
 	{"preset", PL_COST_KEY_TEXT, -1, 0, 0, "", PL_CB_NONE, -1, NULL,
@@ -69,6 +70,7 @@ static const struct param params[] = {
 };
 enum { NPARAMS = sizeof params / sizeof params[0] };
 #undef X
+#undef FRACTION
 #undef NONE
 #undef SHEET
 #undef TWICE

@@ -81,6 +81,8 @@ PL_INTERNAL double pl_roofline_ns_(const pl_cost_model *cm, double flops, enum p
 /* A custom call whose FLOPs the model knows from its shapes (a cuBLAS
  * GEMM, fused attention): its FLOPs and the class they run at; false for
  * any other instruction. */
+/* Whether INST is a fused attention custom call (cuDNN, Transformer Engine). */
+PL_INTERNAL bool pl_attention_call_(const pl_inst *inst);
 PL_INTERNAL bool pl_custom_call_flops_(const pl_inst *inst, double *flops, enum pl_dclass *dc);
 
 /* The dtype class a contraction (a dot) runs at: that of its narrowest

@@ -310,6 +310,36 @@ static double elements(const pl_value *v)
 	return (double)n;
 }
 
+/* A fused attention kernel: cuDNN's through XLA, or Transformer Engine's
+ * (a target spelled with or without its quotes). */
+static bool attention_target(const char *t, size_t len)
+{
+	if (len && *t == '"')
+		t++, len--;
+	return (len >= 12 && memcmp(t, "__cudnn$fmha", 12) == 0) ||
+	       (len >= 13 && memcmp(t, "te_fused_attn", 13) == 0);
+}
+
+/* Whether an attention's backend config asks for a causal mask: cuDNN's
+ * "mask_type":"CAUSAL" (or PADDING_CAUSAL), or Transformer Engine's
+ * mask_type = N, whose causal values are 2-5 (causal, padding causal, and
+ * both bottom-right aligned). A causal kernel skips the masked half. */
+static bool causal_mask(const char *cfg, size_t len)
+{
+	for (size_t i = 0; i + 6 <= len; i++)
+		if (memcmp(cfg + i, "CAUSAL", 6) == 0)
+			return true;
+	static const char key[] = "mask_type = ";
+	for (size_t i = 0; i + sizeof key <= len; i++)
+		if (memcmp(cfg + i, key, sizeof key - 1) == 0) {
+			char c = cfg[i + sizeof key - 1];
+			bool digit_after = i + sizeof key < len && cfg[i + sizeof key] >= '0' &&
+			                   cfg[i + sizeof key] <= '9';
+			return c >= '2' && c <= '5' && !digit_after;
+		}
+	return false;
+}
+
 /* A custom call the model knows: its FLOPs from its shapes; false for an
  * unknown target (bytes only). */
 static bool custom_call_flops(const pl_inst *inst, double *flops, enum pl_dclass *dc)
@@ -343,7 +373,7 @@ static bool custom_call_flops(const pl_inst *inst, double *flops, enum pl_dclass
 		*flops = 2 * out * kk;
 		return true;
 	}
-	if (prefixed(target, "__cudnn$fmha") || prefixed(target, "te_fused_attn")) {
+	if (attention_target(target, strlen(target))) {
 		/* q [b, s_q, h, d], k [b, s_kv, h, d]: two matmuls of 2 b h s_q s_kv d
 		 * forward, 2.5 times that backward, half of it under a causal mask */
 		if (pl_type_rank(rhs->type) != 4)
@@ -353,17 +383,22 @@ static bool custom_call_flops(const pl_inst *inst, double *flops, enum pl_dclass
 			f *= 2.5;
 		const char *cfg;
 		size_t clen;
-		if (pl_attrs_get_string(&inst->attrs, HK(BACKEND_CONFIG), &cfg, &clen) == PL_OK) {
-			for (size_t i = 0; i + 6 <= clen; i++)
-				if (memcmp(cfg + i, "CAUSAL", 6) == 0) {
-					f /= 2;
-					break;
-				}
-		}
+		if (pl_attrs_get_string(&inst->attrs, HK(BACKEND_CONFIG), &cfg, &clen) == PL_OK &&
+		    causal_mask(cfg, clen))
+			f /= 2;
 		*flops = f;
 		return true;
 	}
 	return false;
+}
+
+bool pl_attention_call_(const pl_inst *inst)
+{
+	const char *t;
+	size_t len;
+	return named(pl_inst_opname_(inst), "hlo.custom_call") &&
+	       pl_attrs_get_string(&inst->attrs, HK(CUSTOM_CALL_TARGET), &t, &len) == PL_OK &&
+	       attention_target(t, len);
 }
 
 bool pl_custom_call_flops_(const pl_inst *inst, double *flops, enum pl_dclass *dc)
@@ -422,8 +457,13 @@ static int compute_time(const pl_inst *inst, const pl_cost_model *cm, uint64_t *
 		else if (!cm->legacy && inst->nres)
 			dc = class_of_dtype((pl_dtype)pl_inst_res_(inst)[0].type->dtype, false);
 	}
-	if (!cm->legacy)
-		return ns_of(pl_roofline_ns_(cm, flops_d, dc, (double)bytes), out);
+	if (!cm->legacy) {
+		/* fused attention runs below the contraction peak: its FLOPs take
+		 * the time of flops / efficiency at that peak */
+		double timed = known_call && pl_attention_call_(inst) ? flops_d / cm->v[CK_ATTENTION]
+		                                                      : flops_d;
+		return ns_of(pl_roofline_ns_(cm, timed, dc, (double)bytes), out);
+	}
 	/* exact: max(ceil(flops / peak_gflops), ceil(bytes / memory_gbps)) */
 	if (known_call)
 		flops = (pl_u128)flops_d; /* whole numbers, below 2^64 for any real shape */

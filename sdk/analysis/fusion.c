@@ -676,17 +676,20 @@ static int kernel_time(const pl_cost_model *cm, const pl_fusion *fu, const struc
 	uint64_t flops = k->flops, bytes = k->bytes;
 	if (!pl_cost_model_is_exact(cm)) {
 		enum pl_dclass dc = PL_DC_F32;
-		double cf;
+		double cf, timed = (double)flops;
 		for (uint32_t x = 0; x < k->n; x++) {
 			const pl_inst *inst = fu->insts[fu->members[k->first + x]];
 			if (pl_op_traits(pl_inst_op_(inst)) & PL_TRAIT_CONTRACT) {
 				dc = pl_contraction_class_(inst);
 				break;
 			}
-			if (pl_custom_call_flops_(inst, &cf, &dc)) /* a GEMM, fused attention */
+			if (pl_custom_call_flops_(inst, &cf, &dc)) { /* a GEMM, fused attention */
+				if (pl_attention_call_(inst)) /* as op by op: below the peak */
+					timed /= cm->v[CK_ATTENTION];
 				break;
+			}
 		}
-		double t = ceil(pl_roofline_ns_(cm, (double)flops, dc, (double)bytes));
+		double t = ceil(pl_roofline_ns_(cm, timed, dc, (double)bytes));
 		if (!(t < 18446744073709551616.0))
 			return PL_EOVERFLOW;
 		*out = (uint64_t)t;

@@ -14,6 +14,7 @@
 #include <passline/grow.h>
 #include "analysis/fusion.h"
 
+#include <math.h>
 #include <stdlib.h>
 
 struct row {
@@ -148,9 +149,29 @@ static bool add_u64(uint64_t *acc, uint64_t v)
 	return !__builtin_add_overflow(*acc, v, acc);
 }
 
+/* The time compute of nominal time t takes from c when collectives are in
+ * flight until busy: they hold a share `slow` of the device, so work runs
+ * at 1 - slow until busy, at full speed after. */
+static uint64_t slowed_time(uint64_t t, uint64_t c, uint64_t busy, double slow)
+{
+	if (!(slow > 0) || busy <= c || t == 0)
+		return t;
+	double rate = slow < 1 ? 1 - slow : 1e-9;
+	double window = (double)(busy - c), done = window * rate, d;
+	if ((double)t <= done)
+		d = (double)t / rate;
+	else
+		d = window + ((double)t - done);
+	d = ceil(d);
+	return d < 18446744073709551615.0 && d > (double)t ? (uint64_t)d : t;
+}
+
 static int simulate(pl_schedule *s, const pl_func *f, const pl_cost_model *cm,
                     pl_time_hook_ hook, void *arg)
 {
+	/* collectives in flight slow compute (a cost model, not the exact one) */
+	double slow = cm && !cm->legacy ? cm->v[CK_OVERLAP] : 0;
+	uint64_t busy = 0; /* the latest end of any stream */
 	struct pl_ht groups = {0};
 	struct starts starts = {0};
 	size_t groups_cap = 0;
@@ -205,6 +226,8 @@ static int simulate(pl_schedule *s, const pl_func *f, const pl_cost_model *cm,
 				break;
 			}
 			*clock = r.end;
+			if (r.end > busy)
+				busy = r.end;
 			if (role == PL_COMM_START) {
 				rc = add_start(&starts, inst, r.end, g, t);
 			} else {
@@ -216,9 +239,10 @@ static int simulate(pl_schedule *s, const pl_func *f, const pl_cost_model *cm,
 			}
 		} else {
 			/* compute; return takes 0 */
+			uint64_t d = slowed_time(t, c, busy, slow);
 			r.begin = c;
 			r.end = c;
-			if (!add_u64(&r.end, t) || !add_u64(&s->compute, t))
+			if (!add_u64(&r.end, d) || !add_u64(&s->compute, d))
 				rc = PL_EOVERFLOW;
 			c = r.end;
 		}

@@ -47,7 +47,9 @@ PL_API size_t pl_cost_model_num_keys(void);
 PL_API const pl_option_decl *pl_cost_model_key(size_t i);
 
 /* The pipeline's cost model, as a pass sees it (the [cost_model] section of
- * the pipeline file and -O cost_model.KEY=VALUE; the defaults otherwise).
+ * the pipeline file and -O cost_model.KEY=VALUE; passline runs the h100
+ * preset when the pipeline names none and sets none of the four integer
+ * keys).
  * Never NULL; owned by the host, valid from create to destroy. Added in
  * ABI 1.1. */
 PL_API const pl_cost_model *pl_ctx_cost_model(const pl_pass_ctx *ctx);
@@ -202,7 +204,11 @@ PL_API int pl_inst_comm_term(const pl_inst *inst, const pl_cost_model *cm, int t
  * A compute clock C and one stream clock G[g] per process group (the
  * group_id attribute; absent or "" is one more group), all 0 at first,
  * walking the instructions in order, t = pl_inst_time_ns:
- *  - compute runs [C, C+t), C = its end;
+ *  - compute runs [C, C+d), C = its end: d = t, or under a cost model
+ *    whose overlap_slowdown s is above 0 and while some stream is busy
+ *    until B > C, t / (1 - s) when that ends by B, else (B - C) plus the
+ *    work left, t - (B - C)(1 - s) (collectives in flight hold a share of
+ *    the device);
  *  - a synchronous collective runs [max(C,G[g]), +t), G[g] = C = its end,
  *    and adds end - C_before to the exposed time;
  *  - a start runs [max(C,G[g]), +t), G[g] = its end, C unchanged;
@@ -210,7 +216,7 @@ PL_API int pl_inst_comm_term(const pl_inst *inst, const pl_cost_model *cm, int t
  *    end - begin to the exposed time; C = end;
  *  - return: [C, C).
  * makespan = the largest clock at the end; compute = the sum of compute
- * times; communication = the sum of collective and start times; exposed =
+ * times d; communication = the sum of collective and start times; exposed =
  * the sum of exposed waits. Linear in the size of the function. */
 typedef struct pl_schedule pl_schedule; /* opaque, owns its memory */
 

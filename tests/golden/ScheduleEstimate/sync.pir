@@ -1,6 +1,7 @@
-// ScheduleEstimate under the default cost model (peak_gflops 400000,
-// memory_gbps 2000, link_gbps 100, latency_ns 10000); every division
-// rounds up. Synchronous collectives expose all of their time.
+// ScheduleEstimate under the exact integer model, its four keys at their
+// defaults set in sync.args (peak_gflops 400000, memory_gbps 2000,
+// link_gbps 100, latency_ns 10000); every division rounds up.
+// Synchronous collectives expose all of their time.
 // @a: %c 2 flops x 4000000 / 400000 = 20, [0,20);
 //     %g all_gather f32[1000] -> f32[8000], F = 8, 32000 result bytes:
 //        10000 + ceil(7 x 32000 / (8 x 100)) = 10000 + 280 = 10280,
