@@ -396,7 +396,7 @@ bool pl_attention_call_(const pl_inst *inst)
 {
 	const char *t;
 	size_t len;
-	return named(pl_inst_opname_(inst), "hlo.custom_call") &&
+	return pl_inst_hlo_op_(inst) == PL_HLO_CUSTOM_CALL &&
 	       pl_attrs_get_string(&inst->attrs, HK(CUSTOM_CALL_TARGET), &t, &len) == PL_OK &&
 	       attention_target(t, len);
 }
