@@ -14,24 +14,14 @@ static bool op_is(const pl_inst *i, const char *name)
 }
 
 /* HLO ops applied element by element, whose operands all have the
- * result's dimensions (XLA lets them stand in a sunk chain). */
+ * result's dimensions (XLA lets them stand in a sunk chain): the table's
+ * elementwise ops but clamp (its bounds may be scalars), bitcast-convert
+ * (it may change the last dimension) and stochastic-convert. */
 bool rows_elementwise(const pl_inst *i)
 {
-	static const char *const ops[] = {
-		"add", "subtract", "multiply", "divide", "maximum", "minimum", "power", "remainder",
-		"and", "or", "xor", "not", "negate", "abs", "exponential", "exponential_minus_one",
-		"log", "log_plus_one", "sqrt", "rsqrt", "cbrt", "tanh", "logistic", "sign", "floor",
-		"ceil", "round_nearest_afz", "round_nearest_even", "cosine", "sine", "tan", "atan2",
-		"select", "compare", "convert", "copy", "is_finite", "real", "imag", "shift_left",
-		"shift_right_logical", "shift_right_arithmetic", "popcnt", "clz", "reduce_precision",
-	};
-	const char *name = pl_inst_opname(i);
-	if (strncmp(name, "hlo.", 4) != 0)
-		return false;
-	for (size_t k = 0; k < sizeof ops / sizeof ops[0]; k++)
-		if (!strcmp(name + 4, ops[k]))
-			return true;
-	return false;
+	pl_hlo_op op = pl_inst_hlo_op(i);
+	return (pl_hlo_op_flags(op) & PL_HLO_F_ELEMENTWISE) && op != PL_HLO_CLAMP &&
+	       op != PL_HLO_BITCAST_CONVERT && op != PL_HLO_STOCHASTIC_CONVERT;
 }
 
 /* The formatting ops given a leading stacked dimension after the loop. */

@@ -125,6 +125,13 @@ expect_err "not pipelined (forward): all_reduce %ar: %m (hlo.multiply) stands be
 run $P --passes=CollectivePipeliner -O "$SINK" --remarks "$G/sink.pir" -o out.pir
 expect_err "pipelined (forward-sink): all_reduce %ar of loop %loop\$0 sunk after it: the loop stacks its operand over 4 trips" \
 	"the sunk all-reduce is named with its loop"
+# count-leading-zeros is elementwise (the opcode table's name for it, not
+# "clz"): it may stand in a sunk chain as the multiply does
+sed 's/%m = hlo.multiply %ar, %b : f32\[1,8\]/%m = hlo.count_leading_zeros %ar : f32[1,8]/' \
+	"$G/sink.pir" >clz.pir
+run $P --passes=CollectivePipeliner -O "$SINK" --remarks clz.pir -o out.pir
+expect_err "pipelined (forward-sink): all_reduce %ar of loop %loop\$0 sunk after it" \
+	"a count-leading-zeros in the chain is carried after the loop"
 run $P --passes=CollectivePipeliner -O "$SINK" -O CollectivePipeliner.pipeline_all_reduce=false \
 	-O CollectivePipeliner.pipeline_reduce_scatter=false --remarks --verify-each \
 	--stats-json s.json "$G/sink_refused.pir" -o out.pir
