@@ -238,6 +238,13 @@ read -r t2 c2 x2 o2 <ov1.txt
 [ "$t" -gt "$c" ] && [ "$x0" = 0 ] && [ "$t2" = $((t + c / 2 + c % 2)) ] && [ "$o2" = $((t2 - t)) ]
 ok $? "a long one is slowed only while the collective runs ($t -> $t2 ns beside $c)"
 
+# ---- a fraction is at most 1 (its unit says so): refused above ----
+for key in memory_fraction overlap_slowdown attention_efficiency; do
+	run "$P" $PD --passes=ScheduleEstimate -O cost_model.$key=1.5 one.hlo -o out.pir
+	expect_status 1 "$key = 1.5 is refused"
+	expect_err "$key: 1.5 is above the maximum 1" "$key: the message names the maximum"
+done
+
 # ---- the h100 device by default, and its kernel floor op by op as under fusion:
 # a chain of small kernels fused is never slower than op by op; so on real
 # steps, without a cost key (the default device) ----

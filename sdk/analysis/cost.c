@@ -50,10 +50,9 @@ struct param {
 #define SHEET(a, b, w) PL_CB_SHEET, -1, w
 #define TWICE(id) PL_CB_TWICE, CK_##id, NULL
 #define ATMOST(id) PL_CB_ATMOST, CK_##id, NULL
-/* every key at most 1e12 but the fractions, at most 1 */
-#define FRACTION(id) (CK_##id == CK_MEMORY_FRACTION || CK_##id == CK_ATTENTION || CK_##id == CK_OVERLAP)
+/* every key at most 1e12 (a fraction at most 1: param_max) */
 #define X(id, name, type, unit, min, def, vals, bound, help)                                 \
-	{name, TYPE_##type, CK_##id, min, FRACTION(id) ? 1 : 1e12, unit, bound, help},
+	{name, TYPE_##type, CK_##id, min, 1e12, unit, bound, help},
 
 static const struct param params[] = {
 	{"preset", PL_COST_KEY_TEXT, -1, 0, 0, "", PL_CB_NONE, -1, NULL,
@@ -70,7 +69,6 @@ static const struct param params[] = {
 };
 enum { NPARAMS = sizeof params / sizeof params[0] };
 #undef X
-#undef FRACTION
 #undef NONE
 #undef SHEET
 #undef TWICE
@@ -147,9 +145,15 @@ static int param_index(const char *key)
 	return -1;
 }
 
+/* The most a key may be set to: 1 for a key whose unit is a fraction. */
+static double param_max(const struct param *p)
+{
+	return strcmp(p->unit, "fraction") == 0 ? 1 : p->max;
+}
+
 static int set_number(pl_cost_model *cm, const struct param *p, double value)
 {
-	if (!(value >= p->min && value <= p->max))
+	if (!(value >= p->min && value <= param_max(p)))
 		return PL_EINVAL; /* NaN too */
 	if (p->kind == PL_COST_KEY_ALIAS || p->kind == PL_COST_KEY_INT) {
 		if (value != floor(value))
@@ -373,9 +377,9 @@ int pl_cost_model_set_text(pl_cost_model *cm, const char *key, const char *value
 		say(err, errlen, "'%s' is not a %s", value, "whole number");
 		return PL_EINVAL;
 	}
-	if (v < p->min || v > p->max) {
+	if (v < p->min || v > param_max(p)) {
 		char lim[64];
-		snprintf(lim, sizeof lim, "%.9g", v < p->min ? p->min : p->max);
+		snprintf(lim, sizeof lim, "%.9g", v < p->min ? p->min : param_max(p));
 		if (v < p->min)
 			say(err, errlen, "%s is below the minimum %s", value, lim);
 		else
