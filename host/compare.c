@@ -360,17 +360,13 @@ static int run_one(const struct compare_request *rq, struct pipeline *pl, struct
 		row->m.seconds = s;
 		row->label = xstrdup(pl->name ? pl->name : row->file);
 	}
+	/* the model it ran under, kept for the JSON and the drawing */
+	if (status == EXIT_OK && (rq->svg || rq->stats_json))
+		row->drawn.cost_model = pipeline_take_run_cost_model(pl);
 	if (status == EXIT_OK && rq->svg) {
 		/* kept to be drawn when every pipeline has run, on one scale */
 		row->drawn.module = m;
 		m = NULL;
-		if (pl->run_cost_model) { /* the model it ran under, kept */
-			row->drawn.cost_model = pl->run_cost_model;
-			pl->run_cost_model = NULL;
-		} else {
-			row->drawn.cost_model = pl->cost_model;
-			pl->cost_model = NULL;
-		}
 	}
 	pl_module_free(m);
 	runner_finish(pl);
@@ -402,21 +398,6 @@ static void print_row(FILE *out, const char *label, const struct measure *m, boo
 		fprintf(out, " %10s\n", "-");
 }
 
-static void json_string(FILE *out, const char *s)
-{
-	fputc('"', out);
-	for (; *s; s++) {
-		unsigned char ch = (unsigned char)*s;
-		if (ch == '"' || ch == '\\')
-			fprintf(out, "\\%c", ch);
-		else if (ch < 0x20)
-			fprintf(out, "\\u%04x", ch);
-		else
-			fputc(ch, out);
-	}
-	fputc('"', out);
-}
-
 static void json_measure(FILE *out, const struct measure *m, bool timed)
 {
 	fprintf(out,
@@ -446,6 +427,10 @@ static void print_json(FILE *out, const struct compare_request *rq,
 		json_string(out, rows[k].file);
 		fputs(", ", out);
 		json_measure(out, &rows[k].m, true);
+		if (rows[k].drawn.cost_model) {
+			fputs(", \"cost_model\": ", out);
+			cost_model_print_json(out, rows[k].drawn.cost_model);
+		}
 		fputc('}', out);
 	}
 	fputs("]}\n", out);

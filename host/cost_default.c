@@ -41,6 +41,16 @@ const pl_cost_model *pipeline_run_cost_model(struct pipeline *pl)
 	return run;
 }
 
+pl_cost_model *pipeline_take_run_cost_model(struct pipeline *pl)
+{
+	pl_cost_model *cm = (pl_cost_model *)pipeline_run_cost_model(pl);
+	if (cm && cm == pl->run_cost_model)
+		pl->run_cost_model = NULL;
+	else if (cm && cm == pl->cost_model)
+		pl->cost_model = NULL;
+	return cm;
+}
+
 void pipeline_warn_cost_bounds(struct pipeline *pl)
 {
 	const pl_cost_model *cm = pipeline_run_cost_model(pl);

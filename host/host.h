@@ -56,6 +56,8 @@ const char *host_secure_getenv(const char *name);
 /* path if absolute, else dir/path; malloc'd. */
 char *path_join(const char *dir, const char *path);
 double now_seconds(void);
+/* s as a JSON string, quoted and escaped. */
+void json_string(FILE *out, const char *s);
 extern bool host_quiet;
 
 /* ---- pipeline.c ---- */
@@ -129,6 +131,9 @@ enum { HLO_ASYNC_WRAPPED = 1, HLO_ASYNC_START_DONE = 2 };
  * the h100 preset under the keys it sets by name, or none
  * (host/cost_default.c). Never NULL but out of memory. */
 const pl_cost_model *pipeline_run_cost_model(struct pipeline *pl);
+/* That model, handed over: the caller frees it (the pipeline no longer
+ * holds it). NULL only when out of memory. */
+pl_cost_model *pipeline_take_run_cost_model(struct pipeline *pl);
 /* Whether the pipeline set the old integer key name, at any value. */
 bool pipeline_old_key_set(const struct pipeline *pl, const char *name);
 /* A warning for every key the pipeline sets above its physical bound. */
@@ -335,6 +340,9 @@ void stats_print_table(const struct stats *st, FILE *out);
 void stats_print_json(const struct stats *st, const struct pipeline *pl,
                       const char *input, FILE *out);
 void stats_free(struct stats *st);
+/* The cost model cm as the JSON object --stats-json gives it: "preset"
+ * (null for the exact integer model), "exact", then the keys it reads. */
+void cost_model_print_json(FILE *out, const pl_cost_model *cm);
 
 struct timing {
 	double read, verify, print, total;

@@ -68,24 +68,6 @@ void stats_print_table(const struct stats *st, FILE *out)
 	}
 }
 
-static void json_string(FILE *out, const char *s)
-{
-	fputc('"', out);
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-		if (*p == '"' || *p == '\\')
-			fprintf(out, "\\%c", *p);
-		else if (*p == '\n')
-			fputs("\\n", out);
-		else if (*p == '\t')
-			fputs("\\t", out);
-		else if (*p < 0x20)
-			fprintf(out, "\\u%04x", *p);
-		else
-			fputc(*p, out);
-	}
-	fputc('"', out);
-}
-
 /* ", \"reports\": {PASS: [LINE, ...], ...}": the report lines of every
  * step that wrote some, in pipeline order (a pass that runs twice has its
  * lines under one name, in order); nothing when no step wrote one. */
@@ -150,6 +132,30 @@ static void xla_flags_print_json(const struct pipeline *pl, FILE *out)
 	fputc(']', out);
 }
 
+void cost_model_print_json(FILE *out, const pl_cost_model *cm)
+{
+	bool exact = pl_cost_model_is_exact(cm);
+	const char *preset = pl_cost_model_preset(cm);
+	fputs("{\"preset\": ", out);
+	if (preset)
+		json_string(out, preset);
+	else
+		fputs("null", out);
+	fprintf(out, ", \"exact\": %s", exact ? "true" : "false");
+	for (size_t k = 0; k < pl_cost_model_num_params(); k++) {
+		const char *name = pl_cost_model_param_name(k);
+		int kind = pl_cost_model_param_kind(k);
+		char value[64];
+		if (kind == PL_COST_KEY_TEXT || (kind == PL_COST_KEY_ALIAS) != exact ||
+		    pl_cost_model_format(cm, name, value, sizeof value) != PL_OK)
+			continue;
+		fputs(", ", out);
+		json_string(out, name);
+		fprintf(out, ": %s", value);
+	}
+	fputc('}', out);
+}
+
 void stats_print_json(const struct stats *st, const struct pipeline *pl, const char *input,
                       FILE *out)
 {
@@ -188,26 +194,8 @@ void stats_print_json(const struct stats *st, const struct pipeline *pl, const c
 	 * name, or the exact model's four integer keys) */
 	const pl_cost_model *cm = pl->run_cost_model ? pl->run_cost_model : pl->cost_model;
 	if (cm) {
-		bool exact = pl_cost_model_is_exact(cm);
-		const char *preset = pl_cost_model_preset(cm);
-		fputs(", \"cost_model\": {\"preset\": ", out);
-		if (preset)
-			json_string(out, preset);
-		else
-			fputs("null", out);
-		fprintf(out, ", \"exact\": %s", exact ? "true" : "false");
-		for (size_t k = 0; k < pl_cost_model_num_params(); k++) {
-			const char *name = pl_cost_model_param_name(k);
-			int kind = pl_cost_model_param_kind(k);
-			char value[64];
-			if (kind == PL_COST_KEY_TEXT || (kind == PL_COST_KEY_ALIAS) != exact ||
-			    pl_cost_model_format(cm, name, value, sizeof value) != PL_OK)
-				continue;
-			fputs(", ", out);
-			json_string(out, name);
-			fprintf(out, ": %s", value);
-		}
-		fputc('}', out);
+		fputs(", \"cost_model\": ", out);
+		cost_model_print_json(out, cm);
 	}
 	xla_flags_print_json(pl, out);
 	reports_print_json(pl, out);

@@ -108,6 +108,7 @@ struct tune {
 	long budget;
 	double time_limit;
 	uint64_t memory_limit; /* 0: from the cost model */
+	pl_cost_model *cost_model; /* the model every configuration runs under */
 	bool memory_limit_given;
 	double tie_percent;
 	size_t top;
@@ -608,20 +609,6 @@ static void print_diff(FILE *out, const struct tune *t, const struct entry *e)
 		fputs("(your flags)", out);
 }
 
-static void json_str(FILE *out, const char *s)
-{
-	fputc('"', out);
-	for (; *s; s++) {
-		if (*s == '"' || *s == '\\')
-			fprintf(out, "\\%c", *s);
-		else if ((unsigned char)*s < 0x20)
-			fprintf(out, "\\u%04x", (unsigned char)*s);
-		else
-			fputc(*s, out);
-	}
-	fputc('"', out);
-}
-
 static int write_json(const struct tune *t, struct entry **ranked, size_t n)
 {
 	struct atomic_file af;
@@ -629,13 +616,17 @@ static int write_json(const struct tune *t, struct entry **ranked, size_t n)
 		return EXIT_INPUT;
 	FILE *out = af.fp;
 	fprintf(out, "{\n  \"input\": ");
-	json_str(out, t->input);
+	json_string(out, t->input);
+	if (t->cost_model) {
+		fputs(",\n  \"cost_model\": ", out);
+		cost_model_print_json(out, t->cost_model);
+	}
 	fprintf(out, ",\n  \"memory_limit_bytes\": %" PRIu64 ",\n  \"configurations\": [", t->memory_limit);
 	for (size_t k = 0; k < n; k++) {
 		const struct entry *e = ranked[k];
 		char *flags = flags_text(t, &e->c);
 		fprintf(out, "%s\n    {\"xla_flags\": ", k ? "," : "");
-		json_str(out, flags);
+		json_string(out, flags);
 		free(flags);
 		if (e->r.status == EXIT_OK)
 			fprintf(out,
@@ -1082,6 +1073,8 @@ static int prepare(struct tune *t)
 		status = pipeline_memory_fraction_from_env(&pl);
 	/* the model the configurations run under (h100 when none is named) */
 	const pl_cost_model *cm = status == EXIT_OK ? pipeline_run_cost_model(&pl) : NULL;
+	if (cm && t->json)
+		t->cost_model = pipeline_take_run_cost_model(&pl);
 	if (cm) {
 		(void)pl_cost_model_get_double(cm, "device_memory_gb", &gb);
 		(void)pl_cost_model_get_double(cm, "memory_fraction", &fraction);
@@ -1159,6 +1152,7 @@ int tune_main(int argc, char **argv)
 	free(t.v);
 	free(t.overrides);
 	free(t.plugin_dirs);
+	pl_cost_model_free(t.cost_model);
 	loader_free(&t.warm);
 	return status;
 }

@@ -316,6 +316,21 @@ awk '{ $NF = ""; print }' "$T/out" >b
 awk '{ $NF = ""; print }' h100table >a2
 cmp -s a2 b && grep -q '"name": "neuron", "file": "compare-neuron.ini"' builtin.json
 ok $? "on a loop under h100 too, the built-in copies named in the JSON"
+python3 - builtin.json <<'PY'
+import json, sys
+ps = json.load(open(sys.argv[1]))["pipelines"]
+assert len(ps) == 3 and all(p["cost_model"]["preset"] == "h100" for p in ps), ps
+assert all(p["cost_model"]["peak_tflops.bf16"] == 819.4 for p in ps)
+PY
+ok $? "each pipeline in the JSON names the cost model it ran under"
+run $P --compare -O cost_model.preset=b200 -O cost_model.kernel_floor_us=7 "$H" --stats-json b200.json
+python3 - b200.json <<'PY'
+import json, sys
+ps = json.load(open(sys.argv[1]))["pipelines"]
+assert all(p["cost_model"]["preset"] == "b200" for p in ps), ps
+assert all(p["cost_model"]["kernel_floor_us"] == 7 for p in ps), ps
+PY
+ok $? "and the model -O set, key by key"
 
 # ---- -O PASS.KEY: every pipeline with a step of PASS ----
 run $P --compare -p "$C/compare-neuron.ini" -p "$C/compare-xla.ini" \

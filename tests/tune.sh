@@ -76,6 +76,8 @@ expect_same_file a.json b.json "the JSON is the same on one process and on two"
 run $TUNE -q -O cost_model.preset=h100 --memory-limit 100GB --budget 60 -j 2 \
 	--json c.json "$IN"
 expect_same_file a.json c.json "the JSON is the same from run to run"
+python3 -c 'import json, sys; m = json.load(open(sys.argv[1]))["cost_model"]; assert m["preset"] == "h100" and m["device_memory_gb"] == 80, m' a.json
+ok $? "the JSON names the cost model the configurations ran under"
 
 # the user's own flags are the current configuration
 run env XLA_FLAGS="--xla_gpu_all_reduce_combine_threshold_bytes=4096 --xla_gpu_enable_triton_gemm=false" \
