@@ -343,6 +343,9 @@ void stats_free(struct stats *st);
 /* The cost model cm as the JSON object --stats-json gives it: "preset"
  * (null for the exact integer model), "exact", then the keys it reads. */
 void cost_model_print_json(FILE *out, const pl_cost_model *cm);
+/* "cost model: h100 (...)": the line under the --stats table that names
+ * the model the passes ran under; nothing when none was made. */
+void cost_model_print_line(const struct pipeline *pl, FILE *out);
 
 struct timing {
 	double read, verify, print, total;

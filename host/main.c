@@ -591,8 +591,10 @@ static int write_outputs(const struct cli *c, pl_module *m, struct pipeline *pl,
 		ok = atomic_commit(json) && ok;
 	ok = pass_files_commit(&files) && ok;
 	loops_print_warnings(pl);
-	if (c->stats)
+	if (c->stats) {
 		stats_print_table(&st, stderr);
+		cost_model_print_line(pl, stderr);
+	}
 	stats_free(&st);
 	return ok ? EXIT_OK : EXIT_INPUT;
 }
