@@ -99,6 +99,7 @@ static const char *const c[] = {"all_gather", "reduce", "return"};
 static const char *const d[] = {"copy", "slice"};
 static const char *const e = "compare", *f = "hlo.reduce_scatter_start";
 static const char g = '"'; static const char *h = "hlo.not_an_op";
+static int r(const char *s) { return strcmp(s, "reduce") && strcmp(s, "all_reduce"); }
 EOF
 count "$T/probe.c" >"$T/probe"
 printf '%s\n' "$T/probe.c:2: \"hlo.while\"" "$T/probe.c:3: \"get-tuple-element\"" \
