@@ -55,11 +55,6 @@ static const pl_stat_decl pipeliner_stats[] = {
 	PL_STAT_END
 };
 
-bool cp_op_is(const pl_inst *i, const char *name)
-{
-	return i && strcmp(pl_inst_opname(i), name) == 0;
-}
-
 const char *cp_kind_name(const pl_inst *c)
 {
 	switch (pl_inst_op(c)) {
@@ -156,7 +151,7 @@ static const char *backward_chain(struct pipeliner *p, const struct counted_loop
 	}
 	for (size_t k = 0; k < mv->nwith; k++) {
 		pl_inst *d = mv->with[k];
-		if (pl_inst_op(d) == PL_OP_RETURN || cp_op_is(d, "hlo.while") || cp_pinned(d))
+		if (pl_inst_op(d) == PL_OP_RETURN || pl_inst_hlo_op(d) == PL_HLO_WHILE || cp_pinned(d))
 			return cp_fail(p, "%%%s in its operand chain cannot be cloned", inst_label(d));
 		for (size_t r = 0; r < pl_inst_num_results(d); r++) {
 			pl_value *v = pl_inst_result(d, r);
@@ -176,24 +171,24 @@ static const char *backward_chain(struct pipeliner *p, const struct counted_loop
 /* The users XLA lets stand between the collective and its update. */
 bool cp_formatting_op(const pl_inst *i)
 {
-	static const char *const ops[] = {
-		"hlo.slice", "hlo.dynamic_slice", "hlo.pad", "hlo.collective_permute", "hlo.convert",
-		"hlo.reshape", "hlo.transpose", "hlo.broadcast", "hlo.reduce",
-		"hlo.get_tuple_element", "hlo.concatenate", "hlo.bitcast",
-	};
 	pl_op op = pl_inst_op(i);
 	if (op == PL_OP_ALL_REDUCE || op == PL_OP_ALL_GATHER || op == PL_OP_REDUCE_SCATTER)
 		return true;
-	for (size_t k = 0; k < sizeof ops / sizeof ops[0]; k++)
-		if (cp_op_is(i, ops[k]))
-			return true;
-	if (cp_op_is(i, "hlo.custom_call")) {
+	switch (pl_inst_hlo_op(i)) {
+	case PL_HLO_SLICE: case PL_HLO_DYNAMIC_SLICE: case PL_HLO_PAD:
+	case PL_HLO_COLLECTIVE_PERMUTE: case PL_HLO_CONVERT: case PL_HLO_RESHAPE:
+	case PL_HLO_TRANSPOSE: case PL_HLO_BROADCAST: case PL_HLO_REDUCE:
+	case PL_HLO_GET_TUPLE_ELEMENT: case PL_HLO_CONCATENATE: case PL_HLO_BITCAST:
+		return true;
+	case PL_HLO_CUSTOM_CALL: {
 		const char *s = NULL;
 		size_t len;
 		return pl_attrs_get_string(pl_inst_attrs_const(i), "hlo_custom_call_has_side_effect",
 		                           &s, &len) != PL_OK || strncmp(s, "true", len) != 0;
 	}
-	return false;
+	default:
+		return false;
+	}
 }
 
 /* Whether v is computed from constants and partition or replica ids only
@@ -205,11 +200,12 @@ bool cp_invariant_input(struct pipeliner *p, pl_value *v, struct move *mv)
 	pl_inst *d = pl_value_def(v);
 	if (ptr_map_get(&p->seen, d))
 		return true;
-	if (!(cp_op_is(d, "hlo.constant") || cp_op_is(d, "hlo.partition_id") ||
-	      cp_op_is(d, "hlo.replica_id") || cp_op_is(d, "hlo.iota") || pl_inst_num_operands(d)))
+	pl_hlo_op op = pl_inst_hlo_op(d);
+	if (!(op == PL_HLO_CONSTANT || op == PL_HLO_PARTITION_ID || op == PL_HLO_REPLICA_ID ||
+	      op == PL_HLO_IOTA || pl_inst_num_operands(d)))
 		return false;
-	if (cp_pinned(d) || pl_inst_traits(d) & PL_TRAIT_COLLECTIVE || cp_op_is(d, "hlo.while") ||
-	    cp_op_is(d, "hlo.rng") || cp_op_is(d, "hlo.custom_call"))
+	if (cp_pinned(d) || pl_inst_traits(d) & PL_TRAIT_COLLECTIVE || op == PL_HLO_WHILE ||
+	    op == PL_HLO_RNG || op == PL_HLO_CUSTOM_CALL)
 		return false;
 	for (size_t k = 0; k < pl_inst_num_operands(d); k++)
 		if (!cp_invariant_input(p, pl_inst_operand(d, k), mv))
@@ -229,16 +225,16 @@ bool cp_linear_in_iv(const struct counted_loop *l, const pl_value *v, int depth)
 	if (depth > 8)
 		return false;
 	/* a wrap or clamp: both choices linear */
-	if (cp_op_is(d, "hlo.select") && pl_inst_num_operands(d) == 3)
+	if (pl_inst_hlo_op(d) == PL_HLO_SELECT && pl_inst_num_operands(d) == 3)
 		return cp_linear_in_iv(l, pl_inst_operand(d, 1), depth + 1) &&
 		       cp_linear_in_iv(l, pl_inst_operand(d, 2), depth + 1);
 	if (pl_inst_num_operands(d) != 2 ||
-	    !(cp_op_is(d, "hlo.add") || cp_op_is(d, "hlo.subtract")))
+	    !(pl_inst_hlo_op(d) == PL_HLO_ADD || pl_inst_hlo_op(d) == PL_HLO_SUBTRACT))
 		return false;
 	const pl_inst *a = pl_value_def(pl_inst_operand(d, 0)), *b = pl_value_def(pl_inst_operand(d, 1));
-	if (cp_op_is(b, "hlo.constant"))
+	if (pl_inst_hlo_op(b) == PL_HLO_CONSTANT)
 		return cp_linear_in_iv(l, pl_inst_operand(d, 0), depth + 1);
-	if (cp_op_is(a, "hlo.constant"))
+	if (pl_inst_hlo_op(a) == PL_HLO_CONSTANT)
 		return cp_linear_in_iv(l, pl_inst_operand(d, 1), depth + 1);
 	return false;
 }
@@ -248,7 +244,7 @@ bool cp_constant_zero(const pl_value *v)
 	const pl_inst *d = pl_value_def(v);
 	const char *s = NULL;
 	size_t len;
-	return cp_op_is(d, "hlo.constant") &&
+	return pl_inst_hlo_op(d) == PL_HLO_CONSTANT &&
 	       pl_attrs_get_string(pl_inst_attrs_const(d), "hlo_constant", &s, &len) == PL_OK &&
 	       len == 1 && s[0] == '0';
 }
@@ -271,7 +267,7 @@ static const char *check_update(struct pipeliner *p, const struct counted_loop *
 	size_t moving = 0, nmoving = 0;
 	for (size_t j = 2; j < pl_inst_num_operands(dus); j++) {
 		pl_value *ix = pl_inst_operand(dus, j);
-		if (cp_op_is(pl_value_def(ix), "hlo.constant")) {
+		if (pl_inst_hlo_op(pl_value_def(ix)) == PL_HLO_CONSTANT) {
 			if (!cp_constant_zero(ix))
 				return "the dynamic-update-slice has a nonzero constant index";
 			continue;
@@ -310,8 +306,9 @@ static const char *forward_chain(struct pipeliner *p, const struct counted_loop 
 				v = pl_inst_result(cur, r);
 				if (ptr_map_get(&p->seen, user))
 					continue;
-				if (cp_op_is(user, "hlo.dynamic_update_slice") && pl_inst_num_operands(user) > 2 &&
-				    pl_inst_operand(user, 1) == v && pl_value_num_uses(pl_inst_result(user, 0)) == 1 &&
+				if (pl_inst_hlo_op(user) == PL_HLO_DYNAMIC_UPDATE_SLICE &&
+				    pl_inst_num_operands(user) > 2 && pl_inst_operand(user, 1) == v &&
+				    pl_value_num_uses(pl_inst_result(user, 0)) == 1 &&
 				    pl_use_user(pl_value_first_use(pl_inst_result(user, 0))) == ret) {
 					if (mv->dus && mv->dus != user)
 						return "its result is written by more than one dynamic-update-slice";
@@ -343,7 +340,7 @@ static const char *forward_chain(struct pipeliner *p, const struct counted_loop 
 			pl_inst *d = pl_value_def(v);
 			if (d && ptr_map_get(&p->seen, d))
 				continue;
-			if (k == mv->nformat && !cp_op_is(d, "hlo.constant"))
+			if (k == mv->nformat && pl_inst_hlo_op(d) != PL_HLO_CONSTANT)
 				continue; /* the moving index: carried */
 			if (p->oom)
 				return "out of memory";
@@ -611,7 +608,7 @@ static int backward(struct pipeliner *p, struct counted_loop *l)
 	if (rc == PL_OK && bound) {
 		pl_value *ops[2] = {pl_func_arg(cond, l->iv), pl_inst_result(bound, 0)};
 		const pl_type *bt = pl_value_type(pl_inst_operand(cret, 0));
-		rc = pl_inst_create(&cmp, cond, "hlo.compare", ops, 2, &bt, 1);
+		rc = pl_inst_create(&cmp, cond, pl_hlo_op_name(PL_HLO_COMPARE), ops, 2, &bt, 1);
 		if (rc == PL_OK)
 			rc = pl_attrs_set_string(pl_inst_attrs(cmp), "hlo_direction",
 			                         l->step > 0 ? "LT" : "GT");
@@ -625,7 +622,7 @@ static int backward(struct pipeliner *p, struct counted_loop *l)
 		if (rc == PL_OK)
 			rc = loop_erase_if_unused(old_cmp);
 		for (size_t k = 0; k < 2 && rc == PL_OK; k++)
-			if (old_bound[k] && cp_op_is(old_bound[k], "hlo.constant"))
+			if (old_bound[k] && pl_inst_hlo_op(old_bound[k]) == PL_HLO_CONSTANT)
 				rc = loop_erase_if_unused(old_bound[k]);
 	} else if (rc == PL_OK) {
 		rc = PL_ENOMEM;
@@ -837,7 +834,7 @@ static int pipeline_loops(struct pipeliner *p, enum direction dir)
 		if (!rewritable_at(&rw, k))
 			continue;
 		for (pl_inst *i = pl_func_first_inst(pl_module_func_at(p->m, k)); i; i = pl_inst_next(i))
-			if (cp_op_is(i, "hlo.while")) {
+			if (pl_inst_hlo_op(i) == PL_HLO_WHILE) {
 				if (!PL_GROW(loops, cap, nloops + 1)) {
 					rc = PL_ENOMEM;
 					break;

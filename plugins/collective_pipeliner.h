@@ -49,7 +49,6 @@ struct pipeliner {
 	size_t nmoves, mcap;
 };
 
-bool cp_op_is(const pl_inst *i, const char *name);
 /* "all_gather", "reduce_scatter" or "all_reduce", for remarks. */
 const char *cp_kind_name(const pl_inst *c);
 /* Whether i has a control dependency (the IR's "pinned"). */

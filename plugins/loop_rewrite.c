@@ -7,11 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static bool op_is(const pl_inst *i, const char *name)
-{
-	return i && strcmp(pl_inst_opname(i), name) == 0;
-}
-
 static const char *str_attr(const pl_inst *i, const char *key, size_t *len)
 {
 	const char *s = NULL;
@@ -46,16 +41,17 @@ static pl_func *called(pl_module *m, const pl_inst *i, const char *key)
 static bool const_int(const pl_value *v, int64_t *out)
 {
 	const pl_inst *d = v ? pl_value_def(v) : NULL;
+	pl_hlo_op op = pl_inst_hlo_op(d);
 	int64_t a, b;
-	if ((op_is(d, "hlo.add") || op_is(d, "hlo.subtract")) && pl_inst_num_operands(d) == 2 &&
-	    op_is(pl_value_def(pl_inst_operand(d, 0)), "hlo.constant") &&
-	    op_is(pl_value_def(pl_inst_operand(d, 1)), "hlo.constant") &&
+	if ((op == PL_HLO_ADD || op == PL_HLO_SUBTRACT) && pl_inst_num_operands(d) == 2 &&
+	    pl_inst_hlo_op(pl_value_def(pl_inst_operand(d, 0))) == PL_HLO_CONSTANT &&
+	    pl_inst_hlo_op(pl_value_def(pl_inst_operand(d, 1))) == PL_HLO_CONSTANT &&
 	    const_int(pl_inst_operand(d, 0), &a) && const_int(pl_inst_operand(d, 1), &b)) {
-		*out = op_is(d, "hlo.add") ? a + b : a - b;
+		*out = op == PL_HLO_ADD ? a + b : a - b;
 		return true;
 	}
 	size_t len;
-	const char *s = op_is(d, "hlo.constant") ? str_attr(d, "hlo_constant", &len) : NULL;
+	const char *s = op == PL_HLO_CONSTANT ? str_attr(d, "hlo_constant", &len) : NULL;
 	if (!s || !len || len > 24 || pl_type_rank(pl_value_type(v)) != 0)
 		return false;
 	char buf[32], *end;
@@ -119,7 +115,7 @@ static size_t loop_callers(pl_module *m, const pl_func *f)
 	size_t n = 0;
 	for (size_t k = 0; k < pl_module_num_funcs(m); k++)
 		for (pl_inst *i = pl_func_first_inst(pl_module_func_at(m, k)); i; i = pl_inst_next(i))
-			if (op_is(i, "hlo.while"))
+			if (pl_inst_hlo_op(i) == PL_HLO_WHILE)
 				n += (called(m, i, "hlo_body") == f) + (called(m, i, "hlo_condition") == f);
 	return n;
 }
@@ -140,7 +136,8 @@ const char *counted_loop_match(pl_module *m, pl_inst *w, struct counted_loop *ou
 	pl_value *c = returned(out->cond, 0);
 	pl_inst *cmp = c ? pl_value_def(c) : NULL;
 	size_t dlen;
-	const char *dir = op_is(cmp, "hlo.compare") ? str_attr(cmp, "hlo_direction", &dlen) : NULL;
+	bool compare = pl_inst_hlo_op(cmp) == PL_HLO_COMPARE;
+	const char *dir = compare ? str_attr(cmp, "hlo_direction", &dlen) : NULL;
 	if (!dir || dlen != 2)
 		return "its trip count is not known statically";
 	char d[3] = {dir[0], dir[1], '\0'};
@@ -156,10 +153,11 @@ const char *counted_loop_match(pl_module *m, pl_inst *w, struct counted_loop *ou
 	pl_value *next = returned(out->body, (size_t)k);
 	pl_inst *inc = next ? pl_value_def(next) : NULL;
 	int64_t step;
-	if (op_is(inc, "hlo.add") && arg_index(pl_inst_operand(inc, 0), out->body) == k &&
+	bool add = pl_inst_hlo_op(inc) == PL_HLO_ADD;
+	if (add && arg_index(pl_inst_operand(inc, 0), out->body) == k &&
 	    const_int(pl_inst_operand(inc, 1), &step))
 		;
-	else if (op_is(inc, "hlo.add") && arg_index(pl_inst_operand(inc, 1), out->body) == k &&
+	else if (add && arg_index(pl_inst_operand(inc, 1), out->body) == k &&
 	         const_int(pl_inst_operand(inc, 0), &step))
 		;
 	else
@@ -185,7 +183,7 @@ bool loop_invariant_arg(const struct counted_loop *l, const pl_value *v)
 
 pl_inst *loop_int_constant(pl_func *f, pl_inst *pos, const pl_type *t, int64_t v)
 {
-	pl_inst *c = pl_inst_new(f, "hlo.constant", NULL, 0, &t, 1);
+	pl_inst *c = pl_inst_new(f, pl_hlo_op_name(PL_HLO_CONSTANT), NULL, 0, &t, 1);
 	char buf[32];
 	snprintf(buf, sizeof buf, "%lld", (long long)v);
 	if (!c || pl_attrs_set_string(pl_inst_attrs(c), "hlo_constant", buf) != PL_OK)
@@ -197,6 +195,20 @@ pl_inst *loop_int_constant(pl_func *f, pl_inst *pos, const pl_type *t, int64_t v
 	else
 		pl_func_append(f, c);
 	return c;
+}
+
+/* The row of an opcode as HLO text spells it ("get-tuple-element"), as an
+ * attribute keeps it, or PL_HLO_OTHER. */
+static pl_hlo_op hlo_text_op(const char *s, size_t len)
+{
+	char name[64];
+	if (len + 5 > sizeof name)
+		return PL_HLO_OTHER;
+	memcpy(name, "hlo.", 4);
+	for (size_t k = 0; k < len; k++)
+		name[4 + k] = s[k] == '-' ? '_' : s[k];
+	name[4 + len] = '\0';
+	return pl_hlo_op_from_name(name);
 }
 
 /* Appends ", T" for each type, as HLO writes an array (without layout: the
@@ -404,7 +416,8 @@ pl_inst *loop_while_widened(pl_inst *w, pl_value *const *base, pl_value *const *
 		ops[k] = k >= n ? extra[k - n] : base ? base[k] : pl_inst_operand(w, k);
 		ty[k] = pl_value_type(ops[k]);
 	}
-	if (pl_inst_create(&w2, pl_inst_func(w), "hlo.while", ops, total, ty, total) != PL_OK)
+	if (pl_inst_create(&w2, pl_inst_func(w), pl_hlo_op_name(PL_HLO_WHILE), ops, total, ty,
+	                   total) != PL_OK)
 		goto out;
 	/* its operand: one tuple the writer makes, of the loop's state */
 	char *tuple = malloc(2 * total + 2);
@@ -501,7 +514,7 @@ int loop_new_return(pl_func *f, pl_value *const *subst, pl_value *const *extra, 
 	const char *op = NULL;
 	size_t oplen;
 	if (rc == PL_OK && pl_attrs_get_string(a, "hlo_opcode", &op, &oplen) == PL_OK &&
-	    strncmp(op, "tuple", oplen) != 0)
+	    hlo_text_op(op, oplen) != PL_HLO_TUPLE)
 		rc = pl_attrs_remove(a, "hlo_opcode");
 	if (rc == PL_OK)
 		rc = strip_line_keys(r2);
@@ -562,23 +575,23 @@ int loop_erase_if_unused(pl_inst *inst)
 	return pl_inst_erase(inst);
 }
 
-/* HLO ops that do something besides computing their results. */
+/* HLO ops that do something besides computing their results (an op that
+ * is not HLO counts as one). */
 static bool hlo_effectful(const pl_inst *i)
 {
-	static const char *const ops[] = {
-		"hlo.custom_call", "hlo.send", "hlo.send_done", "hlo.recv", "hlo.recv_done",
-		"hlo.infeed", "hlo.outfeed", "hlo.rng", "hlo.rng_bit_generator",
-		"hlo.rng_get_and_update_state", "hlo.while", "hlo.call", "hlo.conditional",
-		"hlo.after_all", "hlo.add_dependency", "hlo.optimization_barrier",
-	};
-	const char *name = pl_inst_opname(i);
-	if (strncmp(name, "hlo.", 4) != 0)
+	if (!pl_inst_is_hlo(i))
 		return true;
-	for (size_t k = 0; k < sizeof ops / sizeof ops[0]; k++)
-		if (!strcmp(name, ops[k]))
-			return true;
-	bool pin = false;
-	return pl_attrs_get_bool(pl_inst_attrs_const(i), "pinned", &pin) == PL_OK && pin;
+	switch (pl_inst_hlo_op(i)) {
+	case PL_HLO_CUSTOM_CALL: case PL_HLO_SEND: case PL_HLO_SEND_DONE: case PL_HLO_RECV:
+	case PL_HLO_RECV_DONE: case PL_HLO_INFEED: case PL_HLO_OUTFEED: case PL_HLO_RNG:
+	case PL_HLO_RNG_BIT_GENERATOR: case PL_HLO_RNG_GET_AND_UPDATE_STATE: case PL_HLO_WHILE:
+	case PL_HLO_CALL: case PL_HLO_CONDITIONAL: case PL_HLO_AFTER_ALL: case PL_HLO_ADD_DEPENDENCY:
+		return true;
+	default: {
+		bool pin = false;
+		return pl_attrs_get_bool(pl_inst_attrs_const(i), "pinned", &pin) == PL_OK && pin;
+	}
+	}
 }
 
 int loop_dce_between(pl_func *f, pl_inst *after, pl_inst *before)

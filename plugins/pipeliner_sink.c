@@ -92,7 +92,7 @@ static const char *not_carried(struct pipeliner *p, const pl_inst *u, const char
 /* Whether u is a dynamic-update-slice the body returns directly. */
 static bool final_update(const pl_inst *u, const pl_inst *ret)
 {
-	return cp_op_is(u, "hlo.dynamic_update_slice") && pl_inst_num_operands(u) > 2 &&
+	return pl_inst_hlo_op(u) == PL_HLO_DYNAMIC_UPDATE_SLICE && pl_inst_num_operands(u) > 2 &&
 	       pl_value_num_uses(pl_inst_result(u, 0)) == 1 &&
 	       pl_use_user(pl_value_first_use(pl_inst_result(u, 0))) == ret;
 }
@@ -123,7 +123,7 @@ static const char *sink_users(struct pipeliner *p, const struct counted_loop *l,
 				return cp_fail(p, "%%%s in its chain has a control dependency", inst_label(user));
 			/* XLA's sink carries no get-tuple-element or reduce-scatter */
 			bool formatting = (cp_formatting_op(user) || rows_elementwise(user)) &&
-			                  !cp_op_is(user, "hlo.get_tuple_element") &&
+			                  pl_inst_hlo_op(user) != PL_HLO_GET_TUPLE_ELEMENT &&
 			                  pl_inst_op(user) != PL_OP_REDUCE_SCATTER;
 			if (!formatting)
 				return not_carried(p, user, "is not a formatting op it may carry along");
@@ -164,7 +164,7 @@ static const char *sink_update(struct pipeliner *p, const struct counted_loop *l
 	size_t moving = 0, nmoving = 0;
 	for (size_t r = 2; r < pl_inst_num_operands(dus); r++) {
 		pl_value *ix = pl_inst_operand(dus, r);
-		if (cp_op_is(pl_value_def(ix), "hlo.constant")) {
+		if (pl_inst_hlo_op(pl_value_def(ix)) == PL_HLO_CONSTANT) {
 			if (!cp_constant_zero(ix))
 				return "the dynamic-update-slice has a nonzero constant index";
 			continue;
@@ -278,7 +278,7 @@ static pl_value *stack_row(pl_module *m, pl_func *body, pl_inst *ret, pl_value *
 	pl_value *row = v;
 	if (!rows_merged(vt)) {
 		const pl_type *rt = rows_type(m, vt, 1);
-		pl_inst *r = rt ? rows_make(body, ret, "hlo.reshape", &v, 1, rt, NULL) : NULL;
+		pl_inst *r = rt ? rows_make(body, ret, PL_HLO_RESHAPE, &v, 1, rt, NULL) : NULL;
 		row = r ? pl_inst_result(r, 0) : NULL;
 	}
 	size_t n = pl_type_rank(pl_value_type(a)) + 2;
@@ -290,7 +290,7 @@ static pl_value *stack_row(pl_module *m, pl_func *body, pl_inst *ret, pl_value *
 		ops[2] = index;
 		for (size_t k = 3; k < n; k++)
 			ops[k] = zero;
-		d = rows_make(body, ret, "hlo.dynamic_update_slice", ops, n, pl_value_type(a), NULL);
+		d = rows_make(body, ret, PL_HLO_DYNAMIC_UPDATE_SLICE, ops, n, pl_value_type(a), NULL);
 	}
 	free(ops);
 	if (d)
@@ -396,7 +396,7 @@ static int sink_rewrite(struct pipeliner *p, struct counted_loop *l, struct sink
 			}
 			const pl_type *t = rows_type(mod, pl_value_type(pl_inst_result(f, 0)), rows);
 			size_t nops = no;
-			if (rc == PL_OK && cp_op_is(f, "hlo.dynamic_slice") && no > 1) {
+			if (rc == PL_OK && pl_inst_hlo_op(f) == PL_HLO_DYNAMIC_SLICE && no > 1) {
 				/* the rows all taken: index 0 in their dimension */
 				pl_value *zero = rows_zeros(mod, parent, w, pl_value_type(ops[1]));
 				if (!zero)
@@ -409,7 +409,8 @@ static int sink_rewrite(struct pipeliner *p, struct counted_loop *l, struct sink
 					nops++;
 				}
 			}
-			if (rc == PL_OK && t && cp_op_is(f, "hlo.reshape") && pl_value_type(ops[0]) == t) {
+			if (rc == PL_OK && t && pl_inst_hlo_op(f) == PL_HLO_RESHAPE &&
+			    pl_value_type(ops[0]) == t) {
 				/* it only moved the row extent: the stack has it already */
 				if (!ptr_map_put(&stk, pl_inst_result(f, 0), ops[0]))
 					rc = PL_ENOMEM;
@@ -430,7 +431,7 @@ static int sink_rewrite(struct pipeliner *p, struct counted_loop *l, struct sink
 			const pl_type *bt = pl_value_type(pl_inst_result(sj->dus[d], 0));
 			/* a row of one extent per trip: the stack is the buffer */
 			pl_inst *r = v && pl_value_type(v) != bt
-			             ? rows_make(parent, w, "hlo.reshape", &v, 1, bt, NULL) : NULL;
+			             ? rows_make(parent, w, PL_HLO_RESHAPE, &v, 1, bt, NULL) : NULL;
 			if (v && (r || pl_value_type(v) == bt))
 				outs[sj->out[d]] = r ? pl_inst_result(r, 0) : v;
 			else

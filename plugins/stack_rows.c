@@ -8,11 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static bool op_is(const pl_inst *i, const char *name)
-{
-	return i && strcmp(pl_inst_opname(i), name) == 0;
-}
-
 /* HLO ops applied element by element, whose operands all have the
  * result's dimensions (XLA lets them stand in a sunk chain): the table's
  * elementwise ops but clamp (its bounds may be scalars), bitcast-convert
@@ -27,27 +22,30 @@ bool rows_elementwise(const pl_inst *i)
 /* The formatting ops given a leading stacked dimension after the loop. */
 bool rows_stackable(const pl_inst *i)
 {
-	static const char *const ops[] = {
-		"hlo.reshape", "hlo.broadcast", "hlo.transpose", "hlo.concatenate", "hlo.reduce",
-		"hlo.slice", "hlo.collective_permute", "all_gather", "all_reduce",
-		"hlo.dynamic_slice", "hlo.pad",
-	};
 	if (pl_inst_num_results(i) != 1)
 		return false;
 	if (rows_elementwise(i))
 		return true;
-	for (size_t k = 0; k < sizeof ops / sizeof ops[0]; k++)
-		if (op_is(i, ops[k]))
-			return op_is(i, "hlo.reduce") ? pl_inst_num_operands(i) == 2 : true;
-	return false;
+	if (pl_inst_op(i) == PL_OP_ALL_GATHER || pl_inst_op(i) == PL_OP_ALL_REDUCE)
+		return true;
+	switch (pl_inst_hlo_op(i)) {
+	case PL_HLO_RESHAPE: case PL_HLO_BROADCAST: case PL_HLO_TRANSPOSE:
+	case PL_HLO_CONCATENATE: case PL_HLO_SLICE: case PL_HLO_COLLECTIVE_PERMUTE:
+	case PL_HLO_DYNAMIC_SLICE: case PL_HLO_PAD:
+		return true;
+	case PL_HLO_REDUCE:
+		return pl_inst_num_operands(i) == 2;
+	default:
+		return false;
+	}
 }
 
 /* Whether operand k of the stacked op f has the stacked dimension too
  * (else it stays as it is: a reduce's initial value). */
 bool rows_full_operand(const pl_inst *f, size_t k)
 {
-	return k == 0 ||
-	       !(op_is(f, "hlo.reduce") || op_is(f, "hlo.dynamic_slice") || op_is(f, "hlo.pad"));
+	pl_hlo_op op = pl_inst_hlo_op(f);
+	return k == 0 || !(op == PL_HLO_REDUCE || op == PL_HLO_DYNAMIC_SLICE || op == PL_HLO_PAD);
 }
 
 /* Whether a value of type t keeps one trip's row in a leading extent of
@@ -102,14 +100,15 @@ static bool dims_attr(const pl_inst *f, const char *key, int64_t *d, size_t *n)
 bool rows_alike(const pl_inst *f, const pl_type *in)
 {
 	const pl_type *out = pl_value_type(pl_inst_result(f, 0));
-	if (op_is(f, "hlo.reshape") || rows_elementwise(f) || op_is(f, "all_reduce") ||
-	    op_is(f, "hlo.collective_permute"))
+	pl_hlo_op op = pl_inst_hlo_op(f);
+	if (op == PL_HLO_RESHAPE || rows_elementwise(f) || pl_inst_op(f) == PL_OP_ALL_REDUCE ||
+	    op == PL_HLO_COLLECTIVE_PERMUTE)
 		return true;
 	if (rows_merged(in) != rows_merged(out))
 		return false;
-	if (!rows_merged(in) || op_is(f, "hlo.slice") || op_is(f, "hlo.dynamic_slice"))
+	if (!rows_merged(in) || op == PL_HLO_SLICE || op == PL_HLO_DYNAMIC_SLICE)
 		return true; /* a new leading dimension: the attributes shift */
-	if (op_is(f, "hlo.pad")) { /* the rows unpadded */
+	if (op == PL_HLO_PAD) { /* the rows unpadded */
 		const char *pad = NULL;
 		size_t len = 0;
 		return pl_attrs_get_string(pl_inst_attrs_const(f), "hlo_padding", &pad, &len) == PL_OK &&
@@ -120,7 +119,7 @@ bool rows_alike(const pl_inst *f, const pl_type *in)
 	size_t n;
 	if (!dims_attr(f, "hlo_dimensions", d, &n))
 		return false;
-	if (op_is(f, "hlo.broadcast") || op_is(f, "hlo.transpose"))
+	if (op == PL_HLO_BROADCAST || op == PL_HLO_TRANSPOSE)
 		return n && d[0] == 0;
 	for (size_t k = 0; k < n; k++)
 		if (d[k] == 0)
@@ -165,7 +164,9 @@ int rows_attrs(pl_inst *c, const pl_inst *f, int64_t n)
 	size_t len = 0;
 	bool has = pl_attrs_get_string(a, "hlo_dimensions", &s, &len) == PL_OK;
 	char *grown = NULL;
-	if (op_is(f, "hlo.dynamic_slice") &&
+	pl_hlo_op op = pl_inst_hlo_op(f);
+	bool gather = pl_inst_op(f) == PL_OP_ALL_GATHER;
+	if (op == PL_HLO_DYNAMIC_SLICE &&
 	    pl_attrs_get_string(a, "hlo_dynamic_slice_sizes", &s, &len) == PL_OK && len > 1 &&
 	    s[0] == '{') {
 		/* the rows' sizes: the first grown to n, or a new first one */
@@ -183,7 +184,7 @@ int rows_attrs(pl_inst *c, const pl_inst *f, int64_t n)
 	}
 	if (rows_merged(pl_value_type(pl_inst_result(f, 0)))) {
 		/* the rows grow in place: only a slice's first range changes */
-		if (!op_is(f, "hlo.slice") ||
+		if (op != PL_HLO_SLICE ||
 		    pl_attrs_get_string(a, "hlo_slice", &s, &len) != PL_OK || len < 2)
 			return PL_OK;
 		const char *close = memchr(s, ']', len);
@@ -198,12 +199,11 @@ int rows_attrs(pl_inst *c, const pl_inst *f, int64_t n)
 		free(grown);
 		return rc;
 	}
-	if (op_is(f, "hlo.broadcast") || op_is(f, "hlo.transpose"))
+	if (op == PL_HLO_BROADCAST || op == PL_HLO_TRANSPOSE)
 		grown = has ? shift_dims(s, len, true) : NULL;
-	else if (op_is(f, "hlo.concatenate") || op_is(f, "hlo.reduce") ||
-	         op_is(f, "all_gather"))
+	else if (op == PL_HLO_CONCATENATE || op == PL_HLO_REDUCE || gather)
 		grown = has ? shift_dims(s, len, false) : NULL;
-	else if (op_is(f, "hlo.slice") &&
+	else if (op == PL_HLO_SLICE &&
 	         pl_attrs_get_string(a, "hlo_slice", &s, &len) == PL_OK && len > 1 && s[0] == '{') {
 		grown = malloc(len + 32);
 		if (!grown)
@@ -212,7 +212,7 @@ int rows_attrs(pl_inst *c, const pl_inst *f, int64_t n)
 		int rc = pl_attrs_set_string(a, "hlo_slice", grown);
 		free(grown);
 		return rc;
-	} else if (op_is(f, "hlo.pad") &&
+	} else if (op == PL_HLO_PAD &&
 	           pl_attrs_get_string(a, "hlo_padding", &s, &len) == PL_OK) {
 		grown = malloc(len + 8);
 		if (!grown)
@@ -228,7 +228,7 @@ int rows_attrs(pl_inst *c, const pl_inst *f, int64_t n)
 	int rc = pl_attrs_set_string(a, "hlo_dimensions", grown);
 	free(grown);
 	int64_t dim;
-	if (rc == PL_OK && op_is(f, "all_gather") &&
+	if (rc == PL_OK && gather &&
 	    pl_attrs_get_int(a, "dimension", &dim) == PL_OK)
 		rc = pl_attrs_set_int(a, "dimension", dim + 1);
 	return rc;
@@ -244,11 +244,11 @@ void rows_name_after(pl_value *v, const pl_value *src, const char *suffix)
 }
 
 /* A new instruction op(ops) : t before pos, or NULL. */
-pl_inst *rows_make(pl_func *f, pl_inst *pos, const char *op, pl_value *const *ops, size_t n,
-                     const pl_type *t, const char *dims)
+pl_inst *rows_make(pl_func *f, pl_inst *pos, pl_hlo_op op, pl_value *const *ops, size_t n,
+                   const pl_type *t, const char *dims)
 {
 	pl_inst *i = NULL;
-	if (pl_inst_create(&i, f, op, ops, n, &t, 1) != PL_OK)
+	if (pl_inst_create(&i, f, pl_hlo_op_name(op), ops, n, &t, 1) != PL_OK)
 		return NULL;
 	if (dims && pl_attrs_set_string(pl_inst_attrs(i), "hlo_dimensions", dims) != PL_OK)
 		return NULL;
@@ -269,11 +269,11 @@ pl_value *rows_spread(pl_module *m, pl_func *f, pl_inst *pos, pl_value *v, struc
 	u = u ? u : v;
 	if (!st)
 		return NULL;
-	if (op_is(d, "hlo.broadcast") && pl_inst_num_operands(d) == 1 &&
+	if (pl_inst_hlo_op(d) == PL_HLO_BROADCAST && pl_inst_num_operands(d) == 1 &&
 	    !pl_type_rank(pl_value_type(pl_inst_operand(d, 0)))) {
 		pl_value *x = ptr_map_get(map, pl_inst_operand(d, 0));
 		x = x ? x : pl_inst_operand(d, 0);
-		pl_inst *b = rows_make(f, pos, "hlo.broadcast", &x, 1, st, "{}");
+		pl_inst *b = rows_make(f, pos, PL_HLO_BROADCAST, &x, 1, st, "{}");
 		if (b)
 			rows_name_after(pl_inst_result(b, 0), v, ".sunk");
 		return b ? pl_inst_result(b, 0) : NULL;
@@ -284,7 +284,7 @@ pl_value *rows_spread(pl_module *m, pl_func *f, pl_inst *pos, pl_value *v, struc
 		for (size_t k = 1; k < r; k++)
 			dims[k - 1] = pl_type_dim(t, k);
 		const pl_type *rt = pl_type_get(m, pl_type_dtype(t), dims, r - 1);
-		pl_inst *rs = rt ? rows_make(f, pos, "hlo.reshape", &u, 1, rt, NULL) : NULL;
+		pl_inst *rs = rt ? rows_make(f, pos, PL_HLO_RESHAPE, &u, 1, rt, NULL) : NULL;
 		if (!rs)
 			return NULL;
 		u = pl_inst_result(rs, 0);
@@ -294,7 +294,7 @@ pl_value *rows_spread(pl_module *m, pl_func *f, pl_inst *pos, pl_value *v, struc
 	for (size_t k = 0; k + lead < r; k++)
 		at += (size_t)snprintf(dims + at, sizeof dims - at, "%s%zu", k ? "," : "", k + 1);
 	snprintf(dims + at, sizeof dims - at, "}");
-	pl_inst *b = rows_make(f, pos, "hlo.broadcast", &u, 1, st, dims);
+	pl_inst *b = rows_make(f, pos, PL_HLO_BROADCAST, &u, 1, st, dims);
 	if (b)
 		rows_name_after(pl_inst_result(b, 0), v, ".sunk");
 	return b ? pl_inst_result(b, 0) : NULL;
@@ -305,7 +305,7 @@ pl_value *rows_zeros(pl_module *m, pl_func *f, pl_inst *pos, const pl_type *t)
 {
 	const pl_type *st = pl_type_get(m, pl_type_dtype(t), NULL, 0);
 	pl_inst *c = NULL;
-	if (!st || pl_inst_create(&c, f, "hlo.constant", NULL, 0, &st, 1) != PL_OK ||
+	if (!st || pl_inst_create(&c, f, pl_hlo_op_name(PL_HLO_CONSTANT), NULL, 0, &st, 1) != PL_OK ||
 	    pl_attrs_set_string(pl_inst_attrs(c), "hlo_constant",
 	                        pl_type_dtype(t) == PL_DTYPE_BOOL ? "false" : "0") != PL_OK)
 		return NULL;
@@ -313,6 +313,6 @@ pl_value *rows_zeros(pl_module *m, pl_func *f, pl_inst *pos, const pl_type *t)
 	pl_value *z = pl_inst_result(c, 0);
 	if (!pl_type_rank(t))
 		return z;
-	pl_inst *b = rows_make(f, pos, "hlo.broadcast", &z, 1, t, "{}");
+	pl_inst *b = rows_make(f, pos, PL_HLO_BROADCAST, &z, 1, t, "{}");
 	return b ? pl_inst_result(b, 0) : NULL;
 }

@@ -35,7 +35,7 @@ int rows_attrs(pl_inst *c, const pl_inst *f, int64_t n);
 /* Names v after src with suffix, when src has a name. */
 void rows_name_after(pl_value *v, const pl_value *src, const char *suffix);
 /* A new op(ops) : t before pos, with hlo_dimensions dims when not NULL. */
-pl_inst *rows_make(pl_func *f, pl_inst *pos, const char *op, pl_value *const *ops, size_t n,
+pl_inst *rows_make(pl_func *f, pl_inst *pos, pl_hlo_op op, pl_value *const *ops, size_t n,
                    const pl_type *t, const char *dims);
 /* The stack of n copies of the body's value v, which the loop does not
  * change, before pos (map: what stands for a body value there). */

@@ -321,6 +321,11 @@ EXTRA_DIST += tests/called-computations.sh tests/hlo/called.hlo
 TESTS += tests/hlo-keys.sh
 EXTRA_DIST += tests/hlo-keys.sh
 
+# The analyses, plugins and host name HLO opcodes through the opcode table:
+# at most a few opcode names are left as string literals.
+TESTS += tests/hlo-literals.sh
+EXTRA_DIST += tests/hlo-literals.sh
+
 # HLO written back in the spelling it was read in.
 TESTS += tests/hlo-roundtrip.sh
 EXTRA_DIST += tests/hlo-roundtrip.sh tests/hlo/form/long.hlo tests/hlo/form/xla.hlo \

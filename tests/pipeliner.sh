@@ -100,7 +100,16 @@ $P --passes= "$G/forward.pir" -o printed.pir
 none s.json && cmp -s out.pir printed.pir
 ok $? "both off: the module unchanged"
 
-# what XLA leaves, each with its reason
+# an iota the chain reads is cloned after the loop, not carried; a call
+# nothing reads, peeled with the first trip, stays (invariant.pir says why)
+run $P --passes=CollectivePipeliner --verify-each --stats-json s.json "$G/invariant.pir" -o out.pir
+expect_status 0 "CollectivePipeliner on invariant.pir"
+[ "$(stat num_pipelined s.json)" = 1 ] && grep -q "^  %io.last = hlo.iota " out.pir &&
+	grep -q "%k.last = hlo.concatenate %c.last, %io.last " out.pir && ! grep -q "pipelined.2" out.pir
+ok $? "invariant.pir: the iota is cloned after the loop, the loop carries 2 more elements, not 3"
+grep -q "^  %cl.peeled = hlo.call %h.peeled, %h.peeled " out.pir
+ok $? "invariant.pir: the peeled call nothing reads stays"
+
 run $P --passes=CollectivePipeliner --remarks --stats-json s.json "$G/refused.pir" -o out.pir
 expect_status 0 "CollectivePipeliner on refused.pir"
 none s.json
