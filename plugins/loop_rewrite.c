@@ -279,18 +279,53 @@ static bool line_bound_key(const char *key)
 	return false;
 }
 
+/* hlo_operands without the names of the input's tuple lines
+ * ("t@p(_,u@t:_)" becomes "(_,_)"): the operands' tuple structure, which
+ * a get-tuple-element without results (of a token) needs to be written,
+ * is no line of the input. A label is the text from the "(" or "," before an "@" to the
+ * "(" or ":" after it. malloc'd; NULL when out of memory. */
+static char *bare_operands(const char *s, size_t len)
+{
+	char *out = malloc(len + 1);
+	size_t n = 0;
+	if (!out)
+		return NULL;
+	for (size_t k = 0; k < len; k++) {
+		if (s[k] != '@') {
+			out[n++] = s[k];
+			continue;
+		}
+		while (n && out[n - 1] != '(' && out[n - 1] != ',')
+			n--;
+		while (k + 1 < len && s[k + 1] != '(' && s[k + 1] != ':')
+			k++;
+		if (k + 1 < len && s[k + 1] == ':')
+			k++;
+	}
+	out[n] = '\0';
+	return out;
+}
+
 static int strip_line_keys(pl_inst *i)
 {
 	pl_attrs *a = pl_inst_attrs(i);
-	for (size_t k = pl_attrs_count(a); k-- > 0;) {
+	size_t len;
+	/* only a line without results needs it: the rest are written from
+	 * their operands' types */
+	const char *ops = pl_inst_num_results(i) ? NULL : str_attr(i, "hlo_operands", &len);
+	char *bare = ops ? bare_operands(ops, len) : NULL;
+	if (ops && !bare)
+		return PL_ENOMEM;
+	int rc = PL_OK;
+	for (size_t k = pl_attrs_count(a); k-- > 0 && rc == PL_OK;) {
 		const char *key = pl_attrs_key_at(a, k);
-		if (line_bound_key(key)) {
-			int rc = pl_attrs_remove(a, key);
-			if (rc)
-				return rc;
-		}
+		if (line_bound_key(key))
+			rc = pl_attrs_remove(a, key);
 	}
-	return PL_OK;
+	if (rc == PL_OK && bare && strchr(bare, '('))
+		rc = pl_attrs_set_string(a, "hlo_operands", bare);
+	free(bare);
+	return rc;
 }
 
 /* src's name with suffix on v, when src has one. */
