@@ -18,6 +18,7 @@
  */
 #include "hlo/hlo.h"
 #include "hlo/hlo_eof.h"
+#include "hlo/hlo_kept.h"
 #include "ir/hlo_opcodes.h"
 #include "hlo/hlo_read.h"
 #include "hlo/hlo_verify.h"
@@ -3750,6 +3751,9 @@ int pl_parse_hlo_buffer(const char *text, size_t len, const char *source_name,
 		r->status = pl_hlo_verify_(r->m, r->file, diags);
 	}
 	int rc = r->status;
+	/* the text itself, for the writer */
+	if (rc == PL_OK)
+		rc = pl_hlo_keep_(r->m, r->src, len);
 	if (rc == PL_ENOMEM)
 		pl_diags_add(diags, PL_SEV_ERROR, r->file, 0, 0, "out of memory");
 	if (rc == PL_OK)

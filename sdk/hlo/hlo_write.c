@@ -11,10 +11,12 @@
  * is XLA's short form (names without '%', no signatures, untyped operands),
  * each computation then rewritten into the longer form the module was read
  * in, and each line the reader found spelled otherwise into its own
- * (hlo_form.c).
+ * (hlo_form.c). Last, each line of that text that the IR still says the
+ * same of as when it was read is put back as it was read (hlo_kept.c).
  */
 #include "hlo/hlo.h"
 #include "hlo/hlo_form.h"
+#include "hlo/hlo_kept.h"
 #include "hlo/hlo_nest.h"
 #include "hlo/hlo_shape.h"
 #include <passline/hash_table.h>
@@ -56,8 +58,6 @@ struct fn_scratch {
 struct hw {
 	pl_module *m;
 	pl_diags *diags;
-	pl_write_fn write;
-	void *ud;
 	int status;
 	struct pl_strbuf out, line, tmp, tmp2;
 	struct pl_strbuf body; /* the computations, printed before the heading */
@@ -2740,16 +2740,6 @@ done:
 	end_function(w);
 }
 
-static int flush_out(struct hw *w)
-{
-	if (w->out.failed)
-		return PL_ENOMEM;
-	if (w->out.len && w->write(w->ud, w->out.data, w->out.len) != 0)
-		return PL_EIO;
-	w->out.len = 0;
-	return PL_OK;
-}
-
 /* The entry: the function marked hlo_entry, else the last one; NULL in
  * an empty module. */
 static pl_func *entry_func(pl_module *m)
@@ -2834,10 +2824,8 @@ static void free_writer(struct hw *w)
 	pl_ht_free(&w->ops_index);
 }
 
-int pl_print_hlo_module(pl_module *m, pl_diags *diags, pl_write_fn write, void *userdata)
+int pl_hlo_render_(pl_module *m, pl_diags *diags, struct pl_strbuf *res)
 {
-	if (!m || !write)
-		return PL_EINVAL;
 	int rc = pl_module_name_values(m);
 	if (rc != PL_OK)
 		return rc;
@@ -2851,8 +2839,6 @@ int pl_print_hlo_module(pl_module *m, pl_diags *diags, pl_write_fn write, void *
 	memset(&w, 0, sizeof w);
 	w.m = m;
 	w.diags = diags;
-	w.write = write;
-	w.ud = userdata;
 	w.gte_index.map = true;
 	w.plan_index.map = true;
 	w.imap.map = true;
@@ -2880,13 +2866,37 @@ int pl_print_hlo_module(pl_module *m, pl_diags *diags, pl_write_fn write, void *
 	rc = w.status;
 	if (rc == PL_OK) {
 		put_heading(&w, entry);
-		rc = w.status != PL_OK ? w.status : flush_out(&w);
-		if (rc == PL_OK && w.body.len && write(userdata, w.body.data, w.body.len) != 0)
-			rc = PL_EIO;
-		if (w.body.failed)
+		rc = w.status;
+		pl_sb_put(&w.out, w.body.data, w.body.len);
+		if (w.out.failed || w.body.failed)
 			rc = PL_ENOMEM;
 	}
+	if (rc == PL_OK) {
+		*res = w.out;
+		memset(&w.out, 0, sizeof w.out);
+	}
 	free_writer(&w);
+	return rc;
+}
+
+int pl_print_hlo_module(pl_module *m, pl_diags *diags, pl_write_fn write, void *userdata)
+{
+	if (!m || !write)
+		return PL_EINVAL;
+	struct pl_strbuf text = {0}, kept = {0};
+	int rc = pl_hlo_render_(m, diags, &text);
+	const struct pl_strbuf *out = &text;
+	/* the lines the IR still says the same of, as they were read */
+	if (rc == PL_OK && m->hlo_kept) {
+		pl_hlo_kept_apply_(m->hlo_kept, text.data, text.len, &kept);
+		out = &kept;
+		if (kept.failed)
+			rc = PL_ENOMEM;
+	}
+	if (rc == PL_OK && out->len && write(userdata, out->data, out->len) != 0)
+		rc = PL_EIO;
+	pl_sb_free(&text);
+	pl_sb_free(&kept);
 	return rc;
 }
 
