@@ -138,6 +138,8 @@ static bool align(const struct pl_hlo_kept *k, size_t slen, size_t rlen, uint32_
                   uint32_t *last)
 {
 	size_t i = 0, j = 0;
+	if (slen >= 3 && memcmp(k->src, "\xEF\xBB\xBF", 3) == 0)
+		i = 3; /* a byte order mark, which the writer does not print */
 	for (uint32_t x = 0; x < k->n; x++) {
 		bool started = false;
 		for (;;) {

@@ -481,30 +481,6 @@ static const char *op_text(struct hw *w, pl_inst *i, bool *generic_async);
 
 /* ---- operands ---- */
 
-/* Comment lines c (len bytes, joined by newlines, none when empty), each
- * on its own line after indent. */
-static void put_comment_text(struct pl_strbuf *sb, const char *indent, const char *c, size_t len)
-{
-	for (size_t b = 0; c && len && b <= len;) {
-		const char *nl = memchr(c + b, '\n', len - b);
-		size_t e = nl ? (size_t)(nl - c) : len;
-		pl_sb_puts(sb, indent);
-		pl_sb_put(sb, c + b, e - b);
-		pl_sb_putc(sb, '\n');
-		b = e + 1;
-	}
-}
-
-/* The comment lines the reader kept under key on d. */
-static void put_comment(struct pl_strbuf *sb, const char *indent, const pl_attrs *d,
-                        const char *key)
-{
-	const char *c;
-	size_t len;
-	if (pl_attrs_get_string(d, key, &c, &len) == PL_OK)
-		put_comment_text(sb, indent, c, len);
-}
-
 static void emit_line(struct hw *w, const struct pl_strbuf *l)
 {
 	w->fn.last_line_at = w->out.len;
@@ -1909,7 +1885,6 @@ static void print_inst(struct hw *w, pl_inst *i, struct ent *e, bool root)
 	if (l->failed || ops->failed) {
 		set_err(w, PL_ENOMEM);
 	} else {
-		put_comment(&w->out, "  ", d, HK(COMMENT));
 		emit_line(w, l);
 	}
 	e->printed = true;
@@ -2274,12 +2249,6 @@ static void print_param(struct hw *w, size_t k, const struct ent *root_ent, cons
 		size_t len;
 		const char *s = pl_attr_get_string(pl_attr_list_at(pa, k), &len);
 		pl_sb_put(l, s, len);
-	}
-	const pl_attr *pc = pl_attrs_get(w->fn.fa, HK(PARAM_COMMENTS));
-	if (pc && pl_attr_get_kind(pc) == PL_ATTR_LIST && k < pl_attr_list_size(pc)) {
-		size_t len;
-		const char *c = pl_attr_get_string(pl_attr_list_at(pc, k), &len);
-		put_comment_text(&w->out, "  ", c, len);
 	}
 	if (l->failed)
 		set_err(w, PL_ENOMEM);
@@ -2700,7 +2669,6 @@ static void print_function(struct hw *w, pl_func *f, bool entry)
 		goto done;
 	/* the heading; a module read without the keyword (its last
 	 * computation the entry) keeps it so while the entry is still last */
-	put_comment(&w->out, "", p->fa, HK(HEADING_COMMENT));
 	size_t head_at = w->out.len;
 	bool b;
 	size_t nf = pl_module_num_funcs(w->m);
@@ -2757,7 +2725,6 @@ static void put_heading(struct hw *w, pl_func *entry)
 {
 	const char *h;
 	size_t hl;
-	put_comment(&w->out, "", pl_func_attrs(entry), HK(TOP_COMMENT));
 	bool b;
 	/* a text read without the line (and so without the frames after
 	 * it) is written without it */
@@ -2855,11 +2822,9 @@ int pl_hlo_render_(pl_module *m, pl_diags *diags, struct pl_strbuf *res)
 		print_function(&w, f, f == entry);
 		free_function_state(&w);
 	}
-	/* each computation ends with a blank line; the last one's goes when
-	 * the module read had none */
-	bool b;
-	if (w.out.len >= 2 && w.out.data[w.out.len - 2] == '\n' &&
-	    pl_attrs_get_bool(pl_func_attrs(entry), HK(NO_FINAL_BLANK), &b) == PL_OK && b)
+	/* each computation ends with a blank line but the last (the kept
+	 * text, hlo_kept.c, ends as the input did) */
+	if (w.out.len >= 2 && w.out.data[w.out.len - 2] == '\n')
 		w.out.len--;
 	w.body = w.out;
 	memset(&w.out, 0, sizeof w.out);
