@@ -15,7 +15,7 @@ expect_same_file "$T/out" "$H/step.pir" "HLO maps onto the IR as step.pir says"
 
 run $P --passes= "$H/step.hlo" -o out.hlo
 expect_status 0 "-o NAME.hlo writes HLO"
-expect_same_file out.hlo "$H/step.out.hlo" "the HLO written is step.out.hlo"
+expect_same_file out.hlo "$H/step.hlo" "the HLO written is step.hlo, as it was read"
 run $P --passes= out.hlo
 expect_same_file "$T/out" "$H/step.pir" "reading the written HLO gives the same IR"
 
@@ -25,7 +25,7 @@ expect_same_file "$T/out" "$H/step.pir" "a text starting with HloModule is read 
 run sh -c "$P --passes= --output-format=pir - <step.txt"
 expect_same_file "$T/out" "$H/step.pir" "standard input starting with HloModule is read as HLO"
 run sh -c "$P --passes= - <step.txt"
-expect_same_file "$T/out" "$H/step.out.hlo" "HLO read from standard input is written as HLO"
+expect_same_file "$T/out" "$H/step.hlo" "HLO read from standard input is written as HLO, as it was read"
 run sh -c "$P --passes= - -o out.pir <step.txt"
 expect_same_file out.pir "$H/step.pir" "... unless the -o name ends in .pir"
 run sh -c "$P --passes= - <$H/step.pir"
@@ -39,9 +39,9 @@ run $P --passes= --input-format=xml "$H/step.hlo"
 expect_status 2 "an unknown format is a usage error"
 run $P --passes= "$H/step.pir" --output-format=hlo
 expect_status 0 "--output-format=hlo"
-expect_same_file "$T/out" "$H/step.out.hlo" ".pir read back from HLO writes the same HLO"
+expect_same_file "$T/out" "$H/step.out.hlo" ".pir read back from HLO writes step.out.hlo (the writer's own text: no comment)"
 run $P --passes= step.txt -o out.hlo.txt
-expect_same_file out.hlo.txt "$H/step.out.hlo" "-o NAME.hlo.txt writes HLO"
+expect_same_file out.hlo.txt "$H/step.hlo" "-o NAME.hlo.txt writes HLO"
 
 # Tuple lines come back by name, shape and place: one nothing uses, one
 # after a parameter with its layouts and attributes, one shared by two

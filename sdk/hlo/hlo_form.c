@@ -18,13 +18,12 @@
 
 struct pl_hlo_form pl_hlo_form_of_(const pl_attrs *d)
 {
-	struct pl_hlo_form f = {false, false, false, false, false, false, false, false};
+	struct pl_hlo_form f = {false, false, false, false, false, false, false};
 	bool b;
 	f.sigils = pl_attrs_get_bool(d, HK(SIGILS), &b) == PL_OK && b;
 	f.signatures = pl_attrs_get_bool(d, HK(SIGNATURES), &b) == PL_OK && b;
 	f.typed_operands = pl_attrs_get_bool(d, HK(TYPED_OPERANDS), &b) == PL_OK && b;
 	f.no_layouts = pl_attrs_get_bool(d, HK(NO_LAYOUTS), &b) == PL_OK && b;
-	f.no_index_marks = pl_attrs_get_bool(d, HK(NO_INDEX_MARKS), &b) == PL_OK && b;
 	f.bare_arrays = pl_attrs_get_bool(d, HK(BARE_ARRAYS), &b) == PL_OK && b;
 	f.async_wrapped = pl_attrs_get_bool(d, HK(ASYNC_WRAPPED), &b) == PL_OK && b;
 	return f;
@@ -137,22 +136,13 @@ static void parse_line(const char *s, struct fline *l)
 	}
 }
 
-/* A shape without its layouts (each "{...}" right after an array's ']')
- * when !layouts, without its comments (XLA's "index=N") when !marks. */
-static void put_shape_as(struct pl_strbuf *sb, const char *s, size_t len, bool layouts,
-                         bool marks)
+/* A shape without its layouts (each "{...}" right after an array's ']'). */
+static void put_shape_bare(struct pl_strbuf *sb, const char *s, size_t len)
 {
 	for (size_t i = 0; i < len; i++) {
-		if (!layouts && s[i] == '{' && i && s[i - 1] == ']') {
+		if (s[i] == '{' && i && s[i - 1] == ']') {
 			i = balanced(s, i, len) - 1;
 			continue;
-		}
-		if (!marks && s[i] == '/' && i + 1 < len && s[i + 1] == '*') {
-			const char *close = memmem(s + i + 2, len - i - 2, "*/", 2);
-			if (close) {
-				i = (size_t)(close - s) + 1;
-				continue;
-			}
 		}
 		pl_sb_putc(sb, s[i]);
 	}
@@ -162,8 +152,8 @@ static void put_shape_as(struct pl_strbuf *sb, const char *s, size_t len, bool l
 static void put_shape(struct pl_strbuf *sb, const struct pl_hlo_form *f, const char *s,
                       size_t len)
 {
-	if (f->no_layouts || f->no_index_marks)
-		put_shape_as(sb, s, len, !f->no_layouts, !f->no_index_marks);
+	if (f->no_layouts)
+		put_shape_bare(sb, s, len);
 	else
 		pl_sb_put(sb, s, len);
 }
@@ -182,8 +172,7 @@ static int cmp_param(const void *a, const void *b)
 }
 
 /* " (p: shape, ...) -> shape" */
-static bool put_signature(struct pl_strbuf *sb, const struct form_state *st,
-                          const struct pl_hlo_form *f)
+static bool put_signature(struct pl_strbuf *sb, const struct form_state *st)
 {
 	const struct fline **params = malloc((st->n ? st->n : 1) * sizeof *params);
 	if (!params)
@@ -204,12 +193,11 @@ static bool put_signature(struct pl_strbuf *sb, const struct form_state *st,
 			pl_sb_puts(sb, ", ");
 		pl_sb_put(sb, st->src + params[k]->name, params[k]->nlen);
 		pl_sb_puts(sb, ": ");
-		put_shape_as(sb, st->src + params[k]->shape, params[k]->slen, false,
-		             !f->no_index_marks);
+		put_shape_bare(sb, st->src + params[k]->shape, params[k]->slen);
 	}
 	pl_sb_puts(sb, ") -> ");
 	if (root)
-		put_shape_as(sb, st->src + root->shape, root->slen, false, !f->no_index_marks);
+		put_shape_bare(sb, st->src + root->shape, root->slen);
 	free(params);
 	return true;
 }
@@ -446,7 +434,7 @@ static void put_line(struct pl_strbuf *sb, const struct form_state *st,
 			if (b != l->args)
 				pl_sb_puts(sb, ", ");
 			/* XLA's long form marks every fifth operand with its index */
-			if (f->sigils && !f->no_index_marks && k && k % 5 == 0)
+			if (f->sigils && k && k % 5 == 0)
 				pl_sb_printf(sb, "/*index=%zu*/", k);
 			struct ospell o = next_spell(f, &marks, mend, l->own ? l->own->shapes : NULL, k);
 			k++;
@@ -572,7 +560,7 @@ int pl_hlo_put_form_(struct pl_strbuf *sb, size_t at, const struct pl_hlo_form *
 	sb->len = at;
 	pl_sb_put(sb, src, name);
 	put_name(sb, f->sigils != f->heading_flip, src + name, head - 2 - name);
-	if (f->signatures && !put_signature(sb, &st, f))
+	if (f->signatures && !put_signature(sb, &st))
 		goto done;
 	pl_sb_puts(sb, " {\n");
 	for (size_t k = 0; k < st.n; k++)

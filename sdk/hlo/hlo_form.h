@@ -6,9 +6,8 @@
  * computation's heading with its signature "(p: shape, ...) -> shape",
  * each operand after its shape. The reader records which of the three a
  * module uses (hlo_sigils, hlo_signatures, hlo_typed_operands on the entry
- * function), whether it writes no layouts at all (hlo_no_layouts, as
- * tests often do) and whether it leaves out XLA's "index=N" comments
- * (hlo_no_index_marks, as tests written by hand do); the writer prints the short form with layouts and,
+ * function) and whether it writes no layouts at all (hlo_no_layouts, as
+ * tests often do); the writer prints the short form with layouts and,
  * where the module asks, rewrites each computation it printed. A
  * computation spelled otherwise than the module keeps its own form
  * (hlo_spelling), and a line spelled otherwise than its computation its
@@ -27,7 +26,6 @@ struct pl_hlo_form {
 	bool signatures;     /* "NAME (p: shape, ...) -> shape {" */
 	bool typed_operands; /* "add(f32[] %x, f32[] %y)" */
 	bool no_layouts;     /* "f32[8]": no shape with a layout */
-	bool no_index_marks; /* no "index=N" comments in tuples, operand lists */
 	/* an array of a kept shape written without a layout is printed
 	 * without one (else with the default one) */
 	bool bare_arrays;
@@ -64,7 +62,7 @@ PL_INTERNAL struct pl_hlo_form pl_hlo_form_own_(const struct pl_hlo_form *m, con
 static inline bool pl_hlo_form_long_(const struct pl_hlo_form *f)
 {
 	return f->sigils || f->signatures || f->typed_operands || f->no_layouts ||
-	       f->no_index_marks || f->heading_flip;
+	       f->heading_flip;
 }
 
 /* Rewrites the computation the writer printed into sb from byte `at` on

@@ -18,6 +18,7 @@
  */
 #include "hlo/hlo.h"
 #include "hlo/hlo_eof.h"
+#include "hlo/hlo_kept.h"
 #include "ir/hlo_opcodes.h"
 #include "hlo/hlo_read.h"
 #include "hlo/hlo_verify.h"
@@ -229,7 +230,6 @@ static const char *skip_spaces(struct hr *r, const char *q)
 		while (q < r->end && is_space(*q))
 			q++;
 		if (q + 1 < r->end && q[0] == '/' && q[1] == '/') {
-			r->comment_seen = true;
 			const char *nl = memchr(q, '\n', (size_t)(r->end - q));
 			q = nl ? nl + 1 : r->end;
 		} else if (q + 1 < r->end && q[0] == '/' && q[1] == '*') {
@@ -243,91 +243,6 @@ static const char *skip_spaces(struct hr *r, const char *q)
 			return q;
 		}
 	}
-}
-
-/* The "//" comment lines in the blank text [b, e) (what skip_spaces
- * skipped), each without its indent and joined by newlines, as an
- * attribute; NULL when there is none. Block comments are left out. */
-static const pl_attr *comment_lines(struct hr *r, const char *b, const char *e)
-{
-	if (!memchr(b, '/', (size_t)(e - b)))
-		return NULL; /* most spans: a newline and an indent */
-	r->sb2.len = 0;
-	for (const char *q = b; q < e;) {
-		if (is_space(*q)) {
-			q++;
-		} else if (q + 1 < e && q[0] == '/' && q[1] == '/') {
-			const char *nl = memchr(q, '\n', (size_t)(e - q));
-			const char *end = nl ? nl : e;
-			const char *t = end;
-			while (t > q && is_space(t[-1]))
-				t--;
-			if (r->sb2.len)
-				pl_sb_putc(&r->sb2, '\n');
-			pl_sb_put(&r->sb2, q, (size_t)(t - q));
-			q = end;
-		} else { /* a block comment: skipped whole */
-			const char *close = q + 2 <= e ? memmem(q + 2, (size_t)(e - q - 2), "*/", 2) : NULL;
-			q = close ? close + 2 : e;
-		}
-	}
-	if (r->sb2.failed)
-		nomem(r);
-	if (!r->sb2.len)
-		return NULL;
-	const pl_attr *v = pl_attr_string(r->m, r->sb2.data, r->sb2.len);
-	if (!v)
-		nomem(r);
-	return v;
-}
-
-/* The "//" lines right above the line at starts (blank lines between
- * them allowed), as comment_lines makes them; NULL when there is none or
- * at is not the first token of its line. Called only when skip_spaces
- * skipped a "//" comment since the last call. */
-static const pl_attr *comment_before(struct hr *r, const char *at)
-{
-	r->comment_seen = false;
-	const char *ls = at;
-	while (ls > r->src && ls[-1] != '\n')
-		ls--;
-	for (const char *q = ls; q < at; q++)
-		if (!is_space(*q))
-			return NULL;
-	const char *first = ls;
-	for (const char *cur = ls; cur > r->src;) {
-		const char *ps = cur - 1;
-		while (ps > r->src && ps[-1] != '\n')
-			ps--;
-		const char *t = ps;
-		while (t < cur && is_space(*t))
-			t++;
-		if (t < cur && !(t + 1 < cur && t[0] == '/' && t[1] == '/'))
-			break;
-		if (t < cur)
-			first = ps;
-		cur = ps;
-	}
-	return first < ls ? comment_lines(r, first, ls) : NULL;
-}
-
-/* Two comments as one, a before b (either may be NULL). */
-static const pl_attr *comment_join(struct hr *r, const pl_attr *a, const pl_attr *b)
-{
-	if (!a || !b)
-		return a ? a : b;
-	size_t al, bl;
-	const char *as = pl_attr_get_string(a, &al), *bs = pl_attr_get_string(b, &bl);
-	r->sb2.len = 0;
-	pl_sb_put(&r->sb2, as, al);
-	pl_sb_putc(&r->sb2, '\n');
-	pl_sb_put(&r->sb2, bs, bl);
-	if (r->sb2.failed)
-		nomem(r);
-	const pl_attr *v = pl_attr_string(r->m, r->sb2.data, r->sb2.len);
-	if (!v)
-		nomem(r);
-	return v;
 }
 
 /* skip_spaces, at once where there is nothing to skip (most tokens) */
@@ -605,13 +520,6 @@ static uint32_t parse_shape(struct hr *r)
 		nomem(r);
 	if (st != PL_OK)
 		fail(r, err.at, "%s", err.msg);
-	for (uint32_t k = idx; !r->wide && k < idx + r->shapes.v[idx].size; k++) {
-		const struct pl_hlo_snode *n = &r->shapes.v[k];
-		uint32_t children = 0;
-		for (uint32_t c = k + 1; n->tuple && c < k + n->size; c += r->shapes.v[c].size)
-			children++;
-		r->wide = children >= 6;
-	}
 	return idx;
 }
 
@@ -942,7 +850,6 @@ static void parse_args(struct hr *r, struct pinst *pi, unsigned depth)
 		*PUSH(r, opnds) = r->side.v[k];
 	r->side.n = base;
 	pi->nops = (uint32_t)count;
-	r->wide = r->wide || count >= 6;
 }
 
 /* The attributes after the operands, ", name=value" each. */
@@ -1015,8 +922,6 @@ static uint32_t parse_inst(struct hr *r, bool nested, unsigned depth)
 	memset(&pi, 0, sizeof pi);
 	pi.at = skip_from(r, r->p);
 	if (!nested) {
-		if (r->comment_seen)
-			pi.comment = comment_before(r, pi.at);
 		if (at_word(r, "ROOT")) {
 			r->p += 4;
 			pi.root = true;
@@ -2875,25 +2780,6 @@ static void keep_param_names(struct hr *r, pl_func *f, struct pinst **ps, size_t
 		nomem(r);
 }
 
-/* hlo_param_comments, when a parameter's line has comment lines above it. */
-static void keep_param_comments(struct hr *r, pl_func *f, struct pinst **ps, size_t np)
-{
-	bool any = false;
-	for (size_t k = 0; k < np && !any; k++)
-		any = ps[k]->comment;
-	if (!any)
-		return;
-	const pl_attr **cv = scratch(r, SCRATCH_PARAM_NAMES, np, sizeof *cv);
-	bool bad = false;
-	for (size_t k = 0; k < np; k++) {
-		cv[k] = ps[k]->comment ? ps[k]->comment : pl_attr_string(r->m, "", 0);
-		bad = bad || !cv[k];
-	}
-	const pl_attr *l = bad ? NULL : pl_attr_list(r->m, cv, np);
-	if (!l || pl_attrs_set(pl_func_attrs(f), HK(PARAM_COMMENTS), l) != PL_OK)
-		nomem(r);
-}
-
 /* Where the parameters stand among the instructions, when not first and
  * in number order; once the lines are mapped. */
 static void keep_param_places(struct hr *r, pl_func *f, size_t np)
@@ -2958,7 +2844,6 @@ static size_t map_params(struct hr *r, pl_func *f)
 	}
 	if (shapes_differ || have_attrs)
 		keep_param_shapes(r, f, ps, np, have_attrs);
-	keep_param_comments(r, f, ps, np);
 	keep_param_names(r, f, ps, np);
 	return np;
 }
@@ -3290,23 +3175,6 @@ static void rank_kept_aliases(struct hr *r, const struct pinst *root)
 		keep_label_ranks(r, root, pl_inst_attrs(r->ret));
 }
 
-/* The comment above line pi goes on its instruction with those of the
- * lines that are no instruction right above it (hlo_comment); a
- * parameter's is kept apart (keep_param_comments). */
-static void keep_comment(struct hr *r, const struct pinst *pi)
-{
-	if (pi->param >= 0 || (!pi->comment && !r->comment_pending))
-		return;
-	const pl_attr *c = comment_join(r, r->comment_pending, pi->comment);
-	if (!pi->inst) {
-		r->comment_pending = c;
-		return;
-	}
-	r->comment_pending = NULL;
-	if (pl_attrs_set(pl_inst_attrs(pi->inst), HK(COMMENT), c) != PL_OK)
-		nomem(r);
-}
-
 /* Appends the path compact get-tuple-element g stands for to r->sb. */
 static void compact_path(struct hr *r, const struct pinst *g)
 {
@@ -3382,7 +3250,6 @@ static void map_comp(struct hr *r, const char *name, uint32_t nlen, const char *
 	size_t np = map_params(r, f);
 	r->last_line = 0;
 	r->ret = NULL;
-	r->comment_pending = NULL;
 	for (size_t k = 0; k < r->insts.n; k++) {
 		struct pinst *pi = &r->insts.v[k];
 		if (pi->param >= 0) {
@@ -3395,16 +3262,11 @@ static void map_comp(struct hr *r, const char *name, uint32_t nlen, const char *
 		/* a line the writer prints as such */
 		if (pi->kind != KIND_ALIAS || pi->inst)
 			r->last_line = (uint32_t)k + 1;
-		keep_comment(r, pi);
 	}
 	keep_param_places(r, f, np);
 	keep_short_operands(r, f);
 	const struct pinst *owner = map_root(r, f, root);
 	if (!root_marked && pl_attrs_set(pl_func_attrs(f), HK(NO_ROOT_KEYWORD), pl_attr_bool(r->m, true)) != PL_OK)
-		nomem(r);
-	/* comments above lines no instruction follows: above the heading */
-	const pl_attr *hc = comment_join(r, r->heading_comment, r->comment_pending);
-	if (hc && pl_attrs_set(pl_func_attrs(f), HK(HEADING_COMMENT), hc) != PL_OK)
 		nomem(r);
 	rank_kept_aliases(r, root);
 	keep_line_forms(r, f);
@@ -3433,7 +3295,6 @@ static void spell(struct hr *r, struct spelling s)
 static void parse_comp(struct hr *r)
 {
 	const char *at = skip_from(r, r->p);
-	r->heading_comment = r->comment_seen ? comment_before(r, at) : NULL;
 	r->part_at = at;
 	r->part = PL_HLO_PART_COMP;
 	/* the flags record this computation's spelling while it is read */
@@ -3586,27 +3447,13 @@ static void parse_header(struct hr *r)
 	}
 }
 
-/* Whether the text's last line (after any final newline) is blank, as
- * when a blank line follows the last computation. */
-static bool blank_at_end(const struct hr *r)
-{
-	const char *e = r->end;
-	if (e > r->src && e[-1] == '\n')
-		e--;
-	while (e > r->src && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\r'))
-		e--;
-	return e > r->src && e[-1] == '\n';
-}
-
 static void parse_module(struct hr *r)
 {
 	if (r->end - r->src >= 3 && memcmp(r->src, "\xEF\xBB\xBF", 3) == 0)
 		r->p += 3;
 	r->part_at = r->p;
 	r->part = PL_HLO_PART_TOP;
-	const char *top = skip_from(r, r->p);
-	if (r->comment_seen && at_word(r, "HloModule"))
-		r->top_comment = comment_before(r, top);
+	skip_from(r, r->p);
 	if (at_word(r, "HloModule"))
 		parse_header(r);
 	else if (!at_word(r, "ENTRY") && !at_shape(r)) {
@@ -3643,8 +3490,6 @@ static void parse_module(struct hr *r)
 	}
 	if (r->frames)
 		set_str(r, d, HK(STACK_FRAMES), r->frames, r->frames_len);
-	if (r->top_comment && pl_attrs_set(d, HK(TOP_COMMENT), r->top_comment) != PL_OK)
-		nomem(r);
 	const struct {
 		bool on;
 		const char *key;
@@ -3652,12 +3497,9 @@ static void parse_module(struct hr *r)
 	            {r->signatures, HK(SIGNATURES)},
 	            {r->typed_operands, HK(TYPED_OPERANDS)},
 	            {!r->shapes.layouts, HK(NO_LAYOUTS)},
-	            {!blank_at_end(r), HK(NO_FINAL_BLANK)},
 	            {!r->entry_marked, HK(NO_ENTRY_KEYWORD)},
 	            {!r->header, HK(NO_MODULE_LINE)},
 	            {r->bare_arrays, HK(BARE_ARRAYS)},
-	            {r->wide && !memmem(r->src, (size_t)(r->end - r->src), "/*index=", 8),
-	             HK(NO_INDEX_MARKS)},
 	            /* new async collectives as the module's are, unless mixed */
 	            {r->async_wrapped && !r->async_native, HK(ASYNC_WRAPPED)}};
 	for (size_t k = 0; k < sizeof form / sizeof *form; k++)
@@ -3750,6 +3592,9 @@ int pl_parse_hlo_buffer(const char *text, size_t len, const char *source_name,
 		r->status = pl_hlo_verify_(r->m, r->file, diags);
 	}
 	int rc = r->status;
+	/* the text itself, for the writer */
+	if (rc == PL_OK)
+		rc = pl_hlo_keep_(r->m, r->src, len);
 	if (rc == PL_ENOMEM)
 		pl_diags_add(diags, PL_SEV_ERROR, r->file, 0, 0, "out of memory");
 	if (rc == PL_OK)

@@ -77,7 +77,6 @@ struct pinst {
 	                          * not its element's (another layout) */
 	uint32_t rank;           /* such an alias: 1 + its place among those after
 	                          * the same line, from rank_kept_aliases */
-	const pl_attr *comment;  /* the "//" lines right before it, or NULL */
 	bool compact;            /* a get-tuple-element an operand's "#I" made */
 	bool ctx_known, has_ctx; /* whether one of its leaves is the context of
 	                          * an asynchronous collective (a NULL leaf),
@@ -183,9 +182,6 @@ struct hr {
 	/* async collectives written over a computation (async-start), and
 	 * written native (all-gather-start, ...) */
 	bool async_wrapped, async_native;
-	/* a tuple of six or more elements or as many operands: where XLA
-	 * puts its "index=N" comments */
-	bool wide;
 	/* an array without a layout in a computation whose shapes have them */
 	bool bare_arrays;
 	/* the numbers of the "hlo_<name>" keys, by the HLO attribute name */
@@ -198,13 +194,6 @@ struct hr {
 	const char *entry_name;
 	size_t entry_len;
 	uint32_t last_line; /* 1 + the last instruction or parameter mapped */
-	/* "//" lines before lines that map to no instruction of their own
-	 * (parameters, aliases): they go with the next one that does */
-	const pl_attr *comment_pending;
-	bool comment_seen; /* skip_spaces skipped a "//" comment */
-	/* the "//" lines before the HloModule line and before the heading of
-	 * the computation being read */
-	const pl_attr *top_comment, *heading_comment;
 	pl_inst *ret;       /* the computation's return, once mapped */
 	/* whose value an IR value is part of: a map from instruction to the
 	 * index of its line, and the line of each argument */

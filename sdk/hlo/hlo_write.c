@@ -11,10 +11,12 @@
  * is XLA's short form (names without '%', no signatures, untyped operands),
  * each computation then rewritten into the longer form the module was read
  * in, and each line the reader found spelled otherwise into its own
- * (hlo_form.c).
+ * (hlo_form.c). Last, each line of that text that the IR still says the
+ * same of as when it was read is put back as it was read (hlo_kept.c).
  */
 #include "hlo/hlo.h"
 #include "hlo/hlo_form.h"
+#include "hlo/hlo_kept.h"
 #include "hlo/hlo_nest.h"
 #include "hlo/hlo_shape.h"
 #include <passline/hash_table.h>
@@ -56,8 +58,6 @@ struct fn_scratch {
 struct hw {
 	pl_module *m;
 	pl_diags *diags;
-	pl_write_fn write;
-	void *ud;
 	int status;
 	struct pl_strbuf out, line, tmp, tmp2;
 	struct pl_strbuf body; /* the computations, printed before the heading */
@@ -480,30 +480,6 @@ static void put_ent_shape(struct hw *w, struct pl_strbuf *sb, const struct ent *
 static const char *op_text(struct hw *w, pl_inst *i, bool *generic_async);
 
 /* ---- operands ---- */
-
-/* Comment lines c (len bytes, joined by newlines, none when empty), each
- * on its own line after indent. */
-static void put_comment_text(struct pl_strbuf *sb, const char *indent, const char *c, size_t len)
-{
-	for (size_t b = 0; c && len && b <= len;) {
-		const char *nl = memchr(c + b, '\n', len - b);
-		size_t e = nl ? (size_t)(nl - c) : len;
-		pl_sb_puts(sb, indent);
-		pl_sb_put(sb, c + b, e - b);
-		pl_sb_putc(sb, '\n');
-		b = e + 1;
-	}
-}
-
-/* The comment lines the reader kept under key on d. */
-static void put_comment(struct pl_strbuf *sb, const char *indent, const pl_attrs *d,
-                        const char *key)
-{
-	const char *c;
-	size_t len;
-	if (pl_attrs_get_string(d, key, &c, &len) == PL_OK)
-		put_comment_text(sb, indent, c, len);
-}
 
 static void emit_line(struct hw *w, const struct pl_strbuf *l)
 {
@@ -1909,7 +1885,6 @@ static void print_inst(struct hw *w, pl_inst *i, struct ent *e, bool root)
 	if (l->failed || ops->failed) {
 		set_err(w, PL_ENOMEM);
 	} else {
-		put_comment(&w->out, "  ", d, HK(COMMENT));
 		emit_line(w, l);
 	}
 	e->printed = true;
@@ -2274,12 +2249,6 @@ static void print_param(struct hw *w, size_t k, const struct ent *root_ent, cons
 		size_t len;
 		const char *s = pl_attr_get_string(pl_attr_list_at(pa, k), &len);
 		pl_sb_put(l, s, len);
-	}
-	const pl_attr *pc = pl_attrs_get(w->fn.fa, HK(PARAM_COMMENTS));
-	if (pc && pl_attr_get_kind(pc) == PL_ATTR_LIST && k < pl_attr_list_size(pc)) {
-		size_t len;
-		const char *c = pl_attr_get_string(pl_attr_list_at(pc, k), &len);
-		put_comment_text(&w->out, "  ", c, len);
 	}
 	if (l->failed)
 		set_err(w, PL_ENOMEM);
@@ -2700,7 +2669,6 @@ static void print_function(struct hw *w, pl_func *f, bool entry)
 		goto done;
 	/* the heading; a module read without the keyword (its last
 	 * computation the entry) keeps it so while the entry is still last */
-	put_comment(&w->out, "", p->fa, HK(HEADING_COMMENT));
 	size_t head_at = w->out.len;
 	bool b;
 	size_t nf = pl_module_num_funcs(w->m);
@@ -2740,16 +2708,6 @@ done:
 	end_function(w);
 }
 
-static int flush_out(struct hw *w)
-{
-	if (w->out.failed)
-		return PL_ENOMEM;
-	if (w->out.len && w->write(w->ud, w->out.data, w->out.len) != 0)
-		return PL_EIO;
-	w->out.len = 0;
-	return PL_OK;
-}
-
 /* The entry: the function marked hlo_entry, else the last one; NULL in
  * an empty module. */
 static pl_func *entry_func(pl_module *m)
@@ -2767,7 +2725,6 @@ static void put_heading(struct hw *w, pl_func *entry)
 {
 	const char *h;
 	size_t hl;
-	put_comment(&w->out, "", pl_func_attrs(entry), HK(TOP_COMMENT));
 	bool b;
 	/* a text read without the line (and so without the frames after
 	 * it) is written without it */
@@ -2834,10 +2791,8 @@ static void free_writer(struct hw *w)
 	pl_ht_free(&w->ops_index);
 }
 
-int pl_print_hlo_module(pl_module *m, pl_diags *diags, pl_write_fn write, void *userdata)
+int pl_hlo_render_(pl_module *m, pl_diags *diags, struct pl_strbuf *res)
 {
-	if (!m || !write)
-		return PL_EINVAL;
 	int rc = pl_module_name_values(m);
 	if (rc != PL_OK)
 		return rc;
@@ -2851,8 +2806,6 @@ int pl_print_hlo_module(pl_module *m, pl_diags *diags, pl_write_fn write, void *
 	memset(&w, 0, sizeof w);
 	w.m = m;
 	w.diags = diags;
-	w.write = write;
-	w.ud = userdata;
 	w.gte_index.map = true;
 	w.plan_index.map = true;
 	w.imap.map = true;
@@ -2869,24 +2822,46 @@ int pl_print_hlo_module(pl_module *m, pl_diags *diags, pl_write_fn write, void *
 		print_function(&w, f, f == entry);
 		free_function_state(&w);
 	}
-	/* each computation ends with a blank line; the last one's goes when
-	 * the module read had none */
-	bool b;
-	if (w.out.len >= 2 && w.out.data[w.out.len - 2] == '\n' &&
-	    pl_attrs_get_bool(pl_func_attrs(entry), HK(NO_FINAL_BLANK), &b) == PL_OK && b)
+	/* each computation ends with a blank line but the last (the kept
+	 * text, hlo_kept.c, ends as the input did) */
+	if (w.out.len >= 2 && w.out.data[w.out.len - 2] == '\n')
 		w.out.len--;
 	w.body = w.out;
 	memset(&w.out, 0, sizeof w.out);
 	rc = w.status;
 	if (rc == PL_OK) {
 		put_heading(&w, entry);
-		rc = w.status != PL_OK ? w.status : flush_out(&w);
-		if (rc == PL_OK && w.body.len && write(userdata, w.body.data, w.body.len) != 0)
-			rc = PL_EIO;
-		if (w.body.failed)
+		rc = w.status;
+		pl_sb_put(&w.out, w.body.data, w.body.len);
+		if (w.out.failed || w.body.failed)
 			rc = PL_ENOMEM;
 	}
+	if (rc == PL_OK) {
+		*res = w.out;
+		memset(&w.out, 0, sizeof w.out);
+	}
 	free_writer(&w);
+	return rc;
+}
+
+int pl_print_hlo_module(pl_module *m, pl_diags *diags, pl_write_fn write, void *userdata)
+{
+	if (!m || !write)
+		return PL_EINVAL;
+	struct pl_strbuf text = {0}, kept = {0};
+	int rc = pl_hlo_render_(m, diags, &text);
+	const struct pl_strbuf *out = &text;
+	/* the lines the IR still says the same of, as they were read */
+	if (rc == PL_OK && m->hlo_kept) {
+		pl_hlo_kept_apply_(m->hlo_kept, text.data, text.len, &kept);
+		out = &kept;
+		if (kept.failed)
+			rc = PL_ENOMEM;
+	}
+	if (rc == PL_OK && out->len && write(userdata, out->data, out->len) != 0)
+		rc = PL_EIO;
+	pl_sb_free(&text);
+	pl_sb_free(&kept);
 	return rc;
 }
 

@@ -32,24 +32,20 @@
 	X(SIGNATURES, "hlo_signatures", MODULE, BOOL, "each computation's heading has its signature") \
 	X(TYPED_OPERANDS, "hlo_typed_operands", MODULE, BOOL, "each operand is written after its shape") \
 	X(NO_LAYOUTS, "hlo_no_layouts", MODULE, BOOL, "no shape of the input has a layout") \
-	X(NO_INDEX_MARKS, "hlo_no_index_marks", MODULE, BOOL, "the input has tuples or operand lists of six or more but no /*index=N*/ mark: none is written") \
 	X(BARE_ARRAYS, "hlo_bare_arrays", MODULE, BOOL, "a computation whose shapes have layouts has an array without one: a kept shape's array without a layout is written without one") \
 	X(NO_ENTRY_KEYWORD, "hlo_no_entry_keyword", MODULE, BOOL, "no computation is marked ENTRY (the last one is the entry): while it is still the last, it is written without the keyword") \
 	X(NO_MODULE_LINE, "hlo_no_module_line", MODULE, BOOL, "the text has no HloModule line (hlo_module is made from the entry's name): none is written") \
-	X(NO_FINAL_BLANK, "hlo_no_final_blank", MODULE, BOOL, "the text ends at the last computation's closing line, with no blank line after it") \
-	X(TOP_COMMENT, "hlo_top_comment", MODULE, TEXT, "the \"//\" comment lines before the HloModule line, one per line, without their indent") \
 	X(ASYNC_WRAPPED, "hlo_async_wrapped", MODULE, BOOL, "asynchronous collectives passes make are written async-start over a computation") \
 	X(PARAM_SHAPES, "hlo_param_shapes", FUNC, LIST, "the parameters' shapes") \
 	X(PARAM_ATTRS, "hlo_param_attrs", FUNC, LIST, "the parameters' attributes") \
 	X(PARAM_AT, "hlo_param_at", FUNC, INTS, "the parameters' places among the instructions") \
 	X(LINE_FORMS, "hlo_line_forms", FUNC, LIST, "\"NAME FORM\" for each line that is no instruction (a parameter, a get-tuple-element or tuple line) spelled otherwise than its computation, FORM as in hlo_line_form") \
+	X(PARAM_COMMENTS, "hlo_param_comments", FUNC, LIST, "set by no reader (comments stay in the text the writer keeps); a row while a plugin still drops it from what it clones") \
 	X(PARAM_NAMES, "hlo_param_names", FUNC, LIST, "the names of the parameters that are empty tuples") \
 	X(EXECUTION_THREAD, "hlo_execution_thread", FUNC, TEXT, "the computation's execution_thread") \
-	X(PARAM_COMMENTS, "hlo_param_comments", FUNC, LIST, "per parameter, the \"//\" comment lines above its line (\"\": none)") \
 	X(NO_ROOT_KEYWORD, "hlo_no_root_keyword", FUNC, BOOL, "no line of the computation is marked ROOT (the last one is the root): while the root is still the last line, it is written without the keyword") \
 	X(NESTED, "hlo_nested", FUNC, LIST, "the lines the text wrote inside their user's operands, without a name (\"add(x, multiply(y, z))\", \"f32[] parameter(0)\"), by the names made for them (NAME.anon): written there again while they have that one user") \
 	X(COMPACT_PATHS, "hlo_compact_paths", FUNC, LIST, "the operands the text wrote as a path into a tuple value (\"p0#1#0\"): the get-tuple-element lines made for them are written as that path again") \
-	X(HEADING_COMMENT, "hlo_heading_comment", FUNC, TEXT, "the \"//\" comment lines before the computation's heading, one per line, without their indent") \
 	X(SPELLING, "hlo_spelling", FUNC, INTS, "how this computation is spelled where the module's others differ: 1 or 0 for '%' names, a signature, typed operands and no layouts, and a fifth for a heading whose '%' is not its lines'") \
 	X(SHAPE, "hlo_shape", INST, TEXT, "the result shape with layouts and tuple structure") \
 	X(OPERANDS, "hlo_operands", INST, TEXT, "the tuple structure of the operands") \
@@ -61,7 +57,7 @@
 	X(OPERAND_ATTRS, "hlo_operand_attrs", INST, LIST, "per operand, the attributes of its tuple or get-tuple-element line") \
 	X(LABEL_RANKS, "hlo_label_ranks", INST, INTS, "per NAME@ANCHOR line of hlo_operands, in order, the place of that line among the lines written back after the same line (-1: none)") \
 	X(LABEL_ATTRS, "hlo_label_attrs", INST, LIST, "per NAME@ANCHOR line of hlo_operands, in order, the attributes of that line (a tuple that is an operand itself: in hlo_operand_attrs)") \
-	X(COMMENT, "hlo_comment", INST, TEXT, "the \"//\" comment lines before the instruction's line (or before parameter and get-tuple-element lines right above it that are no instructions), one per line, without their indent") \
+	X(COMMENT, "hlo_comment", INST, TEXT, "set by no reader (comments stay in the text the writer keeps); a row while a plugin still drops it from what it clones") \
 	X(START_DONE, "hlo_start_done", INST, BOOL, "a collective start read as all-gather-start, all-reduce-start or reduce-scatter-start: written so, whichever form the passes' new ones take") \
 	X(NAME, "hlo_name", INST, TEXT, "the name of an instruction without results, or of a tuple root") \
 	X(CONSTANT, "hlo_constant", INST, TEXT, "a constant's literal") \

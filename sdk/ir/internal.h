@@ -341,7 +341,14 @@ struct pl_module {
 	/* predicated counts by their interned domain and predicate lists
 	 * (predicate.c); NULL until the first one */
 	struct pl_count_memo *count_memo;
+	/* the text the HLO reader read the module from, line by line, for
+	 * the HLO writer (hlo/hlo_kept.c); NULL when none. Beside the IR, not
+	 * in it: no pass, printer or count sees it */
+	struct pl_hlo_kept *hlo_kept;
 };
+
+/* --- hlo/hlo_kept.c --- */
+PL_INTERNAL void pl_hlo_kept_free_(struct pl_hlo_kept *k);
 
 /* --- module.c --- */
 /* A module whose instruction arena takes its memory from r (which it

@@ -330,6 +330,7 @@ void pl_module_free(pl_module *m)
 	pl_numbered_free_(&m->keys);
 	pl_numbered_free_(&m->ops);
 	pl_count_memo_free_(m->count_memo);
+	pl_hlo_kept_free_(m->hlo_kept);
 	pl_arena_free(&m->arena);
 	pl_arena_free(&m->insts);
 	pl_arena_free(&m->text);

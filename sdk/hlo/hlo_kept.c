@@ -1,0 +1,443 @@
+/* SPDX-License-Identifier: MIT */
+/* sdk/hlo/hlo_kept.c — the text an HLO module was read from, line by line.
+ *
+ * Right after reading, the writer renders the module; each line of that
+ * rendering that is not blank is a fingerprint of what the IR says of the
+ * line, and lies over a piece of the input: the rendering and the input
+ * are the same text up to white space, so walking both at once finds
+ * where each line starts and ends in the input. A piece is the line's
+ * indentation, its text and the rest of its last input line; the blank
+ * lines before it are its gap. When the
+ * module is written, each line of the new rendering that equals a
+ * fingerprint (compared whole, so no false match) is replaced by its
+ * gap and piece: a no-pass round trip gives the input byte for byte, and
+ * a pass's output differs from its input only in the lines whose IR it
+ * changed. Equal fingerprints (closing braces, lines of the same text in
+ * two computations) go in the order they were read.
+ */
+#include "hlo/hlo_kept.h"
+
+#include <stdlib.h>
+
+struct kept_line {
+	uint32_t fp, fp_len;     /* the fingerprint, in ren */
+	uint32_t gap, gap_len;   /* the white space before the piece, in src */
+	uint32_t piece, piece_len;
+	uint32_t next;           /* the next line of the same fingerprint; UINT32_MAX: none */
+};
+
+struct pl_hlo_kept {
+	char *src, *ren;
+	struct kept_line *lines;
+	uint32_t n;
+	/* the first line of each fingerprint, by its hash; UINT32_MAX: empty */
+	uint32_t *slots;
+	size_t cap;
+};
+
+enum { NONE = UINT32_MAX };
+
+static bool is_ws(char c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
+}
+
+void pl_hlo_kept_free_(struct pl_hlo_kept *k)
+{
+	if (!k)
+		return;
+	free(k->src);
+	free(k->ren);
+	free(k->lines);
+	free(k->slots);
+	free(k);
+}
+
+static uint32_t find_slot(const struct pl_hlo_kept *k, const char *s, size_t len, bool *found)
+{
+	size_t mask = k->cap - 1;
+	for (size_t h = (size_t)pl_hash_bytes_(s, len) & mask;; h = (h + 1) & mask) {
+		uint32_t l = k->slots[h];
+		if (l == NONE) {
+			*found = false;
+			return (uint32_t)h;
+		}
+		const struct kept_line *kl = &k->lines[l];
+		if (kl->fp_len == len && memcmp(k->ren + kl->fp, s, len) == 0) {
+			*found = true;
+			return (uint32_t)h;
+		}
+	}
+}
+
+/* The lines of ren that are not blank, each with its first and its last
+ * non-blank byte; false when out of memory. */
+static bool split_lines(struct pl_hlo_kept *k, size_t rlen, uint32_t **first, uint32_t **last)
+{
+	size_t cap = 16;
+	k->lines = malloc(cap * sizeof *k->lines);
+	*first = malloc(cap * sizeof **first);
+	*last = malloc(cap * sizeof **last);
+	if (!k->lines || !*first || !*last)
+		return false;
+	for (size_t a = 0; a < rlen;) {
+		const char *nl = memchr(k->ren + a, '\n', rlen - a);
+		size_t b = nl ? (size_t)(nl - k->ren) : rlen;
+		size_t f = a, l = b;
+		while (f < b && is_ws(k->ren[f]))
+			f++;
+		while (l > f && is_ws(k->ren[l - 1]))
+			l--;
+		if (f < b) {
+			if (k->n == cap) {
+				cap *= 2;
+				void *x = realloc(k->lines, cap * sizeof *k->lines);
+				if (x)
+					k->lines = x;
+				void *y = realloc(*first, cap * sizeof **first);
+				if (y)
+					*first = y;
+				void *z = realloc(*last, cap * sizeof **last);
+				if (z)
+					*last = z;
+				if (!x || !y || !z)
+					return false;
+			}
+			k->lines[k->n] = (struct kept_line){.fp = (uint32_t)a, .fp_len = (uint32_t)(b - a),
+			                                    .next = NONE};
+			(*first)[k->n] = (uint32_t)f;
+			(*last)[k->n] = (uint32_t)l;
+			k->n++;
+		}
+		a = b + 1;
+	}
+	return true;
+}
+
+/* Where the comment at s[i] ends (before the newline that ends a // one);
+ * i when none starts there. */
+static size_t skip_comment(const char *s, size_t i, size_t n)
+{
+	if (i + 1 >= n || s[i] != '/' || (s[i + 1] != '/' && s[i + 1] != '*'))
+		return i;
+	if (s[i + 1] == '/') {
+		const char *nl = memchr(s + i, '\n', n - i);
+		return nl ? (size_t)(nl - s) : n;
+	}
+	for (size_t e = i + 2; e + 1 < n; e++)
+		if (s[e] == '*' && s[e + 1] == '/')
+			return e + 2;
+	return i;
+}
+
+/* Where each line's first and last non-blank bytes lie in src (written
+ * over first and last): walks src and ren together, white space skipped,
+ * and a comment where only one has it (the reader drops comments inside
+ * an instruction). false when they differ in anything else. */
+static bool align(const struct pl_hlo_kept *k, size_t slen, size_t rlen, uint32_t *first,
+                  uint32_t *last)
+{
+	size_t i = 0, j = 0;
+	if (slen >= 3 && memcmp(k->src, "\xEF\xBB\xBF", 3) == 0)
+		i = 3; /* a byte order mark, which the writer does not print */
+	for (uint32_t x = 0; x < k->n; x++) {
+		bool started = false;
+		for (;;) {
+			while (j < rlen && is_ws(k->ren[j]))
+				j++;
+			while (i < slen && is_ws(k->src[i]))
+				i++;
+			if (j < rlen && i < slen && k->src[i] != k->ren[j]) {
+				/* a comment only one of them has */
+				size_t si = skip_comment(k->src, i, slen), rj = skip_comment(k->ren, j, rlen);
+				if (rj >= last[x])
+					return false; /* the rest of the line: no text to keep */
+				if (si > i || rj > j) {
+					i = si, j = rj;
+					continue;
+				}
+			}
+			if (j >= rlen || i >= slen || k->src[i] != k->ren[j])
+				return false;
+			if (!started)
+				first[x] = (uint32_t)i;
+			started = true;
+			bool end = j + 1 == last[x];
+			i++, j++;
+			if (end) {
+				last[x] = (uint32_t)i;
+				break;
+			}
+		}
+	}
+	for (;;) {
+		while (i < slen && is_ws(k->src[i]))
+			i++;
+		size_t si = skip_comment(k->src, i, slen);
+		if (si == i)
+			break;
+		i = si;
+	}
+	return i == slen;
+}
+
+/* The gaps and pieces from where each line lies in src. The white space
+ * between two lines: up to its first newline the end of the first
+ * line's piece, after its last newline the start of the second's, the
+ * blank lines between its gap. */
+static void cut_pieces(struct pl_hlo_kept *k, size_t slen, const uint32_t *first,
+                       const uint32_t *last)
+{
+	uint32_t prev_end = 0; /* where the last piece's text ends */
+	for (uint32_t x = 0; x <= k->n; x++) {
+		uint32_t to = x < k->n ? first[x] : (uint32_t)slen;
+		uint32_t nl1 = NONE, nl2 = NONE;
+		for (uint32_t p = prev_end; p < to; p++)
+			if (k->src[p] == '\n') {
+				if (nl1 == NONE)
+					nl1 = p;
+				nl2 = p;
+			}
+		/* the end of the previous piece, the start of this one's gap */
+		uint32_t tail = x == k->n ? to : x == 0 ? 0 : nl1 == NONE ? to : nl1 + 1;
+		if (x > 0)
+			k->lines[x - 1].piece_len = tail - k->lines[x - 1].piece;
+		if (x == k->n)
+			break;
+		uint32_t indent = nl2 == NONE ? tail : nl2 + 1;
+		if (indent < tail)
+			indent = tail;
+		k->lines[x].gap = tail;
+		k->lines[x].gap_len = indent - tail;
+		k->lines[x].piece = indent;
+		prev_end = last[x];
+	}
+}
+
+/* The fingerprints by their hash, each list of equal ones in order. */
+static bool index_lines(struct pl_hlo_kept *k)
+{
+	k->cap = 16;
+	while (k->cap < 2 * (size_t)k->n)
+		k->cap *= 2;
+	k->slots = malloc(k->cap * sizeof *k->slots);
+	uint32_t *tail = malloc(k->cap * sizeof *tail);
+	if (!k->slots || !tail) {
+		free(tail);
+		return false;
+	}
+	memset(k->slots, 0xff, k->cap * sizeof *k->slots);
+	for (uint32_t x = 0; x < k->n; x++) {
+		bool found;
+		uint32_t h = find_slot(k, k->ren + k->lines[x].fp, k->lines[x].fp_len, &found);
+		if (found)
+			k->lines[tail[h]].next = x;
+		else
+			k->slots[h] = x;
+		tail[h] = x;
+	}
+	free(tail);
+	return true;
+}
+
+int pl_hlo_keep_(pl_module *m, const char *text, size_t len)
+{
+	if (len >= UINT32_MAX / 2)
+		return PL_OK; /* offsets are 32-bit: such a text is written from the IR */
+	struct pl_strbuf ren = {0};
+	pl_diags *quiet = pl_diags_new();
+	int rc = quiet ? pl_hlo_render_(m, quiet, &ren) : PL_ENOMEM;
+	pl_diags_free(quiet);
+	if (rc != PL_OK || ren.failed || ren.len >= UINT32_MAX / 2) {
+		pl_sb_free(&ren);
+		/* a module the writer cannot write keeps nothing: writing it
+		 * fails again, with the writer's message */
+		return rc == PL_ENOMEM || ren.failed ? PL_ENOMEM : PL_OK;
+	}
+	struct pl_hlo_kept *k = calloc(1, sizeof *k);
+	uint32_t *first = NULL, *last = NULL;
+	rc = PL_ENOMEM;
+	if (!k)
+		goto out;
+	k->ren = ren.data;
+	ren.data = NULL;
+	k->src = malloc(len + 1);
+	if (!k->src || !split_lines(k, ren.len, &first, &last))
+		goto out;
+	memcpy(k->src, text, len);
+	rc = PL_OK;
+	if (!align(k, len, ren.len, first, last))
+		goto out; /* not the same text: nothing kept */
+	cut_pieces(k, len, first, last);
+	if (!index_lines(k)) {
+		rc = PL_ENOMEM;
+		goto out;
+	}
+	pl_hlo_kept_free_(m->hlo_kept);
+	m->hlo_kept = k;
+	k = NULL;
+out:
+	pl_hlo_kept_free_(k);
+	pl_sb_free(&ren);
+	free(first);
+	free(last);
+	return rc;
+}
+
+/* The kept line whose fingerprint is s[0..len): of equal ones the first
+ * not used after the one used last (after; NONE: none yet), else the
+ * first not used; NONE when none. cursor: per list (by its first line),
+ * 0 to start at its head, EXHAUSTED when all are used, else one more
+ * than the first maybe not used. */
+enum { EXHAUSTED = UINT32_MAX };
+static uint32_t match(const struct pl_hlo_kept *k, const char *s, size_t len, const bool *used,
+                      uint32_t *cursor, uint32_t after)
+{
+	bool found;
+	uint32_t h = find_slot(k, s, len, &found);
+	if (!found)
+		return NONE;
+	uint32_t head = k->slots[h];
+	if (cursor[head] == EXHAUSTED)
+		return NONE;
+	uint32_t x = cursor[head] == 0 ? head : cursor[head] - 1;
+	while (x != NONE && used[x])
+		x = k->lines[x].next;
+	cursor[head] = x == NONE ? EXHAUSTED : x + 1;
+	if (x == NONE)
+		return NONE;
+	uint32_t first_free = x;
+	while (x != NONE && (used[x] || (after != NONE && x <= after)))
+		x = k->lines[x].next;
+	return x != NONE ? x : first_free;
+}
+
+/* The input's indentation for each of the writer's (by its length, up
+ * to MAX_INDENT), as the kept line put last that had it shows: a new
+ * line is indented as the kept lines around it. */
+enum { MAX_INDENT = 8 };
+struct indents {
+	const char *src[MAX_INDENT + 1];
+	size_t len[MAX_INDENT + 1];
+};
+
+static void learn_indent(struct indents *ind, const char *fp, const char *piece)
+{
+	size_t w = 0, n = 0;
+	while (fp[w] == ' ' || fp[w] == '\t')
+		w++;
+	while (piece[n] == ' ' || piece[n] == '\t')
+		n++;
+	if (w <= MAX_INDENT) {
+		ind->src[w] = piece;
+		ind->len[w] = n;
+	}
+}
+
+static void put_indent(const struct indents *ind, struct pl_strbuf *res, const char *own,
+                       size_t len)
+{
+	if (len <= MAX_INDENT && ind->src[len])
+		pl_sb_put(res, ind->src[len], ind->len[len]);
+	else
+		pl_sb_put(res, own, len);
+}
+
+/* Where the line of out that starts at a ends (its newline or len), and
+ * where its text starts (f == b: a blank line). */
+static size_t line_at(const char *out, size_t len, size_t a, size_t *f)
+{
+	const char *nl = memchr(out + a, '\n', len - a);
+	size_t b = nl ? (size_t)(nl - out) : len;
+	size_t t = a;
+	while (t < b && is_ws(out[t]))
+		t++;
+	*f = t;
+	return b;
+}
+
+/* The kept line each line of out that is not blank is, in order (NONE:
+ * a new line) into xs, used marking them; false when out of memory. */
+static bool match_all(const struct pl_hlo_kept *k, const char *out, size_t len, uint32_t *xs,
+                      bool *used)
+{
+	uint32_t *cursor = calloc(k->n ? k->n : 1, sizeof *cursor);
+	if (!cursor)
+		return false;
+	uint32_t after = NONE; /* the kept line matched last */
+	size_t nx = 0, f;
+	for (size_t a = 0; a < len; a++) {
+		size_t b = line_at(out, len, a, &f);
+		if (f < b) {
+			uint32_t x = match(k, out + a, b - a, used, cursor, after);
+			if (x != NONE)
+				used[x] = true, after = x;
+			xs[nx++] = x;
+		}
+		a = b;
+	}
+	free(cursor);
+	return true;
+}
+
+void pl_hlo_kept_apply_(const struct pl_hlo_kept *k, const char *out, size_t len,
+                        struct pl_strbuf *res)
+{
+	size_t nlines = 1;
+	for (const char *p = out; (p = memchr(p, '\n', (size_t)(out + len - p))) != NULL; p++)
+		nlines++;
+	bool *used = calloc(k->n ? k->n : 1, sizeof *used);
+	uint32_t *xs = malloc(nlines * sizeof *xs);
+	if (!used || !xs || !match_all(k, out, len, xs, used)) {
+		res->failed = true;
+		goto out;
+	}
+	uint32_t last = NONE; /* the kept line put last; NONE: a new line */
+	struct indents ind = {0};
+	size_t blank_from = 0; /* the blank lines of out not yet put */
+	bool blanks = false;
+	size_t nx = 0, f;
+	for (size_t a = 0; a < len; a++) {
+		size_t b = line_at(out, len, a, &f);
+		if (f == b) {
+			if (!blanks)
+				blank_from = a;
+			blanks = true;
+			a = b;
+			continue;
+		}
+		uint32_t x = xs[nx++];
+		bool open = res->len && res->data[res->len - 1] != '\n';
+		if (x != NONE) {
+			const struct kept_line *kl = &k->lines[x];
+			/* a piece that shared its input line with the next */
+			if (open && (last == NONE || x != last + 1))
+				pl_sb_putc(res, '\n');
+			pl_sb_put(res, k->src + kl->gap, kl->gap_len);
+			pl_sb_put(res, k->src + kl->piece, kl->piece_len);
+			learn_indent(&ind, k->ren + kl->fp, k->src + kl->piece);
+		} else {
+			if (open)
+				pl_sb_putc(res, '\n');
+			/* a line in place of the kept line after the last one put
+			 * takes its blank lines */
+			const struct kept_line *gone =
+				last != NONE && last + 1 < k->n && !used[last + 1] ? &k->lines[last + 1] : NULL;
+			if (gone && gone->gap_len)
+				pl_sb_put(res, k->src + gone->gap, gone->gap_len);
+			else if (blanks)
+				pl_sb_put(res, out + blank_from, a - blank_from);
+			put_indent(&ind, res, out + a, f - a);
+			pl_sb_put(res, out + f, (b < len ? b + 1 : b) - f);
+		}
+		last = x;
+		blanks = false;
+		a = b;
+	}
+	/* the last kept line's piece ends with the input's last bytes */
+	if (blanks && !(last != NONE && last + 1 == k->n))
+		pl_sb_put(res, out + blank_from, len - blank_from);
+out:
+	free(used);
+	free(xs);
+}

@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: MIT */
+/* sdk/hlo/hlo_kept.h — the text an HLO module was read from, kept line by
+ * line beside the module (never as an attribute), so that the writer
+ * prints every line the IR still says the same of as it was read. */
+#ifndef PL_HLO_KEPT_H
+#define PL_HLO_KEPT_H
+
+#include "ir/internal.h"
+
+/* Keeps text[0..len), which m was just read from, on m (freed with it):
+ * each line the writer prints for m now, its fingerprint, with the text
+ * it came from. Keeps nothing when the writer's text is not text up to
+ * white space. PL_OK, or PL_ENOMEM. */
+PL_INTERNAL int pl_hlo_keep_(pl_module *m, const char *text, size_t len);
+
+/* out[0..len), the writer's text for the module k was kept on: each line
+ * that is one of k's fingerprints, as a line the module was read from,
+ * into res; the others (lines new or changed since) as they are. */
+PL_INTERNAL void pl_hlo_kept_apply_(const struct pl_hlo_kept *k, const char *out, size_t len,
+                                    struct pl_strbuf *res);
+
+/* The writer's whole text for m into res (hlo_write.c); warnings into
+ * diags. */
+PL_INTERNAL int pl_hlo_render_(pl_module *m, pl_diags *diags, struct pl_strbuf *res);
+
+#endif
