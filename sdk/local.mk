@@ -34,10 +34,10 @@ libpassline_la_SOURCES = \
 	sdk/hlo/hlo.h sdk/hlo/hlo_read.c sdk/hlo/hlo_read.h sdk/hlo/hlo_write.c \
 	sdk/hlo/hlo_form.c sdk/hlo/hlo_form.h sdk/hlo/hlo_nest.c sdk/hlo/hlo_nest.h \
 	sdk/hlo/hlo_shape.c sdk/hlo/hlo_shape.h \
-	sdk/hlo/hlo_verify.c sdk/hlo/hlo_verify.h sdk/hlo/hlo_verify_int.h \
-	sdk/hlo/hlo_verify_ops.c sdk/hlo/hlo_verify_window.c sdk/hlo/hlo_verify_reduce.c \
-	sdk/hlo/hlo_verify_elem.c sdk/hlo/hlo_verify_async.c sdk/hlo/hlo_verify_chan.c \
-	sdk/hlo/hlo_verify_infer.c \
+	sdk/hlo/hlo_verify.h sdk/hlo/verify/hv.h sdk/hlo/verify/verify.c \
+	sdk/hlo/verify/ops.c sdk/hlo/verify/window.c sdk/hlo/verify/reduce.c \
+	sdk/hlo/verify/elem.c sdk/hlo/verify/async.c sdk/hlo/verify/chan.c \
+	sdk/hlo/verify/infer.c \
 	sdk/hlo/hlo_eof.c sdk/hlo/hlo_eof.h \
 	sdk/verify/verify.c \
 	sdk/analysis/predicate.c \

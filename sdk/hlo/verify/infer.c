@@ -5,7 +5,7 @@
  * the feature count), fft (fft_type, fft_length), topk (k), cholesky,
  * triangular-solve and ragged-dot (its dimension numbers, groups).
  * Values are leaves: a tuple is its leaves, in order. */
-#include "hlo/hlo_verify_int.h"
+#include "hlo/verify/hv.h"
 
 #include "hlo/hlo.h"
 

@@ -8,7 +8,7 @@
  * results (all-gather-start, collective-permute-start) or is the
  * collective's result (all-reduce-start), and its done gives those results.
  * Values are leaves: a tuple is its leaves, in order. */
-#include "hlo/hlo_verify_int.h"
+#include "hlo/verify/hv.h"
 
 #include "hlo/hlo.h"
 

@@ -9,7 +9,7 @@
  * same channel_id (XLA accepts both without one) and is_host_transfer; and the ops whose
  * value XLA fixes outright (ids, tokens, copies, dimension sizes). Values
  * are leaves: a tuple is its leaves, in order. */
-#include "hlo/hlo_verify_int.h"
+#include "hlo/verify/hv.h"
 
 #include "hlo/hlo.h"
 #include "hlo/hlo_shape.h"

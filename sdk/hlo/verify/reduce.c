@@ -3,7 +3,7 @@
  * several inputs: their shapes, the dimensions, the result, the reducer's
  * signature) and map (operands of one shape, a computation taking one
  * scalar per operand). Tuples reach here as their leaves. */
-#include "hlo/hlo_verify_int.h"
+#include "hlo/verify/hv.h"
 
 #include "hlo/hlo.h"
 

@@ -5,7 +5,7 @@
  * results against the instruction's. Tuples reach here as their leaves
  * (the reader gives a tuple-shaped value one IR value per leaf), so a
  * signature is checked leaf by leaf, in order. */
-#include "hlo/hlo_verify_int.h"
+#include "hlo/verify/hv.h"
 
 #include "hlo/hlo.h"
 

@@ -3,7 +3,7 @@
  * element by element but change types or order: bitcast-convert (the
  * element size ratio as a last dimension), rng (its distribution's
  * operands), reverse and reduce-precision. */
-#include "hlo/hlo_verify_int.h"
+#include "hlo/verify/hv.h"
 
 #include "hlo/hlo.h"
 

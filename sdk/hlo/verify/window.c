@@ -6,7 +6,7 @@
  * against what the window leaves of the operand). A window is
  * window={size=AxB stride=.. pad=lo_hi.. lhs_dilate=.. rhs_dilate=..},
  * one entry per dimension in each field. */
-#include "hlo/hlo_verify_int.h"
+#include "hlo/verify/hv.h"
 
 #include "hlo/hlo.h"
 

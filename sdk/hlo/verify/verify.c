@@ -7,7 +7,7 @@
  * groups and source_target_pairs, all-to-all's split (hlo_verify_ops.c has
  * the rest). The first finding stops the check.
  * Every rule is linear in the instruction's operands and attributes. */
-#include "hlo/hlo_verify_int.h"
+#include "hlo/verify/hv.h"
 
 #include "hlo/hlo.h"
 
