@@ -34,10 +34,13 @@ libpassline_la_SOURCES = \
 	sdk/hlo/hlo.h sdk/hlo/hlo_read.c sdk/hlo/hlo_read.h sdk/hlo/hlo_write.c \
 	sdk/hlo/hlo_form.c sdk/hlo/hlo_form.h sdk/hlo/hlo_nest.c sdk/hlo/hlo_nest.h \
 	sdk/hlo/hlo_shape.c sdk/hlo/hlo_shape.h \
-	sdk/hlo/hlo_verify.h sdk/hlo/verify/hv.h sdk/hlo/verify/verify.c \
-	sdk/hlo/verify/ops.c sdk/hlo/verify/window.c sdk/hlo/verify/reduce.c \
-	sdk/hlo/verify/elem.c sdk/hlo/verify/async.c sdk/hlo/verify/chan.c \
-	sdk/hlo/verify/infer.c \
+	sdk/hlo/hlo_verify.h sdk/hlo/verify/verify.c sdk/hlo/verify/checks.h \
+	sdk/hlo/verify/hv.h sdk/hlo/verify/diag.c sdk/hlo/verify/attrs.c \
+	sdk/hlo/verify/groups.c sdk/hlo/verify/common.c \
+	sdk/hlo/verify/calls.c sdk/hlo/verify/shapes.c sdk/hlo/verify/slices.c \
+	sdk/hlo/verify/elem.c sdk/hlo/verify/reduce.c sdk/hlo/verify/window.c \
+	sdk/hlo/verify/coll.c sdk/hlo/verify/async.c sdk/hlo/verify/chan.c \
+	sdk/hlo/verify/fixed.c sdk/hlo/verify/infer.c \
 	sdk/hlo/hlo_eof.c sdk/hlo/hlo_eof.h \
 	sdk/verify/verify.c \
 	sdk/analysis/predicate.c \
