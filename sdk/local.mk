@@ -55,7 +55,7 @@ libpassline_la_SOURCES = \
 	sdk/analysis/rewritable.c \
 	sdk/analysis/fusion.c sdk/analysis/fusion.h
 EXTRA_DIST += sdk/README.md sdk/ir/README.md sdk/pass/README.md sdk/text/README.md \
-	sdk/hlo/README.md sdk/verify/README.md sdk/analysis/README.md
+	sdk/hlo/README.md sdk/hlo/verify/README.md sdk/verify/README.md sdk/analysis/README.md
 # The library's own headers are named by their folder: "ir/internal.h".
 libpassline_la_CPPFLAGS = $(AM_CPPFLAGS) -I$(srcdir)/sdk
 # Calls inside the library bind to the library's own functions (nothing

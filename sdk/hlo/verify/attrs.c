@@ -2,7 +2,7 @@
 /* sdk/hlo/verify/attrs.c — what the verifier reads of an instruction:
  * its hlo_* attributes (strings, number lists, the computations they
  * name), its opcode, and its operands' types, compared as XLA's verifier
- * compares them. */
+ * compares them. The lowest of the helpers: it gives no message. */
 #include "hlo/verify/hv.h"
 
 const char *hv_str(const pl_inst *i, const char *key, size_t *len)
@@ -40,19 +40,6 @@ int hv_ints(const char *s, size_t len, int64_t *out)
 		while (k < len && s[k] == ' ')
 			k++;
 	}
-	return n;
-}
-
-/* A list attribute; -2 when absent, -1 when malformed (an error given). */
-int hv_list(struct hv *v, const char *key, int64_t *out)
-{
-	size_t len;
-	const char *s = hv_str(v->at, key, &len);
-	if (!s)
-		return -2;
-	int n = hv_ints(s, len, out);
-	if (n < 0)
-		hv_bad(v, "%s of '%s' must be a list of numbers {a,b,...}", key + 4, hv_name(v->at));
 	return n;
 }
 

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* sdk/hlo/verify/diag.c — the verifier's messages: the one function that
  * gives an error at the instruction checked, how instructions and types
- * are named in it, and the assertions several families make (a value's
- * type, an operand or result count, dimensions) with the message each
- * gives. */
+ * are named in it, and the assertions several families make (a list
+ * attribute well formed, a value's type, an operand or result count,
+ * dimensions) with the message each gives. Below it only attrs.c. */
 #include "hlo/verify/hv.h"
 
 #include "hlo/hlo.h"
@@ -61,6 +61,19 @@ struct hv_two hv_types(const pl_type *a, const pl_type *b)
 	hv_type(two.a, sizeof two.a, a);
 	hv_type(two.b, sizeof two.b, b);
 	return two;
+}
+
+/* A list attribute; -2 when absent, -1 when malformed (an error given). */
+int hv_list(struct hv *v, const char *key, int64_t *out)
+{
+	size_t len;
+	const char *s = hv_str(v->at, key, &len);
+	if (!s)
+		return -2;
+	int n = hv_ints(s, len, out);
+	if (n < 0)
+		hv_bad(v, "%s of '%s' must be a list of numbers {a,b,...}", key + 4, hv_name(v->at));
+	return n;
 }
 
 bool hv_value_is(struct hv *v, const char *opc, size_t k, const pl_type *want, const char *what)

@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /* sdk/hlo/verify/hv.h — the verifier's bottom floor: its state and the
- * helpers every check may call. diag.c gives the messages (and the
- * assertions that give one), attrs.c reads attributes, names and types,
- * groups.c reads and checks device lists, common.c has the two rules two
- * families of checks share. Nothing here calls a check (checks.h) or the
- * dispatcher (verify.c). Nothing here is installed. */
+ * helpers every check may call, in files that call only the ones listed
+ * before them: attrs.c reads attributes, opcodes and types; diag.c gives
+ * the messages (and the assertions that give one); groups.c reads and
+ * checks device lists, common.c has the two rules two families of checks
+ * share. Nothing here calls a check (checks.h) or the dispatcher
+ * (verify.c). Nothing here is installed. */
 #ifndef PL_HLO_VERIFY_HV_H
 #define PL_HLO_VERIFY_HV_H
 
@@ -60,6 +61,8 @@ struct hv_two {
 	char a[160], b[160];
 };
 struct hv_two hv_types(const pl_type *a, const pl_type *b);
+/* A list attribute; -2 when absent, -1 when malformed (an error given). */
+int hv_list(struct hv *v, const char *key, int64_t *out);
 /* Result value k of the instruction (opcode opc) is want; what names
  * want in the message. */
 bool hv_value_is(struct hv *v, const char *opc, size_t k, const pl_type *want, const char *what);
@@ -80,8 +83,6 @@ bool hv_count_is(struct hv *v, const char *opc, size_t want, const char *form);
 const char *hv_str(const pl_inst *i, const char *key, size_t *len);
 /* "{1,2}" (or "1", or "1,2]"); the count, or -1 when it is not such a list. */
 int hv_ints(const char *s, size_t len, int64_t *out);
-/* A list attribute; -2 when absent, -1 when malformed (an error given). */
-int hv_list(struct hv *v, const char *key, int64_t *out);
 /* The value of key, a number; false (and *x untouched) when absent. */
 bool hv_num_attr(const pl_inst *i, const char *key, int64_t *x);
 /* The nth computation key names; NULL when there is none. */
