@@ -29,8 +29,8 @@ struct hv {
 	/* the first computation at names (in the order of the keys
 	 * hv_named_computations reads), NULL for none */
 	const pl_func *callee;
-	/* the devices of at's first replica group, as hv_groups gives them
-	 * (0: every device; -1: a form not read), for an HLO instruction */
+	/* the size of at's replica groups, as hv_groups gives it (0: every
+	 * device; -1: a form not read), for an HLO instruction */
 	int64_t group_size;
 	/* replica_count and num_partitions of the HloModule line (1 when
 	 * it does not give them, as XLA's config has it) */
@@ -103,8 +103,9 @@ bool hv_same_type(const pl_type *a, const pl_type *b);
 /* The replica group list key (none or "{}": every device, size 0;
  * explicit groups; the iota form) of v->at, checked: no empty group, no
  * device twice, each of 0..n-1 named, one size when uniform, n against
- * the module's device counts; *size the size of a group, 0 for every
- * device, -1 for a form not read. */
+ * the module's device counts; *size the size of the groups (of the last
+ * one, where sizes may differ), 0 for every device, -1 for a form not
+ * read. */
 bool hv_groups(struct hv *v, const char *key, int64_t *size, bool uniform);
 /* source_target_pairs, when v->at has them: each source and target once
  * (but for an in-place permute), each below the module's device count. */
