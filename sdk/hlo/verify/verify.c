@@ -132,6 +132,8 @@ static hv_check *const rules[KINDS][ROW] = {
 	[KIND_SDK_ALL_REDUCE] = {hv_sdk_all_reduce},
 	[KIND_SDK_DOT] = {hv_dot},
 };
+#undef UNARY
+#undef BINARY
 
 /* The row of an SDK op the reader maps HLO onto; -1 for any other op. */
 static int sdk_kind(pl_op op)
