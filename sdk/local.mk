@@ -34,10 +34,13 @@ libpassline_la_SOURCES = \
 	sdk/hlo/hlo.h sdk/hlo/hlo_read.c sdk/hlo/hlo_read.h sdk/hlo/hlo_write.c \
 	sdk/hlo/hlo_form.c sdk/hlo/hlo_form.h sdk/hlo/hlo_kept.c sdk/hlo/hlo_kept.h sdk/hlo/hlo_nest.c sdk/hlo/hlo_nest.h \
 	sdk/hlo/hlo_shape.c sdk/hlo/hlo_shape.h \
-	sdk/hlo/hlo_verify.c sdk/hlo/hlo_verify.h sdk/hlo/hlo_verify_int.h \
-	sdk/hlo/hlo_verify_ops.c sdk/hlo/hlo_verify_window.c sdk/hlo/hlo_verify_reduce.c \
-	sdk/hlo/hlo_verify_elem.c sdk/hlo/hlo_verify_async.c sdk/hlo/hlo_verify_chan.c \
-	sdk/hlo/hlo_verify_infer.c \
+	sdk/hlo/hlo_verify.h sdk/hlo/verify/verify.c sdk/hlo/verify/checks.h \
+	sdk/hlo/verify/hv.h sdk/hlo/verify/diag.c sdk/hlo/verify/attrs.c \
+	sdk/hlo/verify/groups.c sdk/hlo/verify/common.c \
+	sdk/hlo/verify/calls.c sdk/hlo/verify/shapes.c sdk/hlo/verify/slices.c \
+	sdk/hlo/verify/elem.c sdk/hlo/verify/reduce.c sdk/hlo/verify/window.c \
+	sdk/hlo/verify/coll.c sdk/hlo/verify/async.c sdk/hlo/verify/chan.c \
+	sdk/hlo/verify/fixed.c sdk/hlo/verify/infer.c \
 	sdk/hlo/hlo_eof.c sdk/hlo/hlo_eof.h \
 	sdk/verify/verify.c \
 	sdk/analysis/predicate.c \
@@ -52,7 +55,7 @@ libpassline_la_SOURCES = \
 	sdk/analysis/rewritable.c \
 	sdk/analysis/fusion.c sdk/analysis/fusion.h
 EXTRA_DIST += sdk/README.md sdk/ir/README.md sdk/pass/README.md sdk/text/README.md \
-	sdk/hlo/README.md sdk/verify/README.md sdk/analysis/README.md
+	sdk/hlo/README.md sdk/hlo/verify/README.md sdk/verify/README.md sdk/analysis/README.md
 # The library's own headers are named by their folder: "ir/internal.h".
 libpassline_la_CPPFLAGS = $(AM_CPPFLAGS) -I$(srcdir)/sdk
 # Calls inside the library bind to the library's own functions (nothing

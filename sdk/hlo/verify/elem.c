@@ -1,13 +1,51 @@
 /* SPDX-License-Identifier: MIT */
-/* sdk/hlo/hlo_verify_elem.c — the verifier's rules for ops that work
- * element by element but change types or order: bitcast-convert (the
- * element size ratio as a last dimension), rng (its distribution's
- * operands), reverse and reduce-precision. */
-#include "hlo/hlo_verify_int.h"
+/* sdk/hlo/verify/elem.c — the rules of the ops that work element by
+ * element: the operands' and result's shapes of the unary and binary
+ * ones (and compare), the element types each takes and gives, and those
+ * that change types or order: bitcast-convert (the element size ratio as
+ * a last dimension), bitcast (its bytes), domain, stochastic-convert, rng
+ * (its distribution's operands), reverse and reduce-precision. */
+#include "hlo/verify/checks.h"
 
 #include "hlo/hlo.h"
 
 #include <stdio.h>
+
+/* Operands and result of an elementwise op: n operands, all of the
+ * result's dimensions; the element types agree unless the op changes
+ * them (compare, complex, is-finite, real, imag). */
+static bool elementwise(struct hv *v, const char *opc, size_t n, bool keep_dtype)
+{
+	const pl_inst *i = v->at;
+	if (pl_inst_num_operands(i) != n)
+		return hv_bad(v, "'%s' takes %zu operand%s, not %zu", opc, n, n == 1 ? "" : "s",
+		           pl_inst_num_operands(i));
+	if (pl_inst_num_results(i) != 1)
+		return true;
+	const pl_type *r = pl_value_type(pl_inst_result(i, 0));
+	for (size_t k = 0; k < n; k++) {
+		const pl_type *t = hv_op_type(i, k);
+		if (!hv_same_dims(t, r) || (keep_dtype && !hv_same_elements(t->dtype, r->dtype))) {
+			char a[160], b[160];
+			hv_type(a, sizeof a, t);
+			hv_type(b, sizeof b, r);
+			return hv_bad(v, "operand %zu of '%s' (%s) is %s: expected the result's shape %s", k,
+			           hv_name(i), opc, a, b);
+		}
+	}
+	return true;
+}
+
+bool hv_unary_shape(struct hv *v)
+{
+	return elementwise(v, v->opc, 1, false);
+}
+
+/* complex makes its element type, compare gives pred */
+bool hv_binary_shape(struct hv *v)
+{
+	return elementwise(v, v->opc, 2, v->op != HLO_OP_COMPLEX && v->op != HLO_OP_COMPARE);
+}
 
 /* bitcast-convert: complex stays complex, real real; elements of one
  * width keep the shape; to narrower
@@ -358,7 +396,7 @@ static bool value_sized_otherwise(const pl_value *val)
  * XLA counts an unpacked s4); not where a layout tiles, packs or places
  * the array or an extent is dynamic (XLA's size then counts what the IR
  * does not model). */
-static bool bitcast(struct hv *v)
+bool hv_bitcast(struct hv *v)
 {
 	const pl_inst *i = v->at;
 	const pl_type *r = RESULT_OF(i);
@@ -380,9 +418,9 @@ static bool bitcast(struct hv *v)
 /* domain: its operand passed on, value by value (XLA infers a domain's
  * shape as its operand's). Floating-point precision may differ, as for
  * every op XLA's shape check does not hold to exact shapes; opt-barrier,
- * copy-start and the other pure pass-throughs it does (hlo_verify_chan.c's
+ * copy-start and the other pure pass-throughs it does (fixed.c's
  * results_are_operands). */
-static bool domain(struct hv *v)
+bool hv_domain(struct hv *v)
 {
 	const pl_inst *i = v->at;
 	size_t n = pl_inst_num_operands(i);
@@ -404,7 +442,7 @@ static bool domain(struct hv *v)
 /* stochastic-convert(operand, random): floating-point elements, random
  * unsigned integers of as many bits and the operand's dimensions; the
  * result the operand's dimensions in its own element type. */
-static bool stochastic_convert(struct hv *v)
+bool hv_stochastic_convert(struct hv *v)
 {
 	const pl_inst *i = v->at;
 	const pl_type *r = RESULT_OF(i);
@@ -425,14 +463,4 @@ static bool stochastic_convert(struct hv *v)
 		              hv_name(i), pl_dtype_bits(rnd->dtype), pl_dtype_bits(a->dtype));
 	return hv_dims_are(v, "the random numbers", rnd, a) &&
 	       (!r || hv_dims_are(v, "the result", r, a));
-}
-
-bool hv_elem_more(struct hv *v)
-{
-	switch (v->op) {
-	case HLO_OP_BITCAST: return bitcast(v);
-	case HLO_OP_DOMAIN: return domain(v);
-	case HLO_OP_STOCHASTIC_CONVERT: return stochastic_convert(v);
-	default: return true;
-	}
 }

@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: MIT */
-/* sdk/hlo/hlo_verify_window.c — the verifier's rules for the ops that
+/* sdk/hlo/verify/window.c — the verifier's rules for the ops that
  * slide a window: convolution (dim_labels, window, feature and batch
  * groups), reduce-window (window against the operand, result shape,
  * reducer) and select-and-scatter (its two computations, the source
  * against what the window leaves of the operand). A window is
  * window={size=AxB stride=.. pad=lo_hi.. lhs_dilate=.. rhs_dilate=..},
  * one entry per dimension in each field. */
-#include "hlo/hlo_verify_int.h"
+#include "hlo/verify/checks.h"
 
 #include "hlo/hlo.h"
 

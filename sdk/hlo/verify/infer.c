@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: MIT */
-/* sdk/hlo/hlo_verify_infer.c — the verifier's rules for the ops whose
+/* sdk/hlo/verify/infer.c — the verifier's rules for the ops whose
  * result XLA infers from their operands and a few attributes alone:
  * batch-norm-training, -inference and -grad (a feature_index, vectors of
  * the feature count), fft (fft_type, fft_length), topk (k), cholesky,
  * triangular-solve and ragged-dot (its dimension numbers, groups).
  * Values are leaves: a tuple is its leaves, in order. */
-#include "hlo/hlo_verify_int.h"
+#include "hlo/verify/checks.h"
 
 #include "hlo/hlo.h"
 
@@ -57,7 +57,7 @@ static bool want_values(struct hv *v, size_t n, const char *form)
  * gradient, of the operand's shape) a vector of the feature count, of the
  * operand's element type. training and grad give (operand's shape,
  * [features], [features]), inference the operand's shape. */
-static bool batch_norm(struct hv *v)
+bool hv_batch_norm(struct hv *v)
 {
 	const pl_inst *i = v->at;
 	size_t want = v->op == HLO_OP_BATCH_NORM_TRAINING ? 3 : 5;
@@ -111,7 +111,7 @@ static bool batch_norm(struct hv *v)
  * length/2+1; IRFFT takes complex numbers whose inner dimensions are
  * fft_length but the last, which is length/2+1, and gives their real
  * component type with the last one the length. */
-static bool fft(struct hv *v)
+bool hv_fft(struct hv *v)
 {
 	const pl_inst *i = v->at;
 	if (!hv_want_operands(v, "fft", 1) || !want_values(v, 1, "one array"))
@@ -173,7 +173,7 @@ static bool fft(struct hv *v)
 
 /* topk: k of the operand's last dimension at most; (values, s32 indices),
  * each the operand's shape with k last. */
-static bool topk(struct hv *v)
+bool hv_topk(struct hv *v)
 {
 	const pl_inst *i = v->at;
 	if (!hv_want_operands(v, "topk", 1))
@@ -200,7 +200,7 @@ static bool topk(struct hv *v)
  * rank, element type and batch dimensions, sharing a's size in its
  * second-minor (left_side=true) or minor dimension; the result a's shape
  * (cholesky) or b's. */
-static bool linear_solve(struct hv *v)
+bool hv_linear_solve(struct hv *v)
 {
 	const pl_inst *i = v->at;
 	bool solve = v->op == HLO_OP_TRIANGULAR_SOLVE;
@@ -260,6 +260,134 @@ static bool dims_of(struct hv *v, const char *key, int64_t *d, int *n)
 	return *n >= 0;
 }
 
+/* ragged-dot's dimension numbers: contracting and batch on each side,
+ * the lhs ragged dimension and the rhs group dimension. */
+struct ragged {
+	int64_t lc[MAX_LIST], rc[MAX_LIST], lb[MAX_LIST], rb[MAX_LIST], lr[MAX_LIST], rg[MAX_LIST];
+	int nlc, nrc, nlb, nrb, nlr, nrg;
+};
+
+/* Reads them, each entry a dimension of its side. */
+static bool ragged_dims(struct hv *v, const pl_type *l, const pl_type *r, struct ragged *d)
+{
+	if (!dims_of(v, HK(LHS_CONTRACTING_DIMS), d->lc, &d->nlc) ||
+	    !dims_of(v, HK(RHS_CONTRACTING_DIMS), d->rc, &d->nrc) ||
+	    !dims_of(v, HK(LHS_BATCH_DIMS), d->lb, &d->nlb) ||
+	    !dims_of(v, HK(RHS_BATCH_DIMS), d->rb, &d->nrb) ||
+	    !dims_of(v, HK(LHS_RAGGED_DIMS), d->lr, &d->nlr) ||
+	    !dims_of(v, HK(RHS_GROUP_DIMS), d->rg, &d->nrg))
+		return false;
+	return hv_dims_in(v, HK(LHS_CONTRACTING_DIMS), d->lc, d->nlc, l->rank) &&
+	       hv_dims_in(v, HK(LHS_BATCH_DIMS), d->lb, d->nlb, l->rank) &&
+	       hv_dims_in(v, HK(RHS_CONTRACTING_DIMS), d->rc, d->nrc, r->rank) &&
+	       hv_dims_in(v, HK(RHS_BATCH_DIMS), d->rb, d->nrb, r->rank) &&
+	       hv_dims_in(v, HK(LHS_RAGGED_DIMS), d->lr, d->nlr, l->rank) &&
+	       hv_dims_in(v, HK(RHS_GROUP_DIMS), d->rg, d->nrg, r->rank);
+}
+
+/* The contracting and batch dimensions as a dot's: as many on each side,
+ * of equal extents, none named twice among them. */
+static bool ragged_pairs(struct hv *v, const pl_type *l, const pl_type *r, const struct ragged *d)
+{
+	const pl_inst *i = v->at;
+	int nlc = d->nlc, nlb = d->nlb;
+	if (d->nlc != d->nrc || d->nlb != d->nrb)
+		return hv_bad(v, "ragged-dot '%s' has %d and %d contracting, %d and %d batch "
+		                 "dimensions (lhs, rhs): expected as many on each side",
+		              hv_name(i), d->nlc, d->nrc, d->nlb, d->nrb);
+	for (int k = 0; k < nlc + nlb; k++) {
+		int64_t a = k < nlc ? d->lc[k] : d->lb[k - nlc], b = k < nlc ? d->rc[k] : d->rb[k - nlc];
+		if (l->dims[a] != r->dims[b])
+			return hv_bad(v, "ragged-dot '%s': lhs dimension %lld is %lld, rhs dimension %lld "
+			                 "is %lld: expected equal extents",
+			              hv_name(i), (long long)a, (long long)l->dims[a], (long long)b,
+			              (long long)r->dims[b]);
+		if (listed(k < nlc ? d->lc : d->lb, k < nlc ? k : k - nlc, a) ||
+		    listed(k < nlc ? d->lb : d->lc, k < nlc ? nlb : nlc, a) ||
+		    listed(k < nlc ? d->rc : d->rb, k < nlc ? k : k - nlc, b) ||
+		    listed(k < nlc ? d->rb : d->rc, k < nlc ? d->nrb : d->nrc, b))
+			return hv_bad(v, "ragged-dot '%s' names lhs dimension %lld or rhs dimension %lld "
+			                 "twice among its contracting and batch dimensions",
+			              hv_name(i), (long long)a, (long long)b);
+	}
+	return true;
+}
+
+/* group_sizes g: [groups], or the extents the lhs has before its ragged
+ * dimension then [groups]: the batch dimensions, then those of the ragged
+ * one's kind before it (a batch one: only the batch ones before it). */
+static bool group_sizes(struct hv *v, const pl_type *l, const pl_type *g, const struct ragged *d,
+                        bool batch, bool contracting)
+{
+	int64_t pre[2 * MAX_LIST], lr = d->lr[0];
+	int np = 0;
+	for (int k = 0; k < d->nlb && !(batch && d->lb[k] == lr); k++)
+		pre[np++] = l->dims[d->lb[k]];
+	for (int k = 0; contracting && k < d->nlc && d->lc[k] != lr; k++)
+		pre[np++] = l->dims[d->lc[k]];
+	for (uint32_t j = 0; !batch && !contracting && j < lr && np < 2 * MAX_LIST; j++)
+		if (!listed(d->lb, d->nlb, j) && !listed(d->lc, d->nlc, j))
+			pre[np++] = l->dims[j];
+	bool fits = g->rank >= 1 && (g->rank == 1 || g->rank == (uint32_t)np + 1);
+	for (int k = 0; fits && g->rank > 1 && k < np; k++)
+		fits = g->dims[k] == pre[k];
+	if (fits)
+		return true;
+	char tg[160];
+	hv_type(tg, sizeof tg, g);
+	return hv_bad(v, "the group sizes of ragged-dot '%s' are %s: expected [groups] or the "
+	                 "%d extents the lhs has before its ragged dimension %lld, then [groups]",
+	              hv_name(v->at), tg, np, (long long)lr);
+}
+
+/* rhs_group_dims: never a batch or contracting dimension; none for a
+ * ragged batch or contracting dimension, else one of groups groups. */
+static bool rhs_groups(struct hv *v, const pl_type *r, const struct ragged *d, bool batch,
+                       bool contracting, int64_t groups)
+{
+	const pl_inst *i = v->at;
+	for (int k = 0; k < d->nrg; k++)
+		if (listed(d->rb, d->nrb, d->rg[k]) || listed(d->rc, d->nrc, d->rg[k]))
+			return hv_bad(v, "rhs_group_dims of '%s' names rhs dimension %lld, a batch or "
+			                 "contracting one: expected another",
+			              hv_name(i), (long long)d->rg[k]);
+	if ((batch || contracting) && d->nrg)
+		return hv_bad(v, "ragged-dot '%s' is ragged in a %s dimension and has rhs_group_dims: "
+		                 "expected none",
+		              hv_name(i), batch ? "batch" : "contracting");
+	if (!batch && !contracting && (d->nrg != 1 || r->dims[d->rg[0]] != groups))
+		return hv_bad(v, "ragged-dot '%s' is ragged in a free lhs dimension: expected one rhs "
+		                 "group dimension of %lld groups",
+		              hv_name(i), (long long)groups);
+	return true;
+}
+
+/* The result: the groups (ragged in a contracting dimension), the batch
+ * dimensions, the lhs's free ones, the rhs's free ones but the group
+ * dimension. */
+static bool ragged_result(struct hv *v, const pl_type *l, const pl_type *r,
+                          const struct ragged *d, bool contracting, int64_t groups)
+{
+	int64_t want[4 * MAX_LIST];
+	const uint32_t cap = sizeof want / sizeof *want;
+	uint32_t n = 0;
+	if (contracting)
+		want[n++] = groups;
+	for (int k = 0; k < d->nlb; k++)
+		want[n++] = l->dims[d->lb[k]];
+	for (uint32_t j = 0; j < l->rank && n < cap; j++)
+		if (!listed(d->lb, d->nlb, j) && !listed(d->lc, d->nlc, j))
+			want[n++] = l->dims[j];
+	for (uint32_t j = 0; j < r->rank && n < cap; j++)
+		if (!listed(d->rb, d->nrb, j) && !listed(d->rc, d->nrc, j) && !listed(d->rg, d->nrg, j))
+			want[n++] = r->dims[j];
+	if (n == cap)
+		return true; /* beyond what is checked here */
+	const pl_type *res = pl_value_type(pl_inst_result(v->at, 0));
+	return value_fits(v, 0, res->dtype, n, want,
+	                  contracting ? "groups, batch, lhs free, rhs free" : "batch, lhs free, rhs free");
+}
+
 /* ragged-dot(lhs, rhs, group_sizes): a dot whose one lhs ragged
  * dimension is cut into groups (XLA's InferRaggedDotOpShape). Ragged in a
  * batch dimension, or a contracting one (the result then leads with the
@@ -267,122 +395,22 @@ static bool dims_of(struct hv *v, const char *key, int64_t *d, int *n)
  * has one, of as many groups. group_sizes is [g] or [prefix..., g], the
  * prefix the lhs batch dimensions and those of the ragged one's kind
  * before it. */
-static bool ragged_dot(struct hv *v)
+bool hv_ragged_dot(struct hv *v)
 {
 	const pl_inst *i = v->at;
 	if (!hv_want_operands(v, "ragged-dot", 3) || !want_values(v, 1, "one array"))
 		return false;
 	const pl_type *l = hv_op_type(i, 0), *r = hv_op_type(i, 1), *g = hv_op_type(i, 2);
-	int64_t lc[MAX_LIST], rc[MAX_LIST], lb[MAX_LIST], rb[MAX_LIST], lr[MAX_LIST], rg[MAX_LIST];
-	int nlc, nrc, nlb, nrb, nlr, nrg;
-	if (!dims_of(v, HK(LHS_CONTRACTING_DIMS), lc, &nlc) ||
-	    !dims_of(v, HK(RHS_CONTRACTING_DIMS), rc, &nrc) ||
-	    !dims_of(v, HK(LHS_BATCH_DIMS), lb, &nlb) || !dims_of(v, HK(RHS_BATCH_DIMS), rb, &nrb) ||
-	    !dims_of(v, HK(LHS_RAGGED_DIMS), lr, &nlr) || !dims_of(v, HK(RHS_GROUP_DIMS), rg, &nrg))
+	struct ragged d;
+	if (!ragged_dims(v, l, r, &d) || !ragged_pairs(v, l, r, &d))
 		return false;
-	if (!hv_dims_in(v, HK(LHS_CONTRACTING_DIMS), lc, nlc, l->rank) ||
-	    !hv_dims_in(v, HK(LHS_BATCH_DIMS), lb, nlb, l->rank) ||
-	    !hv_dims_in(v, HK(RHS_CONTRACTING_DIMS), rc, nrc, r->rank) ||
-	    !hv_dims_in(v, HK(RHS_BATCH_DIMS), rb, nrb, r->rank) ||
-	    !hv_dims_in(v, HK(LHS_RAGGED_DIMS), lr, nlr, l->rank) ||
-	    !hv_dims_in(v, HK(RHS_GROUP_DIMS), rg, nrg, r->rank))
-		return false;
-	if (nlc != nrc || nlb != nrb)
-		return hv_bad(v, "ragged-dot '%s' has %d and %d contracting, %d and %d batch "
-		                 "dimensions (lhs, rhs): expected as many on each side",
-		              hv_name(i), nlc, nrc, nlb, nrb);
-	for (int k = 0; k < nlc + nlb; k++) {
-		int64_t a = k < nlc ? lc[k] : lb[k - nlc], b = k < nlc ? rc[k] : rb[k - nlc];
-		if (l->dims[a] != r->dims[b])
-			return hv_bad(v, "ragged-dot '%s': lhs dimension %lld is %lld, rhs dimension %lld "
-			                 "is %lld: expected equal extents",
-			              hv_name(i), (long long)a, (long long)l->dims[a], (long long)b,
-			              (long long)r->dims[b]);
-		if (listed(k < nlc ? lc : lb, k < nlc ? k : k - nlc, a) ||
-		    listed(k < nlc ? lb : lc, k < nlc ? nlb : nlc, a) ||
-		    listed(k < nlc ? rc : rb, k < nlc ? k : k - nlc, b) ||
-		    listed(k < nlc ? rb : rc, k < nlc ? nrb : nrc, b))
-			return hv_bad(v, "ragged-dot '%s' names lhs dimension %lld or rhs dimension %lld "
-			                 "twice among its contracting and batch dimensions",
-			              hv_name(i), (long long)a, (long long)b);
-	}
-	if (nlr != 1)
+	if (d.nlr != 1)
 		return hv_bad(v, "ragged-dot '%s' has %d lhs_ragged_dims: expected exactly one",
-		              hv_name(i), nlr);
-	/* the prefix of group_sizes: the batch dimensions, then those of the
-	 * ragged one's kind before it (a batch one: only the batch ones
-	 * before it) */
-	bool batch = listed(lb, nlb, lr[0]), contracting = listed(lc, nlc, lr[0]);
-	int64_t pre[2 * MAX_LIST];
-	int np = 0;
-	for (int k = 0; k < nlb && !(batch && lb[k] == lr[0]); k++)
-		pre[np++] = l->dims[lb[k]];
-	for (int k = 0; contracting && k < nlc && lc[k] != lr[0]; k++)
-		pre[np++] = l->dims[lc[k]];
-	for (uint32_t d = 0; !batch && !contracting && d < lr[0] && np < 2 * MAX_LIST; d++)
-		if (!listed(lb, nlb, d) && !listed(lc, nlc, d))
-			pre[np++] = l->dims[d];
-	bool fits = g->rank >= 1 && (g->rank == 1 || g->rank == (uint32_t)np + 1);
-	for (int k = 0; fits && g->rank > 1 && k < np; k++)
-		fits = g->dims[k] == pre[k];
-	if (!fits) {
-		char tg[160];
-		hv_type(tg, sizeof tg, g);
-		return hv_bad(v, "the group sizes of ragged-dot '%s' are %s: expected [groups] or the "
-		                 "%d extents the lhs has before its ragged dimension %lld, then [groups]",
-		              hv_name(i), tg, np, (long long)lr[0]);
-	}
+		              hv_name(i), d.nlr);
+	bool batch = listed(d.lb, d.nlb, d.lr[0]), contracting = listed(d.lc, d.nlc, d.lr[0]);
+	if (!group_sizes(v, l, g, &d, batch, contracting))
+		return false;
 	int64_t groups = g->dims[g->rank - 1];
-	for (int k = 0; k < nrg; k++)
-		if (listed(rb, nrb, rg[k]) || listed(rc, nrc, rg[k]))
-			return hv_bad(v, "rhs_group_dims of '%s' names rhs dimension %lld, a batch or "
-			                 "contracting one: expected another",
-			              hv_name(i), (long long)rg[k]);
-	if ((batch || contracting) && nrg)
-		return hv_bad(v, "ragged-dot '%s' is ragged in a %s dimension and has rhs_group_dims: "
-		                 "expected none",
-		              hv_name(i), batch ? "batch" : "contracting");
-	if (!batch && !contracting && (nrg != 1 || r->dims[rg[0]] != groups))
-		return hv_bad(v, "ragged-dot '%s' is ragged in a free lhs dimension: expected one rhs "
-		                 "group dimension of %lld groups",
-		              hv_name(i), (long long)groups);
-	int64_t want[4 * MAX_LIST];
-	const uint32_t cap = sizeof want / sizeof *want;
-	uint32_t n = 0;
-	if (contracting)
-		want[n++] = groups;
-	for (int k = 0; k < nlb; k++)
-		want[n++] = l->dims[lb[k]];
-	for (uint32_t d = 0; d < l->rank && n < cap; d++)
-		if (!listed(lb, nlb, d) && !listed(lc, nlc, d))
-			want[n++] = l->dims[d];
-	for (uint32_t d = 0; d < r->rank && n < cap; d++)
-		if (!listed(rb, nrb, d) && !listed(rc, nrc, d) && !listed(rg, nrg, d))
-			want[n++] = r->dims[d];
-	if (n == cap)
-		return true; /* beyond what is checked here */
-	const pl_type *res = pl_value_type(pl_inst_result(i, 0));
-	return value_fits(v, 0, res->dtype, n, want,
-	                  contracting ? "groups, batch, lhs free, rhs free" : "batch, lhs free, rhs free");
-}
-
-bool hv_inferred(struct hv *v)
-{
-	switch (v->op) {
-	case HLO_OP_BATCH_NORM_TRAINING:
-	case HLO_OP_BATCH_NORM_INFERENCE:
-	case HLO_OP_BATCH_NORM_GRAD:
-		return batch_norm(v);
-	case HLO_OP_FFT:
-		return fft(v);
-	case HLO_OP_TOPK:
-		return topk(v);
-	case HLO_OP_CHOLESKY:
-	case HLO_OP_TRIANGULAR_SOLVE:
-		return linear_solve(v);
-	case HLO_OP_RAGGED_DOT:
-		return ragged_dot(v);
-	default:
-		return true;
-	}
+	return rhs_groups(v, r, &d, batch, contracting, groups) &&
+	       ragged_result(v, l, r, &d, contracting, groups);
 }

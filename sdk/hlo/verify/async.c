@@ -1,14 +1,16 @@
 /* SPDX-License-Identifier: MIT */
-/* sdk/hlo/hlo_verify_async.c — the shapes of asynchronous instructions the
+/* sdk/hlo/verify/async.c — the shapes of asynchronous instructions the
  * reader keeps as HLO ops (those it does not map onto the SDK's start and
  * done, which carry their own checks): an async-start's value is
  * ((operands), result, context...) of the computation it calls, an
  * async-update passes its operand's value through, an async-done gives the
  * computation's result; a collective's start holds its operands then its
  * results (all-gather-start, collective-permute-start) or is the
- * collective's result (all-reduce-start), and its done gives those results.
- * Values are leaves: a tuple is its leaves, in order. */
-#include "hlo/hlo_verify_int.h"
+ * collective's result (all-reduce-start), and its done gives those results
+ * (the results of all-gather-start and all-reduce-start against the
+ * collective's rule are coll.c's). Values are leaves: a tuple is its
+ * leaves, in order. */
+#include "hlo/verify/checks.h"
 
 #include "hlo/hlo.h"
 
@@ -27,9 +29,18 @@ static bool want_results(struct hv *v, size_t n, const char *what)
 	              v->opc, got, got == 1 ? "" : "s", n, what);
 }
 
+/* async-start names the computation it runs. */
+bool hv_async_start_calls(struct hv *v)
+{
+	if (!hv_str(v->at, HK(CALLS), &(size_t){0}))
+		return hv_bad(v, "async-start '%s' has no calls=: expected the computation it runs",
+		              hv_name(v->at));
+	return true;
+}
+
 /* async-start: operands are the parameters; its value starts with them,
  * then the computation's result. */
-static bool async_start(struct hv *v)
+bool hv_async_start(struct hv *v)
 {
 	const pl_inst *i = v->at;
 	const pl_func *f = hv_callee(v, HK(CALLS), 0);
@@ -74,7 +85,7 @@ static const pl_inst *start_of(const pl_inst *i)
 }
 
 /* async-update: the start's value, unchanged. */
-static bool async_update(struct hv *v)
+bool hv_async_update(struct hv *v)
 {
 	const pl_inst *i = v->at;
 	size_t n = pl_inst_num_operands(i);
@@ -89,7 +100,7 @@ static bool async_update(struct hv *v)
 }
 
 /* async-done: the called computation's result. */
-static bool async_done(struct hv *v)
+bool hv_async_done(struct hv *v)
 {
 	const pl_inst *i = v->at, *st = start_of(i);
 	const pl_func *f = NULL;
@@ -121,28 +132,36 @@ static bool is_inplace_permute(const pl_inst *i)
 	return pl_inst_num_operands(i) >= 4 && hv_str(i, HK(SLICE_SIZES), &(size_t){0});
 }
 
-/* A collective's start: its operands, then one result per operand
- * (all-gather's gathered, collective-permute's of the same shape), then
- * any context. */
-static bool collective_start(struct hv *v, bool gather)
+/* The operands part of a collective's start: its value holds its
+ * operands, then one result per operand, then any context (all-gather's
+ * results are coll.c's to check). */
+bool hv_start_operands(struct hv *v)
 {
 	const pl_inst *i = v->at;
 	size_t n = pl_inst_num_operands(i);
-	/* the in-place permute (input, output buffer, two index tuples) holds
-	 * its input and its output buffer, then its context */
-	if (!gather && is_inplace_permute(i)) {
-		if (!want_results(v, 2, "its input and output buffer"))
-			return false;
-		return leaf_is(v, 0, hv_op_type(i, 0), "the shape of its input") &&
-		       leaf_is(v, 1, hv_op_type(i, 1), "the shape of its output buffer");
-	}
 	if (!want_results(v, 2 * n, "its operands then one result per operand"))
 		return false;
 	for (size_t k = 0; k < n; k++)
 		if (!leaf_is(v, k, hv_op_type(i, k), "the shape of its operand"))
 			return false;
-	if (gather)
-		return hv_collective(v, PL_OP_ALL_GATHER, n);
+	return true;
+}
+
+/* collective-permute-start: its operands, then each permuted, of the
+ * operand's shape; the in-place permute (input, output buffer, two index
+ * tuples) holds its input and its output buffer, then its context. */
+bool hv_permute_start(struct hv *v)
+{
+	const pl_inst *i = v->at;
+	size_t n = pl_inst_num_operands(i);
+	if (is_inplace_permute(i)) {
+		if (!want_results(v, 2, "its input and output buffer"))
+			return false;
+		return leaf_is(v, 0, hv_op_type(i, 0), "the shape of its input") &&
+		       leaf_is(v, 1, hv_op_type(i, 1), "the shape of its output buffer");
+	}
+	if (!hv_start_operands(v))
+		return false;
 	for (size_t k = 0; k < n; k++)
 		if (!leaf_is(v, n + k, hv_op_type(i, k), "the shape of the operand it permutes"))
 			return false;
@@ -172,30 +191,28 @@ static bool collective_done(struct hv *v, enum hlo_op start_op, bool has_operand
 	return true;
 }
 
-/* all-reduce-start: as all-reduce, one result per operand of its shape. */
-static bool all_reduce_start(struct hv *v)
+bool hv_all_gather_done(struct hv *v)
+{
+	return collective_done(v, HLO_OP_ALL_GATHER_START, true);
+}
+
+bool hv_permute_done(struct hv *v)
+{
+	return collective_done(v, HLO_OP_COLLECTIVE_PERMUTE_START, true);
+}
+
+bool hv_all_reduce_done(struct hv *v)
+{
+	return collective_done(v, HLO_OP_ALL_REDUCE_START, false);
+}
+
+/* all-reduce-start: one result per operand (of its shape, coll.c). */
+bool hv_all_reduce_start_count(struct hv *v)
 {
 	const pl_inst *i = v->at;
 	if (pl_inst_num_results(i) != pl_inst_num_operands(i))
 		return hv_bad(v, "all-reduce-start '%s' has %zu values for %zu operands: expected one "
 		                 "result per operand, of its shape",
 		              hv_name(i), pl_inst_num_results(i), pl_inst_num_operands(i));
-	return hv_collective(v, PL_OP_ALL_REDUCE, 0);
-}
-
-bool hv_async(struct hv *v)
-{
-	switch (v->op) {
-	case HLO_OP_ASYNC_START: return async_start(v);
-	case HLO_OP_ASYNC_UPDATE: return async_update(v);
-	case HLO_OP_ASYNC_DONE: return async_done(v);
-	case HLO_OP_ALL_GATHER_START: return collective_start(v, true);
-	case HLO_OP_COLLECTIVE_PERMUTE_START: return collective_start(v, false);
-	case HLO_OP_ALL_REDUCE_START: return all_reduce_start(v);
-	case HLO_OP_ALL_GATHER_DONE: return collective_done(v, HLO_OP_ALL_GATHER_START, true);
-	case HLO_OP_COLLECTIVE_PERMUTE_DONE:
-		return collective_done(v, HLO_OP_COLLECTIVE_PERMUTE_START, true);
-	case HLO_OP_ALL_REDUCE_DONE: return collective_done(v, HLO_OP_ALL_REDUCE_START, false);
-	default: return true;
-	}
+	return true;
 }

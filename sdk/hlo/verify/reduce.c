@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
-/* sdk/hlo/hlo_verify_reduce.c — the verifier's rules for reduce (one or
- * several inputs: their shapes, the dimensions, the result, the reducer's
- * signature) and map (operands of one shape, a computation taking one
- * scalar per operand). Tuples reach here as their leaves. */
-#include "hlo/hlo_verify_int.h"
+/* sdk/hlo/verify/reduce.c — the rules of the ops that apply a computation
+ * to elements: reduce (one or several inputs: their shapes, the
+ * dimensions, the result, the reducer's signature), map (operands of one
+ * shape, a computation taking one scalar per operand) and sort (operands
+ * of one shape, a comparator). Tuples reach here as their leaves. */
+#include "hlo/verify/checks.h"
 
 #include "hlo/hlo.h"
 
@@ -151,4 +152,24 @@ bool hv_map(struct hv *v)
 		return hv_bad(v, "computation '%s' of map '%s' does not return one scalar",
 		              pl_func_name(f), hv_name(i));
 	return true;
+}
+
+/* sort: operands of one shape, dimension in range, a comparator. */
+bool hv_sort(struct hv *v)
+{
+	const pl_inst *i = v->at;
+	size_t n = pl_inst_num_operands(i);
+	int64_t d[MAX_LIST];
+	int nd = hv_list(v, HK(DIMENSIONS), d);
+	if (!n || nd == -1)
+		return n != 0;
+	const pl_type *a = hv_op_type(i, 0);
+	for (size_t k = 1; k < n; k++)
+		if (!hv_dims_are(v, "an operand", hv_op_type(i, k), a))
+			return false;
+	if (nd == 1 && (d[0] < 0 || (uint64_t)d[0] >= a->rank))
+		return hv_bad(v, "dimensions={%lld} of sort '%s' is not a dimension of its rank-%u "
+		                 "operands",
+		              (long long)d[0], hv_name(i), a->rank);
+	return hv_scalar_pairs(v, "comparator", 0, n, true);
 }
