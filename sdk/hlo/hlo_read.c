@@ -21,7 +21,7 @@
 #include "hlo/hlo_kept.h"
 #include "ir/hlo_opcodes.h"
 #include "hlo/hlo_read.h"
-#include "hlo/hlo_verify.h"
+#include "hlo/verify/hlo_verify.h"
 #include "ir/input.h"
 #include <passline/grow.h>
 #include <passline/hash_table.h>

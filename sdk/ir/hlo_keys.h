@@ -40,7 +40,6 @@
 	X(PARAM_ATTRS, "hlo_param_attrs", FUNC, LIST, "the parameters' attributes") \
 	X(PARAM_AT, "hlo_param_at", FUNC, INTS, "the parameters' places among the instructions") \
 	X(LINE_FORMS, "hlo_line_forms", FUNC, LIST, "\"NAME FORM\" for each line that is no instruction (a parameter, a get-tuple-element or tuple line) spelled otherwise than its computation, FORM as in hlo_line_form") \
-	X(PARAM_COMMENTS, "hlo_param_comments", FUNC, LIST, "set by no reader (comments stay in the text the writer keeps); a row while a plugin still drops it from what it clones") \
 	X(PARAM_NAMES, "hlo_param_names", FUNC, LIST, "the names of the parameters that are empty tuples") \
 	X(EXECUTION_THREAD, "hlo_execution_thread", FUNC, TEXT, "the computation's execution_thread") \
 	X(NO_ROOT_KEYWORD, "hlo_no_root_keyword", FUNC, BOOL, "no line of the computation is marked ROOT (the last one is the root): while the root is still the last line, it is written without the keyword") \
@@ -57,7 +56,6 @@
 	X(OPERAND_ATTRS, "hlo_operand_attrs", INST, LIST, "per operand, the attributes of its tuple or get-tuple-element line") \
 	X(LABEL_RANKS, "hlo_label_ranks", INST, INTS, "per NAME@ANCHOR line of hlo_operands, in order, the place of that line among the lines written back after the same line (-1: none)") \
 	X(LABEL_ATTRS, "hlo_label_attrs", INST, LIST, "per NAME@ANCHOR line of hlo_operands, in order, the attributes of that line (a tuple that is an operand itself: in hlo_operand_attrs)") \
-	X(COMMENT, "hlo_comment", INST, TEXT, "set by no reader (comments stay in the text the writer keeps); a row while a plugin still drops it from what it clones") \
 	X(START_DONE, "hlo_start_done", INST, BOOL, "a collective start read as all-gather-start, all-reduce-start or reduce-scatter-start: written so, whichever form the passes' new ones take") \
 	X(NAME, "hlo_name", INST, TEXT, "the name of an instruction without results, or of a tuple root") \
 	X(CONSTANT, "hlo_constant", INST, TEXT, "a constant's literal") \

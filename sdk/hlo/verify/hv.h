@@ -10,7 +10,7 @@
 #define PL_HLO_VERIFY_HV_H
 
 #include "ir/hlo_opcodes.h"
-#include "hlo/hlo_verify.h"
+#include "hlo/verify/hlo_verify.h"
 #include "ir/hlo_keys.h" /* the keys of the attributes the rules read */
 
 #define MAX_LIST 64          /* dimensions in an attribute list */

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* sdk/hlo/hlo_verify.h — the checks XLA makes of a module's shapes and
+/* sdk/hlo/verify/hlo_verify.h — the checks XLA makes of a module's shapes and
  * attributes, run on a module the HLO reader has mapped onto the IR: the
  * entry into verify/, which holds them. Nothing here is installed. */
 #ifndef PL_HLO_VERIFY_H
