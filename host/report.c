@@ -166,8 +166,6 @@ void cost_model_print_line(const struct pipeline *pl, FILE *out)
 		fprintf(out, "cost model: %s (every key in force: --stats-json)\n", preset);
 	else if (pl_cost_model_is_exact(cm))
 		fputs("cost model: the exact integer model (its keys: --stats-json)\n", out);
-	else
-		fputs("cost model: no preset (every key in force: --stats-json)\n", out);
 }
 
 void stats_print_json(const struct stats *st, const struct pipeline *pl, const char *input,

@@ -12,7 +12,7 @@ libpassline_la_SOURCES = \
 	sdk/ir/attr.c \
 	sdk/ir/count_memo.c sdk/ir/count_memo.h \
 	sdk/ir/diag.c \
-	sdk/ir/hlo_keys.c sdk/ir/hlo_keys.h \
+	sdk/ir/hlo_keys.c sdk/ir/hlo_keys.h sdk/ir/name_list.h \
 	sdk/ir/hlo_opcodes.c sdk/ir/hlo_opcodes.h \
 	sdk/ir/helpers.c \
 	sdk/ir/input.c sdk/ir/input.h \

@@ -399,6 +399,14 @@ run "$P" $FX --passes=FxOptions --stats "$EX" -o discard.pir
 expect_err "===== passline: statistics =====" "--stats prints a table"
 expect_err "18446744073709551621  FxOptions.big   A statistic of 2^64 + 5 per run." "--stats: value, PASS.stat, description aligned"
 expect_err "                   1  FxOptions.runs  Number of runs." "--stats: values right-aligned"
+tail -n 1 "$T/err" | grep -qx 'cost model: h100 (every key in force: --stats-json)'
+ok $? "--stats ends with the cost model in force (h100 when none is named)"
+run "$P" $FX --passes=FxOptions --stats -O cost_model.preset=b200 "$EX" -o discard.pir
+tail -n 1 "$T/err" | grep -qx 'cost model: b200 (every key in force: --stats-json)'
+ok $? "--stats names the preset -O gives"
+run "$P" $FX --passes=FxOptions --stats -O cost_model.peak_gflops=400000 "$EX" -o discard.pir
+tail -n 1 "$T/err" | grep -qx 'cost model: the exact integer model (its keys: --stats-json)'
+ok $? "--stats names the exact integer model the old keys keep"
 run "$P" $FX --passes=FxOptions --stats-json - "$EX" -o discard.pir
 expect_out '"stats": {"FxOptions": {"big": 18446744073709551621, "runs": 1}}' "--stats-json - writes to standard output"
 echo "old" >stats2.json

@@ -1,35 +1,17 @@
 /* SPDX-License-Identifier: MIT */
-/* sdk/analysis/name_list.h — the names in a list of computations as the
- * HLO reader keeps it in an attribute ("{%a, %b}" or "%a"), one at a time,
- * and the ops and keys that name them, numbered in a module, for the call
- * graph and the rewritable-function query alike. */
+/* sdk/analysis/name_list.h — the ops and keys that name computations,
+ * numbered in a module, for the call graph and the rewritable-function
+ * query alike (the names themselves: ir/name_list.h). */
 #ifndef PL_ANALYSIS_NAME_LIST_H
 #define PL_ANALYSIS_NAME_LIST_H
 
 #include "ir/hlo_keys.h"
 #include "ir/hlo_opcodes.h"
 #include "ir/internal.h"
+#include "ir/name_list.h"
 
 #include <stdbool.h>
 #include <stddef.h>
-
-/* The next name of s[0..len) from *at, without its '%': true with *name
- * and *nlen set and *at past it; false at the end. */
-static inline bool name_list_next(const char *s, size_t len, size_t *at, const char **name,
-                                  size_t *nlen)
-{
-	size_t i = *at;
-	while (i < len && (s[i] == '{' || s[i] == '}' || s[i] == ',' || s[i] == ' ' ||
-	                   s[i] == '%' || s[i] == '\n' || s[i] == '\t'))
-		i++;
-	size_t j = i;
-	while (j < len && s[j] != ',' && s[j] != '}' && s[j] != ' ')
-		j++;
-	*at = j;
-	*name = s + i;
-	*nlen = j - i;
-	return j > i;
-}
 
 /* The keys by which an instruction names computations, in this order
  * (the rewritable-function query tells code apart by it). */

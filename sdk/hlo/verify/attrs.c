@@ -4,6 +4,7 @@
  * name), its opcode, and its operands' types, compared as XLA's verifier
  * compares them. The lowest of the helpers: it gives no message. */
 #include "hlo/verify/hv.h"
+#include "ir/name_list.h"
 
 const char *hv_str(const pl_inst *i, const char *key, size_t *len)
 {
@@ -59,24 +60,11 @@ bool hv_num_attr(const pl_inst *i, const char *key, int64_t *x)
  * (the reader's reference check has already named a missing one). */
 const pl_func *hv_callee(const struct hv *v, const char *key, size_t nth)
 {
-	size_t len, k = 0;
-	const char *s = hv_str(v->at, key, &len);
-	for (size_t n = 0; s && k < len; n++) {
-		while (k < len && (s[k] == '{' || s[k] == '}' || s[k] == ',' || s[k] == ' ' ||
-		                   s[k] == '%'))
-			k++;
-		size_t b = k;
-		while (k < len && s[k] != ',' && s[k] != '}' && s[k] != ' ')
-			k++;
-		if (k == b || k - b >= 256)
-			return NULL;
-		if (n == nth) {
-			char name[256];
-			memcpy(name, s + b, k - b);
-			name[k - b] = 0;
-			return pl_module_find_func(v->m, name);
-		}
-	}
+	size_t len, at = 0, n;
+	const char *s = hv_str(v->at, key, &len), *name;
+	while (s && name_list_next(s, len, &at, &name, &n))
+		if (!nth--)
+			return pl_module_find_func_(v->m, name, n);
 	return NULL;
 }
 

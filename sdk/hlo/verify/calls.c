@@ -6,6 +6,7 @@
  * (the reader gives a tuple-shaped value one IR value per leaf), so a
  * signature is checked leaf by leaf, in order. */
 #include "hlo/verify/checks.h"
+#include "ir/name_list.h"
 
 /* Each computation an attribute names must exist; the first one named
  * is kept in v->callee. */
@@ -15,25 +16,15 @@ static bool computations(struct hv *v, const char *key)
 	const char *s = hv_str(v->at, key, &len);
 	if (!s)
 		return true;
-	size_t k = 0;
-	while (k < len) {
-		while (k < len && (s[k] == '{' || s[k] == '}' || s[k] == ',' || s[k] == ' ' ||
-		                   s[k] == '%'))
-			k++;
-		size_t b = k;
-		while (k < len && s[k] != ',' && s[k] != '}' && s[k] != ' ')
-			k++;
-		if (k == b)
-			break;
-		char name[256];
-		if (k - b >= sizeof name)
+	size_t at = 0, n;
+	const char *name;
+	while (name_list_next(s, len, &at, &name, &n)) {
+		if (n >= 256)
 			return hv_bad(v, "%s of '%s' names no computation", key + 4, hv_name(v->at));
-		memcpy(name, s + b, k - b);
-		name[k - b] = 0;
-		const pl_func *f = pl_module_find_func(v->m, name);
+		const pl_func *f = pl_module_find_func_(v->m, name, n);
 		if (!f)
-			return hv_bad(v, "%s of '%s' names computation '%s', which the module does not have",
-			           key + 4, hv_name(v->at), name);
+			return hv_bad(v, "%s of '%s' names computation '%.*s', which the module does not have",
+			              key + 4, hv_name(v->at), (int)n, name);
 		if (!v->callee)
 			v->callee = f;
 	}
