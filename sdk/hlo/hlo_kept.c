@@ -3,12 +3,14 @@
  *
  * Right after reading, the writer renders the module; each line of that
  * rendering that is not blank is a fingerprint of what the IR says of the
- * line, and lies over a piece of the input: the rendering and the input
- * are the same text up to white space, so walking both at once finds
- * where each line starts and ends in the input. A piece is the line's
- * indentation, its text and the rest of its last input line; the blank
- * lines before it are its gap. When the
- * module is written, each line of the new rendering that equals a
+ * line, and lies over a piece of the input: the statement the reader
+ * found for it (the module line, a heading, an instruction, a closing
+ * brace: the k-th line of the rendering stands for the k-th statement
+ * read, whatever its spelling), or for the stack frame tables, which the
+ * writer prints verbatim, the same text up to white space. A piece is
+ * the line's indentation, its text and the rest of its last input line;
+ * the blank lines and comments before it are its gap. When the module is
+ * written, each line of the new rendering that equals a
  * fingerprint (compared whole, so no false match) is replaced by its
  * gap and piece: a no-pass round trip gives the input byte for byte, and
  * a pass's output differs from its input only in the lines whose IR it
@@ -53,6 +55,46 @@ void pl_hlo_kept_free_(struct pl_hlo_kept *k)
 	free(k);
 }
 
+/* Where the writer's line that starts at s[a] ends (its newline, or n):
+ * a line whose brackets are still open, or that ends in ',', goes on
+ * (an attribute written over several lines), but for a heading (no '='
+ * outside brackets), whose '{' at the end of its first line opens its
+ * computation. */
+static size_t line_end(const char *s, size_t n, size_t a)
+{
+	int depth = 0;
+	bool str = false;
+	char lastc = 0;
+	bool first = true, eq = false;
+	for (size_t p = a; p < n; p++) {
+		char c = s[p];
+		if (str) {
+			if (c == '\\' && p + 1 < n)
+				p++;
+			else if (c == '"')
+				str = false;
+			continue;
+		}
+		if (c == '\n') {
+			if ((depth <= 0 && lastc != ',') || (first && !eq && depth == 1 && lastc == '{'))
+				return p;
+			first = false;
+			continue;
+		}
+		if (c == '"')
+			str = true;
+		else if (c == '(' || c == '[' || c == '{')
+			depth++;
+		else if (c == ')' || c == ']' || c == '}')
+			depth--;
+		else if (c == '=' && depth == 0)
+			eq = true;
+		if (!is_ws(c))
+			lastc = c;
+	}
+	return n;
+}
+
 static uint32_t find_slot(const struct pl_hlo_kept *k, const char *s, size_t len, bool *found)
 {
 	size_t mask = k->cap - 1;
@@ -81,8 +123,7 @@ static bool split_lines(struct pl_hlo_kept *k, size_t rlen, uint32_t **first, ui
 	if (!k->lines || !*first || !*last)
 		return false;
 	for (size_t a = 0; a < rlen;) {
-		const char *nl = memchr(k->ren + a, '\n', rlen - a);
-		size_t b = nl ? (size_t)(nl - k->ren) : rlen;
+		size_t b = line_end(k->ren, rlen, a);
 		size_t f = a, l = b;
 		while (f < b && is_ws(k->ren[f]))
 			f++;
@@ -130,17 +171,92 @@ static size_t skip_comment(const char *s, size_t i, size_t n)
 	return i;
 }
 
-/* Where each line's first and last non-blank bytes lie in src (written
- * over first and last): walks src and ren together, white space skipped,
- * and a comment where only one has it (the reader drops comments inside
- * an instruction). false when they differ in anything else. */
-static bool align(const struct pl_hlo_kept *k, size_t slen, size_t rlen, uint32_t *first,
-                  uint32_t *last)
+static bool is_alpha(char c)
 {
-	size_t i = 0, j = 0;
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
+
+static bool is_digit(char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+/* What the writer's line ren[f..l) stands for: a statement's kind, and
+ * in *name, *nlen the name it writes (without '%'); -1 for a line of no
+ * statement (a line of the stack frame tables, verbatim). */
+static int line_kind(const char *ren, size_t f, size_t l, const char **name, size_t *nlen)
+{
+	const char *p = ren + f, *e = ren + l;
+	*name = NULL;
+	*nlen = 0;
+	if ((size_t)(e - p) >= 9 && memcmp(p, "HloModule", 9) == 0)
+		return PL_HLO_STMT_MODULE;
+	if (*p == '}')
+		return PL_HLO_STMT_CLOSE;
+	if (e - p > 6 && memcmp(p, "ENTRY ", 6) == 0)
+		p += 6;
+	else if (e - p > 5 && memcmp(p, "ROOT ", 5) == 0)
+		p += 5;
+	while (p < e && *p == ' ')
+		p++;
+	if (p < e && *p == '%')
+		p++;
+	const char *b = p;
+	while (p < e && (is_alpha(*p) || is_digit(*p) || *p == '_' || *p == '.' || *p == '-'))
+		p++;
+	if (p == b || is_digit(*b))
+		return -1;
+	*name = b;
+	*nlen = (size_t)(p - b);
+	while (p < e && *p == ' ')
+		p++;
+	if (p < e && *p == '=')
+		return PL_HLO_STMT_INST;
+	return e[-1] == '{' ? PL_HLO_STMT_HEADING : -1;
+}
+
+/* Where src's white space and comments from i end. */
+static size_t skip_blank(const char *src, size_t i, size_t n)
+{
+	for (;;) {
+		while (i < n && is_ws(src[i]))
+			i++;
+		size_t c = skip_comment(src, i, n);
+		if (c == i)
+			return i;
+		i = c;
+	}
+}
+
+/* Where each line's first and last non-blank bytes lie in src (written
+ * over first and last, which hold them in ren): a line that stands for
+ * a statement lies over that statement, the next in the order read (of
+ * its kind, and its name); another (a line of the stack frame tables)
+ * over the same text, found by walking src and ren together, white
+ * space skipped, and a comment where only one has it. Between two
+ * lines, src has nothing but white space and comments. false when the
+ * lines and the statements do not agree. */
+static bool align(const struct pl_hlo_kept *k, size_t slen, size_t rlen, uint32_t *first,
+                  uint32_t *last, const struct pl_hlo_stmt *st, size_t nst)
+{
+	size_t i = 0, j = 0, si = 0;
 	if (slen >= 3 && memcmp(k->src, "\xEF\xBB\xBF", 3) == 0)
 		i = 3; /* a byte order mark, which the writer does not print */
 	for (uint32_t x = 0; x < k->n; x++) {
+		const char *name;
+		size_t nlen;
+		int kind = line_kind(k->ren, first[x], last[x], &name, &nlen);
+		if (kind >= 0) {
+			if (si == nst || st[si].kind != kind || st[si].name_len != nlen ||
+			    memcmp(k->src + st[si].name, name, nlen) != 0 ||
+			    skip_blank(k->src, i, slen) != st[si].start)
+				return false;
+			j = last[x];
+			first[x] = st[si].start;
+			last[x] = st[si].end;
+			i = st[si++].end;
+			continue;
+		}
 		bool started = false;
 		for (;;) {
 			while (j < rlen && is_ws(k->ren[j]))
@@ -149,11 +265,11 @@ static bool align(const struct pl_hlo_kept *k, size_t slen, size_t rlen, uint32_
 				i++;
 			if (j < rlen && i < slen && k->src[i] != k->ren[j]) {
 				/* a comment only one of them has */
-				size_t si = skip_comment(k->src, i, slen), rj = skip_comment(k->ren, j, rlen);
+				size_t si2 = skip_comment(k->src, i, slen), rj = skip_comment(k->ren, j, rlen);
 				if (rj >= last[x])
 					return false; /* the rest of the line: no text to keep */
-				if (si > i || rj > j) {
-					i = si, j = rj;
+				if (si2 > i || rj > j) {
+					i = si2, j = rj;
 					continue;
 				}
 			}
@@ -170,15 +286,7 @@ static bool align(const struct pl_hlo_kept *k, size_t slen, size_t rlen, uint32_
 			}
 		}
 	}
-	for (;;) {
-		while (i < slen && is_ws(k->src[i]))
-			i++;
-		size_t si = skip_comment(k->src, i, slen);
-		if (si == i)
-			break;
-		i = si;
-	}
-	return i == slen;
+	return si == nst && skip_blank(k->src, i, slen) == slen;
 }
 
 /* The gaps and pieces from where each line lies in src. The white space
@@ -240,7 +348,8 @@ static bool index_lines(struct pl_hlo_kept *k)
 	return true;
 }
 
-int pl_hlo_keep_(pl_module *m, const char *text, size_t len)
+int pl_hlo_keep_(pl_module *m, const char *text, size_t len, const struct pl_hlo_stmt *stmts,
+                 size_t nstmts)
 {
 	if (len >= UINT32_MAX / 2)
 		return PL_OK; /* offsets are 32-bit: such a text is written from the IR */
@@ -266,7 +375,7 @@ int pl_hlo_keep_(pl_module *m, const char *text, size_t len)
 		goto out;
 	memcpy(k->src, text, len);
 	rc = PL_OK;
-	if (!align(k, len, ren.len, first, last))
+	if (!align(k, len, ren.len, first, last, stmts, nstmts))
 		goto out; /* not the same text: nothing kept */
 	cut_pieces(k, len, first, last);
 	if (!index_lines(k)) {
@@ -347,8 +456,7 @@ static void put_indent(const struct indents *ind, struct pl_strbuf *res, const c
  * where its text starts (f == b: a blank line). */
 static size_t line_at(const char *out, size_t len, size_t a, size_t *f)
 {
-	const char *nl = memchr(out + a, '\n', len - a);
-	size_t b = nl ? (size_t)(nl - out) : len;
+	size_t b = line_end(out, len, a);
 	size_t t = a;
 	while (t < b && is_ws(out[t]))
 		t++;

@@ -7,11 +7,25 @@
 
 #include "ir/internal.h"
 
+/* A statement of the text, as the reader found it: the module line, a
+ * computation's heading (up to its '{'), an instruction line (nested ones
+ * are part of their user's), a computation's closing '}' (with its
+ * execution_thread). Offsets into the text; name: what the line names
+ * (the computation, the instruction; none for the others), without '%'. */
+enum pl_hlo_stmt_kind { PL_HLO_STMT_MODULE, PL_HLO_STMT_HEADING, PL_HLO_STMT_INST, PL_HLO_STMT_CLOSE };
+struct pl_hlo_stmt {
+	uint32_t start, end;
+	uint32_t name, name_len;
+	uint8_t kind; /* enum pl_hlo_stmt_kind */
+};
+
 /* Keeps text[0..len), which m was just read from, on m (freed with it):
  * each line the writer prints for m now, its fingerprint, with the text
- * it came from. Keeps nothing when the writer's text is not text up to
- * white space. PL_OK, or PL_ENOMEM. */
-PL_INTERNAL int pl_hlo_keep_(pl_module *m, const char *text, size_t len);
+ * of the statement it stands for (stmts, in the order read). Keeps
+ * nothing when the writer's lines are not those statements in order.
+ * PL_OK, or PL_ENOMEM. */
+PL_INTERNAL int pl_hlo_keep_(pl_module *m, const char *text, size_t len,
+                             const struct pl_hlo_stmt *stmts, size_t nstmts);
 
 /* out[0..len), the writer's text for the module k was kept on: each line
  * that is one of k's fingerprints, as a line the module was read from,

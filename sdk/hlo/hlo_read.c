@@ -255,7 +255,12 @@ static inline const char *skip_from(struct hr *r, const char *q)
 
 static inline char peek(struct hr *r)
 {
-	r->p = skip_from(r, r->p);
+	const char *q = skip_from(r, r->p);
+	if (q != r->p) {
+		r->skip_from_at = r->p;
+		r->skip_to = q;
+	}
+	r->p = q;
 	return r->p < r->end ? *r->p : 0;
 }
 
@@ -3278,6 +3283,17 @@ static void map_comp(struct hr *r, const char *name, uint32_t nlen, const char *
 /* The spelling the flags of r record, and setting them. */
 static void keep_spellings(struct hr *r);
 
+/* A statement from start to where the text read so far ends (before the
+ * white space and comments peek skipped last, when r->p is after them). */
+static void add_stmt(struct hr *r, enum pl_hlo_stmt_kind kind, const char *start,
+                     const char *name, uint32_t nlen)
+{
+	const char *end = r->skip_to == r->p && r->skip_from_at >= start ? r->skip_from_at : r->p;
+	*PUSH(r, stmts) = (struct pl_hlo_stmt){(uint32_t)(start - r->src), (uint32_t)(end - r->src),
+	                                      name ? (uint32_t)(name - r->src) : 0, nlen,
+	                                      (uint8_t)kind};
+}
+
 static struct spelling spelling_now(const struct hr *r)
 {
 	return (struct spelling){r->sigils, r->signatures, r->typed_operands, r->shapes.layouts, false,
@@ -3347,14 +3363,18 @@ static void parse_comp(struct hr *r)
 		r->shapes.ndims = nd0;
 	}
 	expect(r, '{', "'{' to open the computation");
+	add_stmt(r, PL_HLO_STMT_HEADING, at, name, nlen);
 	pl_ht_clear(&r->names);
 	r->anon.n = 0;
 	r->insts.n = r->opnds.n = r->attrs.n = r->paths.n = r->leaves.n = 0;
 	while (peek(r) != '}') {
 		if (r->p >= r->end)
 			fail(r, r->p, "expected '}' to close computation '%.*s'", (int)nlen, name);
-		parse_inst(r, false, 0);
+		const char *start = r->p;
+		uint32_t k = parse_inst(r, false, 0);
+		add_stmt(r, PL_HLO_STMT_INST, start, r->insts.v[k].name, r->insts.v[k].nlen);
 	}
+	const char *close = r->p;
 	r->p++;
 	const char *thread = NULL;
 	uint32_t tlen = 0;
@@ -3369,6 +3389,7 @@ static void parse_comp(struct hr *r)
 		expect(r, '=', "'='");
 		capture_value(r, &thread, &tlen);
 	}
+	add_stmt(r, PL_HLO_STMT_CLOSE, close, NULL, 0);
 	map_comp(r, name, nlen, at, entry, thread, tlen);
 	struct spelling own = spelling_now(r), b = r->before;
 	for (size_t k = 0; k < r->insts.n; k++)
@@ -3417,6 +3438,7 @@ static void parse_header(struct hr *r)
 	}
 	r->header = b;
 	r->header_len = (size_t)(r->p - b);
+	add_stmt(r, PL_HLO_STMT_MODULE, b, NULL, 0);
 	/* the stack frame tables of recent dumps: a section opens with one of
 	 * frames_words */
 	const char *fb = skip_from(r, r->p);
@@ -3550,6 +3572,7 @@ static void hr_free(struct hr *r)
 	pl_ht_free(&r->comp_index);
 	free(r->arg_owner.v);
 	free(r->comps.v);
+	free(r->stmts.v);
 	free(r->vals.v);
 	free(r->types.v);
 	free(r->namebuf.v);
@@ -3594,7 +3617,7 @@ int pl_parse_hlo_buffer(const char *text, size_t len, const char *source_name,
 	int rc = r->status;
 	/* the text itself, for the writer */
 	if (rc == PL_OK)
-		rc = pl_hlo_keep_(r->m, r->src, len);
+		rc = pl_hlo_keep_(r->m, r->src, len, r->stmts.v, r->stmts.n);
 	if (rc == PL_ENOMEM)
 		pl_diags_add(diags, PL_SEV_ERROR, r->file, 0, 0, "out of memory");
 	if (rc == PL_OK)

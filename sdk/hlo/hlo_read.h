@@ -8,6 +8,7 @@
 
 #include "hlo/hlo.h"
 #include "hlo/hlo_eof.h"
+#include "hlo/hlo_kept.h"
 #include "ir/hlo_opcodes.h"
 #include "hlo/hlo_shape.h"
 #include <passline/hash_table.h>
@@ -156,6 +157,10 @@ struct hr {
 	 * names each in one lookup, not one for every one before it */
 	HR_ARRAY(struct anon_next) anon;
 	HR_ARRAY(struct comp) comps;  /* the computations mapped so far */
+	HR_ARRAY(struct pl_hlo_stmt) stmts; /* the statements, for the kept text */
+	/* the last white space and comments peek skipped: a statement ends
+	 * where the skip started, when it ended where the next one starts */
+	const char *skip_from_at, *skip_to;
 	/* buffers grown to what one use needs (cap only) */
 	HR_BUFFER(pl_value *) vals;
 	HR_BUFFER(const pl_type *) types;
