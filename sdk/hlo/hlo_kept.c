@@ -246,6 +246,13 @@ static bool align(const struct pl_hlo_kept *k, size_t slen, size_t rlen, uint32_
 		const char *name;
 		size_t nlen;
 		int kind = line_kind(k->ren, first[x], last[x], &name, &nlen);
+		if (kind == PL_HLO_STMT_MODULE && (si == nst || st[si].kind != kind)) {
+			/* the module line the writer makes for a text without one:
+			 * a line of no text */
+			j = last[x];
+			first[x] = last[x] = NONE;
+			continue;
+		}
 		if (kind >= 0) {
 			if (si == nst || st[si].kind != kind || st[si].name_len != nlen ||
 			    memcmp(k->src + st[si].name, name, nlen) != 0 ||
@@ -297,7 +304,10 @@ static void cut_pieces(struct pl_hlo_kept *k, size_t slen, const uint32_t *first
                        const uint32_t *last)
 {
 	uint32_t prev_end = 0; /* where the last piece's text ends */
+	uint32_t prev = NONE;  /* the line of that piece */
 	for (uint32_t x = 0; x <= k->n; x++) {
+		if (x < k->n && first[x] == NONE)
+			continue; /* a line of no text: its piece is empty */
 		uint32_t to = x < k->n ? first[x] : (uint32_t)slen;
 		uint32_t nl1 = NONE, nl2 = NONE;
 		for (uint32_t p = prev_end; p < to; p++)
@@ -307,9 +317,9 @@ static void cut_pieces(struct pl_hlo_kept *k, size_t slen, const uint32_t *first
 				nl2 = p;
 			}
 		/* the end of the previous piece, the start of this one's gap */
-		uint32_t tail = x == k->n ? to : x == 0 ? 0 : nl1 == NONE ? to : nl1 + 1;
-		if (x > 0)
-			k->lines[x - 1].piece_len = tail - k->lines[x - 1].piece;
+		uint32_t tail = x == k->n ? to : prev == NONE ? 0 : nl1 == NONE ? to : nl1 + 1;
+		if (prev != NONE)
+			k->lines[prev].piece_len = tail - k->lines[prev].piece;
 		if (x == k->n)
 			break;
 		uint32_t indent = nl2 == NONE ? tail : nl2 + 1;
@@ -319,6 +329,7 @@ static void cut_pieces(struct pl_hlo_kept *k, size_t slen, const uint32_t *first
 		k->lines[x].gap_len = indent - tail;
 		k->lines[x].piece = indent;
 		prev_end = last[x];
+		prev = x;
 	}
 }
 
@@ -516,7 +527,9 @@ void pl_hlo_kept_apply_(const struct pl_hlo_kept *k, const char *out, size_t len
 		}
 		uint32_t x = xs[nx++];
 		bool open = res->len && res->data[res->len - 1] != '\n';
-		if (x != NONE) {
+		if (x != NONE && k->lines[x].piece_len == 0) {
+			/* a line of no text (a module line the input had not) */
+		} else if (x != NONE) {
 			const struct kept_line *kl = &k->lines[x];
 			/* a piece that shared its input line with the next */
 			if (open && (last == NONE || x != last + 1))

@@ -3233,7 +3233,6 @@ static void map_comp(struct hr *r, const char *name, uint32_t nlen, const char *
 	if (r->insts.n == 0)
 		fail(r, at, "computation '%.*s' has no instructions", (int)nlen, name);
 	struct pinst *root = find_root(r);
-	bool root_marked = root->root;
 	pl_ht_clear(&r->owners);
 	r->owners_upto = 0;
 	r->arg_owner.n = 0;
@@ -3271,8 +3270,6 @@ static void map_comp(struct hr *r, const char *name, uint32_t nlen, const char *
 	keep_param_places(r, f, np);
 	keep_short_operands(r, f);
 	const struct pinst *owner = map_root(r, f, root);
-	if (!root_marked && pl_attrs_set(pl_func_attrs(f), HK(NO_ROOT_KEYWORD), pl_attr_bool(r->m, true)) != PL_OK)
-		nomem(r);
 	rank_kept_aliases(r, root);
 	keep_line_forms(r, f);
 	if (thread)
@@ -3519,8 +3516,6 @@ static void parse_module(struct hr *r)
 	            {r->signatures, HK(SIGNATURES)},
 	            {r->typed_operands, HK(TYPED_OPERANDS)},
 	            {!r->shapes.layouts, HK(NO_LAYOUTS)},
-	            {!r->entry_marked, HK(NO_ENTRY_KEYWORD)},
-	            {!r->header, HK(NO_MODULE_LINE)},
 	            {r->bare_arrays, HK(BARE_ARRAYS)},
 	            /* new async collectives as the module's are, unless mixed */
 	            {r->async_wrapped && !r->async_native, HK(ASYNC_WRAPPED)}};

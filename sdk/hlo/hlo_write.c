@@ -52,7 +52,6 @@ struct fn_scratch {
 	int64_t *pat;             /* the parameters' places */
 	size_t *porder;           /* the parameters in print order */
 	size_t lines_at;          /* where the function's lines start in out */
-	size_t last_line_at;      /* where the last line emit_line put starts */
 };
 
 struct hw {
@@ -483,7 +482,6 @@ static const char *op_text(struct hw *w, pl_inst *i, bool *generic_async);
 
 static void emit_line(struct hw *w, const struct pl_strbuf *l)
 {
-	w->fn.last_line_at = w->out.len;
 	pl_sb_puts(&w->out, "  ");
 	pl_sb_put(&w->out, l->data, l->len);
 	pl_sb_putc(&w->out, '\n');
@@ -2213,8 +2211,6 @@ static bool mark_root(struct hw *w, size_t from, const char *name, size_t len,
 			}
 			memmove(o->data + pos + now, o->data + end, after);
 			o->len = pos + now + after;
-			if (o == &w->out && w->fn.last_line_at > pos)
-				w->fn.last_line_at += now - n;
 			memmove(o->data + pos + 5, o->data + pos, len + 3);
 			memcpy(o->data + pos, "ROOT ", 5);
 			memcpy(o->data + pos + 5 + len + 3, rest->data, rest->len);
@@ -2624,17 +2620,6 @@ static void insert_text(struct hw *w, struct pl_strbuf *sb, size_t at, struct pl
 	what->len = 0;
 }
 
-/* A computation read without ROOT (its last line the root): the last
- * line printed (from byte b of sb on, a kept attribute's text in it may
- * span lines) loses the keyword while it is still the root. */
-static void unmark_last_root(struct pl_strbuf *sb, size_t b)
-{
-	if (!sb->failed && b < sb->len && sb->len - b > 7 && memcmp(sb->data + b, "  ROOT ", 7) == 0) {
-		memmove(sb->data + b + 2, sb->data + b + 7, sb->len - b - 7);
-		sb->len -= 5;
-	}
-}
-
 /* Folds the lines of nested instructions and tuple paths of the
  * function printed from byte at on back into their operands (hlo_nest.h). */
 static void put_nested(struct hw *w, size_t at)
@@ -2667,13 +2652,8 @@ static void print_function(struct hw *w, pl_func *f, bool entry)
 	plan_root(w);
 	if (w->status != PL_OK)
 		goto done;
-	/* the heading; a module read without the keyword (its last
-	 * computation the entry) keeps it so while the entry is still last */
 	size_t head_at = w->out.len;
-	bool b;
-	size_t nf = pl_module_num_funcs(w->m);
-	if (entry && !(pl_attrs_get_bool(pl_func_attrs(f), HK(NO_ENTRY_KEYWORD), &b) == PL_OK && b &&
-	               nf && pl_module_func_at(w->m, nf - 1) == f))
+	if (entry)
 		pl_sb_puts(&w->out, "ENTRY ");
 	pl_sb_puts(&w->out, pl_func_name(f));
 	pl_sb_puts(&w->out, " {\n");
@@ -2681,12 +2661,9 @@ static void print_function(struct hw *w, pl_func *f, bool entry)
 	order_params(w);
 	if (w->status != PL_OK)
 		goto done;
-	p->last_line_at = SIZE_MAX;
 	print_body(w);
 	if (p->ret && !p->root_ent && w->status == PL_OK)
 		print_made_root(w);
-	if (pl_attrs_get_bool(p->fa, HK(NO_ROOT_KEYWORD), &b) == PL_OK && b)
-		unmark_last_root(&w->out, p->last_line_at);
 	if (w->status == PL_OK) {
 		const struct pl_hlo_form own = pl_hlo_form_own_(&w->form, pl_func_attrs(f));
 		own_spellings(w);
@@ -2725,10 +2702,7 @@ static void put_heading(struct hw *w, pl_func *entry)
 {
 	const char *h;
 	size_t hl;
-	bool b;
-	/* a text read without the line (and so without the frames after
-	 * it) is written without it */
-	if (!(pl_attrs_get_bool(pl_func_attrs(entry), HK(NO_MODULE_LINE), &b) == PL_OK && b)) {
+	{
 		if (pl_attrs_get_string(pl_func_attrs(entry), HK(MODULE), &h, &hl) == PL_OK) {
 			pl_sb_put(&w->out, h, hl);
 		} else {

@@ -33,8 +33,6 @@
 	X(TYPED_OPERANDS, "hlo_typed_operands", MODULE, BOOL, "each operand is written after its shape") \
 	X(NO_LAYOUTS, "hlo_no_layouts", MODULE, BOOL, "no shape of the input has a layout") \
 	X(BARE_ARRAYS, "hlo_bare_arrays", MODULE, BOOL, "a computation whose shapes have layouts has an array without one: a kept shape's array without a layout is written without one") \
-	X(NO_ENTRY_KEYWORD, "hlo_no_entry_keyword", MODULE, BOOL, "no computation is marked ENTRY (the last one is the entry): while it is still the last, it is written without the keyword") \
-	X(NO_MODULE_LINE, "hlo_no_module_line", MODULE, BOOL, "the text has no HloModule line (hlo_module is made from the entry's name): none is written") \
 	X(ASYNC_WRAPPED, "hlo_async_wrapped", MODULE, BOOL, "asynchronous collectives passes make are written async-start over a computation") \
 	X(PARAM_SHAPES, "hlo_param_shapes", FUNC, LIST, "the parameters' shapes") \
 	X(PARAM_ATTRS, "hlo_param_attrs", FUNC, LIST, "the parameters' attributes") \
@@ -42,7 +40,6 @@
 	X(LINE_FORMS, "hlo_line_forms", FUNC, LIST, "\"NAME FORM\" for each line that is no instruction (a parameter, a get-tuple-element or tuple line) spelled otherwise than its computation, FORM as in hlo_line_form") \
 	X(PARAM_NAMES, "hlo_param_names", FUNC, LIST, "the names of the parameters that are empty tuples") \
 	X(EXECUTION_THREAD, "hlo_execution_thread", FUNC, TEXT, "the computation's execution_thread") \
-	X(NO_ROOT_KEYWORD, "hlo_no_root_keyword", FUNC, BOOL, "no line of the computation is marked ROOT (the last one is the root): while the root is still the last line, it is written without the keyword") \
 	X(NESTED, "hlo_nested", FUNC, LIST, "the lines the text wrote inside their user's operands, without a name (\"add(x, multiply(y, z))\", \"f32[] parameter(0)\"), by the names made for them (NAME.anon): written there again while they have that one user") \
 	X(COMPACT_PATHS, "hlo_compact_paths", FUNC, LIST, "the operands the text wrote as a path into a tuple value (\"p0#1#0\"): the get-tuple-element lines made for them are written as that path again") \
 	X(SPELLING, "hlo_spelling", FUNC, INTS, "how this computation is spelled where the module's others differ: 1 or 0 for '%' names, a signature, typed operands and no layouts, and a fifth for a heading whose '%' is not its lines'") \
