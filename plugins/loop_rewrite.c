@@ -271,7 +271,7 @@ static bool line_bound_key(const char *key)
 	static const char *const keys[] = {
 		"hlo_operand_names", "hlo_operand_after", "hlo_operand_rank", "hlo_operand_shapes",
 		"hlo_operand_attrs", "hlo_operands", "hlo_label_ranks", "hlo_label_attrs",
-		"hlo_line_form", "hlo_name", "id",
+		"hlo_name", "id",
 	};
 	for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
 		if (!strcmp(key, keys[i]))
@@ -513,10 +513,8 @@ int loop_add_args(pl_func *f, const pl_type *const *t, size_t n, const char *pre
 	free(grown);
 	if (!list)
 		return PL_ENOMEM;
-	static const char *const keys[] = {"hlo_param_at", "hlo_line_forms"};
-	for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++)
-		if (pl_attrs_get(a, keys[k]))
-			pl_attrs_remove(a, keys[k]);
+	if (pl_attrs_get(a, "hlo_param_at"))
+		pl_attrs_remove(a, "hlo_param_at");
 	return pl_attrs_set(a, "hlo_param_shapes", list);
 }
 
@@ -596,7 +594,7 @@ void loop_forget_param_shapes(pl_func *f)
 {
 	pl_attrs *a = pl_func_attrs(f);
 	static const char *const keys[] = {"hlo_param_shapes", "hlo_param_attrs", "hlo_param_at",
-	                                   "hlo_line_forms", "hlo_param_names"};
+	                                   "hlo_param_names"};
 	for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++)
 		if (pl_attrs_get(a, keys[k]))
 			pl_attrs_remove(a, keys[k]);

@@ -54,7 +54,9 @@ D=${HLO_DIR:-$top_srcdir/../shared/hlo}
 if [ -d "$D/xla-tests" ]; then
 	# XLA's ReduceScatterCombiner PreservesMetadata module (indented
 	# four spaces and more, as the test's string is): the combiner
-	# rewrites the two reduce-scatters and the root tuple, and nothing else
+	# rewrites the two reduce-scatters and the root tuple, and nothing
+	# else; the lines it writes are in the module's form ('%' names and
+	# typed operands, as its reducer has them), not in the old root's
 	f="$D/xla-tests/reduce_scatter_combiner_test__PreservesMetadata.hlo"
 	run $P --passes=XlaCombineCCOp "$f" -o comb.hlo
 	expect_status 0 "XlaCombineCCOp on XLA's PreservesMetadata module"
@@ -65,10 +67,10 @@ if [ -d "$D/xla-tests" ]; then
 <       %rs.1 = f32[16] reduce-scatter(%param.1), replica_groups={{0,1}}, dimensions={0}, to_apply=%add, metadata={op_type="test_type1" op_name="test_name1"}
 <       ROOT tuple = (f32[16], f32[16]) tuple(%rs.0, %rs.1)
 ---
->       %rs.0 = (f32[16], f32[16]) reduce-scatter(%param.0, %param.1), replica_groups={{0,1}}, dimensions={0}, to_apply=%add, metadata={op_type="test_type0" op_name="test_name0"}
->       %rs.0_0 = f32[16] get-tuple-element(%rs.0), index=0
->       %rs.0_1 = f32[16] get-tuple-element(%rs.0), index=1
->       ROOT tuple = (f32[16], f32[16]) tuple(%rs.0_0, %rs.0_1)
+>       %rs.0 = (f32[16], f32[16]) reduce-scatter(f32[32] %param.0, f32[32] %param.1), replica_groups={{0,1}}, dimensions={0}, to_apply=%add, metadata={op_type="test_type0" op_name="test_name0"}
+>       %rs.0_0 = f32[16] get-tuple-element((f32[16], f32[16]) %rs.0), index=0
+>       %rs.0_1 = f32[16] get-tuple-element((f32[16], f32[16]) %rs.0), index=1
+>       ROOT %tuple = (f32[16], f32[16]) tuple(f32[16] %rs.0_0, f32[16] %rs.0_1)
 EOF
 	cmp -s comb.want comb.diff
 	ok $? "PreservesMetadata: the diff is the combined line and its tuple's (3 lines out, 4 in)"

@@ -187,8 +187,8 @@ expect_status 0 "reading it back gives the same IR"
 
 # A shape the text leaves out is inferred where XLA's parser infers it:
 # an elementwise op and a while have their first operand's shape, a select
-# its second's, a compare its first's with pred elements; each such line
-# records that it had none (hlo_line_form "-="), to be written so.
+# its second's, a compare its first's with pred elements (the kept text,
+# not the IR, remembers it had none).
 cat >infer.hlo <<'EOF_HLO'
 HloModule infer
 
@@ -205,13 +205,19 @@ ENTRY main {
 EOF_HLO
 run $P --passes= infer.hlo
 expect_status 0 "shapes left out are inferred"
-for line in '%n = hlo.negate %a {hlo_line_form = "-="} : f32[4]' \
-	'%m = hlo.multiply %n, %b {hlo_line_form = "-="} : f32[4]' \
-	'%c = hlo.compare %a, %b {hlo_direction = "LT", hlo_line_form = "-="} : bool[4]' \
-	'%s = hlo.select %p, %m, %b {hlo_line_form = "-="} : f32[4]' \
-	'%e = hlo.erf %s {hlo_line_form = "-="} : f32[4]'; do
+for line in '%n = hlo.negate %a : f32[4]' \
+	'%m = hlo.multiply %n, %b : f32[4]' \
+	'%c = hlo.compare %a, %b {hlo_direction = "LT"} : bool[4]' \
+	'%s = hlo.select %p, %m, %b : f32[4]' \
+	'%e = hlo.erf %s : f32[4]'; do
 	expect_out "$line" "inferred: $line"
 done
+cp "$T/out" infer.pir
+run $P --passes= infer.hlo -o infer.out.hlo
+expect_same_file infer.hlo infer.out.hlo "written back, the lines have no shape again"
+run $P --passes= infer.pir -o infer.pir.hlo
+grep -q '^  n = f32\[4\]{0} negate(a)$' infer.pir.hlo
+ok $? "written from the .pir, a line has the shape inferred for it"
 
 # A collective's reducer p0, p1, ROOT op(p0, p1) names its reduction by the
 # opcode; any other opcode (or XLA's short async form of one) names none.
@@ -410,8 +416,8 @@ run $P --passes= unused.hlo
 expect_out 'hlo.tuple %zero, %x {hlo_name = "plain"}' "a tuple nothing uses, of its operands' shape"
 expect_out 'hlo.tuple %zero, %x {hlo_name = "laid", hlo_shape = "(s32[], f64[4,2]{0,1})"}' \
 	"a tuple nothing uses, of another layout"
-expect_out 'hlo.tuple %x, %zero {hlo_name = "bare", hlo_line_form = "-="}' \
-	"a tuple nothing uses, written without a shape (and so recorded)"
+expect_out 'hlo.tuple %x, %zero {hlo_name = "bare"}' \
+	"a tuple nothing uses, written without a shape (its shape inferred)"
 cp "$T/out" unused.pir
 run $P --passes= unused.hlo -o unused.out.hlo
 expect_status 0 "they are written"

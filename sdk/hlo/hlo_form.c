@@ -18,7 +18,7 @@
 
 struct pl_hlo_form pl_hlo_form_of_(const pl_attrs *d)
 {
-	struct pl_hlo_form f = {false, false, false, false, false, false, false};
+	struct pl_hlo_form f = {false, false, false, false, false, false};
 	bool b;
 	f.sigils = pl_attrs_get_bool(d, HK(SIGILS), &b) == PL_OK && b;
 	f.signatures = pl_attrs_get_bool(d, HK(SIGNATURES), &b) == PL_OK && b;
@@ -26,20 +26,6 @@ struct pl_hlo_form pl_hlo_form_of_(const pl_attrs *d)
 	f.no_layouts = pl_attrs_get_bool(d, HK(NO_LAYOUTS), &b) == PL_OK && b;
 	f.bare_arrays = pl_attrs_get_bool(d, HK(BARE_ARRAYS), &b) == PL_OK && b;
 	f.async_wrapped = pl_attrs_get_bool(d, HK(ASYNC_WRAPPED), &b) == PL_OK && b;
-	return f;
-}
-
-struct pl_hlo_form pl_hlo_form_own_(const struct pl_hlo_form *m, const pl_attrs *d)
-{
-	struct pl_hlo_form f = *m;
-	const pl_attr *s = pl_attrs_get(d, HK(SPELLING));
-	size_t n = s && pl_attr_get_kind(s) == PL_ATTR_LIST ? pl_attr_list_size(s) : 0;
-	if (n != 4 && n != 5)
-		return f;
-	bool *flag[4] = {&f.sigils, &f.signatures, &f.typed_operands, &f.no_layouts};
-	for (size_t k = 0; k < 4; k++)
-		*flag[k] = pl_attr_get_int(pl_attr_list_at(s, k)) != 0;
-	f.heading_flip = n == 5 && (pl_attr_get_int(pl_attr_list_at(s, 4)) != 0) != f.sigils;
 	return f;
 }
 
@@ -53,7 +39,6 @@ struct fline {
 	size_t args, alen;      /* between the parentheses */
 	size_t rest;            /* after the ')', to the end of the line */
 	int64_t param;          /* a parameter's number; -1 */
-	const struct pl_hlo_line *own; /* its own spelling, or NULL */
 };
 
 struct form_state {
@@ -202,194 +187,27 @@ static bool put_signature(struct pl_strbuf *sb, const struct form_state *st)
 	return true;
 }
 
-/* Past white space, comments (XLA's "index=N") and layouts at s[i], up
- * to e: the IR's types have none, a shape XLA infers has its operand's. */
-static size_t skip_marks(const char *s, size_t i, size_t e)
-{
-	for (;;) {
-		while (i < e && s[i] == ' ')
-			i++;
-		if (i < e && i && s[i] == '{' && s[i - 1] == ']') {
-			i = balanced(s, i, e);
-			continue;
-		}
-		if (i + 1 >= e || s[i] != '/' || s[i + 1] != '*')
-			return i;
-		const char *close = memmem(s + i + 2, e - i - 2, "*/", 2);
-		if (!close)
-			return i;
-		i = (size_t)(close - s) + 2;
-	}
-}
-
-/* Whether the text of a from *at on starts with all of p (both up to
- * white space, comments and layouts); *at is moved past it. */
-static bool match(const char *a, size_t *at, size_t an, const char *p, size_t pn)
-{
-	size_t i = *at, j = 0;
-	for (;;) {
-		i = skip_marks(a, i, an);
-		j = skip_marks(p, j, pn);
-		if (j == pn)
-			break;
-		if (i == an || a[i] != p[j])
-			return false;
-		i++;
-		j++;
-	}
-	*at = i;
-	return true;
-}
-
-/* How one operand is spelled: with its shape, and which (NULL: its
- * definition's), with '%'. */
-struct ospell {
-	bool typed, sigil;
-	const char *shape;
-	size_t slen;
-};
-
-/* One operand, "a" or " b" of "a, b": trimmed, spelled as o says. */
+/* One operand, "a" or " b" of "a, b": trimmed, after its definition's
+ * shape where f types operands. */
 static void put_operand(struct pl_strbuf *sb, const struct form_state *st,
-                        const struct pl_hlo_form *f, size_t b, size_t e, const struct ospell *o)
+                        const struct pl_hlo_form *f, size_t b, size_t e)
 {
 	const char *s = st->src;
 	while (b < e && s[b] == ' ')
 		b++;
 	while (e > b && s[e - 1] == ' ')
 		e--;
-	if (o->typed) {
+	if (f->typed_operands) {
 		struct fline probe = {.name = b, .nlen = e - b};
 		uintptr_t k = (uintptr_t)pl_ht_get(&st->names, name_hash(s + b, e - b), same_name,
 		                                   &probe, st);
-		const struct fline *d = k ? &st->lines[k - 1] : NULL;
-		size_t at = 0;
-		/* its own shape while it is its definition's but for layouts */
-		if (o->shape && (!d || (match(o->shape, &at, o->slen, s + d->shape, d->slen) &&
-		                        skip_marks(o->shape, at, o->slen) == o->slen))) {
-			pl_sb_put(sb, o->shape, o->slen);
-			pl_sb_putc(sb, ' ');
-		} else if (d) {
+		if (k) {
+			const struct fline *d = &st->lines[k - 1];
 			put_shape(sb, f, s + d->shape, d->slen);
 			pl_sb_putc(sb, ' ');
 		}
 	}
-	put_name(sb, o->sigil, s + b, e - b);
-}
-
-/* The spelling of line l's name and shape: its own, else f's; *marks
- * is left at its operands' marks, NULL when it has no own spelling. */
-static void own_head(const struct fline *l, const struct pl_hlo_form *f, bool *sigil,
-                     bool *shape, const char **marks, const char **end)
-{
-	*sigil = f->sigils;
-	*shape = true;
-	*marks = *end = NULL;
-	if (!l->own || !l->own->flen)
-		return;
-	const char *m = l->own->form, *e = m + l->own->flen;
-	*sigil = *m++ == '%';
-	if (m < e && *m == '=') {
-		*shape = false;
-		m++;
-	}
-	*marks = m;
-	*end = e;
-}
-
-/* The number of operands the marks [m, e) spell. */
-static size_t count_marks(const char *m, const char *e)
-{
-	size_t n = 0;
-	for (; m < e; m++)
-		n += *m == '%' || *m == '-';
-	return n;
-}
-
-/* The spelling of the next operand from the marks at *m (advanced, up
- * to e), or f's when *m is NULL; its shape the k-th of shapes when that
- * is one. */
-static struct ospell next_spell(const struct pl_hlo_form *f, const char **m, const char *e,
-                                const pl_attr *shapes, size_t k)
-{
-	struct ospell o = {f->typed_operands, f->sigils, NULL, 0};
-	if (*m && *m < e) {
-		o.typed = **m == 's';
-		if (o.typed && *m + 1 < e)
-			(*m)++;
-		o.sigil = **m == '%';
-		(*m)++;
-	}
-	const pl_attr *a = shapes && pl_attr_get_kind(shapes) == PL_ATTR_LIST &&
-	                           k < pl_attr_list_size(shapes)
-	                   ? pl_attr_list_at(shapes, k) : NULL;
-	o.shape = a && pl_attr_get_kind(a) == PL_ATTR_STRING ? pl_attr_get_string(a, &o.slen) : NULL;
-	if (o.shape && !o.slen)
-		o.shape = NULL;
-	return o;
-}
-
-/* The line defining operand k of line l, or NULL. */
-static const struct fline *operand_line(const struct form_state *st, const struct fline *l,
-                                        size_t k)
-{
-	const char *s = st->src;
-	size_t b = l->args, e = l->args + l->alen;
-	for (; k && b < e; b++)
-		k -= s[b] == ',';
-	if (b >= e && l->alen)
-		return NULL;
-	size_t q = b;
-	while (q < e && s[q] != ',')
-		q++;
-	while (b < q && s[b] == ' ')
-		b++;
-	struct fline probe = {.name = b, .nlen = q - b};
-	uintptr_t j = (uintptr_t)pl_ht_get(&st->names, name_hash(s + b, q - b), same_name, &probe,
-	                                   st);
-	return j ? &st->lines[j - 1] : NULL;
-}
-
-/* Whether line l's shape is the one XLA (and the reader) infers where
- * the text leaves it out: a tuple's, of its operands' shapes; a
- * compare's, pred of its first operand's extents; a select's second
- * operand's; a get-tuple-element's, its element's (the writer makes
- * it so); else the first operand's. A line whose operands a pass
- * changed keeps its shape. */
-static bool shape_inferred(const struct form_state *st, const struct fline *l)
-{
-	const char *s = st->src, *opc = s + l->opc;
-	const char *shape = s + l->shape;
-	size_t at = 0;
-	if (l->olen == 17 && memcmp(opc, "get-tuple-element", 17) == 0)
-		return true;
-	if (l->olen == 5 && memcmp(opc, "tuple", 5) == 0) {
-		if (!match(shape, &at, l->slen, "(", 1))
-			return false;
-		for (size_t k = 0; l->alen && k <= l->alen; k++) {
-			const struct fline *d = operand_line(st, l, k);
-			if (!d || (k && !match(shape, &at, l->slen, ",", 1)) ||
-			    !match(shape, &at, l->slen, s + d->shape, d->slen))
-				return false;
-			if (match(shape, &at, l->slen, ")", 1))
-				return skip_marks(shape, at, l->slen) == l->slen;
-		}
-		return !l->alen && match(shape, &at, l->slen, ")", 1) &&
-		       skip_marks(shape, at, l->slen) == l->slen;
-	}
-	bool select = l->olen == 6 && memcmp(opc, "select", 6) == 0;
-	const struct fline *d = operand_line(st, l, select ? 1 : 0);
-	if (!d)
-		return false;
-	if (l->olen == 7 && memcmp(opc, "compare", 7) == 0) {
-		const char *x = memchr(shape, '[', l->slen), *y = memchr(s + d->shape, '[', d->slen);
-		at = x ? (size_t)(x - shape) : l->slen;
-		return x && y && at == 4 && memcmp(shape, "pred", 4) == 0 &&
-		       match(shape, &at, l->slen, y, d->slen - (size_t)(y - (s + d->shape))) &&
-		       at == l->slen;
-	}
-	return match(shape, &at, l->slen, s + d->shape, d->slen) &&
-	       skip_marks(shape, at, l->slen) == l->slen;
+	put_name(sb, f->sigils, s + b, e - b);
 }
 
 static void put_line(struct pl_strbuf *sb, const struct form_state *st,
@@ -402,18 +220,12 @@ static void put_line(struct pl_strbuf *sb, const struct form_state *st,
 		pl_sb_putc(sb, '\n');
 		return;
 	}
-	bool sigil, shape;
-	const char *marks, *mend;
-	own_head(l, f, &sigil, &shape, &marks, &mend);
-	shape = shape || !shape_inferred(st, l);
 	if (l->root)
 		pl_sb_puts(sb, "ROOT ");
-	put_name(sb, sigil, s + l->name, l->nlen);
+	put_name(sb, f->sigils, s + l->name, l->nlen);
 	pl_sb_puts(sb, " = ");
-	if (shape) {
-		put_shape(sb, f, s + l->shape, l->slen);
-		pl_sb_putc(sb, ' ');
-	}
+	put_shape(sb, f, s + l->shape, l->slen);
+	pl_sb_putc(sb, ' ');
 	pl_sb_put(sb, s + l->opc, l->olen + 1);
 	/* a constant's literal and a parameter's number are no operands */
 	bool names = !(l->olen == 8 && memcmp(s + l->opc, "constant", 8) == 0) && l->param < 0;
@@ -421,13 +233,6 @@ static void put_line(struct pl_strbuf *sb, const struct form_state *st,
 		pl_sb_put(sb, s + l->args, l->alen);
 	} else {
 		size_t b = l->args, e = l->args + l->alen, k = 0;
-		/* its own operands' spelling while they are as many as it has
-		 * (none: the computation's) */
-		size_t n = 1;
-		for (size_t q = b; q < e; q++)
-			n += s[q] == ',';
-		if (marks && count_marks(marks, mend) != n)
-			marks = NULL;
 		for (size_t q = b; q <= e; q++) {
 			if (q < e && s[q] != ',')
 				continue;
@@ -436,9 +241,8 @@ static void put_line(struct pl_strbuf *sb, const struct form_state *st,
 			/* XLA's long form marks every fifth operand with its index */
 			if (f->sigils && k && k % 5 == 0)
 				pl_sb_printf(sb, "/*index=%zu*/", k);
-			struct ospell o = next_spell(f, &marks, mend, l->own ? l->own->shapes : NULL, k);
 			k++;
-			put_operand(sb, st, f, b, q, &o);
+			put_operand(sb, st, f, b, q);
 			b = q + 1;
 		}
 	}
@@ -516,30 +320,9 @@ static bool read_lines(struct form_state *st, size_t body, size_t end)
 	return true;
 }
 
-/* item: a line index + 1; probe: a pl_hlo_line, by its name */
-static bool same_own_name(const void *item, const void *probe, const void *ctx)
+int pl_hlo_put_form_(struct pl_strbuf *sb, size_t at, const struct pl_hlo_form *f)
 {
-	const struct form_state *s = ctx;
-	const struct fline *l = &s->lines[(uintptr_t)item - 1];
-	const struct pl_hlo_line *p = probe;
-	return l->nlen == p->nlen && memcmp(s->src + l->name, p->name, p->nlen) == 0;
-}
-
-/* Gives each line own[0..nown) names its own spelling. */
-static void own_lines(struct form_state *st, const struct pl_hlo_line *own, size_t nown)
-{
-	for (size_t k = 0; k < nown; k++) {
-		uintptr_t j = (uintptr_t)pl_ht_get(&st->names, name_hash(own[k].name, own[k].nlen),
-		                                   same_own_name, &own[k], st);
-		if (j)
-			st->lines[j - 1].own = &own[k];
-	}
-}
-
-int pl_hlo_put_form_(struct pl_strbuf *sb, size_t at, const struct pl_hlo_form *f,
-                     const struct pl_hlo_line *own, size_t nown)
-{
-	if ((!pl_hlo_form_long_(f) && !nown) || at >= sb->len || sb->failed)
+	if (!pl_hlo_form_long_(f) || at >= sb->len || sb->failed)
 		return sb->failed ? PL_ENOMEM : PL_OK;
 	size_t len = sb->len - at;
 	char *src = pl_sb_copy_from_(sb, at);
@@ -556,10 +339,9 @@ int pl_hlo_put_form_(struct pl_strbuf *sb, size_t at, const struct pl_hlo_form *
 	}
 	if (!read_lines(&st, nl ? head + 1 : len, len))
 		goto done;
-	own_lines(&st, own, nown);
 	sb->len = at;
 	pl_sb_put(sb, src, name);
-	put_name(sb, f->sigils != f->heading_flip, src + name, head - 2 - name);
+	put_name(sb, f->sigils, src + name, head - 2 - name);
 	if (f->signatures && !put_signature(sb, &st))
 		goto done;
 	pl_sb_puts(sb, " {\n");

@@ -8,10 +8,9 @@
  * module uses (hlo_sigils, hlo_signatures, hlo_typed_operands on the entry
  * function) and whether it writes no layouts at all (hlo_no_layouts, as
  * tests often do); the writer prints the short form with layouts and,
- * where the module asks, rewrites each computation it printed. A
- * computation spelled otherwise than the module keeps its own form
- * (hlo_spelling), and a line spelled otherwise than its computation its
- * own spelling (hlo_line_form, hlo_line_forms: struct pl_hlo_line).
+ * where the module asks, rewrites each computation it printed. A line
+ * or computation spelled otherwise than the module as a whole comes back
+ * as written from the kept text (hlo_kept.h), not from here.
  */
 #ifndef PL_HLO_FORM_H
 #define PL_HLO_FORM_H
@@ -33,46 +32,23 @@ struct pl_hlo_form {
 	 * writes them: "async-start(...), calls=%c" over a computation of the
 	 * collective, and "async-done" (else "all-gather-start" and so on) */
 	bool async_wrapped;
-	/* the heading's name with '%' where the lines' have none, or
-	 * without where they have it */
-	bool heading_flip;
-};
-
-/* One line spelled otherwise than its computation: its name, its
- * spelling (hlo_line_form: '%' or '-' for the name, '=' when it has no
- * shape, per operand 's' when typed and '%' or '-') and the shapes its
- * operands are written with where not their definitions' (a list of
- * strings, "" for the others; NULL: none). */
-struct pl_hlo_line {
-	const char *name;
-	size_t nlen;
-	const char *form;
-	size_t flen;
-	const pl_attr *shapes;
 };
 
 /* The form recorded on the attributes d of a module's entry function. */
 PL_INTERNAL struct pl_hlo_form pl_hlo_form_of_(const pl_attrs *d);
-/* The form of one computation (attributes d) of a module of form m: its
- * own where it was read spelled otherwise than the module (hlo_spelling,
- * its fifth value the heading's '%'). */
-PL_INTERNAL struct pl_hlo_form pl_hlo_form_own_(const struct pl_hlo_form *m, const pl_attrs *d);
 
 /* Whether f asks for anything but the short form. */
 static inline bool pl_hlo_form_long_(const struct pl_hlo_form *f)
 {
-	return f->sigils || f->signatures || f->typed_operands || f->no_layouts ||
-	       f->heading_flip;
+	return f->sigils || f->signatures || f->typed_operands || f->no_layouts;
 }
 
 /* Rewrites the computation the writer printed into sb from byte `at` on
  * (its heading "[ENTRY ]NAME {" and its lines "  [ROOT ]NAME = SHAPE
  * OPCODE(OPERANDS)ATTRIBUTES", each ending in a newline, nothing after)
- * into form f, but the lines own[0..nown) name, each into its own
- * spelling. A signature lists the parameters by number, each shape and
+ * into form f. A signature lists the parameters by number, each shape and
  * the root's without layouts, as XLA prints them. PL_OK, or PL_ENOMEM
  * (sb is then of no use: the writer writes nothing). */
-PL_INTERNAL int pl_hlo_put_form_(struct pl_strbuf *sb, size_t at, const struct pl_hlo_form *f,
-                                 const struct pl_hlo_line *own, size_t nown);
+PL_INTERNAL int pl_hlo_put_form_(struct pl_strbuf *sb, size_t at, const struct pl_hlo_form *f);
 
 #endif

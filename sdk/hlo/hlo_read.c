@@ -2972,129 +2972,6 @@ static void add_comp(struct hr *r, pl_func *f, struct pinst *root, bool root_is_
 	}
 }
 
-/* Whether texts a and b are the same but for white space. */
-static bool same_but_spaces(const char *a, size_t an, const char *b, size_t bn)
-{
-	size_t i = 0, j = 0;
-	for (;;) {
-		while (i < an && is_space(a[i]))
-			i++;
-		while (j < bn && is_space(b[j]))
-			j++;
-		if (i == an || j == bn)
-			return i == an && j == bn;
-		if (a[i++] != b[j++])
-			return false;
-	}
-}
-
-/* The shape operand o is written with, into r->sb2 without white space,
- * where the writer would not print it so: where it is not its
- * definition's (an operand it makes a get-tuple-element line for by name
- * has that line's shape, hlo_operand_shapes). */
-static bool own_operand_shape(struct hr *r, const struct popnd *o)
-{
-	const struct pinst *d = &r->insts.v[o->ref];
-	r->sb2.len = 0;
-	if (!o->ty || o->npath || kept_alias(r, o) ||
-	    same_but_spaces(o->ty, o->tylen, d->shape_at, d->has_shape ? d->shape_len : 0))
-		return false;
-	for (uint32_t k = 0; k < o->tylen; k++)
-		if (!is_space(o->ty[k]))
-			pl_sb_putc(&r->sb2, o->ty[k]);
-	if (r->sb2.failed)
-		nomem(r);
-	return true;
-}
-
-/* The spelling of line pi into r->sb (hlo_line_form): '%' or '-' for its
- * name, '=' when it has no shape, then per operand 's' when it is typed
- * and '%' or '-' (none when each is the computation's); false when it is
- * the computation's (sigils, typed). */
-static bool line_form(struct hr *r, const struct pinst *pi, bool sigils, bool typed)
-{
-	bool own = pi->pct != sigils || !pi->has_shape;
-	r->sb.len = 0;
-	pl_sb_putc(&r->sb, pi->pct ? '%' : '-');
-	if (!pi->has_shape)
-		pl_sb_putc(&r->sb, '=');
-	size_t head = r->sb.len;
-	bool ops = false;
-	for (uint32_t k = 0; k < pi->nops; k++) {
-		const struct popnd *o = &r->opnds.v[pi->op0 + k];
-		/* a nested instruction is written as a line of its own */
-		bool nested = r->insts.v[o->ref].named_anon;
-		bool t = nested ? typed : o->ty != NULL, p = nested ? sigils : o->pct;
-		ops = ops || t != typed || p != sigils;
-		if (t)
-			pl_sb_putc(&r->sb, 's');
-		pl_sb_putc(&r->sb, p ? '%' : '-');
-	}
-	if (r->sb.failed)
-		nomem(r);
-	if (!ops)
-		r->sb.len = head;
-	return own || ops;
-}
-
-/* hlo_operand_shapes of instruction line pi with the shapes its operands
- * are written with, where they are their own (own_operand_shape), beside
- * those of the get-tuple-element lines made by name; whether any. */
-static bool keep_operand_shapes(struct hr *r, const struct pinst *pi, pl_attrs *d)
-{
-	bool any = false;
-	for (uint32_t k = 0; k < pi->nops && !any; k++)
-		any = own_operand_shape(r, &r->opnds.v[pi->op0 + k]);
-	if (!any)
-		return false;
-	const pl_attr *kept = pl_attrs_get(d, HK(OPERAND_SHAPES));
-	if (kept && pl_attr_list_size(kept) != pi->nops)
-		kept = NULL;
-	const pl_attr **v = scratch(r, SCRATCH_ALIAS, pi->nops, sizeof *v);
-	for (uint32_t k = 0; k < pi->nops; k++) {
-		bool own = own_operand_shape(r, &r->opnds.v[pi->op0 + k]);
-		v[k] = own ? pl_attr_string(r->m, r->sb2.data, r->sb2.len)
-		           : kept ? pl_attr_list_at(kept, k) : pl_attr_string(r->m, "", 0);
-		if (!v[k])
-			nomem(r);
-	}
-	const pl_attr *l = pl_attr_list(r->m, v, pi->nops);
-	if (!l || pl_attrs_set(d, HK(OPERAND_SHAPES), l) != PL_OK)
-		nomem(r);
-	return true;
-}
-
-/* The lines spelled otherwise than their computation (XLA's tests mix
- * '%' and none, typed operands and not, in one computation, even in one
- * line) keep their own spelling: an instruction in hlo_line_form, a line
- * that is none (a parameter, a get-tuple-element or tuple line) in f's
- * hlo_line_forms, "NAME FORM". */
-static void keep_line_forms(struct hr *r, pl_func *f)
-{
-	r->line_forms.n = 0;
-	for (size_t k = 0; k < r->insts.n; k++) {
-		const struct pinst *pi = &r->insts.v[k];
-		/* a nested line too: written back inside its user, as spelled */
-		bool shapes = pi->inst && keep_operand_shapes(r, pi, pl_inst_attrs(pi->inst));
-		if (!line_form(r, pi, r->sigils, r->typed_operands) && !shapes)
-			continue;
-		if (pi->inst) {
-			set_str(r, pl_inst_attrs(pi->inst), HK(LINE_FORM), r->sb.data, r->sb.len);
-			continue;
-		}
-		r->sb2.len = 0;
-		pl_sb_printf(&r->sb2, "%.*s %.*s", (int)pi->nlen, pi->name, (int)r->sb.len, r->sb.data);
-		if (r->sb2.failed)
-			nomem(r);
-		*PUSH(r, line_forms) = ok_attr(r, pl_attr_string(r->m, r->sb2.data, r->sb2.len));
-	}
-	if (!r->line_forms.n)
-		return;
-	const pl_attr *l = pl_attr_list(r->m, r->line_forms.v, r->line_forms.n);
-	if (!l || pl_attrs_set(pl_func_attrs(f), HK(LINE_FORMS), l) != PL_OK)
-		nomem(r);
-}
-
 /* hlo_operand_rank of the user pi (attributes d) of kept aliases: per
  * operand, the place of its line among those written back after the
  * same line (-1 for the others). */
@@ -3271,15 +3148,12 @@ static void map_comp(struct hr *r, const char *name, uint32_t nlen, const char *
 	keep_short_operands(r, f);
 	const struct pinst *owner = map_root(r, f, root);
 	rank_kept_aliases(r, root);
-	keep_line_forms(r, f);
 	if (thread)
 		set_str(r, pl_func_attrs(f), HK(EXECUTION_THREAD), thread, thread_len);
 	add_comp(r, f, root, owner == root, np, at, entry);
 }
 
 /* The spelling the flags of r record, and setting them. */
-static void keep_spellings(struct hr *r);
-
 /* A statement from start to where the text read so far ends (before the
  * white space and comments peek skipped last, when r->p is after them). */
 static void add_stmt(struct hr *r, enum pl_hlo_stmt_kind kind, const char *start,
@@ -3293,8 +3167,7 @@ static void add_stmt(struct hr *r, enum pl_hlo_stmt_kind kind, const char *start
 
 static struct spelling spelling_now(const struct hr *r)
 {
-	return (struct spelling){r->sigils, r->signatures, r->typed_operands, r->shapes.layouts, false,
-	                         false, false};
+	return (struct spelling){r->sigils, r->signatures, r->typed_operands, r->shapes.layouts};
 }
 
 static void spell(struct hr *r, struct spelling s)
@@ -3312,7 +3185,7 @@ static void parse_comp(struct hr *r)
 	r->part = PL_HLO_PART_COMP;
 	/* the flags record this computation's spelling while it is read */
 	r->before = spelling_now(r);
-	spell(r, (struct spelling){false, false, false, false, false, false, false});
+	spell(r, (struct spelling){false, false, false, false});
 	bool entry = false;
 	if (at_word(r, "ENTRY")) {
 		r->p += 5;
@@ -3320,8 +3193,7 @@ static void parse_comp(struct hr *r)
 	}
 	const char *name;
 	uint32_t nlen;
-	bool heading_pct;
-	if (!read_name(r, &name, &nlen, &heading_pct))
+	if (!read_name(r, &name, &nlen, NULL))
 		expected(r, "a computation");
 	for (size_t k = 0; k < sizeof frames_words / sizeof *frames_words; k++)
 		if (word_is(name, nlen, frames_words[k]))
@@ -3389,16 +3261,9 @@ static void parse_comp(struct hr *r)
 	add_stmt(r, PL_HLO_STMT_CLOSE, close, NULL, 0);
 	map_comp(r, name, nlen, at, entry, thread, tlen);
 	struct spelling own = spelling_now(r), b = r->before;
-	for (size_t k = 0; k < r->insts.n; k++)
-		own.operands = own.operands || r->insts.v[k].nops;
-	for (size_t k = 0; k < r->shapes.n; k++)
-		own.arrays = own.arrays || (!r->shapes.v[k].tuple && r->shapes.v[k].rank);
-	own.heading = heading_pct;
 	r->shapes.n = r->shapes.ndims = 0;
-	r->comps.v[r->comps.n - 1].spelled = own;
 	spell(r, (struct spelling){b.sigils || own.sigils, b.signatures || own.signatures,
-	                           b.typed_operands || own.typed_operands, b.layouts || own.layouts,
-	                           false, false, false});
+	                           b.typed_operands || own.typed_operands, b.layouts || own.layouts});
 }
 
 /* The header's attributes are kept verbatim; the counts are read. */
@@ -3522,31 +3387,6 @@ static void parse_module(struct hr *r)
 	for (size_t k = 0; k < sizeof form / sizeof *form; k++)
 		if (form[k].on && pl_attrs_set(d, form[k].key, pl_attr_bool(r->m, true)) != PL_OK)
 			nomem(r);
-	keep_spellings(r);
-}
-
-/* A computation spelled otherwise than the module as a whole (XLA's own
- * tests write some computations short and the entry long) keeps its own
- * spelling: hlo_spelling, four 1-or-0, and a fifth for a heading whose
- * '%' is not its lines'. */
-static void keep_spellings(struct hr *r)
-{
-	const struct spelling m = spelling_now(r);
-	for (size_t k = 0; k < r->comps.n; k++) {
-		struct spelling c = r->comps.v[k].spelled;
-		/* what its text does not show, it spells as the module */
-		c.typed_operands = c.operands ? c.typed_operands : m.typed_operands;
-		c.layouts = c.arrays ? c.layouts : m.layouts;
-		if (c.sigils == m.sigils && c.signatures == m.signatures &&
-		    c.typed_operands == m.typed_operands && c.layouts == m.layouts &&
-		    c.heading == c.sigils)
-			continue;
-		/* the heading's '%' only where it is not the lines' */
-		const int64_t v[5] = {c.sigils, c.signatures, c.typed_operands, !c.layouts, c.heading};
-		const pl_attr *l = pl_attr_int_list(r->m, v, c.heading == c.sigils ? 4 : 5);
-		if (!l || pl_attrs_set(pl_func_attrs(r->comps.v[k].f), HK(SPELLING), l) != PL_OK)
-			nomem(r);
-	}
 }
 
 static void hr_free(struct hr *r)
@@ -3560,7 +3400,6 @@ static void hr_free(struct hr *r)
 	free(r->leaves.v);
 	free(r->label_attrs.v);
 	free(r->label_ranks.v);
-	free(r->line_forms.v);
 	free(r->anon.v);
 	pl_ht_free(&r->names);
 	pl_ht_free(&r->owners);

@@ -96,13 +96,13 @@ struct comp {
 	const char *reduce;  /* the reduction its root computes, if any */
 	bool bare;           /* exactly p0, p1, ROOT op(p0, p1) on scalars */
 	bool root_on_params; /* the root's operands are the parameters, in order */
-	struct spelling {    /* how the computation's own text is spelled */
-		bool sigils, signatures, typed_operands, layouts;
-		/* whether it has operands, arrays of rank 1 or more: else
-		 * nothing says whether it types operands, writes layouts */
-		bool operands, arrays;
-		bool heading; /* its heading's name written "%name" */
-	} spelled;
+};
+
+/* How a text spells what the writer may print either way: names with
+ * '%', computations with signatures, operands with their shapes, arrays
+ * with layouts. */
+struct spelling {
+	bool sigils, signatures, typed_operands, layouts;
 };
 
 /* the reader's scratch buffers (struct hr's scratch) */
@@ -147,9 +147,6 @@ struct hr {
 	HR_ARRAY(const pl_attr *) label_attrs;
 	bool label_attrs_any;
 	HR_ARRAY(int64_t) label_ranks; /* rank_kept_aliases: their places */
-	/* keep_line_forms: "NAME FORM" of each line that is no instruction
-	 * spelled otherwise than its computation */
-	HR_ARRAY(const pl_attr *) line_forms;
 	struct pl_ht names; /* the computation's instructions by name: items
 	                     * are instruction index + 1 */
 	/* for each opcode of a nested instruction, the first N not yet tried

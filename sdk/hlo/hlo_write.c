@@ -10,8 +10,7 @@
  * the IR's types; otherwise the shape is printed from the types. The text
  * is XLA's short form (names without '%', no signatures, untyped operands),
  * each computation then rewritten into the longer form the module was read
- * in, and each line the reader found spelled otherwise into its own
- * (hlo_form.c). Last, each line of that text that the IR still says the
+ * in (hlo_form.c). Last, each line of that text that the IR still says the
  * same of as when it was read is put back as it was read (hlo_kept.c).
  */
 #include "hlo/hlo.h"
@@ -111,9 +110,6 @@ struct hw {
 	struct pl_ht plan_index;
 	struct fn_scratch fn;
 	struct pl_hlo_form form; /* the spelling the module was read in */
-	/* the function's lines spelled otherwise than it */
-	struct pl_hlo_line *own;
-	size_t nown, owncap;
 	/* the computations wrapping the function's new async collectives,
 	 * written before the function */
 	struct pl_strbuf wrapped;
@@ -1820,7 +1816,7 @@ static void put_wrapped(struct hw *w, struct pl_strbuf *l, pl_inst *i, const str
 	put_collective_tail(w, c, i, base);
 	pl_sb_putc(c, '\n');
 	if (!c->failed)
-		set_err(w, pl_hlo_put_form_(c, at, &w->form, NULL, 0));
+		set_err(w, pl_hlo_put_form_(c, at, &w->form));
 	pl_sb_puts(c, "}\n\n");
 	pl_sb_printf(l, ", calls=%s%s", w->form.sigils ? "%" : "", name->data);
 	if (c->failed || l->failed)
@@ -2568,44 +2564,6 @@ static void print_made_root(struct hw *w)
 		inst_error(w, p->ret, "the returned values have no HLO form");
 }
 
-static bool push_own(struct hw *w, const char *name, size_t nlen, const char *form, size_t flen,
-                     const pl_attr *shapes)
-{
-	if (!PL_GROW(w->own, w->owncap, w->nown + 1)) {
-		set_err(w, PL_ENOMEM);
-		return false;
-	}
-	w->own[w->nown++] = (struct pl_hlo_line){name, nlen, form, flen, shapes};
-	return true;
-}
-
-/* The function's lines spelled otherwise than it, by the names they are
- * printed under: its instructions' (hlo_line_form) and the other lines'
- * the function keeps (hlo_line_forms, "NAME FORM"). */
-static void own_spellings(struct hw *w)
-{
-	w->nown = 0;
-	for (size_t k = w->fn.nparams; k < w->nents; k++) {
-		const pl_attrs *d = pl_inst_attrs_const(w->ents[k].inst);
-		const char *form;
-		size_t fl;
-		if (pl_attrs_get_string(d, HK(LINE_FORM), &form, &fl) == PL_OK &&
-		    !push_own(w, w->ents[k].name, strlen(w->ents[k].name), form, fl,
-		              pl_attrs_get(d, HK(OPERAND_SHAPES))))
-			return;
-	}
-	const pl_attr *l = pl_attrs_get(w->fn.fa, HK(LINE_FORMS));
-	size_t n = l && pl_attr_get_kind(l) == PL_ATTR_LIST ? pl_attr_list_size(l) : 0;
-	for (size_t k = 0; k < n; k++) {
-		size_t len;
-		const pl_attr *a = pl_attr_list_at(l, k);
-		const char *t = pl_attr_get_kind(a) == PL_ATTR_STRING ? pl_attr_get_string(a, &len) : NULL;
-		const char *sp = t ? memchr(t, ' ', len) : NULL;
-		if (sp && !push_own(w, t, (size_t)(sp - t), sp + 1, len - (size_t)(sp - t) - 1, NULL))
-			return;
-	}
-}
-
 /* Puts the text of what before byte at of sb, and empties what. */
 static void insert_text(struct hw *w, struct pl_strbuf *sb, size_t at, struct pl_strbuf *what)
 {
@@ -2665,9 +2623,7 @@ static void print_function(struct hw *w, pl_func *f, bool entry)
 	if (p->ret && !p->root_ent && w->status == PL_OK)
 		print_made_root(w);
 	if (w->status == PL_OK) {
-		const struct pl_hlo_form own = pl_hlo_form_own_(&w->form, pl_func_attrs(f));
-		own_spellings(w);
-		set_err(w, pl_hlo_put_form_(&w->out, head_at, &own, w->own, w->nown));
+		set_err(w, pl_hlo_put_form_(&w->out, head_at, &w->form));
 	}
 	if (w->status == PL_OK)
 		put_nested(w, head_at);
@@ -2727,7 +2683,7 @@ static void put_heading(struct hw *w, pl_func *entry)
 		             "  ROOT r = %.*s[] %.*s(p0, p1)\n",
 		             kind, (int)(dot2 - dt), dt, (int)(dot2 - dt), dt, (int)(dot2 - dt), dt,
 		             (int)strlen(reducer_op(kind)), reducer_op(kind));
-		set_err(w, pl_hlo_put_form_(&w->out, at, &w->form, NULL, 0));
+		set_err(w, pl_hlo_put_form_(&w->out, at, &w->form));
 		pl_sb_puts(&w->out, "}\n\n");
 	}
 }
@@ -2759,7 +2715,6 @@ static void free_writer(struct hw *w)
 	pl_ht_free(&w->gte_index);
 	free(w->ptrees);
 	free(w->planned);
-	free(w->own);
 	pl_ht_free(&w->plan_index);
 	pl_ht_free(&w->imap);
 	pl_ht_free(&w->ops_index);

@@ -37,19 +37,16 @@
 	X(PARAM_SHAPES, "hlo_param_shapes", FUNC, LIST, "the parameters' shapes") \
 	X(PARAM_ATTRS, "hlo_param_attrs", FUNC, LIST, "the parameters' attributes") \
 	X(PARAM_AT, "hlo_param_at", FUNC, INTS, "the parameters' places among the instructions") \
-	X(LINE_FORMS, "hlo_line_forms", FUNC, LIST, "\"NAME FORM\" for each line that is no instruction (a parameter, a get-tuple-element or tuple line) spelled otherwise than its computation, FORM as in hlo_line_form") \
 	X(PARAM_NAMES, "hlo_param_names", FUNC, LIST, "the names of the parameters that are empty tuples") \
 	X(EXECUTION_THREAD, "hlo_execution_thread", FUNC, TEXT, "the computation's execution_thread") \
 	X(NESTED, "hlo_nested", FUNC, LIST, "the lines the text wrote inside their user's operands, without a name (\"add(x, multiply(y, z))\", \"f32[] parameter(0)\"), by the names made for them (NAME.anon): written there again while they have that one user") \
 	X(COMPACT_PATHS, "hlo_compact_paths", FUNC, LIST, "the operands the text wrote as a path into a tuple value (\"p0#1#0\"): the get-tuple-element lines made for them are written as that path again") \
-	X(SPELLING, "hlo_spelling", FUNC, INTS, "how this computation is spelled where the module's others differ: 1 or 0 for '%' names, a signature, typed operands and no layouts, and a fifth for a heading whose '%' is not its lines'") \
 	X(SHAPE, "hlo_shape", INST, TEXT, "the result shape with layouts and tuple structure") \
 	X(OPERANDS, "hlo_operands", INST, TEXT, "the tuple structure of the operands") \
 	X(OPERAND_NAMES, "hlo_operand_names", INST, LIST, "per operand, the name of a get-tuple-element") \
 	X(OPERAND_AFTER, "hlo_operand_after", INST, LIST, "per operand with a kept name, the instruction or parameter its line came after") \
 	X(OPERAND_RANK, "hlo_operand_rank", INST, INTS, "per operand with a kept name, the place of its line among those written back after the same line (-1: none)") \
-	X(OPERAND_SHAPES, "hlo_operand_shapes", INST, LIST, "per operand with a kept name, the shape of its get-tuple-element line where its layout is not its element's; per other operand, the shape it is written with where that is not its definition's (\"\": the element's, the definition's)") \
-	X(LINE_FORM, "hlo_line_form", INST, TEXT, "how the line is spelled where its computation's other lines differ: '%' or '-' for its name, '=' when it has no shape, then per operand 's' when it is typed and '%' or '-'") \
+	X(OPERAND_SHAPES, "hlo_operand_shapes", INST, LIST, "per operand with a kept name, the shape of its get-tuple-element line where its layout is not its element's (\"\": the element's)") \
 	X(OPERAND_ATTRS, "hlo_operand_attrs", INST, LIST, "per operand, the attributes of its tuple or get-tuple-element line") \
 	X(LABEL_RANKS, "hlo_label_ranks", INST, INTS, "per NAME@ANCHOR line of hlo_operands, in order, the place of that line among the lines written back after the same line (-1: none)") \
 	X(LABEL_ATTRS, "hlo_label_attrs", INST, LIST, "per NAME@ANCHOR line of hlo_operands, in order, the attributes of that line (a tuple that is an operand itself: in hlo_operand_attrs)") \
