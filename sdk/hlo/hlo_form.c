@@ -6,9 +6,7 @@
  * SHAPE OPCODE(OPERANDS)ATTRIBUTES" with OPERANDS names joined by ", ", so
  * a computation is rewritten here once it is whole, rather than at each of
  * the places that make a line: the parameters and the root are known then.
- * Attribute texts are never touched (kept ones are verbatim already). A
- * line the writer names as spelled otherwise (struct pl_hlo_line) takes
- * its own '%', shape and operands' spelling over the computation's.
+ * Attribute texts are never touched (kept ones are verbatim already).
  */
 #include "hlo/hlo_form.h"
 #include <passline/hash_table.h>
