@@ -25,9 +25,6 @@ struct pl_hlo_form {
 	bool signatures;     /* "NAME (p: shape, ...) -> shape {" */
 	bool typed_operands; /* "add(f32[] %x, f32[] %y)" */
 	bool no_layouts;     /* "f32[8]": no shape with a layout */
-	/* an array of a kept shape written without a layout is printed
-	 * without one (else with the default one) */
-	bool bare_arrays;
 	/* the collectives passes make asynchronous are written as XLA:GPU
 	 * writes them: "async-start(...), calls=%c" over a computation of the
 	 * collective, and "async-done" (else "all-gather-start" and so on) */

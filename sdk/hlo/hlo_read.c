@@ -3120,8 +3120,6 @@ static void map_comp(struct hr *r, const char *name, uint32_t nlen, const char *
 			r->insts.v[r->opnds.v[r->insts.v[k].op0 + j].ref].used = true;
 	/* in a computation whose shapes have layouts, one without is kept so */
 	r->shapes.print_bare = r->shapes.layouts;
-	for (size_t k = 0; r->shapes.print_bare && !r->bare_arrays && k < r->shapes.n; k++)
-		r->bare_arrays = r->shapes.v[k].bare && r->shapes.v[k].rank;
 	const char *nz = cstr(r, name, nlen);
 	if (find_comp(r, nz, nlen))
 		fail(r, at, "computation '%.*s' is defined twice", (int)nlen, name);
@@ -3381,7 +3379,6 @@ static void parse_module(struct hr *r)
 	            {r->signatures, HK(SIGNATURES)},
 	            {r->typed_operands, HK(TYPED_OPERANDS)},
 	            {!r->shapes.layouts, HK(NO_LAYOUTS)},
-	            {r->bare_arrays, HK(BARE_ARRAYS)},
 	            /* new async collectives as the module's are, unless mixed */
 	            {r->async_wrapped && !r->async_native, HK(ASYNC_WRAPPED)}};
 	for (size_t k = 0; k < sizeof form / sizeof *form; k++)

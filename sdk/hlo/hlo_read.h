@@ -184,8 +184,6 @@ struct hr {
 	/* async collectives written over a computation (async-start), and
 	 * written native (all-gather-start, ...) */
 	bool async_wrapped, async_native;
-	/* an array without a layout in a computation whose shapes have them */
-	bool bare_arrays;
 	/* the numbers of the "hlo_<name>" keys, by the HLO attribute name */
 	struct keymemo {
 		const char *name;

@@ -174,8 +174,6 @@ static void free_tree(struct pl_hlo_shapes *t)
 static struct pl_hlo_shapes *parse_tree(struct hw *w, const char *s, size_t len)
 {
 	struct pl_hlo_shapes *t = calloc(1, sizeof *t);
-	if (t)
-		t->print_bare = w->form.bare_arrays; /* the reader kept a missing layout so */
 	struct pl_hlo_shape_err err;
 	uint32_t root;
 	const char *p = s, *e = s + len;
@@ -777,7 +775,6 @@ static struct pl_hlo_shapes *parse_operands(struct hw *w, pl_inst *i, const char
 	memcpy(txt, s, len);
 	txt[len] = 0;
 	t->text = txt;
-	t->print_bare = w->form.bare_arrays; /* the reader kept a missing layout so */
 	const char *p = txt, *e = txt + len;
 	size_t leaves = 0;
 	int st;
