@@ -5,7 +5,8 @@
 # lines, blank lines, comments inside a line, which the IR does not
 # keep); after a pass, `diff` of the input and the output shows exactly
 # the lines whose instructions the pass changed, each new or changed line
-# indented as the lines around it. The kept text is no part of the IR:
+# indented as the lines around it and in XLA's form ('%' names, typed
+# operands, layouts). The kept text is no part of the IR:
 # the .pir shows none of it.
 . "$top_srcdir/tests/tap.sh"
 : "${PASSLINE:?}" "${PLUGIN_DIR:?}"
@@ -35,7 +36,7 @@ cat >rsc.want <<'EOF'
 <     ROOT %dynamic-slice = f32[4,8,128] dynamic-slice(%all-reduce, %offset, %zero, %zero),
 <         dynamic_slice_sizes={4,8,128}
 ---
->     ROOT %reduce-scatter = f32[4,8,128]{2,1,0} reduce-scatter(%param), replica_groups={{0},{1}}, to_apply=%sum, channel_id=1, dimensions={0}
+>     ROOT %reduce-scatter = f32[4,8,128]{2,1,0} reduce-scatter(f32[32,8,128]{2,1,0} %param), replica_groups={{0},{1}}, to_apply=%sum, channel_id=1, dimensions={0}
 EOF
 cmp -s rsc.want rsc.diff
 ok $? "rsc.hlo: the diff is the rewrite alone (4 lines out, 1 in)"
@@ -55,8 +56,8 @@ if [ -d "$D/xla-tests" ]; then
 	# XLA's ReduceScatterCombiner PreservesMetadata module (indented
 	# four spaces and more, as the test's string is): the combiner
 	# rewrites the two reduce-scatters and the root tuple, and nothing
-	# else; the lines it writes are in the module's form ('%' names and
-	# typed operands, as its reducer has them), not in the old root's
+	# else; the lines it writes are in XLA's form ('%' names, typed
+	# operands, layouts), not in the old root's
 	f="$D/xla-tests/reduce_scatter_combiner_test__PreservesMetadata.hlo"
 	run $P --passes=XlaCombineCCOp "$f" -o comb.hlo
 	expect_status 0 "XlaCombineCCOp on XLA's PreservesMetadata module"
@@ -67,10 +68,10 @@ if [ -d "$D/xla-tests" ]; then
 <       %rs.1 = f32[16] reduce-scatter(%param.1), replica_groups={{0,1}}, dimensions={0}, to_apply=%add, metadata={op_type="test_type1" op_name="test_name1"}
 <       ROOT tuple = (f32[16], f32[16]) tuple(%rs.0, %rs.1)
 ---
->       %rs.0 = (f32[16], f32[16]) reduce-scatter(f32[32] %param.0, f32[32] %param.1), replica_groups={{0,1}}, dimensions={0}, to_apply=%add, metadata={op_type="test_type0" op_name="test_name0"}
->       %rs.0_0 = f32[16] get-tuple-element((f32[16], f32[16]) %rs.0), index=0
->       %rs.0_1 = f32[16] get-tuple-element((f32[16], f32[16]) %rs.0), index=1
->       ROOT %tuple = (f32[16], f32[16]) tuple(f32[16] %rs.0_0, f32[16] %rs.0_1)
+>       %rs.0 = (f32[16]{0}, f32[16]{0}) reduce-scatter(f32[32]{0} %param.0, f32[32]{0} %param.1), replica_groups={{0,1}}, dimensions={0}, to_apply=%add, metadata={op_type="test_type0" op_name="test_name0"}
+>       %rs.0_0 = f32[16]{0} get-tuple-element((f32[16]{0}, f32[16]{0}) %rs.0), index=0
+>       %rs.0_1 = f32[16]{0} get-tuple-element((f32[16]{0}, f32[16]{0}) %rs.0), index=1
+>       ROOT %tuple = (f32[16]{0}, f32[16]{0}) tuple(f32[16]{0} %rs.0_0, f32[16]{0} %rs.0_1)
 EOF
 	cmp -s comb.want comb.diff
 	ok $? "PreservesMetadata: the diff is the combined line and its tuple's (3 lines out, 4 in)"

@@ -80,13 +80,13 @@ expect_same_file "$T/out" nested.pir "and read back as the same IR"
 # the place: after the line named, else just before the user
 printf 'func @f(%%a: f32[4], %%b: f32[4]) attributes {hlo_entry = true} {\n  %%c = hlo.negate %%a : f32[4]\n  %%e = hlo.negate %%b : f32[4]\n  %%d = hlo.custom_call %%b, %%c, %%e {hlo_operands = "t@c(_,_),_"} : f32[4]\n  return %%d\n}\n' >place.pir
 run $P --passes= place.pir --output-format=hlo
-sed -n '/negate(a)/,/ROOT/p' "$T/out" >got
-printf '  c = f32[4]{0} negate(a)\n  t = (f32[4]{0}, f32[4]{0}) tuple(b, c)\n  e = f32[4]{0} negate(b)\n  ROOT d = f32[4]{0} custom-call(t, e)\n' >want
+sed -n '/negate(f32\[4\]{0} %a)/,/ROOT/p' "$T/out" >got
+printf '  %%c = f32[4]{0} negate(f32[4]{0} %%a)\n  %%t = (f32[4]{0}, f32[4]{0}) tuple(f32[4]{0} %%b, f32[4]{0} %%c)\n  %%e = f32[4]{0} negate(f32[4]{0} %%b)\n  ROOT %%d = f32[4]{0} custom-call((f32[4]{0}, f32[4]{0}) %%t, f32[4]{0} %%e)\n' >want
 expect_same_file got want "a tuple is made right after the line it followed"
 sed 's/t@c(/t@nowhere(/' place.pir >away.pir
 run $P --passes= away.pir --output-format=hlo
-sed -n '/negate(a)/,/ROOT/p' "$T/out" >got
-printf '  c = f32[4]{0} negate(a)\n  e = f32[4]{0} negate(b)\n  t = (f32[4]{0}, f32[4]{0}) tuple(b, c)\n  ROOT d = f32[4]{0} custom-call(t, e)\n' >want
+sed -n '/negate(f32\[4\]{0} %a)/,/ROOT/p' "$T/out" >got
+printf '  %%c = f32[4]{0} negate(f32[4]{0} %%a)\n  %%e = f32[4]{0} negate(f32[4]{0} %%b)\n  %%t = (f32[4]{0}, f32[4]{0}) tuple(f32[4]{0} %%b, f32[4]{0} %%c)\n  ROOT %%d = f32[4]{0} custom-call((f32[4]{0}, f32[4]{0}) %%t, f32[4]{0} %%e)\n' >want
 expect_same_file got want "a tuple whose line is gone is made before its user"
 
 # A kept hlo_shape is read with the reader's grammar of shapes: written
@@ -95,8 +95,8 @@ expect_same_file got want "a tuple whose line is gone is made before its user"
 # has not) is not printed but replaced from the type.
 printf 'func @f(%%a: f32[4], %%b: f32[4]) attributes {hlo_entry = true} {\n  %%c = hlo.negate %%a {hlo_shape = "f32[4]"} : f32[4]\n  %%d = hlo.negate %%b {hlo_shape = "f32[4]{1}"} : f32[4]\n  %%e = hlo.add %%c, %%d {hlo_shape = "f32[ 4 ]{0:T(128)}"} : f32[4]\n  return %%e\n}\n' >kept.pir
 run $P --passes= kept.pir --output-format=hlo
-sed -n '/negate(a)/,/ROOT/p' "$T/out" >got
-printf '  c = f32[4]{0} negate(a)\n  d = f32[4]{0} negate(b)\n  ROOT e = f32[4]{0:T(128)} add(c, d)\n' >want
+sed -n '/negate(f32\[4\]{0} %a)/,/ROOT/p' "$T/out" >got
+printf '  %%c = f32[4]{0} negate(f32[4]{0} %%a)\n  %%d = f32[4]{0} negate(f32[4]{0} %%b)\n  ROOT %%e = f32[4]{0:T(128)} add(f32[4]{0} %%c, f32[4]{0} %%d)\n' >want
 expect_same_file got want "a kept shape is printed as XLA prints it, or from the type when it is no shape"
 
 # A .pir op with no HLO form is refused with its name, and nothing written.
@@ -112,9 +112,9 @@ expect_status 0 "the output file is unchanged"
 # A .pir collective gets the attributes HLO needs and a reducer.
 printf 'func @f(%%a: f32[8]) {\n  %%r = all_reduce %%a {group_id = "replica:{{0,1}}", factor = 2, reduce = "max"} : f32[8]\n  return %%r\n}\n' >ar.pir
 run $P --passes= ar.pir --output-format=hlo
-expect_out "max.f32.reducer {" "a reducer computation is defined"
-expect_out "ROOT r = f32[] maximum(p0, p1)" "it computes the reduction"
-expect_out "all-reduce(a), replica_groups={{0,1}}, to_apply=max.f32.reducer" "the collective uses it"
+expect_out "%max.f32.reducer (p0: f32[], p1: f32[]) -> f32[] {" "a reducer computation is defined"
+expect_out "ROOT %r = f32[] maximum(f32[] %p0, f32[] %p1)" "it computes the reduction"
+expect_out "all-reduce(f32[8]{0} %a), replica_groups={{0,1}}, to_apply=%max.f32.reducer" "the collective uses it"
 cp "$T/out" ar.hlo
 run $P --passes= ar.hlo
 expect_out 'group_id = "replica:{{0,1}}", factor = 2, reduce = "max"' "and reads back as the same collective"
@@ -216,7 +216,7 @@ cp "$T/out" infer.pir
 run $P --passes= infer.hlo -o infer.out.hlo
 expect_same_file infer.hlo infer.out.hlo "written back, the lines have no shape again"
 run $P --passes= infer.pir -o infer.pir.hlo
-grep -q '^  n = f32\[4\]{0} negate(a)$' infer.pir.hlo
+grep -q '^  %n = f32\[4\]{0} negate(f32\[4\]{0} %a)$' infer.pir.hlo
 ok $? "written from the .pir, a line has the shape inferred for it"
 
 # A collective's reducer p0, p1, ROOT op(p0, p1) names its reduction by the

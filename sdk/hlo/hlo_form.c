@@ -16,12 +16,9 @@
 
 struct pl_hlo_form pl_hlo_form_of_(const pl_attrs *d)
 {
-	struct pl_hlo_form f = {false, false, false, false, false};
+	/* XLA's own form: '%' names, signatures, typed operands, layouts */
+	struct pl_hlo_form f = {true, true, true, false, false};
 	bool b;
-	f.sigils = pl_attrs_get_bool(d, HK(SIGILS), &b) == PL_OK && b;
-	f.signatures = pl_attrs_get_bool(d, HK(SIGNATURES), &b) == PL_OK && b;
-	f.typed_operands = pl_attrs_get_bool(d, HK(TYPED_OPERANDS), &b) == PL_OK && b;
-	f.no_layouts = pl_attrs_get_bool(d, HK(NO_LAYOUTS), &b) == PL_OK && b;
 	f.async_wrapped = pl_attrs_get_bool(d, HK(ASYNC_WRAPPED), &b) == PL_OK && b;
 	return f;
 }

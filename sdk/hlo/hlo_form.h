@@ -4,13 +4,11 @@
  * XLA prints the same module in a short form (names without '%', no
  * signatures, operands by name) and in longer ones: names with '%', each
  * computation's heading with its signature "(p: shape, ...) -> shape",
- * each operand after its shape. The reader records which of the three a
- * module uses (hlo_sigils, hlo_signatures, hlo_typed_operands on the entry
- * function) and whether it writes no layouts at all (hlo_no_layouts, as
- * tests often do); the writer prints the short form with layouts and,
- * where the module asks, rewrites each computation it printed. A line
- * or computation spelled otherwise than the module as a whole comes back
- * as written from the kept text (hlo_kept.h), not from here.
+ * each operand after its shape, every array with its layout: the form
+ * XLA prints a module in. The writer prints the short form with layouts
+ * and rewrites each computation it printed into XLA's. The lines of the
+ * input come back as they were written from the kept text (hlo_kept.h),
+ * not from here: the IR records no spelling.
  */
 #ifndef PL_HLO_FORM_H
 #define PL_HLO_FORM_H

@@ -705,7 +705,6 @@ static void parse_operand(struct hr *r, unsigned depth)
 	const char *ty = NULL;
 	if (at_shape(r)) {
 		parse_shape(r); /* a typed operand: the type is the definition's */
-		r->typed_operands = true;
 		ty = r->p;
 	}
 	const char *s;
@@ -934,7 +933,6 @@ static uint32_t parse_inst(struct hr *r, bool nested, unsigned depth)
 		bool pct;
 		if (!read_name(r, &pi.name, &pi.nlen, &pct))
 			expected(r, "an instruction name");
-		r->sigils = r->sigils || pct;
 		pi.pct = pct;
 		expect(r, '=', "'=' after an instruction name");
 	}
@@ -3151,7 +3149,6 @@ static void map_comp(struct hr *r, const char *name, uint32_t nlen, const char *
 	add_comp(r, f, root, owner == root, np, at, entry);
 }
 
-/* The spelling the flags of r record, and setting them. */
 /* A statement from start to where the text read so far ends (before the
  * white space and comments peek skipped last, when r->p is after them). */
 static void add_stmt(struct hr *r, enum pl_hlo_stmt_kind kind, const char *start,
@@ -3163,27 +3160,12 @@ static void add_stmt(struct hr *r, enum pl_hlo_stmt_kind kind, const char *start
 	                                      (uint8_t)kind};
 }
 
-static struct spelling spelling_now(const struct hr *r)
-{
-	return (struct spelling){r->sigils, r->signatures, r->typed_operands, r->shapes.layouts};
-}
-
-static void spell(struct hr *r, struct spelling s)
-{
-	r->sigils = s.sigils;
-	r->signatures = s.signatures;
-	r->typed_operands = s.typed_operands;
-	r->shapes.layouts = s.layouts;
-}
-
 static void parse_comp(struct hr *r)
 {
 	const char *at = skip_from(r, r->p);
 	r->part_at = at;
 	r->part = PL_HLO_PART_COMP;
-	/* the flags record this computation's spelling while it is read */
-	r->before = spelling_now(r);
-	spell(r, (struct spelling){false, false, false, false});
+	r->shapes.layouts = false; /* whether this computation writes layouts */
 	bool entry = false;
 	if (at_word(r, "ENTRY")) {
 		r->p += 5;
@@ -3200,7 +3182,6 @@ static void parse_comp(struct hr *r)
 	if (peek(r) == '(') {
 		/* the signature repeats the parameters: read and dropped (the
 		 * writer makes it again from the parameters) */
-		r->signatures = true;
 		r->p++;
 		if (peek(r) != ')') {
 			for (;;) {
@@ -3258,10 +3239,8 @@ static void parse_comp(struct hr *r)
 	}
 	add_stmt(r, PL_HLO_STMT_CLOSE, close, NULL, 0);
 	map_comp(r, name, nlen, at, entry, thread, tlen);
-	struct spelling own = spelling_now(r), b = r->before;
+	r->any_layout = r->any_layout || r->shapes.layouts;
 	r->shapes.n = r->shapes.ndims = 0;
-	spell(r, (struct spelling){b.sigils || own.sigils, b.signatures || own.signatures,
-	                           b.typed_operands || own.typed_operands, b.layouts || own.layouts});
 }
 
 /* The header's attributes are kept verbatim; the counts are read. */
@@ -3375,11 +3354,7 @@ static void parse_module(struct hr *r)
 	const struct {
 		bool on;
 		const char *key;
-	} form[] = {{r->sigils, HK(SIGILS)},
-	            {r->signatures, HK(SIGNATURES)},
-	            {r->typed_operands, HK(TYPED_OPERANDS)},
-	            {!r->shapes.layouts, HK(NO_LAYOUTS)},
-	            /* new async collectives as the module's are, unless mixed */
+	} form[] = {/* new async collectives as the module's are, unless mixed */
 	            {r->async_wrapped && !r->async_native, HK(ASYNC_WRAPPED)}};
 	for (size_t k = 0; k < sizeof form / sizeof *form; k++)
 		if (form[k].on && pl_attrs_set(d, form[k].key, pl_attr_bool(r->m, true)) != PL_OK)
@@ -3443,7 +3418,7 @@ int pl_parse_hlo_buffer(const char *text, size_t len, const char *source_name,
 		pl_diags_add(diags, PL_SEV_ERROR, r->file, line, col, "NUL byte in the text");
 	} else if (setjmp(r->jb) == 0) {
 		parse_module(r);
-		r->status = pl_hlo_verify_(r->m, r->file, diags);
+		r->status = pl_hlo_verify_(r->m, r->file, r->any_layout, diags);
 	}
 	int rc = r->status;
 	/* the text itself, for the writer */

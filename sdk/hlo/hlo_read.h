@@ -98,12 +98,6 @@ struct comp {
 	bool root_on_params; /* the root's operands are the parameters, in order */
 };
 
-/* How a text spells what the writer may print either way: names with
- * '%', computations with signatures, operands with their shapes, arrays
- * with layouts. */
-struct spelling {
-	bool sigils, signatures, typed_operands, layouts;
-};
 
 /* the reader's scratch buffers (struct hr's scratch) */
 enum scratch_use {
@@ -174,13 +168,7 @@ struct hr {
 	size_t frames_len;
 	pl_func *entry;
 	bool entry_marked;
-	/* how the text spells what the writer may print either way: names
-	 * with '%', computations with signatures, operands with their shapes
-	 * (and any array with a layout: shapes.layouts); while a computation
-	 * is read, how it does (the module's: those of every computation
-	 * together) */
-	bool sigils, signatures, typed_operands;
-	struct spelling before; /* the computations' before this one */
+	bool any_layout; /* some shape read so far has a layout */
 	/* async collectives written over a computation (async-start), and
 	 * written native (all-gather-start, ...) */
 	bool async_wrapped, async_native;

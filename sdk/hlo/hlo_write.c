@@ -1228,7 +1228,7 @@ static void put_collective_attrs(struct hw *w, struct pl_strbuf *l, pl_inst *i, 
 		}
 		pl_dtype dt = pl_inst_num_operands(i) ? pl_type_dtype(pl_value_type(pl_inst_operand(i, 0)))
 		                                      : PL_DTYPE_F32;
-		pl_sb_printf(l, ", to_apply=%s", reducer_name(w, kind, dt));
+		pl_sb_printf(l, ", to_apply=%s%s", w->form.sigils ? "%" : "", reducer_name(w, kind, dt));
 	}
 }
 

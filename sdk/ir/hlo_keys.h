@@ -28,10 +28,6 @@
 	X(ENTRY, "hlo_entry", MODULE, BOOL, "the entry computation") \
 	X(MODULE, "hlo_module", MODULE, TEXT, "the HloModule line, verbatim") \
 	X(STACK_FRAMES, "hlo_stack_frames", MODULE, TEXT, "the stack frame tables after the HloModule line, verbatim") \
-	X(SIGILS, "hlo_sigils", MODULE, BOOL, "names are written %name") \
-	X(SIGNATURES, "hlo_signatures", MODULE, BOOL, "each computation's heading has its signature") \
-	X(TYPED_OPERANDS, "hlo_typed_operands", MODULE, BOOL, "each operand is written after its shape") \
-	X(NO_LAYOUTS, "hlo_no_layouts", MODULE, BOOL, "no shape of the input has a layout") \
 	X(ASYNC_WRAPPED, "hlo_async_wrapped", MODULE, BOOL, "asynchronous collectives passes make are written async-start over a computation") \
 	X(PARAM_SHAPES, "hlo_param_shapes", FUNC, LIST, "the parameters' shapes") \
 	X(PARAM_ATTRS, "hlo_param_attrs", FUNC, LIST, "the parameters' attributes") \

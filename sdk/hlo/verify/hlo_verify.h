@@ -8,8 +8,10 @@
 #include "ir/internal.h"
 
 /* Checks m, read from file; each finding goes to diags as
- * "file:line:col: error: ..." at the instruction. Returns PL_OK, or
- * PL_EPARSE after the first error, or PL_ENOMEM. */
-int pl_hlo_verify_(const pl_module *m, const char *file, pl_diags *diags);
+ * "file:line:col: error: ..." at the instruction. layouts: some shape of
+ * the text has a layout, so the checks XLA makes only once layouts are
+ * assigned apply. Returns PL_OK, or PL_EPARSE after the first error, or
+ * PL_ENOMEM. */
+int pl_hlo_verify_(const pl_module *m, const char *file, bool layouts, pl_diags *diags);
 
 #endif

@@ -35,8 +35,8 @@ struct hv {
 	/* replica_count and num_partitions of the HloModule line (1 when
 	 * it does not give them, as XLA's config has it) */
 	int64_t replicas, partitions;
-	/* some shape of the module's text has a layout (no hlo_no_layouts):
-	 * the rules XLA checks only once layouts are assigned apply */
+	/* some shape of the module's text has a layout: the rules XLA checks
+	 * only once layouts are assigned apply */
 	bool layouts;
 	int rc;
 	unsigned char *seen; /* devices met in a group list, by number */

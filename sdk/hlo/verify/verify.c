@@ -190,19 +190,17 @@ static int64_t config_number(const char *h, size_t hl, const char *key)
 	return 1;
 }
 
-int pl_hlo_verify_(const pl_module *m, const char *file, pl_diags *diags)
+int pl_hlo_verify_(const pl_module *m, const char *file, bool layouts, pl_diags *diags)
 {
 	struct hv v = {.m = m, .file = file, .diags = diags, .rc = PL_OK, .replicas = 1,
-	               .partitions = 1};
+	               .partitions = 1, .layouts = layouts};
 	for (size_t f = 0; f < pl_module_num_funcs(m); f++) {
 		const pl_attrs *a = pl_func_attrs(pl_module_func_at(m, f));
 		const char *h;
 		size_t hl;
 		if (pl_attrs_get_string(a, HK(MODULE), &h, &hl) == PL_OK) {
-			bool none;
 			v.replicas = config_number(h, hl, "replica_count=");
 			v.partitions = config_number(h, hl, "num_partitions=");
-			v.layouts = pl_attrs_get_bool(a, HK(NO_LAYOUTS), &none) != PL_OK || !none;
 			break;
 		}
 	}
