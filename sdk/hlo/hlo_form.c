@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* sdk/hlo/hlo_form.c — a printed computation in the long forms of HLO
- * text: '%' before names, signatures, typed operands (hlo_form.h).
+/* sdk/hlo/hlo_form.c — a printed computation in the form XLA prints HLO
+ * in: '%' before names, signatures, typed operands (hlo_form.h).
  *
  * The writer makes every line of a computation in one shape, "[ROOT ]NAME =
  * SHAPE OPCODE(OPERANDS)ATTRIBUTES" with OPERANDS names joined by ", ", so
@@ -16,8 +16,7 @@
 
 struct pl_hlo_form pl_hlo_form_of_(const pl_attrs *d)
 {
-	/* XLA's own form: '%' names, signatures, typed operands, layouts */
-	struct pl_hlo_form f = {true, true, true, false, false};
+	struct pl_hlo_form f = {false};
 	bool b;
 	f.async_wrapped = pl_attrs_get_bool(d, HK(ASYNC_WRAPPED), &b) == PL_OK && b;
 	return f;
@@ -115,7 +114,8 @@ static void parse_line(const char *s, struct fline *l)
 	}
 }
 
-/* A shape without its layouts (each "{...}" right after an array's ']'). */
+/* A shape without its layouts (each "{...}" right after an array's ']'),
+ * as a signature has it. */
 static void put_shape_bare(struct pl_strbuf *sb, const char *s, size_t len)
 {
 	for (size_t i = 0; i < len; i++) {
@@ -127,20 +127,9 @@ static void put_shape_bare(struct pl_strbuf *sb, const char *s, size_t len)
 	}
 }
 
-/* A shape as the form spells it. */
-static void put_shape(struct pl_strbuf *sb, const struct pl_hlo_form *f, const char *s,
-                      size_t len)
+static void put_name(struct pl_strbuf *sb, const char *s, size_t len)
 {
-	if (f->no_layouts)
-		put_shape_bare(sb, s, len);
-	else
-		pl_sb_put(sb, s, len);
-}
-
-static void put_name(struct pl_strbuf *sb, bool sigil, const char *s, size_t len)
-{
-	if (sigil)
-		pl_sb_putc(sb, '%');
+	pl_sb_putc(sb, '%');
 	pl_sb_put(sb, s, len);
 }
 
@@ -182,30 +171,26 @@ static bool put_signature(struct pl_strbuf *sb, const struct form_state *st)
 }
 
 /* One operand, "a" or " b" of "a, b": trimmed, after its definition's
- * shape where f types operands. */
-static void put_operand(struct pl_strbuf *sb, const struct form_state *st,
-                        const struct pl_hlo_form *f, size_t b, size_t e)
+ * shape. */
+static void put_operand(struct pl_strbuf *sb, const struct form_state *st, size_t b, size_t e)
 {
 	const char *s = st->src;
 	while (b < e && s[b] == ' ')
 		b++;
 	while (e > b && s[e - 1] == ' ')
 		e--;
-	if (f->typed_operands) {
-		struct fline probe = {.name = b, .nlen = e - b};
-		uintptr_t k = (uintptr_t)pl_ht_get(&st->names, name_hash(s + b, e - b), same_name,
-		                                   &probe, st);
-		if (k) {
-			const struct fline *d = &st->lines[k - 1];
-			put_shape(sb, f, s + d->shape, d->slen);
-			pl_sb_putc(sb, ' ');
-		}
+	struct fline probe = {.name = b, .nlen = e - b};
+	uintptr_t k =
+	        (uintptr_t)pl_ht_get(&st->names, name_hash(s + b, e - b), same_name, &probe, st);
+	if (k) {
+		const struct fline *d = &st->lines[k - 1];
+		pl_sb_put(sb, s + d->shape, d->slen);
+		pl_sb_putc(sb, ' ');
 	}
-	put_name(sb, f->sigils, s + b, e - b);
+	put_name(sb, s + b, e - b);
 }
 
-static void put_line(struct pl_strbuf *sb, const struct form_state *st,
-                     const struct pl_hlo_form *f, const struct fline *l)
+static void put_line(struct pl_strbuf *sb, const struct form_state *st, const struct fline *l)
 {
 	const char *s = st->src;
 	pl_sb_puts(sb, "  ");
@@ -216,9 +201,9 @@ static void put_line(struct pl_strbuf *sb, const struct form_state *st,
 	}
 	if (l->root)
 		pl_sb_puts(sb, "ROOT ");
-	put_name(sb, f->sigils, s + l->name, l->nlen);
+	put_name(sb, s + l->name, l->nlen);
 	pl_sb_puts(sb, " = ");
-	put_shape(sb, f, s + l->shape, l->slen);
+	pl_sb_put(sb, s + l->shape, l->slen);
 	pl_sb_putc(sb, ' ');
 	pl_sb_put(sb, s + l->opc, l->olen + 1);
 	/* a constant's literal and a parameter's number are no operands */
@@ -233,10 +218,10 @@ static void put_line(struct pl_strbuf *sb, const struct form_state *st,
 			if (b != l->args)
 				pl_sb_puts(sb, ", ");
 			/* XLA's long form marks every fifth operand with its index */
-			if (f->sigils && k && k % 5 == 0)
+			if (k && k % 5 == 0)
 				pl_sb_printf(sb, "/*index=%zu*/", k);
 			k++;
-			put_operand(sb, st, f, b, q);
+			put_operand(sb, st, b, q);
 			b = q + 1;
 		}
 	}
@@ -314,9 +299,9 @@ static bool read_lines(struct form_state *st, size_t body, size_t end)
 	return true;
 }
 
-int pl_hlo_put_form_(struct pl_strbuf *sb, size_t at, const struct pl_hlo_form *f)
+int pl_hlo_put_form_(struct pl_strbuf *sb, size_t at)
 {
-	if (!pl_hlo_form_long_(f) || at >= sb->len || sb->failed)
+	if (at >= sb->len || sb->failed)
 		return sb->failed ? PL_ENOMEM : PL_OK;
 	size_t len = sb->len - at;
 	char *src = pl_sb_copy_from_(sb, at);
@@ -335,12 +320,12 @@ int pl_hlo_put_form_(struct pl_strbuf *sb, size_t at, const struct pl_hlo_form *
 		goto done;
 	sb->len = at;
 	pl_sb_put(sb, src, name);
-	put_name(sb, f->sigils, src + name, head - 2 - name);
-	if (f->signatures && !put_signature(sb, &st))
+	put_name(sb, src + name, head - 2 - name);
+	if (!put_signature(sb, &st))
 		goto done;
 	pl_sb_puts(sb, " {\n");
 	for (size_t k = 0; k < st.n; k++)
-		put_line(sb, &st, f, &st.lines[k]);
+		put_line(sb, &st, &st.lines[k]);
 	status = sb->failed ? PL_ENOMEM : PL_OK;
 done:
 	pl_ht_free(&st.names);

@@ -19,31 +19,22 @@
 #include <stddef.h>
 
 struct pl_hlo_form {
-	bool sigils;         /* names written "%name" */
-	bool signatures;     /* "NAME (p: shape, ...) -> shape {" */
-	bool typed_operands; /* "add(f32[] %x, f32[] %y)" */
-	bool no_layouts;     /* "f32[8]": no shape with a layout */
 	/* the collectives passes make asynchronous are written as XLA:GPU
 	 * writes them: "async-start(...), calls=%c" over a computation of the
 	 * collective, and "async-done" (else "all-gather-start" and so on) */
 	bool async_wrapped;
 };
 
-/* The form recorded on the attributes d of a module's entry function. */
+/* The form of the asynchronous collectives recorded on the attributes d
+ * of a module's entry function. */
 PL_INTERNAL struct pl_hlo_form pl_hlo_form_of_(const pl_attrs *d);
-
-/* Whether f asks for anything but the short form. */
-static inline bool pl_hlo_form_long_(const struct pl_hlo_form *f)
-{
-	return f->sigils || f->signatures || f->typed_operands || f->no_layouts;
-}
 
 /* Rewrites the computation the writer printed into sb from byte `at` on
  * (its heading "[ENTRY ]NAME {" and its lines "  [ROOT ]NAME = SHAPE
  * OPCODE(OPERANDS)ATTRIBUTES", each ending in a newline, nothing after)
- * into form f. A signature lists the parameters by number, each shape and
+ * into XLA's form. A signature lists the parameters by number, each shape and
  * the root's without layouts, as XLA prints them. PL_OK, or PL_ENOMEM
  * (sb is then of no use: the writer writes nothing). */
-PL_INTERNAL int pl_hlo_put_form_(struct pl_strbuf *sb, size_t at, const struct pl_hlo_form *f);
+PL_INTERNAL int pl_hlo_put_form_(struct pl_strbuf *sb, size_t at);
 
 #endif

@@ -1228,7 +1228,7 @@ static void put_collective_attrs(struct hw *w, struct pl_strbuf *l, pl_inst *i, 
 		}
 		pl_dtype dt = pl_inst_num_operands(i) ? pl_type_dtype(pl_value_type(pl_inst_operand(i, 0)))
 		                                      : PL_DTYPE_F32;
-		pl_sb_printf(l, ", to_apply=%s%s", w->form.sigils ? "%" : "", reducer_name(w, kind, dt));
+		pl_sb_printf(l, ", to_apply=%%%s", reducer_name(w, kind, dt));
 	}
 }
 
@@ -1813,9 +1813,9 @@ static void put_wrapped(struct hw *w, struct pl_strbuf *l, pl_inst *i, const str
 	put_collective_tail(w, c, i, base);
 	pl_sb_putc(c, '\n');
 	if (!c->failed)
-		set_err(w, pl_hlo_put_form_(c, at, &w->form));
+		set_err(w, pl_hlo_put_form_(c, at));
 	pl_sb_puts(c, "}\n\n");
-	pl_sb_printf(l, ", calls=%s%s", w->form.sigils ? "%" : "", name->data);
+	pl_sb_printf(l, ", calls=%%%s", name->data);
 	if (c->failed || l->failed)
 		set_err(w, PL_ENOMEM);
 	pl_sb_free(name);
@@ -2620,7 +2620,7 @@ static void print_function(struct hw *w, pl_func *f, bool entry)
 	if (p->ret && !p->root_ent && w->status == PL_OK)
 		print_made_root(w);
 	if (w->status == PL_OK) {
-		set_err(w, pl_hlo_put_form_(&w->out, head_at, &w->form));
+		set_err(w, pl_hlo_put_form_(&w->out, head_at));
 	}
 	if (w->status == PL_OK)
 		put_nested(w, head_at);
@@ -2680,7 +2680,7 @@ static void put_heading(struct hw *w, pl_func *entry)
 		             "  ROOT r = %.*s[] %.*s(p0, p1)\n",
 		             kind, (int)(dot2 - dt), dt, (int)(dot2 - dt), dt, (int)(dot2 - dt), dt,
 		             (int)strlen(reducer_op(kind)), reducer_op(kind));
-		set_err(w, pl_hlo_put_form_(&w->out, at, &w->form));
+		set_err(w, pl_hlo_put_form_(&w->out, at));
 		pl_sb_puts(&w->out, "}\n\n");
 	}
 }
