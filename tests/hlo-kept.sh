@@ -42,6 +42,38 @@ cmp -s rsc.want rsc.diff
 ok $? "rsc.hlo: the diff is the rewrite alone (4 lines out, 1 in)"
 [ -s rsc.diff ] && ! cmp -s rsc.want rsc.diff && head -n 12 rsc.diff | sed 's/^/# /'
 
+# covered.hlo: paths into a tuple value (p#0) and nested instructions
+# (negate(...)) have no lines of their own, their users' text holds them.
+# XlaCombineCCOp combines the two all-reduces: the lines it writes name
+# the path's get-tuple-elements and the nested negate, so those come as
+# lines of their own (p_0 too, though m, the line that holds its path,
+# stays as written), and the root, whose nested add holds a changed
+# operand, is written anew; the result reads again
+run $P --passes=XlaCombineCCOp "$K/covered.hlo" -o cov.hlo
+expect_status 0 "XlaCombineCCOp on covered.hlo"
+diff "$K/covered.hlo" cov.hlo >cov.diff
+cat >cov.want <<'EOF'
+11a12
+>   %p_0 = f32[8]{0} get-tuple-element((f32[8]{0}, f32[8]{0}) %p), index=0
+14,16c15,21
+<   ar0 = f32[8] all-reduce(p#0), replica_groups={}, to_apply=sum
+<   ar1 = f32[8] all-reduce(negate(p#1)), replica_groups={}, to_apply=sum
+<   ROOT t = (f32[8], f32[8], f32[8]) tuple(m, ar0, add(ar1, q))
+---
+>   %p_1 = f32[8]{0} get-tuple-element((f32[8]{0}, f32[8]{0}) %p), index=1
+>   %negate.anon = f32[8]{0} negate(f32[8]{0} %p_1)
+>   %ar0 = (f32[8]{0}, f32[8]{0}) all-reduce(f32[8]{0} %p_0, f32[8]{0} %negate.anon), replica_groups={}, to_apply=sum
+>   %ar0_1 = f32[8]{0} get-tuple-element((f32[8]{0}, f32[8]{0}) %ar0), index=1
+>   %add.anon = f32[8]{0} add(f32[8]{0} %ar0_1, f32[8]{0} %q)
+>   %ar0_0 = f32[8]{0} get-tuple-element((f32[8]{0}, f32[8]{0}) %ar0), index=0
+>   ROOT %t = (f32[8]{0}, f32[8]{0}, f32[8]{0}) tuple(f32[8]{0} %m, f32[8]{0} %ar0_0, f32[8]{0} %add.anon)
+EOF
+cmp -s cov.want cov.diff
+ok $? "covered.hlo: the lines that hold paths and nested lines stay while no new line names them"
+[ -s cov.diff ] && ! cmp -s cov.want cov.diff && head -n 16 cov.diff | sed 's/^/# /'
+run $P --passes= --verify-each cov.hlo -o cov.pir
+expect_status 0 "and the result reads again"
+
 # the kept text is beside the IR, not in it: the .pir has no comment of
 # the input, and HLO written from the .pir is the writer's own text
 run $P --passes= "$K/rsc.hlo" -o rsc.pir

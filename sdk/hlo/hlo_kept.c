@@ -26,6 +26,9 @@ struct kept_line {
 	uint32_t gap, gap_len;   /* the white space before the piece, in src */
 	uint32_t piece, piece_len;
 	uint32_t next;           /* the next line of the same fingerprint; UINT32_MAX: none */
+	/* a line inside another's text (a nested instruction, a path's
+	 * get-tuple-element): that line; UINT32_MAX: none */
+	uint32_t parent;
 };
 
 struct pl_hlo_kept {
@@ -35,6 +38,7 @@ struct pl_hlo_kept {
 	/* the first line of each fingerprint, by its hash; UINT32_MAX: empty */
 	uint32_t *slots;
 	size_t cap;
+	uint32_t ncovered; /* the lines with a parent */
 };
 
 enum { NONE = UINT32_MAX };
@@ -145,7 +149,7 @@ static bool split_lines(struct pl_hlo_kept *k, size_t rlen, uint32_t **first, ui
 					return false;
 			}
 			k->lines[k->n] = (struct kept_line){.fp = (uint32_t)a, .fp_len = (uint32_t)(b - a),
-			                                    .next = NONE};
+			                                    .next = NONE, .parent = NONE};
 			(*first)[k->n] = (uint32_t)f;
 			(*last)[k->n] = (uint32_t)l;
 			k->n++;
@@ -228,6 +232,19 @@ static size_t skip_blank(const char *src, size_t i, size_t n)
 	}
 }
 
+/* The nested statement named name[0..nlen) of the computation whose
+ * heading is statement comp that no line stands for yet (stmt_line),
+ * or NONE. */
+static uint32_t find_nested(const struct pl_hlo_stmt *st, size_t nst, size_t comp,
+                            const char *name, size_t nlen, const uint32_t *stmt_line)
+{
+	for (size_t c = comp; c < nst && st[c].kind != PL_HLO_STMT_CLOSE; c++)
+		if (st[c].kind == PL_HLO_STMT_NESTED && st[c].name_len == nlen &&
+		    memcmp(st[c].name, name, nlen) == 0 && stmt_line[c] == NONE)
+			return (uint32_t)c;
+	return NONE;
+}
+
 /* Where each line's first and last non-blank bytes lie in src (written
  * over first and last, which hold them in ren): a line that stands for
  * a statement lies over that statement, the next in the order read (of
@@ -236,10 +253,10 @@ static size_t skip_blank(const char *src, size_t i, size_t n)
  * space skipped, and a comment where only one has it. Between two
  * lines, src has nothing but white space and comments. false when the
  * lines and the statements do not agree. */
-static bool align(const struct pl_hlo_kept *k, size_t slen, size_t rlen, uint32_t *first,
-                  uint32_t *last, const struct pl_hlo_stmt *st, size_t nst)
+static bool align(struct pl_hlo_kept *k, size_t slen, size_t rlen, uint32_t *first,
+                  uint32_t *last, const struct pl_hlo_stmt *st, size_t nst, uint32_t *stmt_line)
 {
-	size_t i = 0, j = 0, si = 0;
+	size_t i = 0, j = 0, si = 0, comp = 0;
 	if (slen >= 3 && memcmp(k->src, "\xEF\xBB\xBF", 3) == 0)
 		i = 3; /* a byte order mark, which the writer does not print */
 	for (uint32_t x = 0; x < k->n; x++) {
@@ -253,14 +270,32 @@ static bool align(const struct pl_hlo_kept *k, size_t slen, size_t rlen, uint32_
 			first[x] = last[x] = NONE;
 			continue;
 		}
+		while (si < nst && st[si].kind == PL_HLO_STMT_NESTED)
+			si++;
+		uint32_t c = NONE;
+		if (kind == PL_HLO_STMT_INST &&
+		    !(si < nst && st[si].name_len == nlen && memcmp(st[si].name, name, nlen) == 0))
+			c = find_nested(st, nst, comp, name, nlen, stmt_line);
+		if (c != NONE) {
+			/* a line the text wrote inside another's: no text of its own */
+			j = last[x];
+			first[x] = last[x] = NONE;
+			stmt_line[c] = x;
+			k->lines[x].parent = st[c].parent; /* a statement, for now */
+			k->ncovered++;
+			continue;
+		}
 		if (kind >= 0) {
 			if (si == nst || st[si].kind != kind || st[si].name_len != nlen ||
-			    memcmp(k->src + st[si].name, name, nlen) != 0 ||
+			    memcmp(st[si].name, name, nlen) != 0 ||
 			    skip_blank(k->src, i, slen) != st[si].start)
 				return false;
 			j = last[x];
 			first[x] = st[si].start;
 			last[x] = st[si].end;
+			if (kind == PL_HLO_STMT_HEADING)
+				comp = si;
+			stmt_line[si] = x;
 			i = st[si++].end;
 			continue;
 		}
@@ -293,7 +328,19 @@ static bool align(const struct pl_hlo_kept *k, size_t slen, size_t rlen, uint32_
 			}
 		}
 	}
-	return si == nst && skip_blank(k->src, i, slen) == slen;
+	while (si < nst && st[si].kind == PL_HLO_STMT_NESTED)
+		si++;
+	if (si != nst || skip_blank(k->src, i, slen) != slen)
+		return false;
+	/* a nested line's parent: the line of its statement */
+	for (uint32_t x = 0; x < k->n; x++) {
+		uint32_t p = k->lines[x].parent;
+		if (p != NONE && (stmt_line[p] == NONE || first[stmt_line[p]] == NONE))
+			return false;
+		if (p != NONE)
+			k->lines[x].parent = stmt_line[p];
+	}
+	return true;
 }
 
 /* The gaps and pieces from where each line lies in src. The white space
@@ -375,18 +422,20 @@ int pl_hlo_keep_(pl_module *m, const char *text, size_t len, const struct pl_hlo
 		return rc == PL_ENOMEM || ren.failed ? PL_ENOMEM : PL_OK;
 	}
 	struct pl_hlo_kept *k = calloc(1, sizeof *k);
-	uint32_t *first = NULL, *last = NULL;
+	uint32_t *first = NULL, *last = NULL, *stmt_line = NULL;
 	rc = PL_ENOMEM;
 	if (!k)
 		goto out;
 	k->ren = ren.data;
 	ren.data = NULL;
 	k->src = malloc(len + 1);
-	if (!k->src || !split_lines(k, ren.len, &first, &last))
+	stmt_line = malloc((nstmts ? nstmts : 1) * sizeof *stmt_line);
+	if (!k->src || !stmt_line || !split_lines(k, ren.len, &first, &last))
 		goto out;
+	memset(stmt_line, 0xff, (nstmts ? nstmts : 1) * sizeof *stmt_line);
 	memcpy(k->src, text, len);
 	rc = PL_OK;
-	if (!align(k, len, ren.len, first, last, stmts, nstmts))
+	if (!align(k, len, ren.len, first, last, stmts, nstmts, stmt_line))
 		goto out; /* not the same text: nothing kept */
 	cut_pieces(k, len, first, last);
 	if (!index_lines(k)) {
@@ -401,6 +450,7 @@ out:
 	pl_sb_free(&ren);
 	free(first);
 	free(last);
+	free(stmt_line);
 	return rc;
 }
 
@@ -478,7 +528,7 @@ static size_t line_at(const char *out, size_t len, size_t a, size_t *f)
 /* The kept line each line of out that is not blank is, in order (NONE:
  * a new line) into xs, used marking them; false when out of memory. */
 static bool match_all(const struct pl_hlo_kept *k, const char *out, size_t len, uint32_t *xs,
-                      bool *used)
+                      bool *used, size_t *nxs)
 {
 	uint32_t *cursor = calloc(k->n ? k->n : 1, sizeof *cursor);
 	if (!cursor)
@@ -496,6 +546,77 @@ static bool match_all(const struct pl_hlo_kept *k, const char *out, size_t len, 
 		a = b;
 	}
 	free(cursor);
+	*nxs = nx;
+	return true;
+}
+
+/* Whether the new line out[a..b) names kept line c (a covered one, whose
+ * name is nm[0..nl)) as an operand: "%NAME" followed by no name char. */
+static bool names(const char *out, size_t a, size_t b, const char *nm, size_t nl)
+{
+	for (const char *p = out + a; (p = memchr(p, '%', (size_t)(out + b - p))) != NULL; p++)
+		if ((size_t)(out + b - p) > nl && memcmp(p + 1, nm, nl) == 0 &&
+		    (p + 1 + nl == out + b ||
+		     !(is_alpha(p[1 + nl]) || is_digit(p[1 + nl]) || p[1 + nl] == '_' ||
+		       p[1 + nl] == '.' || p[1 + nl] == '-')))
+			return true;
+	return false;
+}
+
+/* Settles the covered lines xs (the kept line of each out line, nx of
+ * them) match: a parent one of whose covered lines is new or changed is
+ * put as a new line (its text holds the old ones); a covered line is put
+ * as nothing (silent) while its parent is put from the kept text and no
+ * new line names it, else as a new line itself, which may name others.
+ * false when out of memory. */
+static bool settle_covered(const struct pl_hlo_kept *k, const char *out, size_t len,
+                           uint32_t *xs, size_t nx, const bool *used, bool *silent)
+{
+	bool *broken = calloc(k->n, sizeof *broken), *put = calloc(k->n, sizeof *put);
+	size_t *at = malloc(nx * sizeof *at), *end = malloc(nx * sizeof *end);
+	if (!broken || !put || !at || !end) {
+		free(broken), free(put), free(at), free(end);
+		return false;
+	}
+	for (uint32_t x = 0; x < k->n; x++)
+		if (k->lines[x].parent != NONE && !used[x])
+			broken[k->lines[x].parent] = true;
+	size_t o = 0, f;
+	for (size_t a = 0; a < len && o < nx; a++) {
+		size_t b = line_at(out, len, a, &f);
+		if (f < b)
+			at[o] = f, end[o++] = b;
+		a = b;
+	}
+	for (size_t q = 0; q < nx; q++) {
+		uint32_t x = xs[q];
+		if (x == NONE)
+			continue;
+		uint32_t p = k->lines[x].parent;
+		if (broken[x] || (p != NONE && (!used[p] || broken[p])))
+			xs[q] = NONE, put[x] = true;
+	}
+	/* a covered line a line put new names is put too, to a fixed point */
+	for (bool more = true; more;) {
+		more = false;
+		for (size_t q = 0; q < nx; q++) {
+			if (xs[q] != NONE)
+				continue;
+			for (size_t r = 0; r < nx; r++) {
+				uint32_t c = xs[r];
+				if (c == NONE || k->lines[c].parent == NONE || r == q)
+					continue;
+				const char *nm;
+				size_t nl;
+				line_kind(k->ren, k->lines[c].fp, k->lines[c].fp + k->lines[c].fp_len, &nm, &nl);
+				if (nm && names(out, at[q], end[q], nm, nl))
+					xs[r] = NONE, more = true;
+			}
+		}
+	}
+	for (size_t q = 0; q < nx; q++)
+		silent[q] = xs[q] != NONE && k->lines[xs[q]].parent != NONE;
+	free(broken), free(put), free(at), free(end);
 	return true;
 }
 
@@ -507,7 +628,10 @@ void pl_hlo_kept_apply_(const struct pl_hlo_kept *k, const char *out, size_t len
 		nlines++;
 	bool *used = calloc(k->n ? k->n : 1, sizeof *used);
 	uint32_t *xs = malloc(nlines * sizeof *xs);
-	if (!used || !xs || !match_all(k, out, len, xs, used)) {
+	bool *silent = calloc(nlines, sizeof *silent);
+	size_t nxs;
+	if (!used || !xs || !silent || !match_all(k, out, len, xs, used, &nxs) ||
+	    (k->ncovered && !settle_covered(k, out, len, xs, nxs, used, silent))) {
 		res->failed = true;
 		goto out;
 	}
@@ -525,10 +649,12 @@ void pl_hlo_kept_apply_(const struct pl_hlo_kept *k, const char *out, size_t len
 			a = b;
 			continue;
 		}
+		bool quiet = silent[nx];
 		uint32_t x = xs[nx++];
 		bool open = res->len && res->data[res->len - 1] != '\n';
-		if (x != NONE && k->lines[x].piece_len == 0) {
-			/* a line of no text (a module line the input had not) */
+		if (quiet || (x != NONE && k->lines[x].piece_len == 0)) {
+			/* a line of no text (a module line the input had not, one
+			 * its parent's text holds) */
 		} else if (x != NONE) {
 			const struct kept_line *kl = &k->lines[x];
 			/* a piece that shared its input line with the next */
@@ -561,4 +687,5 @@ void pl_hlo_kept_apply_(const struct pl_hlo_kept *k, const char *out, size_t len
 out:
 	free(used);
 	free(xs);
+	free(silent);
 }

@@ -8,14 +8,25 @@
 #include "ir/internal.h"
 
 /* A statement of the text, as the reader found it: the module line, a
- * computation's heading (up to its '{'), an instruction line (nested ones
- * are part of their user's), a computation's closing '}' (with its
- * execution_thread). Offsets into the text; name: what the line names
- * (the computation, the instruction; none for the others), without '%'. */
-enum pl_hlo_stmt_kind { PL_HLO_STMT_MODULE, PL_HLO_STMT_HEADING, PL_HLO_STMT_INST, PL_HLO_STMT_CLOSE };
+ * computation's heading (up to its '{'), an instruction line, a
+ * computation's closing '}' (with its execution_thread), or an
+ * instruction inside another's line (a nested one, "add(x, multiply(y,
+ * z))", or the get-tuple-element a path into a tuple value stands for,
+ * "p0#1"), which has no text of its own: its line's covers it. Offsets
+ * into the text; name: what the line names (the computation, the
+ * instruction; none for the others), without '%'; parent: for a nested
+ * one, the index of the statement of the line it is in. */
+enum pl_hlo_stmt_kind {
+	PL_HLO_STMT_MODULE,
+	PL_HLO_STMT_HEADING,
+	PL_HLO_STMT_INST,
+	PL_HLO_STMT_CLOSE,
+	PL_HLO_STMT_NESTED
+};
 struct pl_hlo_stmt {
 	uint32_t start, end;
-	uint32_t name, name_len;
+	const char *name;
+	uint32_t name_len, parent;
 	uint8_t kind; /* enum pl_hlo_stmt_kind */
 };
 

@@ -633,6 +633,16 @@ static uint32_t name_lookup(struct hr *r, const char *s, size_t len)
 
 static uint32_t parse_inst(struct hr *r, bool nested, unsigned depth);
 
+/* A statement from start to where the text read so far ends (before the
+ * white space and comments peek skipped last, when r->p is after them). */
+static void add_stmt(struct hr *r, enum pl_hlo_stmt_kind kind, const char *start,
+                     const char *name, uint32_t nlen)
+{
+	const char *end = r->skip_to == r->p && r->skip_from_at >= start ? r->skip_from_at : r->p;
+	*PUSH(r, stmts) = (struct pl_hlo_stmt){(uint32_t)(start - r->src), (uint32_t)(end - r->src),
+	                                      name, nlen, UINT32_MAX, (uint8_t)kind};
+}
+
 /* The get-tuple-element line XLA's parser makes for "#I" (the index,
  * digits[0..dlen)) after the value of line ref: named "NAME_I" (".N"
  * after it where that is taken), made once a computation for each value
@@ -694,6 +704,7 @@ static uint32_t compact_gte(struct hr *r, uint32_t ref, const char *digits, uint
 		*PUSH(r, insts) = g;
 		uint32_t idx = (uint32_t)(r->insts.n - 1);
 		name_define(r, idx);
+		add_stmt(r, PL_HLO_STMT_NESTED, at, nm, g.nlen);
 		return idx;
 	}
 }
@@ -948,8 +959,10 @@ static uint32_t parse_inst(struct hr *r, bool nested, unsigned depth)
 	struct pinst *slot = PUSH(r, insts);
 	*slot = pi;
 	uint32_t idx = (uint32_t)(r->insts.n - 1);
-	if (nested)
+	if (nested) {
 		name_anon(r, &r->insts.v[idx]);
+		add_stmt(r, PL_HLO_STMT_NESTED, pi.at, r->insts.v[idx].name, r->insts.v[idx].nlen);
+	}
 	name_define(r, idx);
 	return idx;
 }
@@ -3055,53 +3068,6 @@ static void rank_kept_aliases(struct hr *r, const struct pinst *root)
 		keep_label_ranks(r, root, pl_inst_attrs(r->ret));
 }
 
-/* Appends the path compact get-tuple-element g stands for to r->sb. */
-static void compact_path(struct hr *r, const struct pinst *g)
-{
-	const struct pinst *base = &r->insts.v[r->opnds.v[g->op0].ref];
-	if (base->compact)
-		compact_path(r, base);
-	else
-		pl_sb_put(&r->sb, base->name, base->nlen);
-	const struct pattr *ia = &r->attrs.v[g->at0];
-	pl_sb_putc(&r->sb, '#');
-	pl_sb_put(&r->sb, ia->val, ia->vlen);
-}
-
-/* The operands written short, as XLA prints none: nested instructions
- * (hlo_nested, their names) and paths into a tuple value
- * (hlo_compact_paths), each once. */
-static void keep_short_operands(struct hr *r, pl_func *f)
-{
-	r->label_attrs.n = 0; /* keep_structure's, free once the lines are mapped */
-	for (size_t k = 0; k < r->insts.n; k++)
-		if (r->insts.v[k].named_anon)
-			*PUSH(r, label_attrs) =
-			        ok_attr(r, pl_attr_string(r->m, r->insts.v[k].name, r->insts.v[k].nlen));
-	if (r->label_attrs.n) {
-		const pl_attr *l = pl_attr_list(r->m, r->label_attrs.v, r->label_attrs.n);
-		if (!l || pl_attrs_set(pl_func_attrs(f), HK(NESTED), l) != PL_OK)
-			nomem(r);
-	}
-	r->label_attrs.n = 0;
-	for (size_t k = 0; k < r->insts.n; k++) {
-		const struct pinst *g = &r->insts.v[k];
-		if (!g->compact)
-			continue;
-		/* the path, from the value it starts at: "t#1#0" */
-		r->sb.len = 0;
-		compact_path(r, g);
-		if (r->sb.failed)
-			nomem(r);
-		*PUSH(r, label_attrs) = ok_attr(r, pl_attr_string(r->m, r->sb.data, r->sb.len));
-	}
-	if (r->label_attrs.n) {
-		const pl_attr *l = pl_attr_list(r->m, r->label_attrs.v, r->label_attrs.n);
-		if (!l || pl_attrs_set(pl_func_attrs(f), HK(COMPACT_PATHS), l) != PL_OK)
-			nomem(r);
-	}
-}
-
 static void map_comp(struct hr *r, const char *name, uint32_t nlen, const char *at, bool entry,
                      const char *thread, uint32_t thread_len)
 {
@@ -3141,23 +3107,11 @@ static void map_comp(struct hr *r, const char *name, uint32_t nlen, const char *
 			r->last_line = (uint32_t)k + 1;
 	}
 	keep_param_places(r, f, np);
-	keep_short_operands(r, f);
 	const struct pinst *owner = map_root(r, f, root);
 	rank_kept_aliases(r, root);
 	if (thread)
 		set_str(r, pl_func_attrs(f), HK(EXECUTION_THREAD), thread, thread_len);
 	add_comp(r, f, root, owner == root, np, at, entry);
-}
-
-/* A statement from start to where the text read so far ends (before the
- * white space and comments peek skipped last, when r->p is after them). */
-static void add_stmt(struct hr *r, enum pl_hlo_stmt_kind kind, const char *start,
-                     const char *name, uint32_t nlen)
-{
-	const char *end = r->skip_to == r->p && r->skip_from_at >= start ? r->skip_from_at : r->p;
-	*PUSH(r, stmts) = (struct pl_hlo_stmt){(uint32_t)(start - r->src), (uint32_t)(end - r->src),
-	                                      name ? (uint32_t)(name - r->src) : 0, nlen,
-	                                      (uint8_t)kind};
 }
 
 static void parse_comp(struct hr *r)
@@ -3219,8 +3173,11 @@ static void parse_comp(struct hr *r)
 		if (r->p >= r->end)
 			fail(r, r->p, "expected '}' to close computation '%.*s'", (int)nlen, name);
 		const char *start = r->p;
+		size_t s0 = r->stmts.n;
 		uint32_t k = parse_inst(r, false, 0);
 		add_stmt(r, PL_HLO_STMT_INST, start, r->insts.v[k].name, r->insts.v[k].nlen);
+		for (size_t j = s0; j + 1 < r->stmts.n; j++)
+			r->stmts.v[j].parent = (uint32_t)(r->stmts.n - 1);
 	}
 	const char *close = r->p;
 	r->p++;

@@ -16,7 +16,6 @@
 #include "hlo/hlo.h"
 #include "hlo/hlo_form.h"
 #include "hlo/hlo_kept.h"
-#include "hlo/hlo_nest.h"
 #include "hlo/hlo_shape.h"
 #include <passline/hash_table.h>
 #include <passline/grow.h>
@@ -2575,16 +2574,6 @@ static void insert_text(struct hw *w, struct pl_strbuf *sb, size_t at, struct pl
 	what->len = 0;
 }
 
-/* Folds the lines of nested instructions and tuple paths of the
- * function printed from byte at on back into their operands (hlo_nest.h). */
-static void put_nested(struct hw *w, size_t at)
-{
-	const pl_attr *nested = pl_attrs_get(w->fn.fa, HK(NESTED));
-	const pl_attr *paths = pl_attrs_get(w->fn.fa, HK(COMPACT_PATHS));
-	if (nested || paths)
-		set_err(w, pl_hlo_put_nested_(&w->out, at, nested, paths));
-}
-
 static void print_function(struct hw *w, pl_func *f, bool entry)
 {
 	struct fn_scratch *p = &w->fn;
@@ -2622,8 +2611,6 @@ static void print_function(struct hw *w, pl_func *f, bool entry)
 	if (w->status == PL_OK) {
 		set_err(w, pl_hlo_put_form_(&w->out, head_at));
 	}
-	if (w->status == PL_OK)
-		put_nested(w, head_at);
 	if (w->wrapped.len && w->status == PL_OK)
 		insert_text(w, &w->out, head_at, &w->wrapped);
 	pl_sb_puts(&w->out, "}");

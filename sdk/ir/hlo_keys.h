@@ -34,8 +34,6 @@
 	X(PARAM_AT, "hlo_param_at", FUNC, INTS, "the parameters' places among the instructions") \
 	X(PARAM_NAMES, "hlo_param_names", FUNC, LIST, "the names of the parameters that are empty tuples") \
 	X(EXECUTION_THREAD, "hlo_execution_thread", FUNC, TEXT, "the computation's execution_thread") \
-	X(NESTED, "hlo_nested", FUNC, LIST, "the lines the text wrote inside their user's operands, without a name (\"add(x, multiply(y, z))\", \"f32[] parameter(0)\"), by the names made for them (NAME.anon): written there again while they have that one user") \
-	X(COMPACT_PATHS, "hlo_compact_paths", FUNC, LIST, "the operands the text wrote as a path into a tuple value (\"p0#1#0\"): the get-tuple-element lines made for them are written as that path again") \
 	X(SHAPE, "hlo_shape", INST, TEXT, "the result shape with layouts and tuple structure") \
 	X(OPERANDS, "hlo_operands", INST, TEXT, "the tuple structure of the operands") \
 	X(OPERAND_NAMES, "hlo_operand_names", INST, LIST, "per operand, the name of a get-tuple-element") \
