@@ -15,7 +15,10 @@
  * gap and piece: a no-pass round trip gives the input byte for byte, and
  * a pass's output differs from its input only in the lines whose IR it
  * changed. Equal fingerprints (closing braces, lines of the same text in
- * two computations) go in the order they were read.
+ * two computations) go in the order they were read. A line the text wrote
+ * inside another's (a nested instruction, a path's get-tuple-element) is
+ * covered by that line's piece: it is put as nothing while that line is
+ * put as read and no new line names it (settle_covered).
  */
 #include "hlo/hlo_kept.h"
 
