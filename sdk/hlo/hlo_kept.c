@@ -235,6 +235,13 @@ static size_t skip_blank(const char *src, size_t i, size_t n)
 	}
 }
 
+/* Whether statement s names name[0..nlen) (both nothing: a line of no
+ * name). */
+static bool names_it(const struct pl_hlo_stmt *s, const char *name, size_t nlen)
+{
+	return s->name_len == nlen && (!nlen || memcmp(s->name, name, nlen) == 0);
+}
+
 /* The nested statement named name[0..nlen) of the computation whose
  * heading is statement comp that no line stands for yet (stmt_line),
  * or NONE. */
@@ -242,8 +249,8 @@ static uint32_t find_nested(const struct pl_hlo_stmt *st, size_t nst, size_t com
                             const char *name, size_t nlen, const uint32_t *stmt_line)
 {
 	for (size_t c = comp; c < nst && st[c].kind != PL_HLO_STMT_CLOSE; c++)
-		if (st[c].kind == PL_HLO_STMT_NESTED && st[c].name_len == nlen &&
-		    memcmp(st[c].name, name, nlen) == 0 && stmt_line[c] == NONE)
+		if (st[c].kind == PL_HLO_STMT_NESTED && names_it(&st[c], name, nlen) &&
+		    stmt_line[c] == NONE)
 			return (uint32_t)c;
 	return NONE;
 }
@@ -277,7 +284,7 @@ static bool align(struct pl_hlo_kept *k, size_t slen, size_t rlen, uint32_t *fir
 			si++;
 		uint32_t c = NONE;
 		if (kind == PL_HLO_STMT_INST &&
-		    !(si < nst && st[si].name_len == nlen && memcmp(st[si].name, name, nlen) == 0))
+		    !(si < nst && names_it(&st[si], name, nlen)))
 			c = find_nested(st, nst, comp, name, nlen, stmt_line);
 		if (c != NONE) {
 			/* a line the text wrote inside another's: no text of its own */
@@ -289,8 +296,7 @@ static bool align(struct pl_hlo_kept *k, size_t slen, size_t rlen, uint32_t *fir
 			continue;
 		}
 		if (kind >= 0) {
-			if (si == nst || st[si].kind != kind || st[si].name_len != nlen ||
-			    memcmp(st[si].name, name, nlen) != 0 ||
+			if (si == nst || st[si].kind != kind || !names_it(&st[si], name, nlen) ||
 			    skip_blank(k->src, i, slen) != st[si].start)
 				return false;
 			j = last[x];
