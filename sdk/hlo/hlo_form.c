@@ -14,14 +14,6 @@
 
 #include <stdlib.h>
 
-struct pl_hlo_form pl_hlo_form_of_(const pl_attrs *d)
-{
-	struct pl_hlo_form f = {false};
-	bool b;
-	f.async_wrapped = pl_attrs_get_bool(d, HK(ASYNC_WRAPPED), &b) == PL_OK && b;
-	return f;
-}
-
 /* One line of the computation, as offsets into the copied text. */
 struct fline {
 	size_t at, len;         /* the whole line, without "  " and newline */

@@ -18,17 +18,6 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-struct pl_hlo_form {
-	/* the collectives passes make asynchronous are written as XLA:GPU
-	 * writes them: "async-start(...), calls=%c" over a computation of the
-	 * collective, and "async-done" (else "all-gather-start" and so on) */
-	bool async_wrapped;
-};
-
-/* The form of the asynchronous collectives recorded on the attributes d
- * of a module's entry function. */
-PL_INTERNAL struct pl_hlo_form pl_hlo_form_of_(const pl_attrs *d);
-
 /* Rewrites the computation the writer printed into sb from byte `at` on
  * (its heading "[ENTRY ]NAME {" and its lines "  [ROOT ]NAME = SHAPE
  * OPCODE(OPERANDS)ATTRIBUTES", each ending in a newline, nothing after)

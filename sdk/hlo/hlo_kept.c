@@ -188,6 +188,12 @@ static bool is_digit(char c)
 	return c >= '0' && c <= '9';
 }
 
+/* The characters of HLO names: letters, digits, '_', '.' and '-'. */
+static bool is_name_char(char c)
+{
+	return is_alpha(c) || is_digit(c) || c == '_' || c == '.' || c == '-';
+}
+
 /* What the writer's line ren[f..l) stands for: a statement's kind, and
  * in *name, *nlen the name it writes (without '%'); -1 for a line of no
  * statement (a line of the stack frame tables, verbatim). */
@@ -209,7 +215,7 @@ static int line_kind(const char *ren, size_t f, size_t l, const char **name, siz
 	if (p < e && *p == '%')
 		p++;
 	const char *b = p;
-	while (p < e && (is_alpha(*p) || is_digit(*p) || *p == '_' || *p == '.' || *p == '-'))
+	while (p < e && is_name_char(*p))
 		p++;
 	if (p == b || is_digit(*b))
 		return -1;
@@ -244,13 +250,18 @@ static bool names_it(const struct pl_hlo_stmt *s, const char *name, size_t nlen)
 
 /* The nested statement named name[0..nlen) of the computation whose
  * heading is statement comp that no line stands for yet (stmt_line),
- * or NONE. */
-static uint32_t find_nested(const struct pl_hlo_stmt *st, size_t nst, size_t comp,
+ * or NONE. Looked for back from statement at first: a nested line is
+ * mostly written right before the line that held it, the one at. */
+static uint32_t find_nested(const struct pl_hlo_stmt *st, size_t nst, size_t comp, size_t at,
                             const char *name, size_t nlen, const uint32_t *stmt_line)
 {
-	for (size_t c = comp; c < nst && st[c].kind != PL_HLO_STMT_CLOSE; c++)
-		if (st[c].kind == PL_HLO_STMT_NESTED && names_it(&st[c], name, nlen) &&
-		    stmt_line[c] == NONE)
+	for (size_t c = at; c-- > comp && st[c].kind != PL_HLO_STMT_HEADING;)
+		if (st[c].kind == PL_HLO_STMT_NESTED && stmt_line[c] == NONE &&
+		    names_it(&st[c], name, nlen))
+			return (uint32_t)c;
+	for (size_t c = at; c < nst && st[c].kind != PL_HLO_STMT_CLOSE; c++)
+		if (st[c].kind == PL_HLO_STMT_NESTED && stmt_line[c] == NONE &&
+		    names_it(&st[c], name, nlen))
 			return (uint32_t)c;
 	return NONE;
 }
@@ -285,7 +296,7 @@ static bool align(struct pl_hlo_kept *k, size_t slen, size_t rlen, uint32_t *fir
 		uint32_t c = NONE;
 		if (kind == PL_HLO_STMT_INST &&
 		    !(si < nst && names_it(&st[si], name, nlen)))
-			c = find_nested(st, nst, comp, name, nlen, stmt_line);
+			c = find_nested(st, nst, comp, si, name, nlen, stmt_line);
 		if (c != NONE) {
 			/* a line the text wrote inside another's: no text of its own */
 			j = last[x];
@@ -559,38 +570,68 @@ static bool match_all(const struct pl_hlo_kept *k, const char *out, size_t len, 
 	return true;
 }
 
-/* Whether the new line out[a..b) names kept line c (a covered one, whose
- * name is nm[0..nl)) as an operand: "%NAME" followed by no name char. */
-static bool names(const char *out, size_t a, size_t b, const char *nm, size_t nl)
+/* The covered out lines by the names they define: an open-addressed
+ * table of out line indices (NONE: empty), cap a power of two. A name
+ * may be in it more than once (lines of two computations). */
+struct covered_names {
+	uint32_t *slot;
+	size_t cap;
+};
+
+/* Puts out line q, named nm[0..nl), into t. */
+static void covered_put(struct covered_names *t, const char *nm, size_t nl, uint32_t q)
 {
-	for (const char *p = out + a; (p = memchr(p, '%', (size_t)(out + b - p))) != NULL; p++)
-		if ((size_t)(out + b - p) > nl && memcmp(p + 1, nm, nl) == 0 &&
-		    (p + 1 + nl == out + b ||
-		     !(is_alpha(p[1 + nl]) || is_digit(p[1 + nl]) || p[1 + nl] == '_' ||
-		       p[1 + nl] == '.' || p[1 + nl] == '-')))
-			return true;
-	return false;
+	size_t h = (size_t)pl_hash_bytes_(nm, nl) & (t->cap - 1);
+	while (t->slot[h] != NONE)
+		h = (h + 1) & (t->cap - 1);
+	t->slot[h] = q;
+}
+
+/* Marks each out line of t named nm[0..nl) (the name line_kind finds in
+ * out[at[q]..end[q])) but q itself, and not yet new, as new (xs NONE),
+ * and adds it to work. */
+static void covered_take(const struct covered_names *t, const char *out, const size_t *at,
+                         const size_t *end, const char *nm, size_t nl, uint32_t q, uint32_t *xs,
+                         uint32_t *work, size_t *nw)
+{
+	for (size_t h = (size_t)pl_hash_bytes_(nm, nl) & (t->cap - 1); t->slot[h] != NONE;
+	     h = (h + 1) & (t->cap - 1)) {
+		uint32_t r = t->slot[h];
+		const char *rn;
+		size_t rl;
+		line_kind(out, at[r], end[r], &rn, &rl);
+		if (r != q && xs[r] != NONE && rl == nl && memcmp(rn, nm, nl) == 0) {
+			xs[r] = NONE;
+			work[(*nw)++] = r;
+		}
+	}
 }
 
 /* Settles the covered lines xs (the kept line of each out line, nx of
  * them) match: a parent one of whose covered lines is new or changed is
  * put as a new line (its text holds the old ones); a covered line is put
  * as nothing (silent) while its parent is put from the kept text and no
- * new line names it, else as a new line itself, which may name others.
- * false when out of memory. */
+ * line put new names it ("%NAME" as an operand), else as a new line
+ * itself, whose operands are looked at in turn. Each line put new is
+ * read once. false when out of memory. */
 static bool settle_covered(const struct pl_hlo_kept *k, const char *out, size_t len,
                            uint32_t *xs, size_t nx, const bool *used, bool *silent)
 {
-	bool *broken = calloc(k->n, sizeof *broken), *put = calloc(k->n, sizeof *put);
+	struct covered_names t = {NULL, 16};
+	while (t.cap < 2 * (size_t)k->ncovered)
+		t.cap *= 2;
+	bool *broken = calloc(k->n, sizeof *broken);
 	size_t *at = malloc(nx * sizeof *at), *end = malloc(nx * sizeof *end);
-	if (!broken || !put || !at || !end) {
-		free(broken), free(put), free(at), free(end);
-		return false;
-	}
+	uint32_t *work = malloc(nx * sizeof *work);
+	t.slot = malloc(t.cap * sizeof *t.slot);
+	bool ok = broken && at && end && work && t.slot;
+	if (!ok)
+		goto out;
+	memset(t.slot, 0xff, t.cap * sizeof *t.slot);
 	for (uint32_t x = 0; x < k->n; x++)
 		if (k->lines[x].parent != NONE && !used[x])
 			broken[k->lines[x].parent] = true;
-	size_t o = 0, f;
+	size_t o = 0, f, nw = 0;
 	for (size_t a = 0; a < len && o < nx; a++) {
 		size_t b = line_at(out, len, a, &f);
 		if (f < b)
@@ -599,34 +640,39 @@ static bool settle_covered(const struct pl_hlo_kept *k, const char *out, size_t 
 	}
 	for (size_t q = 0; q < nx; q++) {
 		uint32_t x = xs[q];
-		if (x == NONE)
+		if (x == NONE) {
+			work[nw++] = (uint32_t)q;
 			continue;
+		}
 		uint32_t p = k->lines[x].parent;
-		if (broken[x] || (p != NONE && (!used[p] || broken[p])))
-			xs[q] = NONE, put[x] = true;
+		if (broken[x] || (p != NONE && (!used[p] || broken[p]))) {
+			xs[q] = NONE;
+			work[nw++] = (uint32_t)q;
+		} else if (p != NONE) {
+			const char *nm;
+			size_t nl;
+			line_kind(out, at[q], end[q], &nm, &nl);
+			if (nm)
+				covered_put(&t, nm, nl, (uint32_t)q);
+		}
 	}
-	/* a covered line a line put new names is put too, to a fixed point */
-	for (bool more = true; more;) {
-		more = false;
-		for (size_t q = 0; q < nx; q++) {
-			if (xs[q] != NONE)
-				continue;
-			for (size_t r = 0; r < nx; r++) {
-				uint32_t c = xs[r];
-				if (c == NONE || k->lines[c].parent == NONE || r == q)
-					continue;
-				const char *nm;
-				size_t nl;
-				line_kind(k->ren, k->lines[c].fp, k->lines[c].fp + k->lines[c].fp_len, &nm, &nl);
-				if (nm && names(out, at[q], end[q], nm, nl))
-					xs[r] = NONE, more = true;
-			}
+	/* a covered line a line put new names is put new too */
+	while (nw) {
+		uint32_t q = work[--nw];
+		const char *e = out + end[q];
+		for (const char *p = out + at[q]; (p = memchr(p, '%', (size_t)(e - p))) != NULL;) {
+			const char *nm = ++p;
+			while (p < e && is_name_char(*p))
+				p++;
+			if (p > nm)
+				covered_take(&t, out, at, end, nm, (size_t)(p - nm), q, xs, work, &nw);
 		}
 	}
 	for (size_t q = 0; q < nx; q++)
 		silent[q] = xs[q] != NONE && k->lines[xs[q]].parent != NONE;
-	free(broken), free(put), free(at), free(end);
-	return true;
+out:
+	free(broken), free(at), free(end), free(work), free(t.slot);
+	return ok;
 }
 
 void pl_hlo_kept_apply_(const struct pl_hlo_kept *k, const char *out, size_t len,

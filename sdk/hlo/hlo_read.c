@@ -3308,14 +3308,10 @@ static void parse_module(struct hr *r)
 	}
 	if (r->frames)
 		set_str(r, d, HK(STACK_FRAMES), r->frames, r->frames_len);
-	const struct {
-		bool on;
-		const char *key;
-	} form[] = {/* new async collectives as the module's are, unless mixed */
-	            {r->async_wrapped && !r->async_native, HK(ASYNC_WRAPPED)}};
-	for (size_t k = 0; k < sizeof form / sizeof *form; k++)
-		if (form[k].on && pl_attrs_set(d, form[k].key, pl_attr_bool(r->m, true)) != PL_OK)
-			nomem(r);
+	/* new async collectives as the module's are, unless mixed */
+	if (r->async_wrapped && !r->async_native &&
+	    pl_attrs_set(d, HK(ASYNC_WRAPPED), pl_attr_bool(r->m, true)) != PL_OK)
+		nomem(r);
 }
 
 static void hr_free(struct hr *r)

@@ -108,7 +108,11 @@ struct hw {
 	size_t nplanned, plcap;
 	struct pl_ht plan_index;
 	struct fn_scratch fn;
-	struct pl_hlo_form form; /* the spelling the module was read in */
+	/* the collectives passes make asynchronous are written as XLA:GPU
+	 * writes them: "async-start(...), calls=%c" over a computation of the
+	 * collective, and "async-done" (else "all-gather-start" and so on):
+	 * hlo_async_wrapped on the entry */
+	bool async_wrapped;
 	/* the computations wrapping the function's new async collectives,
 	 * written before the function */
 	struct pl_strbuf wrapped;
@@ -1239,7 +1243,7 @@ static void put_collective_attrs(struct hw *w, struct pl_strbuf *l, pl_inst *i, 
 static bool wraps(const struct hw *w, const pl_inst *st)
 {
 	bool native;
-	return w->form.async_wrapped &&
+	return w->async_wrapped &&
 	       !(pl_attrs_get_bool(pl_inst_attrs_const(st), HK(START_DONE), &native) == PL_OK &&
 	         native);
 }
@@ -2642,20 +2646,18 @@ static void put_heading(struct hw *w, pl_func *entry)
 {
 	const char *h;
 	size_t hl;
-	{
-		if (pl_attrs_get_string(pl_func_attrs(entry), HK(MODULE), &h, &hl) == PL_OK) {
-			pl_sb_put(&w->out, h, hl);
-		} else {
-			pl_sb_puts(&w->out, "HloModule ");
-			pl_sb_puts(&w->out, pl_func_name(entry));
-		}
-		pl_sb_putc(&w->out, '\n');
-		if (pl_attrs_get_string(pl_func_attrs(entry), HK(STACK_FRAMES), &h, &hl) == PL_OK) {
-			pl_sb_put(&w->out, h, hl);
-			pl_sb_putc(&w->out, '\n');
-		}
+	if (pl_attrs_get_string(pl_func_attrs(entry), HK(MODULE), &h, &hl) == PL_OK) {
+		pl_sb_put(&w->out, h, hl);
+	} else {
+		pl_sb_puts(&w->out, "HloModule ");
+		pl_sb_puts(&w->out, pl_func_name(entry));
+	}
+	pl_sb_putc(&w->out, '\n');
+	if (pl_attrs_get_string(pl_func_attrs(entry), HK(STACK_FRAMES), &h, &hl) == PL_OK) {
+		pl_sb_put(&w->out, h, hl);
 		pl_sb_putc(&w->out, '\n');
 	}
+	pl_sb_putc(&w->out, '\n');
 	for (size_t k = 0; k < w->nreducers; k++) {
 		char *kind = w->reducers[k];
 		char *dot = strchr(kind, '.');
@@ -2723,7 +2725,10 @@ int pl_hlo_render_(pl_module *m, pl_diags *diags, struct pl_strbuf *res)
 	w.plan_index.map = true;
 	w.imap.map = true;
 	w.ops_index.map = true;
-	w.form = pl_hlo_form_of_(pl_func_attrs(entry));
+	bool wrapped;
+	w.async_wrapped = pl_attrs_get_bool(pl_func_attrs(entry), HK(ASYNC_WRAPPED), &wrapped) ==
+	                          PL_OK &&
+	                  wrapped;
 	/* the body first, to learn which reducers it needs; the computations
 	 * in the module's order, the entry in its place, so that reading the
 	 * text back gives the same order (XLA prints the entry last, and so
