@@ -269,9 +269,9 @@ static int grow_tuple_attr(pl_attrs *a, const char *key, const pl_type *const *t
 static bool line_bound_key(const char *key)
 {
 	static const char *const keys[] = {
-		"hlo_operand_names", "hlo_operand_after", "hlo_operand_rank", "hlo_operand_shapes",
-		"hlo_operand_attrs", "hlo_operands", "hlo_label_ranks", "hlo_label_attrs",
-		"hlo_name", "id",
+		"hlo_operand_names", "hlo_operand_shapes", "hlo_operand_attrs",
+		"hlo_operands",      "hlo_label_attrs",    "hlo_name",
+		"id",
 	};
 	for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
 		if (!strcmp(key, keys[i]))
@@ -513,8 +513,6 @@ int loop_add_args(pl_func *f, const pl_type *const *t, size_t n, const char *pre
 	free(grown);
 	if (!list)
 		return PL_ENOMEM;
-	if (pl_attrs_get(a, "hlo_param_at"))
-		pl_attrs_remove(a, "hlo_param_at");
 	return pl_attrs_set(a, "hlo_param_shapes", list);
 }
 
@@ -593,8 +591,7 @@ int loop_set_known_trips(pl_inst *w, uint64_t n)
 void loop_forget_param_shapes(pl_func *f)
 {
 	pl_attrs *a = pl_func_attrs(f);
-	static const char *const keys[] = {"hlo_param_shapes", "hlo_param_attrs", "hlo_param_at",
-	                                   "hlo_param_names"};
+	static const char *const keys[] = {"hlo_param_shapes", "hlo_param_attrs", "hlo_param_names"};
 	for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++)
 		if (pl_attrs_get(a, keys[k]))
 			pl_attrs_remove(a, keys[k]);

@@ -142,8 +142,7 @@ static int make_slice(struct creator *c, pl_value *x, size_t d, int64_t keep, pl
 
 /* The attributes that describe an instruction's operands (how HLO named
  * them), which go with the operand to a slice made in front of it. */
-static const char *const operand_keys[] = {"hlo_operand_names", "hlo_operand_after",
-                                           "hlo_operand_rank"};
+static const char *const operand_keys[] = {"hlo_operand_names"};
 
 static int rewrite(struct creator *c, pl_inst *ar, const struct rs_spec *s)
 {

@@ -21,6 +21,7 @@
  * put as read and no new line names it (settle_covered).
  */
 #include "hlo/hlo_kept.h"
+#include "ir/hlo_opcodes.h"
 
 #include <stdlib.h>
 
@@ -32,6 +33,7 @@ struct kept_line {
 	/* a line inside another's text (a nested instruction, a path's
 	 * get-tuple-element): that line; UINT32_MAX: none */
 	uint32_t parent;
+	uint8_t kind; /* of its statement (enum pl_hlo_stmt_kind); 0xff: none */
 };
 
 struct pl_hlo_kept {
@@ -152,7 +154,8 @@ static bool split_lines(struct pl_hlo_kept *k, size_t rlen, uint32_t **first, ui
 					return false;
 			}
 			k->lines[k->n] = (struct kept_line){.fp = (uint32_t)a, .fp_len = (uint32_t)(b - a),
-			                                    .next = NONE, .parent = NONE};
+			                                    .next = NONE, .parent = NONE,
+			                                    .kind = 0xff};
 			(*first)[k->n] = (uint32_t)f;
 			(*last)[k->n] = (uint32_t)l;
 			k->n++;
@@ -228,6 +231,12 @@ static int line_kind(const char *ren, size_t f, size_t l, const char **name, siz
 	return e[-1] == '{' ? PL_HLO_STMT_HEADING : -1;
 }
 
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return (x > y) - (x < y);
+}
+
 /* Where src's white space and comments from i end. */
 static size_t skip_blank(const char *src, size_t i, size_t n)
 {
@@ -248,119 +257,221 @@ static bool names_it(const struct pl_hlo_stmt *s, const char *name, size_t nlen)
 	return s->name_len == nlen && (!nlen || memcmp(s->name, name, nlen) == 0);
 }
 
-/* The nested statement named name[0..nlen) of the computation whose
- * heading is statement comp that no line stands for yet (stmt_line),
- * or NONE. Looked for back from statement at first: a nested line is
- * mostly written right before the line that held it, the one at. */
-static uint32_t find_nested(const struct pl_hlo_stmt *st, size_t nst, size_t comp, size_t at,
-                            const char *name, size_t nlen, const uint32_t *stmt_line)
+/* The INST and NESTED statements by name: an open-addressed table of
+ * statement indices (NONE: empty), cap a power of two; a name may be in
+ * it more than once (statements of two computations). */
+struct stmt_names {
+	uint32_t *slot;
+	size_t cap;
+};
+
+static bool index_stmts(struct stmt_names *t, const struct pl_hlo_stmt *st, size_t nst)
 {
-	for (size_t c = at; c-- > comp && st[c].kind != PL_HLO_STMT_HEADING;)
-		if (st[c].kind == PL_HLO_STMT_NESTED && stmt_line[c] == NONE &&
-		    names_it(&st[c], name, nlen))
-			return (uint32_t)c;
-	for (size_t c = at; c < nst && st[c].kind != PL_HLO_STMT_CLOSE; c++)
-		if (st[c].kind == PL_HLO_STMT_NESTED && stmt_line[c] == NONE &&
-		    names_it(&st[c], name, nlen))
-			return (uint32_t)c;
+	t->cap = 16;
+	while (t->cap < 2 * nst)
+		t->cap *= 2;
+	t->slot = malloc(t->cap * sizeof *t->slot);
+	if (!t->slot)
+		return false;
+	memset(t->slot, 0xff, t->cap * sizeof *t->slot);
+	for (size_t c = 0; c < nst; c++) {
+		if (st[c].kind != PL_HLO_STMT_INST && st[c].kind != PL_HLO_STMT_NESTED)
+			continue;
+		size_t h = (size_t)pl_hash_bytes_(st[c].name, st[c].name_len) & (t->cap - 1);
+		while (t->slot[h] != NONE)
+			h = (h + 1) & (t->cap - 1);
+		t->slot[h] = (uint32_t)c;
+	}
+	return true;
+}
+
+/* The statement named name[0..nlen) between statements lo and hi (a
+ * computation's heading and closing brace) that no line stands for yet
+ * (stmt_line), or NONE. */
+static uint32_t find_named(const struct stmt_names *t, const struct pl_hlo_stmt *st, size_t lo,
+                           size_t hi, const char *name, size_t nlen, const uint32_t *stmt_line)
+{
+	for (size_t h = (size_t)pl_hash_bytes_(name, nlen) & (t->cap - 1); t->slot[h] != NONE;
+	     h = (h + 1) & (t->cap - 1)) {
+		uint32_t c = t->slot[h];
+		if (c > lo && c < hi && stmt_line[c] == NONE && names_it(&st[c], name, nlen))
+			return c;
+	}
 	return NONE;
 }
 
+/* The line of the stack frame tables at ren[j..) (first[x], last[x]: its
+ * text there), found in src from *i on by walking the two together,
+ * white space skipped, and a comment where only one has it; first[x],
+ * last[x] set to where it lies in src. false when src has not that text. */
+static bool walk_text(struct pl_hlo_kept *k, size_t slen, size_t rlen, size_t *i, size_t j,
+                      uint32_t *first, uint32_t *last, uint32_t x)
+{
+	bool started = false;
+	for (;;) {
+		while (j < rlen && is_ws(k->ren[j]))
+			j++;
+		while (*i < slen && is_ws(k->src[*i]))
+			(*i)++;
+		if (j < rlen && *i < slen && k->src[*i] != k->ren[j]) {
+			/* a comment only one of them has */
+			size_t si2 = skip_comment(k->src, *i, slen), rj = skip_comment(k->ren, j, rlen);
+			if (rj >= last[x])
+				return false; /* the rest of the line: no text to keep */
+			if (si2 > *i || rj > j) {
+				*i = si2, j = rj;
+				continue;
+			}
+		}
+		if (j >= rlen || *i >= slen || k->src[*i] != k->ren[j])
+			return false;
+		if (!started)
+			first[x] = (uint32_t)*i;
+		started = true;
+		bool end = j + 1 == last[x];
+		(*i)++, j++;
+		if (end) {
+			last[x] = (uint32_t)*i;
+			return true;
+		}
+	}
+}
+
 /* Where each line's first and last non-blank bytes lie in src (written
- * over first and last, which hold them in ren): a line that stands for
- * a statement lies over that statement, the next in the order read (of
- * its kind, and its name); another (a line of the stack frame tables)
- * over the same text, found by walking src and ren together, white
- * space skipped, and a comment where only one has it. Between two
- * lines, src has nothing but white space and comments. false when the
- * lines and the statements do not agree. */
+ * over first and last, which hold them in ren). A line that stands for
+ * a statement lies over that statement: the module line, a heading and
+ * a closing brace the next of their kind in the order read; an
+ * instruction line the statement of its name in its computation,
+ * wherever it stands there (the writer puts a parameter, a
+ * get-tuple-element or a tuple line where its users need it, not where
+ * the text had it); one that names a nested statement has no text of
+ * its own (its parent's holds it). Another line (of the stack frame
+ * tables) lies over the same text (walk_text). false when the lines and
+ * the statements do not agree. */
 static bool align(struct pl_hlo_kept *k, size_t slen, size_t rlen, uint32_t *first,
                   uint32_t *last, const struct pl_hlo_stmt *st, size_t nst, uint32_t *stmt_line)
 {
-	size_t i = 0, j = 0, si = 0, comp = 0;
+	struct stmt_names names;
+	if (!index_stmts(&names, st, nst))
+		return false;
+	size_t i = 0, si = 0, comp = 0, comp_end = 0, jnext = 0;
 	if (slen >= 3 && memcmp(k->src, "\xEF\xBB\xBF", 3) == 0)
 		i = 3; /* a byte order mark, which the writer does not print */
-	for (uint32_t x = 0; x < k->n; x++) {
+	bool ok = true;
+	for (uint32_t x = 0; x < k->n && ok; x++) {
 		const char *name;
 		size_t nlen;
 		int kind = line_kind(k->ren, first[x], last[x], &name, &nlen);
+		size_t j = jnext; /* where the text walk goes on in ren */
+		jnext = last[x];
+		while (si < nst && (st[si].kind == PL_HLO_STMT_NESTED || stmt_line[si] != NONE))
+			si++;
 		if (kind == PL_HLO_STMT_MODULE && (si == nst || st[si].kind != kind)) {
 			/* the module line the writer makes for a text without one:
 			 * a line of no text */
-			j = last[x];
 			first[x] = last[x] = NONE;
 			continue;
 		}
-		while (si < nst && st[si].kind == PL_HLO_STMT_NESTED)
-			si++;
-		uint32_t c = NONE;
-		if (kind == PL_HLO_STMT_INST &&
-		    !(si < nst && names_it(&st[si], name, nlen)))
-			c = find_nested(st, nst, comp, si, name, nlen, stmt_line);
-		if (c != NONE) {
+		if (kind < 0) {
+			ok = walk_text(k, slen, rlen, &i, j, first, last, x);
+			continue;
+		}
+		uint32_t c = (uint32_t)si;
+		if (kind == PL_HLO_STMT_INST && !(si < nst && st[si].kind == PL_HLO_STMT_INST &&
+		                                   names_it(&st[si], name, nlen)))
+			c = find_named(&names, st, comp, comp_end, name, nlen, stmt_line);
+		if (c == NONE || c >= nst ||
+		    (st[c].kind != kind && !(kind == PL_HLO_STMT_INST && st[c].kind == PL_HLO_STMT_NESTED)) ||
+		    !names_it(&st[c], name, nlen)) {
+			ok = false;
+			break;
+		}
+		k->lines[x].kind = st[c].kind;
+		stmt_line[c] = x;
+		if (st[c].kind == PL_HLO_STMT_NESTED) {
 			/* a line the text wrote inside another's: no text of its own */
-			j = last[x];
 			first[x] = last[x] = NONE;
-			stmt_line[c] = x;
 			k->lines[x].parent = st[c].parent; /* a statement, for now */
 			k->ncovered++;
 			continue;
 		}
-		if (kind >= 0) {
-			if (si == nst || st[si].kind != kind || !names_it(&st[si], name, nlen) ||
-			    skip_blank(k->src, i, slen) != st[si].start)
-				return false;
-			j = last[x];
-			first[x] = st[si].start;
-			last[x] = st[si].end;
-			if (kind == PL_HLO_STMT_HEADING)
-				comp = si;
-			stmt_line[si] = x;
-			i = st[si++].end;
-			continue;
+		if (kind == PL_HLO_STMT_HEADING) {
+			comp = c;
+			for (comp_end = c + 1; comp_end < nst && st[comp_end].kind != PL_HLO_STMT_CLOSE;)
+				comp_end++;
 		}
-		bool started = false;
-		for (;;) {
-			while (j < rlen && is_ws(k->ren[j]))
-				j++;
-			while (i < slen && is_ws(k->src[i]))
-				i++;
-			if (j < rlen && i < slen && k->src[i] != k->ren[j]) {
-				/* a comment only one of them has */
-				size_t si2 = skip_comment(k->src, i, slen), rj = skip_comment(k->ren, j, rlen);
-				if (rj >= last[x])
-					return false; /* the rest of the line: no text to keep */
-				if (si2 > i || rj > j) {
-					i = si2, j = rj;
-					continue;
-				}
-			}
-			if (j >= rlen || i >= slen || k->src[i] != k->ren[j])
-				return false;
-			if (!started)
-				first[x] = (uint32_t)i;
-			started = true;
-			bool end = j + 1 == last[x];
-			i++, j++;
-			if (end) {
-				last[x] = (uint32_t)i;
-				break;
-			}
-		}
+		first[x] = st[c].start;
+		last[x] = st[c].end;
+		if (kind != PL_HLO_STMT_INST)
+			i = st[c].end;
 	}
-	while (si < nst && st[si].kind == PL_HLO_STMT_NESTED)
-		si++;
-	if (si != nst || skip_blank(k->src, i, slen) != slen)
-		return false;
-	/* a nested line's parent: the line of its statement */
-	for (uint32_t x = 0; x < k->n; x++) {
-		uint32_t p = k->lines[x].parent;
-		if (p != NONE && (stmt_line[p] == NONE || first[stmt_line[p]] == NONE))
+	free(names.slot);
+	return ok;
+}
+
+/* Whether the lines, in the order of src, cover it: every statement
+ * but a nested one has a line, and between two lines src has nothing but
+ * white space and comments. */
+static bool covers(const struct pl_hlo_kept *k, size_t slen, const uint32_t *first,
+                   const uint32_t *last, const struct pl_hlo_stmt *st, size_t nst,
+                   const uint32_t *stmt_line)
+{
+	for (size_t c = 0; c < nst; c++)
+		if (st[c].kind != PL_HLO_STMT_NESTED && stmt_line[c] == NONE)
 			return false;
-		if (p != NONE)
-			k->lines[x].parent = stmt_line[p];
+	size_t i = slen >= 3 && memcmp(k->src, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0; /* a byte order mark */
+	for (uint32_t x = 0; x < k->n; x++) {
+		if (first[x] == NONE)
+			continue;
+		if (skip_blank(k->src, i, slen) != first[x])
+			return false;
+		i = last[x];
 	}
-	return true;
+	return skip_blank(k->src, i, slen) == slen;
+}
+
+/* Puts the lines in the order of src (a line of no text right before
+ * the line that holds it, or first), their parents made lines; *same
+ * false when a parent is not a line with text. false when out of
+ * memory. */
+static bool sort_lines(struct pl_hlo_kept *k, uint32_t *first, uint32_t *last,
+                       const uint32_t *stmt_line, bool *same)
+{
+	uint64_t *key = malloc((k->n ? k->n : 1) * sizeof *key);
+	uint32_t *to = malloc((k->n ? k->n : 1) * sizeof *to);
+	struct kept_line *lines = malloc((k->n ? k->n : 1) * sizeof *lines);
+	uint32_t *f2 = malloc((k->n ? k->n : 1) * 2 * sizeof *f2);
+	bool ok = key && to && lines && f2;
+	*same = true;
+	for (uint32_t x = 0; ok && x < k->n; x++) {
+		uint32_t p = k->lines[x].parent, at = first[x];
+		if (p != NONE) {
+			p = stmt_line[p];
+			*same = *same && p != NONE && first[p] != NONE;
+			k->lines[x].parent = p;
+			at = *same ? first[p] : 0;
+		}
+		/* by place, a covered line before its parent, then as written */
+		key[x] = ((uint64_t)(at == NONE ? 0 : at) << 33) | ((uint64_t)(p == NONE) << 32) | x;
+	}
+	if (ok && *same) {
+		qsort(key, k->n, sizeof *key, cmp_u64);
+		for (uint32_t y = 0; y < k->n; y++)
+			to[(uint32_t)key[y]] = y;
+		for (uint32_t x = 0; x < k->n; x++) {
+			uint32_t y = to[x];
+			lines[y] = k->lines[x];
+			if (lines[y].parent != NONE)
+				lines[y].parent = to[lines[y].parent];
+			f2[2 * y] = first[x];
+			f2[2 * y + 1] = last[x];
+		}
+		memcpy(k->lines, lines, k->n * sizeof *lines);
+		for (uint32_t y = 0; y < k->n; y++)
+			first[y] = f2[2 * y], last[y] = f2[2 * y + 1];
+	}
+	free(key), free(to), free(lines), free(f2);
+	return ok;
 }
 
 /* The gaps and pieces from where each line lies in src. The white space
@@ -455,7 +566,12 @@ int pl_hlo_keep_(pl_module *m, const char *text, size_t len, const struct pl_hlo
 	memset(stmt_line, 0xff, (nstmts ? nstmts : 1) * sizeof *stmt_line);
 	memcpy(k->src, text, len);
 	rc = PL_OK;
-	if (!align(k, len, ren.len, first, last, stmts, nstmts, stmt_line))
+	bool same = align(k, len, ren.len, first, last, stmts, nstmts, stmt_line);
+	if (same && !sort_lines(k, first, last, stmt_line, &same)) {
+		rc = PL_ENOMEM;
+		goto out;
+	}
+	if (!same || !covers(k, len, first, last, stmts, nstmts, stmt_line))
 		goto out; /* not the same text: nothing kept */
 	cut_pieces(k, len, first, last);
 	if (!index_lines(k)) {
@@ -533,40 +649,55 @@ static void put_indent(const struct indents *ind, struct pl_strbuf *res, const c
 		pl_sb_put(res, own, len);
 }
 
-/* Where the line of out that starts at a ends (its newline or len), and
- * where its text starts (f == b: a blank line). */
-static size_t line_at(const char *out, size_t len, size_t a, size_t *f)
+/* A line of out that is not blank: where it starts (a), its text f..b
+ * (b: its newline, or the end), and where the blank lines before it
+ * start (NO_BLANK: none). */
+struct out_line {
+	size_t a, f, b, blank;
+};
+#define NO_BLANK SIZE_MAX
+
+/* The lines of out that are not blank into ol (the number of them);
+ * *trail: where the blank lines after the last start (NO_BLANK: none). */
+static size_t split_out(const char *out, size_t len, struct out_line *ol, size_t *trail)
 {
-	size_t b = line_end(out, len, a);
-	size_t t = a;
-	while (t < b && is_ws(out[t]))
-		t++;
-	*f = t;
-	return b;
+	size_t n = 0, blank = NO_BLANK;
+	for (size_t a = 0; a < len; a++) {
+		size_t b = line_end(out, len, a), f = a;
+		while (f < b && is_ws(out[f]))
+			f++;
+		if (f == b && blank == NO_BLANK)
+			blank = a;
+		else if (f < b)
+			ol[n++] = (struct out_line){a, f, b, blank}, blank = NO_BLANK;
+		a = b;
+	}
+	*trail = blank;
+	return n;
 }
 
-/* The kept line each line of out that is not blank is, in order (NONE:
- * a new line) into xs, used marking them; false when out of memory. */
-static bool match_all(const struct pl_hlo_kept *k, const char *out, size_t len, uint32_t *xs,
-                      bool *used, size_t *nxs)
+/* The kept line each line of out is, in order (NONE: a new line) into
+ * xs, used marking them. Of equal fingerprints, a line takes the first
+ * after the heading of its computation matched last: the lines of a
+ * computation are not in the order read, but its lines are one
+ * computation's. false when out of memory. */
+static bool match_all(const struct pl_hlo_kept *k, const char *out, const struct out_line *ol,
+                      size_t n, uint32_t *xs, bool *used)
 {
 	uint32_t *cursor = calloc(k->n ? k->n : 1, sizeof *cursor);
 	if (!cursor)
 		return false;
-	uint32_t after = NONE; /* the kept line matched last */
-	size_t nx = 0, f;
-	for (size_t a = 0; a < len; a++) {
-		size_t b = line_at(out, len, a, &f);
-		if (f < b) {
-			uint32_t x = match(k, out + a, b - a, used, cursor, after);
-			if (x != NONE)
-				used[x] = true, after = x;
-			xs[nx++] = x;
+	uint32_t after = NONE; /* the heading matched last */
+	for (size_t q = 0; q < n; q++) {
+		uint32_t x = match(k, out + ol[q].a, ol[q].b - ol[q].a, used, cursor, after);
+		if (x != NONE) {
+			used[x] = true;
+			if (k->lines[x].kind == PL_HLO_STMT_HEADING)
+				after = x;
 		}
-		a = b;
+		xs[q] = x;
 	}
 	free(cursor);
-	*nxs = nx;
 	return true;
 }
 
@@ -587,19 +718,18 @@ static void covered_put(struct covered_names *t, const char *nm, size_t nl, uint
 	t->slot[h] = q;
 }
 
-/* Marks each out line of t named nm[0..nl) (the name line_kind finds in
- * out[at[q]..end[q])) but q itself, and not yet new, as new (xs NONE),
- * and adds it to work. */
-static void covered_take(const struct covered_names *t, const char *out, const size_t *at,
-                         const size_t *end, const char *nm, size_t nl, uint32_t q, uint32_t *xs,
-                         uint32_t *work, size_t *nw)
+/* Marks each out line of t named nm[0..nl) but q itself, and not yet
+ * new, as new (xs NONE), and adds it to work. */
+static void covered_take(const struct covered_names *t, const char *out, const struct out_line *ol,
+                         const char *nm, size_t nl, uint32_t q, uint32_t *xs, uint32_t *work,
+                         size_t *nw)
 {
 	for (size_t h = (size_t)pl_hash_bytes_(nm, nl) & (t->cap - 1); t->slot[h] != NONE;
 	     h = (h + 1) & (t->cap - 1)) {
 		uint32_t r = t->slot[h];
 		const char *rn;
 		size_t rl;
-		line_kind(out, at[r], end[r], &rn, &rl);
+		line_kind(out, ol[r].f, ol[r].b, &rn, &rl);
 		if (r != q && xs[r] != NONE && rl == nl && memcmp(rn, nm, nl) == 0) {
 			xs[r] = NONE;
 			work[(*nw)++] = r;
@@ -614,30 +744,23 @@ static void covered_take(const struct covered_names *t, const char *out, const s
  * line put new names it ("%NAME" as an operand), else as a new line
  * itself, whose operands are looked at in turn. Each line put new is
  * read once. false when out of memory. */
-static bool settle_covered(const struct pl_hlo_kept *k, const char *out, size_t len,
+static bool settle_covered(const struct pl_hlo_kept *k, const char *out, const struct out_line *ol,
                            uint32_t *xs, size_t nx, const bool *used, bool *silent)
 {
 	struct covered_names t = {NULL, 16};
 	while (t.cap < 2 * (size_t)k->ncovered)
 		t.cap *= 2;
 	bool *broken = calloc(k->n, sizeof *broken);
-	size_t *at = malloc(nx * sizeof *at), *end = malloc(nx * sizeof *end);
 	uint32_t *work = malloc(nx * sizeof *work);
 	t.slot = malloc(t.cap * sizeof *t.slot);
-	bool ok = broken && at && end && work && t.slot;
+	bool ok = broken && work && t.slot;
 	if (!ok)
 		goto out;
 	memset(t.slot, 0xff, t.cap * sizeof *t.slot);
 	for (uint32_t x = 0; x < k->n; x++)
 		if (k->lines[x].parent != NONE && !used[x])
 			broken[k->lines[x].parent] = true;
-	size_t o = 0, f, nw = 0;
-	for (size_t a = 0; a < len && o < nx; a++) {
-		size_t b = line_at(out, len, a, &f);
-		if (f < b)
-			at[o] = f, end[o++] = b;
-		a = b;
-	}
+	size_t nw = 0;
 	for (size_t q = 0; q < nx; q++) {
 		uint32_t x = xs[q];
 		if (x == NONE) {
@@ -651,7 +774,7 @@ static bool settle_covered(const struct pl_hlo_kept *k, const char *out, size_t 
 		} else if (p != NONE) {
 			const char *nm;
 			size_t nl;
-			line_kind(out, at[q], end[q], &nm, &nl);
+			line_kind(out, ol[q].f, ol[q].b, &nm, &nl);
 			if (nm)
 				covered_put(&t, nm, nl, (uint32_t)q);
 		}
@@ -659,53 +782,352 @@ static bool settle_covered(const struct pl_hlo_kept *k, const char *out, size_t 
 	/* a covered line a line put new names is put new too */
 	while (nw) {
 		uint32_t q = work[--nw];
-		const char *e = out + end[q];
-		for (const char *p = out + at[q]; (p = memchr(p, '%', (size_t)(e - p))) != NULL;) {
+		const char *e = out + ol[q].b;
+		for (const char *p = out + ol[q].f; (p = memchr(p, '%', (size_t)(e - p))) != NULL;) {
 			const char *nm = ++p;
 			while (p < e && is_name_char(*p))
 				p++;
 			if (p > nm)
-				covered_take(&t, out, at, end, nm, (size_t)(p - nm), q, xs, work, &nw);
+				covered_take(&t, out, ol, nm, (size_t)(p - nm), q, xs, work, &nw);
 		}
 	}
 	for (size_t q = 0; q < nx; q++)
 		silent[q] = xs[q] != NONE && k->lines[xs[q]].parent != NONE;
 out:
-	free(broken), free(at), free(end), free(work), free(t.slot);
+	free(broken), free(work), free(t.slot);
 	return ok;
+}
+
+/* Whether the writer's line out[f..b) is a parameter, get-tuple-element
+ * or tuple line: one the writer puts where its users need it, so that
+ * the order of the lines does not say where the text had it. */
+static bool movable(const char *out, size_t f, size_t b)
+{
+	const char *p = memchr(out + f, '=', b - f), *e = out + b;
+	if (!p)
+		return false;
+	for (p++; p < e && *p == ' ';)
+		p++;
+	if (p < e && *p == '(') { /* a tuple shape */
+		for (int depth = 0; p < e; p++)
+			if (*p == '(')
+				depth++;
+			else if (*p == ')' && --depth == 0)
+				break;
+	}
+	while (p < e && *p != ' ')
+		p++;
+	while (p < e && *p == ' ')
+		p++;
+	const char *o = p;
+	while (p < e && *p != '(' && *p != ' ')
+		p++;
+	enum hlo_phase ph;
+	enum hlo_op op = pl_hlo_opcode_of_(o, (size_t)(p - o), &ph);
+	return ph == HLO_PHASE_NONE &&
+	       (op == HLO_OP_PARAMETER || op == HLO_OP_GET_TUPLE_ELEMENT || op == HLO_OP_TUPLE);
+}
+
+/* order_block's scratch, per line of the block (local numbers): the
+ * edges from each line to the lines that name it, by their tail (out:
+ * first, to) and by their head (in: ifirst, from); the lines it waits
+ * for; its anchor, the line it is put after when it is movable (START:
+ * first), with the next line of the same anchor; whether it is movable,
+ * put, on the stack. */
+struct block_order {
+	uint32_t *first, *to, *ifirst, *from, *wait, *anchor, *anchored, *next, *stack, *perm;
+	uint8_t *flag;
+	struct {
+		uint32_t from, to;
+	} *edge;
+	size_t nedge, cap, sp, nperm, ncap;
+	uint32_t *names;
+};
+enum { F_MOVABLE = 1, F_PUT = 2, F_STACKED = 4 };
+#define START UINT32_MAX
+
+static bool add_edge(struct block_order *o, uint32_t from, uint32_t to)
+{
+	if (o->nedge == o->cap) {
+		size_t cap = o->cap ? 2 * o->cap : 64;
+		void *x = realloc(o->edge, cap * sizeof *o->edge);
+		if (!x)
+			return false;
+		o->edge = x;
+		o->cap = cap;
+	}
+	o->edge[o->nedge].from = from;
+	o->edge[o->nedge++].to = to;
+	return true;
+}
+
+/* The local line named nm[0..nl) of the block, or NONE. */
+static uint32_t block_find(const struct block_order *o, const char *out, const struct out_line *ol,
+                           size_t lo, const char *nm, size_t nl)
+{
+	for (size_t h = (size_t)pl_hash_bytes_(nm, nl) & (o->ncap - 1); o->names[h] != NONE;
+	     h = (h + 1) & (o->ncap - 1)) {
+		uint32_t q = o->names[h];
+		const char *rn;
+		size_t rl;
+		line_kind(out, ol[lo + q].f, ol[lo + q].b, &rn, &rl);
+		if (rl == nl && memcmp(rn, nm, nl) == 0)
+			return q;
+	}
+	return NONE;
+}
+
+/* The edges of the block's lines lo..lo+n, from each line to those that
+ * name it ("%NAME" after the '='), and which lines are movable. false
+ * when out of memory. */
+static bool block_edges(struct block_order *o, const char *out, const struct out_line *ol,
+                        size_t lo, size_t n)
+{
+	o->ncap = 16;
+	while (o->ncap < 2 * n)
+		o->ncap *= 2;
+	o->names = malloc(o->ncap * sizeof *o->names);
+	if (!o->names)
+		return false;
+	memset(o->names, 0xff, o->ncap * sizeof *o->names);
+	for (uint32_t q = 0; q < n; q++) {
+		const char *nm;
+		size_t nl;
+		if (line_kind(out, ol[lo + q].f, ol[lo + q].b, &nm, &nl) == PL_HLO_STMT_INST &&
+		    block_find(o, out, ol, lo, nm, nl) == NONE) {
+			size_t h = (size_t)pl_hash_bytes_(nm, nl) & (o->ncap - 1);
+			while (o->names[h] != NONE)
+				h = (h + 1) & (o->ncap - 1);
+			o->names[h] = q;
+		}
+	}
+	for (uint32_t q = 0; q < n; q++) {
+		const char *e = out + ol[lo + q].b;
+		const char *p = memchr(out + ol[lo + q].f, '=', (size_t)(e - out - ol[lo + q].f));
+		while (p && (p = memchr(p, '%', (size_t)(e - p))) != NULL) {
+			const char *nm = ++p;
+			while (p < e && is_name_char(*p))
+				p++;
+			uint32_t d = block_find(o, out, ol, lo, nm, (size_t)(p - nm));
+			if (d != NONE && d != q && !add_edge(o, d, q))
+				return false;
+		}
+		if (movable(out, ol[lo + q].f, ol[lo + q].b))
+			o->flag[q] |= F_MOVABLE;
+	}
+	return true;
+}
+
+/* The edges by tail into first/to and by head into ifirst/from (first
+ * and ifirst: n+1 offsets, zero), and wait: the number of edges into
+ * each line. fill: 2n zeros. */
+static void index_edges(struct block_order *o, size_t n, uint32_t *fill)
+{
+	for (size_t e = 0; e < o->nedge; e++)
+		o->first[o->edge[e].from + 1]++, o->ifirst[o->edge[e].to + 1]++;
+	for (size_t q = 0; q < n; q++)
+		o->first[q + 1] += o->first[q], o->ifirst[q + 1] += o->ifirst[q];
+	for (size_t e = 0; e < o->nedge; e++) {
+		uint32_t f = o->edge[e].from, t = o->edge[e].to;
+		o->to[o->first[f] + fill[f]++] = t;
+		o->from[o->ifirst[t] + fill[n + t]++] = f;
+	}
+	for (size_t q = 0; q < n; q++)
+		o->wait[q] = o->ifirst[q + 1] - o->ifirst[q];
+}
+
+/* Files movable line q under anchor a (START: first), after the lines
+ * there (tail: the last of each anchor, n+1 of them). */
+static void anchor_at(struct block_order *o, uint32_t q, uint32_t a, uint32_t n, uint32_t *tail)
+{
+	uint32_t slot = a == START ? n : a;
+	o->anchor[q] = a;
+	o->next[q] = NONE;
+	if (tail[slot] == NONE)
+		o->anchored[slot] = q;
+	else
+		o->next[tail[slot]] = q;
+	tail[slot] = q;
+}
+
+/* Each movable line's anchor: a kept one's the kept line of the block
+ * read last before it, a new one's the line the writer put before it.
+ * by_place, tail: n+1 each, scratch. */
+static void set_anchors(struct block_order *o, const uint32_t *xs, size_t lo, uint32_t n,
+                        uint64_t *by_place, uint32_t *tail)
+{
+	size_t nk = 0;
+	for (uint32_t q = 0; q < n; q++)
+		if (xs[lo + q] != NONE)
+			by_place[nk++] = ((uint64_t)xs[lo + q] << 32) | q;
+	qsort(by_place, nk, sizeof *by_place, cmp_u64);
+	for (uint32_t q = 0; q <= n; q++)
+		o->anchored[q] = tail[q] = NONE;
+	for (size_t r = 0; r < nk; r++) {
+		uint32_t q = (uint32_t)by_place[r];
+		if (o->flag[q] & F_MOVABLE)
+			anchor_at(o, q, r ? (uint32_t)by_place[r - 1] : START, n, tail);
+	}
+	for (uint32_t q = 0; q < n; q++)
+		if (xs[lo + q] == NONE && (o->flag[q] & F_MOVABLE))
+			anchor_at(o, q, q ? q - 1 : START, n, tail);
+}
+
+static void push(struct block_order *o, uint32_t q)
+{
+	o->stack[o->sp++] = q;
+}
+
+/* Pushes the lines anchored at slot that may be put now (in order: the
+ * first on top). */
+static void push_anchored(struct block_order *o, uint32_t slot)
+{
+	size_t from = o->sp;
+	for (uint32_t m = o->anchored[slot]; m != NONE; m = o->next[m])
+		if (!(o->flag[m] & F_PUT) && !o->wait[m])
+			push(o, m);
+	for (size_t a = from, b = o->sp; b > a + 1; a++, b--) {
+		uint32_t t = o->stack[a];
+		o->stack[a] = o->stack[b - 1];
+		o->stack[b - 1] = t;
+	}
+}
+
+/* Puts the lines on the stack, each after the lines it names; a line
+ * put brings the movable lines anchored at it, and those whose anchor
+ * is put that it was the last to wait for. */
+static void drain(struct block_order *o)
+{
+	while (o->sp) {
+		uint32_t q = o->stack[o->sp - 1];
+		if (o->flag[q] & F_PUT) {
+			o->sp--;
+			continue;
+		}
+		uint32_t d = NONE;
+		for (uint32_t e = o->ifirst[q]; e < o->ifirst[q + 1] && o->wait[q]; e++)
+			if (!(o->flag[o->from[e]] & (F_PUT | F_STACKED))) {
+				d = o->from[e];
+				break;
+			}
+		if (d != NONE) {
+			/* what it names first; a line on the stack already: a
+			 * cycle, put as it comes */
+			o->flag[q] |= F_STACKED;
+			push(o, d);
+			continue;
+		}
+		o->sp--;
+		o->flag[q] |= F_PUT;
+		o->perm[o->nperm++] = q;
+		for (uint32_t e = o->first[q]; e < o->first[q + 1]; e++) {
+			uint32_t u = o->to[e];
+			if (--o->wait[u] == 0 && (o->flag[u] & F_MOVABLE) && !(o->flag[u] & F_PUT) &&
+			    o->anchor[u] != START && (o->flag[o->anchor[u]] & F_PUT))
+				push(o, u);
+		}
+		push_anchored(o, q);
+	}
+}
+
+/* The order to put the lines lo..lo+n of a computation in, into perm:
+ * the lines that are not movable in the writer's order, each after the
+ * lines it names, and a movable one (a parameter, get-tuple-element or
+ * tuple line) right after its anchor once it may be: the lines of a
+ * computation no pass changed come out in the order read, and a pass's
+ * new lines where the writer put them. false when out of memory. */
+static bool order_block(const char *out, const struct out_line *ol, const uint32_t *xs, size_t lo,
+                        size_t n, uint32_t *perm)
+{
+	struct block_order o = {0};
+	size_t m = n + 1;
+	o.first = calloc(m, sizeof *o.first);
+	o.ifirst = calloc(m, sizeof *o.ifirst);
+	o.wait = calloc(m, sizeof *o.wait);
+	o.anchor = calloc(m, sizeof *o.anchor);
+	o.anchored = malloc(m * sizeof *o.anchored);
+	o.next = malloc(m * sizeof *o.next);
+	o.flag = calloc(m, 1);
+	uint64_t *by_place = malloc(m * sizeof *by_place);
+	bool ok = o.first && o.ifirst && o.wait && o.anchor && o.anchored && o.next && o.flag &&
+	          by_place && block_edges(&o, out, ol, lo, n);
+	if (ok) {
+		o.to = malloc((o.nedge + 1) * sizeof *o.to);
+		o.from = malloc((o.nedge + 1) * sizeof *o.from);
+		o.stack = malloc(2 * (m + o.nedge) * sizeof *o.stack);
+		ok = o.to && o.from && o.stack;
+	}
+	if (ok) {
+		memset(o.stack, 0, 2 * m * sizeof *o.stack);
+		index_edges(&o, n, o.stack);
+		set_anchors(&o, xs, lo, (uint32_t)n, by_place, o.stack);
+		o.perm = perm;
+		push_anchored(&o, (uint32_t)n);
+		drain(&o);
+		for (uint32_t q = 0; q < n; q++)
+			if (!(o.flag[q] & (F_MOVABLE | F_PUT))) {
+				push(&o, q);
+				drain(&o);
+			}
+		for (uint32_t q = 0; q < n; q++)
+			if (!(o.flag[q] & F_PUT)) {
+				push(&o, q);
+				drain(&o);
+			}
+		for (size_t t = 0; t < n; t++)
+			perm[t] += (uint32_t)lo;
+	}
+	free(o.first), free(o.to), free(o.ifirst), free(o.from), free(o.wait), free(o.anchor),
+		free(o.anchored), free(o.next), free(o.stack), free(o.flag), free(o.edge),
+		free(o.names), free(by_place);
+	return ok;
+}
+
+/* The order to put the n lines of out in (perm): each computation's
+ * lines by order_block, the other lines where they are. */
+static bool order_lines(const char *out, const struct out_line *ol, const uint32_t *xs, size_t n,
+                        uint32_t *perm)
+{
+	for (size_t q = 0; q < n;) {
+		const char *nm;
+		size_t nl;
+		perm[q] = (uint32_t)q;
+		if (line_kind(out, ol[q].f, ol[q].b, &nm, &nl) != PL_HLO_STMT_HEADING) {
+			q++;
+			continue;
+		}
+		size_t lo = ++q;
+		while (q < n && line_kind(out, ol[q].f, ol[q].b, &nm, &nl) != PL_HLO_STMT_CLOSE)
+			q++;
+		if (!order_block(out, ol, xs, lo, q - lo, perm + lo))
+			return false;
+	}
+	return true;
 }
 
 void pl_hlo_kept_apply_(const struct pl_hlo_kept *k, const char *out, size_t len,
                         struct pl_strbuf *res)
 {
-	size_t nlines = 1;
+	size_t nlines = 1, nx, trail;
 	for (const char *p = out; (p = memchr(p, '\n', (size_t)(out + len - p))) != NULL; p++)
 		nlines++;
 	bool *used = calloc(k->n ? k->n : 1, sizeof *used);
-	uint32_t *xs = malloc(nlines * sizeof *xs);
+	uint32_t *xs = malloc(nlines * sizeof *xs), *perm = malloc(nlines * sizeof *perm);
 	bool *silent = calloc(nlines, sizeof *silent);
-	size_t nxs;
-	if (!used || !xs || !silent || !match_all(k, out, len, xs, used, &nxs) ||
-	    (k->ncovered && !settle_covered(k, out, len, xs, nxs, used, silent))) {
+	struct out_line *ol = malloc(nlines * sizeof *ol);
+	if (!used || !xs || !perm || !silent || !ol ||
+	    (nx = split_out(out, len, ol, &trail), !match_all(k, out, ol, nx, xs, used)) ||
+	    (k->ncovered && !settle_covered(k, out, ol, xs, nx, used, silent)) ||
+	    !order_lines(out, ol, xs, nx, perm)) {
 		res->failed = true;
 		goto out;
 	}
 	uint32_t last = NONE; /* the kept line put last; NONE: a new line */
 	struct indents ind = {0};
-	size_t blank_from = 0; /* the blank lines of out not yet put */
-	bool blanks = false;
-	size_t nx = 0, f;
-	for (size_t a = 0; a < len; a++) {
-		size_t b = line_at(out, len, a, &f);
-		if (f == b) {
-			if (!blanks)
-				blank_from = a;
-			blanks = true;
-			a = b;
-			continue;
-		}
-		bool quiet = silent[nx];
-		uint32_t x = xs[nx++];
+	for (size_t t = 0; t < nx; t++) {
+		const struct out_line *l = &ol[perm[t]];
+		bool quiet = silent[perm[t]];
+		uint32_t x = xs[perm[t]];
 		bool open = res->len && res->data[res->len - 1] != '\n';
 		if (quiet || (x != NONE && k->lines[x].piece_len == 0)) {
 			/* a line of no text (a module line the input had not, one
@@ -727,20 +1149,16 @@ void pl_hlo_kept_apply_(const struct pl_hlo_kept *k, const char *out, size_t len
 				last != NONE && last + 1 < k->n && !used[last + 1] ? &k->lines[last + 1] : NULL;
 			if (gone && gone->gap_len)
 				pl_sb_put(res, k->src + gone->gap, gone->gap_len);
-			else if (blanks)
-				pl_sb_put(res, out + blank_from, a - blank_from);
-			put_indent(&ind, res, out + a, f - a);
-			pl_sb_put(res, out + f, (b < len ? b + 1 : b) - f);
+			else if (l->blank != NO_BLANK)
+				pl_sb_put(res, out + l->blank, l->a - l->blank);
+			put_indent(&ind, res, out + l->a, l->f - l->a);
+			pl_sb_put(res, out + l->f, (l->b < len ? l->b + 1 : l->b) - l->f);
 		}
 		last = x;
-		blanks = false;
-		a = b;
 	}
 	/* the last kept line's piece ends with the input's last bytes */
-	if (blanks && !(last != NONE && last + 1 == k->n))
-		pl_sb_put(res, out + blank_from, len - blank_from);
+	if (trail != NO_BLANK && !(last != NONE && last + 1 == k->n))
+		pl_sb_put(res, out + trail, len - trail);
 out:
-	free(used);
-	free(xs);
-	free(silent);
+	free(used), free(xs), free(perm), free(silent), free(ol);
 }

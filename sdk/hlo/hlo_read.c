@@ -1782,16 +1782,12 @@ static size_t gather_operands(struct hr *r, const struct pinst *pi, bool *tuple_
 
 /* Whether alias a is a get-tuple-element named as the writer names one
  * it makes (as XLA's parser names a "%t#1" it expands): its tuple's name,
- * '_', its index, and ".N" where that name was taken ("t_1", "t_1.2"),
- * and stood right before its first user, where the writer makes one: its
- * name is not kept then (the writer's own lines, read back, give the same
- * IR). Every other name is kept. Known at its first use, as the users are
- * mapped in order. */
+ * '_', its index, and ".N" where that name was taken ("t_1", "t_1.2"):
+ * its name is not kept then (the writer's own lines, read back, give the
+ * same IR). Every other name is kept. */
 static bool made_as_writer_would(struct hr *r, struct pinst *a)
 {
-	if (!a->at_use)
-		a->at_use = a->anchor == r->last_line ? 1 : 2;
-	if (a->at_use != 1 || a->opcode != HLO_OP_GET_TUPLE_ELEMENT || a->nops != 1)
+	if (a->opcode != HLO_OP_GET_TUPLE_ELEMENT || a->nops != 1)
 		return false;
 	const struct popnd *o = &r->opnds.v[a->op0];
 	const struct pinst *t = &r->insts.v[o->ref];
@@ -1953,9 +1949,9 @@ static void put_alias_attrs(struct hr *r, const struct pinst *a, bool any)
 }
 
 /* hlo_operand_names: the names of the kept alias operands ("" for the
- * others); hlo_operand_after: the line each of those came after ("": the
- * writer makes it where it is used); hlo_operand_attrs: the attributes of
- * those and of the tuple operands rebuilt by name. */
+ * others); hlo_operand_attrs: the attributes of those and of the tuple
+ * operands rebuilt by name; hlo_operand_shapes: the shapes of those
+ * get-tuple-element lines whose layout is not their element's. */
 static void keep_alias_names(struct hr *r, struct pinst *pi, pl_attrs *d)
 {
 	bool any = false;
@@ -1966,8 +1962,8 @@ static void keep_alias_names(struct hr *r, struct pinst *pi, pl_attrs *d)
 	}
 	if (!any)
 		return;
-	const pl_attr **v = scratch(r, SCRATCH_ALIAS, 4 * (size_t)pi->nops, sizeof *v);
-	const pl_attr **av = v + pi->nops, **after = av + pi->nops, **sh = after + pi->nops;
+	const pl_attr **v = scratch(r, SCRATCH_ALIAS, 3 * (size_t)pi->nops, sizeof *v);
+	const pl_attr **av = v + pi->nops, **sh = av + pi->nops;
 	bool bad = false, attrs = false, names = false, shapes = false;
 	for (uint32_t k = 0; k < pi->nops; k++) {
 		const struct popnd *o = &r->opnds.v[pi->op0 + k];
@@ -1977,21 +1973,10 @@ static void keep_alias_names(struct hr *r, struct pinst *pi, pl_attrs *d)
 		bool with_attrs = (alias && !a->inst) || labeled_tuple(r, o);
 		names = names || alias;
 		v[k] = pl_attr_string(r->m, alias ? a->name : "", alias ? a->nlen : 0);
-		/* the place of a get-tuple-element or of an empty tuple (the
-		 * writer makes one where it is used otherwise) */
-		bool placed = alias && !a->inst &&
-		              (a->opcode == HLO_OP_GET_TUPLE_ELEMENT ||
-		               (a->opcode == HLO_OP_TUPLE && !a->nleaves));
-		const struct pinst *an = placed && a->anchor ? &r->insts.v[a->anchor - 1] : NULL;
-		/* ranked, also when it comes first ("" and a rank) */
-		if (placed)
-			r->insts.v[o->ref].kept_after = true;
-		after[k] = pl_attr_string(r->m, an ? an->name : "", an ? an->nlen : 0);
-		bad = bad || !after[k];
 		/* the shape of a get-tuple-element line the writer makes, where
 		 * its layout is not its element's */
 		r->sb2.len = 0;
-		if (placed && a->own_layout)
+		if (alias && !a->inst && a->opcode == HLO_OP_GET_TUPLE_ELEMENT && a->own_layout)
 			put_shape(r, &r->sb2, a->shape);
 		if (r->sb2.failed)
 			nomem(r);
@@ -2006,25 +1991,19 @@ static void keep_alias_names(struct hr *r, struct pinst *pi, pl_attrs *d)
 	}
 	const pl_attr *l = bad || !names ? NULL : pl_attr_list(r->m, v, pi->nops);
 	const pl_attr *la = bad || !attrs ? NULL : pl_attr_list(r->m, av, pi->nops);
-	const pl_attr *lf = bad || !names ? NULL : pl_attr_list(r->m, after, pi->nops);
 	const pl_attr *ls = bad || !shapes ? NULL : pl_attr_list(r->m, sh, pi->nops);
-	pi->ranked_ops = lf != NULL;
-	if (bad || (names && (!l || !lf)) || (attrs && !la) ||
+	if (bad || (names && !l) || (attrs && !la) ||
 	    (l && pl_attrs_set(d, HK(OPERAND_NAMES), l) != PL_OK) ||
-	    (lf && pl_attrs_set(d, HK(OPERAND_AFTER), lf) != PL_OK) ||
 	    (shapes && (!ls || pl_attrs_set(d, HK(OPERAND_SHAPES), ls) != PL_OK)) ||
 	    (la && pl_attrs_set(d, HK(OPERAND_ATTRS), la) != PL_OK))
 		nomem(r);
 }
 
-/* NAME@ANCHOR of alias a, ANCHOR the instruction or parameter after which
- * it stood (empty when it came first); ':' after it for an array. Its
+/* NAME@ of alias a; ':' after it for an array. Its
  * attributes (nested: it is no operand itself) go to hlo_label_attrs. */
 static void put_label(struct hr *r, struct pl_strbuf *sb, struct pinst *a, bool array,
                       bool nested)
 {
-	/* ranked among the lines after the same one (hlo_label_ranks) */
-	a->label_after = true;
 	/* its attributes in hlo_label_attrs; those of a tuple that is an
 	 * operand itself are in hlo_operand_attrs */
 	put_alias_attrs(r, a, nested);
@@ -2035,8 +2014,6 @@ static void put_label(struct hr *r, struct pl_strbuf *sb, struct pinst *a, bool 
 		ok_attr(r, pl_attr_string(r->m, r->sb2.data ? r->sb2.data : "", r->sb2.len));
 	pl_sb_put(sb, a->name, a->nlen);
 	pl_sb_putc(sb, '@');
-	if (a->anchor)
-		pl_sb_put(sb, r->insts.v[a->anchor - 1].name, r->insts.v[a->anchor - 1].nlen);
 	if (array)
 		pl_sb_putc(sb, ':');
 }
@@ -2100,8 +2077,6 @@ static void keep_structure(struct hr *r, struct pinst *pi, pl_attrs *d)
 	if (r->sb.failed)
 		nomem(r);
 	set_str(r, d, HK(OPERANDS), r->sb.data, r->sb.len);
-	/* hlo_label_ranks waits for the places of the lines (rank_kept_aliases) */
-	pi->has_labels = r->label_attrs.n > 0;
 	if (r->label_attrs_any &&
 	    pl_attrs_set(d, HK(LABEL_ATTRS),
 	                 ok_attr(r, pl_attr_list(r->m, r->label_attrs.v, r->label_attrs.n))) != PL_OK)
@@ -2217,7 +2192,6 @@ static void map_unused_tuple(struct hr *r, pl_func *f, struct pinst *pi)
 /* A tuple that is used: an alias of its operands' leaves, no instruction. */
 static void map_tuple_alias(struct hr *r, struct pinst *pi)
 {
-	pi->anchor = r->last_line;
 	uint32_t node;
 	uint32_t l0 = (uint32_t)r->leaves.n;
 	if (pi->has_shape) {
@@ -2291,7 +2265,6 @@ static void map_get_tuple_element(struct hr *r, struct pinst *pi)
 	pi->leaf0 = ol;
 	pi->nleaves = r->shapes.v[c].nleaves;
 	pi->kind = KIND_ALIAS;
-	pi->anchor = r->last_line;
 }
 
 /* A get-tuple-element line written back as such: an instruction without
@@ -2328,7 +2301,6 @@ static void map_unused_gte(struct hr *r, pl_func *f, struct pinst *pi)
 	pl_inst *inst = gte_line(r, f, pi);
 	pi->inst = inst;
 	pi->kind = KIND_PLAIN;
-	pi->anchor = 0;
 	pi->leaf0 = (uint32_t)r->leaves.n;
 	pi->nleaves = 0;
 }
@@ -2796,35 +2768,6 @@ static void keep_param_names(struct hr *r, pl_func *f, struct pinst **ps, size_t
 		nomem(r);
 }
 
-/* Where the parameters stand among the instructions, when not first and
- * in number order; once the lines are mapped. */
-static void keep_param_places(struct hr *r, pl_func *f, size_t np)
-{
-	int64_t *pos = scratch(r, SCRATCH_PARAM_AT, np, sizeof *pos);
-	/* a place counts the instructions before it that the writer prints
-	 * as such: tuple and get-tuple-element lines are not among them,
-	 * but those kept as lines of their own (nothing uses them, or a
-	 * get-tuple-element's element is another value whole) */
-	bool moved = false;
-	for (size_t k = 0, seen = 0, j = 0; k < r->insts.n && j < np; k++) {
-		const struct pinst *c = &r->insts.v[k];
-		if (c->param >= 0) {
-			/* parameter N is the Nth in number order */
-			pos[c->param] = (int64_t)seen;
-			moved = moved || c->param != (int64_t)seen;
-			j++;
-		}
-		if (!((c->opcode == HLO_OP_TUPLE || c->opcode == HLO_OP_GET_TUPLE_ELEMENT) &&
-		      c->used && !c->inst))
-			seen++;
-	}
-	if (moved) {
-		const pl_attr *l = pl_attr_int_list(r->m, pos, np);
-		if (!l || pl_attrs_set(pl_func_attrs(f), HK(PARAM_AT), l) != PL_OK)
-			nomem(r);
-	}
-}
-
 /* The parameters become f's arguments, one per leaf, in number order;
  * what the writer needs to print them back is kept on f. Returns their
  * count. */
@@ -2983,91 +2926,6 @@ static void add_comp(struct hr *r, pl_func *f, struct pinst *root, bool root_is_
 	}
 }
 
-/* hlo_operand_rank of the user pi (attributes d) of kept aliases: per
- * operand, the place of its line among those written back after the
- * same line (-1 for the others). */
-static void keep_alias_ranks(struct hr *r, const struct pinst *pi, pl_attrs *d)
-{
-	if (!pi->ranked_ops)
-		return;
-	int64_t *v = scratch(r, SCRATCH_RANKS, pi->nops, sizeof *v);
-	bool any = false;
-	for (uint32_t k = 0; k < pi->nops; k++) {
-		const struct popnd *o = &r->opnds.v[pi->op0 + k];
-		const struct pinst *a = &r->insts.v[o->ref];
-		v[k] = !o->npath && a->kept_after ? (int64_t)a->rank - 1 : -1;
-		any = any || v[k] >= 0;
-	}
-	if (!any)
-		return;
-	const pl_attr *l = pl_attr_int_list(r->m, v, pi->nops);
-	if (!l || pl_attrs_set(d, HK(OPERAND_RANK), l) != PL_OK)
-		nomem(r);
-}
-
-/* The places of the lines operand o's NAME@ANCHOR labels name, in the
- * order keep_structure wrote them (-1: none kept). */
-static void push_label_ranks(struct hr *r, const struct popnd *o, bool *any)
-{
-	if (!labeled_tuple(r, o))
-		return;
-	const struct pinst *a = &r->insts.v[o->ref];
-	*PUSH(r, label_ranks) = a->rank ? (int64_t)a->rank - 1 : -1;
-	*any = *any || a->rank;
-	for (uint32_t k = 0; k < a->nops; k++) {
-		const struct popnd *ok_ = &r->opnds.v[a->op0 + k];
-		if (named_part(r, ok_)) {
-			const struct pinst *g = &r->insts.v[ok_->ref];
-			*PUSH(r, label_ranks) = g->rank ? (int64_t)g->rank - 1 : -1;
-			*any = *any || g->rank;
-		}
-		push_label_ranks(r, ok_, any);
-	}
-}
-
-/* hlo_label_ranks of a user whose hlo_operands names lines. */
-static void keep_label_ranks(struct hr *r, const struct pinst *pi, pl_attrs *d)
-{
-	bool any = false;
-	r->label_ranks.n = 0;
-	for (uint32_t k = 0; k < pi->nops; k++)
-		push_label_ranks(r, &r->opnds.v[pi->op0 + k], &any);
-	if (!any)
-		return;
-	const pl_attr *l = pl_attr_int_list(r->m, r->label_ranks.v, r->label_ranks.n);
-	if (!l || pl_attrs_set(d, HK(LABEL_RANKS), l) != PL_OK)
-		nomem(r);
-}
-
-/* Ranks the aliases written back by name after each line in their input
- * order, once every user is mapped: only those lines, so the text written
- * reads back to the same ranks. */
-static void rank_kept_aliases(struct hr *r, const struct pinst *root)
-{
-	uint32_t anchor = UINT32_MAX, n = 0;
-	for (size_t k = 0; k < r->insts.n; k++) {
-		struct pinst *a = &r->insts.v[k];
-		if (!a->kept_after && !a->label_after)
-			continue;
-		if (a->anchor != anchor) {
-			anchor = a->anchor;
-			n = 0;
-		}
-		a->rank = ++n;
-	}
-	for (size_t k = 0; k < r->insts.n; k++) {
-		const struct pinst *pi = &r->insts.v[k];
-		if (pi->kind != KIND_ALIAS && pi->inst)
-			keep_alias_ranks(r, pi, pl_inst_attrs(pi->inst));
-		if (pi->has_labels && pi->inst)
-			keep_label_ranks(r, pi, pl_inst_attrs(pi->inst));
-	}
-	if (r->ret && root->kind == KIND_ALIAS)
-		keep_alias_ranks(r, root, pl_inst_attrs(r->ret));
-	if (r->ret && root->has_labels && root->kind == KIND_ALIAS)
-		keep_label_ranks(r, root, pl_inst_attrs(r->ret));
-}
-
 static void map_comp(struct hr *r, const char *name, uint32_t nlen, const char *at, bool entry,
                      const char *thread, uint32_t thread_len)
 {
@@ -3091,7 +2949,6 @@ static void map_comp(struct hr *r, const char *name, uint32_t nlen, const char *
 	if (!f)
 		fail(r, at, "computation name '%.*s' is not supported", (int)nlen, name);
 	size_t np = map_params(r, f);
-	r->last_line = 0;
 	r->ret = NULL;
 	for (size_t k = 0; k < r->insts.n; k++) {
 		struct pinst *pi = &r->insts.v[k];
@@ -3102,13 +2959,8 @@ static void map_comp(struct hr *r, const char *name, uint32_t nlen, const char *
 			check_required(r, pi);
 			map_inst(r, f, pi);
 		}
-		/* a line the writer prints as such */
-		if (pi->kind != KIND_ALIAS || pi->inst)
-			r->last_line = (uint32_t)k + 1;
 	}
-	keep_param_places(r, f, np);
 	const struct pinst *owner = map_root(r, f, root);
-	rank_kept_aliases(r, root);
 	if (thread)
 		set_str(r, pl_func_attrs(f), HK(EXECUTION_THREAD), thread, thread_len);
 	add_comp(r, f, root, owner == root, np, at, entry);
@@ -3324,7 +3176,6 @@ static void hr_free(struct hr *r)
 	free(r->paths.v);
 	free(r->leaves.v);
 	free(r->label_attrs.v);
-	free(r->label_ranks.v);
 	free(r->anon.v);
 	pl_ht_free(&r->names);
 	pl_ht_free(&r->owners);

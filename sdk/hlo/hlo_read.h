@@ -58,26 +58,11 @@ struct pinst {
 	pl_op start_op;          /* KIND_START: the collective's start op */
 	uint32_t leaf0, nleaves; /* the value's leaves, in hr.leaves */
 	uint32_t res0, nres;     /* KIND_START: where the IR results are */
-	uint32_t anchor;         /* an alias: 1 + the last instruction or parameter
-	                          * line before it; 0: none */
 	bool used;               /* an operand or the root */
 	uint8_t labeled;         /* a tuple: 0 not known yet, 1 labeled, 2 not */
 	uint8_t vnode;           /* an alias: VNODE_*, from value_node */
-	uint8_t at_use;          /* an alias: 0 not known yet, 1 right before its
-	                          * first user, 2 elsewhere */
-	bool ranked_ops;         /* a user of such aliases: its hlo_operand_after
-	                          * is set */
-	bool kept_after;         /* an alias written back by name after the line
-	                          * before it (hlo_operand_after) */
-	bool label_after;        /* a line an operand structure names (NAME@ANCHOR
-	                          * in hlo_operands: a tuple rebuilt by name, a
-	                          * get-tuple-element part of one), written back
-	                          * after the line before it */
-	bool has_labels;         /* a user: its hlo_operands names lines */
 	bool own_layout;         /* a get-tuple-element whose shape's text is
 	                          * not its element's (another layout) */
-	uint32_t rank;           /* such an alias: 1 + its place among those after
-	                          * the same line, from rank_kept_aliases */
 	bool compact;            /* a get-tuple-element an operand's "#I" made */
 	bool ctx_known, has_ctx; /* whether one of its leaves is the context of
 	                          * an asynchronous collective (a NULL leaf),
@@ -104,10 +89,8 @@ enum scratch_use {
 	SCRATCH_PARAMS,       /* map_comp: the parameters in number order */
 	SCRATCH_PARAM_SHAPES, /* map_comp: their shape texts */
 	SCRATCH_PARAM_ATTRS,  /* map_comp: their attribute texts */
-	SCRATCH_PARAM_AT,     /* map_comp: where each stands */
 	SCRATCH_PARAM_NAMES,  /* map_comp: the names no argument carries */
-	SCRATCH_ALIAS,        /* keep_alias_names: names, attributes, anchors */
-	SCRATCH_RANKS,        /* keep_alias_ranks: the operands' places */
+	SCRATCH_ALIAS,        /* keep_alias_names: names, attributes, shapes */
 	SCRATCH_COUNT
 };
 
@@ -140,7 +123,6 @@ struct hr {
 	 * operand structure, and whether one has any */
 	HR_ARRAY(const pl_attr *) label_attrs;
 	bool label_attrs_any;
-	HR_ARRAY(int64_t) label_ranks; /* rank_kept_aliases: their places */
 	struct pl_ht names; /* the computation's instructions by name: items
 	                     * are instruction index + 1 */
 	/* for each opcode of a nested instruction, the first N not yet tried
@@ -181,7 +163,6 @@ struct hr {
 	unsigned nkeys;
 	const char *entry_name;
 	size_t entry_len;
-	uint32_t last_line; /* 1 + the last instruction or parameter mapped */
 	pl_inst *ret;       /* the computation's return, once mapped */
 	/* whose value an IR value is part of: a map from instruction to the
 	 * index of its line, and the line of each argument */

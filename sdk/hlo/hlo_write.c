@@ -47,8 +47,6 @@ struct fn_scratch {
 	const pl_type **rt;       /* and their types */
 	struct pl_hlo_shapes *rtree; /* the root's shape; NULL: from the types */
 	struct ent *root_ent;     /* the entity that is the root, if one is */
-	int64_t *pat;             /* the parameters' places */
-	size_t *porder;           /* the parameters in print order */
 	size_t lines_at;          /* where the function's lines start in out */
 };
 
@@ -101,13 +99,10 @@ struct hw {
 	struct pl_hlo_shapes **ptrees;
 	size_t nptrees, ptcap;
 	struct pl_ht ops_index;
-	/* tuple lines to make after the line they followed in the input: the
-	 * tuples in the order they are made, and a map from the name of a
-	 * line to the first tuple to make after it */
-	struct planned *planned;
-	size_t nplanned, plcap;
-	struct pl_ht plan_index;
 	struct fn_scratch fn;
+	/* the instruction whose operands are being written: its
+	 * hlo_label_attrs hold the attributes of their named parts */
+	pl_inst *label_inst;
 	/* the collectives passes make asynchronous are written as XLA:GPU
 	 * writes them: "async-start(...), calls=%c" over a computation of the
 	 * collective, and "async-done" (else "all-gather-start" and so on):
@@ -116,19 +111,6 @@ struct hw {
 	/* the computations wrapping the function's new async collectives,
 	 * written before the function */
 	struct pl_strbuf wrapped;
-};
-
-/* A tuple line to make after the line named anchor. */
-struct planned {
-	pl_inst *inst;             /* whose operands it is made of */
-	const struct pl_hlo_shapes *tree; /* the instruction's operand structure */
-	uint32_t node, off;        /* the tuple's node and its first operand */
-	uint32_t group;            /* its operand group; UINT32_MAX: nested */
-	uint32_t next, last;       /* the next after the same line; last: in the first */
-	const char *want;          /* a kept get-tuple-element's name (tree may be NULL:
-	                            * one array at off); NULL: a named tuple */
-	int64_t rank;              /* want's place among the lines after anchor
-	                            * (hlo_operand_rank); -1: not known */
 };
 
 static void set_err(struct hw *w, int st)
@@ -636,6 +618,20 @@ static void remember_alias_line(struct hw *w, pl_inst *i, const struct ent *e);
 
 static void put_attr_key(struct pl_strbuf *l, const char *key);
 
+/* The attributes hlo_label_attrs keeps for the line labelled at node idx
+ * of i's operand structure t, or NULL. */
+static const pl_attr *label_attrs(pl_inst *i, const struct pl_hlo_shapes *t, uint32_t idx)
+{
+	const pl_attr *l = pl_attrs_get(pl_inst_attrs_const(i), HK(LABEL_ATTRS));
+	const struct pl_hlo_label *lb =
+		t->v[idx].tuple ? pl_hlo_shape_label_(t, idx) : pl_hlo_shape_leaf_label_(t, idx);
+	if (!l || !lb || pl_attr_get_kind(l) != PL_ATTR_LIST ||
+	    (size_t)(lb - t->labels) >= pl_attr_list_size(l))
+		return NULL;
+	const pl_attr *a = pl_attr_list_at(l, (size_t)(lb - t->labels));
+	return pl_attr_get_kind(a) == PL_ATTR_STRING ? a : NULL;
+}
+
 /* A tuple line made of the operands' parts. */
 static const char *make_tuple(struct hw *w, pl_value *const *v, uint32_t n, const struct pl_hlo_shapes *s,
                               uint32_t sidx, const char *want_name, bool root,
@@ -645,6 +641,7 @@ static const char *make_tuple(struct hw *w, pl_value *const *v, uint32_t n, cons
 	uint32_t c = sidx + 1, off = 0;
 	/* the kept attributes are this line's, not its parts' */
 	const char *want_attrs = w->want_attrs, *want_shape = w->want_shape;
+	size_t want_attrs_len = w->want_attrs_len;
 	w->want_attrs = NULL;
 	w->want_shape = NULL;
 	/* a root tuple's parts under the names the reader kept for them */
@@ -660,11 +657,15 @@ static const char *make_tuple(struct hw *w, pl_value *const *v, uint32_t n, cons
 		const struct pl_hlo_label *leaf = pl_hlo_shape_leaf_label_(s, c);
 		if (!(part && *part) && leaf)
 			part = leaf->name;
+		/* a part's own line: its attributes (hlo_label_attrs) */
+		const pl_attr *la = w->label_inst ? label_attrs(w->label_inst, s, c) : NULL;
+		w->want_attrs = la ? pl_attr_get_string(la, &w->want_attrs_len) : NULL;
 		pl_sb_puts(&args, ref(w, v + off, s->v[c].nleaves, s, c, part && *part ? part : NULL));
 		off += s->v[c].nleaves;
 		c += s->v[c].size;
 	}
 	w->want_attrs = want_attrs;
+	w->want_attrs_len = want_attrs_len;
 	w->want_shape = want_shape;
 	const char *name = want_name ? take_name(w, want_name, false) : take_serial(w, "tuple");
 	struct pl_strbuf l = {0};
@@ -838,147 +839,6 @@ static const struct pl_hlo_shapes *operands_of(struct hw *w, pl_inst *i, size_t 
 	return t;
 }
 
-static void plan_after(struct hw *w, uint32_t me, const char *anchor);
-
-/* The place hlo_label_ranks gives label li of i's operand structure among
- * the lines after the same one; -1: none. */
-static int64_t label_rank(pl_inst *i, ptrdiff_t li)
-{
-	const pl_attr *rl = pl_attrs_get(pl_inst_attrs_const(i), HK(LABEL_RANKS));
-	const pl_attr *rk = rl && pl_attr_get_kind(rl) == PL_ATTR_LIST && li >= 0 &&
-	                            (size_t)li < pl_attr_list_size(rl)
-	                    ? pl_attr_list_at(rl, (size_t)li) : NULL;
-	return rk && pl_attr_get_kind(rk) == PL_ATTR_INT ? pl_attr_get_int(rk) : -1;
-}
-
-/* Plans the named tuples of tree (node idx, operands from off) children
- * first, as the input defines them. */
-static void plan_node(struct hw *w, pl_inst *i, const struct pl_hlo_shapes *t, uint32_t idx, uint32_t off,
-                      uint32_t group)
-{
-	if (!t->v[idx].tuple) {
-		/* an array a get-tuple-element the reader named takes */
-		const struct pl_hlo_label *leaf = pl_hlo_shape_leaf_label_(t, idx);
-		if (!leaf)
-			return;
-		if (!PL_GROW(w->planned, w->plcap, w->nplanned + 1) ||
-		    !pl_ht_reserve(&w->plan_index)) {
-			set_err(w, PL_ENOMEM);
-			return;
-		}
-		uint32_t me = (uint32_t)w->nplanned++;
-		w->planned[me] = (struct planned){i, t, idx, off, UINT32_MAX, UINT32_MAX, me,
-		                                  leaf->name, label_rank(i, leaf - t->labels)};
-		plan_after(w, me, leaf->anchor);
-		return;
-	}
-	uint32_t c = idx + 1, o = off;
-	while (c < idx + t->v[idx].size) {
-		plan_node(w, i, t, c, o, UINT32_MAX);
-		o += t->v[c].nleaves;
-		c += t->v[c].size;
-	}
-	const struct pl_hlo_label *label = pl_hlo_shape_label_(t, idx);
-	if (!label)
-		return;
-	if (!PL_GROW(w->planned, w->plcap, w->nplanned + 1)) {
-		set_err(w, PL_ENOMEM);
-		return;
-	}
-	if (!pl_ht_reserve(&w->plan_index)) {
-		set_err(w, PL_ENOMEM);
-		return;
-	}
-	uint32_t me = (uint32_t)w->nplanned++;
-	w->planned[me] = (struct planned){i, t, idx, off, group, UINT32_MAX, me, NULL,
-	                                  label_rank(i, label - t->labels)};
-	plan_after(w, me, label->anchor);
-}
-
-/* Files planned line me under the line named anchor, after those there. */
-static void plan_after(struct hw *w, uint32_t me, const char *anchor)
-{
-	struct text_ref r = {anchor, strlen(anchor)};
-	uint32_t h = text_hash(r.s, r.len);
-	size_t j = pl_ht_find(&w->plan_index, h, same_text, &r, NULL);
-	if (!pl_ht_used(&w->plan_index, j)) {
-		pl_ht_put(&w->plan_index, j, h, anchor);
-		w->plan_index.vals[j] = (void *)(uintptr_t)me;
-		return;
-	}
-	uint32_t first = (uint32_t)(uintptr_t)w->plan_index.vals[j];
-	w->planned[w->planned[first].last].next = me;
-	w->planned[first].last = me;
-}
-
-/* Plans the named tuple lines of i's operand structure. */
-static void plan_inst(struct hw *w, pl_inst *i)
-{
-	size_t ngroups;
-	const struct pl_hlo_shapes *t = operands_of(w, i, &ngroups);
-	uint32_t c = 0, off = 0;
-	for (uint32_t g = 0; t && g < ngroups; g++) {
-		plan_node(w, i, t, c, off, g);
-		off += t->v[c].nleaves;
-		c += t->v[c].size;
-	}
-}
-
-/* Plans the get-tuple-element lines of i's operands whose names the
- * reader kept, after the lines they came after in the input. */
-static void plan_gtes(struct hw *w, pl_inst *i)
-{
-	const pl_attrs *d = pl_inst_attrs_const(i);
-	const pl_attr *names = pl_attrs_get(d, HK(OPERAND_NAMES));
-	const pl_attr *after = pl_attrs_get(d, HK(OPERAND_AFTER));
-	const pl_attr *rank = pl_attrs_get(d, HK(OPERAND_RANK));
-	if (!names || !after || pl_attr_get_kind(names) != PL_ATTR_LIST ||
-	    pl_attr_get_kind(after) != PL_ATTR_LIST)
-		return;
-	size_t ng = pl_attr_list_size(names);
-	if (pl_attr_list_size(after) != ng)
-		return;
-	if (rank && (pl_attr_get_kind(rank) != PL_ATTR_LIST || pl_attr_list_size(rank) != ng))
-		rank = NULL;
-	size_t ngroups;
-	const struct pl_hlo_shapes *t = operands_of(w, i, &ngroups);
-	if (!t && pl_attrs_get(d, HK(OPERANDS)))
-		return;
-	uint32_t off = 0, c = 0;
-	size_t nops = pl_inst_num_operands(i);
-	for (size_t g = 0; g < ng && off < nops && w->status == PL_OK; g++) {
-		const char *want = pl_attr_get_string(pl_attr_list_at(names, g), NULL);
-		const char *an = pl_attr_get_string(pl_attr_list_at(after, g), NULL);
-		const pl_attr *rk = rank ? pl_attr_list_at(rank, g) : NULL;
-		int64_t place = rk && pl_attr_get_kind(rk) == PL_ATTR_INT ? pl_attr_get_int(rk) : -1;
-		/* "" with a place: the line came first */
-		if (want && *want && an && (*an || place >= 0)) {
-			if (!PL_GROW(w->planned, w->plcap, w->nplanned + 1) ||
-			    !pl_ht_reserve(&w->plan_index)) {
-				set_err(w, PL_ENOMEM);
-				return;
-			}
-			uint32_t me = (uint32_t)w->nplanned++;
-			w->planned[me] = (struct planned){i, t, t ? c : 0, off, (uint32_t)g,
-			                                  UINT32_MAX, me, want, place};
-			plan_after(w, me, an);
-		}
-		off += t ? t->v[c].nleaves : 1;
-		if (t)
-			c += t->v[c].size;
-	}
-}
-
-/* Plans the named tuple lines of the function's operand structures, and
- * its kept get-tuple-element lines. */
-static void plan_tuples(struct hw *w, size_t first_inst)
-{
-	for (size_t k = first_inst; k < w->nents && w->status == PL_OK; k++) {
-		plan_inst(w, w->ents[k].inst);
-		plan_gtes(w, w->ents[k].inst);
-	}
-}
-
 /* The names of the tuples a root tuple rtree is made of, from the return's
  * operand structure t (its groups are rtree's children), when
  * the two have the same nodes. */
@@ -998,20 +858,6 @@ static void label_root(struct hw *w, struct pl_hlo_shapes *rtree, const struct p
 	}
 }
 
-/* The attributes hlo_label_attrs keeps for the line labelled at node idx
- * of i's operand structure t, or NULL. */
-static const pl_attr *label_attrs(pl_inst *i, const struct pl_hlo_shapes *t, uint32_t idx)
-{
-	const pl_attr *l = pl_attrs_get(pl_inst_attrs_const(i), HK(LABEL_ATTRS));
-	const struct pl_hlo_label *lb =
-		t->v[idx].tuple ? pl_hlo_shape_label_(t, idx) : pl_hlo_shape_leaf_label_(t, idx);
-	if (!l || !lb || pl_attr_get_kind(l) != PL_ATTR_LIST ||
-	    (size_t)(lb - t->labels) >= pl_attr_list_size(l))
-		return NULL;
-	const pl_attr *a = pl_attr_list_at(l, (size_t)(lb - t->labels));
-	return pl_attr_get_kind(a) == PL_ATTR_STRING ? a : NULL;
-}
-
 /* hlo_operand_shapes' text for operand group g of i, or NULL. */
 static const char *operand_shape(struct hw *w, pl_inst *i, size_t g)
 {
@@ -1021,89 +867,6 @@ static const char *operand_shape(struct hw *w, pl_inst *i, size_t g)
 	const char *t = a && pl_attr_get_kind(a) == PL_ATTR_STRING
 	                        ? pl_attr_get_string(a, &w->want_shape_len) : NULL;
 	return t && w->want_shape_len ? t : NULL;
-}
-
-/* Makes the tuple lines planned after the line named name, those whose
- * parts are all printed (the others are made where they are used). */
-static void make_planned(struct hw *w, const char *name)
-{
-	if (!w->plan_index.count)
-		return;
-	struct text_ref r = {name, strlen(name)};
-	size_t j = pl_ht_find(&w->plan_index, text_hash(r.s, r.len), same_text, &r, NULL);
-	if (!pl_ht_used(&w->plan_index, j))
-		return;
-	/* the chain in planning order (first users first), then the lines
-	 * with a known place put in the order of their places, in the slots
-	 * those lines take: the input's order of the lines after name */
-	size_t n_chain = 0;
-	for (uint32_t p = (uint32_t)(uintptr_t)w->plan_index.vals[j]; p != UINT32_MAX;
-	     p = w->planned[p].next)
-		n_chain++;
-	uint32_t *chain = malloc(n_chain * sizeof *chain);
-	if (!chain) {
-		set_err(w, PL_ENOMEM);
-		return;
-	}
-	n_chain = 0;
-	for (uint32_t p = (uint32_t)(uintptr_t)w->plan_index.vals[j]; p != UINT32_MAX;
-	     p = w->planned[p].next)
-		chain[n_chain++] = p;
-	/* insertion sort of the ranked ones, each slot to slot (few lines) */
-	for (size_t a = 1; a < n_chain; a++) {
-		if (w->planned[chain[a]].rank < 0)
-			continue;
-		for (size_t b = a; b > 0;) {
-			size_t c = b; /* the ranked slot before b */
-			while (c > 0 && w->planned[chain[c - 1]].rank < 0)
-				c--;
-			if (c == 0 || w->planned[chain[c - 1]].rank <= w->planned[chain[b]].rank)
-				break;
-			uint32_t x = chain[c - 1];
-			chain[c - 1] = chain[b];
-			chain[b] = x;
-			b = c - 1;
-		}
-	}
-	for (size_t ci = 0; ci < n_chain && w->status == PL_OK; ci++) {
-		const struct planned *q = &w->planned[chain[ci]];
-		uint32_t n = q->tree ? q->tree->v[q->node].nleaves : 1;
-		pl_value **v = malloc((n ? n : 1) * sizeof *v);
-		if (!v) {
-			set_err(w, PL_ENOMEM);
-			break;
-		}
-		bool ready = true;
-		for (uint32_t k = 0; k < n && ready; k++) {
-			v[k] = pl_inst_operand(q->inst, q->off + k);
-			if (!pl_value_is_arg(v[k])) {
-				uint32_t e = imap_find(w, pl_value_def(v[k]));
-				ready = e != UINT32_MAX && w->ents[e].printed;
-			}
-		}
-		if (ready) {
-			const char *want_attrs = w->want_attrs;
-			size_t want_attrs_len = w->want_attrs_len;
-			const pl_attr *attrs = pl_attrs_get(pl_inst_attrs_const(q->inst),
-			                                    HK(OPERAND_ATTRS));
-			const pl_attr *na = q->group != UINT32_MAX && attrs &&
-			                            pl_attr_get_kind(attrs) == PL_ATTR_LIST &&
-			                            q->group < pl_attr_list_size(attrs)
-			                    ? pl_attr_list_at(attrs, q->group) : NULL;
-			if (q->group == UINT32_MAX && q->tree)
-				na = label_attrs(q->inst, q->tree, q->node);
-			w->want_attrs = na ? pl_attr_get_string(na, &w->want_attrs_len) : NULL;
-			w->want_shape = q->group != UINT32_MAX
-			                        ? operand_shape(w, q->inst, q->group)
-			                        : NULL;
-			ref(w, v, n, q->tree, q->node, q->want);
-			w->want_attrs = want_attrs;
-			w->want_attrs_len = want_attrs_len;
-			w->want_shape = NULL;
-		}
-		free(v);
-	}
-	free(chain);
 }
 
 /* ---- instructions ---- */
@@ -1720,9 +1483,11 @@ static bool put_operands(struct hw *w, pl_inst *i)
 		                    ? pl_attr_list_at(attrs, g) : NULL;
 		w->want_attrs = na ? pl_attr_get_string(na, &w->want_attrs_len) : NULL;
 		w->want_shape = operand_shape(w, i, g);
+		w->label_inst = i;
 		pl_sb_puts(ops, ref(w, vals ? vals + off : NULL, n, st, c, want && *want ? want : NULL));
 		w->want_attrs = NULL;
 		w->want_shape = NULL;
+		w->label_inst = NULL;
 		off += n;
 		if (st)
 			c += st->v[c].size;
@@ -1944,8 +1709,6 @@ static void free_function_state(struct hw *w)
 		free_tree(w->ptrees[k]);
 	w->nptrees = 0;
 	pl_ht_clear(&w->ops_index);
-	w->nplanned = 0;
-	pl_ht_clear(&w->plan_index);
 }
 
 /* Whether a recorded async-start shape tr still fits: split, (operands,
@@ -2246,7 +2009,6 @@ static void print_param(struct hw *w, size_t k, const struct ent *root_ent, cons
 		set_err(w, PL_ENOMEM);
 	else
 		emit_line(w, l);
-	make_planned(w, e->name);
 }
 
 /* print_function's scratch for one function, owned by the writer state
@@ -2257,8 +2019,6 @@ static void end_function(struct hw *w)
 	free(p->rv);
 	free(p->rt);
 	free_tree(p->rtree);
-	free(p->pat);
-	free(p->porder);
 	memset(p, 0, sizeof *p);
 }
 
@@ -2434,34 +2194,6 @@ static void plan_root(struct hw *w)
 		p->rtree = flat_tree(w, p->rt, p->nret);
 }
 
-/* The order parameters are printed in: by their recorded places
- * (hlo_param_at), else first. */
-static void order_params(struct hw *w)
-{
-	struct fn_scratch *p = &w->fn;
-	size_t n = p->nparams;
-	p->pat = calloc(n ? n : 1, sizeof *p->pat);
-	p->porder = malloc((n ? n : 1) * sizeof *p->porder);
-	if (!p->pat || !p->porder) {
-		set_err(w, PL_ENOMEM);
-		return;
-	}
-	const pl_attr *pa_at = pl_attrs_get(p->fa, HK(PARAM_AT));
-	for (size_t k = 0; k < n; k++) {
-		p->porder[k] = k;
-		if (pa_at && pl_attr_get_kind(pa_at) == PL_ATTR_LIST && pl_attr_list_size(pa_at) == n)
-			p->pat[k] = pl_attr_get_int(pl_attr_list_at(pa_at, k));
-		else
-			p->pat[k] = (int64_t)k;
-	}
-	for (size_t k = 1; k < n; k++) /* by place; few parameters */
-		for (size_t j = k; j > 0 && p->pat[p->porder[j - 1]] > p->pat[p->porder[j]]; j--) {
-			size_t x = p->porder[j];
-			p->porder[j] = p->porder[j - 1];
-			p->porder[j - 1] = x;
-		}
-}
-
 /* The parameter and instruction lines, with the tuples planned after
  * them. */
 static void print_body(struct hw *w)
@@ -2469,31 +2201,14 @@ static void print_body(struct hw *w)
 	struct fn_scratch *p = &w->fn;
 	const pl_attr *pa = p->grouped ? p->pa : NULL;
 	w->param_attrs = pa;
-	plan_tuples(w, p->nparams);
 	if (p->ret && !p->root_ent && p->rtree && p->rtree->v[0].tuple) {
 		size_t ngroups;
-		plan_inst(w, p->ret);
 		label_root(w, p->rtree, operands_of(w, p->ret, &ngroups));
 	}
-	if (p->ret)
-		plan_gtes(w, p->ret);
-	make_planned(w, "");
-	size_t next_param = 0, line_no = 0;
-	for (size_t k = p->nparams; k < w->nents && w->status == PL_OK; k++) {
-		while (next_param < p->nparams && p->pat[p->porder[next_param]] <= (int64_t)line_no) {
-			size_t q = p->porder[next_param++];
-			bool was = w->ents[q].printed;
-			print_param(w, q, p->root_ent, pa);
-			if (!was)
-				make_planned(w, w->ents[q].name);
-			line_no++;
-		}
+	for (size_t q = 0; q < p->nparams; q++)
+		print_param(w, q, p->root_ent, pa);
+	for (size_t k = p->nparams; k < w->nents && w->status == PL_OK; k++)
 		print_inst(w, w->ents[k].inst, &w->ents[k], &w->ents[k] == p->root_ent);
-		make_planned(w, w->ents[k].name);
-		line_no++;
-	}
-	while (next_param < p->nparams)
-		print_param(w, p->porder[next_param++], p->root_ent, pa);
 }
 
 /* A root that is one array inside a tuple: a get-tuple-element line as
@@ -2606,7 +2321,6 @@ static void print_function(struct hw *w, pl_func *f, bool entry)
 	pl_sb_puts(&w->out, pl_func_name(f));
 	pl_sb_puts(&w->out, " {\n");
 	p->lines_at = w->out.len;
-	order_params(w);
 	if (w->status != PL_OK)
 		goto done;
 	print_body(w);
@@ -2700,8 +2414,6 @@ static void free_writer(struct hw *w)
 	free(w->gte_keys);
 	pl_ht_free(&w->gte_index);
 	free(w->ptrees);
-	free(w->planned);
-	pl_ht_free(&w->plan_index);
 	pl_ht_free(&w->imap);
 	pl_ht_free(&w->ops_index);
 }
@@ -2722,7 +2434,6 @@ int pl_hlo_render_(pl_module *m, pl_diags *diags, struct pl_strbuf *res)
 	w.m = m;
 	w.diags = diags;
 	w.gte_index.map = true;
-	w.plan_index.map = true;
 	w.imap.map = true;
 	w.ops_index.map = true;
 	bool wrapped;

@@ -31,17 +31,13 @@
 	X(ASYNC_WRAPPED, "hlo_async_wrapped", MODULE, BOOL, "asynchronous collectives passes make are written async-start over a computation") \
 	X(PARAM_SHAPES, "hlo_param_shapes", FUNC, LIST, "the parameters' shapes") \
 	X(PARAM_ATTRS, "hlo_param_attrs", FUNC, LIST, "the parameters' attributes") \
-	X(PARAM_AT, "hlo_param_at", FUNC, INTS, "the parameters' places among the instructions") \
 	X(PARAM_NAMES, "hlo_param_names", FUNC, LIST, "the names of the parameters that are empty tuples") \
 	X(EXECUTION_THREAD, "hlo_execution_thread", FUNC, TEXT, "the computation's execution_thread") \
 	X(SHAPE, "hlo_shape", INST, TEXT, "the result shape with layouts and tuple structure") \
 	X(OPERANDS, "hlo_operands", INST, TEXT, "the tuple structure of the operands") \
 	X(OPERAND_NAMES, "hlo_operand_names", INST, LIST, "per operand, the name of a get-tuple-element") \
-	X(OPERAND_AFTER, "hlo_operand_after", INST, LIST, "per operand with a kept name, the instruction or parameter its line came after") \
-	X(OPERAND_RANK, "hlo_operand_rank", INST, INTS, "per operand with a kept name, the place of its line among those written back after the same line (-1: none)") \
 	X(OPERAND_SHAPES, "hlo_operand_shapes", INST, LIST, "per operand with a kept name, the shape of its get-tuple-element line where its layout is not its element's (\"\": the element's)") \
 	X(OPERAND_ATTRS, "hlo_operand_attrs", INST, LIST, "per operand, the attributes of its tuple or get-tuple-element line") \
-	X(LABEL_RANKS, "hlo_label_ranks", INST, INTS, "per NAME@ANCHOR line of hlo_operands, in order, the place of that line among the lines written back after the same line (-1: none)") \
 	X(LABEL_ATTRS, "hlo_label_attrs", INST, LIST, "per NAME@ANCHOR line of hlo_operands, in order, the attributes of that line (a tuple that is an operand itself: in hlo_operand_attrs)") \
 	X(START_DONE, "hlo_start_done", INST, BOOL, "a collective start read as all-gather-start, all-reduce-start or reduce-scatter-start: written so, whichever form the passes' new ones take") \
 	X(NAME, "hlo_name", INST, TEXT, "the name of an instruction without results, or of a tuple root") \
