@@ -2245,15 +2245,13 @@ static void map_get_tuple_element(struct hr *r, struct pinst *pi)
 		fail(r, pi->at, "the shape of '%.*s' does not match the element", (int)pi->nlen,
 		     pi->name);
 	if (pi->has_shape) {
-		/* its own text where it differs from what the writer prints on
-		 * a get-tuple-element line (the element with the default
-		 * layout where it has none): kept for its line; a line written
-		 * without a layout in a computation that has them differs */
+		/* its own layout where it is not the element's (an array
+		 * written without one has the default layout) */
 		bool bare = r->shapes.print_bare;
-		r->sb2.len = 0;
-		put_shape(r, &r->sb2, pi->shape); /* as written: bare where it is */
-		size_t len = r->sb2.len;
 		r->shapes.print_bare = false;
+		r->sb2.len = 0;
+		put_shape(r, &r->sb2, pi->shape);
+		size_t len = r->sb2.len;
 		put_shape(r, &r->sb2, c);
 		r->shapes.print_bare = bare;
 		if (r->sb2.failed)
