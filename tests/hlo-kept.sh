@@ -42,6 +42,29 @@ cmp -s rsc.want rsc.diff
 ok $? "rsc.hlo: the diff is the rewrite alone (4 lines out, 1 in)"
 [ -s rsc.diff ] && ! cmp -s rsc.want rsc.diff && head -n 12 rsc.diff | sed 's/^/# /'
 
+# placed.hlo: a parameter and get-tuple-elements stand among the
+# instructions, where the writer would not put them (it puts a parameter
+# first, a get-tuple-element right before its first user). SplitAsyncCCOp
+# splits the all-reduce: each of them stays after the line it followed
+# (t0 after t1, as the line it followed is gone), and the diff is the
+# split alone; the output reads back
+run $P --passes=SplitAsyncCCOp "$K/placed.hlo" -o placed.out.hlo
+expect_status 0 "SplitAsyncCCOp on placed.hlo"
+diff "$K/placed.hlo" placed.out.hlo >placed.diff
+cat >placed.want <<'EOF'
+16d15
+<   ar = f32[8] all-reduce(e), replica_groups={}, to_apply=add
+17a17,18
+>   %ar_s = f32[8]{0} all-reduce-start(f32[8]{0} %e), replica_groups={}, to_apply=add
+>   %ar = f32[8]{0} all-reduce-done(f32[8]{0} %ar_s)
+EOF
+cmp -s placed.want placed.diff
+ok $? "placed.hlo: the parameter and get-tuple-elements stay in their places; the diff is the split"
+[ -s placed.diff ] && ! cmp -s placed.want placed.diff && head -n 12 placed.diff | sed 's/^/# /'
+run $P --passes= placed.out.hlo -o placed.back.hlo
+expect_status 0 "the output reads back"
+expect_same_file placed.out.hlo placed.back.hlo "and is written back byte for byte"
+
 # covered.hlo: paths into a tuple value (p#0) and nested instructions
 # (negate(...)) have no lines of their own, their users' text holds them.
 # XlaCombineCCOp combines the two all-reduces: the lines it writes name

@@ -347,7 +347,8 @@ EXTRA_DIST += tests/hlo-roundtrip.sh tests/hlo/form/long.hlo tests/hlo/form/xla.
 # HLO lines kept as they were written: no pass gives the input byte for
 # byte, a pass changes only the lines it rewrites.
 TESTS += tests/hlo-kept.sh
-EXTRA_DIST += tests/hlo-kept.sh tests/hlo/kept/rsc.hlo tests/hlo/kept/wrapped.hlo tests/hlo/kept/covered.hlo
+EXTRA_DIST += tests/hlo-kept.sh tests/hlo/kept/rsc.hlo tests/hlo/kept/wrapped.hlo tests/hlo/kept/covered.hlo \
+	tests/hlo/kept/placed.hlo
 
 # Real XLA HLO, read from HLO_DIR (default: shared/hlo beside the source
 # tree, never copied into it): `make check-real-hlo HLO_DIR=...`.
