@@ -250,6 +250,44 @@ static size_t skip_blank(const char *src, size_t i, size_t n)
 	}
 }
 
+/* Entries (statement or line numbers) by the hash of a name: an
+ * open-addressed table, cap a power of two, NONE in an empty slot; a name
+ * may be in it more than once (in two computations). A lookup walks
+ * from named_first(t, name) while the slot is not NONE (named_next),
+ * the caller checking each entry's name. */
+struct named {
+	uint32_t *slot;
+	size_t cap;
+};
+
+static bool named_init(struct named *t, size_t n)
+{
+	for (t->cap = 16; t->cap < 2 * n;)
+		t->cap *= 2;
+	t->slot = malloc(t->cap * sizeof *t->slot);
+	if (t->slot)
+		memset(t->slot, 0xff, t->cap * sizeof *t->slot);
+	return t->slot != NULL;
+}
+
+static size_t named_first(const struct named *t, const char *nm, size_t nl)
+{
+	return (size_t)pl_hash_bytes_(nm, nl) & (t->cap - 1);
+}
+
+static size_t named_next(const struct named *t, size_t h)
+{
+	return (h + 1) & (t->cap - 1);
+}
+
+static void named_put(struct named *t, const char *nm, size_t nl, uint32_t v)
+{
+	size_t h = named_first(t, nm, nl);
+	while (t->slot[h] != NONE)
+		h = named_next(t, h);
+	t->slot[h] = v;
+}
+
 /* Whether statement s names name[0..nlen) (both nothing: a line of no
  * name). */
 static bool names_it(const struct pl_hlo_stmt *s, const char *name, size_t nlen)
@@ -257,42 +295,13 @@ static bool names_it(const struct pl_hlo_stmt *s, const char *name, size_t nlen)
 	return s->name_len == nlen && (!nlen || memcmp(s->name, name, nlen) == 0);
 }
 
-/* The INST and NESTED statements by name: an open-addressed table of
- * statement indices (NONE: empty), cap a power of two; a name may be in
- * it more than once (statements of two computations). */
-struct stmt_names {
-	uint32_t *slot;
-	size_t cap;
-};
-
-static bool index_stmts(struct stmt_names *t, const struct pl_hlo_stmt *st, size_t nst)
-{
-	t->cap = 16;
-	while (t->cap < 2 * nst)
-		t->cap *= 2;
-	t->slot = malloc(t->cap * sizeof *t->slot);
-	if (!t->slot)
-		return false;
-	memset(t->slot, 0xff, t->cap * sizeof *t->slot);
-	for (size_t c = 0; c < nst; c++) {
-		if (st[c].kind != PL_HLO_STMT_INST && st[c].kind != PL_HLO_STMT_NESTED)
-			continue;
-		size_t h = (size_t)pl_hash_bytes_(st[c].name, st[c].name_len) & (t->cap - 1);
-		while (t->slot[h] != NONE)
-			h = (h + 1) & (t->cap - 1);
-		t->slot[h] = (uint32_t)c;
-	}
-	return true;
-}
-
 /* The statement named name[0..nlen) between statements lo and hi (a
  * computation's heading and closing brace) that no line stands for yet
  * (stmt_line), or NONE. */
-static uint32_t find_named(const struct stmt_names *t, const struct pl_hlo_stmt *st, size_t lo,
+static uint32_t find_named(const struct named *t, const struct pl_hlo_stmt *st, size_t lo,
                            size_t hi, const char *name, size_t nlen, const uint32_t *stmt_line)
 {
-	for (size_t h = (size_t)pl_hash_bytes_(name, nlen) & (t->cap - 1); t->slot[h] != NONE;
-	     h = (h + 1) & (t->cap - 1)) {
+	for (size_t h = named_first(t, name, nlen); t->slot[h] != NONE; h = named_next(t, h)) {
 		uint32_t c = t->slot[h];
 		if (c > lo && c < hi && stmt_line[c] == NONE && names_it(&st[c], name, nlen))
 			return c;
@@ -351,9 +360,13 @@ static bool walk_text(struct pl_hlo_kept *k, size_t slen, size_t rlen, size_t *i
 static bool align(struct pl_hlo_kept *k, size_t slen, size_t rlen, uint32_t *first,
                   uint32_t *last, const struct pl_hlo_stmt *st, size_t nst, uint32_t *stmt_line)
 {
-	struct stmt_names names;
-	if (!index_stmts(&names, st, nst))
+	/* the INST and NESTED statements by name */
+	struct named names;
+	if (!named_init(&names, nst))
 		return false;
+	for (size_t c = 0; c < nst; c++)
+		if (st[c].kind == PL_HLO_STMT_INST || st[c].kind == PL_HLO_STMT_NESTED)
+			named_put(&names, st[c].name, st[c].name_len, (uint32_t)c);
 	size_t i = 0, si = 0, comp = 0, comp_end = 0, jnext = 0;
 	if (slen >= 3 && memcmp(k->src, "\xEF\xBB\xBF", 3) == 0)
 		i = 3; /* a byte order mark, which the writer does not print */
@@ -701,31 +714,13 @@ static bool match_all(const struct pl_hlo_kept *k, const char *out, const struct
 	return true;
 }
 
-/* The covered out lines by the names they define: an open-addressed
- * table of out line indices (NONE: empty), cap a power of two. A name
- * may be in it more than once (lines of two computations). */
-struct covered_names {
-	uint32_t *slot;
-	size_t cap;
-};
-
-/* Puts out line q, named nm[0..nl), into t. */
-static void covered_put(struct covered_names *t, const char *nm, size_t nl, uint32_t q)
-{
-	size_t h = (size_t)pl_hash_bytes_(nm, nl) & (t->cap - 1);
-	while (t->slot[h] != NONE)
-		h = (h + 1) & (t->cap - 1);
-	t->slot[h] = q;
-}
-
 /* Marks each out line of t named nm[0..nl) but q itself, and not yet
  * new, as new (xs NONE), and adds it to work. */
-static void covered_take(const struct covered_names *t, const char *out, const struct out_line *ol,
+static void covered_take(const struct named *t, const char *out, const struct out_line *ol,
                          const char *nm, size_t nl, uint32_t q, uint32_t *xs, uint32_t *work,
                          size_t *nw)
 {
-	for (size_t h = (size_t)pl_hash_bytes_(nm, nl) & (t->cap - 1); t->slot[h] != NONE;
-	     h = (h + 1) & (t->cap - 1)) {
+	for (size_t h = named_first(t, nm, nl); t->slot[h] != NONE; h = named_next(t, h)) {
 		uint32_t r = t->slot[h];
 		const char *rn;
 		size_t rl;
@@ -747,16 +742,12 @@ static void covered_take(const struct covered_names *t, const char *out, const s
 static bool settle_covered(const struct pl_hlo_kept *k, const char *out, const struct out_line *ol,
                            uint32_t *xs, size_t nx, const bool *used, bool *silent)
 {
-	struct covered_names t = {NULL, 16};
-	while (t.cap < 2 * (size_t)k->ncovered)
-		t.cap *= 2;
+	struct named t = {NULL, 0}; /* the covered out lines by the names they define */
 	bool *broken = calloc(k->n, sizeof *broken);
 	uint32_t *work = malloc(nx * sizeof *work);
-	t.slot = malloc(t.cap * sizeof *t.slot);
-	bool ok = broken && work && t.slot;
+	bool ok = named_init(&t, k->ncovered) && broken && work;
 	if (!ok)
 		goto out;
-	memset(t.slot, 0xff, t.cap * sizeof *t.slot);
 	for (uint32_t x = 0; x < k->n; x++)
 		if (k->lines[x].parent != NONE && !used[x])
 			broken[k->lines[x].parent] = true;
@@ -776,7 +767,7 @@ static bool settle_covered(const struct pl_hlo_kept *k, const char *out, const s
 			size_t nl;
 			line_kind(out, ol[q].f, ol[q].b, &nm, &nl);
 			if (nm)
-				covered_put(&t, nm, nl, (uint32_t)q);
+				named_put(&t, nm, nl, (uint32_t)q);
 		}
 	}
 	/* a covered line a line put new names is put new too */
@@ -840,8 +831,8 @@ struct block_order {
 	struct {
 		uint32_t from, to;
 	} *edge;
-	size_t nedge, cap, sp, nperm, ncap;
-	uint32_t *names;
+	size_t nedge, cap, sp, nperm;
+	struct named names; /* the lines by the names they define */
 };
 enum { F_MOVABLE = 1, F_PUT = 2, F_STACKED = 4 };
 #define START UINT32_MAX
@@ -865,9 +856,9 @@ static bool add_edge(struct block_order *o, uint32_t from, uint32_t to)
 static uint32_t block_find(const struct block_order *o, const char *out, const struct out_line *ol,
                            size_t lo, const char *nm, size_t nl)
 {
-	for (size_t h = (size_t)pl_hash_bytes_(nm, nl) & (o->ncap - 1); o->names[h] != NONE;
-	     h = (h + 1) & (o->ncap - 1)) {
-		uint32_t q = o->names[h];
+	for (size_t h = named_first(&o->names, nm, nl); o->names.slot[h] != NONE;
+	     h = named_next(&o->names, h)) {
+		uint32_t q = o->names.slot[h];
 		const char *rn;
 		size_t rl;
 		line_kind(out, ol[lo + q].f, ol[lo + q].b, &rn, &rl);
@@ -883,23 +874,14 @@ static uint32_t block_find(const struct block_order *o, const char *out, const s
 static bool block_edges(struct block_order *o, const char *out, const struct out_line *ol,
                         size_t lo, size_t n)
 {
-	o->ncap = 16;
-	while (o->ncap < 2 * n)
-		o->ncap *= 2;
-	o->names = malloc(o->ncap * sizeof *o->names);
-	if (!o->names)
+	if (!named_init(&o->names, n))
 		return false;
-	memset(o->names, 0xff, o->ncap * sizeof *o->names);
 	for (uint32_t q = 0; q < n; q++) {
 		const char *nm;
 		size_t nl;
 		if (line_kind(out, ol[lo + q].f, ol[lo + q].b, &nm, &nl) == PL_HLO_STMT_INST &&
-		    block_find(o, out, ol, lo, nm, nl) == NONE) {
-			size_t h = (size_t)pl_hash_bytes_(nm, nl) & (o->ncap - 1);
-			while (o->names[h] != NONE)
-				h = (h + 1) & (o->ncap - 1);
-			o->names[h] = q;
-		}
+		    block_find(o, out, ol, lo, nm, nl) == NONE)
+			named_put(&o->names, nm, nl, q);
 	}
 	for (uint32_t q = 0; q < n; q++) {
 		const char *e = out + ol[lo + q].b;
@@ -1079,7 +1061,7 @@ static bool order_block(const char *out, const struct out_line *ol, const uint32
 	}
 	free(o.first), free(o.to), free(o.ifirst), free(o.from), free(o.wait), free(o.anchor),
 		free(o.anchored), free(o.next), free(o.stack), free(o.flag), free(o.edge),
-		free(o.names), free(by_place);
+		free(o.names.slot), free(by_place);
 	return ok;
 }
 
