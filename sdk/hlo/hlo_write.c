@@ -733,7 +733,8 @@ static const char *make_tuple(struct hw *w, pl_value *const *v, uint32_t n, cons
 		/* a part's own line: its attributes (hlo_label_attrs) */
 		const pl_attr *la = w->label_inst ? label_attrs(w->label_inst, s, c) : NULL;
 		w->want_attrs = la ? pl_attr_get_string(la, &w->want_attrs_len) : NULL;
-		put_operand(w, &args, k, ref(w, v + off, s->v[c].nleaves, s, c, part && *part ? part : NULL));
+		const char *r = ref(w, v + off, s->v[c].nleaves, s, c, part && *part ? part : NULL);
+		put_operand(w, &args, k, r);
 		off += s->v[c].nleaves;
 		c += s->v[c].size;
 	}
@@ -1189,12 +1190,12 @@ static void put_arr(struct pl_strbuf *sb, pl_dtype dt, const int64_t *dims, size
 	}
 }
 
-/* Emits "%name = dt[dims] opcode(operands)rest" of the lines named
- * ops[0..n), or of the one line x when n is 0; name is final when given,
- * else made from stem. Returns the name. */
+/* Emits "%name = dt[dims] opcode(operands)rest", the operands the lines
+ * named ops[0..n); name is final when given, else made from stem.
+ * Returns the name. */
 static const char *lower_line(struct hw *w, const char *final, const char *stem, bool root,
                               pl_dtype dt, const int64_t *dims, size_t rank, const char *opcode,
-                              const char *x, const char *const *ops, size_t n, const char *rest)
+                              const char *const *ops, size_t n, const char *rest)
 {
 	const char *name = final ? final : take_name(w, stem, true);
 	struct pl_strbuf l = {0};
@@ -1202,8 +1203,8 @@ static const char *lower_line(struct hw *w, const char *final, const char *stem,
 	put_arr(&l, dt, dims, rank);
 	line_shape(w, &l, name, root);
 	pl_sb_printf(&l, " %s(", opcode);
-	for (size_t k = 0; k < (n ? n : 1); k++)
-		put_operand(w, &l, k, n ? ops[k] : x);
+	for (size_t k = 0; k < n; k++)
+		put_operand(w, &l, k, ops[k]);
 	pl_sb_printf(&l, ")%s", rest ? rest : "");
 	if (l.failed)
 		set_err(w, PL_ENOMEM);
@@ -1246,7 +1247,7 @@ static const char *pack_member(struct hw *w, const char *stem, const char *x, co
 				d[r++] = t->dims[k];
 			}
 		}
-		const char *a = lower_line(w, NULL, stem, false, dt, d, r, "reshape", x, NULL, 0, NULL);
+		const char *a = lower_line(w, NULL, stem, false, dt, d, r, "reshape", &x, 1, NULL);
 		if (dim > 0) {
 			struct pl_strbuf perm = {0};
 			int64_t td[PL_MAX_RANK + 1];
@@ -1258,24 +1259,24 @@ static const char *pack_member(struct hw *w, const char *stem, const char *x, co
 					td[j++] = d[k];
 				}
 			pl_sb_putc(&perm, '}');
-			a = lower_line(w, NULL, stem, false, dt, td, r, "transpose", a, NULL, 0, perm.data);
+			a = lower_line(w, NULL, stem, false, dt, td, r, "transpose", &a, 1, perm.data);
 			pl_sb_free(&perm);
 		}
 		int64_t fc[2] = {f, n / f};
-		return lower_line(w, NULL, stem, false, dt, fc, 2, "reshape", a, NULL, 0, NULL);
+		return lower_line(w, NULL, stem, false, dt, fc, 2, "reshape", &a, 1, NULL);
 	}
-	const char *a = lower_line(w, NULL, stem, false, dt, &n, 1, "reshape", x, NULL, 0, NULL);
+	const char *a = lower_line(w, NULL, stem, false, dt, &n, 1, "reshape", &x, 1, NULL);
 	if (dt == unit)
 		return a;
 	unsigned s = pl_dtype_bits(dt), u = pl_dtype_bits(unit);
 	if (s == u)
-		return lower_line(w, NULL, stem, false, unit, &n, 1, "bitcast-convert", a, NULL, 0,
+		return lower_line(w, NULL, stem, false, unit, &n, 1, "bitcast-convert", &a, 1,
 		                  NULL);
 	int64_t nr[2] = {n, (int64_t)(s / u)};
 	snprintf(buf, sizeof buf, "%s", stem);
-	a = lower_line(w, NULL, buf, false, unit, nr, 2, "bitcast-convert", a, NULL, 0, NULL);
+	a = lower_line(w, NULL, buf, false, unit, nr, 2, "bitcast-convert", &a, 1, NULL);
 	int64_t m = n * (int64_t)(s / u);
-	return lower_line(w, NULL, stem, false, unit, &m, 1, "reshape", a, NULL, 0, NULL);
+	return lower_line(w, NULL, stem, false, unit, &m, 1, "reshape", &a, 1, NULL);
 }
 
 /* A pack or unpack being lowered: its kind, factor and members' layout
@@ -1349,12 +1350,12 @@ static void lower_pack_members(struct hw *w, struct pack_plan *k)
 	}
 	int64_t fs[2] = {k->f, k->seg}, total = k->ar || k->ag ? k->seg : k->f * k->seg;
 	if (k->ar || k->ag) {
-		lower_line(w, name, NULL, k->root, k->unit, &total, 1, "concatenate", NULL, k->parts,
+		lower_line(w, name, NULL, k->root, k->unit, &total, 1, "concatenate", k->parts,
 		           k->nm, ", dimensions={0}");
 	} else {
-		const char *c = lower_line(w, NULL, name, false, k->unit, fs, 2, "concatenate", NULL,
+		const char *c = lower_line(w, NULL, name, false, k->unit, fs, 2, "concatenate",
 		                           k->parts, k->nm, ", dimensions={1}");
-		lower_line(w, name, NULL, k->root, k->unit, &total, 1, "reshape", c, NULL, 0, NULL);
+		lower_line(w, name, NULL, k->root, k->unit, &total, 1, "reshape", &c, 1, NULL);
 	}
 }
 
@@ -1371,22 +1372,22 @@ static const char *unpack_gathered(struct hw *w, struct pack_plan *k, size_t j,
 	snprintf(sl, sizeof sl, ", slice={[0:%" PRId64 "], [%" PRId64 ":%" PRId64 "]}", f, off,
 	         off + cnt);
 	int64_t fc[3] = {f, cnt, 1};
-	const char *a = lower_line(w, NULL, name, false, unit, fc, 2, "slice", grid, NULL, 0, sl);
+	const char *a = lower_line(w, NULL, name, false, unit, fc, 2, "slice", &grid, 1, sl);
 	unsigned sb = pl_dtype_bits(dt), ub = pl_dtype_bits(unit);
 	if (dt != unit && sb == ub) {
-		a = lower_line(w, NULL, name, false, dt, fc, 2, "bitcast-convert", a, NULL, 0, NULL);
+		a = lower_line(w, NULL, name, false, dt, fc, 2, "bitcast-convert", &a, 1, NULL);
 	} else if (dt != unit) {
 		fc[1] = cnt / (int64_t)(sb / ub);
 		fc[2] = (int64_t)(sb / ub);
-		a = lower_line(w, NULL, name, false, unit, fc, 3, "reshape", a, NULL, 0, NULL);
-		a = lower_line(w, NULL, name, false, dt, fc, 2, "bitcast-convert", a, NULL, 0, NULL);
+		a = lower_line(w, NULL, name, false, unit, fc, 3, "reshape", &a, 1, NULL);
+		a = lower_line(w, NULL, name, false, dt, fc, 2, "bitcast-convert", &a, 1, NULL);
 	}
 	/* [F, operand shape] -> F next to dimension d -> result */
 	int64_t dim = k->dims[j], od[PL_MAX_RANK + 1], td[PL_MAX_RANK + 1];
 	od[0] = f;
 	for (uint32_t q = 0; q < t->rank; q++)
 		od[q + 1] = (int64_t)q == dim ? t->dims[q] / f : t->dims[q];
-	a = lower_line(w, NULL, name, false, dt, od, t->rank + 1, "reshape", a, NULL, 0, NULL);
+	a = lower_line(w, NULL, name, false, dt, od, t->rank + 1, "reshape", &a, 1, NULL);
 	if (dim > 0) {
 		struct pl_strbuf perm = {0};
 		pl_sb_puts(&perm, ", dimensions={");
@@ -1402,12 +1403,12 @@ static const char *unpack_gathered(struct hw *w, struct pack_plan *k, size_t j,
 			td[q++] = od[x];
 		}
 		pl_sb_putc(&perm, '}');
-		a = lower_line(w, NULL, name, false, dt, td, q, "transpose", a, NULL, 0, perm.data);
+		a = lower_line(w, NULL, name, false, dt, td, q, "transpose", &a, 1, perm.data);
 		pl_sb_free(&perm);
 	}
 	const char *last_name = k->nm == 1 ? name : NULL;
 	return lower_line(w, last_name, name, k->root && k->nm == 1, dt, t->dims, t->rank,
-	                  "reshape", a, NULL, 0, NULL);
+	                  "reshape", &a, 1, NULL);
 }
 
 /* unpack: each member out of the buffer, then a tuple of them when
@@ -1421,7 +1422,7 @@ static void lower_unpack_members(struct hw *w, struct pack_plan *k)
 	const char *grid = flat;
 	if (k->ag) {
 		int64_t fs[2] = {k->f, k->seg};
-		grid = lower_line(w, NULL, e->name, false, k->unit, fs, 2, "reshape", flat, NULL, 0,
+		grid = lower_line(w, NULL, e->name, false, k->unit, fs, 2, "reshape", &flat, 1,
 		                  NULL);
 	}
 	for (size_t j = 0; j < k->nm; j++) {
@@ -1431,10 +1432,10 @@ static void lower_unpack_members(struct hw *w, struct pack_plan *k)
 			char sl[96];
 			snprintf(sl, sizeof sl, ", slice={[%" PRId64 ":%" PRId64 "]}", k->off[j],
 			         k->off[j] + k->cnt[j]);
-			a = lower_line(w, NULL, e->name, false, k->unit, &k->cnt[j], 1, "slice", flat,
-			               NULL, 0, sl);
+			a = lower_line(w, NULL, e->name, false, k->unit, &k->cnt[j], 1, "slice", &flat,
+			               1, sl);
 			a = lower_line(w, k->nm == 1 ? e->name : NULL, e->name, k->root && k->nm == 1,
-			               (pl_dtype)t->dtype, t->dims, t->rank, "reshape", a, NULL, 0, NULL);
+			               (pl_dtype)t->dtype, t->dims, t->rank, "reshape", &a, 1, NULL);
 		} else {
 			a = unpack_gathered(w, k, j, grid);
 		}
