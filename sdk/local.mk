@@ -32,7 +32,7 @@ libpassline_la_SOURCES = \
 	sdk/text/print.c sdk/text/print.h \
 	sdk/text/print_threads.c \
 	sdk/hlo/hlo.h sdk/hlo/hlo_read.c sdk/hlo/hlo_read.h sdk/hlo/hlo_write.c \
-	sdk/hlo/hlo_form.c sdk/hlo/hlo_form.h sdk/hlo/hlo_kept.c sdk/hlo/hlo_kept.h \
+	sdk/hlo/hlo_kept.c sdk/hlo/hlo_kept.h \
 	sdk/hlo/hlo_shape.c sdk/hlo/hlo_shape.h \
 	sdk/hlo/verify/hlo_verify.h sdk/hlo/verify/verify.c sdk/hlo/verify/checks.h \
 	sdk/hlo/verify/hv.h sdk/hlo/verify/diag.c sdk/hlo/verify/attrs.c \

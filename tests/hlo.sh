@@ -132,6 +132,24 @@ run $P --passes= rootgte.out.hlo -o rootgte2.pir
 run cmp rootgte.pir rootgte2.pir
 expect_status 0 "reading it back gives the same IR"
 
+# Such a line made first for an earlier use, with its element's layout
+# (no operand shape recorded to say otherwise), takes the root's shape
+# when it becomes the ROOT, and so do the operands that name it.
+cat >rootlay.pir <<'EOF_PIR'
+func @e(%p$0: i32[], %p$1: f32[4,2]) attributes {hlo_param_shapes = ["(s32[], f32[4,2]{0,1})"], hlo_entry = true} {
+  %n = hlo.negate %p$1 {hlo_shape = "f32[4,2]{0,1}", hlo_operand_names = ["i"]} : f32[4,2]
+  return %p$1 {hlo_name = "i", hlo_shape = "f32[4,2]{1,0}", hlo_opcode = "get-tuple-element"}
+}
+EOF_PIR
+run $P --passes= rootlay.pir --output-format=hlo -o rootlay.hlo
+expect_status 0 "a ROOT get-tuple-element used before it, in another layout, is written"
+printf '%s\n' 'ENTRY %e (p: (s32[], f32[4,2])) -> f32[4,2] {' \
+	'  %p = (s32[], f32[4,2]{0,1}) parameter(0)' \
+	'  ROOT %i = f32[4,2]{1,0} get-tuple-element((s32[], f32[4,2]{0,1}) %p), index=1' \
+	'  %n = f32[4,2]{0,1} negate(f32[4,2]{1,0} %i)' '}' >rootlay.want
+tail -n 5 rootlay.hlo | cmp -s - rootlay.want
+ok $? "in the root's layout, as its operand is"
+
 # A shape the text leaves out is inferred where XLA's parser infers it:
 # an elementwise op and a while have their first operand's shape, a select
 # its second's, a compare its first's with pred elements (the kept text,

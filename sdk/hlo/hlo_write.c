@@ -8,13 +8,12 @@
  * under its name right after the line it followed), start/done pairs,
  * and reducer computations a new collective needs. A recorded shape is used only while it still fits
  * the IR's types; otherwise the shape is printed from the types. The text
- * is XLA's short form (names without '%', no signatures, untyped operands),
- * each computation then rewritten into the longer form the module was read
- * in (hlo_form.c). Last, each line of that text that the IR still says the
+ * is in the form XLA prints a module in: names after '%', each operand
+ * after the shape of its line, each computation's heading with its
+ * signature. Last, each line of that text that the IR still says the
  * same of as when it was read is put back as it was read (hlo_kept.c).
  */
 #include "hlo/hlo.h"
-#include "hlo/hlo_form.h"
 #include "hlo/hlo_kept.h"
 #include "hlo/hlo_shape.h"
 #include <passline/hash_table.h>
@@ -48,6 +47,12 @@ struct fn_scratch {
 	struct pl_hlo_shapes *rtree; /* the root's shape; NULL: from the types */
 	struct ent *root_ent;     /* the entity that is the root, if one is */
 	size_t lines_at;          /* where the function's lines start in out */
+	size_t root, last;        /* the shapes (+1) of the ROOT line, the last */
+};
+
+/* Where a line's shape is kept, in hw.shapes. */
+struct span {
+	size_t at, len;
 };
 
 struct hw {
@@ -111,6 +116,12 @@ struct hw {
 	/* the computations wrapping the function's new async collectives,
 	 * written before the function */
 	struct pl_strbuf wrapped;
+	/* the shape of each line of the function, by its name (a pointer
+	 * take_name gave), for the operands that name it: span index + 1 */
+	struct pl_strbuf shapes;
+	struct span *spans;
+	size_t nspans, spcap;
+	struct pl_ht shape_of;
 };
 
 static void set_err(struct hw *w, int st)
@@ -466,6 +477,70 @@ static void emit_line(struct hw *w, const struct pl_strbuf *l)
 	pl_sb_putc(&w->out, '\n');
 }
 
+/* Starts line l (emptied) as XLA prints one: "[ROOT ]%NAME = ", the
+ * shape next. */
+static void line_head(struct pl_strbuf *l, bool root, const char *name)
+{
+	l->len = 0;
+	pl_sb_puts(l, root ? "ROOT %" : "%");
+	pl_sb_puts(l, name);
+	pl_sb_puts(l, " = ");
+}
+
+/* NAME's line has shape s: an operand naming it is written after it, and
+ * the root's is the signature's result. */
+static void def_shape(struct hw *w, const char *name, bool root, const char *s, size_t len)
+{
+	if (!PL_GROW(w->spans, w->spcap, w->nspans + 1)) {
+		set_err(w, PL_ENOMEM);
+		return;
+	}
+	w->spans[w->nspans++] = (struct span){w->shapes.len, len};
+	pl_sb_put(&w->shapes, s, len);
+	if (w->shapes.failed || !pl_ht_ptr_put(&w->shape_of, name, (void *)(uintptr_t)w->nspans))
+		set_err(w, PL_ENOMEM);
+	w->fn.last = w->nspans;
+	if (root)
+		w->fn.root = w->nspans;
+}
+
+/* def_shape of the line l that line_head started and a shape follows. */
+static void line_shape(struct hw *w, const struct pl_strbuf *l, const char *name, bool root)
+{
+	size_t at = (root ? 6 : 1) + strlen(name) + 3;
+	if (!l->failed)
+		def_shape(w, name, root, l->data + at, l->len - at);
+}
+
+/* Operand k of a line (XLA marks every fifth with its index): "SHAPE
+ * %NAME", SHAPE that of NAME's line. */
+static void put_operand(struct hw *w, struct pl_strbuf *l, size_t k, const char *name)
+{
+	pl_hlo_put_sep_(l, k);
+	uintptr_t s = (uintptr_t)pl_ht_ptr_get(&w->shape_of, name);
+	if (s) {
+		pl_sb_put(l, w->shapes.data + w->spans[s - 1].at, w->spans[s - 1].len);
+		pl_sb_putc(l, ' ');
+	}
+	pl_sb_putc(l, '%');
+	pl_sb_puts(l, name);
+}
+
+/* Shape text s without its layouts (each "{...}" right after an
+ * array's ']'), as a signature has it. */
+static void put_bare(struct pl_strbuf *sb, const char *s, size_t len)
+{
+	for (size_t i = 0; i < len; i++) {
+		if (s[i] == '{' && i && s[i - 1] == ']') {
+			for (int depth = 0; i < len; i++)
+				if (!(depth += (s[i] == '{') - (s[i] == '}')))
+					break;
+			continue;
+		}
+		pl_sb_putc(sb, s[i]);
+	}
+}
+
 /* The name of the node of entity e at leaf range [leaf, leaf+n) whose
  * structure is the tree s at sidx; a get-tuple-element is made when it is
  * inside e. NULL when no node of e is that range. */
@@ -542,8 +617,7 @@ static const char *gte_name(struct hw *w, struct ent *e, const uint32_t *path, s
 		pl_sb_free(&b);
 	}
 	struct pl_strbuf l = {0};
-	pl_sb_puts(&l, name);
-	pl_sb_puts(&l, " = ");
+	line_head(&l, false, name);
 	/* find the node from the path */
 	uint32_t idx = 0;
 	for (size_t k = 0; k < depth; k++) {
@@ -568,8 +642,9 @@ static const char *gte_name(struct hw *w, struct ent *e, const uint32_t *path, s
 		e->tree->print_bare = bare;
 	}
 	free_tree(own);
+	line_shape(w, &l, name, false);
 	pl_sb_puts(&l, " get-tuple-element(");
-	pl_sb_puts(&l, parent);
+	put_operand(w, &l, 0, parent);
 	pl_sb_puts(&l, "), index=");
 	pl_hlo_put_u64_(&l, path[depth - 1]);
 	if (want && w->want_attrs)
@@ -649,8 +724,6 @@ static const char *make_tuple(struct hw *w, pl_value *const *v, uint32_t n, cons
 	if (names && pl_attr_get_kind(names) != PL_ATTR_LIST)
 		names = NULL;
 	for (size_t k = 0; s && c < sidx + s->v[sidx].size; k++) {
-		if (k)
-			pl_sb_puts(&args, ", ");
 		const char *part = names && k < pl_attr_list_size(names)
 		                           ? pl_attr_get_string(pl_attr_list_at(names, k), NULL)
 		                           : NULL;
@@ -660,7 +733,8 @@ static const char *make_tuple(struct hw *w, pl_value *const *v, uint32_t n, cons
 		/* a part's own line: its attributes (hlo_label_attrs) */
 		const pl_attr *la = w->label_inst ? label_attrs(w->label_inst, s, c) : NULL;
 		w->want_attrs = la ? pl_attr_get_string(la, &w->want_attrs_len) : NULL;
-		pl_sb_puts(&args, ref(w, v + off, s->v[c].nleaves, s, c, part && *part ? part : NULL));
+		const char *r = ref(w, v + off, s->v[c].nleaves, s, c, part && *part ? part : NULL);
+		put_operand(w, &args, k, r);
 		off += s->v[c].nleaves;
 		c += s->v[c].size;
 	}
@@ -669,12 +743,10 @@ static const char *make_tuple(struct hw *w, pl_value *const *v, uint32_t n, cons
 	w->want_shape = want_shape;
 	const char *name = want_name ? take_name(w, want_name, false) : take_serial(w, "tuple");
 	struct pl_strbuf l = {0};
-	if (root)
-		pl_sb_puts(&l, "ROOT ");
-	pl_sb_puts(&l, name);
-	pl_sb_puts(&l, " = ");
+	line_head(&l, root, name);
 	(void)n;
 	put_shape_vals(&l, s, sidx, v);
+	line_shape(w, &l, name, root);
 	pl_sb_puts(&l, " tuple(");
 	pl_sb_put(&l, args.data ? args.data : "", args.len);
 	pl_sb_putc(&l, ')');
@@ -1118,19 +1190,22 @@ static void put_arr(struct pl_strbuf *sb, pl_dtype dt, const int64_t *dims, size
 	}
 }
 
-/* Emits "name = dt[dims] opcode(operand)rest"; name is final when given,
- * else made from stem. Returns the name. */
+/* Emits "%name = dt[dims] opcode(operands)rest", the operands the lines
+ * named ops[0..n); name is final when given, else made from stem.
+ * Returns the name. */
 static const char *lower_line(struct hw *w, const char *final, const char *stem, bool root,
                               pl_dtype dt, const int64_t *dims, size_t rank, const char *opcode,
-                              const char *operands, const char *rest)
+                              const char *const *ops, size_t n, const char *rest)
 {
 	const char *name = final ? final : take_name(w, stem, true);
 	struct pl_strbuf l = {0};
-	if (root)
-		pl_sb_puts(&l, "ROOT ");
-	pl_sb_printf(&l, "%s = ", name);
+	line_head(&l, root, name);
 	put_arr(&l, dt, dims, rank);
-	pl_sb_printf(&l, " %s(%s)%s", opcode, operands, rest ? rest : "");
+	line_shape(w, &l, name, root);
+	pl_sb_printf(&l, " %s(", opcode);
+	for (size_t k = 0; k < n; k++)
+		put_operand(w, &l, k, ops[k]);
+	pl_sb_printf(&l, ")%s", rest ? rest : "");
 	if (l.failed)
 		set_err(w, PL_ENOMEM);
 	else
@@ -1172,7 +1247,7 @@ static const char *pack_member(struct hw *w, const char *stem, const char *x, co
 				d[r++] = t->dims[k];
 			}
 		}
-		const char *a = lower_line(w, NULL, stem, false, dt, d, r, "reshape", x, NULL);
+		const char *a = lower_line(w, NULL, stem, false, dt, d, r, "reshape", &x, 1, NULL);
 		if (dim > 0) {
 			struct pl_strbuf perm = {0};
 			int64_t td[PL_MAX_RANK + 1];
@@ -1184,23 +1259,24 @@ static const char *pack_member(struct hw *w, const char *stem, const char *x, co
 					td[j++] = d[k];
 				}
 			pl_sb_putc(&perm, '}');
-			a = lower_line(w, NULL, stem, false, dt, td, r, "transpose", a, perm.data);
+			a = lower_line(w, NULL, stem, false, dt, td, r, "transpose", &a, 1, perm.data);
 			pl_sb_free(&perm);
 		}
 		int64_t fc[2] = {f, n / f};
-		return lower_line(w, NULL, stem, false, dt, fc, 2, "reshape", a, NULL);
+		return lower_line(w, NULL, stem, false, dt, fc, 2, "reshape", &a, 1, NULL);
 	}
-	const char *a = lower_line(w, NULL, stem, false, dt, &n, 1, "reshape", x, NULL);
+	const char *a = lower_line(w, NULL, stem, false, dt, &n, 1, "reshape", &x, 1, NULL);
 	if (dt == unit)
 		return a;
 	unsigned s = pl_dtype_bits(dt), u = pl_dtype_bits(unit);
 	if (s == u)
-		return lower_line(w, NULL, stem, false, unit, &n, 1, "bitcast-convert", a, NULL);
+		return lower_line(w, NULL, stem, false, unit, &n, 1, "bitcast-convert", &a, 1,
+		                  NULL);
 	int64_t nr[2] = {n, (int64_t)(s / u)};
 	snprintf(buf, sizeof buf, "%s", stem);
-	a = lower_line(w, NULL, buf, false, unit, nr, 2, "bitcast-convert", a, NULL);
+	a = lower_line(w, NULL, buf, false, unit, nr, 2, "bitcast-convert", &a, 1, NULL);
 	int64_t m = n * (int64_t)(s / u);
-	return lower_line(w, NULL, stem, false, unit, &m, 1, "reshape", a, NULL);
+	return lower_line(w, NULL, stem, false, unit, &m, 1, "reshape", &a, 1, NULL);
 }
 
 /* A pack or unpack being lowered: its kind, factor and members' layout
@@ -1216,7 +1292,7 @@ struct pack_plan {
 	int64_t *off, *cnt, *dims; /* per member; one allocation at off */
 	pl_dtype unit;           /* the buffer's element type */
 	int64_t seg;             /* the units of all members */
-	struct pl_strbuf names;  /* the members' lines, comma-separated */
+	const char **parts;      /* the members' lines, by name */
 };
 
 /* Reads a pack's or unpack's attributes into k; false after an error. */
@@ -1238,7 +1314,8 @@ static bool pack_layout(struct hw *w, struct pack_plan *k)
 		return false;
 	}
 	k->off = malloc(3 * (nm + 1) * sizeof *k->off);
-	if (!k->off) {
+	k->parts = calloc(nm + 1, sizeof *k->parts);
+	if (!k->off || !k->parts) {
 		set_err(w, PL_ENOMEM);
 		return false;
 	}
@@ -1268,19 +1345,17 @@ static void lower_pack_members(struct hw *w, struct pack_plan *k)
 	for (size_t j = 0; j < k->nm; j++) {
 		pl_value *v = pl_inst_operand(i, j);
 		const char *x = ref(w, &v, 1, NULL, 0, NULL);
-		const char *p = pack_member(w, name, x, pl_value_type(v), k->unit, k->kind, k->f,
-		                            k->dims[j]);
-		pl_sb_printf(&k->names, "%s%s", j ? ", " : "", p);
+		k->parts[j] = pack_member(w, name, x, pl_value_type(v), k->unit, k->kind, k->f,
+		                          k->dims[j]);
 	}
-	pl_sb_putc(&k->names, 0);
 	int64_t fs[2] = {k->f, k->seg}, total = k->ar || k->ag ? k->seg : k->f * k->seg;
 	if (k->ar || k->ag) {
-		lower_line(w, name, NULL, k->root, k->unit, &total, 1, "concatenate", k->names.data,
-		           ", dimensions={0}");
+		lower_line(w, name, NULL, k->root, k->unit, &total, 1, "concatenate", k->parts,
+		           k->nm, ", dimensions={0}");
 	} else {
 		const char *c = lower_line(w, NULL, name, false, k->unit, fs, 2, "concatenate",
-		                           k->names.data, ", dimensions={1}");
-		lower_line(w, name, NULL, k->root, k->unit, &total, 1, "reshape", c, NULL);
+		                           k->parts, k->nm, ", dimensions={1}");
+		lower_line(w, name, NULL, k->root, k->unit, &total, 1, "reshape", &c, 1, NULL);
 	}
 }
 
@@ -1297,22 +1372,22 @@ static const char *unpack_gathered(struct hw *w, struct pack_plan *k, size_t j,
 	snprintf(sl, sizeof sl, ", slice={[0:%" PRId64 "], [%" PRId64 ":%" PRId64 "]}", f, off,
 	         off + cnt);
 	int64_t fc[3] = {f, cnt, 1};
-	const char *a = lower_line(w, NULL, name, false, unit, fc, 2, "slice", grid, sl);
+	const char *a = lower_line(w, NULL, name, false, unit, fc, 2, "slice", &grid, 1, sl);
 	unsigned sb = pl_dtype_bits(dt), ub = pl_dtype_bits(unit);
 	if (dt != unit && sb == ub) {
-		a = lower_line(w, NULL, name, false, dt, fc, 2, "bitcast-convert", a, NULL);
+		a = lower_line(w, NULL, name, false, dt, fc, 2, "bitcast-convert", &a, 1, NULL);
 	} else if (dt != unit) {
 		fc[1] = cnt / (int64_t)(sb / ub);
 		fc[2] = (int64_t)(sb / ub);
-		a = lower_line(w, NULL, name, false, unit, fc, 3, "reshape", a, NULL);
-		a = lower_line(w, NULL, name, false, dt, fc, 2, "bitcast-convert", a, NULL);
+		a = lower_line(w, NULL, name, false, unit, fc, 3, "reshape", &a, 1, NULL);
+		a = lower_line(w, NULL, name, false, dt, fc, 2, "bitcast-convert", &a, 1, NULL);
 	}
 	/* [F, operand shape] -> F next to dimension d -> result */
 	int64_t dim = k->dims[j], od[PL_MAX_RANK + 1], td[PL_MAX_RANK + 1];
 	od[0] = f;
 	for (uint32_t q = 0; q < t->rank; q++)
 		od[q + 1] = (int64_t)q == dim ? t->dims[q] / f : t->dims[q];
-	a = lower_line(w, NULL, name, false, dt, od, t->rank + 1, "reshape", a, NULL);
+	a = lower_line(w, NULL, name, false, dt, od, t->rank + 1, "reshape", &a, 1, NULL);
 	if (dim > 0) {
 		struct pl_strbuf perm = {0};
 		pl_sb_puts(&perm, ", dimensions={");
@@ -1328,12 +1403,12 @@ static const char *unpack_gathered(struct hw *w, struct pack_plan *k, size_t j,
 			td[q++] = od[x];
 		}
 		pl_sb_putc(&perm, '}');
-		a = lower_line(w, NULL, name, false, dt, td, q, "transpose", a, perm.data);
+		a = lower_line(w, NULL, name, false, dt, td, q, "transpose", &a, 1, perm.data);
 		pl_sb_free(&perm);
 	}
 	const char *last_name = k->nm == 1 ? name : NULL;
 	return lower_line(w, last_name, name, k->root && k->nm == 1, dt, t->dims, t->rank,
-	                  "reshape", a, NULL);
+	                  "reshape", &a, 1, NULL);
 }
 
 /* unpack: each member out of the buffer, then a tuple of them when
@@ -1347,7 +1422,8 @@ static void lower_unpack_members(struct hw *w, struct pack_plan *k)
 	const char *grid = flat;
 	if (k->ag) {
 		int64_t fs[2] = {k->f, k->seg};
-		grid = lower_line(w, NULL, e->name, false, k->unit, fs, 2, "reshape", flat, NULL);
+		grid = lower_line(w, NULL, e->name, false, k->unit, fs, 2, "reshape", &flat, 1,
+		                  NULL);
 	}
 	for (size_t j = 0; j < k->nm; j++) {
 		const pl_type *t = pl_value_type(pl_inst_result(i, j));
@@ -1356,21 +1432,24 @@ static void lower_unpack_members(struct hw *w, struct pack_plan *k)
 			char sl[96];
 			snprintf(sl, sizeof sl, ", slice={[%" PRId64 ":%" PRId64 "]}", k->off[j],
 			         k->off[j] + k->cnt[j]);
-			a = lower_line(w, NULL, e->name, false, k->unit, &k->cnt[j], 1, "slice", flat, sl);
+			a = lower_line(w, NULL, e->name, false, k->unit, &k->cnt[j], 1, "slice", &flat,
+			               1, sl);
 			a = lower_line(w, k->nm == 1 ? e->name : NULL, e->name, k->root && k->nm == 1,
-			               (pl_dtype)t->dtype, t->dims, t->rank, "reshape", a, NULL);
+			               (pl_dtype)t->dtype, t->dims, t->rank, "reshape", &a, 1, NULL);
 		} else {
 			a = unpack_gathered(w, k, j, grid);
 		}
-		pl_sb_printf(&k->names, "%s%s", j ? ", " : "", a);
+		k->parts[j] = a;
 	}
 	if (k->nm != 1) {
 		struct pl_strbuf l = {0};
-		if (k->root)
-			pl_sb_puts(&l, "ROOT ");
-		pl_sb_printf(&l, "%s = ", e->name);
+		line_head(&l, k->root, e->name);
 		put_tree(&l, e->tree, 0);
-		pl_sb_printf(&l, " tuple(%.*s)", (int)k->names.len, k->names.data ? k->names.data : "");
+		line_shape(w, &l, e->name, k->root);
+		pl_sb_puts(&l, " tuple(");
+		for (size_t j = 0; j < k->nm; j++)
+			put_operand(w, &l, j, k->parts[j]);
+		pl_sb_putc(&l, ')');
 		if (l.failed)
 			set_err(w, PL_ENOMEM);
 		else
@@ -1392,11 +1471,9 @@ static void lower_pack(struct hw *w, pl_inst *i, struct ent *e, bool root)
 		lower_pack_members(w, &k);
 	else
 		lower_unpack_members(w, &k);
-	if (k.names.failed)
-		set_err(w, PL_ENOMEM);
 	e->printed = true;
 done:
-	pl_sb_free(&k.names);
+	free(k.parts);
 	free(k.off);
 }
 
@@ -1422,10 +1499,12 @@ static const char *put_updates(struct hw *w, pl_inst *i, const struct ent *e)
 		if (!nm || !*nm)
 			continue;
 		const char *name = take_name(w, nm, false);
-		l.len = 0;
-		pl_sb_printf(&l, "%s = ", name);
+		line_head(&l, false, name);
 		put_ent_shape(w, &l, e);
-		pl_sb_printf(&l, " async-update(%s)", prev);
+		line_shape(w, &l, name, false);
+		pl_sb_puts(&l, " async-update(");
+		put_operand(w, &l, 0, prev);
+		pl_sb_putc(&l, ')');
 		if (at)
 			pl_sb_put(&l, at, al);
 		if (l.failed)
@@ -1438,10 +1517,11 @@ static const char *put_updates(struct hw *w, pl_inst *i, const struct ent *e)
 	return prev;
 }
 
-/* An instruction's operand text into w->ops: the start's name for a
+/* An instruction's operand text into w->ops: the start's line for a
  * done, else each operand group by reference (get-tuple-element or
- * tuple lines made as needed); false after an error. */
-static bool put_operands(struct hw *w, pl_inst *i)
+ * tuple lines made as needed), by bare name when plain (a constant's);
+ * false after an error. */
+static bool put_operands(struct hw *w, pl_inst *i, bool plain)
 {
 	/* the operand text and values: buffers of w's, as print_inst is
 	 * never entered again while it runs */
@@ -1462,7 +1542,7 @@ static bool put_operands(struct hw *w, pl_inst *i)
 			inst_error(w, i, "its operands are not the results of a start");
 			return false;
 		}
-		pl_sb_puts(ops, put_updates(w, i, &w->ents[se]));
+		put_operand(w, ops, 0, put_updates(w, i, &w->ents[se]));
 		return true;
 	}
 	size_t ngroups;
@@ -1471,8 +1551,6 @@ static bool put_operands(struct hw *w, pl_inst *i)
 	const pl_attr *attrs = pl_attrs_get(pl_inst_attrs_const(i), HK(OPERAND_ATTRS));
 	uint32_t off = 0, c = 0;
 	for (size_t g = 0; g < (st ? ngroups : nops); g++) {
-		if (g)
-			pl_sb_puts(ops, ", ");
 		uint32_t n = st ? st->v[c].nleaves : 1;
 		const pl_attr *nm = names && pl_attr_get_kind(names) == PL_ATTR_LIST &&
 		                            g < pl_attr_list_size(names)
@@ -1484,7 +1562,11 @@ static bool put_operands(struct hw *w, pl_inst *i)
 		w->want_attrs = na ? pl_attr_get_string(na, &w->want_attrs_len) : NULL;
 		w->want_shape = operand_shape(w, i, g);
 		w->label_inst = i;
-		pl_sb_puts(ops, ref(w, vals ? vals + off : NULL, n, st, c, want && *want ? want : NULL));
+		const char *r = ref(w, vals ? vals + off : NULL, n, st, c, want && *want ? want : NULL);
+		if (plain)
+			pl_sb_printf(ops, "%s%s", g ? ", " : "", r);
+		else
+			put_operand(w, ops, g, r);
 		w->want_attrs = NULL;
 		w->want_shape = NULL;
 		w->label_inst = NULL;
@@ -1519,6 +1601,29 @@ static void put_collective_tail(struct hw *w, struct pl_strbuf *l, pl_inst *i, p
 	put_collective_attrs(w, l, i, base);
 }
 
+/* Type t as a signature has it: without its layout. */
+static void put_type_bare(struct pl_strbuf *sb, const pl_type *t)
+{
+	size_t at = sb->len;
+	pl_hlo_put_type_(sb, t);
+	const char *brace = sb->failed ? NULL : memchr(sb->data + at, '{', sb->len - at);
+	if (brace)
+		sb->len = (size_t)(brace - sb->data);
+}
+
+/* The results of i: one array or a tuple of them (bare: without
+ * layouts, as a signature has them). */
+static void put_results(struct pl_strbuf *c, pl_inst *i, bool bare)
+{
+	size_t nres = pl_inst_num_results(i);
+	pl_sb_puts(c, nres == 1 ? "" : "(");
+	for (size_t k = 0; k < nres; k++) {
+		pl_sb_puts(c, k ? ", " : "");
+		(bare ? put_type_bare : pl_hlo_put_type_)(c, pl_value_type(pl_inst_result(i, k)));
+	}
+	pl_sb_puts(c, nres == 1 ? "" : ")");
+}
+
 /* A new async collective as XLA:GPU writes it: ", calls=NAME" after
  * async-start(...) into l, and the computation NAME of the collective
  * itself into w->wrapped. */
@@ -1539,10 +1644,8 @@ static void put_wrapped(struct hw *w, struct pl_strbuf *l, pl_inst *i, const str
 		pl_sb_free(name);
 		return;
 	}
-	size_t at = c->len;
-	pl_sb_printf(c, "%s {\n", name->data);
 	/* its lines' names are new in the module too */
-	size_t nops = pl_inst_num_operands(i), nres = pl_inst_num_results(i);
+	size_t nops = pl_inst_num_operands(i);
 	const char **pn = calloc(nops ? nops : 1, sizeof *pn);
 	if (!pn) {
 		set_err(w, PL_ENOMEM);
@@ -1553,36 +1656,34 @@ static void put_wrapped(struct hw *w, struct pl_strbuf *l, pl_inst *i, const str
 	const char *opc = base == PL_OP_ALL_GATHER   ? "all-gather"
 	                  : base == PL_OP_ALL_REDUCE ? "all-reduce"
 	                                             : "reduce-scatter";
+	pl_sb_printf(c, "%%%s (", name->data);
 	for (size_t k = 0; k < nops; k++) {
 		char pb[32];
 		snprintf(pb, sizeof pb, "param_%zu", k);
 		pn[k] = take_name(w, pb, true);
-		pl_sb_printf(c, "  %s = ", pn[k]);
+		pl_sb_printf(c, "%s%s: ", k ? ", " : "", pn[k]);
+		put_type_bare(c, pl_value_type(pl_inst_operand(i, k)));
+	}
+	pl_sb_puts(c, ") -> ");
+	put_results(c, i, true);
+	pl_sb_puts(c, " {\n");
+	for (size_t k = 0; k < nops; k++) {
+		pl_sb_printf(c, "  %%%s = ", pn[k]);
 		pl_hlo_put_type_(c, pl_value_type(pl_inst_operand(i, k)));
 		pl_sb_printf(c, " parameter(%zu)\n", k);
 	}
-	pl_sb_printf(c, "  ROOT %s = ", take_name(w, opc, true));
-	if (nres == 1) {
-		pl_hlo_put_type_(c, pl_value_type(pl_inst_result(i, 0)));
-	} else {
-		pl_sb_putc(c, '(');
-		for (size_t k = 0; k < nres; k++) {
-			if (k)
-				pl_sb_puts(c, ", ");
-			pl_hlo_put_type_(c, pl_value_type(pl_inst_result(i, k)));
-		}
-		pl_sb_putc(c, ')');
-	}
+	pl_sb_printf(c, "  ROOT %%%s = ", take_name(w, opc, true));
+	put_results(c, i, false);
 	pl_sb_printf(c, " %s(", opc);
-	for (size_t k = 0; k < nops; k++)
-		pl_sb_printf(c, "%s%s", k ? ", " : "", pn[k]);
+	for (size_t k = 0; k < nops; k++) {
+		pl_hlo_put_sep_(c, k);
+		pl_hlo_put_type_(c, pl_value_type(pl_inst_operand(i, k)));
+		pl_sb_printf(c, " %%%s", pn[k]);
+	}
 	pl_sb_putc(c, ')');
 	free(pn);
 	put_collective_tail(w, c, i, base);
-	pl_sb_putc(c, '\n');
-	if (!c->failed)
-		set_err(w, pl_hlo_put_form_(c, at));
-	pl_sb_puts(c, "}\n\n");
+	pl_sb_puts(c, "\n}\n\n");
 	pl_sb_printf(l, ", calls=%%%s", name->data);
 	if (c->failed || l->failed)
 		set_err(w, PL_ENOMEM);
@@ -1601,17 +1702,15 @@ static void print_inst(struct hw *w, pl_inst *i, struct ent *e, bool root)
 		return;
 	pl_op op = pl_inst_op(i);
 	unsigned traits = pl_inst_traits(i);
-	/* operands first: they may need get-tuple-element or tuple lines */
-	if (!put_operands(w, i))
+	/* operands first: they may need get-tuple-element or tuple lines; a
+	 * constant's are names, as its literal is no operand */
+	if (!put_operands(w, i, op == PL_OP_OTHER && !strcmp(opc, "constant")))
 		return;
 	struct pl_strbuf *ops = &w->ops;
 	struct pl_strbuf *l = &w->line;
-	l->len = 0;
-	if (root)
-		pl_sb_puts(l, "ROOT ");
-	pl_sb_puts(l, e->name);
-	pl_sb_puts(l, " = ");
+	line_head(l, root, e->name);
 	put_ent_shape(w, l, e);
+	line_shape(w, l, e->name, root);
 	pl_sb_putc(l, ' ');
 	size_t opc_at = l->len;
 	pl_sb_puts(l, opc);
@@ -1709,6 +1808,9 @@ static void free_function_state(struct hw *w)
 		free_tree(w->ptrees[k]);
 	w->nptrees = 0;
 	pl_ht_clear(&w->ops_index);
+	pl_ht_clear(&w->shape_of);
+	w->shapes.len = 0;
+	w->nspans = 0;
 }
 
 /* Whether a recorded async-start shape tr still fits: split, (operands,
@@ -1938,41 +2040,75 @@ static bool inst_tree(struct hw *w, pl_inst *i, struct ent *e)
 	return ok;
 }
 
-/* When a line from `from` on in the output is "NAME = REST" (name of
- * len bytes), makes it the function's ROOT line and returns true. When
- * REST is "SHAPE TAIL" with TAIL " get-tuple-element(...)...", a line of
- * that name and tail with another shape is the same line, made first for
- * a use before the root, with the element's layout: it takes the root's. */
+/* The operands from byte `from` of out naming NAME (len bytes) after
+ * shape old take shape now. */
+static void reshape_uses(struct hw *w, size_t from, const char *name, size_t len,
+                         const struct pl_strbuf *old, const char *now, size_t nl)
+{
+	struct pl_strbuf *o = &w->out, t = {0};
+	pl_sb_put(&t, o->data + from, o->len - from);
+	o->len = from;
+	for (size_t i = 0, ol = old->len; i < t.len && !t.failed;) {
+		const char *u = t.data + i + ol;
+		if (i + ol + 2 + len <= t.len && !memcmp(t.data + i, old->data, ol) &&
+		    !memcmp(u, " %", 2) && !memcmp(u + 2, name, len) &&
+		    (u + 2 + len == t.data + t.len || !is_name_char(u[2 + len]))) {
+			pl_sb_put(o, now, nl);
+			i += ol;
+		} else {
+			pl_sb_putc(o, t.data[i++]);
+		}
+	}
+	if (t.failed)
+		set_err(w, PL_ENOMEM);
+	pl_sb_free(&t);
+}
+
+/* When a line from `from` on in the output is "%NAME = REST" (name of
+ * len bytes; REST's shape its first sl bytes), makes it the function's
+ * ROOT line and returns true. When REST is "SHAPE TAIL" with TAIL "
+ * get-tuple-element(...)...", a line of that name and tail with another
+ * shape is the same line, made first for a use before the root, with the
+ * element's layout: it takes the root's, and so do the operands naming it. */
 static bool mark_root(struct hw *w, size_t from, const char *name, size_t len,
-                      const struct pl_strbuf *rest)
+                      const struct pl_strbuf *rest, size_t sl)
 {
 	struct pl_strbuf *o = &w->out;
 	const char *gte = memmem(rest->data, rest->len, " get-tuple-element(", 19);
 	/* what the line must end with: TAIL, or else all of REST */
 	const char *tail = gte ? gte : rest->data;
-	size_t tail_len = rest->len - (size_t)(tail - rest->data);
+	size_t tail_len = rest->len - (size_t)(tail - rest->data), head = 1 + len + 3;
 	for (size_t at = from; at + 2 <= o->len;) {
 		const char *line = o->data + at + 2, *nl = memchr(line, '\n', o->len - at - 2);
 		if (!nl)
 			break;
 		size_t n = (size_t)(nl - line);
-		bool same = gte ? n > len + 3 + tail_len : n == len + 3 + rest->len;
-		if (!memcmp(line - 2, "  ", 2) && same && !memcmp(line, name, len) &&
-		    !memcmp(line + len, " = ", 3) && !memcmp(nl - tail_len, tail, tail_len)) {
-			/* the line becomes "ROOT NAME = REST" */
+		bool same = gte ? n > head + tail_len : n == head + rest->len;
+		if (same && !memcmp(line - 2, "  %", 3) && !memcmp(line + 1, name, len) &&
+		    !memcmp(line + 1 + len, " = ", 3) && !memcmp(nl - tail_len, tail, tail_len)) {
+			/* the line becomes "ROOT %NAME = REST" */
 			size_t pos = (size_t)(line - o->data), end = pos + n;
-			size_t now = 5 + len + 3 + rest->len, after = o->len - end;
+			size_t now = 5 + head + rest->len, after = o->len - end;
+			struct pl_strbuf old = {0};
+			pl_sb_put(&old, line + head, gte ? n - head - tail_len : sl);
 			if (now > n)
 				pl_sb_put(o, rest->data, now - n); /* room, then moved into place */
-			if (o->failed) {
+			if (o->failed || old.failed) {
 				set_err(w, PL_ENOMEM);
+				pl_sb_free(&old);
 				return true;
 			}
 			memmove(o->data + pos + now, o->data + end, after);
 			o->len = pos + now + after;
-			memmove(o->data + pos + 5, o->data + pos, len + 3);
+			memmove(o->data + pos + 5, o->data + pos, head);
 			memcpy(o->data + pos, "ROOT ", 5);
-			memcpy(o->data + pos + 5 + len + 3, rest->data, rest->len);
+			memcpy(o->data + pos + 5 + head, rest->data, rest->len);
+			struct text_ref r = {name, len};
+			const char *key = pl_ht_get(&w->name_set, text_hash(name, len), same_text, &r, NULL);
+			def_shape(w, key ? key : name, true, rest->data, sl);
+			if (old.len != sl || memcmp(old.data, rest->data, sl))
+				reshape_uses(w, pos + now, name, len, &old, rest->data, sl);
+			pl_sb_free(&old);
 			return true;
 		}
 		at = (size_t)(nl - o->data) + 1;
@@ -1988,15 +2124,12 @@ static void print_param(struct hw *w, size_t k, const struct ent *root_ent, cons
 		return;
 	e->printed = true;
 	struct pl_strbuf *l = &w->line;
-	l->len = 0;
-	if (e == root_ent)
-		pl_sb_puts(l, "ROOT ");
-	pl_sb_puts(l, e->name);
-	pl_sb_puts(l, " = ");
+	line_head(l, e == root_ent, e->name);
 	if (e->tree)
 		put_tree(l, e->tree, 0);
 	else
 		pl_hlo_put_type_(l, pl_value_type(pl_func_arg(w->f, e->leaf0)));
+	line_shape(w, l, e->name, e == root_ent);
 	pl_sb_puts(l, " parameter(");
 	pl_hlo_put_u64_(l, k);
 	pl_sb_putc(l, ')');
@@ -2245,18 +2378,22 @@ static void print_gte_root(struct hw *w, const char *want, size_t wl)
 		put_tree(rest, p->rtree, 0);
 	else
 		pl_hlo_put_type_(rest, p->rt[0]);
-	pl_sb_printf(rest, " get-tuple-element(%s), index=%u", parent, path[parent_depth - 1]);
+	size_t sl = rest->len;
+	pl_sb_puts(rest, " get-tuple-element(");
+	put_operand(w, rest, 0, parent);
+	pl_sb_printf(rest, "), index=%u", path[parent_depth - 1]);
 	put_kept_attrs(w, rest, p->ret, "index");
 	if (rest->failed)
 		set_err(w, PL_ENOMEM);
 	/* the same line made already under the name the root had, for a use
 	 * of it before the root (ROOT need not be last): that one is the root */
-	if (!(want && name_used(w, want, wl) && mark_root(w, p->lines_at, want, wl, rest))) {
+	if (!(want && name_used(w, want, wl) && mark_root(w, p->lines_at, want, wl, rest, sl))) {
 		const char *name = want ? take_name(w, want, false)
 		                        : take_name(w, "get-tuple-element", true);
-		l->len = 0;
-		pl_sb_printf(l, "ROOT %s = ", name);
-		pl_sb_put(l, rest->data, rest->len);
+		line_head(l, true, name);
+		pl_sb_put(l, rest->data, sl);
+		line_shape(w, l, name, true);
+		pl_sb_put(l, rest->data + sl, rest->len - sl);
 		emit_line(w, l);
 	}
 }
@@ -2277,6 +2414,24 @@ static void print_made_root(struct hw *w)
 		print_gte_root(w, want, wl);
 	else
 		inst_error(w, p->ret, "the returned values have no HLO form");
+}
+
+/* " (p: shape, ...) -> shape": the parameters' and the root's shapes
+ * (else the last line's), without layouts. */
+static void put_signature(struct hw *w, struct pl_strbuf *sb)
+{
+	pl_sb_puts(sb, " (");
+	for (size_t k = 0, n = 0; k < w->fn.nparams; k++) {
+		uintptr_t s = (uintptr_t)pl_ht_ptr_get(&w->shape_of, w->ents[k].name);
+		if (!s)
+			continue;
+		pl_sb_printf(sb, "%s%s: ", n++ ? ", " : "", w->ents[k].name);
+		put_bare(sb, w->shapes.data + w->spans[s - 1].at, w->spans[s - 1].len);
+	}
+	pl_sb_puts(sb, ") -> ");
+	size_t r = w->fn.root ? w->fn.root : w->fn.last;
+	if (r)
+		put_bare(sb, w->shapes.data + w->spans[r - 1].at, w->spans[r - 1].len);
 }
 
 /* Puts the text of what before byte at of sb, and empties what. */
@@ -2315,22 +2470,19 @@ static void print_function(struct hw *w, pl_func *f, bool entry)
 	plan_root(w);
 	if (w->status != PL_OK)
 		goto done;
-	size_t head_at = w->out.len;
-	if (entry)
-		pl_sb_puts(&w->out, "ENTRY ");
-	pl_sb_puts(&w->out, pl_func_name(f));
-	pl_sb_puts(&w->out, " {\n");
 	p->lines_at = w->out.len;
-	if (w->status != PL_OK)
-		goto done;
 	print_body(w);
 	if (p->ret && !p->root_ent && w->status == PL_OK)
 		print_made_root(w);
-	if (w->status == PL_OK) {
-		set_err(w, pl_hlo_put_form_(&w->out, head_at));
-	}
-	if (w->wrapped.len && w->status == PL_OK)
-		insert_text(w, &w->out, head_at, &w->wrapped);
+	/* the heading, once the root is known, after the computations
+	 * wrapping new collectives */
+	if (entry)
+		pl_sb_puts(&w->wrapped, "ENTRY ");
+	pl_sb_printf(&w->wrapped, "%%%s", pl_func_name(f));
+	put_signature(w, &w->wrapped);
+	pl_sb_puts(&w->wrapped, " {\n");
+	if (w->status == PL_OK)
+		insert_text(w, &w->out, p->lines_at, &w->wrapped);
 	pl_sb_puts(&w->out, "}");
 	const char *thr;
 	size_t tl;
@@ -2377,14 +2529,13 @@ static void put_heading(struct hw *w, pl_func *entry)
 		char *dot = strchr(kind, '.');
 		char *dt = dot + 1;
 		char *dot2 = strchr(dt, '.');
-		size_t at = w->out.len;
+		int n = (int)(dot2 - dt);
 		pl_sb_printf(&w->out,
-		             "%s {\n  p0 = %.*s[] parameter(0)\n  p1 = %.*s[] parameter(1)\n"
-		             "  ROOT r = %.*s[] %.*s(p0, p1)\n",
-		             kind, (int)(dot2 - dt), dt, (int)(dot2 - dt), dt, (int)(dot2 - dt), dt,
-		             (int)strlen(reducer_op(kind)), reducer_op(kind));
-		set_err(w, pl_hlo_put_form_(&w->out, at));
-		pl_sb_puts(&w->out, "}\n\n");
+		             "%%%s (p0: %.*s[], p1: %.*s[]) -> %.*s[] {\n"
+		             "  %%p0 = %.*s[] parameter(0)\n  %%p1 = %.*s[] parameter(1)\n"
+		             "  ROOT %%r = %.*s[] %s(%.*s[] %%p0, %.*s[] %%p1)\n}\n\n",
+		             kind, n, dt, n, dt, n, dt, n, dt, n, dt, n, dt, reducer_op(kind), n, dt, n,
+		             dt);
 	}
 }
 
@@ -2416,6 +2567,9 @@ static void free_writer(struct hw *w)
 	free(w->ptrees);
 	pl_ht_free(&w->imap);
 	pl_ht_free(&w->ops_index);
+	pl_sb_free(&w->shapes);
+	free(w->spans);
+	pl_ht_free(&w->shape_of);
 }
 
 int pl_hlo_render_(pl_module *m, pl_diags *diags, struct pl_strbuf *res)
